@@ -1,0 +1,40 @@
+/* bb_error.h: status codes and the error-message buffer shared by the
+ * analytic and simulator libraries.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every library function that can fail returns one of these codes and, when
+ * the caller passes a buffer of BB_ERRLEN bytes, a one-line message saying
+ * what was wrong (no trailing newline).  Nothing below src/ prints or exits:
+ * src/ turns a code into an exit status (src/exitcodes.h). */
+#ifndef BBSIZE_ANALYTIC_BB_ERROR_H
+#define BBSIZE_ANALYTIC_BB_ERROR_H
+
+#define BB_ERRLEN 512
+
+enum bb_status {
+    BB_OK = 0,        /* success */
+    BB_EINVAL = 1,    /* an argument is outside its documented domain */
+    BB_EDATA = 2,     /* input data is inconsistent (e.g. a chain where state 0
+                         is not reachable) */
+    BB_ENOMEM = 3,    /* an allocation failed */
+    BB_ETOOBIG = 4,   /* the model would not fit in the memory budget; the
+                         message says how large it would be */
+    BB_ESINGULAR = 5, /* a linear system was singular */
+    BB_ENOCONV = 6,   /* an iterative method did not reach its tolerance; the
+                         message gives the residual reached */
+    BB_EIO = 7,       /* an I/O operation failed (library helpers that
+                         write to a caller-opened stream) */
+    BB_EINFEASIBLE = 8 /* the question has no answer (e.g. no buffer size
+                         reaches the target idle fraction) */
+};
+
+/* bb_seterr: format a message into err (BB_ERRLEN bytes); err may be NULL,
+ * in which case nothing is written.  Returns code, so that callers can write
+ * `return bb_seterr(err, BB_EINVAL, "...")`. */
+int bb_seterr(char *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* bb_strstatus: a constant one-word name for a status code ("ok", "einval"...). */
+const char *bb_strstatus(int code);
+
+#endif

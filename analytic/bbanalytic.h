@@ -1,0 +1,17 @@
+/* bbanalytic.h: the public header of libbbanalytic, the analytic front end
+ * (Aupy, Beaumont, Eyraud-Dubois, "What size should your Burst-Buffers
+ * be?", 2017).  src/ includes this one header.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_ANALYTIC_BBANALYTIC_H
+#define BBSIZE_ANALYTIC_BBANALYTIC_H
+
+#include "bb_error.h"
+#include "workload.h"
+#include "dist.h"
+#include "chain.h"
+#include "stationary.h"
+#include "measures.h"
+#include "sizing.h"
+#include "generate.h"
+
+#endif

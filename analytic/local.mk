@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# libbbanalytic: the analytic front end (no I/O).
+noinst_LIBRARIES += analytic/libbbanalytic.a
+analytic_libbbanalytic_a_SOURCES = \
+	analytic/bbanalytic.h \
+	analytic/bb_error.c analytic/bb_error.h \
+	analytic/workload.c analytic/workload.h \
+	analytic/dist.c analytic/dist.h \
+	analytic/chain.c analytic/chain.h \
+	analytic/stationary.c analytic/stationary.h \
+	analytic/measures.c analytic/measures.h \
+	analytic/sizing.c analytic/sizing.h \
+	analytic/generate.c analytic/generate.h

@@ -1,0 +1,296 @@
+/* sizing.c: evaluation, size search and threshold search (sizing.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "sizing.h"
+
+int
+bba_model_init(bba_model *m, size_t n, const long *b, const double *p, long B,
+               double mem_limit_bytes, char *err)
+{
+    int rc;
+
+    memset(m, 0, sizeof *m);
+    if (B <= 0)
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %ld quanta is not positive", B);
+    rc = bba_dist_support(n, b, &m->M, err);
+    if (rc != BB_OK)
+        return rc;
+    if (mem_limit_bytes > 0 && ((double)m->M + 1.0) * sizeof(double) > mem_limit_bytes)
+        return bb_seterr(err, BB_ETOOBIG, "the load distribution has %ld entries "
+                         "(%.3g GB), over the memory limit", m->M + 1,
+                         ((double)m->M + 1.0) * sizeof(double) / 1e9);
+    m->dist = malloc(((size_t)m->M + 1) * sizeof *m->dist);
+    if (m->dist == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for a distribution of %ld loads", m->M + 1);
+    m->n = n;
+    m->b = b;
+    m->p = p;
+    m->B = B;
+    bba_dist_compute(n, b, p, m->M, m->dist);
+    bba_dist_moments(n, b, p, &m->mom);
+    return BB_OK;
+}
+
+void
+bba_model_free(bba_model *m)
+{
+    if (m == NULL)
+        return;
+    free(m->dist);
+    m->dist = NULL;
+}
+
+double
+bba_model_load_ratio(const bba_model *m)
+{
+    return m->mom.mean / (double)m->B;
+}
+
+int
+bba_eval(const bba_model *m, long S, const bba_policy *pol,
+         const bba_solver_opts *so, bba_eval_result *out, double **pi_out,
+         char *err)
+{
+    bba_chain *c = NULL;
+    double *pi = NULL;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (pi_out)
+        *pi_out = NULL;
+    rc = bba_chain_build(m->dist, m->M, m->B, S, pol, so->mem_limit_bytes, &c, err);
+    if (rc != BB_OK)
+        return rc;
+    rc = bba_chain_check_reachable(c, err);
+    if (rc != BB_OK)
+        goto out;
+    pi = malloc((size_t)c->n_states * sizeof *pi);
+    if (pi == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", c->n_states);
+        goto out;
+    }
+    rc = bba_stationary_solve(c, so, pi, &out->solve, err);
+    if (rc != BB_OK)
+        goto out;
+    out->S = S;
+    out->threshold = c->pol.lazy ? c->pol.threshold : 0;
+    out->n_states = c->n_states;
+    out->nnz = c->nnz;
+    bba_measures_compute(c, pi, &out->meas);
+    if (pi_out) {
+        *pi_out = pi;
+        pi = NULL;
+    }
+out:
+    free(pi);
+    bba_chain_free(c);
+    return rc;
+}
+
+void
+bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out)
+{
+    out->lazy = ps->lazy;
+    out->eps = ps->eps;
+    out->threshold = ps->lazy ? (long)floor(ps->threshold_frac * (double)S) : 0;
+    if (out->threshold > S)
+        out->threshold = S;
+    if (out->threshold < 0)
+        out->threshold = 0;
+}
+
+/* One evaluation of a search, with the progress callback. */
+static int
+eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
+        const bba_solver_opts *so, bba_progress_fn cb, void *ctx, int *count,
+        bba_eval_result *r, char *err)
+{
+    bba_policy pol;
+    int rc;
+
+    bba_policy_at(ps, S, &pol);
+    rc = bba_eval(m, S, &pol, so, r, NULL, err);
+    if (rc != BB_OK)
+        return rc;
+    (*count)++;
+    if (cb)
+        cb(ctx, *count, S, r->meas.idle);
+    return BB_OK;
+}
+
+int
+bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
+             const bba_solver_opts *so, long s_max, bba_progress_fn cb,
+             void *ctx, bba_size_result *out, char *err)
+{
+    bba_eval_result rlo, rhi, r;
+    long lo, hi;
+    int rc, bisect_next = 0;
+
+    memset(out, 0, sizeof *out);
+    if (!(target > 0.0 && target < 1.0))
+        return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
+    if (s_max < 0)
+        s_max = 0;
+    if (m->mom.mean >= (double)m->B) {
+        out->feasible = 0;
+        out->idle_limit = 1.0 - (double)m->B / m->mom.mean;
+        return bb_seterr(err, BB_EINFEASIBLE,
+                         "the expected load is %.4g times the PFS bandwidth: no buffer "
+                         "size suffices; as the size grows the idle fraction tends to "
+                         "1 - B/E = %.4g", m->mom.mean / (double)m->B, out->idle_limit);
+    }
+    rc = eval_at(m, 0, ps, so, cb, ctx, &out->evaluations, &rlo, err);
+    if (rc != BB_OK)
+        return rc;
+    if (rlo.meas.idle <= target) {
+        out->feasible = 1;
+        out->best = rlo;
+        return BB_OK;
+    }
+    /* Bracket: double until the target is met. */
+    lo = 0;
+    hi = m->B > m->M - m->B ? m->B : m->M - m->B;
+    if (hi < 1)
+        hi = 1;
+    for (;;) {
+        if (hi > s_max)
+            hi = s_max;
+        if (hi <= lo)
+            return bb_seterr(err, BB_ETOOBIG,
+                             "even the largest buffer that fits in memory (%ld quanta) "
+                             "leaves an idle fraction of %.3g > %g", lo, rlo.meas.idle, target);
+        rc = eval_at(m, hi, ps, so, cb, ctx, &out->evaluations, &rhi, err);
+        if (rc != BB_OK)
+            return rc;
+        if (rhi.meas.idle <= target)
+            break;
+        lo = hi;
+        rlo = rhi;
+        hi *= 2;
+    }
+    /* Shrink [lo, hi] (idle(lo) > target >= idle(hi)) to adjacent sizes,
+     * interpolating log(idle), which is close to linear in S, and bisecting
+     * whenever an interpolation step fails to halve the bracket. */
+    while (hi - lo > 1) {
+        long x, width = hi - lo;
+
+        if (!bisect_next && rlo.meas.idle > 0 && rhi.meas.idle > 0
+            && rlo.meas.idle > rhi.meas.idle) {
+            double t = (log(target) - log(rlo.meas.idle))
+                       / (log(rhi.meas.idle) - log(rlo.meas.idle));
+
+            x = lo + (long)ceil(t * (double)width);
+        } else {
+            x = lo + width / 2;
+        }
+        if (x <= lo)
+            x = lo + 1;
+        if (x >= hi)
+            x = hi - 1;
+        rc = eval_at(m, x, ps, so, cb, ctx, &out->evaluations, &r, err);
+        if (rc != BB_OK)
+            return rc;
+        if (r.meas.idle <= target) {
+            hi = x;
+            rhi = r;
+        } else {
+            lo = x;
+            rlo = r;
+        }
+        bisect_next = !bisect_next && (hi - lo) * 2 > width;
+    }
+    out->feasible = 1;
+    out->best = rhi;
+    return BB_OK;
+}
+
+/* Keep r as the best point if it is feasible and quieter. */
+static void
+consider(bba_threshold_result *out, const bba_eval_result *r, double target)
+{
+    if (r->meas.idle > target)
+        return;
+    if (!out->feasible || r->meas.quiet > out->best.meas.quiet
+        || (r->meas.quiet == out->best.meas.quiet && r->meas.idle < out->best.meas.idle)) {
+        out->best = *r;
+        out->feasible = 1;
+    }
+}
+
+int
+bba_threshold_best(const bba_model *m, long S, double target, double eps,
+                   int grid, const bba_solver_opts *so, bba_progress_fn cb,
+                   void *ctx, bba_threshold_result *out, char *err)
+{
+    bba_eval_result r, *pts = NULL;
+    long *th = NULL, lo, hi;
+    int rc = BB_OK, npts = 0, last_ok = -1;
+    bba_policy pol = { 1, 0, eps };
+
+    memset(out, 0, sizeof *out);
+    if (!(target > 0.0 && target < 1.0))
+        return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
+    if (grid < 1)
+        return bb_seterr(err, BB_EINVAL, "threshold grid %d is not positive", grid);
+    pts = malloc(((size_t)grid + 1) * sizeof *pts);
+    th = malloc(((size_t)grid + 1) * sizeof *th);
+    if (pts == NULL || th == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for the threshold grid");
+        goto out;
+    }
+    out->monotone_idle = 1;
+    for (int g = 0; g <= grid; g++) {
+        long t = (long)((double)S * g / grid);
+
+        if (npts > 0 && t == th[npts - 1])
+            continue;
+        pol.threshold = t;
+        rc = bba_eval(m, S, &pol, so, &pts[npts], NULL, err);
+        if (rc != BB_OK)
+            goto out;
+        th[npts] = t;
+        out->evaluations++;
+        if (cb)
+            cb(ctx, out->evaluations, t, pts[npts].meas.idle);
+        if (npts == 0)
+            out->greedy = pts[0];
+        else if (pts[npts].meas.idle < pts[npts - 1].meas.idle)
+            out->monotone_idle = 0;
+        consider(out, &pts[npts], target);
+        if (pts[npts].meas.idle <= target)
+            last_ok = npts;
+        npts++;
+    }
+    /* Refine the edge of feasibility after the last feasible grid point. */
+    if (last_ok >= 0 && last_ok + 1 < npts) {
+        lo = th[last_ok];
+        hi = th[last_ok + 1];
+        while (hi - lo > 1) {
+            long x = lo + (hi - lo) / 2;
+
+            pol.threshold = x;
+            rc = bba_eval(m, S, &pol, so, &r, NULL, err);
+            if (rc != BB_OK)
+                goto out;
+            out->evaluations++;
+            if (cb)
+                cb(ctx, out->evaluations, x, r.meas.idle);
+            consider(out, &r, target);
+            if (r.meas.idle <= target)
+                lo = x;
+            else
+                hi = x;
+        }
+    }
+out:
+    free(pts);
+    free(th);
+    return rc;
+}

@@ -1,0 +1,113 @@
+/* sizing.h: the questions bbsize answers, on top of dist, chain,
+ * stationary and measures: evaluate one buffer size, find the smallest
+ * buffer for a target idle fraction, find the best lazy threshold.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A bba_model holds the quantised workload and its DIST; evaluating a size
+ * builds the chain, checks that state 0 is reachable, solves for the
+ * stationary distribution and computes the measures.  One evaluation costs
+ * one stationary solve (see stationary.h); the searches use few of them:
+ * the size search interpolates log(idle) between bracketing sizes (idle
+ * falls about geometrically with S), with bisection as a safeguard, so it
+ * needs about 2 log2(S/M) + 6 solves; the threshold search evaluates a grid
+ * and refines the feasibility edge by bisection. */
+#ifndef BBSIZE_ANALYTIC_SIZING_H
+#define BBSIZE_ANALYTIC_SIZING_H
+
+#include "chain.h"
+#include "dist.h"
+#include "measures.h"
+#include "stationary.h"
+
+typedef struct {
+    size_t n;
+    const long *b;     /* quanta, borrowed from the caller */
+    const double *p;   /* borrowed */
+    long B;            /* PFS bandwidth, quanta per time unit */
+    long M;            /* sum b */
+    double *dist;      /* M + 1 entries, owned */
+    bba_moments mom;
+} bba_model;
+
+/* bba_model_init: compute DIST and the moments.  b and p are borrowed and
+ * must outlive the model.  Errors: BB_EINVAL (B <= 0, negative b),
+ * BB_ETOOBIG (DIST larger than mem_limit_bytes), BB_ENOMEM.  O(n M). */
+int bba_model_init(bba_model *m, size_t n, const long *b, const double *p,
+                   long B, double mem_limit_bytes, char *err);
+void bba_model_free(bba_model *m);
+
+/* bba_model_load_ratio: E / B (expected load over PFS bandwidth). */
+double bba_model_load_ratio(const bba_model *m);
+
+typedef struct {
+    long S;                /* buffer size evaluated, quanta */
+    long threshold;        /* THRESHOLD used, quanta (0 for greedy) */
+    long n_states;
+    long nnz;
+    bba_measures meas;
+    bba_solve_info solve;
+} bba_eval_result;
+
+/* bba_eval: idle and quiet fractions for buffer size S (quanta) and policy
+ * pol.  If pi_out is not NULL it receives a malloc'd copy of the stationary
+ * distribution (n_states entries; the caller frees it).
+ * Errors: those of bba_chain_build, bba_chain_check_reachable and
+ * bba_stationary_solve. */
+int bba_eval(const bba_model *m, long S, const bba_policy *pol,
+             const bba_solver_opts *so, bba_eval_result *out, double **pi_out,
+             char *err);
+
+/* Policy for searches over S: lazy thresholds are a fraction of S. */
+typedef struct {
+    int lazy;
+    double threshold_frac;  /* THRESHOLD = floor(threshold_frac * S) */
+    double eps;
+} bba_policy_spec;
+
+/* bba_policy_at: the concrete policy for size S. */
+void bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out);
+
+typedef struct {
+    int feasible;            /* 1 when a size reaches the target */
+    double idle_limit;       /* infeasible: 1 - B/E, the idle fraction as S
+                                grows without bound */
+    bba_eval_result best;    /* feasible: the smallest S reaching the target */
+    int evaluations;         /* stationary solves used */
+} bba_size_result;
+
+/* Called after each evaluation of a search (progress reporting in src/);
+ * may be NULL. */
+typedef void (*bba_progress_fn)(void *ctx, int evaluations, long S, double idle);
+
+/* bba_size_min: the smallest S (quanta) with idle(S) <= target, target in
+ * (0, 1), assuming idle is non-increasing in S (tested, not proved).
+ * s_max bounds the search (quanta; from the memory budget).
+ * Returns BB_OK with feasible = 1, or BB_EINFEASIBLE with feasible = 0 and
+ * idle_limit set when E >= B, or BB_ETOOBIG when even s_max misses the
+ * target (the message says the idle fraction reached there).  Other errors
+ * as bba_eval. */
+int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
+                 const bba_solver_opts *so, long s_max, bba_progress_fn cb,
+                 void *ctx, bba_size_result *out, char *err);
+
+typedef struct {
+    int feasible;             /* some threshold keeps idle <= target */
+    bba_eval_result best;     /* the threshold with the largest quiet
+                                 fraction among those with idle <= target */
+    bba_eval_result greedy;   /* threshold 0, for comparison */
+    int evaluations;
+    int monotone_idle;        /* 1 if idle was non-decreasing along the grid */
+} bba_threshold_result;
+
+/* bba_threshold_best: for buffer size S, the lazy THRESHOLD (quanta) that
+ * maximises the quiet fraction subject to idle <= target, with EPS eps.
+ * Evaluates grid + 1 evenly spaced thresholds 0..S, then bisects between
+ * the largest feasible grid point and the next one (idle grows with the
+ * threshold), and keeps the best feasible point seen.  grid >= 1.
+ * Returns BB_OK (feasible may be 0 when even threshold 0 misses the target)
+ * or the errors of bba_eval. */
+int bba_threshold_best(const bba_model *m, long S, double target, double eps,
+                       int grid, const bba_solver_opts *so, bba_progress_fn cb,
+                       void *ctx, bba_threshold_result *out, char *err);
+
+#endif

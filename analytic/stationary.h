@@ -1,0 +1,58 @@
+/* stationary.h: stationary distribution pi = pi P of a bba_chain.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two independent methods:
+ *  - UMFPACK (default): sparse LU of (P^T - I) with the last balance
+ *    equation replaced by the normalisation sum(pi) = 1.  Time and memory are those of the
+ *    LU factors: the chain is banded (a state moves at most B down and
+ *    M - B up), so about n_states * M * B flops and n_states * M entries.
+ *  - Gauss-Seidel: sweeps pi(l) <- sum_{j != l} pi(j) P(j,l) / (1 - P(l,l))
+ *    over a transposed copy of P, normalised after each sweep, until the
+ *    residual is below the tolerance.  O(nnz) per sweep and 2 nnz memory;
+ *    for chains too large to factor and as a cross-check.
+ * Both return the residual max_l |(pi P - pi)(l)| of the answer. */
+#ifndef BBSIZE_ANALYTIC_STATIONARY_H
+#define BBSIZE_ANALYTIC_STATIONARY_H
+
+#include "chain.h"
+
+typedef enum {
+    BBA_SOLVER_UMFPACK = 0,
+    BBA_SOLVER_GAUSS_SEIDEL = 1
+} bba_solver_kind;
+
+typedef struct {
+    bba_solver_kind kind;
+    double tol;             /* residual target (Gauss-Seidel) and the
+                               largest residual accepted from UMFPACK */
+    long max_iter;          /* Gauss-Seidel sweeps at most */
+    double mem_limit_bytes; /* refuse a factorization estimated above this
+                               (0: no limit) */
+} bba_solver_opts;
+
+/* bba_solver_defaults: UMFPACK, tol 1e-9, 200000 sweeps, no memory limit. */
+void bba_solver_defaults(bba_solver_opts *o);
+
+typedef struct {
+    double residual;        /* max |pi P - pi| */
+    long iterations;        /* sweeps (Gauss-Seidel), 1 for UMFPACK */
+    double rcond;           /* UMFPACK's reciprocal condition estimate */
+    double peak_bytes;      /* UMFPACK's peak memory estimate */
+} bba_solve_info;
+
+/* bba_stationary_solve: pi (n_states doubles, caller-owned) receives the
+ * stationary distribution of c.  info may be NULL.
+ * Errors: BB_ETOOBIG (factorization over the memory limit, with its size),
+ * BB_ESINGULAR (UMFPACK found the system singular: reducible chain),
+ * BB_ENOCONV (Gauss-Seidel stopped at max_iter; the message gives the
+ * residual reached, and pi holds the last iterate), BB_EDATA (the solution
+ * has a residual above tol or a negative entry beyond rounding),
+ * BB_ENOMEM. */
+int bba_stationary_solve(const bba_chain *c, const bba_solver_opts *o,
+                         double *pi, bba_solve_info *info, char *err);
+
+/* bba_stationary_residual: max_l |(pi P - pi)(l)|.  work holds n_states
+ * doubles.  O(nnz). */
+double bba_stationary_residual(const bba_chain *c, const double *pi, double *work);
+
+#endif

@@ -1,0 +1,81 @@
+/* workload.c: quantisation of a workload (workload.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "workload.h"
+
+/* Largest bandwidth in quanta accepted: keeps M = sum b_i well inside a
+ * long and the chain inside int indices for any sane n. */
+#define BBA_MAX_QUANTA 100000000L
+
+void
+bba_quantized_free(bba_quantized *q)
+{
+    if (q == NULL)
+        return;
+    free(q->b);
+    free(q->p);
+    q->b = NULL;
+    q->p = NULL;
+}
+
+int
+bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
+             bba_quantized *q, char *err)
+{
+    memset(q, 0, sizeof *q);
+    if (!(pf->pfs_bw_Bps > 0) || !isfinite(pf->pfs_bw_Bps))
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", pf->pfs_bw_Bps);
+    if (!(pf->time_unit_s > 0) || !isfinite(pf->time_unit_s))
+        return bb_seterr(err, BB_EINVAL, "time unit %g s is not positive", pf->time_unit_s);
+    if (pf->resolution < 1 || pf->resolution > BBA_MAX_QUANTA)
+        return bb_seterr(err, BB_EINVAL, "resolution %ld is outside [1, %ld]",
+                         pf->resolution, BBA_MAX_QUANTA);
+    if (!(pf->bb_bw_Bps >= 0) || !isfinite(pf->bb_bw_Bps))
+        return bb_seterr(err, BB_EINVAL, "burst-buffer bandwidth %g B/s is negative", pf->bb_bw_Bps);
+    if (n == 0)
+        return bb_seterr(err, BB_EINVAL, "the workload has no application");
+
+    q->n = n;
+    q->b = malloc(n * sizeof *q->b);
+    q->p = malloc(n * sizeof *q->p);
+    if (q->b == NULL || q->p == NULL) {
+        bba_quantized_free(q);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
+    }
+    q->B = pf->resolution;
+    q->quantum_bytes = pf->pfs_bw_Bps * pf->time_unit_s / (double)pf->resolution;
+    q->bb_bw = (long)llround(pf->bb_bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution);
+    for (size_t i = 0; i < n; i++) {
+        double x, r;
+
+        if (!(apps[i].p >= 0.0 && apps[i].p <= 1.0)) {
+            bba_quantized_free(q);
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): p = %g is not in [0, 1]",
+                             i + 1, apps[i].name, apps[i].p);
+        }
+        if (!(apps[i].bw_Bps >= 0) || !isfinite(apps[i].bw_Bps)) {
+            bba_quantized_free(q);
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth %g B/s is not "
+                             "a non-negative number", i + 1, apps[i].name, apps[i].bw_Bps);
+        }
+        x = apps[i].bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution;
+        if (x > (double)BBA_MAX_QUANTA) {
+            bba_quantized_free(q);
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth is %.3g times "
+                             "the PFS bandwidth, too large at resolution %ld",
+                             i + 1, apps[i].name, x / (double)pf->resolution, pf->resolution);
+        }
+        q->b[i] = (long)llround(x);
+        q->p[i] = apps[i].p;
+        r = fabs((double)q->b[i] - x) * q->quantum_bytes;
+        if (r > q->max_round_bytes)
+            q->max_round_bytes = r;
+    }
+    return BB_OK;
+}

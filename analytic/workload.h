@@ -1,0 +1,54 @@
+/* workload.h: applications and platform in the user's units, and their
+ * quantisation into the integer model of Aupy et al. 2017 (Section 4.2).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Units: bandwidths in bytes per second, time in seconds, sizes in bytes.
+ * One quantum is q = B * time_unit / R bytes, with B the PFS bandwidth and
+ * R the resolution (quanta per B per time unit; the paper's R = 100).  An
+ * application's bandwidth b_i becomes round(b_i R / B) quanta per time
+ * unit, an error of at most q/2 per application and time unit. */
+#ifndef BBSIZE_ANALYTIC_WORKLOAD_H
+#define BBSIZE_ANALYTIC_WORKLOAD_H
+
+#include <stddef.h>
+
+#define BBA_NAME_LEN 64
+
+typedef struct {
+    char name[BBA_NAME_LEN];
+    double p;          /* probability of writing in a time unit, [0, 1] */
+    double bw_Bps;     /* write bandwidth while writing, bytes/s, >= 0 */
+    double period_s;   /* quasi-period d_i for the simulator, s (0: none) */
+} bba_app;
+
+typedef struct {
+    double pfs_bw_Bps;   /* B, bytes/s, > 0 */
+    double bb_bw_Bps;    /* B_BB, bytes/s; 0 when not given */
+    double time_unit_s;  /* the model's time unit, s, > 0 */
+    long resolution;     /* R, quanta per B per time unit, >= 1 */
+} bba_platform;
+
+typedef struct {
+    size_t n;
+    long *b;              /* n bandwidths, quanta per time unit */
+    double *p;            /* n probabilities */
+    long B;               /* PFS bandwidth in quanta per time unit (= R) */
+    long bb_bw;           /* burst-buffer bandwidth in quanta (0: none) */
+    double quantum_bytes; /* q */
+    double max_round_bytes;  /* largest |b_i q - bw_i time_unit| over i */
+} bba_quantized;
+
+/* bba_quantize: check the platform and applications and quantise them.
+ * On success q owns two arrays (free with bba_quantized_free).
+ * Errors: BB_EINVAL naming the application (1-based) or platform field
+ * that is out of range (p outside [0,1] or NaN, negative or non-finite
+ * bandwidth, B, time unit or resolution not positive, a bandwidth too
+ * large for the resolution); BB_ENOMEM.  O(n). */
+int bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
+                 bba_quantized *q, char *err);
+
+/* bba_quantized_free: release what bba_quantize allocated; safe on a
+ * zeroed struct. */
+void bba_quantized_free(bba_quantized *q);
+
+#endif

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Benchmarks: built and run by `make bench`, never by `make check`.
+EXTRA_PROGRAMS = bench/b_analytic
+bench_b_analytic_SOURCES = bench/b_analytic.c
+bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+CLEANFILES += $(EXTRA_PROGRAMS)
+EXTRA_DIST += bench/run.sh
+
+bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
+	  $(SHELL) $(top_srcdir)/bench/run.sh
+.PHONY: bench

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# quickstart.sh: install what is missing (Debian), build, and run bbsize.
+#   ./quickstart.sh          build and print the one-line sizing answer for
+#                            the built-in default workload
+#   ./quickstart.sh check    build and run the whole test suite (make check)
+set -eu
+cd "$(dirname "$0")"
+
+PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev
+libcmocka-dev libjansson-dev libopenblas0-pthread gnuplot-nox libxml2-utils"
+
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "quickstart: installing:$missing" >&2
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+  autoreconf -fi
+fi
+if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
+  ./configure
+fi
+make -j"$(nproc)"
+
+case "${1:-run}" in
+  check) make -j"$(nproc)" check ;;
+  run) src/bbsize size ;;
+  *) echo "usage: $0 [check]" >&2; exit 64 ;;
+esac

@@ -1,0 +1,528 @@
+/* cli.c: shared options, workload loading, messages and output (cli.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cli.h"
+
+/* ---- messages ---------------------------------------------------------- */
+
+void
+bb_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("bbsize: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void
+bb_die(int status, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("bbsize: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(status);
+}
+
+int
+bb_exit_status(int st)
+{
+    switch (st) {
+    case BB_OK: return BB_EXIT_OK;
+    case BB_EINVAL:
+    case BB_EDATA: return BB_EXIT_DATAERR;
+    case BB_ETOOBIG: return BB_EXIT_TOOBIG;
+    case BB_EINFEASIBLE: return BB_EXIT_NO;
+    case BB_EIO: return BB_EXIT_IOERR;
+    default: return BB_EXIT_SOFTWARE;
+    }
+}
+
+void
+bb_die_lib(int st, const char *err)
+{
+    bb_die(bb_exit_status(st), "%s", err);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+enum {
+    OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
+    OPT_MAX_MEMORY, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_SYSTEM
+};
+
+static const struct argp_option common_options[] = {
+    { NULL, 0, NULL, 0, "Platform (override the workload file's #@ lines):", 1 },
+    { "pfs-bw", OPT_PFS_BW, "RATE", 0,
+      "PFS bandwidth B, e.g. 1.45TB/s (plain number: data units per time unit)", 1 },
+    { "bb-bw", OPT_BB_BW, "RATE", 0, "burst-buffer bandwidth B_BB (optional)", 1 },
+    { "time-unit", OPT_TIME_UNIT, "DURATION", 0,
+      "the model's time unit, e.g. 60s or 1min (default 1 s)", 1 },
+    { "resolution", OPT_RESOLUTION, "R", 0,
+      "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
+    { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
+    { NULL, 0, NULL, 0, "Solver and output:", 2 },
+    { "solver", OPT_SOLVER, "NAME", 0,
+      "stationary solver: umfpack (sparse LU, default) or gauss-seidel (iterative)", 2 },
+    { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
+      "refuse models needing more memory than this (default 75% of RAM)", 2 },
+    { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
+    { "quiet", OPT_QUIET, NULL, 0, "no progress messages", 2 },
+    { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 2 },
+    { 0 }
+};
+
+static void
+usage_die(struct argp_state *state, const char *opt, const char *msg)
+{
+    argp_failure(state, BB_EXIT_USAGE, 0, "option '--%s': %s", opt, msg);
+    exit(BB_EXIT_USAGE); /* argp_failure exits; this keeps the compiler sure */
+}
+
+static error_t
+common_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_common *c = state->input;
+    char msg[256];
+
+    switch (key) {
+    case OPT_PFS_BW:
+        if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) < 0)
+            usage_die(state, "pfs-bw", msg);
+        if (!(c->pfs_bw.v > 0))
+            usage_die(state, "pfs-bw", "the PFS bandwidth must be positive");
+        break;
+    case OPT_BB_BW:
+        if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
+            usage_die(state, "bb-bw", msg);
+        break;
+    case OPT_TIME_UNIT:
+        if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
+            usage_die(state, "time-unit", msg);
+        if (!(c->time_unit.v > 0))
+            usage_die(state, "time-unit", "the time unit must be positive");
+        break;
+    case OPT_RESOLUTION:
+        c->resolution = bb_opt_long("resolution", arg, 1, 100000000L);
+        break;
+    case OPT_SYSTEM:
+        c->system = arg;
+        break;
+    case OPT_SOLVER:
+        if (strcmp(arg, "umfpack") == 0)
+            c->solver = BBA_SOLVER_UMFPACK;
+        else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
+            c->solver = BBA_SOLVER_GAUSS_SEIDEL;
+        else
+            usage_die(state, "solver", "expected umfpack or gauss-seidel");
+        break;
+    case OPT_MAX_MEMORY: {
+        bb_qty q;
+
+        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
+            usage_die(state, "max-memory", msg);
+        if (!(q.v > 0))
+            usage_die(state, "max-memory", "must be positive");
+        c->max_memory_bytes = q.v;
+        break;
+    }
+    case OPT_JSON:
+        c->json = 1;
+        break;
+    case OPT_QUIET:
+        c->quiet = 1;
+        break;
+    case OPT_PROGRESS:
+        c->progress = 1;
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp bb_common_argp = { common_options, common_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_common_init(bb_common *c)
+{
+    memset(c, 0, sizeof *c);
+    c->solver = BBA_SOLVER_UMFPACK;
+}
+
+static void
+opt_die(const char *opt, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "bbsize: option '--%s': ", opt);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(BB_EXIT_USAGE);
+}
+
+double
+bb_opt_fraction_open(const char *opt, const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+        opt_die(opt, "'%s' is not a number", arg);
+    if (!(v > 0 && v < 1))
+        opt_die(opt, "%s is not in (0, 1)", arg);
+    return v;
+}
+
+double
+bb_opt_fraction_closed(const char *opt, const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+        opt_die(opt, "'%s' is not a number", arg);
+    if (!(v >= 0 && v <= 1))
+        opt_die(opt, "%s is not in [0, 1]", arg);
+    return v;
+}
+
+long
+bb_opt_long(const char *opt, const char *arg, long lo, long hi)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || v != floor(v))
+        opt_die(opt, "'%s' is not a whole number", arg);
+    if (v < (double)lo || v > (double)hi) {
+        fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
+        exit(BB_EXIT_USAGE);
+    }
+    return (long)v;
+}
+
+void
+bb_opt_size(const char *opt, const char *arg, bb_qty *q)
+{
+    char msg[256];
+
+    if (bb_parse_size(arg, q, msg, sizeof msg) < 0) {
+        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
+        exit(BB_EXIT_USAGE);
+    }
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static double
+default_memory_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+
+    if (pages <= 0 || psize <= 0)
+        return 4e9;
+    return 0.75 * (double)pages * (double)psize;
+}
+
+void
+bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
+{
+    char err[BB_ERRLEN];
+    int rc;
+    const bb_qty *pfs, *bb, *tu;
+
+    memset(ctx, 0, sizeof *ctx);
+    ctx->opt = opt;
+    rc = file ? bb_workload_read(file, &ctx->wl, err, sizeof err)
+              : bb_workload_default(&ctx->wl, err, sizeof err);
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    if (opt->system)
+        bb_die(BB_EXIT_USAGE, "option '--system': platform presets are not available yet");
+    pfs = opt->pfs_bw.set ? &opt->pfs_bw : &ctx->wl.pfs_bw;
+    bb = opt->bb_bw.set ? &opt->bb_bw : &ctx->wl.bb_bw;
+    tu = opt->time_unit.set ? &opt->time_unit : &ctx->wl.time_unit;
+    if (!pfs->set)
+        bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
+               "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
+    ctx->pf.time_unit_s = tu->set ? tu->v : 1.0;
+    ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
+    ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;
+    ctx->pf.resolution = opt->resolution ? opt->resolution
+                         : ctx->wl.resolution ? ctx->wl.resolution : 100;
+    bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
+    ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
+
+    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    bba_solver_defaults(&ctx->so);
+    ctx->so.kind = opt->solver;
+    ctx->so.tol = 1e-12;
+    ctx->so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
+                                                        : default_memory_limit();
+    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
+                        ctx->so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
+void
+bb_ctx_free(bb_ctx *ctx)
+{
+    bba_model_free(&ctx->model);
+    bba_quantized_free(&ctx->q);
+    bb_workload_free(&ctx->wl);
+}
+
+double
+bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta)
+{
+    return (double)quanta * ctx->q.quantum_bytes;
+}
+
+long
+bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size)
+{
+    double x = size->v / ctx->q.quantum_bytes;
+
+    /* A size within rounding of a whole number of quanta is that number. */
+    if (fabs(x - nearbyint(x)) < 1e-9 * (x > 1 ? x : 1))
+        x = nearbyint(x);
+    if (x >= (double)LONG_MAX / 2)
+        return LONG_MAX / 2;
+    return (long)floor(x);
+}
+
+void
+bb_ctx_fmt_size(const bb_ctx *ctx, char *buf, size_t len, double bytes)
+{
+    bb_fmt_size(buf, len, bytes, ctx->plain);
+}
+
+void
+bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps)
+{
+    bb_fmt_rate(buf, len, Bps, ctx->pf.time_unit_s, ctx->plain);
+}
+
+long
+bb_ctx_s_max(const bb_ctx *ctx)
+{
+    /* bytes ~ (S + 1)(M + 1) * 12 for the chain; UMFPACK's factors need
+     * about as much again: keep the chain under a third of the budget. */
+    double per = ((double)ctx->model.M + 1.0) * (sizeof(int) + sizeof(double));
+    double s = ctx->so.mem_limit_bytes / 3.0 / per;
+
+    if (s > (double)INT_MAX / 2)
+        s = (double)INT_MAX / 2;
+    return (long)s;
+}
+
+/* ---- progress and output ------------------------------------------------ */
+
+int
+bb_progress_enabled(const bb_common *c)
+{
+    return !c->quiet && (c->progress || isatty(STDERR_FILENO));
+}
+
+void
+bb_progress_cb(void *ctx, int evaluations, long S, double idle)
+{
+    (void)ctx;
+    fprintf(stderr, "bbsize: solve %d: %ld quanta -> idle %.3g\n", evaluations, S, idle);
+}
+
+void
+bb_json_print(json_t *obj)
+{
+    if (obj == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+    if (json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+        bb_die(BB_EXIT_IOERR, "cannot write JSON to standard output");
+    fputc('\n', stdout);
+    json_decref(obj);
+}
+
+json_t *
+bb_json_platform(const bb_ctx *ctx)
+{
+    return json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",
+                     "workload", ctx->wl.source,
+                     "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
+                     "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps,
+                     "time_unit_s", ctx->pf.time_unit_s,
+                     "resolution", (json_int_t)ctx->pf.resolution,
+                     "quantum_bytes", ctx->q.quantum_bytes,
+                     "applications", (json_int_t)ctx->q.n,
+                     "max_rounding_bytes", ctx->q.max_round_bytes,
+                     "data_units", ctx->plain);
+}
+
+void
+bb_finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
+}
+
+/* ---- atomic files ------------------------------------------------------- */
+
+void
+bb_out_open(bb_out *o, const char *path)
+{
+    int fd;
+
+    memset(o, 0, sizeof *o);
+    o->path = strdup(path);
+    o->tmp = malloc(strlen(path) + 32);
+    if (o->path == NULL || o->tmp == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    sprintf(o->tmp, "%s.tmp.XXXXXX", path);
+    fd = mkstemp(o->tmp);
+    if (fd < 0)
+        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
+    o->fp = fdopen(fd, "w");
+    if (o->fp == NULL) {
+        int e = errno;
+
+        close(fd);
+        unlink(o->tmp);
+        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
+    }
+}
+
+void
+bb_out_abort(bb_out *o)
+{
+    if (o->fp)
+        fclose(o->fp);
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+void
+bb_out_commit(bb_out *o)
+{
+    const char *step = NULL;
+    int e = 0;
+
+    if (fflush(o->fp) != 0)
+        step = "write";
+    else if (fsync(fileno(o->fp)) != 0)
+        step = "fsync";
+    e = errno;
+    if (fclose(o->fp) != 0 && step == NULL) {
+        step = "close";
+        e = errno;
+    }
+    o->fp = NULL;
+    if (step == NULL && rename(o->tmp, o->path) != 0) {
+        step = "rename";
+        e = errno;
+    }
+    if (step != NULL) {
+        char *path = strdup(o->path);
+
+        bb_out_abort(o);
+        bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
+    }
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- draining policy ---------------------------------------------------- */
+
+void
+bb_policy_opts_init(bb_policy_opts *p)
+{
+    memset(p, 0, sizeof *p);
+    p->eps = 0.01;
+}
+
+int
+bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
+{
+    if (strcmp(name, "policy") == 0) {
+        if (strcmp(arg, "greedy") == 0)
+            p->lazy = 0;
+        else if (strcmp(arg, "lazy") == 0)
+            p->lazy = 1;
+        else
+            opt_die("policy", "'%s' is not greedy or lazy", arg);
+        return 1;
+    }
+    if (strcmp(name, "threshold") == 0) {
+        bb_qty q;
+        char msg[256];
+
+        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0) {
+            fprintf(stderr, "bbsize: option '--threshold': %s\n", msg);
+            exit(BB_EXIT_USAGE);
+        }
+        if (q.plain) {
+            p->threshold_frac = bb_opt_fraction_closed("threshold", arg);
+            p->threshold_is_size = 0;
+        } else {
+            p->threshold_size = q;
+            p->threshold_is_size = 1;
+        }
+        p->threshold_set = 1;
+        return 1;
+    }
+    if (strcmp(name, "empty-prob") == 0) {
+        p->eps = bb_opt_fraction_closed("empty-prob", arg);
+        return 1;
+    }
+    return 0;
+}
+
+void
+bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out)
+{
+    out->lazy = p->lazy;
+    out->eps = p->eps;
+    out->threshold = 0;
+    if (!p->lazy)
+        return;
+    if (p->threshold_is_size) {
+        out->threshold = bb_ctx_size_to_quanta(ctx, &p->threshold_size);
+        if (out->threshold > S) {
+            char a[64], b[64];
+
+            bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
+            bb_ctx_fmt_size(ctx, b, sizeof b, bb_ctx_quanta_to_bytes(ctx, S));
+            bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+        }
+    } else {
+        out->threshold = (long)floor(p->threshold_frac * (double)S);
+    }
+}
+
+const char *
+bb_policy_name(const bba_policy *p)
+{
+    return p->lazy ? "lazy" : "greedy";
+}

@@ -1,0 +1,121 @@
+/* cli.h: what every bbsize subcommand shares: the platform and solver
+ * options (an argp child), loading the workload and quantising it, status
+ * mapping, messages, progress and atomic output files.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SRC_CLI_H
+#define BBSIZE_SRC_CLI_H
+
+#include <argp.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "bbanalytic.h"
+#include "exitcodes.h"
+#include "units.h"
+#include "workload_csv.h"
+
+/* Options shared by the analytic commands. */
+typedef struct {
+    bb_qty pfs_bw, bb_bw, time_unit;
+    long resolution;            /* 0: not given */
+    bba_solver_kind solver;
+    double max_memory_bytes;    /* 0: default (75% of physical memory) */
+    int json, csv, quiet, progress;
+    const char *system;         /* --system NAME (platform preset), or NULL */
+} bb_common;
+
+/* The argp child that parses bb_common (pass &common as the input of the
+ * child: the parent's parser must set state->child_inputs[0] = common). */
+extern const struct argp bb_common_argp;
+/* The same without --csv (commands that have no table). */
+void bb_common_init(bb_common *c);
+
+/* Everything an analytic command computes from. */
+typedef struct {
+    bb_workload_file wl;
+    bba_platform pf;
+    int plain;               /* print in data units (no unit anywhere) */
+    bba_quantized q;
+    bba_model model;
+    bba_solver_opts so;
+    const bb_common *opt;
+} bb_ctx;
+
+/* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
+ * combine the platform from the options, --system and the file's "#@"
+ * lines, quantise, compute DIST.  Exits with a message on any error. */
+void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
+void bb_ctx_free(bb_ctx *ctx);
+
+/* Quantities between user units and quanta. */
+double bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta);
+/* bb_ctx_size_to_quanta: floor(bytes / q); a plain size is in data units. */
+long bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size);
+void bb_ctx_fmt_size(const bb_ctx *ctx, char *buf, size_t len, double bytes);
+void bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps);
+
+/* bb_ctx_s_max: the largest buffer size (quanta) whose chain fits the
+ * memory budget. */
+long bb_ctx_s_max(const bb_ctx *ctx);
+
+/* Messages: "bbsize: ..." on stderr. */
+void bb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void bb_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* bb_exit_status: the exit status for a library status code. */
+int bb_exit_status(int bb_status);
+/* bb_die_lib: die with the library message and the mapped status. */
+_Noreturn void bb_die_lib(int bb_status, const char *err);
+
+/* Progress on stderr (a terminal, or --progress; never with --quiet). */
+int bb_progress_enabled(const bb_common *c);
+void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
+
+/* JSON: print obj to stdout (indented, one trailing newline) and release it. */
+void bb_json_print(json_t *obj);
+/* bb_json_platform: an object with the platform, resolution and rounding. */
+json_t *bb_json_platform(const bb_ctx *ctx);
+
+/* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
+void bb_finish_stdout(void);
+
+/* Atomic output files: bb_out_open creates a temporary file beside path;
+ * bb_out_commit flushes, fsyncs, closes and renames it over path;
+ * bb_out_abort removes it.  Both open and commit exit on failure (status
+ * 73 or 74) after removing the temporary. */
+typedef struct {
+    FILE *fp;
+    char *path;
+    char *tmp;
+} bb_out;
+void bb_out_open(bb_out *o, const char *path);
+void bb_out_commit(bb_out *o);
+void bb_out_abort(bb_out *o);
+
+/* Parse helpers for option values; exit 64 with the option's name. */
+double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */
+double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */
+long bb_opt_long(const char *opt, const char *arg, long lo, long hi);
+void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
+
+#endif
+
+/* Draining policy as given on the command line: --policy, --threshold
+ * (a fraction of the buffer size, or a size with a unit), --empty-prob. */
+typedef struct {
+    int lazy;
+    int threshold_is_size;   /* --threshold had a unit */
+    double threshold_frac;   /* fraction of S when !threshold_is_size */
+    bb_qty threshold_size;
+    double eps;              /* EPS, default 0.01 */
+    int threshold_set;
+} bb_policy_opts;
+
+void bb_policy_opts_init(bb_policy_opts *p);
+/* bb_policy_opt_parse: handle --policy, --threshold, --empty-prob values;
+ * returns 1 if key was one of them.  Exits 64 on a bad value. */
+int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
+/* bb_policy_resolve: the concrete policy for buffer size S (quanta);
+ * exits 64 if a size threshold exceeds S. */
+void bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out);
+const char *bb_policy_name(const bba_policy *p);

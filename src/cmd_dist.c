@@ -1,0 +1,122 @@
+/* cmd_dist.c: `bbsize dist`, the instantaneous load distribution DIST
+ * (Algorithm 1), its moments and tails, and the bounds of Theorem 1 and
+ * Section 4.3.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+enum { OPT_CSV = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "csv", OPT_CSV, NULL, 0,
+      "one row per load k (quanta): k, load, pmf, cdf, chernoff_lower, chernoff_upper", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_common common;
+    const char *file;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        break;
+    case OPT_CSV:
+        a->common.csv = 1;
+        break;
+    case ARGP_KEY_ARG:
+        if (a->file)
+            argp_error(state, "more than one workload file");
+        a->file = arg;
+        break;
+    case ARGP_KEY_END:
+        if (a->common.csv && a->common.json)
+            argp_error(state, "--csv and --json exclude each other");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "The distribution of the instantaneous I/O load X = sum b_i X_i.\v"
+    "Loads are in quanta of B/R per time unit; the text and JSON outputs give "
+    "rates in the user's units.",
+    children, NULL, NULL
+};
+
+int
+bb_cmd_dist(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    const bba_model *m;
+    double qrate, p_pfs, p_bb = NAN, ch_pfs, cdf = 0;
+    char e[64], sd[64], b[64], bbw[64];
+
+    memset(&a, 0, sizeof a);
+    bb_common_init(&a.common);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_load(&ctx, &a.common, a.file);
+    m = &ctx.model;
+    qrate = ctx.q.quantum_bytes / ctx.pf.time_unit_s; /* bytes/s per quantum */
+    p_pfs = bba_dist_tail(m->dist, m->M, (double)m->B);
+    ch_pfs = 1.0 - bba_chernoff_cdf_lower(&m->mom, (double)m->B);
+    if (ctx.q.bb_bw > 0 || ctx.pf.bb_bw_Bps > 0)
+        p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q.bb_bw));
+
+    if (a.common.csv) {
+        printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
+        for (long k = 0; k <= m->M; k++) {
+            cdf += m->dist[k];
+            printf("%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", k, k * qrate, m->dist[k],
+                   cdf > 1 ? 1.0 : cdf, bba_chernoff_cdf_lower(&m->mom, (double)k),
+                   bba_chernoff_cdf_upper(&m->mom, (double)k));
+        }
+    } else if (a.common.json) {
+        json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:{s:I, s:I, s:I}, s:f, s:o}",
+                              "mean", m->mom.mean * qrate,
+                              "variance", m->mom.variance * qrate * qrate,
+                              "mean_quanta", m->mom.mean,
+                              "variance_quanta2", m->mom.variance,
+                              "p_exceed_pfs", p_pfs,
+                              "chernoff_p_exceed_pfs", ch_pfs,
+                              "support", "min_quanta", (json_int_t)0,
+                              "max_quanta", (json_int_t)m->M, "entries", (json_int_t)(m->M + 1),
+                              "load_ratio", bba_model_load_ratio(m),
+                              "platform", bb_json_platform(&ctx));
+
+        if (!isnan(p_bb))
+            json_object_set_new(o, "p_exceed_pfs_bb", json_real(p_bb));
+        bb_json_print(o);
+    } else {
+        bb_ctx_fmt_rate(&ctx, e, sizeof e, m->mom.mean * qrate);
+        bb_ctx_fmt_rate(&ctx, sd, sizeof sd, sqrt(m->mom.variance) * qrate);
+        bb_ctx_fmt_rate(&ctx, b, sizeof b, ctx.pf.pfs_bw_Bps);
+        printf("%s: %zu applications, loads 0..%ld quanta of %.4g%% of B\n",
+               ctx.wl.source, ctx.q.n, m->M, 100.0 / (double)m->B);
+        printf("expected load E = %s (E/B = %.4g), standard deviation %s\n", e, bba_model_load_ratio(m), sd);
+        printf("Pr(load > B = %s) = %.6g (Theorem 1 bound: <= %.4g)\n", b, p_pfs, ch_pfs);
+        if (!isnan(p_bb)) {
+            bb_ctx_fmt_rate(&ctx, bbw, sizeof bbw, ctx.pf.pfs_bw_Bps + ctx.pf.bb_bw_Bps);
+            printf("Pr(load > B + B_BB = %s) = %.6g\n", bbw, p_bb);
+        }
+    }
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}

@@ -1,0 +1,12 @@
+/* commands.h: the subcommands of bbsize, one function each, called with
+ * argv[0] = "bbsize NAME".  Each returns the exit status.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SRC_COMMANDS_H
+#define BBSIZE_SRC_COMMANDS_H
+
+int bb_cmd_dist(int argc, char **argv);
+int bb_cmd_idle(int argc, char **argv);
+int bb_cmd_size(int argc, char **argv);
+int bb_cmd_threshold(int argc, char **argv);
+
+#endif

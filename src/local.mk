@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The bbsize command.
+bin_PROGRAMS += src/bbsize
+src_bbsize_SOURCES = src/main.c src/commands.h src/exitcodes.h \
+	src/cli.c src/cli.h src/units.c src/units.h \
+	src/workload_csv.c src/workload_csv.h \
+	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c
+nodist_src_bbsize_SOURCES = src/default_workload.c
+src_bbsize_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS)
+BUILT_SOURCES += src/default_workload.c
+CLEANFILES += src/default_workload.c
+dist_pkgdata_DATA += data/workloads/default.csv
+
+# The default workload is compiled in, so `bbsize size` works anywhere.
+src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
+	$(AM_V_GEN)$(MKDIR_P) src && { \
+	  echo '/* generated from data/workloads/default.csv; do not edit */'; \
+	  echo 'const char bb_default_workload_csv[] ='; \
+	  $(SED) -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@

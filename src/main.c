@@ -1,0 +1,77 @@
+/* main.c: bbsize, how large and how fast a shared burst buffer must be.
+ * Dispatches to the subcommands of commands.h.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cli.h"
+#include "commands.h"
+
+const char *argp_program_version = PACKAGE_STRING;
+const char *argp_program_bug_address = NULL;
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *summary;
+} commands[] = {
+    { "size", bb_cmd_size, "smallest buffer for a target idle fraction (the one-line answer)" },
+    { "idle", bb_cmd_idle, "idle and quiet fractions for a buffer size (greedy or lazy)" },
+    { "dist", bb_cmd_dist, "instantaneous load distribution and its Chernoff bounds" },
+    { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void
+usage(FILE *fp)
+{
+    fprintf(fp, "Usage: bbsize COMMAND [OPTION...] [FILE]\n"
+                "How large and how fast must a shared burst buffer be so that a mix of\n"
+                "applications almost never stalls on I/O?\n\nCommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\nWithout FILE, commands use the built-in default workload.\n"
+                "`bbsize COMMAND --help` lists a command's options; man bbsize(1).\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    char name[64];
+    int status;
+
+    gsl_set_error_handler_off();
+    argp_err_exit_status = BB_EXIT_USAGE;
+    if (argc < 2) {
+        usage(stderr);
+        return BB_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        bb_finish_stdout();
+        return BB_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("%s\n", PACKAGE_STRING);
+        bb_finish_stdout();
+        return BB_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            snprintf(name, sizeof name, "bbsize %s", commands[i].name);
+            argv[1] = name;
+            status = commands[i].run(argc - 1, argv + 1);
+            bb_finish_stdout();
+            return status;
+        }
+    fprintf(stderr, "bbsize: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return BB_EXIT_USAGE;
+}

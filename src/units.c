@@ -1,0 +1,272 @@
+/* units.c: parsing and printing of sizes, rates and durations (units.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+static const struct {
+    const char *name;
+    double factor;
+} size_units[] = {
+    { "B", 1.0 },      { "kB", 1e3 },  { "KB", 1e3 },  { "MB", 1e6 },
+    { "GB", 1e9 },     { "TB", 1e12 }, { "PB", 1e15 }, { "EB", 1e18 },
+    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+    { "TiB", 1099511627776.0 }, { "PiB", 1125899906842624.0 },
+    { "EiB", 1152921504606846976.0 },
+};
+
+static const struct {
+    const char *name;
+    double factor;
+} time_units[] = {
+    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 },
+    { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
+};
+
+#define SIZE_UNITS_LIST "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
+#define TIME_UNITS_LIST "s, ms, us, min, h, d"
+
+/* Split s into a number and the trimmed unit text after it. */
+static int
+split(const char *s, double *v, const char **unit, char *err, size_t errlen)
+{
+    char *end;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s == '\0') {
+        snprintf(err, errlen, "empty value");
+        return -1;
+    }
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s) {
+        snprintf(err, errlen, "'%s' is not a number", s);
+        return -1;
+    }
+    if (errno == ERANGE || !isfinite(*v)) {
+        snprintf(err, errlen, "'%s' is not a finite number", s);
+        return -1;
+    }
+    while (isspace((unsigned char)*end))
+        end++;
+    *unit = end;
+    return 0;
+}
+
+/* Length of unit text without trailing spaces. */
+static size_t
+trimlen(const char *u)
+{
+    size_t n = strlen(u);
+
+    while (n > 0 && isspace((unsigned char)u[n - 1]))
+        n--;
+    return n;
+}
+
+static int
+lookup_size(const char *u, size_t n, double *f)
+{
+    for (size_t i = 0; i < sizeof size_units / sizeof size_units[0]; i++)
+        if (strlen(size_units[i].name) == n && strncmp(size_units[i].name, u, n) == 0) {
+            *f = size_units[i].factor;
+            return 0;
+        }
+    return -1;
+}
+
+static int
+lookup_time(const char *u, size_t n, double *f)
+{
+    for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++)
+        if (strlen(time_units[i].name) == n && strncmp(time_units[i].name, u, n) == 0) {
+            *f = time_units[i].factor;
+            return 0;
+        }
+    return -1;
+}
+
+static int
+nonneg(double v, const char *s, char *err, size_t errlen)
+{
+    if (v < 0 || isnan(v)) {
+        snprintf(err, errlen, "'%s' is negative", s);
+        return -1;
+    }
+    return 0;
+}
+
+int
+bb_parse_number(const char *s, double *v, char *err, size_t errlen)
+{
+    const char *u;
+
+    if (split(s, v, &u, err, errlen) < 0)
+        return -1;
+    if (trimlen(u) != 0) {
+        snprintf(err, errlen, "'%s' is not a number", s);
+        return -1;
+    }
+    return 0;
+}
+
+int
+bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    const char *u;
+    double v, f;
+    size_t n;
+
+    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
+        return -1;
+    n = trimlen(u);
+    q->set = 1;
+    if (n == 0) {
+        q->v = v;
+        q->plain = 1;
+        return 0;
+    }
+    if (lookup_size(u, n, &f) < 0) {
+        snprintf(err, errlen, "unknown size unit '%.*s' (expected " SIZE_UNITS_LIST ")",
+                 (int)n, u);
+        return -1;
+    }
+    q->v = v * f;
+    q->plain = 0;
+    return 0;
+}
+
+int
+bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    const char *u, *slash;
+    double v, f, t;
+    size_t n;
+
+    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
+        return -1;
+    n = trimlen(u);
+    q->set = 1;
+    if (n == 0) {
+        q->v = v;
+        q->plain = 1;
+        return 0;
+    }
+    slash = memchr(u, '/', n);
+    if (slash == NULL) {
+        snprintf(err, errlen, "unknown rate unit '%.*s' (expected a size unit per "
+                 "time, e.g. GB/s; size units " SIZE_UNITS_LIST ")", (int)n, u);
+        return -1;
+    }
+    if (lookup_size(u, (size_t)(slash - u), &f) < 0) {
+        snprintf(err, errlen, "unknown size unit '%.*s' in rate '%s' (expected "
+                 SIZE_UNITS_LIST ")", (int)(slash - u), u, s);
+        return -1;
+    }
+    if (lookup_time(slash + 1, n - (size_t)(slash - u) - 1, &t) < 0) {
+        snprintf(err, errlen, "unknown time unit '%.*s' in rate '%s' (expected "
+                 TIME_UNITS_LIST ")", (int)(n - (size_t)(slash - u) - 1), slash + 1, s);
+        return -1;
+    }
+    q->v = v * f / t;
+    q->plain = 0;
+    return 0;
+}
+
+int
+bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    const char *u;
+    double v, f;
+    size_t n;
+
+    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
+        return -1;
+    n = trimlen(u);
+    q->set = 1;
+    q->plain = n == 0;
+    if (n == 0) {
+        q->v = v;
+        return 0;
+    }
+    if (lookup_time(u, n, &f) < 0) {
+        snprintf(err, errlen, "unknown time unit '%.*s' (expected " TIME_UNITS_LIST ")",
+                 (int)n, u);
+        return -1;
+    }
+    q->v = v * f;
+    return 0;
+}
+
+double
+bb_qty_rate_Bps(const bb_qty *q, double time_unit_s)
+{
+    return q->plain ? q->v / time_unit_s : q->v;
+}
+
+double
+bb_qty_size_bytes(const bb_qty *q)
+{
+    return q->v;
+}
+
+/* Pick the SI prefix that leaves 1 <= x < 1000. */
+static const char *
+si(double *x)
+{
+    static const char *pre[] = { "", "k", "M", "G", "T", "P", "E" };
+    int i = 0;
+
+    while (fabs(*x) >= 1000.0 && i < 6) {
+        *x /= 1000.0;
+        i++;
+    }
+    return pre[i];
+}
+
+void
+bb_fmt_size(char *buf, size_t len, double bytes, int plain)
+{
+    double x = bytes;
+    const char *p;
+
+    if (plain) {
+        snprintf(buf, len, "%.6g units", bytes);
+        return;
+    }
+    p = si(&x);
+    snprintf(buf, len, "%.4g %sB", x, p);
+}
+
+void
+bb_fmt_rate(char *buf, size_t len, double Bps, double time_unit_s, int plain)
+{
+    double x = Bps;
+    const char *p;
+
+    if (plain) {
+        snprintf(buf, len, "%.6g units/time unit", Bps * time_unit_s);
+        return;
+    }
+    p = si(&x);
+    snprintf(buf, len, "%.4g %sB/s", x, p);
+}
+
+void
+bb_fmt_duration(char *buf, size_t len, double s)
+{
+    if (s >= 3600.0 && fmod(s, 3600.0) == 0)
+        snprintf(buf, len, "%g h", s / 3600.0);
+    else if (s >= 60.0 && fmod(s, 60.0) == 0)
+        snprintf(buf, len, "%g min", s / 60.0);
+    else
+        snprintf(buf, len, "%g s", s);
+}

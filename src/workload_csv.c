@@ -1,0 +1,380 @@
+/* workload_csv.c: reader of bbsize-workload(5) files (workload_csv.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "workload_csv.h"
+
+#define MAX_FIELDS 64
+
+void
+bb_workload_free(bb_workload_file *w)
+{
+    if (w == NULL)
+        return;
+    free(w->apps);
+    free(w->bw);
+    free(w->period);
+    w->apps = NULL;
+    w->bw = NULL;
+    w->period = NULL;
+    w->n = 0;
+}
+
+static char *
+trim(char *s)
+{
+    char *e;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* Split line in place into at most MAX_FIELDS trimmed fields; a field may
+ * be double-quoted ("" inside is a quote).  Returns the count or -1 on an
+ * unterminated quote or too many fields. */
+static int
+split_fields(char *line, char **f)
+{
+    int n = 0;
+    char *p = line;
+
+    for (;;) {
+        char *start;
+
+        if (n == MAX_FIELDS)
+            return -1;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '"') {
+            char *o = ++p;
+
+            start = o;
+            for (;;) {
+                if (*p == '\0')
+                    return -1;
+                if (*p == '"' && p[1] == '"') {
+                    *o++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *o++ = *p++;
+                }
+            }
+            *o = '\0';
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (*p != ',' && *p != '\0')
+                return -1;
+            f[n++] = start;
+        } else {
+            start = p;
+            while (*p != ',' && *p != '\0')
+                p++;
+            if (*p == ',') {
+                *p = '\0';
+                f[n++] = trim(start);
+                p++;
+                continue;
+            }
+            f[n++] = trim(start);
+        }
+        if (*p == '\0')
+            break;
+        p++; /* the comma after a quoted field */
+    }
+    return n;
+}
+
+static int
+directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen)
+{
+    char *eq = strchr(text, '='), *key, *val, msg[256];
+    int rc = 0;
+
+    if (eq == NULL) {
+        snprintf(err, errlen, "%s:%ld: directive '#@%s' has no '=' (expected "
+                 "'#@ key = value')", w->source, lineno, text);
+        return BB_EXIT_DATAERR;
+    }
+    *eq = '\0';
+    key = trim(text);
+    val = trim(eq + 1);
+    if (strcmp(key, "pfs-bw") == 0)
+        rc = bb_parse_rate(val, &w->pfs_bw, msg, sizeof msg);
+    else if (strcmp(key, "bb-bw") == 0)
+        rc = bb_parse_rate(val, &w->bb_bw, msg, sizeof msg);
+    else if (strcmp(key, "time-unit") == 0) {
+        rc = bb_parse_duration(val, &w->time_unit, msg, sizeof msg);
+        if (rc == 0 && !(w->time_unit.v > 0)) {
+            snprintf(msg, sizeof msg, "'%s' is not positive", val);
+            rc = -1;
+        }
+    } else if (strcmp(key, "resolution") == 0) {
+        double r;
+
+        rc = bb_parse_number(val, &r, msg, sizeof msg);
+        if (rc == 0 && (r < 1 || r != floor(r) || r > 1e8)) {
+            snprintf(msg, sizeof msg, "'%s' is not a whole number >= 1", val);
+            rc = -1;
+        }
+        if (rc == 0)
+            w->resolution = (long)r;
+    } else {
+        snprintf(err, errlen, "%s:%ld: unknown directive '%s' (expected pfs-bw, "
+                 "bb-bw, time-unit or resolution)", w->source, lineno, key);
+        return BB_EXIT_DATAERR;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s:%ld: directive '%s': %s", w->source, lineno, key, msg);
+        return BB_EXIT_DATAERR;
+    }
+    return 0;
+}
+
+int
+bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
+                  char *err, size_t errlen)
+{
+    char *buf = NULL, *line, *next, *f[MAX_FIELDS], msg[256];
+    int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, ncols = 0;
+    long lineno = 0;
+    size_t cap = 0;
+    int rc = 0;
+
+    memset(w, 0, sizeof *w);
+    snprintf(w->source, sizeof w->source, "%s", source);
+    buf = strdup(text);
+    if (buf == NULL) {
+        snprintf(err, errlen, "%s: out of memory", source);
+        return BB_EXIT_SOFTWARE;
+    }
+    for (line = buf; line != NULL; line = next) {
+        char *s;
+        int nf;
+
+        lineno++;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (strlen(line) > 0 && line[strlen(line) - 1] == '\r')
+            line[strlen(line) - 1] = '\0';
+        s = trim(line);
+        if (*s == '\0')
+            continue;
+        if (s[0] == '#') {
+            if (s[1] == '@' && (rc = directive(w, s + 2, lineno, err, errlen)) != 0)
+                goto fail;
+            continue;
+        }
+        nf = split_fields(s, f);
+        if (nf < 0) {
+            snprintf(err, errlen, "%s:%ld: malformed row (unterminated quote or more "
+                     "than %d fields)", source, lineno, MAX_FIELDS);
+            rc = BB_EXIT_DATAERR;
+            goto fail;
+        }
+        if (ncols == 0) {
+            /* the header row */
+            ncols = nf;
+            for (int i = 0; i < nf; i++) {
+                int *slot = strcmp(f[i], "name") == 0 ? &col_name
+                            : strcmp(f[i], "p") == 0 ? &col_p
+                            : strcmp(f[i], "bw") == 0 ? &col_bw
+                            : strcmp(f[i], "period") == 0 ? &col_period : NULL;
+
+                if (slot == NULL)
+                    continue; /* extra columns are ignored */
+                if (*slot >= 0) {
+                    snprintf(err, errlen, "%s:%ld: column '%s' appears twice in the header",
+                             source, lineno, f[i]);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+                *slot = i;
+            }
+            if (col_name < 0 || col_p < 0 || col_bw < 0) {
+                const char *miss = col_name < 0 ? "name" : col_p < 0 ? "p" : "bw";
+                double dummy;
+
+                if (bb_parse_number(f[0], &dummy, msg, sizeof msg) == 0)
+                    snprintf(err, errlen, "%s:%ld: no header row (expected a first row "
+                             "naming the columns name,p,bw)", source, lineno);
+                else
+                    snprintf(err, errlen, "%s:%ld: the header has no column '%s' "
+                             "(required: name, p, bw)", source, lineno, miss);
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
+            w->has_period = col_period >= 0;
+            continue;
+        }
+        if (nf != ncols) {
+            snprintf(err, errlen, "%s:%ld: %d fields, but the header has %d",
+                     source, lineno, nf, ncols);
+            rc = BB_EXIT_DATAERR;
+            goto fail;
+        }
+        if (w->n == cap) {
+            size_t nc = cap ? 2 * cap : 32;
+            bba_app *a = realloc(w->apps, nc * sizeof *a);
+            bb_qty *b = a ? realloc(w->bw, nc * sizeof *b) : NULL;
+            bb_qty *d = b ? realloc(w->period, nc * sizeof *d) : NULL;
+
+            if (a)
+                w->apps = a;
+            if (b)
+                w->bw = b;
+            if (d == NULL) {
+                snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
+                rc = BB_EXIT_SOFTWARE;
+                goto fail;
+            }
+            w->period = d;
+            cap = nc;
+        }
+        {
+            bba_app *a = &w->apps[w->n];
+            double p;
+
+            memset(a, 0, sizeof *a);
+            memset(&w->period[w->n], 0, sizeof w->period[w->n]);
+            if (*f[col_name] == '\0') {
+                snprintf(err, errlen, "%s:%ld: field 'name': empty", source, lineno);
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
+            snprintf(a->name, sizeof a->name, "%s", f[col_name]);
+            if (bb_parse_number(f[col_p], &p, msg, sizeof msg) < 0 || !isfinite(p)) {
+                snprintf(err, errlen, "%s:%ld: field 'p': '%s' is not a number",
+                         source, lineno, f[col_p]);
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
+            if (!(p >= 0.0 && p <= 1.0)) {
+                snprintf(err, errlen, "%s:%ld: field 'p': %s is not in [0, 1]",
+                         source, lineno, f[col_p]);
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
+            a->p = p;
+            if (bb_parse_rate(f[col_bw], &w->bw[w->n], msg, sizeof msg) < 0) {
+                snprintf(err, errlen, "%s:%ld: field 'bw': %s", source, lineno, msg);
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
+            if (col_period >= 0 && *f[col_period] != '\0') {
+                if (bb_parse_duration(f[col_period], &w->period[w->n], msg, sizeof msg) < 0) {
+                    snprintf(err, errlen, "%s:%ld: field 'period': %s", source, lineno, msg);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+            }
+            w->n++;
+        }
+    }
+    if (ncols == 0) {
+        snprintf(err, errlen, "%s: empty workload (no header row name,p,bw)", source);
+        rc = BB_EXIT_DATAERR;
+        goto fail;
+    }
+    if (w->n == 0) {
+        snprintf(err, errlen, "%s: the workload has no application (only a header)", source);
+        rc = BB_EXIT_DATAERR;
+        goto fail;
+    }
+    free(buf);
+    return 0;
+fail:
+    free(buf);
+    bb_workload_free(w);
+    return rc;
+}
+
+int
+bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen)
+{
+    FILE *fp;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    int rc;
+
+    memset(w, 0, sizeof *w);
+    fp = fopen(path, "rb");
+    if (fp == NULL) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return BB_EXIT_NOINPUT;
+    }
+    for (;;) {
+        if (cap - len < 65536) {
+            char *t = realloc(text, cap + 65536 + 1);
+
+            if (t == NULL) {
+                fclose(fp);
+                free(text);
+                snprintf(err, errlen, "%s: out of memory", path);
+                return BB_EXIT_SOFTWARE;
+            }
+            text = t;
+            cap += 65536;
+        }
+        got = fread(text + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        fclose(fp);
+        free(text);
+        return BB_EXIT_NOINPUT;
+    }
+    fclose(fp);
+    text[len] = '\0';
+    if (memchr(text, '\0', len) != NULL) {
+        snprintf(err, errlen, "%s: binary data (a NUL byte), not a CSV workload", path);
+        free(text);
+        return BB_EXIT_DATAERR;
+    }
+    rc = bb_workload_parse(text, path, w, err, errlen);
+    free(text);
+    return rc;
+}
+
+int
+bb_workload_default(bb_workload_file *w, char *err, size_t errlen)
+{
+    return bb_workload_parse(bb_default_workload_csv, "(built-in default workload)",
+                             w, err, errlen);
+}
+
+void
+bb_workload_resolve(bb_workload_file *w, double time_unit_s)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        w->apps[i].bw_Bps = bb_qty_rate_Bps(&w->bw[i], time_unit_s);
+        w->apps[i].period_s = w->period[i].set ? w->period[i].v : 0;
+    }
+}
+
+int
+bb_workload_all_plain(const bb_workload_file *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (!w->bw[i].plain)
+            return 0;
+    return 1;
+}

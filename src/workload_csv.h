@@ -1,0 +1,52 @@
+/* workload_csv.h: the workload file format, bbsize-workload(5).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CSV, one application per row, after a header row naming the columns.
+ * Required columns: name, p, bw; optional: period (quasi-period for the
+ * simulator, a duration).  Other columns are ignored.  '#' starts a comment
+ * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
+ * time-unit, resolution) that command-line options override.  Fields are
+ * separated by commas; spaces around a field are ignored; a field may be
+ * double-quoted to contain commas. */
+#ifndef BBSIZE_SRC_WORKLOAD_CSV_H
+#define BBSIZE_SRC_WORKLOAD_CSV_H
+
+#include <stddef.h>
+
+#include "bbanalytic.h"
+#include "units.h"
+
+typedef struct {
+    char source[512];      /* file name, or "(built-in default workload)" */
+    size_t n;
+    bba_app *apps;         /* bw_Bps is filled by bb_workload_resolve */
+    bb_qty *bw;            /* the bandwidths as written */
+    bb_qty *period;        /* the periods as written (set = 0 if absent) */
+    int has_period;        /* the file has a period column */
+    /* platform defaults from "#@" lines (set = 0 when absent) */
+    bb_qty pfs_bw, bb_bw, time_unit;
+    long resolution;       /* 0 when absent */
+} bb_workload_file;
+
+/* Status of the readers: 0 ok, BB_EXIT_DATAERR (bad content) or
+ * BB_EXIT_NOINPUT (cannot open or read); err holds "FILE:LINE: field 'p':
+ * ..." style messages. */
+int bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen);
+int bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
+                      char *err, size_t errlen);
+/* bb_workload_default: the built-in default workload (data/workloads/default.csv). */
+int bb_workload_default(bb_workload_file *w, char *err, size_t errlen);
+
+/* bb_workload_resolve: turn plain bandwidths into bytes/s with the time
+ * unit; sets apps[i].bw_Bps and period_s. */
+void bb_workload_resolve(bb_workload_file *w, double time_unit_s);
+
+/* bb_workload_all_plain: 1 when no bandwidth in the file had a unit. */
+int bb_workload_all_plain(const bb_workload_file *w);
+
+void bb_workload_free(bb_workload_file *w);
+
+/* The text of data/workloads/default.csv, compiled in (default_workload.c). */
+extern const char bb_default_workload_csv[];
+
+#endif
