@@ -184,8 +184,17 @@ bba_chain_check_reachable(const bba_chain *c, char *err)
     long n = c->n_states;
     int *cnt = NULL, *src = NULL, *queue = NULL;
     char *seen = NULL;
-    long head = 0, tail = 0;
+    long head = 0, tail = 0, j;
     int rc = BB_OK;
+
+    /* Fast path: if every state has a transition to a lower one (row
+     * columns are sorted, so look at the first), every state reaches 0 by
+     * induction.  This is the case whenever all p_i < 1 (Theorems 2, 4). */
+    for (j = 1; j < n; j++)
+        if (c->rowptr[j] == c->rowptr[j + 1] || c->col[c->rowptr[j]] >= j)
+            break;
+    if (j == n)
+        return BB_OK;
 
     cnt = calloc((size_t)n + 1, sizeof *cnt);
     src = malloc((size_t)(c->nnz > 0 ? c->nnz : 1) * sizeof *src);
@@ -200,7 +209,7 @@ bba_chain_check_reachable(const bba_chain *c, char *err)
         cnt[c->col[q] + 1]++;
     for (long l = 0; l < n; l++)
         cnt[l + 1] += cnt[l];
-    for (long j = 0; j < n; j++)
+    for (j = 0; j < n; j++)
         for (int q = c->rowptr[j]; q < c->rowptr[j + 1]; q++)
             src[cnt[c->col[q]]++] = (int)j;
     for (long l = n; l > 0; l--)
@@ -219,8 +228,7 @@ bba_chain_check_reachable(const bba_chain *c, char *err)
             }
     }
     if (tail < n) {
-        long j = 0;
-
+        j = 0;
         while (seen[j])
             j++;
         if (c->pol.lazy && c->pol.eps == 0.0 && c->pol.threshold > 0 && j < c->pol.threshold)

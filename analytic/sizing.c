@@ -131,7 +131,7 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
 {
     bba_eval_result rlo, rhi, r;
     long lo, hi;
-    int rc, bisect_next = 0;
+    int rc;
 
     memset(out, 0, sizeof *out);
     if (!(target > 0.0 && target < 1.0))
@@ -175,36 +175,50 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
         rlo = rhi;
         hi *= 2;
     }
-    /* Shrink [lo, hi] (idle(lo) > target >= idle(hi)) to adjacent sizes,
-     * interpolating log(idle), which is close to linear in S, and bisecting
-     * whenever an interpolation step fails to halve the bracket. */
-    while (hi - lo > 1) {
-        long x, width = hi - lo;
+    /* Shrink [lo, hi] (idle(lo) > target >= idle(hi)) to adjacent sizes by
+     * the secant method on log(idle), which is close to linear in S, through
+     * the two most recent points; bisect when the secant leaves the bracket
+     * or fails to halve it twice in a row (unless it points next to an end
+     * of the bracket, which one probe settles). */
+    {
+        double x1 = (double)lo, y1 = log(rlo.meas.idle);
+        double x2 = (double)hi, y2 = rhi.meas.idle > 0 ? log(rhi.meas.idle) : -INFINITY;
+        int slow = 0;
 
-        if (!bisect_next && rlo.meas.idle > 0 && rhi.meas.idle > 0
-            && rlo.meas.idle > rhi.meas.idle) {
-            double t = (log(target) - log(rlo.meas.idle))
-                       / (log(rhi.meas.idle) - log(rlo.meas.idle));
+        while (hi - lo > 1) {
+            long x, width = hi - lo;
+            double est = NAN;
 
-            x = lo + (long)ceil(t * (double)width);
-        } else {
-            x = lo + width / 2;
+            if (isfinite(y1) && isfinite(y2) && y1 != y2)
+                est = x2 + (log(target) - y2) * (x2 - x1) / (y2 - y1);
+            /* After two slow secant steps, bisect unless the secant says the
+             * answer is next to an end of the bracket. */
+            if (slow >= 2 && !(est >= (double)hi - 2 || est <= (double)lo + 2))
+                est = NAN;
+            if (isfinite(est) && est > (double)lo && est < (double)hi + 1)
+                x = (long)ceil(est - 1e-9);
+            else
+                x = lo + width / 2;
+            if (x <= lo)
+                x = lo + 1;
+            if (x >= hi)
+                x = hi - 1;
+            rc = eval_at(m, x, ps, so, cb, ctx, &out->evaluations, &r, err);
+            if (rc != BB_OK)
+                return rc;
+            if (r.meas.idle <= target) {
+                hi = x;
+                rhi = r;
+            } else {
+                lo = x;
+                rlo = r;
+            }
+            x1 = x2;
+            y1 = y2;
+            x2 = (double)x;
+            y2 = r.meas.idle > 0 ? log(r.meas.idle) : -INFINITY;
+            slow = (hi - lo) * 2 > width ? slow + 1 : 0;
         }
-        if (x <= lo)
-            x = lo + 1;
-        if (x >= hi)
-            x = hi - 1;
-        rc = eval_at(m, x, ps, so, cb, ctx, &out->evaluations, &r, err);
-        if (rc != BB_OK)
-            return rc;
-        if (r.meas.idle <= target) {
-            hi = x;
-            rhi = r;
-        } else {
-            lo = x;
-            rlo = r;
-        }
-        bisect_next = !bisect_next && (hi - lo) * 2 > width;
     }
     out->feasible = 1;
     out->best = rhi;

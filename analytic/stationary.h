@@ -1,7 +1,11 @@
 /* stationary.h: stationary distribution pi = pi P of a bba_chain.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two independent methods:
+ * Three methods, each an independent check on the others:
+ *  - banded GTH (default): Grassmann-Taksar-Heyman elimination in band
+ *    storage after censoring the overflow states; subtraction-free, so
+ *    tiny probabilities (idle fractions of 1e-12) keep their relative
+ *    accuracy.  (S+1) B (M-B) multiply-adds, (S+1)(M+1) doubles.
  *  - UMFPACK (default): sparse LU of (P^T - I) with the last balance
  *    equation replaced by the normalisation sum(pi) = 1.  Time and memory are those of the
  *    LU factors: the chain is banded (a state moves at most B down and
@@ -18,7 +22,8 @@
 
 typedef enum {
     BBA_SOLVER_UMFPACK = 0,
-    BBA_SOLVER_GAUSS_SEIDEL = 1
+    BBA_SOLVER_GAUSS_SEIDEL = 1,
+    BBA_SOLVER_BANDED = 2
 } bba_solver_kind;
 
 typedef struct {
@@ -30,7 +35,7 @@ typedef struct {
                                (0: no limit) */
 } bba_solver_opts;
 
-/* bba_solver_defaults: UMFPACK, tol 1e-9, 200000 sweeps, no memory limit. */
+/* bba_solver_defaults: banded GTH, tol 1e-9, 200000 sweeps, no memory limit. */
 void bba_solver_defaults(bba_solver_opts *o);
 
 typedef struct {

@@ -51,6 +51,8 @@ main(int argc, char **argv)
     bba_solver_defaults(&so);
     if (strcmp(solver, "gs") == 0)
         so.kind = BBA_SOLVER_GAUSS_SEIDEL;
+    if (strcmp(solver, "banded") == 0)
+        so.kind = BBA_SOLVER_BANDED;
     printf("M=%ld E=%.2f B=%ld\n", m.M, m.mom.mean, m.B);
     t0 = now();
     if (bba_eval(&m, S, &pol, &so, &r, NULL, err) != BB_OK) {

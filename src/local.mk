@@ -4,7 +4,8 @@ bin_PROGRAMS += src/bbsize
 src_bbsize_SOURCES = src/main.c src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h src/units.c src/units.h \
 	src/workload_csv.c src/workload_csv.h \
-	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c
+	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c \
+	src/cmd_generate.c
 nodist_src_bbsize_SOURCES = src/default_workload.c
 src_bbsize_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS)
 BUILT_SOURCES += src/default_workload.c

@@ -1,0 +1,122 @@
+/* cmd_generate.c: `bbsize generate`, the paper's random workloads
+ * (Aupy et al. 2017, Section 4.3) as a workload file, for reproducing its
+ * experiments and for tests.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+enum { OPT_N = 0x2000, OPT_PMAX, OPT_LOAD, OPT_SEED, OPT_DMIN, OPT_OUT };
+
+static const struct argp_option options[] = {
+    { "apps", OPT_N, "N", 0, "number of applications (default 20)", 0 },
+    { "p-max", OPT_PMAX, "P", 0, "p_i ~ U(0, P), P in (0, 1] (default 0.1)", 0 },
+    { "load", OPT_LOAD, "ALPHA", 0, "expected load over PFS bandwidth, sum p_i b_i / B (default 0.8)", 0 },
+    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 0 },
+    { "d-min", OPT_DMIN, "D", 0, "also write periods d_i ~ U(D, 2D) in time units (Section 6.3)", 0 },
+    { "output", 'o', "FILE", 0, "write to FILE (atomically) instead of standard output", 0 },
+    { 0 }
+};
+
+struct args {
+    long n;
+    double p_max, alpha, d_min;
+    unsigned long seed;
+    const char *out;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_N:
+        a->n = bb_opt_long("apps", arg, 1, 100000);
+        break;
+    case OPT_PMAX:
+        a->p_max = bb_opt_fraction_closed("p-max", arg);
+        if (a->p_max == 0)
+            argp_error(state, "--p-max must be positive");
+        break;
+    case OPT_LOAD: {
+        char msg[256];
+
+        if (bb_parse_number(arg, &a->alpha, msg, sizeof msg) < 0 || !(a->alpha > 0)
+            || a->alpha > 1e6)
+            argp_error(state, "--load: '%s' is not a positive number", arg);
+        break;
+    }
+    case OPT_SEED:
+        a->seed = (unsigned long)bb_opt_long("seed", arg, 0, 4294967295L);
+        break;
+    case OPT_DMIN: {
+        char msg[256];
+
+        if (bb_parse_number(arg, &a->d_min, msg, sizeof msg) < 0 || !(a->d_min > 0))
+            argp_error(state, "--d-min: '%s' is not a positive number", arg);
+        break;
+    }
+    case 'o':
+        a->out = arg;
+        break;
+    case ARGP_KEY_ARG:
+        argp_error(state, "unexpected argument '%s'", arg);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, NULL,
+    "Write a random workload as in the paper: p_i ~ U(0, p_max), b_i ~ U(0, 1) "
+    "scaled so that sum p_i b_i = ALPHA B, with B = 100 data units per time unit "
+    "and resolution 100 (one quantum = one data unit).\v"
+    "The same seed always gives the same file.",
+    NULL, NULL, NULL
+};
+
+int
+bb_cmd_generate(int argc, char **argv)
+{
+    struct args a = { 20, 0.1, 0.8, 0, 1, NULL };
+    bba_app *apps;
+    char err[BB_ERRLEN];
+    bb_out o;
+    FILE *fp = stdout;
+    int rc;
+
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    apps = calloc((size_t)a.n, sizeof *apps);
+    if (apps == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    rc = bba_generate_paper((size_t)a.n, a.p_max, a.alpha, 100.0, a.d_min, a.seed, apps, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_USAGE, "%s", err);
+    if (a.out) {
+        bb_out_open(&o, a.out);
+        fp = o.fp;
+    }
+    fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %lu%s\n"
+                "# Aupy et al. 2017, Section 4.3: p ~ U(0, p_max), b ~ U(0, 1) scaled to "
+                "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n"
+                "name,p,bw%s\n",
+            a.n, a.p_max, a.alpha, a.seed, a.d_min > 0 ? " (with periods)" : "",
+            a.alpha, a.d_min > 0 ? ",period" : "");
+    for (long i = 0; i < a.n; i++) {
+        fprintf(fp, "%s,%.17g,%.17g", apps[i].name, apps[i].p, apps[i].bw_Bps);
+        if (a.d_min > 0)
+            fprintf(fp, ",%.17g", apps[i].period_s);
+        fputc('\n', fp);
+    }
+    free(apps);
+    if (a.out)
+        bb_out_commit(&o);
+    return BB_EXIT_OK;
+}
