@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "bigalloc.h"
 #include "chain.h"
 
 void
@@ -15,7 +16,8 @@ bba_chain_estimate(long S, long B, long M, long *n_states, long *nnz_max,
 {
     long over = M > B ? M - B : 0;
     double n = (double)S + (double)over + 1.0;
-    double nnz = ((double)S + 1.0) * ((double)M + 1.0) + (double)over;
+    /* a normal row: M + 1 loads, plus "stay" for a lazy row */
+    double nnz = ((double)S + 1.0) * ((double)M + 2.0) + (double)over;
 
     if (n_states)
         *n_states = S + over + 1;
@@ -38,15 +40,21 @@ bba_chain_free(bba_chain *c)
 }
 
 /* Accumulate the transitions out of normal state j into acc[l - base],
- * base = max(j - B, 0), for l = base .. j + M - B.  acc has M + 1 slots. */
+ * base = max(j - B, 0), for l = base .. max(j + M - B, base) (or j for a
+ * lazy row when M < B).  acc has max(M, B) + 1 slots. */
 static void
 normal_row(const double *dist, long M, long B, long j, const bba_policy *pol,
            double *acc, long *base_out, long *width_out)
 {
     long lo = j - B; /* destination of load 0 */
     long base = lo > 0 ? lo : 0;
-    long width = j + M - B - base + 1;
+    long hi = j + M - B > base ? j + M - B : base; /* highest destination */
     int lazy_here = pol->lazy && j < pol->threshold;
+    long width;
+
+    if (lazy_here && j > hi)
+        hi = j; /* staying put, when M < B */
+    width = hi - base + 1;
 
     memset(acc, 0, (size_t)width * sizeof *acc);
     for (long k = 0; k <= M; k++) {
@@ -105,7 +113,7 @@ bba_chain_build(const double *dist, long M, long B, long S,
                          mem_limit_bytes > 0 ? mem_limit_bytes / 1e9 : 0.0);
 
     c = calloc(1, sizeof *c);
-    acc = malloc((size_t)(M + 1) * sizeof *acc);
+    acc = malloc((size_t)((M > B ? M : B) + 1) * sizeof *acc);
     if (c == NULL || acc == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the chain");
         goto out;
@@ -118,8 +126,8 @@ bba_chain_build(const double *dist, long M, long B, long S,
     if (!c->pol.lazy)
         c->pol.threshold = 0;
     c->rowptr = malloc((size_t)(n_states + 1) * sizeof *c->rowptr);
-    c->col = malloc((size_t)(nnz_max > 0 ? nnz_max : 1) * sizeof *c->col);
-    c->val = malloc((size_t)(nnz_max > 0 ? nnz_max : 1) * sizeof *c->val);
+    c->col = bba_big_alloc((size_t)(nnz_max > 0 ? nnz_max : 1) * sizeof *c->col, 0);
+    c->val = bba_big_alloc((size_t)(nnz_max > 0 ? nnz_max : 1) * sizeof *c->val, 0);
     if (c->rowptr == NULL || c->col == NULL || c->val == NULL) {
         rc = bb_seterr(err, BB_ENOMEM,
                        "out of memory for a chain of %ld states (%.3g GB)",
@@ -149,16 +157,6 @@ bba_chain_build(const double *dist, long M, long B, long S,
     }
     c->rowptr[n_states] = (int)pos;
     c->nnz = pos;
-    /* Give back what the zero probabilities did not use. */
-    if (pos > 0 && pos < nnz_max) {
-        int *ci = realloc(c->col, (size_t)pos * sizeof *ci);
-        double *cv = realloc(c->val, (size_t)pos * sizeof *cv);
-
-        if (ci)
-            c->col = ci;
-        if (cv)
-            c->val = cv;
-    }
 out:
     free(acc);
     if (rc != BB_OK)

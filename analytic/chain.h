@@ -19,8 +19,8 @@
  * With THRESHOLD = 0 the lazy chain is the greedy chain.
  *
  * Storage: P in compressed sparse rows (row j = transitions out of j,
- * column indices increasing).  A normal row has at most M + 1 entries and
- * an overflow row one, so nnz <= (S + 1)(M + 1) + (M - B).  Building is
+ * column indices increasing).  A normal row has at most M + 2 entries and
+ * an overflow row one, so nnz <= (S + 1)(M + 2) + (M - B).  Building is
  * O(nnz) time.  Indices are int so that UMFPACK's di interface takes them
  * as they are; bba_chain_estimate says when that or the memory budget
  * would be exceeded. */

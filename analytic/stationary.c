@@ -9,6 +9,7 @@
 #include <umfpack.h>
 
 #include "bb_error.h"
+#include "bigalloc.h"
 #include "stationary.h"
 
 void
@@ -212,8 +213,10 @@ solve_gauss_seidel(const bba_chain *c, const bba_solver_opts *o, double *pi,
     }
     /* Transpose: tp/ti/tx hold the transitions into each state, off the
      * diagonal; diag[l] = P(l, l). */
-    for (long q = 0; q < c->nnz; q++)
-        tp[c->col[q] + 1]++;
+    for (long j = 0; j < n; j++)
+        for (int q = c->rowptr[j]; q < c->rowptr[j + 1]; q++)
+            if (c->col[q] != j)
+                tp[c->col[q] + 1]++;
     for (long l = 0; l < n; l++)
         tp[l + 1] += tp[l];
     for (long j = 0; j < n; j++)
@@ -250,7 +253,7 @@ solve_gauss_seidel(const bba_chain *c, const bba_solver_opts *o, double *pi,
             pi[l] /= sum;
         if (it % 10 == 0 || it == o->max_iter) {
             info->residual = bba_stationary_residual(c, pi, work);
-            if (info->residual <= o->tol * 0.01)
+            if (info->residual <= o->tol)
                 break;
         }
     }
@@ -301,7 +304,8 @@ eliminate(double *band, long W, long B, long U, long s, long lmin, double d)
  *
  * Overflow states only move down by B, deterministically, so they are
  * censored out first: a jump from a normal state into overflow state l is
- * redirected to the normal state where the stall ends, l - ceil((l-S)/B) B.
+ * redirected to the normal state where the stall ends,
+ * max(l - ceil((l-S)/B) B, 0).
  * The censored chain on 0..S is banded: from j it reaches [j - B, j + U],
  * U = max(M - B, 0).  States are eliminated from the top: eliminating s
  * adds P(i,s)/D_s * P(s,l) to P(i,l) for i in [s-U, s) and l in [s-B, s),
@@ -332,7 +336,7 @@ solve_banded(const bba_chain *c, const bba_solver_opts *o, double *pi,
                          "the banded solve of the %ld-state chain would need %.3g GB "
                          "(limit %.3g GB); try --solver gauss-seidel or a lower --resolution",
                          n, bytes / 1e9, o->mem_limit_bytes / 1e9);
-    band = calloc((size_t)(S + 1) * (size_t)W, sizeof *band);
+    band = bba_big_alloc((size_t)(S + 1) * (size_t)W * sizeof *band, 1);
     den = malloc((size_t)(S + 1) * sizeof *den);
     if (band == NULL || den == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for a %.3g GB band", bytes / 1e9);
@@ -343,8 +347,11 @@ solve_banded(const bba_chain *c, const bba_solver_opts *o, double *pi,
         for (int q = c->rowptr[j]; q < c->rowptr[j + 1]; q++) {
             long l = c->col[q];
 
-            if (l > S)
+            if (l > S) {
                 l -= ((l - S + B - 1) / B) * B; /* where the stall ends */
+                if (l < 0)
+                    l = 0;
+            }
             AT(j, l) += c->val[q];
         }
     for (long s = S; s >= 1; s--) {

@@ -209,8 +209,11 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             if (col_name < 0 || col_p < 0 || col_bw < 0) {
                 const char *miss = col_name < 0 ? "name" : col_p < 0 ? "p" : "bw";
                 double dummy;
+                int numeric = 0;
 
-                if (bb_parse_number(f[0], &dummy, msg, sizeof msg) == 0)
+                for (int i = 0; i < nf; i++)
+                    numeric |= bb_parse_number(f[i], &dummy, msg, sizeof msg) == 0;
+                if (numeric)
                     snprintf(err, errlen, "%s:%ld: no header row (expected a first row "
                              "naming the columns name,p,bw)", source, lineno);
                 else

@@ -1,2 +1,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # TAP tests: C programs (cmocka) and POSIX sh scripts sharing tests/setup.sh.
+ANALYTIC_TEST_LIBS = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing
+tests_t_dist_SOURCES = tests/t_dist.c tests/testutil.h
+tests_t_dist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_dist_LDADD = $(ANALYTIC_TEST_LIBS)
+tests_t_chain_SOURCES = tests/t_chain.c tests/testutil.h
+tests_t_chain_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_chain_LDADD = $(ANALYTIC_TEST_LIBS)
+tests_t_stationary_SOURCES = tests/t_stationary.c tests/testutil.h
+tests_t_stationary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_stationary_LDADD = $(ANALYTIC_TEST_LIBS)
+tests_t_sizing_SOURCES = tests/t_sizing.c tests/testutil.h
+tests_t_sizing_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_sizing_LDADD = $(ANALYTIC_TEST_LIBS)
+TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing \
+	tests/cli_analytic.sh tests/cli_errors.sh
+EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_errors.sh

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every bad input gets its message (file, line, field) and exit status, and
+# no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
+. "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+t_plan 24
+
+w() { printf '%s\n' "$@" >"$T/w.csv"; }
+B="--pfs-bw 100"
+
+t_err "missing file" 66 "nope\.csv: cannot open" "$BBSIZE" idle "$T/nope.csv" $B --bb-size 10
+: >"$T/empty.csv"
+t_err "empty file" 65 "empty\.csv: empty workload" "$BBSIZE" idle "$T/empty.csv" $B --bb-size 10
+w "a,0.1,10"
+t_err "no header" 65 "w\.csv:1: no header row" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p" "a,0.1"
+t_err "missing column" 65 "w\.csv:1: the header has no column 'bw'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,abc,10"
+t_err "non-numeric p" 65 "w\.csv:2: field 'p': 'abc' is not a number" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,nan,10"
+t_err "NaN p" 65 "w\.csv:2: field 'p'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,10" "b,1.5,10"
+t_err "p above 1" 65 "w\.csv:3: field 'p': 1\.5 is not in \[0, 1\]" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,-0.1,10"
+t_err "negative p" 65 "w\.csv:2: field 'p'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,-10"
+t_err "negative bandwidth" 65 "w\.csv:2: field 'bw': '-10' is negative" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,10Gb/s"
+t_err "unknown unit" 65 "w\.csv:2: field 'bw': unknown size unit 'Gb'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,10GB/fortnight"
+t_err "unknown time unit" 65 "w\.csv:2: field 'bw': unknown time unit 'fortnight'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "# only a comment" "name,p,bw"
+t_err "zero applications" 65 "w\.csv: the workload has no application" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,10,extra"
+t_err "row with too many fields" 65 "w\.csv:2: 4 fields, but the header has 3" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw,owner" "a,0.1,10,alice"
+t_run "extra columns are ignored" 0 "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+t_err "zero PFS bandwidth" 64 "--pfs-bw.*positive" "$BBSIZE" idle "$T/w.csv" --pfs-bw 0 --bb-size 10
+t_err "negative PFS bandwidth" 64 "--pfs-bw.*negative" "$BBSIZE" idle "$T/w.csv" --pfs-bw -5 --bb-size 10
+t_err "zero resolution" 64 "--resolution.*not in \[1," "$BBSIZE" idle "$T/w.csv" $B --resolution 0 --bb-size 10
+t_err "no PFS bandwidth at all" 64 "no PFS bandwidth" "$BBSIZE" idle "$T/w.csv" --bb-size 10
+t_err "target above 1" 64 "--target-idle.*not in \(0, 1\)" "$BBSIZE" size "$T/w.csv" $B --target-idle 1.5
+t_err "target 0" 64 "--target-idle.*not in \(0, 1\)" "$BBSIZE" size "$T/w.csv" $B --target-idle 0
+t_err "threshold above 1" 64 "--threshold.*not in \[0, 1\]" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10 --threshold 1.2
+t_err "buffer too large for memory" 2 "would have [0-9]+ states.*GB" "$BBSIZE" idle "$T/w.csv" $B --bb-size 1e12
+t_err "bad directive" 65 "w\.csv:1: directive 'pfs-bw'" sh -c "printf '#@ pfs-bw = fast\nname,p,bw\na,0.1,10\n' >'$T/w.csv'; exec '$BBSIZE' idle '$T/w.csv' --bb-size 10"
+t_err "unknown command" 64 "unknown command 'sizes'" "$BBSIZE" sizes

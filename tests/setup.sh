@@ -1,0 +1,61 @@
+# tests/setup.sh: the prelude of the CLI tests (POSIX sh, TAP output).
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sourced by tests/cli_*.sh; gives $BBSIZE, $SRCDIR, a scratch directory $T
+# removed on success and kept (and named) on failure, and TAP helpers.
+set -u
+# C locale: decimal points and messages do not depend on the user's locale.
+LC_ALL=C
+export LC_ALL
+: "${BBSIZE:=$(pwd)/src/bbsize}"
+: "${BBSIZE_TOP_SRCDIR:=$(pwd)}"
+SRCDIR=$BBSIZE_TOP_SRCDIR
+T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-test.XXXXXX")
+_n=0
+_failed=0
+trap 'if [ "$_failed" -eq 0 ]; then rm -rf "$T"; else echo "# scratch kept in $T"; fi' EXIT
+
+t_plan() { echo "1..$1"; }
+t_ok() { _n=$((_n + 1)); echo "ok $_n - $1"; }
+t_fail() {
+  _n=$((_n + 1)); _failed=1; echo "not ok $_n - $1"
+  shift
+  for f in "$@"; do [ -f "$f" ] && sed 's/^/# /' "$f"; done
+  return 0
+}
+t_skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+
+# t_run DESC STATUS CMD...: run CMD with stdout in $T/out and stderr in
+# $T/err; pass if it exits with STATUS.
+t_run() {
+  _desc=$1; _want=$2; shift 2
+  _got=0
+  "$@" >"$T/out" 2>"$T/err" || _got=$?
+  if [ "$_got" -eq "$_want" ]; then t_ok "$_desc"
+  else t_fail "$_desc (exit $_got, expected $_want)" "$T/out" "$T/err"; fi
+}
+
+# t_err DESC STATUS PATTERN CMD...: CMD exits with STATUS and its stderr
+# matches the extended regular expression PATTERN.
+t_err() {
+  _desc=$1; _want=$2; _pat=$3; shift 3
+  _got=0
+  "$@" >"$T/out" 2>"$T/err" || _got=$?
+  if [ "$_got" -eq "$_want" ] && grep -Eq -- "$_pat" "$T/err"; then t_ok "$_desc"
+  else t_fail "$_desc (exit $_got, expected $_want and /$_pat/)" "$T/err"; fi
+}
+
+# t_match DESC PATTERN FILE: FILE matches the extended regular expression.
+t_match() {
+  if grep -Eq -- "$2" "$3"; then t_ok "$1"; else t_fail "$1 (no /$2/)" "$3"; fi
+}
+
+# json_num KEY FILE: the number after "KEY": in a JSON file (first match).
+json_num() {
+  sed -n "s/^ *\"$1\": *\([-+0-9.eE]*\),\{0,1\}$/\1/p" "$2" | head -n 1
+}
+
+# t_close DESC A B TOL: |A - B| <= TOL (awk arithmetic).
+t_close() {
+  if awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
+  then t_ok "$1"; else t_fail "$1 ($2 vs $3, tolerance $4)"; fi
+}

@@ -1,0 +1,244 @@
+/* t_sizing.c: evaluation, the size search and the threshold search, and
+ * the paper's stated findings (Sections 5.3 and 7.3).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static double
+idle_at(const bba_model *m, long S, const bba_policy *pol)
+{
+    bba_solver_opts so;
+    bba_eval_result r;
+    char err[BB_ERRLEN];
+
+    tu_solver(&so, BBA_SOLVER_BANDED);
+    assert_int_equal(bba_eval(m, S, pol, &so, &r, NULL, err), BB_OK);
+    return r.meas.idle;
+}
+
+/* Idle never increases with the buffer size (greedy and lazy). */
+static void
+idle_non_increasing_in_size(void **state)
+{
+    (void)state;
+    for (unsigned long seed = 1; seed <= 4; seed++) {
+        tu_workload w;
+        bba_model m;
+        double prev = 2;
+
+        tu_random(&w, 8, 30, 0.3, 20, seed + 100);
+        tu_model(&m, &w);
+        for (long S = 0; S <= 300; S += 7) {
+            bba_policy pol = { (int)(seed % 2), S / 5, 0.01 };
+            double idle = idle_at(&m, S, &pol);
+
+            assert_true(idle <= prev * (1 + 1e-9) + 1e-15);
+            prev = idle;
+        }
+        bba_model_free(&m);
+    }
+}
+
+/* Expected load above B: idle tends to 1 - B/E as S grows. */
+static void
+overloaded_limit(void **state)
+{
+    long b[3] = { 15, 8, 6 };
+    double p[3] = { 0.6, 0.5, 0.25 }; /* E = 9 + 4 + 1.5 = 14.5, B = 10 */
+    bba_model m;
+    bba_policy greedy = { 0, 0, 0 };
+    char err[BB_ERRLEN];
+    double limit = 1.0 - 10.0 / 14.5, d100, d2000;
+
+    (void)state;
+    assert_int_equal(bba_model_init(&m, 3, b, p, 10, 0, err), BB_OK);
+    d100 = fabs(idle_at(&m, 100, &greedy) - limit);
+    d2000 = fabs(idle_at(&m, 2000, &greedy) - limit);
+    assert_true(d2000 < d100);
+    assert_true(d2000 < 2e-3);
+    assert_true(idle_at(&m, 2000, &greedy) >= limit - 1e-9); /* never below */
+    bba_model_free(&m);
+}
+
+/* The size search returns the smallest size meeting the target, checked
+ * by direct evaluation at S and S - 1; also for lazy draining. */
+static void
+size_is_minimal(void **state)
+{
+    double targets[] = { 1e-2, 1e-4, 1e-7 };
+
+    (void)state;
+    for (unsigned long seed = 1; seed <= 3; seed++)
+        for (size_t t = 0; t < 3; t++)
+            for (int lazy = 0; lazy <= 1; lazy++) {
+                tu_workload w;
+                bba_model m;
+                bba_solver_opts so;
+                bba_size_result r;
+                bba_policy_spec ps = { lazy, 0.2, 0.01 };
+                bba_policy pol;
+                char err[BB_ERRLEN];
+
+                tu_random(&w, 10, 40, 0.1, 20, seed + 7);
+                tu_model(&m, &w);
+                tu_solver(&so, BBA_SOLVER_BANDED);
+                assert_int_equal(bba_size_min(&m, targets[t], &ps, &so, 100000, NULL, NULL,
+                                              &r, err), BB_OK);
+                assert_true(r.feasible);
+                bba_policy_at(&ps, r.best.S, &pol);
+                assert_true(idle_at(&m, r.best.S, &pol) <= targets[t]);
+                if (r.best.S > 0) {
+                    bba_policy_at(&ps, r.best.S - 1, &pol);
+                    assert_true(idle_at(&m, r.best.S - 1, &pol) > targets[t]);
+                }
+                assert_true(r.evaluations <= 20);
+                bba_model_free(&m);
+            }
+}
+
+/* E >= B: no size suffices; the limit is reported.  A target outside
+ * (0, 1) is refused.  A size beyond the budget says how far it got. */
+static void
+size_infeasible_and_bounds(void **state)
+{
+    long b[2] = { 20, 20 };
+    double p[2] = { 0.5, 0.5 };
+    bba_model m;
+    bba_solver_opts so;
+    bba_size_result r;
+    bba_policy_spec ps = { 0, 0, 0.01 };
+    char err[BB_ERRLEN];
+
+    (void)state;
+    tu_solver(&so, BBA_SOLVER_BANDED);
+    assert_int_equal(bba_model_init(&m, 2, b, p, 20, 0, err), BB_OK);
+    assert_int_equal(bba_size_min(&m, 1e-3, &ps, &so, 100000, NULL, NULL, &r, err),
+                     BB_EINFEASIBLE);
+    assert_false(r.feasible);
+    assert_float_equal(r.idle_limit, 0.0, 1e-15); /* E = B exactly */
+    bba_model_free(&m);
+    p[0] = 0.9;
+    assert_int_equal(bba_model_init(&m, 2, b, p, 20, 0, err), BB_OK);
+    assert_int_equal(bba_size_min(&m, 1e-3, &ps, &so, 100000, NULL, NULL, &r, err),
+                     BB_EINFEASIBLE);
+    assert_float_equal(r.idle_limit, 1 - 20.0 / 28.0, 1e-12);
+    assert_non_null(strstr(err, "1 - B/E"));
+    assert_int_equal(bba_size_min(&m, 1.5, &ps, &so, 100000, NULL, NULL, &r, err), BB_EINVAL);
+    bba_model_free(&m);
+    p[0] = 0.3;
+    assert_int_equal(bba_model_init(&m, 2, b, p, 20, 0, err), BB_OK);
+    assert_int_equal(bba_size_min(&m, 1e-12, &ps, &so, 50, NULL, NULL, &r, err), BB_ETOOBIG);
+    assert_non_null(strstr(err, "50 quanta"));
+    bba_model_free(&m);
+}
+
+/* The threshold search finds the quietest feasible threshold: checked
+ * against every integer threshold of a small buffer. */
+static void
+threshold_best_is_exhaustive_best(void **state)
+{
+    (void)state;
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+        tu_workload w;
+        bba_model m;
+        bba_solver_opts so;
+        bba_threshold_result r;
+        long S = 60;
+        double target = 5e-3, best_quiet = -1;
+        char err[BB_ERRLEN];
+
+        tu_random(&w, 6, 25, 0.3, 10, seed + 300);
+        tu_model(&m, &w);
+        tu_solver(&so, BBA_SOLVER_BANDED);
+        assert_int_equal(bba_threshold_best(&m, S, target, 0.01, 10, &so, NULL, NULL, &r, err),
+                         BB_OK);
+        for (long t = 0; t <= S; t++) {
+            bba_policy pol = { 1, t, 0.01 };
+            bba_eval_result e;
+
+            assert_int_equal(bba_eval(&m, S, &pol, &so, &e, NULL, err), BB_OK);
+            if (e.meas.idle <= target && e.meas.quiet > best_quiet)
+                best_quiet = e.meas.quiet;
+        }
+        if (best_quiet < 0) {
+            assert_false(r.feasible);
+        } else {
+            assert_true(r.feasible);
+            assert_true(r.best.meas.idle <= target);
+            /* exact when idle is monotone in the threshold, which the
+             * search reports */
+            if (r.monotone_idle)
+                assert_float_equal(r.best.meas.quiet, best_quiet, 1e-12);
+            assert_true(r.best.meas.quiet >= r.greedy.meas.quiet - 1e-15);
+        }
+        bba_model_free(&m);
+    }
+}
+
+/* Section 5.3 / Figure 3: lower p_max (shorter, more intense bursts) needs
+ * a larger buffer for the same idle target at the same load; and
+ * Section 7.3 / Figure 6: a small threshold already raises the quiet time
+ * at moderate load.  Workloads from the paper's generator, B = R = 100. */
+static void
+paper_findings(void **state)
+{
+    long s_lo = 0, s_hi = 0;
+
+    (void)state;
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+        double pmax[2] = { 0.1, 0.8 };
+        long sz[2];
+
+        for (int k = 0; k < 2; k++) {
+            bba_app apps[20];
+            bba_platform pf = { 100, 0, 1, 100 };
+            bba_quantized q;
+            bba_model m;
+            bba_solver_opts so;
+            bba_size_result r;
+            bba_policy_spec ps = { 0, 0, 0.01 };
+            char err[BB_ERRLEN];
+
+            assert_int_equal(bba_generate_paper(20, pmax[k], 0.5, 100, 0, seed, apps, err), BB_OK);
+            assert_int_equal(bba_quantize(apps, 20, &pf, &q, err), BB_OK);
+            assert_int_equal(bba_model_init(&m, q.n, q.b, q.p, q.B, 0, err), BB_OK);
+            tu_solver(&so, BBA_SOLVER_BANDED);
+            assert_int_equal(bba_size_min(&m, 1e-3, &ps, &so, 100000, NULL, NULL, &r, err), BB_OK);
+            sz[k] = r.best.S;
+            if (k == 0 && seed == 1) {
+                bba_policy g = { 0, 0, 0.01 }, l = { 1, r.best.S / 10, 0.01 };
+                bba_eval_result eg, el;
+
+                assert_int_equal(bba_eval(&m, r.best.S, &g, &so, &eg, NULL, err), BB_OK);
+                assert_int_equal(bba_eval(&m, r.best.S, &l, &so, &el, NULL, err), BB_OK);
+                assert_true(el.meas.quiet > eg.meas.quiet + 0.01);
+            }
+            bba_model_free(&m);
+            bba_quantized_free(&q);
+        }
+        s_lo += sz[0];
+        s_hi += sz[1];
+        assert_true(sz[0] > sz[1]);
+    }
+    assert_true(s_lo > 2 * s_hi);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(idle_non_increasing_in_size),
+        cmocka_unit_test(overloaded_limit),
+        cmocka_unit_test(size_is_minimal),
+        cmocka_unit_test(size_infeasible_and_bounds),
+        cmocka_unit_test(threshold_best_is_exhaustive_best),
+        cmocka_unit_test(paper_findings),
+    };
+
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

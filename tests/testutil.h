@@ -1,0 +1,59 @@
+/* testutil.h: helpers shared by the analytic test programs: random
+ * workloads in quanta and a model built from them.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_TESTS_TESTUTIL_H
+#define BBSIZE_TESTS_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+
+#include "bbanalytic.h"
+
+typedef struct {
+    size_t n;
+    long b[32];
+    double p[32];
+    long B;
+} tu_workload;
+
+/* A random workload: n apps, b ~ U{1..bmax} quanta, p ~ U(0, pmax), with
+ * PFS bandwidth B quanta.  Deterministic in seed. */
+static inline void
+tu_random(tu_workload *w, size_t n, long bmax, double pmax, long B, unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+    gsl_rng_set(r, seed);
+    w->n = n;
+    w->B = B;
+    for (size_t i = 0; i < n; i++) {
+        w->b[i] = 1 + (long)gsl_rng_uniform_int(r, (unsigned long)bmax);
+        w->p[i] = pmax * gsl_rng_uniform_pos(r);
+    }
+    gsl_rng_free(r);
+}
+
+static inline void
+tu_model(bba_model *m, const tu_workload *w)
+{
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bba_model_init(m, w->n, w->b, w->p, w->B, 0, err), BB_OK);
+}
+
+static inline void
+tu_solver(bba_solver_opts *so, bba_solver_kind kind)
+{
+    bba_solver_defaults(so);
+    so->kind = kind;
+    so->tol = 1e-13;
+    so->max_iter = 2000000;
+}
+
+#endif
