@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev
-libcmocka-dev libjansson-dev libopenblas0-pthread gnuplot-nox libxml2-utils"
+libcmocka-dev libjansson-dev gnuplot-nox libxml2-utils"
 
 missing=""
 for p in $PKGS; do

@@ -10,7 +10,8 @@ nodist_src_bbsize_SOURCES = src/default_workload.c
 src_bbsize_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS)
 BUILT_SOURCES += src/default_workload.c
 CLEANFILES += src/default_workload.c
-dist_pkgdata_DATA += data/workloads/default.csv
+workloadsdir = $(pkgdatadir)/workloads
+dist_workloads_DATA = data/workloads/default.csv
 
 # The default workload is compiled in, so `bbsize size` works anywhere.
 src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
@@ -19,3 +20,4 @@ src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	  echo 'const char bb_default_workload_csv[] ='; \
 	  $(SED) -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
+dist_man_MANS += man/bbsize.1 man/bbsize-workload.5
