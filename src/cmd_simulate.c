@@ -112,7 +112,7 @@ bb_cmd_simulate(int argc, char **argv)
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             json_array_append_new(hist, json_real(s->occ_hist[b]));
         o = json_pack("{s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:f, s:o,"
-                      " s:I, s:s, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
+                      " s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
                       " s:o, s:f, s:o, s:o}",
                       "idle_mean", s->idle_mean,
                       "idle_ci_low", bb_json_real_or_null(s->idle_lo),
