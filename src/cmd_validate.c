@@ -142,6 +142,30 @@ typedef struct {
     double gap;          /* (simulated - analytic) / analytic; NAN if analytic = 0 */
 } row;
 
+typedef struct {
+    const bb_ctx *ctx;
+    const bb_simrun *run;
+} eval_ctx;
+
+/* One analytic evaluation per size, as units of the thread pool (bba_eval
+ * only reads the model), stored by index. */
+static int
+eval_unit(size_t k, void *result, const void *vctx, char *err)
+{
+    const eval_ctx *ec = vctx;
+    row *r = result;
+    bba_eval_result ev;
+    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
+                      &ec->ctx->so, &ev, NULL, err);
+
+    if (rc != BB_OK)
+        return rc;
+    r->S = ec->run->cfg[k].S;
+    r->analytic = ev.meas.idle;
+    r->quiet_analytic = ev.meas.quiet;
+    return BB_OK;
+}
+
 int
 bb_cmd_validate(int argc, char **argv)
 {
@@ -164,16 +188,14 @@ bb_cmd_validate(int argc, char **argv)
     if (rows == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     /* The analytic side first: it refuses what it cannot solve before the
-     * (longer) simulation starts. */
-    for (size_t k = 0; k < n; k++) {
-        bba_eval_result r;
-        int rc = bba_eval(&ctx.model, S[k], &run.cfg[k].pol, &ctx.so, &r, NULL, err);
+     * simulation starts.  */
+    {
+        eval_ctx ec = { &ctx, &run };
+        int rc = bbs_replicate_run(n, sizeof *rows, rows, eval_unit, &ec, a.sim.threads,
+                                   NULL, NULL, err);
 
         if (rc != BB_OK)
             bb_die_lib(rc, err);
-        rows[k].S = S[k];
-        rows[k].analytic = r.meas.idle;
-        rows[k].quiet_analytic = r.meas.quiet;
     }
     bb_sim_execute(&run, &ctx, &a.sim);
     for (size_t k = 0; k < n; k++) {
