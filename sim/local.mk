@@ -25,3 +25,5 @@ EXTRA_DIST += bench/b_sim.sh
 bench-sim: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/b_sim.sh
 .PHONY: bench-sim
+
+dist_man_MANS += man/bbsize-simulate.1 man/bbsize-validate.1

@@ -48,7 +48,7 @@ name,p,bw
 a,1.5,8
 CSV
 
-echo "1..30"
+echo "1..32"
 
 S="$BBSIZE simulate $T/small.csv --bb-size 5 --horizon 500 --replications 6"
 $S --json --seed 7 >"$T/a.json"
@@ -98,6 +98,11 @@ $BBSIZE validate "$T/small.csv" --bb-size 5 --horizon 500 --replications 6 --see
 check "validate text has a verdict per row" 'grep -Eq "agrees|gap" "$T/vt" && grep -q "sizes agree" "$T/vt"'
 check "--help exits 0 and names --replications" \
     '$BBSIZE simulate --help | grep -q -- "--replications" && $BBSIZE validate --help >/dev/null'
+
+# The man pages' examples run (smaller horizons to stay quick).
+check "man example: simulate --bb-size 2PB" '$BBSIZE simulate --bb-size 2PB --horizon 100 --quiet >/dev/null'
+check "man example: periodic with --d-min and --noise, JSON" \
+    '$BBSIZE simulate --bb-size 500TB --mode periodic --d-min 5 --noise 0.1 --replications 30 --horizon 100 --json --quiet | grep -q "\"d_min_units\": 5"'
 
 expect_fail "horizon 0 is refused" 64 "horizon" $S --horizon 0
 expect_fail "replications 0 is refused" 64 "replications" $S --replications 0
