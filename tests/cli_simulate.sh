@@ -48,7 +48,7 @@ name,p,bw
 a,1.5,8
 CSV
 
-echo "1..33"
+echo "1..34"
 
 S="$BBSIZE simulate $T/small.csv --bb-size 5 --horizon 500 --replications 6"
 $S --json --seed 7 >"$T/a.json"
@@ -124,4 +124,11 @@ expect_fail "a workload with p = 1.5 is refused with file and line" 65 "badp.csv
 expect_fail "a missing workload file" 66 "nosuch.csv" $BBSIZE simulate "$T/nosuch.csv" --bb-size 5
 expect_fail "--csv with --json is refused" 64 "exclude" \
     $BBSIZE validate "$T/small.csv" --bb-size 5 --csv --json
+
+# No idle unit in R x T simulated units is consistent with a prediction
+# below 3/(R T) (rule of three at 95%), and only then.
+$BBSIZE validate "$T/small.csv" --bb-size 60 --replications 3 --horizon 100 --csv \
+    >"$T/res.csv" 2>/dev/null
+check "validate: an unresolvable tiny idle fraction agrees (rule of three)" \
+    "awk -F, 'NR == 2 { exit !(\$3 > 0 && \$3 < 0.01 && \$4 == 0 && \$7 == 1) }' '$T/res.csv'"
 exit $failed
