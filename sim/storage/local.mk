@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# sim/storage: device models, microbenchmark, failures (libbbsstor).
+noinst_LIBRARIES += sim/storage/libbbsstor.a
+sim_storage_libbbsstor_a_SOURCES = \
+	sim/storage/device.c sim/storage/device.h sim/storage/dev_int.h \
+	sim/storage/hdd.c \
+	sim/storage/bench.c sim/storage/bench.h \
+	sim/storage/rngstream.c sim/storage/rngstream.h
+
+src_bbsize_SOURCES += src/cmd_device.c
+src_bbsize_LDADD += sim/storage/libbbsstor.a $(GSL_LIBS)
+
+devicesdir = $(pkgdatadir)/devices
+dist_devices_DATA = data/devices/seagate-st2000nx0253.dev \
+	data/devices/intel-d3-s4510.dev data/devices/mfnetsim-bb.dev \
+	data/devices/codes-histogram-example.dev
+
+dist_man_MANS += man/bbsize-device.1 man/bbsize-device.5
+
+STOR_TEST_LIBS = sim/storage/libbbsstor.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lm
+check_PROGRAMS += tests/t_storage_dev
+tests_t_storage_dev_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_dev_LDADD = $(STOR_TEST_LIBS)
+TESTS += tests/t_storage_dev tests/cli_device.sh
+EXTRA_DIST += tests/cli_device.sh

@@ -1,0 +1,332 @@
+/* cmd_device.c: `bbsize device`, the fio-style microbenchmark of MFNetSim's
+ * Table 1 on a storage-device model (CODES table, HDD, SSD).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "storage/bench.h"
+#include "storage/device.h"
+
+enum {
+    OPT_PRESET = 0x3000, OPT_DEVICE, OPT_PATTERN, OPT_BS, OPT_SIZE, OPT_OFFSET, OPT_QD,
+    OPT_SEED, OPT_JSON, OPT_CSV, OPT_LIST
+};
+
+static const struct argp_option options[] = {
+    { "preset", OPT_PRESET, "NAME", 0, "device preset from the data directory "
+      "(--list-presets shows them)", 0 },
+    { "device", OPT_DEVICE, "FILE", 0, "device parameter file (bbsize-device(5))", 0 },
+    { "pattern", OPT_PATTERN, "PATTERN", 0, "seqread, seqwrite, randread or randwrite "
+      "(required)", 0 },
+    { "bs", OPT_BS, "SIZE", 0, "block (record) size, e.g. 4KiB or 512KiB (default 4KiB)", 0 },
+    { "size", OPT_SIZE, "SIZE", 0, "file size, a multiple of --bs (default 512MiB)", 0 },
+    { "offset", OPT_OFFSET, "SIZE", 0, "where the file starts on the device (default 0 B)", 0 },
+    { "qd", OPT_QD, "N", 0, "queue depth: outstanding requests (default 1)", 0 },
+    { "seed", OPT_SEED, "N", 0, "random seed for offsets and rotational latency "
+      "(default 1)", 0 },
+    { "json", OPT_JSON, NULL, 0, "print JSON", 0 },
+    { "csv", OPT_CSV, NULL, 0, "print CSV (a header and one row)", 0 },
+    { "list-presets", OPT_LIST, NULL, 0, "list the device presets and exit", 0 },
+    { 0 }
+};
+
+struct args {
+    const char *preset, *device;
+    int pattern;
+    bb_qty bs, size, offset;
+    long qd, seed;
+    int json, csv, list;
+};
+
+static uint64_t
+size_opt(const char *opt, const char *arg, bb_qty *q)
+{
+    double v;
+
+    bb_opt_size(opt, arg, q);
+    v = bb_qty_size_bytes(q);
+    if (v != floor(v) || v > 9.0e18)
+        bb_die(BB_EXIT_USAGE, "option '--%s': %s is not a whole number of bytes", opt, arg);
+    return (uint64_t)v;
+}
+
+/* "4 KiB", "512 MiB" when a whole number of binary units, else bytes. */
+static void
+fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+    static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int k = 0;
+
+    while (k < 4 && b >= 1024 && b % 1024 == 0) {
+        b /= 1024;
+        k++;
+    }
+    snprintf(buf, len, "%llu %s", (unsigned long long)b, u[k]);
+}
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_PRESET: a->preset = arg; break;
+    case OPT_DEVICE: a->device = arg; break;
+    case OPT_PATTERN:
+        a->pattern = bbs_bench_pattern_parse(arg);
+        if (a->pattern < 0)
+            bb_die(BB_EXIT_USAGE, "option '--pattern': '%s' is not one of seqread, seqwrite, "
+                   "randread, randwrite", arg);
+        break;
+    case OPT_BS: size_opt("bs", arg, &a->bs); break;
+    case OPT_SIZE: size_opt("size", arg, &a->size); break;
+    case OPT_OFFSET: size_opt("offset", arg, &a->offset); break;
+    case OPT_QD: a->qd = bb_opt_long("qd", arg, 1, 1L << 20); break;
+    case OPT_SEED: a->seed = bb_opt_long("seed", arg, 0, 0x7fffffffL); break;
+    case OPT_JSON: a->json = 1; break;
+    case OPT_CSV: a->csv = 1; break;
+    case OPT_LIST: a->list = 1; break;
+    case ARGP_KEY_ARG:
+        argp_error(state, "unexpected argument '%s'", arg);
+        break;
+    case ARGP_KEY_END:
+        if (a->list)
+            break;
+        if (!a->preset == !a->device)
+            argp_error(state, "give one of --preset NAME or --device FILE");
+        if (a->pattern < 0)
+            argp_error(state, "--pattern is required");
+        if (a->json && a->csv)
+            argp_error(state, "--json and --csv exclude each other");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, NULL,
+    "Run the fio-style microbenchmark of MFNetSim's Table 1 on a storage-device model: "
+    "one job reads or writes every block of a file once (sequentially, or in a random "
+    "order), keeping --qd requests outstanding, and reports MB/s, IOPS and latency "
+    "percentiles.\v"
+    "Example (Table 1, HDD random read): bbsize device --preset seagate-st2000nx0253 "
+    "--pattern randread --bs 4KiB --size 512MiB.  MB/s is 10^6 B/s.  See bbsize-device(1) "
+    "and bbsize-device(5).",
+    NULL, NULL, NULL
+};
+
+/* The preset directories, in search order. */
+static const char *preset_dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
+#define NDIRS (sizeof preset_dirs / sizeof preset_dirs[0])
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The preset names (without .dev) of the first directory that has any,
+ * as one comma-separated string (caller frees). */
+static char *
+preset_list(const char **dir_out)
+{
+    char *names[256], *out;
+    size_t n = 0, len = 1;
+
+    *dir_out = NULL;
+    for (size_t k = 0; k < NDIRS && n == 0; k++) {
+        DIR *dp = opendir(preset_dirs[k]);
+        struct dirent *de;
+        if (!dp)
+            continue;
+        while ((de = readdir(dp)) && n < 256) {
+            size_t l = strlen(de->d_name);
+            if (l > 4 && strcmp(de->d_name + l - 4, ".dev") == 0) {
+                names[n] = strndup(de->d_name, l - 4);
+                if (!names[n])
+                    bb_die(BB_EXIT_SOFTWARE, "out of memory");
+                len += l + 2;
+                n++;
+            }
+        }
+        closedir(dp);
+        if (n)
+            *dir_out = preset_dirs[k];
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    out = malloc(len);
+    if (!out)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    out[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            strcat(out, ", ");
+        strcat(out, names[i]);
+        free(names[i]);
+    }
+    return out;
+}
+
+static char *
+slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    if (!fp)
+        return NULL;
+    for (;;) {
+        if (n + 4097 > cap) {
+            char *nb = realloc(buf, cap = cap * 2 + 8192);
+            if (!nb)
+                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, 4096, fp);
+        n += got;
+        if (got < 4096)
+            break;
+    }
+    if (ferror(fp)) {
+        int e = errno;
+        fclose(fp);
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    fclose(fp);
+    if (memchr(buf, 0, n))
+        bb_die(BB_EXIT_DATAERR, "%s: contains a NUL byte (not a text file)", path);
+    buf[n] = 0;
+    return buf;
+}
+
+static void
+load_params(const struct args *a, bbs_dev_params *p)
+{
+    char path[4096], err[BB_ERRLEN], *text = NULL;
+    const char *src = a->device;
+    int rc;
+
+    if (a->preset) {
+        const char *dir;
+        char *list;
+        if (strchr(a->preset, '/') == NULL)
+            for (size_t k = 0; k < NDIRS && !text; k++) {
+                snprintf(path, sizeof path, "%s/%s.dev", preset_dirs[k], a->preset);
+                text = slurp(path);
+            }
+        if (!text) {
+            list = preset_list(&dir);
+            bb_warn("unknown device preset '%s'; the presets are: %s", a->preset,
+                    *list ? list : "(none found)");
+            free(list);
+            exit(BB_EXIT_USAGE);
+        }
+        src = path;
+    } else {
+        text = slurp(a->device);
+        if (!text)
+            bb_die(BB_EXIT_NOINPUT, "%s: cannot read: %s", a->device, strerror(errno));
+    }
+    rc = bbs_dev_params_parse(p, text, src, err);
+    free(text);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s", err);
+}
+
+int
+bb_cmd_device(int argc, char **argv)
+{
+    struct args a;
+    bbs_dev_params p;
+    bbs_bench_opts o;
+    bbs_bench_result r;
+    char err[BB_ERRLEN], bs[32], sz[32];
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    a.pattern = -1;
+    a.qd = 1;
+    a.seed = 1;
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.list) {
+        const char *dir;
+        char *list = preset_list(&dir);
+        printf("%s\n", *list ? list : "(no presets found)");
+        free(list);
+        return BB_EXIT_OK;
+    }
+    load_params(&a, &p);
+
+    memset(&o, 0, sizeof o);
+    o.pattern = (bbs_pattern)a.pattern;
+    o.bs_bytes = a.bs.set ? (uint64_t)bb_qty_size_bytes(&a.bs) : 4096;
+    o.size_bytes = a.size.set ? (uint64_t)bb_qty_size_bytes(&a.size) : 512ull << 20;
+    o.offset_bytes = a.offset.set ? (uint64_t)bb_qty_size_bytes(&a.offset) : 0;
+    o.qd = (int)a.qd;
+    o.seed = (uint64_t)a.seed;
+    if (o.bs_bytes == 0)
+        bb_die(BB_EXIT_USAGE, "option '--bs': the block size must be positive");
+    if (o.size_bytes == 0 || o.size_bytes % o.bs_bytes)
+        bb_die(BB_EXIT_USAGE, "option '--size': %llu B is not a positive multiple of --bs "
+               "(%llu B)", (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
+    rc = bbs_storage_bench(&p, &o, &r, err);
+    if (rc != BB_OK)
+        bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
+
+    fmt_bytes(bs, sizeof bs, o.bs_bytes);
+    fmt_bytes(sz, sizeof sz, o.size_bytes);
+    if (a.json) {
+        json_t *pct = json_object();
+        for (int k = 0; k < BBS_BENCH_NPCT; k++) {
+            char key[16];
+            snprintf(key, sizeof key, "p%g", bbs_bench_pct[k]);
+            json_object_set_new(pct, key, json_real(r.lat_pct_s[k] * 1e3));
+        }
+        bb_json_print(json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:I, s:I, s:f, s:f, "
+                                "s:f, s:f, s:f, s:f, s:f, s:o}",
+                                "device", p.name, "model", bbs_dev_kind_name(p.kind),
+                                "pattern", bbs_bench_pattern_name(o.pattern),
+                                "bs_bytes", (json_int_t)o.bs_bytes,
+                                "size_bytes", (json_int_t)o.size_bytes,
+                                "offset_bytes", (json_int_t)o.offset_bytes,
+                                "qd", o.qd, "seed", (json_int_t)o.seed,
+                                "ios", (json_int_t)r.ios,
+                                "elapsed_s", r.elapsed_s, "MBps", r.MBps, "MiBps", r.MiBps,
+                                "iops", r.iops, "lat_mean_ms", r.lat_mean_s * 1e3,
+                                "lat_min_ms", r.lat_min_s * 1e3,
+                                "lat_max_ms", r.lat_max_s * 1e3,
+                                "lat_percentiles_ms", pct));
+    } else if (a.csv) {
+        printf("device,model,pattern,bs_bytes,size_bytes,qd,seed,ios,elapsed_s,MBps,iops,"
+               "lat_mean_ms,lat_p50_ms,lat_p99_ms,lat_max_ms\n");
+        printf("%s,%s,%s,%llu,%llu,%d,%llu,%llu,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+               p.name, bbs_dev_kind_name(p.kind), bbs_bench_pattern_name(o.pattern),
+               (unsigned long long)o.bs_bytes, (unsigned long long)o.size_bytes, o.qd,
+               (unsigned long long)o.seed, (unsigned long long)r.ios, r.elapsed_s, r.MBps,
+               r.iops, r.lat_mean_s * 1e3, r.lat_pct_s[1] * 1e3, r.lat_pct_s[3] * 1e3,
+               r.lat_max_s * 1e3);
+    } else {
+        printf("%s (%s): %s, bs %s, size %s, qd %d, seed %ld\n", p.name,
+               bbs_dev_kind_name(p.kind), bbs_bench_pattern_name(o.pattern), bs, sz, o.qd,
+               a.seed);
+        printf("  %.2f MB/s (%.2f MiB/s), %.2f IOPS: %llu I/Os in %.4g s\n", r.MBps, r.MiBps,
+               r.iops, (unsigned long long)r.ios, r.elapsed_s);
+        printf("  latency (ms): mean %.4g, min %.4g", r.lat_mean_s * 1e3, r.lat_min_s * 1e3);
+        for (int k = 0; k < BBS_BENCH_NPCT; k++)
+            printf(", p%g %.4g", bbs_bench_pct[k], r.lat_pct_s[k] * 1e3);
+        printf(", max %.4g\n", r.lat_max_s * 1e3);
+    }
+    return BB_EXIT_OK;
+}
