@@ -4,6 +4,7 @@ noinst_LIBRARIES += sim/storage/libbbsstor.a
 sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/device.c sim/storage/device.h sim/storage/dev_int.h \
 	sim/storage/hdd.c \
+	sim/storage/failure.c sim/storage/failure.h \
 	sim/storage/bench.c sim/storage/bench.h \
 	sim/storage/rngstream.c sim/storage/rngstream.h
 
@@ -21,5 +22,8 @@ STOR_TEST_LIBS = sim/storage/libbbsstor.a analytic/libbbanalytic.a $(GSL_LIBS) $
 check_PROGRAMS += tests/t_storage_dev
 tests_t_storage_dev_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_dev_LDADD = $(STOR_TEST_LIBS)
-TESTS += tests/t_storage_dev tests/cli_device.sh
+check_PROGRAMS += tests/t_storage_fail
+tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
+TESTS += tests/t_storage_dev tests/t_storage_fail tests/cli_device.sh
 EXTRA_DIST += tests/cli_device.sh
