@@ -1,2 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# libbbsim: the validation simulator.
+# libbbsim: the validation simulator.  Generic engine first (engine, rng,
+# stats, replicate: nothing about burst buffers), then the models.  Other
+# models append with `sim_libbbsim_a_SOURCES += ...`.
+noinst_LIBRARIES += sim/libbbsim.a
+sim_libbbsim_a_SOURCES = \
+	sim/bbsim.h \
+	sim/engine.c sim/engine.h \
+	sim/rng.c sim/rng.h \
+	sim/stats.c sim/stats.h \
+	sim/replicate.c sim/replicate.h \
+	sim/bb.c sim/bb.h
+
+# Tests of the engine and of the platform model, and the CLI script.
+check_PROGRAMS += tests/t_engine tests/t_bbsim
+tests_t_engine_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_engine tests/t_bbsim tests/cli_simulate.sh
+EXTRA_DIST += tests/cli_simulate.sh

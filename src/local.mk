@@ -6,7 +6,7 @@ src_bbsize_SOURCES = src/main.c src/commands.h src/exitcodes.h \
 	src/workload_csv.c src/workload_csv.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c
 nodist_src_bbsize_SOURCES = src/default_workload.c
-src_bbsize_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS)
+src_bbsize_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) -lpthread
 BUILT_SOURCES += src/default_workload.c
 CLEANFILES += src/default_workload.c
 dist_pkgdata_DATA += data/workloads/default.csv
@@ -18,3 +18,4 @@ src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	  echo 'const char bb_default_workload_csv[] ='; \
 	  $(SED) -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
+src_bbsize_SOURCES += src/simcli.c src/simcli.h src/cmd_simulate.c src/cmd_validate.c

@@ -1,0 +1,139 @@
+/* bb.h: the burst-buffer platform of Aupy et al. 2017 on the event
+ * engine: a PFS of bandwidth B, a shared buffer of size S (optionally of
+ * bandwidth B_BB), greedy (Algorithm 2) or lazy (Algorithm 4) draining,
+ * overflow stalls, driven by Bernoulli or quasi-periodic (Algorithm 3)
+ * applications.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything is in the analytic side's integer model (analytic/workload.h):
+ * bandwidths in quanta per time unit (B = resolution R), sizes in quanta,
+ * time in time units (the engine clock runs in seconds = units * time unit).
+ *
+ * The platform works time unit by time unit, exactly as the chain
+ * (analytic/chain.h): the state is the buffer load L plus H, data the
+ * applications could not place (held on the compute nodes); the chain's
+ * state is j = L + H.  In a normal unit (H = 0) the applications write k
+ * quanta: min(k, B) goes to the PFS; with k <= B the buffer drains
+ * min(L, B - k) (greedy; lazy below THRESHOLD only with probability EPS);
+ * with k > B the excess goes to the buffer up to its free space S - L (and
+ * up to B_BB when given) and the rest is held: H > 0.  A unit that starts
+ * with H > 0 is a stall (idle): every application stops while the PFS takes
+ * B, held data first, then buffer data (Algorithm 2, lines 11-14).  So a
+ * stall happens exactly when the load would exceed S (the issue's erratum
+ * to Algorithm 3's ">= S", which made S = 0 meaningless), and with B_BB
+ * unset the load j follows the chain's transitions exactly.
+ *
+ * Workloads:
+ *   BERNOULLI: in each normal unit application i writes b_i with
+ *     probability p_i (one uniform from stream (seed, unit, APP i) per
+ *     normal unit): the chain itself.
+ *   PERIODIC: Algorithm 3.  Application i alternates an I/O burst of
+ *     p_i d_i x time units at b_i (the erratum: line 10's p_i d_i x, not
+ *     Section 6.2's (1 - p_i) d_i x) and a compute burst of (1 - p_i) d_i x,
+ *     x ~ U(1 - u, 1 + u) drawn per burst (one uniform); it starts with an
+ *     I/O burst at a random time U(0, d_i).  d_i is the given period, or
+ *     U(d_min, 2 d_min) drawn per replication (stream (seed, unit, SETUP i)).
+ *     A unit's load k is sum_i b_i * (time app i spent in I/O during the
+ *     unit), fractional; during a stall every application's clock stops
+ *     (its pending phase change moves one unit later).
+ *
+ * Measures (per replication, over the horizon of T whole units):
+ *   idle: stalled units / T (Theorem 3);
+ *   quiet: normal units whose end load L + H is >= the start load / T
+ *     (Theorem 5's "not drained", as analytic/measures.h);
+ *   occupancy: start-of-unit load over normal units (mean, distribution,
+ *     Pr(L = 0)); p_full: units starting at L + H >= S;
+ *   volumes: written, to the PFS (direct, from the buffer, from held data),
+ *     into the buffer, left in the buffer and held at the end; conservation
+ *     written = to PFS + left in buffer + held is checked every run.
+ *
+ * Cost: T + (number of bursts) events per replication, O(n) work per unit. */
+#ifndef BBSIZE_SIM_BB_H
+#define BBSIZE_SIM_BB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chain.h"
+
+typedef enum { BBS_BB_BERNOULLI = 0, BBS_BB_PERIODIC = 1 } bbs_bb_mode;
+
+/* Occupancy distribution bins reported per replication. */
+#define BBS_BB_OCC_BINS 20
+
+typedef struct {
+    /* workload (borrowed arrays, n entries) */
+    size_t n;
+    const long *b;            /* bandwidths, quanta per time unit, >= 0 */
+    const double *p;          /* probabilities, [0, 1] */
+    const double *period_tu;  /* periodic: d_i in time units (> 0), or NULL
+                                 to draw U(d_min, 2 d_min) */
+    /* platform */
+    long B;                   /* PFS bandwidth, quanta per time unit, > 0 */
+    long bb_bw;               /* B_BB, quanta per time unit; 0: unlimited */
+    long S;                   /* buffer size, quanta, >= 0 */
+    bba_policy pol;           /* greedy or lazy, threshold (quanta), EPS */
+    /* simulation */
+    bbs_bb_mode mode;
+    long horizon_units;       /* T, time units, > 0 */
+    long warmup_units;        /* units simulated before measuring, >= 0 */
+    double time_unit_s;       /* seconds per time unit, > 0 (engine clock) */
+    double noise;             /* u in [0, 1) (periodic) */
+    double d_min_tu;          /* periodic without periods: d_min > 0 */
+    uint64_t seed;
+} bbs_bb_config;
+
+typedef struct {
+    double idle;              /* fraction of measured units stalled */
+    double quiet;             /* fraction of measured units not drained */
+    double mean_occupancy;    /* quanta, over normal units */
+    double p_empty;           /* fraction of normal units starting empty */
+    double p_full;            /* fraction of units starting at L + H >= S */
+    double occ_hist[BBS_BB_OCC_BINS]; /* fraction of normal units with start
+                                 load in bin k of [0, S + 1) */
+    /* volumes over the whole run (warm-up included), quanta */
+    double written, to_pfs_direct, to_bb, bb_to_pfs, held_to_pfs;
+    double left_in_bb, held;
+    double conservation_error; /* |written - PFS - left - held| */
+    uint64_t events;           /* engine events executed */
+    long stalls;               /* stalled units measured */
+} bbs_bb_result;
+
+/* bbs_bb_check: validate a configuration.  Errors: BB_EINVAL naming the
+ * field (n = 0, B <= 0, S < 0, negative bandwidth, p outside [0, 1],
+ * horizon not positive, warm-up negative, noise outside [0, 1), a period
+ * not positive, periodic without periods and without d_min > 0, threshold
+ * outside [0, S], EPS outside [0, 1], time unit not positive). */
+int bbs_bb_check(const bbs_bb_config *c, char *err);
+
+/* bbs_bb_run: simulate replication `unit` (its streams are
+ * (seed, unit, entity)) and fill *r.  Deterministic in (config, unit).
+ * Errors: those of bbs_bb_check; BB_ENOMEM; BB_EDATA if conservation fails
+ * beyond 1e-9 relative (a bug, reported rather than hidden). */
+int bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err);
+
+/* bbs_bb_run_unit: bbs_bb_run in the shape of bbs_unit_fn (replicate.h):
+ * ctx is a const bbs_bb_config *, result a bbs_bb_result *. */
+int bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err);
+
+/* Summary of R replications: Welford means and Student-t intervals. */
+typedef struct {
+    double level;
+    size_t replications;
+    double idle_mean, idle_lo, idle_hi, idle_sd;
+    double quiet_mean, quiet_lo, quiet_hi;
+    double occ_mean, occ_lo, occ_hi;      /* quanta */
+    double p_empty_mean, p_full_mean;
+    double occ_hist[BBS_BB_OCC_BINS];     /* mean over replications */
+    double written, to_pfs, to_bb, left_in_bb, held; /* sums, quanta */
+    double max_conservation_error;        /* quanta */
+    uint64_t events;
+} bbs_bb_summary;
+
+/* bbs_bb_summarize: combine r[0..n-1] in index order (so the result does
+ * not depend on which thread ran which replication).  Intervals are
+ * infinite for n < 2.  Errors: BB_EINVAL (level outside (0, 1), n = 0). */
+int bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level,
+                     bbs_bb_summary *s, char *err);
+
+#endif

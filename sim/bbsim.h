@@ -1,0 +1,15 @@
+/* bbsim.h: the public interface of libbbsim, the validation simulator, for
+ * src/: the generic engine (event queue, random streams, statistics,
+ * replications) and the models built on it.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SIM_BBSIM_H
+#define BBSIZE_SIM_BBSIM_H
+
+#include "bb_error.h"
+#include "engine.h"
+#include "rng.h"
+#include "stats.h"
+#include "replicate.h"
+#include "bb.h"
+
+#endif

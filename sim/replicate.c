@@ -1,0 +1,124 @@
+/* replicate.c: a pthread pool over independent units, results by index
+ * (replicate.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bb_error.h"
+#include "replicate.h"
+
+typedef struct {
+    pthread_mutex_t lock;
+    size_t next, done, n;
+    size_t result_size;
+    char *results;
+    bbs_unit_fn fn;
+    const void *ctx;
+    bbs_progress_fn progress;
+    void *pctx;
+    /* The lowest failed unit so far (n: none), its status and message. */
+    size_t failed_unit;
+    int failed_rc;
+    char failed_err[BB_ERRLEN];
+} pool;
+
+int
+bbs_replicate_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n >= 1 ? (int)(n > 256 ? 256 : n) : 1;
+}
+
+static void *
+worker(void *arg)
+{
+    pool *p = arg;
+    char err[BB_ERRLEN];
+
+    for (;;) {
+        size_t u;
+        int rc;
+
+        pthread_mutex_lock(&p->lock);
+        if (p->next >= p->n || p->failed_unit < p->n) {
+            pthread_mutex_unlock(&p->lock);
+            break;
+        }
+        u = p->next++;
+        pthread_mutex_unlock(&p->lock);
+
+        err[0] = '\0';
+        rc = p->fn(u, p->results + u * p->result_size, p->ctx, err);
+
+        pthread_mutex_lock(&p->lock);
+        if (rc != BB_OK && u < p->failed_unit) {
+            p->failed_unit = u;
+            p->failed_rc = rc;
+            snprintf(p->failed_err, sizeof p->failed_err, "unit %zu: %s", u,
+                     err[0] ? err : bb_strstatus(rc));
+        }
+        p->done++;
+        if (rc == BB_OK && p->progress)
+            p->progress(p->pctx, p->done, p->n);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL;
+}
+
+int
+bbs_replicate_run(size_t n_units, size_t result_size, void *results,
+                  bbs_unit_fn fn, const void *ctx, int n_threads,
+                  bbs_progress_fn progress, void *pctx, char *err)
+{
+    pool p;
+    pthread_t *tids = NULL;
+    int started = 0;
+
+    if (n_units == 0)
+        return BB_OK;
+    if (results == NULL || fn == NULL)
+        return bb_seterr(err, BB_EINVAL, "replication runner needs results and a unit function");
+    memset(results, 0, n_units * result_size);
+    memset(&p, 0, sizeof p);
+    if (pthread_mutex_init(&p.lock, NULL) != 0)
+        return bb_seterr(err, BB_ENOMEM, "cannot create a mutex");
+    p.n = n_units;
+    p.result_size = result_size;
+    p.results = results;
+    p.fn = fn;
+    p.ctx = ctx;
+    p.progress = progress;
+    p.pctx = pctx;
+    p.failed_unit = n_units;
+
+    if (n_threads <= 0)
+        n_threads = bbs_replicate_threads();
+    if ((size_t)n_threads > n_units)
+        n_threads = (int)n_units;
+    if (n_threads > 1) {
+        tids = malloc((size_t)n_threads * sizeof *tids);
+        if (tids)
+            for (; started < n_threads; started++)
+                if (pthread_create(&tids[started], NULL, worker, &p) != 0)
+                    break;
+    }
+    /* With one thread, or if no thread could start, work here. */
+    if (started == 0)
+        worker(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    free(tids);
+    pthread_mutex_destroy(&p.lock);
+    if (p.failed_unit < n_units) {
+        if (err)
+            snprintf(err, BB_ERRLEN, "%s", p.failed_err);
+        return p.failed_rc;
+    }
+    return BB_OK;
+}

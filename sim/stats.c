@@ -1,0 +1,204 @@
+/* stats.c: Welford accumulators, time averages, histograms and Student-t
+ * intervals (stats.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "bb_error.h"
+#include "stats.h"
+
+void
+bbs_welford_init(bbs_welford *w)
+{
+    w->n = 0;
+    w->mean = 0.0;
+    w->m2 = 0.0;
+    w->min = INFINITY;
+    w->max = -INFINITY;
+}
+
+void
+bbs_welford_add(bbs_welford *w, double x)
+{
+    double d = x - w->mean;
+
+    w->n++;
+    w->mean += d / (double)w->n;
+    w->m2 += d * (x - w->mean);
+    if (x < w->min)
+        w->min = x;
+    if (x > w->max)
+        w->max = x;
+}
+
+void
+bbs_welford_merge(bbs_welford *w, const bbs_welford *o)
+{
+    double n, d;
+
+    if (o->n == 0)
+        return;
+    if (w->n == 0) {
+        *w = *o;
+        return;
+    }
+    n = (double)(w->n + o->n);
+    d = o->mean - w->mean;
+    w->mean += d * (double)o->n / n;
+    w->m2 += o->m2 + d * d * (double)w->n * (double)o->n / n;
+    w->n += o->n;
+    if (o->min < w->min)
+        w->min = o->min;
+    if (o->max > w->max)
+        w->max = o->max;
+}
+
+double
+bbs_welford_var(const bbs_welford *w)
+{
+    return w->n < 2 ? 0.0 : w->m2 / (double)(w->n - 1);
+}
+
+double
+bbs_welford_sd(const bbs_welford *w)
+{
+    return sqrt(bbs_welford_var(w));
+}
+
+void
+bbs_timeavg_init(bbs_timeavg *a, double t0_s, double v0)
+{
+    a->t0 = t0_s;
+    a->t_last = t0_s;
+    a->v_last = v0;
+    a->area = 0.0;
+}
+
+void
+bbs_timeavg_set(bbs_timeavg *a, double t_s, double v)
+{
+    if (t_s > a->t_last) {
+        a->area += a->v_last * (t_s - a->t_last);
+        a->t_last = t_s;
+    }
+    a->v_last = v;
+}
+
+double
+bbs_timeavg_mean(const bbs_timeavg *a, double t_end_s)
+{
+    double span = t_end_s - a->t0;
+    double area = a->area;
+
+    if (t_end_s > a->t_last)
+        area += a->v_last * (t_end_s - a->t_last);
+    return span > 0 ? area / span : 0.0;
+}
+
+int
+bbs_hist_init(bbs_hist *h, size_t nbins, double lo, double hi, char *err)
+{
+    h->w = NULL;
+    if (nbins < 1 || !(lo < hi) || !isfinite(lo) || !isfinite(hi))
+        return bb_seterr(err, BB_EINVAL, "histogram needs >= 1 bin over [lo, hi) with lo < hi "
+                         "(got %zu bins over [%g, %g))", nbins, lo, hi);
+    h->w = calloc(nbins, sizeof *h->w);
+    if (h->w == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for a histogram of %zu bins", nbins);
+    h->nbins = nbins;
+    h->lo = lo;
+    h->hi = hi;
+    h->width = (hi - lo) / (double)nbins;
+    h->under = h->over = h->total = 0.0;
+    return BB_OK;
+}
+
+void
+bbs_hist_free(bbs_hist *h)
+{
+    free(h->w);
+    h->w = NULL;
+    h->nbins = 0;
+}
+
+void
+bbs_hist_add(bbs_hist *h, double x, double weight)
+{
+    h->total += weight;
+    if (x < h->lo) {
+        h->under += weight;
+    } else if (x >= h->hi) {
+        h->over += weight;
+    } else {
+        size_t b = (size_t)((x - h->lo) / h->width);
+
+        if (b >= h->nbins)   /* rounding at the top edge */
+            b = h->nbins - 1;
+        h->w[b] += weight;
+    }
+}
+
+int
+bbs_hist_merge(bbs_hist *h, const bbs_hist *o, char *err)
+{
+    if (h->nbins != o->nbins || h->lo != o->lo || h->hi != o->hi)
+        return bb_seterr(err, BB_EINVAL, "histograms with different bins cannot be merged");
+    for (size_t b = 0; b < h->nbins; b++)
+        h->w[b] += o->w[b];
+    h->under += o->under;
+    h->over += o->over;
+    h->total += o->total;
+    return BB_OK;
+}
+
+double
+bbs_hist_quantile(const bbs_hist *h, double q)
+{
+    double target, acc;
+
+    if (h->total <= 0)
+        return NAN;
+    target = q * h->total;
+    acc = h->under;
+    if (acc >= target && acc > 0)
+        return h->lo;
+    for (size_t b = 0; b < h->nbins; b++) {
+        acc += h->w[b];
+        if (acc >= target)
+            return h->lo + (double)(b + 1) * h->width;
+    }
+    return h->hi;
+}
+
+int
+bbs_ci_t(const bbs_welford *w, double level, bbs_ci *out, char *err)
+{
+    double t;
+
+    if (!(level > 0.0 && level < 1.0))
+        return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
+    out->mean = w->mean;
+    out->level = level;
+    out->n = w->n;
+    if (w->n < 2) {
+        out->half = INFINITY;
+        out->lo = -INFINITY;
+        out->hi = INFINITY;
+        return BB_OK;
+    }
+    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
+    out->half = t * bbs_welford_sd(w) / sqrt((double)w->n);
+    out->lo = w->mean - out->half;
+    out->hi = w->mean + out->half;
+    return BB_OK;
+}
+
+int
+bbs_ci_contains(const bbs_ci *c, double x)
+{
+    return c->lo <= x && x <= c->hi;
+}
