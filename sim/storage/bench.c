@@ -10,6 +10,7 @@
 
 #include "bb_error.h"
 #include "bench.h"
+#include "devq.h"
 #include "rngstream.h"
 
 const double bbs_bench_pct[BBS_BENCH_NPCT] = { 1, 50, 90, 99, 99.9, 99.99 };
@@ -38,40 +39,76 @@ cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The closed FIFO loop: request i is submitted when request i - qd
- * completes (time 0 for the first qd), starts when it reaches the head of
- * the queue (after request i - 1 completes) and completes when the device
- * says.  Because the server is FIFO, completions come in submission order,
- * so a ring of the last qd completion times is the whole event list. */
+/* The closed loop on the engine: qd requests are submitted at time 0, and
+ * each completion submits the next one; the device queue (devq.h) serves
+ * them FIFO. */
+typedef struct {
+    bbs_devq *q;
+    const uint32_t *perm;
+    uint64_t n, next, bs, base;
+    double *lat, end_s;
+    bbs_io io;
+} bench_ctx;
+
 static int
-run_closed_fifo(bbs_dev *dev, const bbs_bench_opts *o, const uint32_t *perm, uint64_t n,
+submit_next(bench_ctx *c, char *err)
+{
+    uint64_t blk;
+
+    if (c->next >= c->n)
+        return BB_OK;
+    blk = c->perm ? c->perm[c->next] : c->next;
+    c->io.offset_bytes = c->base + blk * c->bs;
+    return bbs_devq_submit(c->q, &c->io, c->next++, err);
+}
+
+static int
+on_complete(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t_submit,
+            void *ctx)
+{
+    bench_ctx *c = ctx;
+    char msg[BB_ERRLEN];
+    int rc;
+
+    (void)q;
+    (void)io;
+    c->end_s = bbs_engine_now(e);
+    c->lat[tag] = c->end_s - t_submit;
+    if ((rc = submit_next(c, msg)) != BB_OK)
+        return bbs_engine_fail(e, rc, "%s", msg);
+    return BB_OK;
+}
+
+static int
+run_closed_loop(bbs_dev *dev, const bbs_bench_opts *o, const uint32_t *perm, uint64_t n,
                 gsl_rng *rdev, double *lat, double *end_s, char *err)
 {
-    double *ring = NULL, prev_done = 0;
-    int rc = BB_OK, rnd = o->pattern == BBS_PAT_RANDREAD || o->pattern == BBS_PAT_RANDWRITE;
-    bbs_io io;
+    bbs_engine *e = NULL;
+    bench_ctx c;
+    int rc, kind;
 
-    ring = calloc((size_t)o->qd, sizeof *ring);
-    if (!ring)
-        return bb_seterr(err, BB_ENOMEM, "out of memory (queue of %d)", o->qd);
-    io.op = (o->pattern == BBS_PAT_SEQREAD || o->pattern == BBS_PAT_RANDREAD) ? BBS_IO_READ
-                                                                             : BBS_IO_WRITE;
-    io.object = 0;
-    io.size_bytes = o->bs_bytes;
-    for (uint64_t i = 0; i < n; i++) {
-        double submit = i < (uint64_t)o->qd ? 0 : ring[i % (uint64_t)o->qd];
-        double start = submit > prev_done ? submit : prev_done, done;
-        uint64_t blk = rnd ? perm[i] : i;
-        io.offset_bytes = o->offset_bytes + blk * o->bs_bytes;
-        if ((rc = bbs_dev_serve(dev, start, &io, rdev, &done, err)) != BB_OK)
-            goto out;
-        lat[i] = done - submit;
-        ring[i % (uint64_t)o->qd] = done;
-        prev_done = done;
-    }
-    *end_s = prev_done;
+    memset(&c, 0, sizeof c);
+    if ((rc = bbs_engine_new(&e, (size_t)o->qd + 4, err)) != BB_OK)
+        return rc;
+    if ((rc = bbs_devq_register_kind(e, &kind)) != BB_OK
+        || (rc = bbs_devq_new(&c.q, e, kind, 0, dev, rdev, on_complete, &c, err)) != BB_OK)
+        goto out;
+    c.perm = perm;
+    c.n = n;
+    c.bs = o->bs_bytes;
+    c.base = o->offset_bytes;
+    c.lat = lat;
+    c.io.op = (o->pattern == BBS_PAT_SEQREAD || o->pattern == BBS_PAT_RANDREAD) ? BBS_IO_READ
+                                                                              : BBS_IO_WRITE;
+    c.io.size_bytes = o->bs_bytes;
+    for (int i = 0; i < o->qd && rc == BB_OK; i++)
+        rc = submit_next(&c, err);
+    if (rc == BB_OK)
+        rc = bbs_engine_run(e, INFINITY);
+    *end_s = c.end_s;
 out:
-    free(ring);
+    bbs_devq_free(c.q);
+    bbs_engine_free(e);
     return rc;
 }
 
@@ -120,7 +157,7 @@ bbs_storage_bench(const bbs_dev_params *p, const bbs_bench_opts *o, bbs_bench_re
             perm[i] = (uint32_t)i;
         gsl_ran_shuffle(rwl, perm, (size_t)n, sizeof *perm);
     }
-    if ((rc = run_closed_fifo(dev, o, perm, n, rdev, lat, &end_s, err)) != BB_OK)
+    if ((rc = run_closed_loop(dev, o, perm, n, rdev, lat, &end_s, err)) != BB_OK)
         goto out;
 
     r->ios = n;

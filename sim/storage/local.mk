@@ -5,11 +5,12 @@ sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/device.c sim/storage/device.h sim/storage/dev_int.h \
 	sim/storage/hdd.c \
 	sim/storage/failure.c sim/storage/failure.h \
+	sim/storage/devq.c sim/storage/devq.h \
 	sim/storage/bench.c sim/storage/bench.h \
 	sim/storage/rngstream.c sim/storage/rngstream.h
 
 src_bbsize_SOURCES += src/cmd_device.c
-src_bbsize_LDADD += sim/storage/libbbsstor.a $(GSL_LIBS)
+src_bbsize_LDADD += sim/storage/libbbsstor.a sim/libbbsim.a $(GSL_LIBS)
 
 devicesdir = $(pkgdatadir)/devices
 dist_devices_DATA = data/devices/seagate-st2000nx0253.dev \
@@ -18,7 +19,7 @@ dist_devices_DATA = data/devices/seagate-st2000nx0253.dev \
 
 dist_man_MANS += man/bbsize-device.1 man/bbsize-device.5
 
-STOR_TEST_LIBS = sim/storage/libbbsstor.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lm
+STOR_TEST_LIBS = sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 check_PROGRAMS += tests/t_storage_dev
 tests_t_storage_dev_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_dev_LDADD = $(STOR_TEST_LIBS)

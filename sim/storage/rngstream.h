@@ -10,7 +10,9 @@
 #include <gsl/gsl_rng.h>
 
 /* bbs_storage_rng_new: a generator for stream (seed, unit, entity) of the
- * storage class; NULL when out of memory.  Free with gsl_rng_free. */
+ * storage class: sim/rng.h's xoshiro256** stream (seed, unit,
+ * BBS_ENTITY(BBS_ECLASS_STORAGE, entity)); NULL when out of memory.  Free
+ * with gsl_rng_free. */
 gsl_rng *bbs_storage_rng_new(uint64_t seed, uint64_t unit, uint64_t entity);
 
 #endif
