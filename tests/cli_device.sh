@@ -25,7 +25,7 @@ expect() {
   fi
 }
 
-echo 1..16
+echo 1..17
 
 if "$BBSIZE" device --help | grep -q -- "--pattern"; then ok "--help"; else no "--help"; fi
 
@@ -62,3 +62,15 @@ expect 65 "neg.dev:3: field 'page_bytes'" "negative page size" -- --device "$tmp
 printf 'model = table\ncapacity_bytes = 1e12\nrequest_sizes_bytes = 0\nread_rates_MiBps = 0\n' >"$tmp/rate.dev"
 expect 65 "rate.dev:4: field 'read_rates_MiBps': 0 is not a positive number" "zero rate" -- --device "$tmp/rate.dev" --pattern randread
 expect 64 "does not fit" "file beyond the device" -- --preset intel-d3-s4510 --pattern randread --offset 480GB
+
+# the EXAMPLES of bbsize-device(1) run and succeed
+sed -n '/^\.SH EXAMPLES/,/^\.SH FILES/p' "$BBSIZE_TOP_SRCDIR/man/bbsize-device.1" |
+  sed -e 's/\\-/-/g' -e 's/\\e$/\\/' | awk '/^  bbsize device/ { cmd = $0; while (cmd ~ /\\$/) { sub(/\\$/, "", cmd); getline l; cmd = cmd l } print cmd }' >"$tmp/ex"
+fails=0; count=0
+while read -r line; do
+  count=$((count + 1))
+  set -- $line
+  shift 2
+  "$BBSIZE" device "$@" >/dev/null 2>"$tmp/err" || fails=$((fails + 1))
+done <"$tmp/ex"
+if [ "$count" -ge 3 ] && [ "$fails" -eq 0 ]; then ok "man page EXAMPLES run ($count)"; else no "man EXAMPLES: $fails of $count failed: $(cat "$tmp/err")"; fi

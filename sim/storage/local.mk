@@ -28,3 +28,9 @@ tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
 TESTS += tests/t_storage_dev tests/t_storage_fail tests/cli_device.sh
 EXTRA_DIST += tests/cli_device.sh
+
+# Speed of the device models (make bench-storage; not part of make check).
+EXTRA_DIST += bench/storage.sh
+bench-storage: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/storage.sh
+.PHONY: bench-storage
