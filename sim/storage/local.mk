@@ -7,6 +7,7 @@ sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/failure.c sim/storage/failure.h \
 	sim/storage/devq.c sim/storage/devq.h \
 	sim/storage/bench.c sim/storage/bench.h \
+	sim/storage/arch.c sim/storage/arch.h \
 	sim/storage/rngstream.c sim/storage/rngstream.h
 
 src_bbsize_SOURCES += src/cmd_device.c
@@ -26,7 +27,10 @@ tests_t_storage_dev_LDADD = $(STOR_TEST_LIBS)
 check_PROGRAMS += tests/t_storage_fail
 tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
-TESTS += tests/t_storage_dev tests/t_storage_fail tests/cli_device.sh
+check_PROGRAMS += tests/t_storage_arch
+tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_arch_LDADD = $(STOR_TEST_LIBS)
+TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh
 EXTRA_DIST += tests/cli_device.sh
 
 # Speed of the device models (make bench-storage; not part of make check).
