@@ -17,13 +17,7 @@
 #include "bb_error.h"
 #include "storage/arch.h"
 
-#define assert_close(a, b, tol)                                                    \
-    do {                                                                           \
-        double a_ = (a), b_ = (b);                                                 \
-        if (!(fabs(a_ - b_) <= (tol)))                                             \
-            fail_msg("%s = %.17g, expected %.17g (tolerance %g)", #a, a_, b_,      \
-                     (double)(tol));                                               \
-    } while (0)
+#include "storage_test.h"
 
 static double temp_t[] = { 0 }, temp_C[] = { 40 };
 
@@ -37,23 +31,6 @@ ssd(bbs_dev_params *p)
 }
 
 static void
-hdd(bbs_dev_params *p)
-{
-    bbs_dev_params_init(p, BBS_DEV_HDD);
-    p->capacity_bytes = 2e12;
-    p->hdd.rpm = 7200;
-    p->hdd.heads = 8;
-    p->hdd.track_bytes_od = 1133333;
-    p->hdd.track_bytes_id = 566667;
-    p->hdd.seek_a_ms = 1;
-    p->hdd.seek_b_ms = 0.03;
-    p->hdd.seek_knee_cyl = 20000;
-    p->hdd.seek_c_ms = 4.75;
-    p->hdd.seek_e_ms = 3.8e-5;
-    p->hdd.bus_MBps = 600;
-}
-
-static void
 base(bbs_arch_config *c, bbs_arch_kind kind)
 {
     bbs_arch_config_init(c);
@@ -61,7 +38,7 @@ base(bbs_arch_config *c, bbs_arch_kind kind)
     c->n_clients = 30;
     c->n_nodes = 2;
     ssd(&c->bb_dev);
-    hdd(&c->hdd_dev);
+    hp97560(&c->hdd_dev); /* a small, slow disk */
     c->capacity_bytes = 256.0 * 1048576;
     c->net_latency_s = 2e-6;
     c->net_bw_Bps = 5.25 * 1073741824.0;

@@ -18,13 +18,7 @@
 #include "storage/failure.h"
 #include "storage/rngstream.h"
 
-#define assert_close(a, b, tol)                                                    \
-    do {                                                                           \
-        double a_ = (a), b_ = (b);                                                 \
-        if (!(fabs(a_ - b_) <= (tol)))                                             \
-            fail_msg("%s = %.17g, expected %.17g (tolerance %g)", #a, a_, b_,      \
-                     (double)(tol));                                               \
-    } while (0)
+#include "storage_test.h"
 
 /* SANgo's temp.json (HSE-LAMBDA/sango, copied in /work/shared/data/sango/):
  * failure-rate multipliers by temperature, printed to 4 decimals. */
