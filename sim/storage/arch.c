@@ -77,6 +77,7 @@ typedef struct {
     gsl_rng *rs, *rh, *rfail, *rlazy;
     double used, stored, inflight;
     double log_off, hdd_off;  /* next write address: the devices are logs */
+    bbs_devq_stats prev_s, prev_h; /* at the last sample */
     unsigned epoch;
     ring wait;      /* waiting (admission) */
     ring issued;    /* double t_issue of requests in the SSD queue, FIFO */
@@ -89,7 +90,7 @@ typedef struct {
 struct sim {
     bbs_arch_config c;
     bbs_engine *e;
-    int k_arrive, k_net, k_pfs, k_fail, k_repair, k_lazy, k_dev;
+    int k_arrive, k_net, k_pfs, k_fail, k_repair, k_lazy, k_dev, k_sample;
     int nn;
     node *nodes;
     int *map;
@@ -215,6 +216,8 @@ check_config(const bbs_arch_config *c, char *err)
     NEED(c->drain != BBS_DRAIN_LAZY || c->lazy_check_s > 0, "lazy check interval %g s is "
          "not > 0", c->lazy_check_s);
     NEED(c->fail.rate_per_s >= 0, "failure rate %g /s is not >= 0", c->fail.rate_per_s);
+    NEED(c->sample_interval_s >= 0 && isfinite(c->sample_interval_s),
+         "sample interval %g s is not >= 0", c->sample_interval_s);
     if (c->fail.rate_per_s > 0) {
         if ((rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
             return rc;
@@ -509,6 +512,63 @@ on_lazy(bbs_engine *e, const bbs_event *ev, void *ctx)
     return BB_OK;
 }
 
+/* ---- iostat-like samples ----------------------------------------------------------- */
+
+static int
+sample_dev(sim *s, node *n, bbs_devq *q, bbs_devq_stats *prev, const char *name)
+{
+    bbs_devq_stats now;
+    bbs_arch_sample row;
+    double dt;
+    uint64_t dr, dw;
+
+    bbs_devq_get_stats(q, &now);
+    dt = now.t_s - prev->t_s;
+    dr = now.r_ios - prev->r_ios;
+    dw = now.w_ios - prev->w_ios;
+    memset(&row, 0, sizeof row);
+    row.t_s = now.t_s;
+    row.node = n->idx;
+    row.device = name;
+    if (dt > 0) {
+        row.r_kBps = (now.r_bytes - prev->r_bytes) / dt / 1e3;
+        row.w_kBps = (now.w_bytes - prev->w_bytes) / dt / 1e3;
+        row.r_iops = (double)dr / dt;
+        row.w_iops = (double)dw / dt;
+        row.avgqu_sz = (now.queue_area_s - prev->queue_area_s) / dt;
+        row.util_pct = 100 * (now.busy_s - prev->busy_s) / dt;
+    }
+    row.r_await_ms = dr ? 1e3 * (now.r_await_s - prev->r_await_s) / (double)dr : 0;
+    row.w_await_ms = dw ? 1e3 * (now.w_await_s - prev->w_await_s) / (double)dw : 0;
+    if (q == n->qs) {
+        row.used_bytes = n->used;
+        row.capacity_bytes = s->c.capacity_bytes;
+    }
+    row.health = n->comp.health;
+    *prev = now;
+    return s->c.sample_fn(s->c.sample_ctx, &row);
+}
+
+static int
+on_sample(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    double next = bbs_engine_now(e) + s->c.sample_interval_s;
+    int rc;
+
+    (void)ev;
+    for (int i = 0; i < s->nn; i++) {
+        node *n = &s->nodes[i];
+        if ((rc = sample_dev(s, n, n->qs, &n->prev_s, "bb")) != BB_OK
+            || (n->qh && (rc = sample_dev(s, n, n->qh, &n->prev_h, "hdd")) != BB_OK))
+            return bbs_engine_fail(e, rc, "the sample callback failed at %.9g s",
+                                   bbs_engine_now(e));
+    }
+    if (next <= s->c.horizon_s * (1 + 1e-12))
+        return bbs_engine_schedule(e, next, s->k_sample, 1, 0, 0, NULL, NULL);
+    return BB_OK;
+}
+
 /* ---- set-up and run ------------------------------------------------------------------ */
 
 static void
@@ -577,6 +637,7 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         || (rc = bbs_engine_register(s.e, on_fail, &s, &s.k_fail)) != BB_OK
         || (rc = bbs_engine_register(s.e, on_repair, &s, &s.k_repair)) != BB_OK
         || (rc = bbs_engine_register(s.e, on_lazy, &s, &s.k_lazy)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_sample, &s, &s.k_sample)) != BB_OK
         || (rc = bbs_devq_register_kind(s.e, &s.k_dev)) != BB_OK) {
         bb_seterr(err, rc, "cannot register the architecture's events");
         goto out;
@@ -630,6 +691,10 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
                    != BB_OK)
             goto out;
     }
+    if (c->sample_interval_s > 0 && c->sample_fn && c->sample_interval_s <= c->horizon_s
+        && (rc = bbs_engine_schedule(s.e, c->sample_interval_s, s.k_sample, 1, 0, 0, NULL,
+                                     NULL)) != BB_OK)
+        goto out;
     rc = bbs_engine_run(s.e, c->horizon_s);
     if (rc != BB_OK)
         goto out;

@@ -58,6 +58,24 @@ typedef enum {
 
 typedef enum { BBS_DRAIN_GREEDY = 0, BBS_DRAIN_LAZY = 1 } bbs_drain_kind;
 
+/* One iostat-like row: a device of a buffer node over the last interval
+ * (SANgo Table 3's drive metrics). */
+typedef struct {
+    double t_s;                    /* end of the interval */
+    int node;
+    const char *device;            /* "bb" (the buffer device) or "hdd" */
+    double r_kBps, w_kBps;         /* kB = 1000 B */
+    double r_iops, w_iops;
+    double r_await_ms, w_await_ms; /* mean completion - submission; 0 if none */
+    double avgqu_sz;               /* time-average requests in the device's system */
+    double util_pct;               /* busy time / interval */
+    double used_bytes, capacity_bytes;  /* the buffer's (0 for the HDD) */
+    bbs_health health;
+} bbs_arch_sample;
+
+/* Sample callback: return BB_OK, or a status that stops the run. */
+typedef int (*bbs_arch_sample_fn)(void *ctx, const bbs_arch_sample *row);
+
 typedef struct {
     bbs_arch_kind kind;
     int n_clients;                 /* > 0 */
@@ -84,6 +102,11 @@ typedef struct {
     bbs_temp_series temp;          /* ambient temperature (needed when failing) */
     bbs_repair repair;
     uint64_t seed, unit;
+    /* iostat-like series: every sample_interval_s (0: none) one row per
+     * device, in node order */
+    double sample_interval_s;
+    bbs_arch_sample_fn sample_fn;
+    void *sample_ctx;
 } bbs_arch_config;
 
 typedef struct {

@@ -18,7 +18,7 @@ dist_devices_DATA = data/devices/seagate-st2000nx0253.dev \
 	data/devices/intel-d3-s4510.dev data/devices/mfnetsim-bb.dev \
 	data/devices/codes-histogram-example.dev
 
-dist_man_MANS += man/bbsize-device.1 man/bbsize-device.5
+dist_man_MANS += man/bbsize-device.1 man/bbsize-device.5 man/bbsize-bbarch.1
 
 STOR_TEST_LIBS = sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 check_PROGRAMS += tests/t_storage_dev
@@ -30,8 +30,9 @@ tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
 check_PROGRAMS += tests/t_storage_arch
 tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_arch_LDADD = $(STOR_TEST_LIBS)
-TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh
-EXTRA_DIST += tests/cli_device.sh tests/storage_test.h
+TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh \
+	tests/cli_bbarch.sh
+EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_test.h
 
 # Speed of the device models (make bench-storage; not part of make check).
 EXTRA_DIST += bench/storage.sh

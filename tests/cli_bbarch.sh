@@ -1,0 +1,71 @@
+#!/bin/sh
+# cli_bbarch.sh: `bbsize bbarch`: the byte accounting, the iostat series
+# (CSV and JSON, atomic), seeds and every bad-input path.
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${BBSIZE:?}" "${BBSIZE_TOP_SRCDIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; }
+expect() {
+  want=$1 needle=$2 what=$3
+  shift 4
+  st=0
+  "$BBSIZE" bbarch "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+  if [ "$st" -eq "$want" ] && grep -q -- "$needle" "$tmp/err"; then
+    ok "$what (exit $want)"
+  else
+    no "$what: exit $st, stderr: $(cat "$tmp/err")"
+  fi
+}
+# field NAME FILE: a number from the indented JSON of bb_json_print
+field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
+
+echo 1..13
+
+run="--arch compute --clients 30 --nodes 2 --capacity 256MiB --pfs-bw 200MB/s --request 8MiB --horizon 200s --mttf 40s --mttr 5s"
+"$BBSIZE" bbarch $run --json >"$tmp/a.json"
+w=$(field bytes_written "$tmp/a.json"); p=$(field bytes_on_pfs "$tmp/a.json")
+b=$(field bytes_in_buffers "$tmp/a.json"); l=$(field bytes_lost "$tmp/a.json")
+if awk -v w="$w" -v p="$p" -v b="$b" -v l="$l" 'BEGIN { d = w - p - b - l; if (d < 0) d = -d; exit !(w > 0 && l > 0 && d <= 1e-9 * w) }'; then
+  ok "written = on PFS + in buffers + lost, with failures"
+else no "accounting: $w vs $p + $b + $l"; fi
+
+"$BBSIZE" bbarch $run --json >"$tmp/b.json"
+"$BBSIZE" bbarch $run --json --seed 2 >"$tmp/c.json"
+if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "same seed, same bytes"; else no "same seed differs"; fi
+if cmp -s "$tmp/a.json" "$tmp/c.json"; then no "seed 2 gives seed 1's run"; else ok "another seed, another run"; fi
+
+"$BBSIZE" bbarch $run --interval 20s --iostat "$tmp/io.csv" >/dev/null
+rows=$(($(wc -l <"$tmp/io.csv") - 1))
+if [ "$rows" -eq 20 ] && head -1 "$tmp/io.csv" | grep -q '^t_s,node,device,r_kBps,w_kBps,r_iops,w_iops,r_await_ms,w_await_ms,avgqu_sz,util_pct,used_bytes,capacity_bytes,health$'; then
+  ok "iostat CSV: 2 nodes x 10 intervals"
+else no "iostat CSV: $rows rows"; fi
+"$BBSIZE" bbarch $run --interval 20s --iostat "$tmp/io.json" >/dev/null
+if [ "$(grep -c '"health"' "$tmp/io.json")" -eq 20 ]; then ok "iostat JSON rows"; else no "iostat JSON"; fi
+
+expect 64 "needs a unit" "threshold that is not a size" -- --arch storage --threshold 100
+expect 64 "option '--threshold'" "threshold that is not a number" -- --arch storage --threshold fast
+: >"$tmp/empty.csv"
+expect 65 "temperature series is empty" "empty temperature series" -- --mttf 1h --temperature "$tmp/empty.csv"
+printf '0,25\n10,hot\n' >"$tmp/bad.csv"
+expect 65 "bad.csv:2: field" "bad temperature line" -- --mttf 1h --temperature "$tmp/bad.csv"
+expect 64 "needs --interval" "--iostat without --interval" -- --iostat "$tmp/x.csv"
+expect 64 "capacity 0 B is not > 0" "zero capacity" -- --capacity 0B
+expect 64 "intel-d3-s4510" "unknown buffer device preset" -- --device nope
+
+# the EXAMPLES of bbsize-bbarch(1) run and succeed
+sed -n '/^\.SH EXAMPLES/,/^\.SH SEE ALSO/p' "$BBSIZE_TOP_SRCDIR/man/bbsize-bbarch.1" |
+  sed -e 's/\\-/-/g' -e 's/\\e$/\\/' | awk '/^  bbsize bbarch/ { cmd = $0; while (cmd ~ /\\$/) { sub(/\\$/, "", cmd); getline l; cmd = cmd l } print cmd }' >"$tmp/ex"
+fails=0; count=0
+while read -r line; do
+  count=$((count + 1))
+  set -- $line
+  shift 2
+  "$BBSIZE" bbarch "$@" >/dev/null 2>"$tmp/err" || fails=$((fails + 1))
+done <"$tmp/ex"
+if [ "$count" -ge 2 ] && [ "$fails" -eq 0 ]; then ok "man page EXAMPLES run ($count)"; else no "man EXAMPLES: $fails of $count failed: $(cat "$tmp/err")"; fi
