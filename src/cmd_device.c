@@ -340,7 +340,7 @@ enum {
     OPT_ARCH = 0x3100, OPT_CLIENTS, OPT_NODES, OPT_MAP, OPT_BBDEV, OPT_HDD, OPT_CAP,
     OPT_THRESH, OPT_NETLAT, OPT_NETBW, OPT_PFSBW, OPT_DRAIN, OPT_LAZYTH, OPT_EPS, OPT_REQ,
     OPT_IAT, OPT_HORIZON, OPT_MTTF, OPT_MTTR, OPT_EA, OPT_TEMP, OPT_AMBIENT, OPT_ASEED,
-    OPT_INTERVAL, OPT_IOSTAT, OPT_AJSON
+    OPT_INTERVAL, OPT_IOSTAT, OPT_AJSON, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE
 };
 
 static const struct argp_option arch_options[] = {
@@ -371,6 +371,10 @@ static const struct argp_option arch_options[] = {
     { "mttf", OPT_MTTF, "DURATION", 0, "buffer-node mean time to failure at 25 C "
       "(default: no failures)", 0 },
     { "mttr", OPT_MTTR, "DURATION", 0, "mean repair time, exponential (default 1h)", 0 },
+    { "drive-shape", OPT_DSHAPE, "BETA", 0, "drive Weibull shape (with --drive-scale)", 0 },
+    { "drive-scale", OPT_DSCALE, "DURATION", 0, "drive Weibull scale (default: no drive "
+      "failures)", 0 },
+    { "drive-age", OPT_DAGE, "DURATION", 0, "drive age at the start (default 0)", 0 },
     { "activation-energy", OPT_EA, "EV", 0, "Arrhenius activation energy (default 0.38)", 0 },
     { "temperature", OPT_TEMP, "FILE", 0, "ambient series: CSV lines 'time_s,temp_C'", 0 },
     { "ambient", OPT_AMBIENT, "C", 0, "constant ambient temperature (default 25)", 0 },
@@ -458,6 +462,9 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_HORIZON: c->horizon_s = qty_opt("horizon", arg, 2); break;
     case OPT_MTTF: a->mttf.v = qty_opt("mttf", arg, 2); a->mttf.set = 1; break;
     case OPT_MTTR: a->mttr.v = qty_opt("mttr", arg, 2); a->mttr.set = 1; break;
+    case OPT_DSHAPE: c->drive.shape = num_opt("drive-shape", arg, 1e-3, 100); break;
+    case OPT_DSCALE: c->drive.scale_s = qty_opt("drive-scale", arg, 2); break;
+    case OPT_DAGE: c->drive_age0_s = qty_opt("drive-age", arg, 2); break;
     case OPT_EA: c->fail.ea_eV = num_opt("activation-energy", arg, 0, 10); break;
     case OPT_TEMP: a->temp_file = arg; break;
     case OPT_AMBIENT: a->ambient = num_opt("ambient", arg, -273.14, 1000); break;
@@ -469,6 +476,8 @@ arch_parse(int key, char *arg, struct argp_state *state)
         argp_error(state, "unexpected argument '%s'", arg);
         break;
     case ARGP_KEY_END:
+        if (c->drive.scale_s > 0 && c->drive.shape == 0)
+            c->drive.shape = 1; /* exponential unless told */
         if (a->iostat && !(c->sample_interval_s > 0))
             argp_error(state, "--iostat needs --interval DURATION (> 0)");
         break;
@@ -665,7 +674,7 @@ bb_cmd_bbarch(int argc, char **argv)
 
     if (a.json) {
         bb_json_print(json_pack("{s:s, s:i, s:i, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I, "
-                                "s:I, s:I, s:f, s:f, s:f, s:I}",
+                                "s:I, s:I, s:I, s:f, s:f, s:f, s:I}",
                                 "architecture", arch_names[a.c.kind], "clients", a.c.n_clients,
                                 "nodes", a.c.kind == BBS_ARCH_NODE_LOCAL ? a.c.n_clients
                                                                           : a.c.n_nodes,
@@ -680,6 +689,7 @@ bb_cmd_bbarch(int argc, char **argv)
                                 "requests", (json_int_t)r.requests,
                                 "writes_done", (json_int_t)r.writes_done,
                                 "node_failures", (json_int_t)r.node_failures,
+                                "drive_failures", (json_int_t)r.drive_failures,
                                 "stall_s", r.stall_s,
                                 "mean_write_latency_s", r.mean_write_latency_s,
                                 "max_used_fraction", r.max_used_fraction,
@@ -697,9 +707,10 @@ bb_cmd_bbarch(int argc, char **argv)
         printf("  written %s = on PFS %s + in buffers %s + lost %s (%llu files)\n", w, p, b, l,
                (unsigned long long)r.files_lost);
         printf("  %llu requests, %llu written; stalls %.4g s in total; mean write latency "
-               "%.4g ms; %llu node failures; fullest buffer %.1f%%\n",
+               "%.4g ms; %llu node and %llu drive failures; fullest buffer %.1f%%\n",
                (unsigned long long)r.requests, (unsigned long long)r.writes_done, r.stall_s,
                r.mean_write_latency_s * 1e3, (unsigned long long)r.node_failures,
+               (unsigned long long)r.drive_failures,
                100 * r.max_used_fraction);
     }
     return BB_EXIT_OK;

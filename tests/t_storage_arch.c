@@ -224,6 +224,36 @@ test_lazy_quiet(void **st)
     assert_true(r.bytes_on_pfs > 0);
 }
 
+/* Drives only, shape 1 (exponential lives, mean 50 s), near-instant
+ * repairs: over 200 s on 20 nodes the drive failures are about Poisson with
+ * mean 20 x 200 / 50 = 80 (4 sigma); nothing else fails; the accounting
+ * holds. */
+static void
+test_drive_failures(void **st)
+{
+    bbs_arch_config c;
+    bbs_arch_result r;
+    char err[BB_ERRLEN];
+
+    (void)st;
+    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
+    c.n_nodes = 20;
+    c.drive = (bbs_weibull){ 1, 50 };
+    c.repair = (bbs_repair){ BBS_REPAIR_FIXED, 1e-3 };
+    assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
+    print_message("# drive failures %llu (expected about 80)\n",
+                  (unsigned long long)r.drive_failures);
+    assert_int_equal(r.node_failures, 0);
+    assert_true(fabs((double)r.drive_failures - 80) <= 4 * sqrt(80.0));
+    assert_true(r.bytes_lost > 0);
+    assert_close(r.bytes_written, r.bytes_on_pfs + r.bytes_in_buffers + r.bytes_lost,
+                 1e-9 * r.bytes_written);
+    assert_true(r.max_identity_error <= 1e-9 * r.bytes_written);
+    c.drive = (bbs_weibull){ 0, 50 };
+    assert_int_equal(bbs_arch_run(&c, &r, err), BB_EINVAL);
+    assert_non_null(strstr(err, "drive Weibull shape 0"));
+}
+
 static void
 test_seed(void **st)
 {
@@ -332,6 +362,7 @@ main(void)
         cmocka_unit_test(test_storage_side_threshold),
         cmocka_unit_test(test_accounting),
         cmocka_unit_test(test_lazy_quiet),
+        cmocka_unit_test(test_drive_failures),
         cmocka_unit_test(test_seed),
         cmocka_unit_test(test_iostat_rows),
         cmocka_unit_test(test_bad),

@@ -74,7 +74,7 @@ typedef struct {
     int idx;
     bbs_dev *ssd, *hdd;
     bbs_devq *qs, *qh;
-    gsl_rng *rs, *rh, *rfail, *rlazy;
+    gsl_rng *rs, *rh, *rfail[2], *rlazy;
     double used, stored, inflight;
     double log_off, hdd_off;  /* next write address: the devices are logs */
     bbs_devq_stats prev_s, prev_h; /* at the last sample */
@@ -84,8 +84,15 @@ typedef struct {
     ring issued_h;  /* same for the HDD queue */
     ring files;     /* double bytes of stored requests, FIFO; head partly drained */
     double files_head_drained;
-    bbs_component comp;
+    bbs_component comp[2];    /* 0: node electronics (Arrhenius), 1: drive (Weibull) */
 } node;
+
+/* A node is up when neither its electronics nor its drive has failed. */
+static int
+node_up(const node *n)
+{
+    return n->comp[0].health == BBS_HEALTH_OK && n->comp[1].health == BBS_HEALTH_OK;
+}
 
 struct sim {
     bbs_arch_config c;
@@ -216,13 +223,15 @@ check_config(const bbs_arch_config *c, char *err)
     NEED(c->drain != BBS_DRAIN_LAZY || c->lazy_check_s > 0, "lazy check interval %g s is "
          "not > 0", c->lazy_check_s);
     NEED(c->fail.rate_per_s >= 0, "failure rate %g /s is not >= 0", c->fail.rate_per_s);
+    NEED(c->drive.scale_s == 0 || (c->drive.scale_s > 0 && c->drive.shape > 0),
+         "drive Weibull shape %g and scale %g s must be > 0", c->drive.shape, c->drive.scale_s);
+    NEED(c->drive_age0_s >= 0, "drive age %g s is not >= 0", c->drive_age0_s);
     NEED(c->sample_interval_s >= 0 && isfinite(c->sample_interval_s),
          "sample interval %g s is not >= 0", c->sample_interval_s);
-    if (c->fail.rate_per_s > 0) {
-        if ((rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
-            return rc;
+    if (c->fail.rate_per_s > 0 && (rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
+        return rc;
+    if (c->fail.rate_per_s > 0 || c->drive.scale_s > 0)
         NEED(c->repair.mean_s > 0, "mean repair time %g s is not > 0", c->repair.mean_s);
-    }
     if ((rc = bbs_dev_params_check(&c->bb_dev, err)) != BB_OK)
         return rc;
     if (c->kind == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_params_check(&c->hdd_dev, err)) != BB_OK)
@@ -283,7 +292,7 @@ drain_chunk(sim *s, node *n)
 static int
 maybe_drain(sim *s, node *n)
 {
-    if (n->comp.health != BBS_HEALTH_OK || n->inflight > 0 || n->stored <= 0)
+    if (!node_up(n) || n->inflight > 0 || n->stored <= 0)
         return BB_OK;
     if (s->c.drain == BBS_DRAIN_LAZY && n->stored < s->c.lazy_threshold_bytes)
         return BB_OK; /* quiet below the threshold (EPS at the checks) */
@@ -299,7 +308,7 @@ admit(sim *s, node *n)
     char msg[BB_ERRLEN];
     int rc;
 
-    while (n->wait.n > 0 && n->comp.health == BBS_HEALTH_OK) {
+    while (n->wait.n > 0 && node_up(n)) {
         waiting *w = ring_front(&n->wait);
         bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
         if (n->used + w->bytes > s->c.capacity_bytes)
@@ -457,9 +466,13 @@ on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
     node *n = &s->nodes[ev->entity];
+    bbs_component *cp = &n->comp[ev->arg];
     double now = bbs_engine_now(e);
 
-    s->r->node_failures++;
+    if (ev->arg == 1)
+        s->r->drive_failures++;
+    else
+        s->r->node_failures++;
     s->r->bytes_lost += n->stored;
     s->r->files_lost += n->files.n;
     s->in_buffers -= n->stored;
@@ -469,9 +482,9 @@ on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
     n->files.n = 0;
     n->files_head_drained = 0;
     n->epoch++;
-    bbs_component_fail(&n->comp, now, n->rfail);
+    bbs_component_fail(cp, now, n->rfail[ev->arg]);
     note(s, n);
-    return bbs_engine_schedule(e, n->comp.repair_done_s, s->k_repair, 0, ev->entity, 0, NULL,
+    return bbs_engine_schedule(e, cp->repair_done_s, s->k_repair, 0, ev->entity, ev->arg, NULL,
                                NULL);
 }
 
@@ -480,14 +493,15 @@ on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
     node *n = &s->nodes[ev->entity];
+    bbs_component *cp = &n->comp[ev->arg];
     char msg[BB_ERRLEN];
     int rc;
 
-    if ((rc = bbs_component_repair(&n->comp, bbs_engine_now(e), &s->c.temp, n->rfail, msg))
+    if ((rc = bbs_component_repair(cp, bbs_engine_now(e), &s->c.temp, n->rfail[ev->arg], msg))
         != BB_OK)
         return bbs_engine_fail(e, rc, "node %d: %s", n->idx, msg);
-    if (n->comp.next_fail_s < s->c.horizon_s
-        && (rc = bbs_engine_schedule(e, n->comp.next_fail_s, s->k_fail, 0, ev->entity, 0, NULL,
+    if (cp->next_fail_s < s->c.horizon_s
+        && (rc = bbs_engine_schedule(e, cp->next_fail_s, s->k_fail, 0, ev->entity, ev->arg, NULL,
                                      NULL)) != BB_OK)
         return rc;
     return admit(s, n);
@@ -503,7 +517,7 @@ on_lazy(bbs_engine *e, const bbs_event *ev, void *ctx)
 
     /* one uniform per check, whatever the state (fixed draw counts) */
     int go = gsl_rng_uniform(n->rlazy) < s->c.lazy_eps;
-    if (go && n->comp.health == BBS_HEALTH_OK && n->inflight == 0 && n->stored > 0
+    if (go && node_up(n) && n->inflight == 0 && n->stored > 0
         && (rc = drain_chunk(s, n)) != BB_OK)
         return rc;
     if (now + s->c.lazy_check_s < s->c.horizon_s)
@@ -544,7 +558,7 @@ sample_dev(sim *s, node *n, bbs_devq *q, bbs_devq_stats *prev, const char *name)
         row.used_bytes = n->used;
         row.capacity_bytes = s->c.capacity_bytes;
     }
-    row.health = n->comp.health;
+    row.health = n->comp[0].health > n->comp[1].health ? n->comp[0].health : n->comp[1].health;
     *prev = now;
     return s->c.sample_fn(s->c.sample_ctx, &row);
 }
@@ -583,7 +597,8 @@ sim_free(sim *s)
             bbs_dev_free(n->hdd);
             gsl_rng_free(n->rs);
             gsl_rng_free(n->rh);
-            gsl_rng_free(n->rfail);
+            gsl_rng_free(n->rfail[0]);
+            gsl_rng_free(n->rfail[1]);
             gsl_rng_free(n->rlazy);
             free(n->wait.buf);
             free(n->issued.buf);
@@ -650,9 +665,10 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         n->issued.esz = n->issued_h.esz = n->files.esz = sizeof(double);
         n->rs = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i);
         n->rh = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i + 1);
-        n->rfail = stream(c, BBS_ECLASS_FAILURE, (uint64_t)i);
+        n->rfail[0] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i);
+        n->rfail[1] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i + 1);
         n->rlazy = stream(c, BBS_ECLASS_PLATFORM, (uint64_t)i);
-        if (!n->rs || !n->rh || !n->rfail || !n->rlazy)
+        if (!n->rs || !n->rh || !n->rfail[0] || !n->rfail[1] || !n->rlazy)
             goto nomem;
         if ((rc = bbs_dev_new(&n->ssd, &c->bb_dev, err)) != BB_OK
             || (rc = bbs_devq_new(&n->qs, s.e, s.k_dev, 2 * (uint64_t)i, n->ssd, n->rs,
@@ -663,18 +679,25 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
                 || (rc = bbs_devq_new(&n->qh, s.e, s.k_dev, 2 * (uint64_t)i + 1, n->hdd, n->rh,
                                       on_dev_done, n, err)) != BB_OK))
             goto out;
-        n->comp.cls = BBS_COMP_NODE;
-        n->comp.law = c->fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS : BBS_LAW_NONE;
-        n->comp.arr = c->fail;
-        n->comp.repair = c->repair;
-        if (n->comp.repair.mean_s <= 0)
-            n->comp.repair.mean_s = 1; /* unused without failures */
-        if ((rc = bbs_component_start(&n->comp, 0, &c->temp, n->rfail, err)) != BB_OK)
-            goto out;
-        if (n->comp.next_fail_s < c->horizon_s
-            && (rc = bbs_engine_schedule(s.e, n->comp.next_fail_s, s.k_fail, 0, (uint64_t)i, 0,
-                                         NULL, NULL)) != BB_OK)
-            goto out;
+        n->comp[0].cls = BBS_COMP_NODE;
+        n->comp[0].law = c->fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS : BBS_LAW_NONE;
+        n->comp[0].arr = c->fail;
+        n->comp[1].cls = BBS_COMP_DRIVE;
+        n->comp[1].law = c->drive.scale_s > 0 ? BBS_LAW_WEIBULL : BBS_LAW_NONE;
+        n->comp[1].wei = c->drive;
+        n->comp[1].age0_s = c->drive_age0_s;
+        for (int k = 0; k < 2; k++) {
+            bbs_component *cp = &n->comp[k];
+            cp->repair = c->repair;
+            if (cp->repair.mean_s <= 0)
+                cp->repair.mean_s = 1; /* unused without failures */
+            if ((rc = bbs_component_start(cp, 0, &c->temp, n->rfail[k], err)) != BB_OK)
+                goto out;
+            if (cp->next_fail_s < c->horizon_s
+                && (rc = bbs_engine_schedule(s.e, cp->next_fail_s, s.k_fail, 0, (uint64_t)i, k,
+                                             NULL, NULL)) != BB_OK)
+                goto out;
+        }
         if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s < c->horizon_s
             && (rc = bbs_engine_schedule(s.e, c->lazy_check_s, s.k_lazy, 0, (uint64_t)i, 0, NULL,
                                          NULL)) != BB_OK)

@@ -23,9 +23,11 @@
  * threshold and, below it, starts a chunk with probability eps at each
  * check (every lazy_check_s).
  *
- * Failures: with fail_rate_per_s > 0 each buffer node fails after an
- * Arrhenius time under the temperature series and is repaired after a
- * sampled time.  A failed node loses what it stored and was not yet on the
+ * Failures: with fail.rate_per_s > 0 each buffer node's electronics fail
+ * after Arrhenius times under the temperature series, and with
+ * drive.scale_s > 0 its drive fails after Weibull times from its age;
+ * either is repaired (the drive replaced) after a sampled time and keeps
+ * the node down meanwhile.  A failed node loses what it stored and was not yet on the
  * PFS (bytes and files counted as lost, including the chunk being drained
  * and writes that complete on the dead node); requests for it wait for the
  * repair.  The accounting identity
@@ -100,7 +102,11 @@ typedef struct {
     /* failures of buffer nodes (off when fail_rate_per_s == 0) */
     bbs_arrhenius fail;            /* rate at the reference temperature */
     bbs_temp_series temp;          /* ambient temperature (needed when failing) */
-    bbs_repair repair;
+    bbs_repair repair;             /* for both node and drive failures */
+    /* drive failures (off when drive.scale_s == 0): Weibull lifetimes from
+     * age drive_age0_s; a failed drive is replaced new */
+    bbs_weibull drive;
+    double drive_age0_s;
     uint64_t seed, unit;
     /* iostat-like series: every sample_interval_s (0: none) one row per
      * device, in node order */
@@ -121,7 +127,8 @@ typedef struct {
     double max_used_fraction;      /* largest used / capacity seen on any node */
     double min_used_bytes;         /* smallest used seen on any node (>= 0) */
     double max_identity_error;     /* largest |written - pfs - buffers - lost| seen */
-    uint64_t node_failures;
+    uint64_t node_failures;        /* electronics (Arrhenius) */
+    uint64_t drive_failures;       /* drives (Weibull) */
 } bbs_arch_result;
 
 /* bbs_arch_config_init: defaults (greedy, 64 KiB threshold, 64 MiB chunks,
