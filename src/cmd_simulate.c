@@ -21,10 +21,8 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    bb_simopts sim;
+    bb_simargs base;   /* first: bb_simargs_parse casts */
     bb_qty size;
-    const char *file;
 };
 
 static error_t
@@ -33,31 +31,19 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->sim;
-        break;
     case OPT_BB_SIZE:
         bb_opt_size("bb-size", arg, &a->size);
-        break;
-    case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
         break;
     case ARGP_KEY_END:
         if (!a->size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
     default:
-        return ARGP_ERR_UNKNOWN;
+        return bb_simargs_parse(&a->base, key, arg, state);
     }
     return 0;
 }
 
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
-};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "Simulate the burst-buffer platform and report the idle fraction, quiet fraction "
@@ -65,7 +51,7 @@ static const struct argp argp = {
     "--mode bernoulli is the Markov model's own workload (the simulation is the chain); "
     "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
     "depends only on the inputs and --seed, not on --threads.",
-    children, NULL, NULL
+    bb_sim_children, NULL, NULL
 };
 
 static json_t *
@@ -94,18 +80,17 @@ bb_cmd_simulate(int argc, char **argv)
     long S;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_simopts_init(&a.sim);
+    bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_ctx_load(&ctx, &a.common, a.file);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file);
     S = bb_ctx_size_to_quanta(&ctx, &a.size);
-    bb_sim_prepare(&run, &ctx, &a.sim, &S, 1);
-    bb_sim_execute(&run, &ctx, &a.sim);
+    bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
+    bb_sim_execute(&run, &ctx, &a.base.sim);
     s = &run.sum[0];
     c = &run.cfg[0];
 
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
-    if (a.common.json) {
+    if (a.base.common.json) {
         json_t *hist = json_array();
         json_t *o;
 
@@ -127,7 +112,7 @@ bb_cmd_simulate(int argc, char **argv)
                       "p_full", s->p_full_mean,
                       "occupancy_hist", hist,
                       "replications", (json_int_t)s->replications,
-                      "seed", (json_int_t)(a.sim.seed > (uint64_t)INT64_MAX ? 0 : a.sim.seed),
+                      "seed", (json_int_t)(a.base.sim.seed > (uint64_t)INT64_MAX ? 0 : a.base.sim.seed),
                       "events", (json_int_t)s->events,
                       "bb_size_quanta", (json_int_t)S,
                       "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, S),
@@ -143,11 +128,11 @@ bb_cmd_simulate(int argc, char **argv)
                       "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
                           ? json_real(c->d_min_tu) : json_null(),
                       "platform", bb_json_platform(&ctx));
-        if (o && a.sim.seed > (uint64_t)INT64_MAX) {
+        if (o && a.base.sim.seed > (uint64_t)INT64_MAX) {
             /* JSON integers here are signed 64-bit: larger seeds as text. */
             char seed[32];
 
-            snprintf(seed, sizeof seed, "%llu", (unsigned long long)a.sim.seed);
+            snprintf(seed, sizeof seed, "%llu", (unsigned long long)a.base.sim.seed);
             json_object_set_new(o, "seed", json_string(seed));
         }
         bb_json_print(o);
@@ -170,7 +155,7 @@ bb_cmd_simulate(int argc, char **argv)
         printf(", %s applications; %zu replications x %ld time units of %s, seed %llu, "
                "%llu events in %.2f s\n",
                bb_sim_mode_name(c->mode), s->replications, run.horizon_units, tus,
-               (unsigned long long)a.sim.seed, (unsigned long long)s->events, run.wall_s);
+               (unsigned long long)a.base.sim.seed, (unsigned long long)s->events, run.wall_s);
         printf("  written %s = to PFS %s + left in buffer and held %s (conservation error "
                "%.2g quanta)\n", w, pfs, bb, s->max_conservation_error);
     }

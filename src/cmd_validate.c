@@ -25,10 +25,8 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    bb_simopts sim;
+    bb_simargs base;   /* first: bb_simargs_parse casts */
     const char *size_arg;
-    const char *file;
 };
 
 static error_t
@@ -37,36 +35,24 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->sim;
-        break;
     case OPT_BB_SIZE:
         a->size_arg = arg;
         break;
     case OPT_CSV:
-        a->common.csv = 1;
-        break;
-    case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
+        a->base.common.csv = 1;
         break;
     case ARGP_KEY_END:
         if (!a->size_arg)
             argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
-        if (a->common.csv && a->common.json)
+        if (a->base.common.csv && a->base.common.json)
             argp_error(state, "--csv and --json exclude each other");
         break;
     default:
-        return ARGP_ERR_UNKNOWN;
+        return bb_simargs_parse(&a->base, key, arg, state);
     }
     return 0;
 }
 
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
-};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "Compare the analytic idle fraction with the simulated one, one row per buffer "
@@ -74,7 +60,7 @@ static const struct argp argp = {
     "interval; otherwise the relative gap (simulated - analytic) / analytic is given.  "
     "With --mode bernoulli the two must agree in about a fraction LEVEL of rows; with "
     "--mode periodic the gap is the finding (Figure 4 of the paper).",
-    children, NULL, NULL
+    bb_sim_children, NULL, NULL
 };
 
 static _Noreturn void
@@ -142,6 +128,30 @@ typedef struct {
     double gap;          /* (simulated - analytic) / analytic; NAN if analytic = 0 */
 } row;
 
+typedef struct {
+    const bb_ctx *ctx;
+    const bb_simrun *run;
+} eval_ctx;
+
+/* One analytic evaluation per size, as units of the thread pool (bba_eval
+ * only reads the model), stored by index. */
+static int
+eval_unit(size_t k, void *result, const void *vctx, char *err)
+{
+    const eval_ctx *ec = vctx;
+    row *r = result;
+    bba_eval_result ev;
+    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
+                      &ec->ctx->so, &ev, NULL, err);
+
+    if (rc != BB_OK)
+        return rc;
+    r->S = ec->run->cfg[k].S;
+    r->analytic = ev.meas.idle;
+    r->quiet_analytic = ev.meas.quiet;
+    return BB_OK;
+}
+
 int
 bb_cmd_validate(int argc, char **argv)
 {
@@ -154,28 +164,25 @@ bb_cmd_validate(int argc, char **argv)
     char err[BB_ERRLEN];
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_simopts_init(&a.sim);
+    bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_ctx_load(&ctx, &a.common, a.file);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file);
     n = parse_sizes(&ctx, a.size_arg, &S);
-    bb_sim_prepare(&run, &ctx, &a.sim, S, n);
+    bb_sim_prepare(&run, &ctx, &a.base.sim, S, n);
     rows = calloc(n, sizeof *rows);
     if (rows == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     /* The analytic side first: it refuses what it cannot solve before the
-     * (longer) simulation starts. */
-    for (size_t k = 0; k < n; k++) {
-        bba_eval_result r;
-        int rc = bba_eval(&ctx.model, S[k], &run.cfg[k].pol, &ctx.so, &r, NULL, err);
+     * simulation starts.  */
+    {
+        eval_ctx ec = { &ctx, &run };
+        int rc = bbs_replicate_run(n, sizeof *rows, rows, eval_unit, &ec, a.base.sim.threads,
+                                   NULL, NULL, err);
 
         if (rc != BB_OK)
             bb_die_lib(rc, err);
-        rows[k].S = S[k];
-        rows[k].analytic = r.meas.idle;
-        rows[k].quiet_analytic = r.meas.quiet;
     }
-    bb_sim_execute(&run, &ctx, &a.sim);
+    bb_sim_execute(&run, &ctx, &a.base.sim);
     for (size_t k = 0; k < n; k++) {
         const bbs_bb_summary *s = &run.sum[k];
 
@@ -188,7 +195,7 @@ bb_cmd_validate(int argc, char **argv)
         n_agree += rows[k].agrees;
     }
 
-    if (a.common.json) {
+    if (a.base.common.json) {
         json_t *arr = json_array();
 
         for (size_t k = 0; k < n; k++) {
@@ -208,7 +215,7 @@ bb_cmd_validate(int argc, char **argv)
                 "quiet_mean", s->quiet_mean));
         }
         bb_json_print(arr);
-    } else if (a.common.csv) {
+    } else if (a.base.common.csv) {
         printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
                "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean\n");
         for (size_t k = 0; k < n; k++) {
@@ -242,9 +249,9 @@ bb_cmd_validate(int argc, char **argv)
         }
         printf("%zu of %zu sizes agree at %g%% confidence; %s applications, %s draining, "
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
-               n_agree, n, 100.0 * a.sim.confidence, bb_sim_mode_name(a.sim.mode),
-               a.sim.pol.lazy ? "lazy" : "greedy", a.sim.replications, run.horizon_units,
-               tus, (unsigned long long)a.sim.seed, run.wall_s);
+               n_agree, n, 100.0 * a.base.sim.confidence, bb_sim_mode_name(a.base.sim.mode),
+               a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
+               tus, (unsigned long long)a.base.sim.seed, run.wall_s);
     }
     free(rows);
     free(S);

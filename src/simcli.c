@@ -134,6 +134,36 @@ bb_simopts_init(bb_simopts *o)
     o->confidence = 0.95;
 }
 
+const struct argp_child bb_sim_children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
+};
+
+void
+bb_simargs_init(bb_simargs *a)
+{
+    memset(a, 0, sizeof *a);
+    bb_common_init(&a->common);
+    bb_simopts_init(&a->sim);
+}
+
+error_t
+bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
+{
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->sim;
+        return 0;
+    case ARGP_KEY_ARG:
+        if (a->file)
+            argp_error(state, "more than one workload file");
+        a->file = arg;
+        return 0;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+}
+
 const char *
 bb_sim_mode_name(bbs_bb_mode m)
 {

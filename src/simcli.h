@@ -28,6 +28,23 @@ typedef struct {
 extern const struct argp bb_simopts_argp;
 void bb_simopts_init(bb_simopts *o);
 
+/* What simulate and validate parse alike: the platform options (child 0),
+ * the simulation options (child 1) and the workload FILE argument. */
+typedef struct {
+    bb_common common;
+    bb_simopts sim;
+    const char *file;
+} bb_simargs;
+
+/* The children to give to the command's struct argp. */
+extern const struct argp_child bb_sim_children[];
+/* bb_simargs_init: defaults for both option sets. */
+void bb_simargs_init(bb_simargs *a);
+/* bb_simargs_parse: handle ARGP_KEY_INIT and ARGP_KEY_ARG for a command
+ * whose input starts with a bb_simargs; returns 0 when handled, else
+ * ARGP_ERR_UNKNOWN. */
+error_t bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state);
+
 /* A prepared simulation: one configuration per buffer size. */
 typedef struct {
     bbs_bb_config base;        /* everything but S and the policy */
