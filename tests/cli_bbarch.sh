@@ -2,26 +2,8 @@
 # cli_bbarch.sh: `bbsize bbarch`: the byte accounting, the iostat series
 # (CSV and JSON, atomic), seeds and every bad-input path.
 # SPDX-License-Identifier: GPL-3.0-or-later
-set -eu
-LC_ALL=C
-export LC_ALL
-: "${BBSIZE:?}" "${BBSIZE_TOP_SRCDIR:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; }
-expect() {
-  want=$1 needle=$2 what=$3
-  shift 4
-  st=0
-  "$BBSIZE" bbarch "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
-  if [ "$st" -eq "$want" ] && grep -q -- "$needle" "$tmp/err"; then
-    ok "$what (exit $want)"
-  else
-    no "$what: exit $st, stderr: $(cat "$tmp/err")"
-  fi
-}
+CMD=bbarch
+. "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
 
@@ -59,13 +41,4 @@ expect 64 "capacity 0 B is not > 0" "zero capacity" -- --capacity 0B
 expect 64 "intel-d3-s4510" "unknown buffer device preset" -- --device nope
 
 # the EXAMPLES of bbsize-bbarch(1) run and succeed
-sed -n '/^\.SH EXAMPLES/,/^\.SH SEE ALSO/p' "$BBSIZE_TOP_SRCDIR/man/bbsize-bbarch.1" |
-  sed -e 's/\\-/-/g' -e 's/\\e$/\\/' | awk '/^  bbsize bbarch/ { cmd = $0; while (cmd ~ /\\$/) { sub(/\\$/, "", cmd); getline l; cmd = cmd l } print cmd }' >"$tmp/ex"
-fails=0; count=0
-while read -r line; do
-  count=$((count + 1))
-  set -- $line
-  shift 2
-  "$BBSIZE" bbarch "$@" >/dev/null 2>"$tmp/err" || fails=$((fails + 1))
-done <"$tmp/ex"
-if [ "$count" -ge 2 ] && [ "$fails" -eq 0 ]; then ok "man page EXAMPLES run ($count)"; else no "man EXAMPLES: $fails of $count failed: $(cat "$tmp/err")"; fi
+man_examples 2

@@ -2,28 +2,8 @@
 # cli_device.sh: `bbsize device`: Table 1 runs, output formats, seeds and
 # every bad-input path with its message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
-set -eu
-LC_ALL=C
-export LC_ALL
-: "${BBSIZE:?}" "${BBSIZE_TOP_SRCDIR:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; }
-
-# expect STATUS NEEDLE DESCRIPTION -- ARGS: exit status and a stderr phrase
-expect() {
-  want=$1 needle=$2 what=$3
-  shift 4
-  st=0
-  "$BBSIZE" device "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
-  if [ "$st" -eq "$want" ] && grep -q -- "$needle" "$tmp/err"; then
-    ok "$what (exit $want)"
-  else
-    no "$what: exit $st, stderr: $(cat "$tmp/err")"
-  fi
-}
+CMD=device
+. "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 
 echo 1..17
 
@@ -64,13 +44,4 @@ expect 65 "rate.dev:4: field 'read_rates_MiBps': 0 is not a positive number" "ze
 expect 64 "does not fit" "file beyond the device" -- --preset intel-d3-s4510 --pattern randread --offset 480GB
 
 # the EXAMPLES of bbsize-device(1) run and succeed
-sed -n '/^\.SH EXAMPLES/,/^\.SH FILES/p' "$BBSIZE_TOP_SRCDIR/man/bbsize-device.1" |
-  sed -e 's/\\-/-/g' -e 's/\\e$/\\/' | awk '/^  bbsize device/ { cmd = $0; while (cmd ~ /\\$/) { sub(/\\$/, "", cmd); getline l; cmd = cmd l } print cmd }' >"$tmp/ex"
-fails=0; count=0
-while read -r line; do
-  count=$((count + 1))
-  set -- $line
-  shift 2
-  "$BBSIZE" device "$@" >/dev/null 2>"$tmp/err" || fails=$((fails + 1))
-done <"$tmp/ex"
-if [ "$count" -ge 3 ] && [ "$fails" -eq 0 ]; then ok "man page EXAMPLES run ($count)"; else no "man EXAMPLES: $fails of $count failed: $(cat "$tmp/err")"; fi
+man_examples 3

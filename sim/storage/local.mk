@@ -32,7 +32,7 @@ tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_arch_LDADD = $(STOR_TEST_LIBS)
 TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh \
 	tests/cli_bbarch.sh
-EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_test.h
+EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_cli.sh tests/storage_test.h
 
 # Speed of the device models (make bench-storage; not part of make check).
 EXTRA_DIST += bench/storage.sh
