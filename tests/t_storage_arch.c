@@ -118,6 +118,25 @@ test_latency_hand(void **st)
     assert_close(r.mean_write_latency_s, tw, 1e-12);
 }
 
+/* The node's ingress link is shared: with 1 MB/s links and 30 clients
+ * offering 252 MB/s to 2 nodes, at most 2 x 1 MB/s x 200 s reach the
+ * buffers. */
+static void
+test_link_shared(void **st)
+{
+    bbs_arch_config c;
+    bbs_arch_result r;
+    char err[BB_ERRLEN];
+
+    (void)st;
+    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
+    c.net_bw_Bps = 1e6;
+    assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
+    assert_true(r.bytes_written > 0);
+    assert_true(r.bytes_written <= 2 * 1e6 * 200);
+    assert_true(r.mean_write_latency_s > 10); /* the link queue */
+}
+
 /* Storage-side: under 64 KiB to the SSD (buffer), the rest to the HDD (on
  * the storage tier at once). */
 static void
@@ -359,6 +378,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maps),
         cmocka_unit_test(test_latency_hand),
+        cmocka_unit_test(test_link_shared),
         cmocka_unit_test(test_storage_side_threshold),
         cmocka_unit_test(test_accounting),
         cmocka_unit_test(test_lazy_quiet),

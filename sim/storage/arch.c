@@ -77,6 +77,7 @@ typedef struct {
     gsl_rng *rs, *rh, *rfail[2], *rlazy;
     double used, stored, inflight;
     double log_off, hdd_off;  /* next write address: the devices are logs */
+    double link_free;         /* the node's ingress link is busy until then */
     bbs_devq_stats prev_s, prev_h; /* at the last sample */
     unsigned epoch;
     ring wait;      /* waiting (admission) */
@@ -369,17 +370,41 @@ on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t
 
 /* ---- events ------------------------------------------------------------------------ */
 
+/* Event payloads carry the issue time as the bits of a double. */
+static int64_t
+dbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static double
+bitsd(int64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
 static int
 on_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
     int cl = (int)ev->entity;
-    double now = bbs_engine_now(e), next;
+    node *n = &s->nodes[s->map[cl]];
+    double now = bbs_engine_now(e), next, t = now;
     int rc;
 
     s->r->requests++;
-    if ((rc = bbs_engine_schedule(e, now + net_time(&s->c, s->c.req_bytes), s->k_net, 0,
-                                  (uint64_t)cl, 0, NULL, NULL)) != BB_OK)
+    if (s->c.kind != BBS_ARCH_NODE_LOCAL) {
+        /* latency, then the node's ingress link, first come first served */
+        double start = fmax(now + s->c.net_latency_s, n->link_free);
+        t = start + s->c.req_bytes / s->c.net_bw_Bps;
+        n->link_free = t;
+    }
+    if ((rc = bbs_engine_schedule(e, t, s->k_net, 0, (uint64_t)cl, dbits(now), NULL, NULL))
+        != BB_OK)
         return rc;
     next = now + gsl_ran_exponential(s->rcl[cl], s->c.mean_interarrival_s);
     if (next < s->c.horizon_s)
@@ -394,7 +419,7 @@ on_net(bbs_engine *e, const bbs_event *ev, void *ctx)
     int cl = (int)ev->entity;
     node *n = &s->nodes[s->map[cl]];
     double now = bbs_engine_now(e), b = s->c.req_bytes;
-    waiting w = { cl, now - net_time(&s->c, b), now, b };
+    waiting w = { cl, bitsd(ev->arg), now, b };
     char msg[BB_ERRLEN];
     int rc;
 

@@ -8,8 +8,9 @@
  *
  * Workload: every client writes requests of req_bytes with exponential
  * inter-arrival times (mean mean_interarrival_s, its own random stream)
- * until horizon_s.  A request crosses the network (latency + bytes / bw;
- * none for node-local buffers), is admitted by its buffer node when the
+ * until horizon_s.  A request crosses the network (none for node-local
+ * buffers): the latency, then its node's ingress link, a FIFO at
+ * net_bw_Bps shared by the node's clients; it is then admitted by its buffer node when the
  * node has room and is up (else it waits: the stall), is written by the
  * node's device (a devq.h FIFO server) and then counts as written.
  * Storage-side: a request under ssd_threshold_bytes goes to the I/O node's
@@ -141,7 +142,7 @@ void bbs_arch_config_init(bbs_arch_config *c);
 int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
 
 /* bbs_arch_net_time_s: network time of a request of bytes from a client
- * to its node (0 for node-local buffers). */
+ * to its node on an idle link (0 for node-local buffers). */
 double bbs_arch_net_time_s(const bbs_arch_config *c, double bytes);
 
 /* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter
