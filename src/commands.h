@@ -8,5 +8,6 @@ int bb_cmd_dist(int argc, char **argv);
 int bb_cmd_idle(int argc, char **argv);
 int bb_cmd_size(int argc, char **argv);
 int bb_cmd_threshold(int argc, char **argv);
+int bb_cmd_netload(int argc, char **argv);
 
 #endif

@@ -25,6 +25,7 @@ static const struct {
     { "idle", bb_cmd_idle, "idle and quiet fractions for a buffer size (greedy or lazy)" },
     { "dist", bb_cmd_dist, "instantaneous load distribution and its Chernoff bounds" },
     { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
+    { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
