@@ -101,6 +101,9 @@ parse_loads(struct args *a, const char *spec)
         step = strtod(end + 1, &end);
         if (*end || errno || !(step > 0) || !(to >= from))
             goto bad;
+        if (!(from > 0 && from <= 1) || !(to > 0 && to <= 1))
+            bb_die(BB_EXIT_USAGE, "--load '%s': %g is outside (0, 1] (a fraction of injection "
+                   "bandwidth)", spec, !(from > 0 && from <= 1) ? from : to);
         for (int i = 0;; i++) {
             double x = from + i * step;
             if (x > to + 1e-9 * step)
@@ -419,8 +422,11 @@ describe(const netspec *ns, int json)
     }
     printf("topology %s: 1-D dragonfly, %d groups x %d routers x %d nodes, %d global "
            "channels per router\n", ns->source, p->g, p->a, p->p, p->h);
-    printf("nodes %d (%d compute, %d burst-buffer: the first %d of each group), routers %d\n",
-           t->nodes, t->ncompute, t->nodes - t->ncompute, p->bb_per_group, t->routers);
+    if (p->bb_per_group > 0)
+        printf("nodes %d (%d compute, %d burst-buffer: the first %d of each group), routers %d\n",
+               t->nodes, t->ncompute, t->nodes - t->ncompute, p->bb_per_group, t->routers);
+    else
+        printf("nodes %d (all compute), routers %d\n", t->nodes, t->routers);
     printf("links: %d local and %d global (directed router-to-router), %d terminal links "
            "each way\n", t->nlocal, t->nglobal, t->nodes);
     printf("bandwidth: terminal %.4g GiB/s, local %.4g GiB/s, global %.4g GiB/s\n",
