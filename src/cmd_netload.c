@@ -63,7 +63,7 @@ static const struct argp_option options[] = {
     { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 3 },
     { "exact-limit", OPT_EXACT, "N", 0, "recompute rates exactly (whole connected component) "
       "while it has at most N flows, else only the flows sharing a link with the change; "
-      "-1: always exact, 0: always local (default 2000)", 3 },
+      "-1: always exact, 0: always local (default 256)", 3 },
     { "link-stats", OPT_LINKSTATS, "FILE", 0, "write per-link statistics (CSV) to FILE", 3 },
     { "csv", OPT_CSV, NULL, 0, "print the table as CSV", 3 },
     { "json", OPT_JSON, NULL, 0, "print JSON", 3 },
@@ -501,7 +501,7 @@ json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
                       json_summary(&r->class_sat_frac[k])));
     return json_pack(
         "{s:f, s:f, s:f, s:f, s:f, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, "
-        "s:I, s:I, s:I, s:I}}",
+        "s:I, s:I, s:I, s:I, s:I}}",
         "offered_load_target", load, "offered_load", r->offered, "accepted_load", r->accepted,
         "offered_bytes_per_s_per_node", r->offered_Bps, "accepted_bytes_per_s_per_node",
         r->accepted_Bps, "senders", r->nsenders, "messages_generated", (json_int_t)r->generated,
@@ -511,7 +511,8 @@ json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
         (json_int_t)r->inflight_at_end, "latency_s", json_summary(&r->latency_s),
         "router_hops", json_summary(&r->hops), "comm_time_per_rank_s",
         json_summary(&r->comm_time_s), "links", links, "cost", "events",
-        (json_int_t)r->events, "rate_updates", (json_int_t)r->cost.updates, "flows_touched",
+        (json_int_t)r->events, "rate_updates", (json_int_t)r->cost.updates, "exact_updates",
+        (json_int_t)r->cost.exact_updates, "flows_touched",
         (json_int_t)r->cost.flows_touched, "largest_component",
         (json_int_t)r->cost.max_component, "flows_started", (json_int_t)r->cost.flows_started);
     (void)t;
@@ -563,7 +564,7 @@ bb_cmd_netload(int argc, char **argv)
     a.duration_s = 1e-3;
     a.warmup_s = -1;
     a.seed = 1;
-    a.exact_limit = 2000;
+    a.exact_limit = 256;
     parse_loads(&a, "0.1:1.0:0.1");
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.warmup_s < 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "net_int.h"
 #include "fabric.h"
 #include "maxmin.h"
 
@@ -61,24 +62,9 @@ struct bbs_net_fabric {
     bbs_net_fabric_cost cost;
     int exact_limit;
     uint64_t exact_limit_hit;
+    int backoff, skip;           /* after components too large: go local for
+                                    skip updates, doubling up to 64 */
 };
-
-static int
-grow_arr(void **p, int *cap, int need, size_t elem)
-{
-    int n;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    n = need + need / 2 + 16;
-    q = realloc(*p, (size_t)n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 static int on_done(bbs_engine *e, const bbs_event *ev, void *ctx);
 static int on_update(bbs_engine *e, const bbs_event *ev, void *ctx);
@@ -148,7 +134,7 @@ mark_dirty(bbs_net_fabric *f, int l)
 {
     if (f->lk[l].dirty)
         return 0;
-    if (grow_arr((void **)&f->dirty, &f->capdirty, f->ndirty + 1, sizeof(int)))
+    if (bbs_net_grow((void **)&f->dirty, &f->capdirty, f->ndirty + 1, sizeof(int)))
         return -1;
     f->lk[l].dirty = 1;
     f->dirty[f->ndirty++] = l;
@@ -189,7 +175,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     if (f->nfree > 0) {
         id = f->freefl[--f->nfree];
     } else {
-        if (grow_arr((void **)&f->fl, &f->capfl, f->nfl + 1, sizeof(flow)))
+        if (bbs_net_grow((void **)&f->fl, &f->capfl, f->nfl + 1, sizeof(flow)))
             return bb_seterr(err, BB_ENOMEM, "out of memory for flows");
         id = f->nfl++;
         f->fl[id].stamp = 0;
@@ -210,7 +196,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     for (int i = 0; i < len; i++) {
         link *L = &f->lk[path[i]];
         x->path[i] = path[i];
-        if (grow_arr((void **)&L->fl, &L->cap, L->n + 1, sizeof(int))
+        if (bbs_net_grow((void **)&L->fl, &L->cap, L->n + 1, sizeof(int))
             || mark_dirty(f, path[i]))
             return bb_seterr(err, BB_ENOMEM, "out of memory for link flow lists");
         x->pos[i] = L->n;
@@ -267,6 +253,11 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
 {
     int ncf = 0, ncl = 0, np = 0, head = 0, ndl, exact = f->exact_limit != 0;
 
+    if (exact && f->exact_limit > 0 && f->skip > 0) {
+        f->skip--;
+        exact = 0;
+    }
+
     for (int i = 0; i < f->ndirty; i++) {
         int l = f->dirty[i];
         f->lk[l].stamp = st;
@@ -285,6 +276,8 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
             if (exact && f->exact_limit > 0 && ncf >= f->exact_limit) {
                 /* too large: restart as local */
                 f->exact_limit_hit++;
+                f->backoff = f->backoff ? (f->backoff < 64 ? 2 * f->backoff : 64) : 1;
+                f->skip = f->backoff;
                 for (int i = 0; i < ncf; i++)
                     f->fl[f->cf[i]].stamp = 0;
                 for (int i = 0; i < ncl; i++)
@@ -313,6 +306,8 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
     restart:
         head = 0;
     }
+    if (exact)
+        f->backoff = 0;
     *ncf_out = ncf;
     *ncl_out = ncl;
     *np_out = np;
@@ -336,14 +331,14 @@ recompute(bbs_net_fabric *f, char *err)
         st = f->stamp = 1;
     }
     /* room for every active flow and link: collect never reallocates */
-    if (grow_arr((void **)&f->cl, &f->capcl, t->nlinks, sizeof(int))
-        || grow_arr((void **)&f->cf, &f->capcf, f->nfl + 1, sizeof(int)))
+    if (bbs_net_grow((void **)&f->cl, &f->capcl, t->nlinks, sizeof(int))
+        || bbs_net_grow((void **)&f->cf, &f->capcf, f->nfl + 1, sizeof(int)))
         goto nomem;
     exact = collect(f, st, &ncf, &ncl, &np);
     for (int i = 0; i < f->ndirty; i++)
         f->lk[f->dirty[i]].dirty = 0;
     f->ndirty = 0;
-    if (grow_arr((void **)&f->path, &f->cappath, np + 1, sizeof(int))
+    if (bbs_net_grow((void **)&f->path, &f->cappath, np + 1, sizeof(int))
         || !(f->cap = realloc(f->cap, (size_t)f->capcl * sizeof(double)))
         || !(f->sat = realloc(f->sat, (size_t)f->capcl))
         || !(f->poff = realloc(f->poff, (size_t)(f->capcf + 1) * sizeof(int)))
@@ -471,7 +466,7 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     }
     x->active = 0;
     f->nactive--;
-    if (grow_arr((void **)&f->freefl, &f->capfree, f->nfree + 1, sizeof(int)))
+    if (bbs_net_grow((void **)&f->freefl, &f->capfree, f->nfree + 1, sizeof(int)))
         return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
     f->freefl[f->nfree++] = id;
     info.flow = id;

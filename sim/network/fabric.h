@@ -82,7 +82,9 @@ int bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, g
  * gets what the others leave: capacities are never exceeded, but capacity
  * freed two links away is only found at those flows' next update, and a
  * re-solved flow may overtake a held one on a shared bottleneck).  N > 0:
- * exact while the component has at most N flows, else local. */
+ * exact while the component has at most N flows, else local; after a
+ * component too large, the next 1, 2, 4 ... 64 updates go local without
+ * trying (the exact attempt costs up to N flows of search). */
 void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
 
 /* Number of active flows on each link (indexed by link id). */

@@ -4,7 +4,7 @@
 # of libbbsim: link sim/network/libbbsnet.a before sim/libbbsim.a.
 noinst_LIBRARIES += sim/network/libbbsnet.a
 sim_network_libbbsnet_a_SOURCES = \
-	sim/network/bbsnet.h \
+	sim/network/bbsnet.h sim/network/net_int.h \
 	sim/network/topo.c sim/network/topo.h \
 	sim/network/codesconf.c sim/network/codesconf.h \
 	sim/network/place.c sim/network/place.h \
@@ -35,3 +35,4 @@ dist_networkdata_DATA = data/network/README \
 	data/network/dally-1056-min.conf data/network/dally-1056-par.conf \
 	data/network/dfdally_72.conf data/network/cont-1d-1056-mixwkld.conf \
 	data/network/rand_node0-1d-1056-mixwkld.conf
+EXTRA_DIST += bench/netload.sh

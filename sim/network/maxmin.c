@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "net_int.h"
 #include "maxmin.h"
 
 typedef struct {
@@ -46,23 +47,6 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
 }
 
 static int
-grow(void **p, int *cap, int need, size_t elem)
-{
-    void *q;
-    int n;
-
-    if (need <= *cap)
-        return 0;
-    n = need + need / 2 + 16;
-    q = realloc(*p, (size_t)n * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
-static int
 ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
 {
     if (nl + 1 > ws->cap_links) {
@@ -76,8 +60,8 @@ ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
 #undef RE
         ws->cap_links = n;
     }
-    if (grow((void **)&ws->frozen, &ws->cap_flows, nf + 1, 1)
-        || grow((void **)&ws->lflows, &ws->cap_path, np + 1, sizeof(int)))
+    if (bbs_net_grow((void **)&ws->frozen, &ws->cap_flows, nf + 1, 1)
+        || bbs_net_grow((void **)&ws->lflows, &ws->cap_path, np + 1, sizeof(int)))
         return -1;
     return 0;
 }
@@ -135,7 +119,7 @@ bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *ra
     np = pb->path_off[nf];
 
     if (ensure(ws, nl, nf, np)
-        || grow((void **)&ws->heap, &ws->cap_heap, np + nl + 1, sizeof(hent)))
+        || bbs_net_grow((void **)&ws->heap, &ws->cap_heap, np + nl + 1, sizeof(hent)))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows, %d links)",
                          nf, nl);
     memset(ws->cnt, 0, (size_t)nl * sizeof(int));
