@@ -21,7 +21,7 @@ enum {
     OPT_TOPOLOGY = 0x3000, OPT_PATTERN, OPT_ROUTING, OPT_LOAD, OPT_MSG, OPT_DURATION,
     OPT_WARMUP, OPT_WINDOW, OPT_BIAS, OPT_CAND, OPT_SEED, OPT_SENDERS, OPT_INTRA, OPT_INTER,
     OPT_DESCRIBE, OPT_WRITE_WIRING, OPT_LINKSTATS, OPT_PLACEMENT, OPT_JOBS, OPT_ALLOC,
-    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT
+    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT, OPT_BB
 };
 
 static const struct argp_option options[] = {
@@ -33,6 +33,8 @@ static const struct argp_option options[] = {
     { "inter", OPT_INTER, "FILE", 0, "CODES binary inter-group wiring (overrides the .conf)", 1 },
     { "generate-wiring", OPT_GENERATE, NULL, 0,
       "ignore the .conf's wiring files and use CODES' generator rule", 1 },
+    { "bb-per-group", OPT_BB, "K", 0, "the first K terminals of every group are burst-buffer "
+      "/ I/O nodes (default: the preset's or the .conf's codes-store count)", 1 },
     { "describe", OPT_DESCRIBE, NULL, 0, "print the topology as read, and exit", 1 },
     { "write-wiring", OPT_WRITE_WIRING, "PREFIX", 0,
       "write the wiring as CODES binary files PREFIX-intra and PREFIX-inter, and exit", 1 },
@@ -76,7 +78,7 @@ struct args {
     const char *topology, *intra, *inter, *write_wiring, *link_stats, *alloc, *jobs;
     const char *routing;
     int pattern, describe, generate, placement, json, csv, quiet, progress, window, cand;
-    int compute_only, exact_limit;
+    int compute_only, exact_limit, bb_per_group;
     double bias, msg_bytes, duration_s, warmup_s;
     double loads[1000];
     int nloads;
@@ -165,6 +167,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_INTER: a->inter = arg; break;
     case OPT_GENERATE: a->generate = 1; break;
     case OPT_DESCRIBE: a->describe = 1; break;
+    case OPT_BB: a->bb_per_group = (int)bb_opt_long("bb-per-group", arg, 0, INT_MAX); break;
     case OPT_WRITE_WIRING: a->write_wiring = arg; break;
     case OPT_PATTERN:
         if (bbs_net_pattern_parse(arg, &a->pattern, err) != BB_OK)
@@ -394,6 +397,8 @@ load_topology(const struct args *a, netspec *ns)
         ns->have_wiring = 1;
         snprintf(ns->wiring_src, sizeof ns->wiring_src, "%s, %s", a->intra, a->inter);
     }
+    if (a->bb_per_group >= 0)
+        ns->par.bb_per_group = a->bb_per_group;
     rc = bbs_net_topo_build(&ns->par, ns->have_wiring ? &ns->w : NULL, &ns->topo, err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ns->source, err);
@@ -565,6 +570,7 @@ bb_cmd_netload(int argc, char **argv)
     a.warmup_s = -1;
     a.seed = 1;
     a.exact_limit = 256;
+    a.bb_per_group = -1;
     parse_loads(&a, "0.1:1.0:0.1");
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.warmup_s < 0)

@@ -113,6 +113,8 @@ expect_fail "unwritable link-stats file: 73, nothing left behind" 73 "cannot cre
     "$BBSIZE" netload $Q --load 0.2 --link-stats "$T/no/dir/links.csv"
 expect_fail "bb-io without burst-buffer nodes: 64" 64 "needs burst-buffer nodes" \
     "$BBSIZE" netload --topology graph500-72 --pattern bb-io --duration 0.1ms
+expect_fail "more burst-buffer nodes than a group has: 65" 65 "need 0 <= k < a\*p = 8" \
+    "$BBSIZE" netload --topology graph500-72 --bb-per-group 8 --describe
 
 echo "1..$n"
 exit "$failed"

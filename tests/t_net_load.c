@@ -198,6 +198,29 @@ test_mfnetsim_1056(void **state)
     bbs_net_topo_free(t);
 }
 
+/* bb-io: the a p - k compute nodes of a group share the ejection links of
+ * its k burst-buffer nodes: accepted <= k / (a p - k) of injection. */
+static void
+test_bb_io_ejection_bound(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_net_load_opts o;
+    char err[BB_ERRLEN];
+    double a, bound;
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    par.bb_per_group = 1;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    bound = 1.0 / (par.a * par.p - 1);
+    opts(&o, BBS_NET_PAT_BB_IO, BBS_NET_ROUTE_MIN, 0.5, 65536, 2e-3, 16);
+    a = accepted(t, &o, NULL);
+    print_message("# bb-io: %.4f (bound %.4f)\n", a, bound);
+    assert_true(a <= bound * 1.01 && a >= bound * 0.97);
+    bbs_net_topo_free(t);
+}
+
 /* Same seed, same numbers; another seed, other numbers.  Exact and local
  * recomputation agree on accepted load. */
 static void
@@ -289,6 +312,7 @@ main(void)
         cmocka_unit_test(test_graph500_72_uniform),
         cmocka_unit_test(test_graph500_72_group_shift),
         cmocka_unit_test(test_mfnetsim_1056),
+        cmocka_unit_test(test_bb_io_ejection_bound),
         cmocka_unit_test(test_reproducible_and_exact_vs_local),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_summary),
