@@ -1,5 +1,402 @@
-/* bb.c: the burst-buffer platform model (bb.h).
- * SPDX-License-Identifier: GPL-3.0-or-later */
+/* bb.c: the burst-buffer platform model on the event engine (bb.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two event kinds: TICK ends time unit u (arg = u) and applies the
+ * platform's transition for it (prio 1, so that phase changes at the same
+ * instant are accounted first); PHASE toggles application `entity` between
+ * compute and I/O (periodic mode only, prio 0). */
 #include "config.h"
-#include "bb_error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
 #include "bb.h"
+#include "bb_error.h"
+#include "engine.h"
+#include "rng.h"
+#include "stats.h"
+
+typedef struct {
+    const bbs_bb_config *c;
+    bbs_engine *e;
+    int k_tick, k_phase;
+    gsl_rng **rng;           /* per application */
+    gsl_rng *plat;           /* platform draws: lazy EPS */
+    double tu;               /* seconds per time unit */
+    /* platform state, quanta */
+    double L, H;
+    /* periodic applications */
+    double *d_tu;            /* periods, time units */
+    int *in_io;
+    double *last_s;          /* last change of I/O accounting, s */
+    double *io_s;            /* I/O time in the current unit, s */
+    bbs_event_id *pending;   /* each application's next phase change */
+    /* measures */
+    long measured, stalls, quiet, normal, empty, full;
+    double occ_sum;
+    bbs_hist occ;
+    double written, to_pfs_direct, to_bb, bb_to_pfs, held_to_pfs;
+} bbsim;
+
+int
+bbs_bb_check(const bbs_bb_config *c, char *err)
+{
+    if (c->n == 0)
+        return bb_seterr(err, BB_EINVAL, "the workload has no application");
+    if (c->B <= 0)
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %ld quanta is not positive", c->B);
+    if (c->S < 0)
+        return bb_seterr(err, BB_EINVAL, "buffer size %ld quanta is negative", c->S);
+    if (c->bb_bw < 0)
+        return bb_seterr(err, BB_EINVAL, "burst-buffer bandwidth %ld quanta is negative", c->bb_bw);
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->b[i] < 0)
+            return bb_seterr(err, BB_EINVAL, "application %zu: bandwidth %ld quanta is negative",
+                             i + 1, c->b[i]);
+        if (!(c->p[i] >= 0.0 && c->p[i] <= 1.0))
+            return bb_seterr(err, BB_EINVAL, "application %zu: p = %g is not in [0, 1]",
+                             i + 1, c->p[i]);
+    }
+    if (c->horizon_units <= 0)
+        return bb_seterr(err, BB_EINVAL, "horizon %ld time units is not positive", c->horizon_units);
+    if (c->warmup_units < 0)
+        return bb_seterr(err, BB_EINVAL, "warm-up %ld time units is negative", c->warmup_units);
+    if (!(c->time_unit_s > 0) || !isfinite(c->time_unit_s))
+        return bb_seterr(err, BB_EINVAL, "time unit %g s is not positive", c->time_unit_s);
+    if (c->pol.lazy && (c->pol.threshold < 0 || c->pol.threshold > c->S))
+        return bb_seterr(err, BB_EINVAL, "threshold %ld quanta is outside [0, %ld]",
+                         c->pol.threshold, c->S);
+    if (c->pol.lazy && !(c->pol.eps >= 0.0 && c->pol.eps <= 1.0))
+        return bb_seterr(err, BB_EINVAL, "EPS %g is outside [0, 1]", c->pol.eps);
+    if (c->mode == BBS_BB_PERIODIC) {
+        if (!(c->noise >= 0.0 && c->noise < 1.0))
+            return bb_seterr(err, BB_EINVAL, "noise u = %g is outside [0, 1)", c->noise);
+        if (c->period_tu) {
+            for (size_t i = 0; i < c->n; i++)
+                if (!(c->period_tu[i] > 0) || !isfinite(c->period_tu[i]))
+                    return bb_seterr(err, BB_EINVAL,
+                                     "application %zu: period %g time units is not positive",
+                                     i + 1, c->period_tu[i]);
+        } else if (!(c->d_min_tu > 0) || !isfinite(c->d_min_tu)) {
+            return bb_seterr(err, BB_EINVAL,
+                             "periodic mode needs a period for every application or d_min > 0");
+        }
+    } else if (c->mode != BBS_BB_BERNOULLI) {
+        return bb_seterr(err, BB_EINVAL, "unknown workload mode %d", (int)c->mode);
+    }
+    return BB_OK;
+}
+
+/* The load written in the normal unit that ends at t_end, quanta.
+ * Bernoulli: one uniform per application. */
+static double
+unit_load(bbsim *s, double t_end)
+{
+    const bbs_bb_config *c = s->c;
+    double k = 0.0;
+
+    if (c->mode == BBS_BB_BERNOULLI) {
+        for (size_t i = 0; i < c->n; i++)
+            if (bbs_rng_bernoulli(s->rng[i], c->p[i]))
+                k += (double)c->b[i];
+        return k;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        if (s->in_io[i])
+            s->io_s[i] += t_end - s->last_s[i];
+        s->last_s[i] = t_end;
+        k += (double)c->b[i] * (s->io_s[i] / s->tu);
+        s->io_s[i] = 0.0;
+    }
+    return k;
+}
+
+static int
+on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    bbsim *s = ctx;
+    const bbs_bb_config *c = s->c;
+    long u = (long)ev->arg;
+    int measured = u >= c->warmup_units;
+    double B = (double)c->B, S = (double)c->S;
+    double j0 = s->L + s->H;
+    double t_end = ev->time_s;
+    int rc;
+
+    if (measured) {
+        s->measured++;
+        if (j0 >= S)
+            s->full++;
+    }
+    if (s->H > 0) {
+        /* Stall (Algorithm 2, lines 12-14): the PFS takes B, held data first. */
+        double from_held = s->H < B ? s->H : B;
+        double from_bb = s->L < B - from_held ? s->L : B - from_held;
+
+        s->H -= from_held;
+        s->L -= from_bb;
+        s->held_to_pfs += from_held;
+        s->bb_to_pfs += from_bb;
+        if (measured)
+            s->stalls++;
+    } else {
+        double k = unit_load(s, t_end);
+        double eps_u = c->pol.lazy ? gsl_rng_uniform(s->plat) : 0.0;
+
+        s->written += k;
+        if (k <= B) {
+            /* Algorithms 2 and 4, lines 1-8. */
+            int drain = !(c->pol.lazy && s->L < (double)c->pol.threshold) || eps_u < c->pol.eps;
+
+            s->to_pfs_direct += k;
+            if (drain) {
+                double d = s->L < B - k ? s->L : B - k;
+
+                s->L -= d;
+                s->bb_to_pfs += d;
+            }
+        } else {
+            /* Lines 10-15: the excess fills the buffer; what does not fit
+             * (or exceeds B_BB) stays on the compute nodes. */
+            double ex = k - B, into = S - s->L;
+
+            if (into > ex)
+                into = ex;
+            if (c->bb_bw > 0 && into > (double)c->bb_bw)
+                into = (double)c->bb_bw;
+            if (into < 0)
+                into = 0;
+            s->to_pfs_direct += B;
+            s->L += into;
+            s->to_bb += into;
+            s->H += ex - into;
+        }
+        if (measured) {
+            s->normal++;
+            s->occ_sum += j0;
+            if (j0 <= 0)
+                s->empty++;
+            bbs_hist_add(&s->occ, j0, 1.0);
+            if (s->L + s->H >= j0)
+                s->quiet++;
+        }
+    }
+    if (u + 1 >= c->warmup_units + c->horizon_units)
+        return BB_OK;
+    rc = bbs_engine_schedule(e, (double)(u + 2) * s->tu, s->k_tick, 1, 0, u + 1, NULL, NULL);
+    if (rc != BB_OK)
+        return rc;
+    if (c->mode == BBS_BB_PERIODIC && s->H > 0) {
+        /* The next unit is a stall: every application's clock stops for one
+         * unit, so its pending phase change moves one unit later and it
+         * writes nothing until then. */
+        for (size_t i = 0; i < c->n; i++) {
+            s->last_s[i] = t_end + s->tu;
+            if (s->pending[i]) {
+                double t = bbs_engine_event_time(e, s->pending[i]);
+
+                rc = bbs_engine_reschedule(e, s->pending[i], t + s->tu);
+                if (rc != BB_OK)
+                    return rc;
+            }
+        }
+    }
+    return BB_OK;
+}
+
+/* Periodic: application `entity` ends its current burst now. */
+static int
+on_phase(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    bbsim *s = ctx;
+    const bbs_bb_config *c = s->c;
+    size_t i = (size_t)ev->entity;
+    double t = ev->time_s, x, len_tu;
+
+    if (s->in_io[i])
+        s->io_s[i] += t - s->last_s[i];
+    s->last_s[i] = t;
+    s->in_io[i] = !s->in_io[i];
+    /* Algorithm 3, lines 4-11 with the erratum: an I/O burst lasts
+     * p d x, a compute burst (1 - p) d x; one uniform per burst. */
+    x = bbs_rng_uniform_ab(s->rng[i], 1.0 - c->noise, 1.0 + c->noise);
+    len_tu = (s->in_io[i] ? c->p[i] : 1.0 - c->p[i]) * s->d_tu[i] * x;
+    return bbs_engine_schedule(e, t + len_tu * s->tu, s->k_phase, 0, i, 0, NULL, &s->pending[i]);
+}
+
+static void
+bbsim_free(bbsim *s)
+{
+    if (s->rng)
+        for (size_t i = 0; i < s->c->n; i++)
+            gsl_rng_free(s->rng[i]);
+    free(s->rng);
+    gsl_rng_free(s->plat);
+    free(s->d_tu);
+    free(s->in_io);
+    free(s->last_s);
+    free(s->io_s);
+    free(s->pending);
+    bbs_hist_free(&s->occ);
+    bbs_engine_free(s->e);
+}
+
+int
+bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
+{
+    bbsim s;
+    size_t n = c->n;
+    double total_pfs, resid;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    memset(&s, 0, sizeof s);
+    if ((rc = bbs_bb_check(c, err)) != BB_OK)
+        return rc;
+    s.c = c;
+    s.tu = c->time_unit_s;
+    rc = bbs_engine_new(&s.e, n + 2, err);
+    if (rc != BB_OK)
+        return rc;
+    s.rng = calloc(n, sizeof *s.rng);
+    s.d_tu = calloc(n, sizeof *s.d_tu);
+    s.in_io = calloc(n, sizeof *s.in_io);
+    s.last_s = calloc(n, sizeof *s.last_s);
+    s.io_s = calloc(n, sizeof *s.io_s);
+    s.pending = calloc(n, sizeof *s.pending);
+    s.plat = bbs_rng_stream_new(NULL, c->seed, unit, BBS_ENTITY(BBS_ECLASS_PLATFORM, 0));
+    if (!s.rng || !s.d_tu || !s.in_io || !s.last_s || !s.io_s || !s.pending || !s.plat) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!(s.rng[i] = bbs_rng_stream_new(NULL, c->seed, unit, BBS_ENTITY(BBS_ECLASS_APP, i)))) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory for random streams");
+            goto out;
+        }
+    if ((rc = bbs_hist_init(&s.occ, BBS_BB_OCC_BINS, 0.0, (double)c->S + 1.0, err)) != BB_OK)
+        goto out;
+    if ((rc = bbs_engine_register(s.e, on_tick, &s, &s.k_tick)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_phase, &s, &s.k_phase)) != BB_OK)
+        goto out;
+    rc = bbs_engine_schedule(s.e, s.tu, s.k_tick, 1, 0, 0, NULL, NULL);
+    if (rc != BB_OK)
+        goto out;
+    if (c->mode == BBS_BB_PERIODIC) {
+        for (size_t i = 0; i < n; i++) {
+            double start_tu;
+
+            if (c->period_tu) {
+                s.d_tu[i] = c->period_tu[i];
+            } else {
+                gsl_rng *g = bbs_rng_stream_new(NULL, c->seed, unit, BBS_ENTITY(BBS_ECLASS_SETUP, i));
+
+                if (g == NULL) {
+                    rc = bb_seterr(err, BB_ENOMEM, "out of memory for random streams");
+                    goto out;
+                }
+                s.d_tu[i] = bbs_rng_uniform_ab(g, c->d_min_tu, 2.0 * c->d_min_tu);
+                gsl_rng_free(g);
+            }
+            /* A random start in [0, d_i): computing until then. */
+            start_tu = bbs_rng_uniform_ab(s.rng[i], 0.0, s.d_tu[i]);
+            rc = bbs_engine_schedule(s.e, start_tu * s.tu, s.k_phase, 0, i, 0, NULL, &s.pending[i]);
+            if (rc != BB_OK)
+                goto out;
+        }
+    }
+    rc = bbs_engine_run(s.e, (double)(c->warmup_units + c->horizon_units) * s.tu);
+    if (rc != BB_OK)
+        goto out;
+
+    r->idle = (double)s.stalls / (double)s.measured;
+    r->quiet = (double)s.quiet / (double)s.measured;
+    r->p_full = (double)s.full / (double)s.measured;
+    if (s.normal > 0) {
+        r->mean_occupancy = s.occ_sum / (double)s.normal;
+        r->p_empty = (double)s.empty / (double)s.normal;
+        for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
+            r->occ_hist[b] = s.occ.w[b] / (double)s.normal;
+    }
+    r->written = s.written;
+    r->to_pfs_direct = s.to_pfs_direct;
+    r->to_bb = s.to_bb;
+    r->bb_to_pfs = s.bb_to_pfs;
+    r->held_to_pfs = s.held_to_pfs;
+    r->left_in_bb = s.L;
+    r->held = s.H;
+    r->events = bbs_engine_events(s.e);
+    r->stalls = s.stalls;
+    total_pfs = s.to_pfs_direct + s.bb_to_pfs + s.held_to_pfs;
+    resid = fabs(s.written - total_pfs - s.L - s.H);
+    r->conservation_error = resid;
+    if (resid > 1e-9 * (s.written > 1.0 ? s.written : 1.0))
+        rc = bb_seterr(err, BB_EDATA,
+                       "conservation violated: written %.17g quanta, to PFS %.17g, in buffer "
+                       "%.17g, held %.17g", s.written, total_pfs, s.L, s.H);
+out:
+    bbsim_free(&s);
+    return rc;
+}
+
+int
+bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err)
+{
+    return bbs_bb_run(ctx, unit, result, err);
+}
+
+int
+bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary *s, char *err)
+{
+    bbs_welford wi, wq, wo, we, wf;
+    bbs_ci ci;
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    if (n == 0)
+        return bb_seterr(err, BB_EINVAL, "no replication to summarise");
+    bbs_welford_init(&wi);
+    bbs_welford_init(&wq);
+    bbs_welford_init(&wo);
+    bbs_welford_init(&we);
+    bbs_welford_init(&wf);
+    for (size_t k = 0; k < n; k++) {
+        bbs_welford_add(&wi, r[k].idle);
+        bbs_welford_add(&wq, r[k].quiet);
+        bbs_welford_add(&wo, r[k].mean_occupancy);
+        bbs_welford_add(&we, r[k].p_empty);
+        bbs_welford_add(&wf, r[k].p_full);
+        for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
+            s->occ_hist[b] += r[k].occ_hist[b] / (double)n;
+        s->written += r[k].written;
+        s->to_pfs += r[k].to_pfs_direct + r[k].bb_to_pfs + r[k].held_to_pfs;
+        s->to_bb += r[k].to_bb;
+        s->left_in_bb += r[k].left_in_bb;
+        s->held += r[k].held;
+        if (r[k].conservation_error > s->max_conservation_error)
+            s->max_conservation_error = r[k].conservation_error;
+        s->events += r[k].events;
+    }
+    s->level = level;
+    s->replications = n;
+    if ((rc = bbs_ci_t(&wi, level, &ci, err)) != BB_OK)
+        return rc;
+    s->idle_mean = ci.mean;
+    s->idle_lo = ci.lo;
+    s->idle_hi = ci.hi;
+    s->idle_sd = bbs_welford_sd(&wi);
+    bbs_ci_t(&wq, level, &ci, NULL);
+    s->quiet_mean = ci.mean;
+    s->quiet_lo = ci.lo;
+    s->quiet_hi = ci.hi;
+    bbs_ci_t(&wo, level, &ci, NULL);
+    s->occ_mean = ci.mean;
+    s->occ_lo = ci.lo;
+    s->occ_hi = ci.hi;
+    s->p_empty_mean = we.mean;
+    s->p_full_mean = wf.mean;
+    return BB_OK;
+}

@@ -339,3 +339,11 @@ bbs_engine_next_time(const bbs_engine *e)
 {
     return e->n_heap ? e->slots[e->heap[0]].time_s : INFINITY;
 }
+
+double
+bbs_engine_event_time(const bbs_engine *e, bbs_event_id id)
+{
+    size_t s = lookup(e, id);
+
+    return s == NONE ? NAN : e->slots[s].time_s;
+}

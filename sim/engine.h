@@ -107,5 +107,7 @@ uint64_t bbs_engine_events(const bbs_engine *e);     /* events executed */
 size_t bbs_engine_pending(const bbs_engine *e);      /* events queued */
 /* bbs_engine_next_time: time of the next pending event (INFINITY if none). */
 double bbs_engine_next_time(const bbs_engine *e);
+/* bbs_engine_event_time: time of pending event id (NAN if not pending). */
+double bbs_engine_event_time(const bbs_engine *e, bbs_event_id id);
 
 #endif

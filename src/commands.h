@@ -8,6 +8,8 @@ int bb_cmd_dist(int argc, char **argv);
 int bb_cmd_idle(int argc, char **argv);
 int bb_cmd_size(int argc, char **argv);
 int bb_cmd_threshold(int argc, char **argv);
+int bb_cmd_simulate(int argc, char **argv);
+int bb_cmd_validate(int argc, char **argv);
 int bb_cmd_netload(int argc, char **argv);
 
 #endif

@@ -18,3 +18,4 @@ src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	  echo 'const char bb_default_workload_csv[] ='; \
 	  $(SED) -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
+src_bbsize_SOURCES += src/simcli.c src/simcli.h src/cmd_simulate.c src/cmd_validate.c

@@ -24,6 +24,8 @@ static const struct {
     { "size", bb_cmd_size, "smallest buffer for a target idle fraction (the one-line answer)" },
     { "idle", bb_cmd_idle, "idle and quiet fractions for a buffer size (greedy or lazy)" },
     { "dist", bb_cmd_dist, "instantaneous load distribution and its Chernoff bounds" },
+    { "simulate", bb_cmd_simulate, "discrete-event simulation with confidence intervals" },
+    { "validate", bb_cmd_validate, "analytic idle fraction beside the simulated one, per size" },
     { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
     { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
 };

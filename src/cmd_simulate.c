@@ -1,0 +1,165 @@
+/* cmd_simulate.c: `bbsize simulate`, the discrete-event simulation of the
+ * burst-buffer platform (Section 6 and Algorithm 3 of Aupy et al. 2017):
+ * mean and confidence interval of the idle and quiet fractions and of the
+ * buffer occupancy over independent replications.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "simcli.h"
+
+enum { OPT_BB_SIZE = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S, e.g. 2PB (required)", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_simargs base;   /* first: bb_simargs_parse casts */
+    bb_qty size;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_BB_SIZE:
+        bb_opt_size("bb-size", arg, &a->size);
+        break;
+    case ARGP_KEY_END:
+        if (!a->size.set)
+            argp_error(state, "--bb-size SIZE is required");
+        break;
+    default:
+        return bb_simargs_parse(&a->base, key, arg, state);
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "Simulate the burst-buffer platform and report the idle fraction, quiet fraction "
+    "and buffer occupancy with confidence intervals over independent replications.\v"
+    "--mode bernoulli is the Markov model's own workload (the simulation is the chain); "
+    "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
+    "depends only on the inputs and --seed, not on --threads.",
+    bb_sim_children, NULL, NULL
+};
+
+static json_t *
+volumes_json(const bb_ctx *ctx, const bbs_bb_summary *s)
+{
+    double q = ctx->q.quantum_bytes;
+
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+                     "written_bytes", s->written * q,
+                     "to_pfs_bytes", s->to_pfs * q,
+                     "to_bb_bytes", s->to_bb * q,
+                     "left_in_bb_bytes", s->left_in_bb * q,
+                     "held_bytes", s->held * q,
+                     "max_conservation_error_bytes", s->max_conservation_error * q);
+}
+
+int
+bb_cmd_simulate(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bb_simrun run;
+    const bbs_bb_summary *s;
+    const bbs_bb_config *c;
+    char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
+    long S;
+
+    memset(&a, 0, sizeof a);
+    bb_simargs_init(&a.base);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file);
+    S = bb_ctx_size_to_quanta(&ctx, &a.size);
+    bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
+    bb_sim_execute(&run, &ctx, &a.base.sim);
+    s = &run.sum[0];
+    c = &run.cfg[0];
+
+    bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
+    if (a.base.common.json) {
+        json_t *hist = json_array();
+        json_t *o;
+
+        for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
+            json_array_append_new(hist, json_real(s->occ_hist[b]));
+        o = json_pack("{s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:f, s:o,"
+                      " s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
+                      " s:o, s:f, s:o, s:o}",
+                      "idle_mean", s->idle_mean,
+                      "idle_ci_low", bb_json_real_or_null(s->idle_lo),
+                      "idle_ci_high", bb_json_real_or_null(s->idle_hi),
+                      "quiet_mean", s->quiet_mean,
+                      "quiet_ci_low", bb_json_real_or_null(s->quiet_lo),
+                      "quiet_ci_high", bb_json_real_or_null(s->quiet_hi),
+                      "mean_occupancy_bytes", s->occ_mean * ctx.q.quantum_bytes,
+                      "occupancy_ci_low_bytes", bb_json_real_or_null(s->occ_lo * ctx.q.quantum_bytes),
+                      "occupancy_ci_high_bytes", bb_json_real_or_null(s->occ_hi * ctx.q.quantum_bytes),
+                      "p_empty", s->p_empty_mean,
+                      "p_full", s->p_full_mean,
+                      "occupancy_hist", hist,
+                      "replications", (json_int_t)s->replications,
+                      "seed", (json_int_t)(a.base.sim.seed > (uint64_t)INT64_MAX ? 0 : a.base.sim.seed),
+                      "events", (json_int_t)s->events,
+                      "bb_size_quanta", (json_int_t)S,
+                      "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, S),
+                      "horizon_units", (json_int_t)run.horizon_units,
+                      "warmup_units", (json_int_t)run.warmup_units,
+                      "mode", bb_sim_mode_name(c->mode),
+                      "policy", bb_policy_name(&c->pol),
+                      "threshold_quanta", (json_int_t)c->pol.threshold,
+                      "empty_prob", c->pol.eps,
+                      "confidence", s->level,
+                      "volumes", volumes_json(&ctx, s),
+                      "noise", c->noise,
+                      "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
+                          ? json_real(c->d_min_tu) : json_null(),
+                      "platform", bb_json_platform(&ctx));
+        if (o && a.base.sim.seed > (uint64_t)INT64_MAX) {
+            /* JSON integers here are signed 64-bit: larger seeds as text. */
+            char seed[32];
+
+            snprintf(seed, sizeof seed, "%llu", (unsigned long long)a.base.sim.seed);
+            json_object_set_new(o, "seed", json_string(seed));
+        }
+        bb_json_print(o);
+    } else {
+        bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, occlo, sizeof occlo, s->occ_lo * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, occhi, sizeof occhi, s->occ_hi * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, w, sizeof w, s->written * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, pfs, sizeof pfs, s->to_pfs * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, bb, sizeof bb, (s->left_in_bb + s->held) * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, c->pol.threshold));
+        bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
+        printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
+               "mean occupancy %s [%s, %s]\n",
+               s->idle_mean, 100.0 * s->level, s->idle_lo, s->idle_hi,
+               s->quiet_mean, s->quiet_lo, s->quiet_hi, occ, occlo, occhi);
+        printf("  %s burst buffer (%ld quanta), %s draining", sz, S, bb_policy_name(&c->pol));
+        if (c->pol.lazy)
+            printf(" (threshold %s, EPS %g)", th, c->pol.eps);
+        printf(", %s applications; %zu replications x %ld time units of %s, seed %llu, "
+               "%llu events in %.2f s\n",
+               bb_sim_mode_name(c->mode), s->replications, run.horizon_units, tus,
+               (unsigned long long)a.base.sim.seed, (unsigned long long)s->events, run.wall_s);
+        printf("  written %s = to PFS %s + left in buffer and held %s (conservation error "
+               "%.2g quanta)\n", w, pfs, bb, s->max_conservation_error);
+    }
+    bb_simrun_free(&run);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}

@@ -1,0 +1,261 @@
+/* cmd_validate.c: `bbsize validate`, the analytic idle fraction (Theorem 3
+ * or 5) beside the simulated mean and its confidence interval, one row per
+ * buffer size, with a verdict per row (Section 6.3 of Aupy et al. 2017).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "simcli.h"
+
+#define MAX_SIZES 10000
+
+enum { OPT_BB_SIZE = 0x2000, OPT_CSV };
+
+static const struct argp_option options[] = {
+    { "bb-size", OPT_BB_SIZE, "SIZE|FIRST:LAST:STEP", 0,
+      "a burst-buffer size, or a range of sizes, e.g. 0:4PB:200TB or 0:3000:100 "
+      "(data units); required", 0 },
+    { "csv", OPT_CSV, NULL, 0, "print the table as CSV (one header line)", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_simargs base;   /* first: bb_simargs_parse casts */
+    const char *size_arg;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_BB_SIZE:
+        a->size_arg = arg;
+        break;
+    case OPT_CSV:
+        a->base.common.csv = 1;
+        break;
+    case ARGP_KEY_END:
+        if (!a->size_arg)
+            argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
+        if (a->base.common.csv && a->base.common.json)
+            argp_error(state, "--csv and --json exclude each other");
+        break;
+    default:
+        return bb_simargs_parse(&a->base, key, arg, state);
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "Compare the analytic idle fraction with the simulated one, one row per buffer "
+    "size.\vA row agrees when the analytic value lies inside the simulated confidence "
+    "interval; otherwise the relative gap (simulated - analytic) / analytic is given.  "
+    "With --mode bernoulli the two must agree in about a fraction LEVEL of rows; with "
+    "--mode periodic the gap is the finding (Figure 4 of the paper).",
+    bb_sim_children, NULL, NULL
+};
+
+static _Noreturn void
+range_die(const char *arg, const char *why)
+{
+    fprintf(stderr, "bbsize: option '--bb-size': '%s': %s\n", arg, why);
+    exit(BB_EXIT_USAGE);
+}
+
+/* Parse SIZE or FIRST:LAST:STEP into quanta; *out is malloc'ed. */
+static size_t
+parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
+{
+    char buf[256], *part[3], *save = NULL, msg[256];
+    bb_qty q[3];
+    int np = 0;
+    size_t n;
+    long *S;
+
+    if (strlen(arg) >= sizeof buf)
+        range_die(arg, "too long");
+    strcpy(buf, arg);
+    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        if (np == 3)
+            range_die(arg, "expected SIZE or FIRST:LAST:STEP");
+        part[np++] = t;
+    }
+    if (np != 1 && np != 3)
+        range_die(arg, "expected SIZE or FIRST:LAST:STEP");
+    for (int i = 0; i < np; i++)
+        if (bb_parse_size(part[i], &q[i], msg, sizeof msg) < 0)
+            range_die(arg, msg);
+    if (np == 1) {
+        S = malloc(sizeof *S);
+        if (S == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        S[0] = bb_ctx_size_to_quanta(ctx, &q[0]);
+        *out = S;
+        return 1;
+    }
+    if (!(q[2].v > 0))
+        range_die(arg, "the step is not positive");
+    if (q[1].v < q[0].v)
+        range_die(arg, "LAST is smaller than FIRST");
+    if ((q[1].v - q[0].v) / q[2].v + 1 > MAX_SIZES)
+        range_die(arg, "more than 10000 sizes");
+    n = (size_t)floor((q[1].v - q[0].v) / q[2].v * (1 + 1e-12)) + 1;
+    S = malloc(n * sizeof *S);
+    if (S == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        bb_qty x = q[0];
+
+        x.v = q[0].v + (double)k * q[2].v;
+        S[k] = bb_ctx_size_to_quanta(ctx, &x);
+    }
+    *out = S;
+    return n;
+}
+
+typedef struct {
+    long S;
+    double analytic, quiet_analytic;
+    int agrees;
+    double gap;          /* (simulated - analytic) / analytic; NAN if analytic = 0 */
+} row;
+
+typedef struct {
+    const bb_ctx *ctx;
+    const bb_simrun *run;
+} eval_ctx;
+
+/* One analytic evaluation per size, as units of the thread pool (bba_eval
+ * only reads the model), stored by index. */
+static int
+eval_unit(size_t k, void *result, const void *vctx, char *err)
+{
+    const eval_ctx *ec = vctx;
+    row *r = result;
+    bba_eval_result ev;
+    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
+                      &ec->ctx->so, &ev, NULL, err);
+
+    if (rc != BB_OK)
+        return rc;
+    r->S = ec->run->cfg[k].S;
+    r->analytic = ev.meas.idle;
+    r->quiet_analytic = ev.meas.quiet;
+    return BB_OK;
+}
+
+int
+bb_cmd_validate(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bb_simrun run;
+    long *S = NULL;
+    row *rows = NULL;
+    size_t n, n_agree = 0;
+    char err[BB_ERRLEN];
+
+    memset(&a, 0, sizeof a);
+    bb_simargs_init(&a.base);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file);
+    n = parse_sizes(&ctx, a.size_arg, &S);
+    bb_sim_prepare(&run, &ctx, &a.base.sim, S, n);
+    rows = calloc(n, sizeof *rows);
+    if (rows == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    /* The analytic side first: it refuses what it cannot solve before the
+     * simulation starts.  */
+    {
+        eval_ctx ec = { &ctx, &run };
+        int rc = bbs_replicate_run(n, sizeof *rows, rows, eval_unit, &ec, a.base.sim.threads,
+                                   NULL, NULL, err);
+
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+    }
+    bb_sim_execute(&run, &ctx, &a.base.sim);
+    for (size_t k = 0; k < n; k++) {
+        const bbs_bb_summary *s = &run.sum[k];
+
+        /* A degenerate interval (every replication equal) agrees only on
+         * equality, up to rounding. */
+        rows[k].agrees = (rows[k].analytic >= s->idle_lo - 1e-12
+                          && rows[k].analytic <= s->idle_hi + 1e-12);
+        rows[k].gap = rows[k].analytic > 0
+                      ? (s->idle_mean - rows[k].analytic) / rows[k].analytic : NAN;
+        n_agree += rows[k].agrees;
+    }
+
+    if (a.base.common.json) {
+        json_t *arr = json_array();
+
+        for (size_t k = 0; k < n; k++) {
+            const bbs_bb_summary *s = &run.sum[k];
+
+            json_array_append_new(arr, json_pack(
+                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:o, s:f, s:f}",
+                "bb_size_quanta", (json_int_t)rows[k].S,
+                "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, rows[k].S),
+                "analytic_idle", rows[k].analytic,
+                "idle_mean", s->idle_mean,
+                "idle_ci_low", bb_json_real_or_null(s->idle_lo),
+                "idle_ci_high", bb_json_real_or_null(s->idle_hi),
+                "agrees", rows[k].agrees,
+                "relative_gap", bb_json_real_or_null(rows[k].gap),
+                "analytic_quiet", rows[k].quiet_analytic,
+                "quiet_mean", s->quiet_mean));
+        }
+        bb_json_print(arr);
+    } else if (a.base.common.csv) {
+        printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
+               "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean\n");
+        for (size_t k = 0; k < n; k++) {
+            const bbs_bb_summary *s = &run.sum[k];
+
+            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g\n", rows[k].S,
+                   bb_ctx_quanta_to_bytes(&ctx, rows[k].S), rows[k].analytic, s->idle_mean,
+                   s->idle_lo, s->idle_hi, rows[k].agrees, rows[k].gap,
+                   rows[k].quiet_analytic, s->quiet_mean);
+        }
+    } else {
+        char tus[64];
+
+        bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
+        printf("%-14s %10s %10s %25s  %s\n", "buffer size", "analytic", "simulated",
+               "CI", "verdict");
+        for (size_t k = 0; k < n; k++) {
+            const bbs_bb_summary *s = &run.sum[k];
+            char sz[64], ci[64], verdict[64];
+
+            bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, rows[k].S));
+            snprintf(ci, sizeof ci, "[%.4g, %.4g]", s->idle_lo, s->idle_hi);
+            if (rows[k].agrees)
+                snprintf(verdict, sizeof verdict, "agrees");
+            else if (isfinite(rows[k].gap))
+                snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * rows[k].gap);
+            else
+                snprintf(verdict, sizeof verdict, "gap (analytic 0)");
+            printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
+                   verdict);
+        }
+        printf("%zu of %zu sizes agree at %g%% confidence; %s applications, %s draining, "
+               "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
+               n_agree, n, 100.0 * a.base.sim.confidence, bb_sim_mode_name(a.base.sim.mode),
+               a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
+               tus, (unsigned long long)a.base.sim.seed, run.wall_s);
+    }
+    free(rows);
+    free(S);
+    bb_simrun_free(&run);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}

@@ -1,0 +1,349 @@
+/* simcli.c: shared options and runner of `simulate` and `validate`
+ * (simcli.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "simcli.h"
+
+enum {
+    OPT_MODE = 0x3000, OPT_HORIZON, OPT_REPS, OPT_SEED, OPT_CONF, OPT_NOISE, OPT_DMIN,
+    OPT_WARMUP, OPT_THREADS, OPT_POLICY, OPT_THRESHOLD, OPT_EPS
+};
+
+static const struct argp_option sim_options[] = {
+    { 0, 0, 0, 0, "Simulation:", 2 },
+    { "mode", OPT_MODE, "bernoulli|periodic", 0,
+      "application model: Bernoulli (the Markov model's own) or quasi-periodic "
+      "(Algorithm 3); default bernoulli", 2 },
+    { "horizon", OPT_HORIZON, "T", 0,
+      "simulated time per replication: a number of time units, or a duration with a "
+      "unit (e.g. 2d); default 1000 time units", 2 },
+    { "replications", OPT_REPS, "R", 0, "independent replications (default 15)", 2 },
+    { "seed", OPT_SEED, "N", 0, "random seed, 0 to 2^64-1 (default 1)", 2 },
+    { "confidence", OPT_CONF, "LEVEL", 0, "confidence level in (0, 1) (default 0.95)", 2 },
+    { "noise", OPT_NOISE, "U", 0, "periodic: burst-length noise u in [0, 1) (default 0)", 2 },
+    { "d-min", OPT_DMIN, "D", 0,
+      "periodic: draw each period uniformly in [D, 2D] (a number of time units, or a "
+      "duration with a unit); overrides the workload's period column", 2 },
+    { "warmup", OPT_WARMUP, "T", 0,
+      "time simulated before measuring (time units or a duration; default 0)", 2 },
+    { "threads", OPT_THREADS, "N", 0, "worker threads (default: every core); results do "
+      "not depend on it", 2 },
+    { "policy", OPT_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 2 },
+    { "threshold", OPT_THRESHOLD, "T", 0,
+      "lazy threshold: a fraction of S in [0, 1] or a size with a unit (default 0)", 2 },
+    { "empty-prob", OPT_EPS, "EPS", 0,
+      "lazy: probability of draining below the threshold (default 0.01)", 2 },
+    { 0 }
+};
+
+static _Noreturn void
+opt_die(const char *opt, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "bbsize: option '--%s': ", opt);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(BB_EXIT_USAGE);
+}
+
+static error_t
+sim_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_simopts *o = state->input;
+    double v;
+    char msg[256];
+
+    switch (key) {
+    case OPT_MODE:
+        if (strcmp(arg, "bernoulli") == 0)
+            o->mode = BBS_BB_BERNOULLI;
+        else if (strcmp(arg, "periodic") == 0)
+            o->mode = BBS_BB_PERIODIC;
+        else
+            opt_die("mode", "'%s' is not bernoulli or periodic", arg);
+        break;
+    case OPT_HORIZON:
+        o->horizon_arg = arg;
+        break;
+    case OPT_REPS:
+        o->replications = bb_opt_long("replications", arg, 1, 1000000L);
+        break;
+    case OPT_SEED: {
+        char *end;
+        unsigned long long s;
+
+        errno = 0;
+        s = strtoull(arg, &end, 10);
+        if (errno || end == arg || *end != '\0' || strchr(arg, '-'))
+            opt_die("seed", "'%s' is not a whole number in [0, 2^64-1]", arg);
+        o->seed = (uint64_t)s;
+        break;
+    }
+    case OPT_CONF:
+        o->confidence = bb_opt_fraction_open("confidence", arg);
+        break;
+    case OPT_NOISE:
+        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
+            opt_die("noise", "'%s' is not a number in [0, 1)", arg);
+        o->noise = v;
+        break;
+    case OPT_DMIN:
+        o->d_min_arg = arg;
+        break;
+    case OPT_WARMUP:
+        o->warmup_arg = arg;
+        break;
+    case OPT_THREADS:
+        o->threads = (int)bb_opt_long("threads", arg, 1, 1024);
+        break;
+    case OPT_POLICY:
+        bb_policy_opt_parse(&o->pol, "policy", arg);
+        break;
+    case OPT_THRESHOLD:
+        bb_policy_opt_parse(&o->pol, "threshold", arg);
+        break;
+    case OPT_EPS:
+        bb_policy_opt_parse(&o->pol, "empty-prob", arg);
+        break;
+    case ARGP_KEY_END:
+        if (o->pol.threshold_set && !o->pol.lazy)
+            o->pol.lazy = 1; /* a threshold implies lazy draining */
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp bb_simopts_argp = { sim_options, sim_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_simopts_init(bb_simopts *o)
+{
+    memset(o, 0, sizeof *o);
+    bb_policy_opts_init(&o->pol);
+    o->mode = BBS_BB_BERNOULLI;
+    o->replications = 15;
+    o->seed = 1;
+    o->confidence = 0.95;
+}
+
+const struct argp_child bb_sim_children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
+};
+
+void
+bb_simargs_init(bb_simargs *a)
+{
+    memset(a, 0, sizeof *a);
+    bb_common_init(&a->common);
+    bb_simopts_init(&a->sim);
+}
+
+error_t
+bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
+{
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->sim;
+        return 0;
+    case ARGP_KEY_ARG:
+        if (a->file)
+            argp_error(state, "more than one workload file");
+        a->file = arg;
+        return 0;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+}
+
+const char *
+bb_sim_mode_name(bbs_bb_mode m)
+{
+    return m == BBS_BB_PERIODIC ? "periodic" : "bernoulli";
+}
+
+json_t *
+bb_json_real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A duration option in time units: a plain number counts time units, a
+ * number with a unit is converted with the time unit. */
+static double
+duration_tu(const char *opt, const char *arg, double time_unit_s)
+{
+    double v;
+    bb_qty q;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
+        if (!isfinite(v) || v < 0)
+            opt_die(opt, "'%s' is not a non-negative number of time units", arg);
+        return v;
+    }
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
+        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
+        exit(BB_EXIT_USAGE);
+    }
+    return q.v / time_unit_s;
+}
+
+static long
+units_whole(const char *opt, const char *arg, double tu_s, int positive)
+{
+    double v = duration_tu(opt, arg, tu_s);
+
+    if (v > 1e12)
+        opt_die(opt, "'%s' is more than 10^12 time units", arg);
+    v = ceil(v - 1e-9);
+    if (positive && v < 1)
+        opt_die(opt, "'%s' is not a positive number of time units", arg);
+    return (long)v;
+}
+
+void
+bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
+               const long *S, size_t nsizes)
+{
+    bbs_bb_config *b = &run->base;
+    double tu = ctx->pf.time_unit_s;
+    char err[BB_ERRLEN];
+
+    memset(run, 0, sizeof *run);
+    run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
+    run->warmup_units = o->warmup_arg ? units_whole("warmup", o->warmup_arg, tu, 0) : 0;
+    b->n = ctx->q.n;
+    b->b = ctx->q.b;
+    b->p = ctx->q.p;
+    b->B = ctx->q.B;
+    b->bb_bw = ctx->q.bb_bw;
+    b->mode = o->mode;
+    b->horizon_units = run->horizon_units;
+    b->warmup_units = run->warmup_units;
+    b->time_unit_s = tu;
+    b->noise = o->noise;
+    b->seed = o->seed;
+    if (o->mode == BBS_BB_PERIODIC) {
+        if (o->d_min_arg) {
+            b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
+            if (!(b->d_min_tu > 0))
+                opt_die("d-min", "'%s' is not positive", o->d_min_arg);
+        } else {
+            run->period_tu = malloc(ctx->q.n * sizeof *run->period_tu);
+            if (run->period_tu == NULL)
+                bb_die(BB_EXIT_SOFTWARE, "out of memory");
+            for (size_t i = 0; i < ctx->q.n; i++) {
+                double d = ctx->wl.apps[i].period_s;
+
+                if (!(d > 0))
+                    bb_die(BB_EXIT_DATAERR,
+                           "%s: application %zu ('%s') has no period: periodic mode needs a "
+                           "'period' column with a positive duration, or --d-min",
+                           ctx->wl.source, i + 1, ctx->wl.apps[i].name);
+                run->period_tu[i] = d / tu;
+            }
+            b->period_tu = run->period_tu;
+        }
+    }
+    run->nsizes = nsizes;
+    run->cfg = calloc(nsizes ? nsizes : 1, sizeof *run->cfg);
+    run->sum = calloc(nsizes ? nsizes : 1, sizeof *run->sum);
+    run->res = calloc((nsizes ? nsizes : 1) * (size_t)o->replications, sizeof *run->res);
+    if (!run->cfg || !run->sum || !run->res)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu x %ld replications", nsizes,
+               o->replications);
+    for (size_t k = 0; k < nsizes; k++) {
+        run->cfg[k] = *b;
+        run->cfg[k].S = S[k];
+        bb_policy_resolve(ctx, &o->pol, S[k], &run->cfg[k].pol);
+        if (bbs_bb_check(&run->cfg[k], err) != BB_OK)
+            bb_die(BB_EXIT_USAGE, "%s", err);
+    }
+}
+
+typedef struct {
+    const bbs_bb_config *cfg;
+    size_t R;
+} unit_ctx;
+
+/* Work unit w is replication w % R of size w / R, on random streams of
+ * unit w % R. */
+static int
+sim_unit(size_t w, void *result, const void *vctx, char *err)
+{
+    const unit_ctx *u = vctx;
+
+    return bbs_bb_run(&u->cfg[w / u->R], w % u->R, result, err);
+}
+
+typedef struct {
+    struct timespec t0;
+    int enabled, shown;
+    const char *what;
+} progress;
+
+static double
+since(const struct timespec *t0)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void
+on_progress(void *pctx, size_t done, size_t total)
+{
+    progress *p = pctx;
+
+    if (!p->enabled || since(&p->t0) < 2.0)
+        return;
+    fprintf(stderr, "\rbbsize %s: %zu/%zu replications", p->what, done, total);
+    p->shown = 1;
+}
+
+void
+bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
+{
+    unit_ctx u = { run->cfg, (size_t)o->replications };
+    progress pr;
+    char err[BB_ERRLEN];
+    int rc;
+
+    (void)ctx;
+    pr.enabled = bb_progress_enabled(ctx->opt);
+    pr.shown = 0;
+    pr.what = run->nsizes > 1 ? "validate" : "simulate";
+    clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+    rc = bbs_replicate_run(run->nsizes * u.R, sizeof *run->res, run->res, sim_unit, &u,
+                           o->threads, on_progress, &pr, err);
+    run->wall_s = since(&pr.t0);
+    if (pr.shown)
+        fputc('\n', stderr);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    for (size_t k = 0; k < run->nsizes; k++) {
+        rc = bbs_bb_summarize(run->res + k * u.R, u.R, o->confidence, &run->sum[k], err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+    }
+}
+
+void
+bb_simrun_free(bb_simrun *run)
+{
+    free(run->period_tu);
+    free(run->cfg);
+    free(run->res);
+    free(run->sum);
+    memset(run, 0, sizeof *run);
+}

@@ -1,0 +1,79 @@
+/* simcli.h: what `bbsize simulate` and `bbsize validate` share: the
+ * simulation options (an argp child), turning a loaded workload into
+ * simulator configurations, and running replications for a list of buffer
+ * sizes on the thread pool.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SRC_SIMCLI_H
+#define BBSIZE_SRC_SIMCLI_H
+
+#include <stdint.h>
+
+#include "bbsim.h"
+#include "cli.h"
+
+typedef struct {
+    bb_policy_opts pol;
+    bbs_bb_mode mode;
+    const char *horizon_arg;   /* NULL: 1000 time units */
+    const char *d_min_arg;     /* NULL: periods from the workload file */
+    const char *warmup_arg;    /* NULL: 0 */
+    long replications;         /* default 15 (the paper's) */
+    uint64_t seed;             /* default 1 */
+    double confidence;         /* default 0.95 */
+    double noise;              /* u, default 0 */
+    int threads;               /* 0: every core */
+} bb_simopts;
+
+/* The argp child parsing bb_simopts (child input index 1). */
+extern const struct argp bb_simopts_argp;
+void bb_simopts_init(bb_simopts *o);
+
+/* What simulate and validate parse alike: the platform options (child 0),
+ * the simulation options (child 1) and the workload FILE argument. */
+typedef struct {
+    bb_common common;
+    bb_simopts sim;
+    const char *file;
+} bb_simargs;
+
+/* The children to give to the command's struct argp. */
+extern const struct argp_child bb_sim_children[];
+/* bb_simargs_init: defaults for both option sets. */
+void bb_simargs_init(bb_simargs *a);
+/* bb_simargs_parse: handle ARGP_KEY_INIT and ARGP_KEY_ARG for a command
+ * whose input starts with a bb_simargs; returns 0 when handled, else
+ * ARGP_ERR_UNKNOWN. */
+error_t bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state);
+
+/* A prepared simulation: one configuration per buffer size. */
+typedef struct {
+    bbs_bb_config base;        /* everything but S and the policy */
+    double *period_tu;         /* owned, or NULL */
+    long horizon_units, warmup_units;
+    size_t nsizes;
+    bbs_bb_config *cfg;        /* nsizes configurations */
+    bbs_bb_result *res;        /* nsizes * replications results */
+    bbs_bb_summary *sum;       /* nsizes summaries */
+    double wall_s;             /* wall time of the replications */
+} bb_simrun;
+
+/* bb_sim_prepare: resolve the options against the loaded workload and
+ * platform (horizon, periods, d_min) and make one configuration per size
+ * S[k] (quanta).  Exits 64/65 with a message on bad options or data. */
+void bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
+                    const long *S, size_t nsizes);
+
+/* bb_sim_execute: run every (size, replication) unit on the thread pool;
+ * replication r of every size uses the streams of unit r (common random
+ * numbers across sizes), so a row of `validate` equals `simulate` at that
+ * size.  Progress on stderr after 2 s when enabled.  Exits on failure. */
+void bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o);
+
+void bb_simrun_free(bb_simrun *run);
+
+const char *bb_sim_mode_name(bbs_bb_mode m);
+
+/* bb_json_real_or_null: a JSON real, or null for a non-finite value. */
+json_t *bb_json_real_or_null(double v);
+
+#endif

@@ -1,0 +1,332 @@
+/* t_bbsim.c: tests of the burst-buffer platform model (sim/bb): hand-worked
+ * stall patterns, conservation, determinism, the Bernoulli simulation
+ * against the analytic chain over many seeds (coverage of the interval and
+ * bias), the quasi-periodic fluid limit, and bad configurations.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "bbanalytic.h"
+#include "bbsim.h"
+
+static bbs_bb_config
+config(size_t n, const long *b, const double *p, long B, long S, long T)
+{
+    bbs_bb_config c;
+
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    c.b = b;
+    c.p = p;
+    c.B = B;
+    c.S = S;
+    c.horizon_units = T;
+    c.time_unit_s = 1.0;
+    c.seed = 1;
+    return c;
+}
+
+static void
+check_conservation(const bbs_bb_result *r)
+{
+    double pfs = r->to_pfs_direct + r->bb_to_pfs + r->held_to_pfs;
+
+    assert_float_equal(r->written, pfs + r->left_in_bb + r->held, 1e-9 * (r->written + 1));
+    assert_true(r->conservation_error <= 1e-9 * (r->written + 1));
+}
+
+/* One application always writing 15 quanta, B = 10.
+ * S = 0: write (5 held), stall, write, stall ...: idle 1/2, quiet 1/2.
+ * S = 5: fill 5, hold 5, stall (held 5 + buffer 5): idle 1/3.
+ * S = 5, B_BB = 2: 2 into the buffer, 3 held, stall (3 + 2): idle 1/2. */
+static void
+test_hand_worked_stalls(void **state)
+{
+    const long b[] = { 15 };
+    const double p[] = { 1.0 };
+    bbs_bb_config c = config(1, b, p, 10, 0, 12);
+    bbs_bb_result r;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
+    assert_float_equal(r.idle, 0.5, 1e-15);
+    assert_float_equal(r.quiet, 0.5, 1e-15);
+    assert_float_equal(r.written, 6 * 15, 1e-12);
+    assert_float_equal(r.p_empty, 1.0, 1e-15);
+    assert_int_equal(r.events, 12);
+    check_conservation(&r);
+
+    c.S = 5;
+    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
+    assert_float_equal(r.idle, 4.0 / 12.0, 1e-15);
+    /* Normal units start at 0 and 5 in turn: mean occupancy 2.5. */
+    assert_float_equal(r.mean_occupancy, 2.5, 1e-15);
+    assert_float_equal(r.written, 8 * 15, 1e-12);
+    check_conservation(&r);
+
+    c.bb_bw = 2;
+    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
+    assert_float_equal(r.idle, 0.5, 1e-15);
+    assert_float_equal(r.to_bb, 6 * 2, 1e-12);
+    check_conservation(&r);
+
+    /* Warm-up: the first 2 units are not measured. */
+    c.bb_bw = 0;
+    c.warmup_units = 2;
+    c.horizon_units = 3;
+    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
+    /* units 0..4: write, write, stall, write, write: measured 2..4. */
+    assert_float_equal(r.idle, 1.0 / 3.0, 1e-15);
+}
+
+/* Lazy draining (Algorithm 4): with EPS = 1, or THRESHOLD = 0, it is the
+ * greedy policy draw for draw; with EPS = 0 and THRESHOLD = S the buffer
+ * drains only in stalls, so it is quiet more often, moves less to the PFS
+ * between stalls and stalls more. */
+static void
+test_lazy_policy_limits(void **state)
+{
+    const long b[] = { 8, 6, 5 };
+    const double p[] = { 0.5, 0.3, 0.2 };
+    bbs_bb_config c = config(3, b, p, 10, 20, 3000);
+    bbs_bb_result g, l;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_bb_run(&c, 0, &g, err), BB_OK);
+    c.pol.lazy = 1;
+    c.pol.threshold = 20;
+    c.pol.eps = 1.0;
+    assert_int_equal(bbs_bb_run(&c, 0, &l, err), BB_OK);
+    assert_memory_equal(&g, &l, offsetof(bbs_bb_result, events));
+    c.pol.threshold = 0;
+    c.pol.eps = 0.0;
+    assert_int_equal(bbs_bb_run(&c, 0, &l, err), BB_OK);
+    assert_memory_equal(&g, &l, offsetof(bbs_bb_result, events));
+    c.pol.threshold = 20;
+    assert_int_equal(bbs_bb_run(&c, 0, &l, err), BB_OK);
+    assert_true(l.quiet > g.quiet);
+    assert_true(l.idle > g.idle);
+    assert_true(l.mean_occupancy > g.mean_occupancy);
+    check_conservation(&l);
+}
+
+static void
+test_same_seed_same_result_other_seed_differs(void **state)
+{
+    const long b[] = { 8, 6, 5 };
+    const double p[] = { 0.5, 0.3, 0.2 };
+    bbs_bb_config c = config(3, b, p, 10, 5, 2000);
+    bbs_bb_result r1, r2, r3;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        c.mode = mode ? BBS_BB_PERIODIC : BBS_BB_BERNOULLI;
+        c.d_min_tu = 2.0;
+        c.noise = 0.2;
+        c.seed = 11;
+        assert_int_equal(bbs_bb_run(&c, 3, &r1, err), BB_OK);
+        assert_int_equal(bbs_bb_run(&c, 3, &r2, err), BB_OK);
+        assert_memory_equal(&r1, &r2, sizeof r1);
+        c.seed = 12;
+        assert_int_equal(bbs_bb_run(&c, 3, &r3, err), BB_OK);
+        assert_true(r3.written != r1.written);
+        c.seed = 11;
+        assert_int_equal(bbs_bb_run(&c, 4, &r3, err), BB_OK);   /* other unit */
+        assert_true(r3.written != r1.written);
+        check_conservation(&r1);
+        check_conservation(&r3);
+    }
+}
+
+/* Bernoulli mode is the chain: 40 experiments (seeds), each 10
+ * replications of 2000 units, on a chain small enough to solve exactly.
+ * The 95% interval must cover the analytic idle fraction in 85% to 100% of
+ * them (binomial(40, 0.95) is below 34 with probability 1.4%), and the
+ * mean relative error over the experiments must be under 2% (its standard
+ * error is about 0.6% here: a simulator off by a few percent fails). */
+static void
+coverage(const bba_policy *pol, long S)
+{
+    const long b[] = { 8, 6, 5 };
+    const double p[] = { 0.5, 0.3, 0.2 };
+    enum { EXPERIMENTS = 40, R = 10 };
+    bbs_bb_config c = config(3, b, p, 10, S, 2000);
+    bba_model m;
+    bba_solver_opts so;
+    bba_eval_result ev;
+    bbs_bb_result res[R];
+    bbs_bb_summary s;
+    char err[BB_ERRLEN];
+    int covered = 0;
+    double rel = 0.0, quiet_rel = 0.0, full_rel = 0.0, occ_rel = 0.0;
+
+    c.pol = *pol;
+    bba_solver_defaults(&so);
+    assert_int_equal(bba_model_init(&m, 3, b, p, 10, 0, err), BB_OK);
+    assert_int_equal(bba_eval(&m, S, pol, &so, &ev, NULL, err), BB_OK);
+    assert_true(ev.meas.idle > 0.01);   /* a measurable target */
+    for (int x = 0; x < EXPERIMENTS; x++) {
+        c.seed = 1000 + (uint64_t)x;
+        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+                                           NULL, NULL, err), BB_OK);
+        assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
+        covered += s.idle_lo <= ev.meas.idle && ev.meas.idle <= s.idle_hi;
+        rel += (s.idle_mean - ev.meas.idle) / ev.meas.idle / EXPERIMENTS;
+        quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
+        full_rel += (s.p_full_mean - ev.meas.p_full) / ev.meas.p_full / EXPERIMENTS;
+        occ_rel += (s.occ_mean - ev.meas.mean_load) / ev.meas.mean_load / EXPERIMENTS;
+    }
+    print_message("# S = %ld %s: analytic idle %.5f, coverage %d/40, mean relative error "
+                  "%.4f (quiet %.4f, p_full %.4f, occupancy %.4f)\n", S,
+                  pol->lazy ? "lazy" : "greedy", ev.meas.idle, covered, rel, quiet_rel,
+                  full_rel, occ_rel);
+    assert_in_range(covered, 34, 40);
+    assert_true(fabs(rel) < 0.02);
+    assert_true(fabs(quiet_rel) < 0.01);
+    assert_true(fabs(full_rel) < 0.02);
+    assert_true(fabs(occ_rel) < 0.02);
+    bba_model_free(&m);
+}
+
+static void
+test_bernoulli_covers_chain_greedy(void **state)
+{
+    bba_policy pol = { 0, 0, 0.0 };
+
+    (void)state;
+    coverage(&pol, 5);
+}
+
+static void
+test_bernoulli_covers_chain_lazy(void **state)
+{
+    bba_policy pol = { 1, 4, 0.05 };
+
+    (void)state;
+    coverage(&pol, 8);
+}
+
+/* Quasi-periodic applications with periods much shorter than the time
+ * unit write at their mean rate: one application of b = 30, p = 1/2 puts
+ * 15 per unit against B = 10.  In the long run a fraction f of units
+ * stalls with (1 - f) 15 = 10, so f = 1/3 whatever S; the Bernoulli chain
+ * (15 on average too, but in bursts of 30) is different only in the
+ * transient.  Tolerance: a few units of start-up over 3000. */
+static void
+test_periodic_fluid_limit(void **state)
+{
+    const long b[] = { 30 };
+    const double p[] = { 0.5 };
+    const double d[] = { 0.01 };
+    bbs_bb_config c = config(1, b, p, 10, 20, 3000);
+    bbs_bb_result r;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    c.mode = BBS_BB_PERIODIC;
+    c.period_tu = d;
+    c.noise = 0.0;
+    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
+    assert_float_equal(r.idle, 1.0 / 3.0, 0.01);
+    assert_float_equal(r.written, 2000 * 15, 15 * 10);
+    check_conservation(&r);
+    /* About 2 phase events per period: 3000 / 0.01 * 2 = 6e5, minus the
+     * frozen stall units (a third). */
+    assert_true(r.events > 350000 && r.events < 450000);
+
+    /* Period 2 units, p = 1/2, b = 20 = 2B: 20 per period against a PFS
+     * that takes 20 per period, so a large buffer never overflows. */
+    {
+        const long b2[] = { 20 };
+        const double d2[] = { 2.0 };
+        bbs_bb_config c2 = config(1, b2, p, 10, 100, 1000);
+
+        c2.mode = BBS_BB_PERIODIC;
+        c2.period_tu = d2;
+        assert_int_equal(bbs_bb_run(&c2, 0, &r, err), BB_OK);
+        assert_float_equal(r.idle, 0.0, 0.0);
+        assert_float_equal(r.written, 10.0 * 1000, 20.0);
+        assert_true(r.left_in_bb <= 10.0 + 1e-9);
+        check_conservation(&r);
+    }
+}
+
+static void
+test_bad_configurations(void **state)
+{
+    const long b[] = { 8, -1 };
+    const double p[] = { 0.5, 0.3 };
+    const double d[] = { 1.0, 0.0 };
+    const long b_ok[] = { 1, 1 };
+    bbs_bb_config c = config(1, b, p, 10, 5, 100);
+    bbs_bb_result r;
+    char err[BB_ERRLEN];
+
+    (void)state;
+#define BAD(field_change, needle) do { \
+        bbs_bb_config x = c; \
+        field_change; \
+        assert_int_equal(bbs_bb_run(&x, 0, &r, err), BB_EINVAL); \
+        assert_non_null(strstr(err, needle)); \
+    } while (0)
+    BAD(x.horizon_units = 0, "horizon 0 time units is not positive");
+    BAD(x.horizon_units = -5, "horizon");
+    BAD(x.warmup_units = -1, "warm-up");
+    BAD(x.B = 0, "PFS bandwidth");
+    BAD(x.S = -1, "buffer size");
+    BAD(x.n = 0, "no application");
+    BAD(x.n = 2, "application 2: bandwidth -1");
+    BAD(x.time_unit_s = 0, "time unit");
+    BAD((x.pol.lazy = 1, x.pol.threshold = 6), "threshold 6 quanta is outside [0, 5]");
+    BAD((x.pol.lazy = 1, x.pol.eps = 1.5), "EPS");
+    BAD(x.mode = BBS_BB_PERIODIC, "needs a period");
+    BAD((x.mode = BBS_BB_PERIODIC, x.d_min_tu = 1, x.noise = 1.0), "noise u = 1 is outside [0, 1)");
+    BAD((x.mode = BBS_BB_PERIODIC, x.period_tu = d, x.n = 2, x.b = b_ok),
+        "application 2: period 0");
+#undef BAD
+    {
+        double bad_p[] = { 1.5 };
+        bbs_bb_config x = c;
+
+        x.p = bad_p;
+        assert_int_equal(bbs_bb_check(&x, err), BB_EINVAL);
+        assert_non_null(strstr(err, "p = 1.5 is not in [0, 1]"));
+    }
+    {
+        bbs_bb_summary s;
+
+        assert_int_equal(bbs_bb_summarize(&r, 0, 0.95, &s, err), BB_EINVAL);
+        memset(&r, 0, sizeof r);
+        assert_int_equal(bbs_bb_summarize(&r, 1, 1.5, &s, err), BB_EINVAL);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_worked_stalls),
+        cmocka_unit_test(test_lazy_policy_limits),
+        cmocka_unit_test(test_same_seed_same_result_other_seed_differs),
+        cmocka_unit_test(test_bernoulli_covers_chain_greedy),
+        cmocka_unit_test(test_bernoulli_covers_chain_lazy),
+        cmocka_unit_test(test_periodic_fluid_limit),
+        cmocka_unit_test(test_bad_configurations),
+    };
+
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
