@@ -717,6 +717,12 @@ bb_cmd_netload(int argc, char **argv)
                        r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
                        r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
                        (unsigned long long)r->delivered);
+            else if (r->delivered == 0) /* nothing measured arrived: no latency */
+                printf("%8.3f %8.4f %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f\n", r->offered,
+                       r->accepted, r->accepted_Bps / GIB, "-", "-", "-", "-",
+                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean);
             else
                 printf("%8.3f %8.4f %10.4g %11.4g %11.4g %6.3g %7.3f %8.3f %8.3f %8.3f\n",
                        r->offered, r->accepted, r->accepted_Bps / GIB, r->latency_s.mean * 1e6,
