@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Workload models beyond MFNetSim's four (issue 7): VEF trace reader (plain
+# MPI and EXT DCNW/CDCNW/FLOWS/HOROVOD), the DCN size and destination laws,
+# Graph500 (CCPE model), HOROVOD and SANgo-style file loads.
+sim_libbbsim_a_SOURCES += \
+	sim/workload/vefdist.c sim/workload/vefdist.h \
+	sim/workload/vef.c sim/workload/vef.h
+
+nobase_dist_pkgdata_DATA += \
+	data/vef/README.md \
+	data/vef/homasim_DCTCP_MsgSizeDist.txt \
+	data/vef/homasim_DCTCP_MsgSizeDist_Original.txt \
+	data/vef/homasim_FacebookKeyValueMsgSizeDist.txt \
+	data/vef/homasim_Facebook_CacheFollowerDist_IntraCluster.txt \
+	data/vef/homasim_Facebook_HadoopDist_All.txt \
+	data/vef/homasim_Facebook_WebServerDist_IntraCluster.txt \
+	data/vef/homasim_Google_AllRPC.txt \
+	data/vef/homasim_Google_SearchRPC.txt \
+	data/vef/homamodule_w1.csv data/vef/homamodule_w2.csv data/vef/homamodule_w3.csv \
+	data/vef/homamodule_w4.csv data/vef/homamodule_w5.csv
