@@ -4,7 +4,8 @@
 # Graph500 (CCPE model), HOROVOD and SANgo-style file loads.
 sim_libbbsim_a_SOURCES += \
 	sim/workload/vefdist.c sim/workload/vefdist.h \
-	sim/workload/vef.c sim/workload/vef.h
+	sim/workload/vef.c sim/workload/vef.h \
+	sim/workload/g500.c sim/workload/g500.h
 
 nobase_dist_pkgdata_DATA += \
 	data/vef/README.md \
