@@ -5,7 +5,11 @@
 sim_libbbsim_a_SOURCES += \
 	sim/workload/vefdist.c sim/workload/vefdist.h \
 	sim/workload/vef.c sim/workload/vef.h \
-	sim/workload/g500.c sim/workload/g500.h
+	sim/workload/g500.c sim/workload/g500.h \
+	sim/workload/wlsink.h \
+	sim/workload/horovod.c sim/workload/horovod.h \
+	sim/workload/dcnw.c sim/workload/dcnw.h \
+	sim/workload/fileload.c sim/workload/fileload.h
 
 nobase_dist_pkgdata_DATA += \
 	data/vef/README.md \
