@@ -23,3 +23,8 @@ nobase_dist_pkgdata_DATA += \
 	data/vef/homasim_Google_SearchRPC.txt \
 	data/vef/homamodule_w1.csv data/vef/homamodule_w2.csv data/vef/homamodule_w3.csv \
 	data/vef/homamodule_w4.csv data/vef/homamodule_w5.csv
+
+check_PROGRAMS += tests/t_traces
+tests_t_traces_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_traces

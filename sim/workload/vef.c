@@ -834,6 +834,32 @@ check_mpi(pstate *s)
                             use_send ? "send" : "recv");
         }
     }
+    { /* each task's collective lines come in collective-id order */
+        long *last = calloc((size_t)v->ntasks, sizeof *last);
+        long *lastid = calloc((size_t)v->ntasks, sizeof *lastid);
+        if (!last || !lastid) {
+            free(last);
+            free(lastid);
+            return bb_seterr(s->err, BB_ENOMEM, "out of memory");
+        }
+        for (size_t c = 0; c < v->ncoll; c++)
+            for (size_t p = 0; p < v->colls[c].nparts; p++) {
+                bbs_vef_part *P = &v->colls[c].parts[p];
+                if (P->line < last[P->task]) {
+                    AT(last[P->task]);
+                    long prev = lastid[P->task];
+                    free(last);
+                    free(lastid);
+                    return perr(s, "task %d's line for G%zu (line %ld) comes before its line "
+                                "for G%ld: a task takes part in collectives in id order",
+                                P->task, c, P->line, prev);
+                }
+                last[P->task] = P->line;
+                lastid[P->task] = (long)c;
+            }
+        free(last);
+        free(lastid);
+    }
     AT(1);
     if (ng != v->gcoll || nl != v->lcoll)
         return perr(s, "the trace has %ld collectives on C0 and %ld on other communicators, the "
@@ -853,8 +879,9 @@ check_mpi(pstate *s)
                 return perr(s, "message %ld (from task %d) has a RECEIVE dependency on message "
                             "%lld, received by task %d", i, m->src, (long long)m->dep_id,
                             v->msgs[m->dep_id].dst);
-            if (m->dep_id == i)
-                return perr(s, "message %ld depends on itself", i);
+            if (v->msgs[m->dep_id].line >= m->line)
+                return perr(s, "message %ld depends on message %lld, which comes later (line %ld)",
+                            i, (long long)m->dep_id, v->msgs[m->dep_id].line);
         } else if (m->dep == BBS_VEF_DEP_COLLECTIVE) {
             int in = 0;
             if ((size_t)m->dep_id >= v->ncoll)
@@ -865,6 +892,11 @@ check_mpi(pstate *s)
             if (!in)
                 return perr(s, "message %ld depends on collective G%lld, in which task %d takes "
                             "no part", i, (long long)m->dep_id, m->src);
+            for (size_t p = 0; p < v->colls[m->dep_id].nparts; p++)
+                if (v->colls[m->dep_id].parts[p].task == m->src
+                    && v->colls[m->dep_id].parts[p].line >= m->line)
+                    return perr(s, "message %ld depends on collective G%lld, whose line for task "
+                                "%d comes later", i, (long long)m->dep_id, m->src);
         }
     }
     for (size_t c = 0; c < v->ncoll; c++)
@@ -875,6 +907,9 @@ check_mpi(pstate *s)
                 if (P->dep_id >= v->nmsgs)
                     return perr(s, "G%zu task %d depends on message %lld, which does not exist", c,
                                 P->task, (long long)P->dep_id);
+                if (v->msgs[P->dep_id].line >= P->line)
+                    return perr(s, "G%zu task %d depends on message %lld, which comes later (line "
+                                "%ld)", c, P->task, (long long)P->dep_id, v->msgs[P->dep_id].line);
                 if ((P->dep == BBS_VEF_DEP_SEND ? v->msgs[P->dep_id].src : v->msgs[P->dep_id].dst)
                     != P->task)
                     return perr(s, "G%zu task %d has a %s dependency on message %lld of another "

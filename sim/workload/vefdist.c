@@ -260,6 +260,15 @@ bbs_sizedist_sample(const bbs_sizedist *d, gsl_rng *r)
 double bbs_sizedist_declared_mean(const bbs_sizedist *d) { return d->declared_mean; }
 size_t bbs_sizedist_rows(const bbs_sizedist *d) { return d->n; }
 
+void
+bbs_sizedist_row(const bbs_sizedist *d, size_t j, double *size, double *cdf)
+{
+    if (size)
+        *size = d->size[j];
+    if (cdf)
+        *cdf = d->cdf[j];
+}
+
 /* Raw moment k (1 or 2) of the step distribution plus the tail. */
 static double
 moment(const bbs_sizedist *d, int k)

@@ -71,6 +71,8 @@ double bbs_sizedist_declared_mean(const bbs_sizedist *d);
 double bbs_sizedist_mean(const bbs_sizedist *d);
 double bbs_sizedist_var(const bbs_sizedist *d);
 size_t bbs_sizedist_rows(const bbs_sizedist *d);
+/* bbs_sizedist_row: row j's size (bytes) and cdf (either may be NULL). */
+void bbs_sizedist_row(const bbs_sizedist *d, size_t j, double *size, double *cdf);
 /* bbs_sizedist_quantile: the step-rule quantile (bytes) at u in (0, 1). */
 double bbs_sizedist_quantile(const bbs_sizedist *d, double u);
 
