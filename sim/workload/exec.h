@@ -23,11 +23,15 @@
  * pfs_bw_Bps; lazy: only while a node holds at least lazy_threshold_bytes);
  * a write waits (the stall) while its node is full.
  *
- * Metrics per job: elapsed (first rank start to last rank end), and per
- * rank the time blocked in communication (SEND, RECV, COLL, WAIT on those),
- * in I/O (READ, WRITE, WAIT on those) and computing, reported as the mean
- * and the maximum over ranks; every message's latency (issue of the send
- * to arrival) in a P^2-free exact sample (percentiles by sorting).  Per link
+ * Metrics per job: elapsed (job start to last rank end), and per rank the
+ * communication time (the union of the intervals during which at least one
+ * SEND, RECV or COLL of the rank is between issue and completion, so
+ * overlapping non-blocking ops count once: MFNetSim's "portion of process
+ * runtime used for sending and receiving"), the I/O time (the same for READ
+ * and WRITE) and the compute time, as the mean and the maximum over ranks;
+ * every message's latency (start of its flow to arrival; I/O transfers
+ * included, as MFNetSim) in an exact sample (percentiles by sorting,
+ * linear interpolation between order statistics).  Per link
  * kind (injection, ejection, local, global): bytes carried and the summed,
  * mean and maximum per-link saturated time.
  *
@@ -70,8 +74,8 @@ typedef struct {
 
 typedef struct {
     double start_s, end_s, elapsed_s;
-    double comm_mean_s, comm_max_s;    /* per-rank time blocked in communication */
-    double io_mean_s, io_max_s;        /* per-rank time blocked in I/O */
+    double comm_mean_s, comm_max_s;    /* per-rank communication time */
+    double io_mean_s, io_max_s;        /* per-rank I/O time */
     double compute_mean_s;
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;

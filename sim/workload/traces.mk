@@ -28,3 +28,7 @@ check_PROGRAMS += tests/t_traces
 tests_t_traces_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_traces
+
+# The emitters onto operation streams live beside ops.c in libbbswl
+# (sim/workload/local.mk, included before this fragment).
+sim_workload_libbbswl_a_SOURCES += sim/workload/tracegen.c sim/workload/tracegen.h
