@@ -27,7 +27,7 @@
 enum {
     OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,
     OPT_ARCH, OPT_TQ, OPT_EQ, OPT_ROOTLAW, OPT_ROOTDEG, OPT_TAIL, OPT_FILES, OPT_FSIZE, OPT_PAUSE,
-    OPT_READ, OPT_RANKS, OPT_TOPO, OPT_PLACE, OPT_ROUTING, OPT_JSON, OPT_CSV, OPT_QUIET
+    OPT_READ, OPT_RANKS, OPT_TOPO, OPT_BBPG, OPT_DEVICE, OPT_PLACE, OPT_ROUTING, OPT_JSON, OPT_CSV, OPT_QUIET
 };
 
 static const struct argp_option options[] = {
@@ -62,6 +62,10 @@ static const struct argp_option options[] = {
     { NULL, 0, NULL, 0, "Run on a network (optional):", 4 },
     { "topology", OPT_TOPO, "PRESET", 0, "run the streams on this dragonfly preset "
       "(graph500-72, mfnetsim-1056, ...)", 4 },
+    { "bb-per-group", OPT_BBPG, "K", 0, "the first K terminals of every group are burst-buffer "
+      "nodes (default: the preset's; 1 if it has none and the workload does I/O)", 4 },
+    { "device", OPT_DEVICE, "NAME|FILE", 0, "burst-buffer device for reads and writes: a name "
+      "of data/devices (default mfnetsim-bb) or a .dev file", 4 },
     { "placement", OPT_PLACE, "POLICY", 0, "cont (default), random-node, random-router, "
       "random-group", 4 },
     { "routing", OPT_ROUTING, "NAME", 0, "min (default), val or adaptive", 4 },
@@ -75,8 +79,8 @@ static const struct argp_option options[] = {
 enum { M_VEF = 0, M_G500, M_FILE };
 
 typedef struct {
-    const char *file, *sizes, *topo, *place, *routing;
-    int model, have_model, json, csv, quiet;
+    const char *file, *sizes, *topo, *place, *routing, *device;
+    int model, have_model, json, csv, quiet, bbpg;
     uint64_t seed;
     long messages;
     bbs_g500_params g;
@@ -175,6 +179,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_READ: a->f.write = 0; break;
     case OPT_RANKS: a->f.ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
     case OPT_TOPO: a->topo = arg; break;
+    case OPT_DEVICE: a->device = arg; break;
+    case OPT_BBPG: a->bbpg = (int)bb_opt_long("--bb-per-group", arg, 0, 1 << 20); break;
     case OPT_PLACE: a->place = arg; break;
     case OPT_ROUTING: a->routing = arg; break;
     case OPT_JSON: a->json = 1; break;
@@ -287,7 +293,7 @@ model_label(const targs *a, const bbs_vef *v)
 }
 
 static void
-run_network(const targs *a, bbs_wl *w, json_t *root, int human)
+run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
 {
     char err[BB_ERRLEN], buf[64];
     bbs_net_params par;
@@ -301,6 +307,10 @@ run_network(const targs *a, bbs_wl *w, json_t *root, int human)
 
     if (bbs_net_preset(a->topo, &par, err))
         bb_die(BB_EXIT_USAGE, "--topology: %s", err);
+    if (a->bbpg >= 0)
+        par.bb_per_group = a->bbpg;
+    else if (par.bb_per_group == 0 && io)
+        par.bb_per_group = 1;
     if ((rc = bbs_net_topo_build(&par, NULL, &topo, err)))
         bb_die_lib(rc, err);
     if (ranks > topo->ncompute)
@@ -321,7 +331,34 @@ run_network(const targs *a, bbs_wl *w, json_t *root, int human)
     c.seed = a->seed;
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
         bb_die(BB_EXIT_USAGE, "--routing: %s", err);
-    bbs_dev_params_init(&c.bb_dev, BBS_DEV_SSD);
+    {
+        char path[2048];
+        const char *name = a->device ? a->device : "mfnetsim-bb";
+        size_t len;
+        char *text;
+        path[0] = '\0';
+        if (!strchr(name, '/') && !strstr(name, ".dev")) {
+            static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
+            for (int i = 0; i < 2 && !path[0]; i++) {
+                FILE *fp;
+                snprintf(path, sizeof path, "%s/%s.dev", dirs[i], name);
+                if ((fp = fopen(path, "rb")))
+                    fclose(fp);
+                else
+                    path[0] = '\0';
+            }
+            if (!path[0])
+                bb_die(BB_EXIT_NOINPUT, "--device '%s': no such device in %s/devices", name,
+                       BBSIZE_DATADIR);
+        } else {
+            snprintf(path, sizeof path, "%s", name);
+        }
+        text = slurp(path, &len);
+        rc = bbs_dev_params_parse(&c.bb_dev, text, path, err);
+        free(text);
+        if (rc)
+            bb_die_lib(rc, err);
+    }
     t0 = now_s();
     if ((rc = bbs_exec_run(w, &c, &r, err)))
         bb_die_lib(rc, err);
@@ -391,6 +428,7 @@ bb_cmd_trace(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     a.seed = 1;
+    a.bbpg = -1;
     bbs_g500_params_init(&a.g);
     bbs_fileload_init(&a.f);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
@@ -523,7 +561,7 @@ bb_cmd_trace(int argc, char **argv)
         json_object_set_new(root, "generation_s", json_real(gen_s));
     }
     if (a.topo)
-        run_network(&a, w, root, human);
+        run_network(&a, w, t.write_bytes > 0 || t.read_bytes > 0, root, human);
     if (root)
         bb_json_print(root); /* takes the reference */
     bbs_wl_free(w);
