@@ -25,6 +25,10 @@
 #include "workload/ops.h"
 #include "workload/vef.h"
 #include "workload/vefdist.h"
+#include "workload/tracegen.h"
+#include "workload/exec.h"
+#include "network/place.h"
+#include "network/topo.h"
 
 static char *
 slurp(const char *rel, size_t *len)
@@ -647,6 +651,130 @@ test_fileload(void **st)
     expect_err(bbs_fileload_walk(&f, 5, 0, &s, NULL, err), BB_EINVAL, err, "0 < min <= max");
 }
 
+/* ---- operation streams ---- */
+
+/* The plain trace as ops: each record one op with its dependency mapped,
+ * delays in seconds, and the run on a small dragonfly finishes (every
+ * dependency resolvable) no sooner than the dependent chain of delays. */
+static void
+test_tracegen_mpi(void **st)
+{
+    size_t len;
+    char *text = slurp("data/traces/mpi-ring.vef", &len), err[BB_ERRLEN];
+    bbs_vef *v;
+    bbs_wl *w;
+    int job, n;
+    const bbs_op *o;
+    bbs_net_params par;
+    bbs_net_topo *topo;
+    bbs_net_placement pl;
+    bbs_exec_config c;
+    bbs_exec_result r;
+    int ranks = 4;
+    gsl_rng *rng = bbs_rng_stream_new(NULL, 1, 0, 0);
+
+    (void)st;
+    if (bbs_vef_parse(&v, "mpi-ring.vef", text, len, err))
+        fail_msg("%s", err);
+    free(text);
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    if (bbs_tracegen_vef(w, "ring", v, NULL, 0, 1, 0, &job, err))
+        fail_msg("%s", err);
+    /* rank 1: RECV of message 0 (posted at start), then SEND of message 1
+     * after that receive, delay 1000 ticks x 1000 ps = 1 us */
+    o = bbs_wl_stream(w, job, 1, &n);
+    assert_int_equal(o[0].kind, BBS_OP_RECV);
+    assert_int_equal(o[0].dep, BBS_DEP_NONE);
+    assert_int_equal(o[0].tag, 0);
+    assert_int_equal(o[1].kind, BBS_OP_SEND);
+    assert_int_equal(o[1].dep, BBS_DEP_OP);
+    assert_int_equal(o[1].dep_rank, 1);
+    assert_int_equal(o[1].dep_op, 0);
+    assert_true(fabs(o[1].delay_s - 1e-6) < 1e-15);
+    assert_true(o[1].bytes == 1048576);
+    /* rank 2 takes part in G0 (world allreduce) and G1 (broadcast on C1) */
+    {
+        int colls = 0;
+        o = bbs_wl_stream(w, job, 2, &n);
+        for (int i = 0; i < n; i++)
+            colls += o[i].kind == BBS_OP_COLL;
+        assert_int_equal(colls, 3); /* G0, G1, G2 */
+    }
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &topo, err), BB_OK);
+    assert_int_equal(bbs_net_place(topo, BBS_NET_PLACE_CONT, &ranks, 1, rng, &pl, err), BB_OK);
+    bbs_exec_config_init(&c);
+    c.topo = topo;
+    c.place = &pl;
+    if (bbs_exec_run(w, &c, &r, err))
+        fail_msg("%s", err);
+    assert_true(r.jobs[0].finished);
+    /* the ring 0 -> 1 -> 2 -> 3 -> 0 waits 4 delays of 1 us in sequence */
+    assert_true(r.jobs[0].elapsed_s > 4e-6);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(topo);
+    gsl_rng_free(rng);
+    bbs_wl_free(w);
+    bbs_vef_free(v);
+}
+
+/* HOROVOD through the operation streams: the same closed forms as the
+ * walk, now read back with bbs_wl_job_totals. */
+static void
+test_tracegen_horovod(void **st)
+{
+    bbs_vef *v = parse_ok(hvd_text);
+    bbs_wl *w;
+    bbs_wl_totals t;
+    char err[BB_ERRLEN];
+    const double n = 6, b = 2, L = 5, k = 10;
+
+    (void)st;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    if (bbs_tracegen_vef(w, "hvd", v, NULL, 0, 1, 0, NULL, err))
+        fail_msg("%s", err);
+    bbs_wl_job_totals(w, 0, &t);
+    assert_true(t.coll_bytes[BBS_COLL_GATHERV] == 60 * n * b * L * k);
+    assert_true(t.coll_bytes[BBS_COLL_ALLREDUCE] == n * b * ((L - 1) * 50000 + 150000) * 1024.0);
+    assert_int_equal(t.colls[BBS_COLL_BCAST], 2 * n * b * L * k);
+    assert_int_equal(t.ops[BBS_OP_SEND], 0);
+    bbs_wl_free(w);
+    bbs_vef_free(v);
+}
+
+/* Graph500 as ops: SEND bytes = 16 x queries + the end-of-level signals,
+ * one RECV per SEND, one allreduce per process and level. */
+static void
+test_tracegen_g500(void **st)
+{
+    bbs_g500_params p;
+    bbs_g500_plan *pl;
+    bbs_wl *w;
+    bbs_wl_totals t;
+    char err[BB_ERRLEN];
+    double n;
+
+    (void)st;
+    bbs_g500_params_init(&p);
+    p.scale = 14;
+    p.nodes = 8;
+    n = p.nodes;
+    assert_int_equal(bbs_g500_plan_new(&pl, &p, 3, 0, err), BB_OK);
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    if (bbs_tracegen_g500(w, "g500", pl, NULL, err))
+        fail_msg("%s", err);
+    bbs_wl_job_totals(w, 0, &t);
+    assert_true(t.p2p_bytes == 16.0 * (double)pl->queries + 4096.0 * n * (n - 1) * pl->nlevels);
+    assert_int_equal(t.ops[BBS_OP_SEND], t.ops[BBS_OP_RECV]);
+    assert_int_equal(t.ops[BBS_OP_SEND], pl->messages + n * (n - 1) * pl->nlevels);
+    assert_int_equal(t.colls[BBS_COLL_ALLREDUCE], n * pl->nlevels);
+    /* generation + consumption: t_q per query, on both sides */
+    assert_true(fabs(t.compute_s - 2 * 1.5e-9 * (double)pl->queries) < 1e-12 * pl->queries);
+    bbs_wl_free(w);
+    bbs_g500_plan_free(pl);
+}
+
 int
 main(void)
 {
@@ -658,7 +786,8 @@ main(void)
         cmocka_unit_test(test_dcnw_rate),     cmocka_unit_test(test_flows),
         cmocka_unit_test(test_horovod_closed_form), cmocka_unit_test(test_horovod_random),
         cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_total),
-        cmocka_unit_test(test_fileload),
+        cmocka_unit_test(test_fileload),      cmocka_unit_test(test_tracegen_mpi),
+        cmocka_unit_test(test_tracegen_horovod), cmocka_unit_test(test_tracegen_g500),
     };
 
     gsl_set_error_handler_off();

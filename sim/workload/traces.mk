@@ -26,7 +26,7 @@ nobase_dist_pkgdata_DATA += \
 
 check_PROGRAMS += tests/t_traces
 tests_t_traces_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_traces_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_traces
 
 # The emitters onto operation streams live beside ops.c in libbbswl
