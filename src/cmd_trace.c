@@ -315,7 +315,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         bb_die_lib(rc, err);
     if (ranks > topo->ncompute)
         bb_die(BB_EXIT_DATAERR, "the %s job has %d ranks but topology %s has %d compute nodes (one "
-               "rank per node)", model_label(a, NULL), ranks, a->topo, topo->ncompute);
+               "rank per node)", bbs_wl_job_name(w, 0), ranks, a->topo, topo->ncompute);
     if (a->place && bbs_net_place_parse(a->place, &kind, err))
         bb_die(BB_EXIT_USAGE, "--placement: %s", err);
     rng = bbs_rng_stream_new(NULL, a->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));

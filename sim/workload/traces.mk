@@ -35,3 +35,7 @@ sim_workload_libbbswl_a_SOURCES += sim/workload/tracegen.c sim/workload/tracegen
 
 # bbsize trace (libbbswl and its dependencies come with sim/workload/local.mk)
 src_bbsize_SOURCES += src/cmd_trace.c
+
+TESTS += tests/cli_trace.sh
+EXTRA_DIST += tests/cli_trace.sh data/traces/mpi-ring.vef data/traces/dcnw-google.vef \
+	data/traces/flows.vef data/traces/horovod-alexnet.vef
