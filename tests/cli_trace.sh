@@ -5,7 +5,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 D=$SRCDIR/data/traces
-t_plan 26
+ex=$(awk '/^\.SH EXAMPLES/{s=1} s&&/^\.nf/{on=1;next} s&&/^\.fi/{exit} on' "$SRCDIR/man/bbsize-trace.1" | sed 's/\\-/-/g')
+t_plan $((26 + $(printf '%s\n' "$ex" | wc -l)))
 
 # examples
 t_run "plain MPI trace" 0 "$BBSIZE" trace -q "$D/mpi-ring.vef"
@@ -49,3 +50,12 @@ t_err "missing trace" 66 "nope.vef" "$BBSIZE" trace "$T/nope.vef"
 t_err "unknown --model" 64 "unknown model 'petsc' \(known: vef, graph500, fileload\)" "$BBSIZE" trace --model petsc
 t_err "unknown --arch lists Table III" 64 "known: altamira, i5-5200u, xeon-e5-2620, mont-blanc" "$BBSIZE" trace --model graph500 --arch cray
 t_err "more ranks than nodes" 65 "128 ranks but topology graph500-72 has" "$BBSIZE" trace -q --messages 10 "$D/dcnw-google.vef" --topology graph500-72
+
+# the man page's examples run (from the source tree)
+printf '%s\n' "$ex" > "$T/ex"
+while IFS= read -r c; do
+  # shellcheck disable=SC2086
+  set -- $c
+  shift
+  t_run "man example: $c" 0 sh -c 'cd "$1" && shift && exec "$@"' sh "$SRCDIR" "$BBSIZE" "$@" -q
+done < "$T/ex"

@@ -38,4 +38,5 @@ src_bbsize_SOURCES += src/cmd_trace.c
 
 TESTS += tests/cli_trace.sh
 EXTRA_DIST += tests/cli_trace.sh data/traces/mpi-ring.vef data/traces/dcnw-google.vef \
-	data/traces/flows.vef data/traces/horovod-alexnet.vef
+	data/traces/flows.vef data/traces/horovod-alexnet.vef data/traces/horovod-small.vef
+dist_man_MANS += man/bbsize-trace.1 man/bbsize-vef.5
