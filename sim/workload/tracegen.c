@@ -306,24 +306,35 @@ done:
     return rc;
 }
 
+/* A new job of n ranks named name, with a sink appending to it. */
+static int
+sink_job(bbs_wl *w, const char *name, int n, bbs_tracegen_ctx *ctx, bbs_wl_sink *s, int *job_out,
+         char *err)
+{
+    int rc;
+
+    if ((rc = bbs_wl_add_job(w, name, n, 0, &ctx->job, err)))
+        return rc;
+    if (job_out)
+        *job_out = ctx->job;
+    ctx->w = w;
+    ctx->err = err;
+    *s = bbs_tracegen_sink(ctx);
+    return BB_OK;
+}
+
 int
 bbs_tracegen_vef(bbs_wl *w, const char *name, const bbs_vef *v, const bbs_sizedist *d,
                  long max_msgs, uint64_t seed, uint64_t unit, int *job_out, char *err)
 {
-    int job, rc;
     bbs_tracegen_ctx ctx;
     bbs_wl_sink s;
+    int rc;
 
-    if ((rc = bbs_wl_add_job(w, name, v->ntasks, 0, &job, err)))
+    if ((rc = sink_job(w, name, v->ntasks, &ctx, &s, job_out, err)))
         return rc;
-    if (job_out)
-        *job_out = job;
-    ctx.w = w;
-    ctx.job = job;
-    ctx.err = err;
-    s = bbs_tracegen_sink(&ctx);
     switch (v->kind) {
-    case BBS_VEF_MPI: return tracegen_mpi(w, job, v, err);
+    case BBS_VEF_MPI: return tracegen_mpi(w, ctx.job, v, err);
     case BBS_VEF_HOROVOD: return bbs_hvd_walk(v, v->ntasks, seed, unit, &s, NULL, err);
     default: return bbs_dcnw_walk(v, d, max_msgs, seed, unit, &s, NULL, err);
     }
@@ -333,18 +344,12 @@ int
 bbs_tracegen_fileload(bbs_wl *w, const char *name, const bbs_fileload *f, uint64_t seed,
                       uint64_t unit, int *job_out, char *err)
 {
-    int job, rc;
     bbs_tracegen_ctx ctx;
     bbs_wl_sink s;
+    int rc;
 
-    if ((rc = bbs_wl_add_job(w, name, f->ranks, 0, &job, err)))
+    if ((rc = sink_job(w, name, f->ranks, &ctx, &s, job_out, err)))
         return rc;
-    if (job_out)
-        *job_out = job;
-    ctx.w = w;
-    ctx.job = job;
-    ctx.err = err;
-    s = bbs_tracegen_sink(&ctx);
     return bbs_fileload_walk(f, seed, unit, &s, NULL, err);
 }
 
