@@ -40,3 +40,13 @@ TESTS += tests/cli_trace.sh
 EXTRA_DIST += tests/cli_trace.sh data/traces/mpi-ring.vef data/traces/dcnw-google.vef \
 	data/traces/flows.vef data/traces/horovod-alexnet.vef data/traces/horovod-small.vef
 dist_man_MANS += man/bbsize-trace.1 man/bbsize-vef.5
+
+# Benchmark of the trace models (never run by make check): make bench-traces
+EXTRA_PROGRAMS += bench/b_traces
+bench_b_traces_SOURCES = bench/b_traces.c
+bench_b_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+EXTRA_DIST += bench/traces.sh
+bench-traces: bench/b_traces$(EXEEXT) src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
+	  BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) $(SHELL) $(top_srcdir)/bench/traces.sh
+.PHONY: bench-traces
