@@ -22,7 +22,7 @@
 #include "network/place.h"
 #include "network/topo.h"
 #include "workload/exec.h"
-#include "workload/tracegen.h"
+#include "workload/tracejob.h"
 
 enum {
     OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,
@@ -80,35 +80,20 @@ enum { M_VEF = 0, M_G500, M_FILE };
 
 typedef struct {
     const char *file, *sizes, *topo, *place, *routing, *device;
-    int model, have_model, json, csv, quiet, bbpg;
+    int model, have_model, json, csv, quiet, bbpg, g500_nodes, file_ranks;
     uint64_t seed;
     long messages;
-    bbs_g500_params g;
-    bbs_fileload f;
+    bbs_tracejob gj, fj; /* Graph500 and file-load options, set as scenario keys */
 } targs;
 
+/* A model option as the scenario key of tracejob.h. */
 static void
-range_opt(struct argp_state *st, const char *opt, const char *arg, int size, double *lo, double *hi)
+tj_set(struct argp_state *st, bbs_tracejob *j, const char *opt, const char *key, const char *arg)
 {
-    char buf[256], err[256];
-    char *colon;
-    bb_qty q;
+    char err[BB_ERRLEN];
 
-    snprintf(buf, sizeof buf, "%s", arg);
-    colon = strchr(buf, ':');
-    if (colon)
-        *colon++ = '\0';
-    for (int k = 0; k < (colon ? 2 : 1); k++) {
-        const char *s = k ? colon : buf;
-        double *out = k ? hi : lo;
-        if ((size ? bb_parse_size(s, &q, err, sizeof err) : bb_parse_duration(s, &q, err, sizeof err)))
-            argp_error(st, "%s '%s': %s", opt, s, err);
-        *out = size ? bb_qty_size_bytes(&q) : q.v;
-    }
-    if (!colon)
-        *hi = *lo;
-    if (*hi < *lo)
-        argp_error(st, "%s '%s': MAX below MIN", opt, arg);
+    if (bbs_tracejob_set(j, key, arg, err))
+        argp_error(st, "%s: %s", opt, err);
 }
 
 static error_t
@@ -131,53 +116,25 @@ parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_SEED: a->seed = (uint64_t)bb_opt_long("--seed", arg, 0, LONG_MAX); break;
     case OPT_MESSAGES: a->messages = bb_opt_long("--messages", arg, 1, LONG_MAX); break;
     case OPT_SIZES: a->sizes = arg; break;
-    case OPT_SCALE: a->g.scale = (int)bb_opt_long("--scale", arg, 1, 40); break;
-    case OPT_EF: a->g.edgefactor = (int)bb_opt_long("--edgefactor", arg, 1, 1024); break;
-    case OPT_NODES: a->g.nodes = (int)bb_opt_long("--nodes", arg, 2, 1 << 20); break;
-    case OPT_CS: a->g.coalescing = (int)bb_opt_long("--coalescing", arg, 1, 1 << 30); break;
-    case OPT_ARCH: {
-        const bbs_g500_arch *ar = bbs_g500_arch_find(arg);
-        if (!ar)
+    case OPT_SCALE: tj_set(st, &a->gj, "--scale", "scale", arg); break;
+    case OPT_EF: tj_set(st, &a->gj, "--edgefactor", "edgefactor", arg); break;
+    case OPT_NODES: a->g500_nodes = (int)bb_opt_long("--nodes", arg, 2, 1 << 20); break;
+    case OPT_CS: tj_set(st, &a->gj, "--coalescing", "coalescing", arg); break;
+    case OPT_ARCH:
+        if (!bbs_g500_arch_find(arg))
             argp_error(st, "unknown --arch '%s' (known: %s)", arg, bbs_g500_arch_names());
-        a->g.tq_s = ar->tq_s;
+        tj_set(st, &a->gj, "--arch", "arch", arg);
         break;
-    }
-    case OPT_TQ: {
-        double lo, hi;
-        range_opt(st, "--query-time", arg, 0, &lo, &hi);
-        a->g.tq_s = lo;
-        break;
-    }
-    case OPT_EQ:
-        if (!strcasecmp(arg, "fogsim"))
-            a->g.eqset = BBS_G500_EQ_FOGSIM;
-        else if (!strcasecmp(arg, "ccpe"))
-            a->g.eqset = BBS_G500_EQ_CCPE;
-        else
-            argp_error(st, "unknown --equations '%s' (known: fogsim, ccpe)", arg);
-        break;
-    case OPT_ROOTLAW:
-        if (!strcasecmp(arg, "lognormal"))
-            a->g.rootlaw = BBS_G500_ROOT_LOGNORMAL;
-        else if (!strcasecmp(arg, "kronecker"))
-            a->g.rootlaw = BBS_G500_ROOT_KRONECKER;
-        else
-            argp_error(st, "unknown --root-law '%s' (known: lognormal, kronecker)", arg);
-        break;
-    case OPT_ROOTDEG: a->g.root_degree = bb_opt_long("--root-degree", arg, 1, LONG_MAX); break;
-    case OPT_TAIL:
-        if (!strcasecmp(arg, "fogsim"))
-            a->g.tail = BBS_G500_TAIL_FOGSIM;
-        else if (!strcasecmp(arg, "keep"))
-            a->g.tail = BBS_G500_TAIL_KEEP;
-        else
-            argp_error(st, "unknown --tail '%s' (known: fogsim, keep)", arg);
-        break;
-    case OPT_FILES: a->f.files = bb_opt_long("--files", arg, 0, 1L << 30); break;
-    case OPT_FSIZE: range_opt(st, "--file-size", arg, 1, &a->f.size_min, &a->f.size_max); break;
-    case OPT_PAUSE: range_opt(st, "--pause", arg, 0, &a->f.pause_min, &a->f.pause_max); break;
-    case OPT_READ: a->f.write = 0; break;
-    case OPT_RANKS: a->f.ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
+    case OPT_TQ: tj_set(st, &a->gj, "--query-time", "query_time", arg); break;
+    case OPT_EQ: tj_set(st, &a->gj, "--equations", "equations", arg); break;
+    case OPT_ROOTLAW: tj_set(st, &a->gj, "--root-law", "root_law", arg); break;
+    case OPT_ROOTDEG: tj_set(st, &a->gj, "--root-degree", "root_degree", arg); break;
+    case OPT_TAIL: tj_set(st, &a->gj, "--tail", "tail", arg); break;
+    case OPT_FILES: tj_set(st, &a->fj, "--files", "files", arg); break;
+    case OPT_FSIZE: tj_set(st, &a->fj, "--file-size", "file_size", arg); break;
+    case OPT_PAUSE: tj_set(st, &a->fj, "--pause", "pause", arg); break;
+    case OPT_READ: tj_set(st, &a->fj, "--read", "mode", "read"); break;
+    case OPT_RANKS: a->file_ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
     case OPT_TOPO: a->topo = arg; break;
     case OPT_DEVICE: a->device = arg; break;
     case OPT_BBPG: a->bbpg = (int)bb_opt_long("--bb-per-group", arg, 0, 1 << 20); break;
@@ -439,8 +396,10 @@ bb_cmd_trace(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.seed = 1;
     a.bbpg = -1;
-    bbs_g500_params_init(&a.g);
-    bbs_fileload_init(&a.f);
+    a.g500_nodes = 72;
+    a.file_ranks = 1;
+    bbs_tracejob_defaults(&a.gj, BBS_TJ_GRAPH500);
+    bbs_tracejob_defaults(&a.fj, BBS_TJ_FILELOAD);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     human = !a.json && !a.csv;
     if (a.model == M_VEF) {
@@ -464,13 +423,14 @@ bb_cmd_trace(int argc, char **argv)
     if (a.model == M_VEF) {
         rc = bbs_tracegen_vef(w, model_label(&a, v), v, d, a.messages, a.seed, 0, NULL, err);
     } else if (a.model == M_G500) {
-        rc = bbs_g500_plan_new(&pl, &a.g, a.seed, 0, err);
+        a.gj.g.nodes = a.g500_nodes;
+        rc = bbs_g500_plan_new(&pl, &a.gj.g, a.seed, 0, err);
         if (!rc && a.csv && !a.topo) { /* the table is the plan: no streams needed */
             gen_s = now_s() - t0;
             if (!a.quiet)
                 fprintf(stderr, "bbsize trace: drew a %d-level BFS of %llu messages in %.3f s\n",
                         pl->nlevels, (unsigned long long)pl->messages, gen_s);
-            print_levels_csv(pl, &a.g);
+            print_levels_csv(pl, &a.gj.g);
             bbs_wl_free(w);
             bbs_g500_plan_free(pl);
             return BB_EXIT_OK;
@@ -478,7 +438,7 @@ bb_cmd_trace(int argc, char **argv)
         if (!rc)
             rc = bbs_tracegen_g500(w, "graph500", pl, NULL, err);
     } else {
-        rc = bbs_tracegen_fileload(w, "fileload", &a.f, a.seed, 0, NULL, err);
+        rc = bbs_tracejob_generate(&a.fj, w, "fileload", a.file_ranks, a.seed, 0, NULL, err);
     }
     gen_s = now_s() - t0;
     if (rc)
@@ -492,7 +452,7 @@ bb_cmd_trace(int argc, char **argv)
     if (a.csv) {
         if (!pl)
             bb_die(BB_EXIT_USAGE, "--csv is the Graph500 per-level table (use --model graph500)");
-        print_levels_csv(pl, &a.g);
+        print_levels_csv(pl, &a.gj.g);
     }
     if (human) {
         printf("%s: %s, %d ranks, seed %llu\n", a.file ? a.file : model_label(&a, v),
@@ -521,7 +481,7 @@ bb_cmd_trace(int argc, char **argv)
         if (pl) {
             printf("  root degree        %ld (process %d); 2E = %.0f queries, %llu sent over the "
                    "network (%.4f of 2E (n-1)/n)\n", pl->root_degree, pl->root_node,
-                   2.0 * a.g.edgefactor * ldexp(1, a.g.scale), (unsigned long long)pl->queries,
+                   2.0 * a.gj.g.edgefactor * ldexp(1, a.gj.g.scale), (unsigned long long)pl->queries,
                    pl->queries / pl->budget);
             printf("  level  mean_edges   sigma        queries      messages\n");
             for (int l = 0; l < pl->nlevels; l++)
@@ -562,7 +522,7 @@ bb_cmd_trace(int argc, char **argv)
             json_t *lv = json_array();
             json_object_set_new(root, "root_degree", json_integer(pl->root_degree));
             json_object_set_new(root, "queries", json_integer((json_int_t)pl->queries));
-            json_object_set_new(root, "edges2", json_real(2.0 * a.g.edgefactor * ldexp(1, a.g.scale)));
+            json_object_set_new(root, "edges2", json_real(2.0 * a.gj.g.edgefactor * ldexp(1, a.gj.g.scale)));
             for (int l = 0; l < pl->nlevels; l++) {
                 json_t *o = json_object();
                 json_object_set_new(o, "level", json_integer(l));

@@ -6,7 +6,7 @@
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 D=$SRCDIR/data/traces
 ex=$(awk '/^\.SH EXAMPLES/{s=1} s&&/^\.nf/{on=1;next} s&&/^\.fi/{exit} on' "$SRCDIR/man/bbsize-trace.1" | sed 's/\\-/-/g')
-t_plan $((26 + $(printf '%s\n' "$ex" | wc -l)))
+t_plan $((27 + $(printf '%s\n' "$ex" | wc -l)))
 
 # examples
 t_run "plain MPI trace" 0 "$BBSIZE" trace -q "$D/mpi-ring.vef"
@@ -49,6 +49,7 @@ t_run "CDCNW table beside the trace" 0 "$BBSIZE" trace -q "$T/c.vef"
 t_err "missing trace" 66 "nope.vef" "$BBSIZE" trace "$T/nope.vef"
 t_err "unknown --model" 64 "unknown model 'petsc' \(known: vef, graph500, fileload\)" "$BBSIZE" trace --model petsc
 t_err "unknown --arch lists Table III" 64 "known: altamira, i5-5200u, xeon-e5-2620, mont-blanc" "$BBSIZE" trace --model graph500 --arch cray
+t_err "bad --scale names the key" 64 "--scale: key 'scale': expected an integer in \\[1, 40\\], got '99'" "$BBSIZE" trace --model graph500 --scale 99
 t_err "more ranks than nodes" 65 "128 ranks but topology graph500-72 has" "$BBSIZE" trace -q --messages 10 "$D/dcnw-google.vef" --topology graph500-72
 
 # the man page's examples run (from the source tree)

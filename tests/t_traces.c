@@ -26,6 +26,7 @@
 #include "workload/vef.h"
 #include "workload/vefdist.h"
 #include "workload/tracegen.h"
+#include "workload/tracejob.h"
 #include "workload/exec.h"
 #include "network/place.h"
 #include "network/topo.h"
@@ -775,6 +776,46 @@ test_tracegen_g500(void **st)
     bbs_g500_plan_free(pl);
 }
 
+/* Scenario-style jobs: keys with units, errors naming the key, and the
+ * same streams as the direct calls. */
+static void
+test_tracejob(void **st)
+{
+    bbs_tracejob j;
+    char err[BB_ERRLEN];
+    bbs_wl *w;
+    bbs_wl_totals t;
+    int kind;
+
+    (void)st;
+    assert_int_equal(bbs_tracejob_parse_kind("Graph500", &kind, err), BB_OK);
+    expect_err(bbs_tracejob_parse_kind("petsc", &kind, err), BB_EINVAL, err,
+               "unknown model 'petsc' (known: graph500, fileload, vef)");
+    bbs_tracejob_defaults(&j, BBS_TJ_FILELOAD);
+    assert_int_equal(bbs_tracejob_set(&j, "file_size", "2MB:3MiB", err), BB_OK);
+    assert_true(j.f.size_min == 2e6 && j.f.size_max == 3145728);
+    assert_int_equal(bbs_tracejob_set(&j, "pause", "5ms", err), BB_OK);
+    assert_true(fabs(j.f.pause_min - 0.005) < 1e-15 && j.f.pause_max == j.f.pause_min);
+    assert_int_equal(bbs_tracejob_set(&j, "mode", "read", err), BB_OK);
+    assert_int_equal(bbs_tracejob_set(&j, "files", "7", err), BB_OK);
+    expect_err(bbs_tracejob_set(&j, "file_size", "3MB:2MB", err), BB_EINVAL, err,
+               "key 'file_size': expected a size or MIN:MAX sizes, MIN > 0, got '3MB:2MB'");
+    expect_err(bbs_tracejob_set(&j, "scale", "20", err), BB_EINVAL, err,
+               "unknown key 'scale' for fileload (known: files, file_size, pause, mode)");
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_tracejob_generate(&j, w, "io", 3, 1, 0, NULL, err), BB_OK);
+    bbs_wl_job_totals(w, 0, &t);
+    assert_int_equal(t.ops[BBS_OP_READ], 7);
+    assert_true(t.read_bytes >= 7 * 2e6 && t.read_bytes <= 7 * 3145728.0);
+    assert_true(fabs(t.compute_s - 7 * 0.005) < 1e-12);
+    bbs_wl_free(w);
+    bbs_tracejob_defaults(&j, BBS_TJ_GRAPH500);
+    assert_int_equal(bbs_tracejob_set(&j, "query_time", "15ns", err), BB_OK);
+    assert_true(fabs(j.g.tq_s - 15e-9) < 1e-21);
+    expect_err(bbs_tracejob_set(&j, "equations", "paper", err), BB_EINVAL, err,
+               "key 'equations': expected fogsim or ccpe, got 'paper'");
+}
+
 int
 main(void)
 {
@@ -788,6 +829,7 @@ main(void)
         cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_total),
         cmocka_unit_test(test_fileload),      cmocka_unit_test(test_tracegen_mpi),
         cmocka_unit_test(test_tracegen_horovod), cmocka_unit_test(test_tracegen_g500),
+        cmocka_unit_test(test_tracejob),
     };
 
     gsl_set_error_handler_off();

@@ -31,7 +31,8 @@ TESTS += tests/t_traces
 
 # The emitters onto operation streams live beside ops.c in libbbswl
 # (sim/workload/local.mk, included before this fragment).
-sim_workload_libbbswl_a_SOURCES += sim/workload/tracegen.c sim/workload/tracegen.h
+sim_workload_libbbswl_a_SOURCES += sim/workload/tracegen.c sim/workload/tracegen.h \
+	sim/workload/tracejob.c sim/workload/tracejob.h
 
 # bbsize trace (libbbswl and its dependencies come with sim/workload/local.mk)
 src_bbsize_SOURCES += src/cmd_trace.c
