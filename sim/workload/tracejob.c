@@ -125,11 +125,16 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
         }
     } else if (KEY("query_time", BBS_TJ_GRAPH500)) {
         what = "a time >= 0 (s, ms, us, ns)";
-        ok = bbs_wl_parse_time(value, &j->g.tq_s) == BB_OK && j->g.tq_s >= 0 ? BB_OK : BB_EINVAL;
+        double v;
+        ok = bbs_wl_parse_time(value, &v) == BB_OK && v >= 0 ? BB_OK : BB_EINVAL;
+        if (ok == BB_OK)
+            j->g.tq_s = v;
     } else if (KEY("signal_bytes", BBS_TJ_GRAPH500)) {
         what = "a size >= 0";
-        ok = bbs_wl_parse_bytes(value, &j->g.signal_bytes) == BB_OK && j->g.signal_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
+        double v;
+        ok = bbs_wl_parse_bytes(value, &v) == BB_OK && v >= 0 ? BB_OK : BB_EINVAL;
+        if (ok == BB_OK)
+            j->g.signal_bytes = v;
     } else if (KEY("equations", BBS_TJ_GRAPH500)) {
         what = "fogsim or ccpe";
         ok = word(value, "fogsim", "ccpe", &j->g.eqset);
@@ -144,13 +149,19 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
         if ((ok = int_in(value, 0, 1L << 30, &x)) == BB_OK)
             j->f.files = x;
     } else if (KEY("file_size", BBS_TJ_FILELOAD)) {
+        double lo, hi;
         what = "a size or MIN:MAX sizes, MIN > 0";
-        ok = range(value, bbs_wl_parse_bytes, &j->f.size_min, &j->f.size_max);
-        if (ok == BB_OK && !(j->f.size_min > 0))
+        ok = range(value, bbs_wl_parse_bytes, &lo, &hi);
+        if (ok == BB_OK && !(lo > 0))
             ok = BB_EINVAL;
+        if (ok == BB_OK)
+            j->f.size_min = lo, j->f.size_max = hi;
     } else if (KEY("pause", BBS_TJ_FILELOAD)) {
+        double lo, hi;
         what = "a time or MIN:MAX times";
-        ok = range(value, bbs_wl_parse_time, &j->f.pause_min, &j->f.pause_max);
+        ok = range(value, bbs_wl_parse_time, &lo, &hi);
+        if (ok == BB_OK)
+            j->f.pause_min = lo, j->f.pause_max = hi;
     } else if (KEY("mode", BBS_TJ_FILELOAD)) {
         int r;
         what = "write or read";
