@@ -27,6 +27,8 @@ for s in 22 26; do
   echo "== Graph500 plan, scale $s, 72 processes"
   /usr/bin/time -f "%e s wall, %M KB" "$BBSIZE" trace --model graph500 --scale $s --csv 2>&1
 done
+echo "== Graph500 model against real Kronecker graphs (scale 18, edgefactor 16, 64 BFS roots)"
+"${BENCH_DIR:-bench}/b_kronecker" 18 16 64 | grep '^#'
 echo "== Graph500 scale 16 on graph500-72 (72 processes, Altamira)"
 "$BBSIZE" trace --model graph500 --scale 16 --topology graph500-72 2>&1 | grep -E "generated|elapsed|simulation"
 echo "== Graph500 scale 20 as operation streams (72 processes)"

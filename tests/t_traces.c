@@ -581,6 +581,47 @@ test_g500_equations(void **st)
     assert_true(fabs(bbs_g500_level_sigma(&p, 4, 1000) / 2.15e3 - 1) < 0.01);
 }
 
+/* Root degrees: eqs. 18-19 at s = 26 have median ceil(3.28) = 4
+ * (MODELS.md); the Kronecker law gives the mean and spread of ln d that
+ * MODELS.md reports for Graph500 graphs at f = 16 (about 1.9 to 2.0, sd
+ * about 1.7) and grows with the edgefactor. */
+static void
+test_g500_root_laws(void **st)
+{
+    bbs_g500_params p;
+    gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
+    long below = 0, at4 = 0;
+    const int N = 100000;
+
+    (void)st;
+    bbs_g500_params_init(&p);
+    p.scale = 26;
+    for (int k = 0; k < N; k++) {
+        long d = bbs_g500_draw_root_degree(&p, r);
+        below += d < 4;
+        at4 += d == 4;
+    }
+    assert_true(below < N / 2 && below + at4 > N / 2);
+    p.rootlaw = BBS_G500_ROOT_KRONECKER;
+    for (int s = 17; s <= 22; s += 5) {
+        double m = 0, m2 = 0, m32 = 0;
+        p.scale = s;
+        p.edgefactor = 16;
+        for (int k = 0; k < N; k++) {
+            double x = log((double)bbs_g500_draw_root_degree(&p, r));
+            m += x / N;
+            m2 += x * x / N;
+        }
+        p.edgefactor = 32;
+        for (int k = 0; k < N; k++)
+            m32 += log((double)bbs_g500_draw_root_degree(&p, r)) / N;
+        if (!(m > 1.85 && m < 2.05 && sqrt(m2 - m * m) > 1.5 && sqrt(m2 - m * m) < 1.8))
+            fail_msg("scale %d: mean ln d %.3f sd %.3f", s, m, sqrt(m2 - m * m));
+        assert_true(m32 > m + 0.2);
+    }
+    gsl_rng_free(r);
+}
+
 static void
 test_g500_total(void **st)
 {
@@ -826,7 +867,8 @@ main(void)
         cmocka_unit_test(test_vef_errors),    cmocka_unit_test(test_vef_ext),
         cmocka_unit_test(test_dcnw_rate),     cmocka_unit_test(test_flows),
         cmocka_unit_test(test_horovod_closed_form), cmocka_unit_test(test_horovod_random),
-        cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_total),
+        cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_root_laws),
+        cmocka_unit_test(test_g500_total),
         cmocka_unit_test(test_fileload),      cmocka_unit_test(test_tracegen_mpi),
         cmocka_unit_test(test_tracegen_horovod), cmocka_unit_test(test_tracegen_g500),
         cmocka_unit_test(test_tracejob),

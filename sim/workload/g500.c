@@ -194,6 +194,20 @@ emit_node(msgbuf *b, int n, int src, uint64_t q, int cs, int *perm, gsl_rng *r, 
     return BB_OK;
 }
 
+long
+bbs_g500_draw_root_degree(const bbs_g500_params *p, gsl_rng *r)
+{
+    double d, s = p->scale, lf = log(p->edgefactor / 16.0);
+
+    if (p->rootlaw == BBS_G500_ROOT_KRONECKER) {
+        double mu = 1.80 - 0.03 * (s - 18) + 0.57 * lf, sg = 1.95 + 0.012 * (s - 18) + 0.18 * lf;
+        d = round(exp(mu + gsl_ran_gaussian(r, sg > 0.1 ? sg : 0.1)));
+    } else {
+        d = ceil(gsl_ran_lognormal(r, s * log(0.3604) + 1.0661704 * s, 0.079313065 * s));
+    }
+    return (long)fmin(fmax(1, d), ldexp(1, p->scale));
+}
+
 static int
 check_params(const bbs_g500_params *p, char *err)
 {
@@ -250,17 +264,7 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
     frac = (n - 1.0) / n;
     pl->budget = ldexp((double)p->edgefactor, p->scale + 1) * frac;
     /* root degree */
-    if (p->root_degree > 0) {
-        pl->root_degree = p->root_degree;
-    } else if (p->rootlaw == BBS_G500_ROOT_KRONECKER) {
-        double x = 1.95 + log(p->edgefactor / 16.0) + gsl_ran_gaussian(setup, 1.7);
-        double d = fmax(1, round(exp(x)));
-        pl->root_degree = (long)fmin(d, ldexp(1, p->scale));
-    } else {
-        double mu = p->scale * log(0.3604) + 1.0661704 * p->scale, sg = 0.079313065 * p->scale;
-        double d = ceil(gsl_ran_lognormal(setup, mu, sg));
-        pl->root_degree = (long)fmin(fmax(1, d), ldexp(1, p->scale));
-    }
+    pl->root_degree = p->root_degree > 0 ? p->root_degree : bbs_g500_draw_root_degree(p, setup);
     pl->root_node = (int)gsl_rng_uniform_int(setup, (unsigned long)n);
     remaining = pl->budget;
     for (int l = 0; l < cap_levels; l++) {

@@ -22,9 +22,12 @@
  * 1.01 ln s) exp(-(l-3.2)^2/8)) and H with integer s/10; CCPE uses eq. 7
  * and eq. 13 as printed.  Root degree: LOGNORMAL is eqs. 18-19
  * (mu = ln(0.3604^s) + 1.0661704 s, sigma = 0.079313065 s, then ceil);
- * KRONECKER [ours, from measurements on Graph500 Kronecker graphs at
- * scales 17-22, see MODELS.md] draws ln d ~ N(1.95 + ln(f/16), 1.7),
- * d = max(1, round(e^x)), capped at 2^s.
+ * KRONECKER [ours] draws d = max(1, round(e^x)), x ~ N(mu, sigma) with
+ * mu = 1.80 - 0.03 (s - 18) + 0.57 ln(f/16) and sigma = 1.95 + 0.012 (s - 18)
+ * + 0.18 ln(f/16), capped at 2^s: fitted to Graph500 Kronecker graphs
+ * generated and measured by bench/b_kronecker.c (scales 16-20, edgefactors
+ * 8-64; roots of degree >= 1: mean ln d 1.70 to 2.89, sd 1.50 to 1.90,
+ * where eqs. 18-19 give a mean of 0.73 to 0.91 and ignore f).
  *
  * Queries are 16 bytes (two int64), messages carry up to c_s = 256 of
  * them (4096 B: CCPE Table IV's packet).  Random draws: one stream per
@@ -34,6 +37,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <gsl/gsl_rng.h>
 
 enum { BBS_G500_EQ_FOGSIM = 0, BBS_G500_EQ_CCPE = 1 };
 enum { BBS_G500_ROOT_LOGNORMAL = 0, BBS_G500_ROOT_KRONECKER = 1 };
@@ -62,6 +67,10 @@ typedef struct { const char *name; double tq_s; const char *what; } bbs_g500_arc
 const bbs_g500_arch *bbs_g500_arch_find(const char *name); /* case-insensitive */
 const bbs_g500_arch *bbs_g500_arch_all(size_t *n);
 const char *bbs_g500_arch_names(void);
+
+/* bbs_g500_draw_root_degree: one root degree by p->rootlaw (one or two
+ * draws from r). */
+long bbs_g500_draw_root_degree(const bbs_g500_params *p, gsl_rng *r);
 
 /* The mean and standard deviation of explored edges at level l >= 1
  * (eqs. 4-16, per the equation set), without truncation. */

@@ -43,11 +43,13 @@ EXTRA_DIST += tests/cli_trace.sh data/traces/mpi-ring.vef data/traces/dcnw-googl
 dist_man_MANS += man/bbsize-trace.1 man/bbsize-vef.5
 
 # Benchmark of the trace models (never run by make check): make bench-traces
-EXTRA_PROGRAMS += bench/b_traces
+EXTRA_PROGRAMS += bench/b_traces bench/b_kronecker
 bench_b_traces_SOURCES = bench/b_traces.c
 bench_b_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench_b_kronecker_SOURCES = bench/b_kronecker.c
+bench_b_kronecker_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
 EXTRA_DIST += bench/traces.sh
-bench-traces: bench/b_traces$(EXEEXT) src/bbsize$(EXEEXT)
+bench-traces: bench/b_traces$(EXEEXT) bench/b_kronecker$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
 	  BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) $(SHELL) $(top_srcdir)/bench/traces.sh
 .PHONY: bench-traces
