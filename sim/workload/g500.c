@@ -237,7 +237,7 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
     gsl_rng *setup = NULL, **rr = NULL;
     int *perm = NULL, rc = BB_OK, n = p->nodes;
     double *qn = NULL;
-    double frac, remaining, expect;
+    double frac, remaining, expect = 0;
     int cap_levels;
 
     *out = NULL;
@@ -279,6 +279,11 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
             if (stop && (p->tail != BBS_G500_TAIL_KEEP || remaining < 1))
                 break;
             tail = stop;
+            /* KEEP: past the peak (a level smaller than the one before),
+             * the rest is the tail */
+            if (p->tail == BBS_G500_TAIL_KEEP && l >= 3
+                && pl->levels[l - 1].queries < pl->levels[l - 2].queries)
+                tail = 1;
         }
         L->first = calloc((size_t)n + 1, sizeof *L->first);
         if (!L->first) {
@@ -299,14 +304,17 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
                 }
             }
         } else {
+            /* KEEP: a level takes at most 1 - rho of what remains, so the
+             * BFS always has a next level; tail levels take exactly that
+             * (the rest at the last level or under one query per process) */
+            double room = p->tail == BBS_G500_TAIL_KEEP ? (1 - BBS_G500_TAIL_RHO) * remaining
+                                                        : remaining;
             if (tail) {
-                /* KEEP: geometric tail, 60% of what remains, all of it at the
-                 * last level or when under one query per process */
-                int last = l == cap_levels - 1 || remaining * 0.6 < n;
-                L->mean = (last ? remaining : ceil(0.6 * remaining)) / frac;
+                int last = l == cap_levels - 1 || room < n;
+                L->mean = (last ? remaining : ceil(room)) / frac;
                 L->sigma = 0;
             } else {
-                L->mean = fmin(bbs_g500_level_mean(p, l, dr), ceil(remaining / frac));
+                L->mean = fmin(bbs_g500_level_mean(p, l, dr), ceil(room / frac));
                 L->sigma = bbs_g500_level_sigma(p, l, dr);
             }
             drift = remaining - expect;
@@ -333,8 +341,8 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
                 qsum += q;
             }
             /* the paper's cap: the BFS explores at most 2 E edges in all */
-            if (qsum > remaining) { /* scale down, integer shares by largest remainders */
-                double target = floor(fmax(0, remaining)), got = 0;
+            if (!tail && qsum > room) { /* scale down, integer shares by largest remainders */
+                double target = floor(fmax(0, room)), got = 0;
                 scale = target / qsum;
                 for (int i = 0; i < n; i++) {
                     double x = qn[i] * scale;

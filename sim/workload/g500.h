@@ -14,9 +14,14 @@
  * correction adds to each process's draw the queries that earlier levels
  * fell short of their means.  The run ends when no query remains, at
  * max_levels (9), or at level >= 5 with <= 10% of 2 E (n-1)/n left
- * (FOGSim's rule; the remainder is lost).  tail = KEEP goes on instead
- * with levels that explore 60% of what remains (the last one all of it),
- * so the BFS always explores 2 E edges [ours].
+ * (FOGSim's rule; the remainder is lost).  tail = KEEP [ours] caps every
+ * level at (1 - rho) of what remains and, past the peak (after the first
+ * level smaller than its predecessor) or once FOGSim's rule fires, goes
+ * on with tail levels taking (1 - rho) of the rest (all of it once that is
+ * under one query per process), so the BFS explores exactly 2 E edges and
+ * its last levels shrink by rho per level, as measured on Kronecker
+ * graphs (bench/b_kronecker.c: 0.003 to 0.007 per level after the peak at
+ * scale 18; BFS depths 5 to 6).
  *
  * Equation sets: FOGSIM (default) uses C = exp(1 + (1+0.004f)(-1.105 +
  * 1.01 ln s) exp(-(l-3.2)^2/8)) and H with integer s/10; CCPE uses eq. 7
@@ -43,6 +48,8 @@
 enum { BBS_G500_EQ_FOGSIM = 0, BBS_G500_EQ_CCPE = 1 };
 enum { BBS_G500_ROOT_LOGNORMAL = 0, BBS_G500_ROOT_KRONECKER = 1 };
 enum { BBS_G500_TAIL_FOGSIM = 0, BBS_G500_TAIL_KEEP = 1 };
+/* KEEP: the share of what remains that a level leaves to the next. */
+#define BBS_G500_TAIL_RHO 0.005
 
 typedef struct {
     int scale;            /* s, 1..40 */
