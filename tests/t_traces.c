@@ -658,6 +658,20 @@ test_g500_total(void **st)
                          (unsigned long long)seed, got, edges2);
             if (mode == 0)
                 assert_true(pl->nlevels <= p.max_levels);
+            if (mode == 1) { /* the tail starts two levels past the peak with what remains,
+                              * then shrinks by about rho per level */
+                int peak = 0;
+                for (int l = 1; l < pl->nlevels; l++)
+                    if (pl->levels[l].queries > pl->levels[peak].queries)
+                        peak = l;
+                assert_true(pl->nlevels >= peak + 3);
+                for (int l = peak + 3; l < pl->nlevels; l++)
+                    if (!((double)pl->levels[l].queries
+                          <= 2 * BBS_G500_TAIL_RHO * (double)pl->levels[l - 1].queries + p.nodes))
+                        fail_msg("seed %llu level %d: %llu after %llu", (unsigned long long)seed, l,
+                                 (unsigned long long)pl->levels[l].queries,
+                                 (unsigned long long)pl->levels[l - 1].queries);
+            }
             bbs_g500_plan_free(pl);
         }
     p.nodes = 1;
