@@ -31,6 +31,9 @@ static const struct {
     { "device", bb_cmd_device, "fio-style microbenchmark on a storage-device model (HDD, SSD, table)" },
     { "bbarch", bb_cmd_bbarch, "burst-buffer architectures: capacity, draining, failures, iostat" },
     { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
+    { "compare", bb_cmd_compare, "an application alone beside the same application in a mix (scenarios)" },
+    { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
+    { "trace", bb_cmd_trace, "VEF traces, Graph500 and file loads as operation streams (and runs)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
