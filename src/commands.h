@@ -8,5 +8,9 @@ int bb_cmd_dist(int argc, char **argv);
 int bb_cmd_idle(int argc, char **argv);
 int bb_cmd_size(int argc, char **argv);
 int bb_cmd_threshold(int argc, char **argv);
+int bb_cmd_systems(int argc, char **argv);
+int bb_cmd_sweep(int argc, char **argv);
+int bb_cmd_fit(int argc, char **argv);
+int bb_cmd_report(int argc, char **argv);
 
 #endif

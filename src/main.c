@@ -25,6 +25,10 @@ static const struct {
     { "idle", bb_cmd_idle, "idle and quiet fractions for a buffer size (greedy or lazy)" },
     { "dist", bb_cmd_dist, "instantaneous load distribution and its Chernoff bounds" },
     { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
+    { "systems", bb_cmd_systems, "platform presets of real machines (for --system NAME)" },
+    { "sweep", bb_cmd_sweep, "idle and quiet fractions over a grid of sizes, thresholds, loads" },
+    { "fit", bb_cmd_fit, "workload rows from darshan-parser logs (fit darshan FILE...)" },
+    { "report", bb_cmd_report, "what-if report (HTML with SVG plots, or Markdown)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
