@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gsl/gsl_errno.h>
@@ -413,6 +414,13 @@ bb_out_open(bb_out *o, const char *path)
     fd = mkstemp(o->tmp);
     if (fd < 0)
         bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
+    {
+        /* mkstemp makes 0600; give the file the mode open(2) would. */
+        mode_t um = umask(0);
+
+        umask(um);
+        (void)fchmod(fd, 0666 & ~um);
+    }
     o->fp = fdopen(fd, "w");
     if (o->fp == NULL) {
         int e = errno;

@@ -1,5 +1,50 @@
-/* plot.h: SVG plots drawn by gnuplot (a child process), for the report.
- * SPDX-License-Identifier: GPL-3.0-or-later */
+/* plot.h: line plots drawn as SVG by gnuplot, run as a child process
+ * (`set terminal svg`), for `bbsize report`.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Data and scripts go to a private temporary directory (mkdtemp under
+ * $TMPDIR or /tmp) that bb_plot_session_end removes.  Each series becomes
+ * one gnuplot plot element whose <title> is the series title, so tests can
+ * find it in the SVG.  The SVG is returned without its XML declaration,
+ * ready to be embedded in XHTML or written as a file. */
 #ifndef BBSIZE_SRC_PLOT_H
 #define BBSIZE_SRC_PLOT_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *title;       /* legend entry */
+    const double *x, *y;     /* n points */
+    size_t n;
+    const char *style;       /* gnuplot style: "lines", "linespoints", "steps" */
+    int dash;                /* 0 solid, else a gnuplot dashtype number */
+} bb_plot_series;
+
+typedef struct {
+    const char *title, *xlabel, *ylabel;   /* axis labels carry the units */
+    int logy;
+    double ymin, ymax;        /* both 0: automatic */
+    const bb_plot_series *series;
+    size_t nseries;
+    const char *key_pos;      /* gnuplot key position, NULL: "top right" */
+} bb_plot;
+
+typedef struct {
+    char dir[512];            /* "" until the first plot */
+    char gnuplot[1024];       /* path of the gnuplot binary */
+    int count;
+} bb_plot_session;
+
+/* bb_plot_session_begin: find gnuplot on PATH and create the temporary
+ * directory.  Returns 0, or BB_EXIT_SOFTWARE with "gnuplot not found on
+ * PATH ..." / the mkdtemp error in err. */
+int bb_plot_session_begin(bb_plot_session *s, char *err, size_t errlen);
+/* bb_plot_session_end: remove the temporary directory and its files. */
+void bb_plot_session_end(bb_plot_session *s);
+
+/* bb_plot_svg: draw p; *svg receives malloc'd SVG text (free it).
+ * Returns 0 or BB_EXIT_SOFTWARE (gnuplot failed: its first error line is
+ * in err) or BB_EXIT_IOERR (temporary files). */
+int bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t errlen);
+
 #endif
