@@ -118,6 +118,94 @@ slurp(const char *path, size_t *len_out)
     return buf;
 }
 
+/* replace_all: every occurrence of from in *text by to (reallocating);
+ * returns -1 when memory runs out. */
+static int
+replace_all(char **text, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to), n = 0, len;
+    char *p, *out, *o;
+    const char *q;
+
+    for (p = strstr(*text, from); p; p = strstr(p + fl, from))
+        n++;
+    if (n == 0)
+        return 0;
+    len = strlen(*text);
+    out = malloc(len + n * tl + 1);
+    if (out == NULL)
+        return -1;
+    for (o = out, q = *text; (p = strstr(q, from)) != NULL; q = p + fl) {
+        memcpy(o, q, (size_t)(p - q));
+        o += p - q;
+        memcpy(o, to, tl);
+        o += tl;
+    }
+    strcpy(o, q);
+    free(*text);
+    *text = out;
+    return 0;
+}
+
+/* XML text escaping of s into buf. */
+static void
+xml_escape(char *buf, size_t len, const char *s)
+{
+    size_t o = 0;
+
+    for (; s && *s && o + 7 < len; s++) {
+        const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
+                        : *s == '"' ? "&quot;" : NULL;
+
+        if (e) {
+            memcpy(buf + o, e, strlen(e));
+            o += strlen(e);
+        } else {
+            buf[o++] = *s;
+        }
+    }
+    buf[o] = '\0';
+}
+
+/* Give every id of the SVG the plot's prefix and name the series. */
+static int
+rename_ids(char **svg, const bb_plot *p)
+{
+    const char *pf = p->id_prefix ? p->id_prefix : "plot";
+    char from[256], to[1024], esc[600];
+    static const char *const ids[] = { "textbox", "greybox" };
+
+    snprintf(to, sizeof to, "id='%s-gp", pf);
+    if (replace_all(svg, "id='gp", to) < 0)
+        return -1;
+    snprintf(to, sizeof to, "'#%s-gp", pf);
+    if (replace_all(svg, "'#gp", to) < 0)
+        return -1;
+    snprintf(to, sizeof to, "id=\"%s-canvas\"", pf);
+    if (replace_all(svg, "id=\"gnuplot_canvas\"", to) < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        snprintf(from, sizeof from, "id='%s'", ids[i]);
+        snprintf(to, sizeof to, "id='%s-%s'", pf, ids[i]);
+        if (replace_all(svg, from, to) < 0)
+            return -1;
+        snprintf(from, sizeof from, "url(#%s)", ids[i]);
+        snprintf(to, sizeof to, "url(#%s-%s)", pf, ids[i]);
+        if (replace_all(svg, from, to) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < p->nseries; i++) {
+        snprintf(from, sizeof from, "<g id=\"gnuplot_plot_%zu\" ><title>gnuplot_plot_%zu</title>",
+                 i + 1, i + 1);
+        xml_escape(esc, sizeof esc, p->series[i].title);
+        snprintf(to, sizeof to, "<g id=\"%s-series-%zu\" class=\"series\"><title>%s</title>",
+                 pf, i + 1, esc);
+        if (replace_all(svg, from, to) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int
 close_file(FILE **fp)
 {
@@ -167,7 +255,7 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     put_str(fp, p->xlabel);
     fputs("\nset ylabel ", fp);
     put_str(fp, p->ylabel);
-    fprintf(fp, "\nset grid\nset key %s box opaque\nset datafile missing NaN\n",
+    fprintf(fp, "\nset grid\nset key %s box\nset datafile missing NaN\n",
             p->key_pos ? p->key_pos : "top right");
     if (p->logy)
         fputs("set logscale y\nset format y '%.0e'\n", fp);
@@ -236,6 +324,11 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     while (*start == '\n' || *start == '\r' || *start == ' ')
         start++;
     memmove(text, start, strlen(start) + 1);
+    if (rename_ids(&text, p) < 0) {
+        free(text);
+        snprintf(err, errlen, "out of memory");
+        return BB_EXIT_SOFTWARE;
+    }
     *svg = text;
     return 0;
 ioerr:

@@ -4,8 +4,9 @@
  *
  * Data and scripts go to a private temporary directory (mkdtemp under
  * $TMPDIR or /tmp) that bb_plot_session_end removes.  Each series becomes
- * one gnuplot plot element whose <title> is the series title, so tests can
- * find it in the SVG.  The SVG is returned without its XML declaration,
+ * one <g class="series"> element whose <title> is the series title (gnuplot
+ * writes "gnuplot_plot_N" there; we put the legend text instead), so tests
+ * and screen readers can find it; every id gets the plot's prefix.  The SVG is returned without its XML declaration,
  * ready to be embedded in XHTML or written as a file. */
 #ifndef BBSIZE_SRC_PLOT_H
 #define BBSIZE_SRC_PLOT_H
@@ -27,6 +28,8 @@ typedef struct {
     const bb_plot_series *series;
     size_t nseries;
     const char *key_pos;      /* gnuplot key position, NULL: "top right" */
+    const char *id_prefix;    /* prefix of every id in the SVG (several
+                                 plots in one page must not share ids) */
 } bb_plot;
 
 typedef struct {
