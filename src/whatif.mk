@@ -27,3 +27,8 @@ TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh 
 	tests/cli_report.sh
 EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \
 	tests/whatif_setup.sh bench/sweep.sh
+
+# `make bench-sweep`: the sweep speed bar (100 sizes under 2 s).
+bench-sweep: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/sweep.sh
+.PHONY: bench-sweep
