@@ -173,29 +173,24 @@ vtext(doc *d, const char *fmt, va_list ap)
     esc(d, buf);
 }
 
-static void __attribute__((format(printf, 2, 3)))
-para(doc *d, const char *fmt, ...)
+/* A paragraph or a list item: kind PARA or ITEM. */
+enum { PARA, ITEM };
+
+static void __attribute__((format(printf, 3, 4)))
+block(doc *d, int kind, const char *fmt, ...)
 {
+    static const char *const open[2][2] = { { "<p>", "" }, { "<li>", "- " } };
+    static const char *const close[2][2] = { { "</p>\n", "\n\n" }, { "</li>\n", "\n" } };
     va_list ap;
 
-    fputs(d->md ? "" : "<p>", d->fp);
+    fputs(open[kind][d->md], d->fp);
     va_start(ap, fmt);
     vtext(d, fmt, ap);
     va_end(ap);
-    fputs(d->md ? "\n\n" : "</p>\n", d->fp);
+    fputs(close[kind][d->md], d->fp);
 }
-
-static void __attribute__((format(printf, 2, 3)))
-item(doc *d, const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs(d->md ? "- " : "<li>", d->fp);
-    va_start(ap, fmt);
-    vtext(d, fmt, ap);
-    va_end(ap);
-    fputs(d->md ? "\n" : "</li>\n", d->fp);
-}
+#define para(d, ...) block((d), PARA, __VA_ARGS__)
+#define item(d, ...) block((d), ITEM, __VA_ARGS__)
 
 static void
 list_begin(doc *d)

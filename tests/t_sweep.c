@@ -17,6 +17,24 @@
 #include "bbanalytic.h"
 #include "sweep.h"
 
+/* The hand-worked model below: one application, 2 quanta, p = 1/2, B = 1. */
+static long tiny_b[1] = { 2 };
+static double tiny_p[1] = { 0.5 };
+
+static void
+tiny_setup(bba_model *m, bba_solver_opts *so, bba_sweep_point *pts, size_t n)
+{
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bba_model_init(m, 1, tiny_b, tiny_p, 1, 0, err), BB_OK);
+    bba_solver_defaults(so);
+    memset(pts, 0, n * sizeof *pts);
+    for (size_t i = 0; i < n; i++) {
+        pts[i].model = m;
+        pts[i].S = (long)i;
+    }
+}
+
 /* Hand-worked: one application writing 2 quanta with p = 1/2, B = 1.
  * S = 0: pi(0) = pi(0)/2 + pi(1), pi(1) = pi(0)/2, so idle = pi(1) = 1/3.
  * S = 1: states 0, 1 normal and 2 overflow; pi0 = pi1, pi2 = pi1/2, so
@@ -24,8 +42,6 @@
 static void
 test_hand_worked(void **state)
 {
-    long b[1] = { 2 };
-    double p[1] = { 0.5 };
     bba_model m;
     bba_solver_opts so;
     bba_sweep_point pts[2];
@@ -33,13 +49,7 @@ test_hand_worked(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bba_model_init(&m, 1, b, p, 1, 0, err), BB_OK);
-    bba_solver_defaults(&so);
-    memset(pts, 0, sizeof pts);
-    for (int i = 0; i < 2; i++) {
-        pts[i].model = &m;
-        pts[i].S = i;
-    }
+    tiny_setup(&m, &so, pts, 2);
     assert_int_equal(bba_sweep_eval(pts, 2, &so, 2, NULL, NULL, out, err), BB_OK);
     assert_float_equal(out[0].r.meas.idle, 1.0 / 3.0, 1e-12);
     assert_float_equal(out[1].r.meas.idle, 0.2, 1e-12);
@@ -110,8 +120,6 @@ test_threads_match_sequential(void **state)
 static void
 test_error_lowest_index(void **state)
 {
-    long b[1] = { 2 };
-    double p[1] = { 0.5 };
     bba_model m;
     bba_solver_opts so;
     bba_sweep_point pts[5];
@@ -119,13 +127,8 @@ test_error_lowest_index(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bba_model_init(&m, 1, b, p, 1, 0, err), BB_OK);
-    bba_solver_defaults(&so);
-    memset(pts, 0, sizeof pts);
-    for (int i = 0; i < 5; i++) {
-        pts[i].model = &m;
-        pts[i].S = (i == 2 || i == 4) ? -1 : i;   /* S < 0 is invalid */
-    }
+    tiny_setup(&m, &so, pts, 5);
+    pts[2].S = pts[4].S = -1;   /* S < 0 is invalid */
     assert_int_equal(bba_sweep_eval(pts, 5, &so, 3, NULL, NULL, out, err), BB_EINVAL);
     assert_non_null(strstr(err, "point 3:"));
     assert_int_equal(out[0].status, BB_OK);
@@ -151,8 +154,6 @@ count_progress(void *ctx, size_t done, size_t total)
 static void
 test_progress(void **state)
 {
-    long b[1] = { 2 };
-    double p[1] = { 0.5 };
     bba_model m;
     bba_solver_opts so;
     bba_sweep_point pts[6];
@@ -160,13 +161,7 @@ test_progress(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bba_model_init(&m, 1, b, p, 1, 0, err), BB_OK);
-    bba_solver_defaults(&so);
-    memset(pts, 0, sizeof pts);
-    for (int i = 0; i < 6; i++) {
-        pts[i].model = &m;
-        pts[i].S = i;
-    }
+    tiny_setup(&m, &so, pts, 6);
     progress_calls = progress_last = 0;
     assert_int_equal(bba_sweep_eval(pts, 6, &so, 2, count_progress, NULL, out, err), BB_OK);
     assert_int_equal(progress_calls, 6);
