@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -355,6 +356,142 @@ bb_bw_needed(const bba_model *m, double target)
         if (bba_dist_tail(m->dist, m->M, (double)(m->B + k)) <= target)
             return k;
     return m->M > m->B ? m->M - m->B : 0;
+}
+
+/* ---- section 6: `bbsize validate` as a child process ------------------- */
+
+typedef struct {
+    double size_bytes, analytic, mean, lo, hi;
+    int agrees;
+} vrow;
+
+/* run_validate: run this binary's `validate` command on sizes 0, S/2, ...,
+ * 2S (quanta) with the resolved platform and parse its CSV (the columns of
+ * bbsize-validate(1)).  Returns 1 with rows, 0 when this build has no
+ * validate command, -1 with a message in err when it failed. */
+static int
+run_validate(const bb_ctx *c, const char *file, long S, const char *dir, vrow **rows,
+             size_t *nrows, char *err, size_t errlen)
+{
+    char exe[4096], sizes[256], pfs[64], bbw[64], tu[64], res[32], out[600], errf[600];
+    const char *av[20];
+    int n = 0, status, col[6], ncol = 0;
+    long step = S > 1 ? S / 2 : 1;
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    FILE *fp;
+    char line[2048];
+    static const char *const names[6] = { "bb_size_bytes", "analytic_idle", "idle_mean",
+                                          "idle_ci_low", "idle_ci_high", "agrees" };
+
+    *rows = NULL;
+    *nrows = 0;
+    if (len <= 0) {
+        snprintf(err, errlen, "cannot find the bbsize binary: %s", strerror(errno));
+        return -1;
+    }
+    exe[len] = '\0';
+    if (c->plain) {
+        snprintf(sizes, sizeof sizes, "0:%.17g:%.17g", bb_ctx_quanta_to_bytes(c, 2 * S),
+                 bb_ctx_quanta_to_bytes(c, step));
+        snprintf(pfs, sizeof pfs, "%.17g", c->pf.pfs_bw_Bps * c->pf.time_unit_s);
+        snprintf(bbw, sizeof bbw, "%.17g", c->pf.bb_bw_Bps * c->pf.time_unit_s);
+    } else {
+        snprintf(sizes, sizeof sizes, "0:%.17gB:%.17gB", bb_ctx_quanta_to_bytes(c, 2 * S),
+                 bb_ctx_quanta_to_bytes(c, step));
+        snprintf(pfs, sizeof pfs, "%.17gB/s", c->pf.pfs_bw_Bps);
+        snprintf(bbw, sizeof bbw, "%.17gB/s", c->pf.bb_bw_Bps);
+    }
+    snprintf(tu, sizeof tu, "%.17gs", c->pf.time_unit_s);
+    snprintf(res, sizeof res, "%ld", c->pf.resolution);
+    av[n++] = "bbsize";
+    av[n++] = "validate";
+    if (file)
+        av[n++] = file;
+    av[n++] = "--bb-size";
+    av[n++] = sizes;
+    av[n++] = "--pfs-bw";
+    av[n++] = pfs;
+    if (c->pf.bb_bw_Bps > 0) {
+        av[n++] = "--bb-bw";
+        av[n++] = bbw;
+    }
+    av[n++] = "--time-unit";
+    av[n++] = tu;
+    av[n++] = "--resolution";
+    av[n++] = res;
+    av[n++] = "--csv";
+    av[n++] = "--quiet";
+    av[n] = NULL;
+    snprintf(out, sizeof out, "%s/validate.csv", dir);
+    snprintf(errf, sizeof errf, "%s/validate.err", dir);
+    if (bb_child_run(exe, av, out, errf, &status) < 0) {
+        snprintf(err, errlen, "cannot run bbsize validate: %s", strerror(errno));
+        return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char msg[512] = "";
+
+        if ((fp = fopen(errf, "r")) != NULL) {
+            if (fgets(msg, sizeof msg, fp) == NULL)
+                msg[0] = '\0';
+            fclose(fp);
+        }
+        msg[strcspn(msg, "\n")] = '\0';
+        if (strstr(msg, "unknown command"))
+            return 0;
+        snprintf(err, errlen, "bbsize validate failed (status %d): %s",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg);
+        return -1;
+    }
+    if ((fp = fopen(out, "r")) == NULL) {
+        snprintf(err, errlen, "%.200s: %s", out, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, fp)) {
+        char *f[32], *p = line, *save = NULL;
+        int nf = 0;
+
+        line[strcspn(line, "\r\n")] = '\0';
+        for (p = strtok_r(line, ",", &save); p && nf < 32; p = strtok_r(NULL, ",", &save))
+            f[nf++] = p;
+        if (ncol == 0) {
+            for (int k = 0; k < 6; k++) {
+                col[k] = -1;
+                for (int i = 0; i < nf; i++)
+                    if (strcmp(f[i], names[k]) == 0)
+                        col[k] = i;
+                if (col[k] < 0) {
+                    fclose(fp);
+                    snprintf(err, errlen, "bbsize validate: no column '%s' in its CSV", names[k]);
+                    return -1;
+                }
+            }
+            ncol = nf;
+            continue;
+        }
+        if (nf != ncol)
+            continue;
+        {
+            vrow *r = realloc(*rows, (*nrows + 1) * sizeof **rows);
+
+            if (r == NULL) {
+                fclose(fp);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            *rows = r;
+            r += *nrows;
+            r->size_bytes = atof(f[col[0]]);
+            r->analytic = atof(f[col[1]]);
+            r->mean = atof(f[col[2]]);
+            r->lo = atof(f[col[3]]);
+            r->hi = atof(f[col[4]]);
+            r->agrees = atoi(f[col[5]]);
+            (*nrows)++;
+        }
+    }
+    fclose(fp);
+    return 1;
 }
 
 static void
@@ -813,9 +950,32 @@ bb_cmd_report(int argc, char **argv)
 
     section(&d, "validation", "6. Simulation beside the predictions");
     if (a.validate) {
-        para(&d, "Pending: this build of bbsize has no `bbsize validate` command, so no simulated "
-             "intervals are shown.  Rerun with --validate once the simulator is part of the build.");
-        bb_warn("--validate: `bbsize validate` is not in this build; the validation section is pending");
+        vrow *vr = NULL;
+        size_t nv = 0;
+        int vs = run_validate(&ctx, a.file, S_lazy, plots.dir, &vr, &nv, err, sizeof err);
+
+        if (vs == 1) {
+            para(&d, "The analytic idle fraction beside the simulated mean and its 95%% confidence "
+                 "interval (bbsize validate with its defaults: Bernoulli applications, 15 "
+                 "replications, seed 1), greedy draining.");
+            table_begin(&d, "validation-table",
+                        "size\tanalytic idle\tsimulated mean\t95% interval\tagrees");
+            for (size_t i = 0; i < nv; i++) {
+                bb_ctx_fmt_size(&ctx, b1, sizeof b1, vr[i].size_bytes);
+                row(&d, buf, "%s\t%.4g\t%.4g\t[%.4g, %.4g]\t%s", b1, vr[i].analytic, vr[i].mean,
+                    vr[i].lo, vr[i].hi, vr[i].agrees ? "yes" : "no");
+            }
+            table_end(&d);
+        } else if (vs == 0) {
+            para(&d, "Pending: this build of bbsize has no `bbsize validate` command, so no "
+                 "simulated intervals are shown.  Rerun with --validate once the simulator is "
+                 "part of the build.");
+            bb_warn("--validate: `bbsize validate` is not in this build; the validation section is pending");
+        } else {
+            para(&d, "Validation failed: %s.", err);
+            bb_warn("--validate: %s", err);
+        }
+        free(vr);
     } else {
         para(&d, "Not requested (run with --validate to put simulated confidence intervals beside "
              "the predictions).");

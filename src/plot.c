@@ -16,6 +16,36 @@
 #include "exitcodes.h"
 #include "plot.h"
 
+int
+bb_child_run(const char *path, const char *const argv[], const char *out, const char *errf,
+             int *status)
+{
+    pid_t pid;
+
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int fe = strcmp(out, errf) == 0 ? fo : open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int nul = open("/dev/null", O_RDONLY);
+
+        if (fo >= 0)
+            dup2(fo, STDOUT_FILENO);
+        if (fe >= 0)
+            dup2(fe, STDERR_FILENO);
+        if (nul >= 0)
+            dup2(nul, STDIN_FILENO);
+        execv(path, (char *const *)argv);
+        _exit(127);
+    }
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return 0;
+}
+
 static int
 find_on_path(const char *prog, char *out, size_t len)
 {
@@ -220,7 +250,6 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
 {
     char dat[600], gp[600], out[600], log[600];
     FILE *fp = NULL;
-    pid_t pid;
     int status, k = s->count++;
     char *text, *start;
 
@@ -274,30 +303,14 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     if (close_file(&fp) != 0)
         goto ioerr;
 
-    fflush(NULL);
-    pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno));
-        return BB_EXIT_SOFTWARE;
-    }
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int nul = open("/dev/null", O_RDONLY);
+    {
+        const char *const av[] = { "gnuplot", gp, NULL };
 
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-        }
-        if (nul >= 0)
-            dup2(nul, STDIN_FILENO);
-        execl(s->gnuplot, "gnuplot", gp, (char *)NULL);
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            snprintf(err, errlen, "waiting for gnuplot: %s", strerror(errno));
+        if (bb_child_run(s->gnuplot, av, log, log, &status) < 0) {
+            snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
             return BB_EXIT_SOFTWARE;
         }
+    }
     text = NULL;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || (text = slurp(out, NULL)) == NULL) {
         char *msg = slurp(log, NULL), *nl;

@@ -50,4 +50,11 @@ void bb_plot_session_end(bb_plot_session *s);
  * in err) or BB_EXIT_IOERR (temporary files). */
 int bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t errlen);
 
+/* bb_child_run: run path with argv (argv[0] its name, NULL-terminated),
+ * stdin from /dev/null, stdout to the file out and stderr to errf (they may
+ * be the same path), and wait; *status is waitpid's.  Returns 0, or -1 with
+ * errno when the process cannot be started or waited for. */
+int bb_child_run(const char *path, const char *const argv[], const char *out, const char *errf,
+                 int *status);
+
 #endif
