@@ -31,7 +31,10 @@ for range in 0:198TB:2TB 0:396TB:4TB; do
   n=$("$BBSIZE" sweep --bb-size "$range" --csv | sed 1d | wc -l)
   t1=$(best "$BBSIZE" sweep --bb-size "$range" --csv --threads 1)
   tn=$(best "$BBSIZE" sweep --bb-size "$range" --csv --threads "$cores")
-  printf 'bench: sweep --bb-size %-13s %4d sizes: 1 thread %6.3f s, %d threads %6.3f s, speed-up %.2f, bar 2 s: %s\n' \
-    "$range" "$n" "$t1" "$cores" "$tn" "$(echo "$t1 / $tn" | bc -l)" \
+  # CPU seconds (user + system) of one run: less sensitive to other load.
+  cpu=$( { /usr/bin/time -f '%U %S' "$BBSIZE" sweep --bb-size "$range" --csv --threads 1 > /dev/null; } 2>&1 |
+         awk '{ printf "%.3f", $1 + $2 }')
+  printf 'bench: sweep --bb-size %-13s %4d sizes: 1 thread %6.3f s (%s s CPU), %d threads %6.3f s, speed-up %.2f, bar 2 s: %s\n' \
+    "$range" "$n" "$t1" "$cpu" "$cores" "$tn" "$(echo "$t1 / $tn" | bc -l)" \
     "$([ "$(echo "$tn < 2" | bc -l)" -eq 1 ] && echo met || echo MISSED)"
 done
