@@ -791,9 +791,13 @@ bb_cmd_report(int argc, char **argv)
         if (ctx.has_system) {
             if (ctx.sys.bb_size.set) {
                 bb_fmt_size(b1, sizeof b1, ctx.sys.bb_size.v, 0);
-                para(&d, "%s has %s of burst buffer: %s the recommended size (%.3g times).",
-                     ctx.sys.name, b1, ctx.sys.bb_size.v >= size_b ? "at least" : "less than",
-                     size_b > 0 ? ctx.sys.bb_size.v / size_b : INFINITY);
+                if (size_b > 0)
+                    para(&d, "%s has %s of burst buffer: %s the recommended size (%.3g times).",
+                         ctx.sys.name, b1, ctx.sys.bb_size.v >= size_b ? "at least" : "less than",
+                         ctx.sys.bb_size.v / size_b);
+                else
+                    para(&d, "%s has %s of burst buffer; this workload needs none to meet the "
+                         "target (the PFS alone keeps idle <= %g).", ctx.sys.name, b1, a.target);
             }
             if (ctx.sys.bb_bw.set) {
                 bb_fmt_rate(b1, sizeof b1, ctx.sys.bb_bw.v, 1, 0);
