@@ -520,7 +520,8 @@ bb_cmd_report(int argc, char **argv)
     bb_scenario *sc = NULL;
     bba_sweep_point *pts = NULL;
     bba_sweep_out *out = NULL;
-    size_t npts, nth = 21, nsc;
+    size_t npts, nth = 21, nsc, nfailed = 0;
+    char failed_msg[BB_ERRLEN] = "", thr_msg[BB_ERRLEN] = "";
     double qrate, sdiv, ratio;
     const char *sunit;
     figure fig[4];
@@ -559,7 +560,7 @@ bb_cmd_report(int argc, char **argv)
     qrate = ctx.q.quantum_bytes / ctx.pf.time_unit_s;
 
     /* 2. Idle versus size for each load scale, sizes 0..S_top. */
-    S_top = feasible ? 2 * S_star : 2 * ctx.model.M;
+    S_top = feasible ? 2 * S_star : ctx.model.M;
     if (S_top < 10)
         S_top = 10;
     if (S_top > bb_ctx_s_max(&ctx))
@@ -603,10 +604,27 @@ bb_cmd_report(int argc, char **argv)
         p->pol.eps = a.eps;
         p->pol.threshold = (long)floor((double)t / (double)(nth - 1) * (double)S_lazy);
     }
-    bb_grid_run(&a.common, pts, npts, &ctx.so, a.threads, out);
-    rc = bba_threshold_best(&ctx.model, S_lazy, a.target, a.eps, 20, &ctx.so, NULL, NULL, &tr, err);
-    if (rc != BB_OK)
+    /* A point the solver cannot do (a lazy chain at an extreme threshold,
+     * say) is left out of the plots and named, not fatal to the report. */
+    rc = bba_sweep_eval(pts, npts, &ctx.so, a.threads, NULL, NULL, out, err);
+    if (rc != BB_OK && rc != BB_ENOMEM) {
+        for (size_t i = 0; i < npts; i++)
+            if (out[i].status != BB_OK) {
+                out[i].r.meas.idle = out[i].r.meas.quiet = NAN;
+                out[i].r.threshold = pts[i].pol.threshold;
+                nfailed++;
+            }
+        snprintf(failed_msg, sizeof failed_msg, "%s", err);
+        bb_warn("%zu of %zu points could not be solved and are left out (first: %s)", nfailed,
+                npts, err);
+    } else if (rc != BB_OK) {
         bb_die_lib(rc, err);
+    }
+    rc = bba_threshold_best(&ctx.model, S_lazy, a.target, a.eps, 20, &ctx.so, NULL, NULL, &tr, err);
+    if (rc != BB_OK) {
+        snprintf(thr_msg, sizeof thr_msg, "%s", err);
+        bb_warn("best threshold: %s", err);
+    }
 
     /* The plots. */
     size_unit(&ctx, bb_ctx_quanta_to_bytes(&ctx, S_top), &sdiv, &sunit);
@@ -837,9 +855,11 @@ bb_cmd_report(int argc, char **argv)
             bb_ctx_fmt_size(&ctx, b1, sizeof b1, bb_ctx_quanta_to_bytes(&ctx, sizes[z]));
             off = (size_t)snprintf(buf, sizeof buf, "%s\t%.0f\t%ld", b1,
                                    bb_ctx_quanta_to_bytes(&ctx, sizes[z]), sizes[z]);
-            for (size_t i = 0; i < nsc && off < sizeof buf; i++)
-                off += (size_t)snprintf(buf + off, sizeof buf - off, "\t%.4g",
-                                        out[i * (size_t)nsz + (size_t)z].r.meas.idle);
+            for (size_t i = 0; i < nsc && off < sizeof buf; i++) {
+                double v = out[i * (size_t)nsz + (size_t)z].r.meas.idle;
+
+                off += (size_t)snprintf(buf + off, sizeof buf - off, isnan(v) ? "\tn/a" : "\t%.4g", v);
+            }
             table_row(&d, buf, 0);
         }
         table_end(&d);
@@ -873,7 +893,9 @@ bb_cmd_report(int argc, char **argv)
     figure_put(&d, &fig[2]);
     figure_put(&d, &fig[3]);
     bb_ctx_fmt_size(&ctx, b1, sizeof b1, bb_ctx_quanta_to_bytes(&ctx, S_lazy));
-    if (tr.feasible) {
+    if (thr_msg[0]) {
+        para(&d, "The best threshold could not be computed: %s.", thr_msg);
+    } else if (tr.feasible) {
         bb_ctx_fmt_size(&ctx, b2, sizeof b2, bb_ctx_quanta_to_bytes(&ctx, tr.best.threshold));
         if (!d.md)
             fputs("<p id=\"best-threshold\">", d.fp);
@@ -895,8 +917,11 @@ bb_cmd_report(int argc, char **argv)
         const bba_sweep_out *o = &out[nsc * (size_t)nsz + t];
 
         bb_ctx_fmt_size(&ctx, b2, sizeof b2, bb_ctx_quanta_to_bytes(&ctx, o->r.threshold));
-        row(&d, buf, "%.2f\t%s\t%.4g\t%.4g", (double)t / (double)(nth - 1), b2, o->r.meas.idle,
-            o->r.meas.quiet);
+        if (isnan(o->r.meas.idle))
+            row(&d, buf, "%.2f\t%s\tn/a\tn/a", (double)t / (double)(nth - 1), b2);
+        else
+            row(&d, buf, "%.2f\t%s\t%.4g\t%.4g", (double)t / (double)(nth - 1), b2, o->r.meas.idle,
+                o->r.meas.quiet);
     }
     table_end(&d);
     if (!d.md)
@@ -904,6 +929,9 @@ bb_cmd_report(int argc, char **argv)
     section_end(&d);
 
     section(&d, "inputs", "5. Inputs, assumptions and resolution");
+    if (nfailed)
+        para(&d, "%zu of the %zu evaluated points could not be solved and are missing from the "
+             "plots and tables (n/a); the first: %s.", nfailed, npts, failed_msg);
     table_begin(&d, "platform", "parameter\tvalue\tsource");
     row(&d, buf, "PFS bandwidth B\t%s\t%s", b3,
         a.common.pfs_bw.set ? "--pfs-bw" : ctx.has_system && ctx.sys.pfs_bw.set ? ctx.sys.path : ctx.wl.source);

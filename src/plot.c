@@ -265,7 +265,7 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
 
         fprintf(fp, "# %zu\n", i);
         for (size_t j = 0; j < se->n; j++) {
-            if (p->logy && !(se->y[j] > 0))
+            if (isnan(se->y[j]) || (p->logy && !(se->y[j] > 0)))
                 fprintf(fp, "%.17g NaN\n", se->x[j]);  /* no point on a log axis */
             else
                 fprintf(fp, "%.17g %.17g\n", se->x[j], se->y[j]);

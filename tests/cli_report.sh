@@ -4,7 +4,7 @@
 # threshold, Markdown output, headless Chromium render, bad input.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
-echo 1..35
+echo 1..37
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
@@ -52,6 +52,14 @@ check "the best threshold equals bbsize threshold" grep -qF "$(cat "$T/thr")" "$
 want=$(awk -v b="$sbytes" 'BEGIN { printf "%.2f", b / 1e12 * 100 }')
 check "capacity cost = size (bbsize size) x price per TB" \
   test "$(X "string(//*[@id='cost']/*[local-name()='tr'][2]/*[local-name()='td'][4])" "$T/r.html")" = "$want"
+
+# No size suffices (E > B): the report says what `bbsize size` says.
+PR=$SRC/data/workloads/paper-random.csv
+run "$BBSIZE" report -o "$T/inf.html" --pfs-bw 70 --resolution 20 --points 5 "$PR"
+status_is 0 "a report on an overloaded platform exits 0"
+"$BBSIZE" size --pfs-bw 70 --resolution 20 "$PR" > "$T/inf-size.txt" || true
+printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/inf.html")" > "$T/inf-answer.txt"
+check "the infeasible answer equals bbsize size's" cmp -s "$T/inf-size.txt" "$T/inf-answer.txt"
 
 # Markdown: one file plus the plots as separate SVG files.
 mkdir -p "$T/md"
