@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "grid.h"
+#include "sweeprun.h"
 
 typedef int (*qty_parser)(const char *, bb_qty *, char *, size_t);
 
@@ -268,8 +269,8 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
 
     if (openblas_set_num_threads != NULL)
         openblas_set_num_threads(1);
-    rc = bba_sweep_eval(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
-                        NULL, out, err);
+    rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
+                      NULL, out, err);
 
     if (rc != BB_OK)
         bb_die_lib(rc, err);
