@@ -5,30 +5,10 @@
 # message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
-LC_ALL=C
-export LC_ALL
 : "${BBSIZE:?BBSIZE must name the bbsize binary}"
 : "${BBSIZE_TOP_SRCDIR:?BBSIZE_TOP_SRCDIR must name the source tree}"
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 D=$BBSIZE_TOP_SRCDIR/data/network
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-# expect_fail NAME STATUS NEEDLE CMD...: exit status, message on stderr, no stdout
-expect_fail() {
-    name=$1 want=$2 needle=$3
-    shift 3
-    rc=0
-    "$@" >"$T/out" 2>"$T/err" || rc=$?
-    if [ "$rc" -eq "$want" ] && grep -q -- "$needle" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$name"
-    else
-        notok "$name (status $rc, stderr: $(head -c 300 "$T/err"))"
-    fi
-}
 Q="--topology graph500-72 --duration 0.3ms --msg-size 64KiB --quiet"
 
 check "--help exits 0 and lists --topology" \
@@ -116,5 +96,4 @@ expect_fail "bb-io without burst-buffer nodes: 64" 64 "needs burst-buffer nodes"
 expect_fail "more burst-buffer nodes than a group has: 65" 65 "need 0 <= k < a\*p = 8" \
     "$BBSIZE" netload --topology graph500-72 --bb-per-group 8 --describe
 
-echo "1..$n"
-exit "$failed"
+t_done

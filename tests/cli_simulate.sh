@@ -5,28 +5,9 @@
 # bad-input path with its message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
-LC_ALL=C
-export LC_ALL
 : "${BBSIZE:?BBSIZE must name the bbsize binary}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-# expect_fail NAME STATUS NEEDLE CMD...: exit status and a message on stderr
-expect_fail() {
-    name=$1 want=$2 needle=$3
-    shift 3
-    rc=0
-    "$@" >"$T/out" 2>"$T/err" || rc=$?
-    if [ "$rc" -eq "$want" ] && grep -q -- "$needle" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$name"
-    else
-        notok "$name (status $rc, stderr: $(head -c 300 "$T/err"))"
-    fi
-}
+: "${BBSIZE_TOP_SRCDIR:?BBSIZE_TOP_SRCDIR must name the source tree}"
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 
 cat >"$T/small.csv" <<'CSV'
 #@ pfs-bw = 10
@@ -131,4 +112,4 @@ $BBSIZE validate "$T/small.csv" --bb-size 60 --replications 3 --horizon 100 --cs
     >"$T/res.csv" 2>/dev/null
 check "validate: an unresolvable tiny idle fraction agrees (rule of three)" \
     "awk -F, 'NR == 2 { exit !(\$3 > 0 && \$3 < 0.01 && \$4 == 0 && \$7 == 1) }' '$T/res.csv'"
-exit $failed
+exit "$_failed"

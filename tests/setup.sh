@@ -54,6 +54,26 @@ json_num() {
   sed -n "s/^ *\"$1\": *\([-+0-9.eE]*\),\{0,1\}$/\1/p" "$2" | head -n 1
 }
 
+# The counting style, for scripts that print their plan at the end:
+# ok DESC / notok DESC, check DESC SHELL-EXPRESSION, expect_fail NAME
+# STATUS NEEDLE CMD... (exit status, NEEDLE on stderr, nothing on stdout),
+# and t_done to print the plan and exit with the result.
+ok() { t_ok "$1"; }
+notok() { _n=$((_n + 1)); _failed=1; echo "not ok $_n - $1"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+expect_fail() {
+  _name=$1 _want=$2 _needle=$3
+  shift 3
+  _rc=0
+  "$@" >"$T/out" 2>"$T/err" || _rc=$?
+  if [ "$_rc" -eq "$_want" ] && grep -q -- "$_needle" "$T/err" && [ ! -s "$T/out" ]; then
+    ok "$_name"
+  else
+    notok "$_name (status $_rc, stderr: $(head -c 300 "$T/err"))"
+  fi
+}
+t_done() { echo "1..$_n"; exit "$_failed"; }
+
 # t_close DESC A B TOL: |A - B| <= TOL (awk arithmetic).
 t_close() {
   if awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'

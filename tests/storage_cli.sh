@@ -2,14 +2,10 @@
 # CMD set to the subcommand under test).
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
-LC_ALL=C
-export LC_ALL
 : "${BBSIZE:?}" "${BBSIZE_TOP_SRCDIR:?}" "${CMD:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+tmp=$T
+no() { notok "$1"; }
 
 # expect STATUS NEEDLE DESCRIPTION -- ARGS: exit status and a stderr phrase
 expect() {
