@@ -4,16 +4,23 @@
 #include "config.h"
 
 #include <argp.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
+#include "bbmpi.h"
 #include "cli.h"
 #include "commands.h"
 
+#ifdef HAVE_MPI
+const char *argp_program_version = PACKAGE_STRING " (MPI)";
+#else
 const char *argp_program_version = PACKAGE_STRING;
+#endif
 const char *argp_program_bug_address = NULL;
 
 static const struct {
@@ -49,6 +56,20 @@ main(int argc, char **argv)
     char name[64];
     int status;
 
+    /* Under an MPI launcher every rank runs this same program on the same
+     * inputs (and fails the same way on bad ones); rank 0 alone speaks. */
+    if (bbs_mpi_init(&argc, &argv)) {
+        atexit(bbs_mpi_finalize);
+        if (bbs_mpi_rank() != 0) {
+            int null = open("/dev/null", O_WRONLY);
+
+            if (null >= 0) {
+                dup2(null, STDOUT_FILENO);
+                dup2(null, STDERR_FILENO);
+                close(null);
+            }
+        }
+    }
     gsl_set_error_handler_off();
     argp_err_exit_status = BB_EXIT_USAGE;
     if (argc < 2) {
@@ -62,7 +83,7 @@ main(int argc, char **argv)
         return BB_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("%s\n", PACKAGE_STRING);
+        printf("%s\n", argp_program_version);
         bb_finish_stdout();
         return BB_EXIT_OK;
     }

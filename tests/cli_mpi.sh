@@ -1,0 +1,86 @@
+#!/bin/sh
+# cli_mpi.sh: the MPI back end under mpirun -np 1, 2 and 3: the runner on
+# synthetic units of uneven cost, `bbsize simulate --json` and `bbsize
+# validate --csv` give the same bytes as the thread runner (a plain run);
+# a failing unit stops every rank with the message naming the lowest failed
+# unit and the documented status, within a timeout.  A TAP skip when bbsize
+# was built without --with-mpi or no mpirun is on PATH.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+: "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
+UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
+NP="1 2 3"
+PLAN=21
+t_plan $PLAN
+
+if ! "$BBSIZE" --version | grep -q '(MPI)'; then
+  i=0; while [ $i -lt $PLAN ]; do t_skip "MPI" "bbsize built without --with-mpi"; i=$((i + 1)); done
+  exit 0
+fi
+if ! command -v mpirun >/dev/null 2>&1; then
+  i=0; while [ $i -lt $PLAN ]; do t_skip "MPI" "no mpirun on PATH"; i=$((i + 1)); done
+  exit 0
+fi
+# Open MPI refuses root without these, and more ranks than cores without
+# --oversubscribe (MPICH's mpirun needs neither and knows neither).
+OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+OVER=""
+mpirun --version 2>&1 | grep -q 'Open MPI' && OVER=--oversubscribe
+# The references below run without a launcher: no MPI, the thread runner.
+unset OMPI_COMM_WORLD_SIZE PMIX_RANK PMI_SIZE MPI_LOCALNRANKS 2>/dev/null || :
+
+# mpi NP CMD...: CMD on NP ranks, never more than 120 s.
+mpi() { _np=$1; shift; timeout 120 mpirun $OVER -np "$_np" "$@"; }
+
+# t_same DESC WANT_STATUS REF CMD...: CMD exits with WANT_STATUS and its
+# stdout equals the file REF byte for byte.
+t_same() {
+  _desc=$1; _want=$2; _ref=$3; shift 3
+  _got=0
+  "$@" >"$T/out" 2>"$T/err" || _got=$?
+  if [ "$_got" -eq "$_want" ] && cmp -s "$_ref" "$T/out"; then t_ok "$_desc"
+  else t_fail "$_desc (exit $_got, expected $_want; output vs $_ref)" "$T/out" "$T/err"; fi
+}
+
+t_match "--version says the MPI back end is built" '\(MPI\)' /dev/stdin <<EOF2
+$("$BBSIZE" --version)
+EOF2
+
+# Units 3, 8, 13, ... cost 20x the others; units 13, 3 and 38 fail.
+"$UNITS" -t 2 -s 200 40 >"$T/units.ref"
+"$UNITS" -t 2 -s 200 40 13 3 38 >"$T/units_fail.ref" || :
+grep -q '^status 2: unit 3: bad unit 3$' "$T/units_fail.ref" || t_fail "reference failure line" "$T/units_fail.ref"
+
+SIM="simulate --bb-size 2TB --replications 7 --horizon 3000 --seed 11 --json"
+VAL="validate --bb-size 1TB:4TB:1TB --replications 4 --horizon 2000 --seed 5 --csv"
+"$BBSIZE" $SIM >"$T/sim.ref"
+"$BBSIZE" $VAL >"$T/val.ref"
+: >"$T/empty"
+
+for np in $NP; do
+  t_same "np $np: runner, uneven units, same bytes as threads" 0 "$T/units.ref" \
+    mpi "$np" "$UNITS" -s 200 40
+  t_same "np $np: runner, units 13, 3, 38 fail: unit 3 reported, status 2" 2 \
+    "$T/units_fail.ref" mpi "$np" "$UNITS" -s 200 40 13 3 38
+  t_same "np $np: simulate --json, same bytes as one process" 0 "$T/sim.ref" \
+    mpi "$np" "$BBSIZE" $SIM
+  t_same "np $np: validate --csv, same bytes as one process" 0 "$T/val.ref" \
+    mpi "$np" "$BBSIZE" $VAL
+  # Sizes 0, 1PB, 2PB under a 10 MB budget: only the 2PB row (unit 2) is
+  # too big; every rank stops with status 2 and nothing on stdout.
+  t_err "np $np: validate, one row too big: 'unit 2', status 2" 2 \
+    '^bbsize: unit 2: the chain would have .*limit 0.01 GB' \
+    mpi "$np" "$BBSIZE" validate --bb-size 0:2PB:1PB --max-memory 10MB --replications 2 --horizon 100
+done
+if [ -s "$T/out" ]; then t_fail "np 3: the failed validate wrote nothing on stdout" "$T/out"
+else t_ok "np 3: the failed validate wrote nothing on stdout"; fi
+# Rank 0 only hands out: every unit runs on rank 1, same bytes.
+t_same "np 2, rank 0 not computing: same bytes" 0 "$T/units.ref" \
+  mpi 2 -x BBSIZE_MPI_MASTER_WORKS=no "$UNITS" -v -s 200 40
+t_match "np 2, rank 0 not computing: rank 1 computed all 40 units" '^rank 1 computed 40 units$' "$T/err"
+# The first and the last unit failing.
+"$UNITS" -s 0 40 0 >"$T/u0.ref" || :
+"$UNITS" -s 0 40 39 >"$T/u39.ref" || :
+t_same "np 3: runner, unit 0 fails" 2 "$T/u0.ref" mpi 3 "$UNITS" -s 0 40 0
+t_same "np 3: runner, the last unit fails" 2 "$T/u39.ref" mpi 3 "$UNITS" -s 0 40 39
