@@ -524,6 +524,54 @@ bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy
     }
 }
 
+enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
+
+static const struct argp_option policy_options[] = {
+    { NULL, 0, NULL, 0, "Draining policy:", 3 },
+    { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
+    { "threshold", OPT_POL_THRESHOLD, "T", 0,
+      "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
+      "unit (default 0; implies --policy lazy)", 3 },
+    { "empty-prob", OPT_POL_EPS, "EPS", 0,
+      "lazy: probability of draining below the threshold (default 0.01)", 3 },
+    { 0 }
+};
+
+static error_t
+policy_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_policy_opts *p = state->input;
+
+    switch (key) {
+    case OPT_POL_POLICY:
+        bb_policy_opt_parse(p, "policy", arg);
+        break;
+    case OPT_POL_THRESHOLD:
+        bb_policy_opt_parse(p, "threshold", arg);
+        break;
+    case OPT_POL_EPS:
+        bb_policy_opt_parse(p, "empty-prob", arg);
+        break;
+    case ARGP_KEY_END:
+        if (p->threshold_set && !p->lazy)
+            p->lazy = 1; /* a threshold implies lazy draining */
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_argp_file(struct argp_state *state, char *arg, const char **file)
+{
+    if (*file)
+        argp_error(state, "more than one workload file ('%s' and '%s')", *file, arg);
+    *file = arg;
+}
+
 const char *
 bb_policy_name(const bba_policy *p)
 {

@@ -119,3 +119,12 @@ int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
  * exits 64 if a size threshold exceeds S. */
 void bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out);
 const char *bb_policy_name(const bba_policy *p);
+
+/* The argp child for --policy, --threshold and --empty-prob; its input is
+ * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold
+ * implies --policy lazy. */
+extern const struct argp bb_policy_argp;
+
+/* bb_argp_file: store the positional workload FILE of a command; a second
+ * one is a usage error. */
+void bb_argp_file(struct argp_state *state, char *arg, const char **file);

@@ -37,9 +37,7 @@ parse(int key, char *arg, struct argp_state *state)
         a->common.csv = 1;
         break;
     case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
+        bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
         if (a->common.csv && a->common.json)

@@ -9,15 +9,10 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_BB_SIZE = 0x2000, OPT_POLICY, OPT_THRESHOLD, OPT_EPS };
+enum { OPT_BB_SIZE = 0x2000 };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S, e.g. 2PB (required)", 0 },
-    { "policy", OPT_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 0 },
-    { "threshold", OPT_THRESHOLD, "T", 0,
-      "lazy threshold: a fraction of S in [0, 1] or a size with a unit (default 0)", 0 },
-    { "empty-prob", OPT_EPS, "EPS", 0,
-      "lazy: probability of draining below the threshold (default 0.01)", 0 },
     { 0 }
 };
 
@@ -36,29 +31,17 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->pol;
         break;
     case OPT_BB_SIZE:
         bb_opt_size("bb-size", arg, &a->size);
         break;
-    case OPT_POLICY:
-        bb_policy_opt_parse(&a->pol, "policy", arg);
-        break;
-    case OPT_THRESHOLD:
-        bb_policy_opt_parse(&a->pol, "threshold", arg);
-        break;
-    case OPT_EPS:
-        bb_policy_opt_parse(&a->pol, "empty-prob", arg);
-        break;
     case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
+        bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
         if (!a->size.set)
             argp_error(state, "--bb-size SIZE is required");
-        if (a->pol.threshold_set && !a->pol.lazy)
-            a->pol.lazy = 1; /* a threshold implies lazy draining */
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -66,7 +49,9 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 }, { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "Idle and quiet fractions of a burst buffer of a given size.\v"

@@ -9,16 +9,11 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_TARGET = 0x2000, OPT_POLICY, OPT_THRESHOLD, OPT_EPS };
+enum { OPT_TARGET = 0x2000 };
 
 static const struct argp_option options[] = {
     { "target-idle", OPT_TARGET, "F", 0,
       "largest acceptable idle fraction, in (0, 1) (default 0.001)", 0 },
-    { "policy", OPT_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 0 },
-    { "threshold", OPT_THRESHOLD, "T", 0,
-      "lazy threshold as a fraction of the buffer size, in [0, 1] (default 0)", 0 },
-    { "empty-prob", OPT_EPS, "EPS", 0,
-      "lazy: probability of draining below the threshold (default 0.01)", 0 },
     { 0 }
 };
 
@@ -37,30 +32,13 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->pol;
         break;
     case OPT_TARGET:
         a->target = bb_opt_fraction_open("target-idle", arg);
         break;
-    case OPT_POLICY:
-        bb_policy_opt_parse(&a->pol, "policy", arg);
-        break;
-    case OPT_THRESHOLD:
-        bb_policy_opt_parse(&a->pol, "threshold", arg);
-        if (a->pol.threshold_is_size)
-            argp_error(state, "--threshold: give a fraction of the buffer size "
-                              "(the size is what is searched)");
-        break;
-    case OPT_EPS:
-        bb_policy_opt_parse(&a->pol, "empty-prob", arg);
-        break;
     case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
-        break;
-    case ARGP_KEY_END:
-        if (a->pol.threshold_set && !a->pol.lazy)
-            a->pol.lazy = 1;
+        bb_argp_file(state, arg, &a->file);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -68,7 +46,9 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 }, { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "The smallest burst-buffer size whose idle fraction is at most the target.\v"
@@ -92,6 +72,9 @@ bb_cmd_size(int argc, char **argv)
     bb_policy_opts_init(&a.pol);
     a.target = 1e-3;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.pol.threshold_is_size)
+        bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
+               "(the size is what is searched)");
     bb_ctx_load(&ctx, &a.common, a.file);
     ps.lazy = a.pol.lazy;
     ps.threshold_frac = a.pol.threshold_frac;

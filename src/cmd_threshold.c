@@ -50,9 +50,7 @@ parse(int key, char *arg, struct argp_state *state)
         a->grid = (int)bb_opt_long("grid", arg, 1, 10000);
         break;
     case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
+        bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
         if (!a->size.set)

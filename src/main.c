@@ -35,6 +35,8 @@ static const struct {
     { "validate", bb_cmd_validate, "analytic idle fraction beside the simulated one, per size" },
     { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
     { "generate", bb_cmd_generate, "a random workload as in the paper (Section 4.3)" },
+    { "device", bb_cmd_device, "fio-style microbenchmark on a storage-device model (HDD, SSD, table)" },
+    { "bbarch", bb_cmd_bbarch, "burst-buffer architectures: capacity, draining, failures, iostat" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

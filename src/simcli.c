@@ -13,7 +13,7 @@
 
 enum {
     OPT_MODE = 0x3000, OPT_HORIZON, OPT_REPS, OPT_SEED, OPT_CONF, OPT_NOISE, OPT_DMIN,
-    OPT_WARMUP, OPT_THREADS, OPT_POLICY, OPT_THRESHOLD, OPT_EPS
+    OPT_WARMUP, OPT_THREADS
 };
 
 static const struct argp_option sim_options[] = {
@@ -35,11 +35,6 @@ static const struct argp_option sim_options[] = {
       "time simulated before measuring (time units or a duration; default 0)", 2 },
     { "threads", OPT_THREADS, "N", 0, "worker threads (default: every core); results do "
       "not depend on it", 2 },
-    { "policy", OPT_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 2 },
-    { "threshold", OPT_THRESHOLD, "T", 0,
-      "lazy threshold: a fraction of S in [0, 1] or a size with a unit (default 0)", 2 },
-    { "empty-prob", OPT_EPS, "EPS", 0,
-      "lazy: probability of draining below the threshold (default 0.01)", 2 },
     { 0 }
 };
 
@@ -102,18 +97,8 @@ sim_parse(int key, char *arg, struct argp_state *state)
     case OPT_THREADS:
         o->threads = (int)bb_opt_long("threads", arg, 1, 1024);
         break;
-    case OPT_POLICY:
-        bb_policy_opt_parse(&o->pol, "policy", arg);
-        break;
-    case OPT_THRESHOLD:
-        bb_policy_opt_parse(&o->pol, "threshold", arg);
-        break;
-    case OPT_EPS:
-        bb_policy_opt_parse(&o->pol, "empty-prob", arg);
-        break;
-    case ARGP_KEY_END:
-        if (o->pol.threshold_set && !o->pol.lazy)
-            o->pol.lazy = 1; /* a threshold implies lazy draining */
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &o->pol;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -121,7 +106,8 @@ sim_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-const struct argp bb_simopts_argp = { sim_options, sim_parse, NULL, NULL, NULL, NULL, NULL };
+static const struct argp_child sim_children[] = { { &bb_policy_argp, 0, NULL, 0 }, { 0 } };
+const struct argp bb_simopts_argp = { sim_options, sim_parse, NULL, NULL, sim_children, NULL, NULL };
 
 void
 bb_simopts_init(bb_simopts *o)
@@ -155,9 +141,7 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
         state->child_inputs[1] = &a->sim;
         return 0;
     case ARGP_KEY_ARG:
-        if (a->file)
-            argp_error(state, "more than one workload file");
-        a->file = arg;
+        bb_argp_file(state, arg, &a->file);
         return 0;
     default:
         return ARGP_ERR_UNKNOWN;

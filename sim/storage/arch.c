@@ -1,0 +1,760 @@
+/* arch.c: burst-buffer architectures on the engine (arch.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "arch.h"
+#include "bb_error.h"
+#include "devq.h"
+#include "engine.h"
+#include "rng.h"
+
+/* ---- a growable FIFO ring of fixed-size elements ------------------------ */
+
+typedef struct {
+    char *buf;
+    size_t esz, head, n, cap;
+} ring;
+
+static int
+ring_push(ring *r, const void *x)
+{
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 16;
+        char *nb = malloc(ncap * r->esz);
+        if (!nb)
+            return BB_ENOMEM;
+        for (size_t i = 0; i < r->n; i++)
+            memcpy(nb + i * r->esz, r->buf + ((r->head + i) % r->cap) * r->esz, r->esz);
+        free(r->buf);
+        r->buf = nb;
+        r->cap = ncap;
+        r->head = 0;
+    }
+    memcpy(r->buf + ((r->head + r->n) % r->cap) * r->esz, x, r->esz);
+    r->n++;
+    return BB_OK;
+}
+
+static void *
+ring_front(ring *r)
+{
+    return r->buf + r->head * r->esz;
+}
+
+static void
+ring_pop(ring *r)
+{
+    r->head = (r->head + 1) % r->cap;
+    r->n--;
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+typedef struct {
+    int client;
+    double t_issue, t_arrive, bytes;
+} waiting;
+
+typedef struct {
+    unsigned epoch;
+    int node;
+    double bytes;
+} chunk;
+
+typedef struct sim sim;
+
+typedef struct {
+    sim *s;
+    int idx;
+    bbs_dev *ssd, *hdd;
+    bbs_devq *qs, *qh;
+    gsl_rng *rs, *rh, *rfail[2], *rlazy;
+    double used, stored, inflight;
+    double log_off, hdd_off;  /* next write address: the devices are logs */
+    double link_free;         /* the node's ingress link is busy until then */
+    bbs_devq_stats prev_s, prev_h; /* at the last sample */
+    unsigned epoch;
+    ring wait;      /* waiting (admission) */
+    ring issued;    /* double t_issue of requests in the SSD queue, FIFO */
+    ring issued_h;  /* same for the HDD queue */
+    ring files;     /* double bytes of stored requests, FIFO; head partly drained */
+    double files_head_drained;
+    bbs_component comp[2];    /* 0: node electronics (Arrhenius), 1: drive (Weibull) */
+} node;
+
+/* A node is up when neither its electronics nor its drive has failed. */
+static int
+node_up(const node *n)
+{
+    return n->comp[0].health == BBS_HEALTH_OK && n->comp[1].health == BBS_HEALTH_OK;
+}
+
+struct sim {
+    bbs_arch_config c;
+    bbs_engine *e;
+    int k_arrive, k_net, k_pfs, k_fail, k_repair, k_lazy, k_dev, k_sample;
+    int nn;
+    node *nodes;
+    int *map;
+    gsl_rng **rcl;
+    ring pfs;       /* chunk; the head is in service when pfs_busy */
+    int pfs_busy;
+    double in_buffers, lat_sum;
+    bbs_arch_result *r;
+};
+
+static double
+net_time(const bbs_arch_config *c, double bytes)
+{
+    if (c->kind == BBS_ARCH_NODE_LOCAL)
+        return 0;
+    return c->net_latency_s + bytes / c->net_bw_Bps;
+}
+
+double
+bbs_arch_net_time_s(const bbs_arch_config *c, double bytes)
+{
+    return net_time(c, bytes);
+}
+
+void
+bbs_arch_config_init(bbs_arch_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->map = BBS_MAP_STATIC_BLOCK;
+    c->ssd_threshold_bytes = 65536;    /* MFNetSim Section 3 */
+    c->drain = BBS_DRAIN_GREEDY;
+    c->lazy_eps = 0.01;                /* the analytic model's EPS */
+    c->lazy_check_s = 1;
+    c->drain_chunk_bytes = 64.0 * 1048576;
+    c->fail.ea_eV = 0.38;              /* SANgo */
+    c->fail.tref_C = 25;
+    c->repair.kind = BBS_REPAIR_EXPONENTIAL;
+    c->repair.mean_s = 3600;
+}
+
+static int
+n_nodes_of(const bbs_arch_config *c)
+{
+    return c->kind == BBS_ARCH_NODE_LOCAL ? c->n_clients : c->n_nodes;
+}
+
+int
+bbs_arch_map(const bbs_arch_config *c, int *map, char *err)
+{
+    int nn = n_nodes_of(c);
+    gsl_rng *r = NULL;
+
+    if (c->n_clients < 1)
+        return bb_seterr(err, BB_EINVAL, "n_clients %d is not >= 1", c->n_clients);
+    if (nn < 1)
+        return bb_seterr(err, BB_EINVAL, "%d buffer nodes: every client needs a buffer", nn);
+    if (c->kind == BBS_ARCH_NODE_LOCAL) {
+        for (int i = 0; i < c->n_clients; i++)
+            map[i] = i;
+        return BB_OK;
+    }
+    if (c->map == BBS_MAP_RANDOM) {
+        r = bbs_rng_stream_new(NULL, c->seed, c->unit, BBS_ENTITY(BBS_ECLASS_SETUP, 0));
+        if (!r)
+            return bb_seterr(err, BB_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < c->n_clients; i++) {
+        switch (c->map) {
+        case BBS_MAP_STATIC_BLOCK:
+            map[i] = (int)((long long)i * nn / c->n_clients);
+            break;
+        case BBS_MAP_ROUND_ROBIN:
+            map[i] = i % nn;
+            break;
+        case BBS_MAP_RANDOM:
+            map[i] = (int)gsl_rng_uniform_int(r, (unsigned long)nn);
+            break;
+        case BBS_MAP_EXPLICIT:
+            if (!c->explicit_map)
+                return bb_seterr(err, BB_EINVAL, "explicit client map missing");
+            map[i] = c->explicit_map[i];
+            if (map[i] < 0 || map[i] >= nn)
+                return bb_seterr(err, BB_EINVAL, "client %d maps to node %d: every client "
+                                 "needs a buffer node in 0..%d", i, map[i], nn - 1);
+            break;
+        default:
+            gsl_rng_free(r);
+            return bb_seterr(err, BB_EINVAL, "unknown client map %d", (int)c->map);
+        }
+    }
+    gsl_rng_free(r);
+    return BB_OK;
+}
+
+static int
+check_config(const bbs_arch_config *c, char *err)
+{
+#define NEED(cond, ...) do { if (!(cond)) return bb_seterr(err, BB_EINVAL, __VA_ARGS__); } while (0)
+    int rc;
+
+    NEED((unsigned)c->kind <= BBS_ARCH_STORAGE_SIDE, "unknown architecture %d", (int)c->kind);
+    NEED(c->capacity_bytes > 0 && isfinite(c->capacity_bytes),
+         "buffer capacity %g B is not > 0", c->capacity_bytes);
+    NEED(c->capacity_bytes <= c->bb_dev.capacity_bytes, "buffer capacity %g B exceeds its "
+         "device's %g B", c->capacity_bytes, c->bb_dev.capacity_bytes);
+    NEED(c->ssd_threshold_bytes > 0, "SSD/HDD threshold %g B is not a positive size",
+         c->ssd_threshold_bytes);
+    NEED(c->net_latency_s >= 0 && isfinite(c->net_latency_s), "network latency %g s is not "
+         ">= 0", c->net_latency_s);
+    NEED(c->net_bw_Bps > 0 && isfinite(c->net_bw_Bps), "network bandwidth %g B/s is not > 0",
+         c->net_bw_Bps);
+    NEED(c->pfs_bw_Bps > 0 && isfinite(c->pfs_bw_Bps), "PFS bandwidth %g B/s is not > 0",
+         c->pfs_bw_Bps);
+    NEED(c->drain_chunk_bytes > 0, "drain chunk %g B is not > 0", c->drain_chunk_bytes);
+    NEED(c->req_bytes > 0 && c->req_bytes <= c->capacity_bytes && c->req_bytes == floor(c->req_bytes),
+         "request size %g B is not a whole number in (0, capacity]", c->req_bytes);
+    NEED(c->mean_interarrival_s > 0, "mean inter-arrival time %g s is not > 0",
+         c->mean_interarrival_s);
+    NEED(c->horizon_s > 0 && isfinite(c->horizon_s), "horizon %g s is not > 0", c->horizon_s);
+    NEED(c->lazy_threshold_bytes >= 0 && c->lazy_threshold_bytes <= c->capacity_bytes,
+         "lazy threshold %g B is not in [0, capacity]", c->lazy_threshold_bytes);
+    NEED(c->lazy_eps >= 0 && c->lazy_eps <= 1, "lazy EPS %g is not in [0, 1]", c->lazy_eps);
+    NEED(c->drain != BBS_DRAIN_LAZY || c->lazy_check_s > 0, "lazy check interval %g s is "
+         "not > 0", c->lazy_check_s);
+    NEED(c->fail.rate_per_s >= 0, "failure rate %g /s is not >= 0", c->fail.rate_per_s);
+    NEED(c->drive.scale_s == 0 || (c->drive.scale_s > 0 && c->drive.shape > 0),
+         "drive Weibull shape %g and scale %g s must be > 0", c->drive.shape, c->drive.scale_s);
+    NEED(c->drive_age0_s >= 0, "drive age %g s is not >= 0", c->drive_age0_s);
+    NEED(c->sample_interval_s >= 0 && isfinite(c->sample_interval_s),
+         "sample interval %g s is not >= 0", c->sample_interval_s);
+    if (c->fail.rate_per_s > 0 && (rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
+        return rc;
+    if (c->fail.rate_per_s > 0 || c->drive.scale_s > 0)
+        NEED(c->repair.mean_s > 0, "mean repair time %g s is not > 0", c->repair.mean_s);
+    if ((rc = bbs_dev_params_check(&c->bb_dev, err)) != BB_OK)
+        return rc;
+    if (c->kind == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_params_check(&c->hdd_dev, err)) != BB_OK)
+        return rc;
+    return BB_OK;
+#undef NEED
+}
+
+/* ---- accounting ---------------------------------------------------------------- */
+
+static void
+note(sim *s, node *n)
+{
+    bbs_arch_result *r = s->r;
+    double f = n->used / s->c.capacity_bytes,
+           idn = fabs(r->bytes_written - r->bytes_on_pfs - s->in_buffers - r->bytes_lost);
+
+    if (f > r->max_used_fraction)
+        r->max_used_fraction = f;
+    if (n->used < r->min_used_bytes)
+        r->min_used_bytes = n->used;
+    if (idn > r->max_identity_error)
+        r->max_identity_error = idn;
+}
+
+static int
+fail_nomem(sim *s)
+{
+    return bbs_engine_fail(s->e, BB_ENOMEM, "out of memory in the architecture model");
+}
+
+/* ---- PFS (one FIFO server at the aggregate bandwidth) ------------------------ */
+
+static int
+pfs_start(sim *s)
+{
+    chunk *ch;
+
+    if (s->pfs_busy || s->pfs.n == 0)
+        return BB_OK;
+    ch = ring_front(&s->pfs);
+    s->pfs_busy = 1;
+    return bbs_engine_schedule(s->e, bbs_engine_now(s->e) + ch->bytes / s->c.pfs_bw_Bps,
+                               s->k_pfs, 0, (uint64_t)ch->node, 0, NULL, NULL);
+}
+
+static int
+drain_chunk(sim *s, node *n)
+{
+    chunk ch = { n->epoch, n->idx, fmin(n->stored, s->c.drain_chunk_bytes) };
+
+    n->inflight = ch.bytes;
+    if (ring_push(&s->pfs, &ch) != BB_OK)
+        return fail_nomem(s);
+    return pfs_start(s);
+}
+
+static int
+maybe_drain(sim *s, node *n)
+{
+    if (!node_up(n) || n->inflight > 0 || n->stored <= 0)
+        return BB_OK;
+    if (s->c.drain == BBS_DRAIN_LAZY && n->stored < s->c.lazy_threshold_bytes)
+        return BB_OK; /* quiet below the threshold (EPS at the checks) */
+    return drain_chunk(s, n);
+}
+
+/* ---- admission and device writes ------------------------------------------------- */
+
+static int
+admit(sim *s, node *n)
+{
+    double now = bbs_engine_now(s->e);
+    char msg[BB_ERRLEN];
+    int rc;
+
+    while (n->wait.n > 0 && node_up(n)) {
+        waiting *w = ring_front(&n->wait);
+        bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
+        if (n->used + w->bytes > s->c.capacity_bytes)
+            break;
+        n->used += w->bytes;
+        s->r->stall_s += now - w->t_arrive;
+        /* the buffer is a log: writes go to consecutive addresses */
+        if (n->log_off + w->bytes > s->c.bb_dev.capacity_bytes)
+            n->log_off = 0;
+        io.offset_bytes = (uint64_t)n->log_off;
+        n->log_off += w->bytes;
+        if (ring_push(&n->issued, &w->t_issue) != BB_OK)
+            return fail_nomem(s);
+        if ((rc = bbs_devq_submit(n->qs, &io, ((uint64_t)n->epoch << 32) | (uint32_t)w->client,
+                                  msg)) != BB_OK)
+            return bbs_engine_fail(s->e, rc, "node %d: %s", n->idx, msg);
+        ring_pop(&n->wait);
+        note(s, n);
+    }
+    return BB_OK;
+}
+
+static int
+on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t_submit,
+            void *ctx)
+{
+    node *n = ctx;
+    sim *s = n->s;
+    double b = (double)io->size_bytes, now = bbs_engine_now(e), t_issue;
+    int hdd = q == n->qh;
+    ring *iss = hdd ? &n->issued_h : &n->issued;
+
+    (void)t_submit;
+    t_issue = *(double *)ring_front(iss);
+    ring_pop(iss);
+    s->r->writes_done++;
+    s->lat_sum += now - t_issue;
+    s->r->bytes_written += b;
+    if (hdd) { /* storage-side large request: on the storage tier now */
+        s->r->bytes_on_pfs += b;
+    } else if ((unsigned)(tag >> 32) != n->epoch) {
+        /* written on a node that failed meanwhile: lost with it */
+        n->used -= b;
+        s->r->bytes_lost += b;
+        s->r->files_lost++;
+    } else {
+        n->stored += b;
+        s->in_buffers += b;
+        if (ring_push(&n->files, &b) != BB_OK)
+            return fail_nomem(s);
+        int rc = maybe_drain(s, n);
+        if (rc != BB_OK)
+            return rc;
+    }
+    note(s, n);
+    return admit(s, n);
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+/* Event payloads carry the issue time as the bits of a double. */
+static int64_t
+dbits(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static double
+bitsd(int64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+static int
+on_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    int cl = (int)ev->entity;
+    node *n = &s->nodes[s->map[cl]];
+    double now = bbs_engine_now(e), next, t = now;
+    int rc;
+
+    s->r->requests++;
+    if (s->c.kind != BBS_ARCH_NODE_LOCAL) {
+        /* latency, then the node's ingress link, first come first served */
+        double start = fmax(now + s->c.net_latency_s, n->link_free);
+        t = start + s->c.req_bytes / s->c.net_bw_Bps;
+        n->link_free = t;
+    }
+    if ((rc = bbs_engine_schedule(e, t, s->k_net, 0, (uint64_t)cl, dbits(now), NULL, NULL))
+        != BB_OK)
+        return rc;
+    next = now + gsl_ran_exponential(s->rcl[cl], s->c.mean_interarrival_s);
+    if (next < s->c.horizon_s)
+        return bbs_engine_schedule(e, next, s->k_arrive, 0, (uint64_t)cl, 0, NULL, NULL);
+    return BB_OK;
+}
+
+static int
+on_net(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    int cl = (int)ev->entity;
+    node *n = &s->nodes[s->map[cl]];
+    double now = bbs_engine_now(e), b = s->c.req_bytes;
+    waiting w = { cl, bitsd(ev->arg), now, b };
+    char msg[BB_ERRLEN];
+    int rc;
+
+    if (s->c.kind == BBS_ARCH_STORAGE_SIDE && b >= s->c.ssd_threshold_bytes) {
+        bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)b };
+        s->r->writes_hdd++;
+        if (n->hdd_off + b > s->c.hdd_dev.capacity_bytes)
+            n->hdd_off = 0;
+        io.offset_bytes = (uint64_t)n->hdd_off;
+        n->hdd_off += b;
+        if (ring_push(&n->issued_h, &w.t_issue) != BB_OK)
+            return fail_nomem(s);
+        if ((rc = bbs_devq_submit(n->qh, &io, (uint64_t)cl, msg)) != BB_OK)
+            return bbs_engine_fail(e, rc, "node %d HDD: %s", n->idx, msg);
+        return BB_OK;
+    }
+    if (s->c.kind == BBS_ARCH_STORAGE_SIDE)
+        s->r->writes_ssd++;
+    if (ring_push(&n->wait, &w) != BB_OK)
+        return fail_nomem(s);
+    return admit(s, n);
+}
+
+/* Drained bytes leave the stored files in FIFO order. */
+static void
+files_drained(node *n, double b)
+{
+    while (b > 0 && n->files.n > 0) {
+        double *f = ring_front(&n->files), left = *f - n->files_head_drained;
+        if (b >= left - 1e-9) {
+            b -= left;
+            ring_pop(&n->files);
+            n->files_head_drained = 0;
+        } else {
+            n->files_head_drained += b;
+            b = 0;
+        }
+    }
+}
+
+static int
+on_pfs(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    chunk ch = *(chunk *)ring_front(&s->pfs);
+    node *n = &s->nodes[ch.node];
+    int rc;
+
+    (void)e;
+    (void)ev;
+    ring_pop(&s->pfs);
+    s->pfs_busy = 0;
+    if (ch.epoch == n->epoch) { /* else: the node failed, the chunk was counted lost */
+        n->stored -= ch.bytes;
+        n->used -= ch.bytes;
+        n->inflight = 0;
+        s->in_buffers -= ch.bytes;
+        s->r->bytes_on_pfs += ch.bytes;
+        files_drained(n, ch.bytes);
+        note(s, n);
+        if ((rc = admit(s, n)) != BB_OK || (rc = maybe_drain(s, n)) != BB_OK)
+            return rc;
+    }
+    return pfs_start(s);
+}
+
+static int
+on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    node *n = &s->nodes[ev->entity];
+    bbs_component *cp = &n->comp[ev->arg];
+    double now = bbs_engine_now(e);
+
+    if (ev->arg == 1)
+        s->r->drive_failures++;
+    else
+        s->r->node_failures++;
+    s->r->bytes_lost += n->stored;
+    s->r->files_lost += n->files.n;
+    s->in_buffers -= n->stored;
+    n->used -= n->stored;
+    n->stored = 0;
+    n->inflight = 0;
+    n->files.n = 0;
+    n->files_head_drained = 0;
+    n->epoch++;
+    bbs_component_fail(cp, now, n->rfail[ev->arg]);
+    note(s, n);
+    return bbs_engine_schedule(e, cp->repair_done_s, s->k_repair, 0, ev->entity, ev->arg, NULL,
+                               NULL);
+}
+
+static int
+on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    node *n = &s->nodes[ev->entity];
+    bbs_component *cp = &n->comp[ev->arg];
+    char msg[BB_ERRLEN];
+    int rc;
+
+    if ((rc = bbs_component_repair(cp, bbs_engine_now(e), &s->c.temp, n->rfail[ev->arg], msg))
+        != BB_OK)
+        return bbs_engine_fail(e, rc, "node %d: %s", n->idx, msg);
+    if (cp->next_fail_s < s->c.horizon_s
+        && (rc = bbs_engine_schedule(e, cp->next_fail_s, s->k_fail, 0, ev->entity, ev->arg, NULL,
+                                     NULL)) != BB_OK)
+        return rc;
+    return admit(s, n);
+}
+
+static int
+on_lazy(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    node *n = &s->nodes[ev->entity];
+    double now = bbs_engine_now(e);
+    int rc;
+
+    /* one uniform per check, whatever the state (fixed draw counts) */
+    int go = gsl_rng_uniform(n->rlazy) < s->c.lazy_eps;
+    if (go && node_up(n) && n->inflight == 0 && n->stored > 0
+        && (rc = drain_chunk(s, n)) != BB_OK)
+        return rc;
+    if (now + s->c.lazy_check_s < s->c.horizon_s)
+        return bbs_engine_schedule(e, now + s->c.lazy_check_s, s->k_lazy, 0, ev->entity, 0,
+                                   NULL, NULL);
+    return BB_OK;
+}
+
+/* ---- iostat-like samples ----------------------------------------------------------- */
+
+static int
+sample_dev(sim *s, node *n, bbs_devq *q, bbs_devq_stats *prev, const char *name)
+{
+    bbs_devq_stats now;
+    bbs_arch_sample row;
+    double dt;
+    uint64_t dr, dw;
+
+    bbs_devq_get_stats(q, &now);
+    dt = now.t_s - prev->t_s;
+    dr = now.r_ios - prev->r_ios;
+    dw = now.w_ios - prev->w_ios;
+    memset(&row, 0, sizeof row);
+    row.t_s = now.t_s;
+    row.node = n->idx;
+    row.device = name;
+    if (dt > 0) {
+        row.r_kBps = (now.r_bytes - prev->r_bytes) / dt / 1e3;
+        row.w_kBps = (now.w_bytes - prev->w_bytes) / dt / 1e3;
+        row.r_iops = (double)dr / dt;
+        row.w_iops = (double)dw / dt;
+        row.avgqu_sz = (now.queue_area_s - prev->queue_area_s) / dt;
+        row.util_pct = 100 * (now.busy_s - prev->busy_s) / dt;
+    }
+    row.r_await_ms = dr ? 1e3 * (now.r_await_s - prev->r_await_s) / (double)dr : 0;
+    row.w_await_ms = dw ? 1e3 * (now.w_await_s - prev->w_await_s) / (double)dw : 0;
+    if (q == n->qs) {
+        row.used_bytes = n->used;
+        row.capacity_bytes = s->c.capacity_bytes;
+    }
+    row.health = n->comp[0].health > n->comp[1].health ? n->comp[0].health : n->comp[1].health;
+    *prev = now;
+    return s->c.sample_fn(s->c.sample_ctx, &row);
+}
+
+static int
+on_sample(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    sim *s = ctx;
+    double next = bbs_engine_now(e) + s->c.sample_interval_s;
+    int rc;
+
+    (void)ev;
+    for (int i = 0; i < s->nn; i++) {
+        node *n = &s->nodes[i];
+        if ((rc = sample_dev(s, n, n->qs, &n->prev_s, "bb")) != BB_OK
+            || (n->qh && (rc = sample_dev(s, n, n->qh, &n->prev_h, "hdd")) != BB_OK))
+            return bbs_engine_fail(e, rc, "the sample callback failed at %.9g s",
+                                   bbs_engine_now(e));
+    }
+    if (next <= s->c.horizon_s * (1 + 1e-12))
+        return bbs_engine_schedule(e, next, s->k_sample, 1, 0, 0, NULL, NULL);
+    return BB_OK;
+}
+
+/* ---- set-up and run ------------------------------------------------------------------ */
+
+static void
+sim_free(sim *s)
+{
+    if (s->nodes)
+        for (int i = 0; i < s->nn; i++) {
+            node *n = &s->nodes[i];
+            bbs_devq_free(n->qs);
+            bbs_devq_free(n->qh);
+            bbs_dev_free(n->ssd);
+            bbs_dev_free(n->hdd);
+            gsl_rng_free(n->rs);
+            gsl_rng_free(n->rh);
+            gsl_rng_free(n->rfail[0]);
+            gsl_rng_free(n->rfail[1]);
+            gsl_rng_free(n->rlazy);
+            free(n->wait.buf);
+            free(n->issued.buf);
+            free(n->issued_h.buf);
+            free(n->files.buf);
+        }
+    if (s->rcl)
+        for (int i = 0; i < s->c.n_clients; i++)
+            gsl_rng_free(s->rcl[i]);
+    free(s->rcl);
+    free(s->nodes);
+    free(s->map);
+    free(s->pfs.buf);
+    bbs_engine_free(s->e);
+}
+
+static gsl_rng *
+stream(const bbs_arch_config *c, int cls, uint64_t i)
+{
+    return bbs_rng_stream_new(NULL, c->seed, c->unit, BBS_ENTITY(cls, i));
+}
+
+int
+bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
+{
+    sim s;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    memset(&s, 0, sizeof s);
+    if ((rc = check_config(c, err)) != BB_OK)
+        return rc;
+    s.c = *c;
+    s.r = r;
+    s.nn = n_nodes_of(c);
+    r->min_used_bytes = INFINITY;
+    s.pfs.esz = sizeof(chunk);
+    rc = BB_ENOMEM;
+    s.map = malloc((size_t)c->n_clients * sizeof *s.map);
+    s.nodes = calloc((size_t)s.nn, sizeof *s.nodes);
+    s.rcl = calloc((size_t)c->n_clients, sizeof *s.rcl);
+    if (!s.map || !s.nodes || !s.rcl)
+        goto nomem;
+    if ((rc = bbs_arch_map(c, s.map, err)) != BB_OK)
+        goto out;
+    if ((rc = bbs_engine_new(&s.e, (size_t)(c->n_clients + 3 * s.nn + 16), err)) != BB_OK)
+        goto out;
+    if ((rc = bbs_engine_register(s.e, on_arrive, &s, &s.k_arrive)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_net, &s, &s.k_net)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_pfs, &s, &s.k_pfs)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_fail, &s, &s.k_fail)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_repair, &s, &s.k_repair)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_lazy, &s, &s.k_lazy)) != BB_OK
+        || (rc = bbs_engine_register(s.e, on_sample, &s, &s.k_sample)) != BB_OK
+        || (rc = bbs_devq_register_kind(s.e, &s.k_dev)) != BB_OK) {
+        bb_seterr(err, rc, "cannot register the architecture's events");
+        goto out;
+    }
+    for (int i = 0; i < s.nn; i++) {
+        node *n = &s.nodes[i];
+        n->s = &s;
+        n->idx = i;
+        n->wait.esz = sizeof(waiting);
+        n->issued.esz = n->issued_h.esz = n->files.esz = sizeof(double);
+        n->rs = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i);
+        n->rh = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i + 1);
+        n->rfail[0] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i);
+        n->rfail[1] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i + 1);
+        n->rlazy = stream(c, BBS_ECLASS_PLATFORM, (uint64_t)i);
+        if (!n->rs || !n->rh || !n->rfail[0] || !n->rfail[1] || !n->rlazy)
+            goto nomem;
+        if ((rc = bbs_dev_new(&n->ssd, &c->bb_dev, err)) != BB_OK
+            || (rc = bbs_devq_new(&n->qs, s.e, s.k_dev, 2 * (uint64_t)i, n->ssd, n->rs,
+                                  on_dev_done, n, err)) != BB_OK)
+            goto out;
+        if (c->kind == BBS_ARCH_STORAGE_SIDE
+            && ((rc = bbs_dev_new(&n->hdd, &c->hdd_dev, err)) != BB_OK
+                || (rc = bbs_devq_new(&n->qh, s.e, s.k_dev, 2 * (uint64_t)i + 1, n->hdd, n->rh,
+                                      on_dev_done, n, err)) != BB_OK))
+            goto out;
+        n->comp[0].cls = BBS_COMP_NODE;
+        n->comp[0].law = c->fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS : BBS_LAW_NONE;
+        n->comp[0].arr = c->fail;
+        n->comp[1].cls = BBS_COMP_DRIVE;
+        n->comp[1].law = c->drive.scale_s > 0 ? BBS_LAW_WEIBULL : BBS_LAW_NONE;
+        n->comp[1].wei = c->drive;
+        n->comp[1].age0_s = c->drive_age0_s;
+        for (int k = 0; k < 2; k++) {
+            bbs_component *cp = &n->comp[k];
+            cp->repair = c->repair;
+            if (cp->repair.mean_s <= 0)
+                cp->repair.mean_s = 1; /* unused without failures */
+            if ((rc = bbs_component_start(cp, 0, &c->temp, n->rfail[k], err)) != BB_OK)
+                goto out;
+            if (cp->next_fail_s < c->horizon_s
+                && (rc = bbs_engine_schedule(s.e, cp->next_fail_s, s.k_fail, 0, (uint64_t)i, k,
+                                             NULL, NULL)) != BB_OK)
+                goto out;
+        }
+        if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s < c->horizon_s
+            && (rc = bbs_engine_schedule(s.e, c->lazy_check_s, s.k_lazy, 0, (uint64_t)i, 0, NULL,
+                                         NULL)) != BB_OK)
+            goto out;
+    }
+    for (int i = 0; i < c->n_clients; i++) {
+        double t0;
+        s.rcl[i] = stream(c, BBS_ECLASS_WORKLOAD, (uint64_t)i);
+        if (!s.rcl[i])
+            goto nomem;
+        t0 = gsl_ran_exponential(s.rcl[i], c->mean_interarrival_s);
+        if (t0 < c->horizon_s
+            && (rc = bbs_engine_schedule(s.e, t0, s.k_arrive, 0, (uint64_t)i, 0, NULL, NULL))
+                   != BB_OK)
+            goto out;
+    }
+    if (c->sample_interval_s > 0 && c->sample_fn && c->sample_interval_s <= c->horizon_s
+        && (rc = bbs_engine_schedule(s.e, c->sample_interval_s, s.k_sample, 1, 0, 0, NULL,
+                                     NULL)) != BB_OK)
+        goto out;
+    rc = bbs_engine_run(s.e, c->horizon_s);
+    if (rc != BB_OK)
+        goto out;
+    r->bytes_in_buffers = s.in_buffers;
+    r->mean_write_latency_s = r->writes_done ? s.lat_sum / (double)r->writes_done : 0;
+    if (!isfinite(r->min_used_bytes))
+        r->min_used_bytes = 0;
+    goto out;
+nomem:
+    rc = bb_seterr(err, BB_ENOMEM, "out of memory setting up %d clients and %d nodes",
+                   c->n_clients, s.nn);
+out:
+    sim_free(&s);
+    return rc;
+}

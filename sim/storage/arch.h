@@ -1,0 +1,152 @@
+/* arch.h: the three burst-buffer architectures of MFNetSim Section 3 on the
+ * event engine: node-local buffers, a compute-side global buffer (buffer
+ * nodes as network endpoints) and a storage-side buffer (I/O nodes with an
+ * SSD for small requests and an HDD for the rest), with capacity accounted
+ * per buffer node, draining to the PFS (greedy or lazy, as the analytic
+ * model), and buffer-node failures (failure.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Workload: every client writes requests of req_bytes with exponential
+ * inter-arrival times (mean mean_interarrival_s, its own random stream)
+ * until horizon_s.  A request crosses the network (none for node-local
+ * buffers): the latency, then its node's ingress link, a FIFO at
+ * net_bw_Bps shared by the node's clients; it is then admitted by its buffer node when the
+ * node has room and is up (else it waits: the stall), is written by the
+ * node's device (a devq.h FIFO server) and then counts as written.
+ * Storage-side: a request under ssd_threshold_bytes goes to the I/O node's
+ * SSD (the buffer); the others go to its HDD and are on the PFS when
+ * written.
+ *
+ * Draining: each node keeps at most one chunk (up to drain_chunk_bytes) in
+ * the PFS's FIFO queue; the PFS serves chunks one at a time at pfs_bw_Bps
+ * (its aggregate bandwidth).  Greedy drains whenever data is stored; lazy
+ * (Algorithm 4) drains while the stored bytes are at or above the
+ * threshold and, below it, starts a chunk with probability eps at each
+ * check (every lazy_check_s).
+ *
+ * Failures: with fail.rate_per_s > 0 each buffer node's electronics fail
+ * after Arrhenius times under the temperature series, and with
+ * drive.scale_s > 0 its drive fails after Weibull times from its age;
+ * either is repaired (the drive replaced) after a sampled time and keeps
+ * the node down meanwhile.  A failed node loses what it stored and was not yet on the
+ * PFS (bytes and files counted as lost, including the chunk being drained
+ * and writes that complete on the dead node); requests for it wait for the
+ * repair.  The accounting identity
+ *     bytes_written = bytes_on_pfs + bytes_in_buffers + bytes_lost
+ * holds at every instant (tests/t_storage_arch.c).
+ *
+ * The network is the simple one of this header until the dragonfly model
+ * is plugged in behind bbs_arch_net_time_s.  Sizes: up to ~10^4 clients
+ * and ~10^3 nodes; events O(requests + chunks + failures). */
+#ifndef BBSIZE_SIM_STORAGE_ARCH_H
+#define BBSIZE_SIM_STORAGE_ARCH_H
+
+#include <stdint.h>
+
+#include "device.h"
+#include "failure.h"
+
+typedef enum {
+    BBS_ARCH_NODE_LOCAL = 0, BBS_ARCH_COMPUTE_GLOBAL, BBS_ARCH_STORAGE_SIDE
+} bbs_arch_kind;
+
+/* Client -> buffer-node maps (compute-side global and storage-side). */
+typedef enum {
+    BBS_MAP_STATIC_BLOCK = 0, /* client i -> node floor(i n_nodes / n_clients): the
+                                 nearest block, as MFNetSim (15 clients per node) */
+    BBS_MAP_ROUND_ROBIN,      /* client i -> node i mod n_nodes */
+    BBS_MAP_RANDOM,           /* uniform, drawn once per client (stream SETUP) */
+    BBS_MAP_EXPLICIT          /* explicit_map[i]; every entry must name a node */
+} bbs_map_kind;
+
+typedef enum { BBS_DRAIN_GREEDY = 0, BBS_DRAIN_LAZY = 1 } bbs_drain_kind;
+
+/* One iostat-like row: a device of a buffer node over the last interval
+ * (SANgo Table 3's drive metrics). */
+typedef struct {
+    double t_s;                    /* end of the interval */
+    int node;
+    const char *device;            /* "bb" (the buffer device) or "hdd" */
+    double r_kBps, w_kBps;         /* kB = 1000 B */
+    double r_iops, w_iops;
+    double r_await_ms, w_await_ms; /* mean completion - submission; 0 if none */
+    double avgqu_sz;               /* time-average requests in the device's system */
+    double util_pct;               /* busy time / interval */
+    double used_bytes, capacity_bytes;  /* the buffer's (0 for the HDD) */
+    bbs_health health;
+} bbs_arch_sample;
+
+/* Sample callback: return BB_OK, or a status that stops the run. */
+typedef int (*bbs_arch_sample_fn)(void *ctx, const bbs_arch_sample *row);
+
+typedef struct {
+    bbs_arch_kind kind;
+    int n_clients;                 /* > 0 */
+    int n_nodes;                   /* buffer (or I/O) nodes; node-local: ignored */
+    bbs_map_kind map;
+    const int *explicit_map;       /* n_clients entries for BBS_MAP_EXPLICIT */
+    bbs_dev_params bb_dev;         /* the buffer device (an SSD, or a table) */
+    bbs_dev_params hdd_dev;        /* storage-side: the I/O node's HDD */
+    double capacity_bytes;         /* per buffer node, > 0 (<= device capacity) */
+    double ssd_threshold_bytes;    /* storage-side: default 65536 */
+    double net_latency_s;          /* per request, >= 0 */
+    double net_bw_Bps;             /* per link, > 0 */
+    double pfs_bw_Bps;             /* aggregate PFS bandwidth, > 0 */
+    bbs_drain_kind drain;
+    double lazy_threshold_bytes;   /* lazy: per node, in [0, capacity] */
+    double lazy_eps;               /* lazy: in [0, 1] */
+    double lazy_check_s;           /* lazy: > 0 */
+    double drain_chunk_bytes;      /* > 0 */
+    double req_bytes;              /* > 0 */
+    double mean_interarrival_s;    /* > 0, per client */
+    double horizon_s;              /* > 0 */
+    /* failures of buffer nodes (off when fail_rate_per_s == 0) */
+    bbs_arrhenius fail;            /* rate at the reference temperature */
+    bbs_temp_series temp;          /* ambient temperature (needed when failing) */
+    bbs_repair repair;             /* for both node and drive failures */
+    /* drive failures (off when drive.scale_s == 0): Weibull lifetimes from
+     * age drive_age0_s; a failed drive is replaced new */
+    bbs_weibull drive;
+    double drive_age0_s;
+    uint64_t seed, unit;
+    /* iostat-like series: every sample_interval_s (0: none) one row per
+     * device, in node order */
+    double sample_interval_s;
+    bbs_arch_sample_fn sample_fn;
+    void *sample_ctx;
+} bbs_arch_config;
+
+typedef struct {
+    double bytes_written;          /* completed writes (buffer or HDD) */
+    double bytes_on_pfs;
+    double bytes_in_buffers;       /* stored, not yet on the PFS, at the end */
+    double bytes_lost;
+    uint64_t files_lost;           /* requests whose data was (partly) lost */
+    uint64_t requests, writes_done, writes_ssd, writes_hdd;
+    double stall_s;                /* total time requests waited for room or repair */
+    double mean_write_latency_s;   /* issue to written */
+    double max_used_fraction;      /* largest used / capacity seen on any node */
+    double min_used_bytes;         /* smallest used seen on any node (>= 0) */
+    double max_identity_error;     /* largest |written - pfs - buffers - lost| seen */
+    uint64_t node_failures;        /* electronics (Arrhenius) */
+    uint64_t drive_failures;       /* drives (Weibull) */
+} bbs_arch_result;
+
+/* bbs_arch_config_init: defaults (greedy, 64 KiB threshold, 64 MiB chunks,
+ * lazy eps 0.01, check 1 s, static-block map, no failures). */
+void bbs_arch_config_init(bbs_arch_config *c);
+
+/* bbs_arch_map: the buffer node of every client (map[n_clients]).
+ * Errors: BB_EINVAL (a client without a node: explicit entry out of range,
+ * no nodes). */
+int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
+
+/* bbs_arch_net_time_s: network time of a request of bytes from a client
+ * to its node on an idle link (0 for node-local buffers). */
+double bbs_arch_net_time_s(const bbs_arch_config *c, double bytes);
+
+/* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter
+ * out of its domain, named), BB_ENOMEM. */
+int bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err);
+
+#endif
