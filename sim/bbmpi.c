@@ -23,6 +23,10 @@
 /* Our own communicator, so that our messages never meet anyone else's. */
 static MPI_Comm comm = MPI_COMM_NULL;
 static int started, finished, rank, size = 1, funneled;
+/* Set on every rank while a distributed run is on: a unit that itself
+ * calls bbs_replicate_run (on any thread) must run it locally, as only
+ * this rank is there. */
+static _Atomic int in_run;
 
 enum { TAG_HDR = 1, TAG_DATA, TAG_WORK };
 #define NO_UNIT UINT64_MAX
@@ -82,6 +86,12 @@ int
 bbs_mpi_size(void)
 {
     return size;
+}
+
+int
+bbs_mpi_in_run(void)
+{
+    return in_run;
 }
 
 void
@@ -253,6 +263,7 @@ bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs_uni
         return bb_seterr(err, BB_EINVAL, "a unit result of %zu bytes is too large for MPI",
                          result_size);
     memset(&fin, 0, sizeof fin);
+    in_run = 1;
     if (rank == 0) {
         bbs_pool p;
         int *out = calloc((size_t)size, sizeof *out);
@@ -283,6 +294,7 @@ bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs_uni
         fin.status = rc;
     } else
         worker(result_size, results, fn, ctx);
+    in_run = 0;
     bcast_wait(&fin, sizeof fin);
     fin.msg[sizeof fin.msg - 1] = '\0';
     if (fin.status != BB_OK) {

@@ -51,6 +51,11 @@ int bbs_mpi_init(int *argc, char ***argv);
 int bbs_mpi_rank(void);
 int bbs_mpi_size(void);
 
+/* bbs_mpi_in_run: 1 while this rank is inside bbs_mpi_replicate_run (on
+ * any of its threads): a unit that runs units of its own runs them on its
+ * own rank (bbs_replicate_run checks this), never over MPI. */
+int bbs_mpi_in_run(void);
+
 /* bbs_mpi_finalize: finish MPI if it was started and not yet finished
  * (safe to call twice; meant for atexit). */
 void bbs_mpi_finalize(void);
@@ -66,6 +71,7 @@ int bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs
 static inline int bbs_mpi_init(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
 static inline int bbs_mpi_rank(void) { return 0; }
 static inline int bbs_mpi_size(void) { return 1; }
+static inline int bbs_mpi_in_run(void) { return 0; }
 static inline void bbs_mpi_finalize(void) { }
 static inline int
 bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs_unit_fn fn,

@@ -113,8 +113,9 @@ bbs_replicate_run(size_t n_units, size_t result_size, void *results,
         return bb_seterr(err, BB_EINVAL, "replication runner needs results and a unit function");
     memset(results, 0, n_units * result_size);
     /* Started by an MPI launcher on several ranks: every rank is here with
-     * the same arguments, and the units go to the ranks (bbmpi.h). */
-    if (bbs_mpi_size() > 1)
+     * the same arguments, and the units go to the ranks (bbmpi.h); units
+     * of a unit stay on its rank. */
+    if (bbs_mpi_size() > 1 && !bbs_mpi_in_run())
         return bbs_mpi_replicate_run(n_units, result_size, results, fn, ctx, progress, pctx,
                                      err);
     rc = bbs_pool_init(&p, n_units, result_size, results, fn, ctx, progress, pctx, err);

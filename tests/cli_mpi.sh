@@ -10,7 +10,7 @@
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"
-PLAN=21
+PLAN=22
 t_plan $PLAN
 
 if ! "$BBSIZE" --version | grep -q '(MPI)'; then
@@ -79,6 +79,9 @@ else t_ok "np 3: the failed validate wrote nothing on stdout"; fi
 t_same "np 2, rank 0 not computing: same bytes" 0 "$T/units.ref" \
   mpi 2 -x BBSIZE_MPI_MASTER_WORKS=no "$UNITS" -v -s 200 40
 t_match "np 2, rank 0 not computing: rank 1 computed all 40 units" '^rank 1 computed 40 units$' "$T/err"
+# Units that run units of their own (on their own rank, never over MPI).
+"$UNITS" -n -s 0 30 >"$T/nested.ref"
+t_same "np 3: units with nested units, same bytes" 0 "$T/nested.ref" mpi 3 "$UNITS" -n -s 0 30
 # The first and the last unit failing.
 "$UNITS" -s 0 40 0 >"$T/u0.ref" || :
 "$UNITS" -s 0 40 39 >"$T/u39.ref" || :

@@ -2,7 +2,7 @@
  * under mpirun or not, for tests/cli_mpi.sh and bench/b_mpi.sh.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   mpi_units [-t THREADS] [-s MICROSECONDS] [-q] [-v] N [FAIL...]
+ *   mpi_units [-t THREADS] [-s MICROSECONDS] [-q] [-v] [-n] N [FAIL...]
  *
  * Unit u busy-waits s microseconds (20 s for every u % 5 == 3, so costs
  * differ by 20x), fails with BB_EDATA "bad unit u" if u is listed in FAIL,
@@ -10,7 +10,8 @@
  * result, the last progress count and the status; every rank checks its own
  * copy of the results against the formula and exits 99 on a mismatch, else
  * with the runner's status.  -q prints one line: units, seconds and
- * microseconds per unit; -v says on stderr how many units each rank
+ * microseconds per unit; -n makes each unit run 3 sub-units of its own
+ * through bbs_replicate_run (which must stay on its rank); -v says on stderr how many units each rank
  * computed (with one thread per rank only).  Without an MPI launcher this is the thread
  * runner, the reference the MPI runs must match byte for byte. */
 #include "config.h"
@@ -33,6 +34,7 @@ typedef struct {
 
 typedef struct {
     long spin_us;
+    int nested;
     const size_t *fail;
     size_t nfail;
 } job;
@@ -58,6 +60,25 @@ now(void)
 }
 
 static int
+sub_fn(size_t k, void *res, const void *vctx, char *err)
+{
+    (void)err;
+    *(uint64_t *)res = splitmix64(*(const size_t *)vctx * 3 + k + 1000003);
+    return BB_OK;
+}
+
+static uint64_t
+expected_hash(size_t u, int nested)
+{
+    uint64_t h = splitmix64(u);
+
+    if (nested)
+        h ^= splitmix64(u * 3 + 1000003) + splitmix64(u * 3 + 1000004)
+             + splitmix64(u * 3 + 1000005);
+    return h;
+}
+
+static int
 unit_fn(size_t u, void *res, const void *vctx, char *err)
 {
     const job *j = vctx;
@@ -72,6 +93,15 @@ unit_fn(size_t u, void *res, const void *vctx, char *err)
     computed_here++;
     r->unit = u;
     r->hash = splitmix64(u);
+    if (j->nested) {
+        /* Units of a unit: 3 sub-units on 2 threads, folded into the hash. */
+        uint64_t sub[3];
+        int rc = bbs_replicate_run(3, sizeof sub[0], sub, sub_fn, &u, 2, NULL, NULL, err);
+
+        if (rc != BB_OK)
+            return rc;
+        r->hash ^= sub[0] + sub[1] + sub[2];
+    }
     r->x = (double)u / 3.0;
     return BB_OK;
 }
@@ -89,7 +119,7 @@ on_progress(void *pctx, size_t done, size_t total)
 int
 main(int argc, char **argv)
 {
-    job j = { 0, NULL, 0 };
+    job j = { 0, 0, NULL, 0 };
     int threads = 0, quiet = 0, verbose = 0, c, rc, rank;
     size_t n, last = 0, *fail;
     result *res;
@@ -99,16 +129,17 @@ main(int argc, char **argv)
     if (bbs_mpi_init(&argc, &argv))
         atexit(bbs_mpi_finalize);
     rank = bbs_mpi_rank();
-    while ((c = getopt(argc, argv, "t:s:qv")) != -1)
+    while ((c = getopt(argc, argv, "t:s:qvn")) != -1)
         switch (c) {
         case 't': threads = atoi(optarg); break;
         case 's': j.spin_us = atol(optarg); break;
         case 'q': quiet = 1; break;
         case 'v': verbose = 1; break;
+        case 'n': j.nested = 1; break;
         default: return 64;
         }
     if (optind >= argc) {
-        fprintf(stderr, "usage: mpi_units [-t THREADS] [-s US] [-q] N [FAIL...]\n");
+        fprintf(stderr, "usage: mpi_units [-t THREADS] [-s US] [-q] [-v] [-n] N [FAIL...]\n");
         return 64;
     }
     n = (size_t)strtoul(argv[optind++], NULL, 10);
@@ -124,7 +155,7 @@ main(int argc, char **argv)
     t0 = now() - t0;
     if (rc == BB_OK)
         for (size_t u = 0; u < n; u++)
-            if (res[u].unit != u || res[u].hash != splitmix64(u) || res[u].x != (double)u / 3.0) {
+            if (res[u].unit != u || res[u].hash != expected_hash(u, j.nested) || res[u].x != (double)u / 3.0) {
                 fprintf(stderr, "rank %d: unit %zu differs\n", rank, u);
                 rc = 99;
             }
