@@ -13,5 +13,6 @@ int bb_cmd_simulate(int argc, char **argv);
 int bb_cmd_validate(int argc, char **argv);
 int bb_cmd_device(int argc, char **argv);
 int bb_cmd_bbarch(int argc, char **argv);
+int bb_cmd_netload(int argc, char **argv);
 
 #endif

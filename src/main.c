@@ -37,6 +37,7 @@ static const struct {
     { "generate", bb_cmd_generate, "a random workload as in the paper (Section 4.3)" },
     { "device", bb_cmd_device, "fio-style microbenchmark on a storage-device model (HDD, SSD, table)" },
     { "bbarch", bb_cmd_bbarch, "burst-buffer architectures: capacity, draining, failures, iostat" },
+    { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,577 @@
+/* fabric.c: flow-level bandwidth sharing with component-local max-min
+ * recomputation (fabric.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "net_int.h"
+#include "fabric.h"
+#include "maxmin.h"
+
+#define PARKED 1e300
+
+typedef struct {
+    int path[BBS_NET_MAX_PATH];
+    int pos[BBS_NET_MAX_PATH];   /* index in the link's flow list */
+    int len;
+    int src, dst, minimal, hops;
+    double bytes, rem, rate, t_last, t_start, delay;
+    bbs_event_id ev;
+    int64_t tag;
+    unsigned stamp;
+    int active;
+} flow;
+
+typedef struct {
+    int *fl;                     /* flow ids */
+    int n, cap;
+    double rate, t_last, bytes, sat_s;
+    unsigned stamp;
+    unsigned char sat, dirty;
+} link;
+
+struct bbs_net_fabric {
+    const bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_done_fn done;
+    void *ctx;
+    int kind_done, kind_update;
+    int update_pending;
+
+    flow *fl;
+    int nfl, capfl, nactive;
+    int *freefl;
+    int nfree, capfree;
+
+    link *lk;
+    int *lflows;                 /* flows per link (for adaptive routing) */
+    int *dirty;                  /* dirty link ids */
+    int ndirty, capdirty;
+    unsigned stamp;
+
+    /* component workspace */
+    int *cf, *cl, *lmap, *poff, *path, *bott;
+    int capcf, capcl, cappath;
+    double *cap, *rate;
+    unsigned char *sat;
+    bbs_net_mm_ws *ws;
+    bbs_net_fabric_cost cost;
+    int exact_limit;
+    uint64_t exact_limit_hit;
+    int backoff, skip;           /* after components too large: go local for
+                                    skip updates, doubling up to 64 */
+};
+
+static int on_done(bbs_engine *e, const bbs_event *ev, void *ctx);
+static int on_update(bbs_engine *e, const bbs_event *ev, void *ctx);
+
+int
+bbs_net_fabric_new(bbs_net_fabric **out, const bbs_net_topo *t, bbs_engine *e,
+                   bbs_net_done_fn done, void *ctx, char *err)
+{
+    bbs_net_fabric *f = calloc(1, sizeof *f);
+    int rc;
+
+    *out = NULL;
+    if (!f)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fabric");
+    f->t = t;
+    f->e = e;
+    f->done = done;
+    f->ctx = ctx;
+    f->lk = calloc((size_t)t->nlinks, sizeof *f->lk);
+    f->lflows = calloc((size_t)t->nlinks, sizeof(int));
+    f->lmap = malloc((size_t)t->nlinks * sizeof(int));
+    f->ws = bbs_net_mm_ws_alloc();
+    if (!f->lk || !f->lflows || !f->lmap || !f->ws) {
+        bbs_net_fabric_free(f);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fabric (%d links)", t->nlinks);
+    }
+    for (int l = 0; l < t->nlinks; l++)
+        f->lmap[l] = -1;
+    f->exact_limit = -1;
+    if ((rc = bbs_engine_register(e, on_done, f, &f->kind_done)) != BB_OK
+        || (rc = bbs_engine_register(e, on_update, f, &f->kind_update)) != BB_OK) {
+        bbs_net_fabric_free(f);
+        return bb_seterr(err, rc, "cannot register the fabric's event handlers");
+    }
+    *out = f;
+    return BB_OK;
+}
+
+void
+bbs_net_fabric_free(bbs_net_fabric *f)
+{
+    if (!f)
+        return;
+    if (f->lk)
+        for (int l = 0; l < f->t->nlinks; l++)
+            free(f->lk[l].fl);
+    free(f->lk);
+    free(f->lflows);
+    free(f->fl);
+    free(f->freefl);
+    free(f->dirty);
+    free(f->cf);
+    free(f->cl);
+    free(f->lmap);
+    free(f->poff);
+    free(f->path);
+    free(f->bott);
+    free(f->cap);
+    free(f->rate);
+    free(f->sat);
+    bbs_net_mm_ws_free(f->ws);
+    free(f);
+}
+
+static int
+mark_dirty(bbs_net_fabric *f, int l)
+{
+    if (f->lk[l].dirty)
+        return 0;
+    if (bbs_net_grow((void **)&f->dirty, &f->capdirty, f->ndirty + 1, sizeof(int)))
+        return -1;
+    f->lk[l].dirty = 1;
+    f->dirty[f->ndirty++] = l;
+    return 0;
+}
+
+static int
+want_update(bbs_net_fabric *f, char *err)
+{
+    int rc;
+
+    if (f->update_pending)
+        return BB_OK;
+    rc = bbs_engine_schedule(f->e, bbs_engine_now(f->e), f->kind_update, BBS_NET_PRIO_UPDATE, 0,
+                             0, NULL, NULL);
+    if (rc != BB_OK)
+        return bb_seterr(err, rc, "cannot schedule a rate update");
+    f->update_pending = 1;
+    return BB_OK;
+}
+
+int
+bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const int *path,
+                     int len, int minimal, int64_t tag, int *flow_out, char *err)
+{
+    const bbs_net_topo *t = f->t;
+    double now = bbs_engine_now(f->e);
+    flow *x;
+    int id, rc;
+
+    if (!(bytes >= 0) || !isfinite(bytes))
+        return bb_seterr(err, BB_EINVAL, "flow size %g bytes is not finite and >= 0", bytes);
+    if (len < 1 || len > BBS_NET_MAX_PATH)
+        return bb_seterr(err, BB_EINVAL, "path of %d links (1..%d)", len, BBS_NET_MAX_PATH);
+    for (int i = 0; i < len; i++)
+        if (path[i] < 0 || path[i] >= t->nlinks)
+            return bb_seterr(err, BB_EINVAL, "path link %d is not a link id", path[i]);
+    if (f->nfree > 0) {
+        id = f->freefl[--f->nfree];
+    } else {
+        if (bbs_net_grow((void **)&f->fl, &f->capfl, f->nfl + 1, sizeof(flow)))
+            return bb_seterr(err, BB_ENOMEM, "out of memory for flows");
+        id = f->nfl++;
+        f->fl[id].stamp = 0;
+    }
+    x = &f->fl[id];
+    x->len = len;
+    x->src = src;
+    x->dst = dst;
+    x->minimal = minimal;
+    x->bytes = x->rem = bytes;
+    x->rate = 0;
+    x->t_last = x->t_start = now;
+    x->tag = tag;
+    x->hops = bbs_net_path_router_hops(t, path, len);
+    x->delay = bbs_net_path_delay_s(t, path, len);
+    x->active = 1;
+    x->ev = 0;
+    for (int i = 0; i < len; i++) {
+        link *L = &f->lk[path[i]];
+        x->path[i] = path[i];
+        if (bbs_net_grow((void **)&L->fl, &L->cap, L->n + 1, sizeof(int))
+            || mark_dirty(f, path[i]))
+            return bb_seterr(err, BB_ENOMEM, "out of memory for link flow lists");
+        x->pos[i] = L->n;
+        L->fl[L->n++] = id;
+        f->lflows[path[i]]++;
+    }
+    f->nactive++;
+    f->cost.flows_started++;
+    /* the completion is scheduled by the update (rate unknown yet) */
+    /* parked far ahead (the engine wants finite times) until the update */
+    rc = bbs_engine_schedule(f->e, PARKED, f->kind_done, BBS_NET_PRIO_DONE, (uint64_t)id, 0,
+                             NULL, &x->ev);
+    if (rc != BB_OK)
+        return bb_seterr(err, rc, "cannot schedule a flow completion");
+    if (flow_out)
+        *flow_out = id;
+    return want_update(f, err);
+}
+
+int
+bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_rng *r, int src,
+                           int dst, double bytes, int64_t tag, int *flow_out, char *err)
+{
+    int path[BBS_NET_MAX_PATH], minimal, len;
+
+    if (src < 0 || src >= f->t->nodes || dst < 0 || dst >= f->t->nodes || src == dst)
+        return bb_seterr(err, BB_EINVAL, "flow %d -> %d: nodes must differ and be in 0..%d",
+                         src, dst, f->t->nodes - 1);
+    len = bbs_net_route(f->t, o, src, dst, r, f->lflows, path, &minimal);
+    return bbs_net_fabric_start(f, src, dst, bytes, path, len, minimal, tag, flow_out, err);
+}
+
+/* Bring link l's counters to now with its current rate. */
+static void
+integrate(link *L, double now)
+{
+    double dt = now - L->t_last;
+
+    if (dt > 0) {
+        L->bytes += L->rate * dt;
+        if (L->sat)
+            L->sat_s += dt;
+    }
+    L->t_last = now;
+}
+
+/* Collect the flows to re-solve into cf and their links into cl.  Exact:
+ * the whole connected component of the dirty links, unless it grows past
+ * exact_limit flows; then (and in local mode) only the flows on dirty links
+ * ("local": the flows that share a link with one that changed) with every
+ * other flow held at its rate.  Returns 1 when the set is exact. */
+static int
+collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
+{
+    int ncf = 0, ncl = 0, np = 0, head = 0, ndl, exact = f->exact_limit != 0;
+
+    if (exact && f->exact_limit > 0 && f->skip > 0) {
+        f->skip--;
+        exact = 0;
+    }
+
+    for (int i = 0; i < f->ndirty; i++) {
+        int l = f->dirty[i];
+        f->lk[l].stamp = st;
+        f->cl[ncl++] = l;
+    }
+    ndl = ncl;
+    while (head < ncl) {
+        int li = head++;
+        link *L = &f->lk[f->cl[li]];
+        if (!exact && li >= ndl)
+            break;
+        for (int k = 0; k < L->n; k++) {
+            flow *x = &f->fl[L->fl[k]];
+            if (x->stamp == st)
+                continue;
+            if (exact && f->exact_limit > 0 && ncf >= f->exact_limit) {
+                /* too large: restart as local */
+                f->exact_limit_hit++;
+                f->backoff = f->backoff ? (f->backoff < 64 ? 2 * f->backoff : 64) : 1;
+                f->skip = f->backoff;
+                for (int i = 0; i < ncf; i++)
+                    f->fl[f->cf[i]].stamp = 0;
+                for (int i = 0; i < ncl; i++)
+                    f->lk[f->cl[i]].stamp = 0;
+                ncf = ncl = np = head = 0;
+                exact = 0;
+                for (int i = 0; i < f->ndirty; i++) {
+                    int l = f->dirty[i];
+                    f->lk[l].stamp = st;
+                    f->cl[ncl++] = l;
+                }
+                goto restart;
+            }
+            x->stamp = st;
+            f->cf[ncf++] = L->fl[k];
+            np += x->len;
+            for (int j = 0; j < x->len; j++) {
+                int m = x->path[j];
+                if (f->lk[m].stamp == st)
+                    continue;
+                f->lk[m].stamp = st;
+                f->cl[ncl++] = m;
+            }
+        }
+        continue;
+    restart:
+        head = 0;
+    }
+    if (exact)
+        f->backoff = 0;
+    *ncf_out = ncf;
+    *ncl_out = ncl;
+    *np_out = np;
+    return exact;
+}
+
+static int
+recompute(bbs_net_fabric *f, char *err)
+{
+    const bbs_net_topo *t = f->t;
+    double now = bbs_engine_now(f->e);
+    int ncf, ncl, np, rc, exact;
+    unsigned st = ++f->stamp;
+    bbs_net_mm_problem pb;
+
+    if (st == 0 || st > 0xFFFFFFF0u) { /* stamps about to wrap: clear */
+        for (int l = 0; l < t->nlinks; l++)
+            f->lk[l].stamp = 0;
+        for (int i = 0; i < f->nfl; i++)
+            f->fl[i].stamp = 0;
+        st = f->stamp = 1;
+    }
+    /* room for every active flow and link: collect never reallocates */
+    if (bbs_net_grow((void **)&f->cl, &f->capcl, t->nlinks, sizeof(int))
+        || bbs_net_grow((void **)&f->cf, &f->capcf, f->nfl + 1, sizeof(int)))
+        goto nomem;
+    exact = collect(f, st, &ncf, &ncl, &np);
+    for (int i = 0; i < f->ndirty; i++)
+        f->lk[f->dirty[i]].dirty = 0;
+    f->ndirty = 0;
+    if (bbs_net_grow((void **)&f->path, &f->cappath, np + 1, sizeof(int))
+        || !(f->cap = realloc(f->cap, (size_t)f->capcl * sizeof(double)))
+        || !(f->sat = realloc(f->sat, (size_t)f->capcl))
+        || !(f->poff = realloc(f->poff, (size_t)(f->capcf + 1) * sizeof(int)))
+        || !(f->rate = realloc(f->rate, (size_t)(f->capcf + 1) * sizeof(double)))
+        || !(f->bott = realloc(f->bott, (size_t)(f->capcf + 1) * sizeof(int))))
+        goto nomem;
+    for (int i = 0; i < ncl; i++) {
+        int l = f->cl[i];
+        f->lmap[l] = i;
+        integrate(&f->lk[l], now);
+        f->cap[i] = t->link_cap_Bps[l];
+    }
+    np = 0;
+    f->poff[0] = 0;
+    for (int i = 0; i < ncf; i++) {
+        flow *x = &f->fl[f->cf[i]];
+        for (int j = 0; j < x->len; j++) {
+            f->path[np++] = f->lmap[x->path[j]];
+            /* local: what the re-solved flows may use is what the others leave */
+            f->lk[x->path[j]].rate -= x->rate;
+        }
+        f->poff[i + 1] = np;
+        x->rem -= x->rate * (now - x->t_last);
+        if (x->rem < 0)
+            x->rem = 0;
+        x->t_last = now;
+    }
+    for (int i = 0; i < ncl; i++) {
+        link *L = &f->lk[f->cl[i]];
+        if (exact || L->rate < 0)
+            L->rate = 0; /* exact: nobody else; clamp rounding */
+        f->cap[i] -= L->rate;
+        if (f->cap[i] < 0)
+            f->cap[i] = 0;
+    }
+    pb.nflows = ncf;
+    pb.nlinks = ncl;
+    pb.path_off = f->poff;
+    pb.path = f->path;
+    pb.cap = f->cap;
+    if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
+        return rc;
+    for (int i = 0; i < ncf; i++) {
+        flow *x = &f->fl[f->cf[i]];
+        double r = f->rate[i];
+        for (int j = 0; j < x->len; j++)
+            f->lk[x->path[j]].rate += r;
+        if (r != x->rate || x->rem == 0) {
+            double when = r > 0 ? now + x->rem / r : PARKED;
+            x->rate = r;
+            if (!isfinite(when))
+                when = PARKED;
+            if ((rc = bbs_engine_reschedule(f->e, x->ev, when)) != BB_OK)
+                return bb_seterr(err, rc, "cannot reschedule the completion of flow %d",
+                                 f->cf[i]);
+        }
+    }
+    for (int i = 0; i < ncl; i++) {
+        int l = f->cl[i];
+        link *L = &f->lk[l];
+        int s = ncf > 0 ? f->sat[i] : 0;
+        if (!exact && !s && L->sat && L->rate >= t->link_cap_Bps[l] * (1 - 1e-9))
+            s = 1; /* still full and held by flows not re-solved */
+        L->sat = (unsigned char)s;
+        f->lmap[l] = -1;
+    }
+    f->cost.updates++;
+    f->cost.flows_touched += (uint64_t)ncf;
+    f->cost.path_touched += (uint64_t)np;
+    if (exact)
+        f->cost.exact_updates++;
+    if ((uint64_t)ncf > f->cost.max_component)
+        f->cost.max_component = (uint64_t)ncf;
+    return BB_OK;
+nomem:
+    return bb_seterr(err, BB_ENOMEM, "out of memory recomputing rates");
+}
+
+static int
+on_update(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    bbs_net_fabric *f = ctx;
+    char err[BB_ERRLEN];
+    int rc;
+
+    (void)ev;
+    f->update_pending = 0;
+    if ((rc = recompute(f, err)) != BB_OK)
+        return bbs_engine_fail(e, rc, "%s", err);
+    return BB_OK;
+}
+
+static int
+on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    bbs_net_fabric *f = ctx;
+    int id = (int)ev->entity;
+    flow *x = &f->fl[id];
+    bbs_net_flow_info info;
+    char err[BB_ERRLEN];
+    int rc;
+
+    if (!x->active)
+        return bbs_engine_fail(e, BB_EDATA, "completion of inactive flow %d", id);
+    for (int i = 0; i < x->len; i++) {
+        link *L = &f->lk[x->path[i]];
+        int p = x->pos[i], last = L->fl[--L->n];
+        integrate(L, ev->time_s);
+        L->rate -= x->rate;
+        if (L->n == 0 || L->rate < 0)
+            L->rate = 0;
+        /* swap-remove; fix the moved flow's position for this link */
+        L->fl[p] = last;
+        if (last != id) {
+            flow *y = &f->fl[last];
+            for (int j = 0; j < y->len; j++)
+                if (y->path[j] == x->path[i] && y->pos[j] == L->n) {
+                    y->pos[j] = p;
+                    break;
+                }
+        }
+        f->lflows[x->path[i]]--;
+        if (mark_dirty(f, x->path[i]))
+            return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
+    }
+    x->active = 0;
+    f->nactive--;
+    if (bbs_net_grow((void **)&f->freefl, &f->capfree, f->nfree + 1, sizeof(int)))
+        return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
+    f->freefl[f->nfree++] = id;
+    info.flow = id;
+    info.src = x->src;
+    info.dst = x->dst;
+    info.bytes = x->bytes;
+    info.t_start_s = x->t_start;
+    info.t_end_s = ev->time_s;
+    info.delay_s = x->delay;
+    info.router_hops = x->hops;
+    info.minimal = x->minimal;
+    info.tag = x->tag;
+    if ((rc = want_update(f, err)) != BB_OK)
+        return bbs_engine_fail(e, rc, "%s", err);
+    return f->done ? f->done(e, &info, f->ctx) : BB_OK;
+}
+
+const int *
+bbs_net_fabric_link_flows(const bbs_net_fabric *f)
+{
+    return f->lflows;
+}
+
+int
+bbs_net_fabric_active(const bbs_net_fabric *f)
+{
+    return f->nactive;
+}
+
+double
+bbs_net_fabric_flow_rate(const bbs_net_fabric *f, int id)
+{
+    return id >= 0 && id < f->nfl && f->fl[id].active ? f->fl[id].rate : 0;
+}
+
+void
+bbs_net_fabric_flush(bbs_net_fabric *f, double now_s)
+{
+    for (int l = 0; l < f->t->nlinks; l++)
+        integrate(&f->lk[l], now_s);
+}
+
+void
+bbs_net_fabric_link_stat(const bbs_net_fabric *f, int l, bbs_net_link_stat *s)
+{
+    const link *L = &f->lk[l];
+
+    s->bytes = L->bytes;
+    s->saturated_s = L->sat_s;
+    s->rate_Bps = L->rate;
+    s->saturated = L->sat;
+    s->flows = L->n;
+}
+
+void
+bbs_net_fabric_cost_get(const bbs_net_fabric *f, bbs_net_fabric_cost *c)
+{
+    *c = f->cost;
+}
+
+int
+bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err)
+{
+    const bbs_net_topo *t = f->t;
+
+    for (int l = 0; l < t->nlinks; l++) {
+        const link *L = &f->lk[l];
+        double sum = 0;
+        for (int k = 0; k < L->n; k++)
+            sum += f->fl[L->fl[k]].rate;
+        if (sum > t->link_cap_Bps[l] * (1 + tol))
+            return bb_seterr(err, BB_EDATA, "link %d carries %.6g B/s > capacity %.6g B/s", l,
+                             sum, t->link_cap_Bps[l]);
+        if (fabs(sum - L->rate) > tol * t->link_cap_Bps[l])
+            return bb_seterr(err, BB_EDATA, "link %d: aggregate %.6g B/s != sum of flows %.6g",
+                             l, L->rate, sum);
+    }
+    for (int i = 0; i < f->nfl; i++) {
+        const flow *x = &f->fl[i];
+        int ok = 0;
+        if (!x->active)
+            continue;
+        for (int j = 0; j < x->len && !ok; j++) {
+            int l = x->path[j];
+            const link *L = &f->lk[l];
+            double sum = 0, mx = 0;
+            for (int k = 0; k < L->n; k++) {
+                double r = f->fl[L->fl[k]].rate;
+                sum += r;
+                if (r > mx)
+                    mx = r;
+            }
+            if (sum >= t->link_cap_Bps[l] * (1 - tol) && x->rate >= mx * (1 - tol))
+                ok = 1;
+        }
+        if (!ok)
+            return bb_seterr(err, BB_EDATA,
+                             "flow %d (%d -> %d, %.6g B/s) has no bottleneck link: not max-min "
+                             "fair", i, x->src, x->dst, x->rate);
+    }
+    return BB_OK;
+}
+
+void
+bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
+{
+    f->exact_limit = limit;
+}

@@ -1,0 +1,125 @@
+/* fabric.h: the dragonfly at flow level on the event engine: flows on
+ * routed paths share link bandwidth max-min fairly, recomputed when flows
+ * start or end; per-link statistics.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each message or I/O transfer is a flow with a path (route.h) and a size.
+ * Starting or ending a flow marks its links dirty; one update event per
+ * instant (priority BBS_NET_PRIO_UPDATE, after the models' events at that
+ * time) recomputes rates.  The recomputation touches only the connected
+ * component of the dirty links in the flow-link graph (links -> flows on
+ * them -> their other links ...): flows outside it keep their rates, which
+ * is exact because max-min rates of disjoint components are independent
+ * (SimGrid's "selective update" of its LMM solver does the same).  Under
+ * heavy load on a dragonfly the component is nearly every flow, so a
+ * local mode re-solves only the flows sharing a link with a changed one
+ * (bbs_net_fabric_set_exact_limit).  Only flows whose rate changed get
+ * their completion event rescheduled.
+ *
+ * Packets are not simulated: no credit-based flow control, no virtual
+ * channels, no head-of-line blocking, no packet latency under load (see the
+ * README).  A flow's latency adds the path's router and link delays
+ * (bbs_net_path_delay_s) to its transfer time; the completion callback
+ * fires when the last byte leaves the fabric (transfer end), and the model
+ * adds info->delay_s where it needs arrival times.
+ *
+ * Sizes: 10^3 to 10^5 concurrent flows; the hot cost is one max-min solve
+ * per instant over a component, O(P log P) for P = its total path length. */
+#ifndef BBSIZE_SIM_NETWORK_FABRIC_H
+#define BBSIZE_SIM_NETWORK_FABRIC_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "route.h"
+#include "topo.h"
+
+/* The priority of the fabric's events (models use 0 for theirs). */
+#define BBS_NET_PRIO_DONE 0
+#define BBS_NET_PRIO_UPDATE 100
+
+typedef struct bbs_net_fabric bbs_net_fabric;
+
+/* What the completion callback receives. */
+typedef struct {
+    int flow;              /* id (reused after the callback returns) */
+    int src, dst;          /* nodes */
+    double bytes;
+    double t_start_s;      /* when the flow entered the fabric */
+    double t_end_s;        /* when its last byte was sent (= now) */
+    double delay_s;        /* router and link delays of its path */
+    int router_hops;
+    int minimal;           /* the routing chose the minimal path */
+    int64_t tag;           /* the model's */
+} bbs_net_flow_info;
+
+/* The callback returns BB_OK or a status that stops the engine. */
+typedef int (*bbs_net_done_fn)(bbs_engine *e, const bbs_net_flow_info *info, void *ctx);
+
+/* bbs_net_fabric_new: a fabric over topology t (borrowed) that registers
+ * two handlers with engine e (borrowed) and calls done(ctx) at every flow
+ * completion.  BB_ENOMEM, BB_EINVAL (engine full of kinds). */
+int bbs_net_fabric_new(bbs_net_fabric **out, const bbs_net_topo *t, bbs_engine *e,
+                       bbs_net_done_fn done, void *ctx, char *err);
+void bbs_net_fabric_free(bbs_net_fabric *f);
+
+/* bbs_net_fabric_start: a flow of bytes (>= 0) from src to dst on path
+ * (len links, from route.h) at the engine's current time.  *flow_out (may
+ * be NULL) receives its id.  BB_EINVAL (bad path or size), BB_ENOMEM. */
+int bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const int *path,
+                         int len, int minimal, int64_t tag, int *flow_out, char *err);
+
+/* bbs_net_fabric_route_start: route with o and r (route.h, using the
+ * fabric's current link loads for adaptive routing), then start. */
+int bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_rng *r,
+                               int src, int dst, double bytes, int64_t tag, int *flow_out,
+                               char *err);
+
+/* bbs_net_fabric_set_exact_limit: how rates are recomputed.  -1 (the
+ * default): exact, over the whole connected component of the changed
+ * links.  0: local, only the flows that share a link with a flow that
+ * started or ended, every other flow held at its rate (each re-solved flow
+ * gets what the others leave: capacities are never exceeded, but capacity
+ * freed two links away is only found at those flows' next update, and a
+ * re-solved flow may overtake a held one on a shared bottleneck).  N > 0:
+ * exact while the component has at most N flows, else local; after a
+ * component too large, the next 1, 2, 4 ... 64 updates go local without
+ * trying (the exact attempt costs up to N flows of search). */
+void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
+
+/* Number of active flows on each link (indexed by link id). */
+const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);
+int bbs_net_fabric_active(const bbs_net_fabric *f);
+/* bbs_net_fabric_flow_rate: current rate of an active flow, bytes/s. */
+double bbs_net_fabric_flow_rate(const bbs_net_fabric *f, int flow);
+
+/* bbs_net_fabric_flush: bring every link's counters to time now_s
+ * (>= the last update); call before reading them at the end of a run. */
+void bbs_net_fabric_flush(bbs_net_fabric *f, double now_s);
+
+/* Per-link counters since the start, valid after bbs_net_fabric_flush. */
+typedef struct {
+    double bytes;          /* carried */
+    double saturated_s;    /* time full with flows held back by the link */
+    double rate_Bps;       /* current aggregate rate */
+    int saturated;         /* saturated now */
+    int flows;             /* active flows now */
+} bbs_net_link_stat;
+void bbs_net_fabric_link_stat(const bbs_net_fabric *f, int link, bbs_net_link_stat *s);
+
+/* Cost counters: rate recomputations, flows and path entries they
+ * touched (sum), the largest component. */
+typedef struct {
+    uint64_t updates, exact_updates, flows_touched, path_touched, max_component, flows_started;
+} bbs_net_fabric_cost;
+void bbs_net_fabric_cost_get(const bbs_net_fabric *f, bbs_net_fabric_cost *c);
+
+/* bbs_net_fabric_check: verify the current rates (call when no update is
+ * pending, e.g. between bbs_engine_run calls): no link above capacity
+ * (relative tolerance tol), and every flow has a bottleneck link: full
+ * (within tol) and where no flow is faster (the max-min optimality
+ * condition, Bertsekas & Gallager Sec. 6.5.2).  BB_OK or BB_EDATA saying
+ * which link or flow fails. */
+int bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err);
+
+#endif

@@ -1,0 +1,199 @@
+/* route.c: minimal, Valiant and adaptive routing on the dragonfly.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "bb_error.h"
+#include "route.h"
+
+int
+bbs_net_route_parse(const char *name, int *kind, char *err)
+{
+    if (!strcmp(name, "min") || !strcmp(name, "minimal"))
+        *kind = BBS_NET_ROUTE_MIN;
+    else if (!strcmp(name, "val") || !strcmp(name, "valiant") || !strcmp(name, "nonminimal")
+             || !strcmp(name, "non-minimal"))
+        *kind = BBS_NET_ROUTE_VAL;
+    else if (!strcmp(name, "adaptive") || !strcmp(name, "ugal") || !strcmp(name, "prog-adaptive")
+             || !strcmp(name, "par"))
+        *kind = BBS_NET_ROUTE_ADAPTIVE;
+    else
+        return bb_seterr(err, BB_EINVAL, "unknown routing '%s' (expected min, val or adaptive)",
+                         name);
+    return BB_OK;
+}
+
+const char *
+bbs_net_route_name(int kind)
+{
+    switch (kind) {
+    case BBS_NET_ROUTE_MIN: return "min";
+    case BBS_NET_ROUTE_VAL: return "val";
+    case BBS_NET_ROUTE_ADAPTIVE: return "adaptive";
+    default: return "?";
+    }
+}
+
+/* Append the minimal router-level hops from router r to group y (r not in
+ * y): [local to the gateway,] global.  Returns the arrival router. */
+static int
+to_group(const bbs_net_topo *t, int r, int y, gsl_rng *rng, int *path, int *len)
+{
+    int a = t->par.a, x = r / a;
+    int n = bbs_net_topo_nglobal(t, x, y);
+    const int *gl = bbs_net_topo_global_links(t, x, y);
+    int l = gl[n > 1 ? (int)gsl_rng_uniform_int(rng, (unsigned long)n) : 0];
+    int gw = t->link_src[l];
+
+    if (gw != r)
+        path[(*len)++] = t->local_link[r * a + gw % a];
+    path[(*len)++] = l;
+    return t->link_dst[l];
+}
+
+static int
+minimal(const bbs_net_topo *t, int src, int dst, gsl_rng *rng, int *path)
+{
+    int a = t->par.a, len = 0;
+    int rs = BBS_NET_NODE_ROUTER(t, src), rd = BBS_NET_NODE_ROUTER(t, dst);
+
+    path[len++] = BBS_NET_INJ(t, src);
+    if (rs / a != rd / a)
+        rs = to_group(t, rs, rd / a, rng, path, &len);
+    if (rs != rd)
+        path[len++] = t->local_link[rs * a + rd % a];
+    path[len++] = BBS_NET_EJ(t, dst);
+    return len;
+}
+
+static int
+valiant(const bbs_net_topo *t, int src, int dst, gsl_rng *rng, int *path)
+{
+    int a = t->par.a, g = t->par.g, len = 0;
+    int rs = BBS_NET_NODE_ROUTER(t, src), rd = BBS_NET_NODE_ROUTER(t, dst);
+    int xs = rs / a, xd = rd / a;
+
+    path[len++] = BBS_NET_INJ(t, src);
+    if (xs == xd) {
+        if (a >= 3 && rs != rd) {
+            /* a random router of the group other than both ends */
+            int k = (int)gsl_rng_uniform_int(rng, (unsigned long)(a - 2)), m = 0;
+            for (int j = 0; j < a; j++) {
+                int r = xs * a + j;
+                if (r == rs || r == rd)
+                    continue;
+                if (m++ == k) {
+                    path[len++] = t->local_link[rs * a + j];
+                    rs = r;
+                    break;
+                }
+            }
+        }
+    } else if (g >= 3) {
+        int k = (int)gsl_rng_uniform_int(rng, (unsigned long)(g - 2));
+        int xi = k;
+        /* the k-th group that is neither xs nor xd */
+        int lo = xs < xd ? xs : xd, hi = xs < xd ? xd : xs;
+        if (xi >= lo)
+            xi++;
+        if (xi >= hi)
+            xi++;
+        rs = to_group(t, rs, xi, rng, path, &len);
+        rs = to_group(t, rs, xd, rng, path, &len);
+    } else {
+        rs = to_group(t, rs, xd, rng, path, &len);
+    }
+    if (rs != rd)
+        path[len++] = t->local_link[rs * a + rd % a];
+    path[len++] = BBS_NET_EJ(t, dst);
+    return len;
+}
+
+int
+bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len)
+{
+    int h = 0;
+
+    for (int i = 0; i < len; i++)
+        h += t->link_kind[path[i]] >= BBS_NET_LINK_LOCAL;
+    return h;
+}
+
+double
+bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len)
+{
+    double d = 0;
+
+    for (int i = 0; i < len; i++) {
+        switch (t->link_kind[path[i]]) {
+        case BBS_NET_LINK_LOCAL: d += t->par.local_delay_s; break;
+        case BBS_NET_LINK_GLOBAL: d += t->par.global_delay_s; break;
+        default: d += t->par.cn_delay_s; break;
+        }
+    }
+    /* every router-to-router hop enters one more router; plus the first */
+    return d + (bbs_net_path_router_hops(t, path, len) + 1) * t->par.router_delay_s;
+}
+
+/* UGAL cost: router hops (at least 1) x the most loaded router link. */
+static double
+cost(const bbs_net_topo *t, const int *path, int len, const int *link_flows)
+{
+    double worst = 0;
+    int hops = 0;
+
+    for (int i = 0; i < len; i++) {
+        int l = path[i];
+        if (t->link_kind[l] < BBS_NET_LINK_LOCAL)
+            continue;
+        hops++;
+        double q = (link_flows[l] + 1) / t->link_cap_Bps[l];
+        if (q > worst)
+            worst = q;
+    }
+    if (hops == 0)
+        return 0;
+    return hops * worst;
+}
+
+int
+bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
+              gsl_rng *r, const int *link_flows, int *path, int *took_min)
+{
+    int len;
+
+    if (took_min)
+        *took_min = 1;
+    switch (o->kind) {
+    case BBS_NET_ROUTE_VAL:
+        if (took_min)
+            *took_min = 0;
+        return valiant(t, src, dst, r, path);
+    case BBS_NET_ROUTE_ADAPTIVE:
+        len = minimal(t, src, dst, r, path);
+        if (link_flows) {
+            double cmin = cost(t, path, len, link_flows), best = 0;
+            int cand[BBS_NET_MAX_PATH], bl = 0, k = o->candidates > 0 ? o->candidates : 1;
+            for (int i = 0; i < k; i++) {
+                int tmp[BBS_NET_MAX_PATH];
+                int tl = valiant(t, src, dst, r, tmp);
+                double c = cost(t, tmp, tl, link_flows);
+                if (i == 0 || c < best) {
+                    best = c;
+                    bl = tl;
+                    memcpy(cand, tmp, (size_t)tl * sizeof(int));
+                }
+            }
+            if (cmin > (1.0 + o->bias) * best) {
+                memcpy(path, cand, (size_t)bl * sizeof(int));
+                len = bl;
+                if (took_min)
+                    *took_min = 0;
+            }
+        }
+        return len;
+    default:
+        return minimal(t, src, dst, r, path);
+    }
+}

@@ -1,0 +1,58 @@
+/* route.h: paths through the dragonfly: minimal, Valiant and UGAL-style
+ * adaptive routing.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A path is a list of link ids from the source's injection link to the
+ * destination's ejection link.  Minimal: at most local, global, local
+ * (3 router-to-router hops).  Valiant (Valiant & Brebner; Kim et al.
+ * Sec. 4.2): minimal to a random intermediate group, then minimal to the
+ * destination, at most 5 router-to-router hops; inside one group, through a
+ * random intermediate router of the group (2 local hops).  Adaptive
+ * (UGAL-L at the source, Singh's UGAL as used by Kim et al. and CODES'
+ * adaptive modes): cost = router hops x max over the path's router links of
+ * (flows on the link + 1) / capacity; the minimal path is taken when
+ * cost_min <= (1 + bias) x the best of `candidates` Valiant costs.
+ * When several global links join two groups one is picked at random.
+ * Random draws use the caller's GSL stream; the number of draws per call is
+ * not fixed (it depends on the topology and on the choice). */
+#ifndef BBSIZE_SIM_NETWORK_ROUTE_H
+#define BBSIZE_SIM_NETWORK_ROUTE_H
+
+#include <gsl/gsl_rng.h>
+
+#include "topo.h"
+
+#define BBS_NET_MAX_PATH 8
+
+enum bbs_net_routing {
+    BBS_NET_ROUTE_MIN = 0,
+    BBS_NET_ROUTE_VAL = 1,
+    BBS_NET_ROUTE_ADAPTIVE = 2
+};
+
+typedef struct {
+    int kind;              /* enum bbs_net_routing */
+    double bias;           /* adaptive: >= 0, favours the minimal path */
+    int candidates;        /* adaptive: Valiant paths compared, >= 1 */
+} bbs_net_route_opts;
+
+/* bbs_net_route_parse: "min"/"minimal", "val"/"valiant"/"nonminimal",
+ * "adaptive"/"ugal"/"prog-adaptive"/"par" (CODES' names included).
+ * BB_EINVAL with the accepted names otherwise. */
+int bbs_net_route_parse(const char *name, int *kind, char *err);
+const char *bbs_net_route_name(int kind);
+
+/* bbs_net_route: write the path from node src to node dst (src != dst)
+ * into path[BBS_NET_MAX_PATH]; returns its length.  link_flows (may be
+ * NULL: then adaptive routing acts as minimal) gives the number of flows on
+ * each link now.  *took_min (may be NULL) says whether the path is minimal. */
+int bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
+                  gsl_rng *r, const int *link_flows, int *path, int *took_min);
+
+/* bbs_net_path_router_hops: router-to-router links in a path. */
+int bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len);
+
+/* bbs_net_path_delay_s: per-hop router and link delays of a path. */
+double bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len);
+
+#endif

@@ -1,0 +1,147 @@
+/* topo.h: the 1-D dragonfly of the network simulator: parameters, CODES
+ * wiring (generated or read), links, terminal kinds and presets.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A 1-D dragonfly (Kim, Dally et al., ISCA'08) has g groups of a routers;
+ * each router has p terminals and h global channels; inside a group the
+ * routers are all-to-all.  The global links follow the rule CODES'
+ * dragonfly-dally generator uses (see bbs_net_wiring_generate), so that the
+ * 1,056-node system of MFNetSim (paper 001, Table 2) is wired byte for byte
+ * as its published dally-1056-intra/inter files.
+ *
+ * Links are directed and numbered: node n's injection link is n, its
+ * ejection link N + n, then local router-to-router links, then global ones.
+ * Parallel links between one pair of routers are merged into one link whose
+ * capacity is the sum (mult > 1).  Sizes: up to ~10^5 nodes and ~10^6 links;
+ * the hot operations are bbs_net_topo_local_link and bbs_net_topo_global_links
+ * (O(1) table look-ups). */
+#ifndef BBSIZE_SIM_NETWORK_TOPO_H
+#define BBSIZE_SIM_NETWORK_TOPO_H
+
+#include <stddef.h>
+
+enum bbs_net_link_kind {
+    BBS_NET_LINK_INJ = 0,    /* terminal -> its router */
+    BBS_NET_LINK_EJ = 1,     /* router -> terminal */
+    BBS_NET_LINK_LOCAL = 2,  /* router -> router in the same group */
+    BBS_NET_LINK_GLOBAL = 3  /* router -> router in another group */
+};
+
+enum bbs_net_node_kind {
+    BBS_NET_NODE_COMPUTE = 0,
+    BBS_NET_NODE_BB = 1      /* burst-buffer / I/O node */
+};
+
+/* Shape, bandwidths (bytes/s) and delays (s) of a dragonfly. */
+typedef struct {
+    int g, a, p, h;                /* groups, routers/group, nodes/router,
+                                      global channels/router */
+    double cn_bw_Bps;              /* terminal <-> router, each direction */
+    double local_bw_Bps;           /* router -> router, same group */
+    double global_bw_Bps;          /* router -> router, other group */
+    double router_delay_s;         /* per router traversed */
+    double cn_delay_s, local_delay_s, global_delay_s; /* per link traversed */
+    int bb_per_group;              /* the first bb_per_group terminals of
+                                      each group are burst-buffer nodes */
+} bbs_net_params;
+
+/* Wiring records as in CODES' binary files (little-endian int32):
+ * intra {src_local_router, dst_local_router, type}, inter {src_global_router,
+ * dst_global_router}.  Owned by the struct; free with bbs_net_wiring_free. */
+typedef struct {
+    size_t nintra, ninter;
+    int (*intra)[3];
+    int (*inter)[2];
+} bbs_net_wiring;
+
+typedef struct {
+    bbs_net_params par;
+    int nodes, routers, nlinks;
+    int nlocal, nglobal;           /* directed router-to-router links */
+    int *link_src, *link_dst;      /* routers (-1 - node for a terminal end) */
+    unsigned char *link_kind;      /* enum bbs_net_link_kind */
+    int *link_mult;                /* parallel physical links merged */
+    double *link_cap_Bps;
+    int *local_link;               /* [r * a + j]: link r -> local router j, or -1 */
+    int *gl_off;                   /* CSR over group pairs x * g + y ... */
+    int *gl_link;                  /* ... global links from group x to group y */
+    unsigned char *node_kind;      /* enum bbs_net_node_kind */
+    int ncompute;
+    int *compute_nodes;            /* node ids of the compute terminals, ascending */
+} bbs_net_topo;
+
+/* Accessors (no checks). */
+#define BBS_NET_NODE_ROUTER(t, n) ((n) / (t)->par.p)
+#define BBS_NET_ROUTER_GROUP(t, r) ((r) / (t)->par.a)
+#define BBS_NET_NODE_GROUP(t, n) ((n) / ((t)->par.p * (t)->par.a))
+#define BBS_NET_INJ(t, n) (n)
+#define BBS_NET_EJ(t, n) ((t)->nodes + (n))
+
+/* bbs_net_params_check: shape positive, bandwidths > 0, delays >= 0,
+ * 0 <= bb_per_group < a*p, and the counts fit in int.  BB_OK or BB_EINVAL. */
+int bbs_net_params_check(const bbs_net_params *par, char *err);
+
+/* bbs_net_wiring_generate: CODES' rule for a 1-D dragonfly with c links
+ * per group pair: intra all-to-all (i, j, 0) for i != j in order; for group
+ * gi the other groups are listed rotated to start after gi; its gl-th global
+ * link (gl = 0..a*h-1) goes to other[gl % (g-1)], from local router
+ * (i / h) % a where i is the running link index over all groups, to local
+ * router a-1-src there.  Needs a*h to be a multiple of g-1 (otherwise the
+ * links are not symmetric): BB_EINVAL.  O(g*a*h + a^2); BB_ENOMEM. */
+int bbs_net_wiring_generate(int g, int a, int h, bbs_net_wiring *w, char *err);
+
+/* bbs_net_wiring_parse_intra / _inter: decode CODES' binary files from
+ * memory (name is used in messages).  A size that is not a whole number of
+ * records, or an empty file: BB_EDATA.  Range checks happen in
+ * bbs_net_topo_build. */
+int bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
+                               const char *name, char *err);
+int bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
+                               const char *name, char *err);
+
+/* bbs_net_wiring_encode_intra / _inter: the binary files' bytes (malloc'd,
+ * caller frees).  BB_ENOMEM. */
+int bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
+                                char *err);
+int bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
+                                char *err);
+
+void bbs_net_wiring_free(bbs_net_wiring *w);
+
+/* bbs_net_topo_build: the topology for par wired by w (NULL: generate with
+ * CODES' rule).  Refuses (BB_EDATA, naming the record) a wiring that does not
+ * make par a 1-D dragonfly: routers out of range, a self link, intra links
+ * that are not all-to-all inside a group, a router without exactly h global
+ * channels, global links that are not symmetric or join a group to itself,
+ * or a pair of groups left unconnected.  O(links).  On success *out is owned
+ * by the caller (bbs_net_topo_free). */
+int bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w,
+                       bbs_net_topo **out, char *err);
+void bbs_net_topo_free(bbs_net_topo *t);
+
+/* Global links from group x to group y (count, then ids). */
+static inline int
+bbs_net_topo_nglobal(const bbs_net_topo *t, int x, int y)
+{
+    return t->gl_off[x * t->par.g + y + 1] - t->gl_off[x * t->par.g + y];
+}
+static inline const int *
+bbs_net_topo_global_links(const bbs_net_topo *t, int x, int y)
+{
+    return t->gl_link + t->gl_off[x * t->par.g + y];
+}
+
+/* Presets.  Names: "graph500-72" (paper 002 Table IV: 9 groups x 4
+ * routers x 2 nodes, h = 2, 40 Gb/s links, latencies 50/500/200 cycles at
+ * an assumed 1 GHz), "mfnetsim-1056" (paper 001 Table 2 with the CODES file's
+ * bandwidths: terminal 16, local 5.25, global 4.7 GiB/s; first 2 nodes per
+ * group burst-buffer nodes), "balanced-16k" (a = 2p = 2h = 16, g = 129,
+ * 16,512 nodes, all links 16 GiB/s).  BB_OK, or BB_EINVAL for an unknown
+ * name (the message lists the names). */
+int bbs_net_preset(const char *name, bbs_net_params *par, char *err);
+/* bbs_net_preset_names: a NULL-terminated list. */
+const char *const *bbs_net_preset_names(void);
+
+const char *bbs_net_link_kind_name(int kind);
+
+#endif

@@ -1,0 +1,742 @@
+/* cmd_netload.c: `bbsize netload`, accepted versus offered load of
+ * synthetic traffic on a flow-level dragonfly (sim/network).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "network/bbsnet.h"
+#include "rng.h"
+#include "cli.h"
+#include "commands.h"
+
+#define GIB 1073741824.0
+
+enum {
+    OPT_TOPOLOGY = 0x3000, OPT_PATTERN, OPT_ROUTING, OPT_LOAD, OPT_MSG, OPT_DURATION,
+    OPT_WARMUP, OPT_WINDOW, OPT_BIAS, OPT_CAND, OPT_SEED, OPT_SENDERS, OPT_INTRA, OPT_INTER,
+    OPT_DESCRIBE, OPT_WRITE_WIRING, OPT_LINKSTATS, OPT_PLACEMENT, OPT_JOBS, OPT_ALLOC,
+    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT, OPT_BB
+};
+
+static const struct argp_option options[] = {
+    { NULL, 0, NULL, 0, "Network:", 1 },
+    { "topology", OPT_TOPOLOGY, "PRESET|FILE", 0,
+      "graph500-72, mfnetsim-1056 (default), balanced-16k, or a CODES dragonfly_dally .conf "
+      "file (bandwidths in GiB/s, router_delay in ns)", 1 },
+    { "intra", OPT_INTRA, "FILE", 0, "CODES binary intra-group wiring (overrides the .conf)", 1 },
+    { "inter", OPT_INTER, "FILE", 0, "CODES binary inter-group wiring (overrides the .conf)", 1 },
+    { "generate-wiring", OPT_GENERATE, NULL, 0,
+      "ignore the .conf's wiring files and use CODES' generator rule", 1 },
+    { "bb-per-group", OPT_BB, "K", 0, "the first K terminals of every group are burst-buffer "
+      "/ I/O nodes (default: the preset's or the .conf's codes-store count)", 1 },
+    { "describe", OPT_DESCRIBE, NULL, 0, "print the topology as read, and exit", 1 },
+    { "write-wiring", OPT_WRITE_WIRING, "PREFIX", 0,
+      "write the wiring as CODES binary files PREFIX-intra and PREFIX-inter, and exit", 1 },
+    { NULL, 0, NULL, 0, "Traffic:", 2 },
+    { "pattern", OPT_PATTERN, "NAME", 0,
+      "uniform (default), group-shift (group i -> i+1), random-perm, bb-io (compute -> "
+      "burst-buffer node of its group)", 2 },
+    { "routing", OPT_ROUTING, "NAME", 0,
+      "min, val (Valiant) or adaptive (UGAL-style); default: the .conf's, else min", 2 },
+    { "bias", OPT_BIAS, "B", 0, "adaptive: take the minimal path unless it costs more than "
+      "(1 + B) x the best Valiant candidate (default 0)", 2 },
+    { "candidates", OPT_CAND, "K", 0, "adaptive: Valiant paths compared (default 2)", 2 },
+    { "load", OPT_LOAD, "SPEC", 0, "offered load as a fraction of injection bandwidth, in "
+      "(0, 1]: X, X,Y,... or FROM:TO:STEP (default 0.1:1.0:0.1)", 2 },
+    { "msg-size", OPT_MSG, "SIZE", 0, "message size, e.g. 256KiB (default 1MiB)", 2 },
+    { "window", OPT_WINDOW, "N", 0, "messages in flight per sender (default 16)", 2 },
+    { "senders", OPT_SENDERS, "all|compute", 0,
+      "which terminals send (default all; bb-io always uses compute nodes)", 2 },
+    { "jobs", OPT_JOBS, "N1,N2,...", 0, "place jobs of these sizes (senders = their ranks; "
+      "uniform traffic stays inside each job)", 2 },
+    { "placement", OPT_PLACEMENT, "POLICY", 0,
+      "cont (default), random-node, random-router, random-group", 2 },
+    { "alloc", OPT_ALLOC, "FILE", 0, "MFNetSim allocation file (one line of compute-node "
+      "indices per job) instead of --jobs", 2 },
+    { NULL, 0, NULL, 0, "Run and output:", 3 },
+    { "duration", OPT_DURATION, "TIME", 0, "simulated time per load point (default 1ms)", 3 },
+    { "warmup", OPT_WARMUP, "TIME", 0, "not measured at the start (default 20% of duration)", 3 },
+    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 3 },
+    { "exact-limit", OPT_EXACT, "N", 0, "recompute rates exactly (whole connected component) "
+      "while it has at most N flows, else only the flows sharing a link with the change; "
+      "-1: always exact, 0: always local (default 256)", 3 },
+    { "link-stats", OPT_LINKSTATS, "FILE", 0, "write per-link statistics (CSV) to FILE", 3 },
+    { "csv", OPT_CSV, NULL, 0, "print the table as CSV", 3 },
+    { "json", OPT_JSON, NULL, 0, "print JSON", 3 },
+    { "quiet", OPT_QUIET, NULL, 0, "no progress", 3 },
+    { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 3 },
+    { 0 }
+};
+
+struct args {
+    const char *topology, *intra, *inter, *write_wiring, *link_stats, *alloc, *jobs;
+    const char *routing;
+    int pattern, describe, generate, placement, json, csv, quiet, progress, window, cand;
+    int compute_only, exact_limit, bb_per_group;
+    double bias, msg_bytes, duration_s, warmup_s;
+    double loads[1000];
+    int nloads;
+    unsigned long seed;
+};
+
+static void
+parse_loads(struct args *a, const char *spec)
+{
+    char *end;
+    double from, to, step;
+
+    a->nloads = 0;
+    if (strchr(spec, ':')) {
+        errno = 0;
+        from = strtod(spec, &end);
+        if (*end != ':')
+            goto bad;
+        to = strtod(end + 1, &end);
+        if (*end != ':')
+            goto bad;
+        step = strtod(end + 1, &end);
+        if (*end || errno || !(step > 0) || !(to >= from))
+            goto bad;
+        if (!(from > 0 && from <= 1) || !(to > 0 && to <= 1))
+            bb_die(BB_EXIT_USAGE, "--load '%s': %g is outside (0, 1] (a fraction of injection "
+                   "bandwidth)", spec, !(from > 0 && from <= 1) ? from : to);
+        for (int i = 0;; i++) {
+            double x = from + i * step;
+            if (x > to + 1e-9 * step)
+                break;
+            if (a->nloads == 1000)
+                bb_die(BB_EXIT_USAGE, "--load '%s': more than 1000 points", spec);
+            a->loads[a->nloads++] = x > 1 && x < 1 + 1e-9 ? 1 : x;
+        }
+    } else {
+        const char *p = spec;
+        for (;;) {
+            errno = 0;
+            double x = strtod(p, &end);
+            if (end == p || errno || a->nloads == 1000)
+                goto bad;
+            a->loads[a->nloads++] = x;
+            if (*end == '\0')
+                break;
+            if (*end != ',')
+                goto bad;
+            p = end + 1;
+        }
+    }
+    for (int i = 0; i < a->nloads; i++)
+        if (!(a->loads[i] > 0 && a->loads[i] <= 1))
+            bb_die(BB_EXIT_USAGE, "--load: %g is outside (0, 1] (a fraction of injection "
+                   "bandwidth)", a->loads[i]);
+    if (a->nloads == 0)
+        goto bad;
+    return;
+bad:
+    bb_die(BB_EXIT_USAGE, "--load '%s': expected X, X,Y,... or FROM:TO:STEP with values in "
+           "(0, 1]", spec);
+}
+
+static double
+opt_duration(const char *opt, const char *arg)
+{
+    bb_qty q;
+    char err[256];
+
+    if (bb_parse_duration(arg, &q, err, sizeof err) != 0)
+        bb_die(BB_EXIT_USAGE, "--%s '%s': %s", opt, arg, err);
+    if (!(q.v > 0))
+        bb_die(BB_EXIT_USAGE, "--%s '%s': must be > 0", opt, arg);
+    return q.v;
+}
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+    char err[BB_ERRLEN];
+    bb_qty q;
+
+    switch (key) {
+    case OPT_TOPOLOGY: a->topology = arg; break;
+    case OPT_INTRA: a->intra = arg; break;
+    case OPT_INTER: a->inter = arg; break;
+    case OPT_GENERATE: a->generate = 1; break;
+    case OPT_DESCRIBE: a->describe = 1; break;
+    case OPT_BB: a->bb_per_group = (int)bb_opt_long("bb-per-group", arg, 0, INT_MAX); break;
+    case OPT_WRITE_WIRING: a->write_wiring = arg; break;
+    case OPT_PATTERN:
+        if (bbs_net_pattern_parse(arg, &a->pattern, err) != BB_OK)
+            bb_die(BB_EXIT_USAGE, "--pattern: %s", err);
+        break;
+    case OPT_ROUTING: {
+        int k;
+        if (bbs_net_route_parse(arg, &k, err) != BB_OK)
+            bb_die(BB_EXIT_USAGE, "--routing: %s", err);
+        a->routing = arg;
+        break;
+    }
+    case OPT_BIAS: {
+        char *end;
+        errno = 0;
+        a->bias = strtod(arg, &end);
+        if (*end || errno || !(a->bias >= 0) || !isfinite(a->bias))
+            bb_die(BB_EXIT_USAGE, "--bias '%s': expected a number >= 0", arg);
+        break;
+    }
+    case OPT_CAND: a->cand = (int)bb_opt_long("candidates", arg, 1, 64); break;
+    case OPT_LOAD: parse_loads(a, arg); break;
+    case OPT_MSG:
+        if (bb_parse_size(arg, &q, err, sizeof err) != 0)
+            bb_die(BB_EXIT_USAGE, "--msg-size '%s': %s", arg, err);
+        if (!(q.v > 0))
+            bb_die(BB_EXIT_USAGE, "--msg-size '%s': must be > 0", arg);
+        a->msg_bytes = q.v;
+        break;
+    case OPT_WINDOW: a->window = (int)bb_opt_long("window", arg, 1, 1000000); break;
+    case OPT_SENDERS:
+        if (!strcmp(arg, "all"))
+            a->compute_only = 0;
+        else if (!strcmp(arg, "compute"))
+            a->compute_only = 1;
+        else
+            bb_die(BB_EXIT_USAGE, "--senders '%s': expected all or compute", arg);
+        break;
+    case OPT_JOBS: a->jobs = arg; break;
+    case OPT_PLACEMENT:
+        if (bbs_net_place_parse(arg, &a->placement, err) != BB_OK)
+            bb_die(BB_EXIT_USAGE, "--placement: %s", err);
+        break;
+    case OPT_ALLOC: a->alloc = arg; break;
+    case OPT_DURATION: a->duration_s = opt_duration("duration", arg); break;
+    case OPT_WARMUP: {
+        bb_qty w;
+        if (bb_parse_duration(arg, &w, err, sizeof err) != 0)
+            bb_die(BB_EXIT_USAGE, "--warmup '%s': %s", arg, err);
+        a->warmup_s = w.v;
+        break;
+    }
+    case OPT_EXACT: a->exact_limit = (int)bb_opt_long("exact-limit", arg, -1, INT_MAX); break;
+    case OPT_SEED: a->seed = (unsigned long)bb_opt_long("seed", arg, 0, LONG_MAX); break;
+    case OPT_LINKSTATS: a->link_stats = arg; break;
+    case OPT_JSON: a->json = 1; break;
+    case OPT_CSV: a->csv = 1; break;
+    case OPT_QUIET: a->quiet = 1; break;
+    case OPT_PROGRESS: a->progress = 1; break;
+    case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
+    case ARGP_KEY_END:
+        if (a->json && a->csv)
+            argp_error(state, "--json and --csv exclude each other");
+        if (a->jobs && a->alloc)
+            argp_error(state, "--jobs and --alloc exclude each other");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, "",
+    "Accepted versus offered load of synthetic traffic on a dragonfly, simulated at flow "
+    "level (max-min fair bandwidth sharing, no packets).\v"
+    "Each sender offers messages as a Poisson process at LOAD x its injection bandwidth and "
+    "keeps at most --window of them in the network. Accepted load is the bytes delivered "
+    "after the warm-up over senders x injection bandwidth x measured time. See "
+    "bbsize-netload(1) and bbsize-topology(5).",
+    NULL, NULL, NULL
+};
+
+/* Read a whole file; exits 66 when it cannot. */
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    if (!fp)
+        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
+            if (!nb)
+                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        fclose(fp);
+        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
+    }
+    fclose(fp);
+    *len = n;
+    return buf;
+}
+
+static int
+exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* A wiring path from a .conf: as written (relative to the working
+ * directory), relative to the .conf's directory, or its base name there. */
+static char *
+resolve(const char *conf, const char *p)
+{
+    const char *slash = strrchr(conf, '/'), *base = strrchr(p, '/');
+    size_t dl = slash ? (size_t)(slash - conf + 1) : 0;
+    char *s;
+
+    if (exists(p))
+        return strdup(p);
+    s = malloc(dl + strlen(p) + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, conf, dl);
+    strcpy(s + dl, p);
+    if (p[0] != '/' && exists(s))
+        return s;
+    strcpy(s + dl, base ? base + 1 : p);
+    if (exists(s))
+        return s;
+    free(s);
+    return NULL;
+}
+
+typedef struct {
+    bbs_net_params par;
+    bbs_net_wiring w;
+    int have_wiring;
+    char source[1200], wiring_src[2400], conf_routing[64];
+    bbs_net_topo *topo;
+} netspec;
+
+static void
+read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
+{
+    char err[BB_ERRLEN];
+    size_t len;
+    unsigned char *b;
+    int rc;
+
+    b = slurp(intra, &len);
+    rc = bbs_net_wiring_parse_intra(w, b, len, intra, err);
+    free(b);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    b = slurp(inter, &len);
+    rc = bbs_net_wiring_parse_inter(w, b, len, inter, err);
+    free(b);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
+static void
+load_topology(const struct args *a, netspec *ns)
+{
+    char err[BB_ERRLEN];
+    const char *name = a->topology ? a->topology : "mfnetsim-1056";
+    int rc;
+
+    memset(ns, 0, sizeof *ns);
+    snprintf(ns->source, sizeof ns->source, "%s", name);
+    if (bbs_net_preset(name, &ns->par, err) == BB_OK) {
+        snprintf(ns->wiring_src, sizeof ns->wiring_src, "generated (CODES rule)");
+    } else if (!exists(name) && !strchr(name, '/') && !strstr(name, ".conf")) {
+        bb_die(BB_EXIT_USAGE, "--topology: %s", err);
+    } else {
+        size_t len;
+        char *text = (char *)slurp(name, &len);
+        bbs_net_conf *c = NULL;
+        bbs_net_conf_dally d;
+
+        rc = bbs_net_conf_parse(text, len, name, &c, err);
+        free(text);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        rc = bbs_net_conf_dally_params(c, &d, err);
+        bbs_net_conf_free(c);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ns->par = d.par;
+        snprintf(ns->conf_routing, sizeof ns->conf_routing, "%s", d.routing);
+        if (!a->generate && !a->intra && d.intra_path[0] && d.inter_path[0]) {
+            char *pi = resolve(name, d.intra_path), *pe = resolve(name, d.inter_path);
+            if (!pi || !pe) {
+                free(pi);
+                free(pe);
+                bb_die(BB_EXIT_NOINPUT, "%s: wiring file '%s' not found (as written, beside "
+                       "the .conf, or by base name there); use --intra/--inter or "
+                       "--generate-wiring", name, !pi ? d.intra_path : d.inter_path);
+            }
+            read_wiring(&ns->w, pi, pe);
+            ns->have_wiring = 1;
+            snprintf(ns->wiring_src, sizeof ns->wiring_src, "%s, %s", pi, pe);
+            free(pi);
+            free(pe);
+        } else {
+            snprintf(ns->wiring_src, sizeof ns->wiring_src, "generated (CODES rule)");
+        }
+    }
+    if (a->intra || a->inter) {
+        if (!a->intra || !a->inter)
+            bb_die(BB_EXIT_USAGE, "--intra and --inter go together");
+        bbs_net_wiring_free(&ns->w);
+        read_wiring(&ns->w, a->intra, a->inter);
+        ns->have_wiring = 1;
+        snprintf(ns->wiring_src, sizeof ns->wiring_src, "%s, %s", a->intra, a->inter);
+    }
+    if (a->bb_per_group >= 0)
+        ns->par.bb_per_group = a->bb_per_group;
+    rc = bbs_net_topo_build(&ns->par, ns->have_wiring ? &ns->w : NULL, &ns->topo, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ns->source, err);
+}
+
+static void
+describe(const netspec *ns, int json)
+{
+    const bbs_net_params *p = &ns->par;
+    const bbs_net_topo *t = ns->topo;
+
+    if (json) {
+        bb_json_print(json_pack(
+            "{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, "
+            "s:f, s:f, s:f, s:s}",
+            "topology", ns->source, "wiring", ns->wiring_src, "groups", p->g,
+            "routers_per_group", p->a, "nodes_per_router", p->p, "global_channels_per_router",
+            p->h, "nodes", t->nodes, "compute_nodes", t->ncompute, "bb_nodes_per_group",
+            p->bb_per_group, "routers", t->routers, "local_links", t->nlocal, "global_links",
+            t->nglobal, "terminal_bw_bytes_per_s", p->cn_bw_Bps, "local_bw_bytes_per_s",
+            p->local_bw_Bps, "global_bw_bytes_per_s", p->global_bw_Bps, "router_delay_s",
+            p->router_delay_s, "terminal_delay_s", p->cn_delay_s, "local_delay_s",
+            p->local_delay_s, "global_delay_s", p->global_delay_s, "routing_in_file",
+            ns->conf_routing));
+        return;
+    }
+    printf("topology %s: 1-D dragonfly, %d groups x %d routers x %d nodes, %d global "
+           "channels per router\n", ns->source, p->g, p->a, p->p, p->h);
+    if (p->bb_per_group > 0)
+        printf("nodes %d (%d compute, %d burst-buffer: the first %d of each group), routers %d\n",
+               t->nodes, t->ncompute, t->nodes - t->ncompute, p->bb_per_group, t->routers);
+    else
+        printf("nodes %d (all compute), routers %d\n", t->nodes, t->routers);
+    printf("links: %d local and %d global (directed router-to-router), %d terminal links "
+           "each way\n", t->nlocal, t->nglobal, t->nodes);
+    printf("bandwidth: terminal %.4g GiB/s, local %.4g GiB/s, global %.4g GiB/s\n",
+           p->cn_bw_Bps / GIB, p->local_bw_Bps / GIB, p->global_bw_Bps / GIB);
+    printf("delays: router %.4g ns, terminal link %.4g ns, local link %.4g ns, global link "
+           "%.4g ns\n", p->router_delay_s * 1e9, p->cn_delay_s * 1e9, p->local_delay_s * 1e9,
+           p->global_delay_s * 1e9);
+    printf("wiring: %s\n", ns->wiring_src);
+    if (ns->conf_routing[0])
+        printf("routing in file: %s\n", ns->conf_routing);
+}
+
+static void
+write_wiring(const netspec *ns, const char *prefix)
+{
+    bbs_net_wiring gen = { 0 };
+    const bbs_net_wiring *w = &ns->w;
+    char err[BB_ERRLEN], *path;
+    unsigned char *buf;
+    size_t len;
+    bb_out o;
+    int rc;
+
+    if (!ns->have_wiring) {
+        if ((rc = bbs_net_wiring_generate(ns->par.g, ns->par.a, ns->par.h, &gen, err)) != BB_OK)
+            bb_die_lib(rc, err);
+        w = &gen;
+    }
+    path = malloc(strlen(prefix) + 8);
+    if (!path)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (int k = 0; k < 2; k++) {
+        sprintf(path, "%s-%s", prefix, k == 0 ? "intra" : "inter");
+        rc = k == 0 ? bbs_net_wiring_encode_intra(w, &buf, &len, err)
+                    : bbs_net_wiring_encode_inter(w, &buf, &len, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        bb_out_open(&o, path);
+        if (fwrite(buf, 1, len, o.fp) != len) {
+            bb_out_abort(&o);
+            bb_die(BB_EXIT_IOERR, "%s: write failed", path);
+        }
+        bb_out_commit(&o);
+        free(buf);
+    }
+    free(path);
+    bbs_net_wiring_free(&gen);
+}
+
+static json_t *
+json_summary(const bbs_net_summary *s)
+{
+    if (s->n == 0)
+        return json_pack("{s:I}", "n", (json_int_t)0);
+    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n",
+                     (json_int_t)s->n, "mean", s->mean, "min", s->min, "whisker_lo",
+                     s->whisker_lo, "q1", s->q1, "median", s->median, "q3", s->q3,
+                     "whisker_hi", s->whisker_hi, "p99", s->p99, "max", s->max);
+}
+
+static json_t *
+json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
+{
+    json_t *links = json_object();
+
+    for (int k = 0; k < 4; k++)
+        json_object_set_new(
+            links, bbs_net_link_kind_name(k),
+            json_pack("{s:i, s:f, s:f, s:o, s:o}", "links", r->class_links[k], "bytes",
+                      r->class_bytes[k], "saturated_s", r->class_sat_s[k], "utilization",
+                      json_summary(&r->class_util[k]), "saturated_fraction",
+                      json_summary(&r->class_sat_frac[k])));
+    return json_pack(
+        "{s:f, s:f, s:f, s:f, s:f, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, "
+        "s:I, s:I, s:I, s:I, s:I}}",
+        "offered_load_target", load, "offered_load", r->offered, "accepted_load", r->accepted,
+        "offered_bytes_per_s_per_node", r->offered_Bps, "accepted_bytes_per_s_per_node",
+        r->accepted_Bps, "senders", r->nsenders, "messages_generated", (json_int_t)r->generated,
+        "messages_delivered", (json_int_t)r->delivered, "minimal_paths",
+        (json_int_t)r->minimal, "nonminimal_paths", (json_int_t)r->nonminimal,
+        "queued_at_end", (json_int_t)r->queued_at_end, "in_flight_at_end",
+        (json_int_t)r->inflight_at_end, "latency_s", json_summary(&r->latency_s),
+        "router_hops", json_summary(&r->hops), "comm_time_per_rank_s",
+        json_summary(&r->comm_time_s), "links", links, "cost", "events",
+        (json_int_t)r->events, "rate_updates", (json_int_t)r->cost.updates, "exact_updates",
+        (json_int_t)r->cost.exact_updates, "flows_touched",
+        (json_int_t)r->cost.flows_touched, "largest_component",
+        (json_int_t)r->cost.max_component, "flows_started", (json_int_t)r->cost.flows_started);
+    (void)t;
+}
+
+static void
+parse_jobs(const char *spec, int **ranks, int *njobs)
+{
+    const char *p = spec;
+    char *end;
+
+    *njobs = 0;
+    *ranks = NULL;
+    for (;;) {
+        long v;
+        int *nr;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (end == p || errno || v < 1 || v > INT_MAX || (*end && *end != ','))
+            bb_die(BB_EXIT_USAGE, "--jobs '%s': expected sizes N1,N2,... (each >= 1)", spec);
+        nr = realloc(*ranks, (size_t)(*njobs + 1) * sizeof(int));
+        if (!nr)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        *ranks = nr;
+        (*ranks)[(*njobs)++] = (int)v;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+}
+
+int
+bb_cmd_netload(int argc, char **argv)
+{
+    struct args a;
+    netspec ns;
+    bbs_net_placement pl = { 0 };
+    bbs_net_load_opts o;
+    bbs_net_load_result *res;
+    bb_common prog;
+    bb_out ls = { 0 };
+    char err[BB_ERRLEN];
+    int rc, rk;
+
+    memset(&a, 0, sizeof a);
+    a.window = 16;
+    a.cand = 2;
+    a.msg_bytes = 1024 * 1024;
+    a.duration_s = 1e-3;
+    a.warmup_s = -1;
+    a.seed = 1;
+    a.exact_limit = 256;
+    a.bb_per_group = -1;
+    parse_loads(&a, "0.1:1.0:0.1");
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.warmup_s < 0)
+        a.warmup_s = 0.2 * a.duration_s;
+    if (!(a.warmup_s < a.duration_s))
+        bb_die(BB_EXIT_USAGE, "--warmup (%g s) must be shorter than --duration (%g s)",
+               a.warmup_s, a.duration_s);
+    load_topology(&a, &ns);
+    if (a.describe || a.write_wiring) {
+        if (a.write_wiring)
+            write_wiring(&ns, a.write_wiring);
+        if (a.describe)
+            describe(&ns, a.json);
+        bbs_net_topo_free(ns.topo);
+        bbs_net_wiring_free(&ns.w);
+        return BB_EXIT_OK;
+    }
+    if (a.routing)
+        bbs_net_route_parse(a.routing, &rk, err);
+    else if (ns.conf_routing[0] && bbs_net_route_parse(ns.conf_routing, &rk, err) == BB_OK)
+        ;
+    else
+        rk = BBS_NET_ROUTE_MIN;
+    if (a.jobs) {
+        int *ranks, nj;
+        gsl_rng *r;
+        parse_jobs(a.jobs, &ranks, &nj);
+        r = bbs_rng_stream_new(NULL, a.seed, 0, BBS_ENTITY(BBS_ECLASS_SETUP, 0));
+        if (!r)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        rc = bbs_net_place(ns.topo, a.placement, ranks, nj, r, &pl, err);
+        gsl_rng_free(r);
+        free(ranks);
+        if (rc != BB_OK)
+            bb_die(BB_EXIT_DATAERR, "--jobs: %s", err);
+    } else if (a.alloc) {
+        size_t len;
+        char *text = (char *)slurp(a.alloc, &len);
+        rc = bbs_net_alloc_parse(ns.topo, text, len, a.alloc, &pl, err);
+        free(text);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+    }
+    memset(&o, 0, sizeof o);
+    o.pattern = a.pattern;
+    o.route.kind = rk;
+    o.route.bias = a.bias;
+    o.route.candidates = a.cand;
+    o.msg_bytes = a.msg_bytes;
+    o.duration_s = a.duration_s;
+    o.warmup_s = a.warmup_s;
+    o.window = a.window;
+    o.compute_only = a.compute_only;
+    o.seed = a.seed;
+    o.keep_links = a.link_stats != NULL;
+    o.exact_limit = a.exact_limit;
+    if (pl.njobs > 0) {
+        o.job_nodes = pl.node;
+        o.job_off = pl.job_off;
+        o.njobs = pl.njobs;
+    }
+    res = calloc((size_t)a.nloads, sizeof *res);
+    if (!res)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    bb_common_init(&prog);
+    prog.quiet = a.quiet;
+    prog.progress = a.progress;
+    if (a.link_stats) {
+        bb_out_open(&ls, a.link_stats);
+        fprintf(ls.fp, "offered_load,link,kind,src_router,dst_router,src_group,dst_group,"
+                       "capacity_bytes_per_s,bytes,saturated_s,utilization,saturated_fraction\n");
+    }
+    for (int i = 0; i < a.nloads; i++) {
+        o.load = a.loads[i];
+        o.unit = (uint64_t)i;
+        rc = bbs_net_load_run(ns.topo, &o, &res[i], err);
+        if (rc != BB_OK) {
+            if (a.link_stats)
+                bb_out_abort(&ls);
+            bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
+        }
+        if (bb_progress_enabled(&prog))
+            fprintf(stderr, "bbsize: load %.3g: accepted %.4g, %llu events, %llu rate updates\n",
+                    o.load, res[i].accepted, (unsigned long long)res[i].events,
+                    (unsigned long long)res[i].cost.updates);
+        if (a.link_stats) {
+            const bbs_net_topo *t = ns.topo;
+            for (int l = 0; l < t->nlinks; l++) {
+                int sr = t->link_src[l], dr = t->link_dst[l];
+                fprintf(ls.fp, "%.6g,%d,%s,%d,%d,%d,%d,%.9g,%.9g,%.9g,%.6g,%.6g\n", o.load, l,
+                        bbs_net_link_kind_name(t->link_kind[l]), sr, dr,
+                        sr >= 0 ? sr / t->par.a : -1, dr >= 0 ? dr / t->par.a : -1,
+                        t->link_cap_Bps[l], res[i].link_bytes[l], res[i].link_sat_s[l],
+                        res[i].link_bytes[l] / (t->link_cap_Bps[l] * res[i].window_s),
+                        res[i].link_sat_s[l] / res[i].window_s);
+            }
+        }
+    }
+    if (a.link_stats)
+        bb_out_commit(&ls);
+    if (a.json) {
+        json_t *pts = json_array();
+        for (int i = 0; i < a.nloads; i++)
+            json_array_append_new(pts, json_point(ns.topo, a.loads[i], &res[i]));
+        bb_json_print(json_pack(
+            "{s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:s, s:s, s:f, s:i, s:f, s:i, s:f, "
+            "s:f, s:I, s:o}",
+            "topology", ns.source, "wiring", ns.wiring_src, "groups", ns.par.g,
+            "routers_per_group", ns.par.a, "nodes_per_router", ns.par.p,
+            "global_channels_per_router", ns.par.h, "terminal_bw_bytes_per_s",
+            ns.par.cn_bw_Bps, "local_bw_bytes_per_s", ns.par.local_bw_Bps,
+            "global_bw_bytes_per_s", ns.par.global_bw_Bps, "pattern",
+            bbs_net_pattern_name(a.pattern), "routing", bbs_net_route_name(rk), "bias", a.bias,
+            "candidates", a.cand, "message_bytes", a.msg_bytes, "window", a.window,
+            "duration_s", a.duration_s, "warmup_s", a.warmup_s, "seed", (json_int_t)a.seed,
+            "points", pts));
+    } else {
+        if (a.csv)
+            printf("offered_load_target,offered_load,accepted_load,accepted_GiB_per_s_per_node,"
+                   "latency_mean_us,latency_p99_us,router_hops_mean,nonminimal_fraction,"
+                   "global_util_mean,global_saturated_fraction_mean,local_saturated_fraction_mean,"
+                   "messages_delivered\n");
+        else
+            printf("# %s: %d x %d x %d dragonfly, h=%d; terminal %.4g, local %.4g, global %.4g "
+                   "GiB/s\n# pattern %s, routing %s, messages %.6g B, window %d, %g s per point "
+                   "(warm-up %g s), seed %lu\n"
+                   "# loads are fractions of injection bandwidth; latency from creation to "
+                   "arrival\n"
+                   "%8s %8s %10s %11s %11s %6s %7s %8s %8s %8s\n",
+                   ns.source, ns.par.g, ns.par.a, ns.par.p, ns.par.h, ns.par.cn_bw_Bps / GIB,
+                   ns.par.local_bw_Bps / GIB, ns.par.global_bw_Bps / GIB,
+                   bbs_net_pattern_name(a.pattern), bbs_net_route_name(rk), a.msg_bytes,
+                   a.window, a.duration_s, a.warmup_s, a.seed, "offered", "accepted",
+                   "GiB/s/node", "lat_mean_us", "lat_p99_us", "hops", "nonmin", "glob_use",
+                   "glob_sat", "loc_sat");
+        for (int i = 0; i < a.nloads; i++) {
+            const bbs_net_load_result *r = &res[i];
+            double nm = r->delivered ? (double)r->nonminimal / r->delivered : 0;
+            if (a.csv)
+                printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu\n",
+                       a.loads[i], r->offered, r->accepted, r->accepted_Bps / GIB,
+                       r->latency_s.mean * 1e6, r->latency_s.p99 * 1e6, r->hops.mean, nm,
+                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
+                       (unsigned long long)r->delivered);
+            else if (r->delivered == 0) /* nothing measured arrived: no latency */
+                printf("%8.3f %8.4f %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f\n", r->offered,
+                       r->accepted, r->accepted_Bps / GIB, "-", "-", "-", "-",
+                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean);
+            else
+                printf("%8.3f %8.4f %10.4g %11.4g %11.4g %6.3g %7.3f %8.3f %8.3f %8.3f\n",
+                       r->offered, r->accepted, r->accepted_Bps / GIB, r->latency_s.mean * 1e6,
+                       r->latency_s.p99 * 1e6, r->hops.mean, nm,
+                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean);
+        }
+    }
+    for (int i = 0; i < a.nloads; i++)
+        bbs_net_load_result_free(&res[i]);
+    free(res);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(ns.topo);
+    bbs_net_wiring_free(&ns.w);
+    return BB_EXIT_OK;
+}

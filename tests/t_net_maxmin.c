@@ -1,0 +1,398 @@
+/* t_net_maxmin.c: max-min fair sharing (water-filling) and the flow-level
+ * fabric on the engine: hand-worked cases, a dumb reference, capacity and
+ * byte conservation.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+
+#include "bb_error.h"
+#include "engine.h"
+#include "network/bbsnet.h"
+#include "rng.h"
+
+static void
+solve(int nf, int nl, const int *off, const int *path, const double *cap, double *rate,
+      unsigned char *sat)
+{
+    bbs_net_mm_problem pb = { nf, nl, off, path, cap };
+    bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, sat, err), BB_OK);
+    bbs_net_mm_ws_free(ws);
+}
+
+/* 3 flows over 2 links: A (10) carries f0, f1; B (4) carries f1, f2.
+ * By hand: B's fair share 4/2 = 2 < A's 10/2 = 5, so f1 = f2 = 2, then f0
+ * takes A's remaining 10 - 2 = 8. */
+static void
+test_three_flows_two_links(void **state)
+{
+    int off[] = { 0, 1, 3, 4 }, path[] = { 0, 0, 1, 1 };
+    double cap[] = { 10, 4 }, rate[3];
+    unsigned char sat[2];
+
+    (void)state;
+    solve(3, 2, off, path, cap, rate, sat);
+    assert_float_equal(rate[0], 8, 1e-12);
+    assert_float_equal(rate[1], 2, 1e-12);
+    assert_float_equal(rate[2], 2, 1e-12);
+    assert_int_equal(sat[0], 1);
+    assert_int_equal(sat[1], 1);
+}
+
+/* Bertsekas & Gallager's style of example: L0 (1) carries f0, f1; L1 (2)
+ * carries f0, f2, f3; L2 (5) carries f3 only.  L0 fills first at 1/2
+ * (f0 = f1 = 0.5); L1 then has 1.5 for f2, f3: 0.75 each; L2 is not full. */
+static void
+test_textbook_chain(void **state)
+{
+    int off[] = { 0, 2, 3, 4, 6 }, path[] = { 0, 1, 0, 1, 1, 2 };
+    double cap[] = { 1, 2, 5 }, rate[4];
+    unsigned char sat[3];
+
+    (void)state;
+    solve(4, 3, off, path, cap, rate, sat);
+    assert_float_equal(rate[0], 0.5, 1e-12);
+    assert_float_equal(rate[1], 0.5, 1e-12);
+    assert_float_equal(rate[2], 0.75, 1e-12);
+    assert_float_equal(rate[3], 0.75, 1e-12);
+    assert_int_equal(sat[2], 0);
+}
+
+/* A dumb reference: repeat { every link's share = remaining / unfrozen
+ * flows; freeze the flows of the smallest-share link } with O(L F) scans. */
+static void
+reference(int nf, int nl, const int *off, const int *path, const double *cap, double *rate)
+{
+    double *rem = malloc((size_t)nl * sizeof(double));
+    int *frozen = calloc((size_t)nf, sizeof(int)), left = nf;
+
+    memcpy(rem, cap, (size_t)nl * sizeof(double));
+    while (left > 0) {
+        int best = -1;
+        double bs = INFINITY;
+        for (int l = 0; l < nl; l++) {
+            int n = 0;
+            for (int f = 0; f < nf; f++)
+                if (!frozen[f])
+                    for (int k = off[f]; k < off[f + 1]; k++)
+                        n += path[k] == l;
+            if (n > 0 && rem[l] / n < bs) {
+                bs = rem[l] / n;
+                best = l;
+            }
+        }
+        for (int f = 0; f < nf; f++) {
+            int on = 0;
+            if (frozen[f])
+                continue;
+            for (int k = off[f]; k < off[f + 1]; k++)
+                on |= path[k] == best;
+            if (!on)
+                continue;
+            frozen[f] = 1;
+            left--;
+            rate[f] = bs;
+            for (int k = off[f]; k < off[f + 1]; k++)
+                rem[path[k]] -= bs;
+        }
+    }
+    free(rem);
+    free(frozen);
+}
+
+static void
+test_random_vs_reference(void **state)
+{
+    gsl_rng *r = bbs_rng_stream_new(NULL, 11, 0, 0);
+
+    (void)state;
+    for (int trial = 0; trial < 200; trial++) {
+        int nl = 1 + (int)gsl_rng_uniform_int(r, 12), nf = 1 + (int)gsl_rng_uniform_int(r, 20);
+        int off[21], path[21 * 4], np = 0;
+        double cap[12], rate[20], ref[20];
+        for (int l = 0; l < nl; l++)
+            cap[l] = 0.5 + 10 * gsl_rng_uniform(r);
+        off[0] = 0;
+        for (int f = 0; f < nf; f++) {
+            int len = 1 + (int)gsl_rng_uniform_int(r, 4);
+            for (int k = 0; k < len; k++) {
+                int l = (int)gsl_rng_uniform_int(r, (unsigned long)nl), dup = 0;
+                for (int j = off[f]; j < np; j++)
+                    dup |= path[j] == l;
+                if (!dup)
+                    path[np++] = l;
+            }
+            off[f + 1] = np;
+        }
+        solve(nf, nl, off, path, cap, rate, NULL);
+        reference(nf, nl, off, path, cap, ref);
+        for (int f = 0; f < nf; f++)
+            assert_float_equal(rate[f], ref[f], 1e-9 * (1 + ref[f]));
+    }
+    gsl_rng_free(r);
+}
+
+/* A small dragonfly: 3 groups x 2 routers x 1 node, h = 1, all links 1 GB/s,
+ * no delays. */
+static bbs_net_topo *
+small_topo(void)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    char err[BB_ERRLEN];
+
+    memset(&par, 0, sizeof par);
+    par.g = 3;
+    par.a = 2;
+    par.p = 1;
+    par.h = 1;
+    par.cn_bw_Bps = par.local_bw_Bps = par.global_bw_Bps = 1e9;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    return t;
+}
+
+typedef struct {
+    int n;
+    double t_end[16];
+    int64_t tag[16];
+    double bytes;
+} done_log;
+
+static int
+log_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
+{
+    done_log *d = ctx;
+
+    (void)e;
+    d->t_end[d->n] = info->t_end_s;
+    d->tag[d->n] = info->tag;
+    d->bytes += info->bytes;
+    d->n++;
+    return BB_OK;
+}
+
+/* Two flows from node 0 share its injection link (1 GB/s): sizes 1 GB and
+ * 2 GB.  By hand: 0.5 GB/s each until the first ends at 2 s; the second
+ * then has 1 GB left at 1 GB/s and ends at 3 s.  A third flow from node 1
+ * to node 2 starting at 0.5 s shares nothing on the injection side. */
+static void
+test_fabric_hand_timeline(void **state)
+{
+    bbs_net_topo *t = small_topo();
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    done_log d = { 0 };
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 1, 0, 0);
+    char err[BB_ERRLEN];
+    int id;
+
+    (void)state;
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, log_done, &d, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 0, 3, 1e9, 1, &id, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 0, 5, 2e9, 2, NULL, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 0.5), BB_OK);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, id), 0.5e9, 1);
+    assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 1, 2, 0.25e9, 3, NULL, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, INFINITY), BB_OK);
+    assert_int_equal(d.n, 3);
+    /* By hand from CODES' rule (g=3, a=2, h=1; node n = router n, group
+     * n/2): group 0's link to group 1 is router 0 -> router 3, to group 2
+     * router 1 -> 4; group 1's link to group 2 is router 2 -> 5.  Flow 1
+     * (0 -> 3) is inj, global 0->3, ej; flow 3 (1 -> 2) is inj, local 1->0,
+     * global 0->3, local 3->2, ej: they share the global link.  At 0.5 s
+     * that link's fair share is 0.5 GB/s, as is the injection link's, so
+     * flows 1 and 2 keep 0.5 GB/s and flow 3 gets 0.5 GB/s: 0.25 GB ends
+     * at 1.0 s; flows 1 and 2 end at 2 s and 3 s as before. */
+    {
+        int p3[BBS_NET_MAX_PATH];
+        int l3 = bbs_net_route(t, &mo, 1, 2, r, NULL, p3, NULL);
+        assert_int_equal(l3, 5);
+        assert_int_equal(t->link_kind[p3[2]], BBS_NET_LINK_GLOBAL);
+        assert_int_equal(t->link_src[p3[2]], 0);
+        assert_int_equal(t->link_dst[p3[2]], 3);
+        assert_int_equal(d.tag[0], 3);
+        assert_float_equal(d.t_end[0], 1.0, 1e-9);
+    }
+    assert_int_equal(d.tag[1], 1);
+    assert_float_equal(d.t_end[1], 2.0, 1e-9);
+    assert_int_equal(d.tag[2], 2);
+    assert_float_equal(d.t_end[2], 3.0, 1e-9);
+    /* every byte sent is delivered: ejection links carried 3.25 GB */
+    bbs_net_fabric_flush(f, bbs_engine_now(e));
+    {
+        double ej = 0, inj = 0;
+        for (int l = 0; l < t->nlinks; l++) {
+            bbs_net_link_stat st;
+            bbs_net_fabric_link_stat(f, l, &st);
+            if (t->link_kind[l] == BBS_NET_LINK_EJ)
+                ej += st.bytes;
+            if (t->link_kind[l] == BBS_NET_LINK_INJ)
+                inj += st.bytes;
+        }
+        assert_float_equal(ej, 3.25e9, 1);
+        assert_float_equal(inj, 3.25e9, 1);
+        assert_float_equal(d.bytes, 3.25e9, 1e-3);
+    }
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* Many random flows on the 72-node system: at sampled times no link is over
+ * capacity and every flow has a bottleneck (max-min optimality); at the end
+ * every byte is delivered, on each link class as routed. */
+static void
+test_fabric_random_invariants(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    done_log d = { 0 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
+    char err[BB_ERRLEN];
+    double sent = 0;
+    int k = 0;
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, NULL, &d, err), BB_OK);
+    for (double now = 0; now < 2e-3; now += 1e-4) {
+        assert_int_equal(bbs_engine_run(e, now), BB_OK);
+        assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+        for (int i = 0; i < 30; i++, k++) {
+            int s = (int)gsl_rng_uniform_int(r, 72), dst = (int)gsl_rng_uniform_int(r, 71);
+            bbs_net_route_opts o = { k % 3, 0, 2 };
+            double bytes = 1e4 + 1e6 * gsl_rng_uniform(r);
+            if (dst >= s)
+                dst++;
+            assert_int_equal(bbs_net_fabric_route_start(f, &o, r, s, dst, bytes, k, NULL, err),
+                             BB_OK);
+            sent += bytes;
+        }
+    }
+    assert_int_equal(bbs_engine_run(e, 2.05e-3), BB_OK);
+    assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+    assert_true(bbs_net_fabric_active(f) > 0);
+    assert_int_equal(bbs_engine_run(e, INFINITY), BB_OK);
+    assert_int_equal(bbs_net_fabric_active(f), 0);
+    bbs_net_fabric_flush(f, bbs_engine_now(e));
+    {
+        double ej = 0;
+        for (int l = 0; l < t->nlinks; l++) {
+            bbs_net_link_stat st;
+            bbs_net_fabric_link_stat(f, l, &st);
+            if (t->link_kind[l] == BBS_NET_LINK_EJ)
+                ej += st.bytes;
+            assert_true(st.saturated_s <= bbs_engine_now(e) + 1e-12);
+        }
+        assert_float_equal(ej, sent, sent * 1e-9);
+    }
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* Local recomputation never exceeds a capacity either. */
+static void
+test_fabric_local_mode_feasible(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    gsl_rng *r = bbs_rng_stream_new(NULL, 6, 0, 0);
+    char err[BB_ERRLEN];
+    int k = 0;
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, NULL, NULL, err), BB_OK);
+    bbs_net_fabric_set_exact_limit(f, 0);
+    for (double now = 0; now < 2e-3; now += 1e-4) {
+        assert_int_equal(bbs_engine_run(e, now), BB_OK);
+        /* capacity only: tol 1e-6 for the running sums */
+        {
+            int rc = bbs_net_fabric_check(f, 1e-6, err);
+            if (rc != BB_OK)
+                assert_null(strstr(err, "capacity"));
+        }
+        for (int i = 0; i < 30; i++, k++) {
+            int s = (int)gsl_rng_uniform_int(r, 72), dst = (int)gsl_rng_uniform_int(r, 71);
+            bbs_net_route_opts o = { BBS_NET_ROUTE_MIN, 0, 2 };
+            if (dst >= s)
+                dst++;
+            assert_int_equal(bbs_net_fabric_route_start(f, &o, r, s, dst, 5e5, k, NULL, err),
+                             BB_OK);
+        }
+    }
+    assert_int_equal(bbs_engine_run(e, INFINITY), BB_OK);
+    assert_int_equal(bbs_net_fabric_active(f), 0);
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* Bad input to the fabric. */
+static void
+test_fabric_bad_input(void **state)
+{
+    bbs_net_topo *t = small_topo();
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 1, 0, 0);
+    char err[BB_ERRLEN];
+    int path[2] = { 0, 99 };
+
+    (void)state;
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, NULL, NULL, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 0, 0, 1, 0, NULL, err), BB_EINVAL);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 0, 6, 1, 0, NULL, err), BB_EINVAL);
+    assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 0, 1, -1, 0, NULL, err), BB_EINVAL);
+    assert_int_equal(bbs_net_fabric_start(f, 0, 1, 1, path, 2, 1, 0, NULL, err), BB_EINVAL);
+    assert_non_null(strstr(err, "99"));
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_flows_two_links),
+        cmocka_unit_test(test_textbook_chain),
+        cmocka_unit_test(test_random_vs_reference),
+        cmocka_unit_test(test_fabric_hand_timeline),
+        cmocka_unit_test(test_fabric_random_invariants),
+        cmocka_unit_test(test_fabric_local_mode_feasible),
+        cmocka_unit_test(test_fabric_bad_input),
+    };
+
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
