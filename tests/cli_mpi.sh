@@ -10,7 +10,7 @@
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"
-PLAN=22
+PLAN=26
 t_plan $PLAN
 
 if ! "$BBSIZE" --version | grep -q '(MPI)'; then
@@ -79,6 +79,19 @@ else t_ok "np 3: the failed validate wrote nothing on stdout"; fi
 t_same "np 2, rank 0 not computing: same bytes" 0 "$T/units.ref" \
   mpi 2 -x BBSIZE_MPI_MASTER_WORKS=no "$UNITS" -v -s 200 40
 t_match "np 2, rank 0 not computing: rank 1 computed all 40 units" '^rank 1 computed 40 units$' "$T/err"
+# bbsize sweep (issue 7), once it is in this tree: one unit per grid point.
+SWEEP="sweep --bb-size 0:300TB:100TB --load-scale 1,1.3 --policy greedy,lazy --threshold 0.5 --csv"
+if "$BBSIZE" sweep --help >/dev/null 2>&1; then
+  "$BBSIZE" $SWEEP >"$T/sweep.ref"
+  for np in $NP; do
+    t_same "np $np: sweep --csv, same bytes as one process" 0 "$T/sweep.ref" \
+      mpi "$np" "$BBSIZE" $SWEEP
+  done
+  t_err "np 3: sweep, a model too big: status 2, one message" 2 '^bbsize: .*memory' \
+    mpi 3 "$BBSIZE" sweep --bb-size 0:2PB:1PB --max-memory 10MB --csv
+else
+  for i in 1 2 3 4; do t_skip "sweep under MPI" "no sweep command in this build"; done
+fi
 # Units that run units of their own (on their own rank, never over MPI).
 "$UNITS" -n -s 0 30 >"$T/nested.ref"
 t_same "np 3: units with nested units, same bytes" 0 "$T/nested.ref" mpi 3 "$UNITS" -n -s 0 30
