@@ -50,6 +50,36 @@ static const char *const launcher_vars[] = {
     "MPI_LOCALNRANKS",      /* MPICH's hydra */
 };
 
+/* At exit: finish MPI after success, and after a failure every rank
+ * agreed on (the status broadcast by the last run).  A rank that fails
+ * alone (a file missing on its node) must not wait in MPI_Finalize for
+ * ranks that wait for it: it leaves without it, and the launcher ends the
+ * whole job with its status.  Ranks other than 0 first give rank 0 half a
+ * second to print its message, in case it fails the same way (bad input
+ * fails on every rank; only rank 0's message is seen). */
+static int agreed_failure;
+
+#ifdef HAVE_ON_EXIT
+static void
+exit_hook(int status, void *arg)
+{
+    (void)arg;
+    if (status == 0 || agreed_failure)
+        bbs_mpi_finalize();
+    else if (rank != 0) {
+        struct timespec ts = { 0, 500000000L };
+
+        nanosleep(&ts, NULL);
+    }
+}
+#else
+static void
+exit_hook(void)
+{
+    bbs_mpi_finalize();
+}
+#endif
+
 int
 bbs_mpi_init(int *argc, char ***argv)
 {
@@ -73,6 +103,11 @@ bbs_mpi_init(int *argc, char ***argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+#ifdef HAVE_ON_EXIT
+    on_exit(exit_hook, NULL);
+#else
+    atexit(exit_hook);
+#endif
     return 1;
 }
 
@@ -296,6 +331,7 @@ bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs_uni
         worker(result_size, results, fn, ctx);
     in_run = 0;
     bcast_wait(&fin, sizeof fin);
+    agreed_failure = fin.status != BB_OK;
     fin.msg[sizeof fin.msg - 1] = '\0';
     if (fin.status != BB_OK) {
         if (err)

@@ -43,7 +43,12 @@
 /* bbs_mpi_init: start MPI (MPI_THREAD_FUNNELED) if launched by an MPI
  * launcher, else nothing.  Returns 1 if MPI was started, 0 if not.  Any
  * MPI failure aborts the job (MPI's default error handler), as a launcher
- * expects. */
+ * expects.  It registers an exit hook: exit status 0, or a failure of a
+ * distributed run (which every rank shares), finishes MPI; any other
+ * failure leaves without MPI_Finalize, so that the launcher ends every
+ * rank with that status (a rank failing alone never leaves the others
+ * waiting for it; ranks other than 0 wait 0.5 s first so that rank 0's
+ * message, if it fails the same way, is printed). */
 int bbs_mpi_init(int *argc, char ***argv);
 
 /* bbs_mpi_rank, bbs_mpi_size: this process's rank and the number of
@@ -57,7 +62,7 @@ int bbs_mpi_size(void);
 int bbs_mpi_in_run(void);
 
 /* bbs_mpi_finalize: finish MPI if it was started and not yet finished
- * (safe to call twice; meant for atexit). */
+ * (safe to call twice; the exit hook calls it after success). */
 void bbs_mpi_finalize(void);
 
 /* bbs_mpi_replicate_run: bbs_replicate_run over the ranks (see above);

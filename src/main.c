@@ -62,7 +62,6 @@ main(int argc, char **argv)
     /* Under an MPI launcher every rank runs this same program on the same
      * inputs (and fails the same way on bad ones); rank 0 alone speaks. */
     if (bbs_mpi_init(&argc, &argv)) {
-        atexit(bbs_mpi_finalize);
         if (bbs_mpi_rank() != 0) {
             int null = open("/dev/null", O_WRONLY);
 

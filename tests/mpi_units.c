@@ -126,8 +126,7 @@ main(int argc, char **argv)
     char err[BB_ERRLEN] = "";
     double t0;
 
-    if (bbs_mpi_init(&argc, &argv))
-        atexit(bbs_mpi_finalize);
+    bbs_mpi_init(&argc, &argv);
     rank = bbs_mpi_rank();
     while ((c = getopt(argc, argv, "t:s:qvn")) != -1)
         switch (c) {
