@@ -5,7 +5,8 @@
 # another rank) against the thread runner, and a simulate study on 2 ranks
 # against 2 threads.  On a shared 2-core machine only the per-unit figures
 # mean much; scaling belongs on a cluster (README, data/slurm/).
-# Usage: make bench-mpi   (or BBSIZE=src/bbsize MPI_UNITS=tests/mpi_units sh bench/b_mpi.sh)
+# Usage: make bench-mpi   (or BBSIZE=src/bbsize MPI_UNITS=tests/mpi_units sh bench/b_mpi.sh;
+# BBSIZE_PLAIN=path/to/a/bbsize/built/without/mpi adds it to the start-up lines)
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 LC_ALL=C
@@ -35,6 +36,9 @@ plain=$(per_run 20 "$BBSIZE" --version)
 forced=$(per_run 5 env OMPI_COMM_WORLD_SIZE=1 "$BBSIZE" --version)
 size=$(per_run 20 "$BBSIZE" size)
 launched=$(per_run 3 mpirun $OVER -np 1 "$BBSIZE" --version)
+if [ -n "${BBSIZE_PLAIN:-}" ]; then # a build without --with-mpi, for comparison
+  printf '  %-52s %8s ms\n' "bbsize --version, built without MPI" "$(per_run 20 "$BBSIZE_PLAIN" --version)"
+fi
 printf '  %-52s %8s ms\n' "bbsize --version, no launcher (MPI not started)" "$plain" \
   "bbsize --version, MPI_Init as a singleton" "$forced" \
   "bbsize size, no launcher" "$size" \
