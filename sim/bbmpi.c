@@ -28,7 +28,7 @@ static int started, finished, rank, size = 1, funneled;
  * this rank is there. */
 static _Atomic int in_run;
 
-enum { TAG_HDR = 1, TAG_DATA, TAG_WORK };
+enum { TAG_HDR = 1, TAG_DATA, TAG_WORK, TAG_FAILED };
 #define NO_UNIT UINT64_MAX
 /* Results are broadcast in pieces of at most this many bytes (MPI counts
  * are ints). */
@@ -50,14 +50,27 @@ static const char *const launcher_vars[] = {
     "MPI_LOCALNRANKS",      /* MPICH's hydra */
 };
 
+static double
+now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* At exit: finish MPI after success, and after a failure every rank
  * agreed on (the status broadcast by the last run).  A rank that fails
  * alone (a file missing on its node) must not wait in MPI_Finalize for
  * ranks that wait for it: it leaves without it, and the launcher ends the
- * whole job with its status.  Ranks other than 0 first give rank 0 half a
- * second to print its message, in case it fails the same way (bad input
- * fails on every rank; only rank 0's message is seen). */
+ * whole job with its status. */
 static int agreed_failure;
+
+int
+bbs_mpi_agreed_failure(void)
+{
+    return agreed_failure;
+}
 
 #ifdef HAVE_ON_EXIT
 static void
@@ -66,10 +79,22 @@ exit_hook(int status, void *arg)
     (void)arg;
     if (status == 0 || agreed_failure)
         bbs_mpi_finalize();
-    else if (rank != 0) {
-        struct timespec ts = { 0, 500000000L };
+    else if (rank == 0 && started && !finished) {
+        /* Tell the others that rank 0 is failing too (bbs_mpi_rank0_failed):
+         * four bytes each, sent eagerly; never wait for them. */
+        static int32_t st;
+        st = status;
+        for (int r = 1; r < size; r++) {
+            MPI_Request req;
 
-        nanosleep(&ts, NULL);
+            MPI_Isend(&st, 1, MPI_INT32_T, r, TAG_FAILED, comm, &req);
+            MPI_Request_free(&req);
+        }
+        for (int k = 0; k < 100; k++) { /* let the messages leave */
+            int flag;
+
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILED, comm, &flag, MPI_STATUS_IGNORE);
+        }
     }
 }
 #else
@@ -112,6 +137,24 @@ bbs_mpi_init(int *argc, char ***argv)
 }
 
 int
+bbs_mpi_rank0_failed(double wait_s)
+{
+    double t0 = now();
+    int flag = 0;
+
+    if (!started || finished || rank == 0)
+        return 0;
+    while (!flag && now() - t0 < wait_s) {
+        struct timespec ts = { 0, 1000000L };
+
+        MPI_Iprobe(0, TAG_FAILED, comm, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            nanosleep(&ts, NULL);
+    }
+    return flag;
+}
+
+int
 bbs_mpi_rank(void)
 {
     return rank;
@@ -139,14 +182,6 @@ bbs_mpi_finalize(void)
     MPI_Finalize();
 }
 
-static double
-now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* wait_req: complete *req without spinning a core for long: poll freely
  * for 20 us, then sleep between polls for 1/8 of the time waited so far,

@@ -47,8 +47,7 @@
  * distributed run (which every rank shares), finishes MPI; any other
  * failure leaves without MPI_Finalize, so that the launcher ends every
  * rank with that status (a rank failing alone never leaves the others
- * waiting for it; ranks other than 0 wait 0.5 s first so that rank 0's
- * message, if it fails the same way, is printed). */
+ * waiting for it). */
 int bbs_mpi_init(int *argc, char ***argv);
 
 /* bbs_mpi_rank, bbs_mpi_size: this process's rank and the number of
@@ -60,6 +59,16 @@ int bbs_mpi_size(void);
  * any of its threads): a unit that runs units of its own runs them on its
  * own rank (bbs_replicate_run checks this), never over MPI. */
 int bbs_mpi_in_run(void);
+
+/* bbs_mpi_agreed_failure: 1 if the last distributed run failed, a status
+ * every rank received; exiting on it is collective, not a rank alone. */
+int bbs_mpi_agreed_failure(void);
+
+/* bbs_mpi_rank0_failed: on a rank other than 0 that is exiting on a
+ * failure of its own: 1 if rank 0 said within wait_s seconds that it is
+ * failing too (rank 0's exit hook says so on any failure that was not
+ * agreed), so that only rank 0's message need be shown; 0 otherwise. */
+int bbs_mpi_rank0_failed(double wait_s);
 
 /* bbs_mpi_finalize: finish MPI if it was started and not yet finished
  * (safe to call twice; the exit hook calls it after success). */
@@ -77,6 +86,8 @@ static inline int bbs_mpi_init(int *argc, char ***argv) { (void)argc; (void)argv
 static inline int bbs_mpi_rank(void) { return 0; }
 static inline int bbs_mpi_size(void) { return 1; }
 static inline int bbs_mpi_in_run(void) { return 0; }
+static inline int bbs_mpi_agreed_failure(void) { return 0; }
+static inline int bbs_mpi_rank0_failed(double wait_s) { (void)wait_s; return 0; }
 static inline void bbs_mpi_finalize(void) { }
 static inline int
 bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs_unit_fn fn,

@@ -10,7 +10,7 @@
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"
-PLAN=29
+PLAN=30
 t_plan $PLAN
 
 if ! "$BBSIZE" --version | grep -q '(MPI)'; then
@@ -95,14 +95,16 @@ fi
 # Bad input fails on every rank before any unit; rank 0 prints the message.
 t_err "np 3: unreadable workload: status 66 and the message" 66 \
   '^bbsize: /nonexistent/w.csv: cannot open' mpi 3 "$BBSIZE" simulate /nonexistent/w.csv --bb-size 2TB
+if [ "$(grep -c 'cannot open' "$T/err")" -eq 1 ]; then t_ok "np 3: unreadable workload: the message once"
+else t_fail "np 3: unreadable workload: the message once" "$T/err"; fi
 # A rank that fails alone (its input missing, as on a node without the
 # file) must end the job with its status, not leave the others waiting.
 ALONE='r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}; f=; [ "$r" = 1 ] && f=/nonexistent/w.csv
 exec "$0" simulate $f --bb-size 2TB --replications 40 --horizon 20000 --json'
-t_run "np 2: rank 1 alone cannot read its input: the job ends with 66" 66 \
-  mpi 2 sh -c "$ALONE" "$BBSIZE"
-t_run "np 3: rank 1 alone cannot read its input: the job ends with 66" 66 \
-  mpi 3 sh -c "$ALONE" "$BBSIZE"
+t_err "np 2: rank 1 alone cannot read its input: 66, its message shown" 66 \
+  '^bbsize \(rank 1\): /nonexistent/w.csv: cannot open' mpi 2 sh -c "$ALONE" "$BBSIZE"
+t_err "np 3: rank 1 alone cannot read its input: 66, its message shown" 66 \
+  '^bbsize \(rank 1\): /nonexistent/w.csv: cannot open' mpi 3 sh -c "$ALONE" "$BBSIZE"
 # Units that run units of their own (on their own rank, never over MPI).
 "$UNITS" -n -s 0 30 >"$T/nested.ref"
 t_same "np 3: units with nested units, same bytes" 0 "$T/nested.ref" mpi 3 "$UNITS" -n -s 0 30
