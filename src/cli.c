@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gsl/gsl_errno.h>
@@ -257,11 +258,19 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
               : bb_workload_default(&ctx->wl, err, sizeof err);
     if (rc != 0)
         bb_die(rc, "%s", err);
-    if (opt->system)
-        bb_die(BB_EXIT_USAGE, "option '--system': platform presets are not available yet");
-    pfs = opt->pfs_bw.set ? &opt->pfs_bw : &ctx->wl.pfs_bw;
-    bb = opt->bb_bw.set ? &opt->bb_bw : &ctx->wl.bb_bw;
-    tu = opt->time_unit.set ? &opt->time_unit : &ctx->wl.time_unit;
+    if (opt->system) {
+        rc = bb_system_find(opt->system, &ctx->sys, err, sizeof err);
+        if (rc != 0)
+            bb_die(rc, "%s", err);
+        ctx->has_system = 1;
+    }
+    /* Precedence: command line > --system preset > "#@" lines > defaults. */
+    pfs = opt->pfs_bw.set ? &opt->pfs_bw
+          : ctx->has_system && ctx->sys.pfs_bw.set ? &ctx->sys.pfs_bw : &ctx->wl.pfs_bw;
+    bb = opt->bb_bw.set ? &opt->bb_bw
+         : ctx->has_system && ctx->sys.bb_bw.set ? &ctx->sys.bb_bw : &ctx->wl.bb_bw;
+    tu = opt->time_unit.set ? &opt->time_unit
+         : ctx->has_system && ctx->sys.time_unit.set ? &ctx->sys.time_unit : &ctx->wl.time_unit;
     if (!pfs->set)
         bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
                "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
@@ -269,6 +278,7 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
     ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;
     ctx->pf.resolution = opt->resolution ? opt->resolution
+                         : ctx->has_system && ctx->sys.resolution ? ctx->sys.resolution
                          : ctx->wl.resolution ? ctx->wl.resolution : 100;
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
@@ -368,7 +378,7 @@ bb_json_print(json_t *obj)
 json_t *
 bb_json_platform(const bb_ctx *ctx)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",
+    json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",
                      "workload", ctx->wl.source,
                      "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
                      "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps,
@@ -378,6 +388,10 @@ bb_json_platform(const bb_ctx *ctx)
                      "applications", (json_int_t)ctx->q.n,
                      "max_rounding_bytes", ctx->q.max_round_bytes,
                      "data_units", ctx->plain);
+
+    if (o != NULL && ctx->has_system)
+        json_object_set_new(o, "system", json_string(ctx->sys.name));
+    return o;
 }
 
 void
@@ -403,6 +417,13 @@ bb_out_open(bb_out *o, const char *path)
     fd = mkstemp(o->tmp);
     if (fd < 0)
         bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
+    {
+        /* mkstemp makes 0600; give the file the mode open(2) would. */
+        mode_t um = umask(0);
+
+        umask(um);
+        (void)fchmod(fd, 0666 & ~um);
+    }
     o->fp = fdopen(fd, "w");
     if (o->fp == NULL) {
         int e = errno;

@@ -12,6 +12,7 @@
 
 #include "bbanalytic.h"
 #include "exitcodes.h"
+#include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
 
@@ -40,11 +41,15 @@ typedef struct {
     bba_model model;
     bba_solver_opts so;
     const bb_common *opt;
+    int has_system;          /* --system NAME was given: sys is loaded */
+    bb_system sys;
 } bb_ctx;
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
  * combine the platform from the options, --system and the file's "#@"
- * lines, quantise, compute DIST.  Exits with a message on any error. */
+ * lines (in that order of precedence, then the defaults), quantise,
+ * compute DIST.  Exits with a message on any error (64 for an unknown
+ * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
 void bb_ctx_free(bb_ctx *ctx);
 
@@ -98,8 +103,6 @@ double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */
 long bb_opt_long(const char *opt, const char *arg, long lo, long hi);
 void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
 
-#endif
-
 /* Draining policy as given on the command line: --policy, --threshold
  * (a fraction of the buffer size, or a size with a unit), --empty-prob. */
 typedef struct {
@@ -128,3 +131,5 @@ extern const struct argp bb_policy_argp;
 /* bb_argp_file: store the positional workload FILE of a command; a second
  * one is a usage error. */
 void bb_argp_file(struct argp_state *state, char *arg, const char **file);
+
+#endif

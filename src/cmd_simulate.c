@@ -79,6 +79,12 @@ bb_cmd_simulate(int argc, char **argv)
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
     long S;
 
+    /* scenario mode (src/cmd_scenario.c): a .ini file or --scenario */
+    for (int i = 1; i < argc; i++) {
+        size_t l = strlen(argv[i]);
+        if (strncmp(argv[i], "--scenario", 10) == 0 || (l > 4 && !strcmp(argv[i] + l - 4, ".ini")))
+            return bb_cmd_scenario_simulate(argc, argv);
+    }
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);

@@ -14,5 +14,12 @@ int bb_cmd_validate(int argc, char **argv);
 int bb_cmd_device(int argc, char **argv);
 int bb_cmd_bbarch(int argc, char **argv);
 int bb_cmd_netload(int argc, char **argv);
+int bb_cmd_trace(int argc, char **argv);
+int bb_cmd_scenario_simulate(int argc, char **argv);
+int bb_cmd_compare(int argc, char **argv);
+int bb_cmd_systems(int argc, char **argv);
+int bb_cmd_sweep(int argc, char **argv);
+int bb_cmd_fit(int argc, char **argv);
+int bb_cmd_report(int argc, char **argv);
 
 #endif

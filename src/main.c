@@ -28,16 +28,25 @@ static const struct {
     int (*run)(int, char **);
     const char *summary;
 } commands[] = {
+    /* the analytic answers */
     { "size", bb_cmd_size, "smallest buffer for a target idle fraction (the one-line answer)" },
     { "idle", bb_cmd_idle, "idle and quiet fractions for a buffer size (greedy or lazy)" },
     { "dist", bb_cmd_dist, "instantaneous load distribution and its Chernoff bounds" },
+    { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
+    /* what-if studies */
+    { "sweep", bb_cmd_sweep, "idle and quiet fractions over a grid of sizes, thresholds, loads" },
+    { "report", bb_cmd_report, "what-if report (HTML with SVG plots, or Markdown)" },
+    { "systems", bb_cmd_systems, "platform presets of real machines (for --system NAME)" },
+    { "fit", bb_cmd_fit, "workload rows from darshan-parser logs (fit darshan FILE...)" },
+    { "generate", bb_cmd_generate, "a random workload as in the paper (Section 4.3)" },
+    /* the validation simulator */
     { "simulate", bb_cmd_simulate, "discrete-event simulation with confidence intervals" },
     { "validate", bb_cmd_validate, "analytic idle fraction beside the simulated one, per size" },
-    { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
-    { "generate", bb_cmd_generate, "a random workload as in the paper (Section 4.3)" },
+    { "compare", bb_cmd_compare, "an application alone beside the same application in a mix (scenarios)" },
     { "device", bb_cmd_device, "fio-style microbenchmark on a storage-device model (HDD, SSD, table)" },
     { "bbarch", bb_cmd_bbarch, "burst-buffer architectures: capacity, draining, failures, iostat" },
     { "netload", bb_cmd_netload, "accepted vs offered load on a flow-level dragonfly network" },
+    { "trace", bb_cmd_trace, "VEF traces, Graph500 and file loads as operation streams (and runs)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,1479 @@
+/* exec.c: the executor of operation streams on the engine, the fabric and
+ * the burst-buffer devices (exec.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "engine.h"
+#include "network/fabric.h"
+#include "rng.h"
+#include "storage/device.h"
+#include "workload/exec.h"
+#include "workload/wl_int.h"
+
+enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_DEVDONE, EV_PFSDONE, EV_NKINDS };
+enum { M_P2P = 0, M_IOW, M_IOR };
+enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
+
+typedef struct coll_run coll_run;
+
+/* A message, an I/O transfer, or a posted receive (pool entry). */
+typedef struct {
+    int kind;
+    int job, src, dst;          /* job ranks (P2P); I/O: src = rank */
+    int src_gr, dst_gr;
+    double bytes, t_issue;
+    int send_op;                /* op to complete at local send end, or -1 */
+    coll_run *send_coll;
+    int recv_op;                /* matched receive op, or -1 */
+    coll_run *recv_coll;
+    int matched, arrived, sent;
+    int next;                   /* queue link */
+    int bbnode;                 /* I/O */
+    uint64_t object, offset;
+    int stalled;
+    double t_stall;
+} msg;
+
+/* One rank's part of a running collective. */
+typedef struct {
+    int send;                   /* 1 send, 0 recv */
+    int peer;                   /* communicator index */
+    double bytes;
+    int step;                   /* local sequencing: actions of a step run together */
+    int round;                  /* the algorithm's round: the tag both ends agree on */
+} cact;
+
+struct coll_run {
+    int gr, op, job, comm, inst;
+    cact *act;
+    int nact, pos;              /* actions; first of the current step */
+    int pending;                /* actions of the current step not done */
+};
+
+typedef struct {
+    int job, space, src, dst;
+    int64_t tag;
+} mkey;
+
+typedef struct {
+    mkey k;
+    int sq_head, sq_tail;       /* unmatched sends */
+    int rq_head, rq_tail;       /* unmatched posted receives */
+    int next;
+} mnode;
+
+typedef struct {
+    int job, rank, node, bbnode;
+    const bbs_op *ops;
+    int n, ndone;
+    unsigned char *done;
+    double *t_issue;
+    int *inst;                  /* COLL: instance number on its communicator */
+    int nb_out;                 /* non-blocking ops issued, not complete */
+    int nb_io;                  /* of them, I/O */
+    int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
+    double comm_s, io_s, compute_s, end_s;
+    int act_comm, act_io;       /* ops in progress */
+    double t_comm0, t_io0;      /* since when */
+    int last_issued;
+} rank_st;
+
+typedef struct {
+    bbs_dev *dev;               /* buffer device */
+    bbs_dev *hdd;               /* storage-side */
+    int q_head, q_tail;         /* device FIFO (msg indices) */
+    int busy;
+    int hq_head, hq_tail, hbusy;
+    int st_head, st_tail;       /* writes waiting for room */
+    double used, reserved, capacity, wp;
+    double draining;            /* chunk in the PFS queue */
+    int pfs_next;
+    gsl_rng *rng;
+} bbnode_st;
+
+typedef struct {
+    double *v;
+    int n, cap;
+} dvec;
+
+typedef struct {
+    const bbs_wl *w;
+    const bbs_exec_config *c;
+    bbs_engine *e;
+    bbs_net_fabric *fab;
+    gsl_rng *rng_route;
+    int kinds[EV_NKINDS];
+    int nranks;
+    int *job_off;
+    rank_st *rk;
+    int *dep_off, *dep_list;    /* CSR: op (global) -> dependents (gr << 32 | op) */
+    int64_t *dep_val;
+    int *op_base;
+    msg *m;
+    int nm, capm, mfree;
+    mnode *mn;
+    int nmn, capmn, mnfree;
+    int *bucket;
+    int nbucket, nkeys;
+    int nbb;
+    int *bb_nodes;              /* topology node of each buffer node */
+    bbnode_st *bb;
+    int *node_bb;               /* topology node -> buffer node (compute nodes) */
+    int pfs_head, pfs_tail, pfs_busy;
+    dvec *lat;                  /* per job */
+    double *job_start, *job_end, *job_bytes, *job_w, *job_r;
+    uint64_t *job_msgs;
+    double stall_s, bytes_on_pfs;
+    char *err;
+} X;
+
+static int op_complete(X *x, int gr, int idx);
+static int coll_step_start(X *x, coll_run *cr);
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int
+dvec_push(dvec *d, double v)
+{
+    if (bbs_wl_grow((void **)&d->v, sizeof *d->v, &d->cap, d->n + 1))
+        return BB_ENOMEM;
+    d->v[d->n++] = v;
+    return BB_OK;
+}
+
+static int
+msg_new(X *x)
+{
+    int i;
+    if (x->mfree >= 0) {
+        i = x->mfree;
+        x->mfree = x->m[i].next;
+    } else {
+        if (bbs_wl_grow((void **)&x->m, sizeof *x->m, &x->capm, x->nm + 1))
+            return -1;
+        i = x->nm++;
+    }
+    memset(&x->m[i], 0, sizeof x->m[i]);
+    x->m[i].send_op = x->m[i].recv_op = -1;
+    x->m[i].next = -1;
+    return i;
+}
+
+static void
+msg_free(X *x, int i)
+{
+    x->m[i].next = x->mfree;
+    x->mfree = i;
+}
+
+static uint64_t
+mkey_hash(const mkey *k)
+{
+    uint64_t h = bbs_rng_mix((uint64_t)k->job * 1000003u ^ (uint64_t)k->space);
+    h = bbs_rng_mix(h ^ ((uint64_t)(uint32_t)k->src << 32 | (uint32_t)k->dst));
+    return bbs_rng_mix(h ^ (uint64_t)k->tag);
+}
+
+static int
+mkey_eq(const mkey *a, const mkey *b)
+{
+    return a->job == b->job && a->space == b->space && a->src == b->src && a->dst == b->dst
+           && a->tag == b->tag;
+}
+
+/* The match node of key k (created when create), or -1. */
+static int
+mnode_get(X *x, const mkey *k, int create)
+{
+    if (x->nbucket == 0 || (create && x->nkeys + 1 > 2 * x->nbucket)) {
+        int nb = x->nbucket ? 2 * x->nbucket : 1024;
+        int *b = malloc((size_t)nb * sizeof *b);
+        if (!b)
+            return -2;
+        for (int i = 0; i < nb; i++)
+            b[i] = -1;
+        for (int i = 0; i < x->nbucket; i++)
+            for (int j = x->bucket[i]; j >= 0;) {
+                int nx = x->mn[j].next;
+                size_t h = mkey_hash(&x->mn[j].k) & (size_t)(nb - 1);
+                x->mn[j].next = b[h];
+                b[h] = j;
+                j = nx;
+            }
+        free(x->bucket);
+        x->bucket = b;
+        x->nbucket = nb;
+    }
+    size_t h = mkey_hash(k) & (size_t)(x->nbucket - 1);
+    for (int j = x->bucket[h]; j >= 0; j = x->mn[j].next)
+        if (mkey_eq(&x->mn[j].k, k))
+            return j;
+    if (!create)
+        return -1;
+    int j;
+    if (x->mnfree >= 0) {
+        j = x->mnfree;
+        x->mnfree = x->mn[j].next;
+    } else {
+        if (bbs_wl_grow((void **)&x->mn, sizeof *x->mn, &x->capmn, x->nmn + 1))
+            return -2;
+        j = x->nmn++;
+    }
+    x->mn[j].k = *k;
+    x->mn[j].sq_head = x->mn[j].sq_tail = x->mn[j].rq_head = x->mn[j].rq_tail = -1;
+    x->mn[j].next = x->bucket[h];
+    x->bucket[h] = j;
+    x->nkeys++;
+    return j;
+}
+
+static void
+mnode_release_if_empty(X *x, int j)
+{
+    mnode *n = &x->mn[j];
+    if (n->sq_head >= 0 || n->rq_head >= 0)
+        return;
+    size_t h = mkey_hash(&n->k) & (size_t)(x->nbucket - 1);
+    int *pp = &x->bucket[h];
+    while (*pp != j)
+        pp = &x->mn[*pp].next;
+    *pp = n->next;
+    n->next = x->mnfree;
+    x->mnfree = j;
+    x->nkeys--;
+}
+
+static void
+q_push(X *x, int *head, int *tail, int i)
+{
+    x->m[i].next = -1;
+    if (*tail >= 0)
+        x->m[*tail].next = i;
+    else
+        *head = i;
+    *tail = i;
+}
+
+static int
+q_pop(X *x, int *head, int *tail)
+{
+    int i = *head;
+    if (i >= 0) {
+        *head = x->m[i].next;
+        if (*head < 0)
+            *tail = -1;
+        x->m[i].next = -1;
+    }
+    return i;
+}
+
+static int
+sched(X *x, double t, int kind, uint64_t ent, int64_t arg, void *ptr)
+{
+    return bbs_engine_schedule(x->e, t, x->kinds[kind], 0, ent, arg, ptr, NULL);
+}
+
+/* ---- point-to-point ------------------------------------------------------ */
+
+/* Deliver a matched, arrived message to its receiver. */
+static int
+deliver(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    int gr = m->dst_gr, op = m->recv_op;
+    coll_run *cr = m->recv_coll;
+    double lat = bbs_engine_now(x->e) - m->t_issue;
+    int job = m->job;
+    m->recv_op = -1;
+    m->recv_coll = NULL;
+    m->matched = 2;               /* delivered */
+    if (dvec_push(&x->lat[job], lat))
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
+    if (m->sent)
+        msg_free(x, mi);
+    if (cr) {
+        if (--cr->pending == 0)
+            return coll_step_start(x, cr);
+        return BB_OK;
+    }
+    return op_complete(x, gr, op);
+}
+
+static int
+local_send_done(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    int gr = m->src_gr, op = m->send_op;
+    coll_run *cr = m->send_coll;
+    m->sent = 1;
+    m->send_op = -1;
+    m->send_coll = NULL;
+    if (m->matched == 2)
+        msg_free(x, mi);
+    if (cr) {
+        if (--cr->pending == 0)
+            return coll_step_start(x, cr);
+        return BB_OK;
+    }
+    return op >= 0 ? op_complete(x, gr, op) : BB_OK;
+}
+
+/* Start a message from job rank src to dst (space 0: user tag). */
+static int
+msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, int op,
+         coll_run *cr)
+{
+    int mi = msg_new(x);
+    if (mi < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (messages)");
+    msg *m = &x->m[mi];
+    int off = x->job_off[job];
+    m->kind = M_P2P;
+    m->job = job;
+    m->src = src;
+    m->dst = dst;
+    m->src_gr = off + src;
+    m->dst_gr = off + dst;
+    m->bytes = bytes;
+    m->t_issue = bbs_engine_now(x->e);
+    m->send_op = op;
+    m->send_coll = cr;
+    x->job_bytes[job] += bytes;
+    x->job_msgs[job]++;
+    /* match with a posted receive */
+    mkey k = { job, space, src, dst, tag };
+    int j = mnode_get(x, &k, 1);
+    if (j < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (matching)");
+    int ri = q_pop(x, &x->mn[j].rq_head, &x->mn[j].rq_tail);
+    if (ri >= 0) {
+        m = &x->m[mi];
+        m->matched = 1;
+        m->recv_op = x->m[ri].recv_op;
+        m->recv_coll = x->m[ri].recv_coll;
+        msg_free(x, ri);
+        mnode_release_if_empty(x, j);
+    } else {
+        q_push(x, &x->mn[j].sq_head, &x->mn[j].sq_tail, mi);
+    }
+    m = &x->m[mi];
+    int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
+    if (sn == dn) {
+        int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
+        return rc;
+    }
+    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, sn, dn, bytes, mi,
+                                      NULL, x->err);
+}
+
+static int
+msg_recv(X *x, int job, int me, int src, int space, int64_t tag, int op, coll_run *cr)
+{
+    mkey k = { job, space, src, me, tag };
+    int j = mnode_get(x, &k, 1);
+    if (j < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (matching)");
+    int si = q_pop(x, &x->mn[j].sq_head, &x->mn[j].sq_tail);
+    if (si >= 0) {
+        mnode_release_if_empty(x, j);
+        msg *m = &x->m[si];
+        m->matched = 1;
+        m->recv_op = op;
+        m->recv_coll = cr;
+        if (m->arrived)
+            return deliver(x, si);
+        return BB_OK;
+    }
+    int ri = msg_new(x);
+    if (ri < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (receives)");
+    x->m[ri].recv_op = op;
+    x->m[ri].recv_coll = cr;
+    q_push(x, &x->mn[j].rq_head, &x->mn[j].rq_tail, ri);
+    return BB_OK;
+}
+
+/* ---- collectives --------------------------------------------------------- */
+
+static int
+cact_add(cact **a, int *n, int *cap, int send, int peer, double bytes, int step, int round)
+{
+    if (bbs_wl_grow((void **)a, sizeof **a, cap, *n + 1))
+        return BB_ENOMEM;
+    (*a)[*n] = (cact){ send, peer, bytes, step, round };
+    (*n)++;
+    return BB_OK;
+}
+
+/* The schedule of communicator member me of p (root: member index) for one
+ * collective: actions grouped into sequential steps (see ops.h). */
+static int
+coll_schedule(int kind, int algo, int p, int me, int root, double bytes, cact **a, int *n)
+{
+    int cap = 0, st = 0, rd = 0, rc = BB_OK;
+    *a = NULL;
+    *n = 0;
+    /* st orders this rank's steps; rd names the round (the message tag),
+     * which both ends of a message compute alike */
+#define ADD(s, peer, b) do { if ((rc = cact_add(a, n, &cap, (s), (peer), (b), st, rd)) != BB_OK) return rc; } while (0)
+    if (p <= 1)
+        return BB_OK;
+    int rel = (me - root + p) % p;
+    switch (kind) {
+    case BBS_COLL_BARRIER:
+        for (int d = 1; d < p; d <<= 1, st++, rd++) {
+            ADD(1, (me + d) % p, 0);
+            ADD(0, (me - d + p) % p, 0);
+        }
+        break;
+    case BBS_COLL_BCAST: {
+        int mask = 1, lvl = 0;
+        while (mask < p) {
+            if (rel & mask) {
+                rd = lvl;
+                ADD(0, ((rel - mask) + root) % p, 0);
+                st++;
+                break;
+            }
+            mask <<= 1;
+            lvl++;
+        }
+        mask >>= 1;
+        lvl--;
+        while (mask > 0) {
+            if (rel + mask < p) {
+                rd = lvl;
+                ADD(1, (rel + mask + root) % p, bytes);
+                st++;
+            }
+            mask >>= 1;
+            lvl--;
+        }
+        break;
+    }
+    case BBS_COLL_REDUCE:
+        for (int mask = 1; mask < p; mask <<= 1, rd++) {
+            if ((rel & mask) == 0) {
+                int s = rel | mask;
+                if (s < p) {
+                    ADD(0, (s + root) % p, 0);
+                    st++;
+                }
+            } else {
+                ADD(1, ((rel & ~mask) + root) % p, bytes);
+                st++;
+                break;
+            }
+        }
+        break;
+    case BBS_COLL_ALLREDUCE: {
+        int ring = algo == BBS_ALGO_RING
+                   || (algo == BBS_ALGO_AUTO && bytes >= BBS_ALLREDUCE_RING_MIN && p > 2);
+        if (ring) {
+            for (int k = 0; k < 2 * (p - 1); k++, st++, rd++) {
+                ADD(1, (me + 1) % p, bytes / p);
+                ADD(0, (me - 1 + p) % p, 0);
+            }
+            break;
+        }
+        int pof2 = 1;
+        while (pof2 * 2 <= p)
+            pof2 *= 2;
+        int rem = p - pof2, nr;
+        if (me < 2 * rem) {
+            if (me % 2 == 0) {
+                ADD(1, me + 1, bytes);
+                nr = -1;
+            } else {
+                ADD(0, me - 1, 0);
+                nr = me / 2;
+            }
+            st++;
+        } else {
+            nr = me - rem;
+        }
+        rd = 1;
+        if (nr >= 0)
+            for (int mask = 1; mask < pof2; mask <<= 1, st++, rd++) {
+                int nd = nr ^ mask;
+                int dst = nd < rem ? nd * 2 + 1 : nd + rem;
+                ADD(1, dst, bytes);
+                ADD(0, dst, 0);
+            }
+        rd = 1000;                 /* the unfold round, after every doubling round */
+        if (me < 2 * rem) {
+            if (me % 2)
+                ADD(1, me - 1, bytes);
+            else
+                ADD(0, me + 1, 0);
+            st++;
+        }
+        break;
+    }
+    case BBS_COLL_GATHER:
+    case BBS_COLL_GATHERV:
+        if (me == root) {
+            for (int i = 0; i < p; i++)
+                if (i != root)
+                    ADD(0, i, 0);
+        } else {
+            ADD(1, root, bytes);
+        }
+        break;
+    case BBS_COLL_ALLTOALL:
+        for (int k = 1; k < p; k++, st++, rd++) {
+            ADD(1, (me + k) % p, bytes);
+            ADD(0, (me - k + p) % p, 0);
+        }
+        break;
+    default:
+        break;
+    }
+#undef ADD
+    return BB_OK;
+}
+
+static int
+coll_step_start(X *x, coll_run *cr)
+{
+    for (;;) {
+        if (cr->pos >= cr->nact) {
+            int gr = cr->gr, op = cr->op;
+            free(cr->act);
+            free(cr);
+            return op_complete(x, gr, op);
+        }
+        const bbs_wl_comm *cm = &x->w->jobs[cr->job].comms[cr->comm];
+        int step = cr->act[cr->pos].step, end = cr->pos;
+        while (end < cr->nact && cr->act[end].step == step)
+            end++;
+        cr->pending = end - cr->pos + 1;   /* +1: held until every action is posted */
+        int first = cr->pos;
+        cr->pos = end;
+        int myr = x->rk[cr->gr].rank;
+        for (int i = first; i < end; i++) {
+            cact *a = &cr->act[i];
+            int64_t tag = ((int64_t)cr->inst << 24) | (a->round & 0xFFFFFF);
+            int peer = cm->members[a->peer], rc;
+            if (a->send)
+                rc = msg_send(x, cr->job, myr, peer, cr->comm + 1, tag, a->bytes, -1, cr);
+            else
+                rc = msg_recv(x, cr->job, myr, peer, cr->comm + 1, tag, -1, cr);
+            if (rc != BB_OK)
+                return rc;
+        }
+        if (--cr->pending > 0)
+            return BB_OK;
+        /* every action completed synchronously (only possible with none) */
+    }
+}
+
+static int
+coll_start(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    const bbs_op *op = &r->ops[idx];
+    const bbs_wl_comm *cm = &x->w->jobs[r->job].comms[op->comm];
+    coll_run *cr = calloc(1, sizeof *cr);
+    if (!cr)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
+    cr->gr = gr;
+    cr->op = idx;
+    cr->job = r->job;
+    cr->comm = op->comm;
+    cr->inst = r->inst[idx];
+    int rc = coll_schedule(op->coll, x->c->allreduce_algo, cm->n, cm->index[r->rank],
+                           cm->index[op->root], op->bytes, &cr->act, &cr->nact);
+    if (rc != BB_OK) {
+        free(cr->act);
+        free(cr);
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
+    }
+    return coll_step_start(x, cr);
+}
+
+/* ---- storage ------------------------------------------------------------- */
+
+static int pfs_kick(X *x);
+
+static int
+dev_start(X *x, int b, int hdd)
+{
+    bbnode_st *B = &x->bb[b];
+    int *head = hdd ? &B->hq_head : &B->q_head, *tail = hdd ? &B->hq_tail : &B->q_tail;
+    int *busy = hdd ? &B->hbusy : &B->busy;
+    if (*busy || *head < 0)
+        return BB_OK;
+    int mi = q_pop(x, head, tail);
+    msg *m = &x->m[mi];
+    bbs_dev *d = hdd ? B->hdd : B->dev;
+    const bbs_dev_params *dp = bbs_dev_get_params(d);
+    bbs_io io;
+    io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
+    io.object = m->object;
+    io.size_bytes = m->bytes < 1 ? 1 : (uint64_t)m->bytes;
+    double span = dp->capacity_bytes - (double)io.size_bytes;
+    if (dp->kind == BBS_DEV_TABLE)
+        io.offset_bytes = m->offset;
+    else
+        io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
+    B->wp += (double)io.size_bytes;
+    double t_done;
+    int rc = bbs_dev_serve(d, bbs_engine_now(x->e), &io, B->rng, &t_done, x->err);
+    if (rc != BB_OK)
+        return rc;
+    *busy = 1;
+    return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
+}
+
+/* A request reaches its node (after the network, if any). */
+static int
+dev_arrive(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    bbnode_st *B = &x->bb[m->bbnode];
+    int hdd = x->c->arch == BBS_ARCH_STORAGE_SIDE && m->bytes >= x->c->ssd_threshold_bytes;
+    if (m->kind == M_IOW && !hdd) {
+        if (B->used + B->reserved + m->bytes > B->capacity) {
+            if (m->bytes > B->capacity)
+                return bbs_engine_fail(x->e, BB_EINVAL,
+                                       "a write of %.0f B exceeds the buffer capacity %.0f B",
+                                       m->bytes, B->capacity);
+            m->stalled = 1;
+            m->t_stall = bbs_engine_now(x->e);
+            q_push(x, &B->st_head, &B->st_tail, mi);
+            return BB_OK;
+        }
+        B->reserved += m->bytes;
+    }
+    if (hdd)
+        q_push(x, &B->hq_head, &B->hq_tail, mi);
+    else
+        q_push(x, &B->q_head, &B->q_tail, mi);
+    return dev_start(x, m->bbnode, hdd);
+}
+
+static int
+io_start(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    const bbs_op *op = &r->ops[idx];
+    if (x->nbb == 0 || r->bbnode < 0)
+        return bbs_engine_fail(x->e, BB_EINVAL,
+                               "job %s rank %d does I/O but there is no burst-buffer node",
+                               x->w->jobs[r->job].name, r->rank);
+    int mi = msg_new(x);
+    if (mi < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (I/O)");
+    msg *m = &x->m[mi];
+    m->kind = op->kind == BBS_OP_WRITE ? M_IOW : M_IOR;
+    m->job = r->job;
+    m->src = r->rank;
+    m->src_gr = gr;
+    m->bytes = op->bytes;
+    m->t_issue = bbs_engine_now(x->e);
+    m->send_op = idx;
+    m->bbnode = r->bbnode;
+    m->object = op->object;
+    m->offset = op->offset;
+    if (m->kind == M_IOW)
+        x->job_w[r->job] += op->bytes;
+    else
+        x->job_r[r->job] += op->bytes;
+    int bn = x->bb_nodes[r->bbnode];
+    if (m->kind == M_IOR || bn == r->node)
+        return dev_arrive(x, mi);
+    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, r->node, bn, op->bytes,
+                                      mi, NULL, x->err);
+}
+
+static int
+drain_kick(X *x, int b)
+{
+    bbnode_st *B = &x->bb[b];
+    if (x->c->pfs_bw_Bps <= 0 || B->draining > 0 || B->used <= 0)
+        return BB_OK;
+    if (x->c->drain == BBS_DRAIN_LAZY && B->used < x->c->lazy_threshold_bytes)
+        return BB_OK;
+    B->draining = fmin(B->used, x->c->drain_chunk_bytes);
+    B->pfs_next = -1;
+    if (x->pfs_tail >= 0)
+        x->bb[x->pfs_tail].pfs_next = b;
+    else
+        x->pfs_head = b;
+    x->pfs_tail = b;
+    return pfs_kick(x);
+}
+
+static int
+pfs_kick(X *x)
+{
+    if (x->pfs_busy || x->pfs_head < 0)
+        return BB_OK;
+    int b = x->pfs_head;
+    x->pfs_head = x->bb[b].pfs_next;
+    if (x->pfs_head < 0)
+        x->pfs_tail = -1;
+    x->pfs_busy = 1;
+    return sched(x, bbs_engine_now(x->e) + x->bb[b].draining / x->c->pfs_bw_Bps, EV_PFSDONE, b,
+                 0, NULL);
+}
+
+static int
+admit_stalled(X *x, int b)
+{
+    bbnode_st *B = &x->bb[b];
+    while (B->st_head >= 0) {
+        int mi = B->st_head;
+        if (B->used + B->reserved + x->m[mi].bytes > B->capacity)
+            break;
+        q_pop(x, &B->st_head, &B->st_tail);
+        x->stall_s += bbs_engine_now(x->e) - x->m[mi].t_stall;
+        x->m[mi].stalled = 0;
+        int rc = dev_arrive(x, mi);
+        if (rc != BB_OK)
+            return rc;
+    }
+    return BB_OK;
+}
+
+/* ---- the op state machine ------------------------------------------------ */
+
+static int
+ready(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    return sched(x, bbs_engine_now(x->e) + r->ops[idx].delay_s, EV_ISSUE, gr, idx, NULL);
+}
+
+static int
+release(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    if (idx + 1 < r->n && r->ops[idx + 1].dep == BBS_DEP_PREV)
+        return ready(x, gr, idx + 1);
+    return BB_OK;
+}
+
+static int
+blk_kind(int kind)
+{
+    return kind == BBS_OP_READ || kind == BBS_OP_WRITE ? BLK_IO : BLK_COMM;
+}
+
+/* Communication (I/O) time: the union of the intervals during which the
+ * rank has at least one communication (I/O) op between issue and
+ * completion. */
+static void
+activity(rank_st *r, int k, int delta, double now)
+{
+    int *cnt = k == BLK_IO ? &r->act_io : &r->act_comm;
+    double *t0 = k == BLK_IO ? &r->t_io0 : &r->t_comm0;
+    if (delta > 0 && (*cnt)++ == 0)
+        *t0 = now;
+    else if (delta < 0 && --(*cnt) == 0)
+        *(k == BLK_IO ? &r->io_s : &r->comm_s) += now - *t0;
+}
+
+static int
+op_complete(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    const bbs_op *op = &r->ops[idx];
+    double now = bbs_engine_now(x->e);
+    int rc;
+    r->done[idx] = 1;
+    r->ndone++;
+    if (op->kind == BBS_OP_COMPUTE)
+        r->compute_s += op->delay_s;
+    else if (op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
+        activity(r, blk_kind(op->kind), -1, now);
+    if (r->ndone == r->n) {
+        r->end_s = now;
+        if (now > x->job_end[r->job])
+            x->job_end[r->job] = now;
+    }
+    /* dependents */
+    if (x->dep_off) {
+        int g = x->op_base[gr] + idx;
+        for (int k = x->dep_off[g]; k < x->dep_off[g + 1]; k++) {
+            int64_t v = x->dep_val[k];
+            if ((rc = ready(x, (int)(v >> 32), (int)(v & 0xFFFFFFFF))) != BB_OK)
+                return rc;
+        }
+    }
+    if (op->nonblocking) {
+        r->nb_out--;
+        if (blk_kind(op->kind) == BLK_IO)
+            r->nb_io--;
+        if (r->wait_op >= 0 && r->ops[r->wait_op].ref == idx) {
+            int w = r->wait_op;
+            r->wait_op = -1;
+            if ((rc = op_complete(x, gr, w)) != BB_OK)
+                return rc;
+        }
+        if (r->waitall_op >= 0 && r->nb_out == 0) {
+            int w = r->waitall_op;
+            r->waitall_op = -1;
+            if ((rc = op_complete(x, gr, w)) != BB_OK)
+                return rc;
+        }
+        return BB_OK;
+    }
+    return release(x, gr, idx);
+}
+
+static int
+issue(X *x, int gr, int idx)
+{
+    rank_st *r = &x->rk[gr];
+    const bbs_op *op = &r->ops[idx];
+    int rc = BB_OK;
+    r->t_issue[idx] = bbs_engine_now(x->e);
+    r->last_issued = idx;
+    if (op->kind != BBS_OP_COMPUTE && op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
+        activity(r, blk_kind(op->kind), +1, r->t_issue[idx]);
+    if (op->nonblocking) {
+        r->nb_out++;
+        if (blk_kind(op->kind) == BLK_IO)
+            r->nb_io++;
+    }
+    switch (op->kind) {
+    case BBS_OP_COMPUTE:
+        return op_complete(x, gr, idx);
+    case BBS_OP_SEND:
+        rc = msg_send(x, r->job, r->rank, op->peer, 0, op->tag, op->bytes, idx, NULL);
+        break;
+    case BBS_OP_RECV:
+        rc = msg_recv(x, r->job, r->rank, op->peer, 0, op->tag, idx, NULL);
+        break;
+    case BBS_OP_COLL:
+        rc = coll_start(x, gr, idx);
+        break;
+    case BBS_OP_READ:
+    case BBS_OP_WRITE:
+        rc = io_start(x, gr, idx);
+        break;
+    case BBS_OP_WAIT:
+        if (r->done[op->ref])
+            return op_complete(x, gr, idx);
+        if (r->wait_op >= 0)
+            return bbs_engine_fail(x->e, BB_EDATA,
+                                   "job %s rank %d op %d: a second WAIT while op %d waits",
+                                   x->w->jobs[r->job].name, r->rank, idx, r->wait_op);
+        r->wait_op = idx;
+        return BB_OK;
+    case BBS_OP_WAITALL:
+        if (r->nb_out == 0)
+            return op_complete(x, gr, idx);
+        if (r->waitall_op >= 0)
+            return bbs_engine_fail(x->e, BB_EDATA,
+                                   "job %s rank %d op %d: a second WAITALL while op %d waits",
+                                   x->w->jobs[r->job].name, r->rank, idx, r->waitall_op);
+        r->waitall_op = idx;
+        return BB_OK;
+    default:
+        break;
+    }
+    if (rc == BB_OK && op->nonblocking)
+        rc = release(x, gr, idx);
+    return rc;
+}
+
+/* ---- event handlers ------------------------------------------------------ */
+
+static int
+h_issue(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    (void)e;
+    return issue(ctx, (int)ev->entity, (int)ev->arg);
+}
+
+static int
+h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    X *x = ctx;
+    int mi = (int)ev->arg;
+    msg *m = &x->m[mi];
+    (void)e;
+    if (m->kind == M_IOR) {
+        int gr = m->src_gr, op = m->send_op;
+        msg_free(x, mi);
+        return op_complete(x, gr, op);
+    }
+    if (m->kind == M_IOW)
+        return dev_arrive(x, mi);
+    m->arrived = 1;
+    if (m->matched == 1)
+        return deliver(x, mi);
+    return BB_OK;
+}
+
+static int
+h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    (void)e;
+    return local_send_done(ctx, (int)ev->arg);
+}
+
+static int
+h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    X *x = ctx;
+    int b = (int)(ev->entity / 2), hdd = (int)(ev->entity % 2), mi = (int)ev->arg, rc;
+    bbnode_st *B = &x->bb[b];
+    msg *m = &x->m[mi];
+    (void)e;
+    if (hdd)
+        B->hbusy = 0;
+    else
+        B->busy = 0;
+    if (m->kind == M_IOW) {
+        int gr = m->src_gr, op = m->send_op;
+        if (!hdd) {
+            B->reserved -= m->bytes;
+            B->used += m->bytes;
+        } else {
+            x->bytes_on_pfs += m->bytes;
+        }
+        msg_free(x, mi);
+        if ((rc = op_complete(x, gr, op)) != BB_OK)
+            return rc;
+        if (!hdd && (rc = drain_kick(x, b)) != BB_OK)
+            return rc;
+    } else {
+        rank_st *r = &x->rk[m->src_gr];
+        int bn = x->bb_nodes[b];
+        if (bn == r->node)
+            rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
+        else
+            rc = bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, bn, r->node,
+                                            m->bytes, mi, NULL, x->err);
+        if (rc != BB_OK)
+            return rc;
+    }
+    return dev_start(x, b, hdd);
+}
+
+static int
+h_devin(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    (void)e;
+    return dev_arrive(ctx, (int)ev->arg);
+}
+
+static int
+h_pfsdone(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    X *x = ctx;
+    int b = (int)ev->entity, rc;
+    bbnode_st *B = &x->bb[b];
+    (void)e;
+    B->used -= B->draining;
+    if (B->used < 0)
+        B->used = 0;
+    x->bytes_on_pfs += B->draining;
+    B->draining = 0;
+    x->pfs_busy = 0;
+    if ((rc = admit_stalled(x, b)) != BB_OK || (rc = drain_kick(x, b)) != BB_OK)
+        return rc;
+    return pfs_kick(x);
+}
+
+static int
+on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
+{
+    X *x = ctx;
+    int mi = (int)info->tag, rc;
+    msg *m = &x->m[mi];
+    double t_arr = bbs_engine_now(e) + info->delay_s;
+    if (m->kind == M_P2P) {
+        if ((rc = sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
+            return rc;
+        return local_send_done(x, mi);
+    }
+    /* I/O transfers count as messages in the latency sample (as MFNetSim) */
+    if (dvec_push(&x->lat[m->job], t_arr - info->t_start_s))
+        return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
+    if (m->kind == M_IOW)
+        return sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
+    return sched(x, t_arr, EV_ARRIVE, 0, mi, NULL);
+}
+
+/* ---- set-up and results ------------------------------------------------- */
+
+void
+bbs_exec_config_init(bbs_exec_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->route.kind = BBS_NET_ROUTE_MIN;
+    c->route.candidates = 2;
+    c->exact_limit = -1;
+    c->allreduce_algo = BBS_ALGO_AUTO;
+    c->arch = BBS_ARCH_COMPUTE_GLOBAL;
+    c->ssd_threshold_bytes = 65536;
+    c->drain = BBS_DRAIN_GREEDY;
+    c->drain_chunk_bytes = 64.0 * 1048576;
+    c->horizon_s = INFINITY;
+}
+
+void
+bbs_exec_result_free(bbs_exec_result *r)
+{
+    if (r) {
+        free(r->jobs);
+        r->jobs = NULL;
+    }
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double
+pct(const double *v, int n, double q)
+{
+    if (n == 0)
+        return 0;
+    double pos = q * (n - 1);
+    int i = (int)floor(pos);
+    if (i + 1 >= n)
+        return v[n - 1];
+    return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+/* Instances and agreement of collectives; dependents CSR. */
+static int
+prepare(X *x, char *err)
+{
+    const bbs_wl *w = x->w;
+    int ndep = 0;
+    long total = 0;
+    for (int gr = 0; gr < x->nranks; gr++) {
+        rank_st *r = &x->rk[gr];
+        x->op_base[gr] = (int)total;
+        total += r->n;
+        if (total > (1L << 30))
+            return bb_seterr(err, BB_EINVAL, "workload of more than 2^30 ops");
+    }
+    x->op_base[x->nranks] = (int)total;
+    for (int j = 0; j < w->njobs; j++) {
+        const bbs_wl_job *jb = &w->jobs[j];
+        for (int c = 0; c < jb->ncomms; c++) {
+            const bbs_wl_comm *cm = &jb->comms[c];
+            /* members' COLL ops on c, in stream order, must agree */
+            int ref_rank = cm->members[0], ref_cnt = 0;
+            for (int i = 0; i < cm->n; i++) {
+                rank_st *r = &x->rk[x->job_off[j] + cm->members[i]];
+                rank_st *r0 = &x->rk[x->job_off[j] + ref_rank];
+                int k = 0, k0 = 0;
+                for (int o = 0; o < r->n; o++) {
+                    if (r->ops[o].kind != BBS_OP_COLL || r->ops[o].comm != c)
+                        continue;
+                    r->inst[o] = k;
+                    if (i > 0) {
+                        while (k0 < r0->n && (r0->ops[k0].kind != BBS_OP_COLL
+                                              || r0->ops[k0].comm != c))
+                            k0++;
+                        if (k0 >= r0->n)
+                            return bb_seterr(err, BB_EDATA,
+                                             "job '%s' communicator %d: rank %d calls "
+                                             "collective #%d (%s) but rank %d makes only %d",
+                                             jb->name, c, r->rank, k,
+                                             bbs_coll_name(r->ops[o].coll), ref_rank, ref_cnt);
+                        const bbs_op *a = &r->ops[o], *b = &r0->ops[k0];
+                        if (a->coll != b->coll || a->root != b->root
+                            || (a->coll != BBS_COLL_GATHERV && a->coll != BBS_COLL_BARRIER
+                                && a->bytes != b->bytes && a->coll != BBS_COLL_GATHER
+                                && a->coll != BBS_COLL_REDUCE && a->coll != BBS_COLL_BCAST))
+                            return bb_seterr(err, BB_EDATA,
+                                             "job '%s' communicator %d collective #%d: rank %d "
+                                             "says %s root %d %.0f B, rank %d says %s root %d "
+                                             "%.0f B", jb->name, c, k, r->rank,
+                                             bbs_coll_name(a->coll), a->root, a->bytes,
+                                             ref_rank, bbs_coll_name(b->coll), b->root,
+                                             b->bytes);
+                        k0++;
+                    }
+                    k++;
+                }
+                if (i == 0)
+                    ref_cnt = k;
+                else if (k != ref_cnt)
+                    return bb_seterr(err, BB_EDATA,
+                                     "job '%s' communicator %d: rank %d makes %d collectives, "
+                                     "rank %d makes %d", jb->name, c, r->rank, k, ref_rank,
+                                     ref_cnt);
+            }
+        }
+    }
+    for (int gr = 0; gr < x->nranks; gr++) {
+        rank_st *r = &x->rk[gr];
+        for (int o = 0; o < r->n; o++)
+            if (r->ops[o].dep == BBS_DEP_OP) {
+                const bbs_op *op = &r->ops[o];
+                int tg = x->job_off[r->job] + op->dep_rank;
+                if (op->dep_op >= x->rk[tg].n)
+                    return bb_seterr(err, BB_EINVAL,
+                                     "job '%s' rank %d op %d: depends on op %d of rank %d, "
+                                     "which has %d ops", x->w->jobs[r->job].name, r->rank, o,
+                                     op->dep_op, op->dep_rank, x->rk[tg].n);
+                ndep++;
+            }
+    }
+    if (ndep == 0)
+        return BB_OK;
+    x->dep_off = calloc((size_t)total + 2, sizeof *x->dep_off);
+    x->dep_val = malloc((size_t)ndep * sizeof *x->dep_val);
+    if (!x->dep_off || !x->dep_val)
+        return bb_seterr(err, BB_ENOMEM, "out of memory (dependencies)");
+    for (int gr = 0; gr < x->nranks; gr++) {
+        rank_st *r = &x->rk[gr];
+        for (int o = 0; o < r->n; o++)
+            if (r->ops[o].dep == BBS_DEP_OP)
+                x->dep_off[x->op_base[x->job_off[r->job] + r->ops[o].dep_rank]
+                           + r->ops[o].dep_op + 2]++;
+    }
+    for (long g = 0; g < total; g++)
+        x->dep_off[g + 2] += x->dep_off[g + 1];
+    for (int gr = 0; gr < x->nranks; gr++) {
+        rank_st *r = &x->rk[gr];
+        for (int o = 0; o < r->n; o++)
+            if (r->ops[o].dep == BBS_DEP_OP) {
+                int g = x->op_base[x->job_off[r->job] + r->ops[o].dep_rank] + r->ops[o].dep_op;
+                x->dep_val[x->dep_off[g + 1]++] = ((int64_t)gr << 32) | (uint32_t)o;
+            }
+    }
+    return BB_OK;
+}
+
+static int
+setup_storage(X *x, char *err)
+{
+    const bbs_net_topo *t = x->c->topo;
+    const bbs_exec_config *c = x->c;
+    int any_io = 0;
+    for (int gr = 0; gr < x->nranks && !any_io; gr++)
+        for (int o = 0; o < x->rk[gr].n; o++)
+            if (x->rk[gr].ops[o].kind == BBS_OP_READ || x->rk[gr].ops[o].kind == BBS_OP_WRITE) {
+                any_io = 1;
+                break;
+            }
+    for (int gr = 0; gr < x->nranks; gr++)
+        x->rk[gr].bbnode = -1;
+    if (!any_io)
+        return BB_OK;
+    if (c->arch == BBS_ARCH_NODE_LOCAL) {
+        x->nbb = t->nodes;
+        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
+        if (!x->bb_nodes)
+            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
+        for (int n = 0; n < t->nodes; n++)
+            x->bb_nodes[n] = n;
+        for (int gr = 0; gr < x->nranks; gr++)
+            x->rk[gr].bbnode = x->rk[gr].node;
+    } else {
+        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
+        x->node_bb = malloc((size_t)t->nodes * sizeof *x->node_bb);
+        if (!x->bb_nodes || !x->node_bb)
+            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
+        for (int n = 0; n < t->nodes; n++)
+            if (t->node_kind[n] == BBS_NET_NODE_BB)
+                x->bb_nodes[x->nbb++] = n;
+        if (x->nbb == 0)
+            return bb_seterr(err, BB_EINVAL,
+                             "the workload does I/O but the topology has no burst-buffer "
+                             "node (set bb_per_group > 0)");
+        for (int n = 0; n < t->nodes; n++)
+            x->node_bb[n] = -1;
+        for (int i = 0; i < t->ncompute; i++)
+            x->node_bb[t->compute_nodes[i]] = (int)((long)i * x->nbb / t->ncompute);
+        for (int gr = 0; gr < x->nranks; gr++)
+            x->rk[gr].bbnode = x->node_bb[x->rk[gr].node];
+    }
+    x->bb = calloc((size_t)x->nbb, sizeof *x->bb);
+    if (!x->bb)
+        return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
+    int *used = calloc((size_t)x->nbb, sizeof *used);
+    if (!used)
+        return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
+    for (int gr = 0; gr < x->nranks; gr++)
+        used[x->rk[gr].bbnode] = 1;
+    int rc = BB_OK;
+    for (int b = 0; b < x->nbb; b++) {
+        bbnode_st *B = &x->bb[b];
+        B->q_head = B->q_tail = B->hq_head = B->hq_tail = B->st_head = B->st_tail = -1;
+        B->pfs_next = -1;
+        if (!used[b])
+            continue;
+        if ((rc = bbs_dev_new(&B->dev, &c->bb_dev, err)) != BB_OK)
+            break;
+        if (c->arch == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_new(&B->hdd, &c->hdd_dev, err)))
+            break;
+        B->capacity = c->capacity_bytes > 0 ? c->capacity_bytes : c->bb_dev.capacity_bytes;
+        B->rng = bbs_rng_stream_new(NULL, c->seed, c->unit,
+                                    BBS_ENTITY(BBS_ECLASS_STORAGE, (uint64_t)b));
+        if (!B->rng) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory (streams)");
+            break;
+        }
+    }
+    free(used);
+    return rc;
+}
+
+static void
+x_free(X *x)
+{
+    if (x->rk)
+        for (int gr = 0; gr < x->nranks; gr++) {
+            free(x->rk[gr].done);
+            free(x->rk[gr].t_issue);
+            free(x->rk[gr].inst);
+        }
+    if (x->bb)
+        for (int b = 0; b < x->nbb; b++) {
+            bbs_dev_free(x->bb[b].dev);
+            bbs_dev_free(x->bb[b].hdd);
+            if (x->bb[b].rng)
+                gsl_rng_free(x->bb[b].rng);
+        }
+    if (x->lat)
+        for (int j = 0; j < x->w->njobs; j++)
+            free(x->lat[j].v);
+    bbs_net_fabric_free(x->fab);
+    bbs_engine_free(x->e);
+    if (x->rng_route)
+        gsl_rng_free(x->rng_route);
+    free(x->rk);
+    free(x->job_off);
+    free(x->op_base);
+    free(x->dep_off);
+    free(x->dep_val);
+    free(x->m);
+    free(x->mn);
+    free(x->bucket);
+    free(x->bb);
+    free(x->bb_nodes);
+    free(x->node_bb);
+    free(x->lat);
+    free(x->job_start);
+    free(x->job_end);
+    free(x->job_bytes);
+    free(x->job_w);
+    free(x->job_r);
+    free(x->job_msgs);
+}
+
+int
+bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, char *err)
+{
+    X xx, *x = &xx;
+    int rc = BB_OK, nj = w->njobs;
+    memset(x, 0, sizeof *x);
+    memset(res, 0, sizeof *res);
+    x->w = w;
+    x->c = c;
+    x->err = err;
+    x->mfree = x->mnfree = -1;
+    x->pfs_head = x->pfs_tail = -1;
+    if (!c->topo || !c->place)
+        return bb_seterr(err, BB_EINVAL, "no topology or no placement");
+    if (nj == 0)
+        return bb_seterr(err, BB_EINVAL, "the workload has no job");
+    if (c->place->njobs != nj)
+        return bb_seterr(err, BB_EINVAL, "placement of %d jobs for a workload of %d jobs",
+                         c->place->njobs, nj);
+    x->job_off = malloc((size_t)(nj + 1) * sizeof *x->job_off);
+    if (!x->job_off)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    x->job_off[0] = 0;
+    for (int j = 0; j < nj; j++) {
+        int placed = c->place->job_off[j + 1] - c->place->job_off[j];
+        if (placed != w->jobs[j].nranks) {
+            free(x->job_off);
+            return bb_seterr(err, BB_EINVAL, "job '%s' has %d ranks but %d are placed",
+                             w->jobs[j].name, w->jobs[j].nranks, placed);
+        }
+        x->job_off[j + 1] = x->job_off[j] + w->jobs[j].nranks;
+    }
+    x->nranks = x->job_off[nj];
+    x->rk = calloc((size_t)x->nranks, sizeof *x->rk);
+    x->op_base = malloc((size_t)(x->nranks + 1) * sizeof *x->op_base);
+    x->lat = calloc((size_t)nj, sizeof *x->lat);
+    x->job_start = calloc((size_t)nj, sizeof(double));
+    x->job_end = calloc((size_t)nj, sizeof(double));
+    x->job_bytes = calloc((size_t)nj, sizeof(double));
+    x->job_w = calloc((size_t)nj, sizeof(double));
+    x->job_r = calloc((size_t)nj, sizeof(double));
+    x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
+    res->jobs = calloc((size_t)nj, sizeof *res->jobs);
+    if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
+        || !x->job_w || !x->job_r || !x->job_msgs || !res->jobs) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int j = 0; j < nj; j++) {
+        x->job_start[j] = w->jobs[j].start_s;
+        x->job_end[j] = w->jobs[j].start_s;
+        for (int r = 0; r < w->jobs[j].nranks; r++) {
+            rank_st *R = &x->rk[x->job_off[j] + r];
+            const bbs_wl_strm *s = &w->jobs[j].streams[r];
+            int node = c->place->node[c->place->job_off[j] + r];
+            if (node < 0 || node >= c->topo->nodes) {
+                rc = bb_seterr(err, BB_EINVAL, "job '%s' rank %d has no placement (node %d)",
+                               w->jobs[j].name, r, node);
+                goto out;
+            }
+            R->job = j;
+            R->rank = r;
+            R->node = node;
+            R->ops = s->ops;
+            R->n = s->n;
+            R->wait_op = R->waitall_op = -1;
+            R->last_issued = -1;
+            R->end_s = w->jobs[j].start_s;
+            R->done = calloc((size_t)s->n + 1, 1);
+            R->t_issue = calloc((size_t)s->n + 1, sizeof(double));
+            R->inst = calloc((size_t)s->n + 1, sizeof(int));
+            if (!R->done || !R->t_issue || !R->inst) {
+                rc = bb_seterr(err, BB_ENOMEM, "out of memory (ranks)");
+                goto out;
+            }
+        }
+    }
+    if ((rc = prepare(x, err)) != BB_OK || (rc = setup_storage(x, err)) != BB_OK)
+        goto out;
+    x->rng_route = bbs_rng_stream_new(NULL, c->seed, c->unit,
+                                      BBS_ENTITY(BBS_ECLASS_NETWORK, 1));
+    if (!x->rng_route) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = bbs_engine_new(&x->e, 4096, err)) != BB_OK)
+        goto out;
+    {
+        bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, h_devin, h_devdone,
+                                          h_pfsdone };
+        for (int k = 0; k < EV_NKINDS; k++)
+            if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
+                bb_seterr(err, rc, "cannot register handlers");
+                goto out;
+            }
+    }
+    if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
+        goto out;
+    bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
+    for (int gr = 0; gr < x->nranks; gr++) {
+        rank_st *R = &x->rk[gr];
+        double t0 = w->jobs[R->job].start_s;
+        /* the first op and every op without dependency start with the job;
+         * the program-order chain and the BBS_DEP_OP ops follow at run time */
+        for (int o = 0; o < R->n; o++) {
+            int dk = R->ops[o].dep;
+            if ((o == 0 && dk == BBS_DEP_PREV) || dk == BBS_DEP_NONE)
+                if ((rc = sched(x, t0 + R->ops[o].delay_s, EV_ISSUE, gr, o, NULL)) != BB_OK)
+                    goto out;
+        }
+    }
+    rc = bbs_engine_run(x->e, c->horizon_s);
+    if (rc != BB_OK)
+        goto out;
+    double now = bbs_engine_now(x->e);
+    int horizon_hit = bbs_engine_pending(x->e) > 0;
+    for (int gr = 0; gr < x->nranks && !horizon_hit; gr++) {
+        rank_st *R = &x->rk[gr];
+        if (R->ndone < R->n) {
+            int o = 0;
+            while (o < R->n && R->done[o])
+                o++;
+            rc = bb_seterr(err, BB_EDATA,
+                           "deadlock: job '%s' rank %d never completes op %d (%s%s) at t = %g s",
+                           w->jobs[R->job].name, R->rank, o,
+                           R->ops[o].kind == BBS_OP_RECV ? "receive from rank " :
+                           R->ops[o].kind == BBS_OP_COLL ? "collective " :
+                           R->ops[o].kind == BBS_OP_SEND ? "send" : "op",
+                           R->ops[o].kind == BBS_OP_RECV ? "" : "", now);
+            if (R->ops[o].kind == BBS_OP_RECV) {
+                char tmp[64];
+                snprintf(tmp, sizeof tmp, " (peer %d, tag %lld)", R->ops[o].peer,
+                         (long long)R->ops[o].tag);
+                size_t l = err ? strlen(err) : 0;
+                if (err && l + strlen(tmp) < BB_ERRLEN)
+                    strcat(err, tmp);
+            }
+            goto out;
+        }
+    }
+    bbs_net_fabric_flush(x->fab, now);
+    const bbs_net_topo *t = c->topo;
+    for (int l = 0; l < t->nlinks; l++) {
+        bbs_net_link_stat st;
+        bbs_net_fabric_link_stat(x->fab, l, &st);
+        bbs_exec_link_result *L = &res->links[t->link_kind[l]];
+        L->nlinks++;
+        L->bytes += st.bytes;
+        L->saturated_s += st.saturated_s;
+        if (st.saturated_s > L->saturated_max_s)
+            L->saturated_max_s = st.saturated_s;
+    }
+    bbs_net_fabric_cost cost;
+    bbs_net_fabric_cost_get(x->fab, &cost);
+    res->flows = cost.flows_started;
+    res->njobs = nj;
+    res->end_s = now;
+    res->events = bbs_engine_events(x->e);
+    res->stall_s = x->stall_s;
+    res->bytes_on_pfs = x->bytes_on_pfs;
+    for (int j = 0; j < nj; j++) {
+        bbs_exec_job_result *J = &res->jobs[j];
+        int n = w->jobs[j].nranks, fin = 1;
+        J->start_s = x->job_start[j];
+        J->end_s = x->job_end[j];
+        J->elapsed_s = J->end_s - J->start_s;
+        for (int r = 0; r < n; r++) {
+            rank_st *R = &x->rk[x->job_off[j] + r];
+            J->comm_mean_s += R->comm_s / n;
+            J->io_mean_s += R->io_s / n;
+            J->compute_mean_s += R->compute_s / n;
+            if (R->comm_s > J->comm_max_s)
+                J->comm_max_s = R->comm_s;
+            if (R->io_s > J->io_max_s)
+                J->io_max_s = R->io_s;
+            if (R->ndone < R->n)
+                fin = 0;
+        }
+        J->finished = fin;
+        J->bytes_sent = x->job_bytes[j];
+        J->bytes_written = x->job_w[j];
+        J->bytes_read = x->job_r[j];
+        J->messages = x->job_msgs[j];
+        dvec *d = &x->lat[j];
+        if (d->n > 0) {
+            double s = 0;
+            for (int i = 0; i < d->n; i++)
+                s += d->v[i];
+            qsort(d->v, (size_t)d->n, sizeof *d->v, cmp_d);
+            J->lat_mean_s = s / d->n;
+            J->lat_p50_s = pct(d->v, d->n, 0.5);
+            J->lat_p90_s = pct(d->v, d->n, 0.9);
+            J->lat_p99_s = pct(d->v, d->n, 0.99);
+            J->lat_max_s = d->v[d->n - 1];
+        }
+    }
+out:
+    x_free(x);
+    if (rc != BB_OK)
+        bbs_exec_result_free(res);
+    return rc;
+}

@@ -1,0 +1,119 @@
+/* exec.h: run a workload's operation streams (ops.h) on the event engine
+ * over the dragonfly fabric and the burst-buffer storage; per-application
+ * and per-link-type metrics.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Network: every message is one flow (fabric.h) from the sender's node to
+ * the receiver's, routed at its start (minimal or adaptive, route.h), so
+ * its transfer shares links max-min with every other flow; its latency is
+ * the transfer time plus the path's router and link delays.  Messages
+ * between ranks on one node do not use the network (complete at once).
+ *
+ * Storage: the burst-buffer nodes are the BB terminals of the topology
+ * (bb_per_group first terminals of each group).  A rank's node is mapped
+ * to a buffer node by static blocks over the compute terminals (compute
+ * terminal i of C -> buffer node floor(i * B / C): MFNetSim's 15 clients per
+ * node on the 1,056-node system, each in its own group).  A WRITE is a flow
+ * to the buffer node, then a request to the node's device (a FIFO server,
+ * device.h); a READ is the device request, then a flow back.  Node-local
+ * buffers: the device is on the rank's node and no flow is made.
+ * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
+ * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
+ * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
+ * pfs_bw_Bps; lazy: only while a node holds at least lazy_threshold_bytes);
+ * a write waits (the stall) while its node is full.
+ *
+ * Metrics per job: elapsed (job start to last rank end), and per rank the
+ * communication time (the union of the intervals during which at least one
+ * SEND, RECV or COLL of the rank is between issue and completion, so
+ * overlapping non-blocking ops count once: MFNetSim's "portion of process
+ * runtime used for sending and receiving"), the I/O time (the same for READ
+ * and WRITE) and the compute time, as the mean and the maximum over ranks;
+ * every message's latency (start of its flow to arrival; I/O transfers
+ * included, as MFNetSim) in an exact sample (percentiles by sorting,
+ * linear interpolation between order statistics).  Per link
+ * kind (injection, ejection, local, global): bytes carried and the summed,
+ * mean and maximum per-link saturated time.
+ *
+ * Determinism: every random draw (adaptive routing, HDD rotation) comes
+ * from GSL streams seeded from (seed, unit): same inputs, same bytes. */
+#ifndef BBSIZE_SIM_WORKLOAD_EXEC_H
+#define BBSIZE_SIM_WORKLOAD_EXEC_H
+
+#include <stdint.h>
+
+#include "network/place.h"
+#include "network/route.h"
+#include "network/topo.h"
+#include "storage/arch.h"
+#include "storage/device.h"
+#include "workload/ops.h"
+
+enum { BBS_ALGO_AUTO = 0, BBS_ALGO_RECDBL = 1, BBS_ALGO_RING = 2 };
+
+typedef struct {
+    const bbs_net_topo *topo;          /* borrowed */
+    const bbs_net_placement *place;    /* borrowed: node of every rank of every job */
+    bbs_net_route_opts route;
+    int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
+    int allreduce_algo;                /* BBS_ALGO_* */
+    /* storage */
+    bbs_arch_kind arch;
+    bbs_dev_params bb_dev;             /* buffer device (SSD or table) */
+    bbs_dev_params hdd_dev;            /* storage-side HDD */
+    double ssd_threshold_bytes;        /* storage-side, default 65536 */
+    double capacity_bytes;             /* per buffer node; 0 = the device's */
+    double pfs_bw_Bps;                 /* aggregate; 0 = no draining */
+    bbs_drain_kind drain;
+    double lazy_threshold_bytes;
+    double drain_chunk_bytes;          /* default 64 MiB */
+    uint64_t seed, unit;
+    double horizon_s;                  /* stop there (INFINITY: run to the end) */
+    int progress;                      /* unused by the library; for callers */
+} bbs_exec_config;
+
+typedef struct {
+    double start_s, end_s, elapsed_s;
+    double comm_mean_s, comm_max_s;    /* per-rank communication time */
+    double io_mean_s, io_max_s;        /* per-rank I/O time */
+    double compute_mean_s;
+    double bytes_sent, bytes_written, bytes_read;
+    uint64_t messages;
+    double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
+    int finished;                      /* every rank reached the end of its stream */
+} bbs_exec_job_result;
+
+enum { BBS_EXEC_NLINKKINDS = 4 };      /* enum bbs_net_link_kind */
+
+typedef struct {
+    int nlinks;
+    double bytes;                      /* carried by links of this kind */
+    double saturated_s;                /* summed over the links */
+    double saturated_max_s;            /* the most saturated link */
+} bbs_exec_link_result;
+
+typedef struct {
+    int njobs;
+    bbs_exec_job_result *jobs;         /* njobs entries (owned) */
+    bbs_exec_link_result links[BBS_EXEC_NLINKKINDS];
+    double end_s;                      /* simulated time at the end */
+    uint64_t events;                   /* engine events executed */
+    uint64_t flows;
+    double stall_s;                    /* writes waiting for room, summed */
+    double bytes_on_pfs;
+} bbs_exec_result;
+
+/* bbs_exec_config_init: defaults (minimal routing, exact rates, auto
+ * allreduce, compute-side global buffer, greedy drain without PFS, 64 MiB
+ * chunks, 64 KiB SSD threshold, no horizon). */
+void bbs_exec_config_init(bbs_exec_config *c);
+
+/* bbs_exec_run: run w to the end (or the horizon).  Errors: BB_EINVAL (a
+ * job without placement, placement of another size, no buffer node while a
+ * stream does I/O), BB_EDATA (collective participants that disagree, a
+ * receive never matched: the deadlock names the first blocked rank and
+ * op), BB_ENOMEM.  r is filled on success; free with bbs_exec_result_free. */
+int bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *r, char *err);
+void bbs_exec_result_free(bbs_exec_result *r);
+
+#endif

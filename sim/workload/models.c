@@ -1,0 +1,480 @@
+/* models.c: the MFNetSim application generators (models.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bb_error.h"
+#include "workload/models.h"
+#include "workload/wl_int.h"
+
+static const char *const model_names[BBS_MODEL_N] = { "milc", "nekbone", "checkpoint",
+                                                      "cosmoflow" };
+
+int
+bbs_model_parse_kind(const char *name, int *kind, char *err)
+{
+    for (int k = 0; k < BBS_MODEL_N; k++)
+        if (strcasecmp(name, model_names[k]) == 0) {
+            *kind = k;
+            return BB_OK;
+        }
+    return bb_seterr(err, BB_EINVAL,
+                     "unknown model '%s' (known: milc, nekbone, checkpoint, cosmoflow)", name);
+}
+
+const char *
+bbs_model_name(bbs_model_kind k)
+{
+    return (unsigned)k < BBS_MODEL_N ? model_names[k] : "?";
+}
+
+void
+bbs_model_defaults(bbs_model *m, bbs_model_kind kind)
+{
+    memset(m, 0, sizeof *m);
+    m->kind = kind;
+    switch (kind) {
+    case BBS_MODEL_MILC:
+        m->iterations = 100;
+        m->compute_s = 100 / 4e9;
+        m->ndims = 4;
+        m->dims[0] = 3, m->dims[1] = 4, m->dims[2] = 5, m->dims[3] = 5;
+        m->msg_bytes = 497664;
+        m->allreduces = 2;
+        m->allreduce_bytes = 8;
+        break;
+    case BBS_MODEL_NEKBONE:
+        m->grid[0] = 5, m->grid[1] = 6, m->grid[2] = 10;
+        m->elems = 13;
+        m->p_begin = 8, m->p_end = 18, m->p_step = 3;
+        m->cg_iterations = 100;
+        m->dof_bytes = 8;
+        m->allreduces = 2;
+        m->allreduce_bytes = 8;
+        m->iterations = 1;
+        break;
+    case BBS_MODEL_CHECKPOINT:
+        m->iterations = 1;
+        m->compute_s = 0.1;
+        m->total_bytes = 50e9;
+        break;
+    case BBS_MODEL_COSMOFLOW:
+        m->iterations = 5;
+        m->compute_s = 0.129;
+        m->allreduce_bytes = 7379200.0 * 4;
+        m->read_bytes = 8.0 * 1048576;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- value parsing ------------------------------------------------------- */
+
+int
+bbs_wl_parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == 0 && errno == 0 && isfinite(*v) ? BB_OK : BB_EINVAL;
+}
+
+int
+bbs_wl_parse_time(const char *s, double *v)
+{
+    char *end;
+    static const struct { const char *u; double f; } units[] = {
+        { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+        { "min", 60 }, { "h", 3600 }
+    };
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno || !isfinite(x))
+        return BB_EINVAL;
+    while (*end == ' ')
+        end++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].u) == 0) {
+            *v = x * units[i].f;
+            return BB_OK;
+        }
+    return BB_EINVAL;
+}
+
+int
+bbs_wl_parse_bytes(const char *s, double *v)
+{
+    char *end;
+    static const struct { const char *u; double f; } units[] = {
+        { "", 1 }, { "B", 1 }, { "kB", 1e3 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 },
+        { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+        { "TiB", 1099511627776.0 }
+    };
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno || !isfinite(x))
+        return BB_EINVAL;
+    while (*end == ' ')
+        end++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].u) == 0) {
+            *v = x * units[i].f;
+            return BB_OK;
+        }
+    return BB_EINVAL;
+}
+
+static int
+parse_int(const char *s, int *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || errno || x < 0 || x > 1000000000)
+        return BB_EINVAL;
+    *v = (int)x;
+    return BB_OK;
+}
+
+/* "3x4x5x5" into at most max ints. */
+static int
+parse_dims(const char *s, int *d, int max, int *n)
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf)
+        return BB_EINVAL;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, "xX", &save); t; t = strtok_r(NULL, "xX", &save)) {
+        if (*n >= max || parse_int(t, &d[*n]) || d[*n] <= 0)
+            return BB_EINVAL;
+        (*n)++;
+    }
+    return *n > 0 ? BB_OK : BB_EINVAL;
+}
+
+static const char *const keys_of[BBS_MODEL_N] = {
+    "iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes",
+    "grid, elements, orders, cg_iterations, dof_bytes, compute, allreduces, allreduce_bytes",
+    "iterations, compute, total_bytes, mtti, delta",
+    "iterations, compute, allreduce_bytes, read_bytes"
+};
+
+int
+bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
+{
+    int k = m->kind, ok = BB_EINVAL, n;
+    const char *what = "a number";
+#define IS(name, ...) (strcmp(key, name) == 0 && (0 __VA_ARGS__))
+    if (IS("iterations", || k == BBS_MODEL_MILC || k == BBS_MODEL_CHECKPOINT
+           || k == BBS_MODEL_COSMOFLOW)) {
+        what = "an integer >= 1";
+        ok = parse_int(value, &m->iterations) == BB_OK && m->iterations >= 1 ? BB_OK : BB_EINVAL;
+    } else if (IS("compute", || 1)) {
+        what = "a time >= 0 (s, ms, us, ns)";
+        ok = bbs_wl_parse_time(value, &m->compute_s) == BB_OK && m->compute_s >= 0 ? BB_OK
+                                                                                    : BB_EINVAL;
+    } else if (IS("msg_bytes", || k == BBS_MODEL_MILC)) {
+        what = "a size >= 0";
+        ok = bbs_wl_parse_bytes(value, &m->msg_bytes) == BB_OK && m->msg_bytes >= 0 ? BB_OK
+                                                                                     : BB_EINVAL;
+    } else if (IS("dims", || k == BBS_MODEL_MILC)) {
+        what = "dimensions like 3x4x5x5";
+        ok = parse_dims(value, m->dims, BBS_MODEL_MAXDIMS, &m->ndims);
+    } else if (IS("allreduces", || k == BBS_MODEL_MILC || k == BBS_MODEL_NEKBONE)) {
+        what = "an integer >= 0";
+        ok = parse_int(value, &m->allreduces);
+    } else if (IS("allreduce_bytes", || k != BBS_MODEL_CHECKPOINT)) {
+        what = "a size >= 0";
+        ok = bbs_wl_parse_bytes(value, &m->allreduce_bytes) == BB_OK && m->allreduce_bytes >= 0
+                 ? BB_OK : BB_EINVAL;
+    } else if (IS("grid", || k == BBS_MODEL_NEKBONE)) {
+        what = "three dimensions like 5x6x10";
+        ok = parse_dims(value, m->grid, 3, &n) == BB_OK && n == 3 ? BB_OK : BB_EINVAL;
+    } else if (IS("elements", || k == BBS_MODEL_NEKBONE)) {
+        what = "an integer >= 1";
+        ok = parse_int(value, &m->elems) == BB_OK && m->elems >= 1 ? BB_OK : BB_EINVAL;
+    } else if (IS("orders", || k == BBS_MODEL_NEKBONE)) {
+        what = "begin:end:step like 8:18:3";
+        int b, e, s;
+        char tail;
+        ok = sscanf(value, "%d:%d:%d%c", &b, &e, &s, &tail) == 3 && b >= 1 && e > b && s >= 1
+                 ? BB_OK : BB_EINVAL;
+        if (ok == BB_OK)
+            m->p_begin = b, m->p_end = e, m->p_step = s;
+    } else if (IS("cg_iterations", || k == BBS_MODEL_NEKBONE)) {
+        what = "an integer >= 1";
+        ok = parse_int(value, &m->cg_iterations) == BB_OK && m->cg_iterations >= 1 ? BB_OK
+                                                                                     : BB_EINVAL;
+    } else if (IS("dof_bytes", || k == BBS_MODEL_NEKBONE)) {
+        what = "a size > 0";
+        ok = bbs_wl_parse_bytes(value, &m->dof_bytes) == BB_OK && m->dof_bytes > 0 ? BB_OK
+                                                                                    : BB_EINVAL;
+    } else if (IS("total_bytes", || k == BBS_MODEL_CHECKPOINT)) {
+        what = "a size >= 0";
+        ok = bbs_wl_parse_bytes(value, &m->total_bytes) == BB_OK && m->total_bytes >= 0
+                 ? BB_OK : BB_EINVAL;
+    } else if (IS("mtti", || k == BBS_MODEL_CHECKPOINT)) {
+        what = "a time >= 0";
+        ok = bbs_wl_parse_time(value, &m->mtti_s) == BB_OK && m->mtti_s >= 0 ? BB_OK
+                                                                             : BB_EINVAL;
+    } else if (IS("delta", || k == BBS_MODEL_CHECKPOINT)) {
+        what = "a time >= 0";
+        ok = bbs_wl_parse_time(value, &m->delta_s) == BB_OK && m->delta_s >= 0 ? BB_OK
+                                                                               : BB_EINVAL;
+    } else if (IS("read_bytes", || k == BBS_MODEL_COSMOFLOW)) {
+        what = "a size >= 0";
+        ok = bbs_wl_parse_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes >= 0
+                 ? BB_OK : BB_EINVAL;
+    } else {
+        return bb_seterr(err, BB_EINVAL, "unknown parameter '%s' for model %s (known: %s)", key,
+                         model_names[k], keys_of[k]);
+    }
+#undef IS
+    if (ok != BB_OK)
+        return bb_seterr(err, BB_EINVAL, "parameter '%s': '%s' is not %s", key, value, what);
+    return BB_OK;
+}
+
+int
+bbs_model_check(const bbs_model *m, int ranks, char *err)
+{
+    long prod = 1;
+    switch (m->kind) {
+    case BBS_MODEL_MILC:
+        for (int i = 0; i < m->ndims; i++)
+            prod *= m->dims[i];
+        if (prod != ranks)
+            return bb_seterr(err, BB_EINVAL, "milc: the grid has %ld ranks, the job %d", prod,
+                             ranks);
+        break;
+    case BBS_MODEL_NEKBONE:
+        prod = (long)m->grid[0] * m->grid[1] * m->grid[2];
+        if (prod != ranks)
+            return bb_seterr(err, BB_EINVAL, "nekbone: the grid %dx%dx%d has %ld ranks, the job %d",
+                             m->grid[0], m->grid[1], m->grid[2], prod, ranks);
+        break;
+    default:
+        break;
+    }
+    return BB_OK;
+}
+
+double
+bbs_young_daly_s(double delta_s, double mtti_s)
+{
+    double t = sqrt(2 * delta_s * mtti_s) - delta_s;
+    return t > 0 ? t : 0;
+}
+
+/* ---- generators ---------------------------------------------------------- */
+
+/* Rank of coordinates c on a periodic grid d (row-major, last fastest). */
+static int
+grid_rank(const int *d, int n, const int *c)
+{
+    int r = 0;
+    for (int i = 0; i < n; i++)
+        r = r * d[i] + ((c[i] % d[i]) + d[i]) % d[i];
+    return r;
+}
+
+static void
+grid_coords(const int *d, int n, int r, int *c)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        c[i] = r % d[i];
+        r /= d[i];
+    }
+}
+
+static int
+nb_op(bbs_wl *w, int job, int rank, int send, int peer, double bytes, int64_t tag, char *err)
+{
+    return send ? bbs_wl_send(w, job, rank, peer, bytes, tag, 1, NULL, err)
+                : bbs_wl_recv(w, job, rank, peer, tag, 1, NULL, err);
+}
+
+static int
+gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
+{
+    int c[BBS_MODEL_MAXDIMS], rc;
+    for (int r = 0; r < ranks; r++) {
+        grid_coords(m->dims, m->ndims, r, c);
+        int nbr[2 * BBS_MODEL_MAXDIMS], dirn[2 * BBS_MODEL_MAXDIMS];
+        for (int i = 0; i < m->ndims; i++)
+            for (int s = 0; s < 2; s++) {
+                int cc[BBS_MODEL_MAXDIMS];
+                memcpy(cc, c, sizeof cc);
+                cc[i] += s ? 1 : -1;
+                nbr[2 * i + s] = grid_rank(m->dims, m->ndims, cc);
+                dirn[2 * i + s] = 2 * i + s;
+            }
+        int nn = 2 * m->ndims;
+        for (int it = 0; it < m->iterations; it++) {
+            if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
+                return rc;
+            for (int ph = 0; ph < 2; ph++) {
+                /* tag: (iteration, phase, direction of travel); the
+                 * receiver expects from its neighbour in direction d the
+                 * message that neighbour sent in the opposite direction */
+                int64_t base = ((int64_t)it * 2 + ph) * 64;
+                for (int k = 0; k < nn; k++)
+                    if ((rc = nb_op(w, job, r, 0, nbr[k], 0, base + (dirn[k] ^ 1), err)))
+                        return rc;
+                for (int k = 0; k < nn; k++)
+                    if ((rc = nb_op(w, job, r, 1, nbr[k], m->msg_bytes, base + dirn[k], err)))
+                        return rc;
+                if ((rc = bbs_wl_waitall(w, job, r, err)))
+                    return rc;
+            }
+            for (int a = 0; a < m->allreduces; a++)
+                if ((rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes,
+                                      err)))
+                    return rc;
+        }
+    }
+    return BB_OK;
+}
+
+/* Nekbone: neighbour offsets in {-1,0,1}^3 \ {0}; size by how many
+ * coordinates are non-zero (1 face, 2 edge, 3 corner). */
+static double
+nek_bytes(const bbs_model *m, int P, int nz)
+{
+    double e = m->elems;
+    return nz == 1 ? m->dof_bytes * (e * P) * (e * P)
+                   : nz == 2 ? m->dof_bytes * e * P : m->dof_bytes;
+}
+
+static int
+gen_nekbone(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
+{
+    int c[3], rc;
+    for (int r = 0; r < ranks; r++) {
+        grid_coords(m->grid, 3, r, c);
+        int nbr[26], nzs[26], code[26], nn = 0;
+        for (int dx = -1; dx <= 1; dx++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dz = -1; dz <= 1; dz++) {
+                    if (!dx && !dy && !dz)
+                        continue;
+                    int cc[3] = { c[0] + dx, c[1] + dy, c[2] + dz };
+                    nbr[nn] = grid_rank(m->grid, 3, cc);
+                    nzs[nn] = (dx != 0) + (dy != 0) + (dz != 0);
+                    code[nn] = (dx + 1) * 9 + (dy + 1) * 3 + (dz + 1);
+                    nn++;
+                }
+        int64_t it = 0;
+        for (int P = m->p_begin; P < m->p_end; P += m->p_step)
+            for (int cg = 0; cg < m->cg_iterations; cg++, it++) {
+                if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
+                    return rc;
+                int64_t base = it * 32;
+                for (int k = 0; k < nn; k++)   /* from the neighbour at -offset */
+                    if ((rc = nb_op(w, job, r, 0, nbr[k], 0, base + (26 - code[k]), err)))
+                        return rc;
+                for (int k = 0; k < nn; k++)
+                    if ((rc = nb_op(w, job, r, 1, nbr[k], nek_bytes(m, P, nzs[k]),
+                                    base + code[k], err)))
+                        return rc;
+                if ((rc = bbs_wl_waitall(w, job, r, err)))
+                    return rc;
+                for (int a = 0; a < m->allreduces; a++)
+                    if ((rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0,
+                                          m->allreduce_bytes, err)))
+                        return rc;
+            }
+    }
+    return BB_OK;
+}
+
+static int
+gen_checkpoint(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
+{
+    double per = m->total_bytes / ranks;
+    double interval = m->mtti_s > 0 ? bbs_young_daly_s(m->delta_s, m->mtti_s) : m->compute_s;
+    int rc;
+    for (int r = 0; r < ranks; r++)
+        for (int it = 0; it < m->iterations; it++) {
+            if ((rc = bbs_wl_compute(w, job, r, interval, err))
+                || (rc = bbs_wl_coll(w, job, r, BBS_COLL_BARRIER, 0, 0, 0, err))
+                || (rc = bbs_wl_io(w, job, r, 1, per, (uint64_t)job << 32 | (uint64_t)r,
+                                   (uint64_t)(per * it), err)))
+                return rc;
+        }
+    return BB_OK;
+}
+
+static int
+gen_cosmoflow(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
+{
+    int rc;
+    for (int r = 0; r < ranks; r++)
+        for (int it = 0; it < m->iterations; it++) {
+            bbs_op op;
+            bbs_op_init(&op, BBS_OP_READ);
+            op.bytes = m->read_bytes;
+            op.nonblocking = 1;
+            op.object = (uint64_t)job << 32 | (uint64_t)r;
+            op.offset = (uint64_t)(m->read_bytes * it);
+            int ri;
+            if ((rc = bbs_wl_append(w, job, r, &op, &ri, err))
+                || (rc = bbs_wl_compute(w, job, r, m->compute_s, err))
+                || (rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes,
+                                     err)))
+                return rc;
+            bbs_op_init(&op, BBS_OP_WAIT);
+            op.ref = ri;
+            if ((rc = bbs_wl_append(w, job, r, &op, NULL, err)))
+                return rc;
+        }
+    return BB_OK;
+}
+
+int
+bbs_model_generate(const bbs_model *m, bbs_wl *w, int job, char *err)
+{
+    int ranks = bbs_wl_nranks(w, job), rc;
+    if (ranks <= 0)
+        return bb_seterr(err, BB_EINVAL, "no job %d", job);
+    if ((rc = bbs_model_check(m, ranks, err)))
+        return rc;
+    switch (m->kind) {
+    case BBS_MODEL_MILC:
+        return gen_milc(m, w, job, ranks, err);
+    case BBS_MODEL_NEKBONE:
+        return gen_nekbone(m, w, job, ranks, err);
+    case BBS_MODEL_CHECKPOINT:
+        return gen_checkpoint(m, w, job, ranks, err);
+    case BBS_MODEL_COSMOFLOW:
+        return gen_cosmoflow(m, w, job, ranks, err);
+    default:
+        return bb_seterr(err, BB_EINVAL, "unknown model %d", m->kind);
+    }
+}
+
+double
+bbs_model_p2p_bytes(const bbs_model *m, int ranks)
+{
+    switch (m->kind) {
+    case BBS_MODEL_MILC:
+        return (double)ranks * m->iterations * 2 * (2 * m->ndims) * m->msg_bytes;
+    case BBS_MODEL_NEKBONE: {
+        double per = 0;
+        for (int P = m->p_begin; P < m->p_end; P += m->p_step)
+            per += m->cg_iterations * (6 * nek_bytes(m, P, 1) + 12 * nek_bytes(m, P, 2)
+                                       + 8 * nek_bytes(m, P, 3));
+        return ranks * per;
+    }
+    default:
+        return 0;
+    }
+}

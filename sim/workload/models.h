@@ -1,0 +1,106 @@
+/* models.h: MFNetSim's four applications (MILC, Nekbone, Checkpoint,
+ * Cosmoflow) as operation-stream generators, with the parameters of the
+ * published runs as defaults, and the Young/Daly checkpoint interval.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Sources: paper 001 Section 7.2 and Table 3, and the job definitions of
+ * its runs (/work/shared/data/workloads: milc_skeleton.json,
+ * nekbone_workload.json, union_conceptual.json).  Every rank of a model
+ * runs in program order (BBS_DEP_PREV); tags are per iteration.
+ *
+ * MILC (milc_skeleton.json): ranks on a periodic 4-D grid (default
+ * 3x4x5x5 = 300), 8 neighbours (+-1 in each dimension).  Per iteration:
+ * compute_s (default 100 cycles at 4 GHz = 25 ns), then two halo phases,
+ * each 8 Irecv + 8 Isend of msg_bytes (497,664 B) and a Waitall, then 2
+ * Allreduce of 8 B.  Per rank and iteration: 16 messages, 16 x 497,664 B.
+ * [inferred] the two phases and the two 8-B allreduces (the skeleton's
+ * gauge-force/CG structure); the paper gives 486 KB = 497,664 B messages.
+ *
+ * Nekbone (nekbone_workload.json): ranks on a periodic 3-D grid Rx x Ry x
+ * Rz (5 x 6 x 10), 26 neighbours; for each polynomial order P from Pbegin
+ * to Pend step Pstep (8, 11, 14, 17), CGcount (100) CG iterations, each a
+ * halo exchange (26 Irecv + 26 Isend, Waitall) and 2 Allreduce of 8 B
+ * (ByteSizeOf1DOF).  [inferred] message sizes: with E = Ex (13) elements
+ * per edge of a rank's block, face 8 (E P)^2 B, edge 8 E P B, corner 8 B
+ * (the paper says 8 B to 165 KB; this rule reaches 165 KB at P = 11 and
+ * 391 KB at P = 17).  Compute per iteration: compute_s (default 0: the
+ * skeleton's cpu_sim_speedup of 1e6 makes it negligible).
+ *
+ * Checkpoint (union_conceptual.json "checkpoint 1 50000000000 100000000"):
+ * count checkpoints (1), each: compute interval_s (100 ms), a barrier,
+ * then every rank writes total_bytes / ranks (50e9 / 300 B).  With mtti_s
+ * > 0 the interval is Young/Daly's sqrt(2 delta MTTI) - delta for the
+ * checkpoint duration delta_s.
+ *
+ * Cosmoflow (union_conceptual.json "cosmo 5 7379200 129000000"):
+ * iterations (5), each: a non-blocking read of read_bytes (8 MiB) from the
+ * burst buffer, compute_s (129 ms) overlapping it, an Allreduce of
+ * allreduce_bytes (7,379,200 floats x 4 B = 29,516,800 B), then a wait for
+ * the read (the paper: reads pipelined with gradient computation). */
+#ifndef BBSIZE_SIM_WORKLOAD_MODELS_H
+#define BBSIZE_SIM_WORKLOAD_MODELS_H
+
+#include "workload/ops.h"
+
+typedef enum {
+    BBS_MODEL_MILC = 0, BBS_MODEL_NEKBONE, BBS_MODEL_CHECKPOINT, BBS_MODEL_COSMOFLOW,
+    BBS_MODEL_N
+} bbs_model_kind;
+
+#define BBS_MODEL_MAXDIMS 6
+
+typedef struct {
+    bbs_model_kind kind;
+    int iterations;              /* MILC 100, Cosmoflow 5, Checkpoint: count 1 */
+    double compute_s;            /* per iteration (Checkpoint: the interval) */
+    /* MILC */
+    int ndims;
+    int dims[BBS_MODEL_MAXDIMS];
+    double msg_bytes;
+    int allreduces;              /* per iteration (MILC 2, Nekbone 2) */
+    double allreduce_bytes;      /* MILC/Nekbone 8, Cosmoflow 29,516,800 */
+    /* Nekbone */
+    int grid[3];                 /* Rx Ry Rz */
+    int elems;                   /* Ex */
+    int p_begin, p_end, p_step;
+    int cg_iterations;
+    double dof_bytes;
+    /* Checkpoint */
+    double total_bytes;
+    double mtti_s, delta_s;
+    /* Cosmoflow */
+    double read_bytes;
+} bbs_model;
+
+/* bbs_model_parse_kind: "milc", "nekbone", "checkpoint", "cosmoflow"
+ * (case-insensitive).  BB_EINVAL listing the known names. */
+int bbs_model_parse_kind(const char *name, int *kind, char *err);
+const char *bbs_model_name(bbs_model_kind k);
+
+/* bbs_model_defaults: the published parameters of kind. */
+void bbs_model_defaults(bbs_model *m, bbs_model_kind kind);
+
+/* bbs_model_set: set parameter key (the names of bbsize-scenario(5):
+ * iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes, grid,
+ * elements, orders, cg_iterations, dof_bytes, total_bytes, mtti, delta,
+ * read_bytes) from a value string ("3x4x5x5" for dims and grid, "8:17:3"
+ * for orders, times with an s/ms/us unit or seconds).  BB_EINVAL naming
+ * the key and listing the keys of the model when unknown. */
+int bbs_model_set(bbs_model *m, const char *key, const char *value, char *err);
+
+/* bbs_model_check: the grid matches ranks, everything in range.
+ * BB_EINVAL. */
+int bbs_model_check(const bbs_model *m, int ranks, char *err);
+
+/* bbs_young_daly_s: sqrt(2 delta mtti) - delta (Young 1974 to first
+ * order, Daly 2006); 0 if that is negative.  Seconds. */
+double bbs_young_daly_s(double delta_s, double mtti_s);
+
+/* bbs_model_generate: append the streams of job (of ranks ranks) to w. */
+int bbs_model_generate(const bbs_model *m, bbs_wl *w, int job, char *err);
+
+/* bbs_model_p2p_bytes: closed-form point-to-point bytes of the whole job
+ * (MILC: ranks x iterations x 16 x msg_bytes). */
+double bbs_model_p2p_bytes(const bbs_model *m, int ranks);
+
+#endif

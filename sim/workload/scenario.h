@@ -1,0 +1,69 @@
+/* scenario.h: the scenario file of `bbsize simulate` (INI, documented in
+ * bbsize-scenario(5)): topology, routing, burst-buffer architecture and
+ * devices, PFS and draining, placement and the jobs.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This module only parses text into a bbs_scenario; file names in it
+ * (CODES .conf, device files, allocation file) are resolved and read by the
+ * caller (src/cmd_scenario.c).  Every error is BB_EDATA (syntax) or
+ * BB_EINVAL (a value) with "file:line: [section] key 'token': what". */
+#ifndef BBSIZE_SIM_WORKLOAD_SCENARIO_H
+#define BBSIZE_SIM_WORKLOAD_SCENARIO_H
+
+#include <stdint.h>
+
+#include "storage/arch.h"
+#include "workload/models.h"
+
+#define BBS_SCN_PATH 1024
+
+typedef struct {
+    char name[64];
+    bbs_model model;
+    int ranks;
+    double start_s;
+    int line;               /* of its [job ...] header */
+} bbs_scn_job;
+
+typedef struct {
+    char source[BBS_SCN_PATH];
+    /* [topology] */
+    char preset[64];                  /* preset name, or "" */
+    char codes[BBS_SCN_PATH];         /* CODES dragonfly-dally .conf, or "" */
+    int bb_per_group;                 /* -1: the preset's / .conf's */
+    int routing;                      /* enum bbs_net_routing */
+    double bias;
+    int candidates;
+    int exact_limit;
+    /* [storage] */
+    bbs_arch_kind arch;
+    char device[BBS_SCN_PATH];        /* device name (data/devices) or file */
+    char hdd[BBS_SCN_PATH];
+    double capacity_bytes;            /* 0: the device's */
+    double ssd_threshold_bytes;
+    double pfs_bw_Bps;                /* 0: no draining */
+    bbs_drain_kind drain;
+    double lazy_threshold_bytes;
+    double chunk_bytes;
+    /* [placement] */
+    int placement;                    /* enum bbs_net_place_kind, or -1 for file */
+    char alloc[BBS_SCN_PATH];
+    /* [run] */
+    uint64_t seed;
+    double horizon_s;
+    int allreduce_algo;
+    /* [job NAME] sections, in file order */
+    int njobs;
+    bbs_scn_job *jobs;
+} bbs_scenario;
+
+/* bbs_scenario_parse: parse len bytes of text named source.  Defaults:
+ * preset mfnetsim-1056, minimal routing (bias 0, 2 candidates), exact
+ * rates, compute-global architecture on device mfnetsim-bb, no PFS drain,
+ * contiguous placement, seed 1, no horizon.  At least one job.  On success
+ * free with bbs_scenario_free. */
+int bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
+                       char *err);
+void bbs_scenario_free(bbs_scenario *s);
+
+#endif

@@ -1,0 +1,47 @@
+/* wl_int.h: internals of a workload (ops.c, exec.c only).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SIM_WORKLOAD_WL_INT_H
+#define BBSIZE_SIM_WORKLOAD_WL_INT_H
+
+#include <stddef.h>
+
+#include "workload/ops.h"
+
+typedef struct {
+    bbs_op *ops;
+    int n, cap;
+} bbs_wl_strm;
+
+typedef struct {
+    int n;
+    int *members;        /* communicator index -> job rank */
+    int *index;          /* job rank -> communicator index, or -1 */
+} bbs_wl_comm;
+
+typedef struct {
+    char *name;
+    int nranks;
+    double start_s;
+    bbs_wl_strm *streams;
+    bbs_wl_comm *comms;
+    int ncomms, ccap;
+} bbs_wl_job;
+
+struct bbs_wl {
+    bbs_wl_job *jobs;
+    int njobs, jcap;
+};
+
+/* bbs_wl_grow: make *p hold at least need elements of elem bytes
+ * (doubling); BB_OK or BB_ENOMEM (then *p is unchanged). */
+int bbs_wl_grow(void **p, size_t elem, int *cap, int need);
+
+/* Value parsers of the models and scenarios: a finite number; a time with
+ * an optional unit (s, ms, us, ns, min, h; default s); a size with an
+ * optional unit (B, kB, MB, GB, TB, KiB, MiB, GiB, TiB; default B).
+ * BB_OK or BB_EINVAL. */
+int bbs_wl_parse_double(const char *s, double *v);
+int bbs_wl_parse_time(const char *s, double *v);
+int bbs_wl_parse_bytes(const char *s, double *v);
+
+#endif

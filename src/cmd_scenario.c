@@ -1,0 +1,518 @@
+/* cmd_scenario.c: `bbsize simulate SCENARIO.ini` (scenario mode of
+ * simulate) and `bbsize compare ALONE.ini MIX.ini`: applications on the
+ * dragonfly and the burst buffers, per application and per link type.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "network/bbsnet.h"
+#include "network/codesconf.h"
+#include "rng.h"
+#include "workload/exec.h"
+#include "workload/scenario.h"
+#include "cli.h"
+#include "commands.h"
+
+enum { OPT_SCENARIO = 0x3100, OPT_JSON, OPT_CSV, OPT_SEED, OPT_QUIET, OPT_ROUTING,
+       OPT_PLACEMENT };
+
+typedef struct {
+    const char *files[2];
+    int nfiles;
+    int json, csv, quiet, compare;
+    int have_seed;
+    unsigned long long seed;
+} scn_args;
+
+static const struct argp_option scn_options[] = {
+    { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario file (bbsize-scenario(5))", 0 },
+    { "seed", OPT_SEED, "N", 0, "override the scenario's [run] seed", 0 },
+    { "csv", OPT_CSV, NULL, 0, "print the tables as CSV (one header line per table)", 0 },
+    { "json", OPT_JSON, NULL, 0, "print one JSON object", 0 },
+    { "quiet", OPT_QUIET, NULL, 0, "no run statistics on stderr", 0 },
+    { 0 }
+};
+
+static error_t
+scn_parse(int key, char *arg, struct argp_state *state)
+{
+    scn_args *a = state->input;
+    switch (key) {
+    case OPT_SCENARIO:
+    case ARGP_KEY_ARG:
+        if (a->nfiles >= (a->compare ? 2 : 1))
+            argp_error(state, "too many scenario files");
+        a->files[a->nfiles++] = arg;
+        break;
+    case OPT_SEED:
+        a->have_seed = 1;
+        a->seed = (unsigned long long)bb_opt_long("seed", arg, 0, LONG_MAX);
+        break;
+    case OPT_CSV: a->csv = 1; break;
+    case OPT_JSON: a->json = 1; break;
+    case OPT_QUIET: a->quiet = 1; break;
+    case ARGP_KEY_END:
+        if (a->nfiles != (a->compare ? 2 : 1))
+            argp_error(state, a->compare ? "give ALONE.ini and MIX.ini" : "give a scenario file");
+        if (a->csv && a->json)
+            argp_error(state, "--csv and --json exclude each other");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!fp)
+        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    do {
+        if (n + 1 >= cap) {
+            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
+            if (!nb)
+                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+    } while (got > 0);
+    if (ferror(fp))
+        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
+    fclose(fp);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static int
+exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* path as written, else relative to the scenario's directory; NULL if neither. */
+static char *
+beside(const char *scn, const char *p)
+{
+    if (exists(p))
+        return strdup(p);
+    const char *slash = strrchr(scn, '/');
+    size_t dl = slash ? (size_t)(slash - scn + 1) : 0;
+    char *s = malloc(dl + strlen(p) + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, scn, dl);
+    strcpy(s + dl, p);
+    if (p[0] != '/' && exists(s))
+        return s;
+    free(s);
+    return NULL;
+}
+
+/* A device: a name of data/devices or a file. */
+static void
+load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
+{
+    static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
+    char err[BB_ERRLEN], buf[2048];
+    char *path = NULL;
+    if (!strchr(name, '/') && !strstr(name, ".dev")) {
+        for (size_t i = 0; i < 2 && !path; i++) {
+            snprintf(buf, sizeof buf, "%s/%s.dev", dirs[i], name);
+            if (exists(buf))
+                path = strdup(buf);
+        }
+    } else {
+        path = beside(s->source, name);
+    }
+    if (!path)
+        bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device file (names are "
+               "those of %s/*.dev, or give a path)", s->source, name, dirs[0]);
+    size_t len;
+    char *text = (char *)slurp(path, &len);
+    int rc = bbs_dev_params_parse(p, text, path, err);
+    free(text);
+    free(path);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
+typedef struct {
+    bbs_scenario s;
+    bbs_net_params par;
+    bbs_net_topo *topo;
+    bbs_net_placement pl;
+    bbs_wl *w;
+    bbs_exec_config cfg;
+    bbs_exec_result res;
+    double wall_s;
+} scn_run;
+
+static void
+scn_load(scn_run *R, const char *file, const scn_args *a)
+{
+    char err[BB_ERRLEN];
+    size_t len;
+    int rc;
+    memset(R, 0, sizeof *R);
+    char *text = (char *)slurp(file, &len);
+    rc = bbs_scenario_parse(text, len, file, &R->s, err);
+    free(text);
+    if (rc != BB_OK)
+        bb_die_lib(BB_EDATA, err);
+    bbs_scenario *s = &R->s;
+    if (a->have_seed)
+        s->seed = a->seed;
+    /* topology */
+    if (s->preset[0]) {
+        if (bbs_net_preset(s->preset, &R->par, err) != BB_OK)
+            bb_die(BB_EXIT_DATAERR, "%s: [topology] preset: %s", file, err);
+    } else {
+        char *path = beside(file, s->codes);
+        if (!path)
+            bb_die(BB_EXIT_NOINPUT, "%s: [topology] codes '%s': no such file", file, s->codes);
+        char *ct = (char *)slurp(path, &len);
+        bbs_net_conf *c = NULL;
+        bbs_net_conf_dally d;
+        rc = bbs_net_conf_parse(ct, len, path, &c, err);
+        free(ct);
+        free(path);
+        if (rc == BB_OK)
+            rc = bbs_net_conf_dally_params(c, &d, err);
+        bbs_net_conf_free(c);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        R->par = d.par;     /* wiring: CODES' rule (= dally-1056 files, topo.h) */
+    }
+    if (s->bb_per_group >= 0)
+        R->par.bb_per_group = s->bb_per_group;
+    if ((rc = bbs_net_topo_build(&R->par, NULL, &R->topo, err)) != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: [topology]: %s", file, err);
+    /* placement */
+    int *ranks = malloc((size_t)s->njobs * sizeof *ranks);
+    if (!ranks)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    long total = 0;
+    for (int j = 0; j < s->njobs; j++)
+        total += ranks[j] = s->jobs[j].ranks;
+    if (total > R->topo->ncompute)
+        bb_die(BB_EXIT_DATAERR, "%s: the jobs ask for %ld nodes but the topology has %d compute "
+               "nodes (one rank per node)", file, total, R->topo->ncompute);
+    if (s->placement >= 0) {
+        gsl_rng *r = bbs_rng_stream_new(NULL, s->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
+        if (!r)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        rc = bbs_net_place(R->topo, s->placement, ranks, s->njobs, r, &R->pl, err);
+        gsl_rng_free(r);
+        if (rc != BB_OK)
+            bb_die(BB_EXIT_DATAERR, "%s: [placement]: %s", file, err);
+    } else {
+        char *path = beside(file, s->alloc);
+        if (!path)
+            bb_die(BB_EXIT_NOINPUT, "%s: [placement] file '%s': no such file", file, s->alloc);
+        char *at = (char *)slurp(path, &len);
+        rc = bbs_net_alloc_parse(R->topo, at, len, path, &R->pl, err);
+        free(at);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        for (int j = 0; j < s->njobs; j++) {
+            int got = j < R->pl.njobs ? R->pl.job_off[j + 1] - R->pl.job_off[j] : 0;
+            if (got < ranks[j])
+                bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): %d ranks but the allocation "
+                       "file %s gives %s %d nodes: ranks %d..%d have no placement", file,
+                       s->jobs[j].name, s->jobs[j].line, ranks[j], path,
+                       j < R->pl.njobs ? "it" : "no line for it, so", got, got, ranks[j] - 1);
+        }
+        /* jobs may use only the first ranks[j] nodes of their line */
+        bbs_net_placement q = { s->njobs, NULL, NULL };
+        q.job_off = malloc((size_t)(s->njobs + 1) * sizeof(int));
+        q.node = malloc((size_t)total * sizeof(int));
+        if (!q.job_off || !q.node)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        q.job_off[0] = 0;
+        for (int j = 0; j < s->njobs; j++) {
+            q.job_off[j + 1] = q.job_off[j] + ranks[j];
+            memcpy(q.node + q.job_off[j], R->pl.node + R->pl.job_off[j],
+                   (size_t)ranks[j] * sizeof(int));
+        }
+        bbs_net_placement_free(&R->pl);
+        R->pl = q;
+        free(path);
+    }
+    free(ranks);
+    /* workload */
+    if (bbs_wl_new(&R->w, err) != BB_OK)
+        bb_die_lib(BB_ENOMEM, err);
+    for (int j = 0; j < s->njobs; j++) {
+        int job;
+        if ((rc = bbs_wl_add_job(R->w, s->jobs[j].name, s->jobs[j].ranks, s->jobs[j].start_s,
+                                 &job, err)) != BB_OK
+            || (rc = bbs_model_generate(&s->jobs[j].model, R->w, job, err)) != BB_OK)
+            bb_die(bb_exit_status(rc), "%s: job '%s' (line %d): %s", file, s->jobs[j].name,
+                   s->jobs[j].line, err);
+    }
+    /* executor */
+    bbs_exec_config *c = &R->cfg;
+    bbs_exec_config_init(c);
+    c->topo = R->topo;
+    c->place = &R->pl;
+    c->route.kind = s->routing;
+    c->route.bias = s->bias;
+    c->route.candidates = s->candidates;
+    c->exact_limit = s->exact_limit;
+    c->allreduce_algo = s->allreduce_algo;
+    c->arch = s->arch;
+    load_device(s, s->device, &c->bb_dev);
+    if (s->arch == BBS_ARCH_STORAGE_SIDE)
+        load_device(s, s->hdd, &c->hdd_dev);
+    c->ssd_threshold_bytes = s->ssd_threshold_bytes;
+    c->capacity_bytes = s->capacity_bytes;
+    c->pfs_bw_Bps = s->pfs_bw_Bps;
+    c->drain = s->drain;
+    c->lazy_threshold_bytes = s->lazy_threshold_bytes;
+    c->drain_chunk_bytes = s->chunk_bytes;
+    c->seed = s->seed;
+    c->horizon_s = s->horizon_s;
+}
+
+static void
+scn_exec(scn_run *R)
+{
+    char err[BB_ERRLEN];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = bbs_exec_run(R->w, &R->cfg, &R->res, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    R->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (rc != BB_OK)
+        bb_die(bb_exit_status(rc), "%s: %s", R->s.source, err);
+}
+
+static void
+scn_free(scn_run *R)
+{
+    bbs_exec_result_free(&R->res);
+    bbs_wl_free(R->w);
+    bbs_net_placement_free(&R->pl);
+    bbs_net_topo_free(R->topo);
+    bbs_scenario_free(&R->s);
+}
+
+static const char *
+place_name(const bbs_scenario *s)
+{
+    return s->placement < 0 ? "file" : bbs_net_place_name(s->placement);
+}
+
+static json_t *
+job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
+{
+    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
+                     "s:f, s:f, s:f, s:f, s:b}",
+                     "job", sj->name, "model", bbs_model_name(sj->model.kind), "ranks", sj->ranks,
+                     "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
+                     "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
+                     "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
+                     "bytes_sent", J->bytes_sent, "bytes_written", J->bytes_written,
+                     "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
+                     "latency_mean_s", J->lat_mean_s, "latency_p50_s", J->lat_p50_s,
+                     "latency_p90_s", J->lat_p90_s, "latency_p99_s", J->lat_p99_s,
+                     "latency_max_s", J->lat_max_s, "finished", J->finished);
+}
+
+static const char *const lk_names[BBS_EXEC_NLINKKINDS] = { "injection", "ejection", "local",
+                                                           "global" };
+
+static void
+print_run(const scn_run *R, const scn_args *a)
+{
+    const bbs_scenario *s = &R->s;
+    const bbs_exec_result *r = &R->res;
+    if (a->json) {
+        json_t *jobs = json_array(), *links = json_array();
+        for (int j = 0; j < r->njobs; j++)
+            json_array_append_new(jobs, job_json(&s->jobs[j], &r->jobs[j]));
+        for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
+            const bbs_exec_link_result *L = &r->links[k];
+            json_array_append_new(links, json_pack(
+                "{s:s, s:i, s:f, s:f, s:f, s:f}", "kind", lk_names[k], "links", L->nlinks,
+                "bytes", L->bytes, "saturated_total_s", L->saturated_s,
+                "saturated_mean_s", L->nlinks ? L->saturated_s / L->nlinks : 0.0,
+                "saturated_max_s", L->saturated_max_s));
+        }
+        bb_json_print(json_pack(
+            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f}}",
+            "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
+            "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
+            "placement", place_name(s), "seed", (json_int_t)s->seed, "jobs", jobs,
+            "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
+            "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
+            "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,
+            "stall_s", r->stall_s, "bytes_on_pfs", r->bytes_on_pfs));
+        return;
+    }
+    if (a->csv) {
+        printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,"
+               "bytes_sent,bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,"
+               "latency_p99_s,latency_max_s\n");
+        for (int j = 0; j < r->njobs; j++) {
+            const bbs_exec_job_result *J = &r->jobs[j];
+            printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g\n",
+                   s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks,
+                   J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s,
+                   J->bytes_sent, J->bytes_written, J->bytes_read,
+                   (unsigned long long)J->messages, J->lat_p50_s, J->lat_p90_s, J->lat_p99_s,
+                   J->lat_max_s);
+        }
+        printf("\nlink_kind,links,bytes,saturated_total_s,saturated_mean_s,saturated_max_s\n");
+        for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
+            const bbs_exec_link_result *L = &r->links[k];
+            printf("%s,%d,%.0f,%.9g,%.9g,%.9g\n", lk_names[k], L->nlinks, L->bytes,
+                   L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
+        }
+        return;
+    }
+    printf("scenario %s: %s (%d nodes), routing %s, placement %s, seed %llu\n", s->source,
+           s->preset[0] ? s->preset : s->codes, R->topo->nodes, bbs_net_route_name(s->routing),
+           place_name(s), (unsigned long long)s->seed);
+    printf("%-12s %-10s %5s %11s %11s %11s %10s %10s %9s %10s %10s %10s %10s\n", "job", "model",
+           "ranks", "elapsed(s)", "comm(s)", "comm_max(s)", "io(s)", "io_max(s)", "sent(GB)",
+           "lat50(us)", "lat90(us)", "lat99(us)", "latmax(us)");
+    for (int j = 0; j < r->njobs; j++) {
+        const bbs_exec_job_result *J = &r->jobs[j];
+        printf("%-12s %-10s %5d %11.6f %11.6f %11.6f %10.6f %10.6f %9.3f %10.2f %10.2f %10.2f "
+               "%10.2f%s\n", s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind),
+               s->jobs[j].ranks, J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s,
+               J->io_max_s, J->bytes_sent / 1e9, J->lat_p50_s * 1e6, J->lat_p90_s * 1e6,
+               J->lat_p99_s * 1e6, J->lat_max_s * 1e6, J->finished ? "" : "  (unfinished)");
+    }
+    printf("\n%-10s %6s %12s %14s %14s %14s\n", "links", "count", "traffic(GB)", "sat_total(s)",
+           "sat_mean(s)", "sat_max(s)");
+    for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
+        const bbs_exec_link_result *L = &r->links[k];
+        printf("%-10s %6d %12.3f %14.6f %14.6f %14.6f\n", lk_names[k], L->nlinks, L->bytes / 1e9,
+               L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
+    }
+    printf("\nsimulated %.6f s; %llu events, %llu flows\n", r->end_s,
+           (unsigned long long)r->events, (unsigned long long)r->flows);
+}
+
+static void
+report_speed(const scn_run *R, const scn_args *a)
+{
+    if (!a->quiet)
+        fprintf(stderr, "bbsize: %s: wall %.2f s, %llu events, %.0f events/s\n", R->s.source,
+                R->wall_s, (unsigned long long)R->res.events,
+                R->wall_s > 0 ? R->res.events / R->wall_s : 0.0);
+}
+
+static const char scn_doc[] =
+    "Run a scenario (bbsize-scenario(5)): applications on the dragonfly and the burst "
+    "buffers.  Prints per application the elapsed, communication and I/O times and message "
+    "latency percentiles, and per link type the traffic and saturation time.";
+
+int
+bb_cmd_scenario_simulate(int argc, char **argv)
+{
+    scn_args a;
+    scn_run R;
+    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, NULL, NULL, NULL };
+    memset(&a, 0, sizeof a);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    scn_load(&R, a.files[0], &a);
+    scn_exec(&R);
+    print_run(&R, &a);
+    report_speed(&R, &a);
+    scn_free(&R);
+    bb_finish_stdout();
+    return BB_EXIT_OK;
+}
+
+static const char cmp_doc[] =
+    "Compare applications alone and in a mix: runs ALONE.ini and MIX.ini and, for every job "
+    "of ALONE.ini, the job of the same name in MIX.ini: elapsed, communication and I/O times "
+    "and their slowdown (mix / alone).";
+
+int
+bb_cmd_compare(int argc, char **argv)
+{
+    scn_args a;
+    scn_run R[2];
+    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, NULL, NULL, NULL };
+    memset(&a, 0, sizeof a);
+    a.compare = 1;
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    scn_load(&R[0], a.files[0], &a);
+    scn_load(&R[1], a.files[1], &a);
+    int *match = malloc((size_t)R[0].s.njobs * sizeof *match);
+    if (!match)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (int j = 0; j < R[0].s.njobs; j++) {
+        match[j] = -1;
+        for (int k = 0; k < R[1].s.njobs; k++)
+            if (!strcmp(R[0].s.jobs[j].name, R[1].s.jobs[k].name))
+                match[j] = k;
+        if (match[j] < 0)
+            bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d) is not in %s (its jobs must have the "
+                   "same names)", a.files[0], R[0].s.jobs[j].name, R[0].s.jobs[j].line,
+                   a.files[1]);
+    }
+    scn_exec(&R[0]);
+    report_speed(&R[0], &a);
+    scn_exec(&R[1]);
+    report_speed(&R[1], &a);
+    json_t *arr = a.json ? json_array() : NULL;
+    if (a.csv)
+        printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
+               "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
+               "lat_p99_mix_s\n");
+    else if (!a.json)
+        printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n", "job", "model",
+               "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
+               "io_mix(s)", "x");
+    for (int j = 0; j < R[0].s.njobs; j++) {
+        const bbs_exec_job_result *A = &R[0].res.jobs[j], *M = &R[1].res.jobs[match[j]];
+        double se = A->elapsed_s > 0 ? M->elapsed_s / A->elapsed_s : NAN;
+        double sc = A->comm_mean_s > 0 ? M->comm_mean_s / A->comm_mean_s : NAN;
+        double si = A->io_mean_s > 0 ? M->io_mean_s / A->io_mean_s : NAN;
+        const char *nm = R[0].s.jobs[j].name, *mo = bbs_model_name(R[0].s.jobs[j].model.kind);
+        if (a.json)
+            json_array_append_new(arr, json_pack(
+                "{s:s, s:s, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f}", "job", nm,
+                "model", mo, "elapsed_alone_s", A->elapsed_s, "elapsed_mix_s", M->elapsed_s,
+                "elapsed_slowdown", isnan(se) ? json_null() : json_real(se),
+                "comm_alone_s", A->comm_mean_s, "comm_mix_s", M->comm_mean_s,
+                "comm_slowdown", isnan(sc) ? json_null() : json_real(sc),
+                "io_alone_s", A->io_mean_s, "io_mix_s", M->io_mean_s,
+                "io_slowdown", isnan(si) ? json_null() : json_real(si),
+                "lat_p99_alone_s", A->lat_p99_s, "lat_p99_mix_s", M->lat_p99_s));
+        else if (a.csv)
+            printf("%s,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.6g,%.6g\n", nm, mo,
+                   A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
+                   A->io_mean_s, M->io_mean_s, si, A->lat_p99_s, M->lat_p99_s);
+        else
+            printf("%-12s %-10s %11.6f %11.6f %6.3f %11.6f %11.6f %6.3f %11.6f %11.6f %6.3f\n",
+                   nm, mo, A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
+                   A->io_mean_s, M->io_mean_s, si);
+    }
+    if (a.json)
+        bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],
+                                "jobs", arr));
+    free(match);
+    scn_free(&R[0]);
+    scn_free(&R[1]);
+    bb_finish_stdout();
+    return BB_EXIT_OK;
+}

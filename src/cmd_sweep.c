@@ -1,0 +1,271 @@
+/* cmd_sweep.c: `bbsize sweep`, idle and quiet fractions over a grid of
+ * buffer sizes, lazy thresholds, load growth, PFS bandwidths and policies
+ * (the what-if table behind Figures 3, 5 and 6 of Aupy et al. 2017).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "grid.h"
+
+enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_PFS_LIST, OPT_POLICY,
+       OPT_EPS, OPT_THREADS, OPT_CSV };
+
+static const struct argp_option options[] = {
+    { "bb-size", OPT_BB_SIZE, "SIZES", 0,
+      "buffer sizes: START:END:STEP (e.g. 0:4TB:100GB) or a list (1TB,2TB) (required)", 0 },
+    { "threshold", OPT_THRESHOLD, "FRACS", 0,
+      "lazy thresholds as fractions of the size, a list or range in [0, 1] (implies lazy)", 0 },
+    { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
+      "scale every application bandwidth by each factor, e.g. 1,1.2,1.5 (default 1)", 0 },
+    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
+      "PFS bandwidth options: one rate, a list (1TB/s,1.45TB/s) or a range "
+      "(default: the platform's)", 0 },
+    { "policy", OPT_POLICY, "LIST", 0, "greedy, lazy or greedy,lazy (default greedy; lazy with --threshold)", 0 },
+    { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
+    { "threads", OPT_THREADS, "N", 0, "evaluate on N threads (default: all cores); output does not depend on N", 0 },
+    { "csv", OPT_CSV, NULL, 0, "one CSV row per point, numbers in bytes, bytes/s and fractions", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_common common;
+    bb_qty_list sizes, pfs;
+    bb_num_list thresholds, scales;
+    int greedy, lazy, threshold_set;
+    double eps;
+    int threads;
+    const char *file;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        break;
+    case OPT_BB_SIZE:
+        bb_qty_list_free(&a->sizes);
+        bb_grid_sizes("bb-size", arg, &a->sizes);
+        break;
+    case OPT_THRESHOLD:
+        bb_num_list_free(&a->thresholds);
+        bb_grid_numbers("threshold", arg, 0, 1, &a->thresholds);
+        a->threshold_set = 1;
+        break;
+    case OPT_LOAD_SCALE:
+        bb_num_list_free(&a->scales);
+        bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
+        break;
+    case OPT_PFS_LIST:
+        bb_qty_list_free(&a->pfs);
+        bb_grid_rates("pfs-bw", arg, &a->pfs);
+        /* The first option is the platform's (bb_ctx_load needs one). */
+        a->common.pfs_bw = a->pfs.v[0];
+        break;
+    case OPT_POLICY: {
+        char *copy = strdup(arg), *tok, *save = NULL;
+
+        a->greedy = a->lazy = 0;
+        for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (strcmp(tok, "greedy") == 0)
+                a->greedy = 1;
+            else if (strcmp(tok, "lazy") == 0)
+                a->lazy = 1;
+            else {
+                free(copy);
+                argp_error(state, "--policy: '%s' is not greedy or lazy", tok);
+            }
+        }
+        free(copy);
+        if (!a->greedy && !a->lazy)
+            argp_error(state, "--policy: give greedy, lazy or greedy,lazy");
+        break;
+    }
+    case OPT_EPS:
+        a->eps = bb_opt_fraction_closed("empty-prob", arg);
+        break;
+    case OPT_THREADS:
+        a->threads = (int)bb_opt_long("threads", arg, 1, 1024);
+        break;
+    case OPT_CSV:
+        a->common.csv = 1;
+        break;
+    case ARGP_KEY_ARG:
+        if (a->file)
+            argp_error(state, "more than one workload file");
+        a->file = arg;
+        break;
+    case ARGP_KEY_END:
+        if (a->sizes.n == 0)
+            argp_error(state, "--bb-size SIZES is required (e.g. 0:4TB:100GB)");
+        if (a->common.csv && a->common.json)
+            argp_error(state, "--csv and --json exclude each other");
+        if (!a->greedy && !a->lazy) {
+            a->lazy = a->threshold_set;
+            a->greedy = !a->threshold_set;
+        }
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "
+    "scales, PFS bandwidths and policies, one row per point.\v"
+    "Rows come in grid order: load scale, then PFS bandwidth, policy (greedy "
+    "before lazy), threshold, and buffer size innermost.  Greedy rows ignore the "
+    "thresholds.  Points run in parallel; the output is the same for any --threads.",
+    children, NULL, NULL
+};
+
+int
+bb_cmd_sweep(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bb_scenario *sc = NULL;
+    bba_sweep_point *pts = NULL;
+    bba_sweep_out *out = NULL;
+    size_t nsc, npol_rows, npts = 0, k = 0;
+    double one = 1.0;
+    json_t *rows = NULL;
+
+    memset(&a, 0, sizeof a);
+    bb_common_init(&a.common);
+    a.eps = 0.01;
+    a.threads = bb_grid_threads();
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_load(&ctx, &a.common, a.file);
+    if (a.scales.n == 0) {
+        a.scales.n = 1;
+        a.scales.v = malloc(sizeof *a.scales.v);
+        if (a.scales.v == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        a.scales.v[0] = one;
+    }
+    if (a.thresholds.n == 0) {
+        a.thresholds.n = 1;
+        a.thresholds.v = calloc(1, sizeof *a.thresholds.v);
+        if (a.thresholds.v == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    }
+    nsc = a.scales.n * (a.pfs.n ? a.pfs.n : 1);
+    npol_rows = (size_t)a.greedy + (a.lazy ? a.thresholds.n : 0);
+    if (nsc * npol_rows > BB_GRID_MAX / a.sizes.n)
+        bb_die(BB_EXIT_USAGE, "the grid has more than %d points; narrow it", BB_GRID_MAX);
+    npts = nsc * npol_rows * a.sizes.n;
+    sc = calloc(nsc, sizeof *sc);
+    pts = calloc(npts, sizeof *pts);
+    out = calloc(npts, sizeof *out);
+    if (sc == NULL || pts == NULL || out == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < a.scales.n; i++)
+        for (size_t j = 0; j < (a.pfs.n ? a.pfs.n : 1); j++) {
+            double pfs = a.pfs.n ? bb_qty_rate_Bps(&a.pfs.v[j], ctx.pf.time_unit_s)
+                                 : ctx.pf.pfs_bw_Bps;
+            bb_scenario *s = &sc[i * (a.pfs.n ? a.pfs.n : 1) + j];
+
+            bb_scenario_init(s, &ctx, a.scales.v[i], pfs);
+            for (int pol = 0; pol < 2; pol++) {
+                if ((pol == 0 && !a.greedy) || (pol == 1 && !a.lazy))
+                    continue;
+                for (size_t t = 0; t < (pol ? a.thresholds.n : 1); t++)
+                    for (size_t z = 0; z < a.sizes.n; z++) {
+                        bba_sweep_point *p = &pts[k++];
+                        long smax = bb_ctx_s_max(&s->ctx);
+
+                        p->model = &s->ctx.model;
+                        p->S = bb_ctx_size_to_quanta(&s->ctx, &a.sizes.v[z]);
+                        if (p->S > smax) {
+                            char b1[64], b2[64];
+
+                            bb_ctx_fmt_size(&s->ctx, b1, sizeof b1, a.sizes.v[z].v);
+                            bb_ctx_fmt_size(&s->ctx, b2, sizeof b2,
+                                            bb_ctx_quanta_to_bytes(&s->ctx, smax));
+                            bb_die(BB_EXIT_TOOBIG, "option '--bb-size': %s needs a chain larger "
+                                   "than the memory budget allows (at most %s here; see "
+                                   "--max-memory, --resolution)", b1, b2);
+                        }
+                        p->pol.lazy = pol;
+                        p->pol.eps = a.eps;
+                        p->pol.threshold = pol ? (long)floor(a.thresholds.v[t] * (double)p->S) : 0;
+                    }
+            }
+        }
+    bb_grid_run(&a.common, pts, npts, &ctx.so, a.threads, out);
+
+    if (a.common.csv)
+        printf("load_scale,pfs_bw_bytes_per_s,policy,threshold_fraction,threshold_bytes,"
+               "bb_size_bytes,bb_size_quanta,idle_fraction,quiet_fraction,load_ratio,states,residual\n");
+    else if (a.common.json)
+        rows = json_array();
+    else
+        printf("%-6s %-11s %-6s %-9s %-11s %-11s %-7s %-11s %-11s %s\n", "LOAD", "PFS_BW", "POLICY",
+               "THRESHOLD", "THRESH_SIZE", "BB_SIZE", "QUANTA", "IDLE", "QUIET", "E/B");
+    k = 0;
+    for (size_t s = 0; s < nsc; s++)
+        for (size_t r = 0; r < npol_rows * a.sizes.n; r++, k++) {
+            const bba_sweep_point *p = &pts[k];
+            const bba_eval_result *e = &out[k].r;
+            const bb_ctx *c = &sc[s].ctx;
+            double frac = p->pol.lazy ? a.thresholds.v[(r / a.sizes.n) - (size_t)a.greedy] : 0;
+            double ratio = bba_model_load_ratio(p->model);
+
+            if (a.common.csv) {
+                printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.17g,%.17g,%.17g,%ld,%.3g\n",
+                       sc[s].load_scale, sc[s].pfs_bw_Bps, bb_policy_name(&p->pol), frac,
+                       bb_ctx_quanta_to_bytes(c, e->threshold), bb_ctx_quanta_to_bytes(c, p->S),
+                       p->S, e->meas.idle, e->meas.quiet, ratio, e->n_states, e->solve.residual);
+            } else if (a.common.json) {
+                json_array_append_new(rows, json_pack(
+                    "{s:f, s:f, s:s, s:f, s:f, s:I, s:f, s:I, s:f, s:f, s:f, s:I, s:f}",
+                    "load_scale", sc[s].load_scale, "pfs_bw_bytes_per_s", sc[s].pfs_bw_Bps,
+                    "policy", bb_policy_name(&p->pol), "threshold_fraction", frac,
+                    "threshold_bytes", bb_ctx_quanta_to_bytes(c, e->threshold),
+                    "threshold_quanta", (json_int_t)e->threshold,
+                    "bb_size_bytes", bb_ctx_quanta_to_bytes(c, p->S),
+                    "bb_size_quanta", (json_int_t)p->S, "idle_fraction", e->meas.idle,
+                    "quiet_fraction", e->meas.quiet, "load_ratio", ratio,
+                    "states", (json_int_t)e->n_states, "residual", e->solve.residual));
+            } else {
+                char pfs[32], th[32], sz[32];
+
+                bb_ctx_fmt_rate(c, pfs, sizeof pfs, sc[s].pfs_bw_Bps);
+                bb_ctx_fmt_size(c, th, sizeof th, bb_ctx_quanta_to_bytes(c, e->threshold));
+                bb_ctx_fmt_size(c, sz, sizeof sz, bb_ctx_quanta_to_bytes(c, p->S));
+                printf("%-6g %-11s %-6s %-9g %-11s %-11s %-7ld %-11.4g %-11.4g %.4g\n",
+                       sc[s].load_scale, pfs, bb_policy_name(&p->pol), frac, th, sz, p->S,
+                       e->meas.idle, e->meas.quiet, ratio);
+            }
+        }
+    if (a.common.json) {
+        json_t *o = json_pack("{s:I, s:f, s:o, s:o}", "points", (json_int_t)npts,
+                              "empty_prob", a.eps, "platform", bb_json_platform(&ctx),
+                              "rows", rows);
+
+        bb_json_print(o);
+    }
+    for (size_t s = 0; s < nsc; s++)
+        bb_scenario_free(&sc[s]);
+    free(sc);
+    free(pts);
+    free(out);
+    bb_qty_list_free(&a.sizes);
+    bb_qty_list_free(&a.pfs);
+    bb_num_list_free(&a.thresholds);
+    bb_num_list_free(&a.scales);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}

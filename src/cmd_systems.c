@@ -1,0 +1,109 @@
+/* cmd_systems.c: `bbsize systems`, the platform presets of real machines
+ * that --system NAME loads (bbsize-system(5)).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+enum { OPT_JSON = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 0 },
+    { 0 }
+};
+
+struct args {
+    int json;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_JSON:
+        a->json = 1;
+        break;
+    case ARGP_KEY_ARG:
+        argp_error(state, "unexpected argument '%s'", arg);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp argp = {
+    options, parse, "",
+    "List the platform presets of real machines (for --system NAME).\v"
+    "Presets are read from $BBSIZE_DATADIR/systems, the installed data directory "
+    "and the source tree, in that order; see bbsize-system(5).",
+    NULL, NULL, NULL
+};
+
+static json_t *
+qty_json(const bb_qty *q)
+{
+    return q->set ? json_real(q->v) : json_null();
+}
+
+int
+bb_cmd_systems(int argc, char **argv)
+{
+    struct args a;
+    char **names, err[BB_ERRLEN];
+    size_t n;
+    json_t *arr = NULL;
+
+    memset(&a, 0, sizeof a);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    n = bb_system_names(&names);
+    if (n == 0)
+        bb_die(BB_EXIT_NOINPUT, "no platform presets found (looked in $BBSIZE_DATADIR/systems, "
+               "%s/systems and %s/systems)", BBSIZE_DATADIR, BBSIZE_SRCDATADIR);
+    if (a.json)
+        arr = json_array();
+    else
+        printf("%-15s %-11s %-11s %-11s %-9s %-8s %-12s %s\n", "NAME", "PFS_BW", "BB_SIZE",
+               "BB_BW", "NODES", "BB_NODES", "BB_KIND", "TITLE");
+    for (size_t i = 0; i < n; i++) {
+        bb_system s;
+        char pfs[32] = "-", bbs[32] = "-", bbw[32] = "-";
+        int rc = bb_system_find(names[i], &s, err, sizeof err);
+
+        if (rc != 0) {
+            bb_system_names_free(names, n);
+            json_decref(arr);
+            bb_die(rc, "%s", err);
+        }
+        if (a.json) {
+            json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:I, s:s}",
+                                  "name", s.name, "title", s.title, "bb_kind", s.kind,
+                                  "pfs_bw_bytes_per_s", qty_json(&s.pfs_bw),
+                                  "bb_size_bytes", qty_json(&s.bb_size),
+                                  "bb_bw_bytes_per_s", qty_json(&s.bb_bw),
+                                  "time_unit_s", qty_json(&s.time_unit),
+                                  "compute_nodes", (json_int_t)s.compute_nodes,
+                                  "bb_nodes", (json_int_t)s.bb_nodes,
+                                  "file", s.path);
+            json_array_append_new(arr, o);
+            continue;
+        }
+        bb_fmt_rate(pfs, sizeof pfs, s.pfs_bw.v, 1, 0);
+        if (s.bb_size.set)
+            bb_fmt_size(bbs, sizeof bbs, s.bb_size.v, 0);
+        if (s.bb_bw.set)
+            bb_fmt_rate(bbw, sizeof bbw, s.bb_bw.v, 1, 0);
+        printf("%-15s %-11s %-11s %-11s %-9ld %-8ld %-12s %s\n", s.name, pfs, bbs, bbw,
+               s.compute_nodes, s.bb_nodes, s.kind, s.title);
+    }
+    bb_system_names_free(names, n);
+    if (a.json)
+        bb_json_print(json_pack("{s:o}", "systems", arr));
+    return BB_EXIT_OK;
+}

@@ -1,0 +1,548 @@
+/* cmd_trace.c: `bbsize trace`, the trace-driven workload models (VEF
+ * traces, Graph500, file loads) as operation streams: their volumes, and
+ * optionally a run on a dragonfly preset.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "rng.h"
+#include "units.h"
+#include "network/place.h"
+#include "network/topo.h"
+#include "workload/exec.h"
+#include "workload/tracejob.h"
+
+enum {
+    OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,
+    OPT_ARCH, OPT_TQ, OPT_EQ, OPT_ROOTLAW, OPT_ROOTDEG, OPT_TAIL, OPT_FILES, OPT_FSIZE, OPT_PAUSE,
+    OPT_READ, OPT_RANKS, OPT_TOPO, OPT_BBPG, OPT_DEVICE, OPT_PLACE, OPT_ROUTING, OPT_JSON, OPT_CSV, OPT_QUIET
+};
+
+static const struct argp_option options[] = {
+    { NULL, 0, NULL, 0, "Model:", 1 },
+    { "model", OPT_MODEL, "NAME", 0, "vef (default when FILE is given), graph500, fileload", 1 },
+    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 1 },
+    { "messages", OPT_MESSAGES, "N", 0, "DCNW/CDCNW/FLOWS: generate at most N messages "
+      "(default: #Msgs of the header)", 1 },
+    { "sizes", OPT_SIZES, "FILE", 0, "CDCNW: the size table (default: the file named on line 3, "
+      "relative to the trace)", 1 },
+    { NULL, 0, NULL, 0, "Graph500 (CCPE model):", 2 },
+    { "scale", OPT_SCALE, "S", 0, "graph scale (default 22)", 2 },
+    { "edgefactor", OPT_EF, "F", 0, "edge factor (default 16)", 2 },
+    { "nodes", OPT_NODES, "N", 0, "processes (default 72, CCPE Table IV)", 2 },
+    { "coalescing", OPT_CS, "C", 0, "queries per message (default 256)", 2 },
+    { "arch", OPT_ARCH, "NAME", 0, "query time of Table III: altamira (1.5 ns, default), i5-5200u, "
+      "xeon-e5-2620, mont-blanc", 2 },
+    { "query-time", OPT_TQ, "TIME", 0, "query time, e.g. 2ns (overrides --arch)", 2 },
+    { "equations", OPT_EQ, "SET", 0, "fogsim (default: the authors' code) or ccpe (eqs. 7 and 13 "
+      "as printed)", 2 },
+    { "root-law", OPT_ROOTLAW, "LAW", 0, "lognormal (eqs. 18-19, default) or kronecker (fitted to "
+      "real Kronecker graphs)", 2 },
+    { "root-degree", OPT_ROOTDEG, "D", 0, "a fixed root degree", 2 },
+    { "tail", OPT_TAIL, "RULE", 0, "fogsim (stop at 9 levels or <= 10% left, default) or keep "
+      "(explore the rest in tail levels)", 2 },
+    { NULL, 0, NULL, 0, "File loads (SANgo):", 3 },
+    { "files", OPT_FILES, "N", 0, "number of files (default 10)", 3 },
+    { "file-size", OPT_FSIZE, "MIN[:MAX]", 0, "file sizes, uniform (default 10GB)", 3 },
+    { "pause", OPT_PAUSE, "MIN[:MAX]", 0, "pause before each file, uniform (default 0s)", 3 },
+    { "read", OPT_READ, NULL, 0, "read the files instead of writing them", 3 },
+    { "ranks", OPT_RANKS, "N", 0, "clients, files dealt round-robin (default 1)", 3 },
+    { NULL, 0, NULL, 0, "Run on a network (optional):", 4 },
+    { "topology", OPT_TOPO, "PRESET", 0, "run the streams on this dragonfly preset "
+      "(graph500-72, mfnetsim-1056, ...)", 4 },
+    { "bb-per-group", OPT_BBPG, "K", 0, "the first K terminals of every group are burst-buffer "
+      "nodes (default: the preset's; 1 if it has none and the workload does I/O)", 4 },
+    { "device", OPT_DEVICE, "NAME|FILE", 0, "burst-buffer device for reads and writes: a name "
+      "of data/devices (default mfnetsim-bb) or a .dev file", 4 },
+    { "placement", OPT_PLACE, "POLICY", 0, "cont (default), random-node, random-router, "
+      "random-group", 4 },
+    { "routing", OPT_ROUTING, "NAME", 0, "min (default), val or adaptive", 4 },
+    { NULL, 0, NULL, 0, "Output:", 5 },
+    { "json", OPT_JSON, NULL, 0, "JSON on stdout", 5 },
+    { "csv", OPT_CSV, NULL, 0, "Graph500: the per-level table as CSV", 5 },
+    { "quiet", 'q', NULL, 0, "no timing lines on stderr", 5 },
+    { 0 }
+};
+
+enum { M_VEF = 0, M_G500, M_FILE };
+
+typedef struct {
+    const char *file, *sizes, *topo, *place, *routing, *device;
+    int model, have_model, json, csv, quiet, bbpg, g500_nodes, file_ranks;
+    uint64_t seed;
+    long messages;
+    bbs_tracejob gj, fj; /* Graph500 and file-load options, set as scenario keys */
+} targs;
+
+/* A model option as the scenario key of tracejob.h. */
+static void
+tj_set(struct argp_state *st, bbs_tracejob *j, const char *opt, const char *key, const char *arg)
+{
+    char err[BB_ERRLEN];
+
+    if (bbs_tracejob_set(j, key, arg, err))
+        argp_error(st, "%s: %s", opt, err);
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+    targs *a = st->input;
+
+    switch (key) {
+    case OPT_MODEL:
+        a->have_model = 1;
+        if (!strcasecmp(arg, "vef"))
+            a->model = M_VEF;
+        else if (!strcasecmp(arg, "graph500") || !strcasecmp(arg, "g500"))
+            a->model = M_G500;
+        else if (!strcasecmp(arg, "fileload") || !strcasecmp(arg, "sango"))
+            a->model = M_FILE;
+        else
+            argp_error(st, "unknown model '%s' (known: vef, graph500, fileload)", arg);
+        break;
+    case OPT_SEED: a->seed = (uint64_t)bb_opt_long("--seed", arg, 0, LONG_MAX); break;
+    case OPT_MESSAGES: a->messages = bb_opt_long("--messages", arg, 1, LONG_MAX); break;
+    case OPT_SIZES: a->sizes = arg; break;
+    case OPT_SCALE: tj_set(st, &a->gj, "--scale", "scale", arg); break;
+    case OPT_EF: tj_set(st, &a->gj, "--edgefactor", "edgefactor", arg); break;
+    case OPT_NODES: a->g500_nodes = (int)bb_opt_long("--nodes", arg, 2, 1 << 20); break;
+    case OPT_CS: tj_set(st, &a->gj, "--coalescing", "coalescing", arg); break;
+    case OPT_ARCH:
+        if (!bbs_g500_arch_find(arg))
+            argp_error(st, "unknown --arch '%s' (known: %s)", arg, bbs_g500_arch_names());
+        tj_set(st, &a->gj, "--arch", "arch", arg);
+        break;
+    case OPT_TQ: tj_set(st, &a->gj, "--query-time", "query_time", arg); break;
+    case OPT_EQ: tj_set(st, &a->gj, "--equations", "equations", arg); break;
+    case OPT_ROOTLAW: tj_set(st, &a->gj, "--root-law", "root_law", arg); break;
+    case OPT_ROOTDEG: tj_set(st, &a->gj, "--root-degree", "root_degree", arg); break;
+    case OPT_TAIL: tj_set(st, &a->gj, "--tail", "tail", arg); break;
+    case OPT_FILES: tj_set(st, &a->fj, "--files", "files", arg); break;
+    case OPT_FSIZE: tj_set(st, &a->fj, "--file-size", "file_size", arg); break;
+    case OPT_PAUSE: tj_set(st, &a->fj, "--pause", "pause", arg); break;
+    case OPT_READ: tj_set(st, &a->fj, "--read", "mode", "read"); break;
+    case OPT_RANKS: a->file_ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
+    case OPT_TOPO: a->topo = arg; break;
+    case OPT_DEVICE: a->device = arg; break;
+    case OPT_BBPG: a->bbpg = (int)bb_opt_long("--bb-per-group", arg, 0, 1 << 20); break;
+    case OPT_PLACE: a->place = arg; break;
+    case OPT_ROUTING: a->routing = arg; break;
+    case OPT_JSON: a->json = 1; break;
+    case OPT_CSV: a->csv = 1; break;
+    case 'q': a->quiet = 1; break;
+    case ARGP_KEY_ARG: bb_argp_file(st, arg, &a->file); break;
+    case ARGP_KEY_END:
+        if (!a->have_model)
+            a->model = M_VEF;
+        if (a->model == M_VEF && !a->file)
+            argp_error(st, "a VEF trace FILE is needed (or --model graph500 / fileload)");
+        if (a->model != M_VEF && a->file)
+            argp_error(st, "FILE is for VEF traces, not --model %s",
+                       a->model == M_G500 ? "graph500" : "fileload");
+        if (a->csv && a->json)
+            argp_error(st, "--csv and --json are exclusive");
+        break;
+    default: return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    char *b = NULL;
+    size_t cap = 0, n = 0;
+
+    if (!fp)
+        bb_die(BB_EXIT_NOINPUT, "%s: %s", path, strerror(errno));
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            cap = cap ? 2 * cap : 1 << 20;
+            b = realloc(b, cap);
+            if (!b)
+                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
+        }
+        size_t k = fread(b + n, 1, cap - n - 1, fp);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (ferror(fp))
+        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
+    fclose(fp);
+    b[n] = '\0';
+    *len = n;
+    return b;
+}
+
+/* The size table of a DCNW model (data/vef) or a CDCNW file. */
+static bbs_sizedist *
+load_sizes(const bbs_vef *v, const char *trace, const char *override)
+{
+    static const char *dirs[] = { BBSIZE_SRCDATADIR "/vef", BBSIZE_DATADIR "/vef" };
+    char path[2048], err[BB_ERRLEN];
+    const bbs_sizemodel *m = NULL;
+    bbs_sizedist *d;
+    size_t len;
+    char *text;
+    int rc;
+
+    if (v->kind == BBS_VEF_DCNW) {
+        m = bbs_sizemodel_find(v->model);
+        path[0] = '\0';
+        for (int i = 0; i < 2 && !path[0]; i++) {
+            FILE *fp;
+            snprintf(path, sizeof path, "%s/%s", dirs[i], m->file);
+            if ((fp = fopen(path, "rb")))
+                fclose(fp);
+            else
+                path[0] = '\0';
+        }
+        if (!path[0])
+            bb_die(BB_EXIT_NOINPUT, "size table %s of model %s not found in %s", m->file, m->name,
+                   dirs[1]);
+    } else if (override) {
+        snprintf(path, sizeof path, "%s", override);
+    } else if (v->model[0] == '/' || !strchr(trace, '/')) {
+        snprintf(path, sizeof path, "%s", v->model);
+    } else {
+        snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(trace, '/') - trace), trace, v->model);
+    }
+    text = slurp(path, &len);
+    rc = bbs_sizedist_parse(&d, path, text, len, m ? m->unit_bytes : 1.0,
+                            m ? m->tail : BBS_TAIL_NONE, err);
+    free(text);
+    if (rc)
+        bb_die_lib(rc, err);
+    return d;
+}
+
+static double
+now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *
+model_label(const targs *a, const bbs_vef *v)
+{
+    if (a->model == M_G500)
+        return "graph500";
+    if (a->model == M_FILE)
+        return "fileload";
+    return v->kind == BBS_VEF_MPI ? "vef-mpi" : bbs_vef_kind_name(v->kind);
+}
+
+static void
+print_levels_csv(const bbs_g500_plan *pl, const bbs_g500_params *g)
+{
+    printf("level,mean_edges,sigma_edges,queries,messages,bytes\n");
+    for (int l = 0; l < pl->nlevels; l++)
+        printf("%d,%.6g,%.6g,%llu,%zu,%.0f\n", l, pl->levels[l].mean, pl->levels[l].sigma,
+               (unsigned long long)pl->levels[l].queries, pl->levels[l].nmsgs,
+               (double)pl->levels[l].queries * g->query_bytes);
+}
+
+static void
+run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
+{
+    char err[BB_ERRLEN], buf[64];
+    bbs_net_params par;
+    bbs_net_topo *topo = NULL;
+    bbs_net_placement pl;
+    bbs_exec_config c;
+    bbs_exec_result r;
+    int kind = BBS_NET_PLACE_CONT, ranks = bbs_wl_nranks(w, 0), rc;
+    gsl_rng *rng;
+    double t0;
+
+    if (bbs_net_preset(a->topo, &par, err))
+        bb_die(BB_EXIT_USAGE, "--topology: %s", err);
+    if (a->bbpg >= 0)
+        par.bb_per_group = a->bbpg;
+    else if (par.bb_per_group == 0 && io)
+        par.bb_per_group = 1;
+    if ((rc = bbs_net_topo_build(&par, NULL, &topo, err)))
+        bb_die_lib(rc, err);
+    if (ranks > topo->ncompute)
+        bb_die(BB_EXIT_DATAERR, "the %s job has %d ranks but topology %s has %d compute nodes (one "
+               "rank per node)", bbs_wl_job_name(w, 0), ranks, a->topo, topo->ncompute);
+    if (a->place && bbs_net_place_parse(a->place, &kind, err))
+        bb_die(BB_EXIT_USAGE, "--placement: %s", err);
+    rng = bbs_rng_stream_new(NULL, a->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
+    if (!rng)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    rc = bbs_net_place(topo, kind, &ranks, 1, rng, &pl, err);
+    gsl_rng_free(rng);
+    if (rc)
+        bb_die_lib(rc, err);
+    bbs_exec_config_init(&c);
+    c.topo = topo;
+    c.place = &pl;
+    c.seed = a->seed;
+    if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
+        bb_die(BB_EXIT_USAGE, "--routing: %s", err);
+    {
+        char path[2048];
+        const char *name = a->device ? a->device : "mfnetsim-bb";
+        size_t len;
+        char *text;
+        path[0] = '\0';
+        if (!strchr(name, '/') && !strstr(name, ".dev")) {
+            static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
+            for (int i = 0; i < 2 && !path[0]; i++) {
+                FILE *fp;
+                snprintf(path, sizeof path, "%s/%s.dev", dirs[i], name);
+                if ((fp = fopen(path, "rb")))
+                    fclose(fp);
+                else
+                    path[0] = '\0';
+            }
+            if (!path[0])
+                bb_die(BB_EXIT_NOINPUT, "--device '%s': no such device in %s/devices", name,
+                       BBSIZE_DATADIR);
+        } else {
+            snprintf(path, sizeof path, "%s", name);
+        }
+        text = slurp(path, &len);
+        rc = bbs_dev_params_parse(&c.bb_dev, text, path, err);
+        free(text);
+        if (rc)
+            bb_die_lib(rc, err);
+    }
+    t0 = now_s();
+    if ((rc = bbs_exec_run(w, &c, &r, err)))
+        bb_die_lib(rc, err);
+    t0 = now_s() - t0;
+    {
+        const bbs_exec_job_result *J = &r.jobs[0];
+        if (human) {
+            printf("run on %s (%s placement, %s routing), seed %llu:\n", a->topo,
+                   a->place ? a->place : "cont", a->routing ? a->routing : "min",
+                   (unsigned long long)a->seed);
+            bb_fmt_duration(buf, sizeof buf, J->elapsed_s);
+            printf("  elapsed            %s%s\n", buf, J->finished ? "" : " (not finished)");
+            bb_fmt_duration(buf, sizeof buf, J->comm_mean_s);
+            printf("  communication      %s mean per rank", buf);
+            bb_fmt_duration(buf, sizeof buf, J->comm_max_s);
+            printf(", %s max\n", buf);
+            bb_fmt_duration(buf, sizeof buf, J->io_mean_s);
+            printf("  I/O                %s mean per rank\n", buf);
+            bb_fmt_duration(buf, sizeof buf, J->compute_mean_s);
+            printf("  compute            %s mean per rank\n", buf);
+            printf("  messages           %llu, latency p50 %.3g s, p99 %.3g s, max %.3g s\n",
+                   (unsigned long long)J->messages, J->lat_p50_s, J->lat_p99_s, J->lat_max_s);
+            printf("  simulation         %.3f s wall, %llu events, %.3g events/s\n", t0,
+                   (unsigned long long)r.events, r.events / fmax(t0, 1e-9));
+        }
+        if (root) {
+            json_t *o = json_object();
+            json_object_set_new(o, "topology", json_string(a->topo));
+            json_object_set_new(o, "elapsed_s", json_real(J->elapsed_s));
+            json_object_set_new(o, "finished", json_boolean(J->finished));
+            json_object_set_new(o, "comm_mean_s", json_real(J->comm_mean_s));
+            json_object_set_new(o, "comm_max_s", json_real(J->comm_max_s));
+            json_object_set_new(o, "io_mean_s", json_real(J->io_mean_s));
+            json_object_set_new(o, "compute_mean_s", json_real(J->compute_mean_s));
+            json_object_set_new(o, "messages", json_integer((json_int_t)J->messages));
+            json_object_set_new(o, "latency_p50_s", json_real(J->lat_p50_s));
+            json_object_set_new(o, "latency_p99_s", json_real(J->lat_p99_s));
+            json_object_set_new(o, "events", json_integer((json_int_t)r.events));
+            json_object_set_new(o, "wall_s", json_real(t0));
+            json_object_set_new(root, "run", o);
+        }
+    }
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(topo);
+}
+
+int
+bb_cmd_trace(int argc, char **argv)
+{
+    static const char doc[] =
+        "Generate a trace-driven workload as per-rank operation streams and report its volumes; "
+        "with --topology, also run it on a dragonfly.\vFILE is a VEF trace (plain MPI, or EXT "
+        "DCNW, CDCNW, FLOWS, HOROVOD; grammar in bbsize-vef(5)).  See bbsize-trace(1).";
+    struct argp argp = { options, parse_opt, "[FILE]", doc, NULL, NULL, NULL };
+    targs a;
+    char err[BB_ERRLEN], buf[64];
+    bbs_vef *v = NULL;
+    bbs_sizedist *d = NULL;
+    bbs_g500_plan *pl = NULL;
+    bbs_wl *w = NULL;
+    bbs_wl_totals t;
+    int rc, human;
+    double t0, gen_s;
+    uint64_t nops = 0;
+    json_t *root = NULL;
+
+    memset(&a, 0, sizeof a);
+    a.seed = 1;
+    a.bbpg = -1;
+    a.g500_nodes = 72;
+    a.file_ranks = 1;
+    bbs_tracejob_defaults(&a.gj, BBS_TJ_GRAPH500);
+    bbs_tracejob_defaults(&a.fj, BBS_TJ_FILELOAD);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    human = !a.json && !a.csv;
+    if (a.model == M_VEF) {
+        size_t len;
+        char *text = slurp(a.file, &len);
+        t0 = now_s();
+        rc = bbs_vef_parse(&v, a.file, text, len, err);
+        gen_s = now_s() - t0;
+        free(text);
+        if (rc)
+            bb_die_lib(rc, err);
+        if (!a.quiet)
+            fprintf(stderr, "bbsize trace: parsed %s (%zu bytes) in %.3f s, %.3g MB/s\n", a.file,
+                    len, gen_s, len / fmax(gen_s, 1e-9) / 1e6);
+        if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
+            d = load_sizes(v, a.file, a.sizes);
+    }
+    if (bbs_wl_new(&w, err))
+        bb_die_lib(BB_ENOMEM, err);
+    t0 = now_s();
+    if (a.model == M_VEF) {
+        rc = bbs_tracegen_vef(w, model_label(&a, v), v, d, a.messages, a.seed, 0, NULL, err);
+    } else if (a.model == M_G500) {
+        a.gj.g.nodes = a.g500_nodes;
+        rc = bbs_g500_plan_new(&pl, &a.gj.g, a.seed, 0, err);
+        if (!rc && a.csv && !a.topo) { /* the table is the plan: no streams needed */
+            gen_s = now_s() - t0;
+            if (!a.quiet)
+                fprintf(stderr, "bbsize trace: drew a %d-level BFS of %llu messages in %.3f s\n",
+                        pl->nlevels, (unsigned long long)pl->messages, gen_s);
+            print_levels_csv(pl, &a.gj.g);
+            bbs_wl_free(w);
+            bbs_g500_plan_free(pl);
+            return BB_EXIT_OK;
+        }
+        if (!rc)
+            rc = bbs_tracegen_g500(w, "graph500", pl, NULL, err);
+    } else {
+        rc = bbs_tracejob_generate(&a.fj, w, "fileload", a.file_ranks, a.seed, 0, NULL, err);
+    }
+    gen_s = now_s() - t0;
+    if (rc)
+        bb_die(bb_exit_status(rc), "%s%s%s", a.file ? a.file : "", a.file ? ": " : "", err);
+    bbs_wl_job_totals(w, 0, &t);
+    for (int k = 0; k <= BBS_OP_WAITALL; k++)
+        nops += t.ops[k];
+    if (!a.quiet)
+        fprintf(stderr, "bbsize trace: generated %llu operations in %.3f s, %.3g ops/s\n",
+                (unsigned long long)nops, gen_s, nops / fmax(gen_s, 1e-9));
+    if (a.csv) {
+        if (!pl)
+            bb_die(BB_EXIT_USAGE, "--csv is the Graph500 per-level table (use --model graph500)");
+        print_levels_csv(pl, &a.gj.g);
+    }
+    if (human) {
+        printf("%s: %s, %d ranks, seed %llu\n", a.file ? a.file : model_label(&a, v),
+               model_label(&a, v), bbs_wl_nranks(w, 0), (unsigned long long)a.seed);
+        printf("  operations         %llu (%llu send, %llu recv, %llu collective, %llu compute, "
+               "%llu write, %llu read)\n", (unsigned long long)nops,
+               (unsigned long long)t.ops[BBS_OP_SEND], (unsigned long long)t.ops[BBS_OP_RECV],
+               (unsigned long long)t.ops[BBS_OP_COLL], (unsigned long long)t.ops[BBS_OP_COMPUTE],
+               (unsigned long long)t.ops[BBS_OP_WRITE], (unsigned long long)t.ops[BBS_OP_READ]);
+        bb_fmt_size(buf, sizeof buf, t.p2p_bytes, 0);
+        printf("  point-to-point     %s (%.0f B)\n", buf, t.p2p_bytes);
+        for (int k = 0; k < BBS_COLL_NKINDS; k++)
+            if (t.colls[k]) {
+                bb_fmt_size(buf, sizeof buf, t.coll_bytes[k], 0);
+                printf("  %-18s %llu rank parts, %s contributed\n", bbs_coll_name(k),
+                       (unsigned long long)t.colls[k], buf);
+            }
+        if (t.write_bytes > 0 || t.read_bytes > 0) {
+            bb_fmt_size(buf, sizeof buf, t.write_bytes, 0);
+            printf("  written            %s\n", buf);
+            bb_fmt_size(buf, sizeof buf, t.read_bytes, 0);
+            printf("  read               %s\n", buf);
+        }
+        bb_fmt_duration(buf, sizeof buf, t.compute_s);
+        printf("  compute + delays   %s summed over ranks\n", buf);
+        if (pl) {
+            printf("  root degree        %ld (process %d); 2E = %.0f queries, %llu sent over the "
+                   "network (%.4f of 2E (n-1)/n)\n", pl->root_degree, pl->root_node,
+                   2.0 * a.gj.g.edgefactor * ldexp(1, a.gj.g.scale), (unsigned long long)pl->queries,
+                   pl->queries / pl->budget);
+            printf("  level  mean_edges   sigma        queries      messages\n");
+            for (int l = 0; l < pl->nlevels; l++)
+                printf("  %5d  %-11.4g  %-11.4g  %-11llu  %zu\n", l, pl->levels[l].mean,
+                       pl->levels[l].sigma, (unsigned long long)pl->levels[l].queries,
+                       pl->levels[l].nmsgs);
+        }
+    }
+    if (a.json) {
+        json_t *ops = json_object(), *colls = json_object();
+        root = json_object();
+        json_object_set_new(root, "model", json_string(model_label(&a, v)));
+        if (a.file)
+            json_object_set_new(root, "file", json_string(a.file));
+        json_object_set_new(root, "ranks", json_integer(bbs_wl_nranks(w, 0)));
+        json_object_set_new(root, "seed", json_integer((json_int_t)a.seed));
+        json_object_set_new(ops, "total", json_integer((json_int_t)nops));
+        json_object_set_new(ops, "send", json_integer((json_int_t)t.ops[BBS_OP_SEND]));
+        json_object_set_new(ops, "recv", json_integer((json_int_t)t.ops[BBS_OP_RECV]));
+        json_object_set_new(ops, "collective", json_integer((json_int_t)t.ops[BBS_OP_COLL]));
+        json_object_set_new(ops, "compute", json_integer((json_int_t)t.ops[BBS_OP_COMPUTE]));
+        json_object_set_new(ops, "write", json_integer((json_int_t)t.ops[BBS_OP_WRITE]));
+        json_object_set_new(ops, "read", json_integer((json_int_t)t.ops[BBS_OP_READ]));
+        json_object_set_new(root, "operations", ops);
+        json_object_set_new(root, "p2p_bytes", json_real(t.p2p_bytes));
+        json_object_set_new(root, "write_bytes", json_real(t.write_bytes));
+        json_object_set_new(root, "read_bytes", json_real(t.read_bytes));
+        json_object_set_new(root, "compute_s", json_real(t.compute_s));
+        for (int k = 0; k < BBS_COLL_NKINDS; k++)
+            if (t.colls[k]) {
+                json_t *c = json_object();
+                json_object_set_new(c, "parts", json_integer((json_int_t)t.colls[k]));
+                json_object_set_new(c, "bytes", json_real(t.coll_bytes[k]));
+                json_object_set_new(colls, bbs_coll_name(k), c);
+            }
+        json_object_set_new(root, "collectives", colls);
+        if (pl) {
+            json_t *lv = json_array();
+            json_object_set_new(root, "root_degree", json_integer(pl->root_degree));
+            json_object_set_new(root, "queries", json_integer((json_int_t)pl->queries));
+            json_object_set_new(root, "edges2", json_real(2.0 * a.gj.g.edgefactor * ldexp(1, a.gj.g.scale)));
+            for (int l = 0; l < pl->nlevels; l++) {
+                json_t *o = json_object();
+                json_object_set_new(o, "level", json_integer(l));
+                json_object_set_new(o, "mean_edges", json_real(pl->levels[l].mean));
+                json_object_set_new(o, "sigma_edges", json_real(pl->levels[l].sigma));
+                json_object_set_new(o, "queries", json_integer((json_int_t)pl->levels[l].queries));
+                json_object_set_new(o, "messages", json_integer((json_int_t)pl->levels[l].nmsgs));
+                json_array_append_new(lv, o);
+            }
+            json_object_set_new(root, "levels", lv);
+        }
+        json_object_set_new(root, "generation_s", json_real(gen_s));
+    }
+    if (a.topo)
+        run_network(&a, w, t.write_bytes > 0 || t.read_bytes > 0, root, human);
+    if (root)
+        bb_json_print(root); /* takes the reference */
+    bbs_wl_free(w);
+    bbs_g500_plan_free(pl);
+    bbs_sizedist_free(d);
+    bbs_vef_free(v);
+    return BB_EXIT_OK;
+}

@@ -1,0 +1,276 @@
+/* grid.c: option grids and scenario models for sweep and report (grid.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grid.h"
+
+typedef int (*qty_parser)(const char *, bb_qty *, char *, size_t);
+
+static _Noreturn void
+grid_die(const char *opt, const char *msg, const char *arg)
+{
+    bb_die(BB_EXIT_USAGE, "option '--%s': %s: '%s'", opt, msg, arg);
+}
+
+/* Split arg at commas or colons into a fresh array of strings. */
+static size_t
+split(const char *arg, char sep, char ***out)
+{
+    size_t n = 1, i = 0;
+    char *copy = strdup(arg), *p, **v;
+
+    for (const char *c = arg; *c; c++)
+        n += *c == sep;
+    v = calloc(n + 1, sizeof *v);
+    if (copy == NULL || v == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    /* strtok would merge empty fields; walk by hand to keep them. */
+    p = copy;
+    for (;;) {
+        char *e = strchr(p, sep);
+
+        if (e)
+            *e = '\0';
+        v[i++] = p;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    *out = v;
+    return n;
+}
+
+static void
+split_free(char **v)
+{
+    if (v) {
+        free(v[0]);
+        free(v);
+    }
+}
+
+/* Expand "A:B:STEP" given its three parsed values into count and check. */
+static size_t
+range_count(const char *opt, const char *arg, double a, double b, double step)
+{
+    double k;
+
+    if (!(step > 0))
+        grid_die(opt, "the step of a range A:B:STEP must be positive", arg);
+    if (b < a)
+        grid_die(opt, "the end of a range A:B:STEP is below its start", arg);
+    k = floor((b - a) / step + 1e-9);
+    if (k + 1 > BB_GRID_MAX)
+        grid_die(opt, "too many values in the range (at most 100000)", arg);
+    return (size_t)k + 1;
+}
+
+static void
+grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
+{
+    char **f, msg[256];
+    size_t nf;
+
+    memset(out, 0, sizeof *out);
+    if (strchr(arg, ':')) {
+        bb_qty q[3];
+
+        nf = split(arg, ':', &f);
+        if (nf != 3) {
+            split_free(f);
+            grid_die(opt, "a range is START:END:STEP", arg);
+        }
+        for (int i = 0; i < 3; i++)
+            if (parse(f[i], &q[i], msg, sizeof msg) < 0) {
+                split_free(f);
+                bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
+            }
+        split_free(f);
+        /* A plain 0 mixes with any unit; other plain values must not. */
+        for (int i = 0; i < 3; i++)
+            if (q[i].plain && q[i].v != 0 && !(q[0].plain && q[1].plain && q[2].plain))
+                grid_die(opt, "give every value of the range in units, or none", arg);
+        out->n = range_count(opt, arg, q[0].v, q[1].v, q[2].v);
+        out->v = calloc(out->n, sizeof *out->v);
+        if (out->v == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        for (size_t i = 0; i < out->n; i++) {
+            out->v[i] = q[2];
+            out->v[i].plain = q[0].plain && q[1].plain && q[2].plain;
+            out->v[i].v = q[0].v + (double)i * q[2].v;
+        }
+        return;
+    }
+    nf = split(arg, ',', &f);
+    if (nf > BB_GRID_MAX) {
+        split_free(f);
+        grid_die(opt, "too many values (at most 100000)", arg);
+    }
+    out->n = nf;
+    out->v = calloc(nf, sizeof *out->v);
+    if (out->v == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < nf; i++)
+        if (parse(f[i], &out->v[i], msg, sizeof msg) < 0) {
+            split_free(f);
+            bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
+        }
+    split_free(f);
+}
+
+void
+bb_grid_sizes(const char *opt, const char *arg, bb_qty_list *out)
+{
+    grid_qty(opt, arg, bb_parse_size, out);
+}
+
+void
+bb_grid_rates(const char *opt, const char *arg, bb_qty_list *out)
+{
+    grid_qty(opt, arg, bb_parse_rate, out);
+    for (size_t i = 0; i < out->n; i++)
+        if (!(out->v[i].v > 0))
+            grid_die(opt, "rates must be positive", arg);
+}
+
+void
+bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_list *out)
+{
+    char **f, msg[256];
+    int range = strchr(arg, ':') != NULL;
+    size_t nf = split(arg, range ? ':' : ',', &f);
+    double *x = calloc(nf, sizeof *x);
+
+    memset(out, 0, sizeof *out);
+    if (x == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < nf; i++)
+        if (bb_parse_number(f[i], &x[i], msg, sizeof msg) < 0 || !isfinite(x[i])) {
+            split_free(f);
+            grid_die(opt, "not a number", arg);
+        }
+    split_free(f);
+    if (!range && nf > BB_GRID_MAX)
+        grid_die(opt, "too many values (at most 100000)", arg);
+    if (range) {
+        if (nf != 3)
+            grid_die(opt, "a range is START:END:STEP", arg);
+        out->n = range_count(opt, arg, x[0], x[1], x[2]);
+        out->v = calloc(out->n, sizeof *out->v);
+        if (out->v == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        for (size_t i = 0; i < out->n; i++)
+            out->v[i] = x[0] + (double)i * x[2];
+        /* The last point may overshoot the end by the 1e-9 tolerance. */
+        if (out->v[out->n - 1] > x[1])
+            out->v[out->n - 1] = x[1];
+        free(x);
+    } else {
+        out->n = nf;
+        out->v = x;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        if (!(out->v[i] >= lo && out->v[i] <= hi)) {
+            char m[128];
+
+            snprintf(m, sizeof m, "%g is not in [%g, %g]", out->v[i], lo, hi);
+            grid_die(opt, m, arg);
+        }
+}
+
+void
+bb_qty_list_free(bb_qty_list *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+void
+bb_num_list_free(bb_num_list *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+void
+bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    memset(sc, 0, sizeof *sc);
+    sc->load_scale = load_scale;
+    sc->pfs_bw_Bps = pfs_bw_Bps;
+    sc->ctx = *base;            /* borrowed workload and options */
+    sc->ctx.pf.pfs_bw_Bps = pfs_bw_Bps;
+    sc->apps = calloc(base->wl.n, sizeof *sc->apps);
+    if (sc->apps == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < base->wl.n; i++) {
+        sc->apps[i] = base->wl.apps[i];
+        sc->apps[i].bw_Bps *= load_scale;
+    }
+    memset(&sc->ctx.q, 0, sizeof sc->ctx.q);
+    memset(&sc->ctx.model, 0, sizeof sc->ctx.model);
+    rc = bba_quantize(sc->apps, base->wl.n, &sc->ctx.pf, &sc->ctx.q, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s (load scale %g): %s", base->wl.source, load_scale, err);
+    rc = bba_model_init(&sc->ctx.model, sc->ctx.q.n, sc->ctx.q.b, sc->ctx.q.p, sc->ctx.q.B,
+                        sc->ctx.so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
+void
+bb_scenario_free(bb_scenario *sc)
+{
+    bba_model_free(&sc->ctx.model);
+    bba_quantized_free(&sc->ctx.q);
+    free(sc->apps);
+    sc->apps = NULL;
+}
+
+int
+bb_grid_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n >= 1 ? (n > 1024 ? 1024 : (int)n) : 1;
+}
+
+static void
+progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    if (done == total || done % 10 == 0)
+        fprintf(stderr, "bbsize: %zu/%zu points\n", done, total);
+}
+
+/* OpenBLAS (Debian's default BLAS, under UMFPACK) runs its own thread pool;
+ * with our points already one per core its threads only contend: a sweep
+ * of 100 sizes took 2.2 s on 2 threads with it and 0.55 s without
+ * (bench/sweep.sh).  The symbol is weak: absent with another BLAS. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+void
+bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
+            const bba_solver_opts *so, int nthreads, bba_sweep_out *out)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    if (openblas_set_num_threads != NULL)
+        openblas_set_num_threads(1);
+    rc = bba_sweep_eval(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
+                        NULL, out, err);
+
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}

@@ -1,0 +1,268 @@
+/* systems.c: platform presets, bbsize-system(5) (systems.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "exitcodes.h"
+#include "systems.h"
+
+static char *
+trim(char *s)
+{
+    char *e;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static int
+parse_count(const char *v, long *out)
+{
+    char *end;
+    long x;
+
+    errno = 0;
+    x = strtol(v, &end, 10);
+    if (errno || end == v || *end != '\0' || x < 0)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int
+bb_system_read(const char *path, const char *name, bb_system *s, char *err, size_t errlen)
+{
+    FILE *fp;
+    char line[1024], msg[256];
+    int lineno = 0, rc = 0;
+
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->path, sizeof s->path, "%s", path);
+    snprintf(s->kind, sizeof s->kind, "shared");
+    fp = fopen(path, "r");
+    if (fp == NULL) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return BB_EXIT_NOINPUT;
+    }
+#define BAD(...) do { int o_ = snprintf(err, errlen, "%s:%d: ", path, lineno); \
+        if (o_ >= 0 && (size_t)o_ < errlen) snprintf(err + o_, errlen - (size_t)o_, __VA_ARGS__); \
+        rc = BB_EXIT_DATAERR; goto out; } while (0)
+    while (fgets(line, sizeof line, fp)) {
+        char *hash, *eq, *key, *val;
+        bb_qty *q = NULL;
+        int (*parser)(const char *, bb_qty *, char *, size_t) = NULL;
+
+        lineno++;
+        if (strchr(line, '\n') == NULL && !feof(fp))
+            BAD("line longer than %zu bytes", sizeof line - 2);
+        if ((hash = strchr(line, '#')) != NULL)
+            *hash = '\0';
+        key = trim(line);
+        if (*key == '\0')
+            continue;
+        eq = strchr(key, '=');
+        if (eq == NULL)
+            BAD("expected 'key = value', got '%s'", key);
+        *eq = '\0';
+        key = trim(key);
+        val = trim(eq + 1);
+        if (*val == '\0')
+            BAD("key '%s': empty value", key);
+        if (strcmp(key, "title") == 0) {
+            snprintf(s->title, sizeof s->title, "%s", val);
+        } else if (strcmp(key, "bb-kind") == 0) {
+            if (strcmp(val, "shared") && strcmp(val, "node-local") && strcmp(val, "flash-pfs")
+                && strcmp(val, "object-store") && strcmp(val, "none"))
+                BAD("key 'bb-kind': '%s' is not shared, node-local, flash-pfs, object-store or none", val);
+            snprintf(s->kind, sizeof s->kind, "%s", val);
+        } else if (strcmp(key, "pfs-bw") == 0) {
+            q = &s->pfs_bw, parser = bb_parse_rate;
+        } else if (strcmp(key, "bb-bw") == 0) {
+            q = &s->bb_bw, parser = bb_parse_rate;
+        } else if (strcmp(key, "bb-size") == 0) {
+            q = &s->bb_size, parser = bb_parse_size;
+        } else if (strcmp(key, "time-unit") == 0) {
+            q = &s->time_unit, parser = bb_parse_duration;
+        } else if (strcmp(key, "compute-nodes") == 0 || strcmp(key, "bb-nodes") == 0) {
+            long *c = key[0] == 'c' ? &s->compute_nodes : &s->bb_nodes;
+
+            if (parse_count(val, c) < 0)
+                BAD("key '%s': '%s' is not a whole number >= 0", key, val);
+        } else if (strcmp(key, "resolution") == 0) {
+            if (parse_count(val, &s->resolution) < 0 || s->resolution < 1)
+                BAD("key 'resolution': '%s' is not a whole number >= 1", val);
+        } else {
+            BAD("unknown key '%s' (expected title, pfs-bw, bb-size, bb-bw, bb-kind, "
+                "compute-nodes, bb-nodes, time-unit or resolution)", key);
+        }
+        if (q != NULL) {
+            if (q->set)
+                BAD("key '%s' given twice", key);
+            if (parser(val, q, msg, sizeof msg) < 0)
+                BAD("key '%s': %s", key, msg);
+            if (q->plain && parser != bb_parse_duration)
+                BAD("key '%s': '%s' needs a unit (e.g. TB, GB/s)", key, val);
+            if (parser != bb_parse_size && !(q->v > 0))
+                BAD("key '%s': must be positive", key);
+        }
+    }
+    if (ferror(fp)) {
+        snprintf(err, errlen, "%s: read error", path);
+        rc = BB_EXIT_NOINPUT;
+        goto out;
+    }
+    if (!s->pfs_bw.set) {
+        snprintf(err, errlen, "%s: no 'pfs-bw = RATE' line (the PFS bandwidth is required)", path);
+        rc = BB_EXIT_DATAERR;
+    }
+#undef BAD
+out:
+    fclose(fp);
+    return rc;
+}
+
+/* The search path, in order; entries may be NULL (unset variable). */
+static void
+search_dirs(const char *dirs[3])
+{
+    dirs[0] = getenv("BBSIZE_DATADIR");
+    if (dirs[0] != NULL && dirs[0][0] == '\0')
+        dirs[0] = NULL;
+    dirs[1] = BBSIZE_DATADIR;
+    dirs[2] = BBSIZE_SRCDATADIR;
+}
+
+static int
+valid_name(const char *name)
+{
+    if (*name == '\0' || strlen(name) >= BB_SYSTEM_NAME_LEN)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+            return 0;
+    return name[0] != '.';
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t
+bb_system_names(char ***out)
+{
+    const char *dirs[3];
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+
+    *out = NULL;
+    search_dirs(dirs);
+    for (int d = 0; d < 3; d++) {
+        char path[1024];
+        DIR *dp;
+        struct dirent *e;
+
+        if (dirs[d] == NULL)
+            continue;
+        snprintf(path, sizeof path, "%s/systems", dirs[d]);
+        if ((dp = opendir(path)) == NULL)
+            continue;
+        while ((e = readdir(dp)) != NULL) {
+            size_t len = strlen(e->d_name);
+            char *nm;
+            int dup = 0;
+
+            if (len <= 5 || strcmp(e->d_name + len - 5, ".conf") != 0)
+                continue;
+            nm = strndup(e->d_name, len - 5);
+            if (nm == NULL || !valid_name(nm)) {
+                free(nm);
+                continue;
+            }
+            for (size_t i = 0; i < n && !dup; i++)
+                dup = strcasecmp(names[i], nm) == 0;
+            if (dup) {
+                free(nm);
+                continue;
+            }
+            if (n == cap) {
+                char **nn = realloc(names, (cap ? 2 * cap : 16) * sizeof *nn);
+
+                if (nn == NULL) {
+                    free(nm);
+                    break;
+                }
+                names = nn;
+                cap = cap ? 2 * cap : 16;
+            }
+            names[n++] = nm;
+        }
+        closedir(dp);
+    }
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
+    *out = names;
+    return n;
+}
+
+void
+bb_system_names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int
+bb_system_find(const char *name, bb_system *s, char *err, size_t errlen)
+{
+    const char *dirs[3];
+    char **names;
+    size_t n, off;
+
+    search_dirs(dirs);
+    if (valid_name(name)) {
+        /* Exact file name first, then a case-insensitive match. */
+        for (int d = 0; d < 3; d++) {
+            char path[1024];
+            FILE *fp;
+
+            if (dirs[d] == NULL)
+                continue;
+            snprintf(path, sizeof path, "%s/systems/%s.conf", dirs[d], name);
+            if ((fp = fopen(path, "r")) != NULL) {
+                fclose(fp);
+                return bb_system_read(path, name, s, err, errlen);
+            }
+        }
+    }
+    n = bb_system_names(&names);
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(names[i], name) == 0) {
+            char found[BB_SYSTEM_NAME_LEN];
+
+            snprintf(found, sizeof found, "%s", names[i]);
+            bb_system_names_free(names, n);
+            return bb_system_find(found, s, err, errlen);
+        }
+    off = (size_t)snprintf(err, errlen, "option '--system': unknown system '%s'; known: ", name);
+    for (size_t i = 0; i < n && off < errlen; i++)
+        off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
+    if (n == 0 && off < errlen)
+        snprintf(err + off, errlen - off, "none (no data/systems directory found; set BBSIZE_DATADIR)");
+    bb_system_names_free(names, n);
+    return BB_EXIT_USAGE;
+}

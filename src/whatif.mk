@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What-if studies: platform presets (`bbsize systems`, --system), sweeps,
+# Darshan fits and the report with gnuplot plots.
+analytic_libbbanalytic_a_SOURCES += analytic/sweep.c analytic/sweep.h
+src_bbsize_SOURCES += src/systems.c src/systems.h src/cmd_systems.c \
+	src/grid.c src/grid.h src/cmd_sweep.c \
+	src/darshan.c src/darshan.h src/cmd_fit.c \
+	src/plot.c src/plot.h src/cmd_report.c
+
+nobase_dist_pkgdata_DATA += \
+	data/systems/aurora.conf data/systems/cori.conf data/systems/frontier.conf \
+	data/systems/mfnetsim.conf data/systems/oakforest-pacs.conf \
+	data/systems/perlmutter.conf data/systems/summit.conf data/systems/theta.conf \
+	data/systems/trinity.conf \
+	data/workloads/paper-random.csv data/workloads/checkpoint-heavy.csv \
+	data/workloads/read-heavy.csv data/workloads/mixed.csv \
+	data/darshan/bbthemis-namd2-tacc-32p.darshan-parser.txt data/darshan/LICENSE \
+	data/darshan/README
+
+dist_man_MANS += man/bbsize-sweep.1 man/bbsize-report.1 man/bbsize-fit.1 \
+	man/bbsize-systems.1 man/bbsize-system.5
+
+check_PROGRAMS += tests/t_sweep
+tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_sweep_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
+	tests/cli_report.sh
+EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \
+	tests/whatif_setup.sh bench/sweep.sh
+
+# `make bench-sweep`: the sweep speed bar (100 sizes under 2 s).
+bench-sweep: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/sweep.sh
+.PHONY: bench-sweep

@@ -1,0 +1,124 @@
+#!/bin/sh
+# cli_report.sh: `bbsize report`: XHTML and SVG parse as XML, sections in
+# order with their plots and series, numbers equal to size/idle/dist/
+# threshold, Markdown output, headless Chromium render, bad input.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
+echo 1..37
+X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
+
+run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
+status_is 0 "report exits 0"
+check "the HTML parses as XML (xmllint)" xmllint --noout "$T/r.html"
+X "//*[local-name()='section']/@id" "$T/r.html" | tr -d ' ' | tr '\n' ' ' > "$T/ids"
+check "sections come in the issue's order" test "$(cat "$T/ids")" = \
+  'id="recommendation" id="idle-vs-size" id="load-distribution" id="greedy-vs-lazy" id="inputs" id="validation" '
+check "four inline SVG plots" test "$(X "count(//*[local-name()='svg'])" "$T/r.html")" -eq 4
+series() { X "//*[local-name()='figure'][@id='$1']//*[@class='series']/*[local-name()='title']/text()" "$T/r.html"; }
+series fig-idle-vs-size > "$T/s1"
+check "idle-vs-size has the three load scenarios and the target" \
+  test "$(grep -c '^load x1 \|^load x1.2 \|^load x1.5 \|^target idle fraction 0.001$' "$T/s1")" -eq 4
+series fig-load-distribution > "$T/s2"
+check "the distribution plot has the exact CDF and both Chernoff bounds" \
+  test "$(grep -c '^exact CDF\|^Chernoff lower bound\|^Chernoff upper bound' "$T/s2")" -eq 3
+check "the lazy idle plot has lazy and greedy series" test "$(series fig-lazy-idle | grep -c 'draining$')" -eq 2
+check "the lazy quiet plot has lazy and greedy series" test "$(series fig-lazy-quiet | grep -c 'draining$')" -eq 2
+check "plots have titles and axis labels with units" \
+  grep -q '<text>burst-buffer size (TB)</text>' "$T/r.html"
+check "no id is used twice in the page" test -z "$(grep -o "id=[\"'][^\"']*[\"']" "$T/r.html" | sort | uniq -d)"
+check "self-contained: no URL but XML namespaces" \
+  test -z "$(grep -o 'https\?://[^"'"'"' )]*' "$T/r.html" | grep -v '^http://www.w3.org/')"
+check "no external resource reference" test -z "$(grep -o '\(src\|href\)=["'"'"'][^#][^"'"'"']*' "$T/r.html")"
+
+# Numbers equal those of size, idle, dist and threshold for the same inputs.
+"$BBSIZE" size --system trinity | sed 's/, resolution .*//' > "$T/size.txt"
+printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/r.html")" > "$T/answer.txt"
+check "the recommendation equals bbsize size" cmp -s "$T/size.txt" "$T/answer.txt"
+same=0
+for k in 2 6 11; do
+  bytes=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][2])" "$T/r.html")
+  want=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][4])" "$T/r.html")
+  got=$("$BBSIZE" idle --system trinity --bb-size "${bytes}B" | sed 's/^idle \([^ ]*\) .*/\1/')
+  [ "$want" = "$got" ] && same=$((same + 1)) || echo "# ${bytes} B: report $want, idle $got"
+done
+check "idle-table rows equal bbsize idle (3 sizes)" test "$same" -eq 3
+"$BBSIZE" dist --system trinity | sed -n 3p > "$T/dist3"
+X "string(//*[@id='load-distribution']/*[local-name()='p'])" "$T/r.html" > "$T/rdist"
+check "the load probabilities equal bbsize dist" grep -qF "$(cat "$T/dist3")" "$T/rdist"
+sbytes=$("$BBSIZE" size --system trinity --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
+"$BBSIZE" threshold --system trinity --bb-size "${sbytes}B" | sed 's/.*: \(quiet .*\)/\1/' > "$T/thr"
+X "string(//*[@id='best-threshold'])" "$T/r.html" > "$T/rthr"
+check "the best threshold equals bbsize threshold" grep -qF "$(cat "$T/thr")" "$T/rthr"
+want=$(awk -v b="$sbytes" 'BEGIN { printf "%.2f", b / 1e12 * 100 }')
+check "capacity cost = size (bbsize size) x price per TB" \
+  test "$(X "string(//*[@id='cost']/*[local-name()='tr'][2]/*[local-name()='td'][4])" "$T/r.html")" = "$want"
+
+# No size suffices (E > B): the report says what `bbsize size` says.
+PR=$SRC/data/workloads/paper-random.csv
+run "$BBSIZE" report -o "$T/inf.html" --pfs-bw 70 --resolution 20 --points 5 "$PR"
+status_is 0 "a report on an overloaded platform exits 0"
+"$BBSIZE" size --pfs-bw 70 --resolution 20 "$PR" > "$T/inf-size.txt" || true
+printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/inf.html")" > "$T/inf-answer.txt"
+check "the infeasible answer equals bbsize size's" cmp -s "$T/inf-size.txt" "$T/inf-answer.txt"
+
+# Markdown: one file plus the plots as separate SVG files.
+mkdir -p "$T/md"
+run "$BBSIZE" report -o "$T/md/r.md" --format md --points 5
+status_is 0 "report --format md exits 0"
+n=0
+for f in idle-vs-size load-distribution lazy-idle lazy-quiet; do
+  xmllint --noout "$T/md/r-$f.svg" 2>/dev/null && grep -q "](r-$f.svg)" "$T/md/r.md" && n=$((n + 1))
+done
+check "four SVG files, each valid XML and linked from the Markdown" test "$n" -eq 4
+check "the Markdown has the six sections" test "$(grep -c '^## [1-6]\. ' "$T/md/r.md")" -eq 6
+
+# Headless Chromium renders the page to a non-blank PNG.
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$CHROME" ]; then
+  skip "headless Chromium render (chromium is not installed)"
+else
+  "$CHROME" --headless --no-sandbox --disable-gpu --window-size=1000,3000 \
+    --screenshot="$T/shot.png" "file://$T/r.html" >/dev/null 2>&1 || true
+  # A blank page compresses to almost nothing; the plots do not.
+  check "headless Chromium renders a non-blank PNG" test "$(wc -c < "$T/shot.png" 2>/dev/null || echo 0)" -gt 20000
+fi
+
+# --validate without `bbsize validate` in the build: the section says so.
+run "$BBSIZE" report -o "$T/v.html" --validate --points 5
+status_is 0 "report --validate exits 0"
+if "$BBSIZE" validate --help > /dev/null 2>&1; then
+  check "the validation section has the simulated intervals" \
+    test "$(X "count(//*[@id='validation-table']/*[local-name()='tr'])" "$T/v.html")" -ge 2
+else
+  check "the validation section says it is pending" grep -q 'Pending: this build of bbsize has no' "$T/v.html"
+fi
+
+# Bad input: nothing partial is ever left behind.
+mkdir "$T/empty"
+run "$BBSIZE" report -o "$T/empty/r.html" --system atlantis
+status_is 64 "an unknown system exits 64"
+err_has "known: aurora, cori," "the unknown-system message lists the known ones"
+run "$BBSIZE" report -o "$T/nodir/r.html"
+status_is 73 "an output in a missing directory exits 73"
+: > "$T/afile"
+run "$BBSIZE" report -o "$T/afile/r.html"
+status_is 73 "an output under a regular file exits 73"
+if [ "$(id -u)" -eq 0 ]; then
+  skip "non-writable directory (root can write anywhere)"
+else
+  mkdir "$T/ro"; chmod 555 "$T/ro"
+  run "$BBSIZE" report -o "$T/ro/r.html"
+  status_is 73 "a non-writable directory exits 73"
+  chmod 755 "$T/ro"
+fi
+run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb -5
+status_is 64 "a negative price exits 64"
+err_has "--cost-tb: -5 is negative" "the negative-price message names the option"
+run "$BBSIZE" report -o "$T/empty/r.html" --cost-gbs ten
+err_has "--cost-gbs: 'ten' is not a number" "a non-numeric price is refused"
+run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb 1 "$SRC/data/workloads/paper-random.csv"
+status_is 64 "prices on a workload in data units exit 64"
+PATH=/nonexistent run "$BBSIZE" report -o "$T/empty/r.html"
+status_is 70 "without gnuplot on PATH the report exits 70"
+err_has "gnuplot not found on PATH" "the message says gnuplot is missing"
+check "no file is left behind by the failures" test -z "$(ls -A "$T/empty")"

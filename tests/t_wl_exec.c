@@ -1,0 +1,328 @@
+/* t_wl_exec.c: the executor of operation streams against hand-worked
+ * cases: one message, collective byte counts, MILC's closed form,
+ * dependencies, deadlock and disagreeing collectives.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bb_error.h"
+#include "network/place.h"
+#include "network/route.h"
+#include "network/topo.h"
+#include "workload/exec.h"
+#include "workload/models.h"
+
+/* graph500-72 (9 groups x 4 routers x 2 nodes, 5e9 B/s links) with one
+ * burst-buffer node per group. */
+static bbs_net_topo *
+small_topo(int bb)
+{
+    bbs_net_params par;
+    bbs_net_topo *t = NULL;
+    char err[BB_ERRLEN];
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    par.bb_per_group = bb;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    return t;
+}
+
+/* Place ranks of every job on the given nodes (list, in order). */
+static void
+place_list(bbs_net_placement *pl, int njobs, const int *ranks, const int *nodes)
+{
+    int tot = 0;
+    pl->njobs = njobs;
+    pl->job_off = malloc((size_t)(njobs + 1) * sizeof(int));
+    pl->job_off[0] = 0;
+    for (int j = 0; j < njobs; j++)
+        pl->job_off[j + 1] = (tot += ranks[j]);
+    pl->node = malloc((size_t)tot * sizeof(int));
+    memcpy(pl->node, nodes, (size_t)tot * sizeof(int));
+}
+
+static void
+run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
+    char *err)
+{
+    bbs_exec_config c;
+    bbs_exec_config_init(&c);
+    c.topo = t;
+    c.place = pl;
+    bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
+    c.bb_dev.capacity_bytes = 1e12;
+    c.bb_dev.table.nbins = 1;
+    c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+    int rc = bbs_exec_run(w, &c, r, err);
+    if (rc != want)
+        fail_msg("status %d, wanted %d: %s", rc, want, err);
+}
+
+/* One message of 1e6 B across groups on an idle network: transfer at the
+ * path's bottleneck (5e9 B/s) plus its delays. */
+static void
+test_one_message(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 };
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "pp", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 1, 1e6, 7, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 7, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    int path[BBS_NET_MAX_PATH];
+    bbs_net_route_opts o = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int len = bbs_net_route(t, &o, 0, 71, NULL, NULL, path, NULL);
+    double cap = INFINITY;
+    for (int i = 0; i < len; i++)
+        cap = fmin(cap, t->link_cap_Bps[path[i]]);
+    double want = 1e6 / cap + bbs_net_path_delay_s(t, path, len);
+    assert_true(fabs(r.jobs[0].elapsed_s - want) < 1e-9 * want + 1e-15);
+    assert_true(fabs(r.jobs[0].lat_max_s - want) < 1e-9 * want + 1e-15);
+    assert_int_equal(r.jobs[0].messages, 1);
+    assert_true(r.jobs[0].finished);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* Messages and bytes of collectives, counted by hand from the algorithms
+ * of ops.h. */
+static void
+coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_msgs,
+          double want_bytes)
+{
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { p }, nodes[64];
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    (void)algo_ring_ok;
+    for (int i = 0; i < p; i++)
+        nodes[i] = i;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "c", p, 0, &job, err), BB_OK);
+    for (int i = 0; i < p; i++)
+        assert_int_equal(bbs_wl_coll(w, job, i, k, 0, 1 % p, bytes, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    if ((double)r.jobs[0].messages != want_msgs || fabs(r.jobs[0].bytes_sent - want_bytes) > 1e-6)
+        fail_msg("%s p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_name(k), p,
+                 (unsigned long long)r.jobs[0].messages, r.jobs[0].bytes_sent, want_msgs,
+                 want_bytes);
+    assert_true(r.jobs[0].finished);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+static void
+test_collectives(void **state)
+{
+    (void)state;
+    /* recursive doubling, p = 8: 3 rounds of 8 messages */
+    coll_case(8, BBS_COLL_ALLREDUCE, 8, 0, 24, 24 * 8);
+    /* p = 6: pof2 4, rem 2: 2 folds, 4 x 2 rounds, 2 unfolds = 12 */
+    coll_case(6, BBS_COLL_ALLREDUCE, 8, 0, 12, 12 * 8);
+    /* ring, p = 4, 1 MB: 2(p-1) steps of p messages of b/p: 2(p-1) b */
+    coll_case(4, BBS_COLL_ALLREDUCE, 1e6, 1, 24, 6e6);
+    /* binomial trees: p - 1 messages of b */
+    coll_case(7, BBS_COLL_BCAST, 1000, 0, 6, 6000);
+    coll_case(7, BBS_COLL_REDUCE, 1000, 0, 6, 6000);
+    /* dissemination barrier, p = 5: ceil(log2 5) = 3 rounds of 5 */
+    coll_case(5, BBS_COLL_BARRIER, 0, 0, 15, 0);
+    /* gather: p - 1; alltoall: p(p-1) */
+    coll_case(5, BBS_COLL_GATHER, 100, 0, 4, 400);
+    coll_case(5, BBS_COLL_ALLTOALL, 100, 0, 20, 2000);
+}
+
+/* MILC at reduced scale: p2p bytes equal ranks x iterations x 16 x size. */
+static void
+test_milc_bytes(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_model m;
+    bbs_wl *w;
+    int job, ranks[1] = { 36 }, nodes[36];
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_wl_totals tot;
+    bbs_model_defaults(&m, BBS_MODEL_MILC);
+    m.ndims = 4;
+    m.dims[0] = 3, m.dims[1] = 3, m.dims[2] = 2, m.dims[3] = 2;
+    m.iterations = 3;
+    for (int i = 0; i < 36; i++)
+        nodes[i] = 2 * i;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "milc", 36, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_model_generate(&m, w, job, err), BB_OK);
+    bbs_wl_job_totals(w, job, &tot);
+    double closed = 36.0 * 3 * 16 * 497664;
+    assert_true(tot.p2p_bytes == closed);
+    assert_true(bbs_model_p2p_bytes(&m, 36) == closed);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    /* the simulated bytes: p2p plus the allreduces (36 ranks, pof2 32,
+     * rem 4: 4 folds + 32 x 5 + 4 unfolds = 168 messages of 8 B, 2 per
+     * iteration) */
+    double coll = 3.0 * 2 * 168 * 8;
+    assert_true(fabs(r.jobs[0].bytes_sent - (closed + coll)) < 1e-3);
+    assert_true(r.jobs[0].finished);
+    assert_true(r.jobs[0].comm_mean_s > 0);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* Checkpoint: every rank writes total/ranks through the table device:
+ * bytes written equal the total; with 1 rank per buffer node, the I/O
+ * time is at least the device time. */
+static void
+test_checkpoint_io(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(1);
+    bbs_model m;
+    bbs_wl *w;
+    int job, ranks[1] = { 4 };
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_model_defaults(&m, BBS_MODEL_CHECKPOINT);
+    m.total_bytes = 4e8;
+    /* compute nodes 1, 18, 35, 52: distinct buffer nodes (8 per... ) */
+    int nodes[4] = { t->compute_nodes[0], t->compute_nodes[8], t->compute_nodes[16],
+                     t->compute_nodes[24] };
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "ckpt", 4, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_model_generate(&m, w, job, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    assert_true(r.jobs[0].bytes_written == 4e8);
+    double dev = 1e8 / (1000.0 * 1048576);
+    assert_true(r.jobs[0].io_mean_s >= dev);
+    assert_true(r.jobs[0].io_mean_s < dev + 1e8 / 5e9 + 1e-3);
+    assert_true(fabs(r.jobs[0].compute_mean_s - 0.1) < 1e-12);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* BBS_DEP_OP: rank 1's compute waits for rank 0's receive; BBS_DEP_NONE
+ * runs at once. */
+static void
+test_dependencies(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 3 }, nodes[3] = { 0, 1, 2 }, ri;
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_op op;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "dep", 3, 0, &job, err), BB_OK);
+    /* rank 2 sends to 0 after 1 s; rank 0 receives; rank 1 computes 2 s
+     * after rank 0's receive completes */
+    assert_int_equal(bbs_wl_compute(w, job, 2, 1.0, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 2, 0, 0, 1, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 0, 2, 1, 0, &ri, err), BB_OK);
+    bbs_op_init(&op, BBS_OP_COMPUTE);
+    op.dep = BBS_DEP_OP;
+    op.dep_rank = 0;
+    op.dep_op = ri;
+    op.delay_s = 2.0;
+    /* rank 1 has no earlier op: the dependency is cross-rank */
+    assert_int_equal(bbs_wl_append(w, job, 1, &op, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    assert_true(r.jobs[0].elapsed_s > 3.0 && r.jobs[0].elapsed_s < 3.0 + 1e-3);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+static void
+test_bad(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 }, nodes[2] = { 0, 5 };
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    /* a receive that is never matched */
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "dl", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 3, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_EDATA, err);
+    assert_non_null(strstr(err, "deadlock"));
+    assert_non_null(strstr(err, "rank 1"));
+    bbs_wl_free(w);
+    /* collective participants that disagree */
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "dis", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_coll(w, job, 0, BBS_COLL_BCAST, 0, 0, 8, err), BB_OK);
+    assert_int_equal(bbs_wl_coll(w, job, 1, BBS_COLL_ALLREDUCE, 0, 0, 8, err), BB_OK);
+    run(w, t, &pl, &r, BB_EDATA, err);
+    assert_non_null(strstr(err, "bcast"));
+    assert_non_null(strstr(err, "allreduce"));
+    bbs_wl_free(w);
+    /* appending out of range */
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "x", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 2, 8, 0, 0, NULL, err), BB_EINVAL);
+    assert_non_null(strstr(err, "peer 2"));
+    bbs_wl_free(w);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(t);
+}
+
+static void
+test_young_daly(void **state)
+{
+    (void)state;
+    /* delta 60 s, MTTI 24 h: sqrt(2 60 86400) - 60 = 3219.9 - 60 */
+    assert_true(fabs(bbs_young_daly_s(60, 86400) - (sqrt(2.0 * 60 * 86400) - 60)) < 1e-9);
+    assert_true(fabs(bbs_young_daly_s(60, 86400) - 3159.9) < 0.1);
+    assert_true(bbs_young_daly_s(100, 10) == 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_message),
+        cmocka_unit_test(test_collectives),
+        cmocka_unit_test(test_milc_bytes),
+        cmocka_unit_test(test_checkpoint_io),
+        cmocka_unit_test(test_dependencies),
+        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_young_daly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
