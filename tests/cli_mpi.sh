@@ -10,7 +10,7 @@
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"
-PLAN=30
+PLAN=31
 t_plan $PLAN
 
 if ! "$BBSIZE" --version | grep -q '(MPI)'; then
@@ -87,10 +87,18 @@ if "$BBSIZE" sweep --help >/dev/null 2>&1; then
     t_same "np $np: sweep --csv, same bytes as one process" 0 "$T/sweep.ref" \
       mpi "$np" "$BBSIZE" $SWEEP
   done
-  t_err "np 3: sweep, a model too big: status 2, one message" 2 '^bbsize: .*memory' \
-    mpi 3 "$BBSIZE" sweep --bb-size 0:2PB:1PB --max-memory 10MB --csv
+  # EPS = 0 with threshold 1 cannot drain: some points fail, not all.
+  BAD="sweep --bb-size 0,50TB,100TB --threshold 0,1 --empty-prob 0 --csv"
+  "$BBSIZE" $BAD >/dev/null 2>"$T/bad.ref" || :
+  msg=$(head -n 1 "$T/bad.ref")
+  for np in 2 3; do
+    rc=0; mpi "$np" "$BBSIZE" $BAD >"$T/out" 2>"$T/err" || rc=$?
+    if [ "$rc" -eq 65 ] && grep -Fxq "$msg" "$T/err" && [ ! -s "$T/out" ]; then
+      t_ok "np $np: sweep, points that cannot be solved: 65, '$msg'"
+    else t_fail "np $np: sweep, points that cannot be solved (exit $rc)" "$T/err"; fi
+  done
 else
-  for i in 1 2 3 4; do t_skip "sweep under MPI" "no sweep command in this build"; done
+  for i in 1 2 3 4 5; do t_skip "sweep under MPI" "no sweep command in this build"; done
 fi
 # Bad input fails on every rank before any unit; rank 0 prints the message.
 t_err "np 3: unreadable workload: status 66 and the message" 66 \
