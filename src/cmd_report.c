@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sweeprun.h"
 #include "commands.h"
 #include "grid.h"
 #include "plot.h"
@@ -606,7 +607,7 @@ bb_cmd_report(int argc, char **argv)
     }
     /* A point the solver cannot do (a lazy chain at an extreme threshold,
      * say) is left out of the plots and named, not fatal to the report. */
-    rc = bba_sweep_eval(pts, npts, &ctx.so, a.threads, NULL, NULL, out, err);
+    rc = bb_sweep_run(pts, npts, &ctx.so, a.threads, NULL, NULL, out, err);
     if (rc != BB_OK && rc != BB_ENOMEM) {
         for (size_t i = 0; i < npts; i++)
             if (out[i].status != BB_OK) {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "grid.h"
-#include "replicate.h"
+#include "sweeprun.h"
 
 typedef int (*qty_parser)(const char *, bb_qty *, char *, size_t);
 
@@ -260,36 +260,18 @@ progress(void *ctx, size_t done, size_t total)
  * (bench/sweep.sh).  The symbol is weak: absent with another BLAS. */
 extern void openblas_set_num_threads(int) __attribute__((weak));
 
-typedef struct {
-    const bba_sweep_point *pts;
-    const bba_solver_opts *so;
-} grid_units;
-
-/* One grid point, a unit of bbs_replicate_run: on threads, or over MPI
- * ranks (bbsize-mpi(7)); bba_eval_result is plain bytes, as MPI needs. */
-static int
-grid_unit(size_t i, void *res, const void *vctx, char *err)
-{
-    const grid_units *g = vctx;
-    bba_sweep_out *o = res;
-
-    o->status = bba_eval(g->pts[i].model, g->pts[i].S, &g->pts[i].pol, g->so, &o->r, NULL,
-                         err);
-    return o->status;
-}
-
 void
 bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
             const bba_solver_opts *so, int nthreads, bba_sweep_out *out)
 {
-    grid_units g = { pts, so };
     char err[BB_ERRLEN];
     int rc;
 
     if (openblas_set_num_threads != NULL)
         openblas_set_num_threads(1);
-    rc = bbs_replicate_run(n, sizeof *out, out, grid_unit, &g, nthreads,
-                           bb_progress_enabled(opt) ? progress : NULL, NULL, err);
+    rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
+                      NULL, out, err);
+
     if (rc != BB_OK)
         bb_die_lib(rc, err);
 }

@@ -49,10 +49,8 @@ void bb_scenario_free(bb_scenario *sc);
 /* bb_grid_threads: default thread count (online processors, >= 1). */
 int bb_grid_threads(void);
 
-/* bb_grid_run: evaluate pts on nthreads threads (or, under an MPI
- * launcher, over the ranks: bbsize-mpi(7)) through bbs_replicate_run, with
- * progress when enabled; exits with the library's status and the message
- * of the lowest failing point ("unit I: ...", I from 0). */
+/* bb_grid_run: evaluate pts on nthreads threads with progress when enabled;
+ * exits with the library's status and message on the first failing point. */
 void bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
                  const bba_solver_opts *so, int nthreads, bba_sweep_out *out);
 

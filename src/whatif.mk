@@ -2,7 +2,8 @@
 # What-if studies: platform presets (`bbsize systems`, --system), sweeps,
 # Darshan fits and the report with gnuplot plots.
 analytic_libbbanalytic_a_SOURCES += analytic/sweep.c analytic/sweep.h
-src_bbsize_SOURCES += src/systems.c src/systems.h src/cmd_systems.c \
+src_bbsize_SOURCES += src/sweeprun.c src/sweeprun.h \
+	src/systems.c src/systems.h src/cmd_systems.c \
 	src/grid.c src/grid.h src/cmd_sweep.c \
 	src/darshan.c src/darshan.h src/cmd_fit.c \
 	src/plot.c src/plot.h src/cmd_report.c
@@ -22,7 +23,8 @@ dist_man_MANS += man/bbsize-sweep.1 man/bbsize-report.1 man/bbsize-fit.1 \
 
 check_PROGRAMS += tests/t_sweep
 tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_sweep_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_sweep_SOURCES = tests/t_sweep.c src/sweeprun.c src/sweeprun.h
+tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
 	tests/cli_report.sh
 EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \

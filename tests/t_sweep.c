@@ -1,4 +1,5 @@
-/* t_sweep.c: tests of analytic/sweep (multi-threaded grid evaluation) and
+/* t_sweep.c: tests of grid evaluation (analytic/sweep, src/sweeprun on the
+ * unit runner, any thread count) and
  * of the provenance of data/workloads/paper-random.csv.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
@@ -16,6 +17,7 @@
 
 #include "bbanalytic.h"
 #include "sweep.h"
+#include "sweeprun.h"
 
 /* The hand-worked model below: one application, 2 quanta, p = 1/2, B = 1. */
 static long tiny_b[1] = { 2 };
@@ -50,7 +52,7 @@ test_hand_worked(void **state)
 
     (void)state;
     tiny_setup(&m, &so, pts, 2);
-    assert_int_equal(bba_sweep_eval(pts, 2, &so, 2, NULL, NULL, out, err), BB_OK);
+    assert_int_equal(bb_sweep_run(pts, 2, &so, 2, NULL, NULL, out, err), BB_OK);
     assert_float_equal(out[0].r.meas.idle, 1.0 / 3.0, 1e-12);
     assert_float_equal(out[1].r.meas.idle, 0.2, 1e-12);
     bba_model_free(&m);
@@ -102,7 +104,7 @@ test_threads_match_sequential(void **state)
     }
     for (int t = 0; t < 3; t++) {
         memset(out, 0xAB, sizeof out);
-        assert_int_equal(bba_sweep_eval(pts, N, &so, threads[t], NULL, NULL, out, err), BB_OK);
+        assert_int_equal(bb_sweep_run(pts, N, &so, threads[t], NULL, NULL, out, err), BB_OK);
         for (int i = 0; i < N; i++) {
             bba_eval_result r;
 
@@ -129,14 +131,14 @@ test_error_lowest_index(void **state)
     (void)state;
     tiny_setup(&m, &so, pts, 5);
     pts[2].S = pts[4].S = -1;   /* S < 0 is invalid */
-    assert_int_equal(bba_sweep_eval(pts, 5, &so, 3, NULL, NULL, out, err), BB_EINVAL);
+    assert_int_equal(bb_sweep_run(pts, 5, &so, 3, NULL, NULL, out, err), BB_EINVAL);
     assert_non_null(strstr(err, "point 3:"));
     assert_int_equal(out[0].status, BB_OK);
     assert_int_equal(out[3].status, BB_OK);
     assert_float_equal(out[1].r.meas.idle, 0.2, 1e-12);
     assert_int_equal(out[4].status, BB_EINVAL);
-    assert_int_equal(bba_sweep_eval(pts, 5, &so, 0, NULL, NULL, out, err), BB_EINVAL);
-    assert_int_equal(bba_sweep_eval(pts, 0, &so, 2, NULL, NULL, out, err), BB_OK);
+    assert_int_equal(bb_sweep_run(pts, 5, &so, 0, NULL, NULL, out, err), BB_EINVAL);
+    assert_int_equal(bb_sweep_run(pts, 0, &so, 2, NULL, NULL, out, err), BB_OK);
     bba_model_free(&m);
 }
 
@@ -163,7 +165,7 @@ test_progress(void **state)
     (void)state;
     tiny_setup(&m, &so, pts, 6);
     progress_calls = progress_last = 0;
-    assert_int_equal(bba_sweep_eval(pts, 6, &so, 2, count_progress, NULL, out, err), BB_OK);
+    assert_int_equal(bb_sweep_run(pts, 6, &so, 2, count_progress, NULL, out, err), BB_OK);
     assert_int_equal(progress_calls, 6);
     assert_int_equal(progress_last, 6);
     bba_model_free(&m);

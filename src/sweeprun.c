@@ -1,0 +1,43 @@
+/* sweeprun.c: grid points on the unit runner (sweeprun.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "bb_error.h"
+#include "replicate.h"
+#include "sweeprun.h"
+
+typedef struct {
+    const bba_sweep_point *pts;
+    const bba_solver_opts *so;
+} sweep_ctx;
+
+/* A unit never fails: a point's failure is part of its result, so the
+ * other points go on (the report leaves failed points out of its plots). */
+static int
+point_unit(size_t unit, void *result, const void *ctx, char *err)
+{
+    const sweep_ctx *c = ctx;
+
+    (void)err;
+    bba_sweep_eval_point(&c->pts[unit], c->so, result);
+    return BB_OK;
+}
+
+int
+bb_sweep_run(const bba_sweep_point *pts, size_t n, const bba_solver_opts *so,
+             int nthreads, bb_sweep_progress_fn cb, void *cb_ctx,
+             bba_sweep_out *out, char *err)
+{
+    sweep_ctx c = { pts, so };
+    int rc;
+
+    if (nthreads < 1)
+        return bb_seterr(err, BB_EINVAL, "a sweep needs at least one thread (%d)", nthreads);
+    rc = bbs_replicate_run(n, sizeof *out, out, point_unit, &c, nthreads, cb, cb_ctx, err);
+    if (rc != BB_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (out[i].status != BB_OK)
+            return bb_seterr(err, out[i].status, "point %zu: %s", i + 1, out[i].err);
+    return BB_OK;
+}
