@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev
-libcmocka-dev libjansson-dev gnuplot-nox libxml2-utils"
+libcmocka-dev libjansson-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $PKGS; do
@@ -25,8 +25,9 @@ fi
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
   autoreconf -fi
 fi
-if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
-  ./configure
+# The MPI back end is built in (bbsize-mpi(7)); a plain run never starts MPI.
+if [ ! -f Makefile ] || [ configure -nt Makefile ] || ! grep -q '^#define HAVE_MPI 1' config.h 2>/dev/null; then
+  ./configure --with-mpi
 fi
 make -j"$(nproc)"
 

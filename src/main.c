@@ -4,16 +4,23 @@
 #include "config.h"
 
 #include <argp.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
+#include "bbmpi.h"
 #include "cli.h"
 #include "commands.h"
 
+#ifdef HAVE_MPI
+const char *argp_program_version = PACKAGE_STRING " (MPI)";
+#else
 const char *argp_program_version = PACKAGE_STRING;
+#endif
 const char *argp_program_bug_address = NULL;
 
 static const struct {
@@ -55,12 +62,84 @@ usage(FILE *fp)
                 "`bbsize COMMAND --help` lists a command's options; man bbsize(1).\n");
 }
 
+#if defined HAVE_MPI && defined HAVE_ON_EXIT
+/* A rank other than 0 writes its standard output to /dev/null and holds
+ * its standard error in a temporary file, shown (each line prefixed with
+ * the rank) only if the rank fails alone: not after a failure that every
+ * rank shares (bbs_mpi_agreed_failure), nor when rank 0 says within a
+ * second that it fails too (bad input fails on every rank; rank 0's
+ * message is enough). */
+static int held_fd = -1, orig_err = -1;
+
+static void
+show_held_stderr(int status, void *arg)
+{
+    FILE *in, *out;
+    char line[1024];
+
+    (void)arg;
+    if (status == 0 || bbs_mpi_agreed_failure() || held_fd < 0 || bbs_mpi_rank0_failed(1.0))
+        return;
+    fflush(stderr);
+    in = fdopen(dup(held_fd), "r");
+    out = fdopen(orig_err, "w");
+    if (in && out && lseek(held_fd, 0, SEEK_SET) == 0) {
+        rewind(in);
+        while (fgets(line, sizeof line, in))
+            fprintf(out, "bbsize (rank %d): %s", bbs_mpi_rank(),
+                    strncmp(line, "bbsize: ", 8) == 0 ? line + 8 : line);
+        fflush(out);
+    }
+    if (in)
+        fclose(in);
+}
+
+static void
+quiet_rank(void)
+{
+    int null = open("/dev/null", O_WRONLY);
+    FILE *held = tmpfile();
+
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    }
+    if (held) {
+        orig_err = dup(STDERR_FILENO);
+        held_fd = dup(fileno(held));
+        fclose(held);
+        dup2(held_fd, STDERR_FILENO);
+        on_exit(show_held_stderr, NULL);
+    } else if ((null = open("/dev/null", O_WRONLY)) >= 0) {
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+}
+#else
+/* Without on_exit: a rank other than 0 sends both streams to /dev/null. */
+static void
+quiet_rank(void)
+{
+    int null = open("/dev/null", O_WRONLY);
+
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
     char name[64];
     int status;
 
+    /* Under an MPI launcher every rank runs this same program on the same
+     * inputs (and fails the same way on bad ones); rank 0 alone speaks. */
+    if (bbs_mpi_init(&argc, &argv) && bbs_mpi_rank() != 0)
+        quiet_rank();
     gsl_set_error_handler_off();
     argp_err_exit_status = BB_EXIT_USAGE;
     if (argc < 2) {
@@ -74,7 +153,7 @@ main(int argc, char **argv)
         return BB_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("%s\n", PACKAGE_STRING);
+        printf("%s\n", argp_program_version);
         bb_finish_stdout();
         return BB_EXIT_OK;
     }
