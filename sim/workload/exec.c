@@ -129,6 +129,8 @@ typedef struct {
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
     double stall_s, bytes_on_pfs;
+    int depth;                  /* nested direct issues (ready) */
+    double small_link_bytes[BBS_EXEC_NLINKKINDS];
     char *err;
 } X;
 
@@ -363,6 +365,23 @@ msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, 
     }
     m = &x->m[mi];
     int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
+    if (sn != dn && bytes <= x->c->small_bytes) {
+        /* a small message: routed, but not a flow (see exec.h) */
+        int path[BBS_NET_MAX_PATH];
+        const bbs_net_topo *t = x->c->topo;
+        int len = bbs_net_route(t, &x->c->route, sn, dn, x->rng_route,
+                                bbs_net_fabric_link_flows(x->fab), path, NULL);
+        double cap = INFINITY, now = bbs_engine_now(x->e);
+        for (int i = 0; i < len; i++) {
+            cap = fmin(cap, t->link_cap_Bps[path[i]]);
+            x->small_link_bytes[t->link_kind[path[i]]] += bytes;
+        }
+        double t_sent = now + bytes / cap;
+        int rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len), EV_ARRIVE, 0, mi, NULL);
+        return rc;
+    }
     if (sn == dn) {
         int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
@@ -746,10 +765,20 @@ admit_stalled(X *x, int b)
 
 /* ---- the op state machine ------------------------------------------------ */
 
+static int issue(X *x, int gr, int idx);
+
+/* An op whose dependency is satisfied: issued after its delay; at once
+ * (no event) when the delay is 0, up to a bounded call depth. */
 static int
 ready(X *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
+    if (r->ops[idx].delay_s == 0 && x->depth < 64) {
+        x->depth++;
+        int rc = issue(x, gr, idx);
+        x->depth--;
+        return rc;
+    }
     return sched(x, bbs_engine_now(x->e) + r->ops[idx].delay_s, EV_ISSUE, gr, idx, NULL);
 }
 
@@ -1422,6 +1451,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         bbs_net_fabric_link_stat(x->fab, l, &st);
         bbs_exec_link_result *L = &res->links[t->link_kind[l]];
         L->nlinks++;
+        L->small_bytes = x->small_link_bytes[t->link_kind[l]];
         L->bytes += st.bytes;
         L->saturated_s += st.saturated_s;
         if (st.saturated_s > L->saturated_max_s)
