@@ -4,29 +4,17 @@
 # formats, determinism, the shipped MFNetSim files parse, and every
 # bad-input path with its message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
-set -eu
-LC_ALL=C
-export LC_ALL
-: "${BBSIZE:?BBSIZE must name the bbsize binary}"
-: "${BBSIZE_TOP_SRCDIR:?BBSIZE_TOP_SRCDIR must name the source tree}"
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 S=$BBSIZE_TOP_SRCDIR/data/scenarios
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+check() { if eval "$2"; then t_ok "$1"; else t_fail "$1" "$T/err"; fi; }
+# expect_fail DESC STATUS NEEDLE CMD...: status, a fixed stderr phrase, no stdout
 expect_fail() {
-    name=$1 want=$2 needle=$3
+    _d=$1 _w=$2 _nd=$3
     shift 3
-    rc=0
-    "$@" >"$T/out" 2>"$T/err" || rc=$?
-    if [ "$rc" -eq "$want" ] && grep -q -- "$needle" "$T/err" && [ ! -s "$T/out" ]; then
-        ok "$name"
-    else
-        notok "$name (status $rc, stderr: $(head -c 300 "$T/err"))"
-    fi
+    _g=0
+    "$@" >"$T/out" 2>"$T/err" || _g=$?
+    if [ "$_g" -eq "$_w" ] && grep -qF -- "$_nd" "$T/err" && [ ! -s "$T/out" ]; then t_ok "$_d"
+    else t_fail "$_d (exit $_g, expected $_w)" "$T/err"; fi
 }
 # a reduced workload 1: 16 ranks each on graph500-72 (1 burst-buffer node per group)
 hdr() {
@@ -48,7 +36,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-echo "1..23"
+t_plan 23
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -86,16 +74,16 @@ check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full 
 
 # bad input
 printf '[job x]\nmodel = lammps\nranks = 4\n' >"$T/b1.ini"
-expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: \[job\] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow)" \
+expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: [job] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow)" \
     "$BBSIZE" simulate "$T/b1.ini"
 { hdr minimal contiguous; printf '[job big]\nmodel = checkpoint\nranks = 100\n'; } >"$T/b2.ini"
 expect_fail "more ranks than compute nodes (65)" 65 "ask for 100 nodes but the topology has 63 compute nodes" \
     "$BBSIZE" simulate "$T/b2.ini"
 printf '[topology]\nrouting = fastest\n[job a]\nmodel = milc\nranks = 300\n' >"$T/b3.ini"
-expect_fail "unknown routing names file, line and token (65)" 65 "b3.ini:2: \[topology\] routing 'fastest'" \
+expect_fail "unknown routing names file, line and token (65)" 65 "b3.ini:2: [topology] routing 'fastest'" \
     "$BBSIZE" simulate "$T/b3.ini"
 printf '[job a]\nmodel = checkpoint\nranks = many\n' >"$T/b4.ini"
-expect_fail "non-numeric ranks names line and token (65)" 65 "b4.ini:3: \[job\] ranks 'many': not an integer" \
+expect_fail "non-numeric ranks names line and token (65)" 65 "b4.ini:3: [job] ranks 'many': not an integer" \
     "$BBSIZE" simulate "$T/b4.ini"
 printf '1 2 3\n' >"$T/alloc"
 { printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[placement]\nfile = alloc\n'; printf '[job a]\nmodel = checkpoint\nranks = 5\n'; } >"$T/b5.ini"
@@ -105,7 +93,7 @@ printf '[job a]\nmodel = milc\nranks = 16\n' >"$T/b6.ini"
 expect_fail "a grid that does not match the ranks (65)" 65 "the grid has 300 ranks, the job 16" \
     "$BBSIZE" simulate "$T/b6.ini"
 printf '[jobs]\n' >"$T/b7.ini"
-expect_fail "unknown section lists the known ones (65)" 65 "b7.ini:1: unknown section '\[jobs\]' (known: topology" \
+expect_fail "unknown section lists the known ones (65)" 65 "b7.ini:1: unknown section '[jobs]' (known: topology" \
     "$BBSIZE" simulate "$T/b7.ini"
 expect_fail "unreadable scenario (66)" 66 "cannot open" "$BBSIZE" simulate "$T/none.ini"
-exit $failed
+exit $_failed
