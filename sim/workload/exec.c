@@ -75,7 +75,6 @@ typedef struct {
     double *t_issue;
     int *inst;                  /* COLL: instance number on its communicator */
     int nb_out;                 /* non-blocking ops issued, not complete */
-    int nb_io;                  /* of them, I/O */
     int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
     double comm_s, io_s, compute_s, end_s;
     int act_comm, act_io;       /* ops in progress */
@@ -840,8 +839,6 @@ op_complete(X *x, int gr, int idx)
     }
     if (op->nonblocking) {
         r->nb_out--;
-        if (blk_kind(op->kind) == BLK_IO)
-            r->nb_io--;
         if (r->wait_op >= 0 && r->ops[r->wait_op].ref == idx) {
             int w = r->wait_op;
             r->wait_op = -1;
@@ -871,8 +868,6 @@ issue(X *x, int gr, int idx)
         activity(r, blk_kind(op->kind), +1, r->t_issue[idx]);
     if (op->nonblocking) {
         r->nb_out++;
-        if (blk_kind(op->kind) == BLK_IO)
-            r->nb_io++;
     }
     switch (op->kind) {
     case BBS_OP_COMPUTE:
@@ -1426,21 +1421,22 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             int o = 0;
             while (o < R->n && R->done[o])
                 o++;
+            const bbs_op *op = &R->ops[o];
+            char what[128];
+            if (op->kind == BBS_OP_RECV)
+                snprintf(what, sizeof what, "a receive from rank %d, tag %lld", op->peer,
+                         (long long)op->tag);
+            else if (op->kind == BBS_OP_COLL)
+                snprintf(what, sizeof what, "%s #%d on communicator %d",
+                         bbs_coll_name(op->coll), R->inst[o], op->comm);
+            else if (op->kind == BBS_OP_WAIT || op->kind == BBS_OP_WAITALL)
+                snprintf(what, sizeof what, "a wait");
+            else
+                snprintf(what, sizeof what, "an op of kind %d whose dependency never "
+                         "completed", op->kind);
             rc = bb_seterr(err, BB_EDATA,
-                           "deadlock: job '%s' rank %d never completes op %d (%s%s) at t = %g s",
-                           w->jobs[R->job].name, R->rank, o,
-                           R->ops[o].kind == BBS_OP_RECV ? "receive from rank " :
-                           R->ops[o].kind == BBS_OP_COLL ? "collective " :
-                           R->ops[o].kind == BBS_OP_SEND ? "send" : "op",
-                           R->ops[o].kind == BBS_OP_RECV ? "" : "", now);
-            if (R->ops[o].kind == BBS_OP_RECV) {
-                char tmp[64];
-                snprintf(tmp, sizeof tmp, " (peer %d, tag %lld)", R->ops[o].peer,
-                         (long long)R->ops[o].tag);
-                size_t l = err ? strlen(err) : 0;
-                if (err && l + strlen(tmp) < BB_ERRLEN)
-                    strcat(err, tmp);
-            }
+                           "deadlock: job '%s' rank %d never completes op %d (%s); the run "
+                           "ended at t = %g s", w->jobs[R->job].name, R->rank, o, what, now);
             goto out;
         }
     }
