@@ -227,15 +227,7 @@ scn_load(scn_run *R, const char *file, const scn_args *a)
         free(at);
         if (rc != BB_OK)
             bb_die_lib(rc, err);
-        for (int j = 0; j < s->njobs; j++) {
-            int got = j < R->pl.njobs ? R->pl.job_off[j + 1] - R->pl.job_off[j] : 0;
-            if (got < ranks[j])
-                bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): %d ranks but the allocation "
-                       "file %s gives %s %d nodes: ranks %d..%d have no placement", file,
-                       s->jobs[j].name, s->jobs[j].line, ranks[j], path,
-                       j < R->pl.njobs ? "it" : "no line for it, so", got, got, ranks[j] - 1);
-        }
-        /* jobs may use only the first ranks[j] nodes of their line */
+        /* job j takes the first ranks[j] nodes of its line */
         bbs_net_placement q = { s->njobs, NULL, NULL };
         q.job_off = malloc((size_t)(s->njobs + 1) * sizeof(int));
         q.node = malloc((size_t)total * sizeof(int));
@@ -243,8 +235,19 @@ scn_load(scn_run *R, const char *file, const scn_args *a)
             bb_die(BB_EXIT_SOFTWARE, "out of memory");
         q.job_off[0] = 0;
         for (int j = 0; j < s->njobs; j++) {
+            int ln = s->jobs[j].alloc_line > 0 ? s->jobs[j].alloc_line - 1 : j;
+            int got = ln < R->pl.njobs ? R->pl.job_off[ln + 1] - R->pl.job_off[ln] : 0;
+            if (got < ranks[j])
+                bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): %d ranks but line %d of the "
+                       "allocation file %s gives %d nodes: ranks %d..%d have no placement",
+                       file, s->jobs[j].name, s->jobs[j].line, ranks[j], ln + 1, path, got,
+                       got, ranks[j] - 1);
+            for (int k = 0; k < j; k++)
+                if ((s->jobs[k].alloc_line > 0 ? s->jobs[k].alloc_line - 1 : k) == ln)
+                    bb_die(BB_EXIT_DATAERR, "%s: jobs '%s' and '%s' use the same line %d of %s",
+                           file, s->jobs[k].name, s->jobs[j].name, ln + 1, path);
             q.job_off[j + 1] = q.job_off[j] + ranks[j];
-            memcpy(q.node + q.job_off[j], R->pl.node + R->pl.job_off[j],
+            memcpy(q.node + q.job_off[j], R->pl.node + R->pl.job_off[ln],
                    (size_t)ranks[j] * sizeof(int));
         }
         bbs_net_placement_free(&R->pl);
@@ -272,6 +275,7 @@ scn_load(scn_run *R, const char *file, const scn_args *a)
     c->route.bias = s->bias;
     c->route.candidates = s->candidates;
     c->exact_limit = s->exact_limit;
+    c->small_bytes = s->small_bytes;
     c->allreduce_algo = s->allreduce_algo;
     c->arch = s->arch;
     load_device(s, s->device, &c->bb_dev);
@@ -347,8 +351,8 @@ print_run(const scn_run *R, const scn_args *a)
         for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
             const bbs_exec_link_result *L = &r->links[k];
             json_array_append_new(links, json_pack(
-                "{s:s, s:i, s:f, s:f, s:f, s:f}", "kind", lk_names[k], "links", L->nlinks,
-                "bytes", L->bytes, "saturated_total_s", L->saturated_s,
+                "{s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "kind", lk_names[k], "links", L->nlinks,
+                "bytes", L->bytes + L->small_bytes, "small_message_bytes", L->small_bytes, "saturated_total_s", L->saturated_s,
                 "saturated_mean_s", L->nlinks ? L->saturated_s / L->nlinks : 0.0,
                 "saturated_max_s", L->saturated_max_s));
         }
@@ -379,7 +383,7 @@ print_run(const scn_run *R, const scn_args *a)
         printf("\nlink_kind,links,bytes,saturated_total_s,saturated_mean_s,saturated_max_s\n");
         for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
             const bbs_exec_link_result *L = &r->links[k];
-            printf("%s,%d,%.0f,%.9g,%.9g,%.9g\n", lk_names[k], L->nlinks, L->bytes,
+            printf("%s,%d,%.0f,%.9g,%.9g,%.9g\n", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
                    L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
         }
         return;
@@ -402,7 +406,8 @@ print_run(const scn_run *R, const scn_args *a)
            "sat_mean(s)", "sat_max(s)");
     for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
         const bbs_exec_link_result *L = &r->links[k];
-        printf("%-10s %6d %12.3f %14.6f %14.6f %14.6f\n", lk_names[k], L->nlinks, L->bytes / 1e9,
+        printf("%-10s %6d %12.3f %14.6f %14.6f %14.6f\n", lk_names[k], L->nlinks,
+               (L->bytes + L->small_bytes) / 1e9,
                L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
     }
     printf("\nsimulated %.6f s; %llu events, %llu flows\n", r->end_s,

@@ -50,7 +50,9 @@ static const struct argp argp = {
     "and buffer occupancy with confidence intervals over independent replications.\v"
     "--mode bernoulli is the Markov model's own workload (the simulation is the chain); "
     "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
-    "depends only on the inputs and --seed, not on --threads.",
+    "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
+    "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
+    "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet).",
     bb_sim_children, NULL, NULL
 };
 

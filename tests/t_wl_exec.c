@@ -302,6 +302,54 @@ test_bad(void **state)
     bbs_net_topo_free(t);
 }
 
+/* Capacity and draining: two ranks on one buffer node write 1e8 B each
+ * into a buffer of 1.5e8 B that drains at 1e9 B/s in 5e7-B chunks: the
+ * second write cannot fit beside the first, so it stalls until a chunk has
+ * drained; at the end every byte is on the PFS.  A single write larger
+ * than the buffer is refused. */
+static void
+test_capacity_drain(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(1);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 };
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_exec_config c;
+    int nodes[2] = { t->compute_nodes[0], t->compute_nodes[1] };
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "w", 2, 0, &job, err), BB_OK);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(bbs_wl_io(w, job, i, 1, 1e8, (uint64_t)i, 0, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    bbs_exec_config_init(&c);
+    c.topo = t;
+    c.place = &pl;
+    bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
+    c.bb_dev.capacity_bytes = 1e12;
+    c.bb_dev.table.nbins = 1;
+    c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+    c.capacity_bytes = 1.5e8;
+    c.pfs_bw_Bps = 1e9;
+    c.drain_chunk_bytes = 5e7;
+    assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_OK);
+    assert_true(r.stall_s > 0);
+    assert_true(fabs(r.bytes_on_pfs - 2e8) < 1);
+    assert_true(r.jobs[0].bytes_written == 2e8);
+    bbs_exec_result_free(&r);
+    bbs_wl_free(w);
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "w", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_io(w, job, 0, 1, 2e8, 0, 0, err), BB_OK);
+    assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_EINVAL);
+    assert_non_null(strstr(err, "exceeds the buffer capacity"));
+    bbs_wl_free(w);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(t);
+}
+
 static void
 test_young_daly(void **state)
 {
@@ -322,6 +370,7 @@ main(void)
         cmocka_unit_test(test_checkpoint_io),
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_capacity_drain),
         cmocka_unit_test(test_young_daly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,7 +75,6 @@ typedef struct {
     double *t_issue;
     int *inst;                  /* COLL: instance number on its communicator */
     int nb_out;                 /* non-blocking ops issued, not complete */
-    int nb_io;                  /* of them, I/O */
     int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
     double comm_s, io_s, compute_s, end_s;
     int act_comm, act_io;       /* ops in progress */
@@ -129,6 +128,8 @@ typedef struct {
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
     double stall_s, bytes_on_pfs;
+    int depth;                  /* nested direct issues (ready) */
+    double small_link_bytes[BBS_EXEC_NLINKKINDS];
     char *err;
 } X;
 
@@ -363,6 +364,23 @@ msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, 
     }
     m = &x->m[mi];
     int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
+    if (sn != dn && bytes <= x->c->small_bytes) {
+        /* a small message: routed, but not a flow (see exec.h) */
+        int path[BBS_NET_MAX_PATH];
+        const bbs_net_topo *t = x->c->topo;
+        int len = bbs_net_route(t, &x->c->route, sn, dn, x->rng_route,
+                                bbs_net_fabric_link_flows(x->fab), path, NULL);
+        double cap = INFINITY, now = bbs_engine_now(x->e);
+        for (int i = 0; i < len; i++) {
+            cap = fmin(cap, t->link_cap_Bps[path[i]]);
+            x->small_link_bytes[t->link_kind[path[i]]] += bytes;
+        }
+        double t_sent = now + bytes / cap;
+        int rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len), EV_ARRIVE, 0, mi, NULL);
+        return rc;
+    }
     if (sn == dn) {
         int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
@@ -746,10 +764,20 @@ admit_stalled(X *x, int b)
 
 /* ---- the op state machine ------------------------------------------------ */
 
+static int issue(X *x, int gr, int idx);
+
+/* An op whose dependency is satisfied: issued after its delay; at once
+ * (no event) when the delay is 0, up to a bounded call depth. */
 static int
 ready(X *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
+    if (r->ops[idx].delay_s == 0 && x->depth < 64) {
+        x->depth++;
+        int rc = issue(x, gr, idx);
+        x->depth--;
+        return rc;
+    }
     return sched(x, bbs_engine_now(x->e) + r->ops[idx].delay_s, EV_ISSUE, gr, idx, NULL);
 }
 
@@ -811,8 +839,6 @@ op_complete(X *x, int gr, int idx)
     }
     if (op->nonblocking) {
         r->nb_out--;
-        if (blk_kind(op->kind) == BLK_IO)
-            r->nb_io--;
         if (r->wait_op >= 0 && r->ops[r->wait_op].ref == idx) {
             int w = r->wait_op;
             r->wait_op = -1;
@@ -842,8 +868,6 @@ issue(X *x, int gr, int idx)
         activity(r, blk_kind(op->kind), +1, r->t_issue[idx]);
     if (op->nonblocking) {
         r->nb_out++;
-        if (blk_kind(op->kind) == BLK_IO)
-            r->nb_io++;
     }
     switch (op->kind) {
     case BBS_OP_COMPUTE:
@@ -1397,21 +1421,22 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             int o = 0;
             while (o < R->n && R->done[o])
                 o++;
+            const bbs_op *op = &R->ops[o];
+            char what[128];
+            if (op->kind == BBS_OP_RECV)
+                snprintf(what, sizeof what, "a receive from rank %d, tag %lld", op->peer,
+                         (long long)op->tag);
+            else if (op->kind == BBS_OP_COLL)
+                snprintf(what, sizeof what, "%s #%d on communicator %d",
+                         bbs_coll_name(op->coll), R->inst[o], op->comm);
+            else if (op->kind == BBS_OP_WAIT || op->kind == BBS_OP_WAITALL)
+                snprintf(what, sizeof what, "a wait");
+            else
+                snprintf(what, sizeof what, "an op of kind %d whose dependency never "
+                         "completed", op->kind);
             rc = bb_seterr(err, BB_EDATA,
-                           "deadlock: job '%s' rank %d never completes op %d (%s%s) at t = %g s",
-                           w->jobs[R->job].name, R->rank, o,
-                           R->ops[o].kind == BBS_OP_RECV ? "receive from rank " :
-                           R->ops[o].kind == BBS_OP_COLL ? "collective " :
-                           R->ops[o].kind == BBS_OP_SEND ? "send" : "op",
-                           R->ops[o].kind == BBS_OP_RECV ? "" : "", now);
-            if (R->ops[o].kind == BBS_OP_RECV) {
-                char tmp[64];
-                snprintf(tmp, sizeof tmp, " (peer %d, tag %lld)", R->ops[o].peer,
-                         (long long)R->ops[o].tag);
-                size_t l = err ? strlen(err) : 0;
-                if (err && l + strlen(tmp) < BB_ERRLEN)
-                    strcat(err, tmp);
-            }
+                           "deadlock: job '%s' rank %d never completes op %d (%s); the run "
+                           "ended at t = %g s", w->jobs[R->job].name, R->rank, o, what, now);
             goto out;
         }
     }
@@ -1422,6 +1447,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         bbs_net_fabric_link_stat(x->fab, l, &st);
         bbs_exec_link_result *L = &res->links[t->link_kind[l]];
         L->nlinks++;
+        L->small_bytes = x->small_link_bytes[t->link_kind[l]];
         L->bytes += st.bytes;
         L->saturated_s += st.saturated_s;
         if (st.saturated_s > L->saturated_max_s)

@@ -56,6 +56,7 @@ typedef struct {
     const bbs_net_placement *place;    /* borrowed: node of every rank of every job */
     bbs_net_route_opts route;
     int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
+    double small_bytes;                /* messages of at most this size are not flows (0) */
     int allreduce_algo;                /* BBS_ALGO_* */
     /* storage */
     bbs_arch_kind arch;
@@ -87,7 +88,8 @@ enum { BBS_EXEC_NLINKKINDS = 4 };      /* enum bbs_net_link_kind */
 
 typedef struct {
     int nlinks;
-    double bytes;                      /* carried by links of this kind */
+    double bytes;                      /* carried by links of this kind (flows) */
+    double small_bytes;                /* of small messages (not flows), not in bytes */
     double saturated_s;                /* summed over the links */
     double saturated_max_s;            /* the most saturated link */
 } bbs_exec_link_result;

@@ -22,3 +22,39 @@ sim_workload_libbbswl_a_SOURCES += \
 src_bbsize_SOURCES += src/cmd_scenario.c
 src_bbsize_LDADD += sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a $(GSL_LIBS)
+
+dist_man_MANS += man/bbsize-scenario.5 man/bbsize-compare.1
+scenariosdir = $(pkgdatadir)/scenarios
+dist_scenarios_DATA = \
+	data/scenarios/mfnetsim-checkpoint-alone-cont-adp.ini \
+	data/scenarios/mfnetsim-checkpoint-alone-cont-min.ini \
+	data/scenarios/mfnetsim-checkpoint-alone-rand-adp.ini \
+	data/scenarios/mfnetsim-checkpoint-alone-rand-min.ini \
+	data/scenarios/mfnetsim-cosmoflow-alone-cont-adp.ini \
+	data/scenarios/mfnetsim-cosmoflow-alone-cont-min.ini \
+	data/scenarios/mfnetsim-cosmoflow-alone-rand-adp.ini \
+	data/scenarios/mfnetsim-cosmoflow-alone-rand-min.ini \
+	data/scenarios/mfnetsim-milc-alone-cont-adp.ini \
+	data/scenarios/mfnetsim-milc-alone-cont-min.ini \
+	data/scenarios/mfnetsim-milc-alone-rand-adp.ini \
+	data/scenarios/mfnetsim-milc-alone-rand-min.ini \
+	data/scenarios/mfnetsim-nekbone-alone-cont-adp.ini \
+	data/scenarios/mfnetsim-nekbone-alone-cont-min.ini \
+	data/scenarios/mfnetsim-nekbone-alone-rand-adp.ini \
+	data/scenarios/mfnetsim-nekbone-alone-rand-min.ini \
+	data/scenarios/mfnetsim-w1-mix-cont-adp.ini \
+	data/scenarios/mfnetsim-w1-mix-cont-min.ini \
+	data/scenarios/mfnetsim-w1-mix-rand-adp.ini \
+	data/scenarios/mfnetsim-w1-mix-rand-min.ini \
+	data/scenarios/mfnetsim-w2-mix-cont-adp.ini \
+	data/scenarios/mfnetsim-w2-mix-cont-min.ini \
+	data/scenarios/mfnetsim-w2-mix-rand-adp.ini \
+	data/scenarios/mfnetsim-w2-mix-rand-min.ini
+EXTRA_DIST += data/scenarios/mkscenarios.sh bench/hybrid.sh tests/cli_scenario.sh
+TESTS += tests/cli_scenario.sh
+
+# The hybrid matrix benchmark (never run by make check).
+bench-hybrid: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/hybrid.sh
+.PHONY: bench-hybrid

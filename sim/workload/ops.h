@@ -23,9 +23,9 @@
  *              network back to the rank;
  *     WRITE    the data crossed the network to the rank's burst-buffer node
  *              and the node's device wrote it;
- *     WAIT     the referenced non-blocking op (or, WAITALL, every
- *              non-blocking op of the rank issued before and not yet waited)
- *              is complete.
+ *     WAIT     the referenced non-blocking op is complete (one WAIT per
+ *              rank may be pending at a time);
+ *     WAITALL  every non-blocking op the rank has issued is complete.
  * The op is "released" -- the instant from which the next op of the stream
  * in program order may become ready -- at completion, or at issue when
  * nonblocking is set (SEND, RECV, COLL, READ, WRITE may be non-blocking:
@@ -79,7 +79,7 @@
  * to the device models (sequential detection, HDD geometry).
  *
  * Sizes: streams up to ~10^6 ops per job in total; appending is amortised
- * O(1); a bbs_op is 64 bytes. */
+ * O(1); a bbs_op is 72 bytes. */
 #ifndef BBSIZE_SIM_WORKLOAD_OPS_H
 #define BBSIZE_SIM_WORKLOAD_OPS_H
 

@@ -97,11 +97,14 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "candidates"))
             return parse_intv(val, 1, 64, &l) ? BAD("not an integer in 1..64")
                                               : (s->candidates = (int)l, BB_OK);
+        if (!strcmp(key, "small_message"))
+            return bbs_wl_parse_bytes(val, &s->small_bytes) || s->small_bytes < 0
+                       ? BAD("not a size >= 0") : BB_OK;
         if (!strcmp(key, "exact_limit"))
             return parse_intv(val, -1, 100000000, &l) ? BAD("not an integer >= -1")
                                                       : (s->exact_limit = (int)l, BB_OK);
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
-                         "bb_per_group, routing, bias, candidates, exact_limit)", where, key);
+                         "bb_per_group, routing, bias, candidates, exact_limit, small_message)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
@@ -203,6 +206,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "ranks"))
             return parse_intv(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
                                                      : (jb->ranks = (int)l, BB_OK);
+        if (!strcmp(key, "alloc_line"))
+            return parse_intv(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
+                                                     : (jb->alloc_line = (int)l, BB_OK);
         if (!strcmp(key, "start"))
             return bbs_wl_parse_time(val, &jb->start_s) || jb->start_s < 0
                        ? BAD("not a time >= 0") : BB_OK;

@@ -22,6 +22,7 @@ typedef struct {
     bbs_model model;
     int ranks;
     double start_s;
+    int alloc_line;         /* placement file: its line (1-based); 0: the job's index + 1 */
     int line;               /* of its [job ...] header */
 } bbs_scn_job;
 
@@ -35,6 +36,7 @@ typedef struct {
     double bias;
     int candidates;
     int exact_limit;
+    double small_bytes;               /* small_message: not flows below this */
     /* [storage] */
     bbs_arch_kind arch;
     char device[BBS_SCN_PATH];        /* device name (data/devices) or file */

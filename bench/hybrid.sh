@@ -1,0 +1,45 @@
+#!/bin/sh
+# hybrid.sh: wall time and events/s of the MFNetSim hybrid matrix
+# (data/scenarios/mfnetsim-w*-mix-*.ini: 2 workloads x 2 placements x 2
+# routings), then the applications alone (BENCH_ALONE=0 skips them), and
+# the alone-vs-mix slowdowns.  Usage: BBSIZE=src/bbsize sh bench/hybrid.sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+BBSIZE=${BBSIZE:-src/bbsize}
+TOP=${BBSIZE_TOP_SRCDIR:-$(dirname "$0")/..}
+S=$TOP/data/scenarios
+OUT=${BENCH_OUT:-/tmp/bbsize-hybrid}
+mkdir -p "$OUT"
+now() { date +%s.%N; }
+run() {
+    f=$1
+    b=$(basename "$f" .ini)
+    t0=$(now)
+    "$BBSIZE" simulate --json "$f" > "$OUT/$b.json" 2> "$OUT/$b.err"
+    t1=$(now)
+    awk -v b="$b" -v t0="$t0" -v t1="$t1" '
+        /"events":/ { gsub(/[^0-9]/, "", $2); ev = $2 }
+        END { w = t1 - t0; printf "%-36s %8.2f s %11d events %10.0f events/s\n", b, w, ev, ev / w }' \
+        "$OUT/$b.json"
+}
+echo "== the 8-run hybrid matrix"
+T0=$(now)
+for f in "$S"/mfnetsim-w1-mix-*.ini "$S"/mfnetsim-w2-mix-*.ini; do run "$f"; done
+T1=$(now)
+awk -v a="$T0" -v b="$T1" 'BEGIN { printf "matrix total: %.1f s (bar: 600 s, ratio %.2f)\n", b - a, (b - a) / 600 }'
+[ "${BENCH_ALONE:-1}" = 0 ] && exit 0
+echo "== the applications alone"
+for f in "$S"/mfnetsim-*-alone-*.ini; do run "$f"; done
+echo "== slowdown in the mix (mix / alone)"
+for pl in cont rand; do for rt in min adp; do
+    for app in milc checkpoint cosmoflow; do
+        printf '%s %s-%s ' "$app" "$pl" "$rt"
+        "$BBSIZE" compare --quiet --csv "$S/mfnetsim-$app-alone-$pl-$rt.ini" \
+            "$S/mfnetsim-w1-mix-$pl-$rt.ini" | tail -n 1
+    done
+    for app in nekbone checkpoint cosmoflow; do
+        printf '%s %s-%s w2 ' "$app" "$pl" "$rt"
+        "$BBSIZE" compare --quiet --csv "$S/mfnetsim-$app-alone-$pl-$rt.ini" \
+            "$S/mfnetsim-w2-mix-$pl-$rt.ini" | tail -n 1
+    done
+done; done

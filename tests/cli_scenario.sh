@@ -1,0 +1,99 @@
+#!/bin/sh
+# cli_scenario.sh: `bbsize simulate SCENARIO.ini` and `bbsize compare` on a
+# reduced scenario (graph500-72, 16-rank jobs): closed-form volumes, output
+# formats, determinism, the shipped MFNetSim files parse, and every
+# bad-input path with its message and exit status.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+S=$BBSIZE_TOP_SRCDIR/data/scenarios
+check() { if eval "$2"; then t_ok "$1"; else t_fail "$1" "$T/err"; fi; }
+# expect_fail DESC STATUS NEEDLE CMD...: status, a fixed stderr phrase, no stdout
+expect_fail() {
+    _d=$1 _w=$2 _nd=$3
+    shift 3
+    _g=0
+    "$@" >"$T/out" 2>"$T/err" || _g=$?
+    if [ "$_g" -eq "$_w" ] && grep -qF -- "$_nd" "$T/err" && [ ! -s "$T/out" ]; then t_ok "$_d"
+    else t_fail "$_d (exit $_g, expected $_w)" "$T/err"; fi
+}
+# a reduced workload 1: 16 ranks each on graph500-72 (1 burst-buffer node per group)
+hdr() {
+    cat <<EOT
+[topology]
+preset = graph500-72
+bb_per_group = 1
+routing = $1
+[placement]
+policy = $2
+[run]
+seed = 7
+EOT
+}
+milc() { printf '[job milc]\nmodel = milc\nranks = 16\ndims = 2x2x2x2\niterations = 2\n'; }
+ckpt() { printf '[job checkpoint]\nmodel = checkpoint\nranks = 16\ntotal_bytes = 160MB\n'; }
+cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1\nallreduce_bytes = 1MB\n'; }
+{ hdr minimal contiguous; milc; ckpt; cosmo; } > "$T/mix.ini"
+{ hdr minimal contiguous; milc; } > "$T/alone.ini"
+{ hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
+
+t_plan 23
+check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
+check "scenario mode prints the per-application and per-link tables" \
+    '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
+"$BBSIZE" simulate --quiet --csv "$T/mix.ini" >"$T/c"
+# MILC closed form: 16 ranks x 2 iterations x 16 messages x 497664 B, plus
+# 2 allreduces per iteration of 16 ranks (4 rounds x 16 messages x 8 B)
+check "MILC bytes = 16 x 2 x 16 x 497664 + 2 x 2 x 64 x 8" \
+    'awk -F, "\$1==\"milc\" {exit !(\$9==16*2*16*497664+2*2*64*8)}" "$T/c"'
+check "checkpoint writes total_bytes (160 MB)" \
+    'awk -F, "\$1==\"checkpoint\" {exit !(\$10==160000000)}" "$T/c"'
+check "cosmoflow reads 16 x 8 MiB" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$11==16*8388608)}" "$T/c"'
+# ring allreduce of 1 MB over 16 ranks: 2 (p - 1) / p x 1 MB per rank
+check "cosmoflow sends 2 x 15 x 1 MB (ring)" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$9 > 29999999 && \$9 < 30000001)}" "$T/c"'
+check "CSV link table has the four link kinds" \
+    'grep -c "^injection,\|^ejection,\|^local,\|^global," "$T/c" | grep -qx 4'
+check "--json has jobs, links and run" \
+    '"$BBSIZE" simulate --quiet --json "$T/mix.ini" | grep -q "\"events_per_s\""'
+check "--scenario FILE is the same run" \
+    '"$BBSIZE" simulate --quiet --csv --scenario "$T/mix.ini" | cmp -s - "$T/c"'
+"$BBSIZE" simulate --quiet --csv "$T/rand.ini" >"$T/r1"
+"$BBSIZE" simulate --quiet --csv "$T/rand.ini" >"$T/r2"
+check "same seed, same bytes (random placement, adaptive routing)" 'cmp -s "$T/r1" "$T/r2"'
+"$BBSIZE" simulate --quiet --csv --seed 8 "$T/rand.ini" >"$T/r3"
+check "--seed changes the random placement" '! cmp -s "$T/r1" "$T/r3"'
+check "wall time and events/s on stderr" \
+    '"$BBSIZE" simulate "$T/alone.ini" 2>&1 >/dev/null | grep -q "events/s"'
+"$BBSIZE" compare --quiet --csv "$T/alone.ini" "$T/alone.ini" >"$T/cmp"
+check "compare: a scenario against itself has slowdown 1" \
+    'awk -F, "NR==2 {exit !(\$5==1 && \$8==1)}" "$T/cmp"'
+check "24 shipped MFNetSim scenarios" '[ $(ls "$S"/mfnetsim-*.ini | wc -l) -eq 24 ]'
+check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full scale" \
+    '"$BBSIZE" simulate --quiet --csv "$S/mfnetsim-checkpoint-alone-rand-min.ini" | awk -F, "\$1==\"checkpoint\" {exit !(\$10==50000000000)}"'
+
+# bad input
+printf '[job x]\nmodel = lammps\nranks = 4\n' >"$T/b1.ini"
+expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: [job] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow)" \
+    "$BBSIZE" simulate "$T/b1.ini"
+{ hdr minimal contiguous; printf '[job big]\nmodel = checkpoint\nranks = 100\n'; } >"$T/b2.ini"
+expect_fail "more ranks than compute nodes (65)" 65 "ask for 100 nodes but the topology has 63 compute nodes" \
+    "$BBSIZE" simulate "$T/b2.ini"
+printf '[topology]\nrouting = fastest\n[job a]\nmodel = milc\nranks = 300\n' >"$T/b3.ini"
+expect_fail "unknown routing names file, line and token (65)" 65 "b3.ini:2: [topology] routing 'fastest'" \
+    "$BBSIZE" simulate "$T/b3.ini"
+printf '[job a]\nmodel = checkpoint\nranks = many\n' >"$T/b4.ini"
+expect_fail "non-numeric ranks names line and token (65)" 65 "b4.ini:3: [job] ranks 'many': not an integer" \
+    "$BBSIZE" simulate "$T/b4.ini"
+printf '1 2 3\n' >"$T/alloc"
+{ printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[placement]\nfile = alloc\n'; printf '[job a]\nmodel = checkpoint\nranks = 5\n'; } >"$T/b5.ini"
+expect_fail "ranks without placement (65)" 65 "ranks 3..4 have no placement" \
+    "$BBSIZE" simulate "$T/b5.ini"
+printf '[job a]\nmodel = milc\nranks = 16\n' >"$T/b6.ini"
+expect_fail "a grid that does not match the ranks (65)" 65 "the grid has 300 ranks, the job 16" \
+    "$BBSIZE" simulate "$T/b6.ini"
+printf '[jobs]\n' >"$T/b7.ini"
+expect_fail "unknown section lists the known ones (65)" 65 "b7.ini:1: unknown section '[jobs]' (known: topology" \
+    "$BBSIZE" simulate "$T/b7.ini"
+expect_fail "unreadable scenario (66)" 66 "cannot open" "$BBSIZE" simulate "$T/none.ini"
+exit $_failed
