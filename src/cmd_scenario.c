@@ -18,6 +18,7 @@
 #include "workload/scenario.h"
 #include "cli.h"
 #include "commands.h"
+#include "scnrun.h"
 
 enum { OPT_SCENARIO = 0x3100, OPT_JSON, OPT_CSV, OPT_SEED, OPT_QUIET, OPT_ROUTING,
        OPT_PLACEMENT };
@@ -149,19 +150,10 @@ load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
         bb_die_lib(rc, err);
 }
 
-typedef struct {
-    bbs_scenario s;
-    bbs_net_params par;
-    bbs_net_topo *topo;
-    bbs_net_placement pl;
-    bbs_wl *w;
-    bbs_exec_config cfg;
-    bbs_exec_result res;
-    double wall_s;
-} scn_run;
+typedef bb_scn_run scn_run;
 
-static void
-scn_load(scn_run *R, const char *file, const scn_args *a)
+void
+bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed)
 {
     char err[BB_ERRLEN];
     size_t len;
@@ -173,8 +165,8 @@ scn_load(scn_run *R, const char *file, const scn_args *a)
     if (rc != BB_OK)
         bb_die_lib(BB_EDATA, err);
     bbs_scenario *s = &R->s;
-    if (a->have_seed)
-        s->seed = a->seed;
+    if (have_seed)
+        s->seed = seed;
     /* topology */
     if (s->preset[0]) {
         if (bbs_net_preset(s->preset, &R->par, err) != BB_OK)
@@ -304,8 +296,8 @@ scn_exec(scn_run *R)
         bb_die(bb_exit_status(rc), "%s: %s", R->s.source, err);
 }
 
-static void
-scn_free(scn_run *R)
+void
+bb_scn_free(scn_run *R)
 {
     bbs_exec_result_free(&R->res);
     bbs_wl_free(R->w);
@@ -436,11 +428,11 @@ bb_cmd_scenario_simulate(int argc, char **argv)
     struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, NULL, NULL, NULL };
     memset(&a, 0, sizeof a);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    scn_load(&R, a.files[0], &a);
+    bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
     scn_exec(&R);
     print_run(&R, &a);
     report_speed(&R, &a);
-    scn_free(&R);
+    bb_scn_free(&R);
     bb_finish_stdout();
     return BB_EXIT_OK;
 }
@@ -459,8 +451,8 @@ bb_cmd_compare(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    scn_load(&R[0], a.files[0], &a);
-    scn_load(&R[1], a.files[1], &a);
+    bb_scn_load(&R[0], a.files[0], a.have_seed, a.seed);
+    bb_scn_load(&R[1], a.files[1], a.have_seed, a.seed);
     int *match = malloc((size_t)R[0].s.njobs * sizeof *match);
     if (!match)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -516,8 +508,8 @@ bb_cmd_compare(int argc, char **argv)
         bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],
                                 "jobs", arr));
     free(match);
-    scn_free(&R[0]);
-    scn_free(&R[1]);
+    bb_scn_free(&R[0]);
+    bb_scn_free(&R[1]);
     bb_finish_stdout();
     return BB_EXIT_OK;
 }

@@ -164,6 +164,9 @@ bb_cmd_validate(int argc, char **argv)
     size_t n, n_agree = 0;
     char err[BB_ERRLEN];
 
+    for (int i = 1; i < argc; i++)   /* the system-level cross-check: cmd_validate_scn.c */
+        if (!strncmp(argv[i], "--scenario", 10))
+            return bb_cmd_validate_scenario(argc, argv);
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);

@@ -11,6 +11,7 @@ int bb_cmd_threshold(int argc, char **argv);
 int bb_cmd_generate(int argc, char **argv);
 int bb_cmd_simulate(int argc, char **argv);
 int bb_cmd_validate(int argc, char **argv);
+int bb_cmd_validate_scenario(int argc, char **argv);
 int bb_cmd_device(int argc, char **argv);
 int bb_cmd_bbarch(int argc, char **argv);
 int bb_cmd_netload(int argc, char **argv);

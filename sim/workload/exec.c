@@ -128,6 +128,13 @@ typedef struct {
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
     double stall_s, bytes_on_pfs;
+    /* system-level stall: writes waiting for room anywhere (validate) */
+    int nstalled;
+    double t_stall0, stall_busy_s;
+    /* per job: writes in progress, since when, their union, the bursts */
+    int *job_wact;
+    double *job_wt0, *job_write_s;
+    dvec *bursts;
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
     char *err;
@@ -666,6 +673,8 @@ dev_arrive(X *x, int mi)
                                        m->bytes, B->capacity);
             m->stalled = 1;
             m->t_stall = bbs_engine_now(x->e);
+            if (x->nstalled++ == 0)
+                x->t_stall0 = m->t_stall;
             q_push(x, &B->st_head, &B->st_tail, mi);
             return BB_OK;
         }
@@ -701,9 +710,11 @@ io_start(X *x, int gr, int idx)
     m->bbnode = r->bbnode;
     m->object = op->object;
     m->offset = op->offset;
-    if (m->kind == M_IOW)
+    if (m->kind == M_IOW) {
         x->job_w[r->job] += op->bytes;
-    else
+        if (x->job_wact[r->job]++ == 0)
+            x->job_wt0[r->job] = m->t_issue;
+    } else
         x->job_r[r->job] += op->bytes;
     int bn = x->bb_nodes[r->bbnode];
     if (m->kind == M_IOR || bn == r->node)
@@ -755,6 +766,8 @@ admit_stalled(X *x, int b)
         q_pop(x, &B->st_head, &B->st_tail);
         x->stall_s += bbs_engine_now(x->e) - x->m[mi].t_stall;
         x->m[mi].stalled = 0;
+        if (--x->nstalled == 0)
+            x->stall_busy_s += bbs_engine_now(x->e) - x->t_stall0;
         int rc = dev_arrive(x, mi);
         if (rc != BB_OK)
             return rc;
@@ -947,6 +960,20 @@ h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
     return local_send_done(ctx, (int)ev->arg);
 }
 
+/* A write of job j completed: close its write burst when it was the last
+ * one in progress. */
+static int
+write_end(X *x, int j)
+{
+    if (--x->job_wact[j] == 0) {
+        double d = bbs_engine_now(x->e) - x->job_wt0[j];
+        x->job_write_s[j] += d;
+        if (dvec_push(&x->bursts[j], d))
+            return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (write bursts)");
+    }
+    return BB_OK;
+}
+
 static int
 h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
@@ -961,6 +988,8 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
         B->busy = 0;
     if (m->kind == M_IOW) {
         int gr = m->src_gr, op = m->send_op;
+        if ((rc = write_end(x, m->job)) != BB_OK)
+            return rc;
         if (!hdd) {
             B->reserved -= m->bytes;
             B->used += m->bytes;
@@ -1052,6 +1081,9 @@ void
 bbs_exec_result_free(bbs_exec_result *r)
 {
     if (r) {
+        if (r->jobs)
+            for (int j = 0; j < r->njobs; j++)
+                free(r->jobs[j].bursts_s);
         free(r->jobs);
         r->jobs = NULL;
     }
@@ -1275,6 +1307,13 @@ x_free(X *x)
     if (x->lat)
         for (int j = 0; j < x->w->njobs; j++)
             free(x->lat[j].v);
+    if (x->bursts)
+        for (int j = 0; j < x->w->njobs; j++)
+            free(x->bursts[j].v);
+    free(x->bursts);
+    free(x->job_wact);
+    free(x->job_wt0);
+    free(x->job_write_s);
     bbs_net_fabric_free(x->fab);
     bbs_engine_free(x->e);
     if (x->rng_route)
@@ -1341,9 +1380,15 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->job_w = calloc((size_t)nj, sizeof(double));
     x->job_r = calloc((size_t)nj, sizeof(double));
     x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
+    x->job_wact = calloc((size_t)nj, sizeof(int));
+    x->job_wt0 = calloc((size_t)nj, sizeof(double));
+    x->job_write_s = calloc((size_t)nj, sizeof(double));
+    x->bursts = calloc((size_t)nj, sizeof *x->bursts);
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
+    res->njobs = nj;
     if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
-        || !x->job_w || !x->job_r || !x->job_msgs || !res->jobs) {
+        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_wact || !x->job_wt0
+        || !x->job_write_s || !x->bursts || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
@@ -1461,6 +1506,13 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     res->events = bbs_engine_events(x->e);
     res->stall_s = x->stall_s;
     res->bytes_on_pfs = x->bytes_on_pfs;
+    /* a stall or write burst still open at the horizon counts up to it */
+    res->stall_busy_s = x->stall_busy_s + (x->nstalled > 0 ? now - x->t_stall0 : 0);
+    for (int b = 0; b < x->nbb; b++)
+        if (x->bb[b].dev) {
+            res->nbb_used++;
+            res->capacity_total_bytes += x->bb[b].capacity;
+        }
     for (int j = 0; j < nj; j++) {
         bbs_exec_job_result *J = &res->jobs[j];
         int n = w->jobs[j].nranks, fin = 1;
@@ -1482,6 +1534,19 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         J->finished = fin;
         J->bytes_sent = x->job_bytes[j];
         J->bytes_written = x->job_w[j];
+        J->write_s = x->job_write_s[j];
+        if (x->job_wact[j] > 0) {
+            double d = now - x->job_wt0[j];
+            J->write_s += d;
+            if (dvec_push(&x->bursts[j], d)) {
+                rc = bb_seterr(err, BB_ENOMEM, "out of memory (write bursts)");
+                goto out;
+            }
+        }
+        J->nbursts = x->bursts[j].n;
+        J->bursts_s = x->bursts[j].v;   /* ownership moves to the result */
+        x->bursts[j].v = NULL;
+        x->bursts[j].n = x->bursts[j].cap = 0;
         J->bytes_read = x->job_r[j];
         J->messages = x->job_msgs[j];
         dvec *d = &x->lat[j];

@@ -82,6 +82,12 @@ typedef struct {
     uint64_t messages;
     double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
     int finished;                      /* every rank reached the end of its stream */
+    /* write bursts: maximal intervals during which at least one WRITE of
+     * the job is between issue and completion at the device (stalls
+     * included); write_s is their total */
+    double write_s;
+    int nbursts;
+    double *bursts_s;                  /* nbursts durations, s, in order (owned) */
 } bbs_exec_job_result;
 
 enum { BBS_EXEC_NLINKKINDS = 4 };      /* enum bbs_net_link_kind */
@@ -102,7 +108,10 @@ typedef struct {
     uint64_t events;                   /* engine events executed */
     uint64_t flows;
     double stall_s;                    /* writes waiting for room, summed */
+    double stall_busy_s;               /* time with at least one write waiting for room */
     double bytes_on_pfs;
+    int nbb_used;                      /* buffer nodes serving at least one rank */
+    double capacity_total_bytes;       /* their capacity, summed */
 } bbs_exec_result;
 
 /* bbs_exec_config_init: defaults (minimal routing, exact rates, auto

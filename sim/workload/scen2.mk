@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Scenarios part 2: `bbsize validate --scenario` (the system-level
+# cross-check), trace models as scenario jobs.
+src_bbsize_SOURCES += src/cmd_validate_scn.c src/scnrun.h
+TESTS += tests/cli_validate_scn.sh
+EXTRA_DIST += tests/cli_validate_scn.sh

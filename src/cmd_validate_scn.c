@@ -1,0 +1,404 @@
+/* cmd_validate_scn.c: `bbsize validate --scenario FILE`, the system-level
+ * cross-check: the per-application (p, b) a scenario's workload implies,
+ * fed to the analytic model, beside the stall fraction simulated on the
+ * dragonfly and burst buffers, with its confidence interval over
+ * replications.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The mapping (documented in bbsize-validate(1)):
+ *  - a demand run (replication unit 0) with unbounded buffer capacity
+ *    measures, per job j, its elapsed time E_j, its write time W_j (the
+ *    union of the intervals during which at least one of its writes is in
+ *    progress) and its written bytes V_j; p_j = W_j / E_j, b_j = V_j / W_j;
+ *  - the time unit is the median write-burst duration of the demand run
+ *    (a burst: a maximal interval with a write of the job in progress),
+ *    or --time-unit;
+ *  - B is the scenario's PFS bandwidth, S the capacity of the buffer nodes
+ *    that serve at least one rank, summed;
+ *  - replications 1..R run the scenario as written with the executor's
+ *    streams of unit r; the simulated stall fraction is the time during
+ *    which at least one write waits for buffer room, over the run's end. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "replicate.h"
+#include "stats.h"
+#include "cli.h"
+#include "commands.h"
+#include "scnrun.h"
+#include "simcli.h"
+#include "units.h"
+
+enum { OPT_SCENARIO = 0x3300, OPT_REPS, OPT_SEED, OPT_CONF, OPT_PFS, OPT_CAP, OPT_TU, OPT_RES,
+       OPT_THREADS, OPT_CSV, OPT_JSON, OPT_QUIET, OPT_MAXMEM };
+
+typedef struct {
+    const char *file;
+    long reps, resolution, threads;
+    int have_seed, csv, json, quiet;
+    unsigned long long seed;
+    double level, pfs_Bps, cap_bytes, tu_s, maxmem;
+} vs_args;
+
+static const struct argp_option vs_options[] = {
+    { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario (bbsize-scenario(5)); required", 0 },
+    { "replications", OPT_REPS, "R", 0, "simulated replications (default 5)", 0 },
+    { "seed", OPT_SEED, "N", 0, "override the scenario's [run] seed", 0 },
+    { "confidence", OPT_CONF, "LEVEL", 0, "confidence level of the interval (0.95)", 0 },
+    { "pfs-bw", OPT_PFS, "BW", 0, "override [storage] pfs_bandwidth (B), e.g. 20GB/s", 0 },
+    { "capacity", OPT_CAP, "SIZE", 0, "override [storage] capacity (per buffer node)", 0 },
+    { "time-unit", OPT_TU, "T", 0,
+      "the model's time unit (default: the median write-burst duration)", 0 },
+    { "resolution", OPT_RES, "R", 0, "quanta per B per time unit (100)", 0 },
+    { "threads", OPT_THREADS, "N", 0, "threads for the replications (0: every core)", 0 },
+    { "max-memory", OPT_MAXMEM, "SIZE", 0, "refuse a chain above this memory (4GB)", 0 },
+    { "csv", OPT_CSV, NULL, 0, "print the tables as CSV", 0 },
+    { "json", OPT_JSON, NULL, 0, "print one JSON object", 0 },
+    { "quiet", OPT_QUIET, NULL, 0, "no run statistics on stderr", 0 },
+    { 0 }
+};
+
+static double
+opt_qty(struct argp_state *st, const char *name, const char *arg,
+        int (*parse)(const char *, bb_qty *, char *, size_t))
+{
+    bb_qty q;
+    char msg[256];
+    if (parse(arg, &q, msg, sizeof msg) < 0)
+        argp_error(st, "--%s '%s': %s", name, arg, msg);
+    return q.v;
+}
+
+static error_t
+vs_parse(int key, char *arg, struct argp_state *st)
+{
+    vs_args *a = st->input;
+    switch (key) {
+    case OPT_SCENARIO: a->file = arg; break;
+    case OPT_REPS: a->reps = bb_opt_long("replications", arg, 1, 100000); break;
+    case OPT_SEED:
+        a->have_seed = 1;
+        a->seed = (unsigned long long)bb_opt_long("seed", arg, 0, LONG_MAX);
+        break;
+    case OPT_CONF: a->level = bb_opt_fraction_open("confidence", arg); break;
+    case OPT_PFS:
+        a->pfs_Bps = opt_qty(st, "pfs-bw", arg, bb_parse_rate);
+        if (!(a->pfs_Bps > 0))
+            argp_error(st, "--pfs-bw '%s': must be positive", arg);
+        break;
+    case OPT_CAP:
+        a->cap_bytes = opt_qty(st, "capacity", arg, bb_parse_size);
+        if (!(a->cap_bytes > 0))
+            argp_error(st, "--capacity '%s': must be positive", arg);
+        break;
+    case OPT_TU:
+        a->tu_s = opt_qty(st, "time-unit", arg, bb_parse_duration);
+        if (!(a->tu_s > 0))
+            argp_error(st, "--time-unit '%s': must be positive", arg);
+        break;
+    case OPT_RES: a->resolution = bb_opt_long("resolution", arg, 1, 1000000); break;
+    case OPT_THREADS: a->threads = bb_opt_long("threads", arg, 0, 4096); break;
+    case OPT_MAXMEM: a->maxmem = opt_qty(st, "max-memory", arg, bb_parse_size); break;
+    case OPT_CSV: a->csv = 1; break;
+    case OPT_JSON: a->json = 1; break;
+    case OPT_QUIET: a->quiet = 1; break;
+    case ARGP_KEY_ARG:
+        argp_error(st, "unexpected argument '%s' (the scenario goes with --scenario)", arg);
+        break;
+    case ARGP_KEY_END:
+        if (!a->file)
+            argp_error(st, "--scenario FILE is required");
+        if (a->csv && a->json)
+            argp_error(st, "--csv and --json exclude each other");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+/* One run's figures: plain data, so the MPI back end can move it. */
+typedef struct {
+    double elapsed_s, write_s, bytes_written;
+    int nbursts, finished;
+} vs_job;
+
+typedef struct {
+    double end_s, stall_busy_s, stall_s, median_burst_s, capacity_bytes, bytes_on_pfs;
+    uint64_t events;
+    int nbb_used, nbursts;
+    vs_job job[];
+} vs_res;
+
+typedef struct {
+    const bb_scn_run *R;
+    double cap_bytes;      /* per node for replications (0: the scenario's) */
+} vs_ctx;
+
+static int
+cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Unit 0: the demand run (unbounded capacity); unit r >= 1: replication r. */
+static int
+vs_unit(size_t unit, void *result, const void *vctx, char *err)
+{
+    const vs_ctx *C = vctx;
+    vs_res *o = result;
+    bbs_exec_config cfg = C->R->cfg;
+    bbs_exec_result r;
+    int rc;
+    cfg.unit = unit;
+    if (unit == 0)
+        cfg.capacity_bytes = INFINITY;
+    else if (C->cap_bytes > 0)
+        cfg.capacity_bytes = C->cap_bytes;
+    if ((rc = bbs_exec_run(C->R->w, &cfg, &r, err)) != BB_OK)
+        return rc;
+    o->end_s = r.end_s;
+    o->stall_busy_s = r.stall_busy_s;
+    o->stall_s = r.stall_s;
+    o->capacity_bytes = r.capacity_total_bytes;
+    o->bytes_on_pfs = r.bytes_on_pfs;
+    o->events = r.events;
+    o->nbb_used = r.nbb_used;
+    for (int j = 0; j < r.njobs; j++) {
+        o->job[j].elapsed_s = r.jobs[j].elapsed_s;
+        o->job[j].write_s = r.jobs[j].write_s;
+        o->job[j].bytes_written = r.jobs[j].bytes_written;
+        o->job[j].nbursts = r.jobs[j].nbursts;
+        o->job[j].finished = r.jobs[j].finished;
+        o->nbursts += r.jobs[j].nbursts;
+    }
+    if (o->nbursts > 0) {
+        double *all = malloc((size_t)o->nbursts * sizeof *all);
+        int k = 0;
+        if (!all) {
+            bbs_exec_result_free(&r);
+            return bb_seterr(err, BB_ENOMEM, "out of memory (bursts)");
+        }
+        for (int j = 0; j < r.njobs; j++)
+            for (int i = 0; i < r.jobs[j].nbursts; i++)
+                all[k++] = r.jobs[j].bursts_s[i];
+        qsort(all, (size_t)k, sizeof *all, cmp_d);
+        o->median_burst_s = k % 2 ? all[k / 2] : 0.5 * (all[k / 2 - 1] + all[k / 2]);
+        free(all);
+    }
+    bbs_exec_result_free(&r);
+    return BB_OK;
+}
+
+static const char vs_doc[] =
+    "System-level cross-check: the per-application (p, b) implied by a scenario's workload "
+    "feed the analytic model (B = the PFS bandwidth, S = the buffer capacity, the time unit "
+    "= the median write burst), and its idle fraction is printed beside the simulated stall "
+    "fraction (time with a write waiting for buffer room / elapsed) and its confidence "
+    "interval over replications.";
+
+int
+bb_cmd_validate_scenario(int argc, char **argv)
+{
+    vs_args a;
+    bb_scn_run R;
+    char err[BB_ERRLEN];
+    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, NULL, NULL, NULL };
+    memset(&a, 0, sizeof a);
+    a.reps = 5;
+    a.level = 0.95;
+    a.resolution = 100;
+    a.maxmem = 4e9;
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_scn_load(&R, a.file, a.have_seed, a.seed);
+    const bbs_scenario *s = &R.s;
+    const int nj = s->njobs;
+    double B = a.pfs_Bps > 0 ? a.pfs_Bps : s->pfs_bw_Bps;
+    if (!(B > 0))
+        bb_die(BB_EXIT_DATAERR, "%s: the analytic model needs a PFS bandwidth: set [storage] "
+               "pfs_bandwidth or give --pfs-bw", a.file);
+    R.cfg.pfs_bw_Bps = B;
+
+    /* the runs: unit 0 the demand, 1..reps the replications */
+    size_t rsz = sizeof(vs_res) + (size_t)nj * sizeof(vs_job), nu = (size_t)a.reps + 1;
+    vs_res *res = calloc(nu, rsz);
+    if (!res)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+#define RES(u) ((vs_res *)((char *)res + (u) * rsz))
+    vs_ctx C = { &R, a.cap_bytes };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (rc != BB_OK)
+        bb_die(bb_exit_status(rc), "%s: %s", a.file, err);
+
+    /* the implied workload */
+    const vs_res *D = RES(0);
+    if (D->nbursts == 0)
+        bb_die(BB_EXIT_DATAERR, "%s: no job writes to the burst buffer: nothing for the "
+               "analytic model to size", a.file);
+    double tu = a.tu_s > 0 ? a.tu_s : D->median_burst_s;
+    if (!(tu > 0))
+        bb_die(BB_EXIT_DATAERR, "%s: the median write burst lasts 0 s; give --time-unit", a.file);
+    bba_app *apps = calloc((size_t)nj, sizeof *apps);
+    if (!apps)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (int j = 0; j < nj; j++) {
+        const vs_job *J = &D->job[j];
+        snprintf(apps[j].name, sizeof apps[j].name, "%s", s->jobs[j].name);
+        apps[j].p = J->elapsed_s > 0 && J->write_s > 0 ? fmin(1.0, J->write_s / J->elapsed_s) : 0;
+        apps[j].bw_Bps = J->write_s > 0 ? J->bytes_written / J->write_s : 0;
+    }
+    double S_bytes = RES(1)->capacity_bytes;
+    bba_platform pf = { B, 0, tu, a.resolution };
+    bba_quantized q;
+    bba_model m;
+    bba_solver_opts so;
+    bba_eval_result ev;
+    memset(&q, 0, sizeof q);
+    if ((rc = bba_quantize(apps, (size_t)nj, &pf, &q, err)) != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: the implied workload: %s", a.file, err);
+    bba_solver_defaults(&so);
+    so.tol = 1e-12;
+    so.mem_limit_bytes = a.maxmem;
+    double Sq = floor(S_bytes / q.quantum_bytes);
+    if (Sq > 2e9)
+        bb_die(BB_EXIT_TOOBIG, "%s: the buffer is %.3g quanta of %.3g B: too large a chain "
+               "(lower --resolution or give a larger --time-unit)", a.file, Sq, q.quantum_bytes);
+    bba_policy pol = { 0, 0, 0 };
+    if (s->drain == BBS_DRAIN_LAZY) {
+        /* the simulator drains a node while it holds lazy_threshold: the
+         * aggregate threshold is that times the nodes in use */
+        pol.lazy = 1;
+        pol.threshold = (long)fmin(Sq, floor(s->lazy_threshold_bytes * D->nbb_used / q.quantum_bytes));
+        pol.eps = 0.01;
+    }
+    if ((rc = bba_model_init(&m, q.n, q.b, q.p, q.B, so.mem_limit_bytes, err)) != BB_OK)
+        bb_die_lib(rc, err);
+    if ((rc = bba_eval(&m, (long)Sq, &pol, &so, &ev, NULL, err)) != BB_OK)
+        bb_die_lib(rc, err);
+
+    /* the simulated stall fraction */
+    bbs_welford wf;
+    bbs_ci ci;
+    double sim_units = 0;
+    int unfinished = 0;
+    bbs_welford_init(&wf);
+    for (size_t u = 1; u < nu; u++) {
+        const vs_res *r = RES(u);
+        bbs_welford_add(&wf, r->end_s > 0 ? r->stall_busy_s / r->end_s : 0);
+        sim_units += r->end_s / tu;
+        for (int j = 0; j < nj; j++)
+            unfinished += !r->job[j].finished;
+    }
+    if ((rc = bbs_ci_t(&wf, a.level, &ci, err)) != BB_OK)
+        bb_die_lib(rc, err);
+    double pred = ev.meas.idle;
+    /* a degenerate interval (replications all equal) agrees on equality up
+     * to rounding; none stalled is consistent with predictions below the
+     * rule of three over the simulated time units */
+    int agrees = (pred >= ci.lo - 1e-12 && pred <= ci.hi + 1e-12)
+                 || (ci.hi == 0 && ci.lo == 0 && sim_units > 0
+                     && pred <= -log1p(-a.level) / sim_units);
+    int below = agrees && ci.hi == 0 && pred > 0;
+    double gap = pred > 0 ? (ci.mean - pred) / pred : NAN;
+
+    if (a.json) {
+        json_t *jobs = json_array();
+        for (int j = 0; j < nj; j++)
+            json_array_append_new(jobs, json_pack(
+                "{s:s, s:s, s:i, s:f, s:f, s:f, s:i, s:f, s:f, s:I}", "job", s->jobs[j].name,
+                "model", bbs_model_name(s->jobs[j].model.kind), "ranks", s->jobs[j].ranks,
+                "elapsed_s", D->job[j].elapsed_s, "write_s", D->job[j].write_s,
+                "bytes_written", D->job[j].bytes_written, "write_bursts", D->job[j].nbursts,
+                "p", apps[j].p, "b_Bps", apps[j].bw_Bps, "b_quanta", (json_int_t)q.b[j]));
+        json_t *reps = json_array();
+        for (size_t u = 1; u < nu; u++)
+            json_array_append_new(reps, json_pack(
+                "{s:f, s:f, s:f, s:f}", "end_s", RES(u)->end_s, "stall_busy_s",
+                RES(u)->stall_busy_s, "stall_fraction",
+                RES(u)->end_s > 0 ? RES(u)->stall_busy_s / RES(u)->end_s : 0.0,
+                "write_wait_total_s", RES(u)->stall_s));
+        bb_json_print(json_pack(
+            "{s:s, s:I, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
+            "s:o, s:f, s:I, s:b, s:o, s:i}",
+            "scenario", a.file, "seed", (json_int_t)s->seed, "pfs_bw_Bps", B,
+            "bb_capacity_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
+            "time_unit_s", tu, "median_write_burst_s", D->median_burst_s,
+            "time_unit_from", a.tu_s > 0 ? "option" : "median write burst",
+            "resolution", (json_int_t)a.resolution, "bb_capacity_quanta", (json_int_t)Sq,
+            "quantum_bytes", q.quantum_bytes, "jobs", jobs, "replications", reps,
+            "load_ratio", bba_model_load_ratio(&m), "predicted_idle", pred,
+            "stall_ci_low", bb_json_real_or_null(ci.lo),
+            "stall_ci_high", bb_json_real_or_null(ci.hi), "stall_mean", ci.mean,
+            "n_replications", (json_int_t)a.reps, "agrees", agrees,
+            "relative_gap", bb_json_real_or_null(gap), "unfinished_jobs", unfinished));
+    } else if (a.csv) {
+        printf("job,model,ranks,elapsed_s,write_s,bytes_written,write_bursts,p,b_Bps,b_quanta\n");
+        for (int j = 0; j < nj; j++)
+            printf("%s,%s,%d,%.9g,%.9g,%.0f,%d,%.9g,%.9g,%ld\n", s->jobs[j].name,
+                   bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks, D->job[j].elapsed_s,
+                   D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
+                   apps[j].bw_Bps, q.b[j]);
+        printf("\npfs_bw_Bps,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,resolution,"
+               "quantum_bytes,load_ratio,predicted_idle,stall_mean,stall_ci_low,stall_ci_high,"
+               "replications,agrees,relative_gap\n");
+        printf("%.9g,%.17g,%.0f,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%d,%.6g\n", B, S_bytes,
+               Sq, tu, a.resolution, q.quantum_bytes, bba_model_load_ratio(&m), pred, ci.mean,
+               ci.lo, ci.hi, a.reps, agrees, gap);
+    } else {
+        char bs[64], ss[64], ts[64], qs[64];
+        bb_fmt_rate(bs, sizeof bs, B, 1, 0);
+        bb_fmt_size(ss, sizeof ss, S_bytes, 0);
+        bb_fmt_duration(ts, sizeof ts, tu);
+        bb_fmt_size(qs, sizeof qs, q.quantum_bytes, 0);
+        printf("scenario %s, seed %llu\n", a.file, (unsigned long long)s->seed);
+        printf("B = %s (PFS), S = %s (%d buffer nodes in use), time unit %s (%s), "
+               "R = %ld: quantum %s, S = %.0f quanta\n", bs, ss, RES(1)->nbb_used, ts,
+               a.tu_s > 0 ? "--time-unit" : "median write burst", a.resolution, qs, Sq);
+        printf("%-12s %-10s %5s %11s %10s %11s %6s %9s %12s %9s\n", "job", "model", "ranks",
+               "elapsed(s)", "write(s)", "written(GB)", "bursts", "p", "b(GB/s)", "b(quanta)");
+        for (int j = 0; j < nj; j++)
+            printf("%-12s %-10s %5d %11.6f %10.6f %11.3f %6d %9.6f %12.4f %9ld\n",
+                   s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks,
+                   D->job[j].elapsed_s, D->job[j].write_s, D->job[j].bytes_written / 1e9,
+                   D->job[j].nbursts, apps[j].p, apps[j].bw_Bps / 1e9, q.b[j]);
+        char verdict[64];
+        if (below)
+            snprintf(verdict, sizeof verdict, "agrees (below resolution)");
+        else if (agrees)
+            snprintf(verdict, sizeof verdict, "agrees");
+        else if (isfinite(gap))
+            snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * gap);
+        else
+            snprintf(verdict, sizeof verdict, "gap (analytic 0)");
+        printf("E/B = %.4f; predicted idle fraction %.6g; simulated stall fraction %.6g, "
+               "%g%% CI [%.6g, %.6g] over %ld replications: %s\n", bba_model_load_ratio(&m),
+               pred, ci.mean, 100 * a.level, ci.lo, ci.hi, a.reps, verdict);
+        if (unfinished)
+            printf("warning: %d job runs did not finish before the horizon\n", unfinished);
+    }
+    if (!a.quiet) {
+        uint64_t ev_total = 0;
+        for (size_t u = 0; u < nu; u++)
+            ev_total += RES(u)->events;
+        fprintf(stderr, "bbsize: %s: %zu runs, wall %.2f s, %llu events\n", a.file, nu, wall,
+                (unsigned long long)ev_total);
+    }
+#undef RES
+    bba_model_free(&m);
+    bba_quantized_free(&q);
+    free(apps);
+    free(res);
+    bb_scn_free(&R);
+    bb_finish_stdout();
+    return BB_EXIT_OK;
+}

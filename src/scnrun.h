@@ -1,0 +1,31 @@
+/* scnrun.h: load a scenario file into a runnable workload and executor
+ * configuration (shared by `bbsize simulate SCENARIO.ini`, `compare` and
+ * `validate --scenario`).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * bb_scn_load reads and checks everything the scenario names (topology,
+ * placement, devices, jobs) and dies with the documented status on any
+ * error (it is src/ code); bb_scn_free releases it. */
+#ifndef BBSIZE_SRC_SCNRUN_H
+#define BBSIZE_SRC_SCNRUN_H
+
+#include "network/bbsnet.h"
+#include "workload/exec.h"
+#include "workload/scenario.h"
+
+typedef struct {
+    bbs_scenario s;
+    bbs_net_params par;
+    bbs_net_topo *topo;
+    bbs_net_placement pl;
+    bbs_wl *w;
+    bbs_exec_config cfg;
+    bbs_exec_result res;
+    double wall_s;
+} bb_scn_run;
+
+/* bb_scn_load: load file; with have_seed, seed replaces its [run] seed. */
+void bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long seed);
+void bb_scn_free(bb_scn_run *R);
+
+#endif
