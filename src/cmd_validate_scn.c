@@ -17,7 +17,8 @@
  *    that serve at least one rank, summed;
  *  - replications 1..R run the scenario as written with the executor's
  *    streams of unit r; the simulated stall fraction is the time during
- *    which at least one write waits for buffer room, over the run's end. */
+ *    which at least one write waits for buffer room, over the jobs' span
+ *    (first job start to last job end: the drain after it is left out). */
 #include "config.h"
 
 #include <math.h>
@@ -129,7 +130,7 @@ typedef struct {
 } vs_job;
 
 typedef struct {
-    double end_s, stall_busy_s, stall_s, median_burst_s, capacity_bytes, bytes_on_pfs;
+    double end_s, span_s, stall_busy_s, stall_s, median_burst_s, capacity_bytes, bytes_on_pfs;
     uint64_t events;
     int nbb_used, nbursts;
     vs_job job[];
@@ -170,7 +171,10 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     o->bytes_on_pfs = r.bytes_on_pfs;
     o->events = r.events;
     o->nbb_used = r.nbb_used;
+    double t0 = INFINITY, t1 = -INFINITY;
     for (int j = 0; j < r.njobs; j++) {
+        t0 = fmin(t0, r.jobs[j].start_s);
+        t1 = fmax(t1, r.jobs[j].end_s);
         o->job[j].elapsed_s = r.jobs[j].elapsed_s;
         o->job[j].write_s = r.jobs[j].write_s;
         o->job[j].bytes_written = r.jobs[j].bytes_written;
@@ -178,6 +182,7 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
         o->job[j].finished = r.jobs[j].finished;
         o->nbursts += r.jobs[j].nbursts;
     }
+    o->span_s = r.njobs > 0 && t1 > t0 ? t1 - t0 : 0;
     if (o->nbursts > 0) {
         double *all = malloc((size_t)o->nbursts * sizeof *all);
         int k = 0;
@@ -294,8 +299,8 @@ bb_cmd_validate_scenario(int argc, char **argv)
     bbs_welford_init(&wf);
     for (size_t u = 1; u < nu; u++) {
         const vs_res *r = RES(u);
-        bbs_welford_add(&wf, r->end_s > 0 ? r->stall_busy_s / r->end_s : 0);
-        sim_units += r->end_s / tu;
+        bbs_welford_add(&wf, r->span_s > 0 ? r->stall_busy_s / r->span_s : 0);
+        sim_units += r->span_s / tu;
         for (int j = 0; j < nj; j++)
             unfinished += !r->job[j].finished;
     }
@@ -323,9 +328,9 @@ bb_cmd_validate_scenario(int argc, char **argv)
         json_t *reps = json_array();
         for (size_t u = 1; u < nu; u++)
             json_array_append_new(reps, json_pack(
-                "{s:f, s:f, s:f, s:f}", "end_s", RES(u)->end_s, "stall_busy_s",
-                RES(u)->stall_busy_s, "stall_fraction",
-                RES(u)->end_s > 0 ? RES(u)->stall_busy_s / RES(u)->end_s : 0.0,
+                "{s:f, s:f, s:f, s:f, s:f}", "jobs_span_s", RES(u)->span_s, "end_s", RES(u)->end_s,
+                "stall_busy_s", RES(u)->stall_busy_s, "stall_fraction",
+                RES(u)->span_s > 0 ? RES(u)->stall_busy_s / RES(u)->span_s : 0.0,
                 "write_wait_total_s", RES(u)->stall_s));
         bb_json_print(json_pack(
             "{s:s, s:I, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
