@@ -112,6 +112,10 @@ t_close "lo <= mean <= hi, all in [0, 1]" "$(awk -v l="$lo" -v m="$mean" -v h="$
 # the cosmoflow job only reads: p = 0, b = 0
 t_match "a job that only reads has p = 0" '"p": 0(\.0)?,' "$T/j1"
 
+t_run "the shipped example runs" 0 "$BBSIZE" validate \
+    --scenario "$SRCDIR/data/scenarios/validate-small.ini" --replications 2 --csv --quiet
+t_close "its S is 9 buffer nodes x 4 GB" "$(tail -n 1 "$T/out" | cut -d, -f2)" 36000000000 0
+
 # bad input
 printf '[job c]\nmodel = checkpoint\nranks = 2\n' >"$T/nopfs.ini"
 expect_fail "no PFS bandwidth (65)" 65 "needs a PFS bandwidth" \
