@@ -152,6 +152,35 @@ load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
 
 typedef bb_scn_run scn_run;
 
+/* A vef job: its trace (beside the scenario) read here, because nothing
+ * under sim/ reads files; its tasks must be the job's ranks. */
+static int
+vef_job(bbs_wl *w, const char *file, const bbs_scn_job *sj, uint64_t seed, int *job, char *err)
+{
+    char *path = beside(file, sj->tj.trace);
+    size_t len;
+    bbs_vef *v = NULL;
+    bbs_sizedist *d = NULL;
+    if (!path)
+        bb_die(BB_EXIT_NOINPUT, "%s: job '%s' (line %d): trace '%s': no such file", file,
+               sj->name, sj->line, sj->tj.trace);
+    char *text = (char *)slurp(path, &len);
+    int rc = bbs_vef_parse(&v, path, text, len, err);
+    free(text);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    if (v->ntasks != sj->ranks)
+        bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): ranks = %d but trace %s has %d tasks",
+               file, sj->name, sj->line, sj->ranks, path, v->ntasks);
+    if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
+        d = bb_trace_load_sizes(v, path, NULL);
+    rc = bbs_tracegen_vef(w, sj->name, v, d, sj->messages, seed, 0, job, err);
+    bbs_sizedist_free(d);
+    bbs_vef_free(v);
+    free(path);
+    return rc;
+}
+
 void
 bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed)
 {
@@ -251,12 +280,21 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     if (bbs_wl_new(&R->w, err) != BB_OK)
         bb_die_lib(BB_ENOMEM, err);
     for (int j = 0; j < s->njobs; j++) {
+        const bbs_scn_job *sj = &s->jobs[j];
         int job;
-        if ((rc = bbs_wl_add_job(R->w, s->jobs[j].name, s->jobs[j].ranks, s->jobs[j].start_s,
-                                 &job, err)) != BB_OK
-            || (rc = bbs_model_generate(&s->jobs[j].model, R->w, job, err)) != BB_OK)
-            bb_die(bb_exit_status(rc), "%s: job '%s' (line %d): %s", file, s->jobs[j].name,
-                   s->jobs[j].line, err);
+        if (sj->trace && sj->tj.kind == BBS_TJ_VEF)
+            rc = vef_job(R->w, file, sj, s->seed, &job, err);
+        else if (sj->trace)
+            rc = bbs_tracejob_generate(&sj->tj, R->w, sj->name, sj->ranks, s->seed, 0, &job,
+                                       err);
+        else if ((rc = bbs_wl_add_job(R->w, sj->name, sj->ranks, sj->start_s, &job, err))
+                 == BB_OK)
+            rc = bbs_model_generate(&sj->model, R->w, job, err);
+        if (rc == BB_OK && sj->trace)
+            rc = bbs_wl_set_job_start(R->w, job, sj->start_s, err);
+        if (rc != BB_OK)
+            bb_die(bb_exit_status(rc), "%s: job '%s' (line %d): %s", file, sj->name, sj->line,
+                   err);
     }
     /* executor */
     bbs_exec_config *c = &R->cfg;
@@ -317,7 +355,7 @@ job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
 {
     return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
                      "s:f, s:f, s:f, s:f, s:b}",
-                     "job", sj->name, "model", bbs_model_name(sj->model.kind), "ranks", sj->ranks,
+                     "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks", sj->ranks,
                      "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
                      "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
                      "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
@@ -366,7 +404,7 @@ print_run(const scn_run *R, const scn_args *a)
         for (int j = 0; j < r->njobs; j++) {
             const bbs_exec_job_result *J = &r->jobs[j];
             printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g\n",
-                   s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks,
+                   s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
                    J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s,
                    J->bytes_sent, J->bytes_written, J->bytes_read,
                    (unsigned long long)J->messages, J->lat_p50_s, J->lat_p90_s, J->lat_p99_s,
@@ -389,7 +427,7 @@ print_run(const scn_run *R, const scn_args *a)
     for (int j = 0; j < r->njobs; j++) {
         const bbs_exec_job_result *J = &r->jobs[j];
         printf("%-12s %-10s %5d %11.6f %11.6f %11.6f %10.6f %10.6f %9.3f %10.2f %10.2f %10.2f "
-               "%10.2f%s\n", s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind),
+               "%10.2f%s\n", s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]),
                s->jobs[j].ranks, J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s,
                J->io_max_s, J->bytes_sent / 1e9, J->lat_p50_s * 1e6, J->lat_p90_s * 1e6,
                J->lat_p99_s * 1e6, J->lat_max_s * 1e6, J->finished ? "" : "  (unfinished)");
@@ -484,7 +522,7 @@ bb_cmd_compare(int argc, char **argv)
         double se = A->elapsed_s > 0 ? M->elapsed_s / A->elapsed_s : NAN;
         double sc = A->comm_mean_s > 0 ? M->comm_mean_s / A->comm_mean_s : NAN;
         double si = A->io_mean_s > 0 ? M->io_mean_s / A->io_mean_s : NAN;
-        const char *nm = R[0].s.jobs[j].name, *mo = bbs_model_name(R[0].s.jobs[j].model.kind);
+        const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
         if (a.json)
             json_array_append_new(arr, json_pack(
                 "{s:s, s:s, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f}", "job", nm,

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "scnrun.h"
 #include "rng.h"
 #include "units.h"
 #include "network/place.h"
@@ -190,8 +191,8 @@ slurp(const char *path, size_t *len)
 }
 
 /* The size table of a DCNW model (data/vef) or a CDCNW file. */
-static bbs_sizedist *
-load_sizes(const bbs_vef *v, const char *trace, const char *override)
+bbs_sizedist *
+bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
 {
     static const char *dirs[] = { BBSIZE_SRCDATADIR "/vef", BBSIZE_DATADIR "/vef" };
     char path[2048], err[BB_ERRLEN];
@@ -415,7 +416,7 @@ bb_cmd_trace(int argc, char **argv)
             fprintf(stderr, "bbsize trace: parsed %s (%zu bytes) in %.3f s, %.3g MB/s\n", a.file,
                     len, gen_s, len / fmax(gen_s, 1e-9) / 1e6);
         if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
-            d = load_sizes(v, a.file, a.sizes);
+            d = bb_trace_load_sizes(v, a.file, a.sizes);
     }
     if (bbs_wl_new(&w, err))
         bb_die_lib(BB_ENOMEM, err);

@@ -321,7 +321,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
         for (int j = 0; j < nj; j++)
             json_array_append_new(jobs, json_pack(
                 "{s:s, s:s, s:i, s:f, s:f, s:f, s:i, s:f, s:f, s:I}", "job", s->jobs[j].name,
-                "model", bbs_model_name(s->jobs[j].model.kind), "ranks", s->jobs[j].ranks,
+                "model", bbs_scn_job_model_name(&s->jobs[j]), "ranks", s->jobs[j].ranks,
                 "elapsed_s", D->job[j].elapsed_s, "write_s", D->job[j].write_s,
                 "bytes_written", D->job[j].bytes_written, "write_bursts", D->job[j].nbursts,
                 "p", apps[j].p, "b_Bps", apps[j].bw_Bps, "b_quanta", (json_int_t)q.b[j]));
@@ -350,7 +350,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
         printf("job,model,ranks,elapsed_s,write_s,bytes_written,write_bursts,p,b_Bps,b_quanta\n");
         for (int j = 0; j < nj; j++)
             printf("%s,%s,%d,%.9g,%.9g,%.0f,%d,%.9g,%.9g,%ld\n", s->jobs[j].name,
-                   bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks, D->job[j].elapsed_s,
+                   bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, D->job[j].elapsed_s,
                    D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
                    apps[j].bw_Bps, q.b[j]);
         printf("\npfs_bw_Bps,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,resolution,"
@@ -373,7 +373,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
                "elapsed(s)", "write(s)", "written(GB)", "bursts", "p", "b(GB/s)", "b(quanta)");
         for (int j = 0; j < nj; j++)
             printf("%-12s %-10s %5d %11.6f %10.6f %11.3f %6d %9.6f %12.4f %9ld\n",
-                   s->jobs[j].name, bbs_model_name(s->jobs[j].model.kind), s->jobs[j].ranks,
+                   s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
                    D->job[j].elapsed_s, D->job[j].write_s, D->job[j].bytes_written / 1e9,
                    D->job[j].nbursts, apps[j].p, apps[j].bw_Bps / 1e9, q.b[j]);
         char verdict[64];

@@ -12,6 +12,8 @@
 #include "network/bbsnet.h"
 #include "workload/exec.h"
 #include "workload/scenario.h"
+#include "workload/vef.h"
+#include "workload/vefdist.h"
 
 typedef struct {
     bbs_scenario s;
@@ -27,5 +29,10 @@ typedef struct {
 /* bb_scn_load: load file; with have_seed, seed replaces its [run] seed. */
 void bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long seed);
 void bb_scn_free(bb_scn_run *R);
+
+/* bb_trace_load_sizes (cmd_trace.c): the size table of a DCNW model
+ * (data/vef) or of a CDCNW trace (its file, beside the trace, or
+ * override); dies on error. */
+bbs_sizedist *bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override);
 
 #endif

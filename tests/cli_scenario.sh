@@ -74,7 +74,7 @@ check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full 
 
 # bad input
 printf '[job x]\nmodel = lammps\nranks = 4\n' >"$T/b1.ini"
-expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: [job] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow)" \
+expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: [job] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow, graph500, fileload, vef)" \
     "$BBSIZE" simulate "$T/b1.ini"
 { hdr minimal contiguous; printf '[job big]\nmodel = checkpoint\nranks = 100\n'; } >"$T/b2.ini"
 expect_fail "more ranks than compute nodes (65)" 65 "ask for 100 nodes but the topology has 63 compute nodes" \

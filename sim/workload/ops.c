@@ -344,6 +344,17 @@ bbs_wl_job_start(const bbs_wl *w, int job)
     return job >= 0 && job < w->njobs ? w->jobs[job].start_s : 0;
 }
 
+int
+bbs_wl_set_job_start(bbs_wl *w, int job, double start_s, char *err)
+{
+    if (job < 0 || job >= w->njobs)
+        return bb_seterr(err, BB_EINVAL, "no job %d", job);
+    if (!(start_s >= 0) || !isfinite(start_s))
+        return bb_seterr(err, BB_EINVAL, "start %g s is not a finite time >= 0", start_s);
+    w->jobs[job].start_s = start_s;
+    return BB_OK;
+}
+
 const bbs_op *
 bbs_wl_stream(const bbs_wl *w, int job, int rank, int *n)
 {

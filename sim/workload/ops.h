@@ -186,6 +186,9 @@ int bbs_wl_njobs(const bbs_wl *w);
 int bbs_wl_nranks(const bbs_wl *w, int job);
 const char *bbs_wl_job_name(const bbs_wl *w, int job);
 double bbs_wl_job_start(const bbs_wl *w, int job);
+/* bbs_wl_set_job_start: change when job's ranks begin (>= 0, finite).
+ * BB_EINVAL. */
+int bbs_wl_set_job_start(bbs_wl *w, int job, double start_s, char *err);
 /* bbs_wl_stream: the ops of (job, rank) and their number. */
 const bbs_op *bbs_wl_stream(const bbs_wl *w, int job, int rank, int *n);
 

@@ -5,3 +5,6 @@ src_bbsize_SOURCES += src/cmd_validate_scn.c src/scnrun.h
 TESTS += tests/cli_validate_scn.sh
 EXTRA_DIST += tests/cli_validate_scn.sh
 dist_scenarios_DATA += data/scenarios/validate-small.ini
+dist_scenarios_DATA += data/scenarios/traces-small.ini
+TESTS += tests/cli_scenario_traces.sh
+EXTRA_DIST += tests/cli_scenario_traces.sh

@@ -195,10 +195,20 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                          key);
     case S_JOB:
         if (!strcmp(key, "model")) {
-            if (bbs_model_parse_kind(val, &k, sub))
-                return BAD(sub);
-            bbs_model_defaults(&jb->model, k);
-            return BB_OK;
+            if (bbs_model_parse_kind(val, &k, sub) == BB_OK) {
+                bbs_model_defaults(&jb->model, k);
+                jb->trace = 0;
+                return BB_OK;
+            }
+            if (bbs_tracejob_parse_kind(val, &k, sub) == BB_OK) {
+                bbs_tracejob_defaults(&jb->tj, k);
+                jb->model.kind = BBS_MODEL_N;   /* set: not an MFNetSim model */
+                jb->trace = 1;
+                return BB_OK;
+            }
+            snprintf(sub, sizeof sub, "unknown model '%s' (known: milc, nekbone, checkpoint, "
+                     "cosmoflow, graph500, fileload, vef)", val);
+            return BAD(sub);
         }
         if ((int)jb->model.kind < 0)
             return bb_seterr(err, BB_EDATA, "%s: [job %s] '%s' before 'model' (model must come "
@@ -212,13 +222,23 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "start"))
             return bbs_wl_parse_time(val, &jb->start_s) || jb->start_s < 0
                        ? BAD("not a time >= 0") : BB_OK;
-        if (bbs_model_set(&jb->model, key, val, sub))
+        if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !strcmp(key, "messages"))
+            return parse_intv(val, 1, 1000000000000L, &l) ? BAD("not an integer >= 1")
+                                                          : (jb->messages = l, BB_OK);
+        if (jb->trace ? bbs_tracejob_set(&jb->tj, key, val, sub)
+                      : bbs_model_set(&jb->model, key, val, sub))
             return bb_seterr(err, BB_EINVAL, "%s: [job %s] %s", where, jb->name, sub);
         return BB_OK;
     default:
         return bb_seterr(err, BB_EDATA, "%s: key '%s' outside any section", where, key);
     }
 #undef BAD
+}
+
+const char *
+bbs_scn_job_model_name(const bbs_scn_job *j)
+{
+    return j->trace ? bbs_tracejob_name(j->tj.kind) : bbs_model_name(j->model.kind);
 }
 
 void
@@ -348,7 +368,8 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
         char sub[BB_ERRLEN];
         if ((int)jb->model.kind < 0) {
             rc = bb_seterr(err, BB_EDATA, "%s:%d: [job %s] has no 'model' (known: milc, nekbone, "
-                           "checkpoint, cosmoflow)", source, jb->line, jb->name);
+                           "checkpoint, cosmoflow, graph500, fileload, vef)", source, jb->line,
+                           jb->name);
             goto fail;
         }
         if (jb->ranks <= 0) {
@@ -356,7 +377,12 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
                            jb->name);
             goto fail;
         }
-        if (bbs_model_check(&jb->model, jb->ranks, sub)) {
+        if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !jb->tj.trace[0]) {
+            rc = bb_seterr(err, BB_EDATA, "%s:%d: [job %s] model vef needs 'trace = FILE'",
+                           source, jb->line, jb->name);
+            goto fail;
+        }
+        if (!jb->trace && bbs_model_check(&jb->model, jb->ranks, sub)) {
             rc = bb_seterr(err, BB_EINVAL, "%s:%d: [job %s] %s", source, jb->line, jb->name,
                            sub);
             goto fail;

@@ -14,12 +14,16 @@
 
 #include "storage/arch.h"
 #include "workload/models.h"
+#include "workload/tracejob.h"
 
 #define BBS_SCN_PATH 1024
 
 typedef struct {
     char name[64];
-    bbs_model model;
+    bbs_model model;        /* MFNetSim models (trace = 0) */
+    int trace;              /* 1: a trace model (graph500, fileload, vef) in tj */
+    bbs_tracejob tj;
+    long messages;          /* vef: at most this many generated messages (0: no cap) */
     int ranks;
     double start_s;
     int alloc_line;         /* placement file: its line (1-based); 0: the job's index + 1 */
@@ -64,6 +68,9 @@ typedef struct {
  * rates, compute-global architecture on device mfnetsim-bb, no PFS drain,
  * contiguous placement, seed 1, no horizon.  At least one job.  On success
  * free with bbs_scenario_free. */
+/* bbs_scn_job_model_name: "milc", ..., "graph500", "fileload", "vef". */
+const char *bbs_scn_job_model_name(const bbs_scn_job *j);
+
 int bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
                        char *err);
 void bbs_scenario_free(bbs_scenario *s);
