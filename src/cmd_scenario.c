@@ -319,6 +319,7 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->drain_chunk_bytes = s->chunk_bytes;
     c->seed = s->seed;
     c->horizon_s = s->horizon_s;
+    c->fail = s->fail;
 }
 
 static void
@@ -366,6 +367,39 @@ job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
                      "latency_max_s", J->lat_max_s, "finished", J->finished);
 }
 
+static int
+has_failures(const bbs_scenario *s)
+{
+    return s->fail.node_mttf_s > 0 || s->fail.drive_scale_s > 0;
+}
+
+/* The fate of every job's written bytes, printed when [failures] is on. */
+static void
+print_fate(const scn_run *R, const scn_args *a)
+{
+    const bbs_scenario *s = &R->s;
+    const bbs_exec_result *r = &R->res;
+    if (a->csv) {
+        printf("\njob,bytes_written,bytes_on_pfs,bytes_in_buffer,bytes_lost,writes_lost\n");
+        for (int j = 0; j < r->njobs; j++)
+            printf("%s,%.0f,%.0f,%.0f,%.0f,%llu\n", s->jobs[j].name, r->jobs[j].bytes_written,
+                   r->jobs[j].bytes_on_pfs, r->jobs[j].bytes_in_buffer, r->jobs[j].bytes_lost,
+                   (unsigned long long)r->jobs[j].writes_lost);
+        printf("\nnode_failures,drive_failures\n%llu,%llu\n",
+               (unsigned long long)r->node_failures, (unsigned long long)r->drive_failures);
+        return;
+    }
+    printf("\n%-12s %12s %12s %12s %12s %12s\n", "job", "written(GB)", "on_pfs(GB)",
+           "buffer(GB)", "lost(GB)", "writes_lost");
+    for (int j = 0; j < r->njobs; j++)
+        printf("%-12s %12.6f %12.6f %12.6f %12.6f %12llu\n", s->jobs[j].name,
+               r->jobs[j].bytes_written / 1e9, r->jobs[j].bytes_on_pfs / 1e9,
+               r->jobs[j].bytes_in_buffer / 1e9, r->jobs[j].bytes_lost / 1e9,
+               (unsigned long long)r->jobs[j].writes_lost);
+    printf("failures: %llu node (Arrhenius), %llu drive (Weibull)\n",
+           (unsigned long long)r->node_failures, (unsigned long long)r->drive_failures);
+}
+
 static const char *const lk_names[BBS_EXEC_NLINKKINDS] = { "injection", "ejection", "local",
                                                            "global" };
 
@@ -376,8 +410,14 @@ print_run(const scn_run *R, const scn_args *a)
     const bbs_exec_result *r = &R->res;
     if (a->json) {
         json_t *jobs = json_array(), *links = json_array();
-        for (int j = 0; j < r->njobs; j++)
-            json_array_append_new(jobs, job_json(&s->jobs[j], &r->jobs[j]));
+        for (int j = 0; j < r->njobs; j++) {
+            json_t *o = job_json(&s->jobs[j], &r->jobs[j]);
+            json_object_set_new(o, "bytes_on_pfs", json_real(r->jobs[j].bytes_on_pfs));
+            json_object_set_new(o, "bytes_in_buffer", json_real(r->jobs[j].bytes_in_buffer));
+            json_object_set_new(o, "bytes_lost", json_real(r->jobs[j].bytes_lost));
+            json_object_set_new(o, "writes_lost", json_integer((json_int_t)r->jobs[j].writes_lost));
+            json_array_append_new(jobs, o);
+        }
         for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
             const bbs_exec_link_result *L = &r->links[k];
             json_array_append_new(links, json_pack(
@@ -387,14 +427,17 @@ print_run(const scn_run *R, const scn_args *a)
                 "saturated_max_s", L->saturated_max_s));
         }
         bb_json_print(json_pack(
-            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f}}",
+            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
+            "s:I, s:I}}",
             "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
             "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
             "placement", place_name(s), "seed", (json_int_t)s->seed, "jobs", jobs,
             "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
             "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
             "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,
-            "stall_s", r->stall_s, "bytes_on_pfs", r->bytes_on_pfs));
+            "stall_s", r->stall_s, "bytes_on_pfs", r->bytes_on_pfs,
+            "node_failures", (json_int_t)r->node_failures,
+            "drive_failures", (json_int_t)r->drive_failures));
         return;
     }
     if (a->csv) {
@@ -416,6 +459,8 @@ print_run(const scn_run *R, const scn_args *a)
             printf("%s,%d,%.0f,%.9g,%.9g,%.9g\n", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
                    L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
         }
+        if (has_failures(s))
+            print_fate(R, a);
         return;
     }
     printf("scenario %s: %s (%d nodes), routing %s, placement %s, seed %llu\n", s->source,
@@ -440,6 +485,8 @@ print_run(const scn_run *R, const scn_args *a)
                (L->bytes + L->small_bytes) / 1e9,
                L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
     }
+    if (has_failures(s))
+        print_fate(R, a);
     printf("\nsimulated %.6f s; %llu events, %llu flows\n", r->end_s,
            (unsigned long long)r->events, (unsigned long long)r->flows);
 }

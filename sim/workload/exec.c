@@ -15,7 +15,8 @@
 #include "workload/exec.h"
 #include "workload/wl_int.h"
 
-enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_DEVDONE, EV_PFSDONE, EV_NKINDS };
+enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_DEVDONE, EV_PFSDONE, EV_FAIL,
+       EV_REPAIR, EV_QUIESCE, EV_NKINDS };
 enum { M_P2P = 0, M_IOW, M_IOR };
 enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
 
@@ -93,6 +94,14 @@ typedef struct {
     double draining;            /* chunk in the PFS queue */
     int pfs_next;
     gsl_rng *rng;
+    /* stored writes in drain order (the data of used), for attribution */
+    struct wrec { int job; double bytes; } *fifo;
+    int fhead, fn, fcap;
+    /* failures: 0 electronics (Arrhenius), 1 drive (Weibull) */
+    bbs_component comp[2];
+    bbs_event_id ev[2];         /* pending failure or repair of each */
+    int down;                   /* components failed */
+    gsl_rng *frng;
 } bbnode_st;
 
 typedef struct {
@@ -135,6 +144,12 @@ typedef struct {
     int *job_wact;
     double *job_wt0, *job_write_s;
     dvec *bursts;
+    /* stored bytes per job: reached the PFS, lost; writes lost */
+    double *job_pfs, *job_lost;
+    uint64_t *job_files_lost;
+    int fail_on, ranks_left, quiesced;
+    uint64_t nfail[2];
+    bbs_temp_series ts;
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
     char *err;
@@ -666,7 +681,7 @@ dev_arrive(X *x, int mi)
     bbnode_st *B = &x->bb[m->bbnode];
     int hdd = x->c->arch == BBS_ARCH_STORAGE_SIDE && m->bytes >= x->c->ssd_threshold_bytes;
     if (m->kind == M_IOW && !hdd) {
-        if (B->used + B->reserved + m->bytes > B->capacity) {
+        if (B->down || B->used + B->reserved + m->bytes > B->capacity) {
             if (m->bytes > B->capacity)
                 return bbs_engine_fail(x->e, BB_EINVAL,
                                        "a write of %.0f B exceeds the buffer capacity %.0f B",
@@ -759,7 +774,7 @@ static int
 admit_stalled(X *x, int b)
 {
     bbnode_st *B = &x->bb[b];
-    while (B->st_head >= 0) {
+    while (!B->down && B->st_head >= 0) {
         int mi = B->st_head;
         if (B->used + B->reserved + x->m[mi].bytes > B->capacity)
             break;
@@ -838,6 +853,10 @@ op_complete(X *x, int gr, int idx)
         activity(r, blk_kind(op->kind), -1, now);
     if (r->ndone == r->n) {
         r->end_s = now;
+        /* the last rank: look for quiescence once this event's kicks are done */
+        if (--x->ranks_left == 0 && x->fail_on
+            && (rc = sched(x, now, EV_QUIESCE, 0, 0, NULL)) != BB_OK)
+            return rc;
         if (now > x->job_end[r->job])
             x->job_end[r->job] = now;
     }
@@ -960,6 +979,138 @@ h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
     return local_send_done(ctx, (int)ev->arg);
 }
 
+/* ---- stored data: attribution and failures ----------------------------- */
+
+static int
+fifo_push(bbnode_st *B, int job, double bytes)
+{
+    if (B->fhead + B->fn == B->fcap) {
+        if (B->fhead > 0) {
+            memmove(B->fifo, B->fifo + B->fhead, (size_t)B->fn * sizeof *B->fifo);
+            B->fhead = 0;
+        }
+        if (B->fn == B->fcap) {
+            int nc = B->fcap ? 2 * B->fcap : 16;
+            struct wrec *nf = realloc(B->fifo, (size_t)nc * sizeof *nf);
+            if (!nf)
+                return BB_ENOMEM;
+            B->fifo = nf;
+            B->fcap = nc;
+        }
+    }
+    B->fifo[B->fhead + B->fn].job = job;
+    B->fifo[B->fhead + B->fn].bytes = bytes;
+    B->fn++;
+    return BB_OK;
+}
+
+/* Drained bytes leave the node's oldest writes first. */
+static void
+fifo_drain(X *x, bbnode_st *B, double bytes)
+{
+    while (bytes > 0 && B->fn > 0) {
+        struct wrec *w = &B->fifo[B->fhead];
+        double d = fmin(bytes, w->bytes);
+        x->job_pfs[w->job] += d;
+        w->bytes -= d;
+        bytes -= d;
+        if (w->bytes <= 0) {
+            B->fhead++;
+            B->fn--;
+        }
+    }
+}
+
+/* A failure of node b: what it stores is lost, except the chunk already
+ * committed to the PFS (draining), which still arrives. */
+static void
+node_lose(X *x, int b)
+{
+    bbnode_st *B = &x->bb[b];
+    double keep = B->draining;
+    int k = 0;
+    for (int i = 0; i < B->fn; i++) {
+        struct wrec *w = &B->fifo[B->fhead + i];
+        double kept = fmin(keep, w->bytes), lost = w->bytes - kept;
+        keep -= kept;
+        if (lost > 0) {
+            x->job_lost[w->job] += lost;
+            x->job_files_lost[w->job]++;
+        }
+        if (kept > 0)
+            B->fifo[B->fhead + k++] = (struct wrec){ w->job, kept };
+    }
+    B->fn = k;
+    B->used = B->draining;
+}
+
+static int
+fail_schedule(X *x, int b, int k)
+{
+    bbs_component *c = &x->bb[b].comp[k];
+    double t = c->health == BBS_HEALTH_OK ? c->next_fail_s : c->repair_done_s;
+    x->bb[b].ev[k] = 0;
+    if (!isfinite(t) || x->quiesced)
+        return BB_OK;
+    return bbs_engine_schedule(x->e, t, x->kinds[c->health == BBS_HEALTH_OK ? EV_FAIL : EV_REPAIR],
+                               0, (uint64_t)b, k, NULL, &x->bb[b].ev[k]);
+}
+
+/* Failures stop once nothing can change any more: every rank has ended
+ * and no drain is queued (else they would run the clock forever). */
+static void
+fail_quiesce(X *x)
+{
+    if (!x->fail_on || x->quiesced || x->ranks_left > 0 || x->pfs_busy || x->pfs_head >= 0)
+        return;
+    x->quiesced = 1;
+    for (int b = 0; b < x->nbb; b++)
+        for (int k = 0; k < 2; k++)
+            if (x->bb[b].ev[k]) {
+                bbs_engine_cancel(x->e, x->bb[b].ev[k]);
+                x->bb[b].ev[k] = 0;
+            }
+}
+
+static int admit_stalled(X *x, int b);
+
+static int
+h_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    X *x = ctx;
+    int b = (int)ev->entity, k = (int)ev->arg;
+    bbnode_st *B = &x->bb[b];
+    bbs_component_fail(&B->comp[k], bbs_engine_now(e), B->frng);
+    x->nfail[k]++;
+    node_lose(x, b);
+    B->down++;
+    return fail_schedule(x, b, k);
+}
+
+static int
+h_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    X *x = ctx;
+    int b = (int)ev->entity, k = (int)ev->arg, rc;
+    bbnode_st *B = &x->bb[b];
+    if ((rc = bbs_component_repair(&B->comp[k], bbs_engine_now(e), &x->ts, B->frng, x->err)))
+        return rc;
+    B->down--;
+    if ((rc = fail_schedule(x, b, k)) != BB_OK || (rc = admit_stalled(x, b)) != BB_OK)
+        return rc;
+    fail_quiesce(x);
+    return BB_OK;
+}
+
+static int
+h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    fail_quiesce(ctx);
+    return BB_OK;
+}
+
 /* A write of job j completed: close its write burst when it was the last
  * one in progress. */
 static int
@@ -993,8 +1144,11 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
         if (!hdd) {
             B->reserved -= m->bytes;
             B->used += m->bytes;
+            if (fifo_push(B, m->job, m->bytes))
+                return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (stored writes)");
         } else {
             x->bytes_on_pfs += m->bytes;
+            x->job_pfs[m->job] += m->bytes;
         }
         msg_free(x, mi);
         if ((rc = op_complete(x, gr, op)) != BB_OK)
@@ -1033,11 +1187,14 @@ h_pfsdone(bbs_engine *e, const bbs_event *ev, void *ctx)
     if (B->used < 0)
         B->used = 0;
     x->bytes_on_pfs += B->draining;
+    fifo_drain(x, B, B->draining);
     B->draining = 0;
     x->pfs_busy = 0;
-    if ((rc = admit_stalled(x, b)) != BB_OK || (rc = drain_kick(x, b)) != BB_OK)
+    if ((rc = admit_stalled(x, b)) != BB_OK || (rc = drain_kick(x, b)) != BB_OK
+        || (rc = pfs_kick(x)) != BB_OK)
         return rc;
-    return pfs_kick(x);
+    fail_quiesce(x);
+    return BB_OK;
 }
 
 static int
@@ -1075,6 +1232,9 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->drain = BBS_DRAIN_GREEDY;
     c->drain_chunk_bytes = 64.0 * 1048576;
     c->horizon_s = INFINITY;
+    c->fail.temp_C = c->fail.tref_C = 25;
+    c->fail.ea_eV = 0.38;
+    c->fail.drive_shape = 1;
 }
 
 void
@@ -1288,6 +1448,63 @@ setup_storage(X *x, char *err)
     return rc;
 }
 
+/* Failures of the buffer nodes in use (c->fail): an electronics
+ * component (Arrhenius at a constant temperature) and a drive (Weibull
+ * from its age), each failure losing the node's stored data and taking it
+ * down for a repair. */
+static int
+fail_setup(X *x, char *err)
+{
+    const bbs_exec_failures *f = &x->c->fail;
+    int rc;
+    for (int gr = 0; gr < x->nranks; gr++)
+        x->ranks_left += x->rk[gr].n > 0;
+    x->fail_on = x->nbb > 0 && (f->node_mttf_s > 0 || f->drive_scale_s > 0);
+    if (!x->fail_on)
+        return BB_OK;
+    if (!(f->mttr_s > 0))
+        return bb_seterr(err, BB_EINVAL, "failures need a repair time mttr > 0");
+    x->ts.n = 1;
+    x->ts.time_s = &f->zero_s;
+    x->ts.temp_C = &f->temp_C;
+    if ((rc = bbs_temp_series_check(&x->ts, err)) != BB_OK)
+        return rc;
+    x->quiesced = x->ranks_left == 0;
+    for (int b = 0; b < x->nbb; b++) {
+        bbnode_st *B = &x->bb[b];
+        if (!B->dev)
+            continue;
+        B->frng = bbs_rng_stream_new(NULL, x->c->seed, x->c->unit,
+                                     BBS_ENTITY(BBS_ECLASS_FAILURE, (uint64_t)b));
+        if (!B->frng)
+            return bb_seterr(err, BB_ENOMEM, "out of memory (streams)");
+        for (int k = 0; k < 2; k++) {
+            bbs_component *c = &B->comp[k];
+            memset(c, 0, sizeof *c);
+            c->cls = k ? BBS_COMP_DRIVE : BBS_COMP_NODE;
+            c->repair.kind = f->repair_exponential ? BBS_REPAIR_EXPONENTIAL : BBS_REPAIR_FIXED;
+            c->repair.mean_s = f->mttr_s;
+            if (k == 0 && f->node_mttf_s > 0) {
+                c->law = BBS_LAW_ARRHENIUS;
+                c->arr.rate_per_s = 1.0 / f->node_mttf_s;
+                c->arr.ea_eV = f->ea_eV;
+                c->arr.tref_C = f->tref_C;
+            } else if (k == 1 && f->drive_scale_s > 0) {
+                c->law = BBS_LAW_WEIBULL;
+                c->wei.shape = f->drive_shape;
+                c->wei.scale_s = f->drive_scale_s;
+                c->age0_s = f->drive_age_s;
+            } else {
+                c->law = BBS_LAW_NONE;
+            }
+            if ((rc = bbs_component_start(c, 0, &x->ts, B->frng, err)) != BB_OK
+                || (rc = fail_schedule(x, b, k)) != BB_OK)
+                return rc;
+        }
+    }
+    return BB_OK;
+}
+
 static void
 x_free(X *x)
 {
@@ -1303,6 +1520,9 @@ x_free(X *x)
             bbs_dev_free(x->bb[b].hdd);
             if (x->bb[b].rng)
                 gsl_rng_free(x->bb[b].rng);
+            if (x->bb[b].frng)
+                gsl_rng_free(x->bb[b].frng);
+            free(x->bb[b].fifo);
         }
     if (x->lat)
         for (int j = 0; j < x->w->njobs; j++)
@@ -1314,6 +1534,9 @@ x_free(X *x)
     free(x->job_wact);
     free(x->job_wt0);
     free(x->job_write_s);
+    free(x->job_pfs);
+    free(x->job_lost);
+    free(x->job_files_lost);
     bbs_net_fabric_free(x->fab);
     bbs_engine_free(x->e);
     if (x->rng_route)
@@ -1384,11 +1607,15 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->job_wt0 = calloc((size_t)nj, sizeof(double));
     x->job_write_s = calloc((size_t)nj, sizeof(double));
     x->bursts = calloc((size_t)nj, sizeof *x->bursts);
+    x->job_pfs = calloc((size_t)nj, sizeof(double));
+    x->job_lost = calloc((size_t)nj, sizeof(double));
+    x->job_files_lost = calloc((size_t)nj, sizeof(uint64_t));
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
     if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
         || !x->job_w || !x->job_r || !x->job_msgs || !x->job_wact || !x->job_wt0
-        || !x->job_write_s || !x->bursts || !res->jobs) {
+        || !x->job_write_s || !x->bursts || !x->job_pfs || !x->job_lost || !x->job_files_lost
+        || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
@@ -1433,7 +1660,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     {
         bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, h_devin, h_devdone,
-                                          h_pfsdone };
+                                          h_pfsdone, h_fail, h_repair, h_quiesce };
         for (int k = 0; k < EV_NKINDS; k++)
             if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
                 bb_seterr(err, rc, "cannot register handlers");
@@ -1443,6 +1670,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
+    if ((rc = fail_setup(x, err)) != BB_OK)
+        goto out;
     for (int gr = 0; gr < x->nranks; gr++) {
         rank_st *R = &x->rk[gr];
         double t0 = w->jobs[R->job].start_s;
@@ -1512,7 +1741,12 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         if (x->bb[b].dev) {
             res->nbb_used++;
             res->capacity_total_bytes += x->bb[b].capacity;
+            for (int i = 0; i < x->bb[b].fn; i++)
+                res->jobs[x->bb[b].fifo[x->bb[b].fhead + i].job].bytes_in_buffer +=
+                    x->bb[b].fifo[x->bb[b].fhead + i].bytes;
         }
+    res->node_failures = x->nfail[0];
+    res->drive_failures = x->nfail[1];
     for (int j = 0; j < nj; j++) {
         bbs_exec_job_result *J = &res->jobs[j];
         int n = w->jobs[j].nranks, fin = 1;
@@ -1535,6 +1769,9 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         J->bytes_sent = x->job_bytes[j];
         J->bytes_written = x->job_w[j];
         J->write_s = x->job_write_s[j];
+        J->bytes_on_pfs = x->job_pfs[j];
+        J->bytes_lost = x->job_lost[j];
+        J->writes_lost = x->job_files_lost[j];
         if (x->job_wact[j] > 0) {
             double d = now - x->job_wt0[j];
             J->write_s += d;

@@ -51,6 +51,25 @@
 
 enum { BBS_ALGO_AUTO = 0, BBS_ALGO_RECDBL = 1, BBS_ALGO_RING = 2 };
 
+/* Failures of the buffer nodes in use (failure.h): electronics after
+ * Arrhenius (rate 1 / node_mttf_s at tref_C, scaled by the factor of the
+ * constant temperature temp_C with activation energy ea_eV) and a drive
+ * after Weibull (drive_shape, drive_scale_s, age drive_age_s at time 0);
+ * either failure loses what the node stores (except the chunk already
+ * committed to the PFS) and takes the node down for a repair of mttr_s
+ * (fixed, or exponential with that mean), during which writes to it wait
+ * (stalls).  Requests already accepted by the device complete.  Failures
+ * stop once every rank has ended and no drain is queued.  Draws: stream
+ * (seed, unit, BBS_ECLASS_FAILURE node).  Off when node_mttf_s and
+ * drive_scale_s are 0. */
+typedef struct {
+    double node_mttf_s, temp_C, tref_C, ea_eV;
+    double drive_shape, drive_scale_s, drive_age_s;
+    double mttr_s;
+    int repair_exponential;
+    double zero_s;                     /* 0: the start of the temperature series */
+} bbs_exec_failures;
+
 typedef struct {
     const bbs_net_topo *topo;          /* borrowed */
     const bbs_net_placement *place;    /* borrowed: node of every rank of every job */
@@ -70,6 +89,7 @@ typedef struct {
     double drain_chunk_bytes;          /* default 64 MiB */
     uint64_t seed, unit;
     double horizon_s;                  /* stop there (INFINITY: run to the end) */
+    bbs_exec_failures fail;            /* buffer-node failures (off by default) */
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 
@@ -86,6 +106,11 @@ typedef struct {
      * the job is between issue and completion at the device (stalls
      * included); write_s is their total */
     double write_s;
+    /* the fate of its written bytes (buffer-side writes; storage-side HDD
+     * writes count as on the PFS): written = on PFS + in buffer + lost (+
+     * in flight at a horizon); writes_lost: writes with a lost byte */
+    double bytes_on_pfs, bytes_in_buffer, bytes_lost;
+    uint64_t writes_lost;
     int nbursts;
     double *bursts_s;                  /* nbursts durations, s, in order (owned) */
 } bbs_exec_job_result;
@@ -111,6 +136,7 @@ typedef struct {
     double stall_busy_s;               /* time with at least one write waiting for room */
     double bytes_on_pfs;
     int nbb_used;                      /* buffer nodes serving at least one rank */
+    uint64_t node_failures, drive_failures;
     double capacity_total_bytes;       /* their capacity, summed */
 } bbs_exec_result;
 

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,7 +17,7 @@
 #include "workload/scenario.h"
 #include "workload/wl_int.h"
 
-enum { S_NONE = 0, S_TOPO, S_STORAGE, S_PLACEMENT, S_RUN, S_JOB };
+enum { S_NONE = 0, S_TOPO, S_STORAGE, S_PLACEMENT, S_RUN, S_JOB, S_FAIL };
 
 static char *
 trim(char *s)
@@ -61,7 +62,8 @@ parse_bw(const char *s, double *v)
     return bbs_wl_parse_bytes(trim(buf), v);
 }
 
-static const char *const sec_names[] = { "", "topology", "storage", "placement", "run", "job" };
+static const char *const sec_names[] = { "", "topology", "storage", "placement", "run", "job",
+                                         "failures" };
 
 static int
 set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *val,
@@ -229,6 +231,49 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                       : bbs_model_set(&jb->model, key, val, sub))
             return bb_seterr(err, BB_EINVAL, "%s: [job %s] %s", where, jb->name, sub);
         return BB_OK;
+    case S_FAIL: {
+        bbs_exec_failures *f = &s->fail;
+        static const struct { const char *key; int time; double lo; size_t off; } fk[] = {
+            { "mttf", 1, 0, offsetof(bbs_exec_failures, node_mttf_s) },
+            { "temperature", 0, -273.15, offsetof(bbs_exec_failures, temp_C) },
+            { "reference_temperature", 0, -273.15, offsetof(bbs_exec_failures, tref_C) },
+            { "activation_energy", 0, 0, offsetof(bbs_exec_failures, ea_eV) },
+            { "drive_shape", 0, 0, offsetof(bbs_exec_failures, drive_shape) },
+            { "drive_scale", 1, 0, offsetof(bbs_exec_failures, drive_scale_s) },
+            { "drive_age", 1, 0, offsetof(bbs_exec_failures, drive_age_s) },
+            { "mttr", 1, 0, offsetof(bbs_exec_failures, mttr_s) },
+        };
+        if (!strcmp(key, "repair")) {
+            if (!strcasecmp(val, "fixed"))
+                f->repair_exponential = 0;
+            else if (!strcasecmp(val, "exponential"))
+                f->repair_exponential = 1;
+            else
+                return BAD("unknown repair law (known: fixed, exponential)");
+            return BB_OK;
+        }
+        for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++)
+            if (!strcmp(key, fk[i].key)) {
+                double v, *dst = (double *)((char *)f + fk[i].off);
+                char *end;
+                if (fk[i].time) {
+                    if (bbs_wl_parse_time(val, &v) || !(v >= 0) || !isfinite(v))
+                        return BAD("not a time >= 0");
+                } else {
+                    errno = 0;
+                    v = strtod(val, &end);
+                    if (end == val || *end || errno || !isfinite(v)
+                        || (fk[i].lo == 0 ? !(v >= 0) : !(v > fk[i].lo)))
+                        return BAD(fk[i].lo == 0 ? "not a number >= 0"
+                                                 : "not a temperature above -273.15 C");
+                }
+                *dst = v;
+                return BB_OK;
+            }
+        return bb_seterr(err, BB_EDATA, "%s: [failures] unknown key '%s' (known: mttf, "
+                         "temperature, reference_temperature, activation_energy, drive_shape, "
+                         "drive_scale, drive_age, mttr, repair)", where, key);
+    }
     default:
         return bb_seterr(err, BB_EDATA, "%s: key '%s' outside any section", where, key);
     }
@@ -269,6 +314,11 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
     s->chunk_bytes = 64.0 * 1048576;
     s->placement = BBS_NET_PLACE_CONT;
     s->seed = 1;
+    {
+        bbs_exec_config d;
+        bbs_exec_config_init(&d);
+        s->fail = d.fail;
+    }
     s->horizon_s = INFINITY;
     int sec = S_NONE, jcap = 0, rc = BB_OK, lineno = 0;
     size_t pos = 0;
@@ -332,12 +382,14 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
                 continue;
             }
             sec = S_NONE;
-            for (int k = S_TOPO; k <= S_RUN; k++)
-                if (!strcasecmp(name, sec_names[k]))
+            for (int k = S_TOPO; k <= S_FAIL; k++)
+                if (k != S_JOB && !strcasecmp(name, sec_names[k]))
                     sec = k;
+            if (sec == S_FAIL)
+                s->fail_line = lineno;
             if (sec == S_NONE) {
                 rc = bb_seterr(err, BB_EDATA, "%s: unknown section '[%s]' (known: topology, "
-                               "storage, placement, run, job NAME)", where, name);
+                               "storage, placement, run, failures, job NAME)", where, name);
                 goto fail;
             }
             continue;
@@ -387,6 +439,16 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
                            sub);
             goto fail;
         }
+    }
+    if ((s->fail.node_mttf_s > 0 || s->fail.drive_scale_s > 0) && !(s->fail.mttr_s > 0)) {
+        rc = bb_seterr(err, BB_EDATA, "%s:%d: [failures] needs 'mttr' (a repair time > 0) "
+                       "with mttf or drive_scale", source, s->fail_line);
+        goto fail;
+    }
+    if (s->fail.drive_scale_s > 0 && !(s->fail.drive_shape > 0)) {
+        rc = bb_seterr(err, BB_EDATA, "%s:%d: [failures] drive_shape must be > 0", source,
+                       s->fail_line);
+        goto fail;
     }
     if (s->placement == -1 && !s->alloc[0]) {
         rc = bb_seterr(err, BB_EDATA, "%s: [placement] policy = file needs 'file = PATH'",

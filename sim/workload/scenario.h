@@ -14,6 +14,7 @@
 
 #include "storage/arch.h"
 #include "workload/models.h"
+#include "workload/exec.h"
 #include "workload/tracejob.h"
 
 #define BBS_SCN_PATH 1024
@@ -58,6 +59,9 @@ typedef struct {
     uint64_t seed;
     double horizon_s;
     int allreduce_algo;
+    /* [failures] */
+    bbs_exec_failures fail;
+    int fail_line;                    /* of its header (0: none) */
     /* [job NAME] sections, in file order */
     int njobs;
     bbs_scn_job *jobs;
