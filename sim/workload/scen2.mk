@@ -8,3 +8,5 @@ dist_scenarios_DATA += data/scenarios/validate-small.ini
 dist_scenarios_DATA += data/scenarios/traces-small.ini
 TESTS += tests/cli_scenario_traces.sh
 EXTRA_DIST += tests/cli_scenario_traces.sh
+TESTS += tests/cli_scenario_failures.sh
+EXTRA_DIST += tests/cli_scenario_failures.sh
