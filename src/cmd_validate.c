@@ -21,6 +21,8 @@ static const struct argp_option options[] = {
       "a burst-buffer size, or a range of sizes, e.g. 0:4PB:200TB or 0:3000:100 "
       "(data units); required", 0 },
     { "csv", OPT_CSV, NULL, 0, "print the table as CSV (one header line)", 0 },
+    { "scenario", 0x2100, "FILE", 0, "the system-level cross-check on a scenario instead "
+      "(its options: bbsize validate --scenario=FILE --help)", 0 },
     { 0 }
 };
 
