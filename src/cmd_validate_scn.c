@@ -7,7 +7,7 @@
  *
  * The mapping (documented in bbsize-validate(1)):
  *  - a demand run (replication unit 0) with unbounded buffer capacity
- *    measures, per job j, its elapsed time E_j, its write time W_j (the
+ *    and no failures measures, per job j, its elapsed time E_j, its write time W_j (the
  *    union of the intervals during which at least one of its writes is in
  *    progress) and its written bytes V_j; p_j = W_j / E_j, b_j = V_j / W_j;
  *  - the time unit is the median write-burst duration of the demand run
@@ -158,8 +158,10 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     bbs_exec_result r;
     int rc;
     cfg.unit = unit;
-    if (unit == 0)
+    if (unit == 0) {           /* the demand: no capacity limit, no failures */
         cfg.capacity_bytes = INFINITY;
+        cfg.fail.node_mttf_s = cfg.fail.drive_scale_s = 0;
+    }
     else if (C->cap_bytes > 0)
         cfg.capacity_bytes = C->cap_bytes;
     if ((rc = bbs_exec_run(C->R->w, &cfg, &r, err)) != BB_OK)

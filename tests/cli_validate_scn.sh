@@ -70,6 +70,13 @@ t_close "stall fraction = (K - 1)(2 - I) / span" "$(f "$sum" 9)" \
 t_close "implied (p, b) do not depend on the capacity (demand run)" \
     "$(sed -n 2p "$T/out" | cut -d, -f8)" "$(f "$row" 8)" 0
 
+# With [failures] the demand run still has none: the same (p, b)
+{ cat "$T/cf.ini"; printf '[failures]\nmttf = 2s\nmttr = 500ms\n'; } >"$T/cff.ini"
+t_run "a scenario with failures validates" 0 "$BBSIZE" validate --scenario "$T/cff.ini" \
+    --replications 3 --capacity 1.5GB --csv --quiet
+t_close "failures leave the implied p at its closed form" "$(sed -n 2p "$T/out" | cut -d, -f8)" \
+    "$(awk -v i=$I -v w="$w" 'BEGIN { printf "%.12g", w / (i + w) }')" 1e-6
+
 # A small dragonfly: 8 checkpoint ranks and 4 cosmoflow ranks, random
 # placement, adaptive routing, through the compute-side buffer nodes.
 cat >"$T/small.ini" <<EOT
