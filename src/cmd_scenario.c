@@ -152,15 +152,15 @@ load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
 
 typedef bb_scn_run scn_run;
 
-/* A vef job: its trace (beside the scenario) read here, because nothing
+/* A vef job's trace (beside the scenario) read here, because nothing
  * under sim/ reads files; its tasks must be the job's ranks. */
-static int
-vef_job(bbs_wl *w, const char *file, const bbs_scn_job *sj, uint64_t seed, int *job, char *err)
+static void
+vef_read(bb_scn_run *R, const char *file, int j)
 {
-    char *path = beside(file, sj->tj.trace);
+    const bbs_scn_job *sj = &R->s.jobs[j];
+    char *path = beside(file, sj->tj.trace), err[BB_ERRLEN];
     size_t len;
     bbs_vef *v = NULL;
-    bbs_sizedist *d = NULL;
     if (!path)
         bb_die(BB_EXIT_NOINPUT, "%s: job '%s' (line %d): trace '%s': no such file", file,
                sj->name, sj->line, sj->tj.trace);
@@ -173,12 +173,43 @@ vef_job(bbs_wl *w, const char *file, const bbs_scn_job *sj, uint64_t seed, int *
         bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): ranks = %d but trace %s has %d tasks",
                file, sj->name, sj->line, sj->ranks, path, v->ntasks);
     if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
-        d = bb_trace_load_sizes(v, path, NULL);
-    rc = bbs_tracegen_vef(w, sj->name, v, d, sj->messages, seed, 0, job, err);
-    bbs_sizedist_free(d);
-    bbs_vef_free(v);
+        R->sizes[j] = bb_trace_load_sizes(v, path, NULL);
+    R->vef[j] = v;
     free(path);
-    return rc;
+}
+
+int
+bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err)
+{
+    const bbs_scenario *s = &R->s;
+    bbs_wl *w;
+    char sub[BB_ERRLEN];
+    int rc = bbs_wl_new(&w, err);
+    if (rc != BB_OK)
+        return rc;
+    for (int j = 0; j < s->njobs && rc == BB_OK; j++) {
+        const bbs_scn_job *sj = &s->jobs[j];
+        int job;
+        if (sj->trace && sj->tj.kind == BBS_TJ_VEF)
+            rc = bbs_tracegen_vef(w, sj->name, R->vef[j], R->sizes[j], sj->messages, s->seed,
+                                  unit, &job, sub);
+        else if (sj->trace)
+            rc = bbs_tracejob_generate(&sj->tj, w, sj->name, sj->ranks, s->seed, unit, &job,
+                                       sub);
+        else if ((rc = bbs_wl_add_job(w, sj->name, sj->ranks, sj->start_s, &job, sub))
+                 == BB_OK)
+            rc = bbs_model_generate(&sj->model, w, job, sub);
+        if (rc == BB_OK && sj->trace)
+            rc = bbs_wl_set_job_start(w, job, sj->start_s, sub);
+        if (rc != BB_OK)
+            bb_seterr(err, rc, "%s: job '%s' (line %d): %s", s->source, sj->name, sj->line, sub);
+    }
+    if (rc != BB_OK) {
+        bbs_wl_free(w);
+        return rc;
+    }
+    *out = w;
+    return BB_OK;
 }
 
 void
@@ -276,26 +307,18 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
         free(path);
     }
     free(ranks);
-    /* workload */
-    if (bbs_wl_new(&R->w, err) != BB_OK)
-        bb_die_lib(BB_ENOMEM, err);
+    /* workload: traces read once, streams generated for unit 0 */
+    R->vef = calloc((size_t)s->njobs, sizeof *R->vef);
+    R->sizes = calloc((size_t)s->njobs, sizeof *R->sizes);
+    if (!R->vef || !R->sizes)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (int j = 0; j < s->njobs; j++) {
-        const bbs_scn_job *sj = &s->jobs[j];
-        int job;
-        if (sj->trace && sj->tj.kind == BBS_TJ_VEF)
-            rc = vef_job(R->w, file, sj, s->seed, &job, err);
-        else if (sj->trace)
-            rc = bbs_tracejob_generate(&sj->tj, R->w, sj->name, sj->ranks, s->seed, 0, &job,
-                                       err);
-        else if ((rc = bbs_wl_add_job(R->w, sj->name, sj->ranks, sj->start_s, &job, err))
-                 == BB_OK)
-            rc = bbs_model_generate(&sj->model, R->w, job, err);
-        if (rc == BB_OK && sj->trace)
-            rc = bbs_wl_set_job_start(R->w, job, sj->start_s, err);
-        if (rc != BB_OK)
-            bb_die(bb_exit_status(rc), "%s: job '%s' (line %d): %s", file, sj->name, sj->line,
-                   err);
+        R->random_wl |= s->jobs[j].trace;
+        if (s->jobs[j].trace && s->jobs[j].tj.kind == BBS_TJ_VEF)
+            vef_read(R, file, j);
     }
+    if ((rc = bb_scn_build(R, 0, &R->w, err)) != BB_OK)
+        bb_die(bb_exit_status(rc), "%s", err);
     /* executor */
     bbs_exec_config *c = &R->cfg;
     bbs_exec_config_init(c);
@@ -340,6 +363,12 @@ bb_scn_free(scn_run *R)
 {
     bbs_exec_result_free(&R->res);
     bbs_wl_free(R->w);
+    for (int j = 0; R->vef && j < R->s.njobs; j++) {
+        bbs_vef_free(R->vef[j]);
+        bbs_sizedist_free(R->sizes[j]);
+    }
+    free(R->vef);
+    free(R->sizes);
     bbs_net_placement_free(&R->pl);
     bbs_net_topo_free(R->topo);
     bbs_scenario_free(&R->s);

@@ -16,7 +16,8 @@
  *  - B is the scenario's PFS bandwidth, S the capacity of the buffer nodes
  *    that serve at least one rank, summed;
  *  - replications 1..R run the scenario as written with the executor's
- *    streams of unit r; the simulated stall fraction is the time during
+ *    streams of unit r (trace jobs also regenerate their streams with
+ *    unit r); the simulated stall fraction is the time during
  *    which at least one write waits for buffer room, over the jobs' span
  *    (first job start to last job end: the drain after it is left out). */
 #include "config.h"
@@ -164,7 +165,16 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     }
     else if (C->cap_bytes > 0)
         cfg.capacity_bytes = C->cap_bytes;
-    if ((rc = bbs_exec_run(C->R->w, &cfg, &r, err)) != BB_OK)
+    /* trace jobs draw their streams anew for every replication */
+    bbs_wl *w = C->R->w, *own = NULL;
+    if (unit > 0 && C->R->random_wl) {
+        if ((rc = bb_scn_build(C->R, unit, &own, err)) != BB_OK)
+            return rc;
+        w = own;
+    }
+    rc = bbs_exec_run(w, &cfg, &r, err);
+    bbs_wl_free(own);
+    if (rc != BB_OK)
         return rc;
     o->end_s = r.end_s;
     o->stall_busy_s = r.stall_busy_s;

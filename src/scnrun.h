@@ -20,7 +20,10 @@ typedef struct {
     bbs_net_params par;
     bbs_net_topo *topo;
     bbs_net_placement pl;
-    bbs_wl *w;
+    bbs_wl *w;                  /* generated for unit 0 */
+    bbs_vef **vef;              /* per job: its parsed trace (vef jobs), else NULL */
+    bbs_sizedist **sizes;       /* per job: its size table (DCNW, CDCNW), else NULL */
+    int random_wl;              /* trace jobs: the streams depend on the unit */
     bbs_exec_config cfg;
     bbs_exec_result res;
     double wall_s;
@@ -29,6 +32,12 @@ typedef struct {
 /* bb_scn_load: load file; with have_seed, seed replaces its [run] seed. */
 void bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long seed);
 void bb_scn_free(bb_scn_run *R);
+
+/* bb_scn_build: the scenario's workload with the generators' draws of
+ * stream unit `unit` (rng.h; the MFNetSim models draw nothing); thread
+ * safe (reads R only).  Errors as the generators', with the file, job and
+ * line in err; *out freed by the caller with bbs_wl_free. */
+int bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err);
 
 /* bb_trace_load_sizes (cmd_trace.c): the size table of a DCNW model
  * (data/vef) or of a CDCNW trace (its file, beside the trace, or

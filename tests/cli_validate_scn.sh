@@ -123,6 +123,13 @@ t_run "the shipped example runs" 0 "$BBSIZE" validate \
     --scenario "$SRCDIR/data/scenarios/validate-small.ini" --replications 2 --csv --quiet
 t_close "its S is 9 buffer nodes x 4 GB" "$(tail -n 1 "$T/out" | cut -d, -f2)" 36000000000 0
 
+# trace jobs redraw their streams per replication: the file load's random
+# sizes and pauses make the replications differ (a real interval)
+t_run "trace scenario: json" 0 "$BBSIZE" validate --scenario "$SRCDIR/data/scenarios/traces-small.ini" \
+    --replications 4 --capacity 300MB --json --quiet
+t_close "trace scenario: replications differ" "$(awk -v l="$(json_num stall_ci_low "$T/out")" \
+    -v h="$(json_num stall_ci_high "$T/out")" 'BEGIN { print (h > l) }')" 1 0
+
 # bad input
 printf '[job c]\nmodel = checkpoint\nranks = 2\n' >"$T/nopfs.ini"
 expect_fail "no PFS bandwidth (65)" 65 "needs a PFS bandwidth" \
