@@ -60,6 +60,19 @@ split(const char *s, double *v, const char **unit, char *err, size_t errlen)
     return 0;
 }
 
+char *
+bb_trim(char *s)
+{
+    char *e;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
 /* Length of unit text without trailing spaces. */
 static size_t
 trimlen(const char *u)
