@@ -8,6 +8,8 @@ sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/devq.c sim/storage/devq.h \
 	sim/storage/bench.c sim/storage/bench.h \
 	sim/storage/arch.c sim/storage/arch.h \
+	sim/storage/arch_net.c sim/storage/arch_net.h \
+	sim/storage/arch_dfly.c sim/storage/arch_dfly.h \
 	sim/storage/rngstream.c sim/storage/rngstream.h
 
 src_bbsize_SOURCES += src/cmd_device.c
