@@ -31,7 +31,7 @@ tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
 check_PROGRAMS += tests/t_storage_arch
 tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_storage_arch_LDADD = $(STOR_TEST_LIBS)
+tests_t_storage_arch_LDADD = sim/storage/libbbsstor.a sim/network/libbbsnet.a $(STOR_TEST_LIBS)
 TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh \
 	tests/cli_bbarch.sh
 EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_cli.sh tests/storage_test.h
