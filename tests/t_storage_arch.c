@@ -93,6 +93,17 @@ test_maps(void **st)
     assert_non_null(strstr(err, "every client needs a buffer"));
 }
 
+/* One client writing 1 MiB every 100 s on average: no queueing. */
+static void
+sparse(bbs_arch_config *c)
+{
+    base(c, BBS_ARCH_COMPUTE_GLOBAL);
+    c->n_clients = 1;
+    c->req_bytes = 1048576;
+    c->mean_interarrival_s = 100;
+    c->horizon_s = 5000;
+}
+
 /* Sparse arrivals (no queueing): the write latency is the network time
  * plus the SSD's T_w; node-local has no network.  Greedy draining empties
  * every buffer to the PFS. */
@@ -106,11 +117,7 @@ test_latency_hand(void **st)
     double tw = 2620e-6, net;
 
     (void)st;
-    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
-    c.n_clients = 1;
-    c.req_bytes = 1048576;
-    c.mean_interarrival_s = 100;
-    c.horizon_s = 5000;
+    sparse(&c);
     net = 2e-6 + 1048576 / c.net_bw_Bps;
     assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
     assert_true(r.requests > 10);
@@ -655,11 +662,7 @@ test_dragonfly_idle(void **st)
     char err[BB_ERRLEN];
 
     (void)st;
-    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
-    c.n_clients = 1;
-    c.req_bytes = 1048576;
-    c.mean_interarrival_s = 100;
-    c.horizon_s = 5000;
+    sparse(&c);
     c.net = &bbs_arch_net_dragonfly;
     c.net_params = &dp;
     assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
