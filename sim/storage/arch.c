@@ -683,6 +683,17 @@ on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
         if ((rc = net_start(s, w.client, n->idx, w.t_issue)) != BB_OK)
             return rc;
     }
+    /* with fail-over, requests held for other broken links can use this one */
+    for (int j = 0; s->c.link_failover && k == BBS_COMP_LINK && j < s->nn; j++) {
+        node *o = &s->nodes[j];
+        while (!link_up(o) && o->linkwait.n > 0) {
+            waiting w = *(waiting *)ring_front(&o->linkwait);
+            ring_pop(&o->linkwait);
+            s->r->stall_s += now - w.t_arrive;
+            if ((rc = send_req(s, w.client, j, w.t_issue)) != BB_OK)
+                return rc;
+        }
+    }
     if ((rc = admit(s, n)) != BB_OK)
         return rc;
     return maybe_drain(s, n);

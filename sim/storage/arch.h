@@ -45,8 +45,9 @@
  * - its ingress link (link_fail, Arrhenius; not for node-local buffers):
  *   MISSED: requests for the node wait at their clients until the repair,
  *   or, with link_failover, go to the next node (k+1, k+2, ... mod
- *   n_nodes) whose link works and are stored there (waiting only when no
- *   link works); transfers already on the link complete.
+ *   n_nodes) whose link works and are stored there (when no link works
+ *   they wait, and go as soon as any link is repaired); transfers already
+ *   on the link complete.
  * A node serves (admits, drains, writes its HDD) when its electronics,
  * drive and controller are OK.  The accounting identity
  *     bytes_written = bytes_on_pfs + bytes_in_buffers + bytes_lost
