@@ -10,3 +10,7 @@ bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
 	  $(SHELL) $(top_srcdir)/bench/run.sh
 .PHONY: bench
+
+# Every benchmark, one after the other (several minutes).
+bench-all: bench bench-sim bench-storage bench-net bench-sweep bench-traces bench-hybrid bench-mpi
+.PHONY: bench-all

@@ -13,7 +13,10 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "network/route.h"
+#include "network/topo.h"
 #include "storage/arch.h"
+#include "storage/arch_dfly.h"
 #include "storage/bench.h"
 #include "storage/device.h"
 
@@ -340,7 +343,8 @@ enum {
     OPT_ARCH = 0x3100, OPT_CLIENTS, OPT_NODES, OPT_MAP, OPT_BBDEV, OPT_HDD, OPT_CAP,
     OPT_THRESH, OPT_NETLAT, OPT_NETBW, OPT_PFSBW, OPT_DRAIN, OPT_LAZYTH, OPT_EPS, OPT_REQ,
     OPT_IAT, OPT_HORIZON, OPT_MTTF, OPT_MTTR, OPT_EA, OPT_TEMP, OPT_AMBIENT, OPT_ASEED,
-    OPT_INTERVAL, OPT_IOSTAT, OPT_AJSON, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE
+    OPT_INTERVAL, OPT_IOSTAT, OPT_AJSON, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE, OPT_CMTTF,
+    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_TOPO, OPT_ROUTING, OPT_BBPG
 };
 
 static const struct argp_option arch_options[] = {
@@ -375,6 +379,23 @@ static const struct argp_option arch_options[] = {
     { "drive-scale", OPT_DSCALE, "DURATION", 0, "drive Weibull scale (default: no drive "
       "failures)", 0 },
     { "drive-age", OPT_DAGE, "DURATION", 0, "drive age at the start (default 0)", 0 },
+    { "ctrl-mttf", OPT_CMTTF, "DURATION", 0, "controller mean time to failure at 25 C "
+      "(default: no controller failures)", 0 },
+    { "ctrl-mttr", OPT_CMTTR, "DURATION", 0, "controller mean repair time (default: --mttr)",
+      0 },
+    { "link-mttf", OPT_LMTTF, "DURATION", 0, "ingress-link mean time to failure at 25 C "
+      "(default: no link failures)", 0 },
+    { "link-mttr", OPT_LMTTR, "DURATION", 0, "link mean repair time (default: --mttr)", 0 },
+    { "failover", OPT_FAILOVER, NULL, 0, "send requests for a node whose link is down to the "
+      "next node whose link works", 0 },
+    { "failures", OPT_FLOG, "FILE", 0, "write every failure and repair there (CSV: "
+      "t_s,node,component,health)", 0 },
+    { "topology", OPT_TOPO, "PRESET", 0, "run over this dragonfly (graph500-72, "
+      "mfnetsim-1056, balanced-16k) instead of the simple network", 0 },
+    { "routing", OPT_ROUTING, "ROUTING", 0, "dragonfly routing: min (default), valiant, "
+      "adaptive", 0 },
+    { "bb-per-group", OPT_BBPG, "N", 0, "burst-buffer terminals per dragonfly group "
+      "(default: the preset's)", 0 },
     { "activation-energy", OPT_EA, "EV", 0, "Arrhenius activation energy (default 0.38)", 0 },
     { "temperature", OPT_TEMP, "FILE", 0, "ambient series: CSV lines 'time_s,temp_C'", 0 },
     { "ambient", OPT_AMBIENT, "C", 0, "constant ambient temperature (default 25)", 0 },
@@ -389,7 +410,9 @@ static const struct argp_option arch_options[] = {
 struct arch_args {
     bbs_arch_config c;
     const char *bbdev, *hdd, *temp_file, *iostat;
-    bb_qty mttf, mttr, lazyth;
+    bb_qty mttf, mttr, lazyth, cmttf, cmttr, lmttf, lmttr;
+    const char *fail_log, *topology;
+    int routing, bb_per_group, net_opt;
     double ambient;
     int json;
 };
@@ -447,8 +470,8 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_HDD: a->hdd = arg; break;
     case OPT_CAP: c->capacity_bytes = qty_opt("capacity", arg, 0); break;
     case OPT_THRESH: c->ssd_threshold_bytes = qty_opt("threshold", arg, 0); break;
-    case OPT_NETLAT: c->net_latency_s = qty_opt("net-latency", arg, 2); break;
-    case OPT_NETBW: c->net_bw_Bps = qty_opt("net-bw", arg, 1); break;
+    case OPT_NETLAT: c->net_latency_s = qty_opt("net-latency", arg, 2); a->net_opt = 1; break;
+    case OPT_NETBW: c->net_bw_Bps = qty_opt("net-bw", arg, 1); a->net_opt = 1; break;
     case OPT_PFSBW: c->pfs_bw_Bps = qty_opt("pfs-bw", arg, 1); break;
     case OPT_DRAIN:
         if (strcmp(arg, "greedy") == 0) c->drain = BBS_DRAIN_GREEDY;
@@ -465,6 +488,20 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_DSHAPE: c->drive.shape = num_opt("drive-shape", arg, 1e-3, 100); break;
     case OPT_DSCALE: c->drive.scale_s = qty_opt("drive-scale", arg, 2); break;
     case OPT_DAGE: c->drive_age0_s = qty_opt("drive-age", arg, 2); break;
+    case OPT_CMTTF: a->cmttf.v = qty_opt("ctrl-mttf", arg, 2); a->cmttf.set = 1; break;
+    case OPT_CMTTR: a->cmttr.v = qty_opt("ctrl-mttr", arg, 2); a->cmttr.set = 1; break;
+    case OPT_LMTTF: a->lmttf.v = qty_opt("link-mttf", arg, 2); a->lmttf.set = 1; break;
+    case OPT_LMTTR: a->lmttr.v = qty_opt("link-mttr", arg, 2); a->lmttr.set = 1; break;
+    case OPT_FAILOVER: c->link_failover = 1; break;
+    case OPT_FLOG: a->fail_log = arg; break;
+    case OPT_TOPO: a->topology = arg; break;
+    case OPT_ROUTING: {
+        char msg[BB_ERRLEN];
+        if (bbs_net_route_parse(arg, &a->routing, msg) != BB_OK)
+            bb_die(BB_EXIT_USAGE, "option '--routing': %s", msg);
+        break;
+    }
+    case OPT_BBPG: a->bb_per_group = (int)bb_opt_long("bb-per-group", arg, 0, 1000000); break;
     case OPT_EA: c->fail.ea_eV = num_opt("activation-energy", arg, 0, 10); break;
     case OPT_TEMP: a->temp_file = arg; break;
     case OPT_AMBIENT: a->ambient = num_opt("ambient", arg, -273.14, 1000); break;
@@ -480,6 +517,11 @@ arch_parse(int key, char *arg, struct argp_state *state)
             c->drive.shape = 1; /* exponential unless told */
         if (a->iostat && !(c->sample_interval_s > 0))
             argp_error(state, "--iostat needs --interval DURATION (> 0)");
+        if (a->topology && a->net_opt)
+            argp_error(state, "--net-latency and --net-bw describe the simple network; with "
+                       "--topology the dragonfly's links are used");
+        if (a->topology && c->kind == BBS_ARCH_NODE_LOCAL)
+            argp_error(state, "node-local buffers use no network: --topology does not apply");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -604,6 +646,75 @@ write_iostat(const char *path, const rows *r)
     bb_out_commit(&o);
 }
 
+/* The failure log, kept in memory and written at the end (atomically). */
+typedef struct {
+    double t;
+    int node, cls, health;
+} fail_row;
+
+typedef struct {
+    fail_row *v;
+    size_t n, cap;
+} fail_rows;
+
+static int
+keep_fail(void *ctx, double t, int node, bbs_comp_class cls, bbs_health h)
+{
+    fail_rows *r = ctx;
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 256;
+        fail_row *nv = realloc(r->v, ncap * sizeof *nv);
+        if (!nv)
+            return BB_ENOMEM;
+        r->v = nv;
+        r->cap = ncap;
+    }
+    r->v[r->n++] = (fail_row){ t, node, (int)cls, (int)h };
+    return BB_OK;
+}
+
+static void
+write_fail_log(const char *path, const fail_rows *r)
+{
+    static const char *comp[] = { "node", "drive", "controller", "link" };
+    bb_out o;
+
+    bb_out_open(&o, path);
+    fprintf(o.fp, "t_s,node,component,health\n");
+    for (size_t i = 0; i < r->n; i++)
+        fprintf(o.fp, "%.9g,%d,%s,%s\n", r->v[i].t, r->v[i].node, comp[r->v[i].cls],
+                bbs_health_name((bbs_health)r->v[i].health));
+    bb_out_commit(&o);
+}
+
+/* --topology: a preset dragonfly, with --bb-per-group if given. */
+static bbs_net_topo *
+arch_topology(const struct arch_args *a)
+{
+    bbs_net_params par;
+    bbs_net_topo *t = NULL;
+    char err[BB_ERRLEN];
+
+    if (bbs_net_preset(a->topology, &par, err) != BB_OK)
+        bb_die(BB_EXIT_USAGE, "option '--topology': %s", err);
+    if (a->bb_per_group >= 0)
+        par.bb_per_group = a->bb_per_group;
+    if (par.bb_per_group == 0)
+        bb_die(BB_EXIT_USAGE, "topology %s has no burst-buffer terminals: give "
+               "--bb-per-group N", a->topology);
+    if (bbs_net_topo_build(&par, NULL, &t, err) != BB_OK)
+        bb_die(BB_EXIT_USAGE, "topology %s: %s", a->topology, err);
+    return t;
+}
+
+static double
+mttf_rate(const char *opt, const bb_qty *q)
+{
+    if (!(q->v > 0))
+        bb_die(BB_EXIT_USAGE, "option '--%s': must be > 0", opt);
+    return 1 / q->v;
+}
+
 static const char *arch_names[] = { "node-local", "compute-side global", "storage-side" };
 
 int
@@ -613,6 +724,9 @@ bb_cmd_bbarch(int argc, char **argv)
     struct args da;
     bbs_arch_result r;
     rows rs = { NULL, 0, 0 };
+    fail_rows fr = { NULL, 0, 0 };
+    bbs_net_topo *topo = NULL;
+    bbs_arch_dfly_params dp;
     double *tt = NULL, *TT = NULL, one_t = 0, one_T;
     size_t nt = 1;
     char err[BB_ERRLEN], w[32], p[32], b[32], l[32];
@@ -632,6 +746,8 @@ bb_cmd_bbarch(int argc, char **argv)
     a.c.horizon_s = 600;
     a.c.seed = 1;
     a.ambient = 25;
+    a.bb_per_group = -1;
+    a.routing = BBS_NET_ROUTE_MIN;
     argp_parse(&arch_argp, argc, argv, 0, NULL, &a);
 
     memset(&da, 0, sizeof da);
@@ -643,13 +759,29 @@ bb_cmd_bbarch(int argc, char **argv)
     }
     a.c.lazy_threshold_bytes = a.lazyth.set ? bb_qty_size_bytes(&a.lazyth)
                                             : a.c.capacity_bytes / 2;
-    if (a.mttf.set) {
-        if (!(a.mttf.v > 0))
-            bb_die(BB_EXIT_USAGE, "option '--mttf': must be > 0");
-        a.c.fail.rate_per_s = 1 / a.mttf.v;
-    }
+    if (a.mttf.set)
+        a.c.fail.rate_per_s = mttf_rate("mttf", &a.mttf);
+    if (a.cmttf.set)
+        a.c.ctrl_fail.rate_per_s = mttf_rate("ctrl-mttf", &a.cmttf);
+    if (a.lmttf.set)
+        a.c.link_fail.rate_per_s = mttf_rate("link-mttf", &a.lmttf);
+    a.c.ctrl_fail.ea_eV = a.c.link_fail.ea_eV = a.c.fail.ea_eV;
     if (a.mttr.set)
-        a.c.repair.mean_s = a.mttr.v;
+        a.c.repair.mean_s = a.c.ctrl_repair.mean_s = a.c.link_repair.mean_s = a.mttr.v;
+    if (a.cmttr.set)
+        a.c.ctrl_repair.mean_s = a.cmttr.v;
+    if (a.lmttr.set)
+        a.c.link_repair.mean_s = a.lmttr.v;
+    if (a.fail_log) {
+        a.c.fail_fn = keep_fail;
+        a.c.fail_ctx = &fr;
+    }
+    if (a.topology) {
+        topo = arch_topology(&a);
+        dp = (bbs_arch_dfly_params){ topo, { a.routing, 0, 4 } };
+        a.c.net = &bbs_arch_net_dragonfly;
+        a.c.net_params = &dp;
+    }
     if (a.temp_file) {
         load_temps(a.temp_file, &tt, &TT, &nt);
         a.c.temp = (bbs_temp_series){ nt, tt, TT };
@@ -664,18 +796,25 @@ bb_cmd_bbarch(int argc, char **argv)
     rc = bbs_arch_run(&a.c, &r, err);
     free(tt);
     free(TT);
+    bbs_net_topo_free(topo);
     if (rc != BB_OK) {
         free(rs.v);
+        free(fr.v);
         bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
     }
     if (a.iostat)
         write_iostat(a.iostat, &rs);
+    if (a.fail_log)
+        write_fail_log(a.fail_log, &fr);
     free(rs.v);
+    free(fr.v);
 
     if (a.json) {
-        bb_json_print(json_pack("{s:s, s:i, s:i, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:I, "
-                                "s:I, s:I, s:I, s:f, s:f, s:f, s:I}",
-                                "architecture", arch_names[a.c.kind], "clients", a.c.n_clients,
+        bb_json_print(json_pack("{s:s, s:s, s:i, s:i, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:I, "
+                                "s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:I}",
+                                "architecture", arch_names[a.c.kind],
+                                "network", a.topology ? a.topology : "simple",
+                                "clients", a.c.n_clients,
                                 "nodes", a.c.kind == BBS_ARCH_NODE_LOCAL ? a.c.n_clients
                                                                           : a.c.n_nodes,
                                 "drain", a.c.drain == BBS_DRAIN_LAZY ? "lazy" : "greedy",
@@ -690,6 +829,10 @@ bb_cmd_bbarch(int argc, char **argv)
                                 "writes_done", (json_int_t)r.writes_done,
                                 "node_failures", (json_int_t)r.node_failures,
                                 "drive_failures", (json_int_t)r.drive_failures,
+                                "controller_failures", (json_int_t)r.ctrl_failures,
+                                "link_failures", (json_int_t)r.link_failures,
+                                "failovers", (json_int_t)r.failovers,
+                                "requests_in_flight", (json_int_t)r.requests_in_flight,
                                 "stall_s", r.stall_s,
                                 "mean_write_latency_s", r.mean_write_latency_s,
                                 "max_used_fraction", r.max_used_fraction,
@@ -699,19 +842,24 @@ bb_cmd_bbarch(int argc, char **argv)
         bb_fmt_size(p, sizeof p, r.bytes_on_pfs, 0);
         bb_fmt_size(b, sizeof b, r.bytes_in_buffers, 0);
         bb_fmt_size(l, sizeof l, r.bytes_lost, 0);
-        printf("%s, %d clients, %d nodes, %s draining, %g s, seed %llu:\n",
-               arch_names[a.c.kind], a.c.n_clients,
+        printf("%s, %s network, %d clients, %d nodes, %s draining, %g s, seed %llu:\n",
+               arch_names[a.c.kind],
+               a.c.kind == BBS_ARCH_NODE_LOCAL ? "no" : a.topology ? a.topology : "simple",
+               a.c.n_clients,
                a.c.kind == BBS_ARCH_NODE_LOCAL ? a.c.n_clients : a.c.n_nodes,
                a.c.drain == BBS_DRAIN_LAZY ? "lazy" : "greedy", a.c.horizon_s,
                (unsigned long long)a.c.seed);
         printf("  written %s = on PFS %s + in buffers %s + lost %s (%llu files)\n", w, p, b, l,
                (unsigned long long)r.files_lost);
-        printf("  %llu requests, %llu written; stalls %.4g s in total; mean write latency "
-               "%.4g ms; %llu node and %llu drive failures; fullest buffer %.1f%%\n",
-               (unsigned long long)r.requests, (unsigned long long)r.writes_done, r.stall_s,
-               r.mean_write_latency_s * 1e3, (unsigned long long)r.node_failures,
-               (unsigned long long)r.drive_failures,
-               100 * r.max_used_fraction);
+        printf("  %llu requests, %llu written, %llu in flight at the end; stalls %.4g s in "
+               "total; mean write latency %.4g ms; fullest buffer %.1f%%\n",
+               (unsigned long long)r.requests, (unsigned long long)r.writes_done,
+               (unsigned long long)r.requests_in_flight, r.stall_s,
+               r.mean_write_latency_s * 1e3, 100 * r.max_used_fraction);
+        printf("  failures: %llu node, %llu drive, %llu controller, %llu link; %llu requests "
+               "failed over\n", (unsigned long long)r.node_failures,
+               (unsigned long long)r.drive_failures, (unsigned long long)r.ctrl_failures,
+               (unsigned long long)r.link_failures, (unsigned long long)r.failovers);
     }
     return BB_EXIT_OK;
 }

@@ -12,19 +12,7 @@
 
 #include "exitcodes.h"
 #include "systems.h"
-
-static char *
-trim(char *s)
-{
-    char *e;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
+#include "units.h"
 
 static int
 parse_count(const char *v, long *out)
@@ -69,15 +57,15 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
             BAD("line longer than %zu bytes", sizeof line - 2);
         if ((hash = strchr(line, '#')) != NULL)
             *hash = '\0';
-        key = trim(line);
+        key = bb_trim(line);
         if (*key == '\0')
             continue;
         eq = strchr(key, '=');
         if (eq == NULL)
             BAD("expected 'key = value', got '%s'", key);
         *eq = '\0';
-        key = trim(key);
-        val = trim(eq + 1);
+        key = bb_trim(key);
+        val = bb_trim(eq + 1);
         if (*val == '\0')
             BAD("key '%s': empty value", key);
         if (strcmp(key, "title") == 0) {

@@ -11,10 +11,12 @@
 
 #include "units.h"
 
-static const struct {
+typedef struct {
     const char *name;
     double factor;
-} size_units[] = {
+} unit_def;
+
+static const unit_def size_units[] = {
     { "B", 1.0 },      { "kB", 1e3 },  { "KB", 1e3 },  { "MB", 1e6 },
     { "GB", 1e9 },     { "TB", 1e12 }, { "PB", 1e15 }, { "EB", 1e18 },
     { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
@@ -22,10 +24,7 @@ static const struct {
     { "EiB", 1152921504606846976.0 },
 };
 
-static const struct {
-    const char *name;
-    double factor;
-} time_units[] = {
+static const unit_def time_units[] = {
     { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 },
     { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
 };
@@ -61,6 +60,19 @@ split(const char *s, double *v, const char **unit, char *err, size_t errlen)
     return 0;
 }
 
+char *
+bb_trim(char *s)
+{
+    char *e;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
 /* Length of unit text without trailing spaces. */
 static size_t
 trimlen(const char *u)
@@ -72,27 +84,22 @@ trimlen(const char *u)
     return n;
 }
 
+#define NUNITS(t) (sizeof (t) / sizeof (t)[0])
+
+/* The factor of the unit spelled by the n characters at u, from table t. */
 static int
-lookup_size(const char *u, size_t n, double *f)
+lookup(const unit_def *t, size_t nt, const char *u, size_t n, double *f)
 {
-    for (size_t i = 0; i < sizeof size_units / sizeof size_units[0]; i++)
-        if (strlen(size_units[i].name) == n && strncmp(size_units[i].name, u, n) == 0) {
-            *f = size_units[i].factor;
+    for (size_t i = 0; i < nt; i++)
+        if (strlen(t[i].name) == n && strncmp(t[i].name, u, n) == 0) {
+            *f = t[i].factor;
             return 0;
         }
     return -1;
 }
 
-static int
-lookup_time(const char *u, size_t n, double *f)
-{
-    for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++)
-        if (strlen(time_units[i].name) == n && strncmp(time_units[i].name, u, n) == 0) {
-            *f = time_units[i].factor;
-            return 0;
-        }
-    return -1;
-}
+#define lookup_size(u, n, f) lookup(size_units, NUNITS(size_units), (u), (n), (f))
+#define lookup_time(u, n, f) lookup(time_units, NUNITS(time_units), (u), (n), (f))
 
 static int
 nonneg(double v, const char *s, char *err, size_t errlen)
@@ -118,6 +125,25 @@ bb_parse_number(const char *s, double *v, char *err, size_t errlen)
     return 0;
 }
 
+/* The common start of the quantity parsers: a non-negative number, then
+ * either nothing (a plain value: *q is set, returns 1) or unit text of *n
+ * characters at *u (returns 0); -1 with a message on error. */
+static int
+parse_head(const char *s, bb_qty *q, double *v, const char **u, size_t *n,
+           char *err, size_t errlen)
+{
+    if (split(s, v, u, err, errlen) < 0 || nonneg(*v, s, err, errlen) < 0)
+        return -1;
+    *n = trimlen(*u);
+    q->set = 1;
+    q->plain = *n == 0;
+    if (*n == 0) {
+        q->v = *v;
+        return 1;
+    }
+    return 0;
+}
+
 int
 bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
 {
@@ -125,22 +151,16 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
     double v, f;
     size_t n;
 
-    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
-        return -1;
-    n = trimlen(u);
-    q->set = 1;
-    if (n == 0) {
-        q->v = v;
-        q->plain = 1;
-        return 0;
-    }
+    int h = parse_head(s, q, &v, &u, &n, err, errlen);
+
+    if (h != 0)
+        return h < 0 ? -1 : 0;
     if (lookup_size(u, n, &f) < 0) {
         snprintf(err, errlen, "unknown size unit '%.*s' (expected " SIZE_UNITS_LIST ")",
                  (int)n, u);
         return -1;
     }
     q->v = v * f;
-    q->plain = 0;
     return 0;
 }
 
@@ -151,15 +171,10 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
     double v, f, t;
     size_t n;
 
-    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
-        return -1;
-    n = trimlen(u);
-    q->set = 1;
-    if (n == 0) {
-        q->v = v;
-        q->plain = 1;
-        return 0;
-    }
+    int h = parse_head(s, q, &v, &u, &n, err, errlen);
+
+    if (h != 0)
+        return h < 0 ? -1 : 0;
     slash = memchr(u, '/', n);
     if (slash == NULL) {
         snprintf(err, errlen, "unknown rate unit '%.*s' (expected a size unit per "
@@ -177,7 +192,6 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
         return -1;
     }
     q->v = v * f / t;
-    q->plain = 0;
     return 0;
 }
 
@@ -188,15 +202,10 @@ bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
     double v, f;
     size_t n;
 
-    if (split(s, &v, &u, err, errlen) < 0 || nonneg(v, s, err, errlen) < 0)
-        return -1;
-    n = trimlen(u);
-    q->set = 1;
-    q->plain = n == 0;
-    if (n == 0) {
-        q->v = v;
-        return 0;
-    }
+    int h = parse_head(s, q, &v, &u, &n, err, errlen);
+
+    if (h != 0)
+        return h < 0 ? -1 : 0;
     if (lookup_time(u, n, &f) < 0) {
         snprintf(err, errlen, "unknown time unit '%.*s' (expected " TIME_UNITS_LIST ")",
                  (int)n, u);

@@ -28,6 +28,10 @@ int bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen);
 /* bb_parse_number: a plain finite number (any sign); 0 or -1. */
 int bb_parse_number(const char *s, double *v, char *err, size_t errlen);
 
+/* bb_trim: s without leading and trailing white space (trailing space is
+ * cut in place; the result points into s). */
+char *bb_trim(char *s);
+
 /* Resolution against the time unit: a plain rate x means x data units per
  * time unit (x / time_unit_s per second); a plain size is x data units. */
 double bb_qty_rate_Bps(const bb_qty *q, double time_unit_s);

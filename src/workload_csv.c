@@ -28,19 +28,6 @@ bb_workload_free(bb_workload_file *w)
     w->n = 0;
 }
 
-static char *
-trim(char *s)
-{
-    char *e;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
 /* Split line in place into at most MAX_FIELDS trimmed fields; a field may
  * be double-quoted ("" inside is a quote).  Returns the count or -1 on an
  * unterminated quote or too many fields. */
@@ -86,11 +73,11 @@ split_fields(char *line, char **f)
                 p++;
             if (*p == ',') {
                 *p = '\0';
-                f[n++] = trim(start);
+                f[n++] = bb_trim(start);
                 p++;
                 continue;
             }
-            f[n++] = trim(start);
+            f[n++] = bb_trim(start);
         }
         if (*p == '\0')
             break;
@@ -111,8 +98,8 @@ directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen
         return BB_EXIT_DATAERR;
     }
     *eq = '\0';
-    key = trim(text);
-    val = trim(eq + 1);
+    key = bb_trim(text);
+    val = bb_trim(eq + 1);
     if (strcmp(key, "pfs-bw") == 0)
         rc = bb_parse_rate(val, &w->pfs_bw, msg, sizeof msg);
     else if (strcmp(key, "bb-bw") == 0)
@@ -172,7 +159,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             *next++ = '\0';
         if (strlen(line) > 0 && line[strlen(line) - 1] == '\r')
             line[strlen(line) - 1] = '\0';
-        s = trim(line);
+        s = bb_trim(line);
         if (*s == '\0')
             continue;
         if (s[0] == '#') {

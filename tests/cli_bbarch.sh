@@ -1,13 +1,14 @@
 #!/bin/sh
 # cli_bbarch.sh: `bbsize bbarch`: the byte accounting, the iostat series
-# (CSV and JSON, atomic), seeds and every bad-input path.
+# (CSV and JSON, atomic), every failure type and the failure log, the
+# dragonfly network, seeds and every bad-input path.
 # SPDX-License-Identifier: GPL-3.0-or-later
 CMD=bbarch
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
 
-echo 1..13
+echo 1..26
 
 run="--arch compute --clients 30 --nodes 2 --capacity 256MiB --pfs-bw 200MB/s --request 8MiB --horizon 200s --mttf 40s --mttr 5s"
 "$BBSIZE" bbarch $run --json >"$tmp/a.json"
@@ -40,5 +41,53 @@ expect 64 "needs --interval" "--iostat without --interval" -- --iostat "$tmp/x.c
 expect 64 "capacity 0 B is not > 0" "zero capacity" -- --capacity 0B
 expect 64 "intel-d3-s4510" "unknown buffer device preset" -- --device nope
 
+# every failure type, fail-over and the failure log
+acct() { # acct FILE: written = pfs + buffers + lost, written > 0
+  w=$(field bytes_written "$1"); p=$(field bytes_on_pfs "$1")
+  b=$(field bytes_in_buffers "$1"); l=$(field bytes_lost "$1")
+  awk -v w="$w" -v p="$p" -v b="$b" -v l="$l" 'BEGIN { d = w - p - b - l; if (d < 0) d = -d; exit !(w > 0 && d <= 1e-9 * w) }'
+}
+all="--clients 30 --nodes 4 --capacity 256MiB --pfs-bw 200MB/s --horizon 200s --mttf 100s --drive-scale 200s --ctrl-mttf 50s --link-mttf 50s --mttr 5s --failover"
+"$BBSIZE" bbarch $all --json --failures "$tmp/f1.csv" >"$tmp/all.json"
+if acct "$tmp/all.json" && [ "$(field controller_failures "$tmp/all.json")" -gt 0 ] \
+   && [ "$(field link_failures "$tmp/all.json")" -gt 0 ] && [ "$(field failovers "$tmp/all.json")" -gt 0 ]; then
+  ok "all four failure types: accounting holds, fail-over used"
+else no "all failures: $(cat "$tmp/all.json")"; fi
+# each failure row has its class's state; failures = repairs + still failed
+if awk -F, 'NR == 1 { next }
+  $3 == "controller" && $4 != "BAD" && $4 != "OK" { bad = 1 }
+  $3 == "link" && $4 != "MISSED" && $4 != "OK" { bad = 1 }
+  ($3 == "node" || $3 == "drive") && $4 != "LOST" && $4 != "OK" { bad = 1 }
+  $1 < last { bad = 1 } { last = $1 }
+  END { exit bad }' "$tmp/f1.csv" \
+   && [ "$(grep -c ',controller,BAD$' "$tmp/f1.csv")" -eq "$(field controller_failures "$tmp/all.json")" ] \
+   && [ "$(grep -c ',link,MISSED$' "$tmp/f1.csv")" -eq "$(field link_failures "$tmp/all.json")" ]; then
+  ok "failure log: states by component, in time order, one row per failure"
+else no "failure log: $(head -5 "$tmp/f1.csv")"; fi
+"$BBSIZE" bbarch $all --json --failures "$tmp/f2.csv" >/dev/null
+"$BBSIZE" bbarch $all --json --failures "$tmp/f3.csv" --seed 2 >/dev/null
+if cmp -s "$tmp/f1.csv" "$tmp/f2.csv" && ! cmp -s "$tmp/f1.csv" "$tmp/f3.csv"; then
+  ok "same seed, same failure times; another seed, others"
+else no "failure times and seeds"; fi
+
+# the dragonfly behind the same interface: the same requests, conserved bytes
+dfly="--clients 54 --nodes 18 --capacity 256MiB --pfs-bw 2GB/s --horizon 60s"
+"$BBSIZE" bbarch $dfly --json >"$tmp/s.json"
+"$BBSIZE" bbarch $dfly --json --topology graph500-72 --bb-per-group 2 --routing adaptive >"$tmp/d.json"
+if acct "$tmp/d.json" && grep -q '"network": "graph500-72"' "$tmp/d.json" \
+   && [ "$(field requests "$tmp/s.json")" -eq "$(field requests "$tmp/d.json")" ]; then
+  ok "dragonfly run: same requests as the simple network, bytes conserved"
+else no "dragonfly run: $(cat "$tmp/d.json")"; fi
+
+expect 64 "graph500-72" "unknown topology (names listed)" -- --topology nope
+expect 64 "give --bb-per-group" "topology without burst-buffer terminals" -- --topology graph500-72
+expect 64 "54 compute terminals" "more clients than compute terminals" -- --topology graph500-72 --bb-per-group 2 --clients 55
+expect 64 "describe the simple network" "--net-bw with --topology" -- --topology mfnetsim-1056 --net-bw 1GB/s
+expect 64 "use no network" "--topology with node-local buffers" -- --arch local --topology mfnetsim-1056
+expect 64 "no network link" "link failures of node-local buffers" -- --arch local --link-mttf 1h
+expect 64 "option '--ctrl-mttf': must be > 0" "zero controller MTTF" -- --ctrl-mttf 0s
+expect 64 "option '--routing'" "unknown routing" -- --topology mfnetsim-1056 --routing sideways
+expect 73 "f.csv" "failure log in a missing directory" -- --horizon 1s --failures "$tmp/none/f.csv"
+
 # the EXAMPLES of bbsize-bbarch(1) run and succeed
-man_examples 2
+man_examples 4

@@ -187,6 +187,16 @@ test_components(void **st)
     assert_int_equal(bbs_component_repair(&l, l.repair_done_s, &ts, r1, err), BB_OK);
     assert_int_equal(l.health, BBS_HEALTH_OK);
     assert_string_equal(bbs_health_name(BBS_HEALTH_MISSED), "MISSED");
+    /* a controller fails BAD (contents intact), and its repair keeps its age */
+    l.cls = BBS_COMP_CONTROLLER;
+    assert_int_equal(bbs_component_start(&l, 0, &ts, r1, err), BB_OK);
+    first = l.next_fail_s;
+    bbs_component_fail(&l, first, r1);
+    assert_int_equal(l.health, BBS_HEALTH_BAD);
+    assert_false(bbs_component_loses_data(BBS_COMP_CONTROLLER));
+    assert_false(bbs_component_loses_data(BBS_COMP_LINK));
+    assert_int_equal(bbs_component_repair(&l, l.repair_done_s, &ts, r1, err), BB_OK);
+    assert_int_equal(l.health, BBS_HEALTH_OK);
     gsl_rng_free(r1);
     gsl_rng_free(r2);
 }

@@ -36,3 +36,9 @@ dist_networkdata_DATA = data/network/README \
 	data/network/dfdally_72.conf data/network/cont-1d-1056-mixwkld.conf \
 	data/network/rand_node0-1d-1056-mixwkld.conf
 EXTRA_DIST += bench/netload.sh
+
+# Network benchmark (never run by make check).
+bench-net: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/netload.sh
+.PHONY: bench-net

@@ -62,10 +62,13 @@ typedef struct {
 } waiting;
 
 typedef struct {
-    unsigned epoch;
+    unsigned epoch, cepoch;  /* the node's at the start: stale when it failed since */
     int node;
     double bytes;
 } chunk;
+
+/* Components of a node (comp[], rfail[]) in bbs_comp_class order. */
+#define NCOMP 4
 
 typedef struct sim sim;
 
@@ -74,32 +77,57 @@ typedef struct {
     int idx;
     bbs_dev *ssd, *hdd;
     bbs_devq *qs, *qh;
-    gsl_rng *rs, *rh, *rfail[2], *rlazy;
+    gsl_rng *rs, *rh, *rfail[NCOMP], *rlazy;
     double used, stored, inflight;
     double log_off, hdd_off;  /* next write address: the devices are logs */
-    double link_free;         /* the node's ingress link is busy until then */
     bbs_devq_stats prev_s, prev_h; /* at the last sample */
-    unsigned epoch;
-    ring wait;      /* waiting (admission) */
+    unsigned epoch;           /* + 1 at each loss of the node's contents */
+    unsigned cepoch;          /* + 1 at each controller failure */
+    ring wait;      /* waiting (admission to the buffer) */
+    ring wait_h;    /* waiting for the HDD (storage-side, node not serving) */
+    ring linkwait;  /* waiting at their clients for the node's ingress link */
     ring issued;    /* double t_issue of requests in the SSD queue, FIFO */
     ring issued_h;  /* same for the HDD queue */
     ring files;     /* double bytes of stored requests, FIFO; head partly drained */
     double files_head_drained;
-    bbs_component comp[2];    /* 0: node electronics (Arrhenius), 1: drive (Weibull) */
+    bbs_component comp[NCOMP]; /* electronics, drive, controller, ingress link */
 } node;
 
-/* A node is up when neither its electronics nor its drive has failed. */
+/* A node serves (admits, writes, drains) when its electronics, drive and
+ * controller work; its link only gates arrivals. */
 static int
 node_up(const node *n)
 {
-    return n->comp[0].health == BBS_HEALTH_OK && n->comp[1].health == BBS_HEALTH_OK;
+    return n->comp[BBS_COMP_NODE].health == BBS_HEALTH_OK
+           && n->comp[BBS_COMP_DRIVE].health == BBS_HEALTH_OK
+           && n->comp[BBS_COMP_CONTROLLER].health == BBS_HEALTH_OK;
+}
+
+static int
+link_up(const node *n)
+{
+    return n->comp[BBS_COMP_LINK].health == BBS_HEALTH_OK;
+}
+
+/* The worst health of a node's components (the order of bbs_health). */
+static bbs_health
+node_health(const node *n)
+{
+    bbs_health h = BBS_HEALTH_OK;
+    for (int k = 0; k < NCOMP; k++)
+        if (n->comp[k].health > h)
+            h = n->comp[k].health;
+    return h;
 }
 
 struct sim {
     bbs_arch_config c;
     bbs_engine *e;
-    int k_arrive, k_net, k_pfs, k_fail, k_repair, k_lazy, k_dev, k_sample;
+    int k_arrive, k_pfs, k_fail, k_repair, k_lazy, k_dev, k_sample;
     int nn;
+    const bbs_arch_net_class *net;
+    void *net_impl;
+    uint64_t started, delivered;   /* network transfers */
     node *nodes;
     int *map;
     gsl_rng **rcl;
@@ -137,6 +165,8 @@ bbs_arch_config_init(bbs_arch_config *c)
     c->fail.tref_C = 25;
     c->repair.kind = BBS_REPAIR_EXPONENTIAL;
     c->repair.mean_s = 3600;
+    c->ctrl_fail = c->link_fail = c->fail;
+    c->ctrl_repair = c->link_repair = c->repair;
 }
 
 static int
@@ -229,10 +259,23 @@ check_config(const bbs_arch_config *c, char *err)
     NEED(c->drive_age0_s >= 0, "drive age %g s is not >= 0", c->drive_age0_s);
     NEED(c->sample_interval_s >= 0 && isfinite(c->sample_interval_s),
          "sample interval %g s is not >= 0", c->sample_interval_s);
-    if (c->fail.rate_per_s > 0 && (rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
+    NEED(c->ctrl_fail.rate_per_s >= 0, "controller failure rate %g /s is not >= 0",
+         c->ctrl_fail.rate_per_s);
+    NEED(c->link_fail.rate_per_s >= 0, "link failure rate %g /s is not >= 0",
+         c->link_fail.rate_per_s);
+    NEED(c->link_fail.rate_per_s == 0 || c->kind != BBS_ARCH_NODE_LOCAL,
+         "node-local buffers have no network link: link failures do not apply");
+    if ((c->fail.rate_per_s > 0 || c->ctrl_fail.rate_per_s > 0 || c->link_fail.rate_per_s > 0)
+        && (rc = bbs_temp_series_check(&c->temp, err)) != BB_OK)
         return rc;
     if (c->fail.rate_per_s > 0 || c->drive.scale_s > 0)
         NEED(c->repair.mean_s > 0, "mean repair time %g s is not > 0", c->repair.mean_s);
+    if (c->ctrl_fail.rate_per_s > 0)
+        NEED(c->ctrl_repair.mean_s > 0, "mean controller repair time %g s is not > 0",
+             c->ctrl_repair.mean_s);
+    if (c->link_fail.rate_per_s > 0)
+        NEED(c->link_repair.mean_s > 0, "mean link repair time %g s is not > 0",
+             c->link_repair.mean_s);
     if ((rc = bbs_dev_params_check(&c->bb_dev, err)) != BB_OK)
         return rc;
     if (c->kind == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_params_check(&c->hdd_dev, err)) != BB_OK)
@@ -247,15 +290,24 @@ static void
 note(sim *s, node *n)
 {
     bbs_arch_result *r = s->r;
-    double f = n->used / s->c.capacity_bytes,
-           idn = fabs(r->bytes_written - r->bytes_on_pfs - s->in_buffers - r->bytes_lost);
+    double f = n->used / s->c.capacity_bytes;
 
     if (f > r->max_used_fraction)
         r->max_used_fraction = f;
     if (n->used < r->min_used_bytes)
         r->min_used_bytes = n->used;
+}
+
+/* The accounting identity, after every event. */
+static void
+check_identity(sim *s)
+{
+    bbs_arch_result *r = s->r;
+    double idn = fabs(r->bytes_written - r->bytes_on_pfs - s->in_buffers - r->bytes_lost);
+
     if (idn > r->max_identity_error)
         r->max_identity_error = idn;
+    r->identity_checks++;
 }
 
 static int
@@ -267,11 +319,22 @@ fail_nomem(sim *s)
 /* ---- PFS (one FIFO server at the aggregate bandwidth) ------------------------ */
 
 static int
+chunk_stale(const sim *s, const chunk *ch)
+{
+    const node *n = &s->nodes[ch->node];
+    return ch->epoch != n->epoch || ch->cepoch != n->cepoch;
+}
+
+static int
 pfs_start(sim *s)
 {
     chunk *ch;
 
-    if (s->pfs_busy || s->pfs.n == 0)
+    if (s->pfs_busy)
+        return BB_OK;
+    while (s->pfs.n > 0 && chunk_stale(s, ring_front(&s->pfs)))
+        ring_pop(&s->pfs); /* its node failed while it queued: not served */
+    if (s->pfs.n == 0)
         return BB_OK;
     ch = ring_front(&s->pfs);
     s->pfs_busy = 1;
@@ -282,7 +345,7 @@ pfs_start(sim *s)
 static int
 drain_chunk(sim *s, node *n)
 {
-    chunk ch = { n->epoch, n->idx, fmin(n->stored, s->c.drain_chunk_bytes) };
+    chunk ch = { n->epoch, n->cepoch, n->idx, fmin(n->stored, s->c.drain_chunk_bytes) };
 
     n->inflight = ch.bytes;
     if (ring_push(&s->pfs, &ch) != BB_OK)
@@ -303,12 +366,37 @@ maybe_drain(sim *s, node *n)
 /* ---- admission and device writes ------------------------------------------------- */
 
 static int
+hdd_submit(sim *s, node *n, const waiting *w)
+{
+    bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
+    char msg[BB_ERRLEN];
+    int rc;
+
+    if (n->hdd_off + w->bytes > s->c.hdd_dev.capacity_bytes)
+        n->hdd_off = 0;
+    io.offset_bytes = (uint64_t)n->hdd_off;
+    n->hdd_off += w->bytes;
+    if (ring_push(&n->issued_h, &w->t_issue) != BB_OK)
+        return fail_nomem(s);
+    if ((rc = bbs_devq_submit(n->qh, &io, (uint64_t)w->client, msg)) != BB_OK)
+        return bbs_engine_fail(s->e, rc, "node %d HDD: %s", n->idx, msg);
+    return BB_OK;
+}
+
+static int
 admit(sim *s, node *n)
 {
     double now = bbs_engine_now(s->e);
     char msg[BB_ERRLEN];
     int rc;
 
+    while (n->wait_h.n > 0 && node_up(n)) {
+        waiting *w = ring_front(&n->wait_h);
+        s->r->stall_s += now - w->t_arrive;
+        if ((rc = hdd_submit(s, n, w)) != BB_OK)
+            return rc;
+        ring_pop(&n->wait_h);
+    }
     while (n->wait.n > 0 && node_up(n)) {
         waiting *w = ring_front(&n->wait);
         bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
@@ -333,16 +421,13 @@ admit(sim *s, node *n)
 }
 
 static int
-on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t_submit,
-            void *ctx)
+dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, node *n)
 {
-    node *n = ctx;
     sim *s = n->s;
     double b = (double)io->size_bytes, now = bbs_engine_now(e), t_issue;
     int hdd = q == n->qh;
     ring *iss = hdd ? &n->issued_h : &n->issued;
 
-    (void)t_submit;
     t_issue = *(double *)ring_front(iss);
     ring_pop(iss);
     s->r->writes_done++;
@@ -368,9 +453,21 @@ on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t
     return admit(s, n);
 }
 
+static int
+on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t_submit,
+            void *ctx)
+{
+    node *n = ctx;
+    int rc = dev_done(e, q, io, tag, n);
+
+    (void)t_submit;
+    check_identity(n->s);
+    return rc;
+}
+
 /* ---- events ------------------------------------------------------------------------ */
 
-/* Event payloads carry the issue time as the bits of a double. */
+/* Transfers carry the issue time as the bits of a double. */
 static int64_t
 dbits(double x)
 {
@@ -387,60 +484,85 @@ bitsd(int64_t b)
     return x;
 }
 
+/* A request reaches node k (over the network, or at once for node-local). */
+static int
+arrive_at(sim *s, int cl, int k, double t_issue)
+{
+    node *n = &s->nodes[k];
+    double now = bbs_engine_now(s->e), b = s->c.req_bytes;
+    waiting w = { cl, t_issue, now, b };
+    int hdd = s->c.kind == BBS_ARCH_STORAGE_SIDE && b >= s->c.ssd_threshold_bytes;
+
+    if (s->c.kind == BBS_ARCH_STORAGE_SIDE)
+        ++*(hdd ? &s->r->writes_hdd : &s->r->writes_ssd);
+    if (ring_push(hdd ? &n->wait_h : &n->wait, &w) != BB_OK)
+        return fail_nomem(s);
+    return admit(s, n);
+}
+
+static int
+deliver(void *ctx, int client, int node_idx, double bytes, int64_t tag)
+{
+    sim *s = ctx;
+    int rc;
+
+    (void)bytes;
+    s->delivered++;
+    rc = arrive_at(s, client, node_idx, bitsd(tag));
+    check_identity(s);
+    return rc;
+}
+
+static int
+net_start(sim *s, int cl, int k, double t_issue)
+{
+    char msg[BB_ERRLEN];
+    int rc = s->net->start(s->net_impl, cl, k, s->c.req_bytes, dbits(t_issue), msg);
+
+    if (rc != BB_OK)
+        return bbs_engine_fail(s->e, rc, "%s network: %s", s->net->name, msg);
+    s->started++;
+    return BB_OK;
+}
+
+/* Send a request of client cl towards node k, through its link. */
+static int
+send_req(sim *s, int cl, int k, double t_issue)
+{
+    node *n = &s->nodes[k];
+
+    if (!link_up(n) && s->c.link_failover) {
+        for (int j = 1; j < s->nn; j++) {
+            int k2 = (k + j) % s->nn;
+            if (link_up(&s->nodes[k2])) {
+                s->r->failovers++;
+                return net_start(s, cl, k2, t_issue);
+            }
+        }
+    }
+    if (!link_up(n)) {
+        waiting w = { cl, t_issue, bbs_engine_now(s->e), s->c.req_bytes };
+        return ring_push(&n->linkwait, &w) == BB_OK ? BB_OK : fail_nomem(s);
+    }
+    return net_start(s, cl, k, t_issue);
+}
+
 static int
 on_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
-    int cl = (int)ev->entity;
-    node *n = &s->nodes[s->map[cl]];
-    double now = bbs_engine_now(e), next, t = now;
-    int rc;
+    int cl = (int)ev->entity, rc;
+    double now = bbs_engine_now(e), next;
 
     s->r->requests++;
-    if (s->c.kind != BBS_ARCH_NODE_LOCAL) {
-        /* latency, then the node's ingress link, first come first served */
-        double start = fmax(now + s->c.net_latency_s, n->link_free);
-        t = start + s->c.req_bytes / s->c.net_bw_Bps;
-        n->link_free = t;
-    }
-    if ((rc = bbs_engine_schedule(e, t, s->k_net, 0, (uint64_t)cl, dbits(now), NULL, NULL))
-        != BB_OK)
+    rc = s->c.kind == BBS_ARCH_NODE_LOCAL ? arrive_at(s, cl, s->map[cl], now)
+                                          : send_req(s, cl, s->map[cl], now);
+    if (rc != BB_OK)
         return rc;
     next = now + gsl_ran_exponential(s->rcl[cl], s->c.mean_interarrival_s);
     if (next < s->c.horizon_s)
         return bbs_engine_schedule(e, next, s->k_arrive, 0, (uint64_t)cl, 0, NULL, NULL);
     return BB_OK;
-}
-
-static int
-on_net(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    sim *s = ctx;
-    int cl = (int)ev->entity;
-    node *n = &s->nodes[s->map[cl]];
-    double now = bbs_engine_now(e), b = s->c.req_bytes;
-    waiting w = { cl, bitsd(ev->arg), now, b };
-    char msg[BB_ERRLEN];
-    int rc;
-
-    if (s->c.kind == BBS_ARCH_STORAGE_SIDE && b >= s->c.ssd_threshold_bytes) {
-        bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)b };
-        s->r->writes_hdd++;
-        if (n->hdd_off + b > s->c.hdd_dev.capacity_bytes)
-            n->hdd_off = 0;
-        io.offset_bytes = (uint64_t)n->hdd_off;
-        n->hdd_off += b;
-        if (ring_push(&n->issued_h, &w.t_issue) != BB_OK)
-            return fail_nomem(s);
-        if ((rc = bbs_devq_submit(n->qh, &io, (uint64_t)cl, msg)) != BB_OK)
-            return bbs_engine_fail(e, rc, "node %d HDD: %s", n->idx, msg);
-        return BB_OK;
-    }
-    if (s->c.kind == BBS_ARCH_STORAGE_SIDE)
-        s->r->writes_ssd++;
-    if (ring_push(&n->wait, &w) != BB_OK)
-        return fail_nomem(s);
-    return admit(s, n);
 }
 
 /* Drained bytes leave the stored files in FIFO order. */
@@ -472,7 +594,9 @@ on_pfs(bbs_engine *e, const bbs_event *ev, void *ctx)
     (void)ev;
     ring_pop(&s->pfs);
     s->pfs_busy = 0;
-    if (ch.epoch == n->epoch) { /* else: the node failed, the chunk was counted lost */
+    /* stale: the node lost it (counted lost) or its controller failed (the
+     * bytes stay stored and are drained again) */
+    if (!chunk_stale(s, &ch)) {
         n->stored -= ch.bytes;
         n->used -= ch.bytes;
         n->inflight = 0;
@@ -487,30 +611,49 @@ on_pfs(bbs_engine *e, const bbs_event *ev, void *ctx)
 }
 
 static int
+log_fail(sim *s, int node_idx, int cls, bbs_health h)
+{
+    int rc;
+
+    if (!s->c.fail_fn)
+        return BB_OK;
+    rc = s->c.fail_fn(s->c.fail_ctx, bbs_engine_now(s->e), node_idx, (bbs_comp_class)cls, h);
+    return rc == BB_OK ? BB_OK
+                       : bbs_engine_fail(s->e, rc, "the failure callback failed at %.9g s",
+                                         bbs_engine_now(s->e));
+}
+
+static int
 on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
     node *n = &s->nodes[ev->entity];
-    bbs_component *cp = &n->comp[ev->arg];
+    int k = (int)ev->arg, rc;
+    bbs_component *cp = &n->comp[k];
     double now = bbs_engine_now(e);
+    uint64_t *count[NCOMP] = { &s->r->node_failures, &s->r->drive_failures,
+                               &s->r->ctrl_failures, &s->r->link_failures };
 
-    if (ev->arg == 1)
-        s->r->drive_failures++;
-    else
-        s->r->node_failures++;
-    s->r->bytes_lost += n->stored;
-    s->r->files_lost += n->files.n;
-    s->in_buffers -= n->stored;
-    n->used -= n->stored;
-    n->stored = 0;
-    n->inflight = 0;
-    n->files.n = 0;
-    n->files_head_drained = 0;
-    n->epoch++;
-    bbs_component_fail(cp, now, n->rfail[ev->arg]);
+    ++*count[k];
+    if (bbs_component_loses_data(cp->cls)) {
+        s->r->bytes_lost += n->stored;
+        s->r->files_lost += n->files.n;
+        s->in_buffers -= n->stored;
+        n->used -= n->stored;
+        n->stored = 0;
+        n->inflight = 0;
+        n->files.n = 0;
+        n->files_head_drained = 0;
+        n->epoch++;
+    } else if (k == BBS_COMP_CONTROLLER) {
+        n->cepoch++;     /* the chunk being drained is abandoned, not lost */
+        n->inflight = 0;
+    }
+    bbs_component_fail(cp, now, n->rfail[k]);
     note(s, n);
-    return bbs_engine_schedule(e, cp->repair_done_s, s->k_repair, 0, ev->entity, ev->arg, NULL,
-                               NULL);
+    if ((rc = log_fail(s, n->idx, k, cp->health)) != BB_OK)
+        return rc;
+    return bbs_engine_schedule(e, cp->repair_done_s, s->k_repair, 0, ev->entity, k, NULL, NULL);
 }
 
 static int
@@ -518,18 +661,42 @@ on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     sim *s = ctx;
     node *n = &s->nodes[ev->entity];
-    bbs_component *cp = &n->comp[ev->arg];
+    int k = (int)ev->arg;
+    bbs_component *cp = &n->comp[k];
+    double now = bbs_engine_now(e);
     char msg[BB_ERRLEN];
     int rc;
 
-    if ((rc = bbs_component_repair(cp, bbs_engine_now(e), &s->c.temp, n->rfail[ev->arg], msg))
-        != BB_OK)
+    if ((rc = bbs_component_repair(cp, now, &s->c.temp, n->rfail[k], msg)) != BB_OK)
         return bbs_engine_fail(e, rc, "node %d: %s", n->idx, msg);
+    if ((rc = log_fail(s, n->idx, k, cp->health)) != BB_OK)
+        return rc;
     if (cp->next_fail_s < s->c.horizon_s
-        && (rc = bbs_engine_schedule(e, cp->next_fail_s, s->k_fail, 0, ev->entity, ev->arg, NULL,
+        && (rc = bbs_engine_schedule(e, cp->next_fail_s, s->k_fail, 0, ev->entity, k, NULL,
                                      NULL)) != BB_OK)
         return rc;
-    return admit(s, n);
+    /* the link works again: the requests held for it go */
+    while (link_up(n) && n->linkwait.n > 0) {
+        waiting w = *(waiting *)ring_front(&n->linkwait);
+        ring_pop(&n->linkwait);
+        s->r->stall_s += now - w.t_arrive;
+        if ((rc = net_start(s, w.client, n->idx, w.t_issue)) != BB_OK)
+            return rc;
+    }
+    /* with fail-over, requests held for other broken links can use this one */
+    for (int j = 0; s->c.link_failover && k == BBS_COMP_LINK && j < s->nn; j++) {
+        node *o = &s->nodes[j];
+        while (!link_up(o) && o->linkwait.n > 0) {
+            waiting w = *(waiting *)ring_front(&o->linkwait);
+            ring_pop(&o->linkwait);
+            s->r->stall_s += now - w.t_arrive;
+            if ((rc = send_req(s, w.client, j, w.t_issue)) != BB_OK)
+                return rc;
+        }
+    }
+    if ((rc = admit(s, n)) != BB_OK)
+        return rc;
+    return maybe_drain(s, n);
 }
 
 static int
@@ -583,7 +750,7 @@ sample_dev(sim *s, node *n, bbs_devq *q, bbs_devq_stats *prev, const char *name)
         row.used_bytes = n->used;
         row.capacity_bytes = s->c.capacity_bytes;
     }
-    row.health = n->comp[0].health > n->comp[1].health ? n->comp[0].health : n->comp[1].health;
+    row.health = node_health(n);
     *prev = now;
     return s->c.sample_fn(s->c.sample_ctx, &row);
 }
@@ -610,6 +777,25 @@ on_sample(bbs_engine *e, const bbs_event *ev, void *ctx)
 
 /* ---- set-up and run ------------------------------------------------------------------ */
 
+/* Every handler of the model runs through a hook that checks the
+ * accounting identity after the event. */
+typedef struct {
+    bbs_handler_fn fn;
+    sim *s;
+} hook;
+
+enum { H_ARRIVE, H_PFS, H_FAIL, H_REPAIR, H_LAZY, H_SAMPLE, NHOOK };
+
+static int
+hooked(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    hook *h = ctx;
+    int rc = h->fn(e, ev, h->s);
+
+    check_identity(h->s);
+    return rc;
+}
+
 static void
 sim_free(sim *s)
 {
@@ -622,10 +808,12 @@ sim_free(sim *s)
             bbs_dev_free(n->hdd);
             gsl_rng_free(n->rs);
             gsl_rng_free(n->rh);
-            gsl_rng_free(n->rfail[0]);
-            gsl_rng_free(n->rfail[1]);
+            for (int k = 0; k < NCOMP; k++)
+                gsl_rng_free(n->rfail[k]);
             gsl_rng_free(n->rlazy);
             free(n->wait.buf);
+            free(n->wait_h.buf);
+            free(n->linkwait.buf);
             free(n->issued.buf);
             free(n->issued_h.buf);
             free(n->files.buf);
@@ -637,6 +825,8 @@ sim_free(sim *s)
     free(s->nodes);
     free(s->map);
     free(s->pfs.buf);
+    if (s->net)
+        s->net->close(s->net_impl);
     bbs_engine_free(s->e);
 }
 
@@ -650,6 +840,10 @@ int
 bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
 {
     sim s;
+    hook hooks[NHOOK];
+    bbs_handler_fn fns[NHOOK] = { on_arrive, on_pfs, on_fail, on_repair, on_lazy, on_sample };
+    int *kinds[NHOOK];
+    bbs_arch_simple_net simple;
     int rc;
 
     memset(r, 0, sizeof *r);
@@ -671,29 +865,47 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         goto out;
     if ((rc = bbs_engine_new(&s.e, (size_t)(c->n_clients + 3 * s.nn + 16), err)) != BB_OK)
         goto out;
-    if ((rc = bbs_engine_register(s.e, on_arrive, &s, &s.k_arrive)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_net, &s, &s.k_net)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_pfs, &s, &s.k_pfs)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_fail, &s, &s.k_fail)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_repair, &s, &s.k_repair)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_lazy, &s, &s.k_lazy)) != BB_OK
-        || (rc = bbs_engine_register(s.e, on_sample, &s, &s.k_sample)) != BB_OK
-        || (rc = bbs_devq_register_kind(s.e, &s.k_dev)) != BB_OK) {
+    kinds[H_ARRIVE] = &s.k_arrive;
+    kinds[H_PFS] = &s.k_pfs;
+    kinds[H_FAIL] = &s.k_fail;
+    kinds[H_REPAIR] = &s.k_repair;
+    kinds[H_LAZY] = &s.k_lazy;
+    kinds[H_SAMPLE] = &s.k_sample;
+    for (int h = 0; h < NHOOK; h++) {
+        hooks[h] = (hook){ fns[h], &s };
+        if ((rc = bbs_engine_register(s.e, hooked, &hooks[h], kinds[h])) != BB_OK)
+            break;
+    }
+    if (rc != BB_OK || (rc = bbs_devq_register_kind(s.e, &s.k_dev)) != BB_OK) {
         bb_seterr(err, rc, "cannot register the architecture's events");
         goto out;
+    }
+    if (c->kind != BBS_ARCH_NODE_LOCAL) {
+        const void *par = c->net_params;
+        if (!c->net) {
+            simple = (bbs_arch_simple_net){ c->net_latency_s, c->net_bw_Bps };
+            par = &simple;
+        }
+        if ((rc = (c->net ? c->net : &bbs_arch_net_simple)->open(&s.net_impl, par, s.e,
+                                                                  c->n_clients, s.nn, c->seed,
+                                                                  c->unit, deliver, &s, err))
+            != BB_OK)
+            goto out;
+        s.net = c->net ? c->net : &bbs_arch_net_simple;
     }
     for (int i = 0; i < s.nn; i++) {
         node *n = &s.nodes[i];
         n->s = &s;
         n->idx = i;
-        n->wait.esz = sizeof(waiting);
+        n->wait.esz = n->wait_h.esz = n->linkwait.esz = sizeof(waiting);
         n->issued.esz = n->issued_h.esz = n->files.esz = sizeof(double);
         n->rs = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i);
         n->rh = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i + 1);
-        n->rfail[0] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i);
-        n->rfail[1] = stream(c, BBS_ECLASS_FAILURE, 2 * (uint64_t)i + 1);
+        for (int k = 0; k < NCOMP; k++)
+            if (!(n->rfail[k] = stream(c, BBS_ECLASS_FAILURE, NCOMP * (uint64_t)i + k)))
+                goto nomem;
         n->rlazy = stream(c, BBS_ECLASS_PLATFORM, (uint64_t)i);
-        if (!n->rs || !n->rh || !n->rfail[0] || !n->rfail[1] || !n->rlazy)
+        if (!n->rs || !n->rh || !n->rlazy)
             goto nomem;
         if ((rc = bbs_dev_new(&n->ssd, &c->bb_dev, err)) != BB_OK
             || (rc = bbs_devq_new(&n->qs, s.e, s.k_dev, 2 * (uint64_t)i, n->ssd, n->rs,
@@ -704,16 +916,24 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
                 || (rc = bbs_devq_new(&n->qh, s.e, s.k_dev, 2 * (uint64_t)i + 1, n->hdd, n->rh,
                                       on_dev_done, n, err)) != BB_OK))
             goto out;
-        n->comp[0].cls = BBS_COMP_NODE;
-        n->comp[0].law = c->fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS : BBS_LAW_NONE;
-        n->comp[0].arr = c->fail;
-        n->comp[1].cls = BBS_COMP_DRIVE;
-        n->comp[1].law = c->drive.scale_s > 0 ? BBS_LAW_WEIBULL : BBS_LAW_NONE;
-        n->comp[1].wei = c->drive;
-        n->comp[1].age0_s = c->drive_age0_s;
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < NCOMP; k++)
+            n->comp[k].cls = (bbs_comp_class)k;
+        n->comp[BBS_COMP_NODE].law = c->fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS : BBS_LAW_NONE;
+        n->comp[BBS_COMP_NODE].arr = c->fail;
+        n->comp[BBS_COMP_DRIVE].law = c->drive.scale_s > 0 ? BBS_LAW_WEIBULL : BBS_LAW_NONE;
+        n->comp[BBS_COMP_DRIVE].wei = c->drive;
+        n->comp[BBS_COMP_DRIVE].age0_s = c->drive_age0_s;
+        n->comp[BBS_COMP_CONTROLLER].law = c->ctrl_fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS
+                                                                        : BBS_LAW_NONE;
+        n->comp[BBS_COMP_CONTROLLER].arr = c->ctrl_fail;
+        n->comp[BBS_COMP_LINK].law = c->link_fail.rate_per_s > 0 ? BBS_LAW_ARRHENIUS
+                                                                  : BBS_LAW_NONE;
+        n->comp[BBS_COMP_LINK].arr = c->link_fail;
+        for (int k = 0; k < NCOMP; k++) {
             bbs_component *cp = &n->comp[k];
-            cp->repair = c->repair;
+            cp->repair = k == BBS_COMP_CONTROLLER ? c->ctrl_repair
+                         : k == BBS_COMP_LINK     ? c->link_repair
+                                                  : c->repair;
             if (cp->repair.mean_s <= 0)
                 cp->repair.mean_s = 1; /* unused without failures */
             if ((rc = bbs_component_start(cp, 0, &c->temp, n->rfail[k], err)) != BB_OK)
@@ -747,6 +967,12 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     if (rc != BB_OK)
         goto out;
     r->bytes_in_buffers = s.in_buffers;
+    r->requests_in_flight = s.started - s.delivered;
+    for (int i = 0; i < s.nn; i++) {
+        node *n = &s.nodes[i];
+        r->requests_in_flight += n->linkwait.n + n->wait.n + n->wait_h.n + n->issued.n
+                                 + n->issued_h.n;
+    }
     r->mean_write_latency_s = r->writes_done ? s.lat_sum / (double)r->writes_done : 0;
     if (!isfinite(r->min_used_bytes))
         r->min_used_bytes = 0;

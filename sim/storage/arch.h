@@ -9,40 +9,58 @@
  * Workload: every client writes requests of req_bytes with exponential
  * inter-arrival times (mean mean_interarrival_s, its own random stream)
  * until horizon_s.  A request crosses the network (none for node-local
- * buffers): the latency, then its node's ingress link, a FIFO at
- * net_bw_Bps shared by the node's clients; it is then admitted by its buffer node when the
- * node has room and is up (else it waits: the stall), is written by the
- * node's device (a devq.h FIFO server) and then counts as written.
- * Storage-side: a request under ssd_threshold_bytes goes to the I/O node's
- * SSD (the buffer); the others go to its HDD and are on the PFS when
- * written.
+ * buffers) through the interface of arch_net.h: the simple network of
+ * this header by default (net_latency_s, then its node's ingress link, a
+ * FIFO at net_bw_Bps shared by the node's clients), or any other
+ * implementation given in net/net_params (the dragonfly, arch_dfly.h).
+ * It is then admitted by its buffer node when the node has room and
+ * serves (else it waits: the stall), is written by the node's device (a
+ * devq.h FIFO server) and then counts as written.  Storage-side: a request
+ * under ssd_threshold_bytes goes to the I/O node's SSD (the buffer); the
+ * others go to its HDD (waiting only while the node does not serve) and
+ * are on the PFS when written.
  *
  * Draining: each node keeps at most one chunk (up to drain_chunk_bytes) in
  * the PFS's FIFO queue; the PFS serves chunks one at a time at pfs_bw_Bps
- * (its aggregate bandwidth).  Greedy drains whenever data is stored; lazy
- * (Algorithm 4) drains while the stored bytes are at or above the
- * threshold and, below it, starts a chunk with probability eps at each
- * check (every lazy_check_s).
+ * (its aggregate bandwidth); chunks whose node failed or lost its
+ * controller while they queued are dropped unserved.  Greedy drains
+ * whenever data is stored; lazy (Algorithm 4) drains while the stored
+ * bytes are at or above the threshold and, below it, starts a chunk with
+ * probability eps at each check (every lazy_check_s).
  *
- * Failures: with fail.rate_per_s > 0 each buffer node's electronics fail
- * after Arrhenius times under the temperature series, and with
- * drive.scale_s > 0 its drive fails after Weibull times from its age;
- * either is repaired (the drive replaced) after a sampled time and keeps
- * the node down meanwhile.  A failed node loses what it stored and was not yet on the
- * PFS (bytes and files counted as lost, including the chunk being drained
- * and writes that complete on the dead node); requests for it wait for the
- * repair.  The accounting identity
+ * Failures: four components per buffer node, each with its own law, its
+ * own repair law and its own random stream (failure.h for the states):
+ * - the node's electronics (fail, Arrhenius under temp): LOST;
+ * - its drive, the buffer device (drive, Weibull from drive_age0_s; the
+ *   repair puts in a new drive): LOST;
+ *   a LOST node or drive loses what the node stored and had not yet on the
+ *   PFS (bytes and files counted as lost, including the chunk being
+ *   drained and writes that complete on the dead node); the node serves
+ *   nothing until the repair;
+ * - its controller (ctrl_fail, Arrhenius): BAD: the node's devices are
+ *   unreachable: no admission, no draining (a chunk being drained is
+ *   abandoned and its bytes stay stored, to be drained again), requests
+ *   wait; requests already handed to a device complete; nothing is lost
+ *   (unless the node or drive itself is LOST meanwhile);
+ * - its ingress link (link_fail, Arrhenius; not for node-local buffers):
+ *   MISSED: requests for the node wait at their clients until the repair,
+ *   or, with link_failover, go to the next node (k+1, k+2, ... mod
+ *   n_nodes) whose link works and are stored there (when no link works
+ *   they wait, and go as soon as any link is repaired); transfers already
+ *   on the link complete.
+ * A node serves (admits, drains, writes its HDD) when its electronics,
+ * drive and controller are OK.  The accounting identity
  *     bytes_written = bytes_on_pfs + bytes_in_buffers + bytes_lost
- * holds at every instant (tests/t_storage_arch.c).
+ * is checked after every event (max_identity_error, identity_checks).
  *
- * The network is the simple one of this header until the dragonfly model
- * is plugged in behind bbs_arch_net_time_s.  Sizes: up to ~10^4 clients
- * and ~10^3 nodes; events O(requests + chunks + failures). */
+ * Sizes: up to ~10^4 clients and ~10^3 nodes; events O(requests + chunks
+ * + failures). */
 #ifndef BBSIZE_SIM_STORAGE_ARCH_H
 #define BBSIZE_SIM_STORAGE_ARCH_H
 
 #include <stdint.h>
 
+#include "arch_net.h"
 #include "device.h"
 #include "failure.h"
 
@@ -79,6 +97,11 @@ typedef struct {
 /* Sample callback: return BB_OK, or a status that stops the run. */
 typedef int (*bbs_arch_sample_fn)(void *ctx, const bbs_arch_sample *row);
 
+/* Failure log: every failure (health MISSED, BAD or LOST) and repair
+ * (health OK) of a component of a node, in time order. */
+typedef int (*bbs_arch_fail_fn)(void *ctx, double t_s, int node, bbs_comp_class cls,
+                                bbs_health health);
+
 typedef struct {
     bbs_arch_kind kind;
     int n_clients;                 /* > 0 */
@@ -89,8 +112,11 @@ typedef struct {
     bbs_dev_params hdd_dev;        /* storage-side: the I/O node's HDD */
     double capacity_bytes;         /* per buffer node, > 0 (<= device capacity) */
     double ssd_threshold_bytes;    /* storage-side: default 65536 */
-    double net_latency_s;          /* per request, >= 0 */
-    double net_bw_Bps;             /* per link, > 0 */
+    double net_latency_s;          /* simple network: per request, >= 0 */
+    double net_bw_Bps;             /* simple network: per link, > 0 */
+    /* another network (NULL: the simple one): a class and its parameters */
+    const bbs_arch_net_class *net;
+    const void *net_params;
     double pfs_bw_Bps;             /* aggregate PFS bandwidth, > 0 */
     bbs_drain_kind drain;
     double lazy_threshold_bytes;   /* lazy: per node, in [0, capacity] */
@@ -108,6 +134,15 @@ typedef struct {
      * age drive_age0_s; a failed drive is replaced new */
     bbs_weibull drive;
     double drive_age0_s;
+    /* controller failures (off when ctrl_fail.rate_per_s == 0) */
+    bbs_arrhenius ctrl_fail;
+    bbs_repair ctrl_repair;
+    /* ingress-link failures (off when link_fail.rate_per_s == 0) */
+    bbs_arrhenius link_fail;
+    bbs_repair link_repair;
+    int link_failover;             /* 1: redirect requests of a MISSED link */
+    bbs_arch_fail_fn fail_fn;      /* may be NULL */
+    void *fail_ctx;
     uint64_t seed, unit;
     /* iostat-like series: every sample_interval_s (0: none) one row per
      * device, in node order */
@@ -128,12 +163,18 @@ typedef struct {
     double max_used_fraction;      /* largest used / capacity seen on any node */
     double min_used_bytes;         /* smallest used seen on any node (>= 0) */
     double max_identity_error;     /* largest |written - pfs - buffers - lost| seen */
+    uint64_t identity_checks;      /* events after which it was checked */
     uint64_t node_failures;        /* electronics (Arrhenius) */
     uint64_t drive_failures;       /* drives (Weibull) */
+    uint64_t ctrl_failures;        /* controllers (Arrhenius) */
+    uint64_t link_failures;        /* ingress links (Arrhenius) */
+    uint64_t failovers;            /* requests sent to another node (link down) */
+    uint64_t requests_in_flight;   /* at the end: issued, not yet written */
 } bbs_arch_result;
 
 /* bbs_arch_config_init: defaults (greedy, 64 KiB threshold, 64 MiB chunks,
- * lazy eps 0.01, check 1 s, static-block map, no failures). */
+ * lazy eps 0.01, check 1 s, static-block map, the simple network, no
+ * failures; repairs exponential with mean 1 h; Ea 0.38 eV at 25 C). */
 void bbs_arch_config_init(bbs_arch_config *c);
 
 /* bbs_arch_map: the buffer node of every client (map[n_clients]).
@@ -141,12 +182,13 @@ void bbs_arch_config_init(bbs_arch_config *c);
  * no nodes). */
 int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
 
-/* bbs_arch_net_time_s: network time of a request of bytes from a client
- * to its node on an idle link (0 for node-local buffers). */
+/* bbs_arch_net_time_s: simple-network time of a request of bytes from a
+ * client to its node on an idle link (0 for node-local buffers). */
 double bbs_arch_net_time_s(const bbs_arch_config *c, double bytes);
 
 /* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter
- * out of its domain, named), BB_ENOMEM. */
+ * out of its domain, named; the network refuses the clients or nodes),
+ * BB_ENOMEM, or a callback's status. */
 int bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err);
 
 #endif

@@ -203,7 +203,8 @@ bbs_component_start(bbs_component *c, double now, const bbs_temp_series *ts, gsl
 void
 bbs_component_fail(bbs_component *c, double now, gsl_rng *r)
 {
-    c->health = bbs_component_loses_data(c->cls) ? BBS_HEALTH_LOST : BBS_HEALTH_MISSED;
+    c->health = bbs_component_loses_data(c->cls) ? BBS_HEALTH_LOST
+                : c->cls == BBS_COMP_CONTROLLER ? BBS_HEALTH_BAD : BBS_HEALTH_MISSED;
     c->failures++;
     c->next_fail_s = INFINITY;
     c->repair_done_s = now + bbs_repair_sample(&c->repair, r);

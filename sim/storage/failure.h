@@ -29,12 +29,21 @@
 
 #include <gsl/gsl_rng.h>
 
-/* Health (SANgo Table 3, "each component"). */
+/* Health (SANgo Table 3, "each component"; SANgo names the states without
+ * defining them, these are our definitions).  Ordered by severity: the
+ * health of a group of components is the largest of theirs. */
 typedef enum {
     BBS_HEALTH_OK = 0,   /* working */
-    BBS_HEALTH_MISSED,   /* not reachable (controller or link failed); data intact */
-    BBS_HEALTH_BAD,      /* degraded: working with reduced capability (set by a model) */
-    BBS_HEALTH_LOST      /* failed with its contents (drive, buffer node) */
+    BBS_HEALTH_MISSED,   /* the component cannot be reached (a failed link): what
+                            is behind it works and keeps its data; requests that
+                            must cross it wait (or go elsewhere) until the repair */
+    BBS_HEALTH_BAD,      /* failed, contents intact (a controller): the devices
+                            behind it accept no request and serve no read (no
+                            admission, no draining) until the repair; requests
+                            already handed to a device complete; nothing is lost */
+    BBS_HEALTH_LOST      /* failed with its contents (drive, buffer node): what it
+                            held and had not yet drained is lost; the repair puts
+                            in an empty, new unit */
 } bbs_health;
 const char *bbs_health_name(bbs_health h);
 
@@ -104,8 +113,8 @@ double bbs_repair_sample(const bbs_repair *rep, gsl_rng *r);
 typedef enum {
     BBS_COMP_NODE = 0,      /* burst-buffer node: failure loses its data */
     BBS_COMP_DRIVE,         /* drive: failure loses its data; Weibull by default */
-    BBS_COMP_CONTROLLER,    /* controller: unreachable while failed */
-    BBS_COMP_LINK           /* link: unreachable while failed */
+    BBS_COMP_CONTROLLER,    /* controller: BAD while failed, devices unreachable */
+    BBS_COMP_LINK           /* link: MISSED while failed, the node unreachable */
 } bbs_comp_class;
 
 typedef enum { BBS_LAW_NONE = 0, BBS_LAW_ARRHENIUS, BBS_LAW_WEIBULL } bbs_fail_law;
@@ -131,7 +140,7 @@ int bbs_component_start(bbs_component *c, double now_s, const bbs_temp_series *t
                         gsl_rng *r, char *err);
 
 /* bbs_component_fail: the failure at now_s (= next_fail_s): health LOST
- * for nodes and drives, MISSED for controllers and links; a repair
+ * for nodes and drives, BAD for controllers, MISSED for links; a repair
  * duration is drawn; next_fail_s becomes INFINITY. */
 void bbs_component_fail(bbs_component *c, double now_s, gsl_rng *r);
 

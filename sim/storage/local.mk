@@ -8,6 +8,8 @@ sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/devq.c sim/storage/devq.h \
 	sim/storage/bench.c sim/storage/bench.h \
 	sim/storage/arch.c sim/storage/arch.h \
+	sim/storage/arch_net.c sim/storage/arch_net.h \
+	sim/storage/arch_dfly.c sim/storage/arch_dfly.h \
 	sim/storage/rngstream.c sim/storage/rngstream.h
 
 src_bbsize_SOURCES += src/cmd_device.c
@@ -29,7 +31,7 @@ tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
 check_PROGRAMS += tests/t_storage_arch
 tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_storage_arch_LDADD = $(STOR_TEST_LIBS)
+tests_t_storage_arch_LDADD = sim/storage/libbbsstor.a sim/network/libbbsnet.a $(STOR_TEST_LIBS)
 TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh \
 	tests/cli_bbarch.sh
 EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_cli.sh tests/storage_test.h
