@@ -10,3 +10,9 @@ TESTS += tests/cli_scenario_traces.sh
 EXTRA_DIST += tests/cli_scenario_traces.sh
 TESTS += tests/cli_scenario_failures.sh
 EXTRA_DIST += tests/cli_scenario_failures.sh
+EXTRA_DIST += bench/validate_scn.sh
+# The cross-check on the shipped scenarios (never run by make check).
+bench-validate-scn: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/validate_scn.sh
+.PHONY: bench-validate-scn
