@@ -21,7 +21,7 @@ row() {  # LABEL FILE OPTIONS...
     t1=$(now)
     echo "$line" | awk -F, -v l="$label" -v t0="$t0" -v t1="$t1" \
         '{ printf "| %s | %.3f | %.4f | %.4f [%.4f, %.4f] | %s | %.1f |\n",
-           l, $7, $8, $9, $10, $11, $13 ? "agrees" : sprintf("%+.0f%%", 100 * $14), t1 - t0 }'
+           l, $7, $8, $9, $10, $11, $13 ? "agrees" : $8 == 0 ? "gap (analytic 0)" : sprintf("%+.0f%%", 100 * $14), t1 - t0 }'
 }
 echo "| scenario | E/B | predicted idle | simulated stall [95% CI] | verdict | wall (s) |"
 echo "|---|---:|---:|---|---|---:|"
