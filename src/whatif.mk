@@ -8,13 +8,19 @@ src_bbsize_SOURCES += src/sweeprun.c src/sweeprun.h \
 	src/darshan.c src/darshan.h src/cmd_fit.c \
 	src/plot.c src/plot.h src/cmd_report.c
 
-nobase_dist_pkgdata_DATA += \
+# Installed as $(pkgdatadir)/systems, /workloads, /darshan: where
+# src/systems.c and the README look for them.
+systemsdir = $(pkgdatadir)/systems
+dist_systems_DATA = \
 	data/systems/aurora.conf data/systems/cori.conf data/systems/frontier.conf \
 	data/systems/mfnetsim.conf data/systems/oakforest-pacs.conf \
 	data/systems/perlmutter.conf data/systems/summit.conf data/systems/theta.conf \
-	data/systems/trinity.conf \
+	data/systems/trinity.conf
+dist_workloads_DATA += \
 	data/workloads/paper-random.csv data/workloads/checkpoint-heavy.csv \
-	data/workloads/read-heavy.csv data/workloads/mixed.csv \
+	data/workloads/read-heavy.csv data/workloads/mixed.csv
+darshandir = $(pkgdatadir)/darshan
+dist_darshan_DATA = \
 	data/darshan/bbthemis-namd2-tacc-32p.darshan-parser.txt data/darshan/LICENSE \
 	data/darshan/README
 

@@ -11,7 +11,9 @@ sim_libbbsim_a_SOURCES += \
 	sim/workload/dcnw.c sim/workload/dcnw.h \
 	sim/workload/fileload.c sim/workload/fileload.h
 
-nobase_dist_pkgdata_DATA += \
+# Installed as $(pkgdatadir)/vef, where src/cmd_trace.c looks for the tables.
+vefdir = $(pkgdatadir)/vef
+dist_vef_DATA = \
 	data/vef/README.md \
 	data/vef/homasim_DCTCP_MsgSizeDist.txt \
 	data/vef/homasim_DCTCP_MsgSizeDist_Original.txt \
