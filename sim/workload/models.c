@@ -86,49 +86,54 @@ bbs_wl_parse_double(const char *s, double *v)
     return end != s && *end == 0 && errno == 0 && isfinite(*v) ? BB_OK : BB_EINVAL;
 }
 
-int
-bbs_wl_parse_time(const char *s, double *v)
+typedef struct {
+    const char *u;
+    double f;
+} wl_unit;
+
+/* A number followed by one of the n units of t (the empty unit included
+ * where plain numbers are allowed). */
+static int
+parse_scaled(const char *s, const wl_unit *t, size_t n, double *v)
 {
     char *end;
-    static const struct { const char *u; double f; } units[] = {
-        { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
-        { "min", 60 }, { "h", 3600 }
-    };
+    double x;
+
     errno = 0;
-    double x = strtod(s, &end);
+    x = strtod(s, &end);
     if (end == s || errno || !isfinite(x))
         return BB_EINVAL;
     while (*end == ' ')
         end++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].u) == 0) {
-            *v = x * units[i].f;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(end, t[i].u) == 0) {
+            *v = x * t[i].f;
             return BB_OK;
         }
     return BB_EINVAL;
 }
 
 int
+bbs_wl_parse_time(const char *s, double *v)
+{
+    static const wl_unit units[] = {
+        { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+        { "min", 60 }, { "h", 3600 }
+    };
+
+    return parse_scaled(s, units, sizeof units / sizeof units[0], v);
+}
+
+int
 bbs_wl_parse_bytes(const char *s, double *v)
 {
-    char *end;
-    static const struct { const char *u; double f; } units[] = {
+    static const wl_unit units[] = {
         { "", 1 }, { "B", 1 }, { "kB", 1e3 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 },
         { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
         { "TiB", 1099511627776.0 }
     };
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || errno || !isfinite(x))
-        return BB_EINVAL;
-    while (*end == ' ')
-        end++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].u) == 0) {
-            *v = x * units[i].f;
-            return BB_OK;
-        }
-    return BB_EINVAL;
+
+    return parse_scaled(s, units, sizeof units / sizeof units[0], v);
 }
 
 static int
