@@ -254,11 +254,6 @@ progress(void *ctx, size_t done, size_t total)
         fprintf(stderr, "bbsize: %zu/%zu points\n", done, total);
 }
 
-/* OpenBLAS (Debian's default BLAS, under UMFPACK) runs its own thread pool;
- * with our points already one per core its threads only contend: a sweep
- * of 100 sizes took 2.2 s on 2 threads with it and 0.55 s without
- * (bench/sweep.sh).  The symbol is weak: absent with another BLAS. */
-extern void openblas_set_num_threads(int) __attribute__((weak));
 
 void
 bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
@@ -267,8 +262,6 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
     char err[BB_ERRLEN];
     int rc;
 
-    if (openblas_set_num_threads != NULL)
-        openblas_set_num_threads(1);
     rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
                       NULL, out, err);
 

@@ -6,6 +6,12 @@
 #include "replicate.h"
 #include "sweeprun.h"
 
+/* OpenBLAS (Debian's default BLAS, under UMFPACK) runs its own thread pool;
+ * with our points already one per core its threads only contend: a sweep
+ * of 100 sizes took 2.2 s on 2 threads with it and 0.55 s without
+ * (bench/sweep.sh).  The symbol is weak: absent with another BLAS. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
 typedef struct {
     const bba_sweep_point *pts;
     const bba_solver_opts *so;
@@ -33,6 +39,8 @@ bb_sweep_run(const bba_sweep_point *pts, size_t n, const bba_solver_opts *so,
 
     if (nthreads < 1)
         return bb_seterr(err, BB_EINVAL, "a sweep needs at least one thread (%d)", nthreads);
+    if (openblas_set_num_threads != NULL)
+        openblas_set_num_threads(1);
     rc = bbs_replicate_run(n, sizeof *out, out, point_unit, &c, nthreads, cb, cb_ctx, err);
     if (rc != BB_OK)
         return rc;
