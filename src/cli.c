@@ -339,14 +339,17 @@ bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps)
 long
 bb_ctx_s_max(const bb_ctx *ctx)
 {
-    /* bytes ~ (S + 1)(M + 1) * 12 for the chain; UMFPACK's factors need
-     * about as much again: keep the chain under a third of the budget. */
-    double per = ((double)ctx->model.M + 1.0) * (sizeof(int) + sizeof(double));
-    double s = ctx->so.mem_limit_bytes / 3.0 / per;
+    /* The chain's bytes grow linearly with S (bba_chain_estimate);
+     * UMFPACK's factors need about as much again: keep the chain under a
+     * third of the budget. */
+    double b0, b1, s;
 
+    bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
+    bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);
+    s = (ctx->so.mem_limit_bytes / 3.0 - b0) / (b1 - b0);
     if (s > (double)INT_MAX / 2)
         s = (double)INT_MAX / 2;
-    return (long)s;
+    return s > 0 ? (long)s : 0;
 }
 
 /* ---- progress and output ------------------------------------------------ */
