@@ -84,14 +84,25 @@ json_t *bb_json_platform(const bb_ctx *ctx);
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
 void bb_finish_stdout(void);
 
-/* Atomic output files: bb_out_open creates a temporary file beside path;
- * bb_out_commit flushes, fsyncs, closes and renames it over path;
- * bb_out_abort removes it.  Both open and commit exit on failure (status
- * 73 or 74) after removing the temporary. */
+/* Output files, safe when run as root.  bb_out_open picks how to write
+ * path:
+ *   "-"                        standard output;
+ *   a new or regular file      a temporary beside it, renamed over it by
+ *                              bb_out_commit (atomic; the mode is kept);
+ *   a symbolic link            followed: its final target is replaced
+ *                              atomically, the link stays a link;
+ *   a character device, FIFO   opened and written in place, never renamed
+ *   or socket                  over;
+ *   a directory, block device  refused (status 73).
+ * bb_out_commit flushes and closes (and renames); bb_out_abort discards
+ * the temporary (a device or FIFO cannot be unwritten).  Both open and
+ * commit exit on failure (status 73 or 74) after removing the temporary. */
+enum { BB_OUT_RENAME = 1, BB_OUT_DIRECT, BB_OUT_STDOUT };
 typedef struct {
     FILE *fp;
-    char *path;
-    char *tmp;
+    char *path;   /* the name written (symbolic links resolved) */
+    char *tmp;    /* BB_OUT_RENAME: the temporary */
+    int kind;
 } bb_out;
 void bb_out_open(bb_out *o, const char *path);
 void bb_out_commit(bb_out *o);
