@@ -13,5 +13,6 @@
 #include "measures.h"
 #include "sizing.h"
 #include "generate.h"
+#include "onoff.h"
 
 #endif

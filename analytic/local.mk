@@ -11,4 +11,5 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/stationary.c analytic/stationary.h \
 	analytic/measures.c analytic/measures.h \
 	analytic/sizing.c analytic/sizing.h \
-	analytic/generate.c analytic/generate.h
+	analytic/generate.c analytic/generate.h \
+	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h
