@@ -43,7 +43,7 @@
 #include "measures.h"
 #include "sizing.h"
 
-typedef struct {
+typedef struct bba_onoff {
     size_t n_classes;   /* bursty classes (with a phase) */
     long *b;            /* n_classes: bandwidth of one application, quanta */
     double *p;          /* n_classes: Pr(ON) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "onoff.h"
 #include "sizing.h"
 
 int
@@ -64,6 +65,14 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
+    if (m->onoff) {
+        bba_onoff_opts oo;
+
+        bba_onoff_defaults(&oo);
+        oo.tol = so->tol;
+        oo.mem_limit_bytes = so->mem_limit_bytes;
+        return bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+    }
     rc = bba_chain_build(m->dist, m->M, m->B, S, pol, so->mem_limit_bytes, &c, err);
     if (rc != BB_OK)
         return rc;

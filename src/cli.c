@@ -16,6 +16,11 @@
 
 #include "cli.h"
 
+/* Bursts: the exact modulated chain up to this many phases (its solve
+ * costs about the scalar chain's times the phase count per iteration);
+ * beyond, the approximation. */
+#define BB_MAX_PHASES 4096
+
 /* ---- messages ---------------------------------------------------------- */
 
 void
@@ -295,11 +300,43 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
                         ctx->so.mem_limit_bytes, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    ctx->model_kind = BB_MODEL_BERNOULLI;
+    if (ctx->q.has_burst) {
+        /* Bursts that last (issue 13): the modulated chain. */
+        rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
+                            ctx->q.B, 0, BB_MAX_PHASES, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ctx->model.onoff = &ctx->onoff;
+        ctx->model_kind = BB_MODEL_BURSTS_EXACT;
+    }
+}
+
+const char *
+bb_ctx_model_name(const bb_ctx *ctx)
+{
+    return ctx->model_kind == BB_MODEL_BURSTS_EXACT    ? "bursts exact"
+           : ctx->model_kind == BB_MODEL_BURSTS_APPROX ? "bursts approximate"
+                                                       : "Bernoulli";
+}
+
+void
+bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
+{
+    char tu[64];
+
+    bb_fmt_duration(tu, sizeof tu, ctx->pf.time_unit_s);
+    if (ctx->model_kind == BB_MODEL_BERNOULLI)
+        snprintf(buf, len, "model Bernoulli, time unit %s", tu);
+    else
+        snprintf(buf, len, "model %s (%zu burst classes, %ld phases), time unit %s",
+                 bb_ctx_model_name(ctx), ctx->onoff.n_classes, ctx->onoff.n_phases, tu);
 }
 
 void
 bb_ctx_free(bb_ctx *ctx)
 {
+    bba_onoff_free(&ctx->onoff);
     bba_model_free(&ctx->model);
     bba_quantized_free(&ctx->q);
     bb_workload_free(&ctx->wl);
@@ -344,6 +381,13 @@ bb_ctx_s_max(const bb_ctx *ctx)
      * third of the budget. */
     double b0, b1, s;
 
+    if (ctx->model.onoff) {
+        /* The modulated solve's bytes, linear in S too. */
+        bba_onoff_estimate(ctx->model.onoff, 0, NULL, &b0, NULL);
+        bba_onoff_estimate(ctx->model.onoff, 1, NULL, &b1, NULL);
+        s = (ctx->so.mem_limit_bytes / 2.0 - b0) / (b1 - b0);
+        return s > 0 ? (long)fmin(s, (double)INT_MAX / 2) : 0;
+    }
     bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
     bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);
     s = (ctx->so.mem_limit_bytes / 3.0 - b0) / (b1 - b0);
@@ -394,6 +438,11 @@ bb_json_platform(const bb_ctx *ctx)
 
     if (o != NULL && ctx->has_system)
         json_object_set_new(o, "system", json_string(ctx->sys.name));
+    if (o != NULL) {
+        json_object_set_new(o, "model", json_string(bb_ctx_model_name(ctx)));
+        if (ctx->model_kind != BB_MODEL_BERNOULLI)
+            json_object_set_new(o, "phases", json_integer((json_int_t)ctx->onoff.n_phases));
+    }
     return o;
 }
 

@@ -32,6 +32,10 @@ extern const struct argp bb_common_argp;
 /* The same without --csv (commands that have no table). */
 void bb_common_init(bb_common *c);
 
+/* Which model answered (issue 13): the paper's memoryless chain, the
+ * ON/OFF-modulated chain solved exactly, or its approximation. */
+enum { BB_MODEL_BERNOULLI = 0, BB_MODEL_BURSTS_EXACT, BB_MODEL_BURSTS_APPROX };
+
 /* Everything an analytic command computes from. */
 typedef struct {
     bb_workload_file wl;
@@ -43,7 +47,17 @@ typedef struct {
     const bb_common *opt;
     int has_system;          /* --system NAME was given: sys is loaded */
     bb_system sys;
+    int model_kind;          /* BB_MODEL_* */
+    bba_onoff onoff;         /* the modulated chain when the workload has
+                                bursts (model.onoff points here) */
 } bb_ctx;
+
+/* bb_ctx_model_name: "Bernoulli", "bursts exact" or "bursts approximate". */
+const char *bb_ctx_model_name(const bb_ctx *ctx);
+/* bb_ctx_model_desc: what every one-line answer ends with: the model (and
+ * its phases) and the time unit, e.g. "model bursts exact (2 classes, 36
+ * phases), time unit 60 s". */
+void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
  * combine the platform from the options, --system and the file's "#@"

@@ -68,7 +68,7 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx ctx;
     bba_policy pol;
     bba_eval_result r;
-    char err[BB_ERRLEN], sz[64], th[64], occ[64];
+    char err[BB_ERRLEN], sz[64], th[64], occ[64], md[160];
     long S;
     int rc;
 
@@ -108,8 +108,9 @@ bb_cmd_idle(int argc, char **argv)
                r.meas.idle, 100.0 * r.meas.idle, r.meas.quiet, sz, S, bb_policy_name(&pol));
         if (pol.lazy)
             printf(" (threshold %s, EPS %g)", th, pol.eps);
-        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e\n",
-               bba_model_load_ratio(&ctx.model), occ, r.n_states, r.solve.residual);
+        bb_ctx_model_desc(&ctx, md, sizeof md);
+        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e; %s\n",
+               bba_model_load_ratio(&ctx.model), occ, r.n_states, r.solve.residual, md);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;

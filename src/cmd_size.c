@@ -63,7 +63,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx ctx;
     bba_policy_spec ps;
     bba_size_result r;
-    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64];
+    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[160];
     int rc;
     double ratio;
 
@@ -120,11 +120,12 @@ bb_cmd_size(int argc, char **argv)
                                 "evaluations", (json_int_t)r.evaluations,
                                 "platform", bb_json_platform(&ctx)));
     } else {
+        bb_ctx_model_desc(&ctx, md, sizeof md);
         printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
                "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, bandwidths "
-               "rounded by <= %s per time unit)\n",
+               "rounded by <= %s per time unit); %s\n",
                sz, r.best.S, r.best.meas.idle, a.target, a.pol.lazy ? "lazy" : "greedy",
-               ratio, ctx.pf.resolution, q, rb);
+               ratio, ctx.pf.resolution, q, rb, md);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
