@@ -300,16 +300,27 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
                         ctx->so.mem_limit_bytes, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(ctx);
+}
+
+void
+bb_ctx_attach_bursts(bb_ctx *ctx)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    memset(&ctx->onoff, 0, sizeof ctx->onoff);
     ctx->model_kind = BB_MODEL_BERNOULLI;
-    if (ctx->q.has_burst) {
-        /* Bursts that last (issue 13): the modulated chain. */
-        rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
-                            ctx->q.B, 0, BB_MAX_PHASES, err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        ctx->model.onoff = &ctx->onoff;
-        ctx->model_kind = BB_MODEL_BURSTS_EXACT;
-    }
+    ctx->model.onoff = NULL;
+    if (!ctx->q.has_burst)
+        return;
+    /* Bursts that last (issue 13): the modulated chain. */
+    rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
+                        ctx->q.B, 0, BB_MAX_PHASES, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    ctx->model.onoff = &ctx->onoff;
+    ctx->model_kind = BB_MODEL_BURSTS_EXACT;
 }
 
 const char *
@@ -329,8 +340,9 @@ bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
     if (ctx->model_kind == BB_MODEL_BERNOULLI)
         snprintf(buf, len, "model Bernoulli, time unit %s", tu);
     else
-        snprintf(buf, len, "model %s (%zu burst classes, %ld phases), time unit %s",
-                 bb_ctx_model_name(ctx), ctx->onoff.n_classes, ctx->onoff.n_phases, tu);
+        snprintf(buf, len, "model %s (%zu burst class%s, %ld phases), time unit %s",
+                 bb_ctx_model_name(ctx), ctx->onoff.n_classes,
+                 ctx->onoff.n_classes == 1 ? "" : "es", ctx->onoff.n_phases, tu);
 }
 
 void

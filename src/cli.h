@@ -52,6 +52,10 @@ typedef struct {
                                 bursts (model.onoff points here) */
 } bb_ctx;
 
+/* bb_ctx_attach_bursts: after quantising and bba_model_init, set up the
+ * modulated chain when the workload has bursts (model.onoff), else the
+ * Bernoulli model.  Exits with a message on failure. */
+void bb_ctx_attach_bursts(bb_ctx *ctx);
 /* bb_ctx_model_name: "Bernoulli", "bursts exact" or "bursts approximate". */
 const char *bb_ctx_model_name(const bb_ctx *ctx);
 /* bb_ctx_model_desc: what every one-line answer ends with: the model (and

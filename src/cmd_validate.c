@@ -263,9 +263,11 @@ bb_cmd_validate(int argc, char **argv)
             printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
                    verdict);
         }
-        printf("%zu of %zu sizes agree at %g%% confidence; %s applications, %s draining, "
+        printf("%zu of %zu sizes agree at %g%% confidence; analytic model %s, %s "
+               "applications simulated, %s draining, "
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
-               n_agree, n, 100.0 * a.base.sim.confidence, bb_sim_mode_name(a.base.sim.mode),
+               n_agree, n, 100.0 * a.base.sim.confidence, bb_ctx_model_name(&ctx),
+               bb_sim_mode_name(a.base.sim.mode),
                a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
                tus, (unsigned long long)a.base.sim.seed, run.wall_s);
     }
