@@ -28,7 +28,7 @@ t_match "JSON names the bursts model" '"model": "bursts exact"' "$T/out"
 t_run "a burst as a duration" 0 "$BBSIZE" idle "$T/h4s.csv" --bb-size 50 --json
 t_close "4s at a 1 s time unit is 4 units" "$(json_num idle_fraction "$T/out")" 0.162162162162162 1e-11
 t_run "idle one line" 0 "$BBSIZE" idle "$T/h4.csv" --bb-size 50
-t_match "idle line names the model and time unit" 'model bursts exact \(1 burst classes, 2 phases\), time unit 1 s$' "$T/out"
+t_match "idle line names the model and time unit" 'model bursts exact \(1 burst class, 2 phases\), time unit 1 s$' "$T/out"
 t_run "the memoryless burst is today's model" 0 "$BBSIZE" idle "$T/h2.csv" --bb-size 50 --json
 t_close "burst 1/(1-p) gives 1/7" "$(json_num idle_fraction "$T/out")" 0.142857142857143 1e-12
 t_match "and is called Bernoulli" '"model": "Bernoulli"' "$T/out"
@@ -36,7 +36,7 @@ t_err "a burst shorter than one unit is refused" 65 'burst 0.5 s is 0.5 time uni
 t_err "a burst shorter than p/(1-p) is refused, saying why" 65 'shorter than max\(1, p/\(1-p\)\) = 4 time units: with this p the gaps' "$BBSIZE" size "$T/gap.csv"
 t_err "a zero burst is refused with its line" 65 'zero.csv:4: field .burst.: .0. is not positive' "$BBSIZE" idle "$T/zero.csv" --bb-size 50
 t_run "size with bursts" 0 "$BBSIZE" size "$T/h4.csv" --target-idle 0.01
-t_match "size line names the model and time unit" '^burst buffer .*; model bursts exact \(1 burst classes, 2 phases\), time unit 1 s$' "$T/out"
+t_match "size line names the model and time unit" '^burst buffer .*; model bursts exact \(1 burst class, 2 phases\), time unit 1 s$' "$T/out"
 t_run "size without bursts" 0 "$BBSIZE" size
 t_match "and names Bernoulli and 1 min" '; model Bernoulli, time unit 1 min$' "$T/out"
 t_run "threshold with bursts" 0 "$BBSIZE" threshold "$T/h4.csv" --bb-size 400 --target-idle 0.1
