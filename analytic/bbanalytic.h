@@ -14,5 +14,6 @@
 #include "sizing.h"
 #include "generate.h"
 #include "onoff.h"
+#include "effbw.h"
 
 #endif

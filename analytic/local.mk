@@ -12,4 +12,5 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/measures.c analytic/measures.h \
 	analytic/sizing.c analytic/sizing.h \
 	analytic/generate.c analytic/generate.h \
-	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h
+	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
+	analytic/effbw.c analytic/effbw.h

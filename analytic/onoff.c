@@ -224,7 +224,7 @@ bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
     for (size_t c = 0; c < m->n_classes; c++)
         sr += m->N[c] + 1;
     if (bytes)
-        *bytes = (3.0 + T) * lv * P * sizeof(double) + lv * W * (2.0 * sizeof(double) + sizeof(int));
+        *bytes = (4.0 + T) * lv * P * sizeof(double) + lv * W * (2.0 * sizeof(double) + sizeof(int));
     if (ops_per_iter)
         *ops_per_iter = (1.0 + (o ? o->smooth : 4)) * lv * P * ((double)m->M0 + 1.0 + sr)
                         + lv * W * (double)m->B;
@@ -413,7 +413,15 @@ coarse_solve(work *w, const double *x, bba_chain *c, double *acc, double *xi,
             mass += xj[f];
         memset(acc, 0, (size_t)(B + U + 1) * sizeof *acc);
         for (long f = 0; f < P; f++) {
-            double wf = mass > 0 ? xj[f] / mass : m->phase_pi[f];
+            /* The conditional phase weights, blended with 1e-30 of the
+             * stationary phase distribution: at levels the chain almost
+             * never reaches, x can put all its (underflowing) mass on
+             * phases that cannot move down, and a row whose down
+             * probabilities are 1e-300 overflowed the elimination (NaN,
+             * measured at S = 9920 with 40-unit bursts).  The blend moves
+             * the fixed point by 1e-30 relative: nothing in double. */
+            double wf = mass > 1e-290 ? (xj[f] / mass + 1e-30 * m->phase_pi[f]) / (1 + 1e-30)
+                                      : m->phase_pi[f];
 
             if (wf == 0)
                 continue;
@@ -509,7 +517,8 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
 {
     work w;
     bba_chain c;
-    double *x = NULL, *y = NULL, *xi = NULL, *acc = NULL, bytes, res = INFINITY;
+    double *x = NULL, *y = NULL, *xsave = NULL, *xi = NULL, *acc = NULL, bytes;
+    double res = INFINITY;
     long P = m->n_phases, T = max_steps(m), U = m->M > m->B ? m->M - m->B : 0, it;
     size_t cells;
     long nsmooth = o->smooth > 0 ? o->smooth : 1;
@@ -541,6 +550,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     w.pol = pol;
     x = bba_big_alloc(cells * sizeof *x, 0);
     y = bba_big_alloc(cells * sizeof *y, 0);
+    xsave = bba_big_alloc(cells * sizeof *xsave, 0);
     w.z = bba_big_alloc((size_t)T * cells * sizeof *w.z, 0);
     w.zflag = malloc((size_t)T * (size_t)(S + 1));
     w.tmp = malloc(2 * (size_t)P * sizeof *w.tmp);
@@ -550,7 +560,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     c.rowptr = malloc((size_t)(S + 2) * sizeof *c.rowptr);
     c.col = bba_big_alloc((size_t)(S + 1) * (size_t)(m->B + U + 1) * sizeof *c.col, 0);
     c.val = bba_big_alloc((size_t)(S + 1) * (size_t)(m->B + U + 1) * sizeof *c.val, 0);
-    if (!x || !y || !w.z || !w.zflag || !w.tmp || !w.Kp || !xi || !acc || !c.rowptr
+    if (!x || !y || !xsave || !w.z || !w.zflag || !w.tmp || !w.Kp || !xi || !acc || !c.rowptr
         || !c.col || !c.val) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the modulated chain (%.3g GB)",
                        bytes / 1e9);
@@ -587,18 +597,34 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
         memcpy(x + j * P, m->phase_pi, (size_t)P * sizeof *x);
     for (it = 1; it <= o->max_iter; it++) {
         double prev = res;
+        int accepted = 1;
 
+        /* Aggregation-disaggregation (Koury, McAllister and Stewart) is not
+         * guaranteed to converge: with the conditional phase weights of an
+         * early iterate, the level chain can drift upward where the true
+         * one does not (measured: 40-unit bursts at S = 9920 sent the
+         * level marginal to 1e-108 at 0 and then NaN), or cycle with the
+         * smoothing (one application at S = 600).  So a correction is kept
+         * only when it lowers the residual, else the iterate before it
+         * goes on with pure damped power steps, which always converge. */
+        if (it > 1)
+            memcpy(xsave, x, cells * sizeof *x);
         rc = coarse_solve(&w, x, &c, acc, xi, err);
-        if (rc != BB_OK)
+        if (rc != BB_OK && it == 1)
             goto out;
-        for (long j = 0; j <= S; j++) {
-            double mass = 0, *xj = x + j * P;
+        if (rc == BB_OK) {
+            for (long j = 0; j <= S; j++) {
+                double mass = 0, *xj = x + j * P;
 
-            for (long f = 0; f < P; f++)
-                mass += xj[f];
-            for (long f = 0; f < P; f++)
-                xj[f] = mass > 0 ? xi[j] * xj[f] / mass : xi[j] * m->phase_pi[f];
+                for (long f = 0; f < P; f++)
+                    mass += xj[f];
+                for (long f = 0; f < P; f++)
+                    xj[f] = mass > 0 ? xi[j] * xj[f] / mass : xi[j] * m->phase_pi[f];
+            }
+        } else {
+            accepted = 0;
         }
+        rc = BB_OK;
         for (long s = 0; s < nsmooth; s++) {
             double *sw;
 
@@ -607,6 +633,11 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
              * chain (deterministic loads, as in the hand-worked case at
              * some sizes) converges too. */
             res = apply(&w, x, y);
+            if (s == 0 && it > 1 && accepted && !(res <= prev)) {
+                memcpy(x, xsave, cells * sizeof *x);
+                accepted = 0;
+                res = apply(&w, x, y);
+            }
             for (size_t i = 0; i < cells; i++)
                 y[i] = (1.0 - SMOOTH_DAMP) * x[i] + SMOOTH_DAMP * y[i];
             sw = x;
@@ -617,12 +648,8 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
         }
         if (res <= o->tol)
             break;
-        /* Aggregation-disaggregation is not guaranteed to converge (it can
-         * settle into a cycle with the smoothing, measured here on a
-         * one-application chain at S = 600 with 4 steps); when an
-         * iteration gains less than half, smooth twice as long: pure
-         * damped power steps always converge. */
-        if (!(res < 0.5 * prev) && nsmooth < 4096)
+        /* When an iteration gains less than half, smooth twice as long. */
+        if ((!accepted || !(res < 0.5 * prev)) && nsmooth < 4096)
             nsmooth *= 2;
     }
     out->solve.iterations = it > o->max_iter ? o->max_iter : it;
@@ -656,6 +683,7 @@ out:
     }
     free(x);
     free(y);
+    free(xsave);
     free(w.z);
     free(w.zflag);
     free(w.tmp);

@@ -33,7 +33,7 @@
  * only has to relax the phase correlations, at the rate (1 - a - c) of the
  * slowest class.  One iteration costs one scalar banded solve plus
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
- * (3 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
+ * (4 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
 #define BBSIZE_ANALYTIC_ONOFF_H
 

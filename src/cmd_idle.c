@@ -101,6 +101,8 @@ bb_cmd_idle(int argc, char **argv)
                               "residual", r.solve.residual,
                               "transitions", (json_int_t)r.nnz,
                               "platform", bb_json_platform(&ctx));
+        if (o != NULL)
+            json_object_set_new(o, "solver_iterations", json_integer((json_int_t)r.solve.iterations));
         bb_json_print(o);
     } else {
         printf("idle %.4g (%.4g%% of time units), quiet %.4g, with a %s burst buffer "
