@@ -125,7 +125,7 @@ bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
     int rc;
 
     memset(out, 0, sizeof *out);
-    rc = bba_onoff_init(&full, n, b, p, L, B, 0, 0, err);
+    rc = bba_onoff_init(&full, n, b, p, L, B, 0, -1, err);
     if (rc != BB_OK)
         return rc;
     r = malloc((full.n_classes + 1) * sizeof *r);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,16 +132,18 @@ bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
     P = 1;
     for (size_t c = 0; c < m->n_classes; c++)
         P *= m->N[c] + 1;
-    if ((max_phases > 0 && P > (double)max_phases) || P > 1e15) {
+    if (max_phases >= 0 && ((max_phases > 0 && P > (double)max_phases) || P > 1e15)) {
         rc = bb_seterr(err, BB_ETOOBIG, "the applications with bursts form %zu classes "
                        "and %.4g phases, over the limit of %ld", m->n_classes, P, max_phases);
         goto out;
     }
-    m->n_phases = (long)P;
+    m->n_phases = P < 9e18 ? (long)P : LONG_MAX;
     m->K = calloc(m->n_classes + 1, sizeof *m->K);
-    m->phase_load = malloc((size_t)m->n_phases * sizeof *m->phase_load);
-    m->phase_pi = malloc((size_t)m->n_phases * sizeof *m->phase_pi);
-    if (!m->K || !m->phase_load || !m->phase_pi) {
+    if (max_phases >= 0) {
+        m->phase_load = malloc((size_t)m->n_phases * sizeof *m->phase_load);
+        m->phase_pi = malloc((size_t)m->n_phases * sizeof *m->phase_pi);
+    }
+    if (!m->K || (max_phases >= 0 && (!m->phase_load || !m->phase_pi))) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->n_phases);
         goto out;
     }
@@ -155,8 +158,10 @@ bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
         }
         class_kernel(m->N[c], a, cc > 1 ? 1 : cc, m->K[c]);
     }
+    for (size_t c = 0; c < m->n_classes; c++)
+        m->M += (long)m->N[c] * m->b[c];
     /* Phases in mixed radix, class 0 fastest. */
-    for (long f = 0; f < m->n_phases; f++) {
+    for (long f = 0; max_phases >= 0 && f < m->n_phases; f++) {
         long rest = f, load = 0;
         double pr = 1;
 
@@ -169,8 +174,6 @@ bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
         }
         m->phase_load[f] = load;
         m->phase_pi[f] = pr;
-        if (load > m->M)
-            m->M = load;
     }
     if (n0 > 0) {
         rc = bba_dist_support(n0, b0, &m->M0, err);
@@ -568,6 +571,9 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
         *pi_out = NULL;
     if (S < 0)
         return bb_seterr(err, BB_EINVAL, "buffer size %ld quanta is negative", S);
+    if (m->phase_load == NULL)
+        return bb_seterr(err, BB_EINVAL, "a classes-only model (%ld phases) cannot be solved",
+                         m->n_phases);
     if (pol->lazy && (pol->threshold < 0 || pol->threshold > S))
         return bb_seterr(err, BB_EINVAL, "threshold %ld quanta is outside [0, %ld]",
                          pol->threshold, S);

@@ -71,7 +71,15 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         bba_onoff_defaults(&oo);
         oo.tol = so->tol;
         oo.mem_limit_bytes = so->mem_limit_bytes;
-        return bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+        if (rc == BB_OK && m->idle_decay != 0) {
+            /* effbw.h: idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S). */
+            double idle = out->meas.idle * exp(-m->idle_decay * (double)S);
+
+            out->meas.p_full += idle - out->meas.idle;
+            out->meas.idle = idle;
+        }
+        return rc;
     }
     rc = bba_chain_build(m->dist, m->M, m->B, S, pol, so->mem_limit_bytes, &c, err);
     if (rc != BB_OK)

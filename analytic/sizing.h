@@ -30,6 +30,10 @@ typedef struct {
     const struct bba_onoff *onoff; /* NULL: the chain of chain.h; else the
                           ON/OFF-modulated chain of onoff.h (borrowed, same
                           applications), which bba_eval then solves */
+    double idle_decay;  /* with onoff: the effective-bandwidth correction of
+                          an approximate model (effbw.h), per quantum: the
+                          idle fraction at size S is multiplied by
+                          exp(-idle_decay S); 0 for an exact model */
 } bba_model;
 
 /* bba_model_init: compute DIST and the moments.  b and p are borrowed and

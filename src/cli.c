@@ -18,8 +18,10 @@
 
 /* Bursts: the exact modulated chain up to this many phases (its solve
  * costs about the scalar chain's times the phase count per iteration);
- * beyond, the approximation. */
-#define BB_MAX_PHASES 4096
+ * beyond, the effective-bandwidth approximation on a reduced model of at
+ * most BB_APPROX_PHASES phases (effbw.h). */
+#define BB_EXACT_MAX_PHASES 64
+#define BB_APPROX_PHASES 16
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -309,18 +311,124 @@ bb_ctx_attach_bursts(bb_ctx *ctx)
     char err[BB_ERRLEN];
     int rc;
 
+    bba_onoff full;
+    double th_r, th_c;
+    size_t k;
+
     memset(&ctx->onoff, 0, sizeof ctx->onoff);
+    memset(&ctx->onoff_check, 0, sizeof ctx->onoff_check);
+    ctx->has_check = 0;
     ctx->model_kind = BB_MODEL_BERNOULLI;
     ctx->model.onoff = NULL;
+    ctx->model.idle_decay = 0;
     if (!ctx->q.has_burst)
         return;
-    /* Bursts that last (issue 13): the modulated chain. */
-    rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
-                        ctx->q.B, 0, BB_MAX_PHASES, err);
+    /* Bursts that last (issue 13): the modulated chain, exact when its
+     * phases fit. */
+    rc = bba_onoff_init(&full, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B, 0,
+                        -1, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    ctx->classes_total = full.n_classes;
+    ctx->phases_total = 1;
+    for (size_t c = 0; c < full.n_classes; c++)
+        ctx->phases_total *= full.N[c] + 1;
+    if (ctx->phases_total <= BB_EXACT_MAX_PHASES) {
+        bba_onoff_free(&full);
+        rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
+                            ctx->q.B, 0, 0, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ctx->model.onoff = &ctx->onoff;
+        ctx->model_kind = BB_MODEL_BURSTS_EXACT;
+        return;
+    }
+    /* Too many phases: keep the k burst classes of largest effect exact
+     * (at most BB_APPROX_PHASES phases) and correct the decay for the
+     * others (effbw.h); R with k - 1 classes measures the error. */
+    rc = bba_effbw_decay(&full, &ctx->theta_full, err);
+    bba_onoff_free(&full);
+    if (rc != BB_OK)
+        bb_die_lib(rc == BB_EINFEASIBLE ? BB_EINFEASIBLE : rc, err);
+    for (k = 1;; k++) {
+        bba_onoff r;
+
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, k, &r, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        if (r.n_phases > BB_APPROX_PHASES || k > ctx->classes_total) {
+            bba_onoff_free(&r);
+            break;
+        }
+        bba_onoff_free(&ctx->onoff_check);
+        ctx->onoff_check = ctx->onoff;
+        ctx->has_check = k > 1;
+        ctx->onoff = r;
+    }
+    k--;
+    if (k == 0) {
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, 0, &ctx->onoff, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+    } else if (k == 1) {
+        /* The check model is the memoryless one. */
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, 0, &ctx->onoff_check, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ctx->has_check = 1;
+    }
+    if (bba_effbw_decay(&ctx->onoff, &th_r, err) != BB_OK)
+        th_r = ctx->theta_full;
     ctx->model.onoff = &ctx->onoff;
-    ctx->model_kind = BB_MODEL_BURSTS_EXACT;
+    ctx->model.idle_decay = ctx->theta_full - th_r;
+    if (ctx->has_check) {
+        if (bba_effbw_decay(&ctx->onoff_check, &th_c, err) == BB_OK)
+            ctx->decay_check = th_r - th_c;
+        else
+            ctx->has_check = 0;
+    }
+    ctx->model_kind = BB_MODEL_BURSTS_APPROX;
+}
+
+void
+bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf, size_t len)
+{
+    double e;
+
+    buf[0] = '\0';
+    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX)
+        return;
+    e = bb_ctx_approx_error(ctx, S, pol);
+    if (isnan(e))
+        snprintf(buf, len, "; approximation error not measurable (no burst class fits the "
+                 "exact budget)");
+    else
+        snprintf(buf, len, "; idle uncertain by about %+.0f%% (the same approximation from "
+                 "one burst class fewer, against the exact solve, at this size)", 100 * e);
+}
+
+double
+bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol)
+{
+    bba_onoff_opts o;
+    bba_eval_result r, c;
+    char err[BB_ERRLEN];
+    double approx;
+
+    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX || !ctx->has_check)
+        return NAN;
+    bba_onoff_defaults(&o);
+    o.tol = ctx->so.tol;
+    o.mem_limit_bytes = ctx->so.mem_limit_bytes;
+    if (bba_onoff_eval(&ctx->onoff, S, pol, &o, &r, NULL, err) != BB_OK
+        || bba_onoff_eval(&ctx->onoff_check, S, pol, &o, &c, NULL, err) != BB_OK
+        || !(r.meas.idle > 0))
+        return NAN;
+    approx = c.meas.idle * exp(-ctx->decay_check * (double)S);
+    return (approx - r.meas.idle) / r.meas.idle;
 }
 
 const char *
@@ -339,6 +447,11 @@ bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
     bb_fmt_duration(tu, sizeof tu, ctx->pf.time_unit_s);
     if (ctx->model_kind == BB_MODEL_BERNOULLI)
         snprintf(buf, len, "model Bernoulli, time unit %s", tu);
+    else if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
+        snprintf(buf, len, "model bursts approximate (%zu burst classes, %.3g phases: "
+                 "%zu kept exact in %ld phases, effective-bandwidth decay for the rest), "
+                 "time unit %s", ctx->classes_total, ctx->phases_total,
+                 ctx->onoff.n_classes, ctx->onoff.n_phases, tu);
     else
         snprintf(buf, len, "model %s (%zu burst class%s, %ld phases), time unit %s",
                  bb_ctx_model_name(ctx), ctx->onoff.n_classes,
@@ -349,6 +462,7 @@ void
 bb_ctx_free(bb_ctx *ctx)
 {
     bba_onoff_free(&ctx->onoff);
+    bba_onoff_free(&ctx->onoff_check);
     bba_model_free(&ctx->model);
     bba_quantized_free(&ctx->q);
     bb_workload_free(&ctx->wl);
@@ -453,7 +567,9 @@ bb_json_platform(const bb_ctx *ctx)
     if (o != NULL) {
         json_object_set_new(o, "model", json_string(bb_ctx_model_name(ctx)));
         if (ctx->model_kind != BB_MODEL_BERNOULLI)
-            json_object_set_new(o, "phases", json_integer((json_int_t)ctx->onoff.n_phases));
+            json_object_set_new(o, "phases", json_real(ctx->phases_total));
+        if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
+            json_object_set_new(o, "phases_exact", json_integer((json_int_t)ctx->onoff.n_phases));
     }
     return o;
 }

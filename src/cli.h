@@ -49,8 +49,26 @@ typedef struct {
     bb_system sys;
     int model_kind;          /* BB_MODEL_* */
     bba_onoff onoff;         /* the modulated chain when the workload has
-                                bursts (model.onoff points here) */
+                                bursts (model.onoff points here); for the
+                                approximation, the reduced model R */
+    /* BB_MODEL_BURSTS_APPROX (effbw.h): */
+    size_t classes_total;    /* burst classes of the whole workload */
+    double phases_total;     /* their phase count, prod (N_c + 1) */
+    double theta_full;       /* theta*, per quantum */
+    int has_check;           /* onoff_check is set */
+    bba_onoff onoff_check;   /* R with one burst class fewer */
+    double decay_check;      /* theta*_R - theta*_check, per quantum */
 } bb_ctx;
+
+/* bb_ctx_approx_error: the measured error of the approximation at size S
+ * (quanta) under pol: the same approximation built from one burst class
+ * fewer, against the exact solve of the reduced model R, relative.  NAN
+ * when it cannot be measured (R has no burst class, or a solve failed). */
+double bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol);
+/* bb_ctx_approx_note: "" for an exact model, else "; approximation error
+ * measured here +12% (...)" for the one-line answers. */
+void bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf,
+                        size_t len);
 
 /* bb_ctx_attach_bursts: after quantising and bba_model_init, set up the
  * modulated chain when the workload has bursts (model.onoff), else the

@@ -110,9 +110,12 @@ bb_cmd_idle(int argc, char **argv)
                r.meas.idle, 100.0 * r.meas.idle, r.meas.quiet, sz, S, bb_policy_name(&pol));
         if (pol.lazy)
             printf(" (threshold %s, EPS %g)", th, pol.eps);
+        char an[300];
+
         bb_ctx_model_desc(&ctx, md, sizeof md);
-        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e; %s\n",
-               bba_model_load_ratio(&ctx.model), occ, r.n_states, r.solve.residual, md);
+        bb_ctx_approx_note(&ctx, S, &pol, an, sizeof an);
+        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e; %s%s\n",
+               bba_model_load_ratio(&ctx.model), occ, r.n_states, r.solve.residual, md, an);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;

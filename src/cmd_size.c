@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,16 +57,71 @@ static const struct argp argp = {
     children, NULL, NULL
 };
 
+/* Bursts given as durations and no --time-unit: the time unit is a
+ * modelling choice, not the user's, so take the coarsest one whose
+ * halving moves the size by less than 1% (issue 13).  Start from the
+ * workload's time unit, capped so that every burst stays a valid ON/OFF
+ * chain (L >= max(1, p/(1-p)) units), and halve at most MAX_HALVINGS
+ * times: each halving costs about 4x (twice the levels, twice the burst
+ * length in units). */
+#define MAX_HALVINGS 3
+
+static int
+bursts_in_seconds(const bb_ctx *ctx)
+{
+    int any = 0;
+
+    /* A plain rate is per time unit: it would change with it. */
+    if (ctx->model_kind == BB_MODEL_BERNOULLI || ctx->plain)
+        return 0;
+    for (size_t i = 0; i < ctx->wl.n; i++)
+        if (ctx->wl.bw[i].plain)
+            return 0;
+    for (size_t i = 0; i < ctx->wl.n; i++)
+        if (ctx->wl.burst[i].set) {
+            if (ctx->wl.burst[i].plain)
+                return 0;
+            any = 1;
+        }
+    return any;
+}
+
+static double
+coarsest_unit(const bb_ctx *ctx)
+{
+    double tu = ctx->pf.time_unit_s;
+
+    for (size_t i = 0; i < ctx->wl.n; i++) {
+        double p = ctx->wl.apps[i].p, L = ctx->wl.apps[i].burst_s;
+
+        if (L > 0 && p > 0 && p < 1)
+            tu = fmin(tu, L / fmax(1.0, p / (1.0 - p)));
+    }
+    return tu;
+}
+
+static int
+size_at(bb_ctx *ctx, const struct args *a, bba_size_result *r, char *err)
+{
+    bba_policy_spec ps;
+
+    ps.lazy = a->pol.lazy;
+    ps.threshold_frac = a->pol.threshold_frac;
+    ps.eps = a->pol.eps;
+    return bba_size_min(&ctx->model, a->target, &ps, &ctx->so, bb_ctx_s_max(ctx),
+                        bb_progress_enabled(&a->common) ? bb_progress_cb : NULL, NULL, r, err);
+}
+
 int
 bb_cmd_size(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
-    bba_policy_spec ps;
     bba_size_result r;
-    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[160];
+    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[160], autonote[200] = "";
     int rc;
     double ratio;
+    bb_common tuopt;
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
@@ -76,12 +132,50 @@ bb_cmd_size(int argc, char **argv)
         bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
                "(the size is what is searched)");
     bb_ctx_load(&ctx, &a.common, a.file);
-    ps.lazy = a.pol.lazy;
-    ps.threshold_frac = a.pol.threshold_frac;
-    ps.eps = a.pol.eps;
     ratio = bba_model_load_ratio(&ctx.model);
-    rc = bba_size_min(&ctx.model, a.target, &ps, &ctx.so, bb_ctx_s_max(&ctx),
-                      bb_progress_enabled(&a.common) ? bb_progress_cb : NULL, NULL, &r, err);
+    if (!a.common.time_unit.set && bursts_in_seconds(&ctx)) {
+        double tu = coarsest_unit(&ctx), prev_bytes = -1, change = 0;
+        int k;
+
+        tuopt = a.common;
+        tuopt.time_unit.plain = 0;
+        tuopt.time_unit.set = 1;
+        for (k = 0; k <= MAX_HALVINGS; k++) {
+            bb_ctx c2;
+            bba_size_result r2;
+            double bytes;
+
+            tuopt.time_unit.v = tu / (double)(1 << k);
+            bb_ctx_load(&c2, &tuopt, a.file);
+            rc = size_at(&c2, &a, &r2, err);
+            if (rc != BB_OK) {
+                bb_ctx_free(&c2);
+                break; /* infeasible or refused: keep what was found */
+            }
+            bytes = bb_ctx_quanta_to_bytes(&c2, r2.best.S);
+            if (k > 0) {
+                change = fabs(bytes - prev_bytes) / fmax(bytes, 1e-300);
+                if (change < 0.01) {
+                    bb_ctx_free(&c2);
+                    break; /* the previous (coarser) one is the answer */
+                }
+            }
+            bb_ctx_free(&ctx);
+            ctx = c2;
+            ctx.opt = &a.common;
+            r = r2;
+            prev_bytes = bytes;
+        }
+        if (k > 0 && k <= MAX_HALVINGS && change < 0.01)
+            snprintf(autonote, sizeof autonote, " (automatic: half of it moves the size by "
+                     "%.2g%%)", 100 * change);
+        else if (k > 0)
+            snprintf(autonote, sizeof autonote, " (automatic, not converged: the last halving "
+                     "still moved the size by %.2g%%; give --time-unit)", 100 * change);
+        rc = k == 0 ? size_at(&ctx, &a, &r, err) : BB_OK;
+    } else {
+        rc = size_at(&ctx, &a, &r, err);
+    }
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_die_lib(rc, err);
     bb_ctx_fmt_size(&ctx, q, sizeof q, ctx.q.quantum_bytes);
@@ -120,12 +214,18 @@ bb_cmd_size(int argc, char **argv)
                                 "evaluations", (json_int_t)r.evaluations,
                                 "platform", bb_json_platform(&ctx)));
     } else {
+        char an[300];
+        bba_policy pol;
+        bba_policy_spec ps = { a.pol.lazy, a.pol.threshold_frac, a.pol.eps };
+
+        bba_policy_at(&ps, r.best.S, &pol);
         bb_ctx_model_desc(&ctx, md, sizeof md);
+        bb_ctx_approx_note(&ctx, r.best.S, &pol, an, sizeof an);
         printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
                "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, bandwidths "
-               "rounded by <= %s per time unit); %s\n",
+               "rounded by <= %s per time unit); %s%s%s\n",
                sz, r.best.S, r.best.meas.idle, a.target, a.pol.lazy ? "lazy" : "greedy",
-               ratio, ctx.pf.resolution, q, rb, md);
+               ratio, ctx.pf.resolution, q, rb, md, autonote, an);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
