@@ -4,7 +4,7 @@ EXTRA_PROGRAMS = bench/b_analytic
 bench_b_analytic_SOURCES = bench/b_analytic.c
 bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/run.sh
+EXTRA_DIST += bench/run.sh bench/onoff.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -14,3 +14,10 @@ bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 # Every benchmark, one after the other (several minutes).
 bench-all: bench bench-sim bench-storage bench-net bench-sweep bench-traces bench-hybrid bench-mpi
 .PHONY: bench-all
+
+# The bursts model (issue 13): time-unit convergence, quasi-periodic
+# comparison, speed (a few minutes).
+bench-onoff: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/onoff.sh
+.PHONY: bench-onoff

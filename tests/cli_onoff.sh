@@ -49,4 +49,10 @@ awk -v l="$lo" -v h="$hi" 'BEGIN { x = 6 / 37; exit !(l != "" && l <= x && x <= 
   && t_ok "its interval [$lo, $hi] covers 6/37" || t_fail "its interval [$lo, $hi] covers 6/37" "$T/out"
 t_run "validate --mode onoff" 0 "$BBSIZE" validate "$T/h4.csv" --bb-size 0:100:50 --mode onoff --horizon 20000 --replications 10
 t_match "validate names the analytic model" 'analytic model bursts exact, onoff applications simulated' "$T/out"
+# generate writes bursts that the readers take.
+t_run "generate --burst" 0 "$BBSIZE" generate --apps 3 --burst 5 --seed 2 -o "$T/g.csv"
+t_match "with a burst column" '^name,p,bw,burst$' "$T/g.csv"
+t_run "idle on the generated bursts" 0 "$BBSIZE" idle "$T/g.csv" --bb-size 100
+t_match "solved as bursts" 'model bursts exact \(3 burst classes, 8 phases\)' "$T/out"
+t_err "generate --burst pd needs periods" 64 "needs --d-min" "$BBSIZE" generate --burst pd
 t_done
