@@ -15,6 +15,7 @@ now() { date +%s.%N; }
 echo "## 1. time unit (bursts 5, 3 and 2 min; size for idle <= 1e-3; R = 20)"
 cat >"$T/tu.csv" <<'CSV'
 #@ pfs-bw = 1 TB/s
+#@ time-unit = 60 s
 name,p,bw,burst
 ckpt-a,0.10,1.5TB/s,5min
 ckpt-b,0.05,2TB/s,3min
@@ -37,7 +38,7 @@ t1=$(now)
 awk -v t0=$t0 -v t1=$t1 'BEGIN { printf "automatic time unit: %.2f s\n", t1 - t0 }'
 
 echo "## 2. validate: quasi-periodic simulation (period d, u = 0) vs the chains"
-for d in 10 40 100; do
+for d in 20 40 100; do
   {
     echo "#@ pfs-bw = 100"
     echo "#@ time-unit = 1 s"

@@ -64,7 +64,7 @@ static const struct argp argp = {
  * chain (L >= max(1, p/(1-p)) units), and halve at most MAX_HALVINGS
  * times: each halving costs about 4x (twice the levels, twice the burst
  * length in units). */
-#define MAX_HALVINGS 3
+#define MAX_HALVINGS 4
 
 static int
 bursts_in_seconds(const bb_ctx *ctx)
@@ -89,7 +89,10 @@ bursts_in_seconds(const bb_ctx *ctx)
 static double
 coarsest_unit(const bb_ctx *ctx)
 {
-    double tu = ctx->pf.time_unit_s;
+    /* The workload's (or preset's) time unit when it has one, else no
+     * cap but the bursts' own (the 1 s default means nothing here). */
+    int given = ctx->wl.time_unit.set || (ctx->has_system && ctx->sys.time_unit.set);
+    double tu = given ? ctx->pf.time_unit_s : INFINITY;
 
     for (size_t i = 0; i < ctx->wl.n; i++) {
         double p = ctx->wl.apps[i].p, L = ctx->wl.apps[i].burst_s;
