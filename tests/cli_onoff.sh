@@ -49,6 +49,25 @@ awk -v l="$lo" -v h="$hi" 'BEGIN { x = 6 / 37; exit !(l != "" && l <= x && x <= 
   && t_ok "its interval [$lo, $hi] covers 6/37" || t_fail "its interval [$lo, $hi] covers 6/37" "$T/out"
 t_run "validate --mode onoff" 0 "$BBSIZE" validate "$T/h4.csv" --bb-size 0:100:50 --mode onoff --horizon 20000 --replications 10
 t_match "validate names the analytic model" 'analytic model bursts exact, onoff applications simulated' "$T/out"
+# The automatic time unit: bursts in seconds, no --time-unit: the coarsest
+# unit whose half moves the size by < 1%, and the same answer as asking for
+# that unit.
+printf '#@ pfs-bw = 100 B/s\n#@ time-unit = 4 s\nname,p,bw,burst\nonly,0.5,150 B/s,12s\n' >"$T/one.csv"
+t_run "size chooses the time unit" 0 "$BBSIZE" size "$T/one.csv" --target-idle 0.01 --resolution 10
+t_match "and says how" 'time unit [0-9.]+ s \(automatic: half of it moves the size by 0\.[0-9]+%\)$' "$T/out"
+tu=$(sed -n 's/.*time unit \([0-9.]*\) s (automatic.*/\1/p' "$T/out")
+sz=$(sed -n 's/^burst buffer \([^(]*\) (.*/\1/p' "$T/out")
+t_run "size at that time unit" 0 "$BBSIZE" size "$T/one.csv" --target-idle 0.01 --resolution 10 --time-unit "${tu}s"
+t_match "gives the same size" "^burst buffer $sz \\(" "$T/out"
+t_match "with no automatic note" 'time unit [0-9.]+ s$' "$T/out"
+
+# Beyond 64 phases: the approximation, with its measured error.
+{ echo '#@ pfs-bw = 100 B/s'; echo '#@ time-unit = 1 s'; echo 'name,p,bw,burst'
+  for i in 1 2 3 4 5 6 7; do echo "app$i,0.0$i,$((40 + 10 * i)) B/s,$((2 + i))"; done; } >"$T/many.csv"
+t_run "idle with 7 burst classes (128 phases)" 0 "$BBSIZE" idle "$T/many.csv" --bb-size 100 --resolution 10
+t_match "is approximate and says so" 'model bursts approximate \(7 burst classes, 128 phases: [0-9] kept exact in [0-9]+ phases' "$T/out"
+t_match "with its measured error" 'idle uncertain by about [-+][0-9]+% \(the same approximation from one burst class fewer' "$T/out"
+
 # generate writes bursts that the readers take.
 t_run "generate --burst" 0 "$BBSIZE" generate --apps 3 --burst 5 --seed 2 -o "$T/g.csv"
 t_match "with a burst column" '^name,p,bw,burst$' "$T/g.csv"
