@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -29,6 +30,53 @@ cross(const double *S, const double *v, int n, double t)
     return NAN;
 }
 
+/* `many`: the case of tests/cli_onoff.sh, seven burst classes (128
+ * phases, B = 10 quanta), which the CLI answers approximately (4 classes
+ * kept exact in 16 phases) but the library can still solve exactly: the
+ * approximation against the exact idle at S = 0..40 quanta. */
+static int
+many(void)
+{
+    long b[7];
+    double p[7], L[7], th, thr;
+    char err[BB_ERRLEN];
+    bba_onoff full, red;
+    bba_onoff_opts o;
+    bba_policy g = { 0, 0, 0 };
+
+    for (int i = 0; i < 7; i++) {
+        b[i] = lround((50.0 + 10 * i) / 10); /* (40 + 10 i) B/s at R = 10 */
+        p[i] = 0.01 * (i + 1);
+        L[i] = 3 + i;
+    }
+    bba_onoff_defaults(&o);
+    o.tol = 1e-12;
+    if (bba_onoff_init(&full, 7, b, p, L, 10, 0, 0, err) != BB_OK
+        || bba_effbw_decay(&full, &th, err) != BB_OK
+        || bba_effbw_reduce(7, b, p, L, 10, th, 4, &red, err) != BB_OK
+        || bba_effbw_decay(&red, &thr, err) != BB_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 70;
+    }
+    printf("| S (quanta) | exact (128 phases) | approximate (16 phases) | error |\n");
+    for (long S = 0; S <= 40; S += 10) {
+        bba_eval_result re, rr;
+        double ap;
+
+        if (bba_onoff_eval(&full, S, &g, &o, &re, NULL, err) != BB_OK
+            || bba_onoff_eval(&red, S, &g, &o, &rr, NULL, err) != BB_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 70;
+        }
+        ap = rr.meas.idle * exp(-(th - thr) * (double)S);
+        printf("| %ld | %.4g | %.4g | %+.1f%% |\n", S, re.meas.idle, ap,
+               100 * (ap / re.meas.idle - 1));
+    }
+    bba_onoff_free(&full);
+    bba_onoff_free(&red);
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -42,8 +90,10 @@ main(int argc, char **argv)
     bba_onoff_opts o;
     bba_policy g = { 0, 0, 0 };
 
+    if (argc == 2 && strcmp(argv[1], "many") == 0)
+        return many();
     if (argc != 4) {
-        fprintf(stderr, "usage: b_onoff L NB KMAX\n");
+        fprintf(stderr, "usage: b_onoff L NB KMAX | b_onoff many\n");
         return 64;
     }
     gsl_set_error_handler_off();

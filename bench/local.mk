@@ -24,4 +24,5 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	  $(SHELL) $(top_srcdir)/bench/onoff.sh
 	bench/b_onoff 5 4 3
 	bench/b_onoff 10 5 3
+	bench/b_onoff many
 .PHONY: bench-onoff
