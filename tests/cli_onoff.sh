@@ -42,6 +42,11 @@ t_match "and names Bernoulli and 1 min" '; model Bernoulli, time unit 1 min$' "$
 t_run "threshold with bursts" 0 "$BBSIZE" threshold "$T/h4.csv" --bb-size 400 --target-idle 0.1
 t_match "threshold line names the model" 'model bursts exact' "$T/out"
 
+t_run "sweep with bursts" 0 "$BBSIZE" sweep "$T/h4.csv" --bb-size 0:100:50 --csv --threads 1
+t_close "sweep's S = 50 row is 6/37" "$(awk -F, '$7 == 50 { print $8 }' "$T/out")" 0.162162162162162 1e-11
+t_run "report with bursts" 0 "$BBSIZE" report "$T/h4.csv" -o "$T/r.html"
+t_match "the report names the model and time unit" 'comes from the model bursts exact \(1 burst class, 2 phases\), time unit 1 s' "$T/r.html"
+
 # simulate --mode onoff is the modulated chain: a long run covers 6/37.
 t_run "simulate --mode onoff" 0 "$BBSIZE" simulate "$T/h4.csv" --bb-size 50 --mode onoff --horizon 50000 --replications 10 --seed 3 --json
 lo=$(json_num idle_ci_low "$T/out"); hi=$(json_num idle_ci_high "$T/out")
