@@ -28,10 +28,12 @@
  * (Koury, McAllister and Stewart 1984; Stewart 1994, ch. 6.3): aggregate
  * over phases with the current conditional phase distribution of each
  * level, solve that banded level chain exactly (banded GTH, stationary.h),
- * disaggregate, then smooth with power steps of the full operator.  The
- * level chain carries the slow random-walk mode exactly; the smoothing
- * only has to relax the phase correlations, at the rate (1 - a - c) of the
- * slowest class.  One iteration costs one scalar banded solve plus
+ * disaggregate, then smooth with damped power steps of the full operator
+ * (x <- 0.2 x + 0.8 x P: aperiodic).  The level chain carries the slow
+ * random-walk mode exactly; the smoothing only has to relax the phase
+ * correlations, at the rate (1 - a - c) of the slowest class.  A
+ * correction is kept only when it lowers the residual: aggregation can
+ * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
  * (4 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
@@ -82,7 +84,10 @@ typedef struct {
     double tol;              /* target max |x P - x| of the censored chain
                                 (default 1e-13) */
     long max_iter;           /* aggregation iterations at most (2000) */
-    int smooth;              /* power steps per iteration (4) */
+    int smooth;              /* damped power steps per iteration, at least
+                                (4): raised to the cost of one level solve
+                                in steps (up to 1024), and doubled whenever
+                                an iteration gains less than half */
     double mem_limit_bytes;  /* refuse a solve above this (0: no limit) */
 } bba_onoff_opts;
 
