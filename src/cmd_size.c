@@ -166,6 +166,9 @@ bb_cmd_size(int argc, char **argv)
             bb_ctx_free(&ctx);
             ctx = c2;
             ctx.opt = &a.common;
+            /* The copy's model must point at the copy's own chain. */
+            if (ctx.model.onoff)
+                ctx.model.onoff = &ctx.onoff;
             r = r2;
             prev_bytes = bytes;
         }
