@@ -329,6 +329,8 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->route.candidates = s->candidates;
     c->exact_limit = s->exact_limit;
     c->small_bytes = s->small_bytes;
+    c->inject_fcfs = s->inject_fcfs;
+    c->packet_bytes = s->packet_bytes;
     c->allreduce_algo = s->allreduce_algo;
     c->arch = s->arch;
     load_device(s, s->device, &c->bb_dev);
@@ -340,6 +342,8 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->drain = s->drain;
     c->lazy_threshold_bytes = s->lazy_threshold_bytes;
     c->drain_chunk_bytes = s->chunk_bytes;
+    c->piece_bytes = s->piece_bytes;
+    c->pieces_in_flight = s->pieces_in_flight;
     c->seed = s->seed;
     c->horizon_s = s->horizon_s;
     c->fail = s->fail;

@@ -48,12 +48,24 @@ place_list(bbs_net_placement *pl, int njobs, const int *ranks, const int *nodes)
     memcpy(pl->node, nodes, (size_t)tot * sizeof(int));
 }
 
+/* Network-interface settings of a run (run_net); run() keeps the
+ * defaults. */
+typedef struct {
+    int fcfs;
+    double small_bytes, packet_bytes;
+} netif;
+
 static void
-run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
-    char *err)
+run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
+        char *err, const netif *ni)
 {
     bbs_exec_config c;
     bbs_exec_config_init(&c);
+    if (ni) {
+        c.inject_fcfs = ni->fcfs;
+        c.small_bytes = ni->small_bytes;
+        c.packet_bytes = ni->packet_bytes;
+    }
     c.topo = t;
     c.place = pl;
     bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
@@ -63,6 +75,121 @@ run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int w
     int rc = bbs_exec_run(w, &c, r, err);
     if (rc != want)
         fail_msg("status %d, wanted %d: %s", rc, want, err);
+}
+
+static void
+run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
+    char *err)
+{
+    run_net(w, t, pl, r, want, err, NULL);
+}
+
+static double
+path_of(const bbs_net_topo *t, int src, int dst, int *path, int *len)
+{
+    bbs_net_route_opts o = { BBS_NET_ROUTE_MIN, 0, 1 };
+    double cap = INFINITY;
+
+    *len = bbs_net_route(t, &o, src, dst, NULL, NULL, path, NULL);
+    for (int i = 0; i < *len; i++)
+        cap = fmin(cap, t->link_cap_Bps[path[i]]);
+    return cap;
+}
+
+/* One node sends two messages of B = 1e6 bytes at once (non-blocking) to
+ * two nodes of other groups; every link carries 5e9 B/s, so the node's
+ * injection link is the bottleneck.  First come, first served: the first
+ * leaves at full rate and arrives after B/c + d1, the second waits for it
+ * and arrives after 2B/c + d2.  Concurrent flows share the injection
+ * link and both arrive after 2B/c + d (d the path's delays).  The mean
+ * latency tells the two apart by B/2c. */
+static void
+test_fcfs_injection(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[1] = { 3 }, nodes[3] = { 0, 71, 40 }, p1[BBS_NET_MAX_PATH], p2[BBS_NET_MAX_PATH];
+    int l1, l2;
+    double B = 1e6, c = fmin(path_of(t, 0, 71, p1, &l1), path_of(t, 0, 40, p2, &l2));
+    double d1 = bbs_net_path_delay_s(t, p1, l1), d2 = bbs_net_path_delay_s(t, p2, l2);
+
+    for (int fcfs = 0; fcfs <= 1; fcfs++) {
+        bbs_wl *w;
+        int job;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        netif ni = { fcfs, 0, 4096 };
+        double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "fan", 3, 0, &job, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, job, 0, 1, B, 1, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, job, 0, 2, B, 2, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_waitall(w, job, 0, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, job, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, job, 2, 0, 2, 0, NULL, err), BB_OK);
+        place_list(&pl, 1, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        assert_int_equal(r.jobs[0].messages, 2);
+        if (fabs(r.jobs[0].lat_mean_s - want_mean) > 1e-9 * want_mean)
+            fail_msg("fcfs %d: mean latency %.12g s, want %.12g s", fcfs, r.jobs[0].lat_mean_s,
+                     want_mean);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
+}
+
+/* A small message (1000 B, no flow) crosses the router-to-router links a
+ * long flow fills (utilisation 1, one flow each): at each such link it
+ * waits one packet time (4096 B / 5e9 B/s), the round-robin bound; on the
+ * others nothing.  Without a packet size it waits nothing. */
+static void
+test_queueing_delay(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[2] = { 2, 2 }, nodes[4] = { 0, 71, 1, 70 };
+    int pb[BBS_NET_MAX_PATH], ps[BBS_NET_MAX_PATH], lb, ls, shared = 0;
+    double cs = path_of(t, 1, 70, ps, &ls), qd = 0;
+
+    (void)path_of(t, 0, 71, pb, &lb);
+    for (int i = 0; i < ls; i++)
+        for (int k = 0; k < lb; k++)
+            if (ps[i] == pb[k]) {
+                shared++;
+                qd += 4096 / t->link_cap_Bps[ps[i]];
+            }
+    assert_true(shared >= 1);
+    for (int pk = 0; pk <= 1; pk++) {
+        bbs_wl *w;
+        int big, small;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        netif ni = { 1, 4096, pk ? 4096 : 0 };
+        double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "big", 2, 0, &big, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "small", 2, 0, &small, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 1, 1e8, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_compute(w, small, 0, 1e-4, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, small, 0, 1, 1000, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, small, 1, 0, 1, 0, NULL, err), BB_OK);
+        place_list(&pl, 2, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        if (fabs(r.jobs[1].lat_max_s - want) > 1e-9 * want)
+            fail_msg("packet %d: latency %.12g s, want %.12g s (%d shared links)", pk,
+                     r.jobs[1].lat_max_s, want, shared);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
 }
 
 /* One message of 1e6 B across groups on an idle network: transfer at the
@@ -228,6 +355,63 @@ test_checkpoint_io(void **state)
     bbs_net_topo_free(t);
 }
 
+/* The storage server's pieces: two ranks on one node write 2 MiB each, at
+ * once, to their own files on the node-local buffer (a table device:
+ * 1000 MiB/s, 20 us per request, a 2.5 ms seek whenever a piece does not
+ * continue the previous one, as on MFNetSim's buffer).  Pieces of 1 MiB,
+ * 4 requests in flight: A1 B1 A2 B2, every piece another file, so four
+ * seeks: A ends after 3 p, B after 4 p, p = 1 MiB / rate + 20 us + 2.5 ms.
+ * Whole requests in FIFO order: A then B, one seek each: q = 2 MiB / rate
+ * + 20 us + 2.5 ms, A after q, B after 2 q. */
+static void
+test_storage_pieces(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    double mib = 1048576, rate = 1000 * mib, p = mib / rate + 20e-6 + 2.5e-3;
+    double q = 2 * mib / rate + 20e-6 + 2.5e-3;
+
+    for (int pieces = 0; pieces <= 1; pieces++) {
+        bbs_wl *w;
+        int job, ranks[1] = { 2 }, nodes[2] = { 5, 5 };
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        bbs_exec_config c;
+        double want_max = pieces ? 4 * p : 2 * q, want_mean = pieces ? 3.5 * p : 1.5 * q;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "two", 2, 0, &job, err), BB_OK);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(bbs_wl_io(w, job, k, 1, 2 * mib, (uint64_t)k + 1, 0, err),
+                             BB_OK);
+        place_list(&pl, 1, ranks, nodes);
+        bbs_exec_config_init(&c);
+        c.topo = t;
+        c.place = &pl;
+        c.arch = BBS_ARCH_NODE_LOCAL;
+        c.piece_bytes = pieces ? mib : 0;
+        c.pieces_in_flight = pieces ? 4 : 1;
+        bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
+        c.bb_dev.capacity_bytes = 1e12;
+        c.bb_dev.table.nbins = 1;
+        c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+        c.bb_dev.table.write_seek_us[0] = 2500;
+        c.bb_dev.table.write_overhead_us[0] = 20;
+        c.bb_dev.table.seq_window_bytes = 512;
+        if (bbs_exec_run(w, &c, &r, err) != BB_OK)
+            fail_msg("%s", err);
+        if (fabs(r.jobs[0].io_max_s - want_max) > 1e-9 * want_max
+            || fabs(r.jobs[0].io_mean_s - want_mean) > 1e-9 * want_mean)
+            fail_msg("pieces %d: I/O max %.12g mean %.12g s, want %.12g and %.12g", pieces,
+                     r.jobs[0].io_max_s, r.jobs[0].io_mean_s, want_max, want_mean);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
+}
+
 /* BBS_DEP_OP: rank 1's compute waits for rank 0's receive; BBS_DEP_NONE
  * runs at once. */
 static void
@@ -365,9 +549,12 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_message),
+        cmocka_unit_test(test_fcfs_injection),
+        cmocka_unit_test(test_queueing_delay),
         cmocka_unit_test(test_collectives),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
+        cmocka_unit_test(test_storage_pieces),
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_capacity_drain),

@@ -38,6 +38,14 @@ typedef struct {
     uint64_t object, offset;
     int stalled;
     double t_stall;
+    double served, piece;       /* I/O: bytes the device has served; the
+                                   piece at the device */
+    /* a transfer over the network: its nodes, its place in the source
+     * node's injection queue (inj_next), whether it holds the injection
+     * (injecting), and the queueing delay its first packet met */
+    int src_node, dst_node;
+    int inj_next, injecting;
+    double qdelay;
 } msg;
 
 /* One rank's part of a running collective. */
@@ -83,12 +91,21 @@ typedef struct {
     int last_issued;
 } rank_st;
 
+/* The storage server in front of one device of a buffer node: requests
+ * wait in a FIFO; up to pieces_in_flight of them are active, and the
+ * device serves their pieces (piece_bytes each) one at a time, in turn. */
+enum { MAX_INFLIGHT = 64 };
+typedef struct {
+    int q_head, q_tail;         /* waiting requests (msg indices) */
+    int act[MAX_INFLIGHT];      /* active requests, in arrival order */
+    int nact, rr;               /* how many; whose piece is next */
+    int busy;                   /* a piece is at the device */
+} server;
+
 typedef struct {
     bbs_dev *dev;               /* buffer device */
     bbs_dev *hdd;               /* storage-side */
-    int q_head, q_tail;         /* device FIFO (msg indices) */
-    int busy;
-    int hq_head, hq_tail, hbusy;
+    server sv[2];               /* 0: buffer device, 1: HDD */
     int st_head, st_tail;       /* writes waiting for room */
     double used, reserved, capacity, wp;
     double draining;            /* chunk in the PFS queue */
@@ -152,6 +169,10 @@ typedef struct {
     bbs_temp_series ts;
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
+    /* per topology node (inject_fcfs): messages waiting to inject, and
+     * whether one is injecting */
+    int *inj_head, *inj_tail;
+    unsigned char *inj_busy;
     char *err;
 } X;
 
@@ -183,7 +204,7 @@ msg_new(X *x)
     }
     memset(&x->m[i], 0, sizeof x->m[i]);
     x->m[i].send_op = x->m[i].recv_op = -1;
-    x->m[i].next = -1;
+    x->m[i].next = x->m[i].inj_next = -1;
     return i;
 }
 
@@ -301,6 +322,122 @@ sched(X *x, double t, int kind, uint64_t ent, int64_t arg, void *ptr)
     return bbs_engine_schedule(x->e, t, x->kinds[kind], 0, ent, arg, ptr, NULL);
 }
 
+/* ---- injection: the network interface of a node ------------------------ */
+
+/* queue_delay: what the first packet of a transfer waits on its path's
+ * loaded links, from the utilisation the fabric tracks: at each link the
+ * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
+ * utilisation rho, but at most one packet time per flow on the link (the
+ * router serves its flows' packets in turn).  0 without a packet size. */
+static double
+queue_delay(const X *x, const int *path, int len)
+{
+    const bbs_net_topo *t = x->c->topo;
+    const int *nf = bbs_net_fabric_link_flows(x->fab);
+    double pkt = x->c->packet_bytes, d = 0;
+
+    if (!(pkt > 0))
+        return 0;
+    for (int i = 0; i < len; i++) {
+        bbs_net_link_stat st;
+        double cap = t->link_cap_Bps[path[i]], rho, w;
+
+        bbs_net_fabric_link_stat(x->fab, path[i], &st);
+        rho = st.rate_Bps / cap;
+        w = rho < 1 ? rho / (2 * (1 - rho)) : INFINITY;
+        if (w > nf[path[i]])
+            w = nf[path[i]];
+        d += w * pkt / cap;
+    }
+    return d;
+}
+
+/* transmit: message mi leaves m->src_node now.  A P2P message of at most
+ * small_bytes is routed but is not a flow: it is sent at the path's
+ * slowest link and arrives after the path's delays and queueing; anything
+ * else is a flow on a routed path, whose arrival adds the queueing its
+ * first packet meets. */
+static int
+transmit(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+    int path[BBS_NET_MAX_PATH], minimal, len;
+    double now = bbs_engine_now(x->e);
+
+    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
+    m->qdelay = queue_delay(x, path, len);
+    if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
+        double cap = INFINITY, t_sent;
+        int rc;
+
+        for (int i = 0; i < len; i++) {
+            cap = fmin(cap, t->link_cap_Bps[path[i]]);
+            x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
+        }
+        t_sent = now + m->bytes / cap;
+        rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
+                       mi, NULL);
+        return rc;
+    }
+    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, m->bytes, path, len, minimal,
+                                mi, NULL, x->err);
+}
+
+/* inject: message mi from node src to node dst (src != dst) through src's
+ * network interface: at once, or (inject_fcfs) after the messages the node
+ * sent before it, one at a time, as CODES' fcfs scheduler sends a node's
+ * messages, one message's packets after the other's. */
+static int
+inject(X *x, int mi, int src, int dst)
+{
+    msg *m = &x->m[mi];
+
+    m->src_node = src;
+    m->dst_node = dst;
+    if (!x->c->inject_fcfs)
+        return transmit(x, mi);
+    if (x->inj_busy[src]) {
+        m->inj_next = -1;
+        if (x->inj_tail[src] >= 0)
+            x->m[x->inj_tail[src]].inj_next = mi;
+        else
+            x->inj_head[src] = mi;
+        x->inj_tail[src] = mi;
+        return BB_OK;
+    }
+    x->inj_busy[src] = 1;
+    m->injecting = 1;
+    return transmit(x, mi);
+}
+
+/* injected: message mi's last byte has left its node: the next waiting
+ * message of the node goes. */
+static int
+injected(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    int src = m->src_node, nx;
+
+    if (!m->injecting)
+        return BB_OK;
+    m->injecting = 0;
+    nx = x->inj_head[src];
+    if (nx < 0) {
+        x->inj_busy[src] = 0;
+        return BB_OK;
+    }
+    x->inj_head[src] = x->m[nx].inj_next;
+    if (x->inj_head[src] < 0)
+        x->inj_tail[src] = -1;
+    x->m[nx].inj_next = -1;
+    x->m[nx].injecting = 1;
+    return transmit(x, nx);
+}
+
 /* ---- point-to-point ------------------------------------------------------ */
 
 /* Deliver a matched, arrived message to its receiver. */
@@ -386,31 +523,13 @@ msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, 
     }
     m = &x->m[mi];
     int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
-    if (sn != dn && bytes <= x->c->small_bytes) {
-        /* a small message: routed, but not a flow (see exec.h) */
-        int path[BBS_NET_MAX_PATH];
-        const bbs_net_topo *t = x->c->topo;
-        int len = bbs_net_route(t, &x->c->route, sn, dn, x->rng_route,
-                                bbs_net_fabric_link_flows(x->fab), path, NULL);
-        double cap = INFINITY, now = bbs_engine_now(x->e);
-        for (int i = 0; i < len; i++) {
-            cap = fmin(cap, t->link_cap_Bps[path[i]]);
-            x->small_link_bytes[t->link_kind[path[i]]] += bytes;
-        }
-        double t_sent = now + bytes / cap;
-        int rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
-        if (rc == BB_OK)
-            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len), EV_ARRIVE, 0, mi, NULL);
-        return rc;
-    }
     if (sn == dn) {
         int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
             rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
         return rc;
     }
-    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, sn, dn, bytes, mi,
-                                      NULL, x->err);
+    return inject(x, mi, sn, dn);
 }
 
 static int
@@ -647,21 +766,29 @@ static int
 dev_start(X *x, int b, int hdd)
 {
     bbnode_st *B = &x->bb[b];
-    int *head = hdd ? &B->hq_head : &B->q_head, *tail = hdd ? &B->hq_tail : &B->q_tail;
-    int *busy = hdd ? &B->hbusy : &B->busy;
-    if (*busy || *head < 0)
+    server *S = &B->sv[hdd];
+    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
+    if (S->busy)
         return BB_OK;
-    int mi = q_pop(x, head, tail);
+    while (S->nact < inflight && S->q_head >= 0)
+        S->act[S->nact++] = q_pop(x, &S->q_head, &S->q_tail);
+    if (S->nact == 0)
+        return BB_OK;
+    if (S->rr >= S->nact)
+        S->rr = 0;
+    int mi = S->act[S->rr];
     msg *m = &x->m[mi];
     bbs_dev *d = hdd ? B->hdd : B->dev;
     const bbs_dev_params *dp = bbs_dev_get_params(d);
+    double left = m->bytes - m->served;
+    m->piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes : left;
     bbs_io io;
     io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
     io.object = m->object;
-    io.size_bytes = m->bytes < 1 ? 1 : (uint64_t)m->bytes;
+    io.size_bytes = m->piece < 1 ? 1 : (uint64_t)m->piece;
     double span = dp->capacity_bytes - (double)io.size_bytes;
     if (dp->kind == BBS_DEV_TABLE)
-        io.offset_bytes = m->offset;
+        io.offset_bytes = m->offset + (uint64_t)m->served;
     else
         io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
     B->wp += (double)io.size_bytes;
@@ -669,8 +796,30 @@ dev_start(X *x, int b, int hdd)
     int rc = bbs_dev_serve(d, bbs_engine_now(x->e), &io, B->rng, &t_done, x->err);
     if (rc != BB_OK)
         return rc;
-    *busy = 1;
+    S->busy = 1;
     return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
+}
+
+/* piece_done: the device finished request mi's current piece: 1 when that
+ * was its last (it leaves the active set), 0 when the next active request
+ * gets the device. */
+static int
+piece_done(X *x, server *S, int mi)
+{
+    msg *m = &x->m[mi];
+    int k = 0;
+    S->busy = 0;
+    m->served += m->piece;
+    while (S->act[k] != mi)
+        k++;
+    if (m->served < m->bytes) {
+        S->rr = k + 1;
+        return 0;
+    }
+    memmove(S->act + k, S->act + k + 1, (size_t)(S->nact - k - 1) * sizeof *S->act);
+    S->nact--;
+    S->rr = k;
+    return 1;
 }
 
 /* A request reaches its node (after the network, if any). */
@@ -695,10 +844,7 @@ dev_arrive(X *x, int mi)
         }
         B->reserved += m->bytes;
     }
-    if (hdd)
-        q_push(x, &B->hq_head, &B->hq_tail, mi);
-    else
-        q_push(x, &B->q_head, &B->q_tail, mi);
+    q_push(x, &B->sv[hdd].q_head, &B->sv[hdd].q_tail, mi);
     return dev_start(x, m->bbnode, hdd);
 }
 
@@ -734,8 +880,7 @@ io_start(X *x, int gr, int idx)
     int bn = x->bb_nodes[r->bbnode];
     if (m->kind == M_IOR || bn == r->node)
         return dev_arrive(x, mi);
-    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, r->node, bn, op->bytes,
-                                      mi, NULL, x->err);
+    return inject(x, mi, r->node, bn);
 }
 
 static int
@@ -975,8 +1120,10 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
 static int
 h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
+    int rc = injected(ctx, (int)ev->arg);
+
     (void)e;
-    return local_send_done(ctx, (int)ev->arg);
+    return rc != BB_OK ? rc : local_send_done(ctx, (int)ev->arg);
 }
 
 /* ---- stored data: attribution and failures ----------------------------- */
@@ -1133,10 +1280,8 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
     bbnode_st *B = &x->bb[b];
     msg *m = &x->m[mi];
     (void)e;
-    if (hdd)
-        B->hbusy = 0;
-    else
-        B->busy = 0;
+    if (!piece_done(x, &B->sv[hdd], mi))
+        return dev_start(x, b, hdd);
     if (m->kind == M_IOW) {
         int gr = m->src_gr, op = m->send_op;
         if ((rc = write_end(x, m->job)) != BB_OK)
@@ -1161,8 +1306,7 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
         if (bn == r->node)
             rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
         else
-            rc = bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, bn, r->node,
-                                            m->bytes, mi, NULL, x->err);
+            rc = inject(x, mi, bn, r->node);
         if (rc != BB_OK)
             return rc;
     }
@@ -1203,7 +1347,9 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     X *x = ctx;
     int mi = (int)info->tag, rc;
     msg *m = &x->m[mi];
-    double t_arr = bbs_engine_now(e) + info->delay_s;
+    double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
+    if ((rc = injected(x, mi)) != BB_OK)
+        return rc;
     if (m->kind == M_P2P) {
         if ((rc = sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
             return rc;
@@ -1226,6 +1372,10 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->route.kind = BBS_NET_ROUTE_MIN;
     c->route.candidates = 2;
     c->exact_limit = -1;
+    c->inject_fcfs = 1;
+    c->packet_bytes = 4096;
+    c->piece_bytes = 1048576;
+    c->pieces_in_flight = 4;
     c->allreduce_algo = BBS_ALGO_AUTO;
     c->arch = BBS_ARCH_COMPUTE_GLOBAL;
     c->ssd_threshold_bytes = 65536;
@@ -1428,7 +1578,8 @@ setup_storage(X *x, char *err)
     int rc = BB_OK;
     for (int b = 0; b < x->nbb; b++) {
         bbnode_st *B = &x->bb[b];
-        B->q_head = B->q_tail = B->hq_head = B->hq_tail = B->st_head = B->st_tail = -1;
+        B->sv[0].q_head = B->sv[0].q_tail = B->sv[1].q_head = B->sv[1].q_tail = -1;
+        B->st_head = B->st_tail = -1;
         B->pfs_next = -1;
         if (!used[b])
             continue;
@@ -1559,6 +1710,9 @@ x_free(X *x)
     free(x->job_w);
     free(x->job_r);
     free(x->job_msgs);
+    free(x->inj_head);
+    free(x->inj_tail);
+    free(x->inj_busy);
 }
 
 int
@@ -1575,6 +1729,11 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->pfs_head = x->pfs_tail = -1;
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
+    if (c->pieces_in_flight < 0 || c->pieces_in_flight > MAX_INFLIGHT || !(c->piece_bytes >= 0)
+        || !(c->packet_bytes >= 0))
+        return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
+                         "%g B (>= 0) out of range", c->pieces_in_flight, MAX_INFLIGHT,
+                         c->piece_bytes, c->packet_bytes);
     if (nj == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no job");
     if (c->place->njobs != nj)
@@ -1670,6 +1829,15 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
+    x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
+    x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
+    x->inj_busy = calloc((size_t)c->topo->nodes, 1);
+    if (!x->inj_head || !x->inj_tail || !x->inj_busy) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory (injection queues)");
+        goto out;
+    }
+    for (int n = 0; n < c->topo->nodes; n++)
+        x->inj_head[n] = x->inj_tail[n] = -1;
     if ((rc = fail_setup(x, err)) != BB_OK)
         goto out;
     for (int gr = 0; gr < x->nranks; gr++) {

@@ -42,6 +42,8 @@ typedef struct {
     int candidates;
     int exact_limit;
     double small_bytes;               /* small_message: not flows below this */
+    int inject_fcfs;                  /* injection: fcfs (1, default) or concurrent */
+    double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
     /* [storage] */
     bbs_arch_kind arch;
     char device[BBS_SCN_PATH];        /* device name (data/devices) or file */
@@ -52,6 +54,8 @@ typedef struct {
     bbs_drain_kind drain;
     double lazy_threshold_bytes;
     double chunk_bytes;
+    double piece_bytes;               /* piece: the server's pieces (1 MiB; 0 whole) */
+    int pieces_in_flight;             /* pieces_in_flight: requests served in turn (4) */
     /* [placement] */
     int placement;                    /* enum bbs_net_place_kind, or -1 for file */
     char alloc[BBS_SCN_PATH];
