@@ -331,6 +331,7 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->small_bytes = s->small_bytes;
     c->inject_fcfs = s->inject_fcfs;
     c->packet_bytes = s->packet_bytes;
+    c->route_piece_bytes = s->route_piece_bytes;
     c->allreduce_algo = s->allreduce_algo;
     c->arch = s->arch;
     load_device(s, s->device, &c->bb_dev);

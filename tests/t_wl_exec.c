@@ -53,6 +53,8 @@ place_list(bbs_net_placement *pl, int njobs, const int *ranks, const int *nodes)
 typedef struct {
     int fcfs;
     double small_bytes, packet_bytes;
+    int adaptive;
+    double route_piece_bytes;
 } netif;
 
 static void
@@ -65,6 +67,9 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         c.inject_fcfs = ni->fcfs;
         c.small_bytes = ni->small_bytes;
         c.packet_bytes = ni->packet_bytes;
+        if (ni->adaptive)
+            c.route.kind = BBS_NET_ROUTE_ADAPTIVE;
+        c.route_piece_bytes = ni->route_piece_bytes;
     }
     c.topo = t;
     c.place = pl;
@@ -119,7 +124,7 @@ test_fcfs_injection(void **state)
         int job;
         bbs_net_placement pl;
         bbs_exec_result r;
-        netif ni = { fcfs, 0, 4096 };
+        netif ni = { fcfs, 0, 4096, 0, 0 };
         double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -169,7 +174,7 @@ test_queueing_delay(void **state)
         int big, small;
         bbs_net_placement pl;
         bbs_exec_result r;
-        netif ni = { 1, 4096, pk ? 4096 : 0 };
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -349,6 +354,39 @@ test_checkpoint_io(void **state)
     assert_true(r.jobs[0].io_mean_s >= dev);
     assert_true(r.jobs[0].io_mean_s < dev + 1e8 / 5e9 + 1e-3);
     assert_true(fabs(r.jobs[0].compute_mean_s - 0.1) < 1e-12);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* Adaptive routing in pieces: on an idle network every piece takes the
+ * minimal path, one after the other without a gap, so a message of 1e6 B
+ * in pieces of 250,000 B is 4 flows and arrives exactly when one flow
+ * would: 1e6 / c + d. */
+static void
+test_route_pieces(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    netif ni = { 1, 0, 4096, 1, 250000 };
+    double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
+
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "pp", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 1, 1e6, 7, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 7, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run_net(w, t, &pl, &r, BB_OK, err, &ni);
+    assert_int_equal(r.flows, 4);
+    assert_int_equal(r.jobs[0].messages, 1);
+    if (fabs(r.jobs[0].lat_max_s - want) > 1e-9 * want)
+        fail_msg("latency %.12g s, want %.12g s", r.jobs[0].lat_max_s, want);
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
@@ -551,6 +589,7 @@ main(void)
         cmocka_unit_test(test_one_message),
         cmocka_unit_test(test_fcfs_injection),
         cmocka_unit_test(test_queueing_delay),
+        cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),

@@ -46,6 +46,8 @@ typedef struct {
     int src_node, dst_node;
     int inj_next, injecting;
     double qdelay;
+    double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
+    double t_xfer0;             /* when its first flow started */
 } msg;
 
 /* One rank's part of a running collective. */
@@ -352,39 +354,61 @@ queue_delay(const X *x, const int *path, int len)
     return d;
 }
 
+/* send_piece: the next flow of message mi: all of it, or under adaptive
+ * routing with route_piece_bytes, its next piece, routed on the loads of
+ * now (CODES routes every packet adaptively; a piece is the flow model's
+ * packet).  The first piece's path gives the queueing delay. */
+static int
+send_piece(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+    int path[BBS_NET_MAX_PATH], minimal, len;
+    double piece = m->xfer_left, rp = x->c->route_piece_bytes;
+
+    if (x->c->route.kind == BBS_NET_ROUTE_ADAPTIVE && rp > 0 && piece > rp)
+        piece = rp;
+    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
+    if (m->xfer_left == m->bytes)
+        m->qdelay = queue_delay(x, path, len);
+    m->xfer_left -= piece;
+    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
+                                NULL, x->err);
+}
+
 /* transmit: message mi leaves m->src_node now.  A P2P message of at most
  * small_bytes is routed but is not a flow: it is sent at the path's
  * slowest link and arrives after the path's delays and queueing; anything
- * else is a flow on a routed path, whose arrival adds the queueing its
- * first packet meets. */
+ * else goes as flows on routed paths (send_piece), whose arrival adds the
+ * queueing its first packet meets. */
 static int
 transmit(X *x, int mi)
 {
     msg *m = &x->m[mi];
     const bbs_net_topo *t = x->c->topo;
-    int path[BBS_NET_MAX_PATH], minimal, len;
-    double now = bbs_engine_now(x->e);
 
-    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
-                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
-    m->qdelay = queue_delay(x, path, len);
     if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
+        int path[BBS_NET_MAX_PATH], len, rc;
         double cap = INFINITY, t_sent;
-        int rc;
 
+        len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                            bbs_net_fabric_link_flows(x->fab), path, NULL);
+        m->qdelay = queue_delay(x, path, len);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
         }
-        t_sent = now + m->bytes / cap;
+        t_sent = bbs_engine_now(x->e) + m->bytes / cap;
         rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
             rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
                        mi, NULL);
         return rc;
     }
-    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, m->bytes, path, len, minimal,
-                                mi, NULL, x->err);
+    m->xfer_left = m->bytes;
+    m->t_xfer0 = bbs_engine_now(x->e);
+    return send_piece(x, mi);
 }
 
 /* inject: message mi from node src to node dst (src != dst) through src's
@@ -1348,6 +1372,8 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     int mi = (int)info->tag, rc;
     msg *m = &x->m[mi];
     double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
+    if (m->xfer_left > 0)
+        return send_piece(x, mi);
     if ((rc = injected(x, mi)) != BB_OK)
         return rc;
     if (m->kind == M_P2P) {
@@ -1356,7 +1382,7 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
         return local_send_done(x, mi);
     }
     /* I/O transfers count as messages in the latency sample (as MFNetSim) */
-    if (dvec_push(&x->lat[m->job], t_arr - info->t_start_s))
+    if (dvec_push(&x->lat[m->job], t_arr - m->t_xfer0))
         return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
     if (m->kind == M_IOW)
         return sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
@@ -1376,6 +1402,7 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->packet_bytes = 4096;
     c->piece_bytes = 1048576;
     c->pieces_in_flight = 4;
+    c->route_piece_bytes = 262144;
     c->allreduce_algo = BBS_ALGO_AUTO;
     c->arch = BBS_ARCH_COMPUTE_GLOBAL;
     c->ssd_threshold_bytes = 65536;
@@ -1730,7 +1757,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
     if (c->pieces_in_flight < 0 || c->pieces_in_flight > MAX_INFLIGHT || !(c->piece_bytes >= 0)
-        || !(c->packet_bytes >= 0))
+        || !(c->packet_bytes >= 0) || !(c->route_piece_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
                          "%g B (>= 0) out of range", c->pieces_in_flight, MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);

@@ -12,7 +12,9 @@
  * link).  A node's network interface sends its messages (and I/O
  * transfers) first come, first served, one after the other (inject_fcfs,
  * CODES' fcfs scheduler): a node with k messages to send takes their sum,
- * not the longest.  A P2P message of at most small_bytes is routed but is
+ * not the longest.  Under adaptive routing a message goes in pieces of
+ * route_piece_bytes, one after the other, each routed on the loads of its
+ * start (CODES routes every packet).  A P2P message of at most small_bytes is routed but is
  * no flow (it is sent at the path's slowest link).  Messages between ranks
  * on one node do not use the network (complete at once).
  *
@@ -92,6 +94,8 @@ typedef struct {
     int inject_fcfs;                   /* a node's messages leave one after the other (1) */
     double packet_bytes;               /* queueing delay per loaded link, in packets of
                                           this size (4096); 0: none */
+    double route_piece_bytes;          /* adaptive routing decides per piece of this
+                                          size (256 KiB; 0: per message) */
     int allreduce_algo;                /* BBS_ALGO_* */
     /* storage */
     bbs_arch_kind arch;

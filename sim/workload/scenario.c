@@ -117,9 +117,12 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "packet"))
             return bbs_wl_parse_bytes(val, &s->packet_bytes) || s->packet_bytes < 0
                        ? BAD("not a size >= 0") : BB_OK;
+        if (!strcmp(key, "route_piece"))
+            return bbs_wl_parse_bytes(val, &s->route_piece_bytes) || s->route_piece_bytes < 0
+                       ? BAD("not a size >= 0") : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
-                         "injection, packet)", where, key);
+                         "injection, packet, route_piece)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
@@ -328,6 +331,7 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
     s->exact_limit = -1;
     s->inject_fcfs = 1;
     s->packet_bytes = 4096;
+    s->route_piece_bytes = 262144;
     s->arch = BBS_ARCH_COMPUTE_GLOBAL;
     strcpy(s->device, "mfnetsim-bb");
     strcpy(s->hdd, "seagate-st2000nx0253");

@@ -44,6 +44,7 @@ typedef struct {
     double small_bytes;               /* small_message: not flows below this */
     int inject_fcfs;                  /* injection: fcfs (1, default) or concurrent */
     double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
+    double route_piece_bytes;         /* route_piece: adaptive per piece (256 KiB) */
     /* [storage] */
     bbs_arch_kind arch;
     char device[BBS_SCN_PATH];        /* device name (data/devices) or file */
