@@ -58,3 +58,11 @@ bench-hybrid: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	  $(SHELL) $(top_srcdir)/bench/hybrid.sh
 .PHONY: bench-hybrid
+
+# What each network and storage mechanism changes (never run by make check).
+EXTRA_DIST += bench/mechanisms.sh
+bench-mechanisms: src/bbsize$(EXEEXT)
+	for w in w1 w2; do for r in min adp; do \
+	  BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
+.PHONY: bench-mechanisms
