@@ -393,22 +393,25 @@ test_route_pieces(void **state)
     bbs_net_topo_free(t);
 }
 
-/* The storage server's pieces: two ranks on one node write 2 MiB each, at
- * once, to their own files on the node-local buffer (a table device:
- * 1000 MiB/s, 20 us per request, a 2.5 ms seek whenever a piece does not
- * continue the previous one, as on MFNetSim's buffer).  Pieces of 1 MiB,
- * 4 requests in flight: A1 B1 A2 B2, every piece another file, so four
- * seeks: A ends after 3 p, B after 4 p, p = 1 MiB / rate + 20 us + 2.5 ms.
- * Whole requests in FIFO order: A then B, one seek each: q = 2 MiB / rate
- * + 20 us + 2.5 ms, A after q, B after 2 q. */
+/* The storage server's pieces: two ranks on one node write 8 MiB each to
+ * their own files on the node-local buffer (a table device: 1000 MiB/s,
+ * 20 us per request, a 2.5 ms seek whenever a piece does not continue the
+ * previous one, as on MFNetSim's buffer), B just after A.  Pieces of 1 MiB,
+ * 4 in flight, the next piece issued in turn over the requests present:
+ * A1..A4 are issued when A arrives; then the device order is
+ *   A1 A2 A3 A4 A5 B1 A6 B2 A7 B3 A8 B4 B5 B6 B7 B8
+ * with a seek at A1, B1, A6, B2, A7, B3, A8, B4 (another file than the
+ * piece before): A ends after 11 u + 7 s, B after 16 u + 8 s, u = 1 MiB /
+ * rate + 20 us, s = 2.5 ms.  Whole requests in FIFO order: A then B, one
+ * seek each: q = 8 MiB / rate + 20 us + 2.5 ms, A after q, B after 2 q. */
 static void
 test_storage_pieces(void **state)
 {
     (void)state;
     char err[BB_ERRLEN];
     bbs_net_topo *t = small_topo(0);
-    double mib = 1048576, rate = 1000 * mib, p = mib / rate + 20e-6 + 2.5e-3;
-    double q = 2 * mib / rate + 20e-6 + 2.5e-3;
+    double mib = 1048576, rate = 1000 * mib, u = mib / rate + 20e-6, sk = 2.5e-3;
+    double q = 8 * mib / rate + 20e-6 + sk, a_end = 11 * u + 7 * sk, b_end = 16 * u + 8 * sk;
 
     for (int pieces = 0; pieces <= 1; pieces++) {
         bbs_wl *w;
@@ -416,12 +419,13 @@ test_storage_pieces(void **state)
         bbs_net_placement pl;
         bbs_exec_result r;
         bbs_exec_config c;
-        double want_max = pieces ? 4 * p : 2 * q, want_mean = pieces ? 3.5 * p : 1.5 * q;
+        double want_max = pieces ? b_end : 2 * q;
+        double want_mean = pieces ? (a_end + b_end) / 2 : 1.5 * q;
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
         assert_int_equal(bbs_wl_add_job(w, "two", 2, 0, &job, err), BB_OK);
         for (int k = 0; k < 2; k++)
-            assert_int_equal(bbs_wl_io(w, job, k, 1, 2 * mib, (uint64_t)k + 1, 0, err),
+            assert_int_equal(bbs_wl_io(w, job, k, 1, 8 * mib, (uint64_t)k + 1, 0, err),
                              BB_OK);
         place_list(&pl, 1, ranks, nodes);
         bbs_exec_config_init(&c);

@@ -38,8 +38,7 @@ typedef struct {
     uint64_t object, offset;
     int stalled;
     double t_stall;
-    double served, piece;       /* I/O: bytes the device has served; the
-                                   piece at the device */
+    double issued, served;      /* I/O: bytes issued to the device, served */
     /* a transfer over the network: its nodes, its place in the source
      * node's injection queue (inj_next), whether it holds the injection
      * (injecting), and the queueing delay its first packet met */
@@ -93,15 +92,19 @@ typedef struct {
     int last_issued;
 } rank_st;
 
-/* The storage server in front of one device of a buffer node: requests
- * wait in a FIFO; up to pieces_in_flight of them are active, and the
- * device serves their pieces (piece_bytes each) one at a time, in turn. */
+/* The storage server in front of one device of a buffer node, as
+ * MFNetSim's: every request is cut into pieces (piece_bytes); the server
+ * keeps pieces_in_flight pieces issued to the device, which serves them one
+ * at a time in issue order, and issues the next piece, whenever one
+ * completes, from the request after the last one served (round robin over
+ * the requests present), so requests present together interleave. */
 enum { MAX_INFLIGHT = 64 };
 typedef struct {
-    int q_head, q_tail;         /* waiting requests (msg indices) */
-    int act[MAX_INFLIGHT];      /* active requests, in arrival order */
-    int nact, rr;               /* how many; whose piece is next */
-    int busy;                   /* a piece is at the device */
+    int r_head, r_tail;         /* requests with pieces not yet issued, in turn */
+    int iss[MAX_INFLIGHT];      /* issued pieces: their request, in issue order */
+    double iss_bytes[MAX_INFLIGHT], iss_off[MAX_INFLIGHT];
+    int iss_head, niss;
+    int busy;                   /* the first issued piece is at the device */
 } server;
 
 typedef struct {
@@ -786,33 +789,50 @@ coll_start(X *x, int gr, int idx)
 
 static int pfs_kick(X *x);
 
+/* issue_pieces: top up the device's issued pieces from the requests, in
+ * turn. */
+static void
+issue_pieces(X *x, server *S)
+{
+    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
+    while (S->niss < inflight && S->r_head >= 0) {
+        int mi = q_pop(x, &S->r_head, &S->r_tail);
+        msg *m = &x->m[mi];
+        double left = m->bytes - m->issued;
+        double piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes
+                                                                        : left;
+        int k = (S->iss_head + S->niss) % MAX_INFLIGHT;
+        S->iss[k] = mi;
+        S->iss_bytes[k] = piece;
+        S->iss_off[k] = m->issued;
+        S->niss++;
+        m->issued += piece;
+        if (m->issued < m->bytes)
+            q_push(x, &S->r_head, &S->r_tail, mi);
+    }
+}
+
 static int
 dev_start(X *x, int b, int hdd)
 {
     bbnode_st *B = &x->bb[b];
     server *S = &B->sv[hdd];
-    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
     if (S->busy)
         return BB_OK;
-    while (S->nact < inflight && S->q_head >= 0)
-        S->act[S->nact++] = q_pop(x, &S->q_head, &S->q_tail);
-    if (S->nact == 0)
+    issue_pieces(x, S);
+    if (S->niss == 0)
         return BB_OK;
-    if (S->rr >= S->nact)
-        S->rr = 0;
-    int mi = S->act[S->rr];
+    int k = S->iss_head, mi = S->iss[k];
     msg *m = &x->m[mi];
     bbs_dev *d = hdd ? B->hdd : B->dev;
     const bbs_dev_params *dp = bbs_dev_get_params(d);
-    double left = m->bytes - m->served;
-    m->piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes : left;
     bbs_io io;
     io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
     io.object = m->object;
-    io.size_bytes = m->piece < 1 ? 1 : (uint64_t)m->piece;
+    io.size_bytes = S->iss_bytes[k] < 1 ? 1 : (uint64_t)S->iss_bytes[k];
     double span = dp->capacity_bytes - (double)io.size_bytes;
     if (dp->kind == BBS_DEV_TABLE)
-        io.offset_bytes = m->offset + (uint64_t)m->served;
+        io.offset_bytes = m->offset + (uint64_t)S->iss_off[k];
     else
         io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
     B->wp += (double)io.size_bytes;
@@ -824,26 +844,17 @@ dev_start(X *x, int b, int hdd)
     return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
 }
 
-/* piece_done: the device finished request mi's current piece: 1 when that
- * was its last (it leaves the active set), 0 when the next active request
- * gets the device. */
+/* piece_done: the device finished the first issued piece (of request mi):
+ * 1 when that completes the request. */
 static int
 piece_done(X *x, server *S, int mi)
 {
     msg *m = &x->m[mi];
-    int k = 0;
     S->busy = 0;
-    m->served += m->piece;
-    while (S->act[k] != mi)
-        k++;
-    if (m->served < m->bytes) {
-        S->rr = k + 1;
-        return 0;
-    }
-    memmove(S->act + k, S->act + k + 1, (size_t)(S->nact - k - 1) * sizeof *S->act);
-    S->nact--;
-    S->rr = k;
-    return 1;
+    m->served += S->iss_bytes[S->iss_head];
+    S->iss_head = (S->iss_head + 1) % MAX_INFLIGHT;
+    S->niss--;
+    return m->served >= m->bytes;
 }
 
 /* A request reaches its node (after the network, if any). */
@@ -868,7 +879,7 @@ dev_arrive(X *x, int mi)
         }
         B->reserved += m->bytes;
     }
-    q_push(x, &B->sv[hdd].q_head, &B->sv[hdd].q_tail, mi);
+    q_push(x, &B->sv[hdd].r_head, &B->sv[hdd].r_tail, mi);
     return dev_start(x, m->bbnode, hdd);
 }
 
@@ -1605,7 +1616,7 @@ setup_storage(X *x, char *err)
     int rc = BB_OK;
     for (int b = 0; b < x->nbb; b++) {
         bbnode_st *B = &x->bb[b];
-        B->sv[0].q_head = B->sv[0].q_tail = B->sv[1].q_head = B->sv[1].q_tail = -1;
+        B->sv[0].r_head = B->sv[0].r_tail = B->sv[1].r_head = B->sv[1].r_tail = -1;
         B->st_head = B->st_tail = -1;
         B->pfs_next = -1;
         if (!used[b])

@@ -26,12 +26,13 @@
  * to the buffer node, then a request to the node's device (a FIFO server,
  * device.h); a READ is the device request, then a flow back.  Node-local
  * buffers: the device is on the rank's node and no flow is made.  As
- * MFNetSim's storage server, a node's server splits requests into pieces
- * of piece_bytes and keeps at most pieces_in_flight requests active, whose
- * pieces the device serves one at a time, in turn; the device charges its
- * seek whenever a piece does not continue the previous one (table model:
- * another object, or a jump past seq_window_bytes), so interleaved clients
- * pay a seek per piece.
+ * MFNetSim's storage server, a node's server cuts requests into pieces of
+ * piece_bytes and keeps pieces_in_flight of them issued to the device,
+ * which serves them one at a time in issue order; whenever one completes,
+ * the next is issued from the next request present, in turn.  The device
+ * charges its seek whenever a piece does not continue the previous one
+ * (table model: another object, or a jump past seq_window_bytes), so
+ * clients writing at once pay a seek per piece.
  * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
  * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
  * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
@@ -104,7 +105,7 @@ typedef struct {
     double ssd_threshold_bytes;        /* storage-side, default 65536 */
     double piece_bytes;                /* a device serves requests in pieces of this
                                           size (1 MiB); 0: whole requests */
-    int pieces_in_flight;              /* requests served in turn, 1 to 64 (4) */
+    int pieces_in_flight;              /* pieces issued to the device, 1 to 64 (4) */
     double capacity_bytes;             /* per buffer node; 0 = the device's */
     double pfs_bw_Bps;                 /* aggregate; 0 = no draining */
     bbs_drain_kind drain;

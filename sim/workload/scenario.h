@@ -56,7 +56,7 @@ typedef struct {
     double lazy_threshold_bytes;
     double chunk_bytes;
     double piece_bytes;               /* piece: the server's pieces (1 MiB; 0 whole) */
-    int pieces_in_flight;             /* pieces_in_flight: requests served in turn (4) */
+    int pieces_in_flight;             /* pieces_in_flight: issued to the device (4) */
     /* [placement] */
     int placement;                    /* enum bbs_net_place_kind, or -1 for file */
     char alloc[BBS_SCN_PATH];
