@@ -12,6 +12,7 @@
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
 # Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
+# (MECHANISMS="pieces routepiece" runs only those variants.)
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 LC_ALL=C
@@ -75,7 +76,7 @@ variant pieces injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_pi
 variant routepiece injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_piece=256KiB
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
-for v in none fcfs queueing pieces routepiece; do
+for v in ${MECHANISMS:-none fcfs queueing pieces routepiece}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done
