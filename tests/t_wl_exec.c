@@ -93,6 +93,8 @@ test_one_message(void **state)
     assert_true(fabs(r.jobs[0].elapsed_s - want) < 1e-9 * want + 1e-15);
     assert_true(fabs(r.jobs[0].lat_max_s - want) < 1e-9 * want + 1e-15);
     assert_int_equal(r.jobs[0].messages, 1);
+    /* the one message's router-to-router hops */
+    assert_true(r.jobs[0].hops_mean == bbs_net_path_router_hops(t, path, len));
     assert_true(r.jobs[0].finished);
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);

@@ -136,6 +136,8 @@ typedef struct {
     dvec *lat;                  /* per job */
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
+    double *job_hops;           /* router hops summed over network messages */
+    uint64_t *job_hopn;         /* network messages (flows and small ones) */
     double stall_s, bytes_on_pfs;
     /* system-level stall: writes waiting for room anywhere (validate) */
     int nstalled;
@@ -397,6 +399,8 @@ msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, 
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += bytes;
         }
+        x->job_hops[job] += bbs_net_path_router_hops(t, path, len);
+        x->job_hopn[job]++;
         double t_sent = now + bytes / cap;
         int rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
@@ -1204,6 +1208,8 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     int mi = (int)info->tag, rc;
     msg *m = &x->m[mi];
     double t_arr = bbs_engine_now(e) + info->delay_s;
+    x->job_hops[m->job] += info->router_hops;
+    x->job_hopn[m->job]++;
     if (m->kind == M_P2P) {
         if ((rc = sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
             return rc;
@@ -1559,6 +1565,8 @@ x_free(X *x)
     free(x->job_w);
     free(x->job_r);
     free(x->job_msgs);
+    free(x->job_hops);
+    free(x->job_hopn);
 }
 
 int
@@ -1603,6 +1611,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->job_w = calloc((size_t)nj, sizeof(double));
     x->job_r = calloc((size_t)nj, sizeof(double));
     x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
+    x->job_hops = calloc((size_t)nj, sizeof(double));
+    x->job_hopn = calloc((size_t)nj, sizeof(uint64_t));
     x->job_wact = calloc((size_t)nj, sizeof(int));
     x->job_wt0 = calloc((size_t)nj, sizeof(double));
     x->job_write_s = calloc((size_t)nj, sizeof(double));
@@ -1613,7 +1623,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
     if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
-        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_wact || !x->job_wt0
+        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_hops || !x->job_hopn || !x->job_wact || !x->job_wt0
         || !x->job_write_s || !x->bursts || !x->job_pfs || !x->job_lost || !x->job_files_lost
         || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
@@ -1786,6 +1796,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         x->bursts[j].n = x->bursts[j].cap = 0;
         J->bytes_read = x->job_r[j];
         J->messages = x->job_msgs[j];
+        J->hops_mean = x->job_hopn[j] ? x->job_hops[j] / (double)x->job_hopn[j] : 0;
         dvec *d = &x->lat[j];
         if (d->n > 0) {
             double s = 0;

@@ -100,6 +100,10 @@ typedef struct {
     double compute_mean_s;
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;
+    double hops_mean;                  /* router-to-router hops per network
+                                        * message or I/O transfer (flows and
+                                        * small messages; same-node ones
+                                        * excluded) */
     double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
     int finished;                      /* every rank reached the end of its stream */
     /* write bursts: maximal intervals during which at least one WRITE of

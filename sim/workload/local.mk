@@ -14,6 +14,10 @@ check_PROGRAMS += tests/t_wl_exec
 tests_t_wl_exec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_wl_exec_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_wl_exec
+check_PROGRAMS += tests/t_wl_models
+tests_t_wl_models_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_models_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_models
 
 sim_workload_libbbswl_a_SOURCES += \
 	sim/workload/models.c sim/workload/models.h \

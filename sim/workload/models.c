@@ -281,12 +281,16 @@ bbs_young_daly_s(double delta_s, double mtti_s)
 
 /* ---- generators ---------------------------------------------------------- */
 
-/* Rank of coordinates c on a periodic grid d (row-major, last fastest). */
+/* Rank of coordinates c on a periodic grid d, dimension 0 fastest: r =
+ * c0 + d0 (c1 + d1 (c2 + ...)), as the artifact's skeletons lay ranks out
+ * (MILC xlat_coords_to_pid, Nekbone CUBICLAT::tripletZ2id), so ranks that
+ * differ in dimension 0 are adjacent in rank order and, under contiguous
+ * placement, on nearby nodes. */
 static int
 grid_rank(const int *d, int n, const int *c)
 {
     int r = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = n - 1; i >= 0; i--)
         r = r * d[i] + ((c[i] % d[i]) + d[i]) % d[i];
     return r;
 }
@@ -294,7 +298,7 @@ grid_rank(const int *d, int n, const int *c)
 static void
 grid_coords(const int *d, int n, int r, int *c)
 {
-    for (int i = n - 1; i >= 0; i--) {
+    for (int i = 0; i < n; i++) {
         c[i] = r % d[i];
         r /= d[i];
     }
@@ -324,8 +328,8 @@ gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
             }
         int nn = 2 * m->ndims;
         for (int it = 0; it < m->iterations; it++) {
-            if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
-                return rc;
+            /* the skeleton's two Dslash phases (even, odd sites): post
+             * the receives, send, compute, wait */
             for (int ph = 0; ph < 2; ph++) {
                 /* tag: (iteration, phase, direction of travel); the
                  * receiver expects from its neighbour in direction d the
@@ -337,6 +341,8 @@ gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
                 for (int k = 0; k < nn; k++)
                     if ((rc = nb_op(w, job, r, 1, nbr[k], m->msg_bytes, base + dirn[k], err)))
                         return rc;
+                if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
+                    return rc;
                 if ((rc = bbs_wl_waitall(w, job, r, err)))
                     return rc;
             }

@@ -8,13 +8,15 @@
  * nekbone_workload.json, union_conceptual.json).  Every rank of a model
  * runs in program order (BBS_DEP_PREV); tags are per iteration.
  *
- * MILC (milc_skeleton.json): ranks on a periodic 4-D grid (default
- * 3x4x5x5 = 300), 8 neighbours (+-1 in each dimension).  Per iteration:
- * compute_s (default 100 cycles at 4 GHz = 25 ns), then two halo phases,
- * each 8 Irecv + 8 Isend of msg_bytes (497,664 B) and a Waitall, then 2
- * Allreduce of 8 B.  Per rank and iteration: 16 messages, 16 x 497,664 B.
- * [inferred] the two phases and the two 8-B allreduces (the skeleton's
- * gauge-force/CG structure); the paper gives 486 KB = 497,664 B messages.
+ * MILC (milc_skeleton.json and the SWM skeleton it names,
+ * milc_swm_user_code.cpp): ranks on a periodic 4-D grid (default 3x4x5x5 =
+ * 300) laid out with dimension 0 fastest (rank = c0 + d0 (c1 + d1 (c2 +
+ * d2 c3))), 8 neighbours in the order -d0, +d0, -d1, ..., +d3.  Per
+ * iteration two halo phases (Dslash on even, then odd sites), each 8 Irecv
+ * + 8 Isend of msg_bytes (497,664 B), compute_s (default 100 cycles at
+ * 4 GHz = 25 ns) and a Waitall; then 2 Allreduce of 8 B.  Per rank and
+ * iteration: 16 messages, 16 x 497,664 B.  The paper gives 486 KB =
+ * 497,664 B messages.
  *
  * Nekbone (nekbone_workload.json): ranks on a periodic 3-D grid Rx x Ry x
  * Rz (5 x 6 x 10), 26 neighbours; for each polynomial order P from Pbegin
@@ -52,7 +54,7 @@ typedef enum {
 typedef struct {
     bbs_model_kind kind;
     int iterations;              /* MILC 100, Cosmoflow 5, Checkpoint: count 1 */
-    double compute_s;            /* per iteration (Checkpoint: the interval) */
+    double compute_s;            /* per iteration (MILC: per phase; Checkpoint: interval) */
     /* MILC */
     int ndims;
     int dims[BBS_MODEL_MAXDIMS];
