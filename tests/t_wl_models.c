@@ -1,6 +1,7 @@
 /* t_wl_models.c: the structure of the MFNetSim application models
  * (models.h) read back from their operation streams and checked against
- * hand-worked cases: MILC's rank order and neighbours.
+ * hand-worked cases: MILC's rank order and neighbours, Nekbone's
+ * non-periodic lattice and its solves, Cosmoflow's blocking steps.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -8,12 +9,16 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "bb_error.h"
+#include "network/place.h"
+#include "network/topo.h"
+#include "workload/exec.h"
 #include "workload/models.h"
 
 static bbs_wl *
@@ -27,6 +32,41 @@ build(const bbs_model *m, int ranks)
     if (bbs_model_generate(m, w, job, err) != BB_OK)
         fail_msg("generate: %s", err);
     return w;
+}
+
+/* Run job 0 of w (ranks on nodes 0, 2, 4, ... of graph500-72, one
+ * burst-buffer node per group, a 1000 MiB/s table device). */
+static void
+run(const bbs_wl *w, bbs_exec_result *r)
+{
+    char err[BB_ERRLEN];
+    bbs_net_params par;
+    bbs_net_topo *t = NULL;
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    par.bb_per_group = 1;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    int n = bbs_wl_nranks(w, 0);
+    bbs_net_placement pl;
+    pl.njobs = 1;
+    pl.job_off = malloc(2 * sizeof(int));
+    pl.node = malloc((size_t)n * sizeof(int));
+    assert_non_null(pl.job_off);
+    assert_non_null(pl.node);
+    pl.job_off[0] = 0, pl.job_off[1] = n;
+    for (int i = 0; i < n; i++)
+        pl.node[i] = t->compute_nodes[i];
+    bbs_exec_config c;
+    bbs_exec_config_init(&c);
+    c.topo = t;
+    c.place = &pl;
+    bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
+    c.bb_dev.capacity_bytes = 1e12;
+    c.bb_dev.table.nbins = 1;
+    c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+    if (bbs_exec_run(w, &c, r, err) != BB_OK)
+        fail_msg("run: %s", err);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(t);
 }
 
 /* The peers of the first n ops of kind k in rank's stream, in order. */
@@ -78,11 +118,99 @@ test_milc_neighbours(void **state)
     bbs_wl_free(w);
 }
 
+/* The op kinds of rank's stream as letters: C compute, S send, R receive,
+ * W waitall, A allreduce, B barrier, others '?'. */
+static void
+kinds(const bbs_wl *w, int rank, char *buf, size_t cap)
+{
+    int n;
+    const bbs_op *o = bbs_wl_stream(w, 0, rank, &n);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 1 < cap; i++) {
+        char c = '?';
+        switch (o[i].kind) {
+        case BBS_OP_COMPUTE: c = 'C'; break;
+        case BBS_OP_SEND: c = 'S'; break;
+        case BBS_OP_RECV: c = 'R'; break;
+        case BBS_OP_WAITALL: c = 'W'; break;
+        case BBS_OP_COLL:
+            c = o[i].coll == BBS_COLL_ALLREDUCE ? 'A' : o[i].coll == BBS_COLL_BARRIER ? 'B' : '?';
+            break;
+        default: break;
+        }
+        buf[k++] = c;
+    }
+    buf[k] = 0;
+}
+
+/* Nekbone on a non-periodic 3x2x2 lattice (rank = x + 3 y + 6 z) with
+ * 2x3x1 elements per rank, one order P = 2, 2 CG iterations, 8-B DOFs.
+ * Rank 0 = (0,0,0) has 7 neighbours, in the skeleton's order (faces,
+ * corners, edges): +x 1, +y 3, +z 6, corner (1,1,1) 10, edges (0,1,1) 9,
+ * (1,0,1) 7, (1,1,0) 4.  Shared DOFs, E_i P + 1 = 5, 7, 3 along x, y, z:
+ * +x face 7 x 3, +y face 5 x 3, +z face 5 x 7, corner 1, edge along x 5,
+ * along y 7, along z 3; times 8 B.  The centre-most rank 10 = (1,1,1) has
+ * 3 x 2 x 2 - 1 = 11 neighbours.  Per order: 2 gather-scatters, a CG solve
+ * (allreduce, then per iteration allreduce, gather-scatter, 2 allreduces),
+ * a barrier, a second solve. */
+static void
+test_nekbone_structure(void **state)
+{
+    (void)state;
+    bbs_model m;
+    char err[BB_ERRLEN];
+    bbs_model_defaults(&m, BBS_MODEL_NEKBONE);
+    assert_int_equal(bbs_model_set(&m, "grid", "3x2x2", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "elements", "2x3x1", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "orders", "2:3:1", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "cg_iterations", "2", err), BB_OK);
+    bbs_wl *w = build(&m, 12);
+    static const int want_peer[7] = { 1, 3, 6, 10, 9, 7, 4 };
+    static const double want_bytes[7] = { 168, 120, 280, 8, 40, 56, 24 };
+    int n, k = 0;
+    const bbs_op *o = bbs_wl_stream(w, 0, 0, &n);
+    for (int i = 0; i < n && k < 7; i++)
+        if (o[i].kind == BBS_OP_SEND) {
+            if (o[i].peer != want_peer[k] || o[i].bytes != want_bytes[k])
+                fail_msg("send %d to %d of %.0f B, wanted %d and %.0f", k, o[i].peer,
+                         o[i].bytes, want_peer[k], want_bytes[k]);
+            k++;
+        }
+    assert_int_equal(k, 7);
+    int got[16];
+    assert_int_equal(peers(w, 10, BBS_OP_SEND, got, 16), 16);   /* 11 + 5 of the next */
+    assert_int_equal(got[11], got[0]);
+    char buf[1024], want[1024];
+    const char *x = "RRRRRRRSSSSSSSW";
+    snprintf(want, sizeof want, "%s%s" "A" "A%sAA" "A%sAA" "B" "A" "A%sAA" "A%sAA", x, x, x, x,
+             x, x);
+    kinds(w, 0, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    /* the closed form counts pairs per offset, independently of the
+     * per-rank loop: 6 gather-scatters of every rank's messages */
+    bbs_wl_totals t;
+    bbs_wl_job_totals(w, 0, &t);
+    assert_true(fabs(t.p2p_bytes - bbs_model_p2p_bytes(&m, 12)) < 1e-6);
+    assert_int_equal(t.colls[BBS_COLL_ALLREDUCE], 12 * 14);
+    assert_int_equal(t.colls[BBS_COLL_BARRIER], 12);
+    bbs_exec_result r;
+    run(w, &r);   /* every receive matches a send: no deadlock */
+    assert_true(r.jobs[0].finished);
+    assert_true(r.jobs[0].bytes_sent >= t.p2p_bytes);
+    bbs_exec_result_free(&r);
+    bbs_wl_free(w);
+    /* one number for elements means a cube */
+    assert_int_equal(bbs_model_set(&m, "elements", "4", err), BB_OK);
+    assert_true(m.elem[0] == 4 && m.elem[1] == 4 && m.elem[2] == 4);
+    assert_int_equal(bbs_model_set(&m, "elements", "4x4", err), BB_EINVAL);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_milc_neighbours),
+        cmocka_unit_test(test_nekbone_structure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,14 +18,24 @@
  * iteration: 16 messages, 16 x 497,664 B.  The paper gives 486 KB =
  * 497,664 B messages.
  *
- * Nekbone (nekbone_workload.json): ranks on a periodic 3-D grid Rx x Ry x
- * Rz (5 x 6 x 10), 26 neighbours; for each polynomial order P from Pbegin
- * to Pend step Pstep (8, 11, 14, 17), CGcount (100) CG iterations, each a
- * halo exchange (26 Irecv + 26 Isend, Waitall) and 2 Allreduce of 8 B
- * (ByteSizeOf1DOF).  [inferred] message sizes: with E = Ex (13) elements
- * per edge of a rank's block, face 8 (E P)^2 B, edge 8 E P B, corner 8 B
- * (the paper says 8 B to 165 KB; this rule reaches 165 KB at P = 11 and
- * 391 KB at P = 17).  Compute per iteration: compute_s (default 0: the
+ * Nekbone (nekbone_workload.json and its SWM skeleton,
+ * nekbone_swm_user_code.cpp): ranks on a non-periodic 3-D lattice Rx x Ry
+ * x Rz (5 x 6 x 10), x fastest (CUBICLAT::tripletZ2id), up to 26
+ * neighbours (fewer at the boundary), in the skeleton's order: 6 faces, 8
+ * corners, 12 edges.  A rank's block holds Ex x Ey x Ez elements; the
+ * skeleton reads Ez from the key "Rx", so the published runs had 13 x 13 x
+ * 5, not the file's 13 x 13 x 13 (elem defaults to what ran).  A message
+ * carries the DOFs the two blocks share, dof_bytes (8) each: E_i P + 1
+ * along every axis i where the two ranks' coordinates agree (face: two
+ * axes, edge: one, corner: 1 DOF).  For each polynomial order P from Pbegin
+ * to Pend step Pstep (8, 11, 14, 17): two gather-scatters ("on c", "on
+ * f"), a CG solve, a barrier, a second CG solve.  A solve is one Allreduce
+ * of allreduce_bytes (8), then CGcount (100) iterations of an Allreduce, a
+ * gather-scatter and allreduces - 1 (2) more Allreduces (nek_glsc3 x 3 and
+ * nek_gsop "on w").  A gather-scatter: an Irecv from every neighbour, an
+ * Isend to every neighbour, Waitall.  [departure] the skeleton waits for
+ * its receives only; the Waitall here waits for the sends too (they end
+ * when injected).  Compute per CG iteration: compute_s (default 0: the
  * skeleton's cpu_sim_speedup of 1e6 makes it negligible).
  *
  * Checkpoint (union_conceptual.json "checkpoint 1 50000000000 100000000"):
@@ -59,11 +69,11 @@ typedef struct {
     int ndims;
     int dims[BBS_MODEL_MAXDIMS];
     double msg_bytes;
-    int allreduces;              /* per iteration (MILC 2, Nekbone 2) */
+    int allreduces;              /* per iteration (MILC 2, Nekbone 3) */
     double allreduce_bytes;      /* MILC/Nekbone 8, Cosmoflow 29,516,800 */
     /* Nekbone */
     int grid[3];                 /* Rx Ry Rz */
-    int elems;                   /* Ex */
+    int elem[3];                 /* elements per rank: Ex Ey Ez */
     int p_begin, p_end, p_step;
     int cg_iterations;
     double dof_bytes;
@@ -102,7 +112,8 @@ double bbs_young_daly_s(double delta_s, double mtti_s);
 int bbs_model_generate(const bbs_model *m, bbs_wl *w, int job, char *err);
 
 /* bbs_model_p2p_bytes: closed-form point-to-point bytes of the whole job
- * (MILC: ranks x iterations x 16 x msg_bytes). */
+ * (MILC: ranks x iterations x 16 x msg_bytes; Nekbone: per order, 2 + 2
+ * cg_iterations gather-scatters of every pair of lattice neighbours). */
 double bbs_model_p2p_bytes(const bbs_model *m, int ranks);
 
 #endif
