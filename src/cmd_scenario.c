@@ -201,6 +201,8 @@ bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err)
             rc = bbs_model_generate(&sj->model, w, job, sub);
         if (rc == BB_OK && sj->trace)
             rc = bbs_wl_set_job_start(w, job, sj->start_s, sub);
+        if (rc == BB_OK)
+            rc = bbs_wl_set_job_allreduce(w, job, sj->allreduce_algo, sub);
         if (rc != BB_OK)
             bb_seterr(err, rc, "%s: job '%s' (line %d): %s", s->source, sj->name, sj->line, sub);
     }

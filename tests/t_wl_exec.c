@@ -134,6 +134,51 @@ coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_ms
     bbs_net_topo_free(t);
 }
 
+/* A job's own allreduce algorithm beats the run's: Rabenseifner on 8
+ * members of 1e6 B is 2 log2 8 = 6 exchanges of 5e5, 2.5e5, 1.25e5 B and
+ * back, 48 messages and 8 x 2 x 7/8 x 1e6 B; on 6 members (4 after the
+ * fold of 2 pairs) 2 + 4 x 4 + 2 = 20 messages, 2 + 4 x 1.5 + 2 = 10 n. */
+static void
+job_algo_case(int p, int algo, double bytes, double want_msgs, double want_bytes)
+{
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { p }, nodes[64];
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    for (int i = 0; i < p; i++)
+        nodes[i] = i;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "c", p, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_job_allreduce(w, job), -1);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job, algo, err), BB_OK);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job, BBS_ALGO_N, err), BB_EINVAL);
+    for (int i = 0; i < p; i++)
+        assert_int_equal(bbs_wl_coll(w, job, i, BBS_COLL_ALLREDUCE, 0, 0, bytes, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    if ((double)r.jobs[0].messages != want_msgs || fabs(r.jobs[0].bytes_sent - want_bytes) > 1e-6)
+        fail_msg("%s p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_algo_name(algo),
+                 p, (unsigned long long)r.jobs[0].messages, r.jobs[0].bytes_sent, want_msgs,
+                 want_bytes);
+    assert_true(r.jobs[0].finished);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+static void
+test_job_allreduce(void **state)
+{
+    (void)state;
+    job_algo_case(8, BBS_ALGO_RABENSEIFNER, 1e6, 48, 8 * 2 * 7.0 / 8 * 1e6);
+    job_algo_case(6, BBS_ALGO_RABENSEIFNER, 1e6, 20, 10e6);
+    /* a job may ask for recursive doubling at 1 MB (auto would ring) */
+    job_algo_case(8, BBS_ALGO_RECDBL, 1e6, 24, 24e6);
+}
+
 static void
 test_collectives(void **state)
 {
@@ -368,6 +413,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_message),
         cmocka_unit_test(test_collectives),
+        cmocka_unit_test(test_job_allreduce),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
         cmocka_unit_test(test_dependencies),

@@ -119,7 +119,8 @@ test_milc_neighbours(void **state)
 }
 
 /* The op kinds of rank's stream as letters: C compute, S send, R receive,
- * W waitall, A allreduce, B barrier, others '?'. */
+ * W waitall, A allreduce, B barrier, r blocking read, w blocking write,
+ * others '?'. */
 static void
 kinds(const bbs_wl *w, int rank, char *buf, size_t cap)
 {
@@ -133,6 +134,8 @@ kinds(const bbs_wl *w, int rank, char *buf, size_t cap)
         case BBS_OP_SEND: c = 'S'; break;
         case BBS_OP_RECV: c = 'R'; break;
         case BBS_OP_WAITALL: c = 'W'; break;
+        case BBS_OP_READ: c = o[i].nonblocking ? '?' : 'r'; break;
+        case BBS_OP_WRITE: c = o[i].nonblocking ? '?' : 'w'; break;
         case BBS_OP_COLL:
             c = o[i].coll == BBS_COLL_ALLREDUCE ? 'A' : o[i].coll == BBS_COLL_BARRIER ? 'B' : '?';
             break;
@@ -205,12 +208,46 @@ test_nekbone_structure(void **state)
     assert_int_equal(bbs_model_set(&m, "elements", "4x4", err), BB_EINVAL);
 }
 
+/* Cosmoflow as Figure 6 draws it: per iteration a blocking read of the
+ * batch, then compute, then the allreduce; batch_op = write turns the
+ * read into a write of the same bytes (the artifact). */
+static void
+test_cosmoflow_steps(void **state)
+{
+    (void)state;
+    bbs_model m;
+    char err[BB_ERRLEN], buf[64];
+    bbs_model_defaults(&m, BBS_MODEL_COSMOFLOW);
+    assert_int_equal(bbs_model_set(&m, "iterations", "3", err), BB_OK);
+    bbs_wl *w = build(&m, 4);
+    kinds(w, 2, buf, sizeof buf);
+    assert_string_equal(buf, "rCArCArCA");
+    bbs_wl_totals t;
+    bbs_wl_job_totals(w, 0, &t);
+    assert_true(t.read_bytes == 4 * 3 * 8388608.0 && t.write_bytes == 0);
+    assert_true(fabs(t.compute_s - 4 * 3 * 0.129) < 1e-12);
+    assert_true(t.coll_bytes[BBS_COLL_ALLREDUCE] == 4 * 3 * 29516800.0);
+    bbs_wl_free(w);
+    assert_int_equal(bbs_model_set(&m, "batch_op", "write", err), BB_OK);
+    w = build(&m, 4);
+    kinds(w, 0, buf, sizeof buf);
+    assert_string_equal(buf, "wCAwCAwCA");
+    bbs_wl_job_totals(w, 0, &t);
+    assert_true(t.write_bytes == 4 * 3 * 8388608.0 && t.read_bytes == 0);
+    bbs_wl_free(w);
+    assert_int_equal(bbs_model_set(&m, "batch_op", "READ", err), BB_OK);
+    assert_int_equal(m.batch_write, 0);
+    assert_int_equal(bbs_model_set(&m, "batch_op", "pipelined", err), BB_EINVAL);
+    assert_non_null(strstr(err, "read (the paper) or write (the artifact)"));
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_milc_neighbours),
         cmocka_unit_test(test_nekbone_structure),
+        cmocka_unit_test(test_cosmoflow_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

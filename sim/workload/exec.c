@@ -40,14 +40,8 @@ typedef struct {
     double t_stall;
 } msg;
 
-/* One rank's part of a running collective. */
-typedef struct {
-    int send;                   /* 1 send, 0 recv */
-    int peer;                   /* communicator index */
-    double bytes;
-    int step;                   /* local sequencing: actions of a step run together */
-    int round;                  /* the algorithm's round: the tag both ends agree on */
-} cact;
+/* One rank's part of a running collective: its schedule (coll.h). */
+typedef bbs_coll_act cact;
 
 struct coll_run {
     int gr, op, job, comm, inst;
@@ -447,144 +441,6 @@ msg_recv(X *x, int job, int me, int src, int space, int64_t tag, int op, coll_ru
 /* ---- collectives --------------------------------------------------------- */
 
 static int
-cact_add(cact **a, int *n, int *cap, int send, int peer, double bytes, int step, int round)
-{
-    if (bbs_wl_grow((void **)a, sizeof **a, cap, *n + 1))
-        return BB_ENOMEM;
-    (*a)[*n] = (cact){ send, peer, bytes, step, round };
-    (*n)++;
-    return BB_OK;
-}
-
-/* The schedule of communicator member me of p (root: member index) for one
- * collective: actions grouped into sequential steps (see ops.h). */
-static int
-coll_schedule(int kind, int algo, int p, int me, int root, double bytes, cact **a, int *n)
-{
-    int cap = 0, st = 0, rd = 0, rc = BB_OK;
-    *a = NULL;
-    *n = 0;
-    /* st orders this rank's steps; rd names the round (the message tag),
-     * which both ends of a message compute alike */
-#define ADD(s, peer, b) do { if ((rc = cact_add(a, n, &cap, (s), (peer), (b), st, rd)) != BB_OK) return rc; } while (0)
-    if (p <= 1)
-        return BB_OK;
-    int rel = (me - root + p) % p;
-    switch (kind) {
-    case BBS_COLL_BARRIER:
-        for (int d = 1; d < p; d <<= 1, st++, rd++) {
-            ADD(1, (me + d) % p, 0);
-            ADD(0, (me - d + p) % p, 0);
-        }
-        break;
-    case BBS_COLL_BCAST: {
-        int mask = 1, lvl = 0;
-        while (mask < p) {
-            if (rel & mask) {
-                rd = lvl;
-                ADD(0, ((rel - mask) + root) % p, 0);
-                st++;
-                break;
-            }
-            mask <<= 1;
-            lvl++;
-        }
-        mask >>= 1;
-        lvl--;
-        while (mask > 0) {
-            if (rel + mask < p) {
-                rd = lvl;
-                ADD(1, (rel + mask + root) % p, bytes);
-                st++;
-            }
-            mask >>= 1;
-            lvl--;
-        }
-        break;
-    }
-    case BBS_COLL_REDUCE:
-        for (int mask = 1; mask < p; mask <<= 1, rd++) {
-            if ((rel & mask) == 0) {
-                int s = rel | mask;
-                if (s < p) {
-                    ADD(0, (s + root) % p, 0);
-                    st++;
-                }
-            } else {
-                ADD(1, ((rel & ~mask) + root) % p, bytes);
-                st++;
-                break;
-            }
-        }
-        break;
-    case BBS_COLL_ALLREDUCE: {
-        int ring = algo == BBS_ALGO_RING
-                   || (algo == BBS_ALGO_AUTO && bytes >= BBS_ALLREDUCE_RING_MIN && p > 2);
-        if (ring) {
-            for (int k = 0; k < 2 * (p - 1); k++, st++, rd++) {
-                ADD(1, (me + 1) % p, bytes / p);
-                ADD(0, (me - 1 + p) % p, 0);
-            }
-            break;
-        }
-        int pof2 = 1;
-        while (pof2 * 2 <= p)
-            pof2 *= 2;
-        int rem = p - pof2, nr;
-        if (me < 2 * rem) {
-            if (me % 2 == 0) {
-                ADD(1, me + 1, bytes);
-                nr = -1;
-            } else {
-                ADD(0, me - 1, 0);
-                nr = me / 2;
-            }
-            st++;
-        } else {
-            nr = me - rem;
-        }
-        rd = 1;
-        if (nr >= 0)
-            for (int mask = 1; mask < pof2; mask <<= 1, st++, rd++) {
-                int nd = nr ^ mask;
-                int dst = nd < rem ? nd * 2 + 1 : nd + rem;
-                ADD(1, dst, bytes);
-                ADD(0, dst, 0);
-            }
-        rd = 1000;                 /* the unfold round, after every doubling round */
-        if (me < 2 * rem) {
-            if (me % 2)
-                ADD(1, me - 1, bytes);
-            else
-                ADD(0, me + 1, 0);
-            st++;
-        }
-        break;
-    }
-    case BBS_COLL_GATHER:
-    case BBS_COLL_GATHERV:
-        if (me == root) {
-            for (int i = 0; i < p; i++)
-                if (i != root)
-                    ADD(0, i, 0);
-        } else {
-            ADD(1, root, bytes);
-        }
-        break;
-    case BBS_COLL_ALLTOALL:
-        for (int k = 1; k < p; k++, st++, rd++) {
-            ADD(1, (me + k) % p, bytes);
-            ADD(0, (me - k + p) % p, 0);
-        }
-        break;
-    default:
-        break;
-    }
-#undef ADD
-    return BB_OK;
-}
-
-static int
 coll_step_start(X *x, coll_run *cr)
 {
     for (;;) {
@@ -633,12 +489,14 @@ coll_start(X *x, int gr, int idx)
     cr->job = r->job;
     cr->comm = op->comm;
     cr->inst = r->inst[idx];
-    int rc = coll_schedule(op->coll, x->c->allreduce_algo, cm->n, cm->index[r->rank],
-                           cm->index[op->root], op->bytes, &cr->act, &cr->nact);
+    int algo = bbs_wl_job_allreduce(x->w, r->job);
+    int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
+                               cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
+                               &cr->nact);
     if (rc != BB_OK) {
-        free(cr->act);
         free(cr);
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
+        return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
+                                                         : "collective: bad arguments");
     }
     return coll_step_start(x, cr);
 }

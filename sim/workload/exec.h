@@ -47,9 +47,9 @@
 #include "network/topo.h"
 #include "storage/arch.h"
 #include "storage/device.h"
+#include "workload/coll.h"
 #include "workload/ops.h"
 
-enum { BBS_ALGO_AUTO = 0, BBS_ALGO_RECDBL = 1, BBS_ALGO_RING = 2 };
 
 /* Failures of the buffer nodes in use (failure.h): electronics after
  * Arrhenius (rate 1 / node_mttf_s at tref_C, scaled by the factor of the
@@ -76,7 +76,7 @@ typedef struct {
     bbs_net_route_opts route;
     int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
     double small_bytes;                /* messages of at most this size are not flows (0) */
-    int allreduce_algo;                /* BBS_ALGO_* */
+    int allreduce_algo;                /* BBS_ALGO_* (coll.h), unless the job sets one */
     /* storage */
     bbs_arch_kind arch;
     bbs_dev_params bb_dev;             /* buffer device (SSD or table) */

@@ -170,7 +170,7 @@ static const char *const keys_of[BBS_MODEL_N] = {
     "iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes",
     "grid, elements, orders, cg_iterations, dof_bytes, compute, allreduces, allreduce_bytes",
     "iterations, compute, total_bytes, mtti, delta",
-    "iterations, compute, allreduce_bytes, read_bytes"
+    "iterations, compute, allreduce_bytes, read_bytes, batch_op"
 };
 
 int
@@ -242,6 +242,10 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "a size >= 0";
         ok = bbs_wl_parse_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes >= 0
                  ? BB_OK : BB_EINVAL;
+    } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
+        what = "read (the paper) or write (the artifact)";
+        ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;
+        m->batch_write = !strcasecmp(value, "write");
     } else {
         return bb_seterr(err, BB_EINVAL, "unknown parameter '%s' for model %s (known: %s)", key,
                          model_names[k], keys_of[k]);
@@ -473,29 +477,22 @@ gen_checkpoint(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
     return BB_OK;
 }
 
+/* Figure 6 of the paper (its coNCePTuaL program): per iteration every
+ * task READs a sample, then COMPUTES, then the Allreduce, each blocking.
+ * batch_write: the skeleton's I/O is a write of the batch to the buffer. */
 static int
 gen_cosmoflow(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
 {
     int rc;
     for (int r = 0; r < ranks; r++)
-        for (int it = 0; it < m->iterations; it++) {
-            bbs_op op;
-            bbs_op_init(&op, BBS_OP_READ);
-            op.bytes = m->read_bytes;
-            op.nonblocking = 1;
-            op.object = (uint64_t)job << 32 | (uint64_t)r;
-            op.offset = (uint64_t)(m->read_bytes * it);
-            int ri;
-            if ((rc = bbs_wl_append(w, job, r, &op, &ri, err))
+        for (int it = 0; it < m->iterations; it++)
+            if ((rc = bbs_wl_io(w, job, r, m->batch_write, m->read_bytes,
+                                (uint64_t)job << 32 | (uint64_t)r,
+                                (uint64_t)(m->read_bytes * it), err))
                 || (rc = bbs_wl_compute(w, job, r, m->compute_s, err))
                 || (rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes,
                                      err)))
                 return rc;
-            bbs_op_init(&op, BBS_OP_WAIT);
-            op.ref = ri;
-            if ((rc = bbs_wl_append(w, job, r, &op, NULL, err)))
-                return rc;
-        }
     return BB_OK;
 }
 
