@@ -141,7 +141,7 @@ int
 bbs_g500_kron_profile(int s, int f, double dr, double *out, int nl)
 {
     kron_types *T;
-    double post[KW], p1[KW], A[KW], *run, lmax = -INFINITY, z = 0;
+    double post[KW], p1[KW], T1[KW + 1], A[KW], *run, lmax = -INFINITY, z = 0;
 
     if (s < 1 || s > KW - 1 || f < 1 || !(dr >= 1) || !isfinite(dr) || nl < 1)
         return BB_EINVAL;
@@ -166,23 +166,29 @@ bbs_g500_kron_profile(int s, int f, double dr, double *out, int nl)
         for (int w = 0; w <= s; w++)
             p1[v] += post[w] / z * T->K[w][v];
     }
-    /* Averaged over the type of each neighbour of the root: one edge-end
-     * at type v, the other dr - 1 at their mean.  A root of small degree
-     * sees a BFS whose speed depends on which neighbour it has, and the
-     * average of those fronts is not the front of the average: with one
-     * neighbour this mixture is exact, with many it tends to the plain
-     * mean field (which is already close from dr = 16). */
+    /* Averaged over the type v of the root's neighbour of lowest type (the
+     * largest mean degree): the lowest of dr independent types is v with
+     * probability T1(v)^dr - T1(v+1)^dr, T1(v) = P(type >= v); one edge-end
+     * goes to v, the other dr - 1 to the types >= v in proportion.  A root
+     * of small degree sees a BFS whose speed depends on the neighbours it
+     * has, led by its largest one, and the mean of those fronts is not the
+     * front of the mean: for dr = 1 the mixture is exact, for large dr it
+     * tends to the plain mean field. */
+    T1[s + 1] = 0;
+    for (int v = s; v >= 0; v--)
+        T1[v] = T1[v + 1] + p1[v];
     for (int l = 0; l < nl; l++)
         out[l] = l == 0 ? dr : 0;
     for (int v = 0; v <= s; v++) {
-        if (p1[v] < 1e-12)
+        double pm = pow(fmin(T1[v], 1), dr) - pow(fmin(T1[v + 1], 1), dr);
+        if (!(pm > 1e-14) || !(T1[v] > 0))
             continue;
         for (int u = 0; u <= s; u++)
-            A[u] = (dr - 1) * p1[u];
+            A[u] = u >= v ? (dr - 1) * p1[u] / T1[v] : 0;
         A[v] += 1;
         kron_run(T, A, run, nl);
         for (int l = 1; l < nl; l++)
-            out[l] += p1[v] * run[l];
+            out[l] += pm * run[l];
     }
     free(T);
     free(run);
