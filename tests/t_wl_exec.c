@@ -225,6 +225,8 @@ test_one_message(void **state)
     assert_true(fabs(r.jobs[0].elapsed_s - want) < 1e-9 * want + 1e-15);
     assert_true(fabs(r.jobs[0].lat_max_s - want) < 1e-9 * want + 1e-15);
     assert_int_equal(r.jobs[0].messages, 1);
+    /* the one message's router-to-router hops */
+    assert_true(r.jobs[0].hops_mean == bbs_net_path_router_hops(t, path, len));
     assert_true(r.jobs[0].finished);
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
@@ -235,7 +237,7 @@ test_one_message(void **state)
 /* Messages and bytes of collectives, counted by hand from the algorithms
  * of ops.h. */
 static void
-coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_msgs,
+coll_case(int p, bbs_coll_kind k, double bytes, int job_algo, double want_msgs,
           double want_bytes)
 {
     char err[BB_ERRLEN];
@@ -244,20 +246,77 @@ coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_ms
     int job, ranks[1] = { p }, nodes[64];
     bbs_net_placement pl;
     bbs_exec_result r;
-    (void)algo_ring_ok;
     for (int i = 0; i < p; i++)
         nodes[i] = i;
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
     assert_int_equal(bbs_wl_add_job(w, "c", p, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_job_allreduce(w, job), -1);
+    if (job_algo >= 0)
+        assert_int_equal(bbs_wl_set_job_allreduce(w, job, job_algo, err), BB_OK);
     for (int i = 0; i < p; i++)
         assert_int_equal(bbs_wl_coll(w, job, i, k, 0, 1 % p, bytes, err), BB_OK);
     place_list(&pl, 1, ranks, nodes);
     run(w, t, &pl, &r, BB_OK, err);
     if ((double)r.jobs[0].messages != want_msgs || fabs(r.jobs[0].bytes_sent - want_bytes) > 1e-6)
-        fail_msg("%s p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_name(k), p,
-                 (unsigned long long)r.jobs[0].messages, r.jobs[0].bytes_sent, want_msgs,
-                 want_bytes);
+        fail_msg("%s (%s) p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_name(k),
+                 bbs_coll_algo_name(job_algo), p, (unsigned long long)r.jobs[0].messages,
+                 r.jobs[0].bytes_sent, want_msgs, want_bytes);
     assert_true(r.jobs[0].finished);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* A job's own allreduce algorithm beats the run's: Rabenseifner on 8
+ * members of 1e6 B is 2 log2 8 = 6 exchanges of 5e5, 2.5e5, 1.25e5 B and
+ * back, 48 messages and 8 x 2 x 7/8 x 1e6 B; on 6 members (4 after the
+ * fold of 2 pairs) 2 + 4 x 4 + 2 = 20 messages, 2 + 4 x 1.5 + 2 = 10 n;
+ * recursive doubling at 1 MB (auto would ring): 3 rounds of 8 x 1 MB. */
+static void
+test_job_allreduce(void **state)
+{
+    char err[BB_ERRLEN];
+    bbs_wl *w;
+    int job;
+    (void)state;
+    coll_case(8, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RABENSEIFNER, 48, 8 * 2 * 7.0 / 8 * 1e6);
+    coll_case(6, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RABENSEIFNER, 20, 10e6);
+    coll_case(8, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RECDBL, 24, 24e6);
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "c", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job, BBS_ALGO_N, err), BB_EINVAL);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job + 1, BBS_ALGO_RING, err), BB_EINVAL);
+    bbs_wl_free(w);
+}
+
+/* Nekbone's streams on a non-periodic 3x2x2 lattice run to the end (every
+ * receive matches a send: no deadlock) and send at least their p2p bytes
+ * (t_wl_models.c checks the streams themselves). */
+static void
+test_nekbone_runs(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_model m;
+    bbs_wl *w;
+    int job, ranks[1] = { 12 }, nodes[12];
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_model_defaults(&m, BBS_MODEL_NEKBONE);
+    assert_int_equal(bbs_model_set(&m, "grid", "3x2x2", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "orders", "2:4:1", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "cg_iterations", "3", err), BB_OK);
+    for (int i = 0; i < 12; i++)
+        nodes[i] = 3 * i;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "nek", 12, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_model_generate(&m, w, job, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    assert_true(r.jobs[0].finished);
+    assert_true(r.jobs[0].bytes_sent >= bbs_model_p2p_bytes(&m, 12));
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
@@ -269,19 +328,19 @@ test_collectives(void **state)
 {
     (void)state;
     /* recursive doubling, p = 8: 3 rounds of 8 messages */
-    coll_case(8, BBS_COLL_ALLREDUCE, 8, 0, 24, 24 * 8);
+    coll_case(8, BBS_COLL_ALLREDUCE, 8, -1, 24, 24 * 8);
     /* p = 6: pof2 4, rem 2: 2 folds, 4 x 2 rounds, 2 unfolds = 12 */
-    coll_case(6, BBS_COLL_ALLREDUCE, 8, 0, 12, 12 * 8);
+    coll_case(6, BBS_COLL_ALLREDUCE, 8, -1, 12, 12 * 8);
     /* ring, p = 4, 1 MB: 2(p-1) steps of p messages of b/p: 2(p-1) b */
-    coll_case(4, BBS_COLL_ALLREDUCE, 1e6, 1, 24, 6e6);
+    coll_case(4, BBS_COLL_ALLREDUCE, 1e6, -1, 24, 6e6);
     /* binomial trees: p - 1 messages of b */
-    coll_case(7, BBS_COLL_BCAST, 1000, 0, 6, 6000);
-    coll_case(7, BBS_COLL_REDUCE, 1000, 0, 6, 6000);
+    coll_case(7, BBS_COLL_BCAST, 1000, -1, 6, 6000);
+    coll_case(7, BBS_COLL_REDUCE, 1000, -1, 6, 6000);
     /* dissemination barrier, p = 5: ceil(log2 5) = 3 rounds of 5 */
-    coll_case(5, BBS_COLL_BARRIER, 0, 0, 15, 0);
+    coll_case(5, BBS_COLL_BARRIER, 0, -1, 15, 0);
     /* gather: p - 1; alltoall: p(p-1) */
-    coll_case(5, BBS_COLL_GATHER, 100, 0, 4, 400);
-    coll_case(5, BBS_COLL_ALLTOALL, 100, 0, 20, 2000);
+    coll_case(5, BBS_COLL_GATHER, 100, -1, 4, 400);
+    coll_case(5, BBS_COLL_ALLTOALL, 100, -1, 20, 2000);
 }
 
 /* MILC at reduced scale: p2p bytes equal ranks x iterations x 16 x size. */
@@ -595,6 +654,8 @@ main(void)
         cmocka_unit_test(test_queueing_delay),
         cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),
+        cmocka_unit_test(test_job_allreduce),
+        cmocka_unit_test(test_nekbone_runs),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
         cmocka_unit_test(test_storage_pieces),

@@ -49,14 +49,8 @@ typedef struct {
     double t_xfer0;             /* when its first flow started */
 } msg;
 
-/* One rank's part of a running collective. */
-typedef struct {
-    int send;                   /* 1 send, 0 recv */
-    int peer;                   /* communicator index */
-    double bytes;
-    int step;                   /* local sequencing: actions of a step run together */
-    int round;                  /* the algorithm's round: the tag both ends agree on */
-} cact;
+/* One rank's part of a running collective: its schedule (coll.h). */
+typedef bbs_coll_act cact;
 
 struct coll_run {
     int gr, op, job, comm, inst;
@@ -158,6 +152,8 @@ typedef struct {
     dvec *lat;                  /* per job */
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
+    double *job_hops;           /* router hops summed over network messages */
+    uint64_t *job_hopn;         /* network messages (flows and small ones) */
     double stall_s, bytes_on_pfs;
     /* system-level stall: writes waiting for room anywhere (validate) */
     int nstalled;
@@ -402,6 +398,8 @@ transmit(X *x, int mi)
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
         }
+        x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
+        x->job_hopn[m->job]++;
         t_sent = bbs_engine_now(x->e) + m->bytes / cap;
         rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
@@ -589,144 +587,6 @@ msg_recv(X *x, int job, int me, int src, int space, int64_t tag, int op, coll_ru
 /* ---- collectives --------------------------------------------------------- */
 
 static int
-cact_add(cact **a, int *n, int *cap, int send, int peer, double bytes, int step, int round)
-{
-    if (bbs_wl_grow((void **)a, sizeof **a, cap, *n + 1))
-        return BB_ENOMEM;
-    (*a)[*n] = (cact){ send, peer, bytes, step, round };
-    (*n)++;
-    return BB_OK;
-}
-
-/* The schedule of communicator member me of p (root: member index) for one
- * collective: actions grouped into sequential steps (see ops.h). */
-static int
-coll_schedule(int kind, int algo, int p, int me, int root, double bytes, cact **a, int *n)
-{
-    int cap = 0, st = 0, rd = 0, rc = BB_OK;
-    *a = NULL;
-    *n = 0;
-    /* st orders this rank's steps; rd names the round (the message tag),
-     * which both ends of a message compute alike */
-#define ADD(s, peer, b) do { if ((rc = cact_add(a, n, &cap, (s), (peer), (b), st, rd)) != BB_OK) return rc; } while (0)
-    if (p <= 1)
-        return BB_OK;
-    int rel = (me - root + p) % p;
-    switch (kind) {
-    case BBS_COLL_BARRIER:
-        for (int d = 1; d < p; d <<= 1, st++, rd++) {
-            ADD(1, (me + d) % p, 0);
-            ADD(0, (me - d + p) % p, 0);
-        }
-        break;
-    case BBS_COLL_BCAST: {
-        int mask = 1, lvl = 0;
-        while (mask < p) {
-            if (rel & mask) {
-                rd = lvl;
-                ADD(0, ((rel - mask) + root) % p, 0);
-                st++;
-                break;
-            }
-            mask <<= 1;
-            lvl++;
-        }
-        mask >>= 1;
-        lvl--;
-        while (mask > 0) {
-            if (rel + mask < p) {
-                rd = lvl;
-                ADD(1, (rel + mask + root) % p, bytes);
-                st++;
-            }
-            mask >>= 1;
-            lvl--;
-        }
-        break;
-    }
-    case BBS_COLL_REDUCE:
-        for (int mask = 1; mask < p; mask <<= 1, rd++) {
-            if ((rel & mask) == 0) {
-                int s = rel | mask;
-                if (s < p) {
-                    ADD(0, (s + root) % p, 0);
-                    st++;
-                }
-            } else {
-                ADD(1, ((rel & ~mask) + root) % p, bytes);
-                st++;
-                break;
-            }
-        }
-        break;
-    case BBS_COLL_ALLREDUCE: {
-        int ring = algo == BBS_ALGO_RING
-                   || (algo == BBS_ALGO_AUTO && bytes >= BBS_ALLREDUCE_RING_MIN && p > 2);
-        if (ring) {
-            for (int k = 0; k < 2 * (p - 1); k++, st++, rd++) {
-                ADD(1, (me + 1) % p, bytes / p);
-                ADD(0, (me - 1 + p) % p, 0);
-            }
-            break;
-        }
-        int pof2 = 1;
-        while (pof2 * 2 <= p)
-            pof2 *= 2;
-        int rem = p - pof2, nr;
-        if (me < 2 * rem) {
-            if (me % 2 == 0) {
-                ADD(1, me + 1, bytes);
-                nr = -1;
-            } else {
-                ADD(0, me - 1, 0);
-                nr = me / 2;
-            }
-            st++;
-        } else {
-            nr = me - rem;
-        }
-        rd = 1;
-        if (nr >= 0)
-            for (int mask = 1; mask < pof2; mask <<= 1, st++, rd++) {
-                int nd = nr ^ mask;
-                int dst = nd < rem ? nd * 2 + 1 : nd + rem;
-                ADD(1, dst, bytes);
-                ADD(0, dst, 0);
-            }
-        rd = 1000;                 /* the unfold round, after every doubling round */
-        if (me < 2 * rem) {
-            if (me % 2)
-                ADD(1, me - 1, bytes);
-            else
-                ADD(0, me + 1, 0);
-            st++;
-        }
-        break;
-    }
-    case BBS_COLL_GATHER:
-    case BBS_COLL_GATHERV:
-        if (me == root) {
-            for (int i = 0; i < p; i++)
-                if (i != root)
-                    ADD(0, i, 0);
-        } else {
-            ADD(1, root, bytes);
-        }
-        break;
-    case BBS_COLL_ALLTOALL:
-        for (int k = 1; k < p; k++, st++, rd++) {
-            ADD(1, (me + k) % p, bytes);
-            ADD(0, (me - k + p) % p, 0);
-        }
-        break;
-    default:
-        break;
-    }
-#undef ADD
-    return BB_OK;
-}
-
-static int
 coll_step_start(X *x, coll_run *cr)
 {
     for (;;) {
@@ -775,12 +635,14 @@ coll_start(X *x, int gr, int idx)
     cr->job = r->job;
     cr->comm = op->comm;
     cr->inst = r->inst[idx];
-    int rc = coll_schedule(op->coll, x->c->allreduce_algo, cm->n, cm->index[r->rank],
-                           cm->index[op->root], op->bytes, &cr->act, &cr->nact);
+    int algo = bbs_wl_job_allreduce(x->w, r->job);
+    int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
+                               cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
+                               &cr->nact);
     if (rc != BB_OK) {
-        free(cr->act);
         free(cr);
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
+        return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
+                                                         : "collective: bad arguments");
     }
     return coll_step_start(x, cr);
 }
@@ -1385,6 +1247,8 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
     if (m->xfer_left > 0)
         return send_piece(x, mi);
+    x->job_hops[m->job] += info->router_hops;
+    x->job_hopn[m->job]++;
     if ((rc = injected(x, mi)) != BB_OK)
         return rc;
     if (m->kind == M_P2P) {
@@ -1751,6 +1615,8 @@ x_free(X *x)
     free(x->inj_head);
     free(x->inj_tail);
     free(x->inj_busy);
+    free(x->job_hops);
+    free(x->job_hopn);
 }
 
 int
@@ -1800,6 +1666,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->job_w = calloc((size_t)nj, sizeof(double));
     x->job_r = calloc((size_t)nj, sizeof(double));
     x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
+    x->job_hops = calloc((size_t)nj, sizeof(double));
+    x->job_hopn = calloc((size_t)nj, sizeof(uint64_t));
     x->job_wact = calloc((size_t)nj, sizeof(int));
     x->job_wt0 = calloc((size_t)nj, sizeof(double));
     x->job_write_s = calloc((size_t)nj, sizeof(double));
@@ -1810,7 +1678,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
     if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
-        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_wact || !x->job_wt0
+        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_hops || !x->job_hopn || !x->job_wact || !x->job_wt0
         || !x->job_write_s || !x->bursts || !x->job_pfs || !x->job_lost || !x->job_files_lost
         || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
@@ -1992,6 +1860,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         x->bursts[j].n = x->bursts[j].cap = 0;
         J->bytes_read = x->job_r[j];
         J->messages = x->job_msgs[j];
+        J->hops_mean = x->job_hopn[j] ? x->job_hops[j] / (double)x->job_hopn[j] : 0;
         dvec *d = &x->lat[j];
         if (d->n > 0) {
             double s = 0;

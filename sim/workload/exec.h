@@ -63,9 +63,9 @@
 #include "network/topo.h"
 #include "storage/arch.h"
 #include "storage/device.h"
+#include "workload/coll.h"
 #include "workload/ops.h"
 
-enum { BBS_ALGO_AUTO = 0, BBS_ALGO_RECDBL = 1, BBS_ALGO_RING = 2 };
 
 /* Failures of the buffer nodes in use (failure.h): electronics after
  * Arrhenius (rate 1 / node_mttf_s at tref_C, scaled by the factor of the
@@ -97,7 +97,7 @@ typedef struct {
                                           this size (4096); 0: none */
     double route_piece_bytes;          /* adaptive routing decides per piece of this
                                           size (256 KiB; 0: per message) */
-    int allreduce_algo;                /* BBS_ALGO_* */
+    int allreduce_algo;                /* BBS_ALGO_* (coll.h), unless the job sets one */
     /* storage */
     bbs_arch_kind arch;
     bbs_dev_params bb_dev;             /* buffer device (SSD or table) */
@@ -124,6 +124,10 @@ typedef struct {
     double compute_mean_s;
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;
+    double hops_mean;                  /* router-to-router hops per network
+                                        * message or I/O transfer (flows and
+                                        * small messages; same-node ones
+                                        * excluded) */
     double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
     int finished;                      /* every rank reached the end of its stream */
     /* write bursts: maximal intervals during which at least one WRITE of

@@ -6,6 +6,7 @@
 noinst_LIBRARIES += sim/workload/libbbswl.a
 sim_workload_libbbswl_a_SOURCES = \
 	sim/workload/ops.c sim/workload/ops.h sim/workload/wl_int.h \
+	sim/workload/coll.c sim/workload/coll.h \
 	sim/workload/exec.c sim/workload/exec.h
 WL_LIBS = sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
@@ -14,6 +15,14 @@ check_PROGRAMS += tests/t_wl_exec
 tests_t_wl_exec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_wl_exec_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_wl_exec
+check_PROGRAMS += tests/t_wl_models
+tests_t_wl_models_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_models_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_models
+check_PROGRAMS += tests/t_wl_coll
+tests_t_wl_coll_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_coll_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_coll
 
 sim_workload_libbbswl_a_SOURCES += \
 	sim/workload/models.c sim/workload/models.h \

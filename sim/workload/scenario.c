@@ -203,17 +203,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "horizon"))
             return bbs_wl_parse_time(val, &s->horizon_s) || !(s->horizon_s > 0)
                        ? BAD("not a time > 0") : BB_OK;
-        if (!strcmp(key, "allreduce")) {
-            if (!strcasecmp(val, "auto"))
-                s->allreduce_algo = BBS_ALGO_AUTO;
-            else if (!strcasecmp(val, "ring"))
-                s->allreduce_algo = BBS_ALGO_RING;
-            else if (!strcasecmp(val, "recursive-doubling"))
-                s->allreduce_algo = BBS_ALGO_RECDBL;
-            else
-                return BAD("unknown algorithm (known: auto, ring, recursive-doubling)");
-            return BB_OK;
-        }
+        if (!strcmp(key, "allreduce"))
+            return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub) : (s->allreduce_algo = k, BB_OK);
         return bb_seterr(err, BB_EDATA,
                          "%s: [run] unknown key '%s' (known: seed, horizon, allreduce)", where,
                          key);
@@ -246,6 +237,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "start"))
             return bbs_wl_parse_time(val, &jb->start_s) || jb->start_s < 0
                        ? BAD("not a time >= 0") : BB_OK;
+        if (!strcmp(key, "allreduce"))
+            return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub)
+                                                     : (jb->allreduce_algo = k, BB_OK);
         if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !strcmp(key, "messages"))
             return parse_intv(val, 1, 1000000000000L, &l) ? BAD("not an integer >= 1")
                                                           : (jb->messages = l, BB_OK);
@@ -399,6 +393,7 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
                 bbs_scn_job *jb = &s->jobs[s->njobs++];
                 memset(jb, 0, sizeof *jb);
                 jb->model.kind = (bbs_model_kind)-1;
+                jb->allreduce_algo = -1;
                 jb->line = lineno;
                 if (copy_str(jb->name, sizeof jb->name, jn)) {
                     rc = bb_seterr(err, BB_EDATA, "%s: job name '%s' longer than 63 bytes",

@@ -28,6 +28,7 @@ typedef struct {
     int ranks;
     double start_s;
     int alloc_line;         /* placement file: its line (1-based); 0: the job's index + 1 */
+    int allreduce_algo;     /* BBS_ALGO_* (coll.h), or -1: [run] allreduce */
     int line;               /* of its [job ...] header */
 } bbs_scn_job;
 
