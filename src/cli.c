@@ -82,8 +82,8 @@ static const struct argp_option common_options[] = {
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver and output:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
-      "stationary solver: banded (GTH elimination, default), umfpack (sparse LU) "
-      "or gauss-seidel (iterative)", 2 },
+      "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
+      "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
       "refuse models needing more memory than this (default 75% of RAM)", 2 },
     { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
@@ -129,14 +129,16 @@ common_parse(int key, char *arg, struct argp_state *state)
         c->system = arg;
         break;
     case OPT_SOLVER:
-        if (strcmp(arg, "banded") == 0)
+        if (strcmp(arg, "fft") == 0)
+            c->solver = BBA_SOLVER_FFT;
+        else if (strcmp(arg, "banded") == 0)
             c->solver = BBA_SOLVER_BANDED;
         else if (strcmp(arg, "umfpack") == 0)
             c->solver = BBA_SOLVER_UMFPACK;
         else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
             c->solver = BBA_SOLVER_GAUSS_SEIDEL;
         else
-            usage_die(state, "solver", "expected banded, umfpack or gauss-seidel");
+            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
         break;
     case OPT_MAX_MEMORY: {
         bb_qty q;
@@ -169,7 +171,7 @@ void
 bb_common_init(bb_common *c)
 {
     memset(c, 0, sizeof *c);
-    c->solver = BBA_SOLVER_BANDED;
+    c->solver = BBA_SOLVER_FFT;
 }
 
 static void
