@@ -32,6 +32,18 @@
 #include <fftw3.h>
 #ifdef FFTWH_DEBUG
 #include <stdio.h>
+#include <time.h>
+static double
+dbg_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+#define DBG_T(label) fprintf(stderr, "t %-10s %.5f\n", label, dbg_now() - dbg_t0)
+#else
+#define DBG_T(label) ((void)0)
 #endif
 
 #include "bb_error.h"
@@ -127,64 +139,42 @@ eng_conv(engine *e, const double *x, long nx, const fftw_complex *kspec,
         out[i] = e->rbuf[o0 + i] * s;
 }
 
-/* out[0..nout) = first nout terms of a * b (one-off, setup only). */
-static int
-conv_once(const double *a, long na, const double *b, long nb, double *out, long nout)
-{
-    engine e;
-    fftw_complex *sb = NULL;
-    long N = good_size(na + nb);
-    int rc = -1;
-
-    if (na + nb - 1 < nout) {
-        /* the caller wants zeros past the product */
-        memset(out, 0, (size_t)nout * sizeof *out);
-        nout = na + nb - 1;
-    }
-    if (eng_init(&e, N) == 0 && (sb = fftw_malloc((size_t)(N / 2 + 1) * sizeof *sb))) {
-        eng_spectrum(&e, b, nb, sb);
-        eng_conv(&e, a, na, sb, out, 0, nout);
-        rc = 0;
-    }
-    fftw_free(sb);
-    eng_free(&e);
-    return rc;
-}
-
 /* b[0..L) = 1/a as a power series (a[0] = 1), by Newton's iteration
- * b <- b + b (1 - a b), doubling the length each step: O(L log L). */
+ * b <- b + b (1 - a b), doubling the length each step: O(L log L), all
+ * products on one engine of the final size (one FFTW plan). */
 static int
 series_inverse(const double *a, long na, double *b, long L)
 {
-    double *e = NULL, *t = NULL;
-    long len = 1;
-    int rc = 0;
+    engine e;
+    double *t = NULL, *buf = NULL;
+    fftw_complex *sp = NULL;
+    long len = 1, N = good_size(2 * L);
+    int rc = -1;
 
-    e = malloc((size_t)L * sizeof *e);
-    t = malloc((size_t)L * sizeof *t);
-    if (e == NULL || t == NULL) {
-        rc = -1;
+    memset(&e, 0, sizeof e);
+    t = malloc((size_t)N * sizeof *t);
+    buf = malloc((size_t)N * sizeof *buf);
+    if (t == NULL || buf == NULL || eng_init(&e, N) != 0
+        || !(sp = fftw_malloc((size_t)(N / 2 + 1) * sizeof *sp)))
         goto out;
-    }
     b[0] = 1.0 / a[0];
     while (len < L) {
-        long n2 = 2 * len < L ? 2 * len : L;
+        long n2 = 2 * len < L ? 2 * len : L, nb = na < n2 ? na : n2;
 
-        if (conv_once(a, na < n2 ? na : n2, b, len, e, n2) != 0) {
-            rc = -1;
-            goto out;
-        }
+        /* e = a b (first n2 terms), then b[len..n2) = (b * (-e[len..n2))) */
+        eng_spectrum(&e, b, len, sp);
+        eng_conv(&e, a, nb, sp, buf, 0, n2);
         for (long i = len; i < n2; i++)
-            t[i - len] = -e[i];
-        if (conv_once(b, len, t, n2 - len, b + len, n2 - len) != 0) {
-            rc = -1;
-            goto out;
-        }
+            t[i - len] = -buf[i];
+        eng_conv(&e, t, n2 - len, sp, b + len, 0, n2 - len);
         len = n2;
     }
+    rc = 0;
 out:
-    free(e);
+    fftw_free(sp);
+    eng_free(&e);
     free(t);
+    free(buf);
     return rc;
 }
 
@@ -236,17 +226,28 @@ cramer_root(const double *c, long M, long B)
     hi = 1.0 / (double)(M + 1);
     while (log_mgf(c, M, B, sgn * hi, NULL) <= 0 && hi < 1e6)
         hi *= 2;
-    for (int i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
+    /* Newton from the right end of the bracket (psi is convex, so the
+     * iterates decrease monotonically to the root), bisection as a guard */
+    {
+        double t = hi;
 
-        if (mid <= lo || mid >= hi)
-            break;
-        if (log_mgf(c, M, B, sgn * mid, NULL) > 0)
-            hi = mid;
-        else
-            lo = mid;
+        for (int i = 0; i < 100; i++) {
+            double d1, v = log_mgf(c, M, B, sgn * t, &d1), nt;
+
+            if (v > 0)
+                hi = t;
+            else
+                lo = t;
+            d1 *= sgn;
+            nt = d1 > 0 ? t - v / d1 : 0.5 * (lo + hi);
+            if (!(nt > lo && nt < hi))
+                nt = 0.5 * (lo + hi);
+            if (fabs(nt - t) <= 1e-15 * t || hi - lo <= 1e-15 * hi)
+                return sgn * nt;
+            t = nt;
+        }
+        return sgn * t;
     }
-    return sgn * 0.5 * (lo + hi);
 }
 
 typedef struct {
@@ -281,20 +282,22 @@ wh_factor(region *r, long M, long B, char *err)
     double *ap = NULL, *am = NULL, *up = NULL, *um = NULL;
     int rc = BB_OK;
 
-    while (N < 4 * (M + 1))
+    /* The cepstrum decays like e^{-gap |d| / 2}: N >= 80 / gap leaves
+     * aliasing near 1e-9, ample for a preconditioner. */
+    while (N < 2 * (M + 1))
         N *= 2;
     if (gap > 0)
-        while (N < 160.0 / gap && N < (1L << 21))
+        while (N < 80.0 / gap && N < (1L << 20))
             N *= 2;
     rho = exp(0.5 * r->thstar - r->theta);
-    if (!(gap > 0) || N * gap < 160.0) {
-        /* damp: separate the roots by about 160/N on the unit circle */
+    if (!(gap > 0) || N * gap < 80.0) {
+        /* damp: separate the roots by about 80/N on the unit circle */
         for (long k = 0; k <= M; k++) {
             mean += r->ct[k] * (double)(k - B);
             var += r->ct[k] * (double)(k - B) * (double)(k - B);
         }
         var -= mean * mean;
-        delta = 0.5 * (var > 0 ? var : 1.0) * (160.0 / (double)N) * (160.0 / (double)N);
+        delta = 0.5 * (var > 0 ? var : 1.0) * (80.0 / (double)N) * (80.0 / (double)N);
         rho = exp(-r->theta + (gap > 0 ? 0.5 * r->thstar : 0.0));
     }
     f = fftw_malloc((size_t)N * sizeof *f);
@@ -325,6 +328,9 @@ wh_factor(region *r, long M, long B, char *err)
         f[((d % N) + N) % N] -= r->ct[k] * pow(rho, (double)d);
     }
     f[0] += 1.0 + delta;
+#ifdef FFTWH_DEBUG
+    fprintf(stderr, "  wh %.5f\n", dbg_now());
+#endif
     fftw_execute_dft(pb, f, f);
     /* log with the phase unwrapped from w = 0, where f is real positive */
     {
@@ -344,6 +350,9 @@ wh_factor(region *r, long M, long B, char *err)
             f[i] = log(cabs(f[i])) + I * ang;
         }
     }
+#ifdef FFTWH_DEBUG
+    fprintf(stderr, "  wh %.5f\n", dbg_now());
+#endif
     fftw_execute_dft(pf, f, f); /* cepstrum: f[d] = N kappa_d rho^d */
     r->K = exp(creal(f[0]) / (double)N);
     /* A+ = exp(C+), C+ = sum_{0 < d < N/2} kappa_d z^d */
@@ -365,6 +374,9 @@ wh_factor(region *r, long M, long B, char *err)
             ap[d] = (v < 0 && fabs(v) * N > floor_) ? v / pow(rho, (double)d) : 0.0;
         }
     }
+#ifdef FFTWH_DEBUG
+    fprintf(stderr, "  wh %.5f\n", dbg_now());
+#endif
     /* A- = exp(C-), C- = sum_{0 < d < N/2} kappa_{-d} z^{-d} */
     memset(g, 0, (size_t)N * sizeof *g);
     for (long d = 1; d < N / 2; d++)
@@ -384,6 +396,9 @@ wh_factor(region *r, long M, long B, char *err)
         }
     }
 #ifdef FFTWH_DEBUG
+    fprintf(stderr, "  wh %.5f\n", dbg_now());
+#endif
+#ifdef FFTWH_DEBUG
     {
         double *pr = calloc((size_t)(U + B + 1), sizeof *pr), e = 0;
         for (long i = 0; i <= U; i++)
@@ -402,6 +417,9 @@ wh_factor(region *r, long M, long B, char *err)
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
         goto out;
     }
+#ifdef FFTWH_DEBUG
+    fprintf(stderr, "  wh %.5f\n", dbg_now());
+#endif
     eng_spectrum(&r->pe, up, r->n, r->upspec);
     eng_spectrum(&r->pe, um, r->n, r->umspec);
 out:
@@ -707,6 +725,9 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
                 r->cu[B] += (1.0 - s->eps) * pless;
         }
         r->thstar = cramer_root(r->cu, M, B);
+#ifdef FFTWH_DEBUG
+        fprintf(stderr, "t root %.5f\n", dbg_now());
+#endif
         /* Region 1 is tilted only towards a decaying tail: with E > B a
          * negative slope would amplify the FFT's absolute error at the fold
          * (the answer is then far from tiny anyway). */
@@ -737,7 +758,13 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         eng_spectrum(&s->big, r->ct, M + 1, r->kspec);
         if (eng_init(&r->pe, good_size(2 * r->n)) != 0)
             goto nomem;
+#ifdef FFTWH_DEBUG
+        fprintf(stderr, "t prefac %.5f\n", dbg_now());
+#endif
         rc = wh_factor(r, M, B, err);
+#ifdef FFTWH_DEBUG
+        fprintf(stderr, "t postfac %.5f\n", dbg_now());
+#endif
         if (rc != BB_OK)
             goto out;
     }
@@ -927,9 +954,11 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
                          pol->threshold, pol->eps);
     bytes = bba_fftwh_bytes(M, B, S, o);
     info->peak_bytes = bytes;
-    if (o->mem_limit_bytes > 0 && bytes > o->mem_limit_bytes)
-        return bb_seterr(err, BB_ETOOBIG, "the FFT solver needs about %.3g GB for %ld states "
-                         "(limit %.3g GB)", bytes / 1e9, n, o->mem_limit_bytes / 1e9);
+    if ((o->mem_limit_bytes > 0 && bytes > o->mem_limit_bytes)
+        || 2.0 * ((double)S + (double)M + 2.0) > (double)INT_MAX)
+        return bb_seterr(err, BB_ETOOBIG, "the FFT solve would have %ld states and need "
+                         "%.3g GB (limit %.3g GB)", S + U + 1, bytes / 1e9,
+                         o->mem_limit_bytes > 0 ? o->mem_limit_bytes / 1e9 : 0.0);
     for (long k = 0; k < B && k <= M; k++)
         pless += dist[k];
     pgeB = 0;
@@ -954,7 +983,11 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         return BB_OK;
     }
 
+#ifdef FFTWH_DEBUG
+    double dbg_t0 = dbg_now();
+#endif
     rc = ws_init(&s, dist, M, B, S, napp, b, p, pol, err);
+    DBG_T("init");
     if (rc != BB_OK)
         goto out;
     x = malloc((size_t)n * sizeof *x);
@@ -986,6 +1019,7 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
                o->fft_tol > 0 ? o->fft_tol : 1e-13, &iters, &relres, err);
     if (rc != BB_OK)
         goto out;
+    DBG_T("gmres");
     info->iterations = iters;
     info->residual = relres;
     for (long l = 0; l < n; l++) {
