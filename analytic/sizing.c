@@ -112,7 +112,12 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
-    if (so->kind == BBA_SOLVER_FFT && fft_applies(m, S, pol)) {
+    if (so->kind == BBA_SOLVER_FFT && !fft_applies(m, S, pol)) {
+        /* the chain path reports the state that cannot drain */
+        fb = *so;
+        fb.kind = BBA_SOLVER_BANDED;
+        so = &fb;
+    } else if (so->kind == BBA_SOLVER_FFT) {
         rc = eval_fft(m, S, pol, so, out, pi_out, err);
         if (rc != BB_ENOCONV || so->no_fallback)
             return rc;
