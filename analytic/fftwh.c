@@ -140,39 +140,44 @@ eng_conv(engine *e, const double *x, long nx, const fftw_complex *kspec,
 }
 
 /* b[0..L) = 1/a as a power series (a[0] = 1), by Newton's iteration
- * b <- b + b (1 - a b), doubling the length each step: O(L log L), all
- * products on one engine of the final size (one FFTW plan). */
+ * b <- b + b (1 - a b), doubling the length each step: O(L log L), each
+ * step on an engine of its own size. */
 static int
 series_inverse(const double *a, long na, double *b, long L)
 {
-    engine e;
     double *t = NULL, *buf = NULL;
-    fftw_complex *sp = NULL;
-    long len = 1, N = good_size(2 * L);
+    long len = 1;
     int rc = -1;
 
-    memset(&e, 0, sizeof e);
-    t = malloc((size_t)N * sizeof *t);
-    buf = malloc((size_t)N * sizeof *buf);
-    if (t == NULL || buf == NULL || eng_init(&e, N) != 0
-        || !(sp = fftw_malloc((size_t)(N / 2 + 1) * sizeof *sp)))
+    t = malloc((size_t)L * sizeof *t);
+    buf = malloc((size_t)L * sizeof *buf);
+    if (t == NULL || buf == NULL)
         goto out;
     b[0] = 1.0 / a[0];
     while (len < L) {
         long n2 = 2 * len < L ? 2 * len : L, nb = na < n2 ? na : n2;
+        engine e;
+        fftw_complex *sp = NULL;
+        int ok;
 
-        /* e = a b (first n2 terms), then b[len..n2) = (b * (-e[len..n2))) */
-        eng_spectrum(&e, b, len, sp);
-        eng_conv(&e, a, nb, sp, buf, 0, n2);
-        for (long i = len; i < n2; i++)
-            t[i - len] = -buf[i];
-        eng_conv(&e, t, n2 - len, sp, b + len, 0, n2 - len);
+        ok = eng_init(&e, good_size(nb + len > n2 ? nb + len : n2)) == 0
+             && (sp = fftw_malloc((size_t)(e.N / 2 + 1) * sizeof *sp)) != NULL;
+        if (ok) {
+            /* e = a b (first n2 terms), then b[len..n2) = b * (-e[len..n2)) */
+            eng_spectrum(&e, b, len, sp);
+            eng_conv(&e, a, nb, sp, buf, 0, n2);
+            for (long i = len; i < n2; i++)
+                t[i - len] = -buf[i];
+            eng_conv(&e, t, n2 - len, sp, b + len, 0, n2 - len);
+        }
+        fftw_free(sp);
+        eng_free(&e);
+        if (!ok)
+            goto out;
         len = n2;
     }
     rc = 0;
 out:
-    fftw_free(sp);
-    eng_free(&e);
     free(t);
     free(buf);
     return rc;
@@ -283,11 +288,13 @@ wh_factor(region *r, long M, long B, char *err)
     int rc = BB_OK;
 
     /* The cepstrum decays like e^{-gap |d| / 2}: N >= 80 / gap leaves
-     * aliasing near 1e-9, ample for a preconditioner. */
+     * aliasing near 1e-9 in the factors (measured: at 40 / gap, 1e-4, the
+     * factors' high coefficients are noise and GMRES needs 2.5x the
+     * steps or fails).  Beyond 2^22 points (R ~ 10^4 near E = B), damp. */
     while (N < 2 * (M + 1))
         N *= 2;
     if (gap > 0)
-        while (N < 80.0 / gap && N < (1L << 20))
+        while (N < 80.0 / gap && N < (1L << 22))
             N *= 2;
     rho = exp(0.5 * r->thstar - r->theta);
     if (!(gap > 0) || N * gap < 80.0) {
@@ -535,14 +542,16 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
             }
         }
         /* downwards across T, directly: j in [T, T + B), l = j + d < T */
-        for (long j = T; j <= S && j < T + B; j++) {
+        for (long j = T; T > 0 && j <= S && j < T + B; j++) {
+            long dlo = -j > -B ? -j : -B; /* l = j + d in [0, T) */
+
             if (x[j] == 0)
                 continue;
-            for (long d = -B; d < 0; d++) {
+            for (long d = dlo; d < T - j; d++) {
                 long l = j + d;
                 double c = r->cu[d + B];
 
-                if (l >= T || l < 0 || c == 0)
+                if (c == 0)
                     continue;
                 y[l] += x[j] * exp(log(c) + s->hl[l] - s->hl[j]);
             }
