@@ -149,11 +149,23 @@ series_inverse(const double *a, long na, double *b, long L)
     long len = 1;
     int rc = -1;
 
+    b[0] = 1.0 / a[0];
+    if ((double)L * (double)(na < L ? na : L) <= 4e7) {
+        /* short: the renewal recursion directly (no FFTW plans, whose
+         * first creation in a process costs more than this) */
+        for (long i = 1; i < L; i++) {
+            double acc = 0;
+
+            for (long d = 1; d < na && d <= i; d++)
+                acc -= a[d] * b[i - d];
+            b[i] = acc / a[0];
+        }
+        return 0;
+    }
     t = malloc((size_t)L * sizeof *t);
     buf = malloc((size_t)L * sizeof *buf);
     if (t == NULL || buf == NULL)
         goto out;
-    b[0] = 1.0 / a[0];
     while (len < L) {
         long n2 = 2 * len < L ? 2 * len : L, nb = na < n2 ? na : n2;
         engine e;
@@ -255,36 +267,92 @@ cramer_root(const double *c, long M, long B)
     }
 }
 
+/* What depends on the kernel alone, not on S or the threshold: the tilt,
+ * the tilted law, the Wiener-Hopf factors and the renewal sequences (grown
+ * on demand; a prefix serves any shorter region).  Cached per model. */
 typedef struct {
-    long lo, hi, n;        /* the region's states [lo, hi], n = hi - lo + 1 */
-    double thstar;         /* Cramer root of the region's kernel */
+    int lazy_region;       /* 1: Algorithm 4's kernel below the threshold */
+    double eps;            /* its EPS */
+    double thstar;         /* Cramer root of the kernel */
     double theta;          /* tilt slope used */
+    double K;              /* Wiener-Hopf constant */
     double *cu;            /* untilted kernel, M + 1 (index k = d + B) */
     double *ct;            /* tilted kernel */
+    double *ap, *am;       /* A+ (U + 1), A- (B + 1) */
+    double *up, *um;       /* 1/A+, 1/A-: Lu terms */
+    long Lu;
+} kern_t;
+
+struct bba_fftwh_cache {
+    pthread_mutex_t lock;
+    long M, B;             /* the model the entries belong to */
+    int n;
+    kern_t *e[8];
+};
+
+typedef struct {
+    long lo, hi, n;        /* the region's states [lo, hi], n = hi - lo + 1 */
+    kern_t *k;             /* the kernel's data (cached or owned) */
+    int owned;             /* 1: k is this solve's own */
     fftw_complex *kspec;   /* ct at the big engine */
-    double K;              /* Wiener-Hopf constant */
     engine pe;             /* preconditioner engine, N >= 2n */
     fftw_complex *upspec, *umspec; /* renewal sequences u+, u- */
 } region;
+
+static void
+kern_free(kern_t *k)
+{
+    if (k == NULL)
+        return;
+    free(k->cu);
+    free(k->ct);
+    free(k->ap);
+    free(k->am);
+    free(k->up);
+    free(k->um);
+    free(k);
+}
+
+bba_fftwh_cache *
+bba_fftwh_cache_new(void)
+{
+    bba_fftwh_cache *c = calloc(1, sizeof *c);
+
+    if (c != NULL && pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+void
+bba_fftwh_cache_free(bba_fftwh_cache *c)
+{
+    if (c == NULL)
+        return;
+    for (int i = 0; i < c->n; i++)
+        kern_free(c->e[i]);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
 
 /* ---- Wiener-Hopf factorisation by the cepstral method -------------------- */
 
 /* Factor 1 - sum_d ct(d) z^d = K A+(z) A-(z) (A+ in z^0..z^U, A- in
  * z^0..z^-B, both with constant term 1) on the circle |z| = rho between
- * the symbol's two real roots e^{thstar - theta} and e^{-theta}; then the
- * preconditioner sequences u+ = 1/A+ and u- = 1/A- (n terms each) are
- * transformed at the region's engine.  When the roots nearly coincide
+ * the symbol's two real roots e^{thstar - theta} and e^{-theta}, into
+ * k->K, k->ap, k->am.  When the roots nearly coincide
  * (drift ~ 0) the symbol is damped by delta before the logarithm, so the
  * factorisation is approximate: it is a preconditioner, GMRES corrects. */
 static int
-wh_factor(region *r, long M, long B, char *err)
+wh_factor(kern_t *r, long M, long B, char *err)
 {
     long U = M - B > 0 ? M - B : 0;
     double gap = fabs(r->thstar), rho, delta = 0, var = 0, mean = 0;
     long N = 64;
     fftw_complex *f = NULL, *g = NULL;
     fftw_plan pb = NULL, pf = NULL;
-    double *ap = NULL, *am = NULL, *up = NULL, *um = NULL;
+    double *ap = NULL, *am = NULL;
     int rc = BB_OK;
 
     /* The cepstrum decays like e^{-gap |d| / 2}: N >= 80 / gap leaves
@@ -311,11 +379,7 @@ wh_factor(region *r, long M, long B, char *err)
     g = fftw_malloc((size_t)N * sizeof *g);
     ap = calloc((size_t)U + 1, sizeof *ap);
     am = calloc((size_t)B + 1, sizeof *am);
-    up = malloc((size_t)r->n * sizeof *up);
-    um = malloc((size_t)r->n * sizeof *um);
-    r->upspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->upspec);
-    r->umspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->umspec);
-    if (!f || !g || !ap || !am || !up || !um || !r->upspec || !r->umspec) {
+    if (!f || !g || !ap || !am) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the Wiener-Hopf factors");
         goto out;
     }
@@ -420,15 +484,9 @@ wh_factor(region *r, long M, long B, char *err)
         free(pr);
     }
 #endif
-    if (series_inverse(ap, U + 1, up, r->n) != 0 || series_inverse(am, B + 1, um, r->n) != 0) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
-        goto out;
-    }
-#ifdef FFTWH_DEBUG
-    fprintf(stderr, "  wh %.5f\n", dbg_now());
-#endif
-    eng_spectrum(&r->pe, up, r->n, r->upspec);
-    eng_spectrum(&r->pe, um, r->n, r->umspec);
+    r->ap = ap;
+    r->am = am;
+    ap = am = NULL;
 out:
     pthread_mutex_lock(&plan_lock);
     if (pb)
@@ -440,8 +498,46 @@ out:
     fftw_free(g);
     free(ap);
     free(am);
-    free(up);
-    free(um);
+    return rc;
+}
+
+/* The renewal sequences u+ = 1/A+, u- = 1/A- to n terms (grown in k when
+ * shorter, under lock when k is shared), transformed at r's engine. */
+static int
+region_renewal(region *r, long M, long B, pthread_mutex_t *lock, char *err)
+{
+    kern_t *k = r->k;
+    long U = M - B > 0 ? M - B : 0;
+    int rc = BB_OK;
+
+    r->upspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->upspec);
+    r->umspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->umspec);
+    if (!r->upspec || !r->umspec)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
+    if (lock)
+        pthread_mutex_lock(lock);
+    if (k->Lu < r->n) {
+        long L = r->n;
+        double *up = malloc((size_t)L * sizeof *up), *um = malloc((size_t)L * sizeof *um);
+
+        if (!up || !um || series_inverse(k->ap, U + 1, up, L) != 0
+            || series_inverse(k->am, B + 1, um, L) != 0) {
+            free(up);
+            free(um);
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
+            goto out;
+        }
+        free(k->up);
+        free(k->um);
+        k->up = up;
+        k->um = um;
+        k->Lu = L;
+    }
+    eng_spectrum(&r->pe, k->up, r->n, r->upspec);
+    eng_spectrum(&r->pe, k->um, r->n, r->umspec);
+out:
+    if (lock)
+        pthread_mutex_unlock(lock);
     return rc;
 }
 
@@ -549,7 +645,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
                 continue;
             for (long d = dlo; d < T - j; d++) {
                 long l = j + d;
-                double c = r->cu[d + B];
+                double c = r->k->cu[d + B];
 
                 if (c == 0)
                     continue;
@@ -640,7 +736,7 @@ apply_Minv(ws_t *s, const double *v, double *z)
             t[i] = s->w[n - 1 - i];
         eng_conv(&r->pe, t, n, r->upspec, z + r->lo, 0, n);
         for (long i = 0; i < n; i++)
-            z[r->lo + i] /= r->K;
+            z[r->lo + i] /= r->k->K;
     }
 }
 
@@ -650,8 +746,8 @@ ws_free(ws_t *s)
     for (int i = 0; i < 2; i++) {
         region *r = &s->reg[i];
 
-        free(r->cu);
-        free(r->ct);
+        if (r->owned)
+            kern_free(r->k);
         fftw_free(r->kspec);
         fftw_free(r->upspec);
         fftw_free(r->umspec);
@@ -683,13 +779,113 @@ bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o)
                   + 2.0 * 2.0 * 8.0 * ((double)M + 1.0) + 4.0 * 1.3 * U);
 }
 
+/* The kernel data for region kind lazy_region (EPS eps): from the cache
+ * when there, else built (and inserted when the cache has room). */
+static int
+kern_get(bba_fftwh_cache *cache, int lazy_region, double eps, const double *dist,
+         long M, long B, size_t napp, const long *b, const double *p, kern_t **out,
+         int *owned, char *err)
+{
+    kern_t *k = NULL;
+    double pless = 0;
+    int rc;
+
+    *out = NULL;
+    *owned = 1;
+    if (cache) {
+        pthread_mutex_lock(&cache->lock);
+        if (cache->n > 0 && (cache->M != M || cache->B != B)) {
+            /* a cache belongs to one model */
+            pthread_mutex_unlock(&cache->lock);
+            cache = NULL;
+        } else {
+            for (int i = 0; i < cache->n; i++)
+                if (cache->e[i]->lazy_region == lazy_region
+                    && (!lazy_region || cache->e[i]->eps == eps)) {
+                    *out = cache->e[i];
+                    *owned = 0;
+                }
+            pthread_mutex_unlock(&cache->lock);
+            if (*out)
+                return BB_OK;
+        }
+    }
+    k = calloc(1, sizeof *k);
+    if (k == NULL)
+        goto nomem;
+    k->lazy_region = lazy_region;
+    k->eps = eps;
+    k->cu = malloc((size_t)(M + 1) * sizeof *k->cu);
+    k->ct = malloc((size_t)(M + 1) * sizeof *k->ct);
+    if (!k->cu || !k->ct)
+        goto nomem;
+    for (long i = 0; i < B && i <= M; i++)
+        pless += dist[i];
+    memcpy(k->cu, dist, (size_t)(M + 1) * sizeof *dist);
+    if (lazy_region) {
+        /* Algorithm 4 below the threshold */
+        for (long i = 0; i < B && i <= M; i++)
+            k->cu[i] *= eps;
+        if (B <= M)
+            k->cu[B] += (1.0 - eps) * pless;
+    }
+    k->thstar = cramer_root(k->cu, M, B);
+    /* The greedy kernel is tilted only towards a decaying tail: with E > B
+     * a negative slope would amplify the FFT's absolute error at the fold
+     * (the answer is then far from tiny anyway). */
+    k->theta = !lazy_region && k->thstar < 0 ? 0.0 : k->thstar;
+    if (!lazy_region && k->theta > 0 && b != NULL) {
+        /* tilted law as the convolution of tilted Bernoullis: nothing
+         * under- or overflows however far the tail */
+        double *pt = malloc((napp > 0 ? napp : 1) * sizeof *pt), lam = 0;
+
+        if (pt == NULL)
+            goto nomem;
+        for (size_t i = 0; i < napp; i++) {
+            double e = exp(-k->theta * (double)b[i]);
+
+            pt[i] = p[i] > 0 ? p[i] / (p[i] + (1.0 - p[i]) * e) : 0.0;
+            if (p[i] > 0)
+                lam += k->theta * (double)b[i] + log(p[i] + (1.0 - p[i]) * e);
+        }
+        bba_dist_compute(napp, b, pt, M, k->ct);
+        free(pt);
+        lam = exp(lam - k->theta * (double)B);
+        for (long i = 0; i <= M; i++)
+            k->ct[i] *= lam;
+    } else {
+        for (long i = 0; i <= M; i++)
+            k->ct[i] = k->cu[i] > 0 ? exp(log(k->cu[i]) + k->theta * (double)(i - B)) : 0.0;
+    }
+    rc = wh_factor(k, M, B, err);
+    if (rc != BB_OK) {
+        kern_free(k);
+        return rc;
+    }
+    if (cache) {
+        pthread_mutex_lock(&cache->lock);
+        if (cache->n < (int)(sizeof cache->e / sizeof cache->e[0])) {
+            cache->M = M;
+            cache->B = B;
+            cache->e[cache->n++] = k;
+            *owned = 0;
+        }
+        pthread_mutex_unlock(&cache->lock);
+    }
+    *out = k;
+    return BB_OK;
+nomem:
+    kern_free(k);
+    return bb_seterr(err, BB_ENOMEM, "out of memory for the kernel (%ld loads)", M + 1);
+}
+
 /* Build the kernels, tilts, engines and factors for (S, T). */
 static int
 ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
-        const long *b, const double *p, const bba_policy *pol, char *err)
+        const long *b, const double *p, const bba_policy *pol, bba_fftwh_cache *cache,
+        char *err)
 {
     long U = M > B ? M - B : 0;
-    double pless = 0;
     int rc = BB_OK;
 
     memset(s, 0, sizeof *s);
@@ -700,8 +896,6 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
     s->T = pol->lazy ? pol->threshold : 0;
     s->eps = pol->lazy ? pol->eps : 1.0;
     s->nreg = s->T > 0 ? 2 : 1;
-    for (long k = 0; k < B && k <= M; k++)
-        pless += dist[k];
 
     s->w = malloc((size_t)(S + M + 1) * sizeof *s->w);
     s->q = malloc((size_t)(2 * U + 2) * sizeof *s->q);
@@ -720,65 +914,21 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         r->lo = ri == 0 ? 0 : s->T;
         r->hi = ri == 0 ? s->T - 1 : S;
         r->n = r->hi - r->lo + 1;
-        r->cu = malloc((size_t)(M + 1) * sizeof *r->cu);
-        r->ct = malloc((size_t)(M + 1) * sizeof *r->ct);
         r->kspec = fftw_malloc((size_t)(s->big.N / 2 + 1) * sizeof *r->kspec);
-        if (!r->cu || !r->ct || !r->kspec)
+        if (!r->kspec)
             goto nomem;
-        memcpy(r->cu, dist, (size_t)(M + 1) * sizeof *dist);
-        if (ri == 0) {
-            /* Algorithm 4 below the threshold */
-            for (long k = 0; k < B && k <= M; k++)
-                r->cu[k] *= s->eps;
-            if (B <= M)
-                r->cu[B] += (1.0 - s->eps) * pless;
-        }
-        r->thstar = cramer_root(r->cu, M, B);
-#ifdef FFTWH_DEBUG
-        fprintf(stderr, "t root %.5f\n", dbg_now());
-#endif
-        /* Region 1 is tilted only towards a decaying tail: with E > B a
-         * negative slope would amplify the FFT's absolute error at the fold
-         * (the answer is then far from tiny anyway). */
-        r->theta = ri == 1 && r->thstar < 0 ? 0.0 : r->thstar;
-        if (ri == 1 && r->theta > 0 && b != NULL) {
-            /* tilted law as the convolution of tilted Bernoullis: nothing
-             * under- or overflows however far the tail */
-            double *pt = malloc(napp * sizeof *pt), lam = 0;
-
-            if (pt == NULL)
-                goto nomem;
-            for (size_t i = 0; i < napp; i++) {
-                double e = exp(-r->theta * (double)b[i]);
-
-                pt[i] = p[i] > 0 ? p[i] / (p[i] + (1.0 - p[i]) * e) : 0.0;
-                if (p[i] > 0)
-                    lam += r->theta * (double)b[i] + log(p[i] + (1.0 - p[i]) * e);
-            }
-            bba_dist_compute(napp, b, pt, M, r->ct);
-            free(pt);
-            lam = exp(lam - r->theta * (double)B);
-            for (long k = 0; k <= M; k++)
-                r->ct[k] *= lam;
-        } else {
-            for (long k = 0; k <= M; k++)
-                r->ct[k] = r->cu[k] > 0 ? exp(log(r->cu[k]) + r->theta * (double)(k - B)) : 0.0;
-        }
-        eng_spectrum(&s->big, r->ct, M + 1, r->kspec);
+        rc = kern_get(cache, ri == 0, s->eps, dist, M, B, napp, b, p, &r->k, &r->owned, err);
+        if (rc != BB_OK)
+            goto out;
+        eng_spectrum(&s->big, r->k->ct, M + 1, r->kspec);
         if (eng_init(&r->pe, good_size(2 * r->n)) != 0)
             goto nomem;
-#ifdef FFTWH_DEBUG
-        fprintf(stderr, "t prefac %.5f\n", dbg_now());
-#endif
-        rc = wh_factor(r, M, B, err);
-#ifdef FFTWH_DEBUG
-        fprintf(stderr, "t postfac %.5f\n", dbg_now());
-#endif
+        rc = region_renewal(r, M, B, r->owned ? NULL : &cache->lock, err);
         if (rc != BB_OK)
             goto out;
     }
-    s->th1 = s->reg[1].theta;
-    s->th0 = s->nreg == 2 ? s->reg[0].theta : s->th1;
+    s->th1 = s->reg[1].k->theta;
+    s->th0 = s->nreg == 2 ? s->reg[0].k->theta : s->th1;
     for (long l = 0; l <= S + M; l++)
         s->hl[l] = h_at(s, l);
     /* clamps: sum_{k < B - j} c_r(k) */
@@ -804,8 +954,8 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
             goto nomem;
         }
         for (long d = 1; d <= U; d++)
-            kt[d] = s->reg[0].cu[d + B] > 0
-                        ? exp(log(s->reg[0].cu[d + B]) + s->thx * (double)d) : 0.0;
+            kt[d] = s->reg[0].k->cu[d + B] > 0
+                        ? exp(log(s->reg[0].k->cu[d + B]) + s->thx * (double)d) : 0.0;
         eng_spectrum(&s->small, kt, U + 1, s->xspec);
         free(kt);
     }
@@ -945,7 +1095,7 @@ out:
 int
 bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
                const long *b, const double *p, const bba_policy *pol,
-               const bba_solver_opts *o, bba_measures *meas,
+               const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
                bba_solve_info *info, double *pi, char *err)
 {
     ws_t s;
@@ -995,7 +1145,7 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
 #ifdef FFTWH_DEBUG
     double dbg_t0 = dbg_now();
 #endif
-    rc = ws_init(&s, dist, M, B, S, napp, b, p, pol, err);
+    rc = ws_init(&s, dist, M, B, S, napp, b, p, pol, cache, err);
     DBG_T("init");
     if (rc != BB_OK)
         goto out;

@@ -34,10 +34,22 @@
 #include "measures.h"
 #include "stationary.h"
 
+/* A cache of what depends on the load law and policy kernel only (tilt,
+ * Wiener-Hopf factors, renewal sequences), reused across buffer sizes and
+ * thresholds: one per model (bba_model owns one).  Thread-safe. */
+typedef struct bba_fftwh_cache bba_fftwh_cache;
+
+/* bba_fftwh_cache_new: an empty cache, or NULL when out of memory. */
+bba_fftwh_cache *bba_fftwh_cache_new(void);
+
+/* bba_fftwh_cache_free: release a cache; NULL is a no-op. */
+void bba_fftwh_cache_free(bba_fftwh_cache *c);
+
 /* bba_fftwh_eval: measures of the censored chain for load law dist over
  * 0..M (quanta), PFS bandwidth B and buffer size S (quanta), policy pol,
  * with the tilted Bernoulli factors (n, b, p) of dist (b in quanta; p in
- * [0,1]) used to build the tilted law without overflow.  o->fft_tol is the
+ * [0,1]) used to build the tilted law without overflow.  cache (may be
+ * NULL) must only ever see one (dist, M, B).  o->fft_tol is the
  * GMRES relative residual target; the answer is accepted when the true
  * relative residual is below 100 o->fft_tol and no probability is negative
  * beyond rounding.  info->residual receives that true residual (of the
@@ -53,7 +65,7 @@
  * banded GTH); BB_ENOMEM. */
 int bba_fftwh_eval(const double *dist, long M, long B, long S, size_t n,
                    const long *b, const double *p, const bba_policy *pol,
-                   const bba_solver_opts *o, bba_measures *meas,
+                   const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
                    bba_solve_info *info, double *pi, char *err);
 
 /* bba_fftwh_bytes: workspace bba_fftwh_eval needs for these dimensions

@@ -35,6 +35,7 @@ bba_model_init(bba_model *m, size_t n, const long *b, const double *p, long B,
     m->B = B;
     bba_dist_compute(n, b, p, m->M, m->dist);
     bba_dist_moments(n, b, p, &m->mom);
+    m->fft_cache = bba_fftwh_cache_new(); /* NULL: solves without reuse */
     return BB_OK;
 }
 
@@ -45,6 +46,8 @@ bba_model_free(bba_model *m)
         return;
     free(m->dist);
     m->dist = NULL;
+    bba_fftwh_cache_free(m->fft_cache);
+    m->fft_cache = NULL;
 }
 
 double
@@ -84,7 +87,7 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
         if (pi == NULL)
             return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
     }
-    rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->n, m->b, m->p, pol, so, &out->meas,
+    rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->n, m->b, m->p, pol, so, m->fft_cache, &out->meas,
                         &out->solve, pi, err);
     if (rc != BB_OK) {
         free(pi);
