@@ -299,6 +299,31 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
         bb_die_lib(rc, err);
 }
 
+int
+bb_ctx_resolution_is_default(const bb_ctx *ctx)
+{
+    return !ctx->opt->resolution && !(ctx->has_system && ctx->sys.resolution)
+           && !ctx->wl.resolution;
+}
+
+void
+bb_ctx_requantize(bb_ctx *ctx, long R)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    bba_model_free(&ctx->model);
+    bba_quantized_free(&ctx->q);
+    ctx->pf.resolution = R;
+    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
+                        ctx->so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
 void
 bb_ctx_free(bb_ctx *ctx)
 {
