@@ -371,6 +371,15 @@ bb_ctx_s_max(const bb_ctx *ctx)
      * third of the budget. */
     double b0, b1, s;
 
+    if (ctx->so.kind == BBA_SOLVER_FFT) {
+        /* no chain: the FFT solver's workspace, linear in S */
+        b0 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 0, &ctx->so);
+        b1 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 1, &ctx->so);
+        s = (ctx->so.mem_limit_bytes - b0) / (b1 - b0);
+        if (s > (double)INT_MAX / 4)
+            s = (double)INT_MAX / 4;
+        return s > 0 ? (long)s : 0;
+    }
     bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
     bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);
     s = (ctx->so.mem_limit_bytes / 3.0 - b0) / (b1 - b0);
