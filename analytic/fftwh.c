@@ -517,7 +517,9 @@ region_renewal(region *r, long M, long B, pthread_mutex_t *lock, char *err)
     if (lock)
         pthread_mutex_lock(lock);
     if (k->Lu < r->n) {
-        long L = r->n;
+        /* grow geometrically: a threshold search lengthens region 0 at
+         * every step */
+        long L = r->n > 2 * k->Lu ? r->n : 2 * k->Lu;
         double *up = malloc((size_t)L * sizeof *up), *um = malloc((size_t)L * sizeof *um);
 
         if (!up || !um || series_inverse(k->ap, U + 1, up, L) != 0
@@ -921,7 +923,13 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         if (rc != BB_OK)
             goto out;
         eng_spectrum(&s->big, r->k->ct, M + 1, r->kspec);
-        if (eng_init(&r->pe, good_size(2 * r->n)) != 0)
+        /* a power of two: searches vary n at every solve, and FFTW reuses
+         * the plans of sizes it has seen */
+        long npe = 16;
+
+        while (npe < 2 * r->n)
+            npe *= 2;
+        if (eng_init(&r->pe, npe) != 0)
             goto nomem;
         rc = region_renewal(r, M, B, r->owned ? NULL : &cache->lock, err);
         if (rc != BB_OK)
