@@ -30,21 +30,6 @@
 #include <string.h>
 
 #include <fftw3.h>
-#ifdef FFTWH_DEBUG
-#include <stdio.h>
-#include <time.h>
-static double
-dbg_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-#define DBG_T(label) fprintf(stderr, "t %-10s %.5f\n", label, dbg_now() - dbg_t0)
-#else
-#define DBG_T(label) ((void)0)
-#endif
 
 #include "bb_error.h"
 #include "dist.h"
@@ -338,6 +323,36 @@ bba_fftwh_cache_free(bba_fftwh_cache *c)
 
 /* ---- Wiener-Hopf factorisation by the cepstral method -------------------- */
 
+/* One Wiener-Hopf factor from the cepstrum f (f[d] = N kappa_d rho^d,
+ * indices mod N): out[0] = 1 and out[m], m = 1..len, the coefficient of
+ * z^(side m) in exp(sum_{0 < d < N/2} kappa_(side d) z^(side d)), side = 1
+ * for A+, -1 for A-.  Coefficients with the wrong sign for a ladder law
+ * (out[m] = -g(m) <= 0) or at the noise floor are dropped. */
+static void
+wh_side(const fftw_complex *f, fftw_complex *g, long N, int side, double rho,
+        fftw_plan pb, fftw_plan pf, double *out, long len)
+{
+    double floor_;
+
+    memset(g, 0, (size_t)N * sizeof *g);
+    for (long d = 1; d < N / 2; d++) {
+        long i = side > 0 ? d : N - d;
+
+        g[i] = f[i] / (double)N;
+    }
+    fftw_execute_dft(pb, g, g);
+    for (long i = 0; i < N; i++)
+        g[i] = cexp(g[i]);
+    fftw_execute_dft(pf, g, g);
+    out[0] = 1.0;
+    floor_ = 1e-15 * cabs(g[0]);
+    for (long m = 1; m <= len && m < N / 2; m++) {
+        double v = creal(g[side > 0 ? m : N - m]) / (double)N;
+
+        out[m] = (v < 0 && fabs(v) * N > floor_) ? v * pow(rho, -(double)side * (double)m) : 0.0;
+    }
+}
+
 /* Factor 1 - sum_d ct(d) z^d = K A+(z) A-(z) (A+ in z^0..z^U, A- in
  * z^0..z^-B, both with constant term 1) on the circle |z| = rho between
  * the symbol's two real roots e^{thstar - theta} and e^{-theta}, into
@@ -399,9 +414,6 @@ wh_factor(kern_t *r, long M, long B, char *err)
         f[((d % N) + N) % N] -= r->ct[k] * pow(rho, (double)d);
     }
     f[0] += 1.0 + delta;
-#ifdef FFTWH_DEBUG
-    fprintf(stderr, "  wh %.5f\n", dbg_now());
-#endif
     fftw_execute_dft(pb, f, f);
     /* log with the phase unwrapped from w = 0, where f is real positive */
     {
@@ -421,69 +433,11 @@ wh_factor(kern_t *r, long M, long B, char *err)
             f[i] = log(cabs(f[i])) + I * ang;
         }
     }
-#ifdef FFTWH_DEBUG
-    fprintf(stderr, "  wh %.5f\n", dbg_now());
-#endif
     fftw_execute_dft(pf, f, f); /* cepstrum: f[d] = N kappa_d rho^d */
     r->K = exp(creal(f[0]) / (double)N);
-    /* A+ = exp(C+), C+ = sum_{0 < d < N/2} kappa_d z^d */
-    memset(g, 0, (size_t)N * sizeof *g);
-    for (long d = 1; d < N / 2; d++)
-        g[d] = f[d] / (double)N;
-    fftw_execute_dft(pb, g, g);
-    for (long i = 0; i < N; i++)
-        g[i] = cexp(g[i]);
-    fftw_execute_dft(pf, g, g);
-    ap[0] = 1.0;
-    {
-        double floor_ = 1e-15 * cabs(g[0]);
-
-        for (long d = 1; d <= U && d < N / 2; d++) {
-            double v = creal(g[d]) / (double)N;
-
-            /* -g+(d) rho^d: keep the sign the ladder law fixes, drop noise */
-            ap[d] = (v < 0 && fabs(v) * N > floor_) ? v / pow(rho, (double)d) : 0.0;
-        }
-    }
-#ifdef FFTWH_DEBUG
-    fprintf(stderr, "  wh %.5f\n", dbg_now());
-#endif
-    /* A- = exp(C-), C- = sum_{0 < d < N/2} kappa_{-d} z^{-d} */
-    memset(g, 0, (size_t)N * sizeof *g);
-    for (long d = 1; d < N / 2; d++)
-        g[N - d] = f[N - d] / (double)N;
-    fftw_execute_dft(pb, g, g);
-    for (long i = 0; i < N; i++)
-        g[i] = cexp(g[i]);
-    fftw_execute_dft(pf, g, g);
-    am[0] = 1.0;
-    {
-        double floor_ = 1e-15 * cabs(g[0]);
-
-        for (long m = 1; m <= B && m < N / 2; m++) {
-            double v = creal(g[N - m]) / (double)N;
-
-            am[m] = (v < 0 && fabs(v) * N > floor_) ? v * pow(rho, (double)m) : 0.0;
-        }
-    }
-#ifdef FFTWH_DEBUG
-    fprintf(stderr, "  wh %.5f\n", dbg_now());
-#endif
-#ifdef FFTWH_DEBUG
-    {
-        double *pr = calloc((size_t)(U + B + 1), sizeof *pr), e = 0;
-        for (long i = 0; i <= U; i++)
-            for (long m = 0; m <= B; m++)
-                pr[i - m + B] += r->K * ap[i] * am[m];
-        for (long k = 0; k <= M; k++) {
-            double fk = (k == B ? 1.0 : 0.0) - r->ct[k];
-            if (fabs(pr[k] - fk) > e) e = fabs(pr[k] - fk);
-        }
-        fprintf(stderr, "wh: N %ld rho %g th* %g th %g delta %g K %g maxerr %g A+1 %g A-1 %g\n",
-                N, rho, r->thstar, r->theta, delta, r->K, e, U > 0 ? ap[1] : 0.0, am[1]);
-        free(pr);
-    }
-#endif
+    /* A+ = exp(C+), C+ = sum_{0 < d < N/2} kappa_d z^d; A- likewise */
+    wh_side(f, g, N, 1, rho, pb, pf, ap, U);
+    wh_side(f, g, N, -1, rho, pb, pf, am, B);
     r->ap = ap;
     r->am = am;
     ap = am = NULL;
@@ -1150,11 +1104,7 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         return BB_OK;
     }
 
-#ifdef FFTWH_DEBUG
-    double dbg_t0 = dbg_now();
-#endif
     rc = ws_init(&s, dist, M, B, S, napp, b, p, pol, cache, err);
-    DBG_T("init");
     if (rc != BB_OK)
         goto out;
     x = malloc((size_t)n * sizeof *x);
@@ -1167,26 +1117,11 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
     }
     for (long l = 0; l < n; l++)
         rhs[l] = 1.0;
-#ifdef FFTWH_DEBUG
-    if (n <= 64) {
-        double *e = calloc((size_t)n, sizeof *e), *z = calloc((size_t)n, sizeof *z);
-        for (long j = 0; j < n; j++) {
-            memset(e, 0, (size_t)n * sizeof *e); e[j] = 1;
-            apply_Minv(&s, e, z); apply_A(&s, z, y);
-            y[j] -= 1;
-            fprintf(stderr, "col %ld:", j);
-            for (long l = 0; l < n; l++) fprintf(stderr, " %.2g", fabs(y[l]) < 1e-12 ? 0.0 : y[l]);
-            fprintf(stderr, "\n");
-        }
-        free(e); free(z);
-    }
-#endif
     rc = gmres(&s, rhs, x, o->restart > 0 ? o->restart : 30,
                o->krylov_max_iter > 0 ? o->krylov_max_iter : 300,
                o->fft_tol > 0 ? o->fft_tol : 1e-13, &iters, &relres, err);
     if (rc != BB_OK)
         goto out;
-    DBG_T("gmres");
     info->iterations = iters;
     info->residual = relres;
     for (long l = 0; l < n; l++) {
