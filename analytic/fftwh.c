@@ -1119,7 +1119,7 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         rhs[l] = 1.0;
     rc = gmres(&s, rhs, x, o->restart > 0 ? o->restart : 30,
                o->krylov_max_iter > 0 ? o->krylov_max_iter : 300,
-               o->fft_tol > 0 ? o->fft_tol : 1e-13, &iters, &relres, err);
+               o->fft_tol > 0 ? o->fft_tol : 1e-14, &iters, &relres, err);
     if (rc != BB_OK)
         goto out;
     info->iterations = iters;
@@ -1130,11 +1130,11 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         if (x[l] > maxx)
             maxx = x[l];
     }
-    if (!(relres <= 100 * (o->fft_tol > 0 ? o->fft_tol : 1e-13)) || !(maxx > 0)
+    if (!(relres <= 100 * (o->fft_tol > 0 ? o->fft_tol : 1e-14)) || !(maxx > 0)
         || minx < -1e-8 * maxx) {
         rc = bb_seterr(err, BB_ENOCONV, "the FFT Wiener-Hopf solver stopped after %ld GMRES "
                        "steps at relative residual %.3g (tolerance %.3g)%s", iters, relres,
-                       100 * (o->fft_tol > 0 ? o->fft_tol : 1e-13),
+                       100 * (o->fft_tol > 0 ? o->fft_tol : 1e-14),
                        minx < -1e-8 * maxx ? ", with negative probabilities" : "");
         goto out;
     }

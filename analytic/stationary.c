@@ -19,7 +19,7 @@ bba_solver_defaults(bba_solver_opts *o)
     o->tol = 1e-9;
     o->max_iter = 200000;
     o->mem_limit_bytes = 0;
-    o->fft_tol = 1e-13;
+    o->fft_tol = 1e-14;
     o->restart = 30;
     o->krylov_max_iter = 300;
     o->no_fallback = 0;

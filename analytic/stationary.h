@@ -37,7 +37,7 @@ typedef struct {
     double mem_limit_bytes; /* refuse a factorization estimated above this
                                (0: no limit) */
     double fft_tol;         /* FFT solver: GMRES relative residual target
-                               (default 1e-13); accepted up to 100x */
+                               (default 1e-14); accepted up to 100x */
     int restart;            /* FFT solver: GMRES restart length (30) */
     long krylov_max_iter;   /* FFT solver: GMRES steps at most (300) */
     int no_fallback;        /* FFT solver: report BB_ENOCONV instead of
@@ -45,7 +45,7 @@ typedef struct {
 } bba_solver_opts;
 
 /* bba_solver_defaults: the FFT solver, tol 1e-9, 200000 sweeps, no memory
- * limit, fft_tol 1e-13, restart 30, 300 GMRES steps, fallback on. */
+ * limit, fft_tol 1e-14, restart 30, 300 GMRES steps, fallback on. */
 void bba_solver_defaults(bba_solver_opts *o);
 
 typedef struct {
