@@ -968,6 +968,7 @@ gmres(ws_t *s, const double *bvec, double *x, int m, long maxit, double tol,
     beta = bnorm;
     while (beta > tol * bnorm && it < maxit) {
         int k = 0;
+        double prev = beta;
 
         for (long i = 0; i < n; i++)
             V[i] = r[i] / beta;
@@ -1036,6 +1037,10 @@ gmres(ws_t *s, const double *bvec, double *x, int m, long maxit, double tol,
             r[l] = bvec[l] - r[l];
         beta = sqrt(dot(r, r, n));
         if (!isfinite(beta))
+            break;
+        /* round-off floor: a restart that no longer halves an acceptable
+         * residual (within 100 tol) is not worth another cycle */
+        if (beta <= 100 * tol * bnorm && beta > 0.5 * prev)
             break;
     }
     *iters = it;
