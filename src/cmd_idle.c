@@ -99,8 +99,13 @@ bb_cmd_idle(int argc, char **argv)
             S2 = bb_ctx_size_to_quanta(&ctx, &a.size);
             bb_policy_resolve(&ctx, &a.pol, S2, &pol2);
             rc = bba_eval(&ctx.model, S2, &pol2, &ctx.so, &r2, NULL, err);
-            if (rc != BB_OK)
-                bb_die_lib(rc, err);
+            if (rc != BB_OK) {
+                /* answer at R; say why the change was not measured */
+                fprintf(stderr, "bbsize: resolution %ld not checked at %ld: %s\n", R,
+                        2 * R, err);
+                res_change = -1;
+                break;
+            }
             res_change = r.meas.idle > 0 ? fabs(r2.meas.idle / r.meas.idle - 1.0)
                                          : (r2.meas.idle > 0 ? 1.0 : 0.0);
             if (res_change < BB_RES_SETTLE || 2 * R >= BB_RES_MAX)
@@ -113,6 +118,8 @@ bb_cmd_idle(int argc, char **argv)
         bb_ctx_requantize(&ctx, R);
     }
 
+    if (r.solve.fallback)
+        fprintf(stderr, "bbsize: the FFT solver did not converge; banded GTH answered\n");
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
     bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, r.threshold));
     bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.meas.mean_load * ctx.q.quantum_bytes);

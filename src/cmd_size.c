@@ -98,8 +98,14 @@ bb_cmd_size(int argc, char **argv)
             bb_ctx_requantize(&ctx, 2 * R);
             rc = bba_size_min(&ctx.model, a.target, &ps, &ctx.so, bb_ctx_s_max(&ctx),
                               NULL, NULL, &r2, err);
-            if (rc != BB_OK)
-                bb_die_lib(rc, err);
+            if (rc != BB_OK) {
+                /* answer at R; say why the change was not measured */
+                fprintf(stderr, "bbsize: resolution %ld not checked at %ld: %s\n", R,
+                        2 * R, err);
+                res_change = -1;
+                rc = BB_OK;
+                break;
+            }
             b2 = bb_ctx_quanta_to_bytes(&ctx, r2.best.S);
             res_change = b1 > 0 ? fabs(b2 / b1 - 1.0) : (b2 > 0 ? 1.0 : 0.0);
             if (res_change < BB_RES_SETTLE || 2 * R >= BB_RES_MAX)
