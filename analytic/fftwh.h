@@ -11,6 +11,8 @@
  * nu the expected stall units per normal step.
  *
  * Method (references at the implementation):
+ *  0. with g = gcd(B, active bandwidths) > 1, the chain on the multiples
+ *     of g (the only states reachable from 0) is solved instead;
  *  1. exponential tilt x_l = pi_l exp(h(l)), h piecewise linear (slope
  *     theta_0 below the lazy THRESHOLD, theta_1 above), each slope the
  *     Cramer root of its region's kernel (theta_1 >= 0 only), so that x is
