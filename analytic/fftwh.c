@@ -1229,9 +1229,13 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         return eval_core(dist, M, B, S, napp, b, p, pol, o, cache, meas, info, pi, err);
     if (pol->lazy && (pol->threshold + g - 1) / g > S / g)
         /* Every reachable row is lazy, which the reduced policy cannot
-         * say (THRESHOLD <= S), and the unreduced solve is wrong on a
-         * lattice with g > 1 under lazy draining (tests/t_fftwh,
-         * common_factor_with_B; cause not found): leave it to GTH. */
+         * say (THRESHOLD <= S), and the unreduced system is numerically
+         * singular: the states off the lattice form a transient class
+         * that leaks to 0 only through the clamp, from loads whose mass
+         * is ~1e-19 under lazy draining, so a second eigenvalue sits
+         * within rounding of 0 and GMRES returns a mixture (measured: 15%
+         * off on t_fftwh's common_factor_with_B).  GTH, subtraction-free,
+         * is exact there: leave it to GTH. */
         return bb_seterr(err, BB_ENOCONV, "the lazy threshold (%ld quanta) lies above the "
                          "last reachable load (multiples of %ld up to %ld): not solved by "
                          "the FFT solver", pol->threshold, g, g * (S / g));
