@@ -63,8 +63,10 @@ void bba_fftwh_cache_free(bba_fftwh_cache *c);
  * state (Pr(load < B) > 0; lazy: EPS > 0 or THRESHOLD 0).
  * Errors: BB_EINVAL (S < 0, B <= 0, policy out of range); BB_ETOOBIG (the
  * workspace exceeds o->mem_limit_bytes); BB_ENOCONV (GMRES did not reach
- * the tolerance, with the residual reached: the caller may fall back to
- * banded GTH); BB_ENOMEM. */
+ * the tolerance, with the residual reached; or, with g = gcd > 1, a lazy
+ * threshold above the last reachable load, g floor(S/g), where the system
+ * is numerically singular: the caller may fall back to banded GTH);
+ * BB_ENOMEM. */
 int bba_fftwh_eval(const double *dist, long M, long B, long S, size_t n,
                    const long *b, const double *p, const bba_policy *pol,
                    const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
