@@ -27,6 +27,8 @@ typedef struct {
     long M;            /* sum b */
     double *dist;      /* M + 1 entries, owned */
     bba_moments mom;
+    struct bba_fftwh_cache *fft_cache; /* owned: the FFT solver's per-model
+                                          data (fftwh.h); do not copy models */
 } bba_model;
 
 /* bba_model_init: compute DIST and the moments.  b and p are borrowed and
