@@ -10,6 +10,7 @@
 #include "dist.h"
 #include "chain.h"
 #include "stationary.h"
+#include "fftwh.h"
 #include "measures.h"
 #include "sizing.h"
 #include "generate.h"

@@ -34,6 +34,8 @@ typedef struct {
                           an approximate model (effbw.h), per quantum: the
                           idle fraction at size S is multiplied by
                           exp(-idle_decay S); 0 for an exact model */
+    struct bba_fftwh_cache *fft_cache; /* owned: the FFT solver's per-model
+                                          data (fftwh.h); do not copy models */
 } bba_model;
 
 /* bba_model_init: compute DIST and the moments.  b and p are borrowed and

@@ -89,8 +89,8 @@ static const struct argp_option common_options[] = {
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver and output:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
-      "stationary solver: banded (GTH elimination, default), umfpack (sparse LU) "
-      "or gauss-seidel (iterative)", 2 },
+      "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
+      "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
       "refuse models needing more memory than this (default 75% of RAM)", 2 },
     { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
@@ -136,14 +136,16 @@ common_parse(int key, char *arg, struct argp_state *state)
         c->system = arg;
         break;
     case OPT_SOLVER:
-        if (strcmp(arg, "banded") == 0)
+        if (strcmp(arg, "fft") == 0)
+            c->solver = BBA_SOLVER_FFT;
+        else if (strcmp(arg, "banded") == 0)
             c->solver = BBA_SOLVER_BANDED;
         else if (strcmp(arg, "umfpack") == 0)
             c->solver = BBA_SOLVER_UMFPACK;
         else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
             c->solver = BBA_SOLVER_GAUSS_SEIDEL;
         else
-            usage_die(state, "solver", "expected banded, umfpack or gauss-seidel");
+            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
         break;
     case OPT_MAX_MEMORY: {
         bb_qty q;
@@ -176,7 +178,7 @@ void
 bb_common_init(bb_common *c)
 {
     memset(c, 0, sizeof *c);
-    c->solver = BBA_SOLVER_BANDED;
+    c->solver = BBA_SOLVER_FFT;
 }
 
 static void
@@ -458,6 +460,34 @@ bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
                  ctx->onoff.n_classes == 1 ? "" : "es", ctx->onoff.n_phases, tu);
 }
 
+int
+bb_ctx_resolution_is_default(const bb_ctx *ctx)
+{
+    return !ctx->opt->resolution && !(ctx->has_system && ctx->sys.resolution)
+           && !ctx->wl.resolution;
+}
+
+void
+bb_ctx_requantize(bb_ctx *ctx, long R)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    bba_onoff_free(&ctx->onoff);
+    bba_onoff_free(&ctx->onoff_check);
+    bba_model_free(&ctx->model);
+    bba_quantized_free(&ctx->q);
+    ctx->pf.resolution = R;
+    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
+                        ctx->so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(ctx);
+}
+
 void
 bb_ctx_free(bb_ctx *ctx)
 {
@@ -513,6 +543,15 @@ bb_ctx_s_max(const bb_ctx *ctx)
         bba_onoff_estimate(ctx->model.onoff, 1, NULL, &b1, NULL);
         s = (ctx->so.mem_limit_bytes / 2.0 - b0) / (b1 - b0);
         return s > 0 ? (long)fmin(s, (double)INT_MAX / 2) : 0;
+    }
+    if (ctx->so.kind == BBA_SOLVER_FFT) {
+        /* no chain: the FFT solver's workspace, linear in S */
+        b0 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 0, &ctx->so);
+        b1 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 1, &ctx->so);
+        s = (ctx->so.mem_limit_bytes - b0) / (b1 - b0);
+        if (s > (double)INT_MAX / 4)
+            s = (double)INT_MAX / 4;
+        return s > 0 ? (long)s : 0;
     }
     bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
     bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);

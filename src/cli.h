@@ -87,6 +87,15 @@ void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
+/* bb_ctx_resolution_is_default: 1 when no option, preset or file line set
+ * the resolution (idle and size then choose it: doubling it must move the
+ * answer by less than BB_RES_SETTLE). */
+int bb_ctx_resolution_is_default(const bb_ctx *ctx);
+#define BB_RES_SETTLE 1e-3
+#define BB_RES_MAX 6400
+/* bb_ctx_requantize: quantise the loaded workload again at resolution R
+ * and rebuild the model.  Exits with a message on error. */
+void bb_ctx_requantize(bb_ctx *ctx, long R);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */
