@@ -49,10 +49,11 @@ note_unmonitored(bb_darshan_job *j, const char *counter)
     snprintf(j->unmonitored + len, sizeof j->unmonitored - len, "%s%s", len ? ", " : "", counter);
 }
 
-int
-bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
+/* The reader proper, on an open stream (a file or the caller's text); path
+ * names it in messages.  The caller closes fp. */
+static int
+darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_t errlen)
 {
-    FILE *fp;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -65,10 +66,6 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     memset(rt, 0, sizeof rt);
     j->run_time_s = -1;
     snprintf(j->source, sizeof j->source, "%s", path);
-    if ((fp = fopen(path, "r")) == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
     while ((len = getline(&line, &cap, fp)) >= 0) {
         char *f[8], *p = line, *endp;
         int nf = 0, m;
@@ -205,6 +202,38 @@ out:
     for (int m = 0; m < BB_DX_NMOD; m++)
         free(rt[m].t);
     free(line);
+    return rc;
+}
+
+int
+bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(j, 0, sizeof *j);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return BB_EXIT_NOINPUT;
+    }
+    rc = darshan_parse_fp(fp, path, j, err, errlen);
+    fclose(fp);
+    return rc;
+}
+
+int
+bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
+                 char *err, size_t errlen)
+{
+    FILE *fp = fmemopen((void *)text, len, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(j, 0, sizeof *j);
+        snprintf(err, errlen, "%s: %s", source, strerror(errno));
+        return BB_EXIT_SOFTWARE;
+    }
+    rc = darshan_parse_fp(fp, source, j, err, errlen);
     fclose(fp);
     return rc;
 }

@@ -43,4 +43,10 @@ typedef struct {
  * counter value that is not a number, no records: "FILE:LINE: ..."). */
 int bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen);
 
+/* bb_darshan_parse: the same reader on len bytes of text (need not be
+ * NUL-terminated) named source in messages: what the tests and the fuzzer
+ * link.  BB_EXIT_SOFTWARE when no stream could be made of the text. */
+int bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
+                     char *err, size_t errlen);
+
 #endif

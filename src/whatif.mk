@@ -3,9 +3,9 @@
 # Darshan fits and the report with gnuplot plots.
 analytic_libbbanalytic_a_SOURCES += analytic/sweep.c analytic/sweep.h
 src_bbsize_SOURCES += src/sweeprun.c src/sweeprun.h \
-	src/systems.c src/systems.h src/cmd_systems.c \
+	src/cmd_systems.c \
 	src/grid.c src/grid.h src/cmd_sweep.c \
-	src/darshan.c src/darshan.h src/cmd_fit.c \
+	src/cmd_fit.c \
 	src/plot.c src/plot.h src/cmd_report.c
 
 # Installed as $(pkgdatadir)/systems, /workloads, /darshan: where
