@@ -35,6 +35,11 @@ typedef struct {
                                (0: no limit) */
 } bba_solver_opts;
 
+/* bba_solver_name: the method's name for people ("banded GTH", "UMFPACK
+ * (sparse LU)", "Gauss-Seidel"; "unknown" for a value outside the enum):
+ * the one place output takes it from, so a new kind is named here once. */
+const char *bba_solver_name(bba_solver_kind k);
+
 /* bba_solver_defaults: banded GTH, tol 1e-9, 200000 sweeps, no memory limit. */
 void bba_solver_defaults(bba_solver_opts *o);
 

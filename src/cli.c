@@ -129,6 +129,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         c->system = arg;
         break;
     case OPT_SOLVER:
+        c->solver_set = 1;
         if (strcmp(arg, "banded") == 0)
             c->solver = BBA_SOLVER_BANDED;
         else if (strcmp(arg, "umfpack") == 0)
