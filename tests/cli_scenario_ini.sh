@@ -18,7 +18,7 @@ base() {
     printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[run]\nseed = 3\n'
     printf '[job a]\nmodel = checkpoint\nranks = 4\ntotal_bytes = 40MB\n'
 }
-mkdir "$T/plain" "$T/dressed"
+mkdir "$T/plain" "$T/dressed" "$T/long"
 base >"$T/plain/s.ini"
 rc=0
 (cd "$T/plain" && "$BBSIZE" simulate s.ini >"$T/plain.out" 2>"$T/err") || rc=$?
@@ -79,10 +79,15 @@ expect_fail "an empty job section (65)" 65 "s5.ini:4: [job b] has no 'model'" "$
 bad '[bogus]\n[job a]\nmodel = checkpoint\nranks = 4\n' s6.ini
 expect_fail "an empty unknown section (65)" 65 "s6.ini:1: unknown section '[bogus]'" \
   "$BBSIZE" simulate "$T/s6.ini"
-{ printf '[job a]\nmodel = checkpoint\nranks = 4\n# '; i=0
-  while [ $i -lt 20 ]; do printf 'xxxxxxxxxx'; i=$((i + 1)); done; printf '\n'; } >"$T/l1.ini"
+long() { i=0; while [ $i -lt 20 ]; do printf 'xxxxxxxxxx'; i=$((i + 1)); done; }
+{ printf '[job a]\nmodel = checkpoint\nranks = 4\ntrace = '; long; printf '\n'; } >"$T/l1.ini"
 expect_fail "a line longer than libinih reads whole (65)" 65 "l1.ini:4: line longer than 198 bytes" \
   "$BBSIZE" simulate "$T/l1.ini"
+{ printf '# '; long; printf '\n'; base; printf '   ; '; long; printf '\n'; } >"$T/long/s.ini"
+rc=0
+(cd "$T/long" && "$BBSIZE" simulate s.ini >"$T/l2.out" 2>"$T/err") || rc=$?
+if [ "$rc" -eq 0 ] && cmp -s "$T/plain.out" "$T/l2.out"; then t_ok "comment lines of any length are comments"
+else t_fail "comment lines of any length are comments (exit $rc)" "$T/err"; fi
 printf '[job a]\nmodel = checkpoint\nranks = 4\000\n' >"$T/n1.ini"
 expect_fail "a NUL byte (65)" 65 "n1.ini:3: a NUL byte" "$BBSIZE" simulate "$T/n1.ini"
 t_done

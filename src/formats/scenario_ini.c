@@ -83,6 +83,22 @@ reader(char *str, int num, void *stream)
         c->rc = bb_seterr(c->err, BB_EDATA, "%s: a NUL byte (not a text file)", w);
         return NULL;
     }
+    {
+        /* A comment line may be any length: libinih only needs to see that
+         * it is one. */
+        size_t b = 0;
+        while (b < n && isspace((unsigned char)c->text[c->pos + b]))
+            b++;
+        if (b < n && (c->text[c->pos + b] == '#' || c->text[c->pos + b] == ';')
+            && n > BB_SCN_MAX_LINE && num >= 3) {
+            str[0] = '#';
+            str[1] = '\n';
+            str[2] = 0;
+            memcpy(c->line, str, 3);
+            c->pos = e + 1;
+            return str;
+        }
+    }
     if (n > BB_SCN_MAX_LINE || num < 3 || n > (size_t)num - 2) {
         c->rc = bb_seterr(c->err, BB_EDATA, "%s: line longer than %d bytes (the limit of "
                           "libinih as Debian builds it)", w, BB_SCN_MAX_LINE);

@@ -10,7 +10,8 @@
 
 /* BB_SCN_MAX_LINE: the longest line, in bytes without its newline, that
  * Debian's libinih reads whole (it is built with a fixed 200-byte line
- * buffer and splits longer lines); longer lines are refused. */
+ * buffer and splits longer lines); longer lines are refused, except
+ * comment lines, which may be any length. */
 #define BB_SCN_MAX_LINE 198
 
 /* bb_scenario_parse: parse len bytes of text (need not be NUL-terminated)
