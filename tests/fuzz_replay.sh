@@ -3,7 +3,8 @@
 # libFuzzer as fuzz/replay_NAME, replays its seeds (data/) and the inputs
 # kept in tests/fuzz/NAME/ (every crash or hang a fuzzing campaign found).
 # A crash, a sanitizer report (in an --enable-asan build) or a run longer
-# than 60 s fails.
+# than 60 s (600 s under a wrapper) fails.  FUZZ_REPLAY_WRAP, when set, is a
+# command to run each driver under (make check-valgrind sets valgrind).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 . "$SRCDIR/fuzz/seeds.sh"
@@ -14,10 +15,12 @@ for n in workload units scenario vef sizedist codes wiring device system darshan
   [ -d "$SRCDIR/tests/fuzz/$n" ] && set -- "$@" "$SRCDIR/tests/fuzz/$n"
   if [ $# -eq 0 ]; then t_fail "$n: no inputs to replay"; continue; fi
   rc=0
+  lim=60
+  [ -n "${FUZZ_REPLAY_WRAP:-}" ] && lim=600
   if command -v timeout >/dev/null 2>&1; then
-    timeout 60 "$B/fuzz/replay_$n" "$@" >"$T/$n.out" 2>&1 || rc=$?
+    timeout $lim ${FUZZ_REPLAY_WRAP:-} "$B/fuzz/replay_$n" "$@" >"$T/$n.out" 2>&1 || rc=$?
   else
-    "$B/fuzz/replay_$n" "$@" >"$T/$n.out" 2>&1 || rc=$?
+    ${FUZZ_REPLAY_WRAP:-} "$B/fuzz/replay_$n" "$@" >"$T/$n.out" 2>&1 || rc=$?
   fi
   k=$(grep -c '^ok ' "$T/$n.out" || true)
   if [ "$rc" -eq 0 ] && [ "$k" -gt 0 ]; then t_ok "$n: $k inputs replayed"
