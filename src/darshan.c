@@ -106,8 +106,15 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             continue;   /* H5F, PNETCDF, LUSTRE, DXT...: not used */
         errno = 0;
         rank = strtol(f[1], &endp, 10);
-        if (errno || *endp || rank < -1) {
-            snprintf(err, errlen, "%s:%ld: field 'rank': '%s' is not a rank", path, lineno, f[1]);
+        /* Ranks index a per-rank array: bounded by nprocs when the header
+         * gave it, and by BB_DX_MAX_RANKS in any case (a rank of 2^62
+         * overflowed the array size and crashed, 3e8 took 2.4 GB and 20 s:
+         * found while fuzzing, tests/fuzz/darshan/). */
+        if (errno || *endp || rank < -1 || rank >= BB_DX_MAX_RANKS
+            || (j->nprocs > 0 && rank >= j->nprocs)) {
+            snprintf(err, errlen, "%s:%ld: field 'rank': '%s' is not a rank (-1 for a shared "
+                     "file, else 0 to %ld)", path, lineno, f[1],
+                     (j->nprocs > 0 && j->nprocs < BB_DX_MAX_RANKS ? j->nprocs : BB_DX_MAX_RANKS) - 1);
             rc = BB_EXIT_DATAERR;
             goto out;
         }

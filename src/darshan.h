@@ -21,6 +21,11 @@
 
 enum { BB_DX_POSIX, BB_DX_MPIIO, BB_DX_STDIO, BB_DX_NMOD };
 
+/* The largest rank count read (2^24, 16.7 million; the largest machines
+ * run about a million ranks): per-rank times take 8 bytes per rank and
+ * module up to the largest rank seen. */
+#define BB_DX_MAX_RANKS 16777216L
+
 typedef struct {
     char source[512];
     char exe[256];          /* first word of "# exe:", "" if absent */
