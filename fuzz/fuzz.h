@@ -14,7 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* FZ_CHECK: a parser's documented promise about what it accepted; a broken
+ * one aborts, which libFuzzer (and the replay) reports as a crash. */
+#define FZ_CHECK(cond) \
+    do { \
+        if (!(cond)) { \
+            fprintf(stderr, "%s:%d: promise broken: %s\n", __FILE__, __LINE__, #cond); \
+            abort(); \
+        } \
+    } while (0)
 
 /* fz_cstr: a malloc'd copy of data with a NUL after it (NULL when out of
  * memory: the harness then returns). */
