@@ -22,7 +22,6 @@ for n in $names; do
     -print_final_stats=1 -artifact_prefix="$out/artifacts/$n-" "$c" \
     >"$out/logs/$n.log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/logs/$n.log" | tail -n 1)
-  secs_run=$(sed -n 's/^stat::.*\(time\|seconds\).*: *//p' "$out/logs/$n.log" | tail -n 1)
   ncorp=$(ls "$c" | wc -l)
   if [ "$rc" -eq 0 ]; then res="nothing found"; else
     res="FOUND (exit $rc): $(ls "$out/artifacts/$n-"* 2>/dev/null | tail -n 1)"
