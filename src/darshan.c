@@ -182,7 +182,8 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         goto out;
     }
     if (j->run_time_s < 0 && start >= 0 && end >= start)
-        j->run_time_s = (double)(end - start + 1);
+        j->run_time_s = (double)end - (double)start + 1;   /* in long, LONG_MAX - 0 + 1
+                                                              overflowed (fz_darshan) */
     if (!(j->run_time_s > 0)) {
         snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
         rc = BB_EXIT_DATAERR;
