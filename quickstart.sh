@@ -8,7 +8,13 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev libfftw3-dev
-libcmocka-dev libjansson-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin"
+libcmocka-dev libjansson-dev libinih-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin"
+# What the tests need beyond the build: headless Chromium renders the report
+# (tests/cli_report.sh); clang with its sanitizer and libFuzzer runtime
+# builds the parser fuzzers (make fuzz, run briefly by .ci/run).
+if [ "${1:-run}" = check ]; then
+  PKGS="$PKGS chromium clang libclang-rt-14-dev"
+fi
 
 missing=""
 for p in $PKGS; do

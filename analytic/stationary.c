@@ -12,6 +12,22 @@
 #include "bigalloc.h"
 #include "stationary.h"
 
+const char *
+bba_solver_name(bba_solver_kind k)
+{
+    switch (k) {
+    case BBA_SOLVER_UMFPACK:
+        return "UMFPACK (sparse LU)";
+    case BBA_SOLVER_GAUSS_SEIDEL:
+        return "Gauss-Seidel";
+    case BBA_SOLVER_BANDED:
+        return "banded GTH";
+    case BBA_SOLVER_FFT:
+        return "FFT Wiener-Hopf";
+    }
+    return "unknown";
+}
+
 void
 bba_solver_defaults(bba_solver_opts *o)
 {

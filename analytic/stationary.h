@@ -44,6 +44,12 @@ typedef struct {
                                falling back to banded GTH (tests) */
 } bba_solver_opts;
 
+/* bba_solver_name: the method's name for people ("FFT Wiener-Hopf",
+ * "banded GTH", "UMFPACK (sparse LU)", "Gauss-Seidel"; "unknown" for a
+ * value outside the enum): the one place output takes it from, so a new
+ * kind is named here once. */
+const char *bba_solver_name(bba_solver_kind k);
+
 /* bba_solver_defaults: the FFT solver, tol 1e-9, 200000 sweeps, no memory
  * limit, fft_tol 1e-14, restart 30, 300 GMRES steps, fallback on. */
 void bba_solver_defaults(bba_solver_opts *o);

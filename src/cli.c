@@ -136,6 +136,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         c->system = arg;
         break;
     case OPT_SOLVER:
+        c->solver_set = 1;
         if (strcmp(arg, "fft") == 0)
             c->solver = BBA_SOLVER_FFT;
         else if (strcmp(arg, "banded") == 0)

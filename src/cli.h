@@ -21,6 +21,7 @@ typedef struct {
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;            /* 0: not given */
     bba_solver_kind solver;
+    int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
     int json, csv, quiet, progress;
     const char *system;         /* --system NAME (platform preset), or NULL */

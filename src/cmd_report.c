@@ -653,7 +653,7 @@ bb_cmd_report(int argc, char **argv)
         se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2 };
         snprintf(xl, sizeof xl, "burst-buffer size (%s)", sunit);
         p = (bb_plot){ "Idle fraction versus burst-buffer size (greedy draining)", xl,
-                       "idle fraction (log scale)", 1, 0, 0, se, nsc + 1, NULL, "idle-vs-size" };
+                       "idle fraction (log scale)", 1, 0, 0, se, nsc + 1, "idle-vs-size" };
         fig[0].id = "fig-idle-vs-size";
         fig[0].caption = "Idle fraction versus buffer size, for the workload and for load growth "
                          "(every bandwidth scaled); the paper's Figure 3 view.";
@@ -692,7 +692,7 @@ bb_cmd_report(int argc, char **argv)
         se[3] = (bb_plot_series){ bl, bx, by, 2, "lines", 4 };
         snprintf(xl, sizeof xl, "instantaneous I/O load (%s)", ctx.plain ? "data units per time unit" : "GB/s");
         p = (bb_plot){ "Distribution of the instantaneous load: Pr(load <= x)", xl,
-                       "cumulative probability", 0, 0, 1.05, se, 4, "bottom right",
+                       "cumulative probability", 0, 0, 1.05, se, 4,
                        "load-distribution" };
         fig[1].id = "fig-load-distribution";
         fig[1].caption = "Cumulative distribution of the instantaneous I/O load with the Chernoff "
@@ -728,7 +728,7 @@ bb_cmd_report(int argc, char **argv)
         se[1] = (bb_plot_series){ "greedy draining", gx, gi, 2, "lines", 2 };
         se[2] = (bb_plot_series){ ttl, gx, ty, 2, "lines", 3 };
         p = (bb_plot){ t_idle, "threshold (fraction of the buffer size)",
-                       "idle fraction (log scale)", 1, 0, 0, se, 3, "top left", "lazy-idle" };
+                       "idle fraction (log scale)", 1, 0, 0, se, 3, "lazy-idle" };
         fig[2].id = "fig-lazy-idle";
         fig[2].caption = "Idle fraction of lazy draining versus its threshold at the recommended "
                          "size; the paper's Figure 5 view.";
@@ -736,7 +736,7 @@ bb_cmd_report(int argc, char **argv)
         se[0] = (bb_plot_series){ "lazy draining", tx, quiet, nth, "linespoints", 0 };
         se[1] = (bb_plot_series){ "greedy draining", gx, gq, 2, "lines", 2 };
         p = (bb_plot){ t_quiet, "threshold (fraction of the buffer size)",
-                       "quiet fraction (time units without draining)", 0, 0, 0, se, 2, "bottom right",
+                       "quiet fraction (time units without draining)", 0, 0, 0, se, 2,
                        "lazy-quiet" };
         fig[3].id = "fig-lazy-quiet";
         fig[3].caption = "Quiet fraction (time units in which the buffer is not drained) versus "
@@ -958,8 +958,11 @@ bb_cmd_report(int argc, char **argv)
     row(&d, buf, "largest bandwidth rounding\t%s per time unit\tderived", b1);
     row(&d, buf, "target idle fraction\t%g\t%s", a.target, "--target-idle");
     row(&d, buf, "lazy EPS\t%g\t--empty-prob", a.eps);
-    row(&d, buf, "stationary solver\t%s\t--solver",
-        ctx.so.kind == BBA_SOLVER_UMFPACK ? "UMFPACK (sparse LU)" : "Gauss-Seidel");
+    /* Every solve of the report ran ctx.so; the FFT solver alone may hand
+     * a chain to banded GTH, and the row says so. */
+    row(&d, buf, "stationary solver\t%s%s\t%s", bba_solver_name(ctx.so.kind),
+        ctx.so.kind == BBA_SOLVER_FFT ? " (banded GTH where GMRES does not converge)" : "",
+        a.common.solver_set ? "--solver" : "default");
     if (ctx.has_system) {
         row(&d, buf, "platform preset\t%s: %s\t%s", ctx.sys.name, ctx.sys.title, ctx.sys.path);
         if (ctx.sys.compute_nodes)

@@ -16,6 +16,7 @@
 #include "rng.h"
 #include "workload/exec.h"
 #include "workload/scenario.h"
+#include "formats/scenario_ini.h"
 #include "cli.h"
 #include "commands.h"
 #include "scnrun.h"
@@ -222,7 +223,7 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     int rc;
     memset(R, 0, sizeof *R);
     char *text = (char *)slurp(file, &len);
-    rc = bbs_scenario_parse(text, len, file, &R->s, err);
+    rc = bb_scenario_parse(text, len, file, &R->s, err);
     free(text);
     if (rc != BB_OK)
         bb_die_lib(BB_EDATA, err);

@@ -14,29 +14,44 @@
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
 static const char *const prefixes[BB_DX_NMOD] = { "POSIX_", "MPIIO_", "STDIO_" };
 
+/* Per-rank times on the rank's own files, one module: (rank, time) pairs
+ * in input order, summed per rank at the end (sorted), so that memory
+ * follows the number of records, not the largest rank number (a dense
+ * array indexed by rank took 128 MB for one record of rank 16 million). */
 typedef struct {
-    double *t;      /* per-rank time on the rank's own files, per module */
-    size_t n;
+    long rank;
+    double t;
+} rank_time;
+
+typedef struct {
+    rank_time *p;
+    size_t n, cap;
 } rank_times;
 
 static int
 rank_add(rank_times *rt, long rank, double v)
 {
-    if ((size_t)rank >= rt->n) {
-        size_t n = rt->n ? rt->n : 64;
-        double *t;
+    if (rt->n == rt->cap) {
+        size_t cap = rt->cap ? 2 * rt->cap : 64;
+        rank_time *p = realloc(rt->p, cap * sizeof *p);
 
-        while (n <= (size_t)rank)
-            n *= 2;
-        t = realloc(rt->t, n * sizeof *t);
-        if (t == NULL)
+        if (p == NULL)
             return -1;
-        memset(t + rt->n, 0, (n - rt->n) * sizeof *t);
-        rt->t = t;
-        rt->n = n;
+        rt->p = p;
+        rt->cap = cap;
     }
-    rt->t[rank] += v;
+    rt->p[rt->n].rank = rank;
+    rt->p[rt->n].t = v;
+    rt->n++;
     return 0;
+}
+
+static int
+cmp_rank(const void *a, const void *b)
+{
+    long x = ((const rank_time *)a)->rank, y = ((const rank_time *)b)->rank;
+
+    return (x > y) - (x < y);
 }
 
 static void
@@ -49,10 +64,11 @@ note_unmonitored(bb_darshan_job *j, const char *counter)
     snprintf(j->unmonitored + len, sizeof j->unmonitored - len, "%s%s", len ? ", " : "", counter);
 }
 
-int
-bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
+/* The reader proper, on an open stream (a file or the caller's text); path
+ * names it in messages.  The caller closes fp. */
+static int
+darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_t errlen)
 {
-    FILE *fp;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -65,10 +81,6 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     memset(rt, 0, sizeof rt);
     j->run_time_s = -1;
     snprintf(j->source, sizeof j->source, "%s", path);
-    if ((fp = fopen(path, "r")) == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
     while ((len = getline(&line, &cap, fp)) >= 0) {
         char *f[8], *p = line, *endp;
         int nf = 0, m;
@@ -109,8 +121,16 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
             continue;   /* H5F, PNETCDF, LUSTRE, DXT...: not used */
         errno = 0;
         rank = strtol(f[1], &endp, 10);
-        if (errno || *endp || rank < -1) {
-            snprintf(err, errlen, "%s:%ld: field 'rank': '%s' is not a rank", path, lineno, f[1]);
+        /* A rank is below nprocs when the header gave it, and below
+         * BB_DX_MAX_RANKS in any case.  (When per-rank times were an array
+         * indexed by rank, a rank of 2^62 overflowed its size and crashed,
+         * and 3e8 took 2.4 GB and 20 s: found while fuzzing,
+         * tests/fuzz/darshan/.) */
+        if (errno || *endp || rank < -1 || rank >= BB_DX_MAX_RANKS
+            || (j->nprocs > 0 && rank >= j->nprocs)) {
+            snprintf(err, errlen, "%s:%ld: field 'rank': '%s' is not a rank (-1 for a shared "
+                     "file, else 0 to %ld)", path, lineno, f[1],
+                     (j->nprocs > 0 && j->nprocs < BB_DX_MAX_RANKS ? j->nprocs : BB_DX_MAX_RANKS) - 1);
             rc = BB_EXIT_DATAERR;
             goto out;
         }
@@ -162,7 +182,8 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
         goto out;
     }
     if (j->run_time_s < 0 && start >= 0 && end >= start)
-        j->run_time_s = (double)(end - start + 1);
+        j->run_time_s = (double)end - (double)start + 1;   /* in long, LONG_MAX - 0 + 1
+                                                              overflowed (fz_darshan) */
     if (!(j->run_time_s > 0)) {
         snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
         rc = BB_EXIT_DATAERR;
@@ -176,21 +197,26 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     j->use_mpiio = !j->present[BB_DX_POSIX] && j->present[BB_DX_MPIIO];
     {
         int mods[2] = { j->use_mpiio ? BB_DX_MPIIO : BB_DX_POSIX, BB_DX_STDIO };
-        size_t nr = 0;
-        double slowest = 0;
+        size_t n = rt[mods[0]].n + rt[mods[1]].n;
+        double slowest = 0, t = 0;
+        rank_time *all = malloc((n ? n : 1) * sizeof *all);
 
-        for (int k = 0; k < 2; k++)
-            if (rt[mods[k]].n > nr)
-                nr = rt[mods[k]].n;
-        for (size_t r = 0; r < nr; r++) {
-            double t = 0;
-
-            for (int k = 0; k < 2; k++)
-                if (r < rt[mods[k]].n)
-                    t += rt[mods[k]].t[r];
+        if (all == NULL) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            rc = BB_EXIT_SOFTWARE;
+            goto out;
+        }
+        if (rt[mods[0]].n)
+            memcpy(all, rt[mods[0]].p, rt[mods[0]].n * sizeof *all);
+        if (rt[mods[1]].n)
+            memcpy(all + rt[mods[0]].n, rt[mods[1]].p, rt[mods[1]].n * sizeof *all);
+        qsort(all, n, sizeof *all, cmp_rank);
+        for (size_t i = 0; i < n; i++) {
+            t = (i > 0 && all[i].rank == all[i - 1].rank ? t : 0) + all[i].t;
             if (t > slowest)
                 slowest = t;
         }
+        free(all);
         j->io_time_s = slowest;
         for (int k = 0; k < 2; k++) {
             j->io_time_s += shared_time[mods[k]];
@@ -203,8 +229,40 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     j->bw_Bps = j->io_time_s > 0 ? j->bytes / j->io_time_s : 0;
 out:
     for (int m = 0; m < BB_DX_NMOD; m++)
-        free(rt[m].t);
+        free(rt[m].p);
     free(line);
+    return rc;
+}
+
+int
+bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(j, 0, sizeof *j);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return BB_EXIT_NOINPUT;
+    }
+    rc = darshan_parse_fp(fp, path, j, err, errlen);
+    fclose(fp);
+    return rc;
+}
+
+int
+bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
+                 char *err, size_t errlen)
+{
+    FILE *fp = fmemopen((void *)text, len, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(j, 0, sizeof *j);
+        snprintf(err, errlen, "%s: %s", source, strerror(errno));
+        return BB_EXIT_SOFTWARE;
+    }
+    rc = darshan_parse_fp(fp, source, j, err, errlen);
     fclose(fp);
     return rc;
 }

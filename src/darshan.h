@@ -21,6 +21,11 @@
 
 enum { BB_DX_POSIX, BB_DX_MPIIO, BB_DX_STDIO, BB_DX_NMOD };
 
+/* The largest rank count read (2^24, 16.7 million; the largest machines
+ * run about a million ranks): per-rank times take 8 bytes per rank and
+ * module up to the largest rank seen. */
+#define BB_DX_MAX_RANKS 16777216L
+
 typedef struct {
     char source[512];
     char exe[256];          /* first word of "# exe:", "" if absent */
@@ -42,5 +47,11 @@ typedef struct {
  * BB_EXIT_NOINPUT (cannot open/read) or BB_EXIT_DATAERR (no run time, a
  * counter value that is not a number, no records: "FILE:LINE: ..."). */
 int bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen);
+
+/* bb_darshan_parse: the same reader on len bytes of text (need not be
+ * NUL-terminated) named source in messages: what the tests and the fuzzer
+ * link.  BB_EXIT_SOFTWARE when no stream could be made of the text. */
+int bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
+                     char *err, size_t errlen);
 
 #endif

@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The bbsize command.
 bin_PROGRAMS += src/bbsize
-src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
-	src/cli.c src/cli.h src/units.c src/units.h \
+# The readers of input formats (src/formats/ and the older ones still in
+# src/): pure text -> struct, linked by bbsize, the tests and the fuzzers.
+noinst_LIBRARIES += src/formats/libbbformats.a
+src_formats_libbbformats_a_SOURCES = src/units.c src/units.h \
 	src/workload_csv.c src/workload_csv.h \
+	src/systems.c src/systems.h src/darshan.c src/darshan.h \
+	src/formats/scenario_ini.c src/formats/scenario_ini.h
+nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
+src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
+	src/cli.c src/cli.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c \
 	src/cmd_generate.c
-nodist_src_bbsize_SOURCES = src/default_workload.c
-src_bbsize_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) -lpthread
+src_bbsize_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread
 BUILT_SOURCES += src/default_workload.c
 CLEANFILES += src/default_workload.c
 workloadsdir = $(pkgdatadir)/workloads

@@ -27,7 +27,6 @@ typedef struct {
     double ymin, ymax;        /* both 0: automatic */
     const bb_plot_series *series;
     size_t nseries;
-    const char *key_pos;      /* gnuplot key position, NULL: "top right" */
     const char *id_prefix;    /* prefix of every id in the SVG (several
                                  plots in one page must not share ids) */
 } bb_plot;

@@ -28,10 +28,12 @@ parse_count(const char *v, long *out)
     return 0;
 }
 
-int
-bb_system_read(const char *path, const char *name, bb_system *s, char *err, size_t errlen)
+/* The reader proper, on an open stream (a file or the caller's text); path
+ * names it in messages.  The caller closes fp. */
+static int
+system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char *err,
+                size_t errlen)
 {
-    FILE *fp;
     char line[1024], msg[256];
     int lineno = 0, rc = 0;
 
@@ -39,11 +41,6 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->path, sizeof s->path, "%s", path);
     snprintf(s->kind, sizeof s->kind, "shared");
-    fp = fopen(path, "r");
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
 #define BAD(...) do { int o_ = snprintf(err, errlen, "%s:%d: ", path, lineno); \
         if (o_ >= 0 && (size_t)o_ < errlen) snprintf(err + o_, errlen - (size_t)o_, __VA_ARGS__); \
         rc = BB_EXIT_DATAERR; goto out; } while (0)
@@ -117,6 +114,38 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
     }
 #undef BAD
 out:
+    return rc;
+}
+
+int
+bb_system_read(const char *path, const char *name, bb_system *s, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(s, 0, sizeof *s);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return BB_EXIT_NOINPUT;
+    }
+    rc = system_parse_fp(fp, path, name, s, err, errlen);
+    fclose(fp);
+    return rc;
+}
+
+int
+bb_system_parse(const char *text, size_t len, const char *source, const char *name,
+                bb_system *s, char *err, size_t errlen)
+{
+    FILE *fp = fmemopen((void *)text, len, "r");
+    int rc;
+
+    if (fp == NULL) {
+        memset(s, 0, sizeof *s);
+        snprintf(err, errlen, "%s: %s", source, strerror(errno));
+        return BB_EXIT_SOFTWARE;
+    }
+    rc = system_parse_fp(fp, source, name, s, err, errlen);
     fclose(fp);
     return rc;
 }

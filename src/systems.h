@@ -33,6 +33,12 @@ typedef struct {
 int bb_system_read(const char *path, const char *name, bb_system *s,
                    char *err, size_t errlen);
 
+/* bb_system_parse: the same reader on len bytes of text (need not be
+ * NUL-terminated) named source in messages: what the tests and the fuzzer
+ * link.  BB_EXIT_SOFTWARE when no stream could be made of the text. */
+int bb_system_parse(const char *text, size_t len, const char *source, const char *name,
+                    bb_system *s, char *err, size_t errlen);
+
 /* bb_system_find: look NAME up (case-insensitive) in the search path.
  * Returns 0, BB_EXIT_USAGE for an unknown name (err lists the known
  * ones) or the statuses of bb_system_read. */

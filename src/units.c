@@ -111,6 +111,20 @@ nonneg(double v, const char *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The value in base units (bytes, bytes/s, seconds) must stay finite:
+ * "1e300EB/s" overflowed to inf, which later read as "negative".  Found by
+ * fz_units checking units.h's contract. */
+static int
+scaled(bb_qty *q, double x, const char *s, char *err, size_t errlen)
+{
+    if (!isfinite(x)) {
+        snprintf(err, errlen, "'%s' overflows (more than 1.8e308 in base units)", s);
+        return -1;
+    }
+    q->v = x;
+    return 0;
+}
+
 int
 bb_parse_number(const char *s, double *v, char *err, size_t errlen)
 {
@@ -160,8 +174,7 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
                  (int)n, u);
         return -1;
     }
-    q->v = v * f;
-    return 0;
+    return scaled(q, v * f, s, err, errlen);
 }
 
 int
@@ -191,8 +204,7 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
                  TIME_UNITS_LIST ")", (int)(n - (size_t)(slash - u) - 1), slash + 1, s);
         return -1;
     }
-    q->v = v * f / t;
-    return 0;
+    return scaled(q, v * f / t, s, err, errlen);
 }
 
 int
@@ -211,8 +223,7 @@ bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
                  (int)n, u);
         return -1;
     }
-    q->v = v * f;
-    return 0;
+    return scaled(q, v * f, s, err, errlen);
 }
 
 double

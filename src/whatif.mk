@@ -3,9 +3,9 @@
 # Darshan fits and the report with gnuplot plots.
 analytic_libbbanalytic_a_SOURCES += analytic/sweep.c analytic/sweep.h
 src_bbsize_SOURCES += src/sweeprun.c src/sweeprun.h \
-	src/systems.c src/systems.h src/cmd_systems.c \
+	src/cmd_systems.c \
 	src/grid.c src/grid.h src/cmd_sweep.c \
-	src/darshan.c src/darshan.h src/cmd_fit.c \
+	src/cmd_fit.c \
 	src/plot.c src/plot.h src/cmd_report.c
 
 # Installed as $(pkgdatadir)/systems, /workloads, /darshan: where
@@ -33,7 +33,7 @@ tests_t_sweep_SOURCES = tests/t_sweep.c src/sweeprun.c src/sweeprun.h
 tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
 	tests/cli_report.sh
-EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \
+EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh tests/svg_key.awk \
 	tests/whatif_setup.sh bench/sweep.sh
 
 # `make bench-sweep`: the sweep speed bar (100 sizes under 2 s).

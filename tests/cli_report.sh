@@ -1,10 +1,12 @@
 #!/bin/sh
 # cli_report.sh: `bbsize report`: XHTML and SVG parse as XML, sections in
 # order with their plots and series, numbers equal to size/idle/dist/
-# threshold, Markdown output, headless Chromium render, bad input.
+# threshold, Markdown output, no plot key over a curve or a label (from the
+# SVG geometry, tests/svg_key.awk), the solver named as run, headless
+# Chromium render, bad input.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
-echo 1..37
+echo 1..45
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
@@ -73,12 +75,43 @@ done
 check "four SVG files, each valid XML and linked from the Markdown" test "$n" -eq 4
 check "the Markdown has the six sections" test "$(grep -c '^## [1-6]\. ' "$T/md/r.md")" -eq 6
 
-# Headless Chromium renders the page to a non-blank PNG.
+# No key (legend) covers a curve or a label: for each plot of the same
+# report as SVG files, the key box lies outside the plot area, no point of
+# a curve falls in it and no label's box meets it (tests/svg_key.awk).
+mkdir -p "$T/keys"
+run "$BBSIZE" report -o "$T/keys/r.md" --format md --system trinity --points 11
+for f in idle-vs-size load-distribution lazy-idle lazy-quiet; do
+  tr '\n\t' '  ' < "$T/keys/r-$f.svg" | sed 's/</\n</g' > "$T/keys/$f.lines"
+  if awk -f "$SRC/tests/svg_key.awk" "$T/keys/$f.lines" > "$T/keys/$f.found"; then
+    ok "the $f key covers no curve and no label"
+  else
+    notok "the $f key covers no curve and no label"; sed 's/^/# /' "$T/keys/$f.found" | head -n 5
+  fi
+done
+
+# The inputs table names the solver that ran, from bba_solver_name.
+solver_row() { X "string(//*[local-name()='tr'][*[local-name()='td'][1]='stationary solver']/*[local-name()='td'][2])" "$1"; }
+check "the inputs table names the default solver (FFT Wiener-Hopf, and its fallback)" test "$(solver_row "$T/r.html")" = "FFT Wiener-Hopf (banded GTH where GMRES does not converge)"
+run "$BBSIZE" report -o "$T/gth.html" --points 5 --solver banded
+check "the inputs table names banded GTH under --solver banded" test "$(solver_row "$T/gth.html")" = "banded GTH"
+run "$BBSIZE" report -o "$T/umf.html" --points 5 --solver umfpack
+check "the inputs table names UMFPACK under --solver umfpack" test "$(solver_row "$T/umf.html")" = "UMFPACK (sparse LU)"
+run "$BBSIZE" report -o "$T/gs.html" --points 5 --solver gauss-seidel
+check "the inputs table names Gauss-Seidel under --solver gauss-seidel" test "$(solver_row "$T/gs.html")" = "Gauss-Seidel"
+
+# Headless Chromium (Debian's chromium, installed by ./quickstart.sh check)
+# loads the page as XHTML without a parse error, builds the four plots, and
+# renders it to a non-blank PNG.
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
-  skip "headless Chromium render (chromium is not installed)"
+  skip "headless Chromium DOM (chromium is not installed: ./quickstart.sh check installs it)"
+  skip "headless Chromium render (chromium is not installed: ./quickstart.sh check installs it)"
 else
-  "$CHROME" --headless --no-sandbox --disable-gpu --window-size=1000,3000 \
+  "$CHROME" --headless --no-sandbox --disable-gpu --dump-dom "file://$T/r.html" \
+    >"$T/dom.html" 2>/dev/null || true
+  check "Chromium parses the page (no parsererror) and builds its four SVG plots" \
+    test "$(grep -c parsererror "$T/dom.html")" -eq 0 -a "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq 4
+  "$CHROME" --headless --no-sandbox --disable-gpu --window-size=1000,3400 \
     --screenshot="$T/shot.png" "file://$T/r.html" >/dev/null 2>&1 || true
   # A blank page compresses to almost nothing; the plots do not.
   check "headless Chromium renders a non-blank PNG" test "$(wc -c < "$T/shot.png" 2>/dev/null || echo 0)" -gt 20000

@@ -60,7 +60,8 @@ dist_scenarios_DATA = \
 	data/scenarios/mfnetsim-w2-mix-rand-adp.ini \
 	data/scenarios/mfnetsim-w2-mix-rand-min.ini
 EXTRA_DIST += data/scenarios/mkscenarios.sh bench/hybrid.sh tests/cli_scenario.sh
-TESTS += tests/cli_scenario.sh
+TESTS += tests/cli_scenario.sh tests/cli_scenario_ini.sh
+EXTRA_DIST += tests/cli_scenario_ini.sh
 
 # The hybrid matrix benchmark (never run by make check).
 bench-hybrid: src/bbsize$(EXEEXT)

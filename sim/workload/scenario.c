@@ -176,12 +176,12 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
     case S_PLACEMENT:
         if (!strcmp(key, "policy")) {
             if (!strcasecmp(val, "file")) {
-                s->placement = -1;
+                s->placement = s->policy_kind = -1;
                 return BB_OK;
             }
             if (bbs_net_place_parse(val, &k, sub))
                 return BAD(sub);
-            s->placement = k;
+            s->placement = s->policy_kind = k;
             return BB_OK;
         }
         if (!strcmp(key, "file")) {
@@ -307,14 +307,17 @@ bbs_scenario_free(bbs_scenario *s)
 {
     if (s) {
         free(s->jobs);
+        free(s->seen);
         s->jobs = NULL;
-        s->njobs = 0;
+        s->seen = NULL;
+        s->njobs = s->nseen = s->jobs_cap = s->seen_cap = 0;
     }
 }
 
-int
-bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
-                   char *err)
+/* ---- the scenario as a sequence of sections and keys ------------------ */
+
+void
+bbs_scenario_init(bbs_scenario *s, const char *source)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->source, sizeof s->source, "%s", source);
@@ -333,7 +336,7 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
     s->chunk_bytes = 64.0 * 1048576;
     s->piece_bytes = 1048576;
     s->pieces_in_flight = 4;
-    s->placement = BBS_NET_PLACE_CONT;
+    s->placement = s->policy_kind = BBS_NET_PLACE_CONT;
     s->seed = 1;
     {
         bbs_exec_config d;
@@ -341,144 +344,150 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
         s->fail = d.fail;
     }
     s->horizon_s = INFINITY;
-    int sec = S_NONE, jcap = 0, rc = BB_OK, lineno = 0;
-    size_t pos = 0;
-    char line[4096], where[BBS_SCN_PATH + 32];
-    while (pos < len) {
-        size_t e = pos;
-        while (e < len && text[e] != '\n')
-            e++;
-        lineno++;
-        snprintf(where, sizeof where, "%s:%d", source, lineno);
-        if (e - pos >= sizeof line) {
-            rc = bb_seterr(err, BB_EDATA, "%s: line longer than %zu bytes", where,
-                           sizeof line - 1);
-            goto fail;
-        }
-        memcpy(line, text + pos, e - pos);
-        line[e - pos] = 0;
-        pos = e + 1;
-        for (char *h = line; *h; h++)
-            if (*h == '#' || *h == ';') {
-                *h = 0;
-                break;
-            }
-        char *l = trim(line);
-        if (!*l)
-            continue;
-        if (*l == '[') {
-            char *close = strchr(l, ']');
-            if (!close || trim(close + 1)[0]) {
-                rc = bb_seterr(err, BB_EDATA, "%s: section header '%s' is not '[name]'", where, l);
-                goto fail;
-            }
-            *close = 0;
-            char *name = trim(l + 1);
-            if (!strncasecmp(name, "job", 3) && (name[3] == 0 || isspace((unsigned char)name[3]))) {
-                char *jn = trim(name + 3);
-                if (!*jn) {
-                    rc = bb_seterr(err, BB_EDATA, "%s: [job] needs a name: [job NAME]", where);
-                    goto fail;
-                }
-                for (int j = 0; j < s->njobs; j++)
-                    if (!strcmp(s->jobs[j].name, jn)) {
-                        rc = bb_seterr(err, BB_EDATA, "%s: job '%s' already defined at line %d",
-                                       where, jn, s->jobs[j].line);
-                        goto fail;
-                    }
-                if (bbs_wl_grow((void **)&s->jobs, sizeof *s->jobs, &jcap, s->njobs + 1)) {
-                    rc = bb_seterr(err, BB_ENOMEM, "out of memory");
-                    goto fail;
-                }
-                bbs_scn_job *jb = &s->jobs[s->njobs++];
-                memset(jb, 0, sizeof *jb);
-                jb->model.kind = (bbs_model_kind)-1;
-                jb->allreduce_algo = -1;
-                jb->line = lineno;
-                if (copy_str(jb->name, sizeof jb->name, jn)) {
-                    rc = bb_seterr(err, BB_EDATA, "%s: job name '%s' longer than 63 bytes",
-                                   where, jn);
-                    goto fail;
-                }
-                sec = S_JOB;
-                continue;
-            }
-            sec = S_NONE;
-            for (int k = S_TOPO; k <= S_FAIL; k++)
-                if (k != S_JOB && !strcasecmp(name, sec_names[k]))
-                    sec = k;
-            if (sec == S_FAIL)
-                s->fail_line = lineno;
-            if (sec == S_NONE) {
-                rc = bb_seterr(err, BB_EDATA, "%s: unknown section '[%s]' (known: topology, "
-                               "storage, placement, run, failures, job NAME)", where, name);
-                goto fail;
-            }
-            continue;
-        }
-        char *eq = strchr(l, '=');
-        if (!eq) {
-            rc = bb_seterr(err, BB_EDATA, "%s: '%s' is not 'key = value'", where, l);
-            goto fail;
-        }
-        *eq = 0;
-        char *key = trim(l), *val = trim(eq + 1);
-        if (!*key || !*val) {
-            rc = bb_seterr(err, BB_EDATA, "%s: empty %s in '%s = %s'", where,
-                           *key ? "value" : "key", key, val);
-            goto fail;
-        }
-        rc = set_key(s, sec, sec == S_JOB ? &s->jobs[s->njobs - 1] : NULL, key, val, where,
-                     err);
-        if (rc != BB_OK)
-            goto fail;
+    s->cur_sec = S_NONE;
+    s->cur_job = -1;
+}
+
+int
+bbs_scenario_section(bbs_scenario *s, const char *name_in, int lineno, const char *where,
+                     char *err)
+{
+    char name[BBS_SCN_PATH];
+    if (strlen(name_in) >= sizeof name)
+        return bb_seterr(err, BB_EDATA, "%s: section name longer than %zu bytes", where,
+                         sizeof name - 1);
+    strcpy(name, name_in);
+    char *nm = trim(name);
+    if (!strncasecmp(nm, "job", 3) && (nm[3] == 0 || isspace((unsigned char)nm[3]))) {
+        char *jn = trim(nm + 3);
+        if (!*jn)
+            return bb_seterr(err, BB_EDATA, "%s: [job] needs a name: [job NAME]", where);
+        for (int j = 0; j < s->njobs; j++)
+            if (!strcmp(s->jobs[j].name, jn))
+                return bb_seterr(err, BB_EDATA, "%s: job '%s' already defined at line %d",
+                                 where, jn, s->jobs[j].line);
+        if (strlen(jn) >= sizeof s->jobs[0].name)
+            return bb_seterr(err, BB_EDATA, "%s: job name '%s' longer than %zu bytes", where,
+                             jn, sizeof s->jobs[0].name - 1);
+        if (bbs_wl_grow((void **)&s->jobs, sizeof *s->jobs, &s->jobs_cap, s->njobs + 1))
+            return bb_seterr(err, BB_ENOMEM, "out of memory");
+        bbs_scn_job *jb = &s->jobs[s->njobs++];
+        memset(jb, 0, sizeof *jb);
+        jb->model.kind = (bbs_model_kind)-1;
+        jb->allreduce_algo = -1;
+        jb->line = lineno;
+        strcpy(jb->name, jn);
+        s->cur_sec = S_JOB;
+        s->cur_job = s->njobs - 1;
+        return BB_OK;
+    }
+    int sec = S_NONE;
+    for (int k = S_TOPO; k <= S_FAIL; k++)
+        if (k != S_JOB && !strcasecmp(nm, sec_names[k]))
+            sec = k;
+    if (sec == S_NONE)
+        return bb_seterr(err, BB_EDATA, "%s: unknown section '[%s]' (known: topology, "
+                         "storage, placement, run, failures, job NAME)", where, nm);
+    if (sec == S_FAIL && !s->fail_line)
+        s->fail_line = lineno;
+    s->cur_sec = sec;
+    s->cur_job = -1;
+    return BB_OK;
+}
+
+/* The line of key in the current section (or in section sec, job -1), 0 if
+ * it was not given. */
+static int
+seen_line(const bbs_scenario *s, int sec, int job, const char *key)
+{
+    for (int i = 0; i < s->nseen; i++)
+        if (s->seen[i].sec == sec && s->seen[i].job == job && !strcmp(s->seen[i].key, key))
+            return s->seen[i].line;
+    return 0;
+}
+
+int
+bbs_scenario_set(bbs_scenario *s, const char *key, const char *val, int lineno,
+                 const char *where, char *err)
+{
+    int sec = s->cur_sec, job = sec == S_JOB ? s->cur_job : -1, first;
+    if (!*key || !*val)
+        return bb_seterr(err, BB_EDATA, "%s: empty %s in '%s = %s'", where,
+                         *key ? "value" : "key", key, val);
+    if (sec != S_NONE && strlen(key) < sizeof s->seen[0].key
+        && (first = seen_line(s, sec, job, key)) > 0) {
+        if (sec == S_JOB)
+            return bb_seterr(err, BB_EDATA, "%s: [job %s] key '%s' given twice (first at line "
+                             "%d)", where, s->jobs[job].name, key, first);
+        return bb_seterr(err, BB_EDATA, "%s: [%s] key '%s' given twice (first at line %d)",
+                         where, sec_names[sec], key, first);
+    }
+    int rc = set_key(s, sec, sec == S_JOB ? &s->jobs[job] : NULL, key, val, where, err);
+    if (rc != BB_OK)
+        return rc;
+    if (strlen(key) < sizeof s->seen[0].key) {
+        if (bbs_wl_grow((void **)&s->seen, sizeof *s->seen, &s->seen_cap, s->nseen + 1))
+            return bb_seterr(err, BB_ENOMEM, "out of memory");
+        s->seen[s->nseen].sec = sec;
+        s->seen[s->nseen].job = job;
+        s->seen[s->nseen].line = lineno;
+        strcpy(s->seen[s->nseen].key, key);
+        s->nseen++;
+    }
+    return BB_OK;
+}
+
+int
+bbs_scenario_finish(bbs_scenario *s, char *err)
+{
+    const char *source = s->source;
+    int lp = seen_line(s, S_TOPO, -1, "preset"), lc = seen_line(s, S_TOPO, -1, "codes");
+    if (lp && lc)
+        return bb_seterr(err, BB_EDATA, "%s:%d: [topology] 'preset' (line %d) and 'codes' (line "
+                         "%d): give one of them", source, lp > lc ? lp : lc, lp, lc);
+    {
+        int lf = seen_line(s, S_PLACEMENT, -1, "file"), lpol = seen_line(s, S_PLACEMENT, -1,
+                                                                         "policy");
+        if (lf && lpol && s->policy_kind != -1)
+            return bb_seterr(err, BB_EDATA, "%s:%d: [placement] 'file' (line %d) with a policy "
+                             "other than 'file' (line %d): give policy = file, or no file",
+                             source, lf > lpol ? lf : lpol, lf, lpol);
     }
     if (s->njobs == 0) {
-        rc = bb_seterr(err, BB_EDATA, "%s: no [job NAME] section", source);
-        goto fail;
+        return bb_seterr(err, BB_EDATA, "%s: no [job NAME] section", source);
     }
     for (int j = 0; j < s->njobs; j++) {
         bbs_scn_job *jb = &s->jobs[j];
         char sub[BB_ERRLEN];
         if ((int)jb->model.kind < 0) {
-            rc = bb_seterr(err, BB_EDATA, "%s:%d: [job %s] has no 'model' (known: milc, nekbone, "
+            return bb_seterr(err, BB_EDATA, "%s:%d: [job %s] has no 'model' (known: milc, nekbone, "
                            "checkpoint, cosmoflow, graph500, fileload, vef)", source, jb->line,
                            jb->name);
-            goto fail;
         }
         if (jb->ranks <= 0) {
-            rc = bb_seterr(err, BB_EDATA, "%s:%d: [job %s] has no 'ranks'", source, jb->line,
+            return bb_seterr(err, BB_EDATA, "%s:%d: [job %s] has no 'ranks'", source, jb->line,
                            jb->name);
-            goto fail;
         }
         if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !jb->tj.trace[0]) {
-            rc = bb_seterr(err, BB_EDATA, "%s:%d: [job %s] model vef needs 'trace = FILE'",
+            return bb_seterr(err, BB_EDATA, "%s:%d: [job %s] model vef needs 'trace = FILE'",
                            source, jb->line, jb->name);
-            goto fail;
         }
         if (!jb->trace && bbs_model_check(&jb->model, jb->ranks, sub)) {
-            rc = bb_seterr(err, BB_EINVAL, "%s:%d: [job %s] %s", source, jb->line, jb->name,
+            return bb_seterr(err, BB_EINVAL, "%s:%d: [job %s] %s", source, jb->line, jb->name,
                            sub);
-            goto fail;
         }
     }
     if ((s->fail.node_mttf_s > 0 || s->fail.drive_scale_s > 0) && !(s->fail.mttr_s > 0)) {
-        rc = bb_seterr(err, BB_EDATA, "%s:%d: [failures] needs 'mttr' (a repair time > 0) "
+        return bb_seterr(err, BB_EDATA, "%s:%d: [failures] needs 'mttr' (a repair time > 0) "
                        "with mttf or drive_scale", source, s->fail_line);
-        goto fail;
     }
     if (s->fail.drive_scale_s > 0 && !(s->fail.drive_shape > 0)) {
-        rc = bb_seterr(err, BB_EDATA, "%s:%d: [failures] drive_shape must be > 0", source,
+        return bb_seterr(err, BB_EDATA, "%s:%d: [failures] drive_shape must be > 0", source,
                        s->fail_line);
-        goto fail;
     }
     if (s->placement == -1 && !s->alloc[0]) {
-        rc = bb_seterr(err, BB_EDATA, "%s: [placement] policy = file needs 'file = PATH'",
+        return bb_seterr(err, BB_EDATA, "%s: [placement] policy = file needs 'file = PATH'",
                        source);
-        goto fail;
     }
     return BB_OK;
-fail:
-    bbs_scenario_free(s);
-    return rc;
 }
