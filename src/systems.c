@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "exitcodes.h"
 #include "systems.h"
@@ -41,7 +43,17 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
     snprintf(s->kind, sizeof s->kind, "shared");
     fp = fopen(path, "r");
     if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        char target[512];
+        ssize_t tl;
+
+        if (e == ENOENT && (tl = readlink(path, target, sizeof target - 1)) >= 0) {
+            target[tl] = '\0';
+            snprintf(err, errlen, "%s: cannot open: a dangling symbolic link (to '%s', which does not exist)",
+                     path, target);
+        } else {
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+        }
         return BB_EXIT_NOINPUT;
     }
 #define BAD(...) do { int o_ = snprintf(err, errlen, "%s:%d: ", path, lineno); \
@@ -226,20 +238,21 @@ bb_system_find(const char *name, bb_system *s, char *err, size_t errlen)
         /* Exact file name first, then a case-insensitive match. */
         for (int d = 0; d < 3; d++) {
             char path[1024];
-            FILE *fp;
+            struct stat st;
 
             if (dirs[d] == NULL)
                 continue;
             snprintf(path, sizeof path, "%s/systems/%s.conf", dirs[d], name);
-            if ((fp = fopen(path, "r")) != NULL) {
-                fclose(fp);
+            /* Any directory entry of that name is the preset, readable or
+             * not: a dangling link or an unreadable file is reported by
+             * bb_system_read, never searched for again. */
+            if (lstat(path, &st) == 0)
                 return bb_system_read(path, name, s, err, errlen);
-            }
         }
     }
     n = bb_system_names(&names);
     for (size_t i = 0; i < n; i++)
-        if (strcasecmp(names[i], name) == 0) {
+        if (strcasecmp(names[i], name) == 0 && strcmp(names[i], name) != 0) {
             char found[BB_SYSTEM_NAME_LEN];
 
             snprintf(found, sizeof found, "%s", names[i]);
