@@ -214,6 +214,8 @@ slurp(const char *path)
     if (memchr(buf, 0, n))
         bb_die(BB_EXIT_DATAERR, "%s: contains a NUL byte (not a text file)", path);
     buf[n] = 0;
+    if (bb_skip_bom(buf) != buf)        /* a UTF-8 byte-order mark reads as absent */
+        memmove(buf, buf + 3, n - 2);
     return buf;
 }
 

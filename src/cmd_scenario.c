@@ -92,6 +92,10 @@ slurp(const char *path, size_t *len)
         bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
     fclose(fp);
     buf[n] = 0;
+    if (n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+        memmove(buf, buf + 3, n - 2);   /* a UTF-8 byte-order mark reads as absent */
+        n -= 3;
+    }
     *len = n;
     return buf;
 }

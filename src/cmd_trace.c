@@ -186,6 +186,10 @@ slurp(const char *path, size_t *len)
         bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
     fclose(fp);
     b[n] = '\0';
+    if (bb_skip_bom(b) != b) {      /* a UTF-8 byte-order mark reads as absent */
+        memmove(b, b + 3, n - 2);
+        n -= 3;
+    }
     *len = n;
     return b;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "darshan.h"
 #include "exitcodes.h"
 
@@ -77,6 +78,10 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
         const char *ctr;
 
         lineno++;
+        if (lineno == 1 && bb_skip_bom(line) != line) {  /* a UTF-8 BOM reads as absent */
+            memmove(line, line + 3, (size_t)len - 2);
+            len -= 3;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (line[0] == '#') {

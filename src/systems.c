@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bb_num.h"
 #include "exitcodes.h"
 #include "systems.h"
 #include "units.h"
@@ -65,6 +66,8 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
         int (*parser)(const char *, bb_qty *, char *, size_t) = NULL;
 
         lineno++;
+        if (lineno == 1 && bb_skip_bom(line) != line)    /* a UTF-8 BOM reads as absent */
+            memmove(line, line + 3, strlen(line + 3) + 1);
         if (strchr(line, '\n') == NULL && !feof(fp))
             BAD("line longer than %zu bytes", sizeof line - 2);
         if ((hash = strchr(line, '#')) != NULL)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "units.h"
 
 typedef struct {
@@ -37,6 +38,7 @@ static int
 split(const char *s, double *v, const char **unit, char *err, size_t errlen)
 {
     char *end;
+    int rc;
 
     while (isspace((unsigned char)*s))
         s++;
@@ -44,14 +46,10 @@ split(const char *s, double *v, const char **unit, char *err, size_t errlen)
         snprintf(err, errlen, "empty value");
         return -1;
     }
-    errno = 0;
-    *v = strtod(s, &end);
-    if (end == s) {
-        snprintf(err, errlen, "'%s' is not a number", s);
-        return -1;
-    }
-    if (errno == ERANGE || !isfinite(*v)) {
-        snprintf(err, errlen, "'%s' is not a finite number", s);
+    rc = bb_strtod(s, v, &end);
+    if (rc != BB_NUM_OK) {
+        /* "1e400GB" overflows; "0x10" is hexadecimal; "abc" is not a number. */
+        snprintf(err, errlen, "'%s' %s", s, bb_num_why(rc));
         return -1;
     }
     while (isspace((unsigned char)*end))
@@ -111,6 +109,17 @@ nonneg(double v, const char *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The value times its unit must stay finite ("1e300 EB" overflows). */
+static int
+finite_qty(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    if (!isfinite(q->v)) {
+        snprintf(err, errlen, "'%s' overflows (too large to represent in bytes or seconds)", s);
+        return -1;
+    }
+    return 0;
+}
+
 int
 bb_parse_number(const char *s, double *v, char *err, size_t errlen)
 {
@@ -161,7 +170,7 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
         return -1;
     }
     q->v = v * f;
-    return 0;
+    return finite_qty(s, q, err, errlen);
 }
 
 int
@@ -192,7 +201,7 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
         return -1;
     }
     q->v = v * f / t;
-    return 0;
+    return finite_qty(s, q, err, errlen);
 }
 
 int
@@ -212,7 +221,7 @@ bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
         return -1;
     }
     q->v = v * f;
-    return 0;
+    return finite_qty(s, q, err, errlen);
 }
 
 double

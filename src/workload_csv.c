@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "exitcodes.h"
 #include "workload_csv.h"
 
@@ -144,7 +145,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
 
     memset(w, 0, sizeof *w);
     snprintf(w->source, sizeof w->source, "%s", source);
-    buf = strdup(text);
+    buf = strdup(bb_skip_bom((char *)text));
     if (buf == NULL) {
         snprintf(err, errlen, "%s: out of memory", source);
         return BB_EXIT_SOFTWARE;
