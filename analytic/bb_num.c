@@ -171,7 +171,7 @@ bb_num_why(int code)
     case BB_NUM_NAN: return "is not a number (NaN)";
     case BB_NUM_OVERFLOW: return "overflows (too large to represent)";
     case BB_NUM_UNDERFLOW: return "underflows (too small to represent; write 0 if you mean 0)";
-    default: return "is not a decimal number";
+    default: return "is not a number";
     }
 }
 
