@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -245,6 +246,104 @@ default_memory_limit(void)
     return 0.75 * (double)pages * (double)psize;
 }
 
+/* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5
+ * data units per time unit"). */
+static void
+fmt_qty(char *buf, size_t len, const char *what, const bb_qty *q)
+{
+    if (strcmp(what, "time unit") == 0)
+        bb_fmt_duration(buf, len, q->v);
+    else if (q->plain)
+        snprintf(buf, len, "%g data units per time unit", q->v);
+    else
+        bb_fmt_rate(buf, len, q->v, 1, 0);
+}
+
+/* pick3: the first set value of a, b, c (in that order of precedence);
+ * *src names where it came from.  When a lower source gives a different
+ * value, stderr says which value was used and where both came from. */
+static const bb_qty *
+pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
+      const bb_qty *b, const char *bs, const bb_qty *c, const char *cs, const char **src)
+{
+    const bb_qty *q[3] = { a, b, c };
+    const char *s[3] = { as, bs, cs };
+    static char names[8][600];
+    static int nnames;
+    int k = -1;
+
+    (void)ctx;
+    for (int i = 0; i < 3 && k < 0; i++)
+        if (q[i] != NULL && q[i]->set)
+            k = i;
+    static const bb_qty unset;
+
+    if (k < 0) {
+        *src = "the default";
+        return &unset;   /* callers test ->set */
+    }
+    for (int j = k + 1; j < 3; j++)
+        if (q[j] != NULL && q[j]->set && (q[j]->v != q[k]->v || q[j]->plain != q[k]->plain)) {
+            char v1[64], v2[64];
+
+            fmt_qty(v1, sizeof v1, what, q[k]);
+            fmt_qty(v2, sizeof v2, what, q[j]);
+            bb_warn("%s %s from %s overrides %s from %s", what, v1, s[k], v2, s[j]);
+        }
+    /* s[k] may be a stack buffer of the caller: keep a copy. */
+    snprintf(names[nnames % 8], sizeof names[0], "%s", s[k]);
+    *src = names[nnames++ % 8];
+    return q[k];
+}
+
+/* One place for the platform's bounds, before any model is built: the
+ * quantum B * time unit / R must be a finite, normal number of bytes. */
+static void
+check_platform(const bb_ctx *ctx, const bb_qty *pfs, const bb_qty *tu, const bb_common *opt)
+{
+    double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)ctx->pf.resolution;
+    int st = opt->pfs_bw.set || opt->time_unit.set || opt->resolution ? BB_EXIT_USAGE
+                                                                         : BB_EXIT_DATAERR;
+
+    (void)pfs;
+    (void)tu;
+    if (!isfinite(ctx->pf.pfs_bw_Bps) || !isfinite(qb) || qb < DBL_MIN)
+        bb_die(st, "the quantum, PFS bandwidth (%g B/s, from %s) times the time unit (%g s, "
+               "from %s) over the resolution (%ld, from %s), is %g bytes: %s; give a smaller "
+               "--time-unit or --pfs-bw", ctx->pf.pfs_bw_Bps, ctx->src_pfs,
+               ctx->pf.time_unit_s, ctx->src_tu, ctx->pf.resolution, ctx->src_res, qb,
+               isfinite(qb) && isfinite(ctx->pf.pfs_bw_Bps) ? "too small to represent"
+                                                             : "it overflows");
+}
+
+/* An application whose bandwidth rounds to 0 quanta leaves the model:
+ * say so, with the share of the expected load that vanished. */
+static void
+warn_vanished(const bb_ctx *ctx)
+{
+    double total = 0, lost = 0;
+    size_t nlost = 0;
+
+    for (size_t i = 0; i < ctx->wl.n; i++)
+        total += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
+    for (size_t i = 0; i < ctx->q.n; i++)
+        if (ctx->q.b[i] == 0 && ctx->wl.apps[i].bw_Bps > 0 && ctx->wl.apps[i].p > 0) {
+            char bw[64], qb[64];
+
+            lost += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
+            nlost++;
+            bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->wl.apps[i].bw_Bps);
+            bb_ctx_fmt_size(ctx, qb, sizeof qb, ctx->q.quantum_bytes);
+            bb_warn("%s: application '%s' (%s) rounds to 0 quanta of %s per time unit at "
+                    "resolution %ld and leaves the model", ctx->wl.source,
+                    ctx->wl.apps[i].name, bw, qb, ctx->pf.resolution);
+        }
+    if (nlost > 0)
+        bb_warn("%s: %zu application%s vanished: %.3g%% of the expected load; raise "
+                "--resolution to keep %s", ctx->wl.source, nlost, nlost > 1 ? "s" : "",
+                total > 0 ? 100.0 * lost / total : 0.0, nlost > 1 ? "them" : "it");
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
@@ -264,28 +363,54 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
             bb_die(rc, "%s", err);
         ctx->has_system = 1;
     }
-    /* Precedence: command line > --system preset > "#@" lines > defaults. */
-    pfs = opt->pfs_bw.set ? &opt->pfs_bw
-          : ctx->has_system && ctx->sys.pfs_bw.set ? &ctx->sys.pfs_bw : &ctx->wl.pfs_bw;
-    bb = opt->bb_bw.set ? &opt->bb_bw
-         : ctx->has_system && ctx->sys.bb_bw.set ? &ctx->sys.bb_bw : &ctx->wl.bb_bw;
-    tu = opt->time_unit.set ? &opt->time_unit
-         : ctx->has_system && ctx->sys.time_unit.set ? &ctx->sys.time_unit : &ctx->wl.time_unit;
+    /* Precedence (bbsize(1), PRECEDENCE): machine values (PFS and
+     * burst-buffer bandwidth, resolution) come from the command line, then
+     * --system, then the file's "#@" lines; the time unit belongs to the
+     * workload (its p are per time unit): the command line, then the file,
+     * then the preset, which is only a default for files that state none. */
+    {
+        char wl_src[3][600];
+        const bb_qty *no = NULL;
+
+        snprintf(wl_src[0], sizeof wl_src[0], "%s:%ld ('#@ pfs-bw')", ctx->wl.source, ctx->wl.pfs_bw_line);
+        snprintf(wl_src[1], sizeof wl_src[1], "%s:%ld ('#@ bb-bw')", ctx->wl.source, ctx->wl.bb_bw_line);
+        snprintf(wl_src[2], sizeof wl_src[2], "%s:%ld ('#@ time-unit')", ctx->wl.source, ctx->wl.time_unit_line);
+        pfs = pick3("PFS bandwidth", ctx, &opt->pfs_bw, "--pfs-bw",
+                    ctx->has_system ? &ctx->sys.pfs_bw : no, ctx->sys.path,
+                    &ctx->wl.pfs_bw, wl_src[0], &ctx->src_pfs);
+        bb = pick3("burst-buffer bandwidth", ctx, &opt->bb_bw, "--bb-bw",
+                   ctx->has_system ? &ctx->sys.bb_bw : no, ctx->sys.path,
+                   &ctx->wl.bb_bw, wl_src[1], &ctx->src_bb);
+        tu = pick3("time unit", ctx, &opt->time_unit, "--time-unit",
+                   &ctx->wl.time_unit, wl_src[2],
+                   ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, &ctx->src_tu);
+    }
     if (!pfs->set)
         bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
                "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
     ctx->pf.time_unit_s = tu->set ? tu->v : 1.0;
     ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
     ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;
-    ctx->pf.resolution = opt->resolution ? opt->resolution
-                         : ctx->has_system && ctx->sys.resolution ? ctx->sys.resolution
-                         : ctx->wl.resolution ? ctx->wl.resolution : 100;
+    {
+        long r[3] = { opt->resolution, ctx->has_system ? ctx->sys.resolution : 0,
+                      ctx->wl.resolution };
+        const char *rs[3] = { "--resolution", ctx->sys.path, ctx->wl.source };
+        int k = r[0] ? 0 : r[1] ? 1 : r[2] ? 2 : -1;
+
+        ctx->pf.resolution = k >= 0 ? r[k] : 100;
+        ctx->src_res = k >= 0 ? rs[k] : "the default";
+        for (int j = k + 1; k >= 0 && j < 3; j++)
+            if (r[j] && r[j] != r[k])
+                bb_warn("resolution %ld from %s overrides %ld from %s", r[k], rs[k], r[j], rs[j]);
+    }
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
+    check_platform(ctx, pfs, tu, opt);
 
     rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    warn_vanished(ctx);
     bba_solver_defaults(&ctx->so);
     ctx->so.kind = opt->solver;
     ctx->so.tol = 1e-12;

@@ -43,11 +43,17 @@ typedef struct {
     const bb_common *opt;
     int has_system;          /* --system NAME was given: sys is loaded */
     bb_system sys;
+    /* where each platform value came from: "--pfs-bw", a preset's path,
+     * "FILE:LINE ('#@ key')" or "the default" */
+    const char *src_pfs, *src_bb, *src_tu, *src_res;
 } bb_ctx;
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
  * combine the platform from the options, --system and the file's "#@"
- * lines (in that order of precedence, then the defaults), quantise,
+ * lines (PFS and burst-buffer bandwidth, resolution: option > --system >
+ * file; the time unit: option > file > --system; then the defaults), saying
+ * on stderr when a source overrides a different value, check the quantum's
+ * bounds, quantise (warning when an application rounds to 0 quanta),
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);

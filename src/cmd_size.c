@@ -63,7 +63,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx ctx;
     bba_policy_spec ps;
     bba_size_result r;
-    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64];
+    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], tus[64];
     int rc;
     double ratio;
 
@@ -87,6 +87,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, q, sizeof q, ctx.q.quantum_bytes);
     bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, ctx.pf.pfs_bw_Bps);
     bb_ctx_fmt_size(&ctx, rb, sizeof rb, ctx.q.max_round_bytes);
+    bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
     if (rc == BB_EINFEASIBLE) {
         if (a.common.json) {
             bb_json_print(json_pack("{s:b, s:n, s:n, s:n, s:f, s:f, s:f, s:o}",
@@ -120,11 +121,13 @@ bb_cmd_size(int argc, char **argv)
                                 "evaluations", (json_int_t)r.evaluations,
                                 "platform", bb_json_platform(&ctx)));
     } else {
+        /* The time unit is part of the answer: p, and so the idle
+         * fraction, are per time unit. */
         printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
-               "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, bandwidths "
-               "rounded by <= %s per time unit)\n",
+               "E/B = %.3g, resolution %ld, time unit %s (size exact to 1 quantum = %s, "
+               "bandwidths rounded by <= %s per time unit)\n",
                sz, r.best.S, r.best.meas.idle, a.target, a.pol.lazy ? "lazy" : "greedy",
-               ratio, ctx.pf.resolution, q, rb);
+               ratio, ctx.pf.resolution, tus, q, rb);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
