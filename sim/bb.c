@@ -227,6 +227,23 @@ on_phase(bbs_engine *e, const bbs_event *ev, void *ctx)
     return bbs_engine_schedule(e, t + len_tu * s->tu, s->k_phase, 0, i, 0, NULL, &s->pending[i]);
 }
 
+void
+bbs_bb_estimate(const bbs_bb_config *c, double *events, double *bytes)
+{
+    double units = (double)c->horizon_units + (double)c->warmup_units, per = 1.0;
+
+    if (c->mode == BBS_BB_PERIODIC)
+        for (size_t i = 0; i < c->n; i++) {
+            double d = c->period_tu ? c->period_tu[i] : c->d_min_tu;
+
+            per += 2.0 / d;   /* d > 0 (bbs_bb_check); 1e-300 gives 2e300 */
+        }
+    *events = units * per;
+    /* a GSL mt19937 stream is about 5 kB; six doubles of state and one
+     * pending event per application */
+    *bytes = (double)c->n * (5100.0 + 6.0 * sizeof(double) + (double)bbs_engine_event_bytes());
+}
+
 static void
 bbsim_free(bbsim *s)
 {

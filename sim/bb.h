@@ -106,6 +106,13 @@ typedef struct {
  * outside [0, S], EPS outside [0, 1], time unit not positive). */
 int bbs_bb_check(const bbs_bb_config *c, char *err);
 
+/* bbs_bb_estimate: the size of one replication before it runs: *events
+ * (one tick per time unit, warm-up included, plus two phase changes per
+ * period of each periodic application, at most (T + W)(1 + sum 2 / d_i)
+ * with d_i >= d_min) and *bytes (per-application state and random streams,
+ * pending events).  O(n).  Used to refuse runs too large to finish. */
+void bbs_bb_estimate(const bbs_bb_config *c, double *events, double *bytes);
+
 /* bbs_bb_run: simulate replication `unit` (its streams are
  * (seed, unit, entity)) and fill *r.  Deterministic in (config, unit).
  * Errors: those of bbs_bb_check; BB_ENOMEM; BB_EDATA if conservation fails

@@ -16,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "engine.h"
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -86,7 +87,9 @@ static const struct argp_option common_options[] = {
       "stationary solver: banded (GTH elimination, default), umfpack (sparse LU) "
       "or gauss-seidel (iterative)", 2 },
     { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models needing more memory than this (default 75% of RAM)", 2 },
+      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+    { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
+      "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
     { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
     { "quiet", OPT_QUIET, NULL, 0, "no progress messages", 2 },
     { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 2 },
@@ -116,6 +119,9 @@ common_parse(int key, char *arg, struct argp_state *state)
     case OPT_BB_BW:
         if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
             usage_die(state, "bb-bw", msg);
+        if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
+            usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
+                      "burst-buffer bandwidth)");
         break;
     case OPT_TIME_UNIT:
         if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
@@ -139,16 +145,13 @@ common_parse(int key, char *arg, struct argp_state *state)
         else
             usage_die(state, "solver", "expected banded, umfpack or gauss-seidel");
         break;
-    case OPT_MAX_MEMORY: {
-        bb_qty q;
-
-        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
-            usage_die(state, "max-memory", msg);
-        if (!(q.v > 0))
-            usage_die(state, "max-memory", "must be positive");
-        c->max_memory_bytes = q.v;
+    case OPT_MAX_MEMORY:
+        bb_limits_set_memory(arg);
+        c->max_memory_bytes = bb_run_limits.max_memory_bytes;
         break;
-    }
+    case BB_OPT_MAX_EVENTS:
+        bb_limits_set_events(arg);
+        break;
     case OPT_JSON:
         c->json = 1;
         break;
@@ -189,7 +192,7 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "'%s' is not a number", arg);
+        opt_die(opt, "%s", msg);
     if (!(v > 0 && v < 1))
         opt_die(opt, "%s is not in (0, 1)", arg);
     return v;
@@ -202,7 +205,7 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "'%s' is not a number", arg);
+        opt_die(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
         opt_die(opt, "%s is not in [0, 1]", arg);
     return v;
@@ -214,7 +217,9 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || v != floor(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        opt_die(opt, "%s", msg);
+    if (v != floor(v))
         opt_die(opt, "'%s' is not a whole number", arg);
     if (v < (double)lo || v > (double)hi) {
         fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
@@ -244,6 +249,101 @@ default_memory_limit(void)
     if (pages <= 0 || psize <= 0)
         return 4e9;
     return 0.75 * (double)pages * (double)psize;
+}
+
+/* ---- run bounds --------------------------------------------------------- */
+
+bb_limits bb_run_limits = { BB_DEFAULT_MAX_EVENTS, 0 };
+
+static void
+limits_apply(void)
+{
+    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                                    : default_memory_limit();
+    double pend = mem / (double)bbs_engine_event_bytes();
+
+    bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
+                                  pend > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)pend);
+}
+
+void
+bb_limits_init(void)
+{
+    limits_apply();
+}
+
+void
+bb_limits_set_events(const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        opt_die("max-events", "%s", msg);
+    if (!(v >= 1) || v > 1.8e19)
+        opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+    bb_run_limits.max_events = floor(v);
+    limits_apply();
+}
+
+void
+bb_limits_set_memory(const char *arg)
+{
+    bb_qty q;
+    char msg[256];
+
+    if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
+        opt_die("max-memory", "%s", msg);
+    if (!(q.v > 0))
+        opt_die("max-memory", "'%s' is not positive", arg);
+    bb_run_limits.max_memory_bytes = q.v;
+    limits_apply();
+}
+
+static const struct argp_option limits_options[] = {
+    { NULL, 0, NULL, 0, "Bounds:", 50 },
+    BB_MAX_EVENTS_OPTION,
+    { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
+      "refuse runs needing more memory than this (default 75% of RAM)", 0 },
+    { 0 }
+};
+
+static error_t
+limits_parse(int key, char *arg, struct argp_state *state)
+{
+    (void)state;
+    switch (key) {
+    case BB_OPT_MAX_EVENTS:
+        bb_limits_set_events(arg);
+        return 0;
+    case OPT_MAX_MEMORY:
+        bb_limits_set_memory(arg);
+        return 0;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+}
+
+const struct argp bb_limits_argp = { limits_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_limits_check(const char *what, double events, double bytes, const char *detail,
+                const char *shrink)
+{
+    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                                    : default_memory_limit();
+    char b1[64], b2[64];
+
+    if (!(events <= bb_run_limits.max_events))
+        bb_die(BB_EXIT_TOOBIG, "%s would execute about %.3g events (%s), more than the bound "
+               "of %.3g: shorten it (%s), or raise --max-events to run it anyway", what,
+               events, detail, bb_run_limits.max_events, shrink);
+    if (!(bytes <= mem)) {
+        bb_fmt_size(b1, sizeof b1, bytes, 0);
+        bb_fmt_size(b2, sizeof b2, mem, 0);
+        bb_die(BB_EXIT_TOOBIG, "%s would need about %s of memory (%s), more than the bound "
+               "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
+    }
 }
 
 /* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5

@@ -531,6 +531,11 @@ arch_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child limits_children[] = {
+    { &bb_limits_argp, 0, NULL, 0 },
+    { 0 }
+};
+
 static const struct argp arch_argp = {
     arch_options, arch_parse, NULL,
     "Simulate a burst-buffer architecture of MFNetSim (node-local, compute-side global, "
@@ -539,7 +544,7 @@ static const struct argp arch_argp = {
     "on the PFS.  Prints the byte accounting (written = on PFS + in buffers + lost), "
     "stalls and latency; --iostat writes an iostat-like series per device.\v"
     "See bbsize-bbarch(1).",
-    NULL, NULL, NULL
+    limits_children, NULL, NULL
 };
 
 /* The temperature file: lines "time_s,temp_C" ('#' comments, blank lines). */
@@ -794,6 +799,18 @@ bb_cmd_bbarch(int argc, char **argv)
     if (a.iostat) {
         a.c.sample_fn = keep_row;
         a.c.sample_ctx = &rs;
+    }
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS). */
+        double ev, by;
+        char detail[256];
+
+        bbs_arch_estimate(&a.c, &ev, &by);
+        snprintf(detail, sizeof detail, "%d clients over %g s, requests every %g s, "
+                 "failures and repairs included", a.c.n_clients, a.c.horizon_s,
+                 a.c.mean_interarrival_s);
+        bb_limits_check("the bbarch run", ev, by, detail,
+                        "--horizon, --clients, --interarrival, longer --mttf/--mttr, --interval");
     }
     rc = bbs_arch_run(&a.c, &r, err);
     free(tt);

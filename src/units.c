@@ -26,12 +26,12 @@ static const unit_def size_units[] = {
 };
 
 static const unit_def time_units[] = {
-    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 },
+    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
     { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
 };
 
 #define SIZE_UNITS_LIST "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
-#define TIME_UNITS_LIST "s, ms, us, min, h, d"
+#define TIME_UNITS_LIST "s, ms, us, ns, min, h, d"
 
 /* Split s into a number and the trimmed unit text after it. */
 static int
