@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "network/topo.h"
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -325,6 +326,19 @@ limits_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp bb_limits_argp = { limits_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_limits_check_topology(const void *vpar, const char *source)
+{
+    const bbs_net_params *par = vpar;
+    char what[600], detail[256];
+
+    snprintf(what, sizeof what, "the topology of %s", source);
+    snprintf(detail, sizeof detail, "a dragonfly of %d groups x %d routers x %d nodes, %d "
+             "global channels per router", par->g, par->a, par->p, par->h);
+    bb_limits_check(what, 0, bbs_net_topo_estimate(par), detail,
+                    "fewer groups, routers or nodes per router");
+}
 
 void
 bb_limits_check(const char *what, double events, double bytes, const char *detail,

@@ -145,6 +145,10 @@ extern const struct argp bb_limits_argp;
 void bb_limits_check(const char *what, double events, double bytes, const char *detail,
                      const char *shrink);
 
+/* bb_limits_check_topology: the same for building a dragonfly of shape
+ * par (source names where it came from), before anything is allocated. */
+void bb_limits_check_topology(const void *par, const char *source);
+
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */
 double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */

@@ -709,6 +709,7 @@ arch_topology(const struct arch_args *a)
     if (par.bb_per_group == 0)
         bb_die(BB_EXIT_USAGE, "topology %s has no burst-buffer terminals: give "
                "--bb-per-group N", a->topology);
+    bb_limits_check_topology(&par, a->topology);
     if (bbs_net_topo_build(&par, NULL, &t, err) != BB_OK)
         bb_die(BB_EXIT_USAGE, "topology %s: %s", a->topology, err);
     return t;

@@ -239,6 +239,11 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child limits_children[] = {
+    { &bb_limits_argp, 0, NULL, 0 },
+    { 0 }
+};
+
 static const struct argp argp = {
     options, parse, "",
     "Accepted versus offered load of synthetic traffic on a dragonfly, simulated at flow "
@@ -247,7 +252,7 @@ static const struct argp argp = {
     "keeps at most --window of them in the network. Accepted load is the bytes delivered "
     "after the warm-up over senders x injection bandwidth x measured time. See "
     "bbsize-netload(1) and bbsize-topology(5).",
-    NULL, NULL, NULL
+    limits_children, NULL, NULL
 };
 
 /* Read a whole file; exits 66 when it cannot. */
@@ -374,6 +379,7 @@ load_topology(const struct args *a, netspec *ns)
         if (rc != BB_OK)
             bb_die_lib(rc, err);
         ns->par = d.par;
+        bb_limits_check_topology(&ns->par, name);
         snprintf(ns->conf_routing, sizeof ns->conf_routing, "%s", d.routing);
         if (!a->generate && !a->intra && d.intra_path[0] && d.inter_path[0]) {
             char *pi = resolve(name, d.intra_path), *pe = resolve(name, d.inter_path);
@@ -403,6 +409,7 @@ load_topology(const struct args *a, netspec *ns)
     }
     if (a->bb_per_group >= 0)
         ns->par.bb_per_group = a->bb_per_group;
+    bb_limits_check_topology(&ns->par, ns->source);
     rc = bbs_net_topo_build(&ns->par, ns->have_wiring ? &ns->w : NULL, &ns->topo, err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ns->source, err);
@@ -635,6 +642,22 @@ bb_cmd_netload(int argc, char **argv)
         o.job_nodes = pl.node;
         o.job_off = pl.job_off;
         o.njobs = pl.njobs;
+    }
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS). */
+        double ev = 0, by = 0, e1, b1;
+        char detail[256];
+
+        for (int i = 0; i < a.nloads; i++) {
+            o.load = a.loads[i];
+            bbs_net_load_estimate(ns.topo, &o, &e1, &b1);
+            ev += e1;
+            by = b1 > by ? b1 : by;
+        }
+        snprintf(detail, sizeof detail, "%d load points of %g s simulated time on %d nodes, "
+                 "messages of %g bytes", a.nloads, a.duration_s, ns.topo->nodes, a.msg_bytes);
+        bb_limits_check("the netload run", ev, by, detail,
+                        "--duration, --loads, a larger --msg-size or a smaller topology");
     }
     res = calloc((size_t)a.nloads, sizeof *res);
     if (!res)

@@ -254,6 +254,7 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     }
     if (s->bb_per_group >= 0)
         R->par.bb_per_group = s->bb_per_group;
+    bb_limits_check_topology(&R->par, file);
     if ((rc = bbs_net_topo_build(&R->par, NULL, &R->topo, err)) != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: [topology]: %s", file, err);
     /* placement */

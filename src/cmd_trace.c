@@ -283,6 +283,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         par.bb_per_group = a->bbpg;
     else if (par.bb_per_group == 0 && io)
         par.bb_per_group = 1;
+    bb_limits_check_topology(&par, a->topo);
     if ((rc = bbs_net_topo_build(&par, NULL, &topo, err)))
         bb_die_lib(rc, err);
     if (ranks > topo->ncompute)
