@@ -182,3 +182,16 @@ bb_skip_bom(char *s)
         return s + 3;
     return s;
 }
+
+double
+bb_strtod_lax(const char *s, char **end)
+{
+    double v;
+    char *e;
+    int rc = bb_strtod(s, &v, &e);
+
+    errno = rc == BB_NUM_OK ? 0 : rc == BB_NUM_OVERFLOW || rc == BB_NUM_UNDERFLOW ? ERANGE : EINVAL;
+    if (end)
+        *end = rc == BB_NUM_OK ? e : (char *)s;
+    return rc == BB_NUM_OK ? v : 0;
+}

@@ -31,6 +31,13 @@ int bb_strtod(const char *s, double *v, char **end);
  * in the range of long. */
 int bb_strtol(const char *s, long *v, char **end);
 
+/* bb_strtod_lax: a drop-in for strtod(s, end) in scanners that check
+ * *end themselves: the same decimal-only rules as bb_strtod, but refusal
+ * looks like "no number here" (returns 0, *end = s), so the caller's
+ * "not a number" path takes it.  Sets errno = ERANGE on overflow or
+ * underflow, EINVAL on other refusals, 0 on success. */
+double bb_strtod_lax(const char *s, char **end);
+
 /* bb_num_why: a constant phrase for a BB_NUM_* code, to follow the value
  * in a message: "'0x10' is hexadecimal (write a decimal number)". */
 const char *bb_num_why(int code);

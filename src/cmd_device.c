@@ -571,8 +571,8 @@ load_temps(const char *path, double **t, double **T, size_t *n)
         if (!comma)
             bb_die(BB_EXIT_DATAERR, "%s:%d: expected 'time_s,temp_C'", path, lineno);
         *comma = 0;
-        a = strtod(line, &e1);
-        b = strtod(comma + 1, &e2);
+        a = bb_strtod_lax(line, &e1);
+        b = bb_strtod_lax(comma + 1, &e2);
         if (e1 == line || strspn(e1, " \t") != strlen(e1) || e2 == comma + 1
             || strspn(e2, " \t\r") != strlen(e2) || !isfinite(a) || !isfinite(b))
             bb_die(BB_EXIT_DATAERR, "%s:%d: field 'time_s' or 'temp_C' is not a number", path,

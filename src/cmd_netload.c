@@ -94,13 +94,13 @@ parse_loads(struct args *a, const char *spec)
     a->nloads = 0;
     if (strchr(spec, ':')) {
         errno = 0;
-        from = strtod(spec, &end);
+        from = bb_strtod_lax(spec, &end);
         if (*end != ':')
             goto bad;
-        to = strtod(end + 1, &end);
+        to = bb_strtod_lax(end + 1, &end);
         if (*end != ':')
             goto bad;
-        step = strtod(end + 1, &end);
+        step = bb_strtod_lax(end + 1, &end);
         if (*end || errno || !(step > 0) || !(to >= from))
             goto bad;
         if (!(from > 0 && from <= 1) || !(to > 0 && to <= 1))
@@ -118,7 +118,7 @@ parse_loads(struct args *a, const char *spec)
         const char *p = spec;
         for (;;) {
             errno = 0;
-            double x = strtod(p, &end);
+            double x = bb_strtod_lax(p, &end);
             if (end == p || errno || a->nloads == 1000)
                 goto bad;
             a->loads[a->nloads++] = x;
@@ -183,7 +183,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_BIAS: {
         char *end;
         errno = 0;
-        a->bias = strtod(arg, &end);
+        a->bias = bb_strtod_lax(arg, &end);
         if (*end || errno || !(a->bias >= 0) || !isfinite(a->bias))
             bb_die(BB_EXIT_USAGE, "--bias '%s': expected a number >= 0", arg);
         break;

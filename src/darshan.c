@@ -11,6 +11,7 @@
 #include "bb_num.h"
 #include "darshan.h"
 #include "exitcodes.h"
+#include "units.h"
 
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
 static const char *const prefixes[BB_DX_NMOD] = { "POSIX_", "MPIIO_", "STDIO_" };
@@ -57,7 +58,7 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    long lineno = 0, start = -1, end = -1;
+    long lineno = 0, start = -1, end = -1, run_line = 0, start_line = 0;
     int rc = 0;
     rank_times rt[BB_DX_NMOD];
     double shared_time[BB_DX_NMOD] = { 0 };
@@ -82,15 +83,39 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
             memmove(line, line + 3, (size_t)len - 2);
             len -= 3;
         }
+        if (len == 0 || line[len - 1] != '\n') {
+            /* darshan-parser ends every line: a last line without one is a
+             * file cut short (a copy interrupted, a full disk). */
+            snprintf(err, errlen, "%s:%ld: truncated: the last line has no end (is the file "
+                     "complete?)", path, lineno);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (line[0] == '#') {
-            if (sscanf(line, "# run time: %lf", &v) == 1)
+            if (strncmp(line, "# run time:", 11) == 0) {
+                int nrc = bb_num_full(line + 11, &v);
+
+                if (run_line) {
+                    snprintf(err, errlen, "%s:%ld: field 'run time': given twice (first at "
+                             "line %ld)", path, lineno, run_line);
+                    rc = BB_EXIT_DATAERR;
+                    goto out;
+                }
+                run_line = lineno;
+                if (nrc != BB_NUM_OK || !(v > 0)) {
+                    snprintf(err, errlen, "%s:%ld: field 'run time': '%s' %s", path, lineno,
+                             bb_trim(line + 11), nrc != BB_NUM_OK ? bb_num_why(nrc)
+                             : "is not positive (the job's wall time in seconds)");
+                    rc = BB_EXIT_DATAERR;
+                    goto out;
+                }
                 j->run_time_s = v;
-            else if (sscanf(line, "# nprocs: %ld", &j->nprocs) == 1)
+            } else if (sscanf(line, "# nprocs: %ld", &j->nprocs) == 1)
                 ;
             else if (sscanf(line, "# start_time: %ld", &start) == 1)
-                ;
+                start_line = lineno;
             else if (sscanf(line, "# end_time: %ld", &end) == 1)
                 ;
             else if (strncmp(line, "# exe: ", 7) == 0)
@@ -105,8 +130,16 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
             if (p)
                 *p++ = '\0';
         }
-        if (nf < 5)
-            continue;
+        if (nf < 5) {
+            if (*bb_trim(f[0]) == '\0')
+                continue;   /* blank line */
+            /* a record line cut short: its counter would be silently lost */
+            snprintf(err, errlen, "%s:%ld: truncated record: %d tab-separated fields, "
+                     "expected at least 5 (module, rank, record id, counter, value)",
+                     path, lineno, nf);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
         for (m = 0; m < BB_DX_NMOD; m++)
             if (strcmp(f[0], mod_names[m]) == 0 || (m == BB_DX_MPIIO && strcmp(f[0], "MPIIO") == 0))
                 break;
@@ -120,7 +153,7 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
             goto out;
         }
         errno = 0;
-        v = strtod(f[4], &endp);
+        v = bb_strtod_lax(f[4], &endp);
         if (errno || *endp || !isfinite(v)) {
             snprintf(err, errlen, "%s:%ld: field 'value' of %s: '%s' is not a number",
                      path, lineno, f[3], f[4]);
@@ -168,6 +201,12 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     }
     if (j->run_time_s < 0 && start >= 0 && end >= start)
         j->run_time_s = (double)(end - start + 1);
+    if (j->run_time_s < 0 && start_line && end < start) {
+        snprintf(err, errlen, "%s:%ld: no '# run time:' line, and end_time %ld is before "
+                 "start_time %ld", path, start_line, end, start);
+        rc = BB_EXIT_DATAERR;
+        goto out;
+    }
     if (!(j->run_time_s > 0)) {
         snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
         rc = BB_EXIT_DATAERR;

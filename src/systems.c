@@ -20,12 +20,9 @@
 static int
 parse_count(const char *v, long *out)
 {
-    char *end;
     long x;
 
-    errno = 0;
-    x = strtol(v, &end, 10);
-    if (errno || end == v || *end != '\0' || x < 0)
+    if (bb_num_full_long(v, &x) != BB_NUM_OK || x < 0)
         return -1;
     *out = x;
     return 0;
@@ -36,7 +33,7 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
 {
     FILE *fp;
     char line[1024], msg[256];
-    int lineno = 0, rc = 0;
+    int lineno = 0, rc = 0, seen[9] = { 0 };
 
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -83,6 +80,20 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
         val = bb_trim(eq + 1);
         if (*val == '\0')
             BAD("key '%s': empty value", key);
+        {
+            /* Each key once (bbsize-system(5)); a second would silently win. */
+            static const char *const keys[] = { "title", "bb-kind", "pfs-bw", "bb-bw", "bb-size",
+                                                "time-unit", "compute-nodes", "bb-nodes",
+                                                "resolution" };
+
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (strcmp(key, keys[k]) == 0) {
+                    if (seen[k])
+                        BAD("key '%s' given twice (first at line %d); a key appears once",
+                            key, seen[k]);
+                    seen[k] = lineno;
+                }
+        }
         if (strcmp(key, "title") == 0) {
             snprintf(s->title, sizeof s->title, "%s", val);
         } else if (strcmp(key, "bb-kind") == 0) {
@@ -111,8 +122,6 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
                 "compute-nodes, bb-nodes, time-unit or resolution)", key);
         }
         if (q != NULL) {
-            if (q->set)
-                BAD("key '%s' given twice", key);
             if (parser(val, q, msg, sizeof msg) < 0)
                 BAD("key '%s': %s", key, msg);
             if (q->plain && parser != bb_parse_duration)
