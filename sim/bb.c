@@ -347,6 +347,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     r->held = s.H;
     r->events = bbs_engine_events(s.e);
     r->stalls = s.stalls;
+    r->measured = s.measured;
     total_pfs = s.to_pfs_direct + s.bb_to_pfs + s.held_to_pfs;
     resid = fabs(s.written - total_pfs - s.L - s.H);
     r->conservation_error = resid;
@@ -371,6 +372,7 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     bbs_welford wi, wq, wo, we, wf;
     bbs_ci ci;
     int rc;
+    double units = n > 0 ? (double)r[0].measured : 0;
 
     memset(s, 0, sizeof *s);
     if (n == 0)
@@ -399,17 +401,20 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     }
     s->level = level;
     s->replications = n;
-    if ((rc = bbs_ci_t(&wi, level, &ci, err)) != BB_OK)
+    /* Fractions get an interval inside [0, 1], the occupancy one >= 0
+     * (stats.h: logit- and log-scale Student-t, Clopper-Pearson when no
+     * replication saw the event); never a clipped symmetric t. */
+    if ((rc = bbs_ci_fraction(&wi, units, level, &ci, err)) != BB_OK)
         return rc;
-    s->idle_mean = ci.mean;
+    s->idle_mean = wi.mean;
     s->idle_lo = ci.lo;
     s->idle_hi = ci.hi;
     s->idle_sd = bbs_welford_sd(&wi);
-    bbs_ci_t(&wq, level, &ci, NULL);
-    s->quiet_mean = ci.mean;
+    bbs_ci_fraction(&wq, units, level, &ci, NULL);
+    s->quiet_mean = wq.mean;
     s->quiet_lo = ci.lo;
     s->quiet_hi = ci.hi;
-    bbs_ci_t(&wo, level, &ci, NULL);
+    bbs_ci_positive(&wo, level, &ci, NULL);
     s->occ_mean = ci.mean;
     s->occ_lo = ci.lo;
     s->occ_hi = ci.hi;

@@ -97,6 +97,7 @@ typedef struct {
     double conservation_error; /* |written - PFS - left - held| */
     uint64_t events;           /* engine events executed */
     long stalls;               /* stalled units measured */
+    long measured;             /* units measured (the denominator of idle) */
 } bbs_bb_result;
 
 /* bbs_bb_check: validate a configuration.  Errors: BB_EINVAL naming the
@@ -123,7 +124,10 @@ int bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *er
  * ctx is a const bbs_bb_config *, result a bbs_bb_result *. */
 int bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err);
 
-/* Summary of R replications: Welford means and Student-t intervals. */
+/* Summary of R replications: Welford means; intervals made for each
+ * quantity (stats.h): logit-scale t for the fractions (inside [0, 1]),
+ * log-scale t for the occupancy (>= 0), Clopper-Pearson when no
+ * replication saw a stall. */
 typedef struct {
     double level;
     size_t replications;
