@@ -15,5 +15,8 @@ tests_t_sizing_SOURCES = tests/t_sizing.c tests/testutil.h
 tests_t_sizing_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_sizing_LDADD = $(ANALYTIC_TEST_LIBS)
 TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing \
-	tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh
-EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh
+	tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh \
+	tests/cli_hostile.sh tests/zz_devices.sh
+EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh \
+	tests/cli_hostile.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh
+
