@@ -350,7 +350,7 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
 
     if (!(events <= bb_run_limits.max_events))
         bb_die(BB_EXIT_TOOBIG, "%s would execute about %.3g events (%s), more than the bound "
-               "of %.3g: shorten it (%s), or raise --max-events to run it anyway", what,
+               "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
                events, detail, bb_run_limits.max_events, shrink);
     if (!(bytes <= mem)) {
         bb_fmt_size(b1, sizeof b1, bytes, 0);
