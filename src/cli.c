@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "network/topo.h"
+#include "workload/ops.h"
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -265,6 +266,7 @@ limits_apply(void)
 
     bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
                                   pend > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)pend);
+    bbs_wl_set_default_max_ops((uint64_t)(mem / (double)sizeof(bbs_op)));
 }
 
 void
@@ -326,6 +328,14 @@ limits_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp bb_limits_argp = { limits_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
+
+static const struct argp_option events_options[] = {
+    { NULL, 0, NULL, 0, "Bounds:", 50 },
+    BB_MAX_EVENTS_OPTION,
+    { 0 }
+};
+
+const struct argp bb_events_argp = { events_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
 
 void
 bb_limits_check_topology(const void *vpar, const char *source)

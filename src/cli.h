@@ -134,6 +134,9 @@ void bb_limits_set_memory(const char *arg);
 /* The argp child with --max-events and --max-memory, for the simulation
  * commands that have no bb_common (its input is unused). */
 extern const struct argp bb_limits_argp;
+/* The same with --max-events only, for commands with a --max-memory of
+ * their own. */
+extern const struct argp bb_events_argp;
 /* The --max-events option, for argp tables that have --max-memory already. */
 #define BB_OPT_MAX_EVENTS 0x1f00
 #define BB_MAX_EVENTS_OPTION { "max-events", BB_OPT_MAX_EVENTS, "N", 0, \

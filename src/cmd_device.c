@@ -435,6 +435,22 @@ qty_opt(const char *opt, const char *arg, int kind)
     return q.v;
 }
 
+/* A duration that must be positive: 0 would silently mean "none" (no
+ * drive failures, no samples) or make no sense (instant repairs, requests
+ * every 0 s). */
+static double
+pos_dur(const char *opt, const char *arg)
+{
+    double v = qty_opt(opt, arg, 2);
+
+    if (!(v > 0))
+        bb_die(BB_EXIT_USAGE, "option '--%s': '%s' is not positive%s", opt, arg,
+               strcmp(opt, "interval") == 0 ? " (leave --interval out for no samples)"
+               : strcmp(opt, "drive-scale") == 0 ? " (leave --drive-scale out for no drive failures)"
+               : "");
+    return v;
+}
+
 static double
 num_opt(const char *opt, const char *arg, double lo, double hi)
 {
@@ -483,17 +499,17 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
     case OPT_REQ: c->req_bytes = qty_opt("request", arg, 0); break;
-    case OPT_IAT: c->mean_interarrival_s = qty_opt("interarrival", arg, 2); break;
+    case OPT_IAT: c->mean_interarrival_s = pos_dur("interarrival", arg); break;
     case OPT_HORIZON: c->horizon_s = qty_opt("horizon", arg, 2); break;
     case OPT_MTTF: a->mttf.v = qty_opt("mttf", arg, 2); a->mttf.set = 1; break;
-    case OPT_MTTR: a->mttr.v = qty_opt("mttr", arg, 2); a->mttr.set = 1; break;
+    case OPT_MTTR: a->mttr.v = pos_dur("mttr", arg); a->mttr.set = 1; break;
     case OPT_DSHAPE: c->drive.shape = num_opt("drive-shape", arg, 1e-3, 100); break;
-    case OPT_DSCALE: c->drive.scale_s = qty_opt("drive-scale", arg, 2); break;
+    case OPT_DSCALE: c->drive.scale_s = pos_dur("drive-scale", arg); break;
     case OPT_DAGE: c->drive_age0_s = qty_opt("drive-age", arg, 2); break;
     case OPT_CMTTF: a->cmttf.v = qty_opt("ctrl-mttf", arg, 2); a->cmttf.set = 1; break;
-    case OPT_CMTTR: a->cmttr.v = qty_opt("ctrl-mttr", arg, 2); a->cmttr.set = 1; break;
+    case OPT_CMTTR: a->cmttr.v = pos_dur("ctrl-mttr", arg); a->cmttr.set = 1; break;
     case OPT_LMTTF: a->lmttf.v = qty_opt("link-mttf", arg, 2); a->lmttf.set = 1; break;
-    case OPT_LMTTR: a->lmttr.v = qty_opt("link-mttr", arg, 2); a->lmttr.set = 1; break;
+    case OPT_LMTTR: a->lmttr.v = pos_dur("link-mttr", arg); a->lmttr.set = 1; break;
     case OPT_FAILOVER: c->link_failover = 1; break;
     case OPT_FLOG: a->fail_log = arg; break;
     case OPT_TOPO: a->topology = arg; break;
@@ -508,7 +524,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_TEMP: a->temp_file = arg; break;
     case OPT_AMBIENT: a->ambient = num_opt("ambient", arg, -273.14, 1000); break;
     case OPT_ASEED: c->seed = (uint64_t)bb_opt_long("seed", arg, 0, 0x7fffffffL); break;
-    case OPT_INTERVAL: c->sample_interval_s = qty_opt("interval", arg, 2); break;
+    case OPT_INTERVAL: c->sample_interval_s = pos_dur("interval", arg); break;
     case OPT_IOSTAT: a->iostat = arg; break;
     case OPT_AJSON: a->json = 1; break;
     case ARGP_KEY_ARG:

@@ -544,7 +544,8 @@ bb_cmd_scenario_simulate(int argc, char **argv)
 {
     scn_args a;
     scn_run R;
-    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
@@ -566,7 +567,9 @@ bb_cmd_compare(int argc, char **argv)
 {
     scn_args a;
     scn_run R[2];
-    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, children, NULL,
+                         NULL };
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);

@@ -226,7 +226,8 @@ bb_cmd_validate_scenario(int argc, char **argv)
     vs_args a;
     bb_scn_run R;
     char err[BB_ERRLEN];
-    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_events_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
     a.reps = 5;
     a.level = 0.95;

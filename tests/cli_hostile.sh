@@ -78,6 +78,12 @@ t_st "a .conf with 100,000 nested sections: 65, no stack overflow" 65 "nested de
 sed -e 's/num_groups="9"/num_groups="10001"/' "$SRC/data/network/dfdally_72.conf" >"$T/g.conf"
 t_st "a 10,001-group .conf: 65 naming the field" 65 "g.conf:[0-9]+: field 'num_groups'" \
   "$B" netload --topology "$T/g.conf" --describe
+t_st "trace: Graph500 on a million processes, refused before drawing" 2 "Graph500 trace.*events.*--nodes" \
+  "$B" trace --model graph500 --nodes 1000000
+t_st "trace: Graph500 at scale 40, refused before drawing (was 11 GB in a minute)" 2 \
+  "1.37e\+11 messages" "$B" trace --model graph500 --scale 40
+t_st "trace: 10^8 files in 1 GB: refused for memory" 2 "memory.*--files" \
+  "$B" trace --model fileload --files 100000000 --max-memory 1GB
 t_st "--max-events 0x10: hexadecimal refused" 64 "hexadecimal" \
   "$B" simulate --bb-size 1TB --max-events 0x10
 
@@ -99,6 +105,10 @@ t_st "--pfs-bw 0x10GB/s: hexadecimal" 64 "hexadecimal" "$B" size --pfs-bw 0x10GB
 t_st "--target-idle 0x1p-3: hexadecimal" 64 "hexadecimal" "$B" size --target-idle 0x1p-3
 t_st "--bb-bw 0 (silently 'none'): refused" 64 "positive" "$B" size --bb-bw 0
 t_st "--resolution 0 (silently the default): refused" 64 "resolution" "$B" size --resolution 0
+for o in drive-scale interval mttr interarrival; do
+  t_st "bbarch --$o 0 (none, or nonsense): refused" 64 "--$o': '0' is not positive" \
+    "$B" bbarch --horizon 10 "--$o" 0
+done
 
 printf 'name,p,bw\na,0x1,10GB/s\n' >"$T/hex.csv"
 t_st "workload p = 0x1: 65 with file:line:field" 65 "hex.csv:2: field 'p'.*hexadecimal" \
