@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "network/route.h"
 #include "network/topo.h"
@@ -185,38 +186,15 @@ preset_list(const char **dir_out)
 static char *
 slurp(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    char *b, err[BB_ERRLEN];
+    size_t n;
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, &n, err, sizeof err);
 
-    if (!fp)
-        return NULL;
-    for (;;) {
-        if (n + 4097 > cap) {
-            char *nb = realloc(buf, cap = cap * 2 + 8192);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, fp);
-        n += got;
-        if (got < 4096)
-            break;
-    }
-    if (ferror(fp)) {
-        int e = errno;
-        fclose(fp);
-        free(buf);
-        errno = e;
-        return NULL;
-    }
-    fclose(fp);
-    if (memchr(buf, 0, n))
-        bb_die(BB_EXIT_DATAERR, "%s: contains a NUL byte (not a text file)", path);
-    buf[n] = 0;
-    if (bb_skip_bom(buf) != buf)        /* a UTF-8 byte-order mark reads as absent */
-        memmove(buf, buf + 3, n - 2);
-    return buf;
+    if (rc == BB_EXIT_NOINPUT)
+        return NULL;   /* callers name the file (or try the next directory) */
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return b;
 }
 
 static void

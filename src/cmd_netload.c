@@ -13,6 +13,7 @@
 #include "network/bbsnet.h"
 #include "rng.h"
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 
 #define GIB 1073741824.0
@@ -257,38 +258,14 @@ static const struct argp argp = {
 
 /* Read a whole file; exits 66 when it cannot. */
 static unsigned char *
-slurp(const char *path, size_t *len)
+slurp(const char *path, size_t *len, int mode)
 {
-    FILE *fp = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, mode, &b, len, err, sizeof err);
 
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        fclose(fp);
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    }
-    fclose(fp);
-    if (n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
-        memmove(buf, buf + 3, n - 3);   /* a UTF-8 byte-order mark reads as absent */
-        n -= 3;
-    }
-    *len = n;
-    return buf;
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return (unsigned char *)b;
 }
 
 static int
@@ -339,12 +316,12 @@ read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
     unsigned char *b;
     int rc;
 
-    b = slurp(intra, &len);
+    b = slurp(intra, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_intra(w, b, len, intra, err);
     free(b);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
-    b = slurp(inter, &len);
+    b = slurp(inter, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_inter(w, b, len, inter, err);
     free(b);
     if (rc != BB_OK)
@@ -366,7 +343,7 @@ load_topology(const struct args *a, netspec *ns)
         bb_die(BB_EXIT_USAGE, "--topology: %s", err);
     } else {
         size_t len;
-        char *text = (char *)slurp(name, &len);
+        char *text = (char *)slurp(name, &len, BB_READ_TEXT);
         bbs_net_conf *c = NULL;
         bbs_net_conf_dally d;
 
@@ -619,7 +596,7 @@ bb_cmd_netload(int argc, char **argv)
             bb_die(BB_EXIT_DATAERR, "--jobs: %s", err);
     } else if (a.alloc) {
         size_t len;
-        char *text = (char *)slurp(a.alloc, &len);
+        char *text = (char *)slurp(a.alloc, &len, BB_READ_TEXT);
         rc = bbs_net_alloc_parse(ns.topo, text, len, a.alloc, &pl, err);
         free(text);
         if (rc != BB_OK)

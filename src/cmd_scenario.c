@@ -17,6 +17,7 @@
 #include "workload/exec.h"
 #include "workload/scenario.h"
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
 
@@ -73,31 +74,12 @@ scn_parse(int key, char *arg, struct argp_state *state)
 static unsigned char *
 slurp(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
-    do {
-        if (n + 1 >= cap) {
-            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-    } while (got > 0);
-    if (ferror(fp))
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    fclose(fp);
-    buf[n] = 0;
-    if (n >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
-        memmove(buf, buf + 3, n - 2);   /* a UTF-8 byte-order mark reads as absent */
-        n -= 3;
-    }
-    *len = n;
-    return buf;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
+
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return (unsigned char *)b;
 }
 
 static int

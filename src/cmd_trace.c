@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
 #include "rng.h"
@@ -164,33 +165,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 static char *
 slurp(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    char *b = NULL;
-    size_t cap = 0, n = 0;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
 
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: %s", path, strerror(errno));
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = cap ? 2 * cap : 1 << 20;
-            b = realloc(b, cap);
-            if (!b)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-        }
-        size_t k = fread(b + n, 1, cap - n - 1, fp);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (ferror(fp))
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    fclose(fp);
-    b[n] = '\0';
-    if (bb_skip_bom(b) != b) {      /* a UTF-8 byte-order mark reads as absent */
-        memmove(b, b + 3, n - 2);
-        n -= 3;
-    }
-    *len = n;
+    if (rc != 0)
+        bb_die(rc, "%s", err);
     return b;
 }
 

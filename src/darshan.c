@@ -11,6 +11,7 @@
 #include "bb_num.h"
 #include "darshan.h"
 #include "exitcodes.h"
+#include "readfile.h"
 #include "units.h"
 
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
@@ -55,8 +56,8 @@ int
 bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
 {
     FILE *fp;
-    char *line = NULL;
-    size_t cap = 0;
+    char *line = NULL, *text = NULL;
+    size_t cap = 0, tlen;
     ssize_t len;
     long lineno = 0, start = -1, end = -1, run_line = 0, start_line = 0;
     int rc = 0;
@@ -67,11 +68,17 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
     memset(rt, 0, sizeof rt);
     j->run_time_s = -1;
     snprintf(j->source, sizeof j->source, "%s", path);
-    if ((fp = fopen(path, "r")) == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
+    /* Read whole and bounded (a NUL byte refused at once: /dev/zero was an
+     * endless line), then scanned line by line in memory. */
+    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &tlen, err, errlen)) != 0)
+        return rc;
+    fp = tlen > 0 ? fmemopen(text, tlen, "r") : NULL;
+    if (tlen > 0 && fp == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        free(text);
+        return BB_EXIT_SOFTWARE;
     }
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while (fp != NULL && (len = getline(&line, &cap, fp)) >= 0) {
         char *f[8], *p = line, *endp;
         int nf = 0, m;
         long rank;
@@ -79,10 +86,6 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
         const char *ctr;
 
         lineno++;
-        if (lineno == 1 && bb_skip_bom(line) != line) {  /* a UTF-8 BOM reads as absent */
-            memmove(line, line + 3, (size_t)len - 2);
-            len -= 3;
-        }
         if (len == 0 || line[len - 1] != '\n') {
             /* darshan-parser ends every line: a last line without one is a
              * file cut short (a copy interrupted, a full disk). */
@@ -194,7 +197,7 @@ bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
             }
         }
     }
-    if (ferror(fp)) {
+    if (fp != NULL && ferror(fp)) {
         snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
         rc = BB_EXIT_NOINPUT;
         goto out;
@@ -249,6 +252,8 @@ out:
     for (int m = 0; m < BB_DX_NMOD; m++)
         free(rt[m].t);
     free(line);
-    fclose(fp);
+    if (fp != NULL)
+        fclose(fp);
+    free(text);
     return rc;
 }

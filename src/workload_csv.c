@@ -11,6 +11,7 @@
 
 #include "bb_num.h"
 #include "exitcodes.h"
+#include "readfile.h"
 #include "workload_csv.h"
 
 #define MAX_FIELDS 64
@@ -342,48 +343,14 @@ fail:
 int
 bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen)
 {
-    FILE *fp;
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
+    char *text;
+    size_t len;
     int rc;
 
     memset(w, 0, sizeof *w);
-    fp = fopen(path, "rb");
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
-    for (;;) {
-        if (cap - len < 65536) {
-            char *t = realloc(text, cap + 65536 + 1);
-
-            if (t == NULL) {
-                fclose(fp);
-                free(text);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return BB_EXIT_SOFTWARE;
-            }
-            text = t;
-            cap += 65536;
-        }
-        got = fread(text + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        fclose(fp);
-        free(text);
-        return BB_EXIT_NOINPUT;
-    }
-    fclose(fp);
-    text[len] = '\0';
-    if (memchr(text, '\0', len) != NULL) {
-        snprintf(err, errlen, "%s: binary data (a NUL byte), not a CSV workload", path);
-        free(text);
-        return BB_EXIT_DATAERR;
-    }
+    /* bounded, a NUL byte refused at once (/dev/zero), a BOM dropped */
+    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, errlen)) != 0)
+        return rc;
     rc = bb_workload_parse(text, path, w, err, errlen);
     free(text);
     return rc;

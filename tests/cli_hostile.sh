@@ -84,6 +84,19 @@ t_st "trace: Graph500 at scale 40, refused before drawing (was 11 GB in a minute
   "1.37e\+11 messages" "$B" trace --model graph500 --scale 40
 t_st "trace: 10^8 files in 1 GB: refused for memory" 2 "memory.*--files" \
   "$B" trace --model fileload --files 100000000 --max-memory 1GB
+# An endless input (a device node of our own when root, else /dev/zero
+# itself, only read) stops at the first NUL byte instead of filling memory.
+Z=/dev/zero
+if [ "$(id -u)" -eq 0 ] && mknod "$T/zero" c 1 5 2>/dev/null; then Z=$T/zero; fi
+t_st "a workload of endless NUL bytes: 65 at once" 65 "binary data" "$B" size "$Z"
+t_st "darshan text of endless NUL bytes: 65 at once" 65 "binary data" "$B" fit darshan "$Z"
+t_st "a CODES .conf of endless NUL bytes: 65 at once" 65 "binary data" \
+  "$B" netload --topology "$Z" --describe
+t_st "a device file of endless NUL bytes: 65 at once" 65 "binary data" \
+  "$B" device --device "$Z" --pattern seqread
+t_st "a VEF trace of endless NUL bytes: 65 at once" 65 "binary data" "$B" trace "$Z"
+t_st "wiring files of endless zeros: refused at 64 MiB" 65 "larger than" \
+  "$B" netload --intra "$Z" --inter "$Z" --describe
 t_st "--max-events 0x10: hexadecimal refused" 64 "hexadecimal" \
   "$B" simulate --bb-size 1TB --max-events 0x10
 
