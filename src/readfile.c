@@ -43,6 +43,15 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
             cap = nc;
         }
         got = fread(buf + n, 1, cap - n, fp);
+        if (mode == BB_READ_TEXT && n == 0 && got >= 2
+            && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE)
+                || ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF))) {
+            /* what some spreadsheet programs write: name it, not "binary" */
+            snprintf(err, errlen, "%s: UTF-16 text (a UTF-16 byte-order mark): save it as "
+                     "UTF-8 or plain text", path);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
         if (mode == BB_READ_TEXT && memchr(buf + n, '\0', got) != NULL) {
             snprintf(err, errlen, "%s: binary data (a NUL byte at offset %zu), not a text file",
                      path, n + (size_t)((char *)memchr(buf + n, '\0', got) - (buf + n)));

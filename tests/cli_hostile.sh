@@ -218,6 +218,9 @@ bom "$D" >"$T/bom.txt"
 check "darshan text with a BOM gives the same workload" \
   '[ -s "$T/f1" ] && diff "$T/f1" "$T/f2" | grep -v "^[<>] #\|^---\|^[0-9]" | wc -l | grep -qx 0'
 
+printf '\377\376n\000a\000' >"$T/u16.csv"
+t_st "a UTF-16 workload: the message names UTF-16, not 'binary'" 65 "UTF-16 text" "$B" size "$T/u16.csv"
+
 # ---- class 5: honest numbers ---------------------------------------------
 "$B" simulate --bb-size 100TB --horizon 10000 --replications 2 --json >"$T/s.json" 2>/dev/null
 lo=$(json_num idle_ci_low "$T/s.json"); hi=$(json_num idle_ci_high "$T/s.json")
