@@ -388,12 +388,10 @@ fmt_qty(char *buf, size_t len, const char *what, const bb_qty *q)
  * value, stderr says which value was used and where both came from. */
 static const bb_qty *
 pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
-      const bb_qty *b, const char *bs, const bb_qty *c, const char *cs, const char **src)
+      const bb_qty *b, const char *bs, const bb_qty *c, const char *cs, char src[640])
 {
     const bb_qty *q[3] = { a, b, c };
     const char *s[3] = { as, bs, cs };
-    static char names[8][600];
-    static int nnames;
     int k = -1;
 
     (void)ctx;
@@ -403,7 +401,7 @@ pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
     static const bb_qty unset;
 
     if (k < 0) {
-        *src = "the default";
+        snprintf(src, 640, "the default");
         return &unset;   /* callers test ->set */
     }
     for (int j = k + 1; j < 3; j++)
@@ -414,9 +412,7 @@ pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
             fmt_qty(v2, sizeof v2, what, q[j]);
             bb_warn("%s %s from %s overrides %s from %s", what, v1, s[k], v2, s[j]);
         }
-    /* s[k] may be a stack buffer of the caller: keep a copy. */
-    snprintf(names[nnames % 8], sizeof names[0], "%s", s[k]);
-    *src = names[nnames++ % 8];
+    snprintf(src, 640, "%s", s[k]);   /* s[k] may be the caller's stack buffer */
     return q[k];
 }
 
@@ -501,13 +497,13 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
         snprintf(wl_src[2], sizeof wl_src[2], "%s:%ld ('#@ time-unit')", ctx->wl.source, ctx->wl.time_unit_line);
         pfs = pick3("PFS bandwidth", ctx, &opt->pfs_bw, "--pfs-bw",
                     ctx->has_system ? &ctx->sys.pfs_bw : no, ctx->sys.path,
-                    &ctx->wl.pfs_bw, wl_src[0], &ctx->src_pfs);
+                    &ctx->wl.pfs_bw, wl_src[0], ctx->src_pfs);
         bb = pick3("burst-buffer bandwidth", ctx, &opt->bb_bw, "--bb-bw",
                    ctx->has_system ? &ctx->sys.bb_bw : no, ctx->sys.path,
-                   &ctx->wl.bb_bw, wl_src[1], &ctx->src_bb);
+                   &ctx->wl.bb_bw, wl_src[1], ctx->src_bb);
         tu = pick3("time unit", ctx, &opt->time_unit, "--time-unit",
                    &ctx->wl.time_unit, wl_src[2],
-                   ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, &ctx->src_tu);
+                   ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, ctx->src_tu);
     }
     if (!pfs->set)
         bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "

@@ -45,7 +45,8 @@ typedef struct {
     bb_system sys;
     /* where each platform value came from: "--pfs-bw", a preset's path,
      * "FILE:LINE ('#@ key')" or "the default" */
-    const char *src_pfs, *src_bb, *src_tu, *src_res;
+    char src_pfs[640], src_bb[640], src_tu[640];
+    const char *src_res;
 } bb_ctx;
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
