@@ -419,14 +419,12 @@ pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
 /* One place for the platform's bounds, before any model is built: the
  * quantum B * time unit / R must be a finite, normal number of bytes. */
 static void
-check_platform(const bb_ctx *ctx, const bb_qty *pfs, const bb_qty *tu, const bb_common *opt)
+check_platform(const bb_ctx *ctx, const bb_common *opt)
 {
     double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)ctx->pf.resolution;
     int st = opt->pfs_bw.set || opt->time_unit.set || opt->resolution ? BB_EXIT_USAGE
                                                                          : BB_EXIT_DATAERR;
 
-    (void)pfs;
-    (void)tu;
     if (!isfinite(ctx->pf.pfs_bw_Bps) || !isfinite(qb) || qb < DBL_MIN)
         bb_die(st, "the quantum, PFS bandwidth (%g B/s, from %s) times the time unit (%g s, "
                "from %s) over the resolution (%ld, from %s), is %g bytes: %s; give a smaller "
@@ -525,7 +523,7 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     }
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
-    check_platform(ctx, pfs, tu, opt);
+    check_platform(ctx, opt);
 
     rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
     if (rc != BB_OK)
