@@ -103,9 +103,13 @@ bb_cmd_idle(int argc, char **argv)
                               "platform", bb_json_platform(&ctx));
         bb_json_print(o);
     } else {
-        printf("idle %.4g (%.4g%% of time units), quiet %.4g, with a %s burst buffer "
+        char tus[64];
+
+        bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
+        printf("idle %.4g (%.4g%% of time units of %s), quiet %.4g, with a %s burst buffer "
                "(%ld quanta), %s draining",
-               r.meas.idle, 100.0 * r.meas.idle, r.meas.quiet, sz, S, bb_policy_name(&pol));
+               r.meas.idle, 100.0 * r.meas.idle, tus, r.meas.quiet, sz, S,
+               bb_policy_name(&pol));
         if (pol.lazy)
             printf(" (threshold %s, EPS %g)", th, pol.eps);
         printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e\n",
