@@ -6,5 +6,5 @@
 # status is bbsize's own unless valgrind found an error (99).  Leaks are not
 # checked here: bbsize exits through exit() on every refusal, leaving its
 # allocations reachable, which is not a bug.
-exec valgrind -q --error-exitcode=99 --leak-check=no --trace-children=no \
+exec "${VG_BIN:?}" -q --error-exitcode=99 --leak-check=no --trace-children=no \
   --log-file="${VG_LOGDIR:?}/vg.%p.log" "${BBSIZE_VG_REAL:?}" "$@"

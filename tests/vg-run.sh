@@ -12,7 +12,9 @@ case $1 in
     VG_LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-vg.XXXXXX")
     BBSIZE_VG_REAL=${BBSIZE:?}
     BBSIZE=$here/vg-bbsize.sh
-    export VG_LOGDIR BBSIZE_VG_REAL BBSIZE
+    # by absolute name: some tests run bbsize with PATH=/nonexistent
+    VG_BIN=$(command -v valgrind)
+    export VG_LOGDIR BBSIZE_VG_REAL BBSIZE VG_BIN
     rc=0
     "$@" || rc=$?
     bad=0
