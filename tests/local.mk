@@ -18,5 +18,5 @@ TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing \
 	tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh \
 	tests/cli_hostile.sh tests/zz_devices.sh
 EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh \
-	tests/cli_hostile.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh
+	tests/cli_hostile.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp
 

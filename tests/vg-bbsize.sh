@@ -7,4 +7,5 @@
 # checked here: bbsize exits through exit() on every refusal, leaving its
 # allocations reachable, which is not a bug.
 exec "${VG_BIN:?}" -q --error-exitcode=99 --leak-check=no --trace-children=no \
+  --suppressions="$(dirname "$0")/valgrind.supp" \
   --log-file="${VG_LOGDIR:?}/vg.%p.log" "${BBSIZE_VG_REAL:?}" "$@"

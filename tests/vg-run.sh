@@ -5,10 +5,11 @@
 # tests/vg-bbsize.sh, which runs every bbsize it starts under valgrind and
 # logs there; any error in those logs makes the script fail (exit 99),
 # whatever the script itself checked.
-VG_OPTS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+here=$(cd "$(dirname "$0")" && pwd)
+VG_OPTS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  --suppressions=$here/valgrind.supp"
 case $1 in
   *.sh)
-    here=$(cd "$(dirname "$0")" && pwd)
     VG_LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-vg.XXXXXX")
     BBSIZE_VG_REAL=${BBSIZE:?}
     BBSIZE=$here/vg-bbsize.sh
