@@ -148,7 +148,11 @@ bb_num_full(const char *s, double *v)
     char *e;
     int rc = bb_strtod(s, v, &e);
 
-    return full(rc, e);
+    rc = full(rc, e);   /* e is set only once bb_strtod has run */
+
+    if (rc != BB_NUM_OK)
+        *v = 0;   /* "1,5": no half-read value */
+    return rc;
 }
 
 int
@@ -157,7 +161,11 @@ bb_num_full_long(const char *s, long *v)
     char *e;
     int rc = bb_strtol(s, v, &e);
 
-    return full(rc, e);
+    rc = full(rc, e);
+
+    if (rc != BB_NUM_OK)
+        *v = 0;
+    return rc;
 }
 
 const char *

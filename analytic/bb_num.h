@@ -43,7 +43,7 @@ double bb_strtod_lax(const char *s, char **end);
 const char *bb_num_why(int code);
 
 /* bb_num_full: bb_strtod of the whole string s (white space allowed around
- * it); BB_NUM_NOTNUM when anything else follows. */
+ * it); BB_NUM_NOTNUM when anything else follows.  *v is 0 on any refusal. */
 int bb_num_full(const char *s, double *v);
 /* bb_num_full_long: the same with bb_strtol. */
 int bb_num_full_long(const char *s, long *v);
