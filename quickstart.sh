@@ -7,7 +7,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev
+PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev libfftw3-dev
 libcmocka-dev libjansson-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin"
 
 missing=""

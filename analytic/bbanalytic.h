@@ -11,8 +11,11 @@
 #include "dist.h"
 #include "chain.h"
 #include "stationary.h"
+#include "fftwh.h"
 #include "measures.h"
 #include "sizing.h"
 #include "generate.h"
+#include "onoff.h"
+#include "effbw.h"
 
 #endif

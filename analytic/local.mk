@@ -10,6 +10,9 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/dist.c analytic/dist.h \
 	analytic/chain.c analytic/chain.h \
 	analytic/stationary.c analytic/stationary.h \
+	analytic/fftwh.c analytic/fftwh.h \
 	analytic/measures.c analytic/measures.h \
 	analytic/sizing.c analytic/sizing.h \
-	analytic/generate.c analytic/generate.h
+	analytic/generate.c analytic/generate.h \
+	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
+	analytic/effbw.c analytic/effbw.h

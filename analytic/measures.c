@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+
 #include "measures.h"
 
 void
@@ -27,6 +29,7 @@ bba_measures_compute(const bba_chain *c, const double *pi, bba_measures *m)
     m->mean_load = normal > 0 ? load / normal : 0;
     m->p_empty = pi[0];
     m->p_full = idle + pi[c->S];
+    m->log10_idle = idle > 0 ? log10(idle) : -INFINITY;
 }
 
 long

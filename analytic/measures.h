@@ -20,6 +20,8 @@ typedef struct {
     double p_empty;       /* pi(0) */
     double p_full;        /* probability the occupancy is S or beyond
                              (normal state S plus overflow states) */
+    double log10_idle;    /* log10(idle), finite below the double range
+                             (FFT solver); -inf when idle is exactly 0 */
 } bba_measures;
 
 /* bba_measures_compute: fill *m from chain c and stationary pi. */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "onoff.h"
+#include "fftwh.h"
 #include "sizing.h"
 
 int
@@ -34,6 +36,7 @@ bba_model_init(bba_model *m, size_t n, const long *b, const double *p, long B,
     m->B = B;
     bba_dist_compute(n, b, p, m->M, m->dist);
     bba_dist_moments(n, b, p, &m->mom);
+    m->fft_cache = bba_fftwh_cache_new(); /* NULL: solves without reuse */
     return BB_OK;
 }
 
@@ -44,12 +47,60 @@ bba_model_free(bba_model *m)
         return;
     free(m->dist);
     m->dist = NULL;
+    bba_fftwh_cache_free(m->fft_cache);
+    m->fft_cache = NULL;
 }
 
 double
 bba_model_load_ratio(const bba_model *m)
 {
     return m->mom.mean / (double)m->B;
+}
+
+/* Whether the FFT solver's preconditions hold without building the chain:
+ * some load below B (so every state can drain; otherwise the chain path
+ * names the state that cannot) and, lazy, EPS > 0 or THRESHOLD 0. */
+static int
+fft_applies(const bba_model *m, long S, const bba_policy *pol)
+{
+    int drains = 0;
+
+    for (long k = 0; k < m->B && k <= m->M; k++)
+        if (m->dist[k] > 0)
+            drains = 1;
+    if (!drains && S > 0)
+        return 0;
+    if (pol->lazy && pol->threshold > 0 && !(pol->eps > 0))
+        return 0;
+    return 1;
+}
+
+static int
+eval_fft(const bba_model *m, long S, const bba_policy *pol,
+         const bba_solver_opts *so, bba_eval_result *out, double **pi_out, char *err)
+{
+    long U = m->M > m->B ? m->M - m->B : 0;
+    double *pi = NULL;
+    int rc;
+
+    if (pi_out) {
+        pi = malloc(((size_t)S + (size_t)U + 1) * sizeof *pi);
+        if (pi == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
+    }
+    rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->n, m->b, m->p, pol, so, m->fft_cache, &out->meas,
+                        &out->solve, pi, err);
+    if (rc != BB_OK) {
+        free(pi);
+        return rc;
+    }
+    out->S = S;
+    out->threshold = pol->lazy ? pol->threshold : 0;
+    out->n_states = S + U + 1;
+    out->nnz = 0;
+    if (pi_out)
+        *pi_out = pi;
+    return BB_OK;
 }
 
 int
@@ -59,11 +110,53 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
 {
     bba_chain *c = NULL;
     double *pi = NULL;
-    int rc;
+    bba_solver_opts fb;
+    int rc, fell_back = 0;
 
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
+    if (m->onoff) {
+        bba_onoff_opts oo;
+
+        bba_onoff_defaults(&oo);
+        oo.tol = so->tol;
+        oo.mem_limit_bytes = so->mem_limit_bytes;
+        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+        if (rc == BB_OK && m->idle_decay != 0) {
+            /* effbw.h: idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S). */
+            double idle = out->meas.idle * exp(-m->idle_decay * (double)S);
+
+            out->meas.p_full += idle - out->meas.idle;
+            out->meas.idle = idle;
+        }
+        return rc;
+    }
+    if (so->kind == BBA_SOLVER_FFT && !fft_applies(m, S, pol)) {
+        /* the chain path reports the state that cannot drain */
+        fb = *so;
+        fb.kind = BBA_SOLVER_BANDED;
+        so = &fb;
+    } else if (so->kind == BBA_SOLVER_FFT) {
+        rc = eval_fft(m, S, pol, so, out, pi_out, err);
+        if (rc != BB_ENOCONV || so->no_fallback)
+            return rc;
+        /* Fall back to banded GTH when it fits (issue 11); otherwise
+         * refuse with the FFT solver's reason. */
+        {
+            double chain_bytes, band_bytes;
+            long U = m->M > m->B ? m->M - m->B : 0;
+
+            bba_chain_estimate(S, m->B, m->M, NULL, NULL, &chain_bytes);
+            band_bytes = ((double)S + 1.0) * (double)(m->B + U + 1) * sizeof(double);
+            if (so->mem_limit_bytes > 0 && chain_bytes + band_bytes > so->mem_limit_bytes)
+                return rc;
+            fb = *so;
+            fb.kind = BBA_SOLVER_BANDED;
+            so = &fb;
+            fell_back = 1;
+        }
+    }
     rc = bba_chain_build(m->dist, m->M, m->B, S, pol, so->mem_limit_bytes, &c, err);
     if (rc != BB_OK)
         return rc;
@@ -82,6 +175,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     out->threshold = c->pol.lazy ? c->pol.threshold : 0;
     out->n_states = c->n_states;
     out->nnz = c->nnz;
+    out->solve.fallback = fell_back;
     bba_measures_compute(c, pi, &out->meas);
     if (pi_out) {
         *pi_out = pi;

@@ -27,6 +27,15 @@ typedef struct {
     long M;            /* sum b */
     double *dist;      /* M + 1 entries, owned */
     bba_moments mom;
+    const struct bba_onoff *onoff; /* NULL: the chain of chain.h; else the
+                          ON/OFF-modulated chain of onoff.h (borrowed, same
+                          applications), which bba_eval then solves */
+    double idle_decay;  /* with onoff: the effective-bandwidth correction of
+                          an approximate model (effbw.h), per quantum: the
+                          idle fraction at size S is multiplied by
+                          exp(-idle_decay S); 0 for an exact model */
+    struct bba_fftwh_cache *fft_cache; /* owned: the FFT solver's per-model
+                                          data (fftwh.h); do not copy models */
 } bba_model;
 
 /* bba_model_init: compute DIST and the moments.  b and p are borrowed and
@@ -49,7 +58,8 @@ typedef struct {
 } bba_eval_result;
 
 /* bba_eval: idle and quiet fractions for buffer size S (quanta) and policy
- * pol.  If pi_out is not NULL it receives a malloc'd copy of the stationary
+ * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
+ * set (bba_onoff_eval with so's tolerance and memory limit).  If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it).
  * Errors: those of bba_chain_build, bba_chain_check_reachable and
  * bba_stationary_solve. */

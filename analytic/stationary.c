@@ -15,10 +15,14 @@
 void
 bba_solver_defaults(bba_solver_opts *o)
 {
-    o->kind = BBA_SOLVER_BANDED;
+    o->kind = BBA_SOLVER_FFT;
     o->tol = 1e-9;
     o->max_iter = 200000;
     o->mem_limit_bytes = 0;
+    o->fft_tol = 1e-14;
+    o->restart = 30;
+    o->krylov_max_iter = 300;
+    o->no_fallback = 0;
 }
 
 double
@@ -413,6 +417,9 @@ bba_stationary_solve(const bba_chain *c, const bba_solver_opts *o, double *pi,
         return solve_gauss_seidel(c, o, pi, info, err);
     case BBA_SOLVER_BANDED:
         return solve_banded(c, o, pi, info, err);
+    case BBA_SOLVER_FFT:
+        return bb_seterr(err, BB_EINVAL, "the FFT solver works from the load law "
+                         "(bba_eval), not from a built chain");
     }
     return bb_seterr(err, BB_EINVAL, "unknown solver %d", (int)o->kind);
 }

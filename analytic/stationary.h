@@ -23,7 +23,10 @@
 typedef enum {
     BBA_SOLVER_UMFPACK = 0,
     BBA_SOLVER_GAUSS_SEIDEL = 1,
-    BBA_SOLVER_BANDED = 2
+    BBA_SOLVER_BANDED = 2,
+    BBA_SOLVER_FFT = 3      /* FFT Wiener-Hopf GMRES (fftwh.h); works from
+                               DIST without a chain, so only bba_eval
+                               takes it; bba_stationary_solve refuses it */
 } bba_solver_kind;
 
 typedef struct {
@@ -33,16 +36,26 @@ typedef struct {
     long max_iter;          /* Gauss-Seidel sweeps at most */
     double mem_limit_bytes; /* refuse a factorization estimated above this
                                (0: no limit) */
+    double fft_tol;         /* FFT solver: GMRES relative residual target
+                               (default 1e-14); accepted up to 100x */
+    int restart;            /* FFT solver: GMRES restart length (30) */
+    long krylov_max_iter;   /* FFT solver: GMRES steps at most (300) */
+    int no_fallback;        /* FFT solver: report BB_ENOCONV instead of
+                               falling back to banded GTH (tests) */
 } bba_solver_opts;
 
-/* bba_solver_defaults: banded GTH, tol 1e-9, 200000 sweeps, no memory limit. */
+/* bba_solver_defaults: the FFT solver, tol 1e-9, 200000 sweeps, no memory
+ * limit, fft_tol 1e-14, restart 30, 300 GMRES steps, fallback on. */
 void bba_solver_defaults(bba_solver_opts *o);
 
 typedef struct {
     double residual;        /* max |pi P - pi| */
     long iterations;        /* sweeps (Gauss-Seidel), 1 for UMFPACK */
     double rcond;           /* UMFPACK's reciprocal condition estimate */
-    double peak_bytes;      /* UMFPACK's peak memory estimate */
+    double peak_bytes;      /* UMFPACK's peak memory estimate; the FFT
+                               solver's workspace */
+    int fallback;           /* 1 when the FFT solver did not converge and
+                               banded GTH answered instead */
 } bba_solve_info;
 
 /* bba_stationary_solve: pi (n_states doubles, caller-owned) receives the

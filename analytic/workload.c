@@ -15,6 +15,41 @@
  * long and the chain inside int indices for any sane n. */
 #define BBA_MAX_QUANTA 100000000L
 
+/* The mean ON run of app i in time units (issue 13).  A two-state chain
+ * with Pr(ON) = p and mean ON run L has ON->OFF probability a = 1/L and
+ * OFF->ON probability c = a p/(1 - p); both must be probabilities, so
+ * L >= 1 and L >= p/(1 - p).  L = 1/(1 - p) is the paper's memoryless
+ * model (a = 1 - p, c = p).  p = 0 and p = 1 have one phase only: the
+ * burst is ignored. */
+static int
+burst_check(const bba_app *a, size_t i, double tu_s, double *L, int *has, char *err)
+{
+    double p = a->p, lo, Lv;
+
+    if (p >= 1.0 || p <= 0.0) {
+        *L = p >= 1.0 ? 0.0 : 1.0;
+        return BB_OK;
+    }
+    if (!(a->burst_s > 0)) {
+        *L = 1.0 / (1.0 - p);
+        return BB_OK;
+    }
+    Lv = a->burst_s / tu_s;
+    lo = p / (1.0 - p) > 1.0 ? p / (1.0 - p) : 1.0;
+    if (!isfinite(Lv) || Lv < lo * (1.0 - 1e-12))
+        return bb_seterr(err, BB_EINVAL,
+                         "application %zu (%s): burst %g s is %.4g time units, shorter "
+                         "than max(1, p/(1-p)) = %.4g time units: %s",
+                         i + 1, a->name, a->burst_s, Lv, lo,
+                         Lv < 1.0 ? "an I/O phase lasts at least one time unit"
+                                  : "with this p the gaps between bursts, of mean "
+                                    "burst (1-p)/p, would be shorter than one time unit");
+    *L = Lv;
+    if (fabs(Lv * (1.0 - p) - 1.0) > 1e-12)
+        *has = 1;
+    return BB_OK;
+}
+
 void
 bba_quantized_free(bba_quantized *q)
 {
@@ -22,8 +57,10 @@ bba_quantized_free(bba_quantized *q)
         return;
     free(q->b);
     free(q->p);
+    free(q->burst_tu);
     q->b = NULL;
     q->p = NULL;
+    q->burst_tu = NULL;
 }
 
 int
@@ -46,7 +83,8 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
     q->n = n;
     q->b = malloc(n * sizeof *q->b);
     q->p = malloc(n * sizeof *q->p);
-    if (q->b == NULL || q->p == NULL) {
+    q->burst_tu = malloc(n * sizeof *q->burst_tu);
+    if (q->b == NULL || q->p == NULL || q->burst_tu == NULL) {
         bba_quantized_free(q);
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
     }
@@ -89,6 +127,11 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
         }
         q->b[i] = (long)llround(x);
         q->p[i] = apps[i].p;
+        if (burst_check(&apps[i], i, pf->time_unit_s, &q->burst_tu[i], &q->has_burst,
+                        err) != BB_OK) {
+            bba_quantized_free(q);
+            return BB_EINVAL;
+        }
         r = fabs((double)q->b[i] - x) * q->quantum_bytes;
         if (r > q->max_round_bytes)
             q->max_round_bytes = r;

@@ -19,6 +19,9 @@ typedef struct {
     double p;          /* probability of writing in a time unit, [0, 1] */
     double bw_Bps;     /* write bandwidth while writing, bytes/s, >= 0 */
     double period_s;   /* quasi-period d_i for the simulator, s (0: none) */
+    double burst_s;    /* mean length of one I/O phase (ON run), s; 0 when
+                          absent: 1/(1 - p) time units, the memoryless
+                          model of the paper (issue 13) */
 } bba_app;
 
 typedef struct {
@@ -36,6 +39,10 @@ typedef struct {
     long bb_bw;           /* burst-buffer bandwidth in quanta (0: none) */
     double quantum_bytes; /* q */
     double max_round_bytes;  /* largest |b_i q - bw_i time_unit| over i */
+    double *burst_tu;     /* n mean ON runs L_i in time units; 1/(1 - p_i)
+                             where absent (0 when p_i = 1: always ON) */
+    int has_burst;        /* some application has a burst that is not the
+                             memoryless 1/(1 - p_i): the ON/OFF model applies */
 } bba_quantized;
 
 /* bba_quantize: check the platform and applications and quantise them.
@@ -43,7 +50,9 @@ typedef struct {
  * Errors: BB_EINVAL naming the application (1-based) or platform field
  * that is out of range (p outside [0,1] or NaN, negative or non-finite
  * bandwidth, B, time unit or resolution not positive, a bandwidth too
- * large for the resolution); BB_ENOMEM.  O(n). */
+ * large for the resolution, a burst shorter than max(1, p/(1-p)) time
+ * units, which no two-state ON/OFF chain with Pr(ON) = p can have);
+ * BB_ENOMEM.  O(n). */
 int bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
                  bba_quantized *q, char *err);
 

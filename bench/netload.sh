@@ -15,7 +15,7 @@ run() {
     label=$1
     shift
     t0=$(date +%s.%N)
-    "$BBSIZE" netload --quiet --json "$@" >/tmp/bench-netload.$$.json
+    "$BBSIZE" netload --quiet --json --fixed "$@" >/tmp/bench-netload.$$.json
     t1=$(date +%s.%N)
     awk -v label="$label" -v t0="$t0" -v t1="$t1" '
         /"accepted_load"/ { gsub(/[,]/, ""); acc = $2 }

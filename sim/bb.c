@@ -84,6 +84,17 @@ bbs_bb_check(const bbs_bb_config *c, char *err)
             return bb_seterr(err, BB_EINVAL,
                              "periodic mode needs a period for every application or d_min > 0");
         }
+    } else if (c->mode == BBS_BB_ONOFF) {
+        for (size_t i = 0; c->burst_tu && i < c->n; i++) {
+            double pi = c->p[i], L = c->burst_tu[i], lo;
+
+            if (pi <= 0 || pi >= 1 || L == 0)
+                continue;
+            lo = pi / (1 - pi) > 1 ? pi / (1 - pi) : 1;
+            if (!(L >= lo * (1 - 1e-12)) || !isfinite(L))
+                return bb_seterr(err, BB_EINVAL, "application %zu: burst %g time units is "
+                                 "below max(1, p/(1-p)) = %g", i + 1, L, lo);
+        }
     } else if (c->mode != BBS_BB_BERNOULLI) {
         return bb_seterr(err, BB_EINVAL, "unknown workload mode %d", (int)c->mode);
     }
@@ -98,6 +109,12 @@ unit_load(bbsim *s, double t_end)
     const bbs_bb_config *c = s->c;
     double k = 0.0;
 
+    if (c->mode == BBS_BB_ONOFF) {
+        for (size_t i = 0; i < c->n; i++)
+            if (s->in_io[i])
+                k += (double)c->b[i];
+        return k;
+    }
     if (c->mode == BBS_BB_BERNOULLI) {
         for (size_t i = 0; i < c->n; i++)
             if (bbs_rng_bernoulli(s->rng[i], c->p[i]))
@@ -112,6 +129,27 @@ unit_load(bbsim *s, double t_end)
         s->io_s[i] = 0.0;
     }
     return k;
+}
+
+/* ON/OFF: the phases move after every unit, stalled or not (onoff.h);
+ * one uniform per application. */
+static void
+onoff_step(bbsim *s)
+{
+    const bbs_bb_config *c = s->c;
+
+    for (size_t i = 0; i < c->n; i++) {
+        double p = c->p[i], L = c->burst_tu ? c->burst_tu[i] : 0, a, cc;
+        double x = gsl_rng_uniform(s->rng[i]);
+
+        if (p <= 0 || p >= 1)
+            continue; /* constant phase; the uniform is still drawn */
+        if (L <= 0)
+            L = 1.0 / (1.0 - p);
+        a = 1.0 / L;
+        cc = a * p / (1.0 - p);
+        s->in_io[i] = s->in_io[i] ? x >= a : x < cc;
+    }
 }
 
 static int
@@ -184,6 +222,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
                 s->quiet++;
         }
     }
+    if (c->mode == BBS_BB_ONOFF)
+        onoff_step(s);
     if (u + 1 >= c->warmup_units + c->horizon_units)
         return BB_OK;
     rc = bbs_engine_schedule(e, (double)(u + 2) * s->tu, s->k_tick, 1, 0, u + 1, NULL, NULL);
@@ -302,6 +342,9 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     rc = bbs_engine_schedule(s.e, s.tu, s.k_tick, 1, 0, 0, NULL, NULL);
     if (rc != BB_OK)
         goto out;
+    if (c->mode == BBS_BB_ONOFF)
+        for (size_t i = 0; i < n; i++)
+            s.in_io[i] = gsl_rng_uniform(s.rng[i]) < c->p[i]; /* stationary start */
     if (c->mode == BBS_BB_PERIODIC) {
         for (size_t i = 0; i < n; i++) {
             double start_tu;

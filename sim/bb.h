@@ -36,6 +36,14 @@
  *     A unit's load k is sum_i b_i * (time app i spent in I/O during the
  *     unit), fractional; during a stall every application's clock stops
  *     (its pending phase change moves one unit later).
+ *   ONOFF: the modulated model of analytic/onoff.h, exactly.  Application
+ *     i is ON or OFF; its first phase is ON with probability p_i (one
+ *     uniform from stream (seed, unit, APP i)), then after every unit,
+ *     stalled or not, ON -> OFF with probability 1/L_i and OFF -> ON with
+ *     p_i/((1 - p_i) L_i) (one uniform per application per unit).  A
+ *     normal unit's load is the sum of the ON applications' b_i.  With
+ *     L_i = 1/(1 - p_i) it is the Bernoulli chain in law (not draw for
+ *     draw: Bernoulli draws only in normal units).
  *
  * Measures (per replication, over the horizon of T whole units):
  *   idle: stalled units / T (Theorem 3);
@@ -56,7 +64,7 @@
 
 #include "chain.h"
 
-typedef enum { BBS_BB_BERNOULLI = 0, BBS_BB_PERIODIC = 1 } bbs_bb_mode;
+typedef enum { BBS_BB_BERNOULLI = 0, BBS_BB_PERIODIC = 1, BBS_BB_ONOFF = 2 } bbs_bb_mode;
 
 /* Occupancy distribution bins reported per replication. */
 #define BBS_BB_OCC_BINS 20
@@ -68,6 +76,9 @@ typedef struct {
     const double *p;          /* probabilities, [0, 1] */
     const double *period_tu;  /* periodic: d_i in time units (> 0), or NULL
                                  to draw U(d_min, 2 d_min) */
+    const double *burst_tu;   /* onoff: mean ON run L_i in time units, >=
+                                 max(1, p_i/(1 - p_i)) (0: 1/(1 - p_i));
+                                 NULL: all memoryless */
     /* platform */
     long B;                   /* PFS bandwidth, quanta per time unit, > 0 */
     long bb_bw;               /* B_BB, quanta per time unit; 0: unlimited */
@@ -103,7 +114,8 @@ typedef struct {
 /* bbs_bb_check: validate a configuration.  Errors: BB_EINVAL naming the
  * field (n = 0, B <= 0, S < 0, negative bandwidth, p outside [0, 1],
  * horizon not positive, warm-up negative, noise outside [0, 1), a period
- * not positive, periodic without periods and without d_min > 0, threshold
+ * not positive, periodic without periods and without d_min > 0, an onoff
+ * burst below max(1, p/(1-p)), threshold
  * outside [0, S], EPS outside [0, 1], time unit not positive). */
 int bbs_bb_check(const bbs_bb_config *c, char *err);
 

@@ -18,7 +18,7 @@
 
 #include "bb_error.h"
 #include "bbmpi.h"
-#include "replicate_int.h"
+#include "pool.h"
 
 /* Our own communicator, so that our messages never meet anyone else's. */
 static MPI_Comm comm = MPI_COMM_NULL;
@@ -43,13 +43,6 @@ typedef struct {
     char msg[BB_ERRLEN];
 } unit_hdr;
 
-static const char *const launcher_vars[] = {
-    "OMPI_COMM_WORLD_SIZE", /* Open MPI's mpirun */
-    "PMIX_RANK",            /* PMIx launchers (Open MPI 5, srun --mpi=pmix) */
-    "PMI_SIZE",             /* MPICH's hydra, srun --mpi=pmi2 */
-    "MPI_LOCALNRANKS",      /* MPICH's hydra */
-};
-
 static double
 now(void)
 {
@@ -59,12 +52,10 @@ now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* At exit: finish MPI after success, and after a failure every rank
- * agreed on (the status broadcast by the last run).  A rank that fails
- * alone (a file missing on its node) must not wait in MPI_Finalize for
- * ranks that wait for it: it leaves without it, and the launcher ends the
- * whole job with its status. */
+/* The status of the last distributed run, which every rank received. */
 static int agreed_failure;
+/* bbs_mpi_init's settings. */
+static int queue_depth = 2, master_works = 1;
 
 int
 bbs_mpi_agreed_failure(void)
@@ -72,49 +63,37 @@ bbs_mpi_agreed_failure(void)
     return agreed_failure;
 }
 
-#ifdef HAVE_ON_EXIT
-static void
-exit_hook(int status, void *arg)
+void
+bbs_mpi_announce_failure(int status)
 {
-    (void)arg;
-    if (status == 0 || agreed_failure)
-        bbs_mpi_finalize();
-    else if (rank == 0 && started && !finished) {
-        /* Tell the others that rank 0 is failing too (bbs_mpi_rank0_failed):
-         * four bytes each, sent eagerly; never wait for them. */
-        static int32_t st;
-        st = status;
-        for (int r = 1; r < size; r++) {
-            MPI_Request req;
+    static int32_t st;
 
-            MPI_Isend(&st, 1, MPI_INT32_T, r, TAG_FAILED, comm, &req);
-            MPI_Request_free(&req);
-        }
-        for (int k = 0; k < 100; k++) { /* let the messages leave */
-            int flag;
+    if (rank != 0 || !started || finished)
+        return;
+    /* Four bytes to each other rank, sent eagerly; never wait for them. */
+    st = status;
+    for (int r = 1; r < size; r++) {
+        MPI_Request req;
 
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILED, comm, &flag, MPI_STATUS_IGNORE);
-        }
+        MPI_Isend(&st, 1, MPI_INT32_T, r, TAG_FAILED, comm, &req);
+        MPI_Request_free(&req);
+    }
+    for (int k = 0; k < 100; k++) { /* let the messages leave */
+        int flag;
+
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAILED, comm, &flag, MPI_STATUS_IGNORE);
     }
 }
-#else
-static void
-exit_hook(void)
-{
-    bbs_mpi_finalize();
-}
-#endif
 
 int
-bbs_mpi_init(int *argc, char ***argv)
+bbs_mpi_init(int *argc, char ***argv, const bbs_mpi_config *cfg)
 {
-    int launched = 0, provided;
+    int provided;
 
-    for (size_t i = 0; i < sizeof launcher_vars / sizeof launcher_vars[0]; i++)
-        if (getenv(launcher_vars[i]))
-            launched = 1;
-    if (!launched || started)
+    if (!cfg->launched || started)
         return started;
+    queue_depth = cfg->queue_depth < 1 ? 1 : cfg->queue_depth > 16 ? 16 : cfg->queue_depth;
+    master_works = cfg->master_works;
 #ifdef PR_SET_TIMERSLACK
     /* wait_req sleeps a few microseconds at a time: without this, Linux
      * may stretch each sleep by its default 50 us of timer slack. */
@@ -128,11 +107,6 @@ bbs_mpi_init(int *argc, char ***argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-#ifdef HAVE_ON_EXIT
-    on_exit(exit_hook, NULL);
-#else
-    atexit(exit_hook);
-#endif
     return 1;
 }
 
@@ -222,19 +196,6 @@ bcast_wait(void *buf, size_t bytes)
     }
 }
 
-/* queue_depth: units in flight per worker rank (BBSIZE_MPI_QUEUE, 1 to
- * 16, default 2).  With 2 the next unit is already in a worker's mailbox
- * when it sends a result, so the master's reply time is hidden; the price
- * is at most one unit more waiting behind a long one at the end. */
-static int
-queue_depth(void)
-{
-    const char *env = getenv("BBSIZE_MPI_QUEUE");
-    int d = env ? atoi(env) : 2;
-
-    return d < 1 ? 1 : d > 16 ? 16 : d;
-}
-
 /* Rank 0: serve unit indices to the other ranks, to each a stream of
  * units ended by one NO_UNIT, until every rank has been stopped and has
  * returned every unit it was given; meanwhile a helper thread computes
@@ -244,10 +205,9 @@ static void
 master(bbs_pool *p, int *out, char *stopped)
 {
     pthread_t helper;
-    const char *env = getenv("BBSIZE_MPI_MASTER_WORKS");
-    int helping = funneled && !(env && strcmp(env, "no") == 0)
+    int helping = funneled && master_works
                   && pthread_create(&helper, NULL, bbs_pool_worker, p) == 0;
-    int depth = queue_depth(), active = size - 1;
+    int depth = queue_depth, active = size - 1;
     unit_hdr h;
     MPI_Request req;
     MPI_Status st;

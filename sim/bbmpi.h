@@ -7,8 +7,8 @@
  *
  * Built with `./configure --with-mpi` (HAVE_MPI): bbs_mpi_init starts MPI
  * only when the process was launched by an MPI launcher (mpirun, mpiexec,
- * srun: it sets OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK or
- * MPI_LOCALNRANKS), so a plain `bbsize size` never pays MPI start-up.
+ * srun: the program tells it, bbs_mpi_config.launched), so a plain
+ * `bbsize size` never pays MPI start-up.
  * Without HAVE_MPI every function is an inline no-op: one rank of one, and
  * no MPI symbol anywhere.
  *
@@ -16,8 +16,8 @@
  * same arguments, in the same order as every other collective call.  Rank 0
  * is the master: its main thread hands unit indices one at a time to the
  * other ranks as they ask (dynamic load balancing), while one helper thread
- * of rank 0 computes units too (unless the environment has
- * BBSIZE_MPI_MASTER_WORKS=no: for many ranks, or to measure); the other ranks compute one unit at a time
+ * of rank 0 computes units too (unless master_works is 0: for many
+ * ranks, or to measure); the other ranks compute one unit at a time
  * into their own copy of the results and send back (unit, status, message,
  * result bytes).  After the first failure no unit is handed out; units
  * already out are drained; the lowest-numbered failed unit is reported as
@@ -36,19 +36,33 @@
 #include <stddef.h>
 
 #include "bb_error.h"
-#include "replicate.h"
+#include "pool.h"
+
+/* How to start: filled by the program (src/mpistart.c reads the
+ * environment; the library reads none). */
+typedef struct {
+    int launched;     /* started by an MPI launcher: start MPI */
+    int queue_depth;  /* units in flight per worker rank (1 to 16; 2) */
+    int master_works; /* rank 0 computes units too (1) or only hands out */
+} bbs_mpi_config;
 
 #ifdef HAVE_MPI
 
-/* bbs_mpi_init: start MPI (MPI_THREAD_FUNNELED) if launched by an MPI
- * launcher, else nothing.  Returns 1 if MPI was started, 0 if not.  Any
- * MPI failure aborts the job (MPI's default error handler), as a launcher
- * expects.  It registers an exit hook: exit status 0, or a failure of a
- * distributed run (which every rank shares), finishes MPI; any other
- * failure leaves without MPI_Finalize, so that the launcher ends every
- * rank with that status (a rank failing alone never leaves the others
- * waiting for it). */
-int bbs_mpi_init(int *argc, char ***argv);
+/* bbs_mpi_init: start MPI (MPI_THREAD_FUNNELED) if cfg->launched, else
+ * nothing.  Returns 1 if MPI was started, 0 if not.  Any MPI failure
+ * aborts the job (MPI's default error handler), as a launcher expects.
+ * The program's exit path decides how MPI ends: after exit status 0, or a
+ * failure of a distributed run (bbs_mpi_agreed_failure, which every rank
+ * shares), bbs_mpi_finalize; after any other failure no MPI_Finalize, so
+ * that the launcher ends every rank with that status (a rank failing
+ * alone never leaves the others waiting for it), and on rank 0
+ * bbs_mpi_announce_failure first. */
+int bbs_mpi_init(int *argc, char ***argv, const bbs_mpi_config *cfg);
+
+/* bbs_mpi_announce_failure: on rank 0, tell the other ranks (without
+ * waiting) that rank 0 is failing with status; see bbs_mpi_rank0_failed.
+ * Nothing elsewhere or when MPI is not running. */
+void bbs_mpi_announce_failure(int status);
 
 /* bbs_mpi_rank, bbs_mpi_size: this process's rank and the number of
  * ranks; 0 and 1 when MPI was not started. */
@@ -66,12 +80,11 @@ int bbs_mpi_agreed_failure(void);
 
 /* bbs_mpi_rank0_failed: on a rank other than 0 that is exiting on a
  * failure of its own: 1 if rank 0 said within wait_s seconds that it is
- * failing too (rank 0's exit hook says so on any failure that was not
- * agreed), so that only rank 0's message need be shown; 0 otherwise. */
+ * failing too (bbs_mpi_announce_failure), so that only rank 0's message need be shown; 0 otherwise. */
 int bbs_mpi_rank0_failed(double wait_s);
 
 /* bbs_mpi_finalize: finish MPI if it was started and not yet finished
- * (safe to call twice; the exit hook calls it after success). */
+ * (safe to call twice). */
 void bbs_mpi_finalize(void);
 
 /* bbs_mpi_replicate_run: bbs_replicate_run over the ranks (see above);
@@ -82,7 +95,13 @@ int bbs_mpi_replicate_run(size_t n_units, size_t result_size, void *results, bbs
 
 #else
 
-static inline int bbs_mpi_init(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
+static inline int
+bbs_mpi_init(int *argc, char ***argv, const bbs_mpi_config *cfg)
+{
+    (void)argc; (void)argv; (void)cfg;
+    return 0;
+}
+static inline void bbs_mpi_announce_failure(int status) { (void)status; }
 static inline int bbs_mpi_rank(void) { return 0; }
 static inline int bbs_mpi_size(void) { return 1; }
 static inline int bbs_mpi_in_run(void) { return 0; }

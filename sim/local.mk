@@ -8,16 +8,20 @@ sim_libbbsim_a_SOURCES = \
 	sim/engine.c sim/engine.h \
 	sim/rng.c sim/rng.h \
 	sim/stats.c sim/stats.h \
+	sim/steady.c sim/steady.h \
+	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h
 
 # Tests of the engine and of the platform model, and the CLI script.
-check_PROGRAMS += tests/t_engine tests/t_bbsim
+check_PROGRAMS += tests/t_engine tests/t_bbsim tests/t_steady
+tests_t_steady_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_steady_LDADD = sim/libbbsim.a $(GSL_LIBS) $(CMOCKA_LIBS)
 tests_t_engine_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
-TESTS += tests/t_engine tests/t_bbsim tests/cli_simulate.sh
+TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
 EXTRA_DIST += tests/cli_simulate.sh
 
 # Simulator benchmark (never run by make check).

@@ -16,14 +16,7 @@
 
 #include <stddef.h>
 
-/* A unit: compute unit number `unit` into result (result_size bytes, zeroed
- * beforehand).  Return BB_OK or a status with a message in err
- * (BB_ERRLEN bytes).  ctx is shared by all threads: read-only. */
-typedef int (*bbs_unit_fn)(size_t unit, void *result, const void *ctx, char *err);
-
-/* Progress: called under the runner's lock after each unit completes, with
- * the number done so far (from any thread; keep it short). */
-typedef void (*bbs_progress_fn)(void *pctx, size_t done, size_t total);
+#include "pool.h"
 
 /* bbs_replicate_threads: the number of threads to use for n_threads = 0
  * (the online processors, at least 1). */

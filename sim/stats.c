@@ -229,8 +229,10 @@ bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci
     t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
     h = t * sd / (sqrt((double)w->n) * m * (1.0 - m));
     c = log(m / (1.0 - m));
-    out->lo = 1.0 / (1.0 + exp(-(c - h)));
-    out->hi = 1.0 / (1.0 + exp(-(c + h)));
+    /* the round trip through the logit may move m by an ulp: keep
+     * lo <= m <= hi exact (replications all equal give [m, m]) */
+    out->lo = fmin(m, 1.0 / (1.0 + exp(-(c - h))));
+    out->hi = fmax(m, 1.0 / (1.0 + exp(-(c + h))));
     out->half = 0.5 * (out->hi - out->lo);
     return BB_OK;
 }
@@ -258,8 +260,8 @@ bbs_ci_positive(const bbs_welford *w, double level, bbs_ci *out, char *err)
     }
     t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
     h = t * bbs_welford_sd(w) / (sqrt((double)w->n) * m);
-    out->lo = m * exp(-h);
-    out->hi = m * exp(h);
+    out->lo = fmin(m, m * exp(-h));
+    out->hi = fmax(m, m * exp(h));
     out->half = 0.5 * (out->hi - out->lo);
     return BB_OK;
 }

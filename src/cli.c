@@ -20,6 +20,13 @@
 #include "network/topo.h"
 #include "workload/ops.h"
 
+/* Bursts: the exact modulated chain up to this many phases (its solve
+ * costs about the scalar chain's times the phase count per iteration);
+ * beyond, the effective-bandwidth approximation on a reduced model of at
+ * most BB_APPROX_PHASES phases (effbw.h). */
+#define BB_EXACT_MAX_PHASES 64
+#define BB_APPROX_PHASES 16
+
 /* ---- messages ---------------------------------------------------------- */
 
 void
@@ -86,8 +93,8 @@ static const struct argp_option common_options[] = {
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver and output:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
-      "stationary solver: banded (GTH elimination, default), umfpack (sparse LU) "
-      "or gauss-seidel (iterative)", 2 },
+      "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
+      "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
       "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
@@ -138,14 +145,16 @@ common_parse(int key, char *arg, struct argp_state *state)
         c->system = arg;
         break;
     case OPT_SOLVER:
-        if (strcmp(arg, "banded") == 0)
+        if (strcmp(arg, "fft") == 0)
+            c->solver = BBA_SOLVER_FFT;
+        else if (strcmp(arg, "banded") == 0)
             c->solver = BBA_SOLVER_BANDED;
         else if (strcmp(arg, "umfpack") == 0)
             c->solver = BBA_SOLVER_UMFPACK;
         else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
             c->solver = BBA_SOLVER_GAUSS_SEIDEL;
         else
-            usage_die(state, "solver", "expected banded, umfpack or gauss-seidel");
+            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
         break;
     case OPT_MAX_MEMORY:
         bb_limits_set_memory(arg);
@@ -175,7 +184,7 @@ void
 bb_common_init(bb_common *c)
 {
     memset(c, 0, sizeof *c);
-    c->solver = BBA_SOLVER_BANDED;
+    c->solver = BBA_SOLVER_FFT;
 }
 
 static void
@@ -538,11 +547,195 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
                         ctx->so.mem_limit_bytes, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(ctx);
+}
+
+void
+bb_ctx_attach_bursts(bb_ctx *ctx)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    bba_onoff full;
+    double th_r, th_c;
+    size_t k;
+
+    memset(&ctx->onoff, 0, sizeof ctx->onoff);
+    memset(&ctx->onoff_check, 0, sizeof ctx->onoff_check);
+    ctx->has_check = 0;
+    ctx->model_kind = BB_MODEL_BERNOULLI;
+    ctx->model.onoff = NULL;
+    ctx->model.idle_decay = 0;
+    if (!ctx->q.has_burst)
+        return;
+    /* Bursts that last (issue 13): the modulated chain, exact when its
+     * phases fit. */
+    rc = bba_onoff_init(&full, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B, 0,
+                        -1, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    ctx->classes_total = full.n_classes;
+    ctx->phases_total = 1;
+    for (size_t c = 0; c < full.n_classes; c++)
+        ctx->phases_total *= full.N[c] + 1;
+    if (ctx->phases_total <= BB_EXACT_MAX_PHASES) {
+        bba_onoff_free(&full);
+        rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
+                            ctx->q.B, 0, 0, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ctx->model.onoff = &ctx->onoff;
+        ctx->model_kind = BB_MODEL_BURSTS_EXACT;
+        return;
+    }
+    /* Too many phases: keep the k burst classes of largest effect exact
+     * (at most BB_APPROX_PHASES phases) and correct the decay for the
+     * others (effbw.h); R with k - 1 classes measures the error. */
+    rc = bba_effbw_decay(&full, &ctx->theta_full, err);
+    bba_onoff_free(&full);
+    if (rc != BB_OK)
+        bb_die_lib(rc == BB_EINFEASIBLE ? BB_EINFEASIBLE : rc, err);
+    for (k = 1;; k++) {
+        bba_onoff r;
+
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, k, &r, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        if (r.n_phases > BB_APPROX_PHASES || k > ctx->classes_total) {
+            bba_onoff_free(&r);
+            break;
+        }
+        bba_onoff_free(&ctx->onoff_check);
+        ctx->onoff_check = ctx->onoff;
+        ctx->has_check = k > 1;
+        ctx->onoff = r;
+    }
+    k--;
+    if (k == 0) {
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, 0, &ctx->onoff, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+    } else if (k == 1) {
+        /* The check model is the memoryless one. */
+        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
+                              ctx->theta_full, 0, &ctx->onoff_check, err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
+        ctx->has_check = 1;
+    }
+    if (bba_effbw_decay(&ctx->onoff, &th_r, err) != BB_OK)
+        th_r = ctx->theta_full;
+    ctx->model.onoff = &ctx->onoff;
+    ctx->model.idle_decay = ctx->theta_full - th_r;
+    if (ctx->has_check) {
+        if (bba_effbw_decay(&ctx->onoff_check, &th_c, err) == BB_OK)
+            ctx->decay_check = th_r - th_c;
+        else
+            ctx->has_check = 0;
+    }
+    ctx->model_kind = BB_MODEL_BURSTS_APPROX;
+}
+
+void
+bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf, size_t len)
+{
+    double e;
+
+    buf[0] = '\0';
+    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX)
+        return;
+    e = bb_ctx_approx_error(ctx, S, pol);
+    if (isnan(e))
+        snprintf(buf, len, "; approximation error not measurable (no burst class fits the "
+                 "exact budget)");
+    else
+        snprintf(buf, len, "; idle uncertain by about %+.0f%% (the same approximation from "
+                 "one burst class fewer, against the exact solve, at this size)", 100 * e);
+}
+
+double
+bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol)
+{
+    bba_onoff_opts o;
+    bba_eval_result r, c;
+    char err[BB_ERRLEN];
+    double approx;
+
+    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX || !ctx->has_check)
+        return NAN;
+    bba_onoff_defaults(&o);
+    o.tol = ctx->so.tol;
+    o.mem_limit_bytes = ctx->so.mem_limit_bytes;
+    if (bba_onoff_eval(&ctx->onoff, S, pol, &o, &r, NULL, err) != BB_OK
+        || bba_onoff_eval(&ctx->onoff_check, S, pol, &o, &c, NULL, err) != BB_OK
+        || !(r.meas.idle > 0))
+        return NAN;
+    approx = c.meas.idle * exp(-ctx->decay_check * (double)S);
+    return (approx - r.meas.idle) / r.meas.idle;
+}
+
+const char *
+bb_ctx_model_name(const bb_ctx *ctx)
+{
+    return ctx->model_kind == BB_MODEL_BURSTS_EXACT    ? "bursts exact"
+           : ctx->model_kind == BB_MODEL_BURSTS_APPROX ? "bursts approximate"
+                                                       : "Bernoulli";
+}
+
+void
+bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
+{
+    char tu[64];
+
+    bb_fmt_duration(tu, sizeof tu, ctx->pf.time_unit_s);
+    if (ctx->model_kind == BB_MODEL_BERNOULLI)
+        snprintf(buf, len, "model Bernoulli, time unit %s", tu);
+    else if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
+        snprintf(buf, len, "model bursts approximate (%zu burst classes, %.3g phases: "
+                 "%zu kept exact in %ld phases, effective-bandwidth decay for the rest), "
+                 "time unit %s", ctx->classes_total, ctx->phases_total,
+                 ctx->onoff.n_classes, ctx->onoff.n_phases, tu);
+    else
+        snprintf(buf, len, "model %s (%zu burst class%s, %ld phases), time unit %s",
+                 bb_ctx_model_name(ctx), ctx->onoff.n_classes,
+                 ctx->onoff.n_classes == 1 ? "" : "es", ctx->onoff.n_phases, tu);
+}
+
+int
+bb_ctx_resolution_is_default(const bb_ctx *ctx)
+{
+    return !ctx->opt->resolution && !(ctx->has_system && ctx->sys.resolution)
+           && !ctx->wl.resolution;
+}
+
+void
+bb_ctx_requantize(bb_ctx *ctx, long R)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    bba_onoff_free(&ctx->onoff);
+    bba_onoff_free(&ctx->onoff_check);
+    bba_model_free(&ctx->model);
+    bba_quantized_free(&ctx->q);
+    ctx->pf.resolution = R;
+    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
+                        ctx->so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(ctx);
 }
 
 void
 bb_ctx_free(bb_ctx *ctx)
 {
+    bba_onoff_free(&ctx->onoff);
+    bba_onoff_free(&ctx->onoff_check);
     bba_model_free(&ctx->model);
     bba_quantized_free(&ctx->q);
     bb_workload_free(&ctx->wl);
@@ -587,6 +780,22 @@ bb_ctx_s_max(const bb_ctx *ctx)
      * third of the budget. */
     double b0, b1, s;
 
+    if (ctx->model.onoff) {
+        /* The modulated solve's bytes, linear in S too. */
+        bba_onoff_estimate(ctx->model.onoff, 0, NULL, &b0, NULL);
+        bba_onoff_estimate(ctx->model.onoff, 1, NULL, &b1, NULL);
+        s = (ctx->so.mem_limit_bytes / 2.0 - b0) / (b1 - b0);
+        return s > 0 ? (long)fmin(s, (double)INT_MAX / 2) : 0;
+    }
+    if (ctx->so.kind == BBA_SOLVER_FFT) {
+        /* no chain: the FFT solver's workspace, linear in S */
+        b0 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 0, &ctx->so);
+        b1 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 1, &ctx->so);
+        s = (ctx->so.mem_limit_bytes - b0) / (b1 - b0);
+        if (s > (double)INT_MAX / 4)
+            s = (double)INT_MAX / 4;
+        return s > 0 ? (long)s : 0;
+    }
     bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
     bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);
     s = (ctx->so.mem_limit_bytes / 3.0 - b0) / (b1 - b0);
@@ -637,6 +846,13 @@ bb_json_platform(const bb_ctx *ctx)
 
     if (o != NULL && ctx->has_system)
         json_object_set_new(o, "system", json_string(ctx->sys.name));
+    if (o != NULL) {
+        json_object_set_new(o, "model", json_string(bb_ctx_model_name(ctx)));
+        if (ctx->model_kind != BB_MODEL_BERNOULLI)
+            json_object_set_new(o, "phases", json_real(ctx->phases_total));
+        if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
+            json_object_set_new(o, "phases_exact", json_integer((json_int_t)ctx->onoff.n_phases));
+    }
     return o;
 }
 

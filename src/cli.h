@@ -32,6 +32,10 @@ extern const struct argp bb_common_argp;
 /* The same without --csv (commands that have no table). */
 void bb_common_init(bb_common *c);
 
+/* Which model answered (issue 13): the paper's memoryless chain, the
+ * ON/OFF-modulated chain solved exactly, or its approximation. */
+enum { BB_MODEL_BERNOULLI = 0, BB_MODEL_BURSTS_EXACT, BB_MODEL_BURSTS_APPROX };
+
 /* Everything an analytic command computes from. */
 typedef struct {
     bb_workload_file wl;
@@ -43,11 +47,43 @@ typedef struct {
     const bb_common *opt;
     int has_system;          /* --system NAME was given: sys is loaded */
     bb_system sys;
+    int model_kind;          /* BB_MODEL_* */
+    bba_onoff onoff;         /* the modulated chain when the workload has
+                                bursts (model.onoff points here); for the
+                                approximation, the reduced model R */
+    /* BB_MODEL_BURSTS_APPROX (effbw.h): */
+    size_t classes_total;    /* burst classes of the whole workload */
+    double phases_total;     /* their phase count, prod (N_c + 1) */
+    double theta_full;       /* theta*, per quantum */
+    int has_check;           /* onoff_check is set */
+    bba_onoff onoff_check;   /* R with one burst class fewer */
+    double decay_check;      /* theta*_R - theta*_check, per quantum */
     /* where each platform value came from: "--pfs-bw", a preset's path,
      * "FILE:LINE ('#@ key')" or "the default" */
     char src_pfs[640], src_bb[640], src_tu[640];
     const char *src_res;
 } bb_ctx;
+
+/* bb_ctx_approx_error: the measured error of the approximation at size S
+ * (quanta) under pol: the same approximation built from one burst class
+ * fewer, against the exact solve of the reduced model R, relative.  NAN
+ * when it cannot be measured (R has no burst class, or a solve failed). */
+double bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol);
+/* bb_ctx_approx_note: "" for an exact model, else "; approximation error
+ * measured here +12% (...)" for the one-line answers. */
+void bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf,
+                        size_t len);
+
+/* bb_ctx_attach_bursts: after quantising and bba_model_init, set up the
+ * modulated chain when the workload has bursts (model.onoff), else the
+ * Bernoulli model.  Exits with a message on failure. */
+void bb_ctx_attach_bursts(bb_ctx *ctx);
+/* bb_ctx_model_name: "Bernoulli", "bursts exact" or "bursts approximate". */
+const char *bb_ctx_model_name(const bb_ctx *ctx);
+/* bb_ctx_model_desc: what every one-line answer ends with: the model (and
+ * its phases) and the time unit, e.g. "model bursts exact (2 classes, 36
+ * phases), time unit 60 s". */
+void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
  * combine the platform from the options, --system and the file's "#@"
@@ -58,6 +94,15 @@ typedef struct {
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
+/* bb_ctx_resolution_is_default: 1 when no option, preset or file line set
+ * the resolution (idle and size then choose it: doubling it must move the
+ * answer by less than BB_RES_SETTLE). */
+int bb_ctx_resolution_is_default(const bb_ctx *ctx);
+#define BB_RES_SETTLE 1e-3
+#define BB_RES_MAX 6400
+/* bb_ctx_requantize: quantise the loaded workload again at resolution R
+ * and rebuild the model.  Exits with a message on error. */
+void bb_ctx_requantize(bb_ctx *ctx, long R);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */

@@ -137,6 +137,16 @@ bb_cmd_fit(int argc, char **argv)
         if (j->io_time_s >= j->run_time_s)
             fprintf(fp, "#   warning: I/O time %.6g s >= run time: p clamped to 1\n", j->io_time_s);
     }
+    /* Issue 13: a burst length needs the write phases of a job, which the
+     * counters read here (byte and time totals) do not separate: one 10 GB
+     * write of 100 s and ten of 10 s look the same.  Say so rather than
+     * guess; the rows stay in the paper's memoryless model. */
+    fprintf(fp, "#\n# burst: not estimated: darshan's totals do not say how the write time "
+                "splits into phases.\n# Add a 'burst' column (mean length of one write phase, "
+                "e.g. 5min) where you know it:\n# without it bbsize uses the memoryless model, "
+                "whose answer depends on the time unit.\n");
+    bb_warn("fit darshan: no burst length estimated (the counters give I/O time totals, not "
+            "phases); add a 'burst' column where you know it");
     fprintf(fp, "name,p,bw\n");
     for (int i = 0; i < a.nfiles; i++) {
         char name[64];

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_N = 0x2000, OPT_PMAX, OPT_LOAD, OPT_SEED, OPT_DMIN, OPT_OUT };
+enum { OPT_N = 0x2000, OPT_PMAX, OPT_LOAD, OPT_SEED, OPT_DMIN, OPT_OUT, OPT_BURST };
 
 static const struct argp_option options[] = {
     { "apps", OPT_N, "N", 0, "number of applications (default 20)", 0 },
@@ -18,6 +18,9 @@ static const struct argp_option options[] = {
     { "load", OPT_LOAD, "ALPHA", 0, "expected load over PFS bandwidth, sum p_i b_i / B (default 0.8)", 0 },
     { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 0 },
     { "d-min", OPT_DMIN, "D", 0, "also write periods d_i ~ U(D, 2D) in time units (Section 6.3)", 0 },
+    { "burst", OPT_BURST, "L|pd", 0, "also write a burst column (issue 13): L time units "
+      "for every application, or pd for p_i d_i (with --d-min), each raised to "
+      "max(1, p_i/(1-p_i)) where shorter", 0 },
     { "output", 'o', "FILE", 0, "write to FILE (atomically) instead of standard output", 0 },
     { 0 }
 };
@@ -27,6 +30,7 @@ struct args {
     double p_max, alpha, d_min;
     unsigned long seed;
     const char *out;
+    double burst;   /* time units; 0: no burst column; -1: p_i d_i */
 };
 
 static error_t
@@ -61,6 +65,16 @@ parse(int key, char *arg, struct argp_state *state)
             argp_error(state, "--d-min: '%s' is not a positive number", arg);
         break;
     }
+    case OPT_BURST: {
+        char msg[256];
+
+        if (strcmp(arg, "pd") == 0)
+            a->burst = -1;
+        else if (bb_parse_number(arg, &a->burst, msg, sizeof msg) < 0 || !(a->burst >= 1)
+                 || a->burst > 1e9)
+            argp_error(state, "--burst: '%s' is not pd or a number of time units >= 1", arg);
+        break;
+    }
     case 'o':
         a->out = arg;
         break;
@@ -85,7 +99,7 @@ static const struct argp argp = {
 int
 bb_cmd_generate(int argc, char **argv)
 {
-    struct args a = { 20, 0.1, 0.8, 0, 1, NULL };
+    struct args a = { 20, 0.1, 0.8, 0, 1, NULL, 0 };
     bba_app *apps;
     char err[BB_ERRLEN];
     bb_out o;
@@ -93,6 +107,8 @@ bb_cmd_generate(int argc, char **argv)
     int rc;
 
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.burst < 0 && !(a.d_min > 0))
+        bb_die(BB_EXIT_USAGE, "option '--burst pd' needs --d-min (the periods d_i)");
     apps = calloc((size_t)a.n, sizeof *apps);
     if (apps == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -106,13 +122,20 @@ bb_cmd_generate(int argc, char **argv)
     fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %lu%s\n"
                 "# Aupy et al. 2017, Section 4.3: p ~ U(0, p_max), b ~ U(0, 1) scaled to "
                 "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n"
-                "name,p,bw%s\n",
+                "name,p,bw%s%s\n",
             a.n, a.p_max, a.alpha, a.seed, a.d_min > 0 ? " (with periods)" : "",
-            a.alpha, a.d_min > 0 ? ",period" : "");
+            a.alpha, a.d_min > 0 ? ",period" : "", a.burst != 0 ? ",burst" : "");
     for (long i = 0; i < a.n; i++) {
         fprintf(fp, "%s,%.17g,%.17g", apps[i].name, apps[i].p, apps[i].bw_Bps);
         if (a.d_min > 0)
             fprintf(fp, ",%.17g", apps[i].period_s);
+        if (a.burst != 0) {
+            /* Plain time units; the bound of bbsize-workload(5). */
+            double p = apps[i].p, L = a.burst > 0 ? a.burst : p * apps[i].period_s;
+            double lo = p < 1 ? p / (1 - p) : 1;
+
+            fprintf(fp, ",%.17g", L > lo ? (L > 1 ? L : 1) : (lo > 1 ? lo : 1));
+        }
         fputc('\n', fp);
     }
     free(apps);

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,9 +70,10 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx ctx;
     bba_policy pol;
     bba_eval_result r;
-    char err[BB_ERRLEN], sz[64], th[64], occ[64];
+    char err[BB_ERRLEN], sz[64], th[64], occ[64], md[160];
     long S;
     int rc;
+    double res_change = -1; /* measured change on doubling R; < 0: not measured */
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
@@ -82,7 +85,41 @@ bb_cmd_idle(int argc, char **argv)
     rc = bba_eval(&ctx.model, S, &pol, &ctx.so, &r, NULL, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    if (bb_ctx_resolution_is_default(&ctx) && ctx.model_kind == BB_MODEL_BERNOULLI) {
+        /* Double the resolution until that moves idle by < 0.1% (issue 11);
+         * answer at the coarser of the last two. */
+        long R = ctx.pf.resolution;
 
+        for (;;) {
+            bba_eval_result r2;
+            bba_policy pol2;
+            long S2;
+
+            bb_ctx_requantize(&ctx, 2 * R);
+            S2 = bb_ctx_size_to_quanta(&ctx, &a.size);
+            bb_policy_resolve(&ctx, &a.pol, S2, &pol2);
+            rc = bba_eval(&ctx.model, S2, &pol2, &ctx.so, &r2, NULL, err);
+            if (rc != BB_OK) {
+                /* answer at R; say why the change was not measured */
+                fprintf(stderr, "bbsize: resolution %ld not checked at %ld: %s\n", R,
+                        2 * R, err);
+                res_change = -1;
+                break;
+            }
+            res_change = r.meas.idle > 0 ? fabs(r2.meas.idle / r.meas.idle - 1.0)
+                                         : (r2.meas.idle > 0 ? 1.0 : 0.0);
+            if (res_change < BB_RES_SETTLE || 2 * R >= BB_RES_MAX)
+                break;
+            R *= 2;
+            r = r2;
+            S = S2;
+            pol = pol2;
+        }
+        bb_ctx_requantize(&ctx, R);
+    }
+
+    if (r.solve.fallback)
+        fprintf(stderr, "bbsize: the FFT solver did not converge; banded GTH answered\n");
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
     bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, r.threshold));
     bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.meas.mean_load * ctx.q.quantum_bytes);
@@ -101,19 +138,41 @@ bb_cmd_idle(int argc, char **argv)
                               "residual", r.solve.residual,
                               "transitions", (json_int_t)r.nnz,
                               "platform", bb_json_platform(&ctx));
+        if (o != NULL)
+            json_object_set_new(o, "solver_iterations", json_integer((json_int_t)r.solve.iterations));
+        if (res_change >= 0)
+            json_object_set_new(o, "resolution_doubling_change", json_real(res_change));
+        if (r.meas.idle == 0 && isfinite(r.meas.log10_idle))
+            json_object_set_new(o, "log10_idle_fraction", json_real(r.meas.log10_idle));
         bb_json_print(o);
     } else {
         char tus[64];
 
         bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
-        printf("idle %.4g (%.4g%% of time units of %s), quiet %.4g, with a %s burst buffer "
-               "(%ld quanta), %s draining",
-               r.meas.idle, 100.0 * r.meas.idle, tus, r.meas.quiet, sz, S,
-               bb_policy_name(&pol));
+        if (r.meas.idle == 0 && isfinite(r.meas.log10_idle)) /* below the double range */
+            printf("idle 10^%.4f (of time units of %s), quiet %.4g, with a %s burst buffer "
+                   "(%ld quanta), %s draining",
+                   r.meas.log10_idle, tus, r.meas.quiet, sz, S, bb_policy_name(&pol));
+        else
+            printf("idle %.4g (%.4g%% of time units of %s), quiet %.4g, with a %s burst buffer "
+                   "(%ld quanta), %s draining",
+                   r.meas.idle, 100.0 * r.meas.idle, tus, r.meas.quiet, sz, S,
+                   bb_policy_name(&pol));
         if (pol.lazy)
             printf(" (threshold %s, EPS %g)", th, pol.eps);
-        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e\n",
+        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e",
                bba_model_load_ratio(&ctx.model), occ, r.n_states, r.solve.residual);
+        if (res_change >= 0)
+            printf("; resolution %ld (doubling it moves idle by %.2g%%; bandwidths "
+                   "rounded by <= %.3g%% of B)", ctx.pf.resolution, 100.0 * res_change,
+                   100.0 * ctx.q.max_round_bytes / (ctx.pf.pfs_bw_Bps * ctx.pf.time_unit_s));
+        {
+            char an[300];
+
+            bb_ctx_model_desc(&ctx, md, sizeof md);
+            bb_ctx_approx_note(&ctx, S, &pol, an, sizeof an);
+            printf("; %s%s\n", md, an);
+        }
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;

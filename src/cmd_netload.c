@@ -22,7 +22,8 @@ enum {
     OPT_TOPOLOGY = 0x3000, OPT_PATTERN, OPT_ROUTING, OPT_LOAD, OPT_MSG, OPT_DURATION,
     OPT_WARMUP, OPT_WINDOW, OPT_BIAS, OPT_CAND, OPT_SEED, OPT_SENDERS, OPT_INTRA, OPT_INTER,
     OPT_DESCRIBE, OPT_WRITE_WIRING, OPT_LINKSTATS, OPT_PLACEMENT, OPT_JOBS, OPT_ALLOC,
-    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT, OPT_BB
+    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT, OPT_BB, OPT_FIXED,
+    OPT_PRECISION, OPT_BATCH
 };
 
 static const struct argp_option options[] = {
@@ -61,8 +62,17 @@ static const struct argp_option options[] = {
     { "alloc", OPT_ALLOC, "FILE", 0, "MFNetSim allocation file (one line of compute-node "
       "indices per job) instead of --jobs", 2 },
     { NULL, 0, NULL, 0, "Run and output:", 3 },
-    { "duration", OPT_DURATION, "TIME", 0, "simulated time per load point (default 1ms)", 3 },
-    { "warmup", OPT_WARMUP, "TIME", 0, "not measured at the start (default 20% of duration)", 3 },
+    { "duration", OPT_DURATION, "TIME", 0, "the most simulated time per load point (default "
+      "100ms); with --fixed, exactly this (default 1ms)", 3 },
+    { "warmup", OPT_WARMUP, "TIME", 0, "the least warm-up, not measured (default 0: where the "
+      "accepted load settles, by MSER); with --fixed, exactly this (default 20% of duration)",
+      3 },
+    { "precision", OPT_PRECISION, "REL", 0, "stop measuring once the accepted load's 95% "
+      "interval is within REL of its mean (default 0.02)", 3 },
+    { "batch", OPT_BATCH, "TIME", 0, "interval of the steady-state analysis (default: the "
+      "mean gap between a sender's messages, at most duration/40)", 3 },
+    { "fixed", OPT_FIXED, NULL, 0, "measure exactly [warmup, duration] (no steady-state "
+      "detection)", 3 },
     { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 3 },
     { "exact-limit", OPT_EXACT, "N", 0, "recompute rates exactly (whole connected component) "
       "while it has at most N flows, else only the flows sharing a link with the change; "
@@ -79,8 +89,8 @@ struct args {
     const char *topology, *intra, *inter, *write_wiring, *link_stats, *alloc, *jobs;
     const char *routing;
     int pattern, describe, generate, placement, json, csv, quiet, progress, window, cand;
-    int compute_only, exact_limit, bb_per_group;
-    double bias, msg_bytes, duration_s, warmup_s;
+    int compute_only, exact_limit, bb_per_group, fixed;
+    double bias, msg_bytes, duration_s, warmup_s, precision, batch_s;
     double loads[1000];
     int nloads;
     unsigned long seed;
@@ -221,6 +231,11 @@ parse(int key, char *arg, struct argp_state *state)
         a->warmup_s = w.v;
         break;
     }
+    case OPT_FIXED: a->fixed = 1; break;
+    case OPT_PRECISION:
+        a->precision = bb_opt_fraction_open("precision", arg);
+        break;
+    case OPT_BATCH: a->batch_s = opt_duration("batch", arg); break;
     case OPT_EXACT: a->exact_limit = (int)bb_opt_long("exact-limit", arg, -1, INT_MAX); break;
     case OPT_SEED: a->seed = (unsigned long)bb_opt_long("seed", arg, 0, LONG_MAX); break;
     case OPT_LINKSTATS: a->link_stats = arg; break;
@@ -481,9 +496,9 @@ json_summary(const bbs_net_summary *s)
 }
 
 static json_t *
-json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
+json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r, int steady)
 {
-    json_t *links = json_object();
+    json_t *links = json_object(), *o;
 
     for (int k = 0; k < 4; k++)
         json_object_set_new(
@@ -492,7 +507,7 @@ json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
                       r->class_bytes[k], "saturated_s", r->class_sat_s[k], "utilization",
                       json_summary(&r->class_util[k]), "saturated_fraction",
                       json_summary(&r->class_sat_frac[k])));
-    return json_pack(
+    o = json_pack(
         "{s:f, s:f, s:f, s:f, s:f, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, "
         "s:I, s:I, s:I, s:I, s:I}}",
         "offered_load_target", load, "offered_load", r->offered, "accepted_load", r->accepted,
@@ -508,7 +523,17 @@ json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r)
         (json_int_t)r->cost.exact_updates, "flows_touched",
         (json_int_t)r->cost.flows_touched, "largest_component",
         (json_int_t)r->cost.max_component, "flows_started", (json_int_t)r->cost.flows_started);
+    json_object_set_new(o, "warmup_s", json_real(r->warmup_s));
+    json_object_set_new(o, "window_s", json_real(r->window_s));
+    if (steady) {
+        json_object_set_new(o, "intervals", json_integer(r->batches));
+        json_object_set_new(o, "settled", json_boolean(r->settled));
+        json_object_set_new(o, "precise", json_boolean(r->precise));
+        json_object_set_new(o, "accepted_load_ci95_half",
+                            isfinite(r->accepted_half) ? json_real(r->accepted_half) : json_null());
+    }
     (void)t;
+    return o;
 }
 
 static void
@@ -554,15 +579,20 @@ bb_cmd_netload(int argc, char **argv)
     a.window = 16;
     a.cand = 2;
     a.msg_bytes = 1024 * 1024;
-    a.duration_s = 1e-3;
+    a.duration_s = -1;
     a.warmup_s = -1;
+    a.precision = 0.02;
     a.seed = 1;
     a.exact_limit = 256;
     a.bb_per_group = -1;
     parse_loads(&a, "0.1:1.0:0.1");
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.duration_s < 0)
+        a.duration_s = a.fixed ? 1e-3 : 0.1;
     if (a.warmup_s < 0)
-        a.warmup_s = 0.2 * a.duration_s;
+        a.warmup_s = a.fixed ? 0.2 * a.duration_s : 0;
+    if (a.fixed && a.batch_s > 0)
+        bb_die(BB_EXIT_USAGE, "--batch goes with the steady-state analysis, not --fixed");
     if (!(a.warmup_s < a.duration_s))
         bb_die(BB_EXIT_USAGE, "--warmup (%g s) must be shorter than --duration (%g s)",
                a.warmup_s, a.duration_s);
@@ -615,6 +645,9 @@ bb_cmd_netload(int argc, char **argv)
     o.seed = a.seed;
     o.keep_links = a.link_stats != NULL;
     o.exact_limit = a.exact_limit;
+    o.steady = !a.fixed;
+    o.batch_s = a.batch_s;
+    o.rel_half = a.precision;
     if (pl.njobs > 0) {
         o.job_nodes = pl.node;
         o.job_off = pl.job_off;
@@ -657,9 +690,16 @@ bb_cmd_netload(int argc, char **argv)
             bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
         }
         if (bb_progress_enabled(&prog))
-            fprintf(stderr, "bbsize: load %.3g: accepted %.4g, %llu events, %llu rate updates\n",
-                    o.load, res[i].accepted, (unsigned long long)res[i].events,
-                    (unsigned long long)res[i].cost.updates);
+            fprintf(stderr, "bbsize: load %.3g: accepted %.4g over %.3g ms after %.3g ms of "
+                    "warm-up, %llu events, %llu rate updates\n", o.load, res[i].accepted,
+                    res[i].window_s * 1e3, res[i].warmup_s * 1e3,
+                    (unsigned long long)res[i].events, (unsigned long long)res[i].cost.updates);
+        if (o.steady && !(res[i].settled && res[i].precise))
+            bb_warn("load %.3g: %s within --duration %g s (accepted %.4g +- %.2g): raise "
+                    "--duration for a steady-state answer", o.load,
+                    !res[i].settled ? "the accepted load did not settle"
+                                    : "the interval did not reach --precision",
+                    a.duration_s, res[i].accepted, res[i].accepted_half);
         if (a.link_stats) {
             const bbs_net_topo *t = ns.topo;
             for (int l = 0; l < t->nlinks; l++) {
@@ -676,10 +716,10 @@ bb_cmd_netload(int argc, char **argv)
     if (a.link_stats)
         bb_out_commit(&ls);
     if (a.json) {
-        json_t *pts = json_array();
+        json_t *pts = json_array(), *top;
         for (int i = 0; i < a.nloads; i++)
-            json_array_append_new(pts, json_point(ns.topo, a.loads[i], &res[i]));
-        bb_json_print(json_pack(
+            json_array_append_new(pts, json_point(ns.topo, a.loads[i], &res[i], o.steady));
+        top = json_pack(
             "{s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:s, s:s, s:f, s:i, s:f, s:i, s:f, "
             "s:f, s:I, s:o}",
             "topology", ns.source, "wiring", ns.wiring_src, "groups", ns.par.g,
@@ -690,50 +730,76 @@ bb_cmd_netload(int argc, char **argv)
             bbs_net_pattern_name(a.pattern), "routing", bbs_net_route_name(rk), "bias", a.bias,
             "candidates", a.cand, "message_bytes", a.msg_bytes, "window", a.window,
             "duration_s", a.duration_s, "warmup_s", a.warmup_s, "seed", (json_int_t)a.seed,
-            "points", pts));
+            "points", pts);
+        if (top != NULL) {
+            json_object_set_new(top, "mode", json_string(a.fixed ? "fixed" : "steady"));
+            if (!a.fixed)
+                json_object_set_new(top, "precision", json_real(a.precision));
+        }
+        bb_json_print(top);
     } else {
         if (a.csv)
             printf("offered_load_target,offered_load,accepted_load,accepted_GiB_per_s_per_node,"
                    "latency_mean_us,latency_p99_us,router_hops_mean,nonminimal_fraction,"
                    "global_util_mean,global_saturated_fraction_mean,local_saturated_fraction_mean,"
-                   "messages_delivered\n");
-        else
+                   "messages_delivered,accepted_load_ci95_half,warmup_s,window_s\n");
+        else {
             printf("# %s: %d x %d x %d dragonfly, h=%d; terminal %.4g, local %.4g, global %.4g "
-                   "GiB/s\n# pattern %s, routing %s, messages %.6g B, window %d, %g s per point "
-                   "(warm-up %g s), seed %lu\n"
-                   "# loads are fractions of injection bandwidth; latency from creation to "
-                   "arrival\n"
-                   "%8s %8s %10s %11s %11s %6s %7s %8s %8s %8s\n",
+                   "GiB/s\n# pattern %s, routing %s, messages %.6g B, window %d, seed %lu\n",
                    ns.source, ns.par.g, ns.par.a, ns.par.p, ns.par.h, ns.par.cn_bw_Bps / GIB,
                    ns.par.local_bw_Bps / GIB, ns.par.global_bw_Bps / GIB,
                    bbs_net_pattern_name(a.pattern), bbs_net_route_name(rk), a.msg_bytes,
-                   a.window, a.duration_s, a.warmup_s, a.seed, "offered", "accepted",
-                   "GiB/s/node", "lat_mean_us", "lat_p99_us", "hops", "nonmin", "glob_use",
-                   "glob_sat", "loc_sat");
+                   a.window, a.seed);
+            if (a.fixed)
+                printf("# measured over exactly [%g s, %g s] of every load point\n", a.warmup_s,
+                       a.duration_s);
+            else
+                printf("# steady state: warm-up ends where the accepted load settles (MSER, at "
+                       "least %g s); measured until its 95%% interval is within %g%% of its "
+                       "mean, at most %g s in all\n", a.warmup_s, 100 * a.precision,
+                       a.duration_s);
+            printf("# loads are fractions of injection bandwidth, acc_ci95 the accepted load's "
+                   "95%% half-width; latency from creation to arrival; warm/meas_ms: warm-up "
+                   "and measured time\n"
+                   "%8s %8s %8s %10s %11s %11s %6s %7s %8s %8s %8s %8s %8s\n",
+                   "offered", "accepted", "acc_ci95", "GiB/s/node", "lat_mean_us", "lat_p99_us",
+                   "hops", "nonmin", "glob_use", "glob_sat", "loc_sat", "warm_ms", "meas_ms");
+        }
         for (int i = 0; i < a.nloads; i++) {
             const bbs_net_load_result *r = &res[i];
             double nm = r->delivered ? (double)r->nonminimal / r->delivered : 0;
+            char ci[32];
+
+            if (a.fixed || !isfinite(r->accepted_half))
+                snprintf(ci, sizeof ci, "-");
+            else
+                snprintf(ci, sizeof ci, "%.2g", r->accepted_half);
             if (a.csv)
-                printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu\n",
+                printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu,%s,%.6g,"
+                       "%.6g\n",
                        a.loads[i], r->offered, r->accepted, r->accepted_Bps / GIB,
                        r->latency_s.mean * 1e6, r->latency_s.p99 * 1e6, r->hops.mean, nm,
                        r->class_util[BBS_NET_LINK_GLOBAL].mean,
                        r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
                        r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
-                       (unsigned long long)r->delivered);
+                       (unsigned long long)r->delivered, strcmp(ci, "-") ? ci : "", r->warmup_s,
+                       r->window_s);
             else if (r->delivered == 0) /* nothing measured arrived: no latency */
-                printf("%8.3f %8.4f %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f\n", r->offered,
-                       r->accepted, r->accepted_Bps / GIB, "-", "-", "-", "-",
+                printf("%8.3f %8.4f %8s %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f %8.3g %8.3g\n",
+                       r->offered, r->accepted, ci, r->accepted_Bps / GIB, "-", "-", "-", "-",
                        r->class_util[BBS_NET_LINK_GLOBAL].mean,
                        r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean);
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean, r->warmup_s * 1e3,
+                       r->window_s * 1e3);
             else
-                printf("%8.3f %8.4f %10.4g %11.4g %11.4g %6.3g %7.3f %8.3f %8.3f %8.3f\n",
-                       r->offered, r->accepted, r->accepted_Bps / GIB, r->latency_s.mean * 1e6,
-                       r->latency_s.p99 * 1e6, r->hops.mean, nm,
+                printf("%8.3f %8.4f %8s %10.4g %11.4g %11.4g %6.3g %7.3f %8.3f %8.3f %8.3f %8.3g "
+                       "%8.3g\n",
+                       r->offered, r->accepted, ci, r->accepted_Bps / GIB,
+                       r->latency_s.mean * 1e6, r->latency_s.p99 * 1e6, r->hops.mean, nm,
                        r->class_util[BBS_NET_LINK_GLOBAL].mean,
                        r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean);
+                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean, r->warmup_s * 1e3,
+                       r->window_s * 1e3);
         }
     }
     for (int i = 0; i < a.nloads; i++)

@@ -776,6 +776,12 @@ bb_cmd_report(int argc, char **argv)
          "Aupy, Beaumont and Eyraud-Dubois, \"What size should your Burst-Buffers be?\" (2017).",
          ctx.wl.source, ctx.q.n, ctx.has_system ? "; platform preset " : "",
          ctx.has_system ? ctx.sys.name : "", PACKAGE_STRING);
+    {
+        char md[160];
+
+        bb_ctx_model_desc(&ctx, md, sizeof md);
+        para(&d, "Every figure below comes from the %s.", md);
+    }
 
     section(&d, "recommendation", "1. Recommendation");
     bb_ctx_fmt_rate(&ctx, b3, sizeof b3, ctx.pf.pfs_bw_Bps);
@@ -968,8 +974,14 @@ bb_cmd_report(int argc, char **argv)
     table_end(&d);
     para(&d, "Assumptions of the model (Aupy et al. 2017, Sections 3-5):");
     list_begin(&d);
-    item(&d, "in every time unit each application does I/O with probability p at its bandwidth, "
-         "independently of the others and of the previous time unit (no memory);");
+    if (ctx.model_kind == BB_MODEL_BERNOULLI)
+        item(&d, "in every time unit each application does I/O with probability p at its "
+             "bandwidth, independently of the others and of the previous time unit (no memory);");
+    else
+        item(&d, "each application does I/O a fraction p of the time units, in I/O phases of "
+             "the mean length of its burst column (a two-state ON/OFF Markov chain over time "
+             "units, independent of the others; issue 13), where the paper draws every time "
+             "unit afresh;");
     item(&d, "all applications share one time unit, which should be close to their I/O burst "
          "duration; the PFS takes B per time unit and the excess goes to the burst buffer;");
     item(&d, "when the buffer would overflow, every application stalls for one time unit while it "

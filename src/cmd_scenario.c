@@ -187,6 +187,8 @@ bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err)
             rc = bbs_model_generate(&sj->model, w, job, sub);
         if (rc == BB_OK && sj->trace)
             rc = bbs_wl_set_job_start(w, job, sj->start_s, sub);
+        if (rc == BB_OK)
+            rc = bbs_wl_set_job_allreduce(w, job, sj->allreduce_algo, sub);
         if (rc != BB_OK)
             bb_seterr(err, rc, "%s: job '%s' (line %d): %s", s->source, sj->name, sj->line, sub);
     }
@@ -316,6 +318,9 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->route.candidates = s->candidates;
     c->exact_limit = s->exact_limit;
     c->small_bytes = s->small_bytes;
+    c->inject_fcfs = s->inject_fcfs;
+    c->packet_bytes = s->packet_bytes;
+    c->route_piece_bytes = s->route_piece_bytes;
     c->allreduce_algo = s->allreduce_algo;
     c->arch = s->arch;
     load_device(s, s->device, &c->bb_dev);
@@ -327,6 +332,8 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     c->drain = s->drain;
     c->lazy_threshold_bytes = s->lazy_threshold_bytes;
     c->drain_chunk_bytes = s->chunk_bytes;
+    c->piece_bytes = s->piece_bytes;
+    c->pieces_in_flight = s->pieces_in_flight;
     c->seed = s->seed;
     c->horizon_s = s->horizon_s;
     c->fail = s->fail;
@@ -371,7 +378,7 @@ static json_t *
 job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
 {
     return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
-                     "s:f, s:f, s:f, s:f, s:b}",
+                     "s:f, s:f, s:f, s:f, s:f, s:b}",
                      "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks", sj->ranks,
                      "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
                      "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
@@ -380,7 +387,8 @@ job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
                      "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
                      "latency_mean_s", J->lat_mean_s, "latency_p50_s", J->lat_p50_s,
                      "latency_p90_s", J->lat_p90_s, "latency_p99_s", J->lat_p99_s,
-                     "latency_max_s", J->lat_max_s, "finished", J->finished);
+                     "latency_max_s", J->lat_max_s, "hops_mean", J->hops_mean,
+                     "finished", J->finished);
 }
 
 static int
@@ -459,15 +467,16 @@ print_run(const scn_run *R, const scn_args *a)
     if (a->csv) {
         printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,"
                "bytes_sent,bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,"
-               "latency_p99_s,latency_max_s\n");
+               "latency_p99_s,latency_max_s,hops_mean\n");
         for (int j = 0; j < r->njobs; j++) {
             const bbs_exec_job_result *J = &r->jobs[j];
-            printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g\n",
+            printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g,"
+                   "%.6g\n",
                    s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
                    J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s,
                    J->bytes_sent, J->bytes_written, J->bytes_read,
                    (unsigned long long)J->messages, J->lat_p50_s, J->lat_p90_s, J->lat_p99_s,
-                   J->lat_max_s);
+                   J->lat_max_s, J->hops_mean);
         }
         printf("\nlink_kind,links,bytes,saturated_total_s,saturated_mean_s,saturated_max_s\n");
         for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
@@ -482,16 +491,17 @@ print_run(const scn_run *R, const scn_args *a)
     printf("scenario %s: %s (%d nodes), routing %s, placement %s, seed %llu\n", s->source,
            s->preset[0] ? s->preset : s->codes, R->topo->nodes, bbs_net_route_name(s->routing),
            place_name(s), (unsigned long long)s->seed);
-    printf("%-12s %-10s %5s %11s %11s %11s %10s %10s %9s %10s %10s %10s %10s\n", "job", "model",
-           "ranks", "elapsed(s)", "comm(s)", "comm_max(s)", "io(s)", "io_max(s)", "sent(GB)",
-           "lat50(us)", "lat90(us)", "lat99(us)", "latmax(us)");
+    printf("%-12s %-10s %5s %11s %11s %11s %10s %10s %9s %10s %10s %10s %10s %6s\n", "job",
+           "model", "ranks", "elapsed(s)", "comm(s)", "comm_max(s)", "io(s)", "io_max(s)",
+           "sent(GB)", "lat50(us)", "lat90(us)", "lat99(us)", "latmax(us)", "hops");
     for (int j = 0; j < r->njobs; j++) {
         const bbs_exec_job_result *J = &r->jobs[j];
         printf("%-12s %-10s %5d %11.6f %11.6f %11.6f %10.6f %10.6f %9.3f %10.2f %10.2f %10.2f "
-               "%10.2f%s\n", s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]),
+               "%10.2f %6.3f%s\n", s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]),
                s->jobs[j].ranks, J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s,
                J->io_max_s, J->bytes_sent / 1e9, J->lat_p50_s * 1e6, J->lat_p90_s * 1e6,
-               J->lat_p99_s * 1e6, J->lat_max_s * 1e6, J->finished ? "" : "  (unfinished)");
+               J->lat_p99_s * 1e6, J->lat_max_s * 1e6, J->hops_mean,
+               J->finished ? "" : "  (unfinished)");
     }
     printf("\n%-10s %6s %12s %14s %14s %14s\n", "links", "count", "traffic(GB)", "sat_total(s)",
            "sat_mean(s)", "sat_max(s)");

@@ -116,11 +116,14 @@ bb_cmd_threshold(int argc, char **argv)
                "idles %.3g of the time; use `bbsize size` for a larger buffer\n",
                a.target, sz, r.greedy.meas.idle);
     } else {
+        char md[160];
+
+        bb_ctx_model_desc(&ctx, md, sizeof md);
         printf("lazy threshold %s (%.1f%% of the %s buffer): quiet %.4g (greedy %.4g), "
-               "idle %.3g <= %g (greedy %.3g); EPS %g\n",
+               "idle %.3g <= %g (greedy %.3g); EPS %g; %s\n",
                th, S > 0 ? 100.0 * (double)r.best.threshold / (double)S : 0.0, sz,
                r.best.meas.quiet, r.greedy.meas.quiet, r.best.meas.idle, a.target,
-               r.greedy.meas.idle, a.eps);
+               r.greedy.meas.idle, a.eps, md);
     }
     if (!r.monotone_idle)
         bb_warn("idle fraction was not monotone in the threshold on the grid; "

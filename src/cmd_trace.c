@@ -48,8 +48,8 @@ static const struct argp_option options[] = {
     { "arch", OPT_ARCH, "NAME", 0, "query time of Table III: altamira (1.5 ns, default), i5-5200u, "
       "xeon-e5-2620, mont-blanc", 2 },
     { "query-time", OPT_TQ, "TIME", 0, "query time, e.g. 2ns (overrides --arch)", 2 },
-    { "equations", OPT_EQ, "SET", 0, "fogsim (default: the authors' code) or ccpe (eqs. 7 and 13 "
-      "as printed)", 2 },
+    { "equations", OPT_EQ, "SET", 0, "kronecker (default: level means derived from the Kronecker "
+      "generator), fogsim (the authors' code) or ccpe (eqs. 7 and 13 as printed)", 2 },
     { "root-law", OPT_ROOTLAW, "LAW", 0, "lognormal (eqs. 18-19, default) or kronecker (fitted to "
       "real Kronecker graphs)", 2 },
     { "root-degree", OPT_ROOTDEG, "D", 0, "a fixed root degree", 2 },

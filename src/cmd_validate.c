@@ -297,10 +297,10 @@ bb_cmd_validate(int argc, char **argv)
                    verdict);
         }
         printf("%zu of %zu sizes agree, %zu disagree, %zu inconclusive at %g%% confidence "
-               "(tolerance +-%g); %s applications, %s draining, "
+               "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
                n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
-               a.tol, bb_sim_mode_name(a.base.sim.mode),
+               a.tol, bb_ctx_model_name(&ctx), bb_sim_mode_name(a.base.sim.mode),
                a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
                tus, (unsigned long long)a.base.sim.seed, run.wall_s);
     }

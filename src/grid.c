@@ -227,11 +227,13 @@ bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
                         sc->ctx.so.mem_limit_bytes, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(&sc->ctx);
 }
 
 void
 bb_scenario_free(bb_scenario *sc)
 {
+    bba_onoff_free(&sc->ctx.onoff);
     bba_model_free(&sc->ctx.model);
     bba_quantized_free(&sc->ctx.q);
     free(sc->apps);

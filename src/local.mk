@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The bbsize command.
 bin_PROGRAMS += src/bbsize
-src_bbsize_SOURCES = src/main.c src/commands.h src/exitcodes.h \
+src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h src/units.c src/units.h src/readfile.c src/readfile.h \
 	src/workload_csv.c src/workload_csv.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c \

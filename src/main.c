@@ -15,6 +15,7 @@
 #include "bbmpi.h"
 #include "cli.h"
 #include "commands.h"
+#include "mpistart.h"
 
 #ifdef HAVE_MPI
 const char *argp_program_version = PACKAGE_STRING " (MPI)";
@@ -138,7 +139,7 @@ main(int argc, char **argv)
 
     /* Under an MPI launcher every rank runs this same program on the same
      * inputs (and fails the same way on bad ones); rank 0 alone speaks. */
-    if (bbs_mpi_init(&argc, &argv) && bbs_mpi_rank() != 0)
+    if (bb_mpi_start(&argc, &argv) && bbs_mpi_rank() != 0)
         quiet_rank();
     gsl_set_error_handler_off();
     bb_limits_init();

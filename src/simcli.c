@@ -18,9 +18,10 @@ enum {
 
 static const struct argp_option sim_options[] = {
     { 0, 0, 0, 0, "Simulation:", 2 },
-    { "mode", OPT_MODE, "bernoulli|periodic", 0,
-      "application model: Bernoulli (the Markov model's own) or quasi-periodic "
-      "(Algorithm 3); default bernoulli", 2 },
+    { "mode", OPT_MODE, "bernoulli|periodic|onoff", 0,
+      "application model: Bernoulli (the Markov model's own), quasi-periodic "
+      "(Algorithm 3) or onoff (ON/OFF phases with the workload's burst column, the "
+      "bursts model's own); default bernoulli", 2 },
     { "horizon", OPT_HORIZON, "T", 0,
       "simulated time per replication: a number of time units, or a duration with a "
       "unit (e.g. 2d); default 1000 time units", 2 },
@@ -60,8 +61,10 @@ sim_parse(int key, char *arg, struct argp_state *state)
             o->mode = BBS_BB_BERNOULLI;
         else if (strcmp(arg, "periodic") == 0)
             o->mode = BBS_BB_PERIODIC;
+        else if (strcmp(arg, "onoff") == 0)
+            o->mode = BBS_BB_ONOFF;
         else
-            opt_die("mode", "'%s' is not bernoulli or periodic", arg);
+            opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
         break;
     case OPT_HORIZON:
         o->horizon_arg = arg;
@@ -151,7 +154,7 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
 const char *
 bb_sim_mode_name(bbs_bb_mode m)
 {
-    return m == BBS_BB_PERIODIC ? "periodic" : "bernoulli";
+    return m == BBS_BB_PERIODIC ? "periodic" : m == BBS_BB_ONOFF ? "onoff" : "bernoulli";
 }
 
 json_t *
@@ -216,6 +219,8 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->time_unit_s = tu;
     b->noise = o->noise;
     b->seed = o->seed;
+    if (o->mode == BBS_BB_ONOFF)
+        b->burst_tu = ctx->q.burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);

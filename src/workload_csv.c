@@ -24,6 +24,8 @@ bb_workload_free(bb_workload_file *w)
     free(w->apps);
     free(w->bw);
     free(w->period);
+    free(w->burst);
+    w->burst = NULL;
     w->apps = NULL;
     w->bw = NULL;
     w->period = NULL;
@@ -161,7 +163,8 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                   char *err, size_t errlen)
 {
     char *buf = NULL, *line, *next, *f[MAX_FIELDS], msg[256];
-    int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, ncols = 0;
+    int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, col_burst = -1;
+    int ncols = 0;
     long lineno = 0, plain_line = 0, unit_line = 0;
     size_t cap = 0;
     int rc = 0;
@@ -205,7 +208,8 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 int *slot = strcmp(f[i], "name") == 0 ? &col_name
                             : strcmp(f[i], "p") == 0 ? &col_p
                             : strcmp(f[i], "bw") == 0 ? &col_bw
-                            : strcmp(f[i], "period") == 0 ? &col_period : NULL;
+                            : strcmp(f[i], "period") == 0 ? &col_period
+                            : strcmp(f[i], "burst") == 0 ? &col_burst : NULL;
 
                 if (slot == NULL)
                     continue; /* extra columns are ignored */
@@ -234,6 +238,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 goto fail;
             }
             w->has_period = col_period >= 0;
+            w->has_burst = col_burst >= 0;
             continue;
         }
         if (nf != ncols) {
@@ -247,17 +252,20 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             bba_app *a = realloc(w->apps, nc * sizeof *a);
             bb_qty *b = a ? realloc(w->bw, nc * sizeof *b) : NULL;
             bb_qty *d = b ? realloc(w->period, nc * sizeof *d) : NULL;
+            bb_qty *u = d ? realloc(w->burst, nc * sizeof *u) : NULL;
 
             if (a)
                 w->apps = a;
             if (b)
                 w->bw = b;
-            if (d == NULL) {
+            if (d)
+                w->period = d;
+            if (u == NULL) {
                 snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
                 rc = BB_EXIT_SOFTWARE;
                 goto fail;
             }
-            w->period = d;
+            w->burst = u;
             cap = nc;
         }
         {
@@ -266,6 +274,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
 
             memset(a, 0, sizeof *a);
             memset(&w->period[w->n], 0, sizeof w->period[w->n]);
+            memset(&w->burst[w->n], 0, sizeof w->burst[w->n]);
             if (*f[col_name] == '\0') {
                 snprintf(err, errlen, "%s:%ld: field 'name': empty", source, lineno);
                 rc = BB_EXIT_DATAERR;
@@ -315,6 +324,20 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                     snprintf(err, errlen, "%s:%ld: field 'period': '%s' is not positive "
                              "(leave the field empty for no period)", source, lineno,
                              f[col_period]);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+            }
+            if (col_burst >= 0 && *f[col_burst] != '\0') {
+                if (bb_parse_duration(f[col_burst], &w->burst[w->n], msg, sizeof msg) < 0) {
+                    snprintf(err, errlen, "%s:%ld: field 'burst': %s", source, lineno, msg);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+                if (!(w->burst[w->n].v > 0)) {
+                    snprintf(err, errlen, "%s:%ld: field 'burst': '%s' is not positive "
+                             "(the mean length of one I/O phase)", source, lineno,
+                             f[col_burst]);
                     rc = BB_EXIT_DATAERR;
                     goto fail;
                 }
@@ -369,6 +392,9 @@ bb_workload_resolve(bb_workload_file *w, double time_unit_s)
     for (size_t i = 0; i < w->n; i++) {
         w->apps[i].bw_Bps = bb_qty_rate_Bps(&w->bw[i], time_unit_s);
         w->apps[i].period_s = w->period[i].set ? w->period[i].v : 0;
+        w->apps[i].burst_s = !w->burst[i].set ? 0
+                             : w->burst[i].plain ? w->burst[i].v * time_unit_s
+                             : w->burst[i].v;
     }
 }
 

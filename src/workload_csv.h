@@ -3,7 +3,8 @@
  *
  * CSV, one application per row, after a header row naming the columns.
  * Required columns: name, p, bw; optional: period (quasi-period for the
- * simulator, a duration).  Other columns are ignored.  '#' starts a comment
+ * simulator, a duration), burst (mean length of one I/O phase, a duration
+ * or a plain number of time units; issue 13).  Other columns are ignored.  '#' starts a comment
  * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
  * time-unit, resolution) that command-line options override.  Fields are
  * separated by commas; spaces around a field are ignored; a field may be
@@ -23,6 +24,9 @@ typedef struct {
     bb_qty *bw;            /* the bandwidths as written */
     bb_qty *period;        /* the periods as written (set = 0 if absent) */
     int has_period;        /* the file has a period column */
+    bb_qty *burst;         /* mean I/O phase lengths as written (set = 0 if
+                              absent; plain = time units) */
+    int has_burst;         /* the file has a burst column */
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */
@@ -40,7 +44,8 @@ int bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
 int bb_workload_default(bb_workload_file *w, char *err, size_t errlen);
 
 /* bb_workload_resolve: turn plain bandwidths into bytes/s with the time
- * unit; sets apps[i].bw_Bps and period_s. */
+ * unit; sets apps[i].bw_Bps, period_s and burst_s (a plain burst is in
+ * time units). */
 void bb_workload_resolve(bb_workload_file *w, double time_unit_s);
 
 /* bb_workload_all_plain: 1 when no bandwidth in the file had a unit. */

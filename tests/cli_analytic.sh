@@ -3,7 +3,7 @@
 # The analytic commands as a user runs them: default workload, units,
 # exactness in the paper's setting, JSON keys, --help, exit statuses.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
-t_plan 29
+t_plan 34
 
 t_run "size on the built-in default workload" 0 "$BBSIZE" size
 t_match "size answers in one line with units" '^burst buffer [0-9.]+ (TB|PB|GB) \([0-9]+ quanta\): idle fraction' "$T/out"
@@ -33,10 +33,20 @@ for k in idle_fraction quiet_fraction states bb_size_quanta load_ratio residual;
   grep -q "\"$k\":" "$T/out" || { t_fail "idle JSON has key $k" "$T/out"; continue; }
   t_ok "idle JSON has key $k"
 done
-for s in umfpack gauss-seidel; do
+for s in umfpack gauss-seidel banded fft; do
   "$BBSIZE" idle "$T/hand.csv" --pfs-bw 100 --bb-size 50 --json --solver $s >"$T/s.json" 2>"$T/err"
   t_close "--solver $s gives 1/7 too" "$(json_num idle_fraction "$T/s.json")" 0.142857142857142857 1e-12
 done
+# Below the double range (issue 11): the hand chain (b = 3, B = 2 quanta at
+# R = 2) has an idle fraction decaying by the golden ratio per quantum; at
+# 2000 quanta it is 10^-418.76.
+"$BBSIZE" idle "$T/hand.csv" --pfs-bw 100 --resolution 2 --bb-size 100000 --json >"$T/tiny.json"
+t_close "idle below 1e-308 is given as log10" "$(json_num log10_idle_fraction "$T/tiny.json")" -418.7627760544 1e-9
+"$BBSIZE" idle "$T/hand.csv" --pfs-bw 100 --resolution 2 --bb-size 100000 >"$T/tiny.txt"
+t_match "idle prints 10^x below the double range" "^idle 10\^-418\.76" "$T/tiny.txt"
+# Without a resolution, idle doubles it until the answer settles and says by how much.
+"$BBSIZE" idle --bb-size 2TB >"$T/auto.txt"
+t_match "idle reports the measured change of doubling R" "resolution [0-9]+ \(doubling it moves idle by" "$T/auto.txt"
 
 # size agrees with idle: the answer meets the target and one quantum less does not.
 "$BBSIZE" generate --seed 7 -o "$T/paper.csv"

@@ -96,4 +96,16 @@ expect_fail "bb-io without burst-buffer nodes: 64" 64 "needs burst-buffer nodes"
 expect_fail "more burst-buffer nodes than a group has: 65" 65 "need 0 <= k < a\*p = 8" \
     "$BBSIZE" netload --topology graph500-72 --bb-per-group 8 --describe
 
+# steady state (the default): a run too short to settle says so on stderr
+# and still answers; --fixed measures exactly the window it is given
+"$BBSIZE" netload --topology graph500-72 --load 1.0 --duration 2ms --csv >"$T/st.csv" 2>"$T/st.err"
+check "too short to settle: a warning naming --duration, and a row" \
+    'grep -q "raise --duration" "$T/st.err" && test "$(wc -l <"$T/st.csv")" -eq 2'
+check "CSV ends with the interval, warm-up and measured time" \
+    'head -1 "$T/st.csv" | grep -q ",accepted_load_ci95_half,warmup_s,window_s$"'
+"$BBSIZE" netload --topology graph500-72 --load 0.5 --fixed --warmup 0.2ms --duration 1ms --csv >"$T/fx.csv"
+check "--fixed measures exactly [warmup, duration]" \
+    'tail -1 "$T/fx.csv" | awk -F, "{ exit !(\$14 == 0.0002 && \$15 == 0.0008 && \$13 == \"\") }"'
+expect_fail "--batch with --fixed: 64" 64 "not --fixed" "$BBSIZE" netload --fixed --batch 1ms
+expect_fail "--precision 0: 64" 64 "precision" "$BBSIZE" netload --precision 0
 t_done

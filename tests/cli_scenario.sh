@@ -36,7 +36,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 23
+t_plan 26
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -52,6 +52,13 @@ check "cosmoflow reads 16 x 8 MiB" \
 # ring allreduce of 1 MB over 16 ranks: 2 (p - 1) / p x 1 MB per rank
 check "cosmoflow sends 2 x 15 x 1 MB (ring)" \
     'awk -F, "\$1==\"cosmoflow\" {exit !(\$9 > 29999999 && \$9 < 30000001)}" "$T/c"'
+# a job's own allreduce and the artifact's batch direction (bbsize-scenario(5))
+{ hdr minimal contiguous; cosmo; printf 'allreduce = recursive-doubling\nbatch_op = write\n'; } >"$T/cw.ini"
+"$BBSIZE" simulate --quiet --csv "$T/cw.ini" >"$T/cw"
+check "job allreduce = recursive-doubling: 16 ranks x 4 rounds x 1 MB" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$9==16*4*1000000)}" "$T/cw"'
+check "batch_op = write: 16 x 8 MiB written, nothing read" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$10==16*8388608 && \$11==0)}" "$T/cw"'
 check "CSV link table has the four link kinds" \
     'grep -c "^injection,\|^ejection,\|^local,\|^global," "$T/c" | grep -qx 4'
 check "--json has jobs, links and run" \
@@ -76,6 +83,9 @@ check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full 
 printf '[job x]\nmodel = lammps\nranks = 4\n' >"$T/b1.ini"
 expect_fail "unknown model lists the known ones (65)" 65 "b1.ini:2: [job] model 'lammps': unknown model 'lammps' (known: milc, nekbone, checkpoint, cosmoflow, graph500, fileload, vef)" \
     "$BBSIZE" simulate "$T/b1.ini"
+{ hdr minimal contiguous; cosmo; printf 'allreduce = tree\n'; } >"$T/b0.ini"
+expect_fail "unknown job allreduce lists the algorithms (65)" 65 "[job] allreduce 'tree': unknown allreduce algorithm 'tree' (known: auto, ring, recursive-doubling, rabenseifner)" \
+    "$BBSIZE" simulate "$T/b0.ini"
 { hdr minimal contiguous; printf '[job big]\nmodel = checkpoint\nranks = 100\n'; } >"$T/b2.ini"
 expect_fail "more ranks than compute nodes (65)" 65 "ask for 100 nodes but the topology has 63 compute nodes" \
     "$BBSIZE" simulate "$T/b2.ini"

@@ -25,6 +25,7 @@
 
 #include "bb_error.h"
 #include "bbmpi.h"
+#include "mpistart.h"
 #include "replicate.h"
 
 typedef struct {
@@ -126,7 +127,7 @@ main(int argc, char **argv)
     char err[BB_ERRLEN] = "";
     double t0;
 
-    bbs_mpi_init(&argc, &argv);
+    bb_mpi_start(&argc, &argv);
     rank = bbs_mpi_rank();
     while ((c = getopt(argc, argv, "t:s:qvn")) != -1)
         switch (c) {

@@ -219,6 +219,111 @@ test_bernoulli_covers_chain_lazy(void **state)
     coverage(&pol, 8);
 }
 
+/* ON/OFF mode is the modulated chain (analytic/onoff.h): the same 40
+ * experiments of 10 replications of 2000 units as coverage() above, with
+ * mean ON runs of 3, 2.5 and 4 units.  The interval must cover the exact
+ * idle fraction in 34 to 40 of them, and the mean relative error must stay
+ * under 3% (bursts make the units correlated, so the runs are noisier).
+ * The same simulations must FAIL against the broken-by-one model (every
+ * L_i one unit longer, the off-by-one a stalled-phase or run-length bug
+ * would make): coverage below 34, so the test can tell. */
+static void
+onoff_coverage(const bba_policy *pol, long S)
+{
+    const long b[] = { 8, 6, 5 };
+    const double p[] = { 0.5, 0.3, 0.2 }, L[] = { 3, 2.5, 4 }, L1[] = { 4, 3.5, 5 };
+    enum { EXPERIMENTS = 40, R = 10 };
+    bbs_bb_config c = config(3, b, p, 10, S, 2000);
+    bba_onoff m, m1;
+    bba_onoff_opts oo;
+    bba_eval_result ev, ev1;
+    bbs_bb_result res[R];
+    bbs_bb_summary s;
+    char err[BB_ERRLEN];
+    int covered = 0, covered1 = 0;
+    double rel = 0.0, quiet_rel = 0.0;
+
+    c.pol = *pol;
+    c.mode = BBS_BB_ONOFF;
+    c.burst_tu = L;
+    bba_onoff_defaults(&oo);
+    assert_int_equal(bba_onoff_init(&m, 3, b, p, L, 10, 0, 0, err), BB_OK);
+    assert_int_equal(bba_onoff_eval(&m, S, pol, &oo, &ev, NULL, err), BB_OK);
+    assert_int_equal(bba_onoff_init(&m1, 3, b, p, L1, 10, 0, 0, err), BB_OK);
+    assert_int_equal(bba_onoff_eval(&m1, S, pol, &oo, &ev1, NULL, err), BB_OK);
+    assert_true(ev.meas.idle > 0.01);
+    for (int x = 0; x < EXPERIMENTS; x++) {
+        c.seed = 2000 + (uint64_t)x;
+        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+                                           NULL, NULL, err), BB_OK);
+        assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
+        covered += s.idle_lo <= ev.meas.idle && ev.meas.idle <= s.idle_hi;
+        covered1 += s.idle_lo <= ev1.meas.idle && ev1.meas.idle <= s.idle_hi;
+        rel += (s.idle_mean - ev.meas.idle) / ev.meas.idle / EXPERIMENTS;
+        quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
+    }
+    print_message("# onoff S = %ld %s: exact idle %.5f (L + 1: %.5f), coverage %d/40 "
+                  "(L + 1: %d/40), mean relative error %.4f (quiet %.4f)\n", S,
+                  pol->lazy ? "lazy" : "greedy", ev.meas.idle, ev1.meas.idle, covered,
+                  covered1, rel, quiet_rel);
+    assert_in_range(covered, 34, 40);
+    assert_true(covered1 < 34);
+    assert_true(fabs(rel) < 0.03);
+    assert_true(fabs(quiet_rel) < 0.01);
+    bba_onoff_free(&m);
+    bba_onoff_free(&m1);
+}
+
+static void
+test_onoff_covers_chain_greedy(void **state)
+{
+    bba_policy pol = { 0, 0, 0.0 };
+
+    (void)state;
+    onoff_coverage(&pol, 5);
+}
+
+static void
+test_onoff_covers_chain_lazy(void **state)
+{
+    bba_policy pol = { 1, 4, 0.05 };
+
+    (void)state;
+    onoff_coverage(&pol, 8);
+}
+
+/* With every burst the memoryless 1/(1 - p), ON/OFF mode is the Bernoulli
+ * chain in law: both cover the scalar chain's idle fraction (checked on
+ * one long run each, within 4 standard errors). */
+static void
+test_onoff_memoryless_is_bernoulli(void **state)
+{
+    const long b[] = { 8, 6, 5 };
+    const double p[] = { 0.5, 0.3, 0.2 }, L[] = { 2, 1.0 / 0.7, 1.25 };
+    enum { R = 8 };
+    bbs_bb_config c = config(3, b, p, 10, 5, 20000);
+    bba_model m;
+    bba_solver_opts so;
+    bba_policy g = { 0, 0, 0 };
+    bba_eval_result ev;
+    bbs_bb_result res[R];
+    bbs_bb_summary s;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    bba_solver_defaults(&so);
+    assert_int_equal(bba_model_init(&m, 3, b, p, 10, 0, err), BB_OK);
+    assert_int_equal(bba_eval(&m, 5, &g, &so, &ev, NULL, err), BB_OK);
+    c.mode = BBS_BB_ONOFF;
+    c.burst_tu = L;
+    c.seed = 77;
+    assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+                                       NULL, NULL, err), BB_OK);
+    assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
+    assert_true(fabs(s.idle_mean - ev.meas.idle) < 4 * s.idle_sd / sqrt((double)R));
+    bba_model_free(&m);
+}
+
 /* Quasi-periodic applications with periods much shorter than the time
  * unit write at their mean rate: one application of b = 30, p = 1/2 puts
  * 15 per unit against B = 10.  In the long run a fraction f of units
@@ -270,6 +375,7 @@ test_bad_configurations(void **state)
     const long b[] = { 8, -1 };
     const double p[] = { 0.5, 0.3 };
     const double d[] = { 1.0, 0.0 };
+    const double Lbad[] = { 0.5 };
     const long b_ok[] = { 1, 1 };
     bbs_bb_config c = config(1, b, p, 10, 5, 100);
     bbs_bb_result r;
@@ -293,6 +399,7 @@ test_bad_configurations(void **state)
     BAD((x.pol.lazy = 1, x.pol.threshold = 6), "threshold 6 quanta is outside [0, 5]");
     BAD((x.pol.lazy = 1, x.pol.eps = 1.5), "EPS");
     BAD(x.mode = BBS_BB_PERIODIC, "needs a period");
+    BAD((x.mode = BBS_BB_ONOFF, x.burst_tu = Lbad), "burst 0.5 time units is below max(1, p/(1-p)) = 1");
     BAD((x.mode = BBS_BB_PERIODIC, x.d_min_tu = 1, x.noise = 1.0), "noise u = 1 is outside [0, 1)");
     BAD((x.mode = BBS_BB_PERIODIC, x.period_tu = d, x.n = 2, x.b = b_ok),
         "application 2: period 0");
@@ -323,6 +430,9 @@ main(void)
         cmocka_unit_test(test_same_seed_same_result_other_seed_differs),
         cmocka_unit_test(test_bernoulli_covers_chain_greedy),
         cmocka_unit_test(test_bernoulli_covers_chain_lazy),
+        cmocka_unit_test(test_onoff_covers_chain_greedy),
+        cmocka_unit_test(test_onoff_covers_chain_lazy),
+        cmocka_unit_test(test_onoff_memoryless_is_bernoulli),
         cmocka_unit_test(test_periodic_fluid_limit),
         cmocka_unit_test(test_bad_configurations),
     };

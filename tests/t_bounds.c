@@ -121,6 +121,16 @@ test_fraction_interval_inside_unit(void **state)
     add_all(&w, y, 3);
     assert_int_equal(bbs_ci_fraction(&w, 1000, 0.95, &ci, NULL), BB_OK);
     assert_true(ci.lo > 0 && ci.lo < w.mean && w.mean < ci.hi && ci.hi < 1);
+    /* replications all equal: [m, m] exactly, not an ulp beside m */
+    {
+        const double e[] = { 0.048048303409265802, 0.048048303409265802 };
+        bbs_welford we;
+        bbs_ci ce;
+
+        add_all(&we, e, 2);
+        assert_int_equal(bbs_ci_fraction(&we, 100, 0.95, &ce, NULL), BB_OK);
+        assert_true(ce.lo <= we.mean && we.mean <= ce.hi);
+    }
     /* a wider level gives a wider interval */
     {
         bbs_ci c99;

@@ -305,6 +305,60 @@ test_summary(void **state)
     assert_float_equal(s.max, 100, 0);
 }
 
+/* Steady mode against an independent long run: 1 MiB messages at full
+ * load on the 72-node system, where the fixed 1 ms default delivers
+ * little.  Steady mode must settle, reach its precision, deliver messages
+ * and agree with a fixed window far past the transient, [20 ms, 100 ms],
+ * within three of its half-widths (the two windows overlap in time but
+ * not in how they end). */
+static void
+test_steady_state(void **state)
+{
+    bbs_net_topo *t = preset("graph500-72");
+    bbs_net_load_opts o;
+    bbs_net_load_result st, lng, shrt;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    opts(&o, BBS_NET_PAT_UNIFORM, BBS_NET_ROUTE_MIN, 1.0, 1048576, 0.1, 16);
+    o.warmup_s = 0;
+    o.steady = 1;
+    assert_int_equal(bbs_net_load_run(t, &o, &st, err), BB_OK);
+    assert_true(st.settled && st.precise);
+    assert_true(st.delivered > 0);
+    assert_true(st.warmup_s > 0 && st.window_s > 0 && st.warmup_s + st.window_s <= 0.1 + 1e-12);
+    assert_true(st.accepted_half <= 0.02 * st.accepted + 1e-12);
+    o.steady = 0;
+    o.warmup_s = 0.02;
+    assert_int_equal(bbs_net_load_run(t, &o, &lng, err), BB_OK);
+    assert_true(fabs(st.accepted - lng.accepted) <= 3 * st.accepted_half);
+    /* the fixed 1 ms window of the old default is biased low */
+    o.duration_s = 1e-3;
+    o.warmup_s = 2e-4;
+    assert_int_equal(bbs_net_load_run(t, &o, &shrt, err), BB_OK);
+    assert_true(shrt.accepted < lng.accepted - 6 * st.accepted_half);
+    /* too short to settle: flags say so, numbers still come */
+    o.steady = 1;
+    o.warmup_s = 0;
+    o.duration_s = 2e-3;
+    bbs_net_load_result_free(&st);
+    assert_int_equal(bbs_net_load_run(t, &o, &st, err), BB_OK);
+    assert_false(st.settled && st.precise);
+    assert_true(st.window_s > 0);
+    /* below saturation, what is accepted is what was offered */
+    opts(&o, BBS_NET_PAT_UNIFORM, BBS_NET_ROUTE_MIN, 0.2, 65536, 0.1, 16);
+    o.warmup_s = 0;
+    o.steady = 1;
+    bbs_net_load_result_free(&st);
+    assert_int_equal(bbs_net_load_run(t, &o, &st, err), BB_OK);
+    assert_true(st.settled);
+    assert_true(fabs(st.accepted - st.offered) <= 3 * st.accepted_half + 0.01 * st.offered);
+    bbs_net_load_result_free(&st);
+    bbs_net_load_result_free(&lng);
+    bbs_net_load_result_free(&shrt);
+    bbs_net_topo_free(t);
+}
+
 int
 main(void)
 {
@@ -316,6 +370,7 @@ main(void)
         cmocka_unit_test(test_reproducible_and_exact_vs_local),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_steady_state),
     };
 
     gsl_set_error_handler_off();

@@ -571,6 +571,7 @@ test_g500_equations(void **st)
     /* MODELS.md 2.4, eq. 13: s = 22, l = 4, d_r = 16: sigma 1.17e5 (code,
      * integer s/10) vs 2.96e5 (paper) */
     p.scale = 22;
+    p.eqset = BBS_G500_EQ_FOGSIM;   /* no longer the default */
     assert_true(fabs(bbs_g500_level_sigma(&p, 4, 16) / 1.17e5 - 1) < 0.01);
     p.eqset = BBS_G500_EQ_CCPE;
     assert_true(fabs(bbs_g500_level_sigma(&p, 4, 16) / 2.96e5 - 1) < 0.01);
@@ -579,6 +580,131 @@ test_g500_equations(void **st)
     assert_true(fabs(bbs_g500_level_sigma(&p, 4, 1000) / 1.74e5 - 1) < 0.01);
     p.eqset = BBS_G500_EQ_FOGSIM;
     assert_true(fabs(bbs_g500_level_sigma(&p, 4, 1000) / 2.15e3 - 1) < 0.01);
+}
+
+/* The Kronecker profile (g500.h).  By hand, s = 1, f = 1: two vertices,
+ * label 0 of mean degree lam0 = 2 x 1 x 2 x 0.76 = 3.04 and label 1 of
+ * lam1 = 0.96.  A root of degree 1 is label 0 with probability
+ * lam0 e^-lam0 / (lam0 e^-lam0 + lam1 e^-lam1) = 0.283469; its neighbour
+ * has label 1 with probability 0.283469 x 0.25 + 0.716531 x 0.05/0.24 =
+ * 0.220145.  One edge-end reaching label w finds a vertex holding
+ * lam (1 - exp(-t - lam (1 - e^-t))) edge-ends, t = 1/lam: 2.106916 for
+ * label 0, 0.777998 for label 1; level 1 is their mixture, 1.814362. */
+static void
+test_g500_kron_by_hand(void **st)
+{
+    double o[3];
+
+    (void)st;
+    assert_int_equal(bbs_g500_kron_profile(1, 1, 1, o, 3), BB_OK);
+    assert_true(o[0] == 1);
+    assert_true(fabs(o[1] - (0.779855 * 2.106916 + 0.220145 * 0.777998)) < 1e-5);
+    assert_true(fabs(o[1] - 1.814362) < 1e-5);
+    assert_int_equal(bbs_g500_kron_profile(0, 1, 1, o, 3), BB_EINVAL);
+    assert_int_equal(bbs_g500_kron_profile(12, 16, 0.5, o, 3), BB_EINVAL);
+}
+
+/* Against BFS on a generated Kronecker graph (scale 11, edgefactor 16,
+ * the Graph500 initiator, labels permuted): mean explored edges per level
+ * over 300 roots of degree 4-15 and 300 of degree 16-63, each model at
+ * its root's degree; every level with >= 10% of 2E within 1.25x (the
+ * bench, bench/b_kronecker.c, measures scales 17-22).  And the profile
+ * never explores more than 2E. */
+static void
+test_g500_kron_bfs(void **st)
+{
+    enum { S = 11, F = 16, NL = 10 };
+    uint32_t nv = 1u << S, ne = F * nv;
+    uint32_t *src = malloc(ne * sizeof *src), *dst = malloc(ne * sizeof *dst);
+    uint32_t *perm = malloc(nv * sizeof *perm), *off = calloc(nv + 1, sizeof *off);
+    uint32_t *adj = malloc(2 * ne * sizeof *adj), *fill = malloc(nv * sizeof *fill);
+    uint32_t *lev = malloc(nv * sizeof *lev), *queue = malloc(nv * sizeof *queue);
+    gsl_rng *r = bbs_rng_stream_new(NULL, 11, 0, 0);
+    double meas[2][NL] = { { 0 } }, model[2][NL] = { { 0 } }, prof[NL];
+    int cnt[2] = { 0, 0 };
+
+    (void)st;
+    assert_non_null(src);
+    assert_non_null(dst);
+    assert_non_null(perm);
+    assert_non_null(off);
+    assert_non_null(adj);
+    assert_non_null(fill);
+    assert_non_null(lev);
+    assert_non_null(queue);
+    assert_non_null(r);
+    for (uint32_t e = 0; e < ne; e++) {
+        uint32_t i = 0, j = 0;
+        for (int b = 0; b < S; b++) {
+            double u = gsl_rng_uniform(r);
+            i = (i << 1) | (u >= 0.76);
+            j = (j << 1) | ((u >= 0.57 && u < 0.76) || u >= 0.95);
+        }
+        src[e] = i;
+        dst[e] = j;
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        perm[v] = v;
+    for (uint32_t v = nv - 1; v > 0; v--) {
+        uint32_t k = (uint32_t)gsl_rng_uniform_int(r, v + 1), t = perm[v];
+        perm[v] = perm[k];
+        perm[k] = t;
+    }
+    for (uint32_t e = 0; e < ne; e++) {
+        src[e] = perm[src[e]];
+        dst[e] = perm[dst[e]];
+        if (src[e] != dst[e])
+            off[src[e] + 1]++, off[dst[e] + 1]++;
+    }
+    for (uint32_t v = 0; v < nv; v++)
+        off[v + 1] += off[v];
+    memcpy(fill, off, nv * sizeof *fill);
+    for (uint32_t e = 0; e < ne; e++)
+        if (src[e] != dst[e])
+            adj[fill[src[e]]++] = dst[e], adj[fill[dst[e]]++] = src[e];
+    while (cnt[0] < 300 || cnt[1] < 300) {
+        uint32_t root = (uint32_t)gsl_rng_uniform_int(r, nv), head = 0, tail = 0;
+        double d = off[root + 1] - off[root];
+        int b = d >= 4 && d < 16 ? 0 : d >= 16 && d < 64 ? 1 : -1;
+        if (b < 0 || cnt[b] >= 300)
+            continue;
+        cnt[b]++;
+        memset(lev, 0xff, nv * sizeof *lev);
+        lev[root] = 0;
+        queue[tail++] = root;
+        while (head < tail) {
+            uint32_t v = queue[head++];
+            if (lev[v] < NL)
+                meas[b][lev[v]] += off[v + 1] - off[v];
+            for (uint32_t a = off[v]; a < off[v + 1]; a++)
+                if (lev[adj[a]] == UINT32_MAX) {
+                    lev[adj[a]] = lev[v] + 1;
+                    queue[tail++] = adj[a];
+                }
+        }
+        assert_int_equal(bbs_g500_kron_profile(S, F, d, prof, NL), BB_OK);
+        double sum = 0;
+        for (int l = 0; l < NL; l++) {
+            model[b][l] += prof[l];
+            sum += prof[l];
+        }
+        assert_true(sum <= 2.0 * ne);
+    }
+    for (int b = 0; b < 2; b++)
+        for (int l = 1; l < NL; l++)
+            if (meas[b][l] / cnt[b] >= 0.1 * 2 * ne
+                && !(model[b][l] / meas[b][l] < 1.25 && model[b][l] / meas[b][l] > 0.8))
+                fail_msg("degrees %s, level %d: model %.4g, BFS %.4g", b ? "16-63" : "4-15", l,
+                         model[b][l] / cnt[b], meas[b][l] / cnt[b]);
+    gsl_rng_free(r);
+    free(src);
+    free(dst);
+    free(perm);
+    free(off);
+    free(adj);
+    free(fill);
+    free(lev);
+    free(queue);
 }
 
 /* Root degrees: eqs. 18-19 at s = 26 have median ceil(3.28) = 4
@@ -868,7 +994,7 @@ test_tracejob(void **st)
     assert_int_equal(bbs_tracejob_set(&j, "query_time", "15ns", err), BB_OK);
     assert_true(fabs(j.g.tq_s - 15e-9) < 1e-21);
     expect_err(bbs_tracejob_set(&j, "equations", "paper", err), BB_EINVAL, err,
-               "key 'equations': expected fogsim or ccpe, got 'paper'");
+               "key 'equations': expected kronecker, fogsim or ccpe, got 'paper'");
 }
 
 int
@@ -881,7 +1007,8 @@ main(void)
         cmocka_unit_test(test_vef_errors),    cmocka_unit_test(test_vef_ext),
         cmocka_unit_test(test_dcnw_rate),     cmocka_unit_test(test_flows),
         cmocka_unit_test(test_horovod_closed_form), cmocka_unit_test(test_horovod_random),
-        cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_root_laws),
+        cmocka_unit_test(test_g500_equations), cmocka_unit_test(test_g500_kron_by_hand),
+        cmocka_unit_test(test_g500_kron_bfs), cmocka_unit_test(test_g500_root_laws),
         cmocka_unit_test(test_g500_total),
         cmocka_unit_test(test_fileload),      cmocka_unit_test(test_tracegen_mpi),
         cmocka_unit_test(test_tracegen_horovod), cmocka_unit_test(test_tracegen_g500),

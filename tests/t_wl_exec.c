@@ -48,12 +48,29 @@ place_list(bbs_net_placement *pl, int njobs, const int *ranks, const int *nodes)
     memcpy(pl->node, nodes, (size_t)tot * sizeof(int));
 }
 
+/* Network-interface settings of a run (run_net); run() keeps the
+ * defaults. */
+typedef struct {
+    int fcfs;
+    double small_bytes, packet_bytes;
+    int adaptive;
+    double route_piece_bytes;
+} netif;
+
 static void
-run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
-    char *err)
+run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
+        char *err, const netif *ni)
 {
     bbs_exec_config c;
     bbs_exec_config_init(&c);
+    if (ni) {
+        c.inject_fcfs = ni->fcfs;
+        c.small_bytes = ni->small_bytes;
+        c.packet_bytes = ni->packet_bytes;
+        if (ni->adaptive)
+            c.route.kind = BBS_NET_ROUTE_ADAPTIVE;
+        c.route_piece_bytes = ni->route_piece_bytes;
+    }
     c.topo = t;
     c.place = pl;
     bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
@@ -63,6 +80,121 @@ run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int w
     int rc = bbs_exec_run(w, &c, r, err);
     if (rc != want)
         fail_msg("status %d, wanted %d: %s", rc, want, err);
+}
+
+static void
+run(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, int want,
+    char *err)
+{
+    run_net(w, t, pl, r, want, err, NULL);
+}
+
+static double
+path_of(const bbs_net_topo *t, int src, int dst, int *path, int *len)
+{
+    bbs_net_route_opts o = { BBS_NET_ROUTE_MIN, 0, 1 };
+    double cap = INFINITY;
+
+    *len = bbs_net_route(t, &o, src, dst, NULL, NULL, path, NULL);
+    for (int i = 0; i < *len; i++)
+        cap = fmin(cap, t->link_cap_Bps[path[i]]);
+    return cap;
+}
+
+/* One node sends two messages of B = 1e6 bytes at once (non-blocking) to
+ * two nodes of other groups; every link carries 5e9 B/s, so the node's
+ * injection link is the bottleneck.  First come, first served: the first
+ * leaves at full rate and arrives after B/c + d1, the second waits for it
+ * and arrives after 2B/c + d2.  Concurrent flows share the injection
+ * link and both arrive after 2B/c + d (d the path's delays).  The mean
+ * latency tells the two apart by B/2c. */
+static void
+test_fcfs_injection(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[1] = { 3 }, nodes[3] = { 0, 71, 40 }, p1[BBS_NET_MAX_PATH], p2[BBS_NET_MAX_PATH];
+    int l1, l2;
+    double B = 1e6, c = fmin(path_of(t, 0, 71, p1, &l1), path_of(t, 0, 40, p2, &l2));
+    double d1 = bbs_net_path_delay_s(t, p1, l1), d2 = bbs_net_path_delay_s(t, p2, l2);
+
+    for (int fcfs = 0; fcfs <= 1; fcfs++) {
+        bbs_wl *w;
+        int job;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        netif ni = { fcfs, 0, 4096, 0, 0 };
+        double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "fan", 3, 0, &job, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, job, 0, 1, B, 1, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, job, 0, 2, B, 2, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_waitall(w, job, 0, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, job, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, job, 2, 0, 2, 0, NULL, err), BB_OK);
+        place_list(&pl, 1, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        assert_int_equal(r.jobs[0].messages, 2);
+        if (fabs(r.jobs[0].lat_mean_s - want_mean) > 1e-9 * want_mean)
+            fail_msg("fcfs %d: mean latency %.12g s, want %.12g s", fcfs, r.jobs[0].lat_mean_s,
+                     want_mean);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
+}
+
+/* A small message (1000 B, no flow) crosses the router-to-router links a
+ * long flow fills (utilisation 1, one flow each): at each such link it
+ * waits one packet time (4096 B / 5e9 B/s), the round-robin bound; on the
+ * others nothing.  Without a packet size it waits nothing. */
+static void
+test_queueing_delay(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[2] = { 2, 2 }, nodes[4] = { 0, 71, 1, 70 };
+    int pb[BBS_NET_MAX_PATH], ps[BBS_NET_MAX_PATH], lb, ls, shared = 0;
+    double cs = path_of(t, 1, 70, ps, &ls), qd = 0;
+
+    (void)path_of(t, 0, 71, pb, &lb);
+    for (int i = 0; i < ls; i++)
+        for (int k = 0; k < lb; k++)
+            if (ps[i] == pb[k]) {
+                shared++;
+                qd += 4096 / t->link_cap_Bps[ps[i]];
+            }
+    assert_true(shared >= 1);
+    for (int pk = 0; pk <= 1; pk++) {
+        bbs_wl *w;
+        int big, small;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0 };
+        double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "big", 2, 0, &big, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "small", 2, 0, &small, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 1, 1e8, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_compute(w, small, 0, 1e-4, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, small, 0, 1, 1000, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, small, 1, 0, 1, 0, NULL, err), BB_OK);
+        place_list(&pl, 2, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        if (fabs(r.jobs[1].lat_max_s - want) > 1e-9 * want)
+            fail_msg("packet %d: latency %.12g s, want %.12g s (%d shared links)", pk,
+                     r.jobs[1].lat_max_s, want, shared);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
 }
 
 /* One message of 1e6 B across groups on an idle network: transfer at the
@@ -93,6 +225,8 @@ test_one_message(void **state)
     assert_true(fabs(r.jobs[0].elapsed_s - want) < 1e-9 * want + 1e-15);
     assert_true(fabs(r.jobs[0].lat_max_s - want) < 1e-9 * want + 1e-15);
     assert_int_equal(r.jobs[0].messages, 1);
+    /* the one message's router-to-router hops */
+    assert_true(r.jobs[0].hops_mean == bbs_net_path_router_hops(t, path, len));
     assert_true(r.jobs[0].finished);
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
@@ -103,7 +237,7 @@ test_one_message(void **state)
 /* Messages and bytes of collectives, counted by hand from the algorithms
  * of ops.h. */
 static void
-coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_msgs,
+coll_case(int p, bbs_coll_kind k, double bytes, int job_algo, double want_msgs,
           double want_bytes)
 {
     char err[BB_ERRLEN];
@@ -112,20 +246,77 @@ coll_case(int p, bbs_coll_kind k, double bytes, int algo_ring_ok, double want_ms
     int job, ranks[1] = { p }, nodes[64];
     bbs_net_placement pl;
     bbs_exec_result r;
-    (void)algo_ring_ok;
     for (int i = 0; i < p; i++)
         nodes[i] = i;
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
     assert_int_equal(bbs_wl_add_job(w, "c", p, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_job_allreduce(w, job), -1);
+    if (job_algo >= 0)
+        assert_int_equal(bbs_wl_set_job_allreduce(w, job, job_algo, err), BB_OK);
     for (int i = 0; i < p; i++)
         assert_int_equal(bbs_wl_coll(w, job, i, k, 0, 1 % p, bytes, err), BB_OK);
     place_list(&pl, 1, ranks, nodes);
     run(w, t, &pl, &r, BB_OK, err);
     if ((double)r.jobs[0].messages != want_msgs || fabs(r.jobs[0].bytes_sent - want_bytes) > 1e-6)
-        fail_msg("%s p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_name(k), p,
-                 (unsigned long long)r.jobs[0].messages, r.jobs[0].bytes_sent, want_msgs,
-                 want_bytes);
+        fail_msg("%s (%s) p=%d: %llu messages %.0f B, wanted %.0f and %.0f", bbs_coll_name(k),
+                 bbs_coll_algo_name(job_algo), p, (unsigned long long)r.jobs[0].messages,
+                 r.jobs[0].bytes_sent, want_msgs, want_bytes);
     assert_true(r.jobs[0].finished);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* A job's own allreduce algorithm beats the run's: Rabenseifner on 8
+ * members of 1e6 B is 2 log2 8 = 6 exchanges of 5e5, 2.5e5, 1.25e5 B and
+ * back, 48 messages and 8 x 2 x 7/8 x 1e6 B; on 6 members (4 after the
+ * fold of 2 pairs) 2 + 4 x 4 + 2 = 20 messages, 2 + 4 x 1.5 + 2 = 10 n;
+ * recursive doubling at 1 MB (auto would ring): 3 rounds of 8 x 1 MB. */
+static void
+test_job_allreduce(void **state)
+{
+    char err[BB_ERRLEN];
+    bbs_wl *w;
+    int job;
+    (void)state;
+    coll_case(8, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RABENSEIFNER, 48, 8 * 2 * 7.0 / 8 * 1e6);
+    coll_case(6, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RABENSEIFNER, 20, 10e6);
+    coll_case(8, BBS_COLL_ALLREDUCE, 1e6, BBS_ALGO_RECDBL, 24, 24e6);
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "c", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job, BBS_ALGO_N, err), BB_EINVAL);
+    assert_int_equal(bbs_wl_set_job_allreduce(w, job + 1, BBS_ALGO_RING, err), BB_EINVAL);
+    bbs_wl_free(w);
+}
+
+/* Nekbone's streams on a non-periodic 3x2x2 lattice run to the end (every
+ * receive matches a send: no deadlock) and send at least their p2p bytes
+ * (t_wl_models.c checks the streams themselves). */
+static void
+test_nekbone_runs(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_model m;
+    bbs_wl *w;
+    int job, ranks[1] = { 12 }, nodes[12];
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_model_defaults(&m, BBS_MODEL_NEKBONE);
+    assert_int_equal(bbs_model_set(&m, "grid", "3x2x2", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "orders", "2:4:1", err), BB_OK);
+    assert_int_equal(bbs_model_set(&m, "cg_iterations", "3", err), BB_OK);
+    for (int i = 0; i < 12; i++)
+        nodes[i] = 3 * i;
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "nek", 12, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_model_generate(&m, w, job, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    assert_true(r.jobs[0].finished);
+    assert_true(r.jobs[0].bytes_sent >= bbs_model_p2p_bytes(&m, 12));
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
@@ -137,19 +328,19 @@ test_collectives(void **state)
 {
     (void)state;
     /* recursive doubling, p = 8: 3 rounds of 8 messages */
-    coll_case(8, BBS_COLL_ALLREDUCE, 8, 0, 24, 24 * 8);
+    coll_case(8, BBS_COLL_ALLREDUCE, 8, -1, 24, 24 * 8);
     /* p = 6: pof2 4, rem 2: 2 folds, 4 x 2 rounds, 2 unfolds = 12 */
-    coll_case(6, BBS_COLL_ALLREDUCE, 8, 0, 12, 12 * 8);
+    coll_case(6, BBS_COLL_ALLREDUCE, 8, -1, 12, 12 * 8);
     /* ring, p = 4, 1 MB: 2(p-1) steps of p messages of b/p: 2(p-1) b */
-    coll_case(4, BBS_COLL_ALLREDUCE, 1e6, 1, 24, 6e6);
+    coll_case(4, BBS_COLL_ALLREDUCE, 1e6, -1, 24, 6e6);
     /* binomial trees: p - 1 messages of b */
-    coll_case(7, BBS_COLL_BCAST, 1000, 0, 6, 6000);
-    coll_case(7, BBS_COLL_REDUCE, 1000, 0, 6, 6000);
+    coll_case(7, BBS_COLL_BCAST, 1000, -1, 6, 6000);
+    coll_case(7, BBS_COLL_REDUCE, 1000, -1, 6, 6000);
     /* dissemination barrier, p = 5: ceil(log2 5) = 3 rounds of 5 */
-    coll_case(5, BBS_COLL_BARRIER, 0, 0, 15, 0);
+    coll_case(5, BBS_COLL_BARRIER, 0, -1, 15, 0);
     /* gather: p - 1; alltoall: p(p-1) */
-    coll_case(5, BBS_COLL_GATHER, 100, 0, 4, 400);
-    coll_case(5, BBS_COLL_ALLTOALL, 100, 0, 20, 2000);
+    coll_case(5, BBS_COLL_GATHER, 100, -1, 4, 400);
+    coll_case(5, BBS_COLL_ALLTOALL, 100, -1, 20, 2000);
 }
 
 /* MILC at reduced scale: p2p bytes equal ranks x iterations x 16 x size. */
@@ -225,6 +416,100 @@ test_checkpoint_io(void **state)
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* Adaptive routing in pieces: on an idle network every piece takes the
+ * minimal path, one after the other without a gap, so a message of 1e6 B
+ * in pieces of 250,000 B is 4 flows and arrives exactly when one flow
+ * would: 1e6 / c + d. */
+static void
+test_route_pieces(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    netif ni = { 1, 0, 4096, 1, 250000 };
+    double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
+
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "pp", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 1, 1e6, 7, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 7, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run_net(w, t, &pl, &r, BB_OK, err, &ni);
+    assert_int_equal(r.flows, 4);
+    assert_int_equal(r.jobs[0].messages, 1);
+    if (fabs(r.jobs[0].lat_max_s - want) > 1e-9 * want)
+        fail_msg("latency %.12g s, want %.12g s", r.jobs[0].lat_max_s, want);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
+/* The storage server's pieces: two ranks on one node write 8 MiB each to
+ * their own files on the node-local buffer (a table device: 1000 MiB/s,
+ * 20 us per request, a 2.5 ms seek whenever a piece does not continue the
+ * previous one, as on MFNetSim's buffer), B just after A.  Pieces of 1 MiB,
+ * 4 in flight, the next piece issued in turn over the requests present:
+ * A1..A4 are issued when A arrives; then the device order is
+ *   A1 A2 A3 A4 A5 B1 A6 B2 A7 B3 A8 B4 B5 B6 B7 B8
+ * with a seek at A1, B1, A6, B2, A7, B3, A8, B4 (another file than the
+ * piece before): A ends after 11 u + 7 s, B after 16 u + 8 s, u = 1 MiB /
+ * rate + 20 us, s = 2.5 ms.  Whole requests in FIFO order: A then B, one
+ * seek each: q = 8 MiB / rate + 20 us + 2.5 ms, A after q, B after 2 q. */
+static void
+test_storage_pieces(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    double mib = 1048576, rate = 1000 * mib, u = mib / rate + 20e-6, sk = 2.5e-3;
+    double q = 8 * mib / rate + 20e-6 + sk, a_end = 11 * u + 7 * sk, b_end = 16 * u + 8 * sk;
+
+    for (int pieces = 0; pieces <= 1; pieces++) {
+        bbs_wl *w;
+        int job, ranks[1] = { 2 }, nodes[2] = { 5, 5 };
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        bbs_exec_config c;
+        double want_max = pieces ? b_end : 2 * q;
+        double want_mean = pieces ? (a_end + b_end) / 2 : 1.5 * q;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "two", 2, 0, &job, err), BB_OK);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(bbs_wl_io(w, job, k, 1, 8 * mib, (uint64_t)k + 1, 0, err),
+                             BB_OK);
+        place_list(&pl, 1, ranks, nodes);
+        bbs_exec_config_init(&c);
+        c.topo = t;
+        c.place = &pl;
+        c.arch = BBS_ARCH_NODE_LOCAL;
+        c.piece_bytes = pieces ? mib : 0;
+        c.pieces_in_flight = pieces ? 4 : 1;
+        bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
+        c.bb_dev.capacity_bytes = 1e12;
+        c.bb_dev.table.nbins = 1;
+        c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+        c.bb_dev.table.write_seek_us[0] = 2500;
+        c.bb_dev.table.write_overhead_us[0] = 20;
+        c.bb_dev.table.seq_window_bytes = 512;
+        if (bbs_exec_run(w, &c, &r, err) != BB_OK)
+            fail_msg("%s", err);
+        if (fabs(r.jobs[0].io_max_s - want_max) > 1e-9 * want_max
+            || fabs(r.jobs[0].io_mean_s - want_mean) > 1e-9 * want_mean)
+            fail_msg("pieces %d: I/O max %.12g mean %.12g s, want %.12g and %.12g", pieces,
+                     r.jobs[0].io_max_s, r.jobs[0].io_mean_s, want_max, want_mean);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
     bbs_net_topo_free(t);
 }
 
@@ -365,9 +650,15 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_message),
+        cmocka_unit_test(test_fcfs_injection),
+        cmocka_unit_test(test_queueing_delay),
+        cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),
+        cmocka_unit_test(test_job_allreduce),
+        cmocka_unit_test(test_nekbone_runs),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
+        cmocka_unit_test(test_storage_pieces),
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_capacity_drain),

@@ -34,6 +34,15 @@ EOT
 }
 job() {
     printf '\n[job %s]\nmodel = %s\nranks = 300\nalloc_line = %s\n' "$1" "$1" "$2"
+    if [ "$1" = cosmoflow ]; then
+        cat <<EOT
+# MFNetSim's allreduce: Rabenseifner's recursive halving and doubling
+allreduce = rabenseifner
+# the batch is read from the burst buffer, as the paper says; MFNetSim's
+# skeleton writes it (compute node -> buffer) instead: batch_op = write
+batch_op = read
+EOT
+    fi
 }
 for pl in cont rand; do
     case $pl in cont) af=cont-1d-1056-mixwkld.conf ;; *) af=rand_node0-1d-1056-mixwkld.conf ;; esac

@@ -11,6 +11,7 @@
 #include "bb_error.h"
 #include "engine.h"
 #include "netload.h"
+#include "steady.h"
 #include "rng.h"
 
 int
@@ -119,7 +120,8 @@ typedef struct {
     double *lat, *hop;
     size_t nlat, caplat;
     uint64_t generated, gen_window, delivered, minimal, nonminimal;
-    double warm;
+    double warm;          /* the measured window: [warm, end] */
+    double end;
     char *err;
 } run;
 
@@ -286,6 +288,13 @@ check_opts(const bbs_net_topo *t, const bbs_net_load_opts *o, char *err)
                          o->warmup_s, o->duration_s);
     if (o->window < 1)
         return bb_seterr(err, BB_EINVAL, "window %d: need >= 1 message in flight", o->window);
+    if (o->steady && (!(o->batch_s >= 0) || !(o->rel_half >= 0) || !isfinite(o->rel_half)))
+        return bb_seterr(err, BB_EINVAL, "steady mode: interval %g s and precision %g must be "
+                         ">= 0", o->batch_s, o->rel_half);
+    if (o->steady && o->batch_s > 0 && o->duration_s / o->batch_s > 1e7)
+        return bb_seterr(err, BB_EINVAL, "steady mode: %g s in intervals of %g s is %.3g "
+                         "intervals (at most 1e7): raise --batch or lower --duration",
+                         o->duration_s, o->batch_s, o->duration_s / o->batch_s);
     if (o->route.bias < 0 || o->route.candidates < 1)
         return bb_seterr(err, BB_EINVAL, "adaptive bias must be >= 0 and candidates >= 1");
     if (o->pattern == BBS_NET_PAT_BB_IO && t->par.bb_per_group == 0)
@@ -333,7 +342,7 @@ static int
 link_results(run *R, const double *b0, const double *s0, bbs_net_load_result *res, char *err)
 {
     const bbs_net_topo *t = R->t;
-    double W = R->o->duration_s - R->warm;
+    double W = R->end - R->warm;
     double *u = malloc((size_t)t->nlinks * sizeof(double));
     double *sf = malloc((size_t)t->nlinks * sizeof(double));
 
@@ -366,6 +375,118 @@ link_results(run *R, const double *b0, const double *s0, bbs_net_load_result *re
     free(u);
     free(sf);
     return BB_OK;
+}
+
+/* The bytes ejected so far (every ejection link), at time t. */
+static double
+ejected(run *R, double t)
+{
+    double ej = 0;
+
+    bbs_net_fabric_flush(R->fab, t);
+    for (int l = 0; l < R->t->nlinks; l++)
+        if (R->t->link_kind[l] == BBS_NET_LINK_EJ) {
+            bbs_net_link_stat st;
+            bbs_net_fabric_link_stat(R->fab, l, &st);
+            ej += st.bytes;
+        }
+    return ej;
+}
+
+/* Link counters at the start of the measured window. */
+static void
+snapshot(run *R, double *b0, double *s0)
+{
+    for (int l = 0; l < R->t->nlinks; l++) {
+        bbs_net_link_stat st;
+        bbs_net_fabric_link_stat(R->fab, l, &st);
+        b0[l] = st.bytes;
+        s0[l] = st.saturated_s;
+    }
+}
+
+/* The fixed window [warmup_s, duration_s]. */
+static int
+run_fixed(run *R, double *b0, double *s0, double *ej0, double *ej1)
+{
+    int rc;
+
+    R->warm = R->o->warmup_s;
+    R->end = R->o->duration_s;
+    if ((rc = bbs_engine_run(R->e, R->warm)) != BB_OK)
+        return rc;
+    *ej0 = ejected(R, R->warm);
+    snapshot(R, b0, s0);
+    if ((rc = bbs_engine_run(R->e, R->end)) != BB_OK)
+        return rc;
+    *ej1 = ejected(R, R->end);
+    return BB_OK;
+}
+
+/* Steady mode (netload.h): intervals until MSER finds the warm-up's end,
+ * then until the accepted load's batch-means interval is narrow. */
+static int
+run_steady(run *R, double *b0, double *s0, double *ej0, double *ej1, bbs_net_load_result *res)
+{
+    const bbs_net_load_opts *o = R->o;
+    double bw = R->t->par.cn_bw_Bps, dt = o->batch_s, rel = o->rel_half > 0 ? o->rel_half : 0.02;
+    double ej_prev = 0, mean = NAN, half = INFINITY;
+    size_t cap, k = 0, j0;
+    double *acc;
+    int rc = BB_OK;
+
+    if (!(dt > 0))
+        dt = fmin(10 * o->msg_bytes / (o->load * bw), o->duration_s / 40);
+    cap = (size_t)ceil(o->duration_s / dt) + 1;
+    if ((acc = malloc(cap * sizeof *acc)) == NULL)
+        return bb_seterr(R->err, BB_ENOMEM, "out of memory for %zu intervals", cap);
+    /* Nothing is measured until the warm-up ends. */
+    R->warm = INFINITY;
+    for (;;) {
+        double t = (double)(k + 1) * dt, ej;
+
+        if (t > o->duration_s / 2 && t >= o->warmup_s && k > 0)
+            break;
+        if ((rc = bbs_engine_run(R->e, t)) != BB_OK)
+            goto out;
+        ej = ejected(R, t);
+        acc[k++] = (ej - ej_prev) / ((double)R->nsend * dt * bw);
+        ej_prev = ej;
+        if (t >= o->warmup_s && k >= 10 && bbs_mser(acc, k) < k / 2) {
+            res->settled = 1;
+            break;
+        }
+    }
+    R->warm = (double)k * dt;
+    *ej0 = ej_prev;
+    snapshot(R, b0, s0);
+    j0 = k;
+    while (k < cap && (double)(k + 1) * dt <= o->duration_s * (1 + 1e-12)) {
+        double t = (double)(k + 1) * dt, ej;
+
+        if ((rc = bbs_engine_run(R->e, t)) != BB_OK)
+            goto out;
+        ej = ejected(R, t);
+        acc[k++] = (ej - ej_prev) / ((double)R->nsend * dt * bw);
+        ej_prev = ej;
+        if (k - j0 >= 20 && bbs_batch_means(acc + j0, k - j0, 10, &mean, &half) == 0
+            && mean > 0 && half <= rel * mean) {
+            res->precise = 1;
+            break;
+        }
+    }
+    if (k - j0 >= 20)
+        bbs_batch_means(acc + j0, k - j0, 10, &mean, &half);
+    R->end = (double)k * dt;
+    *ej1 = ej_prev;
+    res->batches = (int)k;
+    res->accepted_half = half;
+    if (R->end <= R->warm)
+        rc = bb_seterr(R->err, BB_EINVAL, "steady mode: nothing left to measure after the "
+                       "warm-up (%g s of %g s): raise --duration", R->warm, o->duration_s);
+out:
+    free(acc);
+    return rc;
 }
 
 int
@@ -483,33 +604,20 @@ bbs_net_load_run(const bbs_net_topo *t, const bbs_net_load_opts *o, bbs_net_load
         if ((rc = bbs_engine_schedule(R.e, gsl_ran_exponential(R.rng_gen[s], R.mean_gap_s),
                                       R.kind_arrival, 0, 0, s, NULL, NULL)) != BB_OK)
             goto fail;
-    if ((rc = bbs_engine_run(R.e, o->warmup_s)) != BB_OK)
+    if (o->steady)
+        rc = run_steady(&R, b0, s0, &ej0, &ej1, res);
+    else
+        rc = run_fixed(&R, b0, s0, &ej0, &ej1);
+    if (rc != BB_OK)
         goto fail;
-    bbs_net_fabric_flush(R.fab, o->warmup_s);
-    for (int l = 0; l < t->nlinks; l++) {
-        bbs_net_link_stat st;
-        bbs_net_fabric_link_stat(R.fab, l, &st);
-        b0[l] = st.bytes;
-        s0[l] = st.saturated_s;
-        if (t->link_kind[l] == BBS_NET_LINK_EJ)
-            ej0 += st.bytes;
-    }
-    if ((rc = bbs_engine_run(R.e, o->duration_s)) != BB_OK)
-        goto fail;
-    bbs_net_fabric_flush(R.fab, o->duration_s);
-    for (int l = 0; l < t->nlinks; l++)
-        if (t->link_kind[l] == BBS_NET_LINK_EJ) {
-            bbs_net_link_stat st;
-            bbs_net_fabric_link_stat(R.fab, l, &st);
-            ej1 += st.bytes;
-        }
     for (int s = 0; s < R.nsend; s++) {
         if (R.outstanding[s] > 0)
-            busy_close(&R, s, o->duration_s);
+            busy_close(&R, s, R.end);
         res->queued_at_end += (uint64_t)R.q[s].n;
         res->inflight_at_end += (uint64_t)R.inflight[s];
     }
-    W = o->duration_s - o->warmup_s;
+    W = R.end - R.warm;
+    res->warmup_s = R.warm;
     res->window_s = W;
     res->nsenders = R.nsend;
     res->generated = R.gen_window;

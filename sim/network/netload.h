@@ -8,7 +8,19 @@
  * `window` messages in the network (like a NIC's injection buffers: paper
  * 002 Table IV has 3) and queues the rest in FIFO order.  Accepted load is
  * the bytes delivered during [warmup, duration] over senders x injection
- * bandwidth x that time.  One run is one unit of the engine: its random
+ * bandwidth x that time.
+ *
+ * Steady mode (steady = 1), as cycle-level network simulators run: the
+ * run goes in intervals of batch_s; the accepted load of each interval
+ * (ejected bytes over senders x injection bandwidth x batch_s) forms a
+ * series.  The warm-up ends at the first interval boundary, not before
+ * warmup_s, where MSER (steady.h) puts the truncation point of the series
+ * so far before its middle (at least 10 intervals), or at duration_s / 2
+ * if it never does (settled = 0).  Measurement then runs until the 95%
+ * batch-means interval of the accepted load (10 groups, at least 20
+ * intervals) is within rel_half of its mean (precise = 1), or until
+ * duration_s.  Latencies, hops, link statistics and the accepted load are
+ * those of the measured window, as in the fixed mode.  One run is one unit of the engine: its random
  * streams are (seed, unit, BBS_ENTITY(BBS_ECLASS_NETWORK, 2 n + k)) for
  * sender n, k = 0 arrivals and destinations, k = 1 routing; the random
  * permutation pattern draws from entity 2 N. */
@@ -49,6 +61,13 @@ typedef struct {
     uint64_t seed, unit;
     int keep_links;          /* fill link_bytes / link_sat_s */
     int exact_limit;         /* bbs_net_fabric_set_exact_limit (-1 exact) */
+    int steady;              /* 0: measure exactly [warmup_s, duration_s];
+                                1: steady mode (above): warmup_s is the least
+                                warm-up, duration_s the most simulated time */
+    double batch_s;          /* steady: interval (0: ten mean gaps between a
+                                sender's messages, 10 msg_bytes / (load x
+                                injection bandwidth), at most duration_s / 40) */
+    double rel_half;         /* steady: target half-width over mean (0: 0.02) */
 } bbs_net_load_opts;
 
 /* Five-number summary with Tukey whiskers (the most extreme values within
@@ -79,7 +98,14 @@ typedef struct {
     bbs_net_summary class_sat_frac[4];   /* per link: saturated time / window */
     bbs_net_fabric_cost cost;
     uint64_t events;
-    double window_s;
+    double warmup_s;                     /* where the measured window starts */
+    double window_s;                     /* its length */
+    /* steady mode: intervals run, whether MSER found the warm-up's end,
+     * whether the interval reached rel_half, and the 95% half-width of
+     * accepted (a fraction of injection bandwidth; inf when too few
+     * intervals) */
+    int batches, settled, precise;
+    double accepted_half;
     double *link_bytes, *link_sat_s;     /* nlinks each when keep_links */
 } bbs_net_load_result;
 

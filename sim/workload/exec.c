@@ -38,16 +38,19 @@ typedef struct {
     uint64_t object, offset;
     int stalled;
     double t_stall;
+    double issued, served;      /* I/O: bytes issued to the device, served */
+    /* a transfer over the network: its nodes, its place in the source
+     * node's injection queue (inj_next), whether it holds the injection
+     * (injecting), and the queueing delay its first packet met */
+    int src_node, dst_node;
+    int inj_next, injecting;
+    double qdelay;
+    double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
+    double t_xfer0;             /* when its first flow started */
 } msg;
 
-/* One rank's part of a running collective. */
-typedef struct {
-    int send;                   /* 1 send, 0 recv */
-    int peer;                   /* communicator index */
-    double bytes;
-    int step;                   /* local sequencing: actions of a step run together */
-    int round;                  /* the algorithm's round: the tag both ends agree on */
-} cact;
+/* One rank's part of a running collective: its schedule (coll.h). */
+typedef bbs_coll_act cact;
 
 struct coll_run {
     int gr, op, job, comm, inst;
@@ -83,12 +86,25 @@ typedef struct {
     int last_issued;
 } rank_st;
 
+/* The storage server in front of one device of a buffer node, as
+ * MFNetSim's: every request is cut into pieces (piece_bytes); the server
+ * keeps pieces_in_flight pieces issued to the device, which serves them one
+ * at a time in issue order, and issues the next piece, whenever one
+ * completes, from the request after the last one served (round robin over
+ * the requests present), so requests present together interleave. */
+enum { MAX_INFLIGHT = 64 };
+typedef struct {
+    int r_head, r_tail;         /* requests with pieces not yet issued, in turn */
+    int iss[MAX_INFLIGHT];      /* issued pieces: their request, in issue order */
+    double iss_bytes[MAX_INFLIGHT], iss_off[MAX_INFLIGHT];
+    int iss_head, niss;
+    int busy;                   /* the first issued piece is at the device */
+} server;
+
 typedef struct {
     bbs_dev *dev;               /* buffer device */
     bbs_dev *hdd;               /* storage-side */
-    int q_head, q_tail;         /* device FIFO (msg indices) */
-    int busy;
-    int hq_head, hq_tail, hbusy;
+    server sv[2];               /* 0: buffer device, 1: HDD */
     int st_head, st_tail;       /* writes waiting for room */
     double used, reserved, capacity, wp;
     double draining;            /* chunk in the PFS queue */
@@ -136,6 +152,8 @@ typedef struct {
     dvec *lat;                  /* per job */
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
+    double *job_hops;           /* router hops summed over network messages */
+    uint64_t *job_hopn;         /* network messages (flows and small ones) */
     double stall_s, bytes_on_pfs;
     /* system-level stall: writes waiting for room anywhere (validate) */
     int nstalled;
@@ -152,6 +170,10 @@ typedef struct {
     bbs_temp_series ts;
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
+    /* per topology node (inject_fcfs): messages waiting to inject, and
+     * whether one is injecting */
+    int *inj_head, *inj_tail;
+    unsigned char *inj_busy;
     char *err;
 } X;
 
@@ -183,7 +205,7 @@ msg_new(X *x)
     }
     memset(&x->m[i], 0, sizeof x->m[i]);
     x->m[i].send_op = x->m[i].recv_op = -1;
-    x->m[i].next = -1;
+    x->m[i].next = x->m[i].inj_next = -1;
     return i;
 }
 
@@ -301,6 +323,146 @@ sched(X *x, double t, int kind, uint64_t ent, int64_t arg, void *ptr)
     return bbs_engine_schedule(x->e, t, x->kinds[kind], 0, ent, arg, ptr, NULL);
 }
 
+/* ---- injection: the network interface of a node ------------------------ */
+
+/* queue_delay: what the first packet of a transfer waits on its path's
+ * loaded links, from the utilisation the fabric tracks: at each link the
+ * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
+ * utilisation rho, but at most one packet time per flow on the link (the
+ * router serves its flows' packets in turn).  0 without a packet size. */
+static double
+queue_delay(const X *x, const int *path, int len)
+{
+    const bbs_net_topo *t = x->c->topo;
+    const int *nf = bbs_net_fabric_link_flows(x->fab);
+    double pkt = x->c->packet_bytes, d = 0;
+
+    if (!(pkt > 0))
+        return 0;
+    for (int i = 0; i < len; i++) {
+        bbs_net_link_stat st;
+        double cap = t->link_cap_Bps[path[i]], rho, w;
+
+        bbs_net_fabric_link_stat(x->fab, path[i], &st);
+        rho = st.rate_Bps / cap;
+        w = rho < 1 ? rho / (2 * (1 - rho)) : INFINITY;
+        if (w > nf[path[i]])
+            w = nf[path[i]];
+        d += w * pkt / cap;
+    }
+    return d;
+}
+
+/* send_piece: the next flow of message mi: all of it, or under adaptive
+ * routing with route_piece_bytes, its next piece, routed on the loads of
+ * now (CODES routes every packet adaptively; a piece is the flow model's
+ * packet).  The first piece's path gives the queueing delay. */
+static int
+send_piece(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+    int path[BBS_NET_MAX_PATH], minimal, len;
+    double piece = m->xfer_left, rp = x->c->route_piece_bytes;
+
+    if (x->c->route.kind == BBS_NET_ROUTE_ADAPTIVE && rp > 0 && piece > rp)
+        piece = rp;
+    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
+    if (m->xfer_left == m->bytes)
+        m->qdelay = queue_delay(x, path, len);
+    m->xfer_left -= piece;
+    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
+                                NULL, x->err);
+}
+
+/* transmit: message mi leaves m->src_node now.  A P2P message of at most
+ * small_bytes is routed but is not a flow: it is sent at the path's
+ * slowest link and arrives after the path's delays and queueing; anything
+ * else goes as flows on routed paths (send_piece), whose arrival adds the
+ * queueing its first packet meets. */
+static int
+transmit(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+
+    if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
+        int path[BBS_NET_MAX_PATH], len, rc;
+        double cap = INFINITY, t_sent;
+
+        len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                            bbs_net_fabric_link_flows(x->fab), path, NULL);
+        m->qdelay = queue_delay(x, path, len);
+        for (int i = 0; i < len; i++) {
+            cap = fmin(cap, t->link_cap_Bps[path[i]]);
+            x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
+        }
+        x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
+        x->job_hopn[m->job]++;
+        t_sent = bbs_engine_now(x->e) + m->bytes / cap;
+        rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
+                       mi, NULL);
+        return rc;
+    }
+    m->xfer_left = m->bytes;
+    m->t_xfer0 = bbs_engine_now(x->e);
+    return send_piece(x, mi);
+}
+
+/* inject: message mi from node src to node dst (src != dst) through src's
+ * network interface: at once, or (inject_fcfs) after the messages the node
+ * sent before it, one at a time, as CODES' fcfs scheduler sends a node's
+ * messages, one message's packets after the other's. */
+static int
+inject(X *x, int mi, int src, int dst)
+{
+    msg *m = &x->m[mi];
+
+    m->src_node = src;
+    m->dst_node = dst;
+    if (!x->c->inject_fcfs)
+        return transmit(x, mi);
+    if (x->inj_busy[src]) {
+        m->inj_next = -1;
+        if (x->inj_tail[src] >= 0)
+            x->m[x->inj_tail[src]].inj_next = mi;
+        else
+            x->inj_head[src] = mi;
+        x->inj_tail[src] = mi;
+        return BB_OK;
+    }
+    x->inj_busy[src] = 1;
+    m->injecting = 1;
+    return transmit(x, mi);
+}
+
+/* injected: message mi's last byte has left its node: the next waiting
+ * message of the node goes. */
+static int
+injected(X *x, int mi)
+{
+    msg *m = &x->m[mi];
+    int src = m->src_node, nx;
+
+    if (!m->injecting)
+        return BB_OK;
+    m->injecting = 0;
+    nx = x->inj_head[src];
+    if (nx < 0) {
+        x->inj_busy[src] = 0;
+        return BB_OK;
+    }
+    x->inj_head[src] = x->m[nx].inj_next;
+    if (x->inj_head[src] < 0)
+        x->inj_tail[src] = -1;
+    x->m[nx].inj_next = -1;
+    x->m[nx].injecting = 1;
+    return transmit(x, nx);
+}
+
 /* ---- point-to-point ------------------------------------------------------ */
 
 /* Deliver a matched, arrived message to its receiver. */
@@ -386,31 +548,13 @@ msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, 
     }
     m = &x->m[mi];
     int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
-    if (sn != dn && bytes <= x->c->small_bytes) {
-        /* a small message: routed, but not a flow (see exec.h) */
-        int path[BBS_NET_MAX_PATH];
-        const bbs_net_topo *t = x->c->topo;
-        int len = bbs_net_route(t, &x->c->route, sn, dn, x->rng_route,
-                                bbs_net_fabric_link_flows(x->fab), path, NULL);
-        double cap = INFINITY, now = bbs_engine_now(x->e);
-        for (int i = 0; i < len; i++) {
-            cap = fmin(cap, t->link_cap_Bps[path[i]]);
-            x->small_link_bytes[t->link_kind[path[i]]] += bytes;
-        }
-        double t_sent = now + bytes / cap;
-        int rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
-        if (rc == BB_OK)
-            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len), EV_ARRIVE, 0, mi, NULL);
-        return rc;
-    }
     if (sn == dn) {
         int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
         if (rc == BB_OK)
             rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
         return rc;
     }
-    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, sn, dn, bytes, mi,
-                                      NULL, x->err);
+    return inject(x, mi, sn, dn);
 }
 
 static int
@@ -441,144 +585,6 @@ msg_recv(X *x, int job, int me, int src, int space, int64_t tag, int op, coll_ru
 }
 
 /* ---- collectives --------------------------------------------------------- */
-
-static int
-cact_add(cact **a, int *n, int *cap, int send, int peer, double bytes, int step, int round)
-{
-    if (bbs_wl_grow((void **)a, sizeof **a, cap, *n + 1))
-        return BB_ENOMEM;
-    (*a)[*n] = (cact){ send, peer, bytes, step, round };
-    (*n)++;
-    return BB_OK;
-}
-
-/* The schedule of communicator member me of p (root: member index) for one
- * collective: actions grouped into sequential steps (see ops.h). */
-static int
-coll_schedule(int kind, int algo, int p, int me, int root, double bytes, cact **a, int *n)
-{
-    int cap = 0, st = 0, rd = 0, rc = BB_OK;
-    *a = NULL;
-    *n = 0;
-    /* st orders this rank's steps; rd names the round (the message tag),
-     * which both ends of a message compute alike */
-#define ADD(s, peer, b) do { if ((rc = cact_add(a, n, &cap, (s), (peer), (b), st, rd)) != BB_OK) return rc; } while (0)
-    if (p <= 1)
-        return BB_OK;
-    int rel = (me - root + p) % p;
-    switch (kind) {
-    case BBS_COLL_BARRIER:
-        for (int d = 1; d < p; d <<= 1, st++, rd++) {
-            ADD(1, (me + d) % p, 0);
-            ADD(0, (me - d + p) % p, 0);
-        }
-        break;
-    case BBS_COLL_BCAST: {
-        int mask = 1, lvl = 0;
-        while (mask < p) {
-            if (rel & mask) {
-                rd = lvl;
-                ADD(0, ((rel - mask) + root) % p, 0);
-                st++;
-                break;
-            }
-            mask <<= 1;
-            lvl++;
-        }
-        mask >>= 1;
-        lvl--;
-        while (mask > 0) {
-            if (rel + mask < p) {
-                rd = lvl;
-                ADD(1, (rel + mask + root) % p, bytes);
-                st++;
-            }
-            mask >>= 1;
-            lvl--;
-        }
-        break;
-    }
-    case BBS_COLL_REDUCE:
-        for (int mask = 1; mask < p; mask <<= 1, rd++) {
-            if ((rel & mask) == 0) {
-                int s = rel | mask;
-                if (s < p) {
-                    ADD(0, (s + root) % p, 0);
-                    st++;
-                }
-            } else {
-                ADD(1, ((rel & ~mask) + root) % p, bytes);
-                st++;
-                break;
-            }
-        }
-        break;
-    case BBS_COLL_ALLREDUCE: {
-        int ring = algo == BBS_ALGO_RING
-                   || (algo == BBS_ALGO_AUTO && bytes >= BBS_ALLREDUCE_RING_MIN && p > 2);
-        if (ring) {
-            for (int k = 0; k < 2 * (p - 1); k++, st++, rd++) {
-                ADD(1, (me + 1) % p, bytes / p);
-                ADD(0, (me - 1 + p) % p, 0);
-            }
-            break;
-        }
-        int pof2 = 1;
-        while (pof2 * 2 <= p)
-            pof2 *= 2;
-        int rem = p - pof2, nr;
-        if (me < 2 * rem) {
-            if (me % 2 == 0) {
-                ADD(1, me + 1, bytes);
-                nr = -1;
-            } else {
-                ADD(0, me - 1, 0);
-                nr = me / 2;
-            }
-            st++;
-        } else {
-            nr = me - rem;
-        }
-        rd = 1;
-        if (nr >= 0)
-            for (int mask = 1; mask < pof2; mask <<= 1, st++, rd++) {
-                int nd = nr ^ mask;
-                int dst = nd < rem ? nd * 2 + 1 : nd + rem;
-                ADD(1, dst, bytes);
-                ADD(0, dst, 0);
-            }
-        rd = 1000;                 /* the unfold round, after every doubling round */
-        if (me < 2 * rem) {
-            if (me % 2)
-                ADD(1, me - 1, bytes);
-            else
-                ADD(0, me + 1, 0);
-            st++;
-        }
-        break;
-    }
-    case BBS_COLL_GATHER:
-    case BBS_COLL_GATHERV:
-        if (me == root) {
-            for (int i = 0; i < p; i++)
-                if (i != root)
-                    ADD(0, i, 0);
-        } else {
-            ADD(1, root, bytes);
-        }
-        break;
-    case BBS_COLL_ALLTOALL:
-        for (int k = 1; k < p; k++, st++, rd++) {
-            ADD(1, (me + k) % p, bytes);
-            ADD(0, (me - k + p) % p, 0);
-        }
-        break;
-    default:
-        break;
-    }
-#undef ADD
-    return BB_OK;
-}
 
 static int
 coll_step_start(X *x, coll_run *cr)
@@ -629,12 +635,14 @@ coll_start(X *x, int gr, int idx)
     cr->job = r->job;
     cr->comm = op->comm;
     cr->inst = r->inst[idx];
-    int rc = coll_schedule(op->coll, x->c->allreduce_algo, cm->n, cm->index[r->rank],
-                           cm->index[op->root], op->bytes, &cr->act, &cr->nact);
+    int algo = bbs_wl_job_allreduce(x->w, r->job);
+    int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
+                               cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
+                               &cr->nact);
     if (rc != BB_OK) {
-        free(cr->act);
         free(cr);
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
+        return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
+                                                         : "collective: bad arguments");
     }
     return coll_step_start(x, cr);
 }
@@ -643,25 +651,50 @@ coll_start(X *x, int gr, int idx)
 
 static int pfs_kick(X *x);
 
+/* issue_pieces: top up the device's issued pieces from the requests, in
+ * turn. */
+static void
+issue_pieces(X *x, server *S)
+{
+    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
+    while (S->niss < inflight && S->r_head >= 0) {
+        int mi = q_pop(x, &S->r_head, &S->r_tail);
+        msg *m = &x->m[mi];
+        double left = m->bytes - m->issued;
+        double piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes
+                                                                        : left;
+        int k = (S->iss_head + S->niss) % MAX_INFLIGHT;
+        S->iss[k] = mi;
+        S->iss_bytes[k] = piece;
+        S->iss_off[k] = m->issued;
+        S->niss++;
+        m->issued += piece;
+        if (m->issued < m->bytes)
+            q_push(x, &S->r_head, &S->r_tail, mi);
+    }
+}
+
 static int
 dev_start(X *x, int b, int hdd)
 {
     bbnode_st *B = &x->bb[b];
-    int *head = hdd ? &B->hq_head : &B->q_head, *tail = hdd ? &B->hq_tail : &B->q_tail;
-    int *busy = hdd ? &B->hbusy : &B->busy;
-    if (*busy || *head < 0)
+    server *S = &B->sv[hdd];
+    if (S->busy)
         return BB_OK;
-    int mi = q_pop(x, head, tail);
+    issue_pieces(x, S);
+    if (S->niss == 0)
+        return BB_OK;
+    int k = S->iss_head, mi = S->iss[k];
     msg *m = &x->m[mi];
     bbs_dev *d = hdd ? B->hdd : B->dev;
     const bbs_dev_params *dp = bbs_dev_get_params(d);
     bbs_io io;
     io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
     io.object = m->object;
-    io.size_bytes = m->bytes < 1 ? 1 : (uint64_t)m->bytes;
+    io.size_bytes = S->iss_bytes[k] < 1 ? 1 : (uint64_t)S->iss_bytes[k];
     double span = dp->capacity_bytes - (double)io.size_bytes;
     if (dp->kind == BBS_DEV_TABLE)
-        io.offset_bytes = m->offset;
+        io.offset_bytes = m->offset + (uint64_t)S->iss_off[k];
     else
         io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
     B->wp += (double)io.size_bytes;
@@ -669,8 +702,21 @@ dev_start(X *x, int b, int hdd)
     int rc = bbs_dev_serve(d, bbs_engine_now(x->e), &io, B->rng, &t_done, x->err);
     if (rc != BB_OK)
         return rc;
-    *busy = 1;
+    S->busy = 1;
     return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
+}
+
+/* piece_done: the device finished the first issued piece (of request mi):
+ * 1 when that completes the request. */
+static int
+piece_done(X *x, server *S, int mi)
+{
+    msg *m = &x->m[mi];
+    S->busy = 0;
+    m->served += S->iss_bytes[S->iss_head];
+    S->iss_head = (S->iss_head + 1) % MAX_INFLIGHT;
+    S->niss--;
+    return m->served >= m->bytes;
 }
 
 /* A request reaches its node (after the network, if any). */
@@ -695,10 +741,7 @@ dev_arrive(X *x, int mi)
         }
         B->reserved += m->bytes;
     }
-    if (hdd)
-        q_push(x, &B->hq_head, &B->hq_tail, mi);
-    else
-        q_push(x, &B->q_head, &B->q_tail, mi);
+    q_push(x, &B->sv[hdd].r_head, &B->sv[hdd].r_tail, mi);
     return dev_start(x, m->bbnode, hdd);
 }
 
@@ -734,8 +777,7 @@ io_start(X *x, int gr, int idx)
     int bn = x->bb_nodes[r->bbnode];
     if (m->kind == M_IOR || bn == r->node)
         return dev_arrive(x, mi);
-    return bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, r->node, bn, op->bytes,
-                                      mi, NULL, x->err);
+    return inject(x, mi, r->node, bn);
 }
 
 static int
@@ -975,8 +1017,10 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
 static int
 h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
+    int rc = injected(ctx, (int)ev->arg);
+
     (void)e;
-    return local_send_done(ctx, (int)ev->arg);
+    return rc != BB_OK ? rc : local_send_done(ctx, (int)ev->arg);
 }
 
 /* ---- stored data: attribution and failures ----------------------------- */
@@ -1133,10 +1177,8 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
     bbnode_st *B = &x->bb[b];
     msg *m = &x->m[mi];
     (void)e;
-    if (hdd)
-        B->hbusy = 0;
-    else
-        B->busy = 0;
+    if (!piece_done(x, &B->sv[hdd], mi))
+        return dev_start(x, b, hdd);
     if (m->kind == M_IOW) {
         int gr = m->src_gr, op = m->send_op;
         if ((rc = write_end(x, m->job)) != BB_OK)
@@ -1161,8 +1203,7 @@ h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
         if (bn == r->node)
             rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
         else
-            rc = bbs_net_fabric_route_start(x->fab, &x->c->route, x->rng_route, bn, r->node,
-                                            m->bytes, mi, NULL, x->err);
+            rc = inject(x, mi, bn, r->node);
         if (rc != BB_OK)
             return rc;
     }
@@ -1203,14 +1244,20 @@ on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     X *x = ctx;
     int mi = (int)info->tag, rc;
     msg *m = &x->m[mi];
-    double t_arr = bbs_engine_now(e) + info->delay_s;
+    double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
+    if (m->xfer_left > 0)
+        return send_piece(x, mi);
+    x->job_hops[m->job] += info->router_hops;
+    x->job_hopn[m->job]++;
+    if ((rc = injected(x, mi)) != BB_OK)
+        return rc;
     if (m->kind == M_P2P) {
         if ((rc = sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
             return rc;
         return local_send_done(x, mi);
     }
     /* I/O transfers count as messages in the latency sample (as MFNetSim) */
-    if (dvec_push(&x->lat[m->job], t_arr - info->t_start_s))
+    if (dvec_push(&x->lat[m->job], t_arr - m->t_xfer0))
         return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
     if (m->kind == M_IOW)
         return sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
@@ -1226,6 +1273,11 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->route.kind = BBS_NET_ROUTE_MIN;
     c->route.candidates = 2;
     c->exact_limit = -1;
+    c->inject_fcfs = 1;
+    c->packet_bytes = 4096;
+    c->piece_bytes = 1048576;
+    c->pieces_in_flight = 4;
+    c->route_piece_bytes = 262144;
     c->allreduce_algo = BBS_ALGO_AUTO;
     c->arch = BBS_ARCH_COMPUTE_GLOBAL;
     c->ssd_threshold_bytes = 65536;
@@ -1428,7 +1480,8 @@ setup_storage(X *x, char *err)
     int rc = BB_OK;
     for (int b = 0; b < x->nbb; b++) {
         bbnode_st *B = &x->bb[b];
-        B->q_head = B->q_tail = B->hq_head = B->hq_tail = B->st_head = B->st_tail = -1;
+        B->sv[0].r_head = B->sv[0].r_tail = B->sv[1].r_head = B->sv[1].r_tail = -1;
+        B->st_head = B->st_tail = -1;
         B->pfs_next = -1;
         if (!used[b])
             continue;
@@ -1559,6 +1612,11 @@ x_free(X *x)
     free(x->job_w);
     free(x->job_r);
     free(x->job_msgs);
+    free(x->inj_head);
+    free(x->inj_tail);
+    free(x->inj_busy);
+    free(x->job_hops);
+    free(x->job_hopn);
 }
 
 int
@@ -1575,6 +1633,11 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->pfs_head = x->pfs_tail = -1;
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
+    if (c->pieces_in_flight < 0 || c->pieces_in_flight > MAX_INFLIGHT || !(c->piece_bytes >= 0)
+        || !(c->packet_bytes >= 0) || !(c->route_piece_bytes >= 0))
+        return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
+                         "%g B (>= 0) out of range", c->pieces_in_flight, MAX_INFLIGHT,
+                         c->piece_bytes, c->packet_bytes);
     if (nj == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no job");
     if (c->place->njobs != nj)
@@ -1603,6 +1666,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->job_w = calloc((size_t)nj, sizeof(double));
     x->job_r = calloc((size_t)nj, sizeof(double));
     x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
+    x->job_hops = calloc((size_t)nj, sizeof(double));
+    x->job_hopn = calloc((size_t)nj, sizeof(uint64_t));
     x->job_wact = calloc((size_t)nj, sizeof(int));
     x->job_wt0 = calloc((size_t)nj, sizeof(double));
     x->job_write_s = calloc((size_t)nj, sizeof(double));
@@ -1613,7 +1678,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
     if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
-        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_wact || !x->job_wt0
+        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_hops || !x->job_hopn || !x->job_wact || !x->job_wt0
         || !x->job_write_s || !x->bursts || !x->job_pfs || !x->job_lost || !x->job_files_lost
         || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
@@ -1670,6 +1735,15 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
+    x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
+    x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
+    x->inj_busy = calloc((size_t)c->topo->nodes, 1);
+    if (!x->inj_head || !x->inj_tail || !x->inj_busy) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory (injection queues)");
+        goto out;
+    }
+    for (int n = 0; n < c->topo->nodes; n++)
+        x->inj_head[n] = x->inj_tail[n] = -1;
     if ((rc = fail_setup(x, err)) != BB_OK)
         goto out;
     for (int gr = 0; gr < x->nranks; gr++) {
@@ -1786,6 +1860,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         x->bursts[j].n = x->bursts[j].cap = 0;
         J->bytes_read = x->job_r[j];
         J->messages = x->job_msgs[j];
+        J->hops_mean = x->job_hopn[j] ? x->job_hops[j] / (double)x->job_hopn[j] : 0;
         dvec *d = &x->lat[j];
         if (d->n > 0) {
             double s = 0;

@@ -6,8 +6,17 @@
  * Network: every message is one flow (fabric.h) from the sender's node to
  * the receiver's, routed at its start (minimal or adaptive, route.h), so
  * its transfer shares links max-min with every other flow; its latency is
- * the transfer time plus the path's router and link delays.  Messages
- * between ranks on one node do not use the network (complete at once).
+ * the transfer time plus the path's router and link delays plus the
+ * queueing its first packet meets on loaded links (packet_bytes: an M/D/1
+ * wait at each link's utilisation, at most a packet time per flow on the
+ * link).  A node's network interface sends its messages (and I/O
+ * transfers) first come, first served, one after the other (inject_fcfs,
+ * CODES' fcfs scheduler): a node with k messages to send takes their sum,
+ * not the longest.  Under adaptive routing a message goes in pieces of
+ * route_piece_bytes, one after the other, each routed on the loads of its
+ * start (CODES routes every packet).  A P2P message of at most small_bytes is routed but is
+ * no flow (it is sent at the path's slowest link).  Messages between ranks
+ * on one node do not use the network (complete at once).
  *
  * Storage: the burst-buffer nodes are the BB terminals of the topology
  * (bb_per_group first terminals of each group).  A rank's node is mapped
@@ -16,7 +25,14 @@
  * node on the 1,056-node system, each in its own group).  A WRITE is a flow
  * to the buffer node, then a request to the node's device (a FIFO server,
  * device.h); a READ is the device request, then a flow back.  Node-local
- * buffers: the device is on the rank's node and no flow is made.
+ * buffers: the device is on the rank's node and no flow is made.  As
+ * MFNetSim's storage server, a node's server cuts requests into pieces of
+ * piece_bytes and keeps pieces_in_flight of them issued to the device,
+ * which serves them one at a time in issue order; whenever one completes,
+ * the next is issued from the next request present, in turn.  The device
+ * charges its seek whenever a piece does not continue the previous one
+ * (table model: another object, or a jump past seq_window_bytes), so
+ * clients writing at once pay a seek per piece.
  * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
  * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
  * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
@@ -47,9 +63,9 @@
 #include "network/topo.h"
 #include "storage/arch.h"
 #include "storage/device.h"
+#include "workload/coll.h"
 #include "workload/ops.h"
 
-enum { BBS_ALGO_AUTO = 0, BBS_ALGO_RECDBL = 1, BBS_ALGO_RING = 2 };
 
 /* Failures of the buffer nodes in use (failure.h): electronics after
  * Arrhenius (rate 1 / node_mttf_s at tref_C, scaled by the factor of the
@@ -76,12 +92,20 @@ typedef struct {
     bbs_net_route_opts route;
     int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
     double small_bytes;                /* messages of at most this size are not flows (0) */
-    int allreduce_algo;                /* BBS_ALGO_* */
+    int inject_fcfs;                   /* a node's messages leave one after the other (1) */
+    double packet_bytes;               /* queueing delay per loaded link, in packets of
+                                          this size (4096); 0: none */
+    double route_piece_bytes;          /* adaptive routing decides per piece of this
+                                          size (256 KiB; 0: per message) */
+    int allreduce_algo;                /* BBS_ALGO_* (coll.h), unless the job sets one */
     /* storage */
     bbs_arch_kind arch;
     bbs_dev_params bb_dev;             /* buffer device (SSD or table) */
     bbs_dev_params hdd_dev;            /* storage-side HDD */
     double ssd_threshold_bytes;        /* storage-side, default 65536 */
+    double piece_bytes;                /* a device serves requests in pieces of this
+                                          size (1 MiB); 0: whole requests */
+    int pieces_in_flight;              /* pieces issued to the device, 1 to 64 (4) */
     double capacity_bytes;             /* per buffer node; 0 = the device's */
     double pfs_bw_Bps;                 /* aggregate; 0 = no draining */
     bbs_drain_kind drain;
@@ -100,6 +124,10 @@ typedef struct {
     double compute_mean_s;
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;
+    double hops_mean;                  /* router-to-router hops per network
+                                        * message or I/O transfer (flows and
+                                        * small messages; same-node ones
+                                        * excluded) */
     double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
     int finished;                      /* every rank reached the end of its stream */
     /* write bursts: maximal intervals during which at least one WRITE of

@@ -48,9 +48,151 @@ bbs_g500_params_init(bbs_g500_params *p)
     p->nodes = 72;
     p->coalescing = 256;
     p->tq_s = 1.5e-9;
+    p->eqset = BBS_G500_EQ_KRONECKER;
     p->max_levels = 9;
     p->query_bytes = 16;
     p->signal_bytes = 4096;
+}
+
+/* ---- the Kronecker profile [ours] ---- */
+
+/* The Graph500 generator's initiator: P(bit of src, bit of dst) = A, B;
+ * C, D for (0,0), (0,1); (1,0), (1,1). */
+#define KA 0.57
+#define KB 0.19
+#define KC 0.19
+#define KD 0.05
+
+enum { KW = 41 };   /* types: 0..s 1-bits, s <= 40 */
+
+typedef struct {
+    int s;
+    double N[KW], lam[KW], K[KW][KW];
+} kron_types;
+
+static void
+kron_types_init(kron_types *T, int s, int f)
+{
+    double q0 = KB / (KA + KB), q1 = KD / (KC + KD); /* P(other end's bit = 1 | own 0, 1) */
+
+    T->s = s;
+    /* N_w vertices with w 1-bits, of mean degree lam_w = 2 f 2^s (A+B)^(s-w)
+     * (C+D)^w (the row sums; B = C, so in- and out-degrees agree) */
+    for (int w = 0; w <= s; w++) {
+        T->N[w] = exp(lgamma(s + 1.0) - lgamma(w + 1.0) - lgamma(s - w + 1.0));
+        T->lam[w] = 2.0 * f * ldexp(1, s) * pow(KA + KB, s - w) * pow(KC + KD, w);
+    }
+    /* K[w][v]: the type of the other end of an edge-end at a type-w vertex,
+     * bit by bit independent: Bin(s - w, q0) + Bin(w, q1) */
+    for (int w = 0; w <= s; w++) {
+        double a[KW + 1] = { 1 }, b[KW + 1];
+        for (int i = 0; i < s; i++) {
+            double q = i < s - w ? q0 : q1;
+            memset(b, 0, sizeof b);
+            for (int k = 0; k <= i; k++) {
+                b[k] += a[k] * (1 - q);
+                b[k + 1] += a[k] * q;
+            }
+            memcpy(a, b, sizeof a);
+        }
+        for (int v = 0; v <= s; v++)
+            T->K[w][v] = a[v];
+    }
+}
+
+/* The mean-field BFS from level-1 arrivals A (edge-ends per type, consumed):
+ * out[l] for l = 1..nl-1.  An edge-end arriving at type w lands on a
+ * uniform stub of the type, so a vertex of degree k is first reached with
+ * probability 1 - exp(-k t), t = arrivals so far / stubs of the type; with
+ * Poisson(lam) degrees, the vertices first reached while t grows from t1
+ * to t2 hold S (e^{-t1 - lam (1 - e^{-t1})} - (the same at t2)) edge-ends,
+ * S = N lam, all explored at that level and sent on through K. */
+static void
+kron_run(const kron_types *T, double *A, double *out, int nl)
+{
+    double H[KW] = { 0 }, An[KW];
+    int s = T->s;
+
+    for (int l = 1; l < nl; l++) {
+        double El = 0;
+        for (int v = 0; v <= s; v++)
+            An[v] = 0;
+        for (int w = 0; w <= s; w++) {
+            double S = T->N[w] * T->lam[w], t1, t2, Ew;
+            if (!(S > 0) || A[w] <= 0) {
+                H[w] += A[w];
+                continue;
+            }
+            t1 = H[w] / S;
+            t2 = (H[w] + A[w]) / S;
+            Ew = S * (exp(-t1 - T->lam[w] * (1 - exp(-t1)))
+                      - exp(-t2 - T->lam[w] * (1 - exp(-t2))));
+            H[w] += A[w];
+            El += Ew;
+            for (int v = 0; v <= s; v++)
+                An[v] += Ew * T->K[w][v];
+        }
+        out[l] = El;
+        memcpy(A, An, sizeof An);
+    }
+}
+
+int
+bbs_g500_kron_profile(int s, int f, double dr, double *out, int nl)
+{
+    kron_types *T;
+    double post[KW], p1[KW], T1[KW + 1], A[KW], *run, lmax = -INFINITY, z = 0;
+
+    if (s < 1 || s > KW - 1 || f < 1 || !(dr >= 1) || !isfinite(dr) || nl < 1)
+        return BB_EINVAL;
+    T = malloc(sizeof *T);
+    run = malloc((size_t)nl * sizeof *run);
+    if (!T || !run) {
+        free(T);
+        free(run);
+        return BB_ENOMEM;
+    }
+    kron_types_init(T, s, f);
+    /* the root's type given its degree: N_w Poisson(dr; lam_w); then the
+     * type of a neighbour of the root */
+    for (int w = 0; w <= s; w++) {
+        post[w] = log(T->N[w]) + dr * log(T->lam[w]) - T->lam[w];
+        lmax = fmax(lmax, post[w]);
+    }
+    for (int w = 0; w <= s; w++)
+        z += post[w] = exp(post[w] - lmax);
+    for (int v = 0; v <= s; v++) {
+        p1[v] = 0;
+        for (int w = 0; w <= s; w++)
+            p1[v] += post[w] / z * T->K[w][v];
+    }
+    /* Averaged over the type v of the root's neighbour of lowest type (the
+     * largest mean degree): the lowest of dr independent types is v with
+     * probability T1(v)^dr - T1(v+1)^dr, T1(v) = P(type >= v); one edge-end
+     * goes to v, the other dr - 1 to the types >= v in proportion.  A root
+     * of small degree sees a BFS whose speed depends on the neighbours it
+     * has, led by its largest one, and the mean of those fronts is not the
+     * front of the mean: for dr = 1 the mixture is exact, for large dr it
+     * tends to the plain mean field. */
+    T1[s + 1] = 0;
+    for (int v = s; v >= 0; v--)
+        T1[v] = T1[v + 1] + p1[v];
+    for (int l = 0; l < nl; l++)
+        out[l] = l == 0 ? dr : 0;
+    for (int v = 0; v <= s; v++) {
+        double pm = pow(fmin(T1[v], 1), dr) - pow(fmin(T1[v + 1], 1), dr);
+        if (!(pm > 1e-14) || !(T1[v] > 0))
+            continue;
+        for (int u = 0; u <= s; u++)
+            A[u] = u >= v ? (dr - 1) * p1[u] / T1[v] : 0;
+        A[v] += 1;
+        kron_run(T, A, run, nl);
+        for (int l = 1; l < nl; l++)
+            out[l] += pm * run[l];
+    }
+    free(T);
+    free(run);
+    return BB_OK;
 }
 
 /* ---- equations 4-16 ---- */
@@ -59,6 +201,14 @@ double
 bbs_g500_level_mean(const bbs_g500_params *p, int l, double dr)
 {
     double s = p->scale, f = p->edgefactor, ld = log(dr), C;
+
+    if (p->eqset == BBS_G500_EQ_KRONECKER) {
+        double prof[65];
+        if (l < 0 || l > 64 || bbs_g500_kron_profile(p->scale, p->edgefactor, fmax(dr, 1), prof,
+                                                     l + 1) != BB_OK)
+            return 0;   /* out of memory, or out of range (checked by the plan) */
+        return prof[l];
+    }
     double A = -0.133 + 0.0046 * s + exp(0.01257 * f - 0.1829 * s - exp(1.75 - 0.7 * l));
     double B = 2 - l * (0.91 + 0.002 * f - 0.012 * s);
 
@@ -95,6 +245,9 @@ double
 bbs_g500_level_sigma(const bbs_g500_params *p, int l, double dr)
 {
     double ld = log(dr);
+
+    if (p->eqset == BBS_G500_EQ_KRONECKER)
+        return 0;   /* the profile is the mean given the root; see g500.h */
 
     if (l <= 1)
         return exp(f1(p, 1, ld));
@@ -236,7 +389,7 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
     bbs_g500_plan *pl;
     gsl_rng *setup = NULL, **rr = NULL;
     int *perm = NULL, rc = BB_OK, n = p->nodes;
-    double *qn = NULL;
+    double *qn = NULL, *prof = NULL;
     double frac, remaining, expect = 0;
     int cap_levels;
 
@@ -266,6 +419,14 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
     /* root degree */
     pl->root_degree = p->root_degree > 0 ? p->root_degree : bbs_g500_draw_root_degree(p, setup);
     pl->root_node = (int)gsl_rng_uniform_int(setup, (unsigned long)n);
+    if (p->eqset == BBS_G500_EQ_KRONECKER) { /* the whole profile at once */
+        prof = malloc((size_t)cap_levels * sizeof *prof);
+        if (!prof || bbs_g500_kron_profile(p->scale, p->edgefactor, (double)pl->root_degree, prof,
+                                           cap_levels) != BB_OK) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory");
+            goto done;
+        }
+    }
     remaining = pl->budget;
     for (int l = 0; l < cap_levels; l++) {
         bbs_g500_level *L = &pl->levels[l];
@@ -314,7 +475,8 @@ bbs_g500_plan_new(bbs_g500_plan **out, const bbs_g500_params *p, uint64_t seed, 
                 L->mean = (last ? remaining : ceil(room)) / frac;
                 L->sigma = 0;
             } else {
-                L->mean = fmin(bbs_g500_level_mean(p, l, dr), ceil(room / frac));
+                L->mean = fmin(prof ? prof[l] : bbs_g500_level_mean(p, l, dr),
+                               ceil(room / frac));
                 L->sigma = bbs_g500_level_sigma(p, l, dr);
             }
             drift = remaining - expect;
@@ -382,6 +544,7 @@ done:
         gsl_rng_free(rr[i]);
     free(rr);
     free(qn);
+    free(prof);
     free(perm);
     if (setup)
         gsl_rng_free(setup);

@@ -6,6 +6,7 @@
 noinst_LIBRARIES += sim/workload/libbbswl.a
 sim_workload_libbbswl_a_SOURCES = \
 	sim/workload/ops.c sim/workload/ops.h sim/workload/wl_int.h \
+	sim/workload/coll.c sim/workload/coll.h \
 	sim/workload/exec.c sim/workload/exec.h
 WL_LIBS = sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
@@ -14,6 +15,14 @@ check_PROGRAMS += tests/t_wl_exec
 tests_t_wl_exec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_wl_exec_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_wl_exec
+check_PROGRAMS += tests/t_wl_models
+tests_t_wl_models_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_models_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_models
+check_PROGRAMS += tests/t_wl_coll
+tests_t_wl_coll_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_coll_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_coll
 
 sim_workload_libbbswl_a_SOURCES += \
 	sim/workload/models.c sim/workload/models.h \
@@ -58,3 +67,11 @@ bench-hybrid: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	  $(SHELL) $(top_srcdir)/bench/hybrid.sh
 .PHONY: bench-hybrid
+
+# What each network and storage mechanism changes (never run by make check).
+EXTRA_DIST += bench/mechanisms.sh
+bench-mechanisms: src/bbsize$(EXEEXT)
+	for w in w1 w2; do for r in min adp; do \
+	  BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
+.PHONY: bench-mechanisms

@@ -52,11 +52,12 @@ bbs_model_defaults(bbs_model *m, bbs_model_kind kind)
         break;
     case BBS_MODEL_NEKBONE:
         m->grid[0] = 5, m->grid[1] = 6, m->grid[2] = 10;
-        m->elems = 13;
+        /* the skeleton reads Ez from "Rx" (5), not from "Ez" (13) */
+        m->elem[0] = 13, m->elem[1] = 13, m->elem[2] = 5;
         m->p_begin = 8, m->p_end = 18, m->p_step = 3;
         m->cg_iterations = 100;
         m->dof_bytes = 8;
-        m->allreduces = 2;
+        m->allreduces = 3;
         m->allreduce_bytes = 8;
         m->iterations = 1;
         break;
@@ -170,7 +171,7 @@ static const char *const keys_of[BBS_MODEL_N] = {
     "iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes",
     "grid, elements, orders, cg_iterations, dof_bytes, compute, allreduces, allreduce_bytes",
     "iterations, compute, total_bytes, mtti, delta",
-    "iterations, compute, allreduce_bytes, read_bytes"
+    "iterations, compute, allreduce_bytes, read_bytes, batch_op"
 };
 
 int
@@ -205,8 +206,11 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "three dimensions like 5x6x10";
         ok = parse_dims(value, m->grid, 3, &n) == BB_OK && n == 3 ? BB_OK : BB_EINVAL;
     } else if (IS("elements", || k == BBS_MODEL_NEKBONE)) {
-        what = "an integer >= 1";
-        ok = parse_int(value, &m->elems) == BB_OK && m->elems >= 1 ? BB_OK : BB_EINVAL;
+        what = "elements per rank along x, y, z like 13x13x5, or one for all three";
+        ok = parse_dims(value, m->elem, 3, &n) == BB_OK && (n == 1 || n == 3) ? BB_OK
+                                                                             : BB_EINVAL;
+        if (ok == BB_OK && n == 1)
+            m->elem[1] = m->elem[2] = m->elem[0];
     } else if (IS("orders", || k == BBS_MODEL_NEKBONE)) {
         what = "begin:end:step like 8:18:3";
         int b, e, s;
@@ -239,6 +243,10 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "a size >= 0";
         ok = bbs_wl_parse_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes >= 0
                  ? BB_OK : BB_EINVAL;
+    } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
+        what = "read (the paper) or write (the artifact)";
+        ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;
+        m->batch_write = !strcasecmp(value, "write");
     } else {
         return bb_seterr(err, BB_EINVAL, "unknown parameter '%s' for model %s (known: %s)", key,
                          model_names[k], keys_of[k]);
@@ -282,12 +290,16 @@ bbs_young_daly_s(double delta_s, double mtti_s)
 
 /* ---- generators ---------------------------------------------------------- */
 
-/* Rank of coordinates c on a periodic grid d (row-major, last fastest). */
+/* Rank of coordinates c on a periodic grid d, dimension 0 fastest: r =
+ * c0 + d0 (c1 + d1 (c2 + ...)), as the artifact's skeletons lay ranks out
+ * (MILC xlat_coords_to_pid, Nekbone CUBICLAT::tripletZ2id), so ranks that
+ * differ in dimension 0 are adjacent in rank order and, under contiguous
+ * placement, on nearby nodes. */
 static int
 grid_rank(const int *d, int n, const int *c)
 {
     int r = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = n - 1; i >= 0; i--)
         r = r * d[i] + ((c[i] % d[i]) + d[i]) % d[i];
     return r;
 }
@@ -295,7 +307,7 @@ grid_rank(const int *d, int n, const int *c)
 static void
 grid_coords(const int *d, int n, int r, int *c)
 {
-    for (int i = n - 1; i >= 0; i--) {
+    for (int i = 0; i < n; i++) {
         c[i] = r % d[i];
         r /= d[i];
     }
@@ -325,8 +337,8 @@ gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
             }
         int nn = 2 * m->ndims;
         for (int it = 0; it < m->iterations; it++) {
-            if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
-                return rc;
+            /* the skeleton's two Dslash phases (even, odd sites): post
+             * the receives, send, compute, wait */
             for (int ph = 0; ph < 2; ph++) {
                 /* tag: (iteration, phase, direction of travel); the
                  * receiver expects from its neighbour in direction d the
@@ -338,6 +350,8 @@ gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
                 for (int k = 0; k < nn; k++)
                     if ((rc = nb_op(w, job, r, 1, nbr[k], m->msg_bytes, base + dirn[k], err)))
                         return rc;
+                if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
+                    return rc;
                 if ((rc = bbs_wl_waitall(w, job, r, err)))
                     return rc;
             }
@@ -350,54 +364,99 @@ gen_milc(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
     return BB_OK;
 }
 
-/* Nekbone: neighbour offsets in {-1,0,1}^3 \ {0}; size by how many
- * coordinates are non-zero (1 face, 2 edge, 3 corner). */
+/* Nekbone's 26 neighbour offsets in the skeleton's order
+ * (make_neighbors_loads): the 6 faces, the 8 corners, the 12 edges. */
+static const signed char nek_off[26][3] = {
+    { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 },
+    { 1, 1, -1 }, { 1, -1, -1 }, { -1, -1, -1 }, { -1, 1, -1 },
+    { 1, 1, 1 }, { 1, -1, 1 }, { -1, -1, 1 }, { -1, 1, 1 },
+    { 0, -1, -1 }, { 0, 1, -1 }, { 0, -1, 1 }, { 0, 1, 1 },
+    { 1, 0, -1 }, { 1, 0, 1 }, { -1, 0, 1 }, { -1, 0, -1 },
+    { -1, -1, 0 }, { -1, 1, 0 }, { 1, -1, 0 }, { 1, 1, 0 }
+};
+
+/* Bytes shared with the neighbour at offset o at order P: the degrees of
+ * freedom on the common face, edge or corner of the two blocks of E_x x
+ * E_y x E_z elements, E_i P + 1 along each axis i where o_i = 0. */
 static double
-nek_bytes(const bbs_model *m, int P, int nz)
+nek_bytes(const bbs_model *m, int P, const signed char *o)
 {
-    double e = m->elems;
-    return nz == 1 ? m->dof_bytes * (e * P) * (e * P)
-                   : nz == 2 ? m->dof_bytes * e * P : m->dof_bytes;
+    double b = m->dof_bytes;
+    for (int i = 0; i < 3; i++)
+        if (o[i] == 0)
+            b *= (double)m->elem[i] * P + 1;
+    return b;
 }
 
+/* One gather-scatter (nek_gsop): Irecv from every neighbour, Isend to
+ * every neighbour, wait.  On a non-periodic lattice two ranks are
+ * neighbours at most once, so the gather-scatter's number is the tag. */
+static int
+nek_exchange(const bbs_model *m, bbs_wl *w, int job, int r, const int *nbr, const int *ki,
+             int nn, int P, int64_t tag, char *err)
+{
+    int rc;
+    for (int k = 0; k < nn; k++)
+        if ((rc = nb_op(w, job, r, 0, nbr[k], 0, tag, err)))
+            return rc;
+    for (int k = 0; k < nn; k++)
+        if ((rc = nb_op(w, job, r, 1, nbr[k], nek_bytes(m, P, nek_off[ki[k]]), tag, err)))
+            return rc;
+    return bbs_wl_waitall(w, job, r, err);
+}
+
+static int
+nek_allreduces(const bbs_model *m, bbs_wl *w, int job, int r, int n, char *err)
+{
+    int rc;
+    for (int a = 0; a < n; a++)
+        if ((rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes, err)))
+            return rc;
+    return BB_OK;
+}
+
+/* The skeleton's run(): per order, two gather-scatters ("on c", "on f"),
+ * a CG solve, a barrier, a second CG solve.  A solve: one allreduce, then
+ * per iteration an allreduce, a gather-scatter and allreduces - 1 more. */
 static int
 gen_nekbone(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
 {
     int c[3], rc;
     for (int r = 0; r < ranks; r++) {
         grid_coords(m->grid, 3, r, c);
-        int nbr[26], nzs[26], code[26], nn = 0;
-        for (int dx = -1; dx <= 1; dx++)
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dz = -1; dz <= 1; dz++) {
-                    if (!dx && !dy && !dz)
-                        continue;
-                    int cc[3] = { c[0] + dx, c[1] + dy, c[2] + dz };
-                    nbr[nn] = grid_rank(m->grid, 3, cc);
-                    nzs[nn] = (dx != 0) + (dy != 0) + (dz != 0);
-                    code[nn] = (dx + 1) * 9 + (dy + 1) * 3 + (dz + 1);
-                    nn++;
-                }
-        int64_t it = 0;
-        for (int P = m->p_begin; P < m->p_end; P += m->p_step)
-            for (int cg = 0; cg < m->cg_iterations; cg++, it++) {
-                if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
-                    return rc;
-                int64_t base = it * 32;
-                for (int k = 0; k < nn; k++)   /* from the neighbour at -offset */
-                    if ((rc = nb_op(w, job, r, 0, nbr[k], 0, base + (26 - code[k]), err)))
-                        return rc;
-                for (int k = 0; k < nn; k++)
-                    if ((rc = nb_op(w, job, r, 1, nbr[k], nek_bytes(m, P, nzs[k]),
-                                    base + code[k], err)))
-                        return rc;
-                if ((rc = bbs_wl_waitall(w, job, r, err)))
-                    return rc;
-                for (int a = 0; a < m->allreduces; a++)
-                    if ((rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0,
-                                          m->allreduce_bytes, err)))
-                        return rc;
+        int nbr[26], ki[26], nn = 0;
+        for (int k = 0; k < 26; k++) {
+            int cc[3], in = 1;
+            for (int i = 0; i < 3; i++) {
+                cc[i] = c[i] + nek_off[k][i];
+                in = in && cc[i] >= 0 && cc[i] < m->grid[i];
             }
+            if (!in)
+                continue;   /* not periodic: no neighbour beyond the boundary */
+            nbr[nn] = grid_rank(m->grid, 3, cc);
+            ki[nn++] = k;
+        }
+        int64_t ex = 0;     /* gather-scatter number: its tag */
+        for (int P = m->p_begin; P < m->p_end; P += m->p_step) {
+            for (int g = 0; g < 2; g++, ex++)
+                if ((rc = nek_exchange(m, w, job, r, nbr, ki, nn, P, ex, err)))
+                    return rc;
+            for (int solve = 0; solve < 2; solve++) {
+                if (solve == 1 && (rc = bbs_wl_coll(w, job, r, BBS_COLL_BARRIER, 0, 0, 0, err)))
+                    return rc;
+                if ((rc = nek_allreduces(m, w, job, r, m->allreduces > 0, err)))
+                    return rc;
+                for (int cg = 0; cg < m->cg_iterations; cg++, ex++) {
+                    if (m->compute_s > 0 && (rc = bbs_wl_compute(w, job, r, m->compute_s, err)))
+                        return rc;
+                    if ((rc = nek_allreduces(m, w, job, r, m->allreduces > 0, err))
+                        || (rc = nek_exchange(m, w, job, r, nbr, ki, nn, P, ex, err))
+                        || (rc = nek_allreduces(m, w, job, r,
+                                                m->allreduces > 1 ? m->allreduces - 1 : 0, err)))
+                        return rc;
+                }
+            }
+        }
     }
     return BB_OK;
 }
@@ -419,29 +478,22 @@ gen_checkpoint(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
     return BB_OK;
 }
 
+/* Figure 6 of the paper (its coNCePTuaL program): per iteration every
+ * task READs a sample, then COMPUTES, then the Allreduce, each blocking.
+ * batch_write: the skeleton's I/O is a write of the batch to the buffer. */
 static int
 gen_cosmoflow(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
 {
     int rc;
     for (int r = 0; r < ranks; r++)
-        for (int it = 0; it < m->iterations; it++) {
-            bbs_op op;
-            bbs_op_init(&op, BBS_OP_READ);
-            op.bytes = m->read_bytes;
-            op.nonblocking = 1;
-            op.object = (uint64_t)job << 32 | (uint64_t)r;
-            op.offset = (uint64_t)(m->read_bytes * it);
-            int ri;
-            if ((rc = bbs_wl_append(w, job, r, &op, &ri, err))
+        for (int it = 0; it < m->iterations; it++)
+            if ((rc = bbs_wl_io(w, job, r, m->batch_write, m->read_bytes,
+                                (uint64_t)job << 32 | (uint64_t)r,
+                                (uint64_t)(m->read_bytes * it), err))
                 || (rc = bbs_wl_compute(w, job, r, m->compute_s, err))
                 || (rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes,
                                      err)))
                 return rc;
-            bbs_op_init(&op, BBS_OP_WAIT);
-            op.ref = ri;
-            if ((rc = bbs_wl_append(w, job, r, &op, NULL, err)))
-                return rc;
-        }
     return BB_OK;
 }
 
@@ -474,11 +526,19 @@ bbs_model_p2p_bytes(const bbs_model *m, int ranks)
     case BBS_MODEL_MILC:
         return (double)ranks * m->iterations * 2 * (2 * m->ndims) * m->msg_bytes;
     case BBS_MODEL_NEKBONE: {
-        double per = 0;
+        /* every ordered pair of lattice neighbours at offset o: there are
+         * prod_i (R_i - |o_i|) of them; 2 + 2 cg_iterations
+         * gather-scatters per order */
+        double tot = 0;
+        (void)ranks;
         for (int P = m->p_begin; P < m->p_end; P += m->p_step)
-            per += m->cg_iterations * (6 * nek_bytes(m, P, 1) + 12 * nek_bytes(m, P, 2)
-                                       + 8 * nek_bytes(m, P, 3));
-        return ranks * per;
+            for (int k = 0; k < 26; k++) {
+                double pairs = 1;
+                for (int i = 0; i < 3; i++)
+                    pairs *= m->grid[i] - abs(nek_off[k][i]);
+                tot += (2.0 + 2.0 * m->cg_iterations) * pairs * nek_bytes(m, P, nek_off[k]);
+            }
+        return tot;
     }
     default:
         return 0;

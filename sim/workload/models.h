@@ -8,22 +8,34 @@
  * nekbone_workload.json, union_conceptual.json).  Every rank of a model
  * runs in program order (BBS_DEP_PREV); tags are per iteration.
  *
- * MILC (milc_skeleton.json): ranks on a periodic 4-D grid (default
- * 3x4x5x5 = 300), 8 neighbours (+-1 in each dimension).  Per iteration:
- * compute_s (default 100 cycles at 4 GHz = 25 ns), then two halo phases,
- * each 8 Irecv + 8 Isend of msg_bytes (497,664 B) and a Waitall, then 2
- * Allreduce of 8 B.  Per rank and iteration: 16 messages, 16 x 497,664 B.
- * [inferred] the two phases and the two 8-B allreduces (the skeleton's
- * gauge-force/CG structure); the paper gives 486 KB = 497,664 B messages.
+ * MILC (milc_skeleton.json and the SWM skeleton it names,
+ * milc_swm_user_code.cpp): ranks on a periodic 4-D grid (default 3x4x5x5 =
+ * 300) laid out with dimension 0 fastest (rank = c0 + d0 (c1 + d1 (c2 +
+ * d2 c3))), 8 neighbours in the order -d0, +d0, -d1, ..., +d3.  Per
+ * iteration two halo phases (Dslash on even, then odd sites), each 8 Irecv
+ * + 8 Isend of msg_bytes (497,664 B), compute_s (default 100 cycles at
+ * 4 GHz = 25 ns) and a Waitall; then 2 Allreduce of 8 B.  Per rank and
+ * iteration: 16 messages, 16 x 497,664 B.  The paper gives 486 KB =
+ * 497,664 B messages.
  *
- * Nekbone (nekbone_workload.json): ranks on a periodic 3-D grid Rx x Ry x
- * Rz (5 x 6 x 10), 26 neighbours; for each polynomial order P from Pbegin
- * to Pend step Pstep (8, 11, 14, 17), CGcount (100) CG iterations, each a
- * halo exchange (26 Irecv + 26 Isend, Waitall) and 2 Allreduce of 8 B
- * (ByteSizeOf1DOF).  [inferred] message sizes: with E = Ex (13) elements
- * per edge of a rank's block, face 8 (E P)^2 B, edge 8 E P B, corner 8 B
- * (the paper says 8 B to 165 KB; this rule reaches 165 KB at P = 11 and
- * 391 KB at P = 17).  Compute per iteration: compute_s (default 0: the
+ * Nekbone (nekbone_workload.json and its SWM skeleton,
+ * nekbone_swm_user_code.cpp): ranks on a non-periodic 3-D lattice Rx x Ry
+ * x Rz (5 x 6 x 10), x fastest (CUBICLAT::tripletZ2id), up to 26
+ * neighbours (fewer at the boundary), in the skeleton's order: 6 faces, 8
+ * corners, 12 edges.  A rank's block holds Ex x Ey x Ez elements; the
+ * skeleton reads Ez from the key "Rx", so the published runs had 13 x 13 x
+ * 5, not the file's 13 x 13 x 13 (elem defaults to what ran).  A message
+ * carries the DOFs the two blocks share, dof_bytes (8) each: E_i P + 1
+ * along every axis i where the two ranks' coordinates agree (face: two
+ * axes, edge: one, corner: 1 DOF).  For each polynomial order P from Pbegin
+ * to Pend step Pstep (8, 11, 14, 17): two gather-scatters ("on c", "on
+ * f"), a CG solve, a barrier, a second CG solve.  A solve is one Allreduce
+ * of allreduce_bytes (8), then CGcount (100) iterations of an Allreduce, a
+ * gather-scatter and allreduces - 1 (2) more Allreduces (nek_glsc3 x 3 and
+ * nek_gsop "on w").  A gather-scatter: an Irecv from every neighbour, an
+ * Isend to every neighbour, Waitall.  [departure] the skeleton waits for
+ * its receives only; the Waitall here waits for the sends too (they end
+ * when injected).  Compute per CG iteration: compute_s (default 0: the
  * skeleton's cpu_sim_speedup of 1e6 makes it negligible).
  *
  * Checkpoint (union_conceptual.json "checkpoint 1 50000000000 100000000"):
@@ -32,11 +44,19 @@
  * > 0 the interval is Young/Daly's sqrt(2 delta MTTI) - delta for the
  * checkpoint duration delta_s.
  *
- * Cosmoflow (union_conceptual.json "cosmo 5 7379200 129000000"):
- * iterations (5), each: a non-blocking read of read_bytes (8 MiB) from the
- * burst buffer, compute_s (129 ms) overlapping it, an Allreduce of
- * allreduce_bytes (7,379,200 floats x 4 B = 29,516,800 B), then a wait for
- * the read (the paper: reads pipelined with gradient computation). */
+ * Cosmoflow (union_conceptual.json "cosmo 5 7379200 129000000"; paper
+ * Figure 6): iterations (5), each: a blocking read of read_bytes (8 MiB)
+ * from the burst buffer, then compute_s (129 ms), then an Allreduce of
+ * allreduce_bytes (7,379,200 ints x 4 B = 29,516,800 B), each waiting for
+ * the one before, as Figure 6's coNCePTuaL program draws it ("all tasks
+ * READ sample then all tasks COMPUTES ... then ... Allreduce").  The text
+ * of Section 7.2 says the reads are pipelined with the computation; the
+ * figure and the artifact's skeleton do not overlap them.  batch_write =
+ * 1 (key batch_op = write) follows the artifact instead: its skeleton
+ * issues the batch as a write, so the bytes travel from the compute node
+ * to the burst buffer and fill it.  The artifact's allreduce is
+ * Rabenseifner's (the MFNetSim scenario files say allreduce =
+ * rabenseifner for the job; coll.h). */
 #ifndef BBSIZE_SIM_WORKLOAD_MODELS_H
 #define BBSIZE_SIM_WORKLOAD_MODELS_H
 
@@ -52,16 +72,16 @@ typedef enum {
 typedef struct {
     bbs_model_kind kind;
     int iterations;              /* MILC 100, Cosmoflow 5, Checkpoint: count 1 */
-    double compute_s;            /* per iteration (Checkpoint: the interval) */
+    double compute_s;            /* per iteration (MILC: per phase; Checkpoint: interval) */
     /* MILC */
     int ndims;
     int dims[BBS_MODEL_MAXDIMS];
     double msg_bytes;
-    int allreduces;              /* per iteration (MILC 2, Nekbone 2) */
+    int allreduces;              /* per iteration (MILC 2, Nekbone 3) */
     double allreduce_bytes;      /* MILC/Nekbone 8, Cosmoflow 29,516,800 */
     /* Nekbone */
     int grid[3];                 /* Rx Ry Rz */
-    int elems;                   /* Ex */
+    int elem[3];                 /* elements per rank: Ex Ey Ez */
     int p_begin, p_end, p_step;
     int cg_iterations;
     double dof_bytes;
@@ -70,6 +90,7 @@ typedef struct {
     double mtti_s, delta_s;
     /* Cosmoflow */
     double read_bytes;
+    int batch_write;             /* 0: read the batch (paper), 1: write it (artifact) */
 } bbs_model;
 
 /* bbs_model_parse_kind: "milc", "nekbone", "checkpoint", "cosmoflow"
@@ -100,7 +121,8 @@ double bbs_young_daly_s(double delta_s, double mtti_s);
 int bbs_model_generate(const bbs_model *m, bbs_wl *w, int job, char *err);
 
 /* bbs_model_p2p_bytes: closed-form point-to-point bytes of the whole job
- * (MILC: ranks x iterations x 16 x msg_bytes). */
+ * (MILC: ranks x iterations x 16 x msg_bytes; Nekbone: per order, 2 + 2
+ * cg_iterations gather-scatters of every pair of lattice neighbours). */
 double bbs_model_p2p_bytes(const bbs_model *m, int ranks);
 
 #endif

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "bb_error.h"
+#include "workload/coll.h"
 #include "workload/wl_int.h"
 
 static const char *const coll_names[BBS_COLL_NKINDS] = {
@@ -149,6 +150,7 @@ bbs_wl_add_job(bbs_wl *w, const char *name, int nranks, double start_s, int *job
     memset(jb, 0, sizeof *jb);
     jb->nranks = nranks;
     jb->start_s = start_s;
+    jb->allreduce_algo = -1;
     jb->name = strdup(name ? name : "job");
     jb->streams = calloc((size_t)nranks, sizeof *jb->streams);
     if (!jb->name || !jb->streams) {
@@ -369,6 +371,23 @@ bbs_wl_set_job_start(bbs_wl *w, int job, double start_s, char *err)
         return bb_seterr(err, BB_EINVAL, "start %g s is not a finite time >= 0", start_s);
     w->jobs[job].start_s = start_s;
     return BB_OK;
+}
+
+int
+bbs_wl_set_job_allreduce(bbs_wl *w, int job, int algo, char *err)
+{
+    if (job < 0 || job >= w->njobs)
+        return bb_seterr(err, BB_EINVAL, "no job %d", job);
+    if (algo < -1 || algo >= BBS_ALGO_N)
+        return bb_seterr(err, BB_EINVAL, "unknown allreduce algorithm %d", algo);
+    w->jobs[job].allreduce_algo = algo;
+    return BB_OK;
+}
+
+int
+bbs_wl_job_allreduce(const bbs_wl *w, int job)
+{
+    return job >= 0 && job < w->njobs ? w->jobs[job].allreduce_algo : -1;
 }
 
 const bbs_op *

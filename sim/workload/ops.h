@@ -67,7 +67,9 @@
  *              p - 2^floor(log2 p) extra ranks before and after) when
  *              bytes < BBS_ALLREDUCE_RING_MIN or p is small; else ring
  *              (reduce-scatter then allgather, 2(p-1) steps of bytes/p);
- *              BBS_ALGO_* in bbs_exec_config forces one;
+ *              BBS_ALGO_* (coll.h: also Rabenseifner's recursive halving
+ *              and doubling) in bbs_exec_config or per job
+ *              (bbs_wl_set_job_allreduce) forces one;
  *   GATHER, GATHERV  linear: every non-root sends its bytes to root (the
  *              root's own bytes do not move; GATHERV: sizes may differ);
  *   ALLTOALL   pairwise exchange, p-1 steps, bytes to each other rank.
@@ -196,6 +198,11 @@ double bbs_wl_job_start(const bbs_wl *w, int job);
 /* bbs_wl_set_job_start: change when job's ranks begin (>= 0, finite).
  * BB_EINVAL. */
 int bbs_wl_set_job_start(bbs_wl *w, int job, double start_s, char *err);
+/* bbs_wl_set_job_allreduce: the allreduce algorithm of job's collectives
+ * (BBS_ALGO_* of coll.h), or -1 (the default): the run's
+ * (bbs_exec_config.allreduce_algo).  BB_EINVAL. */
+int bbs_wl_set_job_allreduce(bbs_wl *w, int job, int algo, char *err);
+int bbs_wl_job_allreduce(const bbs_wl *w, int job);
 /* bbs_wl_stream: the ops of (job, rank) and their number. */
 const bbs_op *bbs_wl_stream(const bbs_wl *w, int job, int rank, int *n);
 

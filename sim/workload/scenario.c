@@ -105,8 +105,24 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "exact_limit"))
             return parse_intv(val, -1, 100000000, &l) ? BAD("not an integer >= -1")
                                                       : (s->exact_limit = (int)l, BB_OK);
+        if (!strcmp(key, "injection")) {
+            if (!strcasecmp(val, "fcfs"))
+                s->inject_fcfs = 1;
+            else if (!strcasecmp(val, "concurrent"))
+                s->inject_fcfs = 0;
+            else
+                return BAD("not fcfs or concurrent");
+            return BB_OK;
+        }
+        if (!strcmp(key, "packet"))
+            return bbs_wl_parse_bytes(val, &s->packet_bytes) || s->packet_bytes < 0
+                       ? BAD("not a size >= 0") : BB_OK;
+        if (!strcmp(key, "route_piece"))
+            return bbs_wl_parse_bytes(val, &s->route_piece_bytes) || s->route_piece_bytes < 0
+                       ? BAD("not a size >= 0") : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
-                         "bb_per_group, routing, bias, candidates, exact_limit, small_message)", where, key);
+                         "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
+                         "injection, packet, route_piece)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
@@ -148,9 +164,15 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "chunk"))
             return bbs_wl_parse_bytes(val, &s->chunk_bytes) || !(s->chunk_bytes > 0)
                        ? BAD("not a size > 0") : BB_OK;
+        if (!strcmp(key, "piece"))
+            return bbs_wl_parse_bytes(val, &s->piece_bytes) || s->piece_bytes < 0
+                       ? BAD("not a size >= 0") : BB_OK;
+        if (!strcmp(key, "pieces_in_flight"))
+            return parse_intv(val, 1, 64, &l) ? BAD("not an integer in 1..64")
+                                              : (s->pieces_in_flight = (int)l, BB_OK);
         return bb_seterr(err, BB_EDATA, "%s: [storage] unknown key '%s' (known: architecture, "
                          "device, hdd, capacity, ssd_threshold, pfs_bandwidth, drain, "
-                         "lazy_threshold, chunk)", where, key);
+                         "lazy_threshold, chunk, piece, pieces_in_flight)", where, key);
     case S_PLACEMENT:
         if (!strcmp(key, "policy")) {
             if (!strcasecmp(val, "file")) {
@@ -181,17 +203,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "horizon"))
             return bbs_wl_parse_time(val, &s->horizon_s) || !(s->horizon_s > 0)
                        ? BAD("not a time > 0") : BB_OK;
-        if (!strcmp(key, "allreduce")) {
-            if (!strcasecmp(val, "auto"))
-                s->allreduce_algo = BBS_ALGO_AUTO;
-            else if (!strcasecmp(val, "ring"))
-                s->allreduce_algo = BBS_ALGO_RING;
-            else if (!strcasecmp(val, "recursive-doubling"))
-                s->allreduce_algo = BBS_ALGO_RECDBL;
-            else
-                return BAD("unknown algorithm (known: auto, ring, recursive-doubling)");
-            return BB_OK;
-        }
+        if (!strcmp(key, "allreduce"))
+            return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub) : (s->allreduce_algo = k, BB_OK);
         return bb_seterr(err, BB_EDATA,
                          "%s: [run] unknown key '%s' (known: seed, horizon, allreduce)", where,
                          key);
@@ -224,6 +237,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "start"))
             return bbs_wl_parse_time(val, &jb->start_s) || jb->start_s < 0
                        ? BAD("not a time >= 0") : BB_OK;
+        if (!strcmp(key, "allreduce"))
+            return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub)
+                                                     : (jb->allreduce_algo = k, BB_OK);
         if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !strcmp(key, "messages"))
             return parse_intv(val, 1, 1000000000000L, &l) ? BAD("not an integer >= 1")
                                                           : (jb->messages = l, BB_OK);
@@ -307,11 +323,16 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
     s->routing = BBS_NET_ROUTE_MIN;
     s->candidates = 2;
     s->exact_limit = -1;
+    s->inject_fcfs = 1;
+    s->packet_bytes = 4096;
+    s->route_piece_bytes = 262144;
     s->arch = BBS_ARCH_COMPUTE_GLOBAL;
     strcpy(s->device, "mfnetsim-bb");
     strcpy(s->hdd, "seagate-st2000nx0253");
     s->ssd_threshold_bytes = 65536;
     s->chunk_bytes = 64.0 * 1048576;
+    s->piece_bytes = 1048576;
+    s->pieces_in_flight = 4;
     s->placement = BBS_NET_PLACE_CONT;
     s->seed = 1;
     {
@@ -372,6 +393,7 @@ bbs_scenario_parse(const char *text, size_t len, const char *source, bbs_scenari
                 bbs_scn_job *jb = &s->jobs[s->njobs++];
                 memset(jb, 0, sizeof *jb);
                 jb->model.kind = (bbs_model_kind)-1;
+                jb->allreduce_algo = -1;
                 jb->line = lineno;
                 if (copy_str(jb->name, sizeof jb->name, jn)) {
                     rc = bb_seterr(err, BB_EDATA, "%s: job name '%s' longer than 63 bytes",

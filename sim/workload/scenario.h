@@ -28,6 +28,7 @@ typedef struct {
     int ranks;
     double start_s;
     int alloc_line;         /* placement file: its line (1-based); 0: the job's index + 1 */
+    int allreduce_algo;     /* BBS_ALGO_* (coll.h), or -1: [run] allreduce */
     int line;               /* of its [job ...] header */
 } bbs_scn_job;
 
@@ -42,6 +43,9 @@ typedef struct {
     int candidates;
     int exact_limit;
     double small_bytes;               /* small_message: not flows below this */
+    int inject_fcfs;                  /* injection: fcfs (1, default) or concurrent */
+    double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
+    double route_piece_bytes;         /* route_piece: adaptive per piece (256 KiB) */
     /* [storage] */
     bbs_arch_kind arch;
     char device[BBS_SCN_PATH];        /* device name (data/devices) or file */
@@ -52,6 +56,8 @@ typedef struct {
     bbs_drain_kind drain;
     double lazy_threshold_bytes;
     double chunk_bytes;
+    double piece_bytes;               /* piece: the server's pieces (1 MiB; 0 whole) */
+    int pieces_in_flight;             /* pieces_in_flight: issued to the device (4) */
     /* [placement] */
     int placement;                    /* enum bbs_net_place_kind, or -1 for file */
     char alloc[BBS_SCN_PATH];

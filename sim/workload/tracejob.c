@@ -136,8 +136,13 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
         if (ok == BB_OK)
             j->g.signal_bytes = v;
     } else if (KEY("equations", BBS_TJ_GRAPH500)) {
-        what = "fogsim or ccpe";
-        ok = word(value, "fogsim", "ccpe", &j->g.eqset);
+        what = "kronecker, fogsim or ccpe";
+        if (!strcasecmp(value, "kronecker")) {
+            j->g.eqset = BBS_G500_EQ_KRONECKER;
+            ok = BB_OK;
+        } else {
+            ok = word(value, "fogsim", "ccpe", &j->g.eqset);
+        }
     } else if (KEY("root_law", BBS_TJ_GRAPH500)) {
         what = "lognormal or kronecker";
         ok = word(value, "lognormal", "kronecker", &j->g.rootlaw);

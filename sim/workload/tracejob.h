@@ -6,7 +6,8 @@
  * Keys (values with the units of the scenario format: sizes in B, kB, MB,
  * GB, KiB, ...; times in s, ms, us, ns):
  *   graph500: scale, edgefactor, coalescing, arch (altamira, i5-5200u,
- *     xeon-e5-2620, mont-blanc), query_time, equations (fogsim | ccpe),
+ *     xeon-e5-2620, mont-blanc), query_time, equations (kronecker | fogsim |
+ *     ccpe),
  *     root_law (lognormal | kronecker), root_degree, tail (fogsim | keep),
  *     max_levels, signal_bytes;
  *   fileload: files, file_size (MIN or MIN:MAX), pause (MIN or MIN:MAX),

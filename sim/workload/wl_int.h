@@ -22,6 +22,7 @@ typedef struct {
     char *name;
     int nranks;
     double start_s;
+    int allreduce_algo;  /* BBS_ALGO_* (coll.h), or -1: the run's */
     bbs_wl_strm *streams;
     bbs_wl_comm *comms;
     int ncomms, ccap;

@@ -1,18 +1,30 @@
-/* replicate_int.h: the unit pool shared by the thread runner (replicate.c)
- * and the MPI back end (bbmpi.c); internal to libbbsim.
+/* pool.h: a pool of independent units of work (replications, sweep
+ * points), handed out by index, shared by the thread runner (replicate.c)
+ * and the MPI runner (bbmpi.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A pool hands out unit indices in increasing order under a mutex, stores
- * nothing itself (units write their own result slots) and remembers the
- * lowest-numbered failed unit.  Once a unit has failed no further unit is
- * handed out.  Any number of threads may claim and complete units. */
-#ifndef BBSIZE_SIM_REPLICATE_INT_H
-#define BBSIZE_SIM_REPLICATE_INT_H
+ * A unit is a self-contained function of (unit index, shared read-only
+ * context) that writes its own result slot.  A pool hands out unit
+ * indices in increasing order under a mutex, stores nothing itself and
+ * remembers the lowest-numbered failed unit.  Once a unit has failed no
+ * further unit is handed out.  Any number of threads may claim and
+ * complete units.  Cost: one mutex lock per claim and per completion. */
+#ifndef BBSIZE_SIM_POOL_H
+#define BBSIZE_SIM_POOL_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include "bb_error.h"
-#include "replicate.h"
+
+/* A unit: compute unit number `unit` into result (result_size bytes, zeroed
+ * beforehand).  Return BB_OK or a status with a message in err
+ * (BB_ERRLEN bytes).  ctx is shared by all threads: read-only. */
+typedef int (*bbs_unit_fn)(size_t unit, void *result, const void *ctx, char *err);
+
+/* Progress: called under the runner's lock after each unit completes, with
+ * the number done so far (from any thread; keep it short). */
+typedef void (*bbs_progress_fn)(void *pctx, size_t done, size_t total);
 
 typedef struct {
     pthread_mutex_t lock;

@@ -1,0 +1,167 @@
+/* effbw.c: effective bandwidths and the decay rate theta* (effbw.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "effbw.h"
+
+double
+bba_effbw_lambda_onoff(double b, double p, double L, double theta)
+{
+    double a, c, e, tr, det, disc;
+
+    if (p <= 0)
+        return 0;
+    if (p >= 1)
+        return theta * b;
+    if (!(L > 0))
+        L = 1.0 / (1.0 - p);
+    a = 1.0 / L;
+    c = a * p / (1.0 - p);
+    if (c > 1)
+        c = 1;
+    /* Perron root of [[1-c, c e], [a, (1-a) e]], e = e^(theta b): the
+     * larger root of z^2 - tr z + det, computed in log space by factoring
+     * e out when theta b is large. */
+    if (theta * b > 30) {
+        /* divide the matrix by e: [[(1-c)/e, c], [a/e, 1-a]] */
+        double ie = exp(-theta * b);
+
+        tr = (1 - c) * ie + (1 - a);
+        det = (1 - a - c) * ie;
+        disc = tr * tr - 4 * det;
+        return theta * b + log(0.5 * (tr + sqrt(disc > 0 ? disc : 0)));
+    }
+    e = exp(theta * b);
+    tr = (1 - c) + (1 - a) * e;
+    det = (1 - a - c) * e;
+    disc = tr * tr - 4 * det;
+    return log(0.5 * (tr + sqrt(disc > 0 ? disc : 0)));
+}
+
+/* log sum_k D0[k] e^(theta k), shifted by the largest exponent. */
+static double
+lambda_d0(const bba_onoff *m, double theta)
+{
+    double mx = -INFINITY, s = 0;
+
+    for (long k = 0; k <= m->M0; k++)
+        if (m->D0[k] > 0 && theta * (double)k + log(m->D0[k]) > mx)
+            mx = theta * (double)k + log(m->D0[k]);
+    for (long k = 0; k <= m->M0; k++)
+        if (m->D0[k] > 0)
+            s += exp(theta * (double)k + log(m->D0[k]) - mx);
+    return mx + log(s);
+}
+
+/* f(theta) = sum Lambda - theta B: 0 at 0, convex, f'(0) = E - B. */
+static double
+excess(const bba_onoff *m, double theta)
+{
+    double s = lambda_d0(m, theta);
+
+    for (size_t c = 0; c < m->n_classes; c++)
+        s += (double)m->N[c] * bba_effbw_lambda_onoff((double)m->b[c], m->p[c], m->L[c], theta);
+    return s - theta * (double)m->B;
+}
+
+int
+bba_effbw_decay(const bba_onoff *m, double *theta, char *err)
+{
+    double lo = 0, hi;
+
+    *theta = 0;
+    if (m->mean_load >= (double)m->B)
+        return bb_seterr(err, BB_EINFEASIBLE, "the mean load %g quanta is not below B = %ld: "
+                         "no buffer suffices", m->mean_load, m->B);
+    if (m->M <= m->B)
+        return bb_seterr(err, BB_EDATA, "the largest load %ld quanta never exceeds B = %ld: "
+                         "the buffer never overflows", m->M, m->B);
+    /* Bracket: f < 0 just above 0, f > 0 for large theta (f ~ theta (M - B)). */
+    hi = 1.0 / (double)m->B;
+    while (excess(m, hi) <= 0) {
+        lo = hi;
+        hi *= 2;
+        if (hi > 1e6)
+            return bb_seterr(err, BB_EDATA, "no decay rate below %g per quantum", hi);
+    }
+    for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+
+        if (excess(m, mid) <= 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *theta = 0.5 * (lo + hi);
+    return BB_OK;
+}
+
+typedef struct {
+    double effect;
+    size_t cls;
+} ranked;
+
+static int
+by_effect(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+
+    return a->effect < b->effect ? 1 : a->effect > b->effect ? -1
+           : a->cls > b->cls ? 1 : a->cls < b->cls ? -1 : 0;
+}
+
+int
+bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
+                 long B, double theta, size_t k, bba_onoff *out, char *err)
+{
+    bba_onoff full;
+    ranked *r = NULL;
+    double *L2 = NULL;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    rc = bba_onoff_init(&full, n, b, p, L, B, 0, -1, err);
+    if (rc != BB_OK)
+        return rc;
+    r = malloc((full.n_classes + 1) * sizeof *r);
+    L2 = malloc((n + 1) * sizeof *L2);
+    if (r == NULL || L2 == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu classes", full.n_classes);
+        goto out;
+    }
+    for (size_t c = 0; c < full.n_classes; c++) {
+        double bc = (double)full.b[c], pc = full.p[c];
+
+        r[c].cls = c;
+        r[c].effect = (double)full.N[c]
+                      * (bba_effbw_lambda_onoff(bc, pc, full.L[c], theta)
+                         - log(1 - pc + pc * exp(theta * bc)));
+    }
+    qsort(r, full.n_classes, sizeof *r, by_effect);
+    /* Applications of a class beyond the k kept become memoryless. */
+    for (size_t i = 0; i < n; i++) {
+        size_t q;
+
+        L2[i] = L[i];
+        for (q = k; q < full.n_classes; q++) {
+            size_t c = r[q].cls;
+
+            if (full.b[c] == b[i] && full.p[c] == p[i]
+                && (full.L[c] == L[i] || (L[i] <= 0 && full.L[c] == 1.0 / (1.0 - p[i]))))
+                break;
+        }
+        if (q < full.n_classes)
+            L2[i] = 0; /* memoryless */
+    }
+    rc = bba_onoff_init(out, n, b, p, L2, B, 0, 0, err);
+out:
+    free(r);
+    free(L2);
+    bba_onoff_free(&full);
+    return rc;
+}

@@ -1,0 +1,127 @@
+/* onoff.h: the ON/OFF-modulated burst-buffer chain (issue 13): I/O phases
+ * that last longer than one time unit.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each application i is a two-state Markov chain over time units: ON -> OFF
+ * with probability a_i = 1/L_i, OFF -> ON with c_i = a_i p_i/(1 - p_i), so
+ * Pr(ON) = p_i and the mean ON run is L_i time units; an ON application
+ * writes b_i quanta in that unit.  The buffer moves as in Algorithm 2
+ * (greedy) or 4 (lazy) on the load of the ON applications; an overflow
+ * stalls everyone while the buffer drains B per unit, as in chain.h.
+ * Phases move after every time unit, stalled or not, so L_i = 1/(1 - p_i)
+ * (a_i = 1 - p_i, c_i = p_i: a fresh draw every unit) is exactly the chain
+ * of chain.h.
+ *
+ * State: (buffer level j, phase phi).  Applications whose L_i is the
+ * memoryless 1/(1 - p_i) (or p_i in {0, 1}, or b_i = 0) need no phase:
+ * their load is a fresh draw every unit, a DIST (Algorithm 1) D0.  The
+ * others are grouped into classes of identical (b, p, L); a phase is the
+ * number of ON applications per class, so there are prod_c (N_c + 1)
+ * phases, and one phase step is the Kronecker product of the per-class
+ * binomial-convolution kernels K_c(m, m'), applied in P sum_c (N_c + 1)
+ * operations, never stored as a P x P matrix.
+ *
+ * Overflow states are censored exactly: a jump from a normal state to load
+ * l > S stalls t = ceil((l - S)/B) units, lands at max(l - tB, 0) and the
+ * phase has moved 1 + t steps (K^(1+t)).  The censored chain on levels
+ * 0..S x phases is solved by iterative aggregation-disaggregation
+ * (Koury, McAllister and Stewart 1984; Stewart 1994, ch. 6.3): aggregate
+ * over phases with the current conditional phase distribution of each
+ * level, solve that banded level chain exactly (banded GTH, stationary.h),
+ * disaggregate, then smooth with damped power steps of the full operator
+ * (x <- 0.2 x + 0.8 x P: aperiodic).  The level chain carries the slow
+ * random-walk mode exactly; the smoothing only has to relax the phase
+ * correlations, at the rate (1 - a - c) of the slowest class.  A
+ * correction is kept only when it lowers the residual: aggregation can
+ * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
+ * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
+ * (4 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
+#ifndef BBSIZE_ANALYTIC_ONOFF_H
+#define BBSIZE_ANALYTIC_ONOFF_H
+
+#include <stddef.h>
+
+#include "chain.h"
+#include "measures.h"
+#include "sizing.h"
+
+typedef struct bba_onoff {
+    size_t n_classes;   /* bursty classes (with a phase) */
+    long *b;            /* n_classes: bandwidth of one application, quanta */
+    double *p;          /* n_classes: Pr(ON) */
+    double *L;          /* n_classes: mean ON run, time units */
+    int *N;             /* n_classes: applications in the class */
+    double **K;         /* n_classes kernels, (N_c + 1)^2 row-major: K_c(m, m')
+                           = Pr(m' ON next unit | m ON now) */
+    long n_phases;      /* prod_c (N_c + 1) */
+    long *phase_load;   /* n_phases: load of the bursty classes, quanta */
+    double *phase_pi;   /* n_phases: stationary phase distribution (product
+                           of binomials) */
+    long M0;            /* support of D0, quanta */
+    double *D0;         /* M0 + 1: load of the memoryless applications */
+    long B;             /* PFS bandwidth, quanta per time unit */
+    long M;             /* largest total load, quanta */
+    double mean_load;   /* E = sum_i p_i b_i, quanta per time unit */
+} bba_onoff;
+
+/* bba_onoff_init: group the n applications (b in quanta, p, L in time
+ * units; L_i = 0 or 1/(1 - p_i) means memoryless) into classes and build
+ * the kernels, the phase loads and D0.  all_phases = 1 gives every
+ * application with 0 < p < 1 and b > 0 a phase, memoryless or not (the
+ * tests use it to check that phases reproduce DIST exactly).
+ * max_phases bounds the phase count (0: no bound); max_phases < 0 builds
+ * the classes, kernels and D0 only (phase_load and phase_pi NULL, n_phases
+ * capped at LONG_MAX): enough for effbw.h, not for bba_onoff_eval.
+ * Errors: BB_EINVAL (B <= 0, p outside [0, 1], negative b, L < max(1,
+ * p/(1-p))); BB_ETOOBIG (more phases than max_phases: the message gives
+ * the count); BB_ENOMEM.  O(P sum_c (N_c + 1) + n M0). */
+int bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
+                   const double *L, long B, int all_phases, long max_phases,
+                   char *err);
+void bba_onoff_free(bba_onoff *m);
+
+typedef struct {
+    double tol;              /* target max |x P - x| of the censored chain
+                                (default 1e-13) */
+    long max_iter;           /* aggregation iterations at most (2000) */
+    int smooth;              /* damped power steps per iteration, at least
+                                (4): raised to the cost of one level solve
+                                in steps (up to 1024), and doubled whenever
+                                an iteration gains less than half */
+    double mem_limit_bytes;  /* refuse a solve above this (0: no limit) */
+} bba_onoff_opts;
+
+void bba_onoff_defaults(bba_onoff_opts *o);
+
+/* bba_onoff_estimate: bytes a solve at buffer size S (quanta) needs and
+ * the operations of one iteration.  O(1). */
+void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
+                        double *bytes, double *ops_per_iter);
+
+/* bba_onoff_eval: idle and quiet fractions (Theorems 3 and 5 on the
+ * modulated chain), mean occupancy, for buffer size S (quanta) and policy
+ * pol.  out->n_states is the full chain's (S + 1 + max(M - B, 0)) P,
+ * out->solve.iterations the aggregation iterations and
+ * out->solve.residual the final max |x P - x|.  If pi_out is not NULL it
+ * receives a malloc'd (S + 1) x P array (level-major) of the stationary
+ * probabilities of the normal states (the caller frees it).
+ * Errors: BB_EINVAL (S < 0, bad policy), BB_ETOOBIG (over the memory
+ * limit, with the size), BB_ENOCONV (max_iter reached: the message gives
+ * the residual), BB_ESINGULAR/BB_EDATA (the level chain could not be
+ * solved: the buffer never empties), BB_ENOMEM. */
+int bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
+                   const bba_onoff_opts *o, bba_eval_result *out,
+                   double **pi_out, char *err);
+
+/* bba_onoff_dense_eval: the test oracle.  Builds the whole uncensored
+ * chain, overflow states included, with one ON/OFF phase per application
+ * (2^n phases, no classes, no censoring, no D0), as a dense matrix and
+ * solves pi (P - I) = 0, sum pi = 1 by LU (GSL).  Measures as
+ * bba_measures_compute on that chain.  n <= 6 and at most 2500 states.
+ * Errors: BB_EINVAL, BB_ETOOBIG (too many states), BB_ESINGULAR,
+ * BB_ENOMEM.  O(states^3) time, O(states^2) memory. */
+int bba_onoff_dense_eval(size_t n, const long *b, const double *p,
+                         const double *L, long B, long S, const bba_policy *pol,
+                         bba_measures *out, char *err);
+
+#endif

@@ -1,0 +1,82 @@
+#!/bin/sh
+# mechanisms.sh: what each network and storage mechanism of the MFNetSim
+# scenarios changes.  Every scenario of a workload (the mix and each of its
+# applications alone, random placement) is run with the mechanisms switched
+# on one after the other, through the scenario keys of bbsize-scenario(5):
+#   none        injection = concurrent, packet = 0, piece = 0,
+#               pieces_in_flight = 1, route_piece = 0 (bbsize before them)
+#   +fcfs       injection = fcfs
+#   +queueing   packet = 4KiB
+#   +pieces     piece = 1MiB, pieces_in_flight = 4
+#   +routepiece route_piece = 256KiB (adaptive routing only)
+# and prints per job: elapsed alone and in the mix, and the mix/alone
+# slowdown of elapsed, communication and I/O time (per-rank means).
+# Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
+# (MECHANISMS="pieces routepiece" runs only those variants.)
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+LC_ALL=C
+export LC_ALL
+BBSIZE=${BBSIZE:-src/bbsize}
+TOP=${BBSIZE_TOP_SRCDIR:-$(dirname "$0")/..}
+W=${1:-w1}
+R=${2:-min}
+case $W in
+w1) APPS="milc checkpoint cosmoflow" ;;
+w2) APPS="nekbone checkpoint cosmoflow" ;;
+*) echo "usage: $0 [w1|w2] [min|adp]" >&2; exit 64 ;;
+esac
+T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-mech.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# The scenarios name their placement files as ../network/...: keep that.
+mkdir "$T/scenarios"
+ln -s "$(cd "$TOP/data/network" && pwd)" "$T/network"
+
+# variant NAME KEYS...: copies of the scenarios with KEYS (key=value,
+# [topology] or [storage] by name) set.
+variant() {
+    v=$1
+    shift
+    for f in "$TOP"/data/scenarios/mfnetsim-$W-mix-rand-$R.ini \
+             "$TOP"/data/scenarios/mfnetsim-*-alone-rand-$R.ini; do
+        awk -v keys="$*" '
+            BEGIN { n = split(keys, kv, " ") }
+            { print }
+            /^\[topology\]/ || /^\[storage\]/ {
+                sec = $0
+                for (i = 1; i <= n; i++) {
+                    split(kv[i], p, "=")
+                    st = p[1] == "piece" || p[1] == "pieces_in_flight"
+                    if ((sec == "[storage]") == st) print p[1] " = " p[2]
+                }
+            }' "$f" >"$T/scenarios/$v-$(basename "$f")"
+    done
+}
+
+# report NAME: run the variant and print one row per application.
+report() {
+    v=$1
+    "$BBSIZE" simulate --csv --quiet "$T/scenarios/$v-mfnetsim-$W-mix-rand-$R.ini" >"$T/mix.csv"
+    for a in $APPS; do
+        "$BBSIZE" simulate --csv --quiet "$T/scenarios/$v-mfnetsim-$a-alone-rand-$R.ini" >"$T/alone.csv"
+        awk -F, -v a="$a" -v v="$v" '
+            FNR == 1 { f++ }
+            $1 == a && f == 1 { e0 = $4; c0 = $5; i0 = $7 }
+            $1 == a && f == 2 { e1 = $4; c1 = $5; i1 = $7 }
+            function r(x, y) { return y > 0 ? sprintf("%.3f", x / y) : "-" }
+            END { printf "%-12s %-10s %9.4f %9.4f %7s %7s %7s\n", v, a, e0, e1, r(e1, e0), r(c1, c0), r(i1, i0) }' \
+            "$T/alone.csv" "$T/mix.csv"
+    done
+}
+
+variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 route_piece=0
+variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 route_piece=0
+variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 route_piece=0
+variant pieces injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_piece=0
+variant routepiece injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_piece=256KiB
+echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
+printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
+for v in ${MECHANISMS:-none fcfs queueing pieces routepiece}; do
+    [ "$v" = routepiece ] && [ "$R" != adp ] && continue
+    report "$v"
+done
