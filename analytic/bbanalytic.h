@@ -6,6 +6,7 @@
 #define BBSIZE_ANALYTIC_BBANALYTIC_H
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "workload.h"
 #include "dist.h"
 #include "chain.h"

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +90,21 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
     }
     q->B = pf->resolution;
     q->quantum_bytes = pf->pfs_bw_Bps * pf->time_unit_s / (double)pf->resolution;
-    q->bb_bw = (long)llround(pf->bb_bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution);
+    if (!isfinite(q->quantum_bytes) || q->quantum_bytes < DBL_MIN) {
+        bba_quantized_free(q);
+        return bb_seterr(err, BB_EINVAL, "the quantum (PFS bandwidth %g B/s times the time unit "
+                         "%g s over resolution %ld) is %g bytes: %s", pf->pfs_bw_Bps,
+                         pf->time_unit_s, pf->resolution, q->quantum_bytes,
+                         isfinite(q->quantum_bytes) ? "too small to represent" : "it overflows");
+    }
+    {
+        /* A burst buffer faster than LONG_MAX / 4 quanta per time unit
+         * outruns any load a model can hold: clamp it there (llround of a
+         * larger value is undefined, and made P(load > B + B_BB) = 1). */
+        double bbq = pf->bb_bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution;
+
+        q->bb_bw = bbq >= (double)(LONG_MAX / 4) ? LONG_MAX / 4 : (long)llround(bbq);
+    }
     for (size_t i = 0; i < n; i++) {
         double x, r;
 

@@ -267,6 +267,23 @@ on_phase(bbs_engine *e, const bbs_event *ev, void *ctx)
     return bbs_engine_schedule(e, t + len_tu * s->tu, s->k_phase, 0, i, 0, NULL, &s->pending[i]);
 }
 
+void
+bbs_bb_estimate(const bbs_bb_config *c, double *events, double *bytes)
+{
+    double units = (double)c->horizon_units + (double)c->warmup_units, per = 1.0;
+
+    if (c->mode == BBS_BB_PERIODIC)
+        for (size_t i = 0; i < c->n; i++) {
+            double d = c->period_tu ? c->period_tu[i] : c->d_min_tu;
+
+            per += 2.0 / d;   /* d > 0 (bbs_bb_check); 1e-300 gives 2e300 */
+        }
+    *events = units * per;
+    /* a GSL mt19937 stream is about 5 kB; six doubles of state and one
+     * pending event per application */
+    *bytes = (double)c->n * (5100.0 + 6.0 * sizeof(double) + (double)bbs_engine_event_bytes());
+}
+
 static void
 bbsim_free(bbsim *s)
 {
@@ -373,6 +390,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     r->held = s.H;
     r->events = bbs_engine_events(s.e);
     r->stalls = s.stalls;
+    r->measured = s.measured;
     total_pfs = s.to_pfs_direct + s.bb_to_pfs + s.held_to_pfs;
     resid = fabs(s.written - total_pfs - s.L - s.H);
     r->conservation_error = resid;
@@ -397,6 +415,7 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     bbs_welford wi, wq, wo, we, wf;
     bbs_ci ci;
     int rc;
+    double units = n > 0 ? (double)r[0].measured : 0;
 
     memset(s, 0, sizeof *s);
     if (n == 0)
@@ -425,17 +444,20 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     }
     s->level = level;
     s->replications = n;
-    if ((rc = bbs_ci_t(&wi, level, &ci, err)) != BB_OK)
+    /* Fractions get an interval inside [0, 1], the occupancy one >= 0
+     * (stats.h: logit- and log-scale Student-t, Clopper-Pearson when no
+     * replication saw the event); never a clipped symmetric t. */
+    if ((rc = bbs_ci_fraction(&wi, units, level, &ci, err)) != BB_OK)
         return rc;
-    s->idle_mean = ci.mean;
+    s->idle_mean = wi.mean;
     s->idle_lo = ci.lo;
     s->idle_hi = ci.hi;
     s->idle_sd = bbs_welford_sd(&wi);
-    bbs_ci_t(&wq, level, &ci, NULL);
-    s->quiet_mean = ci.mean;
+    bbs_ci_fraction(&wq, units, level, &ci, NULL);
+    s->quiet_mean = wq.mean;
     s->quiet_lo = ci.lo;
     s->quiet_hi = ci.hi;
-    bbs_ci_t(&wo, level, &ci, NULL);
+    bbs_ci_positive(&wo, level, &ci, NULL);
     s->occ_mean = ci.mean;
     s->occ_lo = ci.lo;
     s->occ_hi = ci.hi;

@@ -108,6 +108,7 @@ typedef struct {
     double conservation_error; /* |written - PFS - left - held| */
     uint64_t events;           /* engine events executed */
     long stalls;               /* stalled units measured */
+    long measured;             /* units measured (the denominator of idle) */
 } bbs_bb_result;
 
 /* bbs_bb_check: validate a configuration.  Errors: BB_EINVAL naming the
@@ -117,6 +118,13 @@ typedef struct {
  * burst below max(1, p/(1-p)), threshold
  * outside [0, S], EPS outside [0, 1], time unit not positive). */
 int bbs_bb_check(const bbs_bb_config *c, char *err);
+
+/* bbs_bb_estimate: the size of one replication before it runs: *events
+ * (one tick per time unit, warm-up included, plus two phase changes per
+ * period of each periodic application, at most (T + W)(1 + sum 2 / d_i)
+ * with d_i >= d_min) and *bytes (per-application state and random streams,
+ * pending events).  O(n).  Used to refuse runs too large to finish. */
+void bbs_bb_estimate(const bbs_bb_config *c, double *events, double *bytes);
 
 /* bbs_bb_run: simulate replication `unit` (its streams are
  * (seed, unit, entity)) and fill *r.  Deterministic in (config, unit).
@@ -128,7 +136,10 @@ int bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *er
  * ctx is a const bbs_bb_config *, result a bbs_bb_result *. */
 int bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err);
 
-/* Summary of R replications: Welford means and Student-t intervals. */
+/* Summary of R replications: Welford means; intervals made for each
+ * quantity (stats.h): logit-scale t for the fractions (inside [0, 1]),
+ * log-scale t for the occupancy (>= 0), Clopper-Pearson when no
+ * replication saw a stall. */
 typedef struct {
     double level;
     size_t replications;

@@ -47,7 +47,32 @@ struct bbs_engine {
     int n_kinds;
     int stop;
     char *err;
+    uint64_t max_events;   /* 0: no bound */
+    size_t max_pending;    /* 0: no bound */
 };
+
+static uint64_t default_max_events;
+static size_t default_max_pending;
+
+void
+bbs_engine_set_default_limits(uint64_t max_events, size_t max_pending)
+{
+    default_max_events = max_events;
+    default_max_pending = max_pending;
+}
+
+size_t
+bbs_engine_event_bytes(void)
+{
+    return sizeof(slot) + sizeof(size_t);   /* a slot and its heap index */
+}
+
+void
+bbs_engine_set_limits(bbs_engine *e, uint64_t max_events, size_t max_pending)
+{
+    e->max_events = max_events;
+    e->max_pending = max_pending;
+}
 
 #define NONE ((size_t)-1)
 
@@ -157,6 +182,8 @@ bbs_engine_new(bbs_engine **out, size_t expected_events, char *err)
         return bb_seterr(err, BB_ENOMEM, "out of memory for the event engine");
     e->free_head = NONE;
     e->err = err;
+    e->max_events = default_max_events;
+    e->max_pending = default_max_pending;
     if (grow(e, expected_events > 16 ? expected_events : 16) != BB_OK) {
         bbs_engine_free(e);
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu events", expected_events);
@@ -214,6 +241,11 @@ bbs_engine_schedule(bbs_engine *e, double time_s, int kind, int prio,
         s = e->free_head;
         e->free_head = e->slots[s].next_free;
     } else {
+        if (e->max_pending && e->n_slots >= e->max_pending)
+            return bb_seterr(e->err, BB_ETOOBIG, "the simulation would hold more than %zu "
+                             "pending events (%.3g bytes) at simulated time %.6g s: raise "
+                             "--max-memory, or shrink the run", e->max_pending,
+                             (double)e->max_pending * (double)bbs_engine_event_bytes(), e->now_s);
         if (e->n_slots == e->cap_slots && grow(e, e->n_slots + 1) != BB_OK)
             return bb_seterr(e->err, BB_ENOMEM, "out of memory for %zu pending events",
                              e->n_slots + 1);
@@ -292,6 +324,16 @@ bbs_engine_run(bbs_engine *e, double until_s)
 
         if (sl->time_s > until_s)
             break;
+        if (e->max_events && e->executed >= e->max_events) {
+            double est = isfinite(until_s) && e->now_s > 0 ? (double)e->executed * until_s / e->now_s
+                                                             : INFINITY;
+
+            return bb_seterr(e->err, BB_ETOOBIG, "the simulation reached the bound of %llu "
+                             "events at simulated time %.6g s of %.6g s (about %.3g events in "
+                             "all%s): raise --max-events, or shorten the run",
+                             (unsigned long long)e->max_events, e->now_s, until_s, est,
+                             e->now_s == sl->time_s ? "; the clock is not advancing" : "");
+        }
         ev.time_s = sl->time_s;
         ev.kind = sl->kind;
         ev.prio = sl->prio;

@@ -110,4 +110,21 @@ double bbs_engine_next_time(const bbs_engine *e);
 /* bbs_engine_event_time: time of pending event id (NAN if not pending). */
 double bbs_engine_event_time(const bbs_engine *e, bbs_event_id id);
 
+/* Bounds.  Every run is bounded: an engine refuses to execute more than
+ * max_events events or to hold more than max_pending pending events, and
+ * returns BB_ETOOBIG saying how far it got and how large the run would
+ * have been.  This is the backstop behind the estimates the commands make
+ * before a run starts (a run whose clock stops advancing, e.g. periods of
+ * 1e-300 s, ends here too).
+ *
+ * bbs_engine_set_default_limits: the bounds every later bbs_engine_new
+ * starts with (0: none).  Process-wide: call it before any engine exists
+ * (from main, after reading --max-events / --max-memory), never while
+ * engines run on other threads. */
+void bbs_engine_set_default_limits(uint64_t max_events, size_t max_pending);
+/* bbs_engine_set_limits: the bounds of one engine (0: none). */
+void bbs_engine_set_limits(bbs_engine *e, uint64_t max_events, size_t max_pending);
+/* bbs_engine_event_bytes: the memory one pending event takes, bytes. */
+size_t bbs_engine_event_bytes(void);
+
 #endif

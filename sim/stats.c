@@ -198,6 +198,115 @@ bbs_ci_t(const bbs_welford *w, double level, bbs_ci *out, char *err)
 }
 
 int
+bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci *out,
+                char *err)
+{
+    double m = w->mean, sd, t, h, c;
+
+    if (!(level > 0.0 && level < 1.0))
+        return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
+    out->mean = m;
+    out->level = level;
+    out->n = w->n;
+    if (w->n < 2) {
+        out->lo = 0;
+        out->hi = 1;
+        out->half = INFINITY;
+        return BB_OK;
+    }
+    sd = bbs_welford_sd(w);
+    if (m <= 0 || m >= 1) {
+        /* Clopper-Pearson for 0 events in N units: (1 - hi)^N = (1 - level) / 2. */
+        double N = (double)w->n * (units_per_rep > 1 ? units_per_rep : 1);
+        double u = -expm1(log(0.5 * (1.0 - level)) / N);
+
+        out->lo = m <= 0 ? 0 : 1 - u;
+        out->hi = m <= 0 ? u : 1;
+        out->mean = m <= 0 ? 0 : 1;
+        out->half = u;
+        return BB_OK;
+    }
+    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
+    h = t * sd / (sqrt((double)w->n) * m * (1.0 - m));
+    c = log(m / (1.0 - m));
+    /* the round trip through the logit may move m by an ulp: keep
+     * lo <= m <= hi exact (replications all equal give [m, m]) */
+    out->lo = fmin(m, 1.0 / (1.0 + exp(-(c - h))));
+    out->hi = fmax(m, 1.0 / (1.0 + exp(-(c + h))));
+    out->half = 0.5 * (out->hi - out->lo);
+    return BB_OK;
+}
+
+int
+bbs_ci_positive(const bbs_welford *w, double level, bbs_ci *out, char *err)
+{
+    double m = w->mean, t, h;
+
+    if (!(level > 0.0 && level < 1.0))
+        return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
+    out->mean = m;
+    out->level = level;
+    out->n = w->n;
+    if (w->n < 2) {
+        out->lo = 0;
+        out->hi = INFINITY;
+        out->half = INFINITY;
+        return BB_OK;
+    }
+    if (!(m > 0)) {
+        out->lo = out->hi = out->half = 0;
+        out->mean = 0;
+        return BB_OK;
+    }
+    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
+    h = t * bbs_welford_sd(w) / (sqrt((double)w->n) * m);
+    out->lo = fmin(m, m * exp(-h));
+    out->hi = fmax(m, m * exp(h));
+    out->half = 0.5 * (out->hi - out->lo);
+    return BB_OK;
+}
+
+void
+bbs_verdict_fraction(double x, const bbs_ci *ci, double n, double units_per_rep, double tol,
+                     bbs_verdict *v)
+{
+    double rel, f;
+
+    v->kind = BBS_DISAGREES;
+    v->below_resolution = ci->mean == 0 && ci->lo == 0 && x > 0;
+    v->more_replications = v->more_units = 0;
+    if (x == 0) {
+        /* an exact 0 agrees only with a simulation that saw nothing */
+        v->rel_halfwidth = INFINITY;
+        v->kind = ci->mean == 0 ? BBS_AGREES : BBS_DISAGREES;
+        v->below_resolution = 0;
+        return;
+    }
+    rel = fmax(ci->hi - x, x - ci->lo) / x;
+    v->rel_halfwidth = rel;
+    if (!(x >= ci->lo && x <= ci->hi))
+        return;
+    if (rel <= tol && !v->below_resolution) {
+        v->kind = BBS_AGREES;
+        return;
+    }
+    v->kind = BBS_INCONCLUSIVE;
+    if (v->below_resolution) {
+        /* about (z / tol)^2 events are needed to see x to within tol */
+        double z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * ci->level);
+        double units = z * z / (tol * tol) / x;
+
+        f = units / (n * units_per_rep);
+    } else {
+        f = (rel / tol) * (rel / tol);
+    }
+    if (f < 1)
+        f = 1;
+    v->more_replications = ceil(n * (f - 1));
+    v->more_units = ceil(units_per_rep * (f - 1));
+}
+
+int
 bbs_ci_contains(const bbs_ci *c, double x)
 {
     return c->lo <= x && x <= c->hi;

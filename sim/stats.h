@@ -80,6 +80,55 @@ typedef struct {
 } bbs_ci;
 
 int bbs_ci_t(const bbs_welford *w, double level, bbs_ci *out, char *err);
+/* bbs_ci_fraction: confidence interval for a fraction in [0, 1] estimated
+ * by the mean of n replications, each a time average over units_per_rep
+ * time units (idle, quiet, stall fractions).  A Student-t interval on the
+ * logit scale (delta method: logit(m) +- t sd / (sqrt(n) m (1 - m)),
+ * mapped back with the logistic function), so lo and hi lie in [0, 1] by
+ * construction and the interval is asymmetric near 0 and 1, as the
+ * sampling distribution of a small fraction is.  When every replication
+ * saw 0 (or 1) the logit is undefined: the interval is the exact
+ * Clopper-Pearson one for 0 events in n x units_per_rep units, [0,
+ * 1 - ((1 - level) / 2)^(1 / N)] (about 3.7 / N at 95%; exact for
+ * independent units, optimistic when stalls come in runs), mirrored at 1.
+ * With n < 2 replications: [0, 1].  Errors: BB_EINVAL (level). */
+int bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci *out,
+                    char *err);
+
+/* bbs_ci_positive: the same for a quantity >= 0 (a size, an occupancy):
+ * a Student-t interval on the log scale (m exp(+- t sd / (sqrt(n) m))),
+ * so lo >= 0 by construction; [0, 0] when every replication saw 0, and
+ * [0, inf] with n < 2.  Errors: BB_EINVAL (level). */
+int bbs_ci_positive(const bbs_welford *w, double level, bbs_ci *out, char *err);
+
+/* Verdict of a prediction against a simulated fraction (bbsize-validate(1)). */
+typedef enum {
+    BBS_AGREES = 0,       /* inside the interval, which is within the tolerance */
+    BBS_DISAGREES,        /* outside the interval */
+    BBS_INCONCLUSIVE      /* inside, but the interval is too wide to tell */
+} bbs_verdict_kind;
+
+typedef struct {
+    bbs_verdict_kind kind;
+    int below_resolution;   /* no event seen (interval [0, hi]): the prediction
+                               is under what the run can see */
+    double rel_halfwidth;   /* max(hi - x, x - lo) / x (inf when x = 0) */
+    double more_replications;  /* inconclusive: about this many more would
+                                  decide (same horizon), else 0 */
+    double more_units;      /* inconclusive: or this many more time units per
+                               replication (same replications), else 0 */
+} bbs_verdict;
+
+/* bbs_verdict_fraction: compare prediction x with the interval ci of a
+ * fraction simulated over n replications x units_per_rep units.  Agrees
+ * when x is inside and the interval's relative half-width around x is at
+ * most tol; inconclusive when inside but wider (the width shrinks as
+ * 1 / sqrt(replications x units): the more needed follow from that; below
+ * resolution, from needing about (z / tol)^2 events at rate x); disagrees
+ * when outside.  x = 0 agrees only with a simulation that saw nothing. */
+void bbs_verdict_fraction(double x, const bbs_ci *ci, double n, double units_per_rep,
+                          double tol, bbs_verdict *v);
+
 /* bbs_ci_contains: lo <= x <= hi. */
 int bbs_ci_contains(const bbs_ci *c, double x);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -15,6 +16,9 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "engine.h"
+#include "network/topo.h"
+#include "workload/ops.h"
 
 /* Bursts: the exact modulated chain up to this many phases (its solve
  * costs about the scalar chain's times the phase count per iteration);
@@ -92,7 +96,9 @@ static const struct argp_option common_options[] = {
       "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
       "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models needing more memory than this (default 75% of RAM)", 2 },
+      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+    { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
+      "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
     { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
     { "quiet", OPT_QUIET, NULL, 0, "no progress messages", 2 },
     { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 2 },
@@ -122,6 +128,9 @@ common_parse(int key, char *arg, struct argp_state *state)
     case OPT_BB_BW:
         if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
             usage_die(state, "bb-bw", msg);
+        if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
+            usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
+                      "burst-buffer bandwidth)");
         break;
     case OPT_TIME_UNIT:
         if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
@@ -148,16 +157,13 @@ common_parse(int key, char *arg, struct argp_state *state)
         else
             usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
         break;
-    case OPT_MAX_MEMORY: {
-        bb_qty q;
-
-        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
-            usage_die(state, "max-memory", msg);
-        if (!(q.v > 0))
-            usage_die(state, "max-memory", "must be positive");
-        c->max_memory_bytes = q.v;
+    case OPT_MAX_MEMORY:
+        bb_limits_set_memory(arg);
+        c->max_memory_bytes = bb_run_limits.max_memory_bytes;
         break;
-    }
+    case BB_OPT_MAX_EVENTS:
+        bb_limits_set_events(arg);
+        break;
     case OPT_JSON:
         c->json = 1;
         break;
@@ -198,7 +204,7 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "'%s' is not a number", arg);
+        opt_die(opt, "%s", msg);
     if (!(v > 0 && v < 1))
         opt_die(opt, "%s is not in (0, 1)", arg);
     return v;
@@ -211,7 +217,7 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "'%s' is not a number", arg);
+        opt_die(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
         opt_die(opt, "%s is not in [0, 1]", arg);
     return v;
@@ -223,7 +229,9 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || v != floor(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        opt_die(opt, "%s", msg);
+    if (v != floor(v))
         opt_die(opt, "'%s' is not a whole number", arg);
     if (v < (double)lo || v > (double)hi) {
         fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
@@ -255,6 +263,215 @@ default_memory_limit(void)
     return 0.75 * (double)pages * (double)psize;
 }
 
+/* ---- run bounds --------------------------------------------------------- */
+
+bb_limits bb_run_limits = { BB_DEFAULT_MAX_EVENTS, 0 };
+
+static void
+limits_apply(void)
+{
+    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                                    : default_memory_limit();
+    double pend = mem / (double)bbs_engine_event_bytes();
+
+    bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
+                                  pend > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)pend);
+    bbs_wl_set_default_max_ops((uint64_t)(mem / (double)sizeof(bbs_op)));
+}
+
+void
+bb_limits_init(void)
+{
+    limits_apply();
+}
+
+void
+bb_limits_set_events(const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        opt_die("max-events", "%s", msg);
+    if (!(v >= 1) || v > 1.8e19)
+        opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+    bb_run_limits.max_events = floor(v);
+    limits_apply();
+}
+
+void
+bb_limits_set_memory(const char *arg)
+{
+    bb_qty q;
+    char msg[256];
+
+    if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
+        opt_die("max-memory", "%s", msg);
+    if (!(q.v > 0))
+        opt_die("max-memory", "'%s' is not positive", arg);
+    bb_run_limits.max_memory_bytes = q.v;
+    limits_apply();
+}
+
+static const struct argp_option limits_options[] = {
+    { NULL, 0, NULL, 0, "Bounds:", 50 },
+    BB_MAX_EVENTS_OPTION,
+    { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
+      "refuse runs needing more memory than this (default 75% of RAM)", 0 },
+    { 0 }
+};
+
+static error_t
+limits_parse(int key, char *arg, struct argp_state *state)
+{
+    (void)state;
+    switch (key) {
+    case BB_OPT_MAX_EVENTS:
+        bb_limits_set_events(arg);
+        return 0;
+    case OPT_MAX_MEMORY:
+        bb_limits_set_memory(arg);
+        return 0;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+}
+
+const struct argp bb_limits_argp = { limits_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
+
+static const struct argp_option events_options[] = {
+    { NULL, 0, NULL, 0, "Bounds:", 50 },
+    BB_MAX_EVENTS_OPTION,
+    { 0 }
+};
+
+const struct argp bb_events_argp = { events_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_limits_check_topology(const void *vpar, const char *source)
+{
+    const bbs_net_params *par = vpar;
+    char what[600], detail[256];
+
+    snprintf(what, sizeof what, "the topology of %s", source);
+    snprintf(detail, sizeof detail, "a dragonfly of %d groups x %d routers x %d nodes, %d "
+             "global channels per router", par->g, par->a, par->p, par->h);
+    bb_limits_check(what, 0, bbs_net_topo_estimate(par), detail,
+                    "fewer groups, routers or nodes per router");
+}
+
+void
+bb_limits_check(const char *what, double events, double bytes, const char *detail,
+                const char *shrink)
+{
+    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                                    : default_memory_limit();
+    char b1[64], b2[64];
+
+    if (!(events <= bb_run_limits.max_events))
+        bb_die(BB_EXIT_TOOBIG, "%s would execute about %.3g events (%s), more than the bound "
+               "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
+               events, detail, bb_run_limits.max_events, shrink);
+    if (!(bytes <= mem)) {
+        bb_fmt_size(b1, sizeof b1, bytes, 0);
+        bb_fmt_size(b2, sizeof b2, mem, 0);
+        bb_die(BB_EXIT_TOOBIG, "%s would need about %s of memory (%s), more than the bound "
+               "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
+    }
+}
+
+/* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5
+ * data units per time unit"). */
+static void
+fmt_qty(char *buf, size_t len, const char *what, const bb_qty *q)
+{
+    if (strcmp(what, "time unit") == 0)
+        bb_fmt_duration(buf, len, q->v);
+    else if (q->plain)
+        snprintf(buf, len, "%g data units per time unit", q->v);
+    else
+        bb_fmt_rate(buf, len, q->v, 1, 0);
+}
+
+/* pick3: the first set value of a, b, c (in that order of precedence);
+ * *src names where it came from.  When a lower source gives a different
+ * value, stderr says which value was used and where both came from. */
+static const bb_qty *
+pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
+      const bb_qty *b, const char *bs, const bb_qty *c, const char *cs, char src[640])
+{
+    const bb_qty *q[3] = { a, b, c };
+    const char *s[3] = { as, bs, cs };
+    int k = -1;
+
+    (void)ctx;
+    for (int i = 0; i < 3 && k < 0; i++)
+        if (q[i] != NULL && q[i]->set)
+            k = i;
+    static const bb_qty unset;
+
+    if (k < 0) {
+        snprintf(src, 640, "the default");
+        return &unset;   /* callers test ->set */
+    }
+    for (int j = k + 1; j < 3; j++)
+        if (q[j] != NULL && q[j]->set && (q[j]->v != q[k]->v || q[j]->plain != q[k]->plain)) {
+            char v1[64], v2[64];
+
+            fmt_qty(v1, sizeof v1, what, q[k]);
+            fmt_qty(v2, sizeof v2, what, q[j]);
+            bb_warn("%s %s from %s overrides %s from %s", what, v1, s[k], v2, s[j]);
+        }
+    snprintf(src, 640, "%s", s[k]);   /* s[k] may be the caller's stack buffer */
+    return q[k];
+}
+
+/* One place for the platform's bounds, before any model is built: the
+ * quantum B * time unit / R must be a finite, normal number of bytes. */
+static void
+check_platform(const bb_ctx *ctx, const bb_common *opt)
+{
+    double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)ctx->pf.resolution;
+    int st = opt->pfs_bw.set || opt->time_unit.set || opt->resolution ? BB_EXIT_USAGE
+                                                                         : BB_EXIT_DATAERR;
+
+    if (!isfinite(ctx->pf.pfs_bw_Bps) || !isfinite(qb) || qb < DBL_MIN)
+        bb_die(st, "the quantum, PFS bandwidth (%g B/s, from %s) times the time unit (%g s, "
+               "from %s) over the resolution (%ld, from %s), is %g bytes: %s; give a smaller "
+               "--time-unit or --pfs-bw", ctx->pf.pfs_bw_Bps, ctx->src_pfs,
+               ctx->pf.time_unit_s, ctx->src_tu, ctx->pf.resolution, ctx->src_res, qb,
+               isfinite(qb) && isfinite(ctx->pf.pfs_bw_Bps) ? "too small to represent"
+                                                             : "it overflows");
+}
+
+/* An application whose bandwidth rounds to 0 quanta leaves the model:
+ * say so, with the share of the expected load that vanished. */
+static void
+warn_vanished(const bb_ctx *ctx)
+{
+    double total = 0, lost = 0;
+    size_t nlost = 0;
+
+    for (size_t i = 0; i < ctx->wl.n; i++)
+        total += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
+    for (size_t i = 0; i < ctx->q.n; i++)
+        if (ctx->q.b[i] == 0 && ctx->wl.apps[i].bw_Bps > 0 && ctx->wl.apps[i].p > 0) {
+            char bw[64], qb[64];
+
+            lost += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
+            nlost++;
+            bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->wl.apps[i].bw_Bps);
+            bb_ctx_fmt_size(ctx, qb, sizeof qb, ctx->q.quantum_bytes);
+            bb_warn("%s: application '%s' (%s) rounds to 0 quanta of %s per time unit at "
+                    "resolution %ld and leaves the model", ctx->wl.source,
+                    ctx->wl.apps[i].name, bw, qb, ctx->pf.resolution);
+        }
+    if (nlost > 0)
+        bb_warn("%s: %zu application%s vanished: %.3g%% of the expected load; raise "
+                "--resolution to keep %s", ctx->wl.source, nlost, nlost > 1 ? "s" : "",
+                total > 0 ? 100.0 * lost / total : 0.0, nlost > 1 ? "them" : "it");
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
@@ -274,28 +491,54 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
             bb_die(rc, "%s", err);
         ctx->has_system = 1;
     }
-    /* Precedence: command line > --system preset > "#@" lines > defaults. */
-    pfs = opt->pfs_bw.set ? &opt->pfs_bw
-          : ctx->has_system && ctx->sys.pfs_bw.set ? &ctx->sys.pfs_bw : &ctx->wl.pfs_bw;
-    bb = opt->bb_bw.set ? &opt->bb_bw
-         : ctx->has_system && ctx->sys.bb_bw.set ? &ctx->sys.bb_bw : &ctx->wl.bb_bw;
-    tu = opt->time_unit.set ? &opt->time_unit
-         : ctx->has_system && ctx->sys.time_unit.set ? &ctx->sys.time_unit : &ctx->wl.time_unit;
+    /* Precedence (bbsize(1), PRECEDENCE): machine values (PFS and
+     * burst-buffer bandwidth, resolution) come from the command line, then
+     * --system, then the file's "#@" lines; the time unit belongs to the
+     * workload (its p are per time unit): the command line, then the file,
+     * then the preset, which is only a default for files that state none. */
+    {
+        char wl_src[3][600];
+        const bb_qty *no = NULL;
+
+        snprintf(wl_src[0], sizeof wl_src[0], "%s:%ld ('#@ pfs-bw')", ctx->wl.source, ctx->wl.pfs_bw_line);
+        snprintf(wl_src[1], sizeof wl_src[1], "%s:%ld ('#@ bb-bw')", ctx->wl.source, ctx->wl.bb_bw_line);
+        snprintf(wl_src[2], sizeof wl_src[2], "%s:%ld ('#@ time-unit')", ctx->wl.source, ctx->wl.time_unit_line);
+        pfs = pick3("PFS bandwidth", ctx, &opt->pfs_bw, "--pfs-bw",
+                    ctx->has_system ? &ctx->sys.pfs_bw : no, ctx->sys.path,
+                    &ctx->wl.pfs_bw, wl_src[0], ctx->src_pfs);
+        bb = pick3("burst-buffer bandwidth", ctx, &opt->bb_bw, "--bb-bw",
+                   ctx->has_system ? &ctx->sys.bb_bw : no, ctx->sys.path,
+                   &ctx->wl.bb_bw, wl_src[1], ctx->src_bb);
+        tu = pick3("time unit", ctx, &opt->time_unit, "--time-unit",
+                   &ctx->wl.time_unit, wl_src[2],
+                   ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, ctx->src_tu);
+    }
     if (!pfs->set)
         bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
                "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
     ctx->pf.time_unit_s = tu->set ? tu->v : 1.0;
     ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
     ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;
-    ctx->pf.resolution = opt->resolution ? opt->resolution
-                         : ctx->has_system && ctx->sys.resolution ? ctx->sys.resolution
-                         : ctx->wl.resolution ? ctx->wl.resolution : 100;
+    {
+        long r[3] = { opt->resolution, ctx->has_system ? ctx->sys.resolution : 0,
+                      ctx->wl.resolution };
+        const char *rs[3] = { "--resolution", ctx->sys.path, ctx->wl.source };
+        int k = r[0] ? 0 : r[1] ? 1 : r[2] ? 2 : -1;
+
+        ctx->pf.resolution = k >= 0 ? r[k] : 100;
+        ctx->src_res = k >= 0 ? rs[k] : "the default";
+        for (int j = k + 1; k >= 0 && j < 3; j++)
+            if (r[j] && r[j] != r[k])
+                bb_warn("resolution %ld from %s overrides %ld from %s", r[k], rs[k], r[j], rs[j]);
+    }
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
+    check_platform(ctx, opt);
 
     rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    warn_vanished(ctx);
     bba_solver_defaults(&ctx->so);
     ctx->so.kind = opt->solver;
     ctx->so.tol = 1e-12;

@@ -59,6 +59,10 @@ typedef struct {
     int has_check;           /* onoff_check is set */
     bba_onoff onoff_check;   /* R with one burst class fewer */
     double decay_check;      /* theta*_R - theta*_check, per quantum */
+    /* where each platform value came from: "--pfs-bw", a preset's path,
+     * "FILE:LINE ('#@ key')" or "the default" */
+    char src_pfs[640], src_bb[640], src_tu[640];
+    const char *src_res;
 } bb_ctx;
 
 /* bb_ctx_approx_error: the measured error of the approximation at size S
@@ -84,7 +88,10 @@ void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
  * combine the platform from the options, --system and the file's "#@"
- * lines (in that order of precedence, then the defaults), quantise,
+ * lines (PFS and burst-buffer bandwidth, resolution: option > --system >
+ * file; the time unit: option > file > --system; then the defaults), saying
+ * on stderr when a source overrides a different value, check the quantum's
+ * bounds, quantise (warning when an application rounds to 0 quanta),
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
@@ -153,6 +160,44 @@ typedef struct {
 void bb_out_open(bb_out *o, const char *path);
 void bb_out_commit(bb_out *o);
 void bb_out_abort(bb_out *o);
+
+/* Bounds of every simulation (bbsize(1), BOUNDS): a command estimates the
+ * events and memory of a run before it starts and refuses (status 2) one
+ * beyond them; the event engine stops any run that still exceeds them.
+ * --max-events and --max-memory raise them on purpose. */
+#define BB_DEFAULT_MAX_EVENTS 1e9
+typedef struct {
+    double max_events;        /* events in all replications of one command */
+    double max_memory_bytes;  /* 0: 75% of physical memory */
+} bb_limits;
+extern bb_limits bb_run_limits;
+/* bb_limits_init: the defaults, handed to the event engine (main calls it
+ * before any command). */
+void bb_limits_init(void);
+/* bb_limits_set_events, bb_limits_set_memory: parse an option value
+ * (exit 64 on a bad one) and hand the new bounds to the engine. */
+void bb_limits_set_events(const char *arg);
+void bb_limits_set_memory(const char *arg);
+/* The argp child with --max-events and --max-memory, for the simulation
+ * commands that have no bb_common (its input is unused). */
+extern const struct argp bb_limits_argp;
+/* The same with --max-events only, for commands with a --max-memory of
+ * their own. */
+extern const struct argp bb_events_argp;
+/* The --max-events option, for argp tables that have --max-memory already. */
+#define BB_OPT_MAX_EVENTS 0x1f00
+#define BB_MAX_EVENTS_OPTION { "max-events", BB_OPT_MAX_EVENTS, "N", 0, \
+      "refuse runs of more events than this (default 1e9, a few minutes)", 0 }
+/* bb_limits_check: before a run, die with status 2 when about `events`
+ * events or `bytes` bytes exceed the bounds.  what names the run ("the
+ * simulation"), detail says how the estimate was made, shrink names the
+ * options that make it smaller. */
+void bb_limits_check(const char *what, double events, double bytes, const char *detail,
+                     const char *shrink);
+
+/* bb_limits_check_topology: the same for building a dragonfly of shape
+ * par (source names where it came from), before anything is allocated. */
+void bb_limits_check_topology(const void *par, const char *source);
 
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */

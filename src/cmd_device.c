@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "network/route.h"
 #include "network/topo.h"
@@ -185,36 +186,15 @@ preset_list(const char **dir_out)
 static char *
 slurp(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    char *b, err[BB_ERRLEN];
+    size_t n;
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, &n, err, sizeof err);
 
-    if (!fp)
-        return NULL;
-    for (;;) {
-        if (n + 4097 > cap) {
-            char *nb = realloc(buf, cap = cap * 2 + 8192);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, fp);
-        n += got;
-        if (got < 4096)
-            break;
-    }
-    if (ferror(fp)) {
-        int e = errno;
-        fclose(fp);
-        free(buf);
-        errno = e;
-        return NULL;
-    }
-    fclose(fp);
-    if (memchr(buf, 0, n))
-        bb_die(BB_EXIT_DATAERR, "%s: contains a NUL byte (not a text file)", path);
-    buf[n] = 0;
-    return buf;
+    if (rc == BB_EXIT_NOINPUT)
+        return NULL;   /* callers name the file (or try the next directory) */
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return b;
 }
 
 static void
@@ -433,6 +413,22 @@ qty_opt(const char *opt, const char *arg, int kind)
     return q.v;
 }
 
+/* A duration that must be positive: 0 would silently mean "none" (no
+ * drive failures, no samples) or make no sense (instant repairs, requests
+ * every 0 s). */
+static double
+pos_dur(const char *opt, const char *arg)
+{
+    double v = qty_opt(opt, arg, 2);
+
+    if (!(v > 0))
+        bb_die(BB_EXIT_USAGE, "option '--%s': '%s' is not positive%s", opt, arg,
+               strcmp(opt, "interval") == 0 ? " (leave --interval out for no samples)"
+               : strcmp(opt, "drive-scale") == 0 ? " (leave --drive-scale out for no drive failures)"
+               : "");
+    return v;
+}
+
 static double
 num_opt(const char *opt, const char *arg, double lo, double hi)
 {
@@ -481,17 +477,17 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
     case OPT_REQ: c->req_bytes = qty_opt("request", arg, 0); break;
-    case OPT_IAT: c->mean_interarrival_s = qty_opt("interarrival", arg, 2); break;
+    case OPT_IAT: c->mean_interarrival_s = pos_dur("interarrival", arg); break;
     case OPT_HORIZON: c->horizon_s = qty_opt("horizon", arg, 2); break;
     case OPT_MTTF: a->mttf.v = qty_opt("mttf", arg, 2); a->mttf.set = 1; break;
-    case OPT_MTTR: a->mttr.v = qty_opt("mttr", arg, 2); a->mttr.set = 1; break;
+    case OPT_MTTR: a->mttr.v = pos_dur("mttr", arg); a->mttr.set = 1; break;
     case OPT_DSHAPE: c->drive.shape = num_opt("drive-shape", arg, 1e-3, 100); break;
-    case OPT_DSCALE: c->drive.scale_s = qty_opt("drive-scale", arg, 2); break;
+    case OPT_DSCALE: c->drive.scale_s = pos_dur("drive-scale", arg); break;
     case OPT_DAGE: c->drive_age0_s = qty_opt("drive-age", arg, 2); break;
     case OPT_CMTTF: a->cmttf.v = qty_opt("ctrl-mttf", arg, 2); a->cmttf.set = 1; break;
-    case OPT_CMTTR: a->cmttr.v = qty_opt("ctrl-mttr", arg, 2); a->cmttr.set = 1; break;
+    case OPT_CMTTR: a->cmttr.v = pos_dur("ctrl-mttr", arg); a->cmttr.set = 1; break;
     case OPT_LMTTF: a->lmttf.v = qty_opt("link-mttf", arg, 2); a->lmttf.set = 1; break;
-    case OPT_LMTTR: a->lmttr.v = qty_opt("link-mttr", arg, 2); a->lmttr.set = 1; break;
+    case OPT_LMTTR: a->lmttr.v = pos_dur("link-mttr", arg); a->lmttr.set = 1; break;
     case OPT_FAILOVER: c->link_failover = 1; break;
     case OPT_FLOG: a->fail_log = arg; break;
     case OPT_TOPO: a->topology = arg; break;
@@ -506,7 +502,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_TEMP: a->temp_file = arg; break;
     case OPT_AMBIENT: a->ambient = num_opt("ambient", arg, -273.14, 1000); break;
     case OPT_ASEED: c->seed = (uint64_t)bb_opt_long("seed", arg, 0, 0x7fffffffL); break;
-    case OPT_INTERVAL: c->sample_interval_s = qty_opt("interval", arg, 2); break;
+    case OPT_INTERVAL: c->sample_interval_s = pos_dur("interval", arg); break;
     case OPT_IOSTAT: a->iostat = arg; break;
     case OPT_AJSON: a->json = 1; break;
     case ARGP_KEY_ARG:
@@ -529,6 +525,11 @@ arch_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child limits_children[] = {
+    { &bb_limits_argp, 0, NULL, 0 },
+    { 0 }
+};
+
 static const struct argp arch_argp = {
     arch_options, arch_parse, NULL,
     "Simulate a burst-buffer architecture of MFNetSim (node-local, compute-side global, "
@@ -537,7 +538,7 @@ static const struct argp arch_argp = {
     "on the PFS.  Prints the byte accounting (written = on PFS + in buffers + lost), "
     "stalls and latency; --iostat writes an iostat-like series per device.\v"
     "See bbsize-bbarch(1).",
-    NULL, NULL, NULL
+    limits_children, NULL, NULL
 };
 
 /* The temperature file: lines "time_s,temp_C" ('#' comments, blank lines). */
@@ -564,8 +565,8 @@ load_temps(const char *path, double **t, double **T, size_t *n)
         if (!comma)
             bb_die(BB_EXIT_DATAERR, "%s:%d: expected 'time_s,temp_C'", path, lineno);
         *comma = 0;
-        a = strtod(line, &e1);
-        b = strtod(comma + 1, &e2);
+        a = bb_strtod_lax(line, &e1);
+        b = bb_strtod_lax(comma + 1, &e2);
         if (e1 == line || strspn(e1, " \t") != strlen(e1) || e2 == comma + 1
             || strspn(e2, " \t\r") != strlen(e2) || !isfinite(a) || !isfinite(b))
             bb_die(BB_EXIT_DATAERR, "%s:%d: field 'time_s' or 'temp_C' is not a number", path,
@@ -702,6 +703,7 @@ arch_topology(const struct arch_args *a)
     if (par.bb_per_group == 0)
         bb_die(BB_EXIT_USAGE, "topology %s has no burst-buffer terminals: give "
                "--bb-per-group N", a->topology);
+    bb_limits_check_topology(&par, a->topology);
     if (bbs_net_topo_build(&par, NULL, &t, err) != BB_OK)
         bb_die(BB_EXIT_USAGE, "topology %s: %s", a->topology, err);
     return t;
@@ -792,6 +794,18 @@ bb_cmd_bbarch(int argc, char **argv)
     if (a.iostat) {
         a.c.sample_fn = keep_row;
         a.c.sample_ctx = &rs;
+    }
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS). */
+        double ev, by;
+        char detail[256];
+
+        bbs_arch_estimate(&a.c, &ev, &by);
+        snprintf(detail, sizeof detail, "%d clients over %g s, requests every %g s, "
+                 "failures and repairs included", a.c.n_clients, a.c.horizon_s,
+                 a.c.mean_interarrival_s);
+        bb_limits_check("the bbarch run", ev, by, detail,
+                        "--horizon, --clients, --interarrival, longer --mttf/--mttr, --interval");
     }
     rc = bbs_arch_run(&a.c, &r, err);
     free(tt);

@@ -146,13 +146,18 @@ bb_cmd_idle(int argc, char **argv)
             json_object_set_new(o, "log10_idle_fraction", json_real(r.meas.log10_idle));
         bb_json_print(o);
     } else {
+        char tus[64];
+
+        bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
         if (r.meas.idle == 0 && isfinite(r.meas.log10_idle)) /* below the double range */
-            printf("idle 10^%.4f, quiet %.4g, with a %s burst buffer (%ld quanta), %s draining",
-                   r.meas.log10_idle, r.meas.quiet, sz, S, bb_policy_name(&pol));
-        else
-            printf("idle %.4g (%.4g%% of time units), quiet %.4g, with a %s burst buffer "
+            printf("idle 10^%.4f (of time units of %s), quiet %.4g, with a %s burst buffer "
                    "(%ld quanta), %s draining",
-                   r.meas.idle, 100.0 * r.meas.idle, r.meas.quiet, sz, S, bb_policy_name(&pol));
+                   r.meas.log10_idle, tus, r.meas.quiet, sz, S, bb_policy_name(&pol));
+        else
+            printf("idle %.4g (%.4g%% of time units of %s), quiet %.4g, with a %s burst buffer "
+                   "(%ld quanta), %s draining",
+                   r.meas.idle, 100.0 * r.meas.idle, tus, r.meas.quiet, sz, S,
+                   bb_policy_name(&pol));
         if (pol.lazy)
             printf(" (threshold %s, EPS %g)", th, pol.eps);
         printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e",

@@ -13,6 +13,7 @@
 #include "network/bbsnet.h"
 #include "rng.h"
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 
 #define GIB 1073741824.0
@@ -104,13 +105,13 @@ parse_loads(struct args *a, const char *spec)
     a->nloads = 0;
     if (strchr(spec, ':')) {
         errno = 0;
-        from = strtod(spec, &end);
+        from = bb_strtod_lax(spec, &end);
         if (*end != ':')
             goto bad;
-        to = strtod(end + 1, &end);
+        to = bb_strtod_lax(end + 1, &end);
         if (*end != ':')
             goto bad;
-        step = strtod(end + 1, &end);
+        step = bb_strtod_lax(end + 1, &end);
         if (*end || errno || !(step > 0) || !(to >= from))
             goto bad;
         if (!(from > 0 && from <= 1) || !(to > 0 && to <= 1))
@@ -128,7 +129,7 @@ parse_loads(struct args *a, const char *spec)
         const char *p = spec;
         for (;;) {
             errno = 0;
-            double x = strtod(p, &end);
+            double x = bb_strtod_lax(p, &end);
             if (end == p || errno || a->nloads == 1000)
                 goto bad;
             a->loads[a->nloads++] = x;
@@ -193,7 +194,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_BIAS: {
         char *end;
         errno = 0;
-        a->bias = strtod(arg, &end);
+        a->bias = bb_strtod_lax(arg, &end);
         if (*end || errno || !(a->bias >= 0) || !isfinite(a->bias))
             bb_die(BB_EXIT_USAGE, "--bias '%s': expected a number >= 0", arg);
         break;
@@ -254,6 +255,11 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child limits_children[] = {
+    { &bb_limits_argp, 0, NULL, 0 },
+    { 0 }
+};
+
 static const struct argp argp = {
     options, parse, "",
     "Accepted versus offered load of synthetic traffic on a dragonfly, simulated at flow "
@@ -262,39 +268,19 @@ static const struct argp argp = {
     "keeps at most --window of them in the network. Accepted load is the bytes delivered "
     "after the warm-up over senders x injection bandwidth x measured time. See "
     "bbsize-netload(1) and bbsize-topology(5).",
-    NULL, NULL, NULL
+    limits_children, NULL, NULL
 };
 
 /* Read a whole file; exits 66 when it cannot. */
 static unsigned char *
-slurp(const char *path, size_t *len)
+slurp(const char *path, size_t *len, int mode)
 {
-    FILE *fp = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, mode, &b, len, err, sizeof err);
 
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        fclose(fp);
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    }
-    fclose(fp);
-    *len = n;
-    return buf;
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return (unsigned char *)b;
 }
 
 static int
@@ -345,12 +331,12 @@ read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
     unsigned char *b;
     int rc;
 
-    b = slurp(intra, &len);
+    b = slurp(intra, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_intra(w, b, len, intra, err);
     free(b);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
-    b = slurp(inter, &len);
+    b = slurp(inter, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_inter(w, b, len, inter, err);
     free(b);
     if (rc != BB_OK)
@@ -372,7 +358,7 @@ load_topology(const struct args *a, netspec *ns)
         bb_die(BB_EXIT_USAGE, "--topology: %s", err);
     } else {
         size_t len;
-        char *text = (char *)slurp(name, &len);
+        char *text = (char *)slurp(name, &len, BB_READ_TEXT);
         bbs_net_conf *c = NULL;
         bbs_net_conf_dally d;
 
@@ -385,6 +371,7 @@ load_topology(const struct args *a, netspec *ns)
         if (rc != BB_OK)
             bb_die_lib(rc, err);
         ns->par = d.par;
+        bb_limits_check_topology(&ns->par, name);
         snprintf(ns->conf_routing, sizeof ns->conf_routing, "%s", d.routing);
         if (!a->generate && !a->intra && d.intra_path[0] && d.inter_path[0]) {
             char *pi = resolve(name, d.intra_path), *pe = resolve(name, d.inter_path);
@@ -414,6 +401,7 @@ load_topology(const struct args *a, netspec *ns)
     }
     if (a->bb_per_group >= 0)
         ns->par.bb_per_group = a->bb_per_group;
+    bb_limits_check_topology(&ns->par, ns->source);
     rc = bbs_net_topo_build(&ns->par, ns->have_wiring ? &ns->w : NULL, &ns->topo, err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ns->source, err);
@@ -638,7 +626,7 @@ bb_cmd_netload(int argc, char **argv)
             bb_die(BB_EXIT_DATAERR, "--jobs: %s", err);
     } else if (a.alloc) {
         size_t len;
-        char *text = (char *)slurp(a.alloc, &len);
+        char *text = (char *)slurp(a.alloc, &len, BB_READ_TEXT);
         rc = bbs_net_alloc_parse(ns.topo, text, len, a.alloc, &pl, err);
         free(text);
         if (rc != BB_OK)
@@ -664,6 +652,22 @@ bb_cmd_netload(int argc, char **argv)
         o.job_nodes = pl.node;
         o.job_off = pl.job_off;
         o.njobs = pl.njobs;
+    }
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS). */
+        double ev = 0, by = 0, e1, b1;
+        char detail[256];
+
+        for (int i = 0; i < a.nloads; i++) {
+            o.load = a.loads[i];
+            bbs_net_load_estimate(ns.topo, &o, &e1, &b1);
+            ev += e1;
+            by = b1 > by ? b1 : by;
+        }
+        snprintf(detail, sizeof detail, "%d load points of %g s simulated time on %d nodes, "
+                 "messages of %g bytes", a.nloads, a.duration_s, ns.topo->nodes, a.msg_bytes);
+        bb_limits_check("the netload run", ev, by, detail,
+                        "--duration, --loads, a larger --msg-size or a smaller topology");
     }
     res = calloc((size_t)a.nloads, sizeof *res);
     if (!res)

@@ -18,6 +18,7 @@
 #include "workload/scenario.h"
 #include "formats/scenario_ini.h"
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
 
@@ -74,27 +75,12 @@ scn_parse(int key, char *arg, struct argp_state *state)
 static unsigned char *
 slurp(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: cannot open: %s", path, strerror(errno));
-    do {
-        if (n + 1 >= cap) {
-            unsigned char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-    } while (got > 0);
-    if (ferror(fp))
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    fclose(fp);
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
+
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return (unsigned char *)b;
 }
 
 static int
@@ -253,6 +239,7 @@ bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed
     }
     if (s->bb_per_group >= 0)
         R->par.bb_per_group = s->bb_per_group;
+    bb_limits_check_topology(&R->par, file);
     if ((rc = bbs_net_topo_build(&R->par, NULL, &R->topo, err)) != BB_OK)
         bb_die(BB_EXIT_DATAERR, "%s: [topology]: %s", file, err);
     /* placement */
@@ -550,7 +537,8 @@ bb_cmd_scenario_simulate(int argc, char **argv)
 {
     scn_args a;
     scn_run R;
-    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
@@ -572,7 +560,9 @@ bb_cmd_compare(int argc, char **argv)
 {
     scn_args a;
     scn_run R[2];
-    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, children, NULL,
+                         NULL };
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);

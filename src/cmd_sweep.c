@@ -80,8 +80,13 @@ parse(int key, char *arg, struct argp_state *state)
             else if (strcmp(tok, "lazy") == 0)
                 a->lazy = 1;
             else {
+                /* The message is built before copy (which tok points into)
+                 * is freed: argp_error exits. */
+                char bad[64];
+
+                snprintf(bad, sizeof bad, "%s", tok);
                 free(copy);
-                argp_error(state, "--policy: '%s' is not greedy or lazy", tok);
+                argp_error(state, "--policy: '%s' is not greedy or lazy", bad);
             }
         }
         free(copy);

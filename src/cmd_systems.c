@@ -59,6 +59,7 @@ bb_cmd_systems(int argc, char **argv)
     char **names, err[BB_ERRLEN];
     size_t n;
     json_t *arr = NULL;
+    int status = BB_EXIT_OK;
 
     memset(&a, 0, sizeof a);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
@@ -77,9 +78,12 @@ bb_cmd_systems(int argc, char **argv)
         int rc = bb_system_find(names[i], &s, err, sizeof err);
 
         if (rc != 0) {
-            bb_system_names_free(names, n);
-            json_decref(arr);
-            bb_die(rc, "%s", err);
+            /* One broken preset (unreadable, a dangling link, bad data)
+             * does not hide the others; it is named and sets the status. */
+            bb_warn("%s", err);
+            if (status == BB_EXIT_OK)
+                status = rc;
+            continue;
         }
         if (a.json) {
             json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:I, s:s}",
@@ -105,5 +109,5 @@ bb_cmd_systems(int argc, char **argv)
     bb_system_names_free(names, n);
     if (a.json)
         bb_json_print(json_pack("{s:o}", "systems", arr));
-    return BB_EXIT_OK;
+    return status;
 }

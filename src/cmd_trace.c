@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
 #include "rng.h"
@@ -164,29 +165,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 static char *
 slurp(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    char *b = NULL;
-    size_t cap = 0, n = 0;
+    char *b, err[BB_ERRLEN];
+    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
 
-    if (!fp)
-        bb_die(BB_EXIT_NOINPUT, "%s: %s", path, strerror(errno));
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = cap ? 2 * cap : 1 << 20;
-            b = realloc(b, cap);
-            if (!b)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-        }
-        size_t k = fread(b + n, 1, cap - n - 1, fp);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (ferror(fp))
-        bb_die(BB_EXIT_NOINPUT, "%s: read error", path);
-    fclose(fp);
-    b[n] = '\0';
-    *len = n;
+    if (rc != 0)
+        bb_die(rc, "%s", err);
     return b;
 }
 
@@ -279,6 +262,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         par.bb_per_group = a->bbpg;
     else if (par.bb_per_group == 0 && io)
         par.bb_per_group = 1;
+    bb_limits_check_topology(&par, a->topo);
     if ((rc = bbs_net_topo_build(&par, NULL, &topo, err)))
         bb_die_lib(rc, err);
     if (ranks > topo->ncompute)
@@ -381,7 +365,8 @@ bb_cmd_trace(int argc, char **argv)
         "Generate a trace-driven workload as per-rank operation streams and report its volumes; "
         "with --topology, also run it on a dragonfly.\vFILE is a VEF trace (plain MPI, or EXT "
         "DCNW, CDCNW, FLOWS, HOROVOD; grammar in bbsize-vef(5)).  See bbsize-trace(1).";
-    struct argp argp = { options, parse_opt, "[FILE]", doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { options, parse_opt, "[FILE]", doc, children, NULL, NULL };
     targs a;
     char err[BB_ERRLEN], buf[64];
     bbs_vef *v = NULL;
@@ -424,7 +409,22 @@ bb_cmd_trace(int argc, char **argv)
     if (a.model == M_VEF) {
         rc = bbs_tracegen_vef(w, model_label(&a, v), v, d, a.messages, a.seed, 0, NULL, err);
     } else if (a.model == M_G500) {
+        char detail[256];
+        double n = a.g500_nodes, msgs;
+
         a.gj.g.nodes = a.g500_nodes;
+        /* Bounded before it starts: drawing a level visits every (sender,
+         * destination) pair, n^2 steps, for at most about 16 levels; the
+         * BFS sends at most 2 E = 2 f 2^s queries, coalesced c_s to a
+         * message, each message an operation at both ends. */
+        msgs = 2.0 * a.gj.g.edgefactor * ldexp(1.0, a.gj.g.scale) / a.gj.g.coalescing
+               + 16.0 * n * n;
+        snprintf(detail, sizeof detail, "%d processes, scale %d, edge factor %d: about %.3g "
+                 "messages and 16 levels x %d^2 destination draws", a.g500_nodes,
+                 a.gj.g.scale, a.gj.g.edgefactor, msgs, a.g500_nodes);
+        bb_limits_check("the Graph500 trace", msgs + 16.0 * n * n,
+                        msgs * (8.0 + 2.0 * (double)sizeof(bbs_op)), detail,
+                        "--nodes, --scale, --edgefactor or a larger --coalescing");
         rc = bbs_g500_plan_new(&pl, &a.gj.g, a.seed, 0, err);
         if (!rc && a.csv && !a.topo) { /* the table is the plan: no streams needed */
             gen_s = now_s() - t0;
@@ -439,6 +439,13 @@ bb_cmd_trace(int argc, char **argv)
         if (!rc)
             rc = bbs_tracegen_g500(w, "graph500", pl, NULL, err);
     } else {
+        char detail[256];
+        double nf = (double)a.fj.f.files;
+
+        snprintf(detail, sizeof detail, "%ld files: a pause and a request each, %zu bytes an "
+                 "operation", a.fj.f.files, sizeof(bbs_op));
+        bb_limits_check("the file-load trace", 2.0 * nf, 2.0 * nf * (double)sizeof(bbs_op),
+                        detail, "--files");
         rc = bbs_tracejob_generate(&a.fj, w, "fileload", a.file_ranks, a.seed, 0, NULL, err);
     }
     gen_s = now_s() - t0;

@@ -14,13 +14,16 @@
 
 #define MAX_SIZES 10000
 
-enum { OPT_BB_SIZE = 0x2000, OPT_CSV };
+enum { OPT_BB_SIZE = 0x2000, OPT_CSV, OPT_TOL };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZE|FIRST:LAST:STEP", 0,
       "a burst-buffer size, or a range of sizes, e.g. 0:4PB:200TB or 0:3000:100 "
       "(data units); required", 0 },
     { "csv", OPT_CSV, NULL, 0, "print the table as CSV (one header line)", 0 },
+    { "tolerance", OPT_TOL, "REL", 0, "a row agrees when the prediction is inside the "
+      "interval and the interval within +-REL of it (default 0.5); inside but wider is "
+      "inconclusive", 0 },
     { "scenario", 0x2100, "FILE", 0, "the system-level cross-check on a scenario instead "
       "(its options: bbsize validate --scenario=FILE --help)", 0 },
     { 0 }
@@ -29,6 +32,7 @@ static const struct argp_option options[] = {
 struct args {
     bb_simargs base;   /* first: bb_simargs_parse casts */
     const char *size_arg;
+    double tol;
 };
 
 static error_t
@@ -42,6 +46,9 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_CSV:
         a->base.common.csv = 1;
+        break;
+    case OPT_TOL:
+        a->tol = bb_opt_fraction_open("tolerance", arg);
         break;
     case ARGP_KEY_END:
         if (!a->size_arg)
@@ -58,12 +65,28 @@ parse(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
     options, parse, "[FILE]",
     "Compare the analytic idle fraction with the simulated one, one row per buffer "
-    "size.\vA row agrees when the analytic value lies inside the simulated confidence "
-    "interval; otherwise the relative gap (simulated - analytic) / analytic is given.  "
+    "size.\vThree verdicts: agrees (the analytic value lies inside the simulated "
+    "confidence interval, which lies within --tolerance of it), disagrees (outside: the "
+    "relative gap (simulated - analytic) / analytic is given), inconclusive (inside, but "
+    "the interval is too wide to tell: the output says how many more replications or "
+    "time units would decide; 'below resolution' when no idle unit was simulated at all).  "
     "With --mode bernoulli the two must agree in about a fraction LEVEL of rows; with "
     "--mode periodic the gap is the finding (Figure 4 of the paper).",
     bb_sim_children, NULL, NULL
 };
+
+static const char *
+verdict_name(const bbs_verdict *v)
+{
+    return v->kind == BBS_AGREES ? "agrees" : v->kind == BBS_DISAGREES ? "disagrees"
+                                                                      : "inconclusive";
+}
+
+static json_t *
+more_json(double x)
+{
+    return x > 0 ? json_integer((json_int_t)fmin(x, 9e18)) : json_integer(0);
+}
 
 static _Noreturn void
 range_die(const char *arg, const char *why)
@@ -126,8 +149,9 @@ parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
 typedef struct {
     long S;
     double analytic, quiet_analytic;
-    int agrees;
-    int unresolved;   /* agrees only because the simulation saw no idle unit */
+    int agrees;       /* the interval covers the prediction (agrees or inconclusive) */
+    int unresolved;   /* below resolution: the simulation saw no idle unit */
+    bbs_verdict v;
     double gap;          /* (simulated - analytic) / analytic; NAN if analytic = 0 */
 } row;
 
@@ -163,7 +187,7 @@ bb_cmd_validate(int argc, char **argv)
     bb_simrun run;
     long *S = NULL;
     row *rows = NULL;
-    size_t n, n_agree = 0;
+    size_t n, n_agree = 0, n_inconc = 0;
     char err[BB_ERRLEN];
 
     for (int i = 1; i < argc; i++)   /* the system-level cross-check: cmd_validate_scn.c */
@@ -171,6 +195,7 @@ bb_cmd_validate(int argc, char **argv)
             return bb_cmd_validate_scenario(argc, argv);
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
+    a.tol = 0.5;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_load(&ctx, &a.base.common, a.base.file);
     n = parse_sizes(&ctx, a.size_arg, &S);
@@ -192,21 +217,21 @@ bb_cmd_validate(int argc, char **argv)
     for (size_t k = 0; k < n; k++) {
         const bbs_bb_summary *s = &run.sum[k];
 
-        /* A degenerate interval (every replication equal) agrees only on
-         * equality, up to rounding; except that no idle unit at all in N
-         * simulated units is consistent with any idle fraction below
-         * -ln(1 - level) / N (3/N at 95%, the "rule of three"): a 1e-6
-         * prediction cannot be resolved by 15,000 units. */
-        double n_units = (double)a.base.sim.replications * (double)run.horizon_units;
+        /* The interval is made for a fraction (bbs_ci_fraction): no idle
+         * unit at all in N simulated units gives the Clopper-Pearson [0,
+         * about 3.7/N at 95%]: a 1e-6 prediction cannot be resolved by
+         * 15,000 units, and the verdict says so rather than agreeing. */
+        bbs_ci ci = { s->idle_mean, s->idle_lo, s->idle_hi, 0.5 * (s->idle_hi - s->idle_lo),
+                      s->level, (uint64_t)s->replications };
 
-        rows[k].agrees = (rows[k].analytic >= s->idle_lo - 1e-12
-                          && rows[k].analytic <= s->idle_hi + 1e-12)
-                         || (s->idle_hi == 0 && n_units > 0
-                             && rows[k].analytic <= -log1p(-a.base.sim.confidence) / n_units);
-        rows[k].unresolved = s->idle_hi == 0 && rows[k].agrees && rows[k].analytic > 0;
+        bbs_verdict_fraction(rows[k].analytic, &ci, (double)a.base.sim.replications,
+                             (double)run.horizon_units, a.tol, &rows[k].v);
+        rows[k].agrees = rows[k].v.kind != BBS_DISAGREES;
+        rows[k].unresolved = rows[k].v.below_resolution && rows[k].agrees;
         rows[k].gap = rows[k].analytic > 0
                       ? (s->idle_mean - rows[k].analytic) / rows[k].analytic : NAN;
-        n_agree += rows[k].agrees;
+        n_agree += rows[k].v.kind == BBS_AGREES;
+        n_inconc += rows[k].v.kind == BBS_INCONCLUSIVE;
     }
 
     if (a.base.common.json) {
@@ -216,7 +241,7 @@ bb_cmd_validate(int argc, char **argv)
             const bbs_bb_summary *s = &run.sum[k];
 
             json_array_append_new(arr, json_pack(
-                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:o, s:f, s:f}",
+                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
                 "bb_size_quanta", (json_int_t)rows[k].S,
                 "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, rows[k].S),
                 "analytic_idle", rows[k].analytic,
@@ -224,6 +249,10 @@ bb_cmd_validate(int argc, char **argv)
                 "idle_ci_low", bb_json_real_or_null(s->idle_lo),
                 "idle_ci_high", bb_json_real_or_null(s->idle_hi),
                 "agrees", rows[k].agrees,
+                "verdict", verdict_name(&rows[k].v),
+                "below_resolution", rows[k].unresolved,
+                "more_replications", more_json(rows[k].v.more_replications),
+                "more_time_units", more_json(rows[k].v.more_units),
                 "relative_gap", bb_json_real_or_null(rows[k].gap),
                 "analytic_quiet", rows[k].quiet_analytic,
                 "quiet_mean", s->quiet_mean));
@@ -231,14 +260,16 @@ bb_cmd_validate(int argc, char **argv)
         bb_json_print(arr);
     } else if (a.base.common.csv) {
         printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
-               "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean\n");
+               "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
+               "below_resolution,more_replications,more_time_units\n");
         for (size_t k = 0; k < n; k++) {
             const bbs_bb_summary *s = &run.sum[k];
 
-            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g\n", rows[k].S,
+            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", rows[k].S,
                    bb_ctx_quanta_to_bytes(&ctx, rows[k].S), rows[k].analytic, s->idle_mean,
                    s->idle_lo, s->idle_hi, rows[k].agrees, rows[k].gap,
-                   rows[k].quiet_analytic, s->quiet_mean);
+                   rows[k].quiet_analytic, s->quiet_mean, verdict_name(&rows[k].v),
+                   rows[k].unresolved, rows[k].v.more_replications, rows[k].v.more_units);
         }
     } else {
         char tus[64];
@@ -248,13 +279,15 @@ bb_cmd_validate(int argc, char **argv)
                "CI", "verdict");
         for (size_t k = 0; k < n; k++) {
             const bbs_bb_summary *s = &run.sum[k];
-            char sz[64], ci[64], verdict[64];
+            char sz[64], ci[64], verdict[128];
 
             bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, rows[k].S));
             snprintf(ci, sizeof ci, "[%.4g, %.4g]", s->idle_lo, s->idle_hi);
-            if (rows[k].unresolved)
-                snprintf(verdict, sizeof verdict, "agrees (below resolution)");
-            else if (rows[k].agrees)
+            if (rows[k].v.kind == BBS_INCONCLUSIVE)
+                snprintf(verdict, sizeof verdict, "inconclusive%s: ~%.0f more replications, "
+                         "or ~%.0f more time units each", rows[k].unresolved ? " (below resolution)" : "",
+                         rows[k].v.more_replications, rows[k].v.more_units);
+            else if (rows[k].v.kind == BBS_AGREES)
                 snprintf(verdict, sizeof verdict, "agrees");
             else if (isfinite(rows[k].gap))
                 snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * rows[k].gap);
@@ -263,13 +296,31 @@ bb_cmd_validate(int argc, char **argv)
             printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
                    verdict);
         }
-        printf("%zu of %zu sizes agree at %g%% confidence; analytic model %s, %s "
-               "applications simulated, %s draining, "
+        printf("%zu of %zu sizes agree, %zu disagree, %zu inconclusive at %g%% confidence "
+               "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
-               n_agree, n, 100.0 * a.base.sim.confidence, bb_ctx_model_name(&ctx),
-               bb_sim_mode_name(a.base.sim.mode),
+               n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
+               a.tol, bb_ctx_model_name(&ctx), bb_sim_mode_name(a.base.sim.mode),
                a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
                tus, (unsigned long long)a.base.sim.seed, run.wall_s);
+    }
+    if (!a.base.common.json && !a.base.common.csv) {
+        int any_below = 0;
+
+        for (size_t k = 0; k < n; k++)
+            any_below |= rows[k].unresolved;
+        printf("intervals: Student-t on the logit of the replication means (inside [0, 1]); "
+               "inconclusive: the prediction is inside an interval wider than +-%g of it\n",
+               a.tol);
+        if (any_below) {
+            double N = (double)a.base.sim.replications * (double)run.horizon_units;
+
+            printf("below resolution: no idle unit in %.0f simulated units; idle fractions "
+                   "under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) cannot be told "
+                   "from 0, so these rows can neither agree nor disagree: simulate the time "
+                   "units given (--horizon or --replications)\n", N,
+                   -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N);
+        }
     }
     free(rows);
     free(S);

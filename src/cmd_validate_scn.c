@@ -226,7 +226,8 @@ bb_cmd_validate_scenario(int argc, char **argv)
     vs_args a;
     bb_scn_run R;
     char err[BB_ERRLEN];
-    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, NULL, NULL, NULL };
+    static const struct argp_child children[] = { { &bb_events_argp, 0, NULL, 0 }, { 0 } };
+    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
     a.reps = 5;
     a.level = 0.95;
@@ -316,16 +317,17 @@ bb_cmd_validate_scenario(int argc, char **argv)
         for (int j = 0; j < nj; j++)
             unfinished += !r->job[j].finished;
     }
-    if ((rc = bbs_ci_t(&wf, a.level, &ci, err)) != BB_OK)
+    /* an interval made for a fraction (inside [0, 1]; Clopper-Pearson
+     * over the simulated time units when no replication stalled) */
+    double units_per_rep = nu > 1 ? sim_units / (double)(nu - 1) : 0;
+    if ((rc = bbs_ci_fraction(&wf, units_per_rep, a.level, &ci, err)) != BB_OK)
         bb_die_lib(rc, err);
+    ci.mean = wf.mean;
     double pred = ev.meas.idle;
-    /* a degenerate interval (replications all equal) agrees on equality up
-     * to rounding; none stalled is consistent with predictions below the
-     * rule of three over the simulated time units */
-    int agrees = (pred >= ci.lo - 1e-12 && pred <= ci.hi + 1e-12)
-                 || (ci.hi == 0 && ci.lo == 0 && sim_units > 0
-                     && pred <= -log1p(-a.level) / sim_units);
-    int below = agrees && ci.hi == 0 && pred > 0;
+    bbs_verdict vd;
+    bbs_verdict_fraction(pred, &ci, (double)(nu - 1), units_per_rep, 0.5, &vd);
+    int agrees = vd.kind != BBS_DISAGREES;
+    int below = agrees && vd.below_resolution;
     double gap = pred > 0 ? (ci.mean - pred) / pred : NAN;
 
     if (a.json) {
@@ -388,9 +390,11 @@ bb_cmd_validate_scenario(int argc, char **argv)
                    s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
                    D->job[j].elapsed_s, D->job[j].write_s, D->job[j].bytes_written / 1e9,
                    D->job[j].nbursts, apps[j].p, apps[j].bw_Bps / 1e9, q.b[j]);
-        char verdict[64];
-        if (below)
-            snprintf(verdict, sizeof verdict, "agrees (below resolution)");
+        char verdict[160];
+        if (vd.kind == BBS_INCONCLUSIVE)
+            snprintf(verdict, sizeof verdict, "inconclusive%s: ~%.0f more replications "
+                     "would decide", below ? " (below resolution: no stall simulated)" : "",
+                     vd.more_replications);
         else if (agrees)
             snprintf(verdict, sizeof verdict, "agrees");
         else if (isfinite(gap))

@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "darshan.h"
 #include "exitcodes.h"
+#include "readfile.h"
+#include "units.h"
 
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
 static const char *const prefixes[BB_DX_NMOD] = { "POSIX_", "MPIIO_", "STDIO_" };
@@ -64,15 +67,15 @@ note_unmonitored(bb_darshan_job *j, const char *counter)
     snprintf(j->unmonitored + len, sizeof j->unmonitored - len, "%s%s", len ? ", " : "", counter);
 }
 
-/* The reader proper, on an open stream (a file or the caller's text); path
- * names it in messages.  The caller closes fp. */
+/* The reader proper, on an open stream (a file or the caller's text; NULL
+ * for empty text); path names it in messages.  The caller closes fp. */
 static int
 darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_t errlen)
 {
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    long lineno = 0, start = -1, end = -1;
+    long lineno = 0, start = -1, end = -1, run_line = 0, start_line = 0;
     int rc = 0;
     rank_times rt[BB_DX_NMOD];
     double shared_time[BB_DX_NMOD] = { 0 };
@@ -81,7 +84,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
     memset(rt, 0, sizeof rt);
     j->run_time_s = -1;
     snprintf(j->source, sizeof j->source, "%s", path);
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while (fp != NULL && (len = getline(&line, &cap, fp)) >= 0) {
         char *f[8], *p = line, *endp;
         int nf = 0, m;
         long rank;
@@ -89,15 +92,39 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         const char *ctr;
 
         lineno++;
+        if (len == 0 || line[len - 1] != '\n') {
+            /* darshan-parser ends every line: a last line without one is a
+             * file cut short (a copy interrupted, a full disk). */
+            snprintf(err, errlen, "%s:%ld: truncated: the last line has no end (is the file "
+                     "complete?)", path, lineno);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (line[0] == '#') {
-            if (sscanf(line, "# run time: %lf", &v) == 1)
+            if (strncmp(line, "# run time:", 11) == 0) {
+                int nrc = bb_num_full(line + 11, &v);
+
+                if (run_line) {
+                    snprintf(err, errlen, "%s:%ld: field 'run time': given twice (first at "
+                             "line %ld)", path, lineno, run_line);
+                    rc = BB_EXIT_DATAERR;
+                    goto out;
+                }
+                run_line = lineno;
+                if (nrc != BB_NUM_OK || !(v > 0)) {
+                    snprintf(err, errlen, "%s:%ld: field 'run time': '%s' %s", path, lineno,
+                             bb_trim(line + 11), nrc != BB_NUM_OK ? bb_num_why(nrc)
+                             : "is not positive (the job's wall time in seconds)");
+                    rc = BB_EXIT_DATAERR;
+                    goto out;
+                }
                 j->run_time_s = v;
-            else if (sscanf(line, "# nprocs: %ld", &j->nprocs) == 1)
+            } else if (sscanf(line, "# nprocs: %ld", &j->nprocs) == 1)
                 ;
             else if (sscanf(line, "# start_time: %ld", &start) == 1)
-                ;
+                start_line = lineno;
             else if (sscanf(line, "# end_time: %ld", &end) == 1)
                 ;
             else if (strncmp(line, "# exe: ", 7) == 0)
@@ -112,8 +139,16 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             if (p)
                 *p++ = '\0';
         }
-        if (nf < 5)
-            continue;
+        if (nf < 5) {
+            if (*bb_trim(f[0]) == '\0')
+                continue;   /* blank line */
+            /* a record line cut short: its counter would be silently lost */
+            snprintf(err, errlen, "%s:%ld: truncated record: %d tab-separated fields, "
+                     "expected at least 5 (module, rank, record id, counter, value)",
+                     path, lineno, nf);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
         for (m = 0; m < BB_DX_NMOD; m++)
             if (strcmp(f[0], mod_names[m]) == 0 || (m == BB_DX_MPIIO && strcmp(f[0], "MPIIO") == 0))
                 break;
@@ -135,7 +170,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             goto out;
         }
         errno = 0;
-        v = strtod(f[4], &endp);
+        v = bb_strtod_lax(f[4], &endp);
         if (errno || *endp || !isfinite(v)) {
             snprintf(err, errlen, "%s:%ld: field 'value' of %s: '%s' is not a number",
                      path, lineno, f[3], f[4]);
@@ -176,7 +211,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             }
         }
     }
-    if (ferror(fp)) {
+    if (fp != NULL && ferror(fp)) {
         snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
         rc = BB_EXIT_NOINPUT;
         goto out;
@@ -184,6 +219,12 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
     if (j->run_time_s < 0 && start >= 0 && end >= start)
         j->run_time_s = (double)end - (double)start + 1;   /* in long, LONG_MAX - 0 + 1
                                                               overflowed (fz_darshan) */
+    if (j->run_time_s < 0 && start_line && end < start) {
+        snprintf(err, errlen, "%s:%ld: no '# run time:' line, and end_time %ld is before "
+                 "start_time %ld", path, start_line, end, start);
+        rc = BB_EXIT_DATAERR;
+        goto out;
+    }
     if (!(j->run_time_s > 0)) {
         snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
         rc = BB_EXIT_DATAERR;
@@ -237,16 +278,17 @@ out:
 int
 bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
+    char *text = NULL;
+    size_t tlen;
     int rc;
 
-    if (fp == NULL) {
-        memset(j, 0, sizeof *j);
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
-    rc = darshan_parse_fp(fp, path, j, err, errlen);
-    fclose(fp);
+    /* Read whole and bounded (a NUL byte refused at once: /dev/zero was an
+     * endless line), then parsed in memory. */
+    memset(j, 0, sizeof *j);
+    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &tlen, err, errlen)) != 0)
+        return rc;
+    rc = bb_darshan_parse(text, tlen, path, j, err, errlen);
+    free(text);
     return rc;
 }
 
@@ -254,15 +296,16 @@ int
 bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
                  char *err, size_t errlen)
 {
-    FILE *fp = fmemopen((void *)text, len, "r");
+    FILE *fp = len > 0 ? fmemopen((void *)text, len, "r") : NULL;
     int rc;
 
-    if (fp == NULL) {
+    if (len > 0 && fp == NULL) {
         memset(j, 0, sizeof *j);
         snprintf(err, errlen, "%s: %s", source, strerror(errno));
         return BB_EXIT_SOFTWARE;
     }
     rc = darshan_parse_fp(fp, source, j, err, errlen);
-    fclose(fp);
+    if (fp != NULL)
+        fclose(fp);
     return rc;
 }

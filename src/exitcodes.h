@@ -8,7 +8,7 @@ enum {
     BB_EXIT_OK = 0,          /* success */
     BB_EXIT_NO = 1,          /* answered "no": no buffer size reaches the
                                 target (expected load >= PFS bandwidth) */
-    BB_EXIT_TOOBIG = 2,      /* refused: the model would not fit in memory */
+    BB_EXIT_TOOBIG = 2,      /* refused: a model or run beyond the memory or event bounds */
     BB_EXIT_USAGE = 64,      /* bad command line (argp's EX_USAGE) */
     BB_EXIT_DATAERR = 65,    /* bad input data */
     BB_EXIT_NOINPUT = 66,    /* an input file cannot be opened or read */

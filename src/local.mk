@@ -4,7 +4,7 @@ bin_PROGRAMS += src/bbsize
 # The readers of input formats (src/formats/ and the older ones still in
 # src/): pure text -> struct, linked by bbsize, the tests and the fuzzers.
 noinst_LIBRARIES += src/formats/libbbformats.a
-src_formats_libbbformats_a_SOURCES = src/units.c src/units.h \
+src_formats_libbbformats_a_SOURCES = src/units.c src/units.h src/readfile.c src/readfile.h \
 	src/workload_csv.c src/workload_csv.h \
 	src/systems.c src/systems.h src/darshan.c src/darshan.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h

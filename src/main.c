@@ -142,6 +142,7 @@ main(int argc, char **argv)
     if (bb_mpi_start(&argc, &argv) && bbs_mpi_rank() != 0)
         quiet_rank();
     gsl_set_error_handler_off();
+    bb_limits_init();
     argp_err_exit_status = BB_EXIT_USAGE;
     if (argc < 2) {
         usage(stderr);

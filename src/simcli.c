@@ -257,6 +257,25 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         if (bbs_bb_check(&run->cfg[k], err) != BB_OK)
             bb_die(BB_EXIT_USAGE, "%s", err);
     }
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS). */
+        double ev = 0, by = 0, e1, b1, threads = o->threads > 0 ? o->threads : 64;
+        char detail[256];
+
+        for (size_t k = 0; k < nsizes; k++) {
+            bbs_bb_estimate(&run->cfg[k], &e1, &b1);
+            ev += e1 * (double)o->replications;
+            if (b1 > by)
+                by = b1;
+        }
+        snprintf(detail, sizeof detail, "%zu size%s x %ld replications of %ld time units%s",
+                 nsizes, nsizes == 1 ? "" : "s", o->replications,
+                 run->horizon_units + run->warmup_units,
+                 o->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
+        bb_limits_check("the simulation", ev, by * threads, detail,
+                        o->mode == BBS_BB_PERIODIC ? "--horizon, --replications, longer periods or --d-min"
+                                                   : "--horizon, --warmup or --replications");
+    }
 }
 
 typedef struct {

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "bb_num.h"
 #include "exitcodes.h"
 #include "systems.h"
 #include "units.h"
@@ -17,12 +20,9 @@
 static int
 parse_count(const char *v, long *out)
 {
-    char *end;
     long x;
 
-    errno = 0;
-    x = strtol(v, &end, 10);
-    if (errno || end == v || *end != '\0' || x < 0)
+    if (bb_num_full_long(v, &x) != BB_NUM_OK || x < 0)
         return -1;
     *out = x;
     return 0;
@@ -35,7 +35,7 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
                 size_t errlen)
 {
     char line[1024], msg[256];
-    int lineno = 0, rc = 0;
+    int lineno = 0, rc = 0, seen[9] = { 0 };
 
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -50,6 +50,8 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
         int (*parser)(const char *, bb_qty *, char *, size_t) = NULL;
 
         lineno++;
+        if (lineno == 1 && bb_skip_bom(line) != line)    /* a UTF-8 BOM reads as absent */
+            memmove(line, line + 3, strlen(line + 3) + 1);
         if (strchr(line, '\n') == NULL && !feof(fp))
             BAD("line longer than %zu bytes", sizeof line - 2);
         if ((hash = strchr(line, '#')) != NULL)
@@ -65,6 +67,20 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
         val = bb_trim(eq + 1);
         if (*val == '\0')
             BAD("key '%s': empty value", key);
+        {
+            /* Each key once (bbsize-system(5)); a second would silently win. */
+            static const char *const keys[] = { "title", "bb-kind", "pfs-bw", "bb-bw", "bb-size",
+                                                "time-unit", "compute-nodes", "bb-nodes",
+                                                "resolution" };
+
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (strcmp(key, keys[k]) == 0) {
+                    if (seen[k])
+                        BAD("key '%s' given twice (first at line %d); a key appears once",
+                            key, seen[k]);
+                    seen[k] = lineno;
+                }
+        }
         if (strcmp(key, "title") == 0) {
             snprintf(s->title, sizeof s->title, "%s", val);
         } else if (strcmp(key, "bb-kind") == 0) {
@@ -93,8 +109,6 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
                 "compute-nodes, bb-nodes, time-unit or resolution)", key);
         }
         if (q != NULL) {
-            if (q->set)
-                BAD("key '%s' given twice", key);
             if (parser(val, q, msg, sizeof msg) < 0)
                 BAD("key '%s': %s", key, msg);
             if (q->plain && parser != bb_parse_duration)
@@ -124,8 +138,18 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
     int rc;
 
     if (fp == NULL) {
+        int e = errno;
+        char target[512];
+        ssize_t tl;
+
         memset(s, 0, sizeof *s);
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (e == ENOENT && (tl = readlink(path, target, sizeof target - 1)) >= 0) {
+            target[tl] = '\0';
+            snprintf(err, errlen, "%s: cannot open: a dangling symbolic link (to '%s', which "
+                     "does not exist)", path, target);
+        } else {
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+        }
         return BB_EXIT_NOINPUT;
     }
     rc = system_parse_fp(fp, path, name, s, err, errlen);
@@ -255,20 +279,21 @@ bb_system_find(const char *name, bb_system *s, char *err, size_t errlen)
         /* Exact file name first, then a case-insensitive match. */
         for (int d = 0; d < 3; d++) {
             char path[1024];
-            FILE *fp;
+            struct stat st;
 
             if (dirs[d] == NULL)
                 continue;
             snprintf(path, sizeof path, "%s/systems/%s.conf", dirs[d], name);
-            if ((fp = fopen(path, "r")) != NULL) {
-                fclose(fp);
+            /* Any directory entry of that name is the preset, readable or
+             * not: a dangling link or an unreadable file is reported by
+             * bb_system_read, never searched for again. */
+            if (lstat(path, &st) == 0)
                 return bb_system_read(path, name, s, err, errlen);
-            }
         }
     }
     n = bb_system_names(&names);
     for (size_t i = 0; i < n; i++)
-        if (strcasecmp(names[i], name) == 0) {
+        if (strcasecmp(names[i], name) == 0 && strcmp(names[i], name) != 0) {
             char found[BB_SYSTEM_NAME_LEN];
 
             snprintf(found, sizeof found, "%s", names[i]);

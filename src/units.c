@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "units.h"
 
 typedef struct {
@@ -25,18 +26,19 @@ static const unit_def size_units[] = {
 };
 
 static const unit_def time_units[] = {
-    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 },
+    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
     { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
 };
 
 #define SIZE_UNITS_LIST "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
-#define TIME_UNITS_LIST "s, ms, us, min, h, d"
+#define TIME_UNITS_LIST "s, ms, us, ns, min, h, d"
 
 /* Split s into a number and the trimmed unit text after it. */
 static int
 split(const char *s, double *v, const char **unit, char *err, size_t errlen)
 {
     char *end;
+    int rc;
 
     while (isspace((unsigned char)*s))
         s++;
@@ -44,14 +46,10 @@ split(const char *s, double *v, const char **unit, char *err, size_t errlen)
         snprintf(err, errlen, "empty value");
         return -1;
     }
-    errno = 0;
-    *v = strtod(s, &end);
-    if (end == s) {
-        snprintf(err, errlen, "'%s' is not a number", s);
-        return -1;
-    }
-    if (errno == ERANGE || !isfinite(*v)) {
-        snprintf(err, errlen, "'%s' is not a finite number", s);
+    rc = bb_strtod(s, v, &end);
+    if (rc != BB_NUM_OK) {
+        /* "1e400GB" overflows; "0x10" is hexadecimal; "abc" is not a number. */
+        snprintf(err, errlen, "'%s' %s", s, bb_num_why(rc));
         return -1;
     }
     while (isspace((unsigned char)*end))
@@ -111,17 +109,14 @@ nonneg(double v, const char *s, char *err, size_t errlen)
     return 0;
 }
 
-/* The value in base units (bytes, bytes/s, seconds) must stay finite:
- * "1e300EB/s" overflowed to inf, which later read as "negative".  Found by
- * fz_units checking units.h's contract. */
+/* The value times its unit must stay finite ("1e300 EB" overflows). */
 static int
-scaled(bb_qty *q, double x, const char *s, char *err, size_t errlen)
+finite_qty(const char *s, bb_qty *q, char *err, size_t errlen)
 {
-    if (!isfinite(x)) {
-        snprintf(err, errlen, "'%s' overflows (more than 1.8e308 in base units)", s);
+    if (!isfinite(q->v)) {
+        snprintf(err, errlen, "'%s' overflows (too large to represent in bytes or seconds)", s);
         return -1;
     }
-    q->v = x;
     return 0;
 }
 
@@ -174,7 +169,8 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
                  (int)n, u);
         return -1;
     }
-    return scaled(q, v * f, s, err, errlen);
+    q->v = v * f;
+    return finite_qty(s, q, err, errlen);
 }
 
 int
@@ -204,7 +200,8 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
                  TIME_UNITS_LIST ")", (int)(n - (size_t)(slash - u) - 1), slash + 1, s);
         return -1;
     }
-    return scaled(q, v * f / t, s, err, errlen);
+    q->v = v * f / t;
+    return finite_qty(s, q, err, errlen);
 }
 
 int
@@ -223,7 +220,8 @@ bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
                  (int)n, u);
         return -1;
     }
-    return scaled(q, v * f, s, err, errlen);
+    q->v = v * f;
+    return finite_qty(s, q, err, errlen);
 }
 
 double

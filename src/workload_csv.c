@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bb_num.h"
 #include "exitcodes.h"
+#include "readfile.h"
 #include "workload_csv.h"
 
 #define MAX_FIELDS 64
@@ -102,11 +104,33 @@ directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen
     *eq = '\0';
     key = bb_trim(text);
     val = bb_trim(eq + 1);
-    if (strcmp(key, "pfs-bw") == 0)
-        rc = bb_parse_rate(val, &w->pfs_bw, msg, sizeof msg);
-    else if (strcmp(key, "bb-bw") == 0)
-        rc = bb_parse_rate(val, &w->bb_bw, msg, sizeof msg);
-    else if (strcmp(key, "time-unit") == 0) {
+    {
+        /* Each key once (bbsize-workload(5)): a second line would silently
+         * replace the first. */
+        long *seen = strcmp(key, "pfs-bw") == 0 ? &w->pfs_bw_line
+                     : strcmp(key, "bb-bw") == 0 ? &w->bb_bw_line
+                     : strcmp(key, "time-unit") == 0 ? &w->time_unit_line
+                     : strcmp(key, "resolution") == 0 ? &w->resolution_line : NULL;
+
+        if (seen != NULL && *seen != 0) {
+            snprintf(err, errlen, "%s:%ld: directive '%s' given twice (first at line %ld); "
+                     "a key appears once", w->source, lineno, key, *seen);
+            return BB_EXIT_DATAERR;
+        }
+        if (seen != NULL)
+            *seen = lineno;
+    }
+    if (strcmp(key, "pfs-bw") == 0 || strcmp(key, "bb-bw") == 0) {
+        bb_qty *q = key[0] == 'p' ? &w->pfs_bw : &w->bb_bw;
+
+        rc = bb_parse_rate(val, q, msg, sizeof msg);
+        if (rc == 0 && !(q->v > 0)) {
+            /* 0 would silently mean "no burst-buffer bandwidth" or fail later */
+            snprintf(msg, sizeof msg, "'%s' is not positive%s", val,
+                     key[0] == 'b' ? " (leave the line out for no burst-buffer bandwidth)" : "");
+            rc = -1;
+        }
+    } else if (strcmp(key, "time-unit") == 0) {
         rc = bb_parse_duration(val, &w->time_unit, msg, sizeof msg);
         if (rc == 0 && !(w->time_unit.v > 0)) {
             snprintf(msg, sizeof msg, "'%s' is not positive", val);
@@ -141,13 +165,13 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
     char *buf = NULL, *line, *next, *f[MAX_FIELDS], msg[256];
     int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, col_burst = -1;
     int ncols = 0;
-    long lineno = 0;
+    long lineno = 0, plain_line = 0, unit_line = 0;
     size_t cap = 0;
     int rc = 0;
 
     memset(w, 0, sizeof *w);
     snprintf(w->source, sizeof w->source, "%s", source);
-    buf = strdup(text);
+    buf = strdup(bb_skip_bom((char *)text));
     if (buf == NULL) {
         snprintf(err, errlen, "%s: out of memory", source);
         return BB_EXIT_SOFTWARE;
@@ -258,8 +282,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             }
             snprintf(a->name, sizeof a->name, "%s", f[col_name]);
             if (bb_parse_number(f[col_p], &p, msg, sizeof msg) < 0 || !isfinite(p)) {
-                snprintf(err, errlen, "%s:%ld: field 'p': '%s' is not a number",
-                         source, lineno, f[col_p]);
+                snprintf(err, errlen, "%s:%ld: field 'p': %s", source, lineno, msg);
                 rc = BB_EXIT_DATAERR;
                 goto fail;
             }
@@ -275,9 +298,32 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 rc = BB_EXIT_DATAERR;
                 goto fail;
             }
+            /* A plain number is data units per time unit; beside rows with
+             * units it is almost surely a forgotten unit (and read as
+             * bytes, the application would vanish): refuse the mix. */
+            if (w->bw[w->n].plain && plain_line == 0)
+                plain_line = lineno;
+            if (!w->bw[w->n].plain && unit_line == 0)
+                unit_line = lineno;
+            if (plain_line && unit_line) {
+                snprintf(err, errlen, "%s:%ld: field 'bw': '%s' %s, but line %ld %s; give "
+                         "every bandwidth a unit (e.g. GB/s) or none", source, lineno,
+                         f[col_bw], w->bw[w->n].plain ? "has no unit" : "has a unit",
+                         w->bw[w->n].plain ? unit_line : plain_line,
+                         w->bw[w->n].plain ? "has one" : "has none (data units per time unit)");
+                rc = BB_EXIT_DATAERR;
+                goto fail;
+            }
             if (col_period >= 0 && *f[col_period] != '\0') {
                 if (bb_parse_duration(f[col_period], &w->period[w->n], msg, sizeof msg) < 0) {
                     snprintf(err, errlen, "%s:%ld: field 'period': %s", source, lineno, msg);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+                if (!(w->period[w->n].v > 0)) {
+                    snprintf(err, errlen, "%s:%ld: field 'period': '%s' is not positive "
+                             "(leave the field empty for no period)", source, lineno,
+                             f[col_period]);
                     rc = BB_EXIT_DATAERR;
                     goto fail;
                 }
@@ -320,48 +366,14 @@ fail:
 int
 bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen)
 {
-    FILE *fp;
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
+    char *text;
+    size_t len;
     int rc;
 
     memset(w, 0, sizeof *w);
-    fp = fopen(path, "rb");
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return BB_EXIT_NOINPUT;
-    }
-    for (;;) {
-        if (cap - len < 65536) {
-            char *t = realloc(text, cap + 65536 + 1);
-
-            if (t == NULL) {
-                fclose(fp);
-                free(text);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return BB_EXIT_SOFTWARE;
-            }
-            text = t;
-            cap += 65536;
-        }
-        got = fread(text + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        fclose(fp);
-        free(text);
-        return BB_EXIT_NOINPUT;
-    }
-    fclose(fp);
-    text[len] = '\0';
-    if (memchr(text, '\0', len) != NULL) {
-        snprintf(err, errlen, "%s: binary data (a NUL byte), not a CSV workload", path);
-        free(text);
-        return BB_EXIT_DATAERR;
-    }
+    /* bounded, a NUL byte refused at once (/dev/zero), a BOM dropped */
+    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, errlen)) != 0)
+        return rc;
     rc = bb_workload_parse(text, path, w, err, errlen);
     free(text);
     return rc;

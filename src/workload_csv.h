@@ -30,6 +30,8 @@ typedef struct {
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */
+    /* the lines of those "#@" lines (0 when absent), for messages */
+    long pfs_bw_line, bb_bw_line, time_unit_line, resolution_line;
 } bb_workload_file;
 
 /* Status of the readers: 0 ok, BB_EXIT_DATAERR (bad content) or

@@ -6,7 +6,7 @@
 # Chromium render, bad input.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
-echo 1..45
+echo 1..46
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11

@@ -3,7 +3,7 @@
 # its precedence, the search path, bad presets.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
-echo 1..19
+echo 1..20
 unset BBSIZE_DATADIR || true
 
 ls "$SRC/data/systems" | sed -n 's/\.conf$//p' | sort > "$T/expected"
@@ -45,7 +45,10 @@ check "--pfs-bw overrides the preset" grep -q '"pfs_bw_bytes_per_s": 10000000000
 printf '#@ pfs-bw = 3 TB/s\n#@ time-unit = 10 s\nname,p,bw\na,0.1,1TB/s\n' > "$T/w.csv"
 run "$BBSIZE" dist --system cori --json "$T/w.csv"
 check "the preset overrides the file's #@ pfs-bw" grep -q '"pfs_bw_bytes_per_s": 700000000000' "$T/out"
-check "the preset's time unit overrides the file's" grep -q '"time_unit_s": 60' "$T/out"
+# The time unit belongs to the workload (issue 15): the file's beats the preset's.
+check "the file's time unit overrides the preset's" grep -q '"time_unit_s": 10' "$T/out"
+check "stderr names the time unit used and both sources" \
+  grep -q "time unit 10 s from .*w.csv:2 ('#@ time-unit') overrides 1 min from .*cori.conf" "$T/err"
 run "$BBSIZE" dist --json "$T/w.csv"
 check "without --system the #@ line is used" grep -q '"pfs_bw_bytes_per_s": 3000000000000' "$T/out"
 

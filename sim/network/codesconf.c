@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "codesconf.h"
+#include "route.h"
 
 #define GIB 1073741824.0
 
@@ -135,9 +137,21 @@ expected(lexer *L, const char *what)
 static int
 add_entry(bbs_net_conf *c, const char *section, char *key, char **vals, int nvals, int line)
 {
-    bbs_net_conf_entry *e = realloc(c->e, (c->n + 1) * sizeof *e);
+    bbs_net_conf_entry *e;
     char *at;
+    size_t klen = strcspn(key, "@");
 
+    if (c->n >= BBS_NET_CONF_MAX_ENTRIES)
+        return BB_ETOOBIG;
+    /* A key appears once per section (bbsize-topology(5)): a second one
+     * would be silently ignored by bbs_net_conf_get. */
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->e[i].section, section) == 0 && strlen(c->e[i].key) == klen
+            && strncmp(c->e[i].key, key, klen) == 0) {
+            c->dup_line = c->e[i].line;
+            return BB_EDATA;
+        }
+    e = realloc(c->e, (c->n + 1) * sizeof *e);
     if (!e)
         return BB_ENOMEM;
     c->e = e;
@@ -209,8 +223,18 @@ parse_value(lexer *L, bbs_net_conf *c, const char *section, char *key, int line)
         rc = expected(L, "a quoted value or a ( list )");
         goto fail;
     }
-    if ((rc = add_entry(c, section, key, vals, n, line)) != BB_OK)
-        goto nomem;
+    if ((rc = add_entry(c, section, key, vals, n, line)) != BB_OK) {
+        if (rc == BB_ETOOBIG)
+            rc = bb_seterr(L->err, BB_EDATA, "%s:%d: more than %d entries (CODES files have a "
+                           "few dozen)", L->name, line, BBS_NET_CONF_MAX_ENTRIES);
+        else if (rc == BB_EDATA)
+            rc = bb_seterr(L->err, BB_EDATA, "%s:%d: key '%.*s' given twice in section '%s' "
+                           "(first at line %d); a key appears once", L->name, line,
+                           (int)strcspn(key, "@"), key, section, c->dup_line);
+        else
+            goto nomem;
+        goto fail;
+    }
     return BB_OK;
 nomem:
     rc = bb_seterr(L->err, BB_ENOMEM, "out of memory");
@@ -226,6 +250,12 @@ static int
 parse_body(lexer *L, bbs_net_conf *c, const char *section, int depth)
 {
     int rc;
+
+    /* Bounded recursion: CODES files nest two levels; 100,000 nested
+     * sections overflowed the stack (and built paths of O(depth^2) bytes). */
+    if (depth > BBS_NET_CONF_MAX_DEPTH)
+        return bb_seterr(L->err, BB_EDATA, "%s:%d: sections nested deeper than %d",
+                         L->name, L->tok_line, BBS_NET_CONF_MAX_DEPTH);
 
     if ((rc = lex(L)) != BB_OK)
         return rc;
@@ -348,7 +378,8 @@ get_num(const bbs_net_conf *c, const char *key, int required, double dflt, doubl
         double *v, char *err)
 {
     const bbs_net_conf_entry *e = bbs_net_conf_get(c, "PARAMS", key);
-    char *end;
+    char *end = NULL;
+    int nrc;
 
     if (!e) {
         if (required)
@@ -361,9 +392,11 @@ get_num(const bbs_net_conf *c, const char *key, int required, double dflt, doubl
     if (e->nvals != 1)
         return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': expected one value, found %d",
                          c->name, e->line, key, e->nvals);
-    errno = 0;
-    *v = strtod(e->vals[0], &end);
-    if (end == e->vals[0] || *end || errno || !isfinite(*v) || *v < lo || *v > hi)
+    (void)end;
+    if ((nrc = bb_num_full(e->vals[0], v)) != BB_NUM_OK)
+        return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%s' %s", c->name, e->line, key,
+                         e->vals[0], bb_num_why(nrc));
+    if (*v < lo || *v > hi)
         return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%s' is not a number in [%g, %g]",
                          c->name, e->line, key, e->vals[0], lo, hi);
     return BB_OK;
@@ -417,9 +450,17 @@ lp_counts(const bbs_net_conf *c, const bbs_net_params *par, int *bb_per_group, c
     for (size_t i = 0; i < c->n; i++) {
         const bbs_net_conf_entry *e = &c->e[i];
         double v;
+        int nrc;
         if (strcmp(e->section, term->section) != 0 || e->nvals != 1)
             continue;
-        v = strtod(e->vals[0], NULL);
+        if (strcmp(e->key, "repetitions") != 0 && strcmp(e->key, term_key) != 0
+            && strcmp(e->key, "modelnet_dragonfly_dally_router") != 0
+            && strcmp(e->key, "codes-store") != 0)
+            continue;
+        if ((nrc = bb_num_full(e->vals[0], &v)) != BB_NUM_OK || v < 0 || v > 1e9 || v != floor(v))
+            return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%s' %s", c->name, e->line,
+                             e->key, e->vals[0], nrc != BB_NUM_OK ? bb_num_why(nrc)
+                             : "is not a whole number in [0, 1e9]");
         if (strcmp(e->key, "repetitions") == 0)
             reps = v;
         else if (strcmp(e->key, term_key) == 0)
@@ -458,7 +499,12 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     int rc;
 
     memset(out, 0, sizeof *out);
-    if ((rc = get_int(c, "num_groups", &par->g, err)) != BB_OK
+    if ((rc = get_int(c, "num_groups", &par->g, err)) == BB_OK && par->g > BBS_NET_MAX_GROUPS)
+        return bb_seterr(err, BB_EDATA, "%s:%d: field 'num_groups': %d groups, more than %d "
+                         "(the largest dragonflies have a few hundred)", c->name,
+                         bbs_net_conf_get(c, "PARAMS", "num_groups")->line, par->g,
+                         BBS_NET_MAX_GROUPS);
+    if (rc != BB_OK
         || (rc = get_int(c, "num_routers", &par->a, err)) != BB_OK
         || (rc = get_int(c, "num_cns_per_router", &par->p, err)) != BB_OK
         || (rc = get_int(c, "num_global_channels", &par->h, err)) != BB_OK)
@@ -479,6 +525,15 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     copy_str(c, "intra-group-connections", out->intra_path, sizeof out->intra_path);
     copy_str(c, "inter-group-connections", out->inter_path, sizeof out->inter_path);
     copy_str(c, "routing", out->routing, sizeof out->routing);
+    if (out->routing[0]) {
+        /* an unknown routing was silently read as minimal */
+        int kind;
+        char why[BB_ERRLEN];
+        const bbs_net_conf_entry *e = bbs_net_conf_get(c, "PARAMS", "routing");
+
+        if (bbs_net_route_parse(out->routing, &kind, why) != BB_OK)
+            return bb_seterr(err, BB_EDATA, "%s:%d: field 'routing': %s", c->name, e->line, why);
+    }
     if ((rc = lp_counts(c, par, &par->bb_per_group, err)) != BB_OK)
         return rc;
     {

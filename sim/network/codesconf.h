@@ -29,7 +29,14 @@ typedef struct {
     size_t n;
     bbs_net_conf_entry *e;
     char *name;         /* for messages */
+    int dup_line;       /* parser scratch: line of a duplicate key's first entry */
 } bbs_net_conf;
+
+/* Bounds of the parser: sections nest at most this deep, a file holds at
+ * most this many entries (CODES files: two levels, a few dozen entries);
+ * beyond them BB_EDATA naming the line.  A key appears once per section. */
+#define BBS_NET_CONF_MAX_DEPTH 32
+#define BBS_NET_CONF_MAX_ENTRIES 10000
 
 /* bbs_net_conf_parse: parse len bytes of text (need not be NUL-terminated).
  * Syntax errors: BB_EDATA with "name:line: ..." and what was expected.

@@ -656,6 +656,17 @@ fail:
 }
 
 void
+bbs_net_load_estimate(const bbs_net_topo *t, const bbs_net_load_opts *o, double *events,
+                      double *bytes)
+{
+    double senders = o->job_nodes ? (double)o->job_off[o->njobs] : (double)t->nodes;
+    double msgs = senders * o->duration_s * o->load * t->par.cn_bw_Bps / o->msg_bytes;
+
+    *events = 4.0 * msgs + senders;
+    *bytes = 32.0 * msgs + (double)t->nlinks * 64.0 + senders * 256.0;
+}
+
+void
 bbs_net_load_result_free(bbs_net_load_result *res)
 {
     if (!res)

@@ -117,4 +117,12 @@ int bbs_net_load_run(const bbs_net_topo *t, const bbs_net_load_opts *o, bbs_net_
                      char *err);
 void bbs_net_load_result_free(bbs_net_load_result *res);
 
+/* bbs_net_load_estimate: the size of one load point before it runs:
+ * *events (about four per message: arrival, start, rate changes, end;
+ * messages = senders x duration x load x injection bandwidth / message
+ * size, senders at most every node) and *bytes (a record per message,
+ * the links' state).  O(1).  Callers refuse points beyond their bounds. */
+void bbs_net_load_estimate(const bbs_net_topo *t, const bbs_net_load_opts *o, double *events,
+                           double *bytes);
+
 #endif

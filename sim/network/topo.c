@@ -19,6 +19,9 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
         return bb_seterr(err, BB_EINVAL,
                          "dragonfly shape g=%d a=%d p=%d h=%d: need g >= 2 and a, p, h >= 1",
                          par->g, par->a, par->p, par->h);
+    if (par->g > BBS_NET_MAX_GROUPS)
+        return bb_seterr(err, BB_EINVAL, "dragonfly of %d groups: at most %d", par->g,
+                         BBS_NET_MAX_GROUPS);
     if ((double)par->g * par->a * par->p > INT_MAX / 4
         || (double)par->g * par->a * (par->a + par->h) > INT_MAX / 4)
         return bb_seterr(err, BB_EINVAL, "dragonfly g=%d a=%d p=%d h=%d is too large",
@@ -35,6 +38,20 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
                          "%d burst-buffer nodes per group: need 0 <= k < a*p = %d",
                          par->bb_per_group, par->a * par->p);
     return BB_OK;
+}
+
+double
+bbs_net_topo_estimate(const bbs_net_params *par)
+{
+    double g = par->g, a = par->a, p = par->p, h = par->h;
+    double R = g * a, N = R * p;
+    double links = 2 * N + g * a * (a - 1) + R * h;
+
+    /* per link: ends, kind, multiplicity, capacity (and the fabric's state
+     * later, about as much again); per node: kind and index; router-local
+     * table; two g x g int tables; the wiring, held twice */
+    return links * 2.0 * (4 + 4 + 1 + 4 + 8) + N * 5.0 + R * a * 4.0 + g * g * 8.0
+           + (g * a * (a - 1) + R * h) * 2.0 * 3.0 * 4.0 * 2.0;
 }
 
 void

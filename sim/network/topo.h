@@ -108,6 +108,17 @@ int bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, si
 
 void bbs_net_wiring_free(bbs_net_wiring *w);
 
+/* bbs_net_topo_estimate: the memory, bytes, of building and routing on
+ * the topology for par (links, the g x g group tables, the wiring),
+ * before any of it is allocated.  O(1).  Callers refuse shapes beyond
+ * their memory bound (a 10,001-group dragonfly needs gigabytes). */
+double bbs_net_topo_estimate(const bbs_net_params *par);
+
+/* The most groups a topology may have (bbs_net_params_check): the largest
+ * dragonflies built have a few hundred; the g x g tables of 10,001 groups
+ * alone take 800 MB. */
+#define BBS_NET_MAX_GROUPS 10000
+
 /* bbs_net_topo_build: the topology for par wired by w (NULL: generate with
  * CODES' rule).  Refuses (BB_EDATA, naming the record) a wiring that does not
  * make par a 1-D dragonfly: routers out of range, a self link, intra links

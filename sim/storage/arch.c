@@ -836,6 +836,54 @@ stream(const bbs_arch_config *c, int cls, uint64_t i)
     return bbs_rng_stream_new(NULL, c->seed, c->unit, BBS_ENTITY(cls, i));
 }
 
+/* Expected failure-and-repair events of one component over [0, H]: a
+ * renewal of mean (time to fail) + (repair), two events per cycle. */
+static double
+cycles2(double hazard, double repair_s, double H)
+{
+    if (!(hazard > 0))
+        return 0;
+    return 2.0 / (1.0 / hazard + (repair_s > 0 ? repair_s : 0) / H);
+}
+
+void
+bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes)
+{
+    double H = c->horizon_s, nn = n_nodes_of(c), reqs, ev, by, wr;
+
+    reqs = (double)c->n_clients * H / c->mean_interarrival_s;
+    wr = reqs * c->req_bytes;
+    ev = 6.0 * reqs + (double)c->n_clients;
+    if (c->drain_chunk_bytes > 0)
+        ev += wr / c->drain_chunk_bytes;
+    if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s > 0)
+        ev += nn * H / c->lazy_check_s;
+    if (c->fail.rate_per_s > 0)
+        ev += nn * cycles2(bbs_arrhenius_hazard(&c->fail, &c->temp, 0, H), c->repair.mean_s, H);
+    if (c->ctrl_fail.rate_per_s > 0)
+        ev += nn * cycles2(bbs_arrhenius_hazard(&c->ctrl_fail, &c->temp, 0, H),
+                           c->ctrl_repair.mean_s, H);
+    if (c->link_fail.rate_per_s > 0)
+        ev += nn * cycles2(bbs_arrhenius_hazard(&c->link_fail, &c->temp, 0, H),
+                           c->link_repair.mean_s, H);
+    if (c->drive.scale_s > 0 && c->drive.shape > 0)
+        ev += nn * cycles2(bbs_weibull_cum_hazard(&c->drive, c->drive_age0_s + H)
+                           - bbs_weibull_cum_hazard(&c->drive, c->drive_age0_s),
+                           c->repair.mean_s, H);
+    by = (nn + (double)c->n_clients) * (512.0 + (double)bbs_engine_event_bytes() * 4.0);
+    if (c->sample_interval_s > 0) {
+        double rows = nn * 2.0 * H / c->sample_interval_s;
+
+        ev += rows / 2.0;
+        if (c->sample_fn != NULL)
+            by += rows * (double)sizeof(bbs_arch_sample);
+    }
+    if (c->fail_fn != NULL)
+        by += ev * 32.0;   /* a failure log keeps its rows: bounded by the events */
+    *events = ev;
+    *bytes = by;
+}
+
 int
 bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
 {

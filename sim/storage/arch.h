@@ -186,6 +186,14 @@ int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
  * client to its node on an idle link (0 for node-local buffers). */
 double bbs_arch_net_time_s(const bbs_arch_config *c, double bytes);
 
+/* bbs_arch_estimate: the size of a run before it starts: *events (about
+ * six per request, one per drain chunk, one per lazy check, two per
+ * failure and repair of each component, one per sample and device) and
+ * *bytes (per-node state, pending events, and the iostat rows kept when a
+ * sample function is set).  An upper-side estimate, O(n_clients + the
+ * temperature series).  Callers refuse runs beyond their bounds. */
+void bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes);
+
 /* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter
  * out of its domain, named; the network refuses the clients or nodes),
  * BB_ENOMEM, or a callback's status. */

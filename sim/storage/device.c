@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "dev_int.h"
 
 /* ---- parameter table ----------------------------------------------------- */
@@ -174,6 +175,9 @@ trim(const char **b, const char **e)
         (*e)--;
 }
 
+/* why the last parse_number failed (a BB_NUM_* code), for messages */
+static _Thread_local int last_num_rc;
+
 static int
 parse_number(const char *s, const char *end, double *v, const char **next)
 {
@@ -188,10 +192,12 @@ parse_number(const char *s, const char *end, double *v, const char **next)
     buf[n] = 0;
     if (n == 0)
         return -1;
-    errno = 0;
-    *v = strtod(buf, &ep);
-    if (*ep != 0 || errno == ERANGE || !isfinite(*v))
+    /* the one number reader: refuses hex, inf, NaN, overflow, saying which */
+    if ((last_num_rc = bb_strtod(buf, v, &ep)) != BB_NUM_OK || *ep != 0) {
+        if (last_num_rc == BB_NUM_OK)
+            last_num_rc = BB_NUM_NOTNUM;
         return -2;
+    }
     *next = s;
     return 0;
 }
@@ -296,8 +302,8 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
                 if (rc == -1)
                     break;
                 if (rc < 0)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': value %d is not a "
-                                     "number", source, line, f->key, n + 1);
+                    return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': value %d %s",
+                                     source, line, f->key, n + 1, bb_num_why(last_num_rc));
                 if ((rc = check_value(f->key, x, f->cons, err)) != BB_OK) {
                     char tmp[BB_ERRLEN];
                     snprintf(tmp, sizeof tmp, "%s", err ? err : "");
@@ -318,8 +324,9 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
             const char *q;
             rc = parse_number(v, e, &x, &q);
             if (rc < 0 || q != e)
-                return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%.*s' is not a number",
-                                 source, line, f->key, (int)(e - v), v);
+                return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%.*s' %s",
+                                 source, line, f->key, (int)(e - v), v,
+                                 rc == -2 ? bb_num_why(last_num_rc) : "is not a number");
             if ((rc = check_value(f->key, x, f->cons, err)) != BB_OK) {
                 char tmp[BB_ERRLEN];
                 snprintf(tmp, sizeof tmp, "%s", err ? err : "");

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "workload/models.h"
 #include "workload/wl_int.h"
 
@@ -83,7 +84,7 @@ bbs_wl_parse_double(const char *s, double *v)
 {
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = bb_strtod_lax(s, &end);
     return end != s && *end == 0 && errno == 0 && isfinite(*v) ? BB_OK : BB_EINVAL;
 }
 
@@ -101,7 +102,7 @@ parse_scaled(const char *s, const wl_unit *t, size_t n, double *v)
     double x;
 
     errno = 0;
-    x = strtod(s, &end);
+    x = bb_strtod_lax(s, &end);
     if (end == s || errno || !isfinite(x))
         return BB_EINVAL;
     while (*end == ' ')

@@ -61,10 +61,20 @@ bbs_wl_grow(void **p, size_t elem, int *cap, int need)
     return BB_OK;
 }
 
+static uint64_t default_max_ops;
+
+void
+bbs_wl_set_default_max_ops(uint64_t n)
+{
+    default_max_ops = n;
+}
+
 int
 bbs_wl_new(bbs_wl **out, char *err)
 {
     *out = calloc(1, sizeof **out);
+    if (*out)
+        (*out)->max_ops = default_max_ops;
     return *out ? BB_OK : bb_seterr(err, BB_ENOMEM, "out of memory (workload)");
 }
 
@@ -246,12 +256,18 @@ bbs_wl_append(bbs_wl *w, int job, int rank, const bbs_op *op, int *index_out, ch
     }
     if (s->n >= (1 << 30))
         return bb_seterr(err, BB_EINVAL, "job '%s' rank %d: too many ops", who, rank);
+    if (w->max_ops && w->nops >= w->max_ops)
+        return bb_seterr(err, BB_ETOOBIG, "the workload would hold more than %llu operations "
+                         "(%.3g bytes): generate fewer (--messages, --files, --nodes, --scale), "
+                         "or raise --max-memory", (unsigned long long)w->max_ops,
+                         (double)w->max_ops * (double)sizeof *s->ops);
     if (bbs_wl_grow((void **)&s->ops, sizeof *s->ops, &s->cap, s->n + 1))
         return bb_seterr(err, BB_ENOMEM, "out of memory (ops)");
     s->ops[s->n] = *op;
     if (index_out)
         *index_out = s->n;
     s->n++;
+    w->nops++;
     return BB_OK;
 }
 

@@ -145,6 +145,13 @@ int bbs_coll_parse(const char *name, int *kind, char *err);
 
 /* ---- building ---------------------------------------------------------- */
 
+/* bbs_wl_set_default_max_ops: every later bbs_wl_new refuses (BB_ETOOBIG,
+ * from bbs_wl_append) to hold more than n operations in all (0: no bound),
+ * so that a generator asked for 10^9 files or messages stops with a
+ * message instead of exhausting memory.  Process-wide: call it before
+ * building workloads (from main, after reading --max-memory). */
+void bbs_wl_set_default_max_ops(uint64_t n);
+
 /* bbs_wl_new: an empty workload.  BB_ENOMEM. */
 int bbs_wl_new(bbs_wl **out, char *err);
 void bbs_wl_free(bbs_wl *w);                  /* NULL is a no-op */

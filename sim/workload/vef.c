@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "workload/vef.h"
 
 #define MAXTOK 4096
@@ -148,10 +149,12 @@ tok_double(pstate *s, int i, const char *what, double lo, double hi, double *out
 
     if (i >= s->ntok)
         return perr(s, "missing %s", what);
-    errno = 0;
-    v = strtod(s->tok[i], &e);
-    if (e == s->tok[i] || *e || errno || !isfinite(v))
-        return perr(s, "%s: expected a number, got '%s'", what, s->tok[i]);
+    int rc = bb_num_full(s->tok[i], &v);
+
+    (void)e;
+    if (rc != BB_NUM_OK)
+        return perr(s, "%s: expected a number, got '%s', which %s", what, s->tok[i],
+                    bb_num_why(rc));
     if (v < lo || v > hi)
         return perr(s, "%s '%s' outside [%g, %g]", what, s->tok[i], lo, hi);
     *out = v;

@@ -13,6 +13,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "bb_error.h"
+#include "bb_num.h"
 #include "workload/vefdist.h"
 
 #define MC_K 0.348238
@@ -140,7 +141,7 @@ bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_
         if (*s == '\0' || *s == '#')
             continue;
         errno = 0;
-        v = strtod(s, &e1);
+        v = bb_strtod_lax(s, &e1);
         if (e1 == s || errno || !isfinite(v) || v < 0) {
             bbs_sizedist_free(d);
             return bb_seterr(err, BB_EDATA, "%s:%ld: expected a size, got '%.40s'", name, lineno, s);
@@ -157,7 +158,7 @@ bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_
             have_mean = 1;
             continue;
         }
-        c = strtod(e1, &e2);
+        c = bb_strtod_lax(e1, &e2);
         if (e2 == e1) {
             bbs_sizedist_free(d);
             return bb_seterr(err, BB_EDATA, "%s:%ld: expected 'size cdf', missing cdf after '%.40s'",

@@ -31,6 +31,7 @@ typedef struct {
 struct bbs_wl {
     bbs_wl_job *jobs;
     int njobs, jcap;
+    uint64_t nops, max_ops;   /* operations held; bound (0: none) */
 };
 
 /* bbs_wl_grow: make *p hold at least need elements of elem bytes

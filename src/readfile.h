@@ -1,0 +1,31 @@
+/* readfile.h: the one way bbsize reads an input file whole.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every reader of src/ (workload CSV, device files and temperature series,
+ * CODES .conf and wiring files, VEF traces, scenarios) goes through it, so
+ * that every format is bounded and treats a BOM alike: a text input with a
+ * NUL byte is refused as soon as the byte is read (so /dev/zero or
+ * /dev/urandom stop at once instead of filling memory), any input larger
+ * than BB_READ_MAX_BYTES is refused, and a UTF-8 byte-order mark at the
+ * start of a text input is dropped. */
+#ifndef BBSIZE_SRC_READFILE_H
+#define BBSIZE_SRC_READFILE_H
+
+#include <stddef.h>
+
+/* The largest input read whole: 1 GiB of text (traces and logs are
+ * megabytes), 64 MiB of binary data (wiring files are kilobytes). */
+#define BB_READ_MAX_BYTES ((size_t)1 << 30)
+#define BB_READ_MAX_BINARY_BYTES ((size_t)1 << 26)
+
+enum { BB_READ_BINARY = 0, BB_READ_TEXT = 1 };
+
+/* bb_read_file: path's bytes in *out (malloc'd, NUL-terminated, *len
+ * bytes without the terminator).  Returns 0, or an exit status
+ * (BB_EXIT_NOINPUT: cannot open or read, a directory; BB_EXIT_DATAERR: a NUL
+ * byte in text, too large; BB_EXIT_SOFTWARE: out of memory) with a message
+ * naming the file in err; *out is then NULL. */
+int bb_read_file(const char *path, int mode, char **out, size_t *len, char *err,
+                 size_t errlen);
+
+#endif
