@@ -122,7 +122,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx ctx;
     bba_size_result r;
     bba_policy_spec ps;
-    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], tus[64], md[160], autonote[200] = "";
+    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[160], autonote[200] = "";
     int rc;
     double ratio, res_change = -1; /* < 0: not measured */
     bb_common tuopt;
@@ -223,7 +223,6 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, q, sizeof q, ctx.q.quantum_bytes);
     bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, ctx.pf.pfs_bw_Bps);
     bb_ctx_fmt_size(&ctx, rb, sizeof rb, ctx.q.max_round_bytes);
-    bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
     if (rc == BB_EINFEASIBLE) {
         if (a.common.json) {
             bb_json_print(json_pack("{s:b, s:n, s:n, s:n, s:f, s:f, s:f, s:o}",
@@ -267,13 +266,14 @@ bb_cmd_size(int argc, char **argv)
         bba_policy_at(&ps, r.best.S, &pol);
         bb_ctx_model_desc(&ctx, md, sizeof md);
         bb_ctx_approx_note(&ctx, r.best.S, &pol, an, sizeof an);
-        /* The time unit is part of the answer: p, and so the idle
-         * fraction, are per time unit. */
+        /* The time unit is part of the answer (p, and so the idle
+         * fraction, are per time unit): the model description ends with
+         * it. */
         printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
-               "E/B = %.3g, resolution %ld, time unit %s (size exact to 1 quantum = %s, "
+               "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, "
                "bandwidths rounded by <= %s per time unit",
                sz, r.best.S, r.best.meas.idle, a.target, a.pol.lazy ? "lazy" : "greedy",
-               ratio, ctx.pf.resolution, tus, q, rb);
+               ratio, ctx.pf.resolution, q, rb);
         if (res_change >= 0)
             printf("; doubling it moves the size by %.2g%%", 100.0 * res_change);
         printf("); %s%s%s\n", md, autonote, an);
