@@ -56,7 +56,8 @@ json_num() {
 
 # The counting style, for scripts that print their plan at the end:
 # ok DESC / notok DESC, check DESC SHELL-EXPRESSION, expect_fail NAME
-# STATUS NEEDLE CMD... (exit status, NEEDLE on stderr, nothing on stdout),
+# STATUS NEEDLE CMD... (exit status, NEEDLE on stderr, nothing on stdout;
+# expect_fail_fixed: NEEDLE a fixed phrase, not a regular expression),
 # and t_done to print the plan and exit with the result.
 ok() { t_ok "$1"; }
 notok() { _n=$((_n + 1)); _failed=1; echo "not ok $_n - $1"; }
@@ -66,12 +67,13 @@ expect_fail() {
   shift 3
   _rc=0
   "$@" >"$T/out" 2>"$T/err" || _rc=$?
-  if [ "$_rc" -eq "$_want" ] && grep -q -- "$_needle" "$T/err" && [ ! -s "$T/out" ]; then
+  if [ "$_rc" -eq "$_want" ] && grep -q${_fixed:-} -- "$_needle" "$T/err" && [ ! -s "$T/out" ]; then
     ok "$_name"
   else
     notok "$_name (status $_rc, stderr: $(head -c 300 "$T/err"))"
   fi
 }
+expect_fail_fixed() { _fixed=F; expect_fail "$@"; _fixed=; }
 t_done() { echo "1..$_n"; exit "$_failed"; }
 
 # t_close DESC A B TOL: |A - B| <= TOL (awk arithmetic).
