@@ -28,3 +28,6 @@ src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 dist_man_MANS += man/bbsize.1 man/bbsize-workload.5
 src_bbsize_SOURCES += src/simcli.c src/simcli.h src/cmd_simulate.c src/cmd_validate.c
+# What the commands share beyond options: the validation run (validate,
+# report --validate).
+src_bbsize_SOURCES += src/valrun.c src/valrun.h
