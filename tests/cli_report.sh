@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..46
+echo 1..48
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
@@ -118,15 +118,21 @@ else
   check_cmd "headless Chromium renders a non-blank PNG" test "$(wc -c < "$T/shot.png" 2>/dev/null || echo 0)" -gt 20000
 fi
 
-# --validate without `bbsize validate` in the build: the section says so.
+# --validate runs `bbsize validate`'s code in-process at 0, S/2, ..., 2S:
+# every row has one of the three verdicts, and the row at size 0 is the
+# command's own answer there (same defaults, seed 1, common random numbers).
 run "$BBSIZE" report -o "$T/v.html" --validate --points 5
 status_is 0 "report --validate exits 0"
-if "$BBSIZE" validate --help > /dev/null 2>&1; then
-  check_cmd "the validation section has the simulated intervals" \
-    test "$(X "count(//*[@id='validation-table']/*[local-name()='tr'])" "$T/v.html")" -ge 2
-else
-  check_cmd "the validation section says it is pending" grep -q 'Pending: this build of bbsize has no' "$T/v.html"
-fi
+VT="//*[@id='validation-table']/*[local-name()='tr']"
+check_cmd "the validation section has the simulated intervals" \
+  test "$(X "count($VT)" "$T/v.html")" -ge 2
+check_cmd "every validation row has one of the three verdicts" \
+  test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
+    -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
+"$BBSIZE" validate --bb-size 0 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+check_cmd "the report's size-0 row is bbsize validate --bb-size 0 (analytic and simulated)" \
+  test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
+    = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"

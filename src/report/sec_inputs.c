@@ -123,17 +123,20 @@ bb_report_sec_validation(bb_doc *d, const bb_report *r)
     } else {
         bb_doc_para(d, "The analytic idle fraction beside the simulated mean and its %g%% "
                     "confidence interval (bbsize validate with its defaults: Bernoulli "
-                    "applications, %ld replications, seed %llu), greedy draining.",
+                    "applications, %ld replications, seed %llu), greedy draining.  Verdicts: "
+                    "agrees (the prediction is inside an interval within +-50%% of it), "
+                    "disagrees (outside), inconclusive (inside, but the interval is too wide "
+                    "to tell, or no idle unit was simulated).",
                     100 * r->val_opts.confidence, r->val_opts.replications,
                     (unsigned long long)r->val_opts.seed);
         bb_doc_table_begin(d, "validation-table",
-                           "size\tanalytic idle\tsimulated mean\t95% interval\tagrees");
+                           "size\tanalytic idle\tsimulated mean\t95% interval\tverdict");
         for (size_t i = 0; i < V->n; i++) {
             const bbs_bb_summary *s = &V->run.sum[i];
 
             bb_ctx_fmt_size(r->ctx, b1, sizeof b1, bb_ctx_quanta_to_bytes(r->ctx, V->rows[i].S));
             bb_doc_row(d, "%s\t%.4g\t%.4g\t[%.4g, %.4g]\t%s", b1, V->rows[i].analytic,
-                       s->idle_mean, s->idle_lo, s->idle_hi, V->rows[i].ag.covered ? "yes" : "no");
+                       s->idle_mean, s->idle_lo, s->idle_hi, bbs_verdict_name(V->rows[i].ag.v.kind));
         }
         bb_doc_table_end(d);
     }
