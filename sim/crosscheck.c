@@ -9,23 +9,15 @@
 #include "crosscheck.h"
 
 int
-bbs_implied_pb(const bbs_job_demand *jobs, size_t n, double *p, double *b_Bps, char *err)
+bbs_implied_pb(const bbs_job_demand *J, double *p, double *b_Bps, char *err)
 {
-    for (size_t j = 0; j < n; j++) {
-        const bbs_job_demand *J = &jobs[j];
-
-        if (!(J->elapsed_s >= 0 && J->write_s >= 0 && J->bytes_written >= 0) ||
-            !isfinite(J->elapsed_s) || !isfinite(J->write_s) || !isfinite(J->bytes_written))
-            return bb_seterr(err, BB_EINVAL, "job %zu: elapsed %g s, write time %g s, %g bytes "
-                             "written: each must be finite and >= 0", j, J->elapsed_s,
-                             J->write_s, J->bytes_written);
-    }
-    for (size_t j = 0; j < n; j++) {
-        const bbs_job_demand *J = &jobs[j];
-
-        p[j] = J->elapsed_s > 0 && J->write_s > 0 ? fmin(1.0, J->write_s / J->elapsed_s) : 0;
-        b_Bps[j] = J->write_s > 0 ? J->bytes_written / J->write_s : 0;
-    }
+    if (!(J->elapsed_s >= 0 && J->write_s >= 0 && J->bytes_written >= 0) ||
+        !isfinite(J->elapsed_s) || !isfinite(J->write_s) || !isfinite(J->bytes_written))
+        return bb_seterr(err, BB_EINVAL, "elapsed %g s, write time %g s, %g bytes written: "
+                         "each must be finite and >= 0", J->elapsed_s, J->write_s,
+                         J->bytes_written);
+    *p = J->elapsed_s > 0 && J->write_s > 0 ? fmin(1.0, J->write_s / J->elapsed_s) : 0;
+    *b_Bps = J->write_s > 0 ? J->bytes_written / J->write_s : 0;
     return BB_OK;
 }
 

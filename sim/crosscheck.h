@@ -23,12 +23,11 @@ typedef struct {
     double bytes_written;   /* V */
 } bbs_job_demand;
 
-/* bbs_implied_pb: for each of the n jobs, p = W / E (at most 1; 0 when
- * E = 0 or W = 0), the fraction of time units in which it writes, and
- * b = V / W (0 when W = 0), its bandwidth while writing (bytes/s).
- * Errors: BB_EINVAL, naming the job's index, for a negative or non-finite
- * figure.  O(n). */
-int bbs_implied_pb(const bbs_job_demand *jobs, size_t n, double *p, double *b_Bps, char *err);
+/* bbs_implied_pb: the job's p = W / E (at most 1; 0 when E = 0 or W = 0),
+ * the fraction of time units in which it writes, and b = V / W (0 when
+ * W = 0), its bandwidth while writing (bytes/s).  Errors: BB_EINVAL for a
+ * negative or non-finite figure (*p and *b untouched).  O(1). */
+int bbs_implied_pb(const bbs_job_demand *job, double *p, double *b_Bps, char *err);
 
 typedef struct {
     bbs_verdict v;          /* agrees / disagrees / inconclusive, and how

@@ -269,24 +269,13 @@ bb_cmd_validate_scenario(int argc, char **argv)
     bba_app *apps = calloc((size_t)nj, sizeof *apps);
     if (!apps)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    {
-        bbs_job_demand *dem = calloc((size_t)nj, sizeof *dem);
-        double *p = calloc((size_t)nj, sizeof *p), *b = calloc((size_t)nj, sizeof *b);
-        if (!dem || !p || !b)
-            bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        for (int j = 0; j < nj; j++)
-            dem[j] = (bbs_job_demand){ D->job[j].elapsed_s, D->job[j].write_s,
-                                       D->job[j].bytes_written };
-        if ((rc = bbs_implied_pb(dem, (size_t)nj, p, b, err)) != BB_OK)
-            bb_die(BB_EXIT_SOFTWARE, "%s: the demand run: %s", a.file, err);
-        for (int j = 0; j < nj; j++) {
-            snprintf(apps[j].name, sizeof apps[j].name, "%s", s->jobs[j].name);
-            apps[j].p = p[j];
-            apps[j].bw_Bps = b[j];
-        }
-        free(dem);
-        free(p);
-        free(b);
+    for (int j = 0; j < nj; j++) {
+        const bbs_job_demand dem = { D->job[j].elapsed_s, D->job[j].write_s,
+                                     D->job[j].bytes_written };
+        snprintf(apps[j].name, sizeof apps[j].name, "%s", s->jobs[j].name);
+        if ((rc = bbs_implied_pb(&dem, &apps[j].p, &apps[j].bw_Bps, err)) != BB_OK)
+            bb_die(BB_EXIT_SOFTWARE, "%s: job '%s' in the demand run: %s", a.file,
+                   s->jobs[j].name, err);
     }
     double S_bytes = RES(1)->capacity_bytes;
     bba_platform pf = { B, 0, tu, a.resolution };

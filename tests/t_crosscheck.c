@@ -23,15 +23,15 @@ implied_hand_worked(void **state)
     const bbs_job_demand d[4] = {
         { 10, 2, 8e9 },      /* p = 0.2, b = 4e9 */
         { 5, 0, 0 },         /* never writes: 0, 0 */
-        { 3, 4, 2e9 },       /* W > E (overlapping writes counted once each):
-                                p capped at 1, b = 0.5e9 */
+        { 3, 4, 2e9 },       /* W > E: p capped at 1, b = 0.5e9 */
         { 0, 1, 3e9 },       /* no elapsed time: p = 0, b = 3e9 */
     };
     double p[4], b[4];
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bbs_implied_pb(d, 4, p, b, err), BB_OK);
+    for (int j = 0; j < 4; j++)
+        assert_int_equal(bbs_implied_pb(&d[j], &p[j], &b[j], err), BB_OK);
     assert_float_equal(p[0], 0.2, 1e-15);
     assert_float_equal(b[0], 4e9, 1e-3);
     assert_true(p[1] == 0 && b[1] == 0);
@@ -44,18 +44,18 @@ implied_hand_worked(void **state)
 static void
 implied_refuses(void **state)
 {
-    bbs_job_demand d[2] = { { 10, 2, 8e9 }, { 10, -1, 0 } };
-    double p[2] = { -7, -7 }, b[2] = { -7, -7 };
+    bbs_job_demand d = { 10, -1, 0 };
+    double p = -7, b = -7;
     char err[BB_ERRLEN] = "";
 
     (void)state;
-    assert_int_equal(bbs_implied_pb(d, 2, p, b, err), BB_EINVAL);
-    assert_non_null(strstr(err, "job 1"));
-    assert_true(p[0] == -7);   /* nothing written on error */
-    d[1] = (bbs_job_demand){ NAN, 1, 1 };
-    assert_int_equal(bbs_implied_pb(d, 2, p, b, err), BB_EINVAL);
-    d[1] = (bbs_job_demand){ 1, 1, INFINITY };
-    assert_int_equal(bbs_implied_pb(d, 2, p, b, err), BB_EINVAL);
+    assert_int_equal(bbs_implied_pb(&d, &p, &b, err), BB_EINVAL);
+    assert_non_null(strstr(err, "write time -1 s"));
+    assert_true(p == -7 && b == -7);   /* nothing written on error */
+    d = (bbs_job_demand){ NAN, 1, 1 };
+    assert_int_equal(bbs_implied_pb(&d, &p, &b, err), BB_EINVAL);
+    d = (bbs_job_demand){ 1, 1, INFINITY };
+    assert_int_equal(bbs_implied_pb(&d, &p, &b, err), BB_EINVAL);
 }
 
 static bbs_ci
