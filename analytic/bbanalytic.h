@@ -14,6 +14,7 @@
 #include "fftwh.h"
 #include "measures.h"
 #include "sizing.h"
+#include "quanta.h"
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"

@@ -13,6 +13,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/fftwh.c analytic/fftwh.h \
 	analytic/measures.c analytic/measures.h \
 	analytic/sizing.c analytic/sizing.h \
+	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
 	analytic/effbw.c analytic/effbw.h

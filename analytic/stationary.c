@@ -29,6 +29,14 @@ bba_solver_name(bba_solver_kind k)
 }
 
 void
+bba_solver_describe(const bba_solver_opts *o, const char **name, const char **note)
+{
+    *name = bba_solver_name(o->kind);
+    *note = o->kind == BBA_SOLVER_FFT && !o->no_fallback
+            ? "banded GTH where GMRES does not converge" : "";
+}
+
+void
 bba_solver_defaults(bba_solver_opts *o)
 {
     o->kind = BBA_SOLVER_FFT;

@@ -50,6 +50,13 @@ typedef struct {
  * kind is named here once. */
 const char *bba_solver_name(bba_solver_kind k);
 
+/* bba_solver_describe: how output names the solver of o: *name is
+ * bba_solver_name(o->kind); *note says what else may run, "" when nothing
+ * does: the FFT solver with its fallback on (o->no_fallback = 0) hands a
+ * chain on which GMRES does not converge to banded GTH, "banded GTH where
+ * GMRES does not converge".  Both are static strings. */
+void bba_solver_describe(const bba_solver_opts *o, const char **name, const char **note);
+
 /* bba_solver_defaults: the FFT solver, tol 1e-9, 200000 sweeps, no memory
  * limit, fft_tol 1e-14, restart 30, 300 GMRES steps, fallback on. */
 void bba_solver_defaults(bba_solver_opts *o);

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "rng.h"
 #include "stats.h"
+#include "crosscheck.h"
 #include "replicate.h"
 #include "bb.h"
 

@@ -8,6 +8,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/engine.c sim/engine.h \
 	sim/rng.c sim/rng.h \
 	sim/stats.c sim/stats.h \
+	sim/crosscheck.c sim/crosscheck.h \
 	sim/steady.c sim/steady.h \
 	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \

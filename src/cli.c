@@ -751,14 +751,7 @@ bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta)
 long
 bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size)
 {
-    double x = size->v / ctx->q.quantum_bytes;
-
-    /* A size within rounding of a whole number of quanta is that number. */
-    if (fabs(x - nearbyint(x)) < 1e-9 * (x > 1 ? x : 1))
-        x = nearbyint(x);
-    if (x >= (double)LONG_MAX / 2)
-        return LONG_MAX / 2;
-    return (long)floor(x);
+    return bba_size_quanta(size->v, ctx->q.quantum_bytes);
 }
 
 void
@@ -776,33 +769,7 @@ bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps)
 long
 bb_ctx_s_max(const bb_ctx *ctx)
 {
-    /* The chain's bytes grow linearly with S (bba_chain_estimate);
-     * UMFPACK's factors need about as much again: keep the chain under a
-     * third of the budget. */
-    double b0, b1, s;
-
-    if (ctx->model.onoff) {
-        /* The modulated solve's bytes, linear in S too. */
-        bba_onoff_estimate(ctx->model.onoff, 0, NULL, &b0, NULL);
-        bba_onoff_estimate(ctx->model.onoff, 1, NULL, &b1, NULL);
-        s = (ctx->so.mem_limit_bytes / 2.0 - b0) / (b1 - b0);
-        return s > 0 ? (long)fmin(s, (double)INT_MAX / 2) : 0;
-    }
-    if (ctx->so.kind == BBA_SOLVER_FFT) {
-        /* no chain: the FFT solver's workspace, linear in S */
-        b0 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 0, &ctx->so);
-        b1 = bba_fftwh_bytes(ctx->model.M, ctx->model.B, 1, &ctx->so);
-        s = (ctx->so.mem_limit_bytes - b0) / (b1 - b0);
-        if (s > (double)INT_MAX / 4)
-            s = (double)INT_MAX / 4;
-        return s > 0 ? (long)s : 0;
-    }
-    bba_chain_estimate(0, ctx->model.B, ctx->model.M, NULL, NULL, &b0);
-    bba_chain_estimate(1, ctx->model.B, ctx->model.M, NULL, NULL, &b1);
-    s = (ctx->so.mem_limit_bytes / 3.0 - b0) / (b1 - b0);
-    if (s > (double)INT_MAX / 2)
-        s = (double)INT_MAX / 2;
-    return s > 0 ? (long)s : 0;
+    return bba_model_s_max(&ctx->model, &ctx->so);
 }
 
 /* ---- progress and output ------------------------------------------------ */

@@ -4,21 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
-#include "network/bbsnet.h"
-#include "network/codesconf.h"
-#include "rng.h"
-#include "workload/exec.h"
-#include "workload/scenario.h"
-#include "formats/scenario_ini.h"
 #include "cli.h"
-#include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
 
@@ -72,276 +63,8 @@ scn_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static unsigned char *
-slurp(const char *path, size_t *len)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return (unsigned char *)b;
-}
-
-static int
-exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* path as written, else relative to the scenario's directory; NULL if neither. */
-static char *
-beside(const char *scn, const char *p)
-{
-    if (exists(p))
-        return strdup(p);
-    const char *slash = strrchr(scn, '/');
-    size_t dl = slash ? (size_t)(slash - scn + 1) : 0;
-    char *s = malloc(dl + strlen(p) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, scn, dl);
-    strcpy(s + dl, p);
-    if (p[0] != '/' && exists(s))
-        return s;
-    free(s);
-    return NULL;
-}
-
-/* A device: a name of data/devices or a file. */
 static void
-load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
-{
-    static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
-    char err[BB_ERRLEN], buf[2048];
-    char *path = NULL;
-    if (!strchr(name, '/') && !strstr(name, ".dev")) {
-        for (size_t i = 0; i < 2 && !path; i++) {
-            snprintf(buf, sizeof buf, "%s/%s.dev", dirs[i], name);
-            if (exists(buf))
-                path = strdup(buf);
-        }
-    } else {
-        path = beside(s->source, name);
-    }
-    if (!path)
-        bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device file (names are "
-               "those of %s/*.dev, or give a path)", s->source, name, dirs[0]);
-    size_t len;
-    char *text = (char *)slurp(path, &len);
-    int rc = bbs_dev_params_parse(p, text, path, err);
-    free(text);
-    free(path);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-}
-
-typedef bb_scn_run scn_run;
-
-/* A vef job's trace (beside the scenario) read here, because nothing
- * under sim/ reads files; its tasks must be the job's ranks. */
-static void
-vef_read(bb_scn_run *R, const char *file, int j)
-{
-    const bbs_scn_job *sj = &R->s.jobs[j];
-    char *path = beside(file, sj->tj.trace), err[BB_ERRLEN];
-    size_t len;
-    bbs_vef *v = NULL;
-    if (!path)
-        bb_die(BB_EXIT_NOINPUT, "%s: job '%s' (line %d): trace '%s': no such file", file,
-               sj->name, sj->line, sj->tj.trace);
-    char *text = (char *)slurp(path, &len);
-    int rc = bbs_vef_parse(&v, path, text, len, err);
-    free(text);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    if (v->ntasks != sj->ranks)
-        bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): ranks = %d but trace %s has %d tasks",
-               file, sj->name, sj->line, sj->ranks, path, v->ntasks);
-    if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
-        R->sizes[j] = bb_trace_load_sizes(v, path, NULL);
-    R->vef[j] = v;
-    free(path);
-}
-
-int
-bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err)
-{
-    const bbs_scenario *s = &R->s;
-    bbs_wl *w;
-    char sub[BB_ERRLEN];
-    int rc = bbs_wl_new(&w, err);
-    if (rc != BB_OK)
-        return rc;
-    for (int j = 0; j < s->njobs && rc == BB_OK; j++) {
-        const bbs_scn_job *sj = &s->jobs[j];
-        int job;
-        if (sj->trace && sj->tj.kind == BBS_TJ_VEF)
-            rc = bbs_tracegen_vef(w, sj->name, R->vef[j], R->sizes[j], sj->messages, s->seed,
-                                  unit, &job, sub);
-        else if (sj->trace)
-            rc = bbs_tracejob_generate(&sj->tj, w, sj->name, sj->ranks, s->seed, unit, &job,
-                                       sub);
-        else if ((rc = bbs_wl_add_job(w, sj->name, sj->ranks, sj->start_s, &job, sub))
-                 == BB_OK)
-            rc = bbs_model_generate(&sj->model, w, job, sub);
-        if (rc == BB_OK && sj->trace)
-            rc = bbs_wl_set_job_start(w, job, sj->start_s, sub);
-        if (rc == BB_OK)
-            rc = bbs_wl_set_job_allreduce(w, job, sj->allreduce_algo, sub);
-        if (rc != BB_OK)
-            bb_seterr(err, rc, "%s: job '%s' (line %d): %s", s->source, sj->name, sj->line, sub);
-    }
-    if (rc != BB_OK) {
-        bbs_wl_free(w);
-        return rc;
-    }
-    *out = w;
-    return BB_OK;
-}
-
-void
-bb_scn_load(scn_run *R, const char *file, int have_seed, unsigned long long seed)
-{
-    char err[BB_ERRLEN];
-    size_t len;
-    int rc;
-    memset(R, 0, sizeof *R);
-    char *text = (char *)slurp(file, &len);
-    rc = bb_scenario_parse(text, len, file, &R->s, err);
-    free(text);
-    if (rc != BB_OK)
-        bb_die_lib(BB_EDATA, err);
-    bbs_scenario *s = &R->s;
-    if (have_seed)
-        s->seed = seed;
-    /* topology */
-    if (s->preset[0]) {
-        if (bbs_net_preset(s->preset, &R->par, err) != BB_OK)
-            bb_die(BB_EXIT_DATAERR, "%s: [topology] preset: %s", file, err);
-    } else {
-        char *path = beside(file, s->codes);
-        if (!path)
-            bb_die(BB_EXIT_NOINPUT, "%s: [topology] codes '%s': no such file", file, s->codes);
-        char *ct = (char *)slurp(path, &len);
-        bbs_net_conf *c = NULL;
-        bbs_net_conf_dally d;
-        rc = bbs_net_conf_parse(ct, len, path, &c, err);
-        free(ct);
-        free(path);
-        if (rc == BB_OK)
-            rc = bbs_net_conf_dally_params(c, &d, err);
-        bbs_net_conf_free(c);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        R->par = d.par;     /* wiring: CODES' rule (= dally-1056 files, topo.h) */
-    }
-    if (s->bb_per_group >= 0)
-        R->par.bb_per_group = s->bb_per_group;
-    bb_limits_check_topology(&R->par, file);
-    if ((rc = bbs_net_topo_build(&R->par, NULL, &R->topo, err)) != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: [topology]: %s", file, err);
-    /* placement */
-    int *ranks = malloc((size_t)s->njobs * sizeof *ranks);
-    if (!ranks)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    long total = 0;
-    for (int j = 0; j < s->njobs; j++)
-        total += ranks[j] = s->jobs[j].ranks;
-    if (total > R->topo->ncompute)
-        bb_die(BB_EXIT_DATAERR, "%s: the jobs ask for %ld nodes but the topology has %d compute "
-               "nodes (one rank per node)", file, total, R->topo->ncompute);
-    if (s->placement >= 0) {
-        gsl_rng *r = bbs_rng_stream_new(NULL, s->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
-        if (!r)
-            bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        rc = bbs_net_place(R->topo, s->placement, ranks, s->njobs, r, &R->pl, err);
-        gsl_rng_free(r);
-        if (rc != BB_OK)
-            bb_die(BB_EXIT_DATAERR, "%s: [placement]: %s", file, err);
-    } else {
-        char *path = beside(file, s->alloc);
-        if (!path)
-            bb_die(BB_EXIT_NOINPUT, "%s: [placement] file '%s': no such file", file, s->alloc);
-        char *at = (char *)slurp(path, &len);
-        rc = bbs_net_alloc_parse(R->topo, at, len, path, &R->pl, err);
-        free(at);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        /* job j takes the first ranks[j] nodes of its line */
-        bbs_net_placement q = { s->njobs, NULL, NULL };
-        q.job_off = malloc((size_t)(s->njobs + 1) * sizeof(int));
-        q.node = malloc((size_t)total * sizeof(int));
-        if (!q.job_off || !q.node)
-            bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        q.job_off[0] = 0;
-        for (int j = 0; j < s->njobs; j++) {
-            int ln = s->jobs[j].alloc_line > 0 ? s->jobs[j].alloc_line - 1 : j;
-            int got = ln < R->pl.njobs ? R->pl.job_off[ln + 1] - R->pl.job_off[ln] : 0;
-            if (got < ranks[j])
-                bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): %d ranks but line %d of the "
-                       "allocation file %s gives %d nodes: ranks %d..%d have no placement",
-                       file, s->jobs[j].name, s->jobs[j].line, ranks[j], ln + 1, path, got,
-                       got, ranks[j] - 1);
-            for (int k = 0; k < j; k++)
-                if ((s->jobs[k].alloc_line > 0 ? s->jobs[k].alloc_line - 1 : k) == ln)
-                    bb_die(BB_EXIT_DATAERR, "%s: jobs '%s' and '%s' use the same line %d of %s",
-                           file, s->jobs[k].name, s->jobs[j].name, ln + 1, path);
-            q.job_off[j + 1] = q.job_off[j] + ranks[j];
-            memcpy(q.node + q.job_off[j], R->pl.node + R->pl.job_off[ln],
-                   (size_t)ranks[j] * sizeof(int));
-        }
-        bbs_net_placement_free(&R->pl);
-        R->pl = q;
-        free(path);
-    }
-    free(ranks);
-    /* workload: traces read once, streams generated for unit 0 */
-    R->vef = calloc((size_t)s->njobs, sizeof *R->vef);
-    R->sizes = calloc((size_t)s->njobs, sizeof *R->sizes);
-    if (!R->vef || !R->sizes)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (int j = 0; j < s->njobs; j++) {
-        R->random_wl |= s->jobs[j].trace;
-        if (s->jobs[j].trace && s->jobs[j].tj.kind == BBS_TJ_VEF)
-            vef_read(R, file, j);
-    }
-    if ((rc = bb_scn_build(R, 0, &R->w, err)) != BB_OK)
-        bb_die(bb_exit_status(rc), "%s", err);
-    /* executor */
-    bbs_exec_config *c = &R->cfg;
-    bbs_exec_config_init(c);
-    c->topo = R->topo;
-    c->place = &R->pl;
-    c->route.kind = s->routing;
-    c->route.bias = s->bias;
-    c->route.candidates = s->candidates;
-    c->exact_limit = s->exact_limit;
-    c->small_bytes = s->small_bytes;
-    c->inject_fcfs = s->inject_fcfs;
-    c->packet_bytes = s->packet_bytes;
-    c->route_piece_bytes = s->route_piece_bytes;
-    c->allreduce_algo = s->allreduce_algo;
-    c->arch = s->arch;
-    load_device(s, s->device, &c->bb_dev);
-    if (s->arch == BBS_ARCH_STORAGE_SIDE)
-        load_device(s, s->hdd, &c->hdd_dev);
-    c->ssd_threshold_bytes = s->ssd_threshold_bytes;
-    c->capacity_bytes = s->capacity_bytes;
-    c->pfs_bw_Bps = s->pfs_bw_Bps;
-    c->drain = s->drain;
-    c->lazy_threshold_bytes = s->lazy_threshold_bytes;
-    c->drain_chunk_bytes = s->chunk_bytes;
-    c->piece_bytes = s->piece_bytes;
-    c->pieces_in_flight = s->pieces_in_flight;
-    c->seed = s->seed;
-    c->horizon_s = s->horizon_s;
-    c->fail = s->fail;
-}
-
-static void
-scn_exec(scn_run *R)
+scn_exec(bb_scn_run *R)
 {
     char err[BB_ERRLEN];
     struct timespec t0, t1;
@@ -351,22 +74,6 @@ scn_exec(scn_run *R)
     R->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc != BB_OK)
         bb_die(bb_exit_status(rc), "%s: %s", R->s.source, err);
-}
-
-void
-bb_scn_free(scn_run *R)
-{
-    bbs_exec_result_free(&R->res);
-    bbs_wl_free(R->w);
-    for (int j = 0; R->vef && j < R->s.njobs; j++) {
-        bbs_vef_free(R->vef[j]);
-        bbs_sizedist_free(R->sizes[j]);
-    }
-    free(R->vef);
-    free(R->sizes);
-    bbs_net_placement_free(&R->pl);
-    bbs_net_topo_free(R->topo);
-    bbs_scenario_free(&R->s);
 }
 
 static const char *
@@ -400,7 +107,7 @@ has_failures(const bbs_scenario *s)
 
 /* The fate of every job's written bytes, printed when [failures] is on. */
 static void
-print_fate(const scn_run *R, const scn_args *a)
+print_fate(const bb_scn_run *R, const scn_args *a)
 {
     const bbs_scenario *s = &R->s;
     const bbs_exec_result *r = &R->res;
@@ -429,7 +136,7 @@ static const char *const lk_names[BBS_EXEC_NLINKKINDS] = { "injection", "ejectio
                                                            "global" };
 
 static void
-print_run(const scn_run *R, const scn_args *a)
+print_run(const bb_scn_run *R, const scn_args *a)
 {
     const bbs_scenario *s = &R->s;
     const bbs_exec_result *r = &R->res;
@@ -519,7 +226,7 @@ print_run(const scn_run *R, const scn_args *a)
 }
 
 static void
-report_speed(const scn_run *R, const scn_args *a)
+report_speed(const bb_scn_run *R, const scn_args *a)
 {
     if (!a->quiet)
         fprintf(stderr, "bbsize: %s: wall %.2f s, %llu events, %.0f events/s\n", R->s.source,
@@ -536,7 +243,7 @@ int
 bb_cmd_scenario_simulate(int argc, char **argv)
 {
     scn_args a;
-    scn_run R;
+    bb_scn_run R;
     static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
     struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
@@ -559,7 +266,7 @@ int
 bb_cmd_compare(int argc, char **argv)
 {
     scn_args a;
-    scn_run R[2];
+    bb_scn_run R[2];
     static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
     struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, children, NULL,
                          NULL };

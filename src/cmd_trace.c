@@ -173,48 +173,6 @@ slurp(const char *path, size_t *len)
     return b;
 }
 
-/* The size table of a DCNW model (data/vef) or a CDCNW file. */
-bbs_sizedist *
-bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
-{
-    static const char *dirs[] = { BBSIZE_SRCDATADIR "/vef", BBSIZE_DATADIR "/vef" };
-    char path[2048], err[BB_ERRLEN];
-    const bbs_sizemodel *m = NULL;
-    bbs_sizedist *d;
-    size_t len;
-    char *text;
-    int rc;
-
-    if (v->kind == BBS_VEF_DCNW) {
-        m = bbs_sizemodel_find(v->model);
-        path[0] = '\0';
-        for (int i = 0; i < 2 && !path[0]; i++) {
-            FILE *fp;
-            snprintf(path, sizeof path, "%s/%s", dirs[i], m->file);
-            if ((fp = fopen(path, "rb")))
-                fclose(fp);
-            else
-                path[0] = '\0';
-        }
-        if (!path[0])
-            bb_die(BB_EXIT_NOINPUT, "size table %s of model %s not found in %s", m->file, m->name,
-                   dirs[1]);
-    } else if (override) {
-        snprintf(path, sizeof path, "%s", override);
-    } else if (v->model[0] == '/' || !strchr(trace, '/')) {
-        snprintf(path, sizeof path, "%s", v->model);
-    } else {
-        snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(trace, '/') - trace), trace, v->model);
-    }
-    text = slurp(path, &len);
-    rc = bbs_sizedist_parse(&d, path, text, len, m ? m->unit_bytes : 1.0,
-                            m ? m->tail : BBS_TAIL_NONE, err);
-    free(text);
-    if (rc)
-        bb_die_lib(rc, err);
-    return d;
-}
-
 static double
 now_s(void)
 {

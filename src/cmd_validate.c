@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "simcli.h"
+#include "valrun.h"
 
 #define MAX_SIZES 10000
 
@@ -74,13 +75,6 @@ static const struct argp argp = {
     "--mode periodic the gap is the finding (Figure 4 of the paper).",
     bb_sim_children, NULL, NULL
 };
-
-static const char *
-verdict_name(const bbs_verdict *v)
-{
-    return v->kind == BBS_AGREES ? "agrees" : v->kind == BBS_DISAGREES ? "disagrees"
-                                                                      : "inconclusive";
-}
 
 static json_t *
 more_json(double x)
@@ -146,49 +140,18 @@ parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
     return n;
 }
 
-typedef struct {
-    long S;
-    double analytic, quiet_analytic;
-    int agrees;       /* the interval covers the prediction (agrees or inconclusive) */
-    int unresolved;   /* below resolution: the simulation saw no idle unit */
-    bbs_verdict v;
-    double gap;          /* (simulated - analytic) / analytic; NAN if analytic = 0 */
-} row;
-
-typedef struct {
-    const bb_ctx *ctx;
-    const bb_simrun *run;
-} eval_ctx;
-
-/* One analytic evaluation per size, as units of the thread pool (bba_eval
- * only reads the model), stored by index. */
-static int
-eval_unit(size_t k, void *result, const void *vctx, char *err)
-{
-    const eval_ctx *ec = vctx;
-    row *r = result;
-    bba_eval_result ev;
-    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
-                      &ec->ctx->so, &ev, NULL, err);
-
-    if (rc != BB_OK)
-        return rc;
-    r->S = ec->run->cfg[k].S;
-    r->analytic = ev.meas.idle;
-    r->quiet_analytic = ev.meas.quiet;
-    return BB_OK;
-}
-
 int
 bb_cmd_validate(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
-    bb_simrun run;
+    bb_validation V;
+    const bb_simrun *run = &V.run;
+    const bb_valrow *rows;
     long *S = NULL;
-    row *rows = NULL;
-    size_t n, n_agree = 0, n_inconc = 0;
+    size_t n, n_agree, n_inconc;
     char err[BB_ERRLEN];
+    int rc;
 
     for (int i = 1; i < argc; i++)   /* the system-level cross-check: cmd_validate_scn.c */
         if (!strncmp(argv[i], "--scenario", 10))
@@ -199,46 +162,18 @@ bb_cmd_validate(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_load(&ctx, &a.base.common, a.base.file);
     n = parse_sizes(&ctx, a.size_arg, &S);
-    bb_sim_prepare(&run, &ctx, &a.base.sim, S, n);
-    rows = calloc(n, sizeof *rows);
-    if (rows == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    /* The analytic side first: it refuses what it cannot solve before the
-     * simulation starts.  */
-    {
-        eval_ctx ec = { &ctx, &run };
-        int rc = bbs_replicate_run(n, sizeof *rows, rows, eval_unit, &ec, a.base.sim.threads,
-                                   NULL, NULL, err);
-
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-    }
-    bb_sim_execute(&run, &ctx, &a.base.sim);
-    for (size_t k = 0; k < n; k++) {
-        const bbs_bb_summary *s = &run.sum[k];
-
-        /* The interval is made for a fraction (bbs_ci_fraction): no idle
-         * unit at all in N simulated units gives the Clopper-Pearson [0,
-         * about 3.7/N at 95%]: a 1e-6 prediction cannot be resolved by
-         * 15,000 units, and the verdict says so rather than agreeing. */
-        bbs_ci ci = { s->idle_mean, s->idle_lo, s->idle_hi, 0.5 * (s->idle_hi - s->idle_lo),
-                      s->level, (uint64_t)s->replications };
-
-        bbs_verdict_fraction(rows[k].analytic, &ci, (double)a.base.sim.replications,
-                             (double)run.horizon_units, a.tol, &rows[k].v);
-        rows[k].agrees = rows[k].v.kind != BBS_DISAGREES;
-        rows[k].unresolved = rows[k].v.below_resolution && rows[k].agrees;
-        rows[k].gap = rows[k].analytic > 0
-                      ? (s->idle_mean - rows[k].analytic) / rows[k].analytic : NAN;
-        n_agree += rows[k].v.kind == BBS_AGREES;
-        n_inconc += rows[k].v.kind == BBS_INCONCLUSIVE;
-    }
+    rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    rows = V.rows;
+    n_agree = V.n_agree;
+    n_inconc = V.n_inconclusive;
 
     if (a.base.common.json) {
         json_t *arr = json_array();
 
         for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run.sum[k];
+            const bbs_bb_summary *s = &run->sum[k];
 
             json_array_append_new(arr, json_pack(
                 "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
@@ -248,12 +183,12 @@ bb_cmd_validate(int argc, char **argv)
                 "idle_mean", s->idle_mean,
                 "idle_ci_low", bb_json_real_or_null(s->idle_lo),
                 "idle_ci_high", bb_json_real_or_null(s->idle_hi),
-                "agrees", rows[k].agrees,
-                "verdict", verdict_name(&rows[k].v),
-                "below_resolution", rows[k].unresolved,
-                "more_replications", more_json(rows[k].v.more_replications),
-                "more_time_units", more_json(rows[k].v.more_units),
-                "relative_gap", bb_json_real_or_null(rows[k].gap),
+                "agrees", rows[k].ag.covered,
+                "verdict", bbs_verdict_name(rows[k].ag.v.kind),
+                "below_resolution", rows[k].ag.below_resolution,
+                "more_replications", more_json(rows[k].ag.v.more_replications),
+                "more_time_units", more_json(rows[k].ag.v.more_units),
+                "relative_gap", bb_json_real_or_null(rows[k].ag.gap),
                 "analytic_quiet", rows[k].quiet_analytic,
                 "quiet_mean", s->quiet_mean));
         }
@@ -263,13 +198,13 @@ bb_cmd_validate(int argc, char **argv)
                "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
                "below_resolution,more_replications,more_time_units\n");
         for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run.sum[k];
+            const bbs_bb_summary *s = &run->sum[k];
 
             printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", rows[k].S,
                    bb_ctx_quanta_to_bytes(&ctx, rows[k].S), rows[k].analytic, s->idle_mean,
-                   s->idle_lo, s->idle_hi, rows[k].agrees, rows[k].gap,
-                   rows[k].quiet_analytic, s->quiet_mean, verdict_name(&rows[k].v),
-                   rows[k].unresolved, rows[k].v.more_replications, rows[k].v.more_units);
+                   s->idle_lo, s->idle_hi, rows[k].ag.covered, rows[k].ag.gap,
+                   rows[k].quiet_analytic, s->quiet_mean, bbs_verdict_name(rows[k].ag.v.kind),
+                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
         }
     } else {
         char tus[64];
@@ -278,19 +213,19 @@ bb_cmd_validate(int argc, char **argv)
         printf("%-14s %10s %10s %25s  %s\n", "buffer size", "analytic", "simulated",
                "CI", "verdict");
         for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run.sum[k];
+            const bbs_bb_summary *s = &run->sum[k];
             char sz[64], ci[64], verdict[128];
 
             bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, rows[k].S));
             snprintf(ci, sizeof ci, "[%.4g, %.4g]", s->idle_lo, s->idle_hi);
-            if (rows[k].v.kind == BBS_INCONCLUSIVE)
+            if (rows[k].ag.v.kind == BBS_INCONCLUSIVE)
                 snprintf(verdict, sizeof verdict, "inconclusive%s: ~%.0f more replications, "
-                         "or ~%.0f more time units each", rows[k].unresolved ? " (below resolution)" : "",
-                         rows[k].v.more_replications, rows[k].v.more_units);
-            else if (rows[k].v.kind == BBS_AGREES)
+                         "or ~%.0f more time units each", rows[k].ag.below_resolution ? " (below resolution)" : "",
+                         rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
+            else if (rows[k].ag.v.kind == BBS_AGREES)
                 snprintf(verdict, sizeof verdict, "agrees");
-            else if (isfinite(rows[k].gap))
-                snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * rows[k].gap);
+            else if (isfinite(rows[k].ag.gap))
+                snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * rows[k].ag.gap);
             else
                 snprintf(verdict, sizeof verdict, "gap (analytic 0)");
             printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
@@ -301,19 +236,19 @@ bb_cmd_validate(int argc, char **argv)
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
                n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
                a.tol, bb_ctx_model_name(&ctx), bb_sim_mode_name(a.base.sim.mode),
-               a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run.horizon_units,
-               tus, (unsigned long long)a.base.sim.seed, run.wall_s);
+               a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run->horizon_units,
+               tus, (unsigned long long)a.base.sim.seed, run->wall_s);
     }
     if (!a.base.common.json && !a.base.common.csv) {
         int any_below = 0;
 
         for (size_t k = 0; k < n; k++)
-            any_below |= rows[k].unresolved;
+            any_below |= rows[k].ag.below_resolution;
         printf("intervals: Student-t on the logit of the replication means (inside [0, 1]); "
                "inconclusive: the prediction is inside an interval wider than +-%g of it\n",
                a.tol);
         if (any_below) {
-            double N = (double)a.base.sim.replications * (double)run.horizon_units;
+            double N = (double)a.base.sim.replications * (double)run->horizon_units;
 
             printf("below resolution: no idle unit in %.0f simulated units; idle fractions "
                    "under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) cannot be told "
@@ -322,9 +257,8 @@ bb_cmd_validate(int argc, char **argv)
                    -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N);
         }
     }
-    free(rows);
     free(S);
-    bb_simrun_free(&run);
+    bb_validation_free(&V);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
 }

@@ -270,10 +270,12 @@ bb_cmd_validate_scenario(int argc, char **argv)
     if (!apps)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (int j = 0; j < nj; j++) {
-        const vs_job *J = &D->job[j];
+        const bbs_job_demand dem = { D->job[j].elapsed_s, D->job[j].write_s,
+                                     D->job[j].bytes_written };
         snprintf(apps[j].name, sizeof apps[j].name, "%s", s->jobs[j].name);
-        apps[j].p = J->elapsed_s > 0 && J->write_s > 0 ? fmin(1.0, J->write_s / J->elapsed_s) : 0;
-        apps[j].bw_Bps = J->write_s > 0 ? J->bytes_written / J->write_s : 0;
+        if ((rc = bbs_implied_pb(&dem, &apps[j].p, &apps[j].bw_Bps, err)) != BB_OK)
+            bb_die(BB_EXIT_SOFTWARE, "%s: job '%s' in the demand run: %s", a.file,
+                   s->jobs[j].name, err);
     }
     double S_bytes = RES(1)->capacity_bytes;
     bba_platform pf = { B, 0, tu, a.resolution };
@@ -287,21 +289,23 @@ bb_cmd_validate_scenario(int argc, char **argv)
     bba_solver_defaults(&so);
     so.tol = 1e-12;
     so.mem_limit_bytes = a.maxmem;
-    double Sq = floor(S_bytes / q.quantum_bytes);
-    if (Sq > 2e9)
-        bb_die(BB_EXIT_TOOBIG, "%s: the buffer is %.3g quanta of %.3g B: too large a chain "
-               "(lower --resolution or give a larger --time-unit)", a.file, Sq, q.quantum_bytes);
+    long Sq = bba_size_quanta(S_bytes, q.quantum_bytes);
     bba_policy pol = { 0, 0, 0 };
     if (s->drain == BBS_DRAIN_LAZY) {
         /* the simulator drains a node while it holds lazy_threshold: the
          * aggregate threshold is that times the nodes in use */
+        long th = bba_size_quanta(s->lazy_threshold_bytes * D->nbb_used, q.quantum_bytes);
         pol.lazy = 1;
-        pol.threshold = (long)fmin(Sq, floor(s->lazy_threshold_bytes * D->nbb_used / q.quantum_bytes));
+        pol.threshold = th < Sq ? th : Sq;
         pol.eps = 0.01;
     }
     if ((rc = bba_model_init(&m, q.n, q.b, q.p, q.B, so.mem_limit_bytes, err)) != BB_OK)
         bb_die_lib(rc, err);
-    if ((rc = bba_eval(&m, (long)Sq, &pol, &so, &ev, NULL, err)) != BB_OK)
+    if (Sq > bba_model_s_max(&m, &so))
+        bb_die(BB_EXIT_TOOBIG, "%s: the buffer is %ld quanta of %.3g B: too large a chain for "
+               "--max-memory (lower --resolution or give a larger --time-unit)", a.file, Sq,
+               q.quantum_bytes);
+    if ((rc = bba_eval(&m, Sq, &pol, &so, &ev, NULL, err)) != BB_OK)
         bb_die_lib(rc, err);
 
     /* the simulated stall fraction */
@@ -324,11 +328,12 @@ bb_cmd_validate_scenario(int argc, char **argv)
         bb_die_lib(rc, err);
     ci.mean = wf.mean;
     double pred = ev.meas.idle;
-    bbs_verdict vd;
-    bbs_verdict_fraction(pred, &ci, (double)(nu - 1), units_per_rep, 0.5, &vd);
-    int agrees = vd.kind != BBS_DISAGREES;
-    int below = agrees && vd.below_resolution;
-    double gap = pred > 0 ? (ci.mean - pred) / pred : NAN;
+    bbs_agreement ag;
+    if ((rc = bbs_agreement_judge(pred, &ci, (double)(nu - 1), units_per_rep, 0.5, &ag, err)) != BB_OK)
+        bb_die_lib(rc, err);
+    const bbs_verdict vd = ag.v;
+    int agrees = ag.covered, below = ag.below_resolution;
+    double gap = ag.gap;
 
     if (a.json) {
         json_t *jobs = json_array();
@@ -370,7 +375,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
         printf("\npfs_bw_Bps,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,resolution,"
                "quantum_bytes,load_ratio,predicted_idle,stall_mean,stall_ci_low,stall_ci_high,"
                "replications,agrees,relative_gap\n");
-        printf("%.9g,%.17g,%.0f,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%d,%.6g\n", B, S_bytes,
+        printf("%.9g,%.17g,%ld,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%d,%.6g\n", B, S_bytes,
                Sq, tu, a.resolution, q.quantum_bytes, bba_model_load_ratio(&m), pred, ci.mean,
                ci.lo, ci.hi, a.reps, agrees, gap);
     } else {
@@ -381,7 +386,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
         bb_fmt_size(qs, sizeof qs, q.quantum_bytes, 0);
         printf("scenario %s, seed %llu\n", a.file, (unsigned long long)s->seed);
         printf("B = %s (PFS), S = %s (%d buffer nodes in use), time unit %s (%s), "
-               "R = %ld: quantum %s, S = %.0f quanta\n", bs, ss, RES(1)->nbb_used, ts,
+               "R = %ld: quantum %s, S = %ld quanta\n", bs, ss, RES(1)->nbb_used, ts,
                a.tu_s > 0 ? "--time-unit" : "median write burst", a.resolution, qs, Sq);
         printf("%-12s %-10s %5s %11s %10s %11s %6s %9s %12s %9s\n", "job", "model", "ranks",
                "elapsed(s)", "write(s)", "written(GB)", "bursts", "p", "b(GB/s)", "b(quanta)");

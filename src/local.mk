@@ -28,3 +28,11 @@ src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 dist_man_MANS += man/bbsize.1 man/bbsize-workload.5
 src_bbsize_SOURCES += src/simcli.c src/simcli.h src/cmd_simulate.c src/cmd_validate.c
+# What the commands share beyond options: the validation run (validate,
+# report --validate).
+src_bbsize_SOURCES += src/valrun.c src/valrun.h
+# `bbsize report`: the command (options, order) in cmd_report.c; what it
+# computes, its figures and one function per section in src/report/, the
+# XHTML/Markdown writer in src/report/doc.[ch].
+src_bbsize_SOURCES += src/report/doc.c src/report/doc.h src/report/report.h \
+	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c

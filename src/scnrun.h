@@ -1,6 +1,7 @@
 /* scnrun.h: load a scenario file into a runnable workload and executor
  * configuration (shared by `bbsize simulate SCENARIO.ini`, `compare` and
- * `validate --scenario`).
+ * `validate --scenario`; src/scnrun.c, so that no command reaches into
+ * another's file).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * bb_scn_load reads and checks everything the scenario names (topology,
@@ -34,12 +35,11 @@ void bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long l
 void bb_scn_free(bb_scn_run *R);
 
 /* bb_scn_build: the scenario's workload with the generators' draws of
- * stream unit `unit` (rng.h; the MFNetSim models draw nothing); thread
- * safe (reads R only).  Errors as the generators', with the file, job and
- * line in err; *out freed by the caller with bbs_wl_free. */
+ * stream unit `unit`: bbs_scenario_build (sim/workload/scnbuild.h) on R's
+ * scenario, traces and size tables; thread safe (reads R only). */
 int bb_scn_build(const bb_scn_run *R, uint64_t unit, bbs_wl **out, char *err);
 
-/* bb_trace_load_sizes (cmd_trace.c): the size table of a DCNW model
+/* bb_trace_load_sizes (also for `bbsize trace`): the size table of a DCNW model
  * (data/vef) or of a CDCNW trace (its file, beside the trace, or
  * override); dies on error. */
 bbs_sizedist *bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override);

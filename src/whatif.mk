@@ -34,7 +34,7 @@ tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(
 TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
 	tests/cli_report.sh
 EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh tests/svg_key.awk \
-	tests/whatif_setup.sh bench/sweep.sh
+	bench/sweep.sh
 
 # `make bench-sweep`: the sweep speed bar (100 sizes under 2 s).
 bench-sweep: src/bbsize$(EXEEXT)

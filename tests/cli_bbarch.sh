@@ -4,6 +4,8 @@
 # dragonfly network, seeds and every bad-input path.
 # SPDX-License-Identifier: GPL-3.0-or-later
 CMD=bbarch
+set -eu
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }

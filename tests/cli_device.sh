@@ -3,6 +3,8 @@
 # every bad-input path with its message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
 CMD=device
+set -eu
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 
 echo 1..17

@@ -5,38 +5,39 @@
 # SVG geometry, tests/svg_key.awk), the solver named as run, headless
 # Chromium render, bad input.
 # SPDX-License-Identifier: GPL-3.0-or-later
-. "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
-echo 1..46
+set -eu
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+echo 1..48
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
 status_is 0 "report exits 0"
-check "the HTML parses as XML (xmllint)" xmllint --noout "$T/r.html"
+check_cmd "the HTML parses as XML (xmllint)" xmllint --noout "$T/r.html"
 X "//*[local-name()='section']/@id" "$T/r.html" | tr -d ' ' | tr '\n' ' ' > "$T/ids"
-check "sections come in the issue's order" test "$(cat "$T/ids")" = \
+check_cmd "sections come in the issue's order" test "$(cat "$T/ids")" = \
   'id="recommendation" id="idle-vs-size" id="load-distribution" id="greedy-vs-lazy" id="inputs" id="validation" '
-check "four inline SVG plots" test "$(X "count(//*[local-name()='svg'])" "$T/r.html")" -eq 4
+check_cmd "four inline SVG plots" test "$(X "count(//*[local-name()='svg'])" "$T/r.html")" -eq 4
 series() { X "//*[local-name()='figure'][@id='$1']//*[@class='series']/*[local-name()='title']/text()" "$T/r.html"; }
 series fig-idle-vs-size > "$T/s1"
-check "idle-vs-size has the three load scenarios and the target" \
+check_cmd "idle-vs-size has the three load scenarios and the target" \
   test "$(grep -c '^load x1 \|^load x1.2 \|^load x1.5 \|^target idle fraction 0.001$' "$T/s1")" -eq 4
 series fig-load-distribution > "$T/s2"
-check "the distribution plot has the exact CDF and both Chernoff bounds" \
+check_cmd "the distribution plot has the exact CDF and both Chernoff bounds" \
   test "$(grep -c '^exact CDF\|^Chernoff lower bound\|^Chernoff upper bound' "$T/s2")" -eq 3
-check "the lazy idle plot has lazy and greedy series" test "$(series fig-lazy-idle | grep -c 'draining$')" -eq 2
-check "the lazy quiet plot has lazy and greedy series" test "$(series fig-lazy-quiet | grep -c 'draining$')" -eq 2
-check "plots have titles and axis labels with units" \
+check_cmd "the lazy idle plot has lazy and greedy series" test "$(series fig-lazy-idle | grep -c 'draining$')" -eq 2
+check_cmd "the lazy quiet plot has lazy and greedy series" test "$(series fig-lazy-quiet | grep -c 'draining$')" -eq 2
+check_cmd "plots have titles and axis labels with units" \
   grep -q '<text>burst-buffer size (TB)</text>' "$T/r.html"
-check "no id is used twice in the page" test -z "$(grep -o "id=[\"'][^\"']*[\"']" "$T/r.html" | sort | uniq -d)"
-check "self-contained: no URL but XML namespaces" \
+check_cmd "no id is used twice in the page" test -z "$(grep -o "id=[\"'][^\"']*[\"']" "$T/r.html" | sort | uniq -d)"
+check_cmd "self-contained: no URL but XML namespaces" \
   test -z "$(grep -o 'https\?://[^"'"'"' )]*' "$T/r.html" | grep -v '^http://www.w3.org/')"
-check "no external resource reference" test -z "$(grep -o '\(src\|href\)=["'"'"'][^#][^"'"'"']*' "$T/r.html")"
+check_cmd "no external resource reference" test -z "$(grep -o '\(src\|href\)=["'"'"'][^#][^"'"'"']*' "$T/r.html")"
 
 # Numbers equal those of size, idle, dist and threshold for the same inputs.
 # idle and size choose their resolution; the report stays at 100 unless told
 "$BBSIZE" size --system trinity --resolution 100 | sed 's/, resolution .*//' > "$T/size.txt"
 printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/r.html")" > "$T/answer.txt"
-check "the recommendation equals bbsize size" cmp -s "$T/size.txt" "$T/answer.txt"
+check_cmd "the recommendation equals bbsize size" cmp -s "$T/size.txt" "$T/answer.txt"
 same=0
 for k in 2 6 11; do
   bytes=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][2])" "$T/r.html")
@@ -44,25 +45,25 @@ for k in 2 6 11; do
   got=$("$BBSIZE" idle --system trinity --resolution 100 --bb-size "${bytes}B" | sed 's/^idle \([^ ]*\) .*/\1/')
   [ "$want" = "$got" ] && same=$((same + 1)) || echo "# ${bytes} B: report $want, idle $got"
 done
-check "idle-table rows equal bbsize idle (3 sizes)" test "$same" -eq 3
+check_cmd "idle-table rows equal bbsize idle (3 sizes)" test "$same" -eq 3
 "$BBSIZE" dist --system trinity | sed -n 3p > "$T/dist3"
 X "string(//*[@id='load-distribution']/*[local-name()='p'])" "$T/r.html" > "$T/rdist"
-check "the load probabilities equal bbsize dist" grep -qF "$(cat "$T/dist3")" "$T/rdist"
+check_cmd "the load probabilities equal bbsize dist" grep -qF "$(cat "$T/dist3")" "$T/rdist"
 sbytes=$("$BBSIZE" size --system trinity --resolution 100 --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
 "$BBSIZE" threshold --system trinity --bb-size "${sbytes}B" | sed -e "s/.*: \\(quiet .*\\)/\\1/" -e "s/; model .*//" > "$T/thr"
 X "string(//*[@id='best-threshold'])" "$T/r.html" > "$T/rthr"
-check "the best threshold equals bbsize threshold" grep -qF "$(cat "$T/thr")" "$T/rthr"
+check_cmd "the best threshold equals bbsize threshold" grep -qF "$(cat "$T/thr")" "$T/rthr"
 want=$(awk -v b="$sbytes" 'BEGIN { printf "%.2f", b / 1e12 * 100 }')
-check "capacity cost = size (bbsize size) x price per TB" \
+check_cmd "capacity cost = size (bbsize size) x price per TB" \
   test "$(X "string(//*[@id='cost']/*[local-name()='tr'][2]/*[local-name()='td'][4])" "$T/r.html")" = "$want"
 
 # No size suffices (E > B): the report says what `bbsize size` says.
-PR=$SRC/data/workloads/paper-random.csv
+PR=$SRCDIR/data/workloads/paper-random.csv
 run "$BBSIZE" report -o "$T/inf.html" --pfs-bw 70 --resolution 20 --points 5 "$PR"
 status_is 0 "a report on an overloaded platform exits 0"
 "$BBSIZE" size --pfs-bw 70 --resolution 20 "$PR" > "$T/inf-size.txt" || true
 printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/inf.html")" > "$T/inf-answer.txt"
-check "the infeasible answer equals bbsize size's" cmp -s "$T/inf-size.txt" "$T/inf-answer.txt"
+check_cmd "the infeasible answer equals bbsize size's" cmp -s "$T/inf-size.txt" "$T/inf-answer.txt"
 
 # Markdown: one file plus the plots as separate SVG files.
 mkdir -p "$T/md"
@@ -72,8 +73,8 @@ n=0
 for f in idle-vs-size load-distribution lazy-idle lazy-quiet; do
   xmllint --noout "$T/md/r-$f.svg" 2>/dev/null && grep -q "](r-$f.svg)" "$T/md/r.md" && n=$((n + 1))
 done
-check "four SVG files, each valid XML and linked from the Markdown" test "$n" -eq 4
-check "the Markdown has the six sections" test "$(grep -c '^## [1-6]\. ' "$T/md/r.md")" -eq 6
+check_cmd "four SVG files, each valid XML and linked from the Markdown" test "$n" -eq 4
+check_cmd "the Markdown has the six sections" test "$(grep -c '^## [1-6]\. ' "$T/md/r.md")" -eq 6
 
 # No key (legend) covers a curve or a label: for each plot of the same
 # report as SVG files, the key box lies outside the plot area, no point of
@@ -82,7 +83,7 @@ mkdir -p "$T/keys"
 run "$BBSIZE" report -o "$T/keys/r.md" --format md --system trinity --points 11
 for f in idle-vs-size load-distribution lazy-idle lazy-quiet; do
   tr '\n\t' '  ' < "$T/keys/r-$f.svg" | sed 's/</\n</g' > "$T/keys/$f.lines"
-  if awk -f "$SRC/tests/svg_key.awk" "$T/keys/$f.lines" > "$T/keys/$f.found"; then
+  if awk -f "$SRCDIR/tests/svg_key.awk" "$T/keys/$f.lines" > "$T/keys/$f.found"; then
     ok "the $f key covers no curve and no label"
   else
     notok "the $f key covers no curve and no label"; sed 's/^/# /' "$T/keys/$f.found" | head -n 5
@@ -91,41 +92,47 @@ done
 
 # The inputs table names the solver that ran, from bba_solver_name.
 solver_row() { X "string(//*[local-name()='tr'][*[local-name()='td'][1]='stationary solver']/*[local-name()='td'][2])" "$1"; }
-check "the inputs table names the default solver (FFT Wiener-Hopf, and its fallback)" test "$(solver_row "$T/r.html")" = "FFT Wiener-Hopf (banded GTH where GMRES does not converge)"
+check_cmd "the inputs table names the default solver (FFT Wiener-Hopf, and its fallback)" test "$(solver_row "$T/r.html")" = "FFT Wiener-Hopf (banded GTH where GMRES does not converge)"
 run "$BBSIZE" report -o "$T/gth.html" --points 5 --solver banded
-check "the inputs table names banded GTH under --solver banded" test "$(solver_row "$T/gth.html")" = "banded GTH"
+check_cmd "the inputs table names banded GTH under --solver banded" test "$(solver_row "$T/gth.html")" = "banded GTH"
 run "$BBSIZE" report -o "$T/umf.html" --points 5 --solver umfpack
-check "the inputs table names UMFPACK under --solver umfpack" test "$(solver_row "$T/umf.html")" = "UMFPACK (sparse LU)"
+check_cmd "the inputs table names UMFPACK under --solver umfpack" test "$(solver_row "$T/umf.html")" = "UMFPACK (sparse LU)"
 run "$BBSIZE" report -o "$T/gs.html" --points 5 --solver gauss-seidel
-check "the inputs table names Gauss-Seidel under --solver gauss-seidel" test "$(solver_row "$T/gs.html")" = "Gauss-Seidel"
+check_cmd "the inputs table names Gauss-Seidel under --solver gauss-seidel" test "$(solver_row "$T/gs.html")" = "Gauss-Seidel"
 
 # Headless Chromium (Debian's chromium, installed by ./quickstart.sh check)
 # loads the page as XHTML without a parse error, builds the four plots, and
 # renders it to a non-blank PNG.
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
-  skip "headless Chromium DOM (chromium is not installed: ./quickstart.sh check installs it)"
-  skip "headless Chromium render (chromium is not installed: ./quickstart.sh check installs it)"
+  t_skip "headless Chromium DOM" "chromium is not installed: ./quickstart.sh check installs it"
+  t_skip "headless Chromium render" "chromium is not installed: ./quickstart.sh check installs it"
 else
   "$CHROME" --headless --no-sandbox --disable-gpu --dump-dom "file://$T/r.html" \
     >"$T/dom.html" 2>/dev/null || true
-  check "Chromium parses the page (no parsererror) and builds its four SVG plots" \
+  check_cmd "Chromium parses the page (no parsererror) and builds its four SVG plots" \
     test "$(grep -c parsererror "$T/dom.html")" -eq 0 -a "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq 4
   "$CHROME" --headless --no-sandbox --disable-gpu --window-size=1000,3400 \
     --screenshot="$T/shot.png" "file://$T/r.html" >/dev/null 2>&1 || true
   # A blank page compresses to almost nothing; the plots do not.
-  check "headless Chromium renders a non-blank PNG" test "$(wc -c < "$T/shot.png" 2>/dev/null || echo 0)" -gt 20000
+  check_cmd "headless Chromium renders a non-blank PNG" test "$(wc -c < "$T/shot.png" 2>/dev/null || echo 0)" -gt 20000
 fi
 
-# --validate without `bbsize validate` in the build: the section says so.
+# --validate runs `bbsize validate`'s code in-process at 0, S/2, ..., 2S:
+# every row has one of the three verdicts, and the row at size 0 is the
+# command's own answer there (same defaults, seed 1, common random numbers).
 run "$BBSIZE" report -o "$T/v.html" --validate --points 5
 status_is 0 "report --validate exits 0"
-if "$BBSIZE" validate --help > /dev/null 2>&1; then
-  check "the validation section has the simulated intervals" \
-    test "$(X "count(//*[@id='validation-table']/*[local-name()='tr'])" "$T/v.html")" -ge 2
-else
-  check "the validation section says it is pending" grep -q 'Pending: this build of bbsize has no' "$T/v.html"
-fi
+VT="//*[@id='validation-table']/*[local-name()='tr']"
+check_cmd "the validation section has the simulated intervals" \
+  test "$(X "count($VT)" "$T/v.html")" -ge 2
+check_cmd "every validation row has one of the three verdicts" \
+  test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
+    -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
+"$BBSIZE" validate --bb-size 0 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+check_cmd "the report's size-0 row is bbsize validate --bb-size 0 (analytic and simulated)" \
+  test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
+    = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"
@@ -138,7 +145,7 @@ status_is 73 "an output in a missing directory exits 73"
 run "$BBSIZE" report -o "$T/afile/r.html"
 status_is 73 "an output under a regular file exits 73"
 if [ "$(id -u)" -eq 0 ]; then
-  skip "non-writable directory (root can write anywhere)"
+  t_skip "non-writable directory" "root can write anywhere"
 else
   mkdir "$T/ro"; chmod 555 "$T/ro"
   run "$BBSIZE" report -o "$T/ro/r.html"
@@ -150,9 +157,9 @@ status_is 64 "a negative price exits 64"
 err_has "--cost-tb: -5 is negative" "the negative-price message names the option"
 run "$BBSIZE" report -o "$T/empty/r.html" --cost-gbs ten
 err_has "--cost-gbs: 'ten' is not a number" "a non-numeric price is refused"
-run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb 1 "$SRC/data/workloads/paper-random.csv"
+run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb 1 "$SRCDIR/data/workloads/paper-random.csv"
 status_is 64 "prices on a workload in data units exit 64"
 PATH=/nonexistent run "$BBSIZE" report -o "$T/empty/r.html"
 status_is 70 "without gnuplot on PATH the report exits 70"
 err_has "gnuplot not found on PATH" "the message says gnuplot is missing"
-check "no file is left behind by the failures" test -z "$(ls -A "$T/empty")"
+check_cmd "no file is left behind by the failures" test -z "$(ls -A "$T/empty")"

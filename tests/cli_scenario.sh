@@ -6,7 +6,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 S=$BBSIZE_TOP_SRCDIR/data/scenarios
-check() { if eval "$2"; then t_ok "$1"; else t_fail "$1" "$T/err"; fi; }
 # a reduced workload 1: 16 ranks each on graph500-72 (1 burst-buffer node per group)
 hdr() {
     cat <<EOT

@@ -2,7 +2,8 @@
 # cli_sweep.sh: `bbsize sweep`: grid order, agreement with `bbsize idle`,
 # load scaling against a scaled file, thread independence, bad ranges.
 # SPDX-License-Identifier: GPL-3.0-or-later
-. "$BBSIZE_TOP_SRCDIR/tests/whatif_setup.sh"
+set -eu
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 echo 1..21
 
 run "$BBSIZE" sweep --bb-size 0:20TB:5TB --threshold 0.2,0.6 --policy greedy,lazy \
@@ -10,15 +11,15 @@ run "$BBSIZE" sweep --bb-size 0:20TB:5TB --threshold 0.2,0.6 --policy greedy,laz
 status_is 0 "a five-dimensional sweep exits 0"
 cp "$T/out" "$T/grid.csv"
 # 2 scales x 2 PFS x (1 greedy + 2 lazy thresholds) x 5 sizes = 60 rows.
-check "one row per point (60) plus the header" test "$(wc -l < "$T/grid.csv")" -eq 61
-check "the CSV header names the units" \
+check_cmd "one row per point (60) plus the header" test "$(wc -l < "$T/grid.csv")" -eq 61
+check_cmd "the CSV header names the units" \
   grep -q '^load_scale,pfs_bw_bytes_per_s,policy,threshold_fraction,threshold_bytes,bb_size_bytes,' "$T/grid.csv"
 # Grid order: load scale, PFS, policy, threshold, size innermost.
 awk -F, 'NR > 1 { print $1 "/" $2 "/" $3 "/" $4 }' "$T/grid.csv" | uniq -c |
   awk '{ print $1 }' | sort -u > "$T/runs"
-check "sizes are the innermost dimension (runs of 5)" test "$(cat "$T/runs")" = 5
+check_cmd "sizes are the innermost dimension (runs of 5)" test "$(cat "$T/runs")" = 5
 awk -F, 'NR > 1 { print $1 }' "$T/grid.csv" | uniq > "$T/scales"
-check "load scale is the outermost dimension" test "$(paste -sd' ' "$T/scales")" = "1 1.3"
+check_cmd "load scale is the outermost dimension" test "$(paste -sd' ' "$T/scales")" = "1 1.3"
 
 # Each row equals `bbsize idle` for the same inputs (4 significant digits
 # as idle prints them).
@@ -30,32 +31,32 @@ for spec in "1 1450000000000 greedy 0 3 10TB" "1.3 2000000000000 lazy 0.6 4 15TB
   # The workload with every bandwidth scaled by hand.
   awk -F, -v s="$1" 'BEGIN { OFS = "," } /^#/ || /^name/ { print; next }
     { sub(/GB\/s$/, "", $3); $3 = ($3 * s) "GB/s"; print }' \
-    "$SRC/data/workloads/default.csv" > "$T/scaled.csv"
+    "$SRCDIR/data/workloads/default.csv" > "$T/scaled.csv"
   pol="--policy $3"; [ "$3" = lazy ] && pol="--policy lazy --threshold $4"
   # (idle chooses its resolution unless told; sweep stays at 100)
   got=$("$BBSIZE" idle --bb-size "$6" --pfs-bw "${2}B/s" --resolution 100 $pol "$T/scaled.csv" | sed 's/^idle \([^ ]*\) .*/\1/')
   if [ "$want" = "$got" ]; then agree=$((agree + 1)); else echo "# $spec: sweep $want, idle $got"; fi
 done
-check "sweep rows equal bbsize idle on a scaled workload file (3 points)" test "$agree" -eq 3
+check_cmd "sweep rows equal bbsize idle on a scaled workload file (3 points)" test "$agree" -eq 3
 
 # Idle never grows with the buffer (greedy, Theorem 3 with a larger S).
 awk -F, 'NR > 1 && $3 == "greedy" { key = $1 "/" $2
   if (key == last && $8 > prev + 1e-12) bad = 1; last = key; prev = $8 } END { exit bad }' "$T/grid.csv"
-check "greedy idle is non-increasing in the size" test $? -eq 0
+check_cmd "greedy idle is non-increasing in the size" test $? -eq 0
 
 # Same bytes whatever the number of threads.
 "$BBSIZE" sweep --bb-size 0:60TB:2TB --threshold 0:1:0.25 --load-scale 1,1.5 --csv --threads 1 > "$T/t1.csv"
 "$BBSIZE" sweep --bb-size 0:60TB:2TB --threshold 0:1:0.25 --load-scale 1,1.5 --csv --threads 2 > "$T/t2.csv"
 "$BBSIZE" sweep --bb-size 0:60TB:2TB --threshold 0:1:0.25 --load-scale 1,1.5 --csv --threads 5 > "$T/t5.csv"
-check "CSV identical with 1 and 2 threads" cmp -s "$T/t1.csv" "$T/t2.csv"
-check "CSV identical with 1 and 5 threads" cmp -s "$T/t1.csv" "$T/t5.csv"
+check_cmd "CSV identical with 1 and 2 threads" cmp -s "$T/t1.csv" "$T/t2.csv"
+check_cmd "CSV identical with 1 and 5 threads" cmp -s "$T/t1.csv" "$T/t5.csv"
 "$BBSIZE" sweep --bb-size 1TB,50TB --json --threads 1 > "$T/j1"
 "$BBSIZE" sweep --bb-size 1TB,50TB --json --threads 2 > "$T/j2"
-check "JSON identical with 1 and 2 threads" cmp -s "$T/j1" "$T/j2"
-check "JSON has one row object per point" test "$(grep -c '"idle_fraction"' "$T/j1")" -eq 2
+check_cmd "JSON identical with 1 and 2 threads" cmp -s "$T/j1" "$T/j2"
+check_cmd "JSON has one row object per point" test "$(grep -c '"idle_fraction"' "$T/j1")" -eq 2
 
 run "$BBSIZE" sweep --bb-size 0:10TB:5TB
-check "text output has units" grep -q '1.45 TB/s .* 4.35 TB ' "$T/out"
+check_cmd "text output has units" grep -q '1.45 TB/s .* 4.35 TB ' "$T/out"
 
 # Bad input.
 run "$BBSIZE" sweep --bb-size 0:4TB:0GB

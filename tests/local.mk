@@ -33,3 +33,21 @@ tests_t_bounds_SOURCES = tests/t_bounds.c
 tests_t_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_bounds
+
+# Sizes in quanta (analytic/quanta.h) and the rules of `bbsize validate`
+# (sim/crosscheck.h).
+check_PROGRAMS += tests/t_quanta tests/t_crosscheck
+tests_t_quanta_SOURCES = tests/t_quanta.c
+tests_t_quanta_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_quanta_LDADD = $(ANALYTIC_TEST_LIBS)
+tests_t_crosscheck_SOURCES = tests/t_crosscheck.c
+tests_t_crosscheck_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_crosscheck_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_quanta tests/t_crosscheck
+
+# A scenario made runnable (sim/workload/scnbuild.h).
+check_PROGRAMS += tests/t_scnbuild
+tests_t_scnbuild_SOURCES = tests/t_scnbuild.c
+tests_t_scnbuild_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_scnbuild_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_scnbuild

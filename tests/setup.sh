@@ -1,7 +1,9 @@
 # tests/setup.sh: the prelude of the CLI tests (POSIX sh, TAP output).
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by tests/cli_*.sh; gives $BBSIZE, $SRCDIR, a scratch directory $T
-# removed on success and kept (and named) on failure, and TAP helpers.
+# Sourced by every tests/cli_*.sh (the one prelude); gives $BBSIZE, $SRCDIR,
+# a scratch directory $T removed on success and kept (and named) on
+# failure, and TAP helpers.  Sets -u; a script whose every command is
+# checked explicitly (run/status_is, expect) adds `set -e` before sourcing.
 set -u
 # C locale: decimal points and messages do not depend on the user's locale.
 LC_ALL=C
@@ -61,7 +63,12 @@ json_num() {
 # and t_done to print the plan and exit with the result.
 ok() { t_ok "$1"; }
 notok() { _n=$((_n + 1)); _failed=1; echo "not ok $_n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+# check DESC SHELL-EXPRESSION: the expression is eval'ed (quote it);
+# stderr of the last command run ($T/err) is shown on failure.
+check() { if eval "$2"; then t_ok "$1"; else t_fail "$1" "$T/err"; fi; }
+# check_cmd DESC CMD...: the same with a command and its arguments, run
+# as given (no eval): `check_cmd "no file" test ! -e "$T/x"`.
+check_cmd() { _d=$1; shift; if "$@"; then t_ok "$_d"; else t_fail "$_d" "$T/err"; fi; }
 expect_fail() {
   _name=$1 _want=$2 _needle=$3
   shift 3
@@ -80,4 +87,17 @@ t_done() { echo "1..$_n"; exit "$_failed"; }
 t_close() {
   if awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
   then t_ok "$1"; else t_fail "$1 ($2 vs $3, tolerance $4)"; fi
+}
+
+# The run style: run CMD... (stdout in $T/out, stderr in $T/err, exit
+# status in $rc), then status_is N DESC and err_has TEXT DESC (a fixed
+# phrase on stderr) on that run.
+run() { rc=0; "$@" >"$T/out" 2>"$T/err" || rc=$?; }
+status_is() {
+  if [ "$rc" -eq "$1" ]; then t_ok "$2"
+  else echo "# exit status $rc, expected $1"; t_fail "$2" "$T/err"; fi
+}
+err_has() {
+  if grep -qF -- "$1" "$T/err"; then t_ok "$2"
+  else echo "# stderr lacks: $1"; t_fail "$2" "$T/err"; fi
 }

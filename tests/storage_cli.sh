@@ -1,9 +1,8 @@
-# storage_cli.sh: the prelude shared by the storage CLI tests (sourced, with
-# CMD set to the subcommand under test).
+# storage_cli.sh: helpers of the storage CLI tests (sourced after the
+# prelude tests/setup.sh, with CMD set to the subcommand under test):
+# expect (a refused run of $CMD) and man_examples.
 # SPDX-License-Identifier: GPL-3.0-or-later
-set -eu
-: "${BBSIZE:?}" "${BBSIZE_TOP_SRCDIR:?}" "${CMD:?}"
-. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+: "${CMD:?}" "${T:?source tests/setup.sh first}"
 tmp=$T
 no() { notok "$1"; }
 

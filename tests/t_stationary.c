@@ -165,6 +165,37 @@ umfpack_refuses_over_limit(void **state)
     bba_model_free(&m);
 }
 
+/* Output's name and note for each solver: the FFT default names its GTH
+ * fallback (bbsize report's platform table), unless the fallback is off;
+ * the banded solver is never "Gauss-Seidel" (the bug of issue 12). */
+static void
+solver_described(void **state)
+{
+    bba_solver_opts so;
+    const char *name, *note;
+
+    (void)state;
+    bba_solver_defaults(&so);
+    bba_solver_describe(&so, &name, &note);
+    assert_string_equal(name, "FFT Wiener-Hopf");
+    assert_string_equal(note, "banded GTH where GMRES does not converge");
+    so.no_fallback = 1;
+    bba_solver_describe(&so, &name, &note);
+    assert_string_equal(note, "");
+    so.no_fallback = 0;
+    so.kind = BBA_SOLVER_BANDED;
+    bba_solver_describe(&so, &name, &note);
+    assert_string_equal(name, "banded GTH");
+    assert_string_equal(note, "");
+    so.kind = BBA_SOLVER_GAUSS_SEIDEL;
+    bba_solver_describe(&so, &name, &note);
+    assert_string_equal(name, "Gauss-Seidel");
+    so.kind = BBA_SOLVER_UMFPACK;
+    bba_solver_describe(&so, &name, &note);
+    assert_string_equal(name, "UMFPACK (sparse LU)");
+    assert_string_equal(note, "");
+}
+
 int
 main(void)
 {
@@ -173,6 +204,7 @@ main(void)
         cmocka_unit_test(solvers_agree),
         cmocka_unit_test(gauss_seidel_reports_no_convergence),
         cmocka_unit_test(umfpack_refuses_over_limit),
+        cmocka_unit_test(solver_described),
     };
 
     gsl_set_error_handler_off();

@@ -26,9 +26,10 @@ TESTS += tests/t_wl_coll
 
 sim_workload_libbbswl_a_SOURCES += \
 	sim/workload/models.c sim/workload/models.h \
-	sim/workload/scenario.c sim/workload/scenario.h
+	sim/workload/scenario.c sim/workload/scenario.h \
+	sim/workload/scnbuild.c sim/workload/scnbuild.h
 
-src_bbsize_SOURCES += src/cmd_scenario.c
+src_bbsize_SOURCES += src/cmd_scenario.c src/scnrun.c
 src_bbsize_LDADD += sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a $(GSL_LIBS)
 

@@ -8,7 +8,7 @@
  * then bbs_scenario_section at every section header and bbs_scenario_set
  * for every key, then bbs_scenario_finish.  File names in it (CODES .conf,
  * device files, allocation file) are resolved and read by the caller
- * (src/cmd_scenario.c).  Every error is BB_EDATA (syntax, unknown or
+ * (src/scnrun.c).  Every error is BB_EDATA (syntax, unknown or
  * repeated key) or BB_EINVAL (a value) with "file:line: [section] key
  * 'token': what". */
 #ifndef BBSIZE_SIM_WORKLOAD_SCENARIO_H

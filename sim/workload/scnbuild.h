@@ -1,0 +1,34 @@
+/* scnbuild.h: a loaded scenario (scenario.h) made runnable: the operation
+ * streams of its jobs and the executor configuration it implies.  Pure:
+ * the caller (src/scnrun.c) reads the files the scenario names (traces,
+ * size tables, devices, topology, placement) and hands them in.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SIM_WORKLOAD_SCNBUILD_H
+#define BBSIZE_SIM_WORKLOAD_SCNBUILD_H
+
+#include <stdint.h>
+
+#include "workload/exec.h"
+#include "workload/scenario.h"
+#include "workload/vef.h"
+#include "workload/vefdist.h"
+
+/* bbs_scenario_build: the streams of every job of s with the generators'
+ * draws of stream unit `unit` (rng.h; the MFNetSim models draw nothing):
+ * vef jobs from vef[j] (and sizes[j] for DCNW and CDCNW traces), the other
+ * trace models from their parameters, the MFNetSim models by
+ * bbs_model_generate; each job's start and allreduce algorithm set.
+ * Thread safe (reads its arguments only).  Errors: the generators', with
+ * "source: job 'name' (line N): " in front; *out is then untouched.
+ * *out is freed by the caller with bbs_wl_free. */
+int bbs_scenario_build(const bbs_scenario *s, bbs_vef *const *vef, bbs_sizedist *const *sizes,
+                       uint64_t unit, bbs_wl **out, char *err);
+
+/* bbs_scenario_exec_config: c initialised (bbs_exec_config_init) and set
+ * from s: routing, message and packet sizes, the burst-buffer
+ * architecture, capacity, draining, PFS bandwidth, seed, horizon and
+ * failures.  The topology, placement and devices are the caller's
+ * (c->topo, c->place, c->bb_dev, c->hdd_dev). */
+void bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c);
+
+#endif

@@ -1,0 +1,171 @@
+/* compute.c: what `bbsize report` computes before it writes anything
+ * (report.h): the recommendation, the curves, the best lazy threshold and
+ * the in-process validation.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "sweeprun.h"
+
+/* The smallest extra bandwidth k (quanta) above B with Pr(load > B + k) <=
+ * target: what the burst buffer must absorb in all but a target fraction
+ * of time units. */
+static long
+bw_needed(const bba_model *m, double target)
+{
+    for (long k = 0; k + m->B <= m->M; k++)
+        if (bba_dist_tail(m->dist, m->M, (double)(m->B + k)) <= target)
+            return k;
+    return m->M > m->B ? m->M - m->B : 0;
+}
+
+/* 1. The recommendation: exactly what `bbsize size` computes. */
+static void
+recommend(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    bba_policy_spec ps = { 0, 0, r->o.eps };
+    char err[BB_ERRLEN];
+    int rc;
+
+    r->ratio = bba_model_load_ratio(&ctx->model);
+    rc = bba_size_min(&ctx->model, r->o.target, &ps, &ctx->so, bb_ctx_s_max(ctx), NULL, NULL,
+                      &r->sr, err);
+    if (rc != BB_OK && rc != BB_EINFEASIBLE)
+        bb_die_lib(rc, err);
+    r->feasible = rc == BB_OK;
+    r->S_star = r->feasible ? r->sr.best.S : -1;
+    r->bwq = bw_needed(&ctx->model, r->o.target);
+    r->qrate = ctx->q.quantum_bytes / ctx->pf.time_unit_s;
+}
+
+/* 2. Idle versus size for each load scale, sizes 0..S_top; 4. lazy
+ * thresholds 0, 0.05, ..., 1 at the recommended size: one sweep. */
+static void
+curves(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const size_t nth = BB_REPORT_NTH;
+    char err[BB_ERRLEN];
+    int rc;
+
+    r->S_top = r->feasible ? 2 * r->S_star : ctx->model.M;
+    if (r->S_top < 10)
+        r->S_top = 10;
+    if (r->S_top > bb_ctx_s_max(ctx))
+        r->S_top = bb_ctx_s_max(ctx);
+    r->sizes = calloc((size_t)r->o.points, sizeof *r->sizes);
+    if (r->sizes == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    r->nsz = 0;
+    for (int i = 0; i < r->o.points; i++) {
+        long s = lround((double)i * (double)r->S_top / (double)(r->o.points - 1));
+
+        if (r->nsz == 0 || s != r->sizes[r->nsz - 1])
+            r->sizes[r->nsz++] = s;
+    }
+    r->nsc = r->o.nscales;
+    r->npts = r->nsc * (size_t)r->nsz + nth;
+    r->sc = calloc(r->nsc, sizeof *r->sc);
+    r->pts = calloc(r->npts, sizeof *r->pts);
+    r->out = calloc(r->npts, sizeof *r->out);
+    if (r->sc == NULL || r->pts == NULL || r->out == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < r->nsc; i++) {
+        bb_scenario_init(&r->sc[i], ctx, r->o.scales[i], ctx->pf.pfs_bw_Bps);
+        for (long z = 0; z < r->nsz; z++) {
+            bba_sweep_point *p = &r->pts[i * (size_t)r->nsz + (size_t)z];
+
+            p->model = &r->sc[i].ctx.model;
+            /* Same bytes in every scenario: the quantum does not depend on the load. */
+            p->S = r->sizes[z];
+            p->pol.eps = r->o.eps;
+        }
+    }
+    r->S_lazy = r->feasible ? r->S_star : r->S_top;
+    for (size_t t = 0; t < nth; t++) {
+        bba_sweep_point *p = &r->pts[r->nsc * (size_t)r->nsz + t];
+
+        p->model = &ctx->model;
+        p->S = r->S_lazy;
+        p->pol.lazy = 1;
+        p->pol.eps = r->o.eps;
+        p->pol.threshold = (long)floor((double)t / (double)(nth - 1) * (double)r->S_lazy);
+    }
+    /* A point the solver cannot do (a lazy chain at an extreme threshold,
+     * say) is left out of the plots and named, not fatal to the report. */
+    rc = bb_sweep_run(r->pts, r->npts, &ctx->so, r->o.threads, NULL, NULL, r->out, err);
+    if (rc != BB_OK && rc != BB_ENOMEM) {
+        for (size_t i = 0; i < r->npts; i++)
+            if (r->out[i].status != BB_OK) {
+                r->out[i].r.meas.idle = r->out[i].r.meas.quiet = NAN;
+                r->out[i].r.threshold = r->pts[i].pol.threshold;
+                r->nfailed++;
+            }
+        snprintf(r->failed_msg, sizeof r->failed_msg, "%s", err);
+        bb_warn("%zu of %zu points could not be solved and are left out (first: %s)",
+                r->nfailed, r->npts, err);
+    } else if (rc != BB_OK) {
+        bb_die_lib(rc, err);
+    }
+}
+
+void
+bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
+                  bb_plot_session *plots)
+{
+    char err[BB_ERRLEN];
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    r->o = *o;
+    r->ctx = ctx;
+    r->plots = plots;
+    recommend(r);
+    curves(r);
+    rc = bba_threshold_best(&ctx->model, r->S_lazy, o->target, o->eps, 20, &ctx->so, NULL, NULL,
+                            &r->tr, err);
+    if (rc != BB_OK) {
+        snprintf(r->thr_msg, sizeof r->thr_msg, "%s", err);
+        bb_warn("best threshold: %s", err);
+    }
+}
+
+void
+bb_report_validate(bb_report *r)
+{
+    long S = r->S_lazy, step = S > 1 ? S / 2 : 1;
+    size_t n = (size_t)(2 * S / step) + 1;
+    long *sizes;
+
+    if (!r->o.validate)
+        return;
+    sizes = malloc(n * sizeof *sizes);
+    if (sizes == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t k = 0; k < n; k++)
+        sizes[k] = (long)k * step;
+    bb_simopts_init(&r->val_opts);
+    r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
+    if (r->val_rc != BB_OK)
+        bb_warn("--validate: %s", r->val_msg);
+    free(sizes);
+}
+
+void
+bb_report_free(bb_report *r)
+{
+    for (int i = 0; i < 4; i++)
+        free(r->fig[i].svg);
+    for (size_t i = 0; i < r->nsc; i++)
+        bb_scenario_free(&r->sc[i]);
+    free(r->sc);
+    free(r->pts);
+    free(r->out);
+    free(r->sizes);
+    bb_validation_free(&r->val);
+}

@@ -1,0 +1,89 @@
+/* report.h: `bbsize report`, what it computes and how it writes it: one
+ * function per stage (compute, validate, figures) and one per section of
+ * the document (1. recommendation ... 6. validation), all reading one
+ * bb_report.  src/cmd_report.c parses the options and calls them in
+ * order; report/doc.h writes the XHTML or Markdown.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything is computed (and every plot drawn) before the output is
+ * opened, so nothing is written unless the whole report succeeds.  The
+ * stages exit with a message on fatal errors (src/ code); a point the
+ * solver cannot do is left out and named, not fatal. */
+#ifndef BBSIZE_SRC_REPORT_REPORT_H
+#define BBSIZE_SRC_REPORT_REPORT_H
+
+#include "cli.h"
+#include "grid.h"
+#include "plot.h"
+#include "report/doc.h"
+#include "valrun.h"
+
+/* What the options asked for. */
+typedef struct {
+    const char *file;           /* the workload FILE, or NULL (built-in) */
+    const bb_common *common;    /* the platform options given (sources) */
+    double target, eps;         /* --target-idle, --empty-prob */
+    double cost_tb, cost_gbs;   /* prices, when has_cost_* */
+    int has_cost_tb, has_cost_gbs;
+    int points, threads, validate;
+    const double *scales;       /* --load-scale factors */
+    size_t nscales;
+} bb_report_opts;
+
+enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
+
+typedef struct {
+    bb_report_opts o;
+    const bb_ctx *ctx;          /* the loaded workload and platform */
+    bb_plot_session *plots;
+    double ratio;               /* E / B */
+    double qrate;               /* bytes/s of one quantum per time unit */
+    /* 1. the recommendation: what `bbsize size` computes */
+    bba_size_result sr;
+    int feasible;
+    long S_star, bwq;           /* size (quanta, -1 if infeasible); extra
+                                   bandwidth above B (quanta) */
+    /* 2. idle versus size: nsz sizes 0..S_top for each of nsc load scales */
+    long S_top, nsz, *sizes;
+    bb_scenario *sc;
+    size_t nsc;
+    /* the sweep: nsc * nsz greedy points, then NTH lazy thresholds */
+    bba_sweep_point *pts;
+    bba_sweep_out *out;
+    size_t npts, nfailed;
+    char failed_msg[BB_ERRLEN];
+    /* 4. greedy versus lazy at S_lazy */
+    long S_lazy;
+    bba_threshold_result tr;
+    char thr_msg[BB_ERRLEN];    /* "" unless the threshold search failed */
+    /* 6. the simulation beside the predictions (o.validate) */
+    int val_rc;                 /* BB_OK, or the analytic side's error */
+    char val_msg[BB_ERRLEN];
+    bb_validation val;
+    bb_simopts val_opts;
+    /* the plots: idle-vs-size, load-distribution, lazy-idle, lazy-quiet */
+    bb_figure fig[4];
+} bb_report;
+
+/* bb_report_compute: the recommendation, the sweep and the best threshold
+ * (warnings on stderr for points left out); exits on fatal errors. */
+void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
+                       bb_plot_session *plots);
+/* bb_report_validate: with o.validate, `bbsize validate`'s computation
+ * (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S (S = S_lazy) with
+ * its defaults (Bernoulli, 15 replications, seed 1, greedy). */
+void bb_report_validate(bb_report *r);
+/* bb_report_figures: draw the four plots (gnuplot); exits on failure. */
+void bb_report_figures(bb_report *r);
+void bb_report_free(bb_report *r);
+
+/* The document: the preamble, then one function per section. */
+void bb_report_preamble(bb_doc *d, const bb_report *r);
+void bb_report_sec_recommendation(bb_doc *d, const bb_report *r);
+void bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r);
+void bb_report_sec_load(bb_doc *d, const bb_report *r);
+void bb_report_sec_lazy(bb_doc *d, const bb_report *r);
+void bb_report_sec_inputs(bb_doc *d, const bb_report *r);
+void bb_report_sec_validation(bb_doc *d, const bb_report *r);
+
+#endif

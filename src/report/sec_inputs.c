@@ -1,0 +1,144 @@
+/* sec_inputs.c: sections 5 and 6 of `bbsize report` (report.h): the
+ * inputs, assumptions and resolution; the simulation beside the
+ * predictions.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "report/report.h"
+
+/* Where a platform figure came from: the option, the preset, or the
+ * workload file. */
+static const char *
+source(const bb_report *r, int by_option, const char *option, int in_preset)
+{
+    const bb_ctx *ctx = r->ctx;
+
+    return by_option ? option : ctx->has_system && in_preset ? ctx->sys.path : ctx->wl.source;
+}
+
+static void
+platform_table(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bb_common *c = r->o.common;
+    const char *sname, *snote;
+    char b1[64];
+
+    bb_doc_table_begin(d, "platform", "parameter\tvalue\tsource");
+    bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.pfs_bw_Bps);
+    bb_doc_row(d, "PFS bandwidth B\t%s\t%s", b1,
+               source(r, c->pfs_bw.set, "--pfs-bw", ctx->sys.pfs_bw.set));
+    if (ctx->pf.bb_bw_Bps > 0) {
+        bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.bb_bw_Bps);
+        bb_doc_row(d, "burst-buffer bandwidth\t%s\t%s", b1,
+                   source(r, c->bb_bw.set, "--bb-bw", ctx->sys.bb_bw.set));
+    }
+    bb_fmt_duration(b1, sizeof b1, ctx->pf.time_unit_s);
+    bb_doc_row(d, "time unit\t%s\t%s", b1,
+               c->time_unit.set ? "--time-unit"
+               : ctx->has_system && ctx->sys.time_unit.set ? ctx->sys.path
+               : ctx->wl.time_unit.set ? ctx->wl.source : "default");
+    bb_doc_row(d, "resolution R\t%ld quanta per B and time unit\t%s", ctx->pf.resolution,
+               c->resolution ? "--resolution" : "default or file");
+    bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q.quantum_bytes);
+    bb_doc_row(d, "quantum q = B x time unit / R\t%s\tderived", b1);
+    bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q.max_round_bytes);
+    bb_doc_row(d, "largest bandwidth rounding\t%s per time unit\tderived", b1);
+    bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
+    bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
+    /* Every solve of the report ran ctx->so. */
+    bba_solver_describe(&ctx->so, &sname, &snote);
+    bb_doc_row(d, "stationary solver\t%s%s%s%s\t%s", sname, snote[0] ? " (" : "", snote,
+               snote[0] ? ")" : "", c->solver_set ? "--solver" : "default");
+    if (ctx->has_system) {
+        bb_doc_row(d, "platform preset\t%s: %s\t%s", ctx->sys.name, ctx->sys.title, ctx->sys.path);
+        if (ctx->sys.compute_nodes)
+            bb_doc_row(d, "compute nodes\t%ld\t%s", ctx->sys.compute_nodes, ctx->sys.path);
+    }
+    bb_doc_table_end(d);
+}
+
+static void
+assumptions(bb_doc *d, const bb_report *r)
+{
+    bb_doc_para(d, "Assumptions of the model (Aupy et al. 2017, Sections 3-5):");
+    bb_doc_list_begin(d);
+    if (r->ctx->model_kind == BB_MODEL_BERNOULLI)
+        bb_doc_item(d, "in every time unit each application does I/O with probability p at its "
+                    "bandwidth, independently of the others and of the previous time unit (no "
+                    "memory);");
+    else
+        bb_doc_item(d, "each application does I/O a fraction p of the time units, in I/O phases "
+                    "of the mean length of its burst column (a two-state ON/OFF Markov chain "
+                    "over time units, independent of the others; issue 13), where the paper "
+                    "draws every time unit afresh;");
+    bb_doc_item(d, "all applications share one time unit, which should be close to their I/O "
+                "burst duration; the PFS takes B per time unit and the excess goes to the burst "
+                "buffer;");
+    bb_doc_item(d, "when the buffer would overflow, every application stalls for one time unit "
+                "while it drains at B (the idle fraction); the buffer's own bandwidth is not a "
+                "constraint of the chain;");
+    bb_doc_item(d, "reads and writes are one load; node-local devices are pooled as if shared;");
+    bb_doc_item(d, "bandwidths are rounded to quanta of B/R; the answers are stationary "
+                "(long-run) fractions.");
+    bb_doc_list_end(d);
+}
+
+void
+bb_report_sec_inputs(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    char b1[64];
+
+    bb_doc_section(d, "inputs", "5. Inputs, assumptions and resolution");
+    if (r->nfailed)
+        bb_doc_para(d, "%zu of the %zu evaluated points could not be solved and are missing from "
+                    "the plots and tables (n/a); the first: %s.", r->nfailed, r->npts,
+                    r->failed_msg);
+    platform_table(d, r);
+    bb_doc_table_begin(d, "applications",
+                       "application\tp (fraction of time units)\tbandwidth\tquanta");
+    for (size_t i = 0; i < ctx->q.n; i++) {
+        bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
+        bb_doc_row(d, "%s\t%.4g\t%s\t%ld", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1,
+                   ctx->q.b[i]);
+    }
+    bb_doc_table_end(d);
+    assumptions(d, r);
+    bb_doc_section_end(d);
+}
+
+void
+bb_report_sec_validation(bb_doc *d, const bb_report *r)
+{
+    const bb_validation *V = &r->val;
+    char b1[64];
+
+    bb_doc_section(d, "validation", "6. Simulation beside the predictions");
+    if (!r->o.validate) {
+        bb_doc_para(d, "Not requested (run with --validate to put simulated confidence intervals "
+                    "beside the predictions).");
+    } else if (r->val_rc != BB_OK) {
+        bb_doc_para(d, "Validation failed: %s.", r->val_msg);
+    } else {
+        bb_doc_para(d, "The analytic idle fraction beside the simulated mean and its %g%% "
+                    "confidence interval (bbsize validate with its defaults: Bernoulli "
+                    "applications, %ld replications, seed %llu), greedy draining.  Verdicts: "
+                    "agrees (the prediction is inside an interval within +-50%% of it), "
+                    "disagrees (outside), inconclusive (inside, but the interval is too wide "
+                    "to tell, or no idle unit was simulated).",
+                    100 * r->val_opts.confidence, r->val_opts.replications,
+                    (unsigned long long)r->val_opts.seed);
+        bb_doc_table_begin(d, "validation-table",
+                           "size\tanalytic idle\tsimulated mean\t95% interval\tverdict");
+        for (size_t i = 0; i < V->n; i++) {
+            const bbs_bb_summary *s = &V->run.sum[i];
+
+            bb_ctx_fmt_size(r->ctx, b1, sizeof b1, bb_ctx_quanta_to_bytes(r->ctx, V->rows[i].S));
+            bb_doc_row(d, "%s\t%.4g\t%.4g\t[%.4g, %.4g]\t%s", b1, V->rows[i].analytic,
+                       s->idle_mean, s->idle_lo, s->idle_hi, bbs_verdict_name(V->rows[i].ag.v.kind));
+        }
+        bb_doc_table_end(d);
+    }
+    bb_doc_section_end(d);
+}

@@ -1,0 +1,137 @@
+/* t_quanta.c: sizes in quanta (analytic/quanta.h): the one rounding of a
+ * size to quanta, by hand-worked cases, and the memory cap of the chain,
+ * checked against the memory estimates at the cap and one above it.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "bbanalytic.h"
+
+static void
+size_rounds_down(void **state)
+{
+    (void)state;
+    assert_int_equal(bba_size_quanta(0, 5), 0);
+    assert_int_equal(bba_size_quanta(12, 5), 2);       /* 2.4 quanta: 2 */
+    assert_int_equal(bba_size_quanta(14.999, 5), 2);   /* 2.9998: still 2 */
+    assert_int_equal(bba_size_quanta(15, 5), 3);
+    assert_int_equal(bba_size_quanta(-12, 5), -3);     /* floor, the caller refuses it */
+    assert_int_equal(bba_size_quanta(999.99, 1), 999);
+}
+
+/* 0.3 / 0.1 is 2.9999999999999996 in binary: within 1e-9 of 3, so 3. */
+static void
+size_snaps_round_trip(void **state)
+{
+    (void)state;
+    assert_true(0.3 / 0.1 < 3);
+    assert_int_equal(bba_size_quanta(0.3, 0.1), 3);
+    /* 1e-10 relative below a whole 1000: that number; 1e-7 below 1 is not */
+    assert_int_equal(bba_size_quanta(1000 * (1 - 1e-10), 1), 1000);
+    assert_int_equal(bba_size_quanta(1 - 1e-7, 1), 0);
+    /* bytes of S quanta of an odd quantum come back as S */
+    for (long S = 0; S < 2000; S += 37) {
+        double q = 1e12 / 3.0;
+
+        assert_int_equal(bba_size_quanta((double)S * q, q), S);
+    }
+}
+
+static void
+size_caps(void **state)
+{
+    (void)state;
+    assert_int_equal(bba_size_quanta(INFINITY, 1), LONG_MAX / 2);
+    assert_int_equal(bba_size_quanta(1e300, 1e-300), LONG_MAX / 2);
+    assert_int_equal(bba_size_quanta(NAN, 1), 0);
+}
+
+/* A small workload: b = (3, 2), p = (0.5, 0.5), B = 2: M = 5. */
+static void
+model(bba_model *m)
+{
+    static const long b[2] = { 3, 2 };
+    static const double p[2] = { 0.5, 0.5 };
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bba_model_init(m, 2, b, p, 2, 0, err), BB_OK);
+}
+
+/* The chain's bytes at s_max fit a third of the budget; at s_max + 1
+ * they do not (chain.h's estimate, evaluated at the two points). */
+static void
+s_max_chain(void **state)
+{
+    bba_model m;
+    bba_solver_opts so;
+
+    (void)state;
+    model(&m);
+    bba_solver_defaults(&so);
+    so.kind = BBA_SOLVER_BANDED;
+    for (double budget = 1e5; budget < 1e10; budget *= 7.3) {
+        long s;
+        double at, above;
+
+        so.mem_limit_bytes = budget;
+        s = bba_model_s_max(&m, &so);
+        assert_true(s > 0);
+        bba_chain_estimate(s, m.B, m.M, NULL, NULL, &at);
+        bba_chain_estimate(s + 1, m.B, m.M, NULL, NULL, &above);
+        assert_true(at <= budget / 3);
+        assert_true(above > budget / 3);
+    }
+    so.mem_limit_bytes = 1;         /* not even S = 0 fits */
+    assert_int_equal(bba_model_s_max(&m, &so), 0);
+    so.mem_limit_bytes = 0;         /* no budget: the cap alone */
+    assert_int_equal(bba_model_s_max(&m, &so), INT_MAX / 2);
+    bba_model_free(&m);
+}
+
+/* The FFT solver: its whole workspace (fftwh.h) within the budget. */
+static void
+s_max_fft(void **state)
+{
+    bba_model m;
+    bba_solver_opts so;
+
+    (void)state;
+    model(&m);
+    bba_solver_defaults(&so);
+    assert_int_equal(so.kind, BBA_SOLVER_FFT);
+    for (double budget = 1e6; budget < 1e10; budget *= 9.1) {
+        long s;
+
+        so.mem_limit_bytes = budget;
+        s = bba_model_s_max(&m, &so);
+        assert_true(s > 0);
+        assert_true(bba_fftwh_bytes(m.M, m.B, s, &so) <= budget);
+        assert_true(bba_fftwh_bytes(m.M, m.B, s + 1, &so) > budget);
+    }
+    so.mem_limit_bytes = 0;
+    assert_int_equal(bba_model_s_max(&m, &so), INT_MAX / 4);
+    bba_model_free(&m);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(size_rounds_down),
+        cmocka_unit_test(size_snaps_round_trip),
+        cmocka_unit_test(size_caps),
+        cmocka_unit_test(s_max_chain),
+        cmocka_unit_test(s_max_fft),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
