@@ -1,5 +1,5 @@
 /* fz_units.c: fuzz harness for unit strings: the command line's sizes,
- * rates, durations and numbers (src/units.c) and the scenario keys'
+ * rates, durations and numbers (src/formats/units.c) and the scenario keys'
  * scaled numbers (sim/workload, bbs_wl_parse_*), then their printing.
  * Checks units.h's contract: an accepted size, rate or duration is finite
  * and >= 0 (abort() otherwise, which libFuzzer reports as a crash).
