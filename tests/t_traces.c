@@ -27,6 +27,7 @@
 #include "workload/vefdist.h"
 #include "workload/tracegen.h"
 #include "workload/tracejob.h"
+#include "job_keys.h"
 #include "workload/exec.h"
 #include "network/place.h"
 #include "network/topo.h"

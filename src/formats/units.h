@@ -1,13 +1,20 @@
-/* units.h: quantities in the user's units (sizes, rates, durations) and
- * their printing.
+/* units.h: the one unit parser of bbsize, for the command line and every
+ * file format (scenario INI, trace jobs, ...), and the printing of
+ * quantities in the user's units (sizes, rates, durations).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Sizes: a number with an optional unit B, kB (KB), MB, GB, TB, PB, EB
- * (powers of 1000) or KiB, MiB, GiB, TiB, PiB, EiB (powers of 1024).
- * Rates: a size unit followed by /s, /min or /h ("40GB/s", "2.5 TB/s").
- * Durations: a number with s, ms, us, min, h or d.  Spaces between number
- * and unit are allowed.  A number without a unit is "plain": a rate in data
- * units per time unit, a size in data units, a duration in seconds. */
+ * The one unit table (case matters: "mb" and "Gb" are refused):
+ *   sizes      B; kB (also KB), MB, GB, TB, PB, EB (powers of 1000);
+ *              KiB, MiB, GiB, TiB, PiB, EiB (powers of 1024).
+ *   durations  ns, us, ms, s (also sec), min, h, d (86,400 s).
+ *   rates      a size unit, '/', a duration unit: "40GB/s", "2.5 TB/h",
+ *              "100 MiB/ms".
+ * White space between number and unit is allowed, and around the whole.
+ * Numbers are decimal only (bb_num.h: no hex, inf or NaN), >= 0, and the
+ * value times its unit must stay finite.  A number without a unit is
+ * "plain": on the command line a rate in data units per time unit, a size
+ * in data units, a duration in seconds; in files (bb_unit_*) bytes,
+ * seconds and bytes per second.  Every parser is O(length of s). */
 #ifndef BBSIZE_SRC_UNITS_H
 #define BBSIZE_SRC_UNITS_H
 
@@ -27,6 +34,21 @@ int bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen);
 int bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen);
 /* bb_parse_number: a plain finite number (any sign); 0 or -1. */
 int bb_parse_number(const char *s, double *v, char *err, size_t errlen);
+
+/* bb_parse_long_in: a whole decimal number in [lo, hi] (white space
+ * allowed around it); 0, or -1 without a message. */
+int bb_parse_long_in(const char *s, long lo, long hi, long *v);
+
+/* The units of file formats: a size, a duration or a rate of the table
+ * above, a plain number being bytes, seconds or bytes per second.  0 with
+ * *v in bytes, seconds or bytes per second, or -1 (no message: the caller
+ * names file, line and key; BB_SIZE_UNITS and friends list what is
+ * accepted).  Negative values are refused. */
+int bb_unit_bytes(const char *s, double *v);
+int bb_unit_seconds(const char *s, double *v);
+int bb_unit_Bps(const char *s, double *v);
+#define BB_SIZE_UNITS "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
+#define BB_TIME_UNITS "ns, us, ms, s, min, h, d"
 
 /* bb_trim: s without leading and trailing white space (trailing space is
  * cut in place; the result points into s). */
