@@ -33,3 +33,11 @@ tests_t_bounds_SOURCES = tests/t_bounds.c
 tests_t_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_bounds
+
+# The one unit table (src/formats/units.h) on the command line and in the
+# file formats' keys.
+check_PROGRAMS += tests/t_units
+tests_t_units_SOURCES = tests/t_units.c
+tests_t_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_units
