@@ -17,6 +17,7 @@
 #include "workload/exec.h"
 #include "workload/scenario.h"
 #include "formats/scenario_ini.h"
+#include "device_file.h"
 #include "cli.h"
 #include "readfile.h"
 #include "commands.h"

@@ -14,7 +14,8 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/darshan.c src/formats/darshan.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h \
 	src/formats/scenario_keys.c src/formats/scenario_keys.h \
-	src/formats/job_keys.c src/formats/job_keys.h
+	src/formats/job_keys.c src/formats/job_keys.h \
+	src/formats/device_file.c src/formats/device_file.h
 nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h \
