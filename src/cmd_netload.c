@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "network/bbsnet.h"
+#include "codesconf.h"
+#include "wiring.h"
 #include "rng.h"
 #include "cli.h"
 #include "readfile.h"

@@ -12,12 +12,13 @@
 #include <time.h>
 
 #include "network/bbsnet.h"
-#include "network/codesconf.h"
+#include "codesconf.h"
 #include "rng.h"
 #include "workload/exec.h"
 #include "workload/scenario.h"
 #include "formats/scenario_ini.h"
 #include "device_file.h"
+#include "vef_file.h"
 #include "cli.h"
 #include "readfile.h"
 #include "commands.h"

@@ -28,6 +28,7 @@
 #include "workload/tracegen.h"
 #include "workload/tracejob.h"
 #include "job_keys.h"
+#include "vef_file.h"
 #include "workload/exec.h"
 #include "network/place.h"
 #include "network/topo.h"
