@@ -28,6 +28,7 @@
 #include "job_keys.h"
 #include "device_file.h"
 #include "vef_file.h"
+#include "sizedist_file.h"
 
 enum {
     OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,

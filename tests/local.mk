@@ -41,3 +41,5 @@ tests_t_units_SOURCES = tests/t_units.c
 tests_t_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_units
+TESTS += tests/layers.sh
+EXTRA_DIST += tests/layers.sh

@@ -29,6 +29,7 @@
 #include "workload/tracejob.h"
 #include "job_keys.h"
 #include "vef_file.h"
+#include "sizedist_file.h"
 #include "workload/exec.h"
 #include "network/place.h"
 #include "network/topo.h"

@@ -59,13 +59,11 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "an integer >= 1";
         ok = parse_int(value, &m->iterations) == BB_OK && m->iterations >= 1 ? BB_OK : BB_EINVAL;
     } else if (IS("compute", || 1)) {
-        what = "a time >= 0 (s, ms, us, ns)";
-        ok = bb_unit_seconds(value, &m->compute_s) == BB_OK && m->compute_s >= 0 ? BB_OK
-                                                                                    : BB_EINVAL;
+        what = "a time >= 0 (" BB_TIME_UNITS ")";
+        ok = bb_unit_seconds(value, &m->compute_s);
     } else if (IS("msg_bytes", || k == BBS_MODEL_MILC)) {
-        what = "a size >= 0";
-        ok = bb_unit_bytes(value, &m->msg_bytes) == BB_OK && m->msg_bytes >= 0 ? BB_OK
-                                                                                     : BB_EINVAL;
+        what = "a size >= 0 (" BB_SIZE_UNITS ")";
+        ok = bb_unit_bytes(value, &m->msg_bytes);
     } else if (IS("dims", || k == BBS_MODEL_MILC)) {
         what = "dimensions like 3x4x5x5";
         ok = parse_dims(value, m->dims, BBS_MODEL_MAXDIMS, &m->ndims);
@@ -73,9 +71,8 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "an integer >= 0";
         ok = parse_int(value, &m->allreduces);
     } else if (IS("allreduce_bytes", || k != BBS_MODEL_CHECKPOINT)) {
-        what = "a size >= 0";
-        ok = bb_unit_bytes(value, &m->allreduce_bytes) == BB_OK && m->allreduce_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
+        what = "a size >= 0 (" BB_SIZE_UNITS ")";
+        ok = bb_unit_bytes(value, &m->allreduce_bytes);
     } else if (IS("grid", || k == BBS_MODEL_NEKBONE)) {
         what = "three dimensions like 5x6x10";
         ok = parse_dims(value, m->grid, 3, &n) == BB_OK && n == 3 ? BB_OK : BB_EINVAL;
@@ -102,21 +99,17 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         ok = bb_unit_bytes(value, &m->dof_bytes) == BB_OK && m->dof_bytes > 0 ? BB_OK
                                                                                     : BB_EINVAL;
     } else if (IS("total_bytes", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a size >= 0";
-        ok = bb_unit_bytes(value, &m->total_bytes) == BB_OK && m->total_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
+        what = "a size >= 0 (" BB_SIZE_UNITS ")";
+        ok = bb_unit_bytes(value, &m->total_bytes);
     } else if (IS("mtti", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a time >= 0";
-        ok = bb_unit_seconds(value, &m->mtti_s) == BB_OK && m->mtti_s >= 0 ? BB_OK
-                                                                             : BB_EINVAL;
+        what = "a time >= 0 (" BB_TIME_UNITS ")";
+        ok = bb_unit_seconds(value, &m->mtti_s);
     } else if (IS("delta", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a time >= 0";
-        ok = bb_unit_seconds(value, &m->delta_s) == BB_OK && m->delta_s >= 0 ? BB_OK
-                                                                               : BB_EINVAL;
+        what = "a time >= 0 (" BB_TIME_UNITS ")";
+        ok = bb_unit_seconds(value, &m->delta_s);
     } else if (IS("read_bytes", || k == BBS_MODEL_COSMOFLOW)) {
-        what = "a size >= 0";
-        ok = bb_unit_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
+        what = "a size >= 0 (" BB_SIZE_UNITS ")";
+        ok = bb_unit_bytes(value, &m->read_bytes);
     } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
         what = "read (the paper) or write (the artifact)";
         ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;
@@ -213,15 +206,15 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
             ok = BB_OK;
         }
     } else if (KEY("query_time", BBS_TJ_GRAPH500)) {
-        what = "a time >= 0 (s, ms, us, ns)";
+        what = "a time >= 0 (" BB_TIME_UNITS ")";
         double v;
-        ok = bb_unit_seconds(value, &v) == BB_OK && v >= 0 ? BB_OK : BB_EINVAL;
+        ok = bb_unit_seconds(value, &v);
         if (ok == BB_OK)
             j->g.tq_s = v;
     } else if (KEY("signal_bytes", BBS_TJ_GRAPH500)) {
-        what = "a size >= 0";
+        what = "a size >= 0 (" BB_SIZE_UNITS ")";
         double v;
-        ok = bb_unit_bytes(value, &v) == BB_OK && v >= 0 ? BB_OK : BB_EINVAL;
+        ok = bb_unit_bytes(value, &v);
         if (ok == BB_OK)
             j->g.signal_bytes = v;
     } else if (KEY("equations", BBS_TJ_GRAPH500)) {

@@ -153,8 +153,11 @@ parse_head(const char *s, bb_qty *q, double *v, const char **u, size_t *n,
     return 0;
 }
 
-int
-bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
+/* A size or a duration: a number and a unit of table t (nt units, named
+ * kind and listed in list in messages). */
+static int
+parse_scaled(const char *s, bb_qty *q, const unit_def *t, size_t nt, const char *kind,
+             const char *list, char *err, size_t errlen)
 {
     const char *u;
     double v, f;
@@ -164,13 +167,19 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
 
     if (h != 0)
         return h < 0 ? -1 : 0;
-    if (lookup_size(u, n, &f) < 0) {
-        snprintf(err, errlen, "unknown size unit '%.*s' (expected " SIZE_UNITS_LIST ")",
-                 (int)n, u);
+    if (lookup(t, nt, u, n, &f) < 0) {
+        snprintf(err, errlen, "unknown %s unit '%.*s' (expected %s)", kind, (int)n, u, list);
         return -1;
     }
     q->v = v * f;
     return finite_qty(s, q, err, errlen);
+}
+
+int
+bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    return parse_scaled(s, q, size_units, NUNITS(size_units), "size", SIZE_UNITS_LIST, err,
+                        errlen);
 }
 
 int
@@ -207,21 +216,8 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
 int
 bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
 {
-    const char *u;
-    double v, f;
-    size_t n;
-
-    int h = parse_head(s, q, &v, &u, &n, err, errlen);
-
-    if (h != 0)
-        return h < 0 ? -1 : 0;
-    if (lookup_time(u, n, &f) < 0) {
-        snprintf(err, errlen, "unknown time unit '%.*s' (expected " TIME_UNITS_LIST ")",
-                 (int)n, u);
-        return -1;
-    }
-    q->v = v * f;
-    return finite_qty(s, q, err, errlen);
+    return parse_scaled(s, q, time_units, NUNITS(time_units), "time", TIME_UNITS_LIST, err,
+                        errlen);
 }
 
 int

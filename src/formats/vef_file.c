@@ -153,20 +153,24 @@ tok_double(pstate *s, int i, const char *what, double lo, double hi, double *out
     return BB_OK;
 }
 
+/* The code of keyword t: name(k) for k < n (case-insensitive), or the
+ * code itself as one digit; -1 when it is neither. */
+static int
+name_or_code(const char *t, const char *(*name)(int), int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcasecmp(t, name(k)))
+            return k;
+    return t[0] >= '0' && t[0] < '0' + n && t[1] == '\0' ? t[0] - '0' : -1;
+}
+
 static int
 parse_dep(pstate *s, int i, int *dep)
 {
     const char *t = s->tok[i];
 
-    for (int k = 0; k < 4; k++)
-        if (!strcasecmp(t, bbs_vef_dep_name(k))) {
-            *dep = k;
-            return BB_OK;
-        }
-    if (t[0] >= '0' && t[0] <= '3' && t[1] == '\0') {
-        *dep = t[0] - '0';
+    if ((*dep = name_or_code(t, bbs_vef_dep_name, 4)) >= 0)
         return BB_OK;
-    }
     return perr(s, "unknown dependency kind '%s' (known: INDEPENDENT or 0, COLLECTIVE or 1, "
                 "SEND or 2, RECEIVE or 3)", t);
 }
@@ -202,19 +206,12 @@ parse_op(pstate *s, int i, int *op)
 {
     const char *t = s->tok[i];
 
-    for (int k = 0; k < BBS_VEF_OP_NOPS; k++)
-        if (!strcasecmp(t, bbs_vef_op_name(k))) {
-            *op = k;
-            return BB_OK;
-        }
-    if (!strcasecmp(t, "BCAST")) {
+    if (!strcasecmp(t, "BCAST"))
         *op = BBS_VEF_OP_BCAST;
+    else
+        *op = name_or_code(t, bbs_vef_op_name, BBS_VEF_OP_NOPS);
+    if (*op >= 0)
         return BB_OK;
-    }
-    if (t[0] >= '0' && t[0] <= '7' && t[1] == '\0') {
-        *op = t[0] - '0';
-        return BB_OK;
-    }
     return perr(s, "unknown collective operation '%s' (known: BROADCAST 0, REDUCE 1, ALLREDUCE 2, "
                 "GATHER 3, SCATTER 4, ALLGATHER 5, BARRIER 6, ALLTOALL 7)", t);
 }
