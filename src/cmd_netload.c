@@ -13,6 +13,7 @@
 #include "network/bbsnet.h"
 #include "codesconf.h"
 #include "wiring.h"
+#include "alloc_file.h"
 #include "rng.h"
 #include "cli.h"
 #include "readfile.h"

@@ -19,6 +19,7 @@
 #include "formats/scenario_ini.h"
 #include "device_file.h"
 #include "vef_file.h"
+#include "alloc_file.h"
 #include "cli.h"
 #include "readfile.h"
 #include "commands.h"

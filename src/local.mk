@@ -19,7 +19,8 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/codesconf.c src/formats/codesconf.h \
 	src/formats/wiring.c src/formats/wiring.h \
 	src/formats/vef_file.c src/formats/vef_file.h \
-	src/formats/sizedist_file.c src/formats/sizedist_file.h
+	src/formats/sizedist_file.c src/formats/sizedist_file.h \
+	src/formats/alloc_file.c src/formats/alloc_file.h
 nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h \

@@ -38,7 +38,7 @@ fi
 # The readers that left sim/ are in the formats library (and only there).
 missing=""
 for f in bbs_vef_parse bbs_sizedist_parse bbs_net_conf_parse bbs_net_wiring_parse_intra \
-         bbs_dev_params_parse bbs_model_set bbs_tracejob_set bbs_scenario_set bb_unit_bytes; do
+         bbs_dev_params_parse bbs_net_alloc_parse bbs_model_set bbs_tracejob_set bbs_scenario_set bb_unit_bytes; do
   grep -qx "$f" "$T/formats" || missing="$missing $f"
 done
 if [ -z "$missing" ]; then t_ok "libbbformats.a defines the parsers moved out of sim/"

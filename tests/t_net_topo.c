@@ -17,6 +17,7 @@
 #include "network/bbsnet.h"
 #include "codesconf.h"
 #include "wiring.h"
+#include "alloc_file.h"
 #include "rng.h"
 
 #define DATA BBSIZE_SRCDATADIR "/network/"

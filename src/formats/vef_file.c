@@ -100,14 +100,11 @@ next_record(pstate *s)
 static int
 tok_long(pstate *s, int i, const char *what, long lo, long hi, long *out)
 {
-    char *e;
     long v;
 
     if (i >= s->ntok)
         return perr(s, "missing %s", what);
-    errno = 0;
-    v = strtol(s->tok[i], &e, 10);
-    if (e == s->tok[i] || *e || errno)
+    if (bb_num_full_long(s->tok[i], &v) != BB_NUM_OK)
         return perr(s, "%s: expected an integer, got '%s'", what, s->tok[i]);
     if (v < lo || v > hi)
         return perr(s, "%s '%s' outside [%ld, %ld]", what, s->tok[i], lo, hi);
@@ -136,14 +133,12 @@ tok_u64(pstate *s, int i, const char *what, uint64_t *out)
 static int
 tok_double(pstate *s, int i, const char *what, double lo, double hi, double *out)
 {
-    char *e;
     double v;
 
     if (i >= s->ntok)
         return perr(s, "missing %s", what);
     int rc = bb_num_full(s->tok[i], &v);
 
-    (void)e;
     if (rc != BB_NUM_OK)
         return perr(s, "%s: expected a number, got '%s', which %s", what, s->tok[i],
                     bb_num_why(rc));
