@@ -262,7 +262,8 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
         }
     } else {
         return bb_seterr(err, BB_EINVAL, "unknown key '%s' for %s (known: %s)", key,
-                         bbs_tracejob_name(j->kind), keys[j->kind < 0 || j->kind >= BBS_TJ_N ? 0 : j->kind]);
+                         bbs_tracejob_name(j->kind),
+                         keys[j->kind < 0 || j->kind >= BBS_TJ_N ? 0 : j->kind]);
     }
 #undef KEY
     if (ok)

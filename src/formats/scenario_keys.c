@@ -33,7 +33,12 @@ copy_str(char *dst, size_t n, const char *v)
     return BB_OK;
 }
 
-#define parse_intv bb_parse_long_in
+/* 0 when val is a, 1 when it is b (case-insensitive), else -1. */
+static int
+choice(const char *val, const char *a, const char *b)
+{
+    return !strcasecmp(val, a) ? 0 : !strcasecmp(val, b) ? 1 : -1;
+}
 
 static const char *const sec_names[] = { "", "topology", "storage", "placement", "run", "job",
                                          "failures" };
@@ -58,8 +63,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return copy_str(s->codes, sizeof s->codes, val) ? BAD("too long") : BB_OK;
         }
         if (!strcmp(key, "bb_per_group"))
-            return parse_intv(val, 0, 1000000, &l) ? BAD("not an integer >= 0")
-                                                    : (s->bb_per_group = (int)l, BB_OK);
+            return bb_parse_long_in(val, 0, 1000000, &l) ? BAD("not an integer >= 0")
+                                                         : (s->bb_per_group = (int)l, BB_OK);
         if (!strcmp(key, "routing")) {
             if (bbs_net_route_parse(val, &k, sub))
                 return BAD(sub);
@@ -70,23 +75,17 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_num_full(val, &s->bias) != BB_NUM_OK || s->bias < 0 ? BAD("not a number >= 0")
                                                                      : BB_OK;
         if (!strcmp(key, "candidates"))
-            return parse_intv(val, 1, 64, &l) ? BAD("not an integer in 1..64")
-                                              : (s->candidates = (int)l, BB_OK);
+            return bb_parse_long_in(val, 1, 64, &l) ? BAD("not an integer in 1..64")
+                                                    : (s->candidates = (int)l, BB_OK);
         if (!strcmp(key, "small_message"))
             return bb_unit_bytes(val, &s->small_bytes) || s->small_bytes < 0
                        ? BAD("not a size >= 0") : BB_OK;
         if (!strcmp(key, "exact_limit"))
-            return parse_intv(val, -1, 100000000, &l) ? BAD("not an integer >= -1")
-                                                      : (s->exact_limit = (int)l, BB_OK);
-        if (!strcmp(key, "injection")) {
-            if (!strcasecmp(val, "fcfs"))
-                s->inject_fcfs = 1;
-            else if (!strcasecmp(val, "concurrent"))
-                s->inject_fcfs = 0;
-            else
-                return BAD("not fcfs or concurrent");
-            return BB_OK;
-        }
+            return bb_parse_long_in(val, -1, 100000000, &l) ? BAD("not an integer >= -1")
+                                                            : (s->exact_limit = (int)l, BB_OK);
+        if (!strcmp(key, "injection"))
+            return (k = choice(val, "concurrent", "fcfs")) < 0 ? BAD("not fcfs or concurrent")
+                                                               : (s->inject_fcfs = k, BB_OK);
         if (!strcmp(key, "packet"))
             return bb_unit_bytes(val, &s->packet_bytes) || s->packet_bytes < 0
                        ? BAD("not a size >= 0") : BB_OK;
@@ -122,15 +121,10 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "pfs_bandwidth"))
             return bb_unit_Bps(val, &s->pfs_bw_Bps) || s->pfs_bw_Bps < 0
                        ? BAD("not a bandwidth >= 0 (e.g. 10GB/s)") : BB_OK;
-        if (!strcmp(key, "drain")) {
-            if (!strcasecmp(val, "greedy"))
-                s->drain = BBS_DRAIN_GREEDY;
-            else if (!strcasecmp(val, "lazy"))
-                s->drain = BBS_DRAIN_LAZY;
-            else
-                return BAD("unknown drain policy (known: greedy, lazy)");
-            return BB_OK;
-        }
+        if (!strcmp(key, "drain"))
+            return (k = choice(val, "greedy", "lazy")) < 0
+                       ? BAD("unknown drain policy (known: greedy, lazy)")
+                       : (s->drain = k ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY, BB_OK);
         if (!strcmp(key, "lazy_threshold"))
             return bb_unit_bytes(val, &s->lazy_threshold_bytes)
                            || s->lazy_threshold_bytes < 0 ? BAD("not a size >= 0") : BB_OK;
@@ -141,8 +135,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_unit_bytes(val, &s->piece_bytes) || s->piece_bytes < 0
                        ? BAD("not a size >= 0") : BB_OK;
         if (!strcmp(key, "pieces_in_flight"))
-            return parse_intv(val, 1, 64, &l) ? BAD("not an integer in 1..64")
-                                              : (s->pieces_in_flight = (int)l, BB_OK);
+            return bb_parse_long_in(val, 1, 64, &l) ? BAD("not an integer in 1..64")
+                                                    : (s->pieces_in_flight = (int)l, BB_OK);
         return bb_seterr(err, BB_EDATA, "%s: [storage] unknown key '%s' (known: architecture, "
                          "device, hdd, capacity, ssd_threshold, pfs_bandwidth, drain, "
                          "lazy_threshold, chunk, piece, pieces_in_flight)", where, key);
@@ -202,11 +196,11 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_seterr(err, BB_EDATA, "%s: [job %s] '%s' before 'model' (model must come "
                              "first)", where, jb->name, key);
         if (!strcmp(key, "ranks"))
-            return parse_intv(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
-                                                     : (jb->ranks = (int)l, BB_OK);
+            return bb_parse_long_in(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
+                                                           : (jb->ranks = (int)l, BB_OK);
         if (!strcmp(key, "alloc_line"))
-            return parse_intv(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
-                                                     : (jb->alloc_line = (int)l, BB_OK);
+            return bb_parse_long_in(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
+                                                           : (jb->alloc_line = (int)l, BB_OK);
         if (!strcmp(key, "start"))
             return bb_unit_seconds(val, &jb->start_s) || jb->start_s < 0
                        ? BAD("not a time >= 0") : BB_OK;
@@ -214,8 +208,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub)
                                                      : (jb->allreduce_algo = k, BB_OK);
         if (jb->trace && jb->tj.kind == BBS_TJ_VEF && !strcmp(key, "messages"))
-            return parse_intv(val, 1, 1000000000000L, &l) ? BAD("not an integer >= 1")
-                                                          : (jb->messages = l, BB_OK);
+            return bb_parse_long_in(val, 1, 1000000000000L, &l) ? BAD("not an integer >= 1")
+                                                                : (jb->messages = l, BB_OK);
         if (jb->trace ? bbs_tracejob_set(&jb->tj, key, val, sub)
                       : bbs_model_set(&jb->model, key, val, sub))
             return bb_seterr(err, BB_EINVAL, "%s: [job %s] %s", where, jb->name, sub);
@@ -232,15 +226,10 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             { "drive_age", 1, 0, offsetof(bbs_exec_failures, drive_age_s) },
             { "mttr", 1, 0, offsetof(bbs_exec_failures, mttr_s) },
         };
-        if (!strcmp(key, "repair")) {
-            if (!strcasecmp(val, "fixed"))
-                f->repair_exponential = 0;
-            else if (!strcasecmp(val, "exponential"))
-                f->repair_exponential = 1;
-            else
-                return BAD("unknown repair law (known: fixed, exponential)");
-            return BB_OK;
-        }
+        if (!strcmp(key, "repair"))
+            return (k = choice(val, "fixed", "exponential")) < 0
+                       ? BAD("unknown repair law (known: fixed, exponential)")
+                       : (f->repair_exponential = k, BB_OK);
         for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++)
             if (!strcmp(key, fk[i].key)) {
                 double v, *dst = (double *)((char *)f + fk[i].off);

@@ -45,36 +45,44 @@ parse_records(const unsigned char *buf, size_t len, int fields, const char *name
     return BB_OK;
 }
 
+/* Decode records of `fields` ints into *dst (its old records freed) and
+ * their number into *n; *dst and *n unchanged on error. */
+static int
+decode(const unsigned char *buf, size_t len, int fields, const char *name, void **dst,
+       size_t *n, char *err)
+{
+    int *v = NULL;
+    size_t k = 0;
+    int rc = parse_records(buf, len, fields, name, &v, &k, err);
+
+    if (rc != BB_OK)
+        return rc;
+    free(*dst);
+    *dst = v;
+    *n = k;
+    return BB_OK;
+}
+
 int
 bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
                            const char *name, char *err)
 {
-    int *v = NULL;
-    size_t n = 0;
-    int rc = parse_records(buf, len, 3, name, &v, &n, err);
+    void *p = w->intra;
+    int rc = decode(buf, len, 3, name, &p, &w->nintra, err);
 
-    if (rc != BB_OK)
-        return rc;
-    free(w->intra);
-    w->intra = (int (*)[3])v;
-    w->nintra = n;
-    return BB_OK;
+    w->intra = (int (*)[3])p;
+    return rc;
 }
 
 int
 bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
                            const char *name, char *err)
 {
-    int *v = NULL;
-    size_t n = 0;
-    int rc = parse_records(buf, len, 2, name, &v, &n, err);
+    void *p = w->inter;
+    int rc = decode(buf, len, 2, name, &p, &w->ninter, err);
 
-    if (rc != BB_OK)
-        return rc;
-    free(w->inter);
-    w->inter = (int (*)[2])v;
-    w->ninter = n;
-    return BB_OK;
+    w->inter = (int (*)[2])p;
+    return rc;
 }
 
 static int
