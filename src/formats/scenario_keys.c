@@ -40,6 +40,9 @@ choice(const char *val, const char *a, const char *b)
     return !strcasecmp(val, a) ? 0 : !strcasecmp(val, b) ? 1 : -1;
 }
 
+#define NOT_SIZE "not a size >= 0 (" BB_SIZE_UNITS ")"
+#define NOT_TIME "not a time >= 0 (" BB_TIME_UNITS ")"
+
 static const char *const sec_names[] = { "", "topology", "storage", "placement", "run", "job",
                                          "failures" };
 
@@ -78,8 +81,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_parse_long_in(val, 1, 64, &l) ? BAD("not an integer in 1..64")
                                                     : (s->candidates = (int)l, BB_OK);
         if (!strcmp(key, "small_message"))
-            return bb_unit_bytes(val, &s->small_bytes) || s->small_bytes < 0
-                       ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->small_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "exact_limit"))
             return bb_parse_long_in(val, -1, 100000000, &l) ? BAD("not an integer >= -1")
                                                             : (s->exact_limit = (int)l, BB_OK);
@@ -87,11 +89,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return (k = choice(val, "concurrent", "fcfs")) < 0 ? BAD("not fcfs or concurrent")
                                                                : (s->inject_fcfs = k, BB_OK);
         if (!strcmp(key, "packet"))
-            return bb_unit_bytes(val, &s->packet_bytes) || s->packet_bytes < 0
-                       ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->packet_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "route_piece"))
-            return bb_unit_bytes(val, &s->route_piece_bytes) || s->route_piece_bytes < 0
-                       ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->route_piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
                          "injection, packet, route_piece)", where, key);
@@ -113,27 +113,24 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "hdd"))
             return copy_str(s->hdd, sizeof s->hdd, val) ? BAD("too long") : BB_OK;
         if (!strcmp(key, "capacity"))
-            return bb_unit_bytes(val, &s->capacity_bytes) || s->capacity_bytes < 0
-                       ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->capacity_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "ssd_threshold"))
-            return bb_unit_bytes(val, &s->ssd_threshold_bytes)
-                           || s->ssd_threshold_bytes < 0 ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->ssd_threshold_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "pfs_bandwidth"))
-            return bb_unit_Bps(val, &s->pfs_bw_Bps) || s->pfs_bw_Bps < 0
-                       ? BAD("not a bandwidth >= 0 (e.g. 10GB/s)") : BB_OK;
+            return bb_unit_Bps(val, &s->pfs_bw_Bps)
+                       ? BAD("not a bandwidth >= 0 (a size unit per time unit, e.g. 10GB/s)")
+                       : BB_OK;
         if (!strcmp(key, "drain"))
             return (k = choice(val, "greedy", "lazy")) < 0
                        ? BAD("unknown drain policy (known: greedy, lazy)")
                        : (s->drain = k ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY, BB_OK);
         if (!strcmp(key, "lazy_threshold"))
-            return bb_unit_bytes(val, &s->lazy_threshold_bytes)
-                           || s->lazy_threshold_bytes < 0 ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->lazy_threshold_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "chunk"))
             return bb_unit_bytes(val, &s->chunk_bytes) || !(s->chunk_bytes > 0)
-                       ? BAD("not a size > 0") : BB_OK;
+                       ? BAD("not a size > 0 (" BB_SIZE_UNITS ")") : BB_OK;
         if (!strcmp(key, "piece"))
-            return bb_unit_bytes(val, &s->piece_bytes) || s->piece_bytes < 0
-                       ? BAD("not a size >= 0") : BB_OK;
+            return bb_unit_bytes(val, &s->piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "pieces_in_flight"))
             return bb_parse_long_in(val, 1, 64, &l) ? BAD("not an integer in 1..64")
                                                     : (s->pieces_in_flight = (int)l, BB_OK);
@@ -169,7 +166,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         }
         if (!strcmp(key, "horizon"))
             return bb_unit_seconds(val, &s->horizon_s) || !(s->horizon_s > 0)
-                       ? BAD("not a time > 0") : BB_OK;
+                       ? BAD("not a time > 0 (" BB_TIME_UNITS ")") : BB_OK;
         if (!strcmp(key, "allreduce"))
             return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub) : (s->allreduce_algo = k, BB_OK);
         return bb_seterr(err, BB_EDATA,
@@ -202,8 +199,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_parse_long_in(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
                                                            : (jb->alloc_line = (int)l, BB_OK);
         if (!strcmp(key, "start"))
-            return bb_unit_seconds(val, &jb->start_s) || jb->start_s < 0
-                       ? BAD("not a time >= 0") : BB_OK;
+            return bb_unit_seconds(val, &jb->start_s) ? BAD(NOT_TIME) : BB_OK;
         if (!strcmp(key, "allreduce"))
             return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub)
                                                      : (jb->allreduce_algo = k, BB_OK);
@@ -234,8 +230,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             if (!strcmp(key, fk[i].key)) {
                 double v, *dst = (double *)((char *)f + fk[i].off);
                 if (fk[i].time) {
-                    if (bb_unit_seconds(val, &v) || !(v >= 0) || !isfinite(v))
-                        return BAD("not a time >= 0");
+                    if (bb_unit_seconds(val, &v))
+                        return BAD(NOT_TIME);
                 } else {
                     if (bb_num_full(val, &v) != BB_NUM_OK
                         || (fk[i].lo == 0 ? !(v >= 0) : !(v > fk[i].lo)))
