@@ -9,7 +9,7 @@
 
 #include "bb_error.h"
 #include "rng.h"
-#include "workload/vefdist.h"
+#include "sizedist_file.h"
 
 int
 main(int argc, char **argv)

@@ -1,11 +1,11 @@
 /* fz_codes.c: fuzz harness for CODES .conf files (legacy grammar) and the
- * dragonfly-dally parameters read from them (sim/network/codesconf.c).
+ * dragonfly-dally parameters read from them (src/formats/codesconf.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include "bb_error.h"
 #include "fuzz.h"
-#include "network/codesconf.h"
+#include "codesconf.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

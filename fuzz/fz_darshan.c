@@ -1,4 +1,4 @@
-/* fz_darshan.c: fuzz harness for darshan-parser text (src/darshan.c, read
+/* fz_darshan.c: fuzz harness for darshan-parser text (src/formats/darshan.c, read
  * by `bbsize fit darshan`).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"

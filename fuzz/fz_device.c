@@ -1,11 +1,11 @@
 /* fz_device.c: fuzz harness for device files (bbsize-device(5): HDD, SSD
- * and table models, sim/storage/device.c).
+ * and table models, src/formats/device_file.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include "bb_error.h"
 #include "fuzz.h"
-#include "storage/device.h"
+#include "device_file.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,12 +1,12 @@
 /* fz_sizedist.c: fuzz harness for the message-size tables that CDCNW VEF
  * traces and `bbsize trace` read (HOMA format, data/vef/,
- * sim/workload/vefdist.c).  The input's last byte picks the tail law.
+ * src/formats/sizedist_file.c).  The input's last byte picks the tail law.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include "bb_error.h"
 #include "fuzz.h"
-#include "workload/vefdist.h"
+#include "sizedist_file.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* fz_system.c: fuzz harness for platform presets (bbsize-system(5),
- * src/systems.c).
+ * src/formats/systems.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 

@@ -1,8 +1,9 @@
 /* fz_units.c: fuzz harness for unit strings: the command line's sizes,
- * rates, durations and numbers (src/units.c) and the scenario keys'
- * scaled numbers (sim/workload, bbs_wl_parse_*), then their printing.
- * Checks units.h's contract: an accepted size, rate or duration is finite
- * and >= 0 (abort() otherwise, which libFuzzer reports as a crash).
+ * rates, durations and numbers and the file formats' values (bb_unit_*,
+ * the same table: src/formats/units.c), then their printing.  Checks
+ * units.h's contract: an accepted size, rate or duration is finite and
+ * >= 0, and a file value equals the command line's (abort() otherwise,
+ * which libFuzzer reports as a crash).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -10,7 +11,6 @@
 
 #include "fuzz.h"
 #include "units.h"
-#include "workload/wl_int.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,11 +36,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (bb_parse_number(s, &v, err, sizeof err) == 0)
         bb_fmt_size(out, sizeof out, v, 1);
-    (void)bbs_wl_parse_double(s, &v);
-    if (bbs_wl_parse_time(s, &v) == 0)
+    if (bb_unit_seconds(s, &v) == 0) {
+        FZ_CHECK(bb_parse_duration(s, &q, err, sizeof err) == 0 && q.v == v);
         bb_fmt_duration(out, sizeof out, v);
-    if (bbs_wl_parse_bytes(s, &v) == 0)
+    }
+    if (bb_unit_bytes(s, &v) == 0) {
+        FZ_CHECK(bb_parse_size(s, &q, err, sizeof err) == 0 && q.v == v);
         bb_fmt_size(out, sizeof out, v, 0);
+    }
+    if (bb_unit_Bps(s, &v) == 0)
+        FZ_CHECK(isfinite(v) && v >= 0);
     {
         char *t = bb_trim(s);
         (void)t;

@@ -1,5 +1,5 @@
 /* fz_wiring.c: fuzz harness for CODES' binary wiring files (intra- and
- * inter-group connections, sim/network/topo.c) and the checks that turn
+ * inter-group connections, src/formats/wiring.c) and the checks that turn
  * them into a dragonfly.  Input: 4 bytes (g, a, h, split), then the intra
  * file's bytes up to the split point, then the inter file's.  The shape is
  * kept small (g <= 9, a <= 8, h <= 4) so that a run stays fast.
@@ -8,7 +8,7 @@
 
 #include "bb_error.h"
 #include "fuzz.h"
-#include "network/topo.h"
+#include "wiring.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

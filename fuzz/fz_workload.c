@@ -1,5 +1,5 @@
 /* fz_workload.c: fuzz harness for workload CSV files and their "#@" lines
- * (bbsize-workload(5), src/workload_csv.c).  Checks what an accepted file
+ * (bbsize-workload(5), src/formats/workload_csv.c).  Checks what an accepted file
  * promises: every p in [0, 1], bandwidths and periods finite and >= 0, a
  * time unit > 0.
  * SPDX-License-Identifier: GPL-3.0-or-later */

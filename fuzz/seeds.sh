@@ -15,6 +15,6 @@ fuzz_seeds() {
     device) ls "$1"/data/devices/*.dev ;;
     system) ls "$1"/data/systems/*.conf ;;
     darshan) ls "$1"/data/darshan/*.txt ;;
-    *) : ;;   # units, wiring: tests/fuzz/NAME only
+    *) : ;;   # units, wiring, alloc: tests/fuzz/NAME only
   esac
 }

@@ -20,6 +20,7 @@
 #include "storage/arch_dfly.h"
 #include "storage/bench.h"
 #include "storage/device.h"
+#include "device_file.h"
 
 enum {
     OPT_PRESET = 0x3000, OPT_DEVICE, OPT_PATTERN, OPT_BS, OPT_SIZE, OPT_OFFSET, OPT_QD,

@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 
 #include "network/bbsnet.h"
+#include "codesconf.h"
+#include "wiring.h"
+#include "alloc_file.h"
 #include "rng.h"
 #include "cli.h"
 #include "readfile.h"

@@ -25,6 +25,10 @@
 #include "network/topo.h"
 #include "workload/exec.h"
 #include "workload/tracejob.h"
+#include "job_keys.h"
+#include "device_file.h"
+#include "vef_file.h"
+#include "sizedist_file.h"
 
 enum {
     OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,

@@ -1,13 +1,27 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The bbsize command.
 bin_PROGRAMS += src/bbsize
-# The readers of input formats (src/formats/ and the older ones still in
-# src/): pure text -> struct, linked by bbsize, the tests and the fuzzers.
+# The readers of input formats, src/formats/: one file per format and the
+# one unit parser, pure text -> struct, linked by bbsize, the tests and the
+# fuzzers.  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
-src_formats_libbbformats_a_SOURCES = src/units.c src/units.h src/readfile.c src/readfile.h \
-	src/workload_csv.c src/workload_csv.h \
-	src/systems.c src/systems.h src/darshan.c src/darshan.h \
-	src/formats/scenario_ini.c src/formats/scenario_ini.h
+AM_CPPFLAGS += -I$(top_srcdir)/src/formats
+src_formats_libbbformats_a_SOURCES = \
+	src/formats/units.c src/formats/units.h \
+	src/formats/readfile.c src/formats/readfile.h \
+	src/formats/workload_csv.c src/formats/workload_csv.h \
+	src/formats/systems.c src/formats/systems.h \
+	src/formats/darshan.c src/formats/darshan.h \
+	src/formats/scenario_ini.c src/formats/scenario_ini.h \
+	src/formats/scenario_keys.c src/formats/scenario_keys.h \
+	src/formats/job_keys.c src/formats/job_keys.h \
+	src/formats/device_file.c src/formats/device_file.h \
+	src/formats/codesconf.c src/formats/codesconf.h \
+	src/formats/wiring.c src/formats/wiring.h \
+	src/formats/vef_file.c src/formats/vef_file.h src/formats/vef_int.h \
+	src/formats/vef_ext.c src/formats/vef_mpi.c \
+	src/formats/sizedist_file.c src/formats/sizedist_file.h \
+	src/formats/alloc_file.c src/formats/alloc_file.h
 nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h \

@@ -10,7 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "network/codesconf.h"
+#include "codesconf.h"
+#include "device_file.h"
+#include "vef_file.h"
+#include "alloc_file.h"
+#include "sizedist_file.h"
 #include "rng.h"
 #include "workload/scnbuild.h"
 #include "formats/scenario_ini.h"

@@ -9,7 +9,7 @@ src_bbsize_SOURCES += src/sweeprun.c src/sweeprun.h \
 	src/plot.c src/plot.h src/cmd_report.c
 
 # Installed as $(pkgdatadir)/systems, /workloads, /darshan: where
-# src/systems.c and the README look for them.
+# src/formats/systems.c and the README look for them.
 systemsdir = $(pkgdatadir)/systems
 dist_systems_DATA = \
 	data/systems/aurora.conf data/systems/cori.conf data/systems/frontier.conf \

@@ -81,4 +81,20 @@ if [ "$rc" -eq 0 ] && cmp -s "$T/plain.out" "$T/l2.out"; then t_ok "comment line
 else t_fail "comment lines of any length are comments (exit $rc)" "$T/err"; fi
 printf '[job a]\nmodel = checkpoint\nranks = 4\000\n' >"$T/n1.ini"
 expect_fail_fixed "a NUL byte (65)" 65 "n1.ini:3: a NUL byte" "$BBSIZE" simulate "$T/n1.ini"
+# The keys take the command line's unit table (units.h): PB and d, which
+# the scenario format did not know before issue 12, read as 1000 TB and
+# 86400 s, byte for byte; a bit unit is refused with the table.
+mkdir "$T/u1" "$T/u2"
+{ base; printf '[storage]\ncapacity = 1 PB\n[failures]\nmttr = 1 d\n'; } >"$T/u1/s.ini"
+{ base; printf '[storage]\ncapacity = 1000 TB\n[failures]\nmttr = 86400 s\n'; } >"$T/u2/s.ini"
+rc=0
+(cd "$T/u1" && "$BBSIZE" simulate s.ini >"$T/u1.out" 2>"$T/err") || rc=$?
+(cd "$T/u2" && "$BBSIZE" simulate s.ini >"$T/u2.out" 2>>"$T/err") || rc=$?
+if [ "$rc" -eq 0 ] && [ -s "$T/u1.out" ] && cmp -s "$T/u1.out" "$T/u2.out"; then
+  t_ok "1 PB and 1 d read as 1000 TB and 86400 s"
+else t_fail "1 PB and 1 d read as 1000 TB and 86400 s (exit $rc)" "$T/err"; fi
+{ base | sed 's/40MB/40 Mb/'; } >"$T/u3.ini"
+expect_fail_fixed "a bit unit is refused, listing the units (65)" 65 \
+  "u3.ini:9: [job a] parameter 'total_bytes': '40 Mb' is not a size >= 0 (B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)" \
+  "$BBSIZE" simulate "$T/u3.ini"
 t_done

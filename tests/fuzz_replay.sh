@@ -9,7 +9,7 @@
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 . "$SRCDIR/fuzz/seeds.sh"
 B=${BBSIZE_TOP_BUILDDIR:-.}
-for n in workload units scenario vef sizedist codes wiring device system darshan; do
+for n in workload units scenario vef sizedist codes wiring device system darshan alloc; do
   set --
   for f in $(fuzz_seeds "$SRCDIR" "$n"); do set -- "$@" "$f"; done
   [ -d "$SRCDIR/tests/fuzz/$n" ] && set -- "$@" "$SRCDIR/tests/fuzz/$n"

@@ -51,3 +51,13 @@ tests_t_scnbuild_SOURCES = tests/t_scnbuild.c
 tests_t_scnbuild_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_scnbuild_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_scnbuild
+
+# The one unit table (src/formats/units.h) on the command line and in the
+# file formats' keys.
+check_PROGRAMS += tests/t_units
+tests_t_units_SOURCES = tests/t_units.c
+tests_t_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_units
+TESTS += tests/layers.sh
+EXTRA_DIST += tests/layers.sh

@@ -15,6 +15,9 @@
 
 #include "bb_error.h"
 #include "network/bbsnet.h"
+#include "codesconf.h"
+#include "wiring.h"
+#include "alloc_file.h"
 #include "rng.h"
 
 #define DATA BBSIZE_SRCDATADIR "/network/"

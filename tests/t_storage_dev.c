@@ -19,6 +19,7 @@
 #include "storage/bench.h"
 #include "storage/devq.h"
 #include "storage/device.h"
+#include "device_file.h"
 #include "storage/rngstream.h"
 
 #include <gsl/gsl_randist.h>

@@ -19,6 +19,7 @@
 #include "network/topo.h"
 #include "workload/exec.h"
 #include "workload/models.h"
+#include "job_keys.h"
 
 /* graph500-72 (9 groups x 4 routers x 2 nodes, 5e9 B/s links) with one
  * burst-buffer node per group. */

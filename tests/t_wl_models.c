@@ -17,6 +17,7 @@
 
 #include "bb_error.h"
 #include "workload/models.h"
+#include "job_keys.h"
 
 static bbs_wl *
 build(const bbs_model *m, int ranks)

@@ -4,7 +4,6 @@
 #ifndef BBSIZE_SIM_NETWORK_BBSNET_H
 #define BBSIZE_SIM_NETWORK_BBSNET_H
 
-#include "codesconf.h"
 #include "fabric.h"
 #include "maxmin.h"
 #include "netload.h"

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# libbbsnet: the dragonfly network at flow level (topology, CODES files,
-# placement, routing, max-min sharing, synthetic load).  Runs on the engine
-# of libbbsim: link sim/network/libbbsnet.a before sim/libbbsim.a.
+# libbbsnet: the dragonfly network at flow level (topology, placement,
+# routing, max-min sharing, synthetic load; CODES .conf files are read by
+# src/formats/codesconf.c).  Runs on the engine of libbbsim: link
+# sim/network/libbbsnet.a before sim/libbbsim.a.
 noinst_LIBRARIES += sim/network/libbbsnet.a
 sim_network_libbbsnet_a_SOURCES = \
 	sim/network/bbsnet.h sim/network/net_int.h \
 	sim/network/topo.c sim/network/topo.h \
-	sim/network/codesconf.c sim/network/codesconf.h \
 	sim/network/place.c sim/network/place.h \
 	sim/network/route.c sim/network/route.h \
 	sim/network/maxmin.c sim/network/maxmin.h \
@@ -21,7 +21,7 @@ dist_man_MANS += man/bbsize-netload.1 man/bbsize-topology.5
 
 check_PROGRAMS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load
 tests_t_net_topo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_net_topo_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_net_topo_LDADD = src/formats/libbbformats.a $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_net_maxmin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_net_maxmin_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_net_load_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -42,11 +42,7 @@ void bbs_net_placement_free(bbs_net_placement *pl);
 int bbs_net_place(const bbs_net_topo *t, int kind, const int *ranks, int njobs, gsl_rng *r,
                   bbs_net_placement *pl, char *err);
 
-/* bbs_net_alloc_parse: read an allocation file from memory.  Errors
- * (BB_EDATA, "name:line: field N: ..."): a field that is not a
- * non-negative integer, an index >= the number of compute nodes, an index
- * used twice (naming both lines), no job at all. */
-int bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const char *name,
-                        bbs_net_placement *pl, char *err);
+/* An allocation file is read into a placement by bbs_net_alloc_parse
+ * (src/formats/alloc_file.h). */
 
 #endif

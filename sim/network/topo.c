@@ -1,4 +1,5 @@
-/* topo.c: 1-D dragonfly topology, CODES wiring rule and presets.
+/* topo.c: 1-D dragonfly topology, CODES wiring rule and presets (the
+ * wiring files' bytes are src/formats/wiring.c's).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -104,101 +105,6 @@ bbs_net_wiring_generate(int g, int a, int h, bbs_net_wiring *w, char *err)
             k++;
         }
     return BB_OK;
-}
-
-static int32_t
-get_le32(const unsigned char *b)
-{
-    uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16
-                 | (uint32_t)b[3] << 24;
-    return (int32_t)u;
-}
-
-static void
-put_le32(unsigned char *b, int32_t v)
-{
-    uint32_t u = (uint32_t)v;
-    b[0] = u & 0xff;
-    b[1] = (u >> 8) & 0xff;
-    b[2] = (u >> 16) & 0xff;
-    b[3] = (u >> 24) & 0xff;
-}
-
-static int
-parse_records(const unsigned char *buf, size_t len, int fields, const char *name, int **out,
-              size_t *n, char *err)
-{
-    size_t rec = 4 * (size_t)fields;
-
-    if (len == 0 || len % rec != 0)
-        return bb_seterr(err, BB_EDATA,
-                         "%s: %zu bytes is not a whole number of %zu-byte records "
-                         "(%d little-endian int32 each)", name, len, rec, fields);
-    *n = len / rec;
-    *out = malloc(len / 4 * sizeof(int));
-    if (!*out)
-        return bb_seterr(err, BB_ENOMEM, "%s: out of memory", name);
-    for (size_t i = 0; i < len / 4; i++)
-        (*out)[i] = get_le32(buf + 4 * i);
-    return BB_OK;
-}
-
-int
-bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                           const char *name, char *err)
-{
-    int *v = NULL;
-    size_t n = 0;
-    int rc = parse_records(buf, len, 3, name, &v, &n, err);
-
-    if (rc != BB_OK)
-        return rc;
-    free(w->intra);
-    w->intra = (int (*)[3])v;
-    w->nintra = n;
-    return BB_OK;
-}
-
-int
-bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                           const char *name, char *err)
-{
-    int *v = NULL;
-    size_t n = 0;
-    int rc = parse_records(buf, len, 2, name, &v, &n, err);
-
-    if (rc != BB_OK)
-        return rc;
-    free(w->inter);
-    w->inter = (int (*)[2])v;
-    w->ninter = n;
-    return BB_OK;
-}
-
-static int
-encode(const int *v, size_t nint, unsigned char **buf, size_t *len, char *err)
-{
-    *len = 4 * nint;
-    *buf = malloc(*len ? *len : 1);
-    if (!*buf)
-        return bb_seterr(err, BB_ENOMEM, "out of memory encoding the wiring");
-    for (size_t i = 0; i < nint; i++)
-        put_le32(*buf + 4 * i, v[i]);
-    return BB_OK;
-}
-
-int
-bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                            char *err)
-{
-    return encode(&w->intra[0][0], 3 * w->nintra, buf, len, err);
-}
-
-int
-bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                            char *err)
-{
-    return encode(&w->inter[0][0], 2 * w->ninter, buf, len, err);
 }
 
 void

@@ -90,22 +90,7 @@ int bbs_net_params_check(const bbs_net_params *par, char *err);
  * links are not symmetric): BB_EINVAL.  O(g*a*h + a^2); BB_ENOMEM. */
 int bbs_net_wiring_generate(int g, int a, int h, bbs_net_wiring *w, char *err);
 
-/* bbs_net_wiring_parse_intra / _inter: decode CODES' binary files from
- * memory (name is used in messages).  A size that is not a whole number of
- * records, or an empty file: BB_EDATA.  Range checks happen in
- * bbs_net_topo_build. */
-int bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                               const char *name, char *err);
-int bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                               const char *name, char *err);
-
-/* bbs_net_wiring_encode_intra / _inter: the binary files' bytes (malloc'd,
- * caller frees).  BB_ENOMEM. */
-int bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                                char *err);
-int bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                                char *err);
-
+/* The wiring's files are read and written by src/formats/wiring.h. */
 void bbs_net_wiring_free(bbs_net_wiring *w);
 
 /* bbs_net_topo_estimate: the memory, bytes, of building and routing on

@@ -1,9 +1,9 @@
-/* device.c: device parameters (bbsize-device(5) parsing and checks), the
- * table and SSD service-time laws, and dispatch to the HDD model (hdd.c).
+/* device.c: device parameters (the fields of bbsize-device(5) and their
+ * checks; the text is read by src/formats/device_file.c), the table and
+ * SSD service-time laws, and dispatch to the HDD model (hdd.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -11,22 +11,15 @@
 #include <string.h>
 
 #include "bb_error.h"
-#include "bb_num.h"
 #include "dev_int.h"
 
 /* ---- parameter table ----------------------------------------------------- */
 
-enum { F_DBL, F_INT, F_STR, F_ARR };
-enum { C_POS, C_NONNEG };      /* > 0, >= 0 */
+enum { F_DBL = BBS_DEV_F_DBL, F_INT = BBS_DEV_F_INT, F_STR = BBS_DEV_F_STR,
+       F_ARR = BBS_DEV_F_ARR };
+enum { C_POS = BBS_DEV_C_POS, C_NONNEG = BBS_DEV_C_NONNEG };
 
-typedef struct {
-    const char *key;
-    int kind;        /* bbs_dev_kind, or -1 for every model */
-    int type;
-    size_t off;
-    int cons;
-    int required;
-} field;
+typedef bbs_dev_field field;
 
 #define P(m) offsetof(bbs_dev_params, m)
 static const field fields[] = {
@@ -72,6 +65,13 @@ static const field fields[] = {
 #undef P
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
+const bbs_dev_field *
+bbs_dev_fields(size_t *n)
+{
+    *n = NFIELDS;
+    return fields;
+}
+
 static const char *kind_names[] = { "table", "hdd", "ssd" };
 
 const char *
@@ -96,6 +96,12 @@ check_value(const char *key, double v, int cons, char *err)
         return bb_seterr(err, BB_EINVAL, "field '%s': %g is not %s", key, v,
                          cons == C_POS ? "a positive number" : "a number >= 0");
     return BB_OK;
+}
+
+int
+bbs_dev_field_check(const bbs_dev_field *f, double v, char *err)
+{
+    return check_value(f->key, v, f->cons, err);
 }
 
 int
@@ -147,209 +153,6 @@ bbs_dev_params_check(const bbs_dev_params *p, char *err)
         if (bbs_hdd_cylinders(h, p->capacity_bytes) < 1)
             return bb_seterr(err, BB_EINVAL, "field 'capacity_bytes': %g B is less than "
                              "one cylinder", p->capacity_bytes);
-    }
-    return BB_OK;
-}
-
-/* ---- bbsize-device(5) text ---------------------------------------------- */
-
-static const field *
-find_field(const char *key, size_t len)
-{
-    for (size_t i = 0; i < NFIELDS; i++)
-        if (strlen(fields[i].key) == len && strncmp(fields[i].key, key, len) == 0)
-            return &fields[i];
-    return NULL;
-}
-
-/* One logical line: [b, e) without comment and surrounding blanks. */
-static void
-trim(const char **b, const char **e)
-{
-    const char *h = memchr(*b, '#', (size_t)(*e - *b));
-    if (h)
-        *e = h;
-    while (*b < *e && isspace((unsigned char)**b))
-        (*b)++;
-    while (*e > *b && isspace((unsigned char)(*e)[-1]))
-        (*e)--;
-}
-
-/* why the last parse_number failed (a BB_NUM_* code), for messages */
-static _Thread_local int last_num_rc;
-
-static int
-parse_number(const char *s, const char *end, double *v, const char **next)
-{
-    char buf[64];
-    size_t n = 0;
-    char *ep;
-
-    while (s < end && isspace((unsigned char)*s))
-        s++;
-    while (s < end && !isspace((unsigned char)*s) && n < sizeof buf - 1)
-        buf[n++] = *s++;
-    buf[n] = 0;
-    if (n == 0)
-        return -1;
-    /* the one number reader: refuses hex, inf, NaN, overflow, saying which */
-    if ((last_num_rc = bb_strtod(buf, v, &ep)) != BB_NUM_OK || *ep != 0) {
-        if (last_num_rc == BB_NUM_OK)
-            last_num_rc = BB_NUM_NOTNUM;
-        return -2;
-    }
-    *next = s;
-    return 0;
-}
-
-int
-bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, char *err)
-{
-    const char *s, *nl;
-    int line, kind = -1, rc, nbins = -1;
-    unsigned char seen[NFIELDS];
-    int model_line = 0;
-
-    /* Pass 1: the model decides which keys are allowed and their defaults. */
-    for (s = text, line = 1; *s; s = nl + (*nl != 0), line++) {
-        const char *b = s, *e;
-        nl = strchr(s, '\n');
-        if (!nl)
-            nl = s + strlen(s);
-        e = nl;
-        trim(&b, &e);
-        if (e - b > 5 && strncmp(b, "model", 5) == 0) {
-            const char *q = b + 5;
-            while (q < e && isspace((unsigned char)*q))
-                q++;
-            if (q < e && *q == '=') {
-                q++;
-                while (q < e && isspace((unsigned char)*q))
-                    q++;
-                if (model_line)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field 'model': given twice "
-                                     "(first on line %d)", source, line, model_line);
-                model_line = line;
-                for (int k = 0; k < 3; k++)
-                    if ((size_t)(e - q) == strlen(kind_names[k])
-                        && strncmp(q, kind_names[k], (size_t)(e - q)) == 0)
-                        kind = k;
-                if (kind < 0)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field 'model': '%.*s' is not "
-                                     "one of table, hdd, ssd", source, line, (int)(e - q), q);
-            }
-        }
-    }
-    if (kind < 0)
-        return bb_seterr(err, BB_EDATA, "%s: no 'model = table|hdd|ssd' line", source);
-    bbs_dev_params_init(p, (bbs_dev_kind)kind);
-    memset(seen, 0, sizeof seen);
-
-    for (s = text, line = 1; *s; s = nl + (*nl != 0), line++) {
-        const char *b = s, *e, *eq, *k_end, *v;
-        const field *f;
-        char *base = (char *)p;
-        nl = strchr(s, '\n');
-        if (!nl)
-            nl = s + strlen(s);
-        e = nl;
-        trim(&b, &e);
-        if (b == e)
-            continue;
-        eq = memchr(b, '=', (size_t)(e - b));
-        if (!eq)
-            return bb_seterr(err, BB_EDATA, "%s:%d: expected 'key = value', got '%.*s'",
-                             source, line, (int)(e - b), b);
-        k_end = eq;
-        while (k_end > b && isspace((unsigned char)k_end[-1]))
-            k_end--;
-        v = eq + 1;
-        while (v < e && isspace((unsigned char)*v))
-            v++;
-        if ((size_t)(k_end - b) == 5 && strncmp(b, "model", 5) == 0)
-            continue;
-        f = find_field(b, (size_t)(k_end - b));
-        if (!f)
-            return bb_seterr(err, BB_EDATA, "%s:%d: unknown field '%.*s'", source, line,
-                             (int)(k_end - b), b);
-        if (f->kind != -1 && f->kind != kind)
-            return bb_seterr(err, BB_EDATA, "%s:%d: field '%s' does not apply to model %s",
-                             source, line, f->key, kind_names[kind]);
-        if (seen[f - fields])
-            return bb_seterr(err, BB_EDATA, "%s:%d: field '%s' given twice", source, line,
-                             f->key);
-        seen[f - fields] = 1;
-        if (v == e)
-            return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': missing value", source, line,
-                             f->key);
-        if (f->type == F_STR) {
-            size_t n = (size_t)(e - v);
-            if (n >= sizeof p->name)
-                return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': longer than %zu "
-                                 "characters", source, line, f->key, sizeof p->name - 1);
-            memcpy(p->name, v, n);
-            p->name[n] = 0;
-        } else if (f->type == F_ARR) {
-            double *a = (double *)(base + f->off);
-            int n = 0;
-            const char *q = v;
-            double x;
-            while (q < e) {
-                if (n == BBS_TABLE_MAXBINS)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': more than %d values",
-                                     source, line, f->key, BBS_TABLE_MAXBINS);
-                rc = parse_number(q, e, &x, &q);
-                if (rc == -1)
-                    break;
-                if (rc < 0)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': value %d %s",
-                                     source, line, f->key, n + 1, bb_num_why(last_num_rc));
-                if ((rc = check_value(f->key, x, f->cons, err)) != BB_OK) {
-                    char tmp[BB_ERRLEN];
-                    snprintf(tmp, sizeof tmp, "%s", err ? err : "");
-                    return bb_seterr(err, rc, "%s:%d: %s", source, line, tmp);
-                }
-                a[n++] = x;
-                while (q < e && isspace((unsigned char)*q))
-                    q++;
-            }
-            if (nbins >= 0 && n != nbins)
-                return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': %d values, but the "
-                                 "earlier table fields have %d", source, line, f->key, n,
-                                 nbins);
-            nbins = n;
-            p->table.nbins = n;
-        } else {
-            double x;
-            const char *q;
-            rc = parse_number(v, e, &x, &q);
-            if (rc < 0 || q != e)
-                return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%.*s' %s",
-                                 source, line, f->key, (int)(e - v), v,
-                                 rc == -2 ? bb_num_why(last_num_rc) : "is not a number");
-            if ((rc = check_value(f->key, x, f->cons, err)) != BB_OK) {
-                char tmp[BB_ERRLEN];
-                snprintf(tmp, sizeof tmp, "%s", err ? err : "");
-                return bb_seterr(err, rc, "%s:%d: %s", source, line, tmp);
-            }
-            if (f->type == F_INT) {
-                if (x != floor(x) || x > 1e9)
-                    return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': %g is not a whole "
-                                     "number", source, line, f->key, x);
-                *(int *)(base + f->off) = (int)x;
-            } else {
-                *(double *)(base + f->off) = x;
-            }
-        }
-    }
-    for (size_t i = 0; i < NFIELDS; i++)
-        if (fields[i].required && !seen[i] && (fields[i].kind == -1 || fields[i].kind == kind))
-            return bb_seterr(err, BB_EDATA, "%s: field '%s' is missing (required for "
-                             "model %s)", source, fields[i].key, kind_names[kind]);
-    if ((rc = bbs_dev_params_check(p, err)) != BB_OK) {
-        char tmp[BB_ERRLEN];
-        snprintf(tmp, sizeof tmp, "%s", err ? err : "");
-        return bb_seterr(err, rc, "%s: %s", source, tmp);
     }
     return BB_OK;
 }

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A device is a parameter set (bbs_dev_params, read from a preset or a
- * bbsize-device(5) file by bbs_dev_params_parse) plus a state (bbs_dev:
+ * bbsize-device(5) file by bbs_dev_params_parse, src/formats/) plus a state (bbs_dev:
  * arm position, read-ahead stream, write-back cache, sequential detector).
  * The caller owns the queue and the clock: it hands requests to
  * bbs_dev_serve in FIFO order, each at the time it reaches the head of the
@@ -19,6 +19,7 @@
 #ifndef BBSIZE_SIM_STORAGE_DEVICE_H
 #define BBSIZE_SIM_STORAGE_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
@@ -99,13 +100,29 @@ typedef struct bbs_dev bbs_dev;
  * (table seq window 512 B; HDD destage window 32; SSD rho 0). */
 void bbs_dev_params_init(bbs_dev_params *p, bbs_dev_kind kind);
 
-/* bbs_dev_params_parse: read a bbsize-device(5) text (key = value lines,
- * '#' comments) into p; source names the text in messages
- * ("file:line: field 'rpm': ...").  Checks the result with
- * bbs_dev_params_check.  O(length).  Errors: BB_EDATA (syntax, unknown
- * key, bad or missing value), BB_EINVAL (a value out of its domain). */
-int bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source,
-                         char *err);
+/* The fields of bbsize-device(5), for its reader (bbs_dev_params_parse,
+ * src/formats/device_file.h) and bbs_dev_params_check: the key, the
+ * model it applies to (a bbs_dev_kind, or -1 for every model), its type
+ * (one number, a whole number, the name string, or a table row of
+ * BBS_TABLE_MAXBINS numbers at most), where it lives in bbs_dev_params,
+ * its constraint and whether it must be given. */
+enum { BBS_DEV_F_DBL, BBS_DEV_F_INT, BBS_DEV_F_STR, BBS_DEV_F_ARR };
+enum { BBS_DEV_C_POS, BBS_DEV_C_NONNEG };      /* > 0, >= 0 */
+typedef struct {
+    const char *key;
+    int kind;
+    int type;
+    size_t off;
+    int cons;
+    int required;
+} bbs_dev_field;
+
+/* bbs_dev_fields: the table of every field, *n of them. */
+const bbs_dev_field *bbs_dev_fields(size_t *n);
+
+/* bbs_dev_field_check: v finite and within f's constraint; BB_EINVAL
+ * "field 'rpm': -1 is not a positive number". */
+int bbs_dev_field_check(const bbs_dev_field *f, double v, char *err);
 
 /* bbs_dev_params_check: every rate, size, RPM and page count > 0, seeks
  * and overheads >= 0, table sizes ascending.  Errors: BB_EINVAL naming the

@@ -8,7 +8,7 @@ sim_workload_libbbswl_a_SOURCES = \
 	sim/workload/ops.c sim/workload/ops.h sim/workload/wl_int.h \
 	sim/workload/coll.c sim/workload/coll.h \
 	sim/workload/exec.c sim/workload/exec.h
-WL_LIBS = sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
+WL_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 
 check_PROGRAMS += tests/t_wl_exec

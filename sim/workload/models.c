@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,6 @@
 #include <strings.h>
 
 #include "bb_error.h"
-#include "bb_num.h"
 #include "workload/models.h"
 #include "workload/wl_int.h"
 
@@ -75,186 +73,6 @@ bbs_model_defaults(bbs_model *m, bbs_model_kind kind)
     default:
         break;
     }
-}
-
-/* ---- value parsing ------------------------------------------------------- */
-
-int
-bbs_wl_parse_double(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = bb_strtod_lax(s, &end);
-    return end != s && *end == 0 && errno == 0 && isfinite(*v) ? BB_OK : BB_EINVAL;
-}
-
-typedef struct {
-    const char *u;
-    double f;
-} wl_unit;
-
-/* A number followed by one of the n units of t (the empty unit included
- * where plain numbers are allowed). */
-static int
-parse_scaled(const char *s, const wl_unit *t, size_t n, double *v)
-{
-    char *end;
-    double x;
-
-    errno = 0;
-    x = bb_strtod_lax(s, &end);
-    if (end == s || errno || !isfinite(x))
-        return BB_EINVAL;
-    while (*end == ' ')
-        end++;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(end, t[i].u) == 0) {
-            *v = x * t[i].f;
-            return BB_OK;
-        }
-    return BB_EINVAL;
-}
-
-int
-bbs_wl_parse_time(const char *s, double *v)
-{
-    static const wl_unit units[] = {
-        { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
-        { "min", 60 }, { "h", 3600 }
-    };
-
-    return parse_scaled(s, units, sizeof units / sizeof units[0], v);
-}
-
-int
-bbs_wl_parse_bytes(const char *s, double *v)
-{
-    static const wl_unit units[] = {
-        { "", 1 }, { "B", 1 }, { "kB", 1e3 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 },
-        { "TB", 1e12 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
-        { "TiB", 1099511627776.0 }
-    };
-
-    return parse_scaled(s, units, sizeof units / sizeof units[0], v);
-}
-
-static int
-parse_int(const char *s, int *v)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end || errno || x < 0 || x > 1000000000)
-        return BB_EINVAL;
-    *v = (int)x;
-    return BB_OK;
-}
-
-/* "3x4x5x5" into at most max ints. */
-static int
-parse_dims(const char *s, int *d, int max, int *n)
-{
-    char buf[128];
-    if (strlen(s) >= sizeof buf)
-        return BB_EINVAL;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, "xX", &save); t; t = strtok_r(NULL, "xX", &save)) {
-        if (*n >= max || parse_int(t, &d[*n]) || d[*n] <= 0)
-            return BB_EINVAL;
-        (*n)++;
-    }
-    return *n > 0 ? BB_OK : BB_EINVAL;
-}
-
-static const char *const keys_of[BBS_MODEL_N] = {
-    "iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes",
-    "grid, elements, orders, cg_iterations, dof_bytes, compute, allreduces, allreduce_bytes",
-    "iterations, compute, total_bytes, mtti, delta",
-    "iterations, compute, allreduce_bytes, read_bytes, batch_op"
-};
-
-int
-bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
-{
-    int k = m->kind, ok = BB_EINVAL, n;
-    const char *what = "a number";
-#define IS(name, ...) (strcmp(key, name) == 0 && (0 __VA_ARGS__))
-    if (IS("iterations", || k == BBS_MODEL_MILC || k == BBS_MODEL_CHECKPOINT
-           || k == BBS_MODEL_COSMOFLOW)) {
-        what = "an integer >= 1";
-        ok = parse_int(value, &m->iterations) == BB_OK && m->iterations >= 1 ? BB_OK : BB_EINVAL;
-    } else if (IS("compute", || 1)) {
-        what = "a time >= 0 (s, ms, us, ns)";
-        ok = bbs_wl_parse_time(value, &m->compute_s) == BB_OK && m->compute_s >= 0 ? BB_OK
-                                                                                    : BB_EINVAL;
-    } else if (IS("msg_bytes", || k == BBS_MODEL_MILC)) {
-        what = "a size >= 0";
-        ok = bbs_wl_parse_bytes(value, &m->msg_bytes) == BB_OK && m->msg_bytes >= 0 ? BB_OK
-                                                                                     : BB_EINVAL;
-    } else if (IS("dims", || k == BBS_MODEL_MILC)) {
-        what = "dimensions like 3x4x5x5";
-        ok = parse_dims(value, m->dims, BBS_MODEL_MAXDIMS, &m->ndims);
-    } else if (IS("allreduces", || k == BBS_MODEL_MILC || k == BBS_MODEL_NEKBONE)) {
-        what = "an integer >= 0";
-        ok = parse_int(value, &m->allreduces);
-    } else if (IS("allreduce_bytes", || k != BBS_MODEL_CHECKPOINT)) {
-        what = "a size >= 0";
-        ok = bbs_wl_parse_bytes(value, &m->allreduce_bytes) == BB_OK && m->allreduce_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
-    } else if (IS("grid", || k == BBS_MODEL_NEKBONE)) {
-        what = "three dimensions like 5x6x10";
-        ok = parse_dims(value, m->grid, 3, &n) == BB_OK && n == 3 ? BB_OK : BB_EINVAL;
-    } else if (IS("elements", || k == BBS_MODEL_NEKBONE)) {
-        what = "elements per rank along x, y, z like 13x13x5, or one for all three";
-        ok = parse_dims(value, m->elem, 3, &n) == BB_OK && (n == 1 || n == 3) ? BB_OK
-                                                                             : BB_EINVAL;
-        if (ok == BB_OK && n == 1)
-            m->elem[1] = m->elem[2] = m->elem[0];
-    } else if (IS("orders", || k == BBS_MODEL_NEKBONE)) {
-        what = "begin:end:step like 8:18:3";
-        int b, e, s;
-        char tail;
-        ok = sscanf(value, "%d:%d:%d%c", &b, &e, &s, &tail) == 3 && b >= 1 && e > b && s >= 1
-                 ? BB_OK : BB_EINVAL;
-        if (ok == BB_OK)
-            m->p_begin = b, m->p_end = e, m->p_step = s;
-    } else if (IS("cg_iterations", || k == BBS_MODEL_NEKBONE)) {
-        what = "an integer >= 1";
-        ok = parse_int(value, &m->cg_iterations) == BB_OK && m->cg_iterations >= 1 ? BB_OK
-                                                                                     : BB_EINVAL;
-    } else if (IS("dof_bytes", || k == BBS_MODEL_NEKBONE)) {
-        what = "a size > 0";
-        ok = bbs_wl_parse_bytes(value, &m->dof_bytes) == BB_OK && m->dof_bytes > 0 ? BB_OK
-                                                                                    : BB_EINVAL;
-    } else if (IS("total_bytes", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a size >= 0";
-        ok = bbs_wl_parse_bytes(value, &m->total_bytes) == BB_OK && m->total_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
-    } else if (IS("mtti", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a time >= 0";
-        ok = bbs_wl_parse_time(value, &m->mtti_s) == BB_OK && m->mtti_s >= 0 ? BB_OK
-                                                                             : BB_EINVAL;
-    } else if (IS("delta", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a time >= 0";
-        ok = bbs_wl_parse_time(value, &m->delta_s) == BB_OK && m->delta_s >= 0 ? BB_OK
-                                                                               : BB_EINVAL;
-    } else if (IS("read_bytes", || k == BBS_MODEL_COSMOFLOW)) {
-        what = "a size >= 0";
-        ok = bbs_wl_parse_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes >= 0
-                 ? BB_OK : BB_EINVAL;
-    } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
-        what = "read (the paper) or write (the artifact)";
-        ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;
-        m->batch_write = !strcasecmp(value, "write");
-    } else {
-        return bb_seterr(err, BB_EINVAL, "unknown parameter '%s' for model %s (known: %s)", key,
-                         model_names[k], keys_of[k]);
-    }
-#undef IS
-    if (ok != BB_OK)
-        return bb_seterr(err, BB_EINVAL, "parameter '%s': '%s' is not %s", key, value, what);
-    return BB_OK;
 }
 
 int

@@ -101,13 +101,8 @@ const char *bbs_model_name(bbs_model_kind k);
 /* bbs_model_defaults: the published parameters of kind. */
 void bbs_model_defaults(bbs_model *m, bbs_model_kind kind);
 
-/* bbs_model_set: set parameter key (the names of bbsize-scenario(5):
- * iterations, compute, msg_bytes, dims, allreduces, allreduce_bytes, grid,
- * elements, orders, cg_iterations, dof_bytes, total_bytes, mtti, delta,
- * read_bytes) from a value string ("3x4x5x5" for dims and grid, "8:17:3"
- * for orders, times with an s/ms/us unit or seconds).  BB_EINVAL naming
- * the key and listing the keys of the model when unknown. */
-int bbs_model_set(bbs_model *m, const char *key, const char *value, char *err);
+/* The parameters are set from text by bbs_model_set (src/formats/
+ * job_keys.h), with the key names of bbsize-scenario(5). */
 
 /* bbs_model_check: the grid matches ranks, everything in range.
  * BB_EINVAL. */

@@ -3,10 +3,11 @@
  * devices, PFS and draining, placement and the jobs.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * This module holds what the sections and keys mean; the INI syntax is read
- * by src/formats/scenario_ini.c (libinih), which calls bbs_scenario_init,
- * then bbs_scenario_section at every section header and bbs_scenario_set
- * for every key, then bbs_scenario_finish.  File names in it (CODES .conf,
+ * This module holds the scenario's fields and defaults.  The text is read
+ * in src/formats/: scenario_ini.c (the INI syntax, libinih) calls
+ * bbs_scenario_init, then bbs_scenario_section (scenario_keys.h) at every
+ * section header and bbs_scenario_set for every key, then
+ * bbs_scenario_finish.  File names in it (CODES .conf,
  * device files, allocation file) are resolved and read by the caller
  * (src/scnrun.c).  Every error is BB_EDATA (syntax, unknown or
  * repeated key) or BB_EINVAL (a value) with "file:line: [section] key
@@ -86,33 +87,13 @@ typedef struct {
 /* bbs_scn_job_model_name: "milc", ..., "graph500", "fileload", "vef". */
 const char *bbs_scn_job_model_name(const bbs_scn_job *j);
 
-/* bbs_scenario_init: the defaults, before any section: preset
+/* bbs_scenario_init: the defaults, before any section (the sections and
+ * keys are then read by src/formats/scenario_keys.h): preset
  * mfnetsim-1056, minimal routing (bias 0, 2 candidates), exact rates,
  * compute-global architecture on device mfnetsim-bb, no PFS drain,
  * contiguous placement, seed 1, no horizon.  source names the file in
  * messages.  Free with bbs_scenario_free whatever happens next. */
 void bbs_scenario_init(bbs_scenario *s, const char *source);
-
-/* bbs_scenario_section: a section header [name] (name as written between
- * the brackets) on line lineno; where is "file:line" for messages.  "job
- * NAME" adds a job.  BB_EDATA: unknown section, job without a name, a job
- * name given twice or longer than 63 bytes; BB_ENOMEM. */
-int bbs_scenario_section(bbs_scenario *s, const char *name, int lineno, const char *where,
-                         char *err);
-
-/* bbs_scenario_set: key = val in the current section.  BB_EDATA: empty key
- * or value, a key outside any section, unknown, or given twice in the same
- * section (naming the first line), a job key before 'model'; BB_EINVAL: a
- * value out of its domain; BB_ENOMEM. */
-int bbs_scenario_set(bbs_scenario *s, const char *key, const char *val, int lineno,
-                     const char *where, char *err);
-
-/* bbs_scenario_finish: the checks that need the whole file: at least one
- * job, each with a model and ranks (vef: a trace), the model's own checks,
- * [failures] mttr with mttf or drive_scale, drive_shape > 0, placement file
- * with policy = file, preset or codes but not both.  BB_EDATA or
- * BB_EINVAL. */
-int bbs_scenario_finish(bbs_scenario *s, char *err);
 
 void bbs_scenario_free(bbs_scenario *s);
 

@@ -36,9 +36,7 @@ const char *bbs_tracejob_name(int kind);
 /* bbs_tracejob_defaults: the defaults of bbs_g500_params_init and
  * bbs_fileload_init. */
 void bbs_tracejob_defaults(bbs_tracejob *j, int kind);
-/* bbs_tracejob_set: one key (j unchanged on error); BB_EINVAL "key 'k': expected ..." or
- * "unknown key 'k' for graph500 (known: ...)". */
-int bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err);
+/* Keys are set from text by bbs_tracejob_set (src/formats/job_keys.h). */
 /* bbs_tracejob_generate: append job `name` of `ranks` ranks to w
  * (graph500 and fileload; vef: BB_EINVAL, see above). */
 int bbs_tracejob_generate(const bbs_tracejob *j, bbs_wl *w, const char *name, int ranks,

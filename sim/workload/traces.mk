@@ -47,7 +47,7 @@ dist_man_MANS += man/bbsize-trace.1 man/bbsize-vef.5
 # Benchmark of the trace models (never run by make check): make bench-traces
 EXTRA_PROGRAMS += bench/b_traces bench/b_kronecker
 bench_b_traces_SOURCES = bench/b_traces.c
-bench_b_traces_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench_b_traces_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
 bench_b_kronecker_SOURCES = bench/b_kronecker.c
 bench_b_kronecker_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
 EXTRA_DIST += bench/traces.sh

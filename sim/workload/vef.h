@@ -1,5 +1,6 @@
-/* vef.h: reader of VEF traces, plain (MPI) and extended (EXT DCNW, CDCNW,
- * FLOWS, HOROVOD), with the exact grammar of man/bbsize-vef.5.
+/* vef.h: VEF traces, plain (MPI) and extended (EXT DCNW, CDCNW, FLOWS,
+ * HOROVOD), as data; the reader with the exact grammar of man/bbsize-vef.5
+ * is bbs_vef_parse (src/formats/vef_file.h).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * bbs_vef_parse reads a whole trace from memory and validates it; every
@@ -102,9 +103,6 @@ typedef struct {
     bbs_hvd_layer *layer;    /* layers entries, DEFAULT then overrides */
 } bbs_vef;
 
-/* bbs_vef_parse: parse text (len bytes) of file name.  *out is NULL on
- * error.  Errors: BB_EDATA (message names file, line, token), BB_ENOMEM. */
-int bbs_vef_parse(bbs_vef **out, const char *name, const char *text, size_t len, char *err);
 void bbs_vef_free(bbs_vef *v);
 
 const char *bbs_vef_kind_name(int kind);   /* "MPI", "DCNW", ... */

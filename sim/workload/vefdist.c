@@ -2,8 +2,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +11,6 @@
 #include <gsl/gsl_randist.h>
 
 #include "bb_error.h"
-#include "bb_num.h"
 #include "workload/vefdist.h"
 
 #define MC_K 0.348238
@@ -27,6 +24,7 @@ struct bbs_sizedist {
     double declared_mean; /* bytes */
     double unit;
     int tail;
+    size_t cap;   /* rows allocated */
 };
 
 static const bbs_sizemodel models[] = {
@@ -93,134 +91,63 @@ bbs_sizedist_free(bbs_sizedist *d)
     free(d);
 }
 
-/* Next line of text into buf (truncated to cap-1); returns 0 at the end. */
-static int
-next_line(const char **p, const char *end, char *buf, size_t cap)
+int
+bbs_sizedist_new(bbs_sizedist **out, double unit_bytes, int tail, double declared_mean,
+                 char *err)
 {
-    size_t k = 0;
-
-    if (*p >= end)
-        return 0;
-    while (*p < end && **p != '\n') {
-        if (k + 1 < cap)
-            buf[k++] = **p;
-        (*p)++;
-    }
-    if (*p < end)
-        (*p)++;
-    buf[k] = '\0';
-    return 1;
+    *out = NULL;
+    if (!(unit_bytes > 0))
+        return bb_seterr(err, BB_EINVAL, "size unit must be > 0");
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    (*out)->unit = unit_bytes;
+    (*out)->tail = tail;
+    (*out)->declared_mean = declared_mean * unit_bytes;
+    return BB_OK;
 }
 
 int
-bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_t len,
-                   double unit_bytes, int tail, char *err)
+bbs_sizedist_add(bbs_sizedist *d, double v, double c, char *err)
 {
-    const char *p = text, *end = text + len;
-    char line[512];
-    long lineno = 0;
-    size_t cap = 0;
-    bbs_sizedist *d;
-    int have_mean = 0;
+    if (!isfinite(v) || v < 0)
+        return bb_seterr(err, BB_EDATA, "size %g is not a number >= 0", v);
+    if (!(c >= 0 && c <= 1 + 1e-9))
+        return bb_seterr(err, BB_EDATA, "cdf %g outside [0, 1]", c);
+    if (d->n > 0 && !(v * d->unit > d->size[d->n - 1]))
+        return bb_seterr(err, BB_EDATA, "size %g does not increase (previous %g)", v,
+                         d->size[d->n - 1] / d->unit);
+    if (d->n > 0 && c < d->cdf[d->n - 1])
+        return bb_seterr(err, BB_EDATA, "cdf %g decreases (previous %g): the CDF must "
+                         "increase to 1", c, d->cdf[d->n - 1]);
+    if (d->n == d->cap) {
+        size_t nc = d->cap ? 2 * d->cap : 64;
+        double *a = realloc(d->size, nc * sizeof *a), *b;
+        if (!a)
+            return bb_seterr(err, BB_ENOMEM, "out of memory");
+        d->size = a;
+        b = realloc(d->cdf, nc * sizeof *b);
+        if (!b)
+            return bb_seterr(err, BB_ENOMEM, "out of memory");
+        d->cdf = b;
+        d->cap = nc;
+    }
+    d->size[d->n] = v * d->unit;
+    d->cdf[d->n] = c > 1 ? 1 : c;
+    d->n++;
+    return BB_OK;
+}
 
-    *out = NULL;
-    if (!(unit_bytes > 0))
-        return bb_seterr(err, BB_EINVAL, "%s: size unit must be > 0", name);
-    d = calloc(1, sizeof *d);
-    if (!d)
-        return bb_seterr(err, BB_ENOMEM, "out of memory");
-    d->unit = unit_bytes;
-    d->tail = tail;
-    while (next_line(&p, end, line, sizeof line)) {
-        char *s = line, *e1, *e2;
-        double v, c;
-
-        lineno++;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s == '\0' || *s == '#')
-            continue;
-        errno = 0;
-        v = bb_strtod_lax(s, &e1);
-        if (e1 == s || errno || !isfinite(v) || v < 0) {
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: expected a size, got '%.40s'", name, lineno, s);
-        }
-        if (!have_mean) {
-            while (isspace((unsigned char)*e1))
-                e1++;
-            if (*e1) {
-                bbs_sizedist_free(d);
-                return bb_seterr(err, BB_EDATA, "%s:%ld: line 1 must hold only the mean size, "
-                                 "found '%.40s'", name, lineno, e1);
-            }
-            d->declared_mean = v * unit_bytes;
-            have_mean = 1;
-            continue;
-        }
-        c = bb_strtod_lax(e1, &e2);
-        if (e2 == e1) {
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: expected 'size cdf', missing cdf after '%.40s'",
-                             name, lineno, s);
-        }
-        while (isspace((unsigned char)*e2))
-            e2++;
-        if (*e2) {
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: unexpected token '%.40s' after 'size cdf'",
-                             name, lineno, e2);
-        }
-        if (!(c >= 0 && c <= 1 + 1e-9)) {
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: cdf %g outside [0, 1]", name, lineno, c);
-        }
-        if (d->n > 0 && !(v * unit_bytes > d->size[d->n - 1])) {
-            double prev = d->size[d->n - 1] / unit_bytes;
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: size %g does not increase (previous %g)",
-                             name, lineno, v, prev);
-        }
-        if (d->n > 0 && c < d->cdf[d->n - 1]) {
-            double prev = d->cdf[d->n - 1];
-            bbs_sizedist_free(d);
-            return bb_seterr(err, BB_EDATA, "%s:%ld: cdf %g decreases (previous %g): the CDF "
-                             "must increase to 1", name, lineno, c, prev);
-        }
-        if (d->n == cap) {
-            size_t nc = cap ? 2 * cap : 64;
-            double *a = realloc(d->size, nc * sizeof *a), *b;
-            if (!a) {
-                bbs_sizedist_free(d);
-                return bb_seterr(err, BB_ENOMEM, "out of memory");
-            }
-            d->size = a;
-            b = realloc(d->cdf, nc * sizeof *b);
-            if (!b) {
-                bbs_sizedist_free(d);
-                return bb_seterr(err, BB_ENOMEM, "out of memory");
-            }
-            d->cdf = b;
-            cap = nc;
-        }
-        d->size[d->n] = v * unit_bytes;
-        d->cdf[d->n] = c > 1 ? 1 : c;
-        d->n++;
-    }
-    if (d->n == 0) {
-        bbs_sizedist_free(d);
-        return bb_seterr(err, BB_EDATA, "%s: no 'size cdf' rows (line 1 is the mean, then pairs)",
-                         name);
-    }
-    if (tail == BBS_TAIL_NONE && fabs(d->cdf[d->n - 1] - 1) > 1e-6) {
-        double last = d->cdf[d->n - 1];
-        bbs_sizedist_free(d);
-        return bb_seterr(err, BB_EDATA, "%s:%ld: the CDF ends at %.9g: it must increase to 1",
-                         name, lineno, last);
-    }
-    if (tail == BBS_TAIL_NONE)
+int
+bbs_sizedist_close(bbs_sizedist *d, char *err)
+{
+    if (d->n == 0)
+        return bb_seterr(err, BB_EDATA, "no 'size cdf' rows (line 1 is the mean, then pairs)");
+    if (d->tail == BBS_TAIL_NONE && fabs(d->cdf[d->n - 1] - 1) > 1e-6)
+        return bb_seterr(err, BB_EDATA, "the CDF ends at %.9g: it must increase to 1",
+                         d->cdf[d->n - 1]);
+    if (d->tail == BBS_TAIL_NONE)
         d->cdf[d->n - 1] = 1;
-    *out = d;
     return BB_OK;
 }
 

@@ -14,8 +14,9 @@
  * round(15 + (((1-0.47)/(1-u))^k - 1) sigma/k), k = 0.348238,
  * sigma = 214.476, capped at 2^30 B (HOMA's getFacebookSizeInterarrival).
  *
- * Each sample uses exactly one uniform.  Nothing here reads files: the
- * caller passes the table's text (src/ finds data/vef/ by name). */
+ * Each sample uses exactly one uniform.  Nothing here reads text: the
+ * table's rows come from src/formats/sizedist_file.c (src/ finds data/vef/
+ * by name). */
 #ifndef BBSIZE_SIM_WORKLOAD_VEFDIST_H
 #define BBSIZE_SIM_WORKLOAD_VEFDIST_H
 
@@ -49,14 +50,19 @@ const bbs_sizemodel *bbs_sizemodel_all(size_t *n);
  * "unknown model" messages. */
 const char *bbs_sizemodel_names(void);
 
-/* bbs_sizedist_parse: read a HOMA-format table from text (len bytes; need
- * not be NUL-terminated).  name (a file name) prefixes error messages as
- * "NAME:LINE: ...".  unit_bytes scales sizes; tail is enum
- * bbs_sizedist_tail.  Errors: BB_EDATA (bad number, sizes not increasing,
- * cdf decreasing or outside [0,1], cdf not ending at 1 without a tail, no
- * rows), BB_ENOMEM. */
-int bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_t len,
-                       double unit_bytes, int tail, char *err);
+/* A table is built row by row (its text is read by bbs_sizedist_parse,
+ * src/formats/sizedist_file.h).  bbs_sizedist_new: an empty table whose
+ * sizes are in units of unit_bytes (> 0, else BB_EINVAL), with tail (enum
+ * bbs_sizedist_tail) and the declared mean (in table units); BB_ENOMEM.
+ * bbs_sizedist_add: the next row, size in table units and its cdf, in O(1)
+ * amortised; BB_EDATA when the size is negative or does not increase, or
+ * the cdf is outside [0, 1] or decreases (d unchanged); BB_ENOMEM.
+ * bbs_sizedist_close: BB_EDATA when there is no row, or the CDF does not
+ * end at 1 (within 1e-6) without a tail; then the last cdf is 1. */
+int bbs_sizedist_new(bbs_sizedist **out, double unit_bytes, int tail, double declared_mean,
+                     char *err);
+int bbs_sizedist_add(bbs_sizedist *d, double size, double cdf, char *err);
+int bbs_sizedist_close(bbs_sizedist *d, char *err);
 void bbs_sizedist_free(bbs_sizedist *d);
 
 /* bbs_sizedist_sample: one size in bytes (one uniform from r). */

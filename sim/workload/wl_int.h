@@ -38,12 +38,4 @@ struct bbs_wl {
  * (doubling); BB_OK or BB_ENOMEM (then *p is unchanged). */
 int bbs_wl_grow(void **p, size_t elem, int *cap, int need);
 
-/* Value parsers of the models and scenarios: a finite number; a time with
- * an optional unit (s, ms, us, ns, min, h; default s); a size with an
- * optional unit (B, kB, MB, GB, TB, KiB, MiB, GiB, TiB; default B).
- * BB_OK or BB_EINVAL. */
-int bbs_wl_parse_double(const char *s, double *v);
-int bbs_wl_parse_time(const char *s, double *v);
-int bbs_wl_parse_bytes(const char *s, double *v);
-
 #endif

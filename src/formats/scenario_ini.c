@@ -19,6 +19,7 @@
 
 #include "bb_error.h"
 #include "formats/scenario_ini.h"
+#include "scenario_keys.h"
 
 typedef struct {
     const char *text, *source;

@@ -9,12 +9,12 @@
  * works on a buffer in memory (the caller reads the file) and keeps every
  * entry with its section path ("PARAMS", "LPGROUPS/DRAGONFLY_GRP") and line.
  * Files are small (< 1,000 entries): look-ups are linear. */
-#ifndef BBSIZE_SIM_NETWORK_CODESCONF_H
-#define BBSIZE_SIM_NETWORK_CODESCONF_H
+#ifndef BBSIZE_SRC_FORMATS_CODESCONF_H
+#define BBSIZE_SRC_FORMATS_CODESCONF_H
 
 #include <stddef.h>
 
-#include "topo.h"
+#include "network/topo.h"
 
 typedef struct {
     char *section;      /* "A/B" path of enclosing sections */

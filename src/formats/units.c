@@ -30,8 +30,8 @@ static const unit_def time_units[] = {
     { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
 };
 
-#define SIZE_UNITS_LIST "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
-#define TIME_UNITS_LIST "s, ms, us, ns, min, h, d"
+#define SIZE_UNITS_LIST BB_SIZE_UNITS
+#define TIME_UNITS_LIST BB_TIME_UNITS
 
 /* Split s into a number and the trimmed unit text after it. */
 static int
@@ -153,8 +153,11 @@ parse_head(const char *s, bb_qty *q, double *v, const char **u, size_t *n,
     return 0;
 }
 
-int
-bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
+/* A size or a duration: a number and a unit of table t (nt units, named
+ * kind and listed in list in messages). */
+static int
+parse_scaled(const char *s, bb_qty *q, const unit_def *t, size_t nt, const char *kind,
+             const char *list, char *err, size_t errlen)
 {
     const char *u;
     double v, f;
@@ -164,13 +167,19 @@ bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
 
     if (h != 0)
         return h < 0 ? -1 : 0;
-    if (lookup_size(u, n, &f) < 0) {
-        snprintf(err, errlen, "unknown size unit '%.*s' (expected " SIZE_UNITS_LIST ")",
-                 (int)n, u);
+    if (lookup(t, nt, u, n, &f) < 0) {
+        snprintf(err, errlen, "unknown %s unit '%.*s' (expected %s)", kind, (int)n, u, list);
         return -1;
     }
     q->v = v * f;
     return finite_qty(s, q, err, errlen);
+}
+
+int
+bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
+{
+    return parse_scaled(s, q, size_units, NUNITS(size_units), "size", SIZE_UNITS_LIST, err,
+                        errlen);
 }
 
 int
@@ -207,22 +216,37 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
 int
 bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
 {
-    const char *u;
-    double v, f;
-    size_t n;
-
-    int h = parse_head(s, q, &v, &u, &n, err, errlen);
-
-    if (h != 0)
-        return h < 0 ? -1 : 0;
-    if (lookup_time(u, n, &f) < 0) {
-        snprintf(err, errlen, "unknown time unit '%.*s' (expected " TIME_UNITS_LIST ")",
-                 (int)n, u);
-        return -1;
-    }
-    q->v = v * f;
-    return finite_qty(s, q, err, errlen);
+    return parse_scaled(s, q, time_units, NUNITS(time_units), "time", TIME_UNITS_LIST, err,
+                        errlen);
 }
+
+int
+bb_parse_long_in(const char *s, long lo, long hi, long *v)
+{
+    long x;
+
+    if (bb_num_full_long(s, &x) != BB_NUM_OK || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* A value of a file format through one of the parsers above. */
+static int
+file_qty(int (*parse)(const char *, bb_qty *, char *, size_t), const char *s, double *v)
+{
+    bb_qty q = { 0, 0, 0 };
+    char err[160];
+
+    if (parse(s, &q, err, sizeof err) < 0)
+        return -1;
+    *v = q.v;
+    return 0;
+}
+
+int bb_unit_bytes(const char *s, double *v) { return file_qty(bb_parse_size, s, v); }
+int bb_unit_seconds(const char *s, double *v) { return file_qty(bb_parse_duration, s, v); }
+int bb_unit_Bps(const char *s, double *v) { return file_qty(bb_parse_rate, s, v); }
 
 double
 bb_qty_rate_Bps(const bb_qty *q, double time_unit_s)

@@ -13,7 +13,7 @@
 #include "bb_error.h"
 #include "bb_num.h"
 #include "codesconf.h"
-#include "route.h"
+#include "network/route.h"
 
 #define GIB 1073741824.0
 
