@@ -78,7 +78,7 @@ bb_die_lib(int st, const char *err)
 
 enum {
     OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
-    OPT_MAX_MEMORY, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_SYSTEM
+    OPT_MAX_MEMORY, OPT_SYSTEM
 };
 
 static const struct argp_option common_options[] = {
@@ -91,7 +91,7 @@ static const struct argp_option common_options[] = {
     { "resolution", OPT_RESOLUTION, "R", 0,
       "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
-    { NULL, 0, NULL, 0, "Solver and output:", 2 },
+    { NULL, 0, NULL, 0, "Solver:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
       "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
       "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
@@ -99,9 +99,6 @@ static const struct argp_option common_options[] = {
       "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
-    { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
-    { "quiet", OPT_QUIET, NULL, 0, "no progress messages", 2 },
-    { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 2 },
     { 0 }
 };
 
@@ -163,15 +160,6 @@ common_parse(int key, char *arg, struct argp_state *state)
         break;
     case BB_OPT_MAX_EVENTS:
         bb_limits_set_events(arg);
-        break;
-    case OPT_JSON:
-        c->json = 1;
-        break;
-    case OPT_QUIET:
-        c->quiet = 1;
-        break;
-    case OPT_PROGRESS:
-        c->progress = 1;
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -12,6 +12,7 @@
 
 #include "bbanalytic.h"
 #include "exitcodes.h"
+#include "options.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -23,14 +24,20 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
-    int json, csv, quiet, progress;
+    /* The output options (options.h): the command gives &common.out to its
+     * output child; the same fields read as common.json, common.quiet... */
+    union {
+        bb_outopts out;
+        struct { BB_OUTOPTS_FIELDS; };
+    };
     const char *system;         /* --system NAME (platform preset), or NULL */
 } bb_common;
 
-/* The argp child that parses bb_common (pass &common as the input of the
- * child: the parent's parser must set state->child_inputs[0] = common). */
+/* The argp child that parses bb_common's platform and solver options (pass
+ * &common as the input of the child: the parent's parser must set
+ * state->child_inputs[0] = common); the output options come from an output
+ * child (options.h) whose input is &common.out. */
 extern const struct argp bb_common_argp;
-/* The same without --csv (commands that have no table). */
 void bb_common_init(bb_common *c);
 
 /* Which model answered (issue 13): the paper's memoryless chain, the

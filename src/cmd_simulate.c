@@ -13,16 +13,11 @@
 #include "commands.h"
 #include "simcli.h"
 
-enum { OPT_BB_SIZE = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S, e.g. 2PB (required)", 0 },
-    { 0 }
-};
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_simargs base;   /* first: bb_simargs_parse casts */
-    bb_qty size;
+    bb_tgtopts tgt;    /* --bb-size (required) */
 };
 
 static error_t
@@ -31,11 +26,11 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case OPT_BB_SIZE:
-        bb_opt_size("bb-size", arg, &a->size);
-        break;
+    case ARGP_KEY_INIT:
+        state->child_inputs[3] = &a->tgt;
+        return bb_simargs_parse(&a->base, key, arg, state);
     case ARGP_KEY_END:
-        if (!a->size.set)
+        if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
     default:
@@ -43,6 +38,12 @@ parse(int key, char *arg, struct argp_state *state)
     }
     return 0;
 }
+
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
+};
 
 static const struct argp argp = {
     options, parse, "[FILE]",
@@ -53,7 +54,7 @@ static const struct argp argp = {
     "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
     "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
     "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet).",
-    bb_sim_children, NULL, NULL
+    children, NULL, NULL
 };
 
 static json_t *
@@ -91,7 +92,7 @@ bb_cmd_simulate(int argc, char **argv)
     bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_load(&ctx, &a.base.common, a.base.file);
-    S = bb_ctx_size_to_quanta(&ctx, &a.size);
+    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
     bb_sim_execute(&run, &ctx, &a.base.sim);
     s = &run.sum[0];

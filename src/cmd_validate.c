@@ -14,13 +14,12 @@
 
 #define MAX_SIZES 10000
 
-enum { OPT_BB_SIZE = 0x2000, OPT_CSV, OPT_TOL };
+enum { OPT_BB_SIZE = 0x2000, OPT_TOL };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZE|FIRST:LAST:STEP", 0,
       "a burst-buffer size, or a range of sizes, e.g. 0:4PB:200TB or 0:3000:100 "
       "(data units); required", 0 },
-    { "csv", OPT_CSV, NULL, 0, "print the table as CSV (one header line)", 0 },
     { "tolerance", OPT_TOL, "REL", 0, "a row agrees when the prediction is inside the "
       "interval and the interval within +-REL of it (default 0.5); inside but wider is "
       "inconclusive", 0 },
@@ -44,17 +43,12 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_BB_SIZE:
         a->size_arg = arg;
         break;
-    case OPT_CSV:
-        a->base.common.csv = 1;
-        break;
     case OPT_TOL:
         a->tol = bb_opt_fraction_open("tolerance", arg);
         break;
     case ARGP_KEY_END:
         if (!a->size_arg)
             argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
-        if (a->base.common.csv && a->base.common.json)
-            argp_error(state, "--csv and --json exclude each other");
         break;
     default:
         return bb_simargs_parse(&a->base, key, arg, state);
@@ -72,7 +66,7 @@ static const struct argp argp = {
     "time units would decide; 'below resolution' when no idle unit was simulated at all).  "
     "With --mode bernoulli the two must agree in about a fraction LEVEL of rows; with "
     "--mode periodic the gap is the finding (Figure 4 of the paper).",
-    bb_sim_children, NULL, NULL
+    bb_sim_children_csv, NULL, NULL
 };
 
 static const char *

@@ -12,8 +12,7 @@
 #include "simcli.h"
 
 enum {
-    OPT_MODE = 0x3000, OPT_HORIZON, OPT_REPS, OPT_SEED, OPT_CONF, OPT_NOISE, OPT_DMIN,
-    OPT_WARMUP, OPT_THREADS
+    OPT_MODE = 0x3000, OPT_CONF, OPT_NOISE, OPT_DMIN, OPT_WARMUP
 };
 
 static const struct argp_option sim_options[] = {
@@ -22,11 +21,6 @@ static const struct argp_option sim_options[] = {
       "application model: Bernoulli (the Markov model's own), quasi-periodic "
       "(Algorithm 3) or onoff (ON/OFF phases with the workload's burst column, the "
       "bursts model's own); default bernoulli", 2 },
-    { "horizon", OPT_HORIZON, "T", 0,
-      "simulated time per replication: a number of time units, or a duration with a "
-      "unit (e.g. 2d); default 1000 time units", 2 },
-    { "replications", OPT_REPS, "R", 0, "independent replications (default 15)", 2 },
-    { "seed", OPT_SEED, "N", 0, "random seed, 0 to 2^64-1 (default 1)", 2 },
     { "confidence", OPT_CONF, "LEVEL", 0, "confidence level in (0, 1) (default 0.95)", 2 },
     { "noise", OPT_NOISE, "U", 0, "periodic: burst-length noise u in [0, 1) (default 0)", 2 },
     { "d-min", OPT_DMIN, "D", 0,
@@ -34,8 +28,6 @@ static const struct argp_option sim_options[] = {
       "duration with a unit); overrides the workload's period column", 2 },
     { "warmup", OPT_WARMUP, "T", 0,
       "time simulated before measuring (time units or a duration; default 0)", 2 },
-    { "threads", OPT_THREADS, "N", 0, "worker threads (default: every core); results do "
-      "not depend on it", 2 },
     { 0 }
 };
 
@@ -66,23 +58,6 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else
             opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
         break;
-    case OPT_HORIZON:
-        o->horizon_arg = arg;
-        break;
-    case OPT_REPS:
-        o->replications = bb_opt_long("replications", arg, 1, 1000000L);
-        break;
-    case OPT_SEED: {
-        char *end;
-        unsigned long long s;
-
-        errno = 0;
-        s = strtoull(arg, &end, 10);
-        if (errno || end == arg || *end != '\0' || strchr(arg, '-'))
-            opt_die("seed", "'%s' is not a whole number in [0, 2^64-1]", arg);
-        o->seed = (uint64_t)s;
-        break;
-    }
     case OPT_CONF:
         o->confidence = bb_opt_fraction_open("confidence", arg);
         break;
@@ -97,11 +72,17 @@ sim_parse(int key, char *arg, struct argp_state *state)
     case OPT_WARMUP:
         o->warmup_arg = arg;
         break;
-    case OPT_THREADS:
-        o->threads = (int)bb_opt_long("threads", arg, 1, 1024);
-        break;
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &o->pol;
+        state->child_inputs[1] = &o->run;
+        break;
+    case ARGP_KEY_END:   /* the runs child's values (options.h) */
+        if (o->run.seed_set)
+            o->seed = o->run.seed;
+        if (o->run.replications > 0)
+            o->replications = o->run.replications;
+        o->threads = o->run.threads;
+        o->horizon_arg = o->run.horizon_arg;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -109,7 +90,14 @@ sim_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child sim_children[] = { { &bb_policy_argp, 0, NULL, 0 }, { 0 } };
+/* The run options: --horizon (time units, or a duration; default 1000 time
+ * units), --replications (default 15), --seed (default 1), --threads. */
+static const struct argp_child sim_children[] = {
+    { &bb_policy_argp, 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_THREADS | BB_RUN_REPLICATIONS | BB_RUN_HORIZON), 0,
+      NULL, 0 },
+    { 0 }
+};
 const struct argp bb_simopts_argp = { sim_options, sim_parse, NULL, NULL, sim_children, NULL, NULL };
 
 void
@@ -124,7 +112,14 @@ bb_simopts_init(bb_simopts *o)
 }
 
 const struct argp_child bb_sim_children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 }, { 0 }
+};
+
+const struct argp_child bb_sim_children_csv[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { 0 }
 };
 
 void
@@ -142,6 +137,7 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
         state->child_inputs[1] = &a->sim;
+        state->child_inputs[2] = &a->common.out;
         return 0;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);

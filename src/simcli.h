@@ -22,6 +22,8 @@ typedef struct {
     double confidence;         /* default 0.95 */
     double noise;              /* u, default 0 */
     int threads;               /* 0: every core */
+    bb_runopts run;            /* as parsed by the runs child (options.h); the
+                                  fields above hold the resolved values */
 } bb_simopts;
 
 /* The argp child parsing bb_simopts (child input index 1). */
@@ -36,8 +38,10 @@ typedef struct {
     const char *file;
 } bb_simargs;
 
-/* The children to give to the command's struct argp. */
+/* The children to give to the command's struct argp: the output child has
+ * --json, --quiet, --progress, and with _csv also --csv. */
 extern const struct argp_child bb_sim_children[];
+extern const struct argp_child bb_sim_children_csv[];
 /* bb_simargs_init: defaults for both option sets. */
 void bb_simargs_init(bb_simargs *a);
 /* bb_simargs_parse: handle ARGP_KEY_INIT and ARGP_KEY_ARG for a command
