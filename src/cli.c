@@ -820,6 +820,17 @@ bb_json_print(json_t *obj)
 }
 
 json_t *
+bb_json_seed(uint64_t seed)
+{
+    char buf[32];
+
+    if (seed <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)seed);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
+    return json_string(buf);
+}
+
+json_t *
 bb_json_platform(const bb_ctx *ctx)
 {
     json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",

@@ -6,6 +6,7 @@
 #define BBSIZE_SRC_CLI_H
 
 #include <argp.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -138,6 +139,9 @@ void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
 
 /* JSON: print obj to stdout (indented, one trailing newline) and release it. */
 void bb_json_print(json_t *obj);
+/* bb_json_seed: a seed as a JSON integer, or as a decimal string above
+ * 2^63-1 (JSON integers here are signed 64-bit). */
+json_t *bb_json_seed(uint64_t seed);
 /* bb_json_platform: an object with the platform, resolution and rounding. */
 json_t *bb_json_platform(const bb_ctx *ctx);
 

@@ -106,7 +106,7 @@ bb_cmd_simulate(int argc, char **argv)
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             json_array_append_new(hist, json_real(s->occ_hist[b]));
         o = json_pack("{s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:f, s:o,"
-                      " s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
+                      " s:I, s:o, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
                       " s:o, s:f, s:o, s:o}",
                       "idle_mean", s->idle_mean,
                       "idle_ci_low", bb_json_real_or_null(s->idle_lo),
@@ -121,7 +121,7 @@ bb_cmd_simulate(int argc, char **argv)
                       "p_full", s->p_full_mean,
                       "occupancy_hist", hist,
                       "replications", (json_int_t)s->replications,
-                      "seed", (json_int_t)(a.base.sim.seed > (uint64_t)INT64_MAX ? 0 : a.base.sim.seed),
+                      "seed", bb_json_seed(a.base.sim.seed),
                       "events", (json_int_t)s->events,
                       "bb_size_quanta", (json_int_t)S,
                       "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, S),
@@ -137,13 +137,6 @@ bb_cmd_simulate(int argc, char **argv)
                       "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
                           ? json_real(c->d_min_tu) : json_null(),
                       "platform", bb_json_platform(&ctx));
-        if (o && a.base.sim.seed > (uint64_t)INT64_MAX) {
-            /* JSON integers here are signed 64-bit: larger seeds as text. */
-            char seed[32];
-
-            snprintf(seed, sizeof seed, "%llu", (unsigned long long)a.base.sim.seed);
-            json_object_set_new(o, "seed", json_string(seed));
-        }
         bb_json_print(o);
     } else {
         bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q.quantum_bytes);
