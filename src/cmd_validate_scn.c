@@ -36,8 +36,7 @@
 #include "simcli.h"
 #include "units.h"
 
-enum { OPT_SCENARIO = 0x3300, OPT_REPS, OPT_SEED, OPT_CONF, OPT_PFS, OPT_CAP, OPT_TU, OPT_RES,
-       OPT_THREADS, OPT_CSV, OPT_JSON, OPT_QUIET, OPT_MAXMEM };
+enum { OPT_SCENARIO = 0x3300, OPT_CONF, OPT_PFS, OPT_CAP, OPT_TU, OPT_RES, OPT_MAXMEM };
 
 typedef struct {
     const char *file;
@@ -45,23 +44,27 @@ typedef struct {
     int have_seed, csv, json, quiet;
     unsigned long long seed;
     double level, pfs_Bps, cap_bytes, tu_s, maxmem;
+    bb_outopts out;     /* the output child: --csv, --json, --quiet */
+    bb_runopts run;     /* the runs child: --replications (default 5), --seed (overrides
+                           the scenario's [run] seed), --threads */
 } vs_args;
 
 static const struct argp_option vs_options[] = {
     { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario (bbsize-scenario(5)); required", 0 },
-    { "replications", OPT_REPS, "R", 0, "simulated replications (default 5)", 0 },
-    { "seed", OPT_SEED, "N", 0, "override the scenario's [run] seed", 0 },
     { "confidence", OPT_CONF, "LEVEL", 0, "confidence level of the interval (0.95)", 0 },
     { "pfs-bw", OPT_PFS, "BW", 0, "override [storage] pfs_bandwidth (B), e.g. 20GB/s", 0 },
     { "capacity", OPT_CAP, "SIZE", 0, "override [storage] capacity (per buffer node)", 0 },
     { "time-unit", OPT_TU, "T", 0,
       "the model's time unit (default: the median write-burst duration)", 0 },
     { "resolution", OPT_RES, "R", 0, "quanta per B per time unit (100)", 0 },
-    { "threads", OPT_THREADS, "N", 0, "threads for the replications (0: every core)", 0 },
     { "max-memory", OPT_MAXMEM, "SIZE", 0, "refuse a chain above this memory (4GB)", 0 },
-    { "csv", OPT_CSV, NULL, 0, "print the tables as CSV", 0 },
-    { "json", OPT_JSON, NULL, 0, "print one JSON object", 0 },
-    { "quiet", OPT_QUIET, NULL, 0, "no run statistics on stderr", 0 },
+    { 0 }
+};
+
+static const struct argp_child vs_children[] = {
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_THREADS | BB_RUN_REPLICATIONS), 0, NULL, 0 },
+    { &bb_events_argp, 0, NULL, 0 },
     { 0 }
 };
 
@@ -81,12 +84,11 @@ vs_parse(int key, char *arg, struct argp_state *st)
 {
     vs_args *a = st->input;
     switch (key) {
-    case OPT_SCENARIO: a->file = arg; break;
-    case OPT_REPS: a->reps = bb_opt_long("replications", arg, 1, 100000); break;
-    case OPT_SEED:
-        a->have_seed = 1;
-        a->seed = (unsigned long long)bb_opt_long("seed", arg, 0, LONG_MAX);
+    case ARGP_KEY_INIT:
+        st->child_inputs[0] = &a->out;
+        st->child_inputs[1] = &a->run;
         break;
+    case OPT_SCENARIO: a->file = arg; break;
     case OPT_CONF: a->level = bb_opt_fraction_open("confidence", arg); break;
     case OPT_PFS:
         a->pfs_Bps = opt_qty(st, "pfs-bw", arg, bb_parse_rate);
@@ -104,19 +106,21 @@ vs_parse(int key, char *arg, struct argp_state *st)
             argp_error(st, "--time-unit '%s': must be positive", arg);
         break;
     case OPT_RES: a->resolution = bb_opt_long("resolution", arg, 1, 1000000); break;
-    case OPT_THREADS: a->threads = bb_opt_long("threads", arg, 0, 4096); break;
     case OPT_MAXMEM: a->maxmem = opt_qty(st, "max-memory", arg, bb_parse_size); break;
-    case OPT_CSV: a->csv = 1; break;
-    case OPT_JSON: a->json = 1; break;
-    case OPT_QUIET: a->quiet = 1; break;
     case ARGP_KEY_ARG:
         argp_error(st, "unexpected argument '%s' (the scenario goes with --scenario)", arg);
         break;
     case ARGP_KEY_END:
         if (!a->file)
             argp_error(st, "--scenario FILE is required");
-        if (a->csv && a->json)
-            argp_error(st, "--csv and --json exclude each other");
+        a->csv = a->out.csv;
+        a->json = a->out.json;
+        a->quiet = a->out.quiet;
+        a->have_seed = a->run.seed_set;
+        a->seed = a->run.seed;
+        a->threads = a->run.threads;
+        if (a->run.replications > 0)
+            a->reps = a->run.replications;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -226,8 +230,7 @@ bb_cmd_validate_scenario(int argc, char **argv)
     vs_args a;
     bb_scn_run R;
     char err[BB_ERRLEN];
-    static const struct argp_child children[] = { { &bb_events_argp, 0, NULL, 0 }, { 0 } };
-    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, children, NULL, NULL };
+    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, vs_children, NULL, NULL };
     memset(&a, 0, sizeof a);
     a.reps = 5;
     a.level = 0.95;
