@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "readfile.h"
 #include "commands.h"
+#include "scnmode.h"
 #include "scnrun.h"
 
 enum { OPT_SCENARIO = 0x3100 };
@@ -534,20 +535,19 @@ report_speed(const scn_run *R, const scn_args *a)
                 R->wall_s > 0 ? R->res.events / R->wall_s : 0.0);
 }
 
-static const char scn_doc[] =
-    "Run a scenario (bbsize-scenario(5)): applications on the dragonfly and the burst "
-    "buffers.  Prints per application the elapsed, communication and I/O times and message "
-    "latency percentiles, and per link type the traffic and saturation time.";
 
 int
-bb_cmd_scenario_simulate(int argc, char **argv)
+bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run)
 {
     scn_args a;
     scn_run R;
-    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, scn_children, NULL,
-                         NULL };
     memset(&a, 0, sizeof a);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    a.files[a.nfiles++] = file;
+    a.json = out->json;
+    a.csv = out->csv;
+    a.quiet = out->quiet;
+    a.have_seed = run->seed_set;
+    a.seed = run->seed;
     bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
     scn_exec(&R);
     print_run(&R, &a);

@@ -47,6 +47,8 @@ sim_parse(int key, char *arg, struct argp_state *state)
     double v;
     char msg[256];
 
+    if (key >= OPT_MODE && key <= OPT_WARMUP)
+        o->given |= 1u << (key - OPT_MODE);
     switch (key) {
     case OPT_MODE:
         if (strcmp(arg, "bernoulli") == 0)
@@ -145,6 +147,50 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
     default:
         return ARGP_ERR_UNKNOWN;
     }
+}
+
+const char *
+bb_simargs_foreign(const bb_simargs *a, unsigned allow)
+{
+    const bb_common *c = &a->common;
+    const bb_simopts *o = &a->sim;
+    int plat = (allow & BB_SCN_ALLOW_PLATFORM) != 0, reps = (allow & BB_SCN_ALLOW_REPS) != 0;
+
+    if (!plat && c->pfs_bw.set)
+        return "--pfs-bw";
+    if (!plat && c->time_unit.set)
+        return "--time-unit";
+    if (!plat && c->resolution)
+        return "--resolution";
+    if (c->bb_bw.set)
+        return "--bb-bw";
+    if (c->system)
+        return "--system";
+    if (c->solver_set)
+        return "--solver";
+    if (c->progress)
+        return "--progress";
+    if (o->given & 1u << (OPT_MODE - OPT_MODE))
+        return "--mode";
+    if (!reps && (o->given & 1u << (OPT_CONF - OPT_MODE)))
+        return "--confidence";
+    if (o->given & 1u << (OPT_NOISE - OPT_MODE))
+        return "--noise";
+    if (o->given & 1u << (OPT_DMIN - OPT_MODE))
+        return "--d-min";
+    if (o->given & 1u << (OPT_WARMUP - OPT_MODE))
+        return "--warmup";
+    if (o->run.horizon_arg)
+        return "--horizon";
+    if (!reps && o->run.replications)
+        return "--replications";
+    if (!reps && o->run.threads)
+        return "--threads";
+    if (o->pol.lazy || o->pol.threshold_set)
+        return "--policy or --threshold";
+    if (o->pol.eps != 0.01)
+        return "--empty-prob";
+    return NULL;
 }
 
 const char *
