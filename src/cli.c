@@ -16,6 +16,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "engine.h"
 #include "network/topo.h"
 #include "workload/ops.h"
@@ -176,8 +177,8 @@ bb_common_init(bb_common *c)
     c->solver = BBA_SOLVER_FFT;
 }
 
-static void
-opt_die(const char *opt, const char *fmt, const char *arg)
+void
+bb_opt_die(const char *opt, const char *fmt, const char *arg)
 {
     fprintf(stderr, "bbsize: option '--%s': ", opt);
     fprintf(stderr, fmt, arg);
@@ -192,9 +193,9 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "%s", msg);
+        bb_opt_die(opt, "%s", msg);
     if (!(v > 0 && v < 1))
-        opt_die(opt, "%s is not in (0, 1)", arg);
+        bb_opt_die(opt, "%s is not in (0, 1)", arg);
     return v;
 }
 
@@ -205,9 +206,9 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "%s", msg);
+        bb_opt_die(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
-        opt_die(opt, "%s is not in [0, 1]", arg);
+        bb_opt_die(opt, "%s is not in [0, 1]", arg);
     return v;
 }
 
@@ -218,9 +219,9 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
-        opt_die(opt, "%s", msg);
+        bb_opt_die(opt, "%s", msg);
     if (v != floor(v))
-        opt_die(opt, "'%s' is not a whole number", arg);
+        bb_opt_die(opt, "'%s' is not a whole number", arg);
     if (v < (double)lo || v > (double)hi) {
         fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
         exit(BB_EXIT_USAGE);
@@ -240,6 +241,18 @@ bb_opt_size(const char *opt, const char *arg, bb_qty *q)
 }
 
 /* ---- loading ------------------------------------------------------------ */
+
+char *
+bb_read_or_die(const char *path, size_t *len, int mode)
+{
+    char *b, err[BB_ERRLEN];
+    size_t n;
+    int rc = bb_read_file(path, mode, &b, len ? len : &n, err, sizeof err);
+
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return b;
+}
 
 static double
 default_memory_limit(void)
@@ -280,9 +293,9 @@ bb_limits_set_events(const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
-        opt_die("max-events", "%s", msg);
+        bb_opt_die("max-events", "%s", msg);
     if (!(v >= 1) || v > 1.8e19)
-        opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+        bb_opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
     bb_run_limits.max_events = floor(v);
     limits_apply();
 }
@@ -294,9 +307,9 @@ bb_limits_set_memory(const char *arg)
     char msg[256];
 
     if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
-        opt_die("max-memory", "%s", msg);
+        bb_opt_die("max-memory", "%s", msg);
     if (!(q.v > 0))
-        opt_die("max-memory", "'%s' is not positive", arg);
+        bb_opt_die("max-memory", "'%s' is not positive", arg);
     bb_run_limits.max_memory_bytes = q.v;
     limits_apply();
 }
@@ -863,192 +876,6 @@ bb_finish_stdout(void)
         bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
 }
 
-/* ---- output files ------------------------------------------------------ */
-
-/* resolve_target: follow symbolic links from path (at most 40, as the
- * kernel does) to the name that is really written; a relative link is
- * taken relative to the directory of the link.  st gets the lstat of the
- * result, or st_mode 0 when it does not exist.  Returns a malloc'd path,
- * or NULL with errno set. */
-static char *
-resolve_target(const char *path, struct stat *st)
-{
-    char *cur = strdup(path);
-    int hops;
-
-    for (hops = 0; cur != NULL; hops++) {
-        char buf[PATH_MAX];
-        ssize_t n;
-        char *next;
-
-        if (lstat(cur, st) != 0) {
-            if (errno != ENOENT) {
-                free(cur);
-                return NULL;
-            }
-            memset(st, 0, sizeof *st);
-            return cur;
-        }
-        if (!S_ISLNK(st->st_mode))
-            return cur;
-        if (hops == 40) {
-            free(cur);
-            errno = ELOOP;
-            return NULL;
-        }
-        n = readlink(cur, buf, sizeof buf - 1);
-        if (n < 0) {
-            free(cur);
-            return NULL;
-        }
-        buf[n] = '\0';
-        if (buf[0] == '/' || strchr(cur, '/') == NULL) {
-            next = strdup(buf);
-        } else {
-            size_t dl = (size_t)(strrchr(cur, '/') - cur) + 1;
-
-            next = malloc(dl + (size_t)n + 1);
-            if (next != NULL) {
-                memcpy(next, cur, dl);
-                memcpy(next + dl, buf, (size_t)n + 1);
-            }
-        }
-        free(cur);
-        cur = next;
-    }
-    errno = ENOMEM;
-    return NULL;
-}
-
-void
-bb_out_open(bb_out *o, const char *path)
-{
-    struct stat st;
-    int fd;
-
-    memset(o, 0, sizeof *o);
-    if (strcmp(path, "-") == 0) {
-        o->fp = stdout;
-        o->kind = BB_OUT_STDOUT;
-        return;
-    }
-    o->path = resolve_target(path, &st);
-    if (o->path == NULL)
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) {
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: is a directory", path);
-    }
-    if (S_ISBLK(st.st_mode)) {
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: refusing to write to a block device", path);
-    }
-    if (st.st_mode != 0 && !S_ISREG(st.st_mode)) {
-        /* A character device, FIFO or socket: write to it in place; never
-         * rename over it. */
-        fd = open(o->path, O_WRONLY | O_NOCTTY);
-        if (fd < 0 || (o->fp = fdopen(fd, "w")) == NULL) {
-            int e = errno;
-
-            if (fd >= 0)
-                close(fd);
-            free(o->path);
-            bb_die(BB_EXIT_CANTCREAT, "%s: cannot open: %s", path, strerror(e));
-        }
-        o->kind = BB_OUT_DIRECT;
-        return;
-    }
-    /* A regular file or a new one: a temporary beside the real name,
-     * renamed over it on commit (a symbolic link stays a link). */
-    o->tmp = malloc(strlen(o->path) + 32);
-    if (o->tmp == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    sprintf(o->tmp, "%s.tmp.XXXXXX", o->path);
-    fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-
-        free(o->tmp);
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
-    }
-    if (st.st_mode != 0) {
-        /* Keep the mode of the file being replaced. */
-        (void)fchmod(fd, st.st_mode & 07777);
-    } else {
-        /* mkstemp makes 0600; give the file the mode open(2) would. */
-        mode_t um = umask(0);
-
-        umask(um);
-        (void)fchmod(fd, 0666 & ~um);
-    }
-    o->fp = fdopen(fd, "w");
-    if (o->fp == NULL) {
-        int e = errno;
-
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
-    }
-    o->kind = BB_OUT_RENAME;
-}
-
-void
-bb_out_abort(bb_out *o)
-{
-    if (o->kind == BB_OUT_STDOUT) {
-        memset(o, 0, sizeof *o);
-        return;
-    }
-    if (o->fp)
-        fclose(o->fp);
-    if (o->tmp)
-        unlink(o->tmp);
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
-void
-bb_out_commit(bb_out *o)
-{
-    const char *step = NULL;
-    int e = 0;
-
-    if (o->kind == BB_OUT_STDOUT) {
-        memset(o, 0, sizeof *o);
-        bb_finish_stdout();
-        return;
-    }
-    if (fflush(o->fp) != 0 || ferror(o->fp)) {
-        step = "write";
-        e = errno;
-    } else if (o->kind == BB_OUT_RENAME && fsync(fileno(o->fp)) != 0) {
-        step = "fsync";
-        e = errno;
-    }
-    if (fclose(o->fp) != 0 && step == NULL) {
-        step = "close";
-        e = errno;
-    }
-    o->fp = NULL;
-    if (step == NULL && o->kind == BB_OUT_RENAME && rename(o->tmp, o->path) != 0) {
-        step = "rename";
-        e = errno;
-    }
-    if (step != NULL) {
-        char *path = strdup(o->path);
-
-        bb_out_abort(o);
-        bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
-    }
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
 /* ---- draining policy ---------------------------------------------------- */
 
 void
@@ -1067,7 +894,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         else if (strcmp(arg, "lazy") == 0)
             p->lazy = 1;
         else
-            opt_die("policy", "'%s' is not greedy or lazy", arg);
+            bb_opt_die("policy", "'%s' is not greedy or lazy", arg);
         return 1;
     }
     if (strcmp(name, "threshold") == 0) {

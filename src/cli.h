@@ -14,6 +14,7 @@
 #include "bbanalytic.h"
 #include "exitcodes.h"
 #include "options.h"
+#include "outfile.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -148,30 +149,6 @@ json_t *bb_json_platform(const bb_ctx *ctx);
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
 void bb_finish_stdout(void);
 
-/* Output files, safe when run as root.  bb_out_open picks how to write
- * path:
- *   "-"                        standard output;
- *   a new or regular file      a temporary beside it, renamed over it by
- *                              bb_out_commit (atomic; the mode is kept);
- *   a symbolic link            followed: its final target is replaced
- *                              atomically, the link stays a link;
- *   a character device, FIFO   opened and written in place, never renamed
- *   or socket                  over;
- *   a directory, block device  refused (status 73).
- * bb_out_commit flushes and closes (and renames); bb_out_abort discards
- * the temporary (a device or FIFO cannot be unwritten).  Both open and
- * commit exit on failure (status 73 or 74) after removing the temporary. */
-enum { BB_OUT_RENAME = 1, BB_OUT_DIRECT, BB_OUT_STDOUT };
-typedef struct {
-    FILE *fp;
-    char *path;   /* the name written (symbolic links resolved) */
-    char *tmp;    /* BB_OUT_RENAME: the temporary */
-    int kind;
-} bb_out;
-void bb_out_open(bb_out *o, const char *path);
-void bb_out_commit(bb_out *o);
-void bb_out_abort(bb_out *o);
-
 /* Bounds of every simulation (bbsize(1), BOUNDS): a command estimates the
  * events and memory of a run before it starts and refuses (status 2) one
  * beyond them; the event engine stops any run that still exceeds them.
@@ -209,6 +186,14 @@ void bb_limits_check(const char *what, double events, double bytes, const char *
 /* bb_limits_check_topology: the same for building a dragonfly of shape
  * par (source names where it came from), before anything is allocated. */
 void bb_limits_check_topology(const void *par, const char *source);
+
+/* bb_read_or_die: path read whole through bb_read_file (readfile.h: mode
+ * BB_READ_TEXT or BB_READ_BINARY); on failure, exit with its status and
+ * message (66 unreadable, 65 a NUL byte in text or too large). */
+char *bb_read_or_die(const char *path, size_t *len, int mode);
+
+/* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
+_Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */

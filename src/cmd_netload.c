@@ -256,18 +256,6 @@ static const struct argp argp = {
     children, NULL, NULL
 };
 
-/* Read a whole file; exits 66 when it cannot. */
-static unsigned char *
-slurp(const char *path, size_t *len, int mode)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, mode, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return (unsigned char *)b;
-}
-
 static void
 describe(const bb_topo *ns, int json)
 {
@@ -487,7 +475,7 @@ bb_cmd_netload(int argc, char **argv)
             bb_die(BB_EXIT_DATAERR, "--jobs: %s", err);
     } else if (a.alloc) {
         size_t len;
-        char *text = (char *)slurp(a.alloc, &len, BB_READ_TEXT);
+        char *text = bb_read_or_die(a.alloc, &len, BB_READ_TEXT);
         rc = bbs_net_alloc_parse(ns.topo, text, len, a.alloc, &pl, err);
         free(text);
         if (rc != BB_OK)

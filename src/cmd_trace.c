@@ -155,17 +155,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
     return 0;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return b;
-}
-
 /* The size table of a DCNW model (data/vef) or a CDCNW file. */
 bbs_sizedist *
 bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
@@ -199,7 +188,7 @@ bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
     } else {
         snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(trace, '/') - trace), trace, v->model);
     }
-    text = slurp(path, &len);
+    text = bb_read_or_die(path, &len, BB_READ_TEXT);
     rc = bbs_sizedist_parse(&d, path, text, len, m ? m->unit_bytes : 1.0,
                             m ? m->tail : BBS_TAIL_NONE, err);
     free(text);
@@ -294,7 +283,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         } else {
             snprintf(path, sizeof path, "%s", name);
         }
-        text = slurp(path, &len);
+        text = bb_read_or_die(path, &len, BB_READ_TEXT);
         rc = bbs_dev_params_parse(&c.bb_dev, text, path, err);
         free(text);
         if (rc)
@@ -385,7 +374,7 @@ bb_cmd_trace(int argc, char **argv)
     human = !a.out.json && !a.out.csv;
     if (a.model == M_VEF) {
         size_t len;
-        char *text = slurp(a.file, &len);
+        char *text = bb_read_or_die(a.file, &len, BB_READ_TEXT);
         t0 = now_s();
         rc = bbs_vef_parse(&v, a.file, text, len, err);
         gen_s = now_s() - t0;

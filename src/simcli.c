@@ -31,15 +31,6 @@ static const struct argp_option sim_options[] = {
     { 0 }
 };
 
-static _Noreturn void
-opt_die(const char *opt, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "bbsize: option '--%s': ", opt);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(BB_EXIT_USAGE);
-}
-
 static error_t
 sim_parse(int key, char *arg, struct argp_state *state)
 {
@@ -58,14 +49,14 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "onoff") == 0)
             o->mode = BBS_BB_ONOFF;
         else
-            opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
+            bb_opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
         break;
     case OPT_CONF:
         o->confidence = bb_opt_fraction_open("confidence", arg);
         break;
     case OPT_NOISE:
         if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
-            opt_die("noise", "'%s' is not a number in [0, 1)", arg);
+            bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
     case OPT_DMIN:
@@ -216,7 +207,7 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
-            opt_die(opt, "'%s' is not a non-negative number of time units", arg);
+            bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
     if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
@@ -232,10 +223,10 @@ units_whole(const char *opt, const char *arg, double tu_s, int positive)
     double v = duration_tu(opt, arg, tu_s);
 
     if (v > 1e12)
-        opt_die(opt, "'%s' is more than 10^12 time units", arg);
+        bb_opt_die(opt, "'%s' is more than 10^12 time units", arg);
     v = ceil(v - 1e-9);
     if (positive && v < 1)
-        opt_die(opt, "'%s' is not a positive number of time units", arg);
+        bb_opt_die(opt, "'%s' is not a positive number of time units", arg);
     return (long)v;
 }
 
@@ -267,7 +258,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
-                opt_die("d-min", "'%s' is not positive", o->d_min_arg);
+                bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
             run->period_tu = malloc(ctx->q.n * sizeof *run->period_tu);
             if (run->period_tu == NULL)

@@ -98,17 +98,6 @@ resolve(const char *from, const char *p, int by_base)
     return NULL;
 }
 
-static unsigned char *
-slurp(const char *path, size_t *len, int mode)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, mode, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return (unsigned char *)b;
-}
-
 static void
 read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
 {
@@ -117,12 +106,12 @@ read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
     unsigned char *b;
     int rc;
 
-    b = slurp(intra, &len, BB_READ_BINARY);
+    b = (unsigned char *)bb_read_or_die(intra, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_intra(w, b, len, intra, err);
     free(b);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
-    b = slurp(inter, &len, BB_READ_BINARY);
+    b = (unsigned char *)bb_read_or_die(inter, &len, BB_READ_BINARY);
     rc = bbs_net_wiring_parse_inter(w, b, len, inter, err);
     free(b);
     if (rc != BB_OK)
@@ -136,7 +125,7 @@ read_conf(const bb_topo_opts *o, const char *path, bb_topo *t)
 {
     char err[BB_ERRLEN];
     size_t len;
-    char *text = (char *)slurp(path, &len, BB_READ_TEXT);
+    char *text = bb_read_or_die(path, &len, BB_READ_TEXT);
     bbs_net_conf *c = NULL;
     bbs_net_conf_dally d;
     int rc = bbs_net_conf_parse(text, len, path, &c, err);
