@@ -36,8 +36,10 @@ static const struct argp_option arch_options[] = {
       "client)", 0 },
     { "map", OPT_MAP, "MAP", 0, "client to node: block (nearest, default), roundrobin, "
       "random", 0 },
-    { "device", OPT_BBDEV, "PRESET", 0, "buffer device preset (default intel-d3-s4510)", 0 },
-    { "hdd", OPT_HDD, "PRESET", 0, "storage-side HDD preset (default seagate-st2000nx0253)", 0 },
+    { "device", OPT_BBDEV, "NAME|FILE", 0, "buffer device: a preset name or a .dev file "
+      "(default intel-d3-s4510)", 0 },
+    { "hdd", OPT_HDD, "NAME|FILE", 0, "storage-side HDD: a preset name or a .dev file "
+      "(default seagate-st2000nx0253)", 0 },
     { "capacity", OPT_CAP, "SIZE", 0, "capacity per buffer node (default 256GiB)", 0 },
     { "threshold", OPT_THRESH, "SIZE", 0, "storage-side: requests under this go to the SSD "
       "(default 64KiB)", 0 },

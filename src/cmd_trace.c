@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "devload.h"
 #include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
@@ -261,34 +262,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     c.seed = a->run.seed;
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
         bb_die(BB_EXIT_USAGE, "--routing: %s", err);
-    {
-        char path[2048];
-        const char *name = a->device ? a->device : "mfnetsim-bb";
-        size_t len;
-        char *text;
-        path[0] = '\0';
-        if (!strchr(name, '/') && !strstr(name, ".dev")) {
-            static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
-            for (int i = 0; i < 2 && !path[0]; i++) {
-                FILE *fp;
-                snprintf(path, sizeof path, "%s/%s.dev", dirs[i], name);
-                if ((fp = fopen(path, "rb")))
-                    fclose(fp);
-                else
-                    path[0] = '\0';
-            }
-            if (!path[0])
-                bb_die(BB_EXIT_NOINPUT, "--device '%s': no such device in %s/devices", name,
-                       BBSIZE_DATADIR);
-        } else {
-            snprintf(path, sizeof path, "%s", name);
-        }
-        text = bb_read_or_die(path, &len, BB_READ_TEXT);
-        rc = bbs_dev_params_parse(&c.bb_dev, text, path, err);
-        free(text);
-        if (rc)
-            bb_die_lib(rc, err);
-    }
+    bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
     t0 = now_s();
     if ((rc = bbs_exec_run(w, &c, &r, err)))
         bb_die_lib(rc, err);

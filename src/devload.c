@@ -65,13 +65,16 @@ void
 bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
 {
     char buf[4096], err[BB_ERRLEN], *text = NULL;
-    const char *src = path;
+    const char *src;
     size_t len;
     int rc;
 
+    if (preset && (strchr(preset, '/') || strstr(preset, ".dev"))) {
+        path = preset;   /* a file, as in every command that names a device */
+        preset = NULL;
+    }
     if (preset) {
-        if (strchr(preset, '/') == NULL)
-            for (size_t k = 0; k < NDIRS && !text; k++) {
+        for (size_t k = 0; k < NDIRS && !text; k++) {
                 snprintf(buf, sizeof buf, "%s/%s.dev", preset_dirs[k], preset);
                 rc = bb_read_file(buf, BB_READ_TEXT, &text, &len, err, sizeof err);
                 if (rc != 0 && rc != BB_EXIT_NOINPUT)
@@ -87,6 +90,7 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
         }
         src = buf;
     } else {
+        src = path;
         rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);
         if (rc != 0)
             bb_die(rc, "cannot read the device file: %s", err);

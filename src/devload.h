@@ -11,8 +11,10 @@
 
 #include "storage/device.h"
 
-/* bb_device_load: the parameters of preset (a name) or, when preset is
- * NULL, of the file path.  An unknown preset exits 64 listing the known
+/* bb_device_load: the parameters of preset (a name; one with a '/' or
+ * ".dev" is a file) or, when preset is NULL, of the file path.  Every
+ * command that names a device (device --preset, bbarch --device/--hdd,
+ * trace --device) reads it here.  An unknown preset exits 64 listing the known
  * ones; an unreadable file 66; a bad file 65 naming file, line and
  * field. */
 void bb_device_load(const char *preset, const char *path, bbs_dev_params *p);

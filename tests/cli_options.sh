@@ -224,4 +224,18 @@ expect_fail "bbarch: --intra without --inter refused (64)" 64 "go together" \
 t_err "trace: an unknown preset lists the names (64)" 64 "graph500-72" \
     "$BBSIZE" trace -q --model fileload --topology torus
 
+# One device reader: every command that names a device takes a preset
+# name or a .dev file, and an unknown name lists the presets (64).
+"$BBSIZE" bbarch --horizon 2s --json >"$T/bd0.json"
+"$BBSIZE" bbarch --horizon 2s --json --device "$D/devices/intel-d3-s4510.dev" >"$T/bd1.json"
+check "bbarch --device FILE is the preset of the same file (was: refused)" 'cmp -s "$T/bd0.json" "$T/bd1.json"'
+"$BBSIZE" device --preset "$D/devices/seagate-st2000nx0253.dev" --pattern randread --size 4MiB >"$T/dv1"
+"$BBSIZE" device --preset seagate-st2000nx0253 --pattern randread --size 4MiB >"$T/dv2"
+check "device --preset FILE.dev reads the file" 'sed 1d "$T/dv1" | cmp -s - "$(sed 1d "$T/dv2" >"$T/dv2b"; echo "$T/dv2b")"'
+for cmd in "device --pattern randread --preset" "bbarch --device" "trace -q --model fileload --topology graph500-72 --device"; do
+  # shellcheck disable=SC2086
+  t_err "${cmd%% *}: an unknown device name lists the presets (64)" 64 "presets are: .*intel-d3-s4510" \
+      "$BBSIZE" $cmd nosuchdevice
+done
+
 t_done
