@@ -89,6 +89,7 @@ struct arch_args {
     bb_qty mttf, mttr, lazyth, cmttf, cmttr, lmttf, lmttr;
     const char *fail_log;
     int routing, net_opt;
+    const char *routing_arg;   /* --routing as given; NULL: the .conf's, else min */
     double ambient;
     bb_outopts out;     /* --json: the totals as JSON */
     bb_runopts run;     /* --seed (default 1), --horizon (default 600 s) */
@@ -191,6 +192,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
         char msg[BB_ERRLEN];
         if (bbs_net_route_parse(arg, &a->routing, msg) != BB_OK)
             bb_die(BB_EXIT_USAGE, "option '--routing': %s", msg);
+        a->routing_arg = arg;
         break;
     }
     case OPT_EA: c->fail.ea_eV = num_opt("activation-energy", arg, 0, 10); break;
@@ -471,7 +473,7 @@ bb_cmd_bbarch(int argc, char **argv)
     }
     if (a.topo.topology) {
         arch_topology(&a, &topo);
-        dp = (bbs_arch_dfly_params){ topo.topo, { a.routing, 0, 4 } };
+        dp = (bbs_arch_dfly_params){ topo.topo, { bb_topo_routing(&topo, a.routing_arg), 0, 4 } };
         a.c.net = &bbs_arch_net_dragonfly;
         a.c.net_params = &dp;
     }

@@ -455,12 +455,7 @@ bb_cmd_netload(int argc, char **argv)
         bb_topo_free(&ns);
         return BB_EXIT_OK;
     }
-    if (a.routing)
-        bbs_net_route_parse(a.routing, &rk, err);
-    else if (ns.conf_routing[0] && bbs_net_route_parse(ns.conf_routing, &rk, err) == BB_OK)
-        ;
-    else
-        rk = BBS_NET_ROUTE_MIN;
+    rk = bb_topo_routing(&ns, a.routing);
     if (a.jobs) {
         int *ranks, nj;
         gsl_rng *r;

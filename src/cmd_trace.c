@@ -262,6 +262,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     c.seed = a->run.seed;
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
         bb_die(BB_EXIT_USAGE, "--routing: %s", err);
+    c.route.kind = bb_topo_routing(&net, a->routing);
     bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
     t0 = now_s();
     if ((rc = bbs_exec_run(w, &c, &r, err)))
@@ -271,7 +272,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         const bbs_exec_job_result *J = &r.jobs[0];
         if (human) {
             printf("run on %s (%s placement, %s routing), seed %llu:\n", net.source,
-                   a->place ? a->place : "cont", a->routing ? a->routing : "min",
+                   a->place ? a->place : "cont", bbs_net_route_name(c.route.kind),
                    (unsigned long long)a->run.seed);
             bb_fmt_duration(buf, sizeof buf, J->elapsed_s);
             printf("  elapsed            %s%s\n", buf, J->finished ? "" : " (not finished)");

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "network/codesconf.h"
+#include "network/route.h"
 #include "readfile.h"
 #include "topoload.h"
 
@@ -201,6 +202,19 @@ bb_topo_build(bb_topo *t)
     rc = bbs_net_topo_build(&t->par, t->have_wiring ? &t->w : NULL, &t->topo, err);
     if (rc != BB_OK)
         bb_die(rc == BB_ENOMEM ? BB_EXIT_SOFTWARE : BB_EXIT_DATAERR, "%s: %s", t->source, err);
+}
+
+int
+bb_topo_routing(const bb_topo *t, const char *opt)
+{
+    char err[BB_ERRLEN];
+    int k;
+
+    if (opt && bbs_net_route_parse(opt, &k, err) == BB_OK)
+        return k;
+    if (t->conf_routing[0] && bbs_net_route_parse(t->conf_routing, &k, err) == BB_OK)
+        return k;
+    return BBS_NET_ROUTE_MIN;
 }
 
 void

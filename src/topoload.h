@@ -49,4 +49,10 @@ void bb_topo_read(const bb_topo_opts *o, const char *dflt, bb_topo *t);
 void bb_topo_build(bb_topo *t);
 void bb_topo_free(bb_topo *t);
 
+/* bb_topo_routing: the routing kind (network/route.h) of a run on t: the
+ * option's (opt, already checked by the command), else the .conf's when
+ * it names one the simulator knows, else minimal.  The same rule in every
+ * command that takes --routing. */
+int bb_topo_routing(const bb_topo *t, const char *opt);
+
 #endif
