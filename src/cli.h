@@ -1,6 +1,7 @@
 /* cli.h: what every bbsize subcommand shares: the platform and solver
  * options (an argp child), loading the workload and quantising it, status
- * mapping, messages, progress and atomic output files.
+ * mapping, messages, progress; the other shared option children are in
+ * options.h, output files in outfile.h (cli.c, options.c, outfile.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_CLI_H
 #define BBSIZE_SRC_CLI_H
@@ -174,6 +175,7 @@ extern const struct argp bb_limits_argp;
 extern const struct argp bb_events_argp;
 /* The --max-events option, for argp tables that have --max-memory already. */
 #define BB_OPT_MAX_EVENTS 0x1f00
+#define BB_OPT_MAX_MEMORY 0x1f01
 #define BB_MAX_EVENTS_OPTION { "max-events", BB_OPT_MAX_EVENTS, "N", 0, \
       "refuse runs of more events than this (default 1e9, a few minutes)", 0 }
 /* bb_limits_check: before a run, die with status 2 when about `events`

@@ -1,9 +1,12 @@
-/* options.c: the shared argp children, output, runs and targets
- * (options.h).
+/* options.c: the argp children every command shares: output, runs and
+ * targets (options.h), and the platform and solver child, the option-value
+ * helpers and the draining-policy child of cli.h.  Every option of every
+ * command that is not the command's own is parsed here.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,4 +221,291 @@ bb_options_init(void)
         bb_targets_argps[m].options = tgt_opts[m];
         bb_targets_argps[m].parser = tgt_parse;
     }
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+enum {
+    OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
+    OPT_SYSTEM
+};
+
+static const struct argp_option common_options[] = {
+    { NULL, 0, NULL, 0, "Platform (override the workload file's #@ lines):", 1 },
+    { "pfs-bw", OPT_PFS_BW, "RATE", 0,
+      "PFS bandwidth B, e.g. 1.45TB/s (plain number: data units per time unit)", 1 },
+    { "bb-bw", OPT_BB_BW, "RATE", 0, "burst-buffer bandwidth B_BB (optional)", 1 },
+    { "time-unit", OPT_TIME_UNIT, "DURATION", 0,
+      "the model's time unit, e.g. 60s or 1min (default 1 s)", 1 },
+    { "resolution", OPT_RESOLUTION, "R", 0,
+      "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
+    { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
+    { NULL, 0, NULL, 0, "Solver:", 2 },
+    { "solver", OPT_SOLVER, "NAME", 0,
+      "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
+      "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
+    { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
+      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+    { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
+      "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
+    { 0 }
+};
+
+static void
+usage_die(struct argp_state *state, const char *opt, const char *msg)
+{
+    argp_failure(state, BB_EXIT_USAGE, 0, "option '--%s': %s", opt, msg);
+    exit(BB_EXIT_USAGE); /* argp_failure exits; this keeps the compiler sure */
+}
+
+static error_t
+common_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_common *c = state->input;
+    char msg[256];
+
+    switch (key) {
+    case OPT_PFS_BW:
+        if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) < 0)
+            usage_die(state, "pfs-bw", msg);
+        if (!(c->pfs_bw.v > 0))
+            usage_die(state, "pfs-bw", "the PFS bandwidth must be positive");
+        break;
+    case OPT_BB_BW:
+        if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
+            usage_die(state, "bb-bw", msg);
+        if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
+            usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
+                      "burst-buffer bandwidth)");
+        break;
+    case OPT_TIME_UNIT:
+        if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
+            usage_die(state, "time-unit", msg);
+        if (!(c->time_unit.v > 0))
+            usage_die(state, "time-unit", "the time unit must be positive");
+        break;
+    case OPT_RESOLUTION:
+        c->resolution = bb_opt_long("resolution", arg, 1, 100000000L);
+        break;
+    case OPT_SYSTEM:
+        c->system = arg;
+        break;
+    case OPT_SOLVER:
+        c->solver_set = 1;
+        if (strcmp(arg, "fft") == 0)
+            c->solver = BBA_SOLVER_FFT;
+        else if (strcmp(arg, "banded") == 0)
+            c->solver = BBA_SOLVER_BANDED;
+        else if (strcmp(arg, "umfpack") == 0)
+            c->solver = BBA_SOLVER_UMFPACK;
+        else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
+            c->solver = BBA_SOLVER_GAUSS_SEIDEL;
+        else
+            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
+        break;
+    case BB_OPT_MAX_MEMORY:
+        bb_limits_set_memory(arg);
+        c->max_memory_bytes = bb_run_limits.max_memory_bytes;
+        break;
+    case BB_OPT_MAX_EVENTS:
+        bb_limits_set_events(arg);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp bb_common_argp = { common_options, common_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_common_init(bb_common *c)
+{
+    memset(c, 0, sizeof *c);
+    c->solver = BBA_SOLVER_FFT;
+}
+
+void
+bb_opt_die(const char *opt, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "bbsize: option '--%s': ", opt);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(BB_EXIT_USAGE);
+}
+
+double
+bb_opt_fraction_open(const char *opt, const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+        bb_opt_die(opt, "%s", msg);
+    if (!(v > 0 && v < 1))
+        bb_opt_die(opt, "%s is not in (0, 1)", arg);
+    return v;
+}
+
+double
+bb_opt_fraction_closed(const char *opt, const char *arg)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+        bb_opt_die(opt, "%s", msg);
+    if (!(v >= 0 && v <= 1))
+        bb_opt_die(opt, "%s is not in [0, 1]", arg);
+    return v;
+}
+
+long
+bb_opt_long(const char *opt, const char *arg, long lo, long hi)
+{
+    double v;
+    char msg[256];
+
+    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        bb_opt_die(opt, "%s", msg);
+    if (v != floor(v))
+        bb_opt_die(opt, "'%s' is not a whole number", arg);
+    if (v < (double)lo || v > (double)hi) {
+        fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
+        exit(BB_EXIT_USAGE);
+    }
+    return (long)v;
+}
+
+void
+bb_opt_size(const char *opt, const char *arg, bb_qty *q)
+{
+    char msg[256];
+
+    if (bb_parse_size(arg, q, msg, sizeof msg) < 0) {
+        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
+        exit(BB_EXIT_USAGE);
+    }
+}
+
+/* ---- draining policy ---------------------------------------------------- */
+
+void
+bb_policy_opts_init(bb_policy_opts *p)
+{
+    memset(p, 0, sizeof *p);
+    p->eps = 0.01;
+}
+
+int
+bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
+{
+    if (strcmp(name, "policy") == 0) {
+        if (strcmp(arg, "greedy") == 0)
+            p->lazy = 0;
+        else if (strcmp(arg, "lazy") == 0)
+            p->lazy = 1;
+        else
+            bb_opt_die("policy", "'%s' is not greedy or lazy", arg);
+        return 1;
+    }
+    if (strcmp(name, "threshold") == 0) {
+        bb_qty q;
+        char msg[256];
+
+        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0) {
+            fprintf(stderr, "bbsize: option '--threshold': %s\n", msg);
+            exit(BB_EXIT_USAGE);
+        }
+        if (q.plain) {
+            p->threshold_frac = bb_opt_fraction_closed("threshold", arg);
+            p->threshold_is_size = 0;
+        } else {
+            p->threshold_size = q;
+            p->threshold_is_size = 1;
+        }
+        p->threshold_set = 1;
+        return 1;
+    }
+    if (strcmp(name, "empty-prob") == 0) {
+        p->eps = bb_opt_fraction_closed("empty-prob", arg);
+        return 1;
+    }
+    return 0;
+}
+
+void
+bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out)
+{
+    out->lazy = p->lazy;
+    out->eps = p->eps;
+    out->threshold = 0;
+    if (!p->lazy)
+        return;
+    if (p->threshold_is_size) {
+        out->threshold = bb_ctx_size_to_quanta(ctx, &p->threshold_size);
+        if (out->threshold > S) {
+            char a[64], b[64];
+
+            bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
+            bb_ctx_fmt_size(ctx, b, sizeof b, bb_ctx_quanta_to_bytes(ctx, S));
+            bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+        }
+    } else {
+        out->threshold = (long)floor(p->threshold_frac * (double)S);
+    }
+}
+
+enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
+
+static const struct argp_option policy_options[] = {
+    { NULL, 0, NULL, 0, "Draining policy:", 3 },
+    { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
+    { "threshold", OPT_POL_THRESHOLD, "T", 0,
+      "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
+      "unit (default 0; implies --policy lazy)", 3 },
+    { "empty-prob", OPT_POL_EPS, "EPS", 0,
+      "lazy: probability of draining below the threshold (default 0.01)", 3 },
+    { 0 }
+};
+
+static error_t
+policy_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_policy_opts *p = state->input;
+
+    switch (key) {
+    case OPT_POL_POLICY:
+        bb_policy_opt_parse(p, "policy", arg);
+        break;
+    case OPT_POL_THRESHOLD:
+        bb_policy_opt_parse(p, "threshold", arg);
+        break;
+    case OPT_POL_EPS:
+        bb_policy_opt_parse(p, "empty-prob", arg);
+        break;
+    case ARGP_KEY_END:
+        if (p->threshold_set && !p->lazy)
+            p->lazy = 1; /* a threshold implies lazy draining */
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, NULL, NULL, NULL };
+
+void
+bb_argp_file(struct argp_state *state, char *arg, const char **file)
+{
+    if (*file)
+        argp_error(state, "more than one workload file ('%s' and '%s')", *file, arg);
+    *file = arg;
+}
+
+const char *
+bb_policy_name(const bba_policy *p)
+{
+    return p->lazy ? "lazy" : "greedy";
 }
