@@ -24,14 +24,14 @@ static const struct argp_option options[] = {
     { "tolerance", OPT_TOL, "REL", 0, "a row agrees when the prediction is inside the "
       "interval and the interval within +-REL of it (default 0.5); inside but wider is "
       "inconclusive", 0 },
-    { NULL, 0, NULL, 0, "Scenario mode (bbsize-scenario(5)):", 1 },
+    { NULL, 0, NULL, 0, "Scenario mode (bbsize-scenario(5)):", 60 },
     { "scenario", OPT_SCENARIO, "FILE", 0, "the system-level cross-check on this scenario "
       "instead; it takes --capacity, --pfs-bw (a plain number: bytes/s), --time-unit "
       "(default: the median write burst), --resolution, --replications (default 5), "
       "--seed (overrides the scenario's), --threads, --confidence, --max-memory (default "
-      "4GB), --max-events, --csv, --json, --quiet", 1 },
+      "4GB), --max-events, --csv, --json, --quiet", 60 },
     { "capacity", OPT_CAPACITY, "SIZE", 0, "override [storage] capacity (per buffer node)",
-      1 },
+      60 },
     { 0 }
 };
 
