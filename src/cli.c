@@ -1,4 +1,6 @@
-/* cli.c: shared options, workload loading, messages and output (cli.h).
+/* cli.c: messages and exit statuses, run bounds, loading the workload into
+ * a bb_ctx, progress and JSON helpers (cli.h; the option parsers of cli.h
+ * are in options.c, the output files in outfile.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -16,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "engine.h"
 #include "network/topo.h"
 #include "workload/ops.h"
@@ -74,184 +77,19 @@ bb_die_lib(int st, const char *err)
     bb_die(bb_exit_status(st), "%s", err);
 }
 
-/* ---- options ------------------------------------------------------------ */
-
-enum {
-    OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
-    OPT_MAX_MEMORY, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_SYSTEM
-};
-
-static const struct argp_option common_options[] = {
-    { NULL, 0, NULL, 0, "Platform (override the workload file's #@ lines):", 1 },
-    { "pfs-bw", OPT_PFS_BW, "RATE", 0,
-      "PFS bandwidth B, e.g. 1.45TB/s (plain number: data units per time unit)", 1 },
-    { "bb-bw", OPT_BB_BW, "RATE", 0, "burst-buffer bandwidth B_BB (optional)", 1 },
-    { "time-unit", OPT_TIME_UNIT, "DURATION", 0,
-      "the model's time unit, e.g. 60s or 1min (default 1 s)", 1 },
-    { "resolution", OPT_RESOLUTION, "R", 0,
-      "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
-    { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
-    { NULL, 0, NULL, 0, "Solver and output:", 2 },
-    { "solver", OPT_SOLVER, "NAME", 0,
-      "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
-      "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
-    { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
-    { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
-      "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
-    { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 2 },
-    { "quiet", OPT_QUIET, NULL, 0, "no progress messages", 2 },
-    { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 2 },
-    { 0 }
-};
-
-static void
-usage_die(struct argp_state *state, const char *opt, const char *msg)
-{
-    argp_failure(state, BB_EXIT_USAGE, 0, "option '--%s': %s", opt, msg);
-    exit(BB_EXIT_USAGE); /* argp_failure exits; this keeps the compiler sure */
-}
-
-static error_t
-common_parse(int key, char *arg, struct argp_state *state)
-{
-    bb_common *c = state->input;
-    char msg[256];
-
-    switch (key) {
-    case OPT_PFS_BW:
-        if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) < 0)
-            usage_die(state, "pfs-bw", msg);
-        if (!(c->pfs_bw.v > 0))
-            usage_die(state, "pfs-bw", "the PFS bandwidth must be positive");
-        break;
-    case OPT_BB_BW:
-        if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
-            usage_die(state, "bb-bw", msg);
-        if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
-            usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
-                      "burst-buffer bandwidth)");
-        break;
-    case OPT_TIME_UNIT:
-        if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
-            usage_die(state, "time-unit", msg);
-        if (!(c->time_unit.v > 0))
-            usage_die(state, "time-unit", "the time unit must be positive");
-        break;
-    case OPT_RESOLUTION:
-        c->resolution = bb_opt_long("resolution", arg, 1, 100000000L);
-        break;
-    case OPT_SYSTEM:
-        c->system = arg;
-        break;
-    case OPT_SOLVER:
-        c->solver_set = 1;
-        if (strcmp(arg, "fft") == 0)
-            c->solver = BBA_SOLVER_FFT;
-        else if (strcmp(arg, "banded") == 0)
-            c->solver = BBA_SOLVER_BANDED;
-        else if (strcmp(arg, "umfpack") == 0)
-            c->solver = BBA_SOLVER_UMFPACK;
-        else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
-            c->solver = BBA_SOLVER_GAUSS_SEIDEL;
-        else
-            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
-        break;
-    case OPT_MAX_MEMORY:
-        bb_limits_set_memory(arg);
-        c->max_memory_bytes = bb_run_limits.max_memory_bytes;
-        break;
-    case BB_OPT_MAX_EVENTS:
-        bb_limits_set_events(arg);
-        break;
-    case OPT_JSON:
-        c->json = 1;
-        break;
-    case OPT_QUIET:
-        c->quiet = 1;
-        break;
-    case OPT_PROGRESS:
-        c->progress = 1;
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-const struct argp bb_common_argp = { common_options, common_parse, NULL, NULL, NULL, NULL, NULL };
-
-void
-bb_common_init(bb_common *c)
-{
-    memset(c, 0, sizeof *c);
-    c->solver = BBA_SOLVER_FFT;
-}
-
-static void
-opt_die(const char *opt, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "bbsize: option '--%s': ", opt);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(BB_EXIT_USAGE);
-}
-
-double
-bb_opt_fraction_open(const char *opt, const char *arg)
-{
-    double v;
-    char msg[256];
-
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "%s", msg);
-    if (!(v > 0 && v < 1))
-        opt_die(opt, "%s is not in (0, 1)", arg);
-    return v;
-}
-
-double
-bb_opt_fraction_closed(const char *opt, const char *arg)
-{
-    double v;
-    char msg[256];
-
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        opt_die(opt, "%s", msg);
-    if (!(v >= 0 && v <= 1))
-        opt_die(opt, "%s is not in [0, 1]", arg);
-    return v;
-}
-
-long
-bb_opt_long(const char *opt, const char *arg, long lo, long hi)
-{
-    double v;
-    char msg[256];
-
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
-        opt_die(opt, "%s", msg);
-    if (v != floor(v))
-        opt_die(opt, "'%s' is not a whole number", arg);
-    if (v < (double)lo || v > (double)hi) {
-        fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
-        exit(BB_EXIT_USAGE);
-    }
-    return (long)v;
-}
-
-void
-bb_opt_size(const char *opt, const char *arg, bb_qty *q)
-{
-    char msg[256];
-
-    if (bb_parse_size(arg, q, msg, sizeof msg) < 0) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
-}
-
 /* ---- loading ------------------------------------------------------------ */
+
+char *
+bb_read_or_die(const char *path, size_t *len, int mode)
+{
+    char *b, err[BB_ERRLEN];
+    size_t n;
+    int rc = bb_read_file(path, mode, &b, len ? len : &n, err, sizeof err);
+
+    if (rc != 0)
+        bb_die(rc, "%s", err);
+    return b;
+}
 
 static double
 default_memory_limit(void)
@@ -292,9 +130,9 @@ bb_limits_set_events(const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
-        opt_die("max-events", "%s", msg);
+        bb_opt_die("max-events", "%s", msg);
     if (!(v >= 1) || v > 1.8e19)
-        opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+        bb_opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
     bb_run_limits.max_events = floor(v);
     limits_apply();
 }
@@ -306,9 +144,9 @@ bb_limits_set_memory(const char *arg)
     char msg[256];
 
     if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
-        opt_die("max-memory", "%s", msg);
+        bb_opt_die("max-memory", "%s", msg);
     if (!(q.v > 0))
-        opt_die("max-memory", "'%s' is not positive", arg);
+        bb_opt_die("max-memory", "'%s' is not positive", arg);
     bb_run_limits.max_memory_bytes = q.v;
     limits_apply();
 }
@@ -316,7 +154,7 @@ bb_limits_set_memory(const char *arg)
 static const struct argp_option limits_options[] = {
     { NULL, 0, NULL, 0, "Bounds:", 50 },
     BB_MAX_EVENTS_OPTION,
-    { "max-memory", OPT_MAX_MEMORY, "SIZE", 0,
+    { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
       "refuse runs needing more memory than this (default 75% of RAM)", 0 },
     { 0 }
 };
@@ -329,7 +167,7 @@ limits_parse(int key, char *arg, struct argp_state *state)
     case BB_OPT_MAX_EVENTS:
         bb_limits_set_events(arg);
         return 0;
-    case OPT_MAX_MEMORY:
+    case BB_OPT_MAX_MEMORY:
         bb_limits_set_memory(arg);
         return 0;
     default:
@@ -799,6 +637,17 @@ bb_json_print(json_t *obj)
 }
 
 json_t *
+bb_json_seed(uint64_t seed)
+{
+    char buf[32];
+
+    if (seed <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)seed);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
+    return json_string(buf);
+}
+
+json_t *
 bb_json_platform(const bb_ctx *ctx)
 {
     json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",
@@ -829,312 +678,4 @@ bb_finish_stdout(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
         bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
-}
-
-/* ---- output files ------------------------------------------------------ */
-
-/* resolve_target: follow symbolic links from path (at most 40, as the
- * kernel does) to the name that is really written; a relative link is
- * taken relative to the directory of the link.  st gets the lstat of the
- * result, or st_mode 0 when it does not exist.  Returns a malloc'd path,
- * or NULL with errno set. */
-static char *
-resolve_target(const char *path, struct stat *st)
-{
-    char *cur = strdup(path);
-    int hops;
-
-    for (hops = 0; cur != NULL; hops++) {
-        char buf[PATH_MAX];
-        ssize_t n;
-        char *next;
-
-        if (lstat(cur, st) != 0) {
-            if (errno != ENOENT) {
-                free(cur);
-                return NULL;
-            }
-            memset(st, 0, sizeof *st);
-            return cur;
-        }
-        if (!S_ISLNK(st->st_mode))
-            return cur;
-        if (hops == 40) {
-            free(cur);
-            errno = ELOOP;
-            return NULL;
-        }
-        n = readlink(cur, buf, sizeof buf - 1);
-        if (n < 0) {
-            free(cur);
-            return NULL;
-        }
-        buf[n] = '\0';
-        if (buf[0] == '/' || strchr(cur, '/') == NULL) {
-            next = strdup(buf);
-        } else {
-            size_t dl = (size_t)(strrchr(cur, '/') - cur) + 1;
-
-            next = malloc(dl + (size_t)n + 1);
-            if (next != NULL) {
-                memcpy(next, cur, dl);
-                memcpy(next + dl, buf, (size_t)n + 1);
-            }
-        }
-        free(cur);
-        cur = next;
-    }
-    errno = ENOMEM;
-    return NULL;
-}
-
-void
-bb_out_open(bb_out *o, const char *path)
-{
-    struct stat st;
-    int fd;
-
-    memset(o, 0, sizeof *o);
-    if (strcmp(path, "-") == 0) {
-        o->fp = stdout;
-        o->kind = BB_OUT_STDOUT;
-        return;
-    }
-    o->path = resolve_target(path, &st);
-    if (o->path == NULL)
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) {
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: is a directory", path);
-    }
-    if (S_ISBLK(st.st_mode)) {
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: refusing to write to a block device", path);
-    }
-    if (st.st_mode != 0 && !S_ISREG(st.st_mode)) {
-        /* A character device, FIFO or socket: write to it in place; never
-         * rename over it. */
-        fd = open(o->path, O_WRONLY | O_NOCTTY);
-        if (fd < 0 || (o->fp = fdopen(fd, "w")) == NULL) {
-            int e = errno;
-
-            if (fd >= 0)
-                close(fd);
-            free(o->path);
-            bb_die(BB_EXIT_CANTCREAT, "%s: cannot open: %s", path, strerror(e));
-        }
-        o->kind = BB_OUT_DIRECT;
-        return;
-    }
-    /* A regular file or a new one: a temporary beside the real name,
-     * renamed over it on commit (a symbolic link stays a link). */
-    o->tmp = malloc(strlen(o->path) + 32);
-    if (o->tmp == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    sprintf(o->tmp, "%s.tmp.XXXXXX", o->path);
-    fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-
-        free(o->tmp);
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
-    }
-    if (st.st_mode != 0) {
-        /* Keep the mode of the file being replaced. */
-        (void)fchmod(fd, st.st_mode & 07777);
-    } else {
-        /* mkstemp makes 0600; give the file the mode open(2) would. */
-        mode_t um = umask(0);
-
-        umask(um);
-        (void)fchmod(fd, 0666 & ~um);
-    }
-    o->fp = fdopen(fd, "w");
-    if (o->fp == NULL) {
-        int e = errno;
-
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        free(o->path);
-        bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
-    }
-    o->kind = BB_OUT_RENAME;
-}
-
-void
-bb_out_abort(bb_out *o)
-{
-    if (o->kind == BB_OUT_STDOUT) {
-        memset(o, 0, sizeof *o);
-        return;
-    }
-    if (o->fp)
-        fclose(o->fp);
-    if (o->tmp)
-        unlink(o->tmp);
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
-void
-bb_out_commit(bb_out *o)
-{
-    const char *step = NULL;
-    int e = 0;
-
-    if (o->kind == BB_OUT_STDOUT) {
-        memset(o, 0, sizeof *o);
-        bb_finish_stdout();
-        return;
-    }
-    if (fflush(o->fp) != 0 || ferror(o->fp)) {
-        step = "write";
-        e = errno;
-    } else if (o->kind == BB_OUT_RENAME && fsync(fileno(o->fp)) != 0) {
-        step = "fsync";
-        e = errno;
-    }
-    if (fclose(o->fp) != 0 && step == NULL) {
-        step = "close";
-        e = errno;
-    }
-    o->fp = NULL;
-    if (step == NULL && o->kind == BB_OUT_RENAME && rename(o->tmp, o->path) != 0) {
-        step = "rename";
-        e = errno;
-    }
-    if (step != NULL) {
-        char *path = strdup(o->path);
-
-        bb_out_abort(o);
-        bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
-    }
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-}
-
-/* ---- draining policy ---------------------------------------------------- */
-
-void
-bb_policy_opts_init(bb_policy_opts *p)
-{
-    memset(p, 0, sizeof *p);
-    p->eps = 0.01;
-}
-
-int
-bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
-{
-    if (strcmp(name, "policy") == 0) {
-        if (strcmp(arg, "greedy") == 0)
-            p->lazy = 0;
-        else if (strcmp(arg, "lazy") == 0)
-            p->lazy = 1;
-        else
-            opt_die("policy", "'%s' is not greedy or lazy", arg);
-        return 1;
-    }
-    if (strcmp(name, "threshold") == 0) {
-        bb_qty q;
-        char msg[256];
-
-        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0) {
-            fprintf(stderr, "bbsize: option '--threshold': %s\n", msg);
-            exit(BB_EXIT_USAGE);
-        }
-        if (q.plain) {
-            p->threshold_frac = bb_opt_fraction_closed("threshold", arg);
-            p->threshold_is_size = 0;
-        } else {
-            p->threshold_size = q;
-            p->threshold_is_size = 1;
-        }
-        p->threshold_set = 1;
-        return 1;
-    }
-    if (strcmp(name, "empty-prob") == 0) {
-        p->eps = bb_opt_fraction_closed("empty-prob", arg);
-        return 1;
-    }
-    return 0;
-}
-
-void
-bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out)
-{
-    out->lazy = p->lazy;
-    out->eps = p->eps;
-    out->threshold = 0;
-    if (!p->lazy)
-        return;
-    if (p->threshold_is_size) {
-        out->threshold = bb_ctx_size_to_quanta(ctx, &p->threshold_size);
-        if (out->threshold > S) {
-            char a[64], b[64];
-
-            bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
-            bb_ctx_fmt_size(ctx, b, sizeof b, bb_ctx_quanta_to_bytes(ctx, S));
-            bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
-        }
-    } else {
-        out->threshold = (long)floor(p->threshold_frac * (double)S);
-    }
-}
-
-enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
-
-static const struct argp_option policy_options[] = {
-    { NULL, 0, NULL, 0, "Draining policy:", 3 },
-    { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
-    { "threshold", OPT_POL_THRESHOLD, "T", 0,
-      "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
-      "unit (default 0; implies --policy lazy)", 3 },
-    { "empty-prob", OPT_POL_EPS, "EPS", 0,
-      "lazy: probability of draining below the threshold (default 0.01)", 3 },
-    { 0 }
-};
-
-static error_t
-policy_parse(int key, char *arg, struct argp_state *state)
-{
-    bb_policy_opts *p = state->input;
-
-    switch (key) {
-    case OPT_POL_POLICY:
-        bb_policy_opt_parse(p, "policy", arg);
-        break;
-    case OPT_POL_THRESHOLD:
-        bb_policy_opt_parse(p, "threshold", arg);
-        break;
-    case OPT_POL_EPS:
-        bb_policy_opt_parse(p, "empty-prob", arg);
-        break;
-    case ARGP_KEY_END:
-        if (p->threshold_set && !p->lazy)
-            p->lazy = 1; /* a threshold implies lazy draining */
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, NULL, NULL, NULL };
-
-void
-bb_argp_file(struct argp_state *state, char *arg, const char **file)
-{
-    if (*file)
-        argp_error(state, "more than one workload file ('%s' and '%s')", *file, arg);
-    *file = arg;
-}
-
-const char *
-bb_policy_name(const bba_policy *p)
-{
-    return p->lazy ? "lazy" : "greedy";
 }

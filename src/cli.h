@@ -1,17 +1,21 @@
 /* cli.h: what every bbsize subcommand shares: the platform and solver
  * options (an argp child), loading the workload and quantising it, status
- * mapping, messages, progress and atomic output files.
+ * mapping, messages, progress; the other shared option children are in
+ * options.h, output files in outfile.h (cli.c, options.c, outfile.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_CLI_H
 #define BBSIZE_SRC_CLI_H
 
 #include <argp.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
 #include "bbanalytic.h"
 #include "exitcodes.h"
+#include "options.h"
+#include "outfile.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -23,14 +27,20 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
-    int json, csv, quiet, progress;
+    /* The output options (options.h): the command gives &common.out to its
+     * output child; the same fields read as common.json, common.quiet... */
+    union {
+        bb_outopts out;
+        struct { BB_OUTOPTS_FIELDS; };
+    };
     const char *system;         /* --system NAME (platform preset), or NULL */
 } bb_common;
 
-/* The argp child that parses bb_common (pass &common as the input of the
- * child: the parent's parser must set state->child_inputs[0] = common). */
+/* The argp child that parses bb_common's platform and solver options (pass
+ * &common as the input of the child: the parent's parser must set
+ * state->child_inputs[0] = common); the output options come from an output
+ * child (options.h) whose input is &common.out. */
 extern const struct argp bb_common_argp;
-/* The same without --csv (commands that have no table). */
 void bb_common_init(bb_common *c);
 
 /* Which model answered (issue 13): the paper's memoryless chain, the
@@ -131,35 +141,14 @@ void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
 
 /* JSON: print obj to stdout (indented, one trailing newline) and release it. */
 void bb_json_print(json_t *obj);
+/* bb_json_seed: a seed as a JSON integer, or as a decimal string above
+ * 2^63-1 (JSON integers here are signed 64-bit). */
+json_t *bb_json_seed(uint64_t seed);
 /* bb_json_platform: an object with the platform, resolution and rounding. */
 json_t *bb_json_platform(const bb_ctx *ctx);
 
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
 void bb_finish_stdout(void);
-
-/* Output files, safe when run as root.  bb_out_open picks how to write
- * path:
- *   "-"                        standard output;
- *   a new or regular file      a temporary beside it, renamed over it by
- *                              bb_out_commit (atomic; the mode is kept);
- *   a symbolic link            followed: its final target is replaced
- *                              atomically, the link stays a link;
- *   a character device, FIFO   opened and written in place, never renamed
- *   or socket                  over;
- *   a directory, block device  refused (status 73).
- * bb_out_commit flushes and closes (and renames); bb_out_abort discards
- * the temporary (a device or FIFO cannot be unwritten).  Both open and
- * commit exit on failure (status 73 or 74) after removing the temporary. */
-enum { BB_OUT_RENAME = 1, BB_OUT_DIRECT, BB_OUT_STDOUT };
-typedef struct {
-    FILE *fp;
-    char *path;   /* the name written (symbolic links resolved) */
-    char *tmp;    /* BB_OUT_RENAME: the temporary */
-    int kind;
-} bb_out;
-void bb_out_open(bb_out *o, const char *path);
-void bb_out_commit(bb_out *o);
-void bb_out_abort(bb_out *o);
 
 /* Bounds of every simulation (bbsize(1), BOUNDS): a command estimates the
  * events and memory of a run before it starts and refuses (status 2) one
@@ -186,6 +175,7 @@ extern const struct argp bb_limits_argp;
 extern const struct argp bb_events_argp;
 /* The --max-events option, for argp tables that have --max-memory already. */
 #define BB_OPT_MAX_EVENTS 0x1f00
+#define BB_OPT_MAX_MEMORY 0x1f01
 #define BB_MAX_EVENTS_OPTION { "max-events", BB_OPT_MAX_EVENTS, "N", 0, \
       "refuse runs of more events than this (default 1e9, a few minutes)", 0 }
 /* bb_limits_check: before a run, die with status 2 when about `events`
@@ -198,6 +188,14 @@ void bb_limits_check(const char *what, double events, double bytes, const char *
 /* bb_limits_check_topology: the same for building a dragonfly of shape
  * par (source names where it came from), before anything is allocated. */
 void bb_limits_check_topology(const void *par, const char *source);
+
+/* bb_read_or_die: path read whole through bb_read_file (readfile.h: mode
+ * BB_READ_TEXT or BB_READ_BINARY); on failure, exit with its status and
+ * message (66 unreadable, 65 a NUL byte in text or too large). */
+char *bb_read_or_die(const char *path, size_t *len, int mode);
+
+/* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
+_Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */

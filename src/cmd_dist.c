@@ -11,13 +11,9 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_CSV = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "csv", OPT_CSV, NULL, 0,
-      "one row per load k (quanta): k, load, pmf, cdf, chernoff_lower, chernoff_upper", 0 },
-    { 0 }
-};
+/* --csv: one row per load k (quanta): k, load, pmf, cdf, chernoff_lower,
+ * chernoff_upper (bbsize(1)). */
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
@@ -32,16 +28,10 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
-        break;
-    case OPT_CSV:
-        a->common.csv = 1;
+        state->child_inputs[1] = &a->common.out;
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
-        break;
-    case ARGP_KEY_END:
-        if (a->common.csv && a->common.json)
-            argp_error(state, "--csv and --json exclude each other");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -49,7 +39,11 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "The distribution of the instantaneous I/O load X = sum b_i X_i.\v"

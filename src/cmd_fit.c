@@ -12,15 +12,10 @@
 #include "commands.h"
 #include "darshan.h"
 
-enum { OPT_OUTPUT = 'o' };
-
-static const struct argp_option options[] = {
-    { "output", OPT_OUTPUT, "FILE", 0, "write the workload to FILE (atomically) instead of stdout", 0 },
-    { 0 }
-};
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
-    const char *output;
+    bb_outopts out;   /* -o FILE: the workload */
     char **files;
     int nfiles;
 };
@@ -31,8 +26,8 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case OPT_OUTPUT:
-        a->output = arg;
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->out;
         break;
     case ARGP_KEY_ARGS:
         if (strcmp(state->argv[state->next], "darshan") != 0)
@@ -52,6 +47,10 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child children[] = {
+    { BB_OUTPUT_ARGP(BB_OUT_FILE), 0, NULL, 0 }, { 0 }
+};
+
 static const struct argp argp = {
     options, parse, "darshan FILE...",
     "Workload rows from darshan-parser text output, one job per file.\v"
@@ -60,7 +59,7 @@ static const struct argp argp = {
     "only when POSIX is absent).  Produce the input with "
     "`darshan-parser --base LOG > FILE.txt`.  The output is a bbsize-workload(5) "
     "file without platform lines: give --pfs-bw or --system when using it.",
-    NULL, NULL, NULL
+    children, NULL, NULL
 };
 
 /* A row name from the executable and job id, safe in CSV. */
@@ -103,8 +102,8 @@ bb_cmd_fit(int argc, char **argv)
             bb_die(rc, "%s", err);
         }
     }
-    if (a.output) {
-        bb_out_open(&out, a.output);
+    if (a.out.output) {
+        bb_out_open(&out, a.out.output);
         fp = out.fp;
     }
     fprintf(fp, "# bbsize workload fitted by `bbsize fit darshan` from %d darshan-parser log%s.\n"
@@ -167,7 +166,7 @@ bb_cmd_fit(int argc, char **argv)
         fprintf(fp, "%s,%.6g,%.6gMB/s\n", name, jobs[i].p, jobs[i].bw_Bps / 1e6);
     }
     free(jobs);
-    if (a.output)
+    if (a.out.output)
         bb_out_commit(&out);
     return BB_EXIT_OK;
 }

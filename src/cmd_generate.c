@@ -10,27 +10,25 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_N = 0x2000, OPT_PMAX, OPT_LOAD, OPT_SEED, OPT_DMIN, OPT_OUT, OPT_BURST };
+enum { OPT_N = 0x2000, OPT_PMAX, OPT_LOAD, OPT_DMIN, OPT_BURST };
 
 static const struct argp_option options[] = {
     { "apps", OPT_N, "N", 0, "number of applications (default 20)", 0 },
     { "p-max", OPT_PMAX, "P", 0, "p_i ~ U(0, P), P in (0, 1] (default 0.1)", 0 },
     { "load", OPT_LOAD, "ALPHA", 0, "expected load over PFS bandwidth, sum p_i b_i / B (default 0.8)", 0 },
-    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 0 },
     { "d-min", OPT_DMIN, "D", 0, "also write periods d_i ~ U(D, 2D) in time units (Section 6.3)", 0 },
     { "burst", OPT_BURST, "L|pd", 0, "also write a burst column (issue 13): L time units "
       "for every application, or pd for p_i d_i (with --d-min), each raised to "
       "max(1, p_i/(1-p_i)) where shorter", 0 },
-    { "output", 'o', "FILE", 0, "write to FILE (atomically) instead of standard output", 0 },
     { 0 }
 };
 
 struct args {
     long n;
     double p_max, alpha, d_min;
-    unsigned long seed;
-    const char *out;
     double burst;   /* time units; 0: no burst column; -1: p_i d_i */
+    bb_outopts out; /* -o FILE */
+    bb_runopts run; /* --seed (default 1) */
 };
 
 static error_t
@@ -55,8 +53,9 @@ parse(int key, char *arg, struct argp_state *state)
             argp_error(state, "--load: '%s' is not a positive number", arg);
         break;
     }
-    case OPT_SEED:
-        a->seed = (unsigned long)bb_opt_long("seed", arg, 0, 4294967295L);
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->out;
+        state->child_inputs[1] = &a->run;
         break;
     case OPT_DMIN: {
         char msg[256];
@@ -75,9 +74,6 @@ parse(int key, char *arg, struct argp_state *state)
             argp_error(state, "--burst: '%s' is not pd or a number of time units >= 1", arg);
         break;
     }
-    case 'o':
-        a->out = arg;
-        break;
     case ARGP_KEY_ARG:
         argp_error(state, "unexpected argument '%s'", arg);
         break;
@@ -87,43 +83,57 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child children[] = {
+    { BB_OUTPUT_ARGP(BB_OUT_FILE), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
+    { 0 }
+};
+
 static const struct argp argp = {
     options, parse, NULL,
     "Write a random workload as in the paper: p_i ~ U(0, p_max), b_i ~ U(0, 1) "
     "scaled so that sum p_i b_i = ALPHA B, with B = 100 data units per time unit "
     "and resolution 100 (one quantum = one data unit).\v"
-    "The same seed always gives the same file.",
-    NULL, NULL, NULL
+    "The same seed always gives the same file.  The paper's generator (GSL's MT19937) "
+    "takes 32 bits of the seed: seeds equal modulo 2^32 give the same file (a warning "
+    "says so).",
+    children, NULL, NULL
 };
 
 int
 bb_cmd_generate(int argc, char **argv)
 {
-    struct args a = { 20, 0.1, 0.8, 0, 1, NULL, 0 };
+    struct args a = { 20, 0.1, 0.8, 0, 0, { 0 }, { 0 } };
     bba_app *apps;
     char err[BB_ERRLEN];
     bb_out o;
     FILE *fp = stdout;
     int rc;
 
+    a.run.seed = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.run.seed > 0xffffffffULL)
+        bb_warn("--seed %llu: the paper's generator takes 32 bits of the seed; this is the "
+                "workload of seed %llu", (unsigned long long)a.run.seed,
+                (unsigned long long)(a.run.seed & 0xffffffffULL));
     if (a.burst < 0 && !(a.d_min > 0))
         bb_die(BB_EXIT_USAGE, "option '--burst pd' needs --d-min (the periods d_i)");
     apps = calloc((size_t)a.n, sizeof *apps);
     if (apps == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    rc = bba_generate_paper((size_t)a.n, a.p_max, a.alpha, 100.0, a.d_min, a.seed, apps, err);
+    rc = bba_generate_paper((size_t)a.n, a.p_max, a.alpha, 100.0, a.d_min, (unsigned long)(a.run.seed & 0xffffffffULL), apps,
+                            err);
     if (rc != BB_OK)
         bb_die(BB_EXIT_USAGE, "%s", err);
-    if (a.out) {
-        bb_out_open(&o, a.out);
+    if (a.out.output) {
+        bb_out_open(&o, a.out.output);
         fp = o.fp;
     }
-    fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %lu%s\n"
+    fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %llu%s\n"
                 "# Aupy et al. 2017, Section 4.3: p ~ U(0, p_max), b ~ U(0, 1) scaled to "
                 "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n"
                 "name,p,bw%s%s\n",
-            a.n, a.p_max, a.alpha, a.seed, a.d_min > 0 ? " (with periods)" : "",
+            a.n, a.p_max, a.alpha, (unsigned long long)a.run.seed, a.d_min > 0 ? " (with periods)" : "",
             a.alpha, a.d_min > 0 ? ",period" : "", a.burst != 0 ? ",burst" : "");
     for (long i = 0; i < a.n; i++) {
         fprintf(fp, "%s,%.17g,%.17g", apps[i].name, apps[i].p, apps[i].bw_Bps);
@@ -139,7 +149,7 @@ bb_cmd_generate(int argc, char **argv)
         fputc('\n', fp);
     }
     free(apps);
-    if (a.out)
+    if (a.out.output)
         bb_out_commit(&o);
     return BB_EXIT_OK;
 }

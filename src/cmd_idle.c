@@ -11,17 +11,12 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_BB_SIZE = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S, e.g. 2PB (required)", 0 },
-    { 0 }
-};
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
     bb_policy_opts pol;
-    bb_qty size;
+    bb_tgtopts tgt;
     const char *file;
 };
 
@@ -34,15 +29,14 @@ parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
         state->child_inputs[1] = &a->pol;
-        break;
-    case OPT_BB_SIZE:
-        bb_opt_size("bb-size", arg, &a->size);
+        state->child_inputs[2] = &a->common.out;
+        state->child_inputs[3] = &a->tgt;
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
-        if (!a->size.set)
+        if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
     default:
@@ -52,7 +46,9 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 }, { 0 }
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
     options, parse, "[FILE]",
@@ -80,7 +76,7 @@ bb_cmd_idle(int argc, char **argv)
     bb_policy_opts_init(&a.pol);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_load(&ctx, &a.common, a.file);
-    S = bb_ctx_size_to_quanta(&ctx, &a.size);
+    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_policy_resolve(&ctx, &a.pol, S, &pol);
     rc = bba_eval(&ctx.model, S, &pol, &ctx.so, &r, NULL, err);
     if (rc != BB_OK)
@@ -96,7 +92,7 @@ bb_cmd_idle(int argc, char **argv)
             long S2;
 
             bb_ctx_requantize(&ctx, 2 * R);
-            S2 = bb_ctx_size_to_quanta(&ctx, &a.size);
+            S2 = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
             bb_policy_resolve(&ctx, &a.pol, S2, &pol2);
             rc = bba_eval(&ctx.model, S2, &pol2, &ctx.so, &r2, NULL, err);
             if (rc != BB_OK) {

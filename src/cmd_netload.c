@@ -16,30 +16,22 @@
 #include "alloc_file.h"
 #include "rng.h"
 #include "cli.h"
+#include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
 
 #define GIB 1073741824.0
 
 enum {
-    OPT_TOPOLOGY = 0x3000, OPT_PATTERN, OPT_ROUTING, OPT_LOAD, OPT_MSG, OPT_DURATION,
-    OPT_WARMUP, OPT_WINDOW, OPT_BIAS, OPT_CAND, OPT_SEED, OPT_SENDERS, OPT_INTRA, OPT_INTER,
+    OPT_PATTERN = 0x3000, OPT_ROUTING, OPT_LOAD, OPT_MSG, OPT_DURATION,
+    OPT_WARMUP, OPT_WINDOW, OPT_BIAS, OPT_CAND, OPT_SENDERS,
     OPT_DESCRIBE, OPT_WRITE_WIRING, OPT_LINKSTATS, OPT_PLACEMENT, OPT_JOBS, OPT_ALLOC,
-    OPT_JSON, OPT_CSV, OPT_QUIET, OPT_PROGRESS, OPT_GENERATE, OPT_EXACT, OPT_BB, OPT_FIXED,
+    OPT_EXACT, OPT_FIXED,
     OPT_PRECISION, OPT_BATCH
 };
 
 static const struct argp_option options[] = {
     { NULL, 0, NULL, 0, "Network:", 1 },
-    { "topology", OPT_TOPOLOGY, "PRESET|FILE", 0,
-      "graph500-72, mfnetsim-1056 (default), balanced-16k, or a CODES dragonfly_dally .conf "
-      "file (bandwidths in GiB/s, router_delay in ns)", 1 },
-    { "intra", OPT_INTRA, "FILE", 0, "CODES binary intra-group wiring (overrides the .conf)", 1 },
-    { "inter", OPT_INTER, "FILE", 0, "CODES binary inter-group wiring (overrides the .conf)", 1 },
-    { "generate-wiring", OPT_GENERATE, NULL, 0,
-      "ignore the .conf's wiring files and use CODES' generator rule", 1 },
-    { "bb-per-group", OPT_BB, "K", 0, "the first K terminals of every group are burst-buffer "
-      "/ I/O nodes (default: the preset's or the .conf's codes-store count)", 1 },
     { "describe", OPT_DESCRIBE, NULL, 0, "print the topology as read, and exit", 1 },
     { "write-wiring", OPT_WRITE_WIRING, "PREFIX", 0,
       "write the wiring as CODES binary files PREFIX-intra and PREFIX-inter, and exit", 1 },
@@ -76,27 +68,24 @@ static const struct argp_option options[] = {
       "mean gap between a sender's messages, at most duration/40)", 3 },
     { "fixed", OPT_FIXED, NULL, 0, "measure exactly [warmup, duration] (no steady-state "
       "detection)", 3 },
-    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 3 },
     { "exact-limit", OPT_EXACT, "N", 0, "recompute rates exactly (whole connected component) "
       "while it has at most N flows, else only the flows sharing a link with the change; "
       "-1: always exact, 0: always local (default 256)", 3 },
     { "link-stats", OPT_LINKSTATS, "FILE", 0, "write per-link statistics (CSV) to FILE", 3 },
-    { "csv", OPT_CSV, NULL, 0, "print the table as CSV", 3 },
-    { "json", OPT_JSON, NULL, 0, "print JSON", 3 },
-    { "quiet", OPT_QUIET, NULL, 0, "no progress", 3 },
-    { "progress", OPT_PROGRESS, NULL, 0, "progress on stderr even when it is not a terminal", 3 },
     { 0 }
 };
 
 struct args {
-    const char *topology, *intra, *inter, *write_wiring, *link_stats, *alloc, *jobs;
+    const char *write_wiring, *link_stats, *alloc, *jobs;
     const char *routing;
-    int pattern, describe, generate, placement, json, csv, quiet, progress, window, cand;
-    int compute_only, exact_limit, bb_per_group, fixed;
+    int pattern, describe, placement, window, cand;
+    int compute_only, exact_limit, fixed;
     double bias, msg_bytes, duration_s, warmup_s, precision, batch_s;
     double loads[1000];
     int nloads;
-    unsigned long seed;
+    bb_topo_opts topo;   /* --topology (default mfnetsim-1056), wiring, --bb-per-group */
+    bb_outopts out;      /* --csv, --json, --quiet, --progress */
+    bb_runopts run;      /* --seed (default 1) */
 };
 
 static void
@@ -176,12 +165,12 @@ parse(int key, char *arg, struct argp_state *state)
     bb_qty q;
 
     switch (key) {
-    case OPT_TOPOLOGY: a->topology = arg; break;
-    case OPT_INTRA: a->intra = arg; break;
-    case OPT_INTER: a->inter = arg; break;
-    case OPT_GENERATE: a->generate = 1; break;
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->topo;
+        state->child_inputs[1] = &a->out;
+        state->child_inputs[2] = &a->run;
+        break;
     case OPT_DESCRIBE: a->describe = 1; break;
-    case OPT_BB: a->bb_per_group = (int)bb_opt_long("bb-per-group", arg, 0, INT_MAX); break;
     case OPT_WRITE_WIRING: a->write_wiring = arg; break;
     case OPT_PATTERN:
         if (bbs_net_pattern_parse(arg, &a->pattern, err) != BB_OK)
@@ -240,16 +229,9 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_BATCH: a->batch_s = opt_duration("batch", arg); break;
     case OPT_EXACT: a->exact_limit = (int)bb_opt_long("exact-limit", arg, -1, INT_MAX); break;
-    case OPT_SEED: a->seed = (unsigned long)bb_opt_long("seed", arg, 0, LONG_MAX); break;
     case OPT_LINKSTATS: a->link_stats = arg; break;
-    case OPT_JSON: a->json = 1; break;
-    case OPT_CSV: a->csv = 1; break;
-    case OPT_QUIET: a->quiet = 1; break;
-    case OPT_PROGRESS: a->progress = 1; break;
     case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
     case ARGP_KEY_END:
-        if (a->json && a->csv)
-            argp_error(state, "--json and --csv exclude each other");
         if (a->jobs && a->alloc)
             argp_error(state, "--jobs and --alloc exclude each other");
         break;
@@ -258,7 +240,10 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child limits_children[] = {
+static const struct argp_child children[] = {
+    { &bb_topo_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
     { &bb_limits_argp, 0, NULL, 0 },
     { 0 }
 };
@@ -271,147 +256,11 @@ static const struct argp argp = {
     "keeps at most --window of them in the network. Accepted load is the bytes delivered "
     "after the warm-up over senders x injection bandwidth x measured time. See "
     "bbsize-netload(1) and bbsize-topology(5).",
-    limits_children, NULL, NULL
+    children, NULL, NULL
 };
 
-/* Read a whole file; exits 66 when it cannot. */
-static unsigned char *
-slurp(const char *path, size_t *len, int mode)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, mode, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return (unsigned char *)b;
-}
-
-static int
-exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-/* A wiring path from a .conf: as written (relative to the working
- * directory), relative to the .conf's directory, or its base name there. */
-static char *
-resolve(const char *conf, const char *p)
-{
-    const char *slash = strrchr(conf, '/'), *base = strrchr(p, '/');
-    size_t dl = slash ? (size_t)(slash - conf + 1) : 0;
-    char *s;
-
-    if (exists(p))
-        return strdup(p);
-    s = malloc(dl + strlen(p) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, conf, dl);
-    strcpy(s + dl, p);
-    if (p[0] != '/' && exists(s))
-        return s;
-    strcpy(s + dl, base ? base + 1 : p);
-    if (exists(s))
-        return s;
-    free(s);
-    return NULL;
-}
-
-typedef struct {
-    bbs_net_params par;
-    bbs_net_wiring w;
-    int have_wiring;
-    char source[1200], wiring_src[2400], conf_routing[64];
-    bbs_net_topo *topo;
-} netspec;
-
 static void
-read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
-{
-    char err[BB_ERRLEN];
-    size_t len;
-    unsigned char *b;
-    int rc;
-
-    b = slurp(intra, &len, BB_READ_BINARY);
-    rc = bbs_net_wiring_parse_intra(w, b, len, intra, err);
-    free(b);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    b = slurp(inter, &len, BB_READ_BINARY);
-    rc = bbs_net_wiring_parse_inter(w, b, len, inter, err);
-    free(b);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-}
-
-static void
-load_topology(const struct args *a, netspec *ns)
-{
-    char err[BB_ERRLEN];
-    const char *name = a->topology ? a->topology : "mfnetsim-1056";
-    int rc;
-
-    memset(ns, 0, sizeof *ns);
-    snprintf(ns->source, sizeof ns->source, "%s", name);
-    if (bbs_net_preset(name, &ns->par, err) == BB_OK) {
-        snprintf(ns->wiring_src, sizeof ns->wiring_src, "generated (CODES rule)");
-    } else if (!exists(name) && !strchr(name, '/') && !strstr(name, ".conf")) {
-        bb_die(BB_EXIT_USAGE, "--topology: %s", err);
-    } else {
-        size_t len;
-        char *text = (char *)slurp(name, &len, BB_READ_TEXT);
-        bbs_net_conf *c = NULL;
-        bbs_net_conf_dally d;
-
-        rc = bbs_net_conf_parse(text, len, name, &c, err);
-        free(text);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        rc = bbs_net_conf_dally_params(c, &d, err);
-        bbs_net_conf_free(c);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        ns->par = d.par;
-        bb_limits_check_topology(&ns->par, name);
-        snprintf(ns->conf_routing, sizeof ns->conf_routing, "%s", d.routing);
-        if (!a->generate && !a->intra && d.intra_path[0] && d.inter_path[0]) {
-            char *pi = resolve(name, d.intra_path), *pe = resolve(name, d.inter_path);
-            if (!pi || !pe) {
-                free(pi);
-                free(pe);
-                bb_die(BB_EXIT_NOINPUT, "%s: wiring file '%s' not found (as written, beside "
-                       "the .conf, or by base name there); use --intra/--inter or "
-                       "--generate-wiring", name, !pi ? d.intra_path : d.inter_path);
-            }
-            read_wiring(&ns->w, pi, pe);
-            ns->have_wiring = 1;
-            snprintf(ns->wiring_src, sizeof ns->wiring_src, "%s, %s", pi, pe);
-            free(pi);
-            free(pe);
-        } else {
-            snprintf(ns->wiring_src, sizeof ns->wiring_src, "generated (CODES rule)");
-        }
-    }
-    if (a->intra || a->inter) {
-        if (!a->intra || !a->inter)
-            bb_die(BB_EXIT_USAGE, "--intra and --inter go together");
-        bbs_net_wiring_free(&ns->w);
-        read_wiring(&ns->w, a->intra, a->inter);
-        ns->have_wiring = 1;
-        snprintf(ns->wiring_src, sizeof ns->wiring_src, "%s, %s", a->intra, a->inter);
-    }
-    if (a->bb_per_group >= 0)
-        ns->par.bb_per_group = a->bb_per_group;
-    bb_limits_check_topology(&ns->par, ns->source);
-    rc = bbs_net_topo_build(&ns->par, ns->have_wiring ? &ns->w : NULL, &ns->topo, err);
-    if (rc != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: %s", ns->source, err);
-}
-
-static void
-describe(const netspec *ns, int json)
+describe(const bb_topo *ns, int json)
 {
     const bbs_net_params *p = &ns->par;
     const bbs_net_topo *t = ns->topo;
@@ -451,7 +300,7 @@ describe(const netspec *ns, int json)
 }
 
 static void
-write_wiring(const netspec *ns, const char *prefix)
+write_wiring(const bb_topo *ns, const char *prefix)
 {
     bbs_net_wiring gen = { 0 };
     const bbs_net_wiring *w = &ns->w;
@@ -569,7 +418,7 @@ int
 bb_cmd_netload(int argc, char **argv)
 {
     struct args a;
-    netspec ns;
+    bb_topo ns;
     bbs_net_placement pl = { 0 };
     bbs_net_load_opts o;
     bbs_net_load_result *res;
@@ -585,9 +434,9 @@ bb_cmd_netload(int argc, char **argv)
     a.duration_s = -1;
     a.warmup_s = -1;
     a.precision = 0.02;
-    a.seed = 1;
+    a.run.seed = 1;
     a.exact_limit = 256;
-    a.bb_per_group = -1;
+    bb_topo_opts_init(&a.topo);
     parse_loads(&a, "0.1:1.0:0.1");
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.duration_s < 0)
@@ -599,27 +448,22 @@ bb_cmd_netload(int argc, char **argv)
     if (!(a.warmup_s < a.duration_s))
         bb_die(BB_EXIT_USAGE, "--warmup (%g s) must be shorter than --duration (%g s)",
                a.warmup_s, a.duration_s);
-    load_topology(&a, &ns);
+    bb_topo_read(&a.topo, "mfnetsim-1056", &ns);
+    bb_topo_build(&ns);
     if (a.describe || a.write_wiring) {
         if (a.write_wiring)
             write_wiring(&ns, a.write_wiring);
         if (a.describe)
-            describe(&ns, a.json);
-        bbs_net_topo_free(ns.topo);
-        bbs_net_wiring_free(&ns.w);
+            describe(&ns, a.out.json);
+        bb_topo_free(&ns);
         return BB_EXIT_OK;
     }
-    if (a.routing)
-        bbs_net_route_parse(a.routing, &rk, err);
-    else if (ns.conf_routing[0] && bbs_net_route_parse(ns.conf_routing, &rk, err) == BB_OK)
-        ;
-    else
-        rk = BBS_NET_ROUTE_MIN;
+    rk = bb_topo_routing(&ns, a.routing);
     if (a.jobs) {
         int *ranks, nj;
         gsl_rng *r;
         parse_jobs(a.jobs, &ranks, &nj);
-        r = bbs_rng_stream_new(NULL, a.seed, 0, BBS_ENTITY(BBS_ECLASS_SETUP, 0));
+        r = bbs_rng_stream_new(NULL, a.run.seed, 0, BBS_ENTITY(BBS_ECLASS_SETUP, 0));
         if (!r)
             bb_die(BB_EXIT_SOFTWARE, "out of memory");
         rc = bbs_net_place(ns.topo, a.placement, ranks, nj, r, &pl, err);
@@ -629,7 +473,7 @@ bb_cmd_netload(int argc, char **argv)
             bb_die(BB_EXIT_DATAERR, "--jobs: %s", err);
     } else if (a.alloc) {
         size_t len;
-        char *text = (char *)slurp(a.alloc, &len, BB_READ_TEXT);
+        char *text = bb_read_or_die(a.alloc, &len, BB_READ_TEXT);
         rc = bbs_net_alloc_parse(ns.topo, text, len, a.alloc, &pl, err);
         free(text);
         if (rc != BB_OK)
@@ -645,7 +489,7 @@ bb_cmd_netload(int argc, char **argv)
     o.warmup_s = a.warmup_s;
     o.window = a.window;
     o.compute_only = a.compute_only;
-    o.seed = a.seed;
+    o.seed = a.run.seed;
     o.keep_links = a.link_stats != NULL;
     o.exact_limit = a.exact_limit;
     o.steady = !a.fixed;
@@ -676,8 +520,8 @@ bb_cmd_netload(int argc, char **argv)
     if (!res)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     bb_common_init(&prog);
-    prog.quiet = a.quiet;
-    prog.progress = a.progress;
+    prog.quiet = a.out.quiet;
+    prog.progress = a.out.progress;
     if (a.link_stats) {
         bb_out_open(&ls, a.link_stats);
         fprintf(ls.fp, "offered_load,link,kind,src_router,dst_router,src_group,dst_group,"
@@ -718,13 +562,13 @@ bb_cmd_netload(int argc, char **argv)
     }
     if (a.link_stats)
         bb_out_commit(&ls);
-    if (a.json) {
+    if (a.out.json) {
         json_t *pts = json_array(), *top;
         for (int i = 0; i < a.nloads; i++)
             json_array_append_new(pts, json_point(ns.topo, a.loads[i], &res[i], o.steady));
         top = json_pack(
             "{s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:s, s:s, s:f, s:i, s:f, s:i, s:f, "
-            "s:f, s:I, s:o}",
+            "s:f, s:o, s:o}",
             "topology", ns.source, "wiring", ns.wiring_src, "groups", ns.par.g,
             "routers_per_group", ns.par.a, "nodes_per_router", ns.par.p,
             "global_channels_per_router", ns.par.h, "terminal_bw_bytes_per_s",
@@ -732,7 +576,7 @@ bb_cmd_netload(int argc, char **argv)
             "global_bw_bytes_per_s", ns.par.global_bw_Bps, "pattern",
             bbs_net_pattern_name(a.pattern), "routing", bbs_net_route_name(rk), "bias", a.bias,
             "candidates", a.cand, "message_bytes", a.msg_bytes, "window", a.window,
-            "duration_s", a.duration_s, "warmup_s", a.warmup_s, "seed", (json_int_t)a.seed,
+            "duration_s", a.duration_s, "warmup_s", a.warmup_s, "seed", bb_json_seed(a.run.seed),
             "points", pts);
         if (top != NULL) {
             json_object_set_new(top, "mode", json_string(a.fixed ? "fixed" : "steady"));
@@ -741,18 +585,18 @@ bb_cmd_netload(int argc, char **argv)
         }
         bb_json_print(top);
     } else {
-        if (a.csv)
+        if (a.out.csv)
             printf("offered_load_target,offered_load,accepted_load,accepted_GiB_per_s_per_node,"
                    "latency_mean_us,latency_p99_us,router_hops_mean,nonminimal_fraction,"
                    "global_util_mean,global_saturated_fraction_mean,local_saturated_fraction_mean,"
                    "messages_delivered,accepted_load_ci95_half,warmup_s,window_s\n");
         else {
             printf("# %s: %d x %d x %d dragonfly, h=%d; terminal %.4g, local %.4g, global %.4g "
-                   "GiB/s\n# pattern %s, routing %s, messages %.6g B, window %d, seed %lu\n",
+                   "GiB/s\n# pattern %s, routing %s, messages %.6g B, window %d, seed %llu\n",
                    ns.source, ns.par.g, ns.par.a, ns.par.p, ns.par.h, ns.par.cn_bw_Bps / GIB,
                    ns.par.local_bw_Bps / GIB, ns.par.global_bw_Bps / GIB,
                    bbs_net_pattern_name(a.pattern), bbs_net_route_name(rk), a.msg_bytes,
-                   a.window, a.seed);
+                   a.window, (unsigned long long)a.run.seed);
             if (a.fixed)
                 printf("# measured over exactly [%g s, %g s] of every load point\n", a.warmup_s,
                        a.duration_s);
@@ -777,7 +621,7 @@ bb_cmd_netload(int argc, char **argv)
                 snprintf(ci, sizeof ci, "-");
             else
                 snprintf(ci, sizeof ci, "%.2g", r->accepted_half);
-            if (a.csv)
+            if (a.out.csv)
                 printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu,%s,%.6g,"
                        "%.6g\n",
                        a.loads[i], r->offered, r->accepted, r->accepted_Bps / GIB,
@@ -809,7 +653,6 @@ bb_cmd_netload(int argc, char **argv)
         bbs_net_load_result_free(&res[i]);
     free(res);
     bbs_net_placement_free(&pl);
-    bbs_net_topo_free(ns.topo);
-    bbs_net_wiring_free(&ns.w);
+    bb_topo_free(&ns);
     return BB_EXIT_OK;
 }

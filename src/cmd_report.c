@@ -20,22 +20,19 @@
 #include "plot.h"
 #include "report/report.h"
 
-enum { OPT_OUTPUT = 'o', OPT_TARGET = 0x2000, OPT_COST_TB, OPT_COST_GBS, OPT_FORMAT,
-       OPT_VALIDATE, OPT_LOAD_SCALE, OPT_POINTS, OPT_EPS, OPT_THREADS };
+enum { OPT_COST_TB = 0x2000, OPT_COST_GBS, OPT_FORMAT,
+       OPT_VALIDATE, OPT_LOAD_SCALE, OPT_POINTS, OPT_EPS };
 
 static const struct argp_option options[] = {
-    { "output", OPT_OUTPUT, "FILE", 0, "write the report to FILE (required; written atomically)", 0 },
     { "format", OPT_FORMAT, "html|md", 0,
       "html: one self-contained file with inline SVG (default); md: Markdown plus "
       "FILE-BASE-*.svg files beside it", 0 },
-    { "target-idle", OPT_TARGET, "F", 0, "largest acceptable idle fraction, in (0, 1) (default 0.001)", 0 },
     { "cost-tb", OPT_COST_TB, "PRICE", 0, "price of one TB of burst-buffer capacity (any currency)", 0 },
     { "cost-gbs", OPT_COST_GBS, "PRICE", 0, "price of one GB/s of burst-buffer bandwidth", 0 },
     { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
       "load growth scenarios for the idle-versus-size plot (default 1,1.2,1.5)", 0 },
     { "points", OPT_POINTS, "N", 0, "buffer sizes per curve (default 41)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
-    { "threads", OPT_THREADS, "N", 0, "evaluate on N threads (default: all cores)", 0 },
     { "validate", OPT_VALIDATE, NULL, 0,
       "add the simulated intervals beside the predictions (needs `bbsize validate`)", 0 },
     { 0 }
@@ -48,6 +45,8 @@ struct args {
     double target, eps, cost_tb, cost_gbs;
     int has_cost_tb, has_cost_gbs;
     bb_num_list scales;
+    bb_runopts run;     /* --threads (options.h) */
+    bb_tgtopts tgt;     /* --target-idle */
 };
 
 static double
@@ -71,9 +70,10 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
-        break;
-    case OPT_OUTPUT:
-        a->output = arg;
+        state->child_inputs[1] = &a->common.out;
+        state->child_inputs[2] = &a->run;
+        state->child_inputs[3] = &a->tgt;
+        bb_tgtopts_init(&a->tgt);
         break;
     case OPT_FORMAT:
         if (strcmp(arg, "html") == 0)
@@ -82,9 +82,6 @@ parse(int key, char *arg, struct argp_state *state)
             a->md = 1;
         else
             argp_error(state, "--format: '%s' is not html or md", arg);
-        break;
-    case OPT_TARGET:
-        a->target = bb_opt_fraction_open("target-idle", arg);
         break;
     case OPT_COST_TB:
         a->cost_tb = price(state, "cost-tb", arg);
@@ -106,9 +103,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_EPS:
         a->eps = bb_opt_fraction_closed("empty-prob", arg);
         break;
-    case OPT_THREADS:
-        a->threads = (int)bb_opt_long("threads", arg, 1, 1024);
-        break;
     case OPT_VALIDATE:
         a->validate = 1;
         break;
@@ -116,6 +110,10 @@ parse(int key, char *arg, struct argp_state *state)
         bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
+        a->output = a->common.out.output;   /* -o FILE, the report */
+        a->target = a->tgt.target_idle;
+        if (a->run.threads > 0)
+            a->threads = a->run.threads;
         if (a->output == NULL)
             argp_error(state, "-o FILE is required");
         break;
@@ -125,7 +123,14 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+/* -o FILE: the report (required; written atomically). */
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
+    { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "A what-if report: recommendation, idle fraction versus buffer size under load "

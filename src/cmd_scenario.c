@@ -11,10 +11,10 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "scnmode.h"
 #include "scnrun.h"
 
-enum { OPT_SCENARIO = 0x3100, OPT_JSON, OPT_CSV, OPT_SEED, OPT_QUIET, OPT_ROUTING,
-       OPT_PLACEMENT };
+enum { OPT_SCENARIO = 0x3100 };
 
 typedef struct {
     const char *files[2];
@@ -22,14 +22,22 @@ typedef struct {
     int json, csv, quiet, compare;
     int have_seed;
     unsigned long long seed;
+    bb_outopts out;     /* the output child: --csv, --json, --quiet */
+    bb_runopts run;     /* the runs child: --seed */
 } scn_args;
 
 static const struct argp_option scn_options[] = {
     { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario file (bbsize-scenario(5))", 0 },
-    { "seed", OPT_SEED, "N", 0, "override the scenario's [run] seed", 0 },
-    { "csv", OPT_CSV, NULL, 0, "print the tables as CSV (one header line per table)", 0 },
-    { "json", OPT_JSON, NULL, 0, "print one JSON object", 0 },
-    { "quiet", OPT_QUIET, NULL, 0, "no run statistics on stderr", 0 },
+    { 0 }
+};
+
+/* --seed overrides the scenario's [run] seed; --csv prints the tables as
+ * CSV (one header line per table), --json one JSON object; --quiet: no run
+ * statistics on stderr. */
+static const struct argp_child scn_children[] = {
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
+    { &bb_limits_argp, 0, NULL, 0 },
     { 0 }
 };
 
@@ -38,24 +46,24 @@ scn_parse(int key, char *arg, struct argp_state *state)
 {
     scn_args *a = state->input;
     switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->out;
+        state->child_inputs[1] = &a->run;
+        break;
     case OPT_SCENARIO:
     case ARGP_KEY_ARG:
         if (a->nfiles >= (a->compare ? 2 : 1))
             argp_error(state, "too many scenario files");
         a->files[a->nfiles++] = arg;
         break;
-    case OPT_SEED:
-        a->have_seed = 1;
-        a->seed = (unsigned long long)bb_opt_long("seed", arg, 0, LONG_MAX);
-        break;
-    case OPT_CSV: a->csv = 1; break;
-    case OPT_JSON: a->json = 1; break;
-    case OPT_QUIET: a->quiet = 1; break;
     case ARGP_KEY_END:
         if (a->nfiles != (a->compare ? 2 : 1))
             argp_error(state, a->compare ? "give ALONE.ini and MIX.ini" : "give a scenario file");
-        if (a->csv && a->json)
-            argp_error(state, "--csv and --json exclude each other");
+        a->json = a->out.json;
+        a->csv = a->out.csv;
+        a->quiet = a->out.quiet;
+        a->have_seed = a->run.seed_set;
+        a->seed = a->run.seed;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -234,20 +242,19 @@ report_speed(const bb_scn_run *R, const scn_args *a)
                 R->wall_s > 0 ? R->res.events / R->wall_s : 0.0);
 }
 
-static const char scn_doc[] =
-    "Run a scenario (bbsize-scenario(5)): applications on the dragonfly and the burst "
-    "buffers.  Prints per application the elapsed, communication and I/O times and message "
-    "latency percentiles, and per link type the traffic and saturation time.";
 
 int
-bb_cmd_scenario_simulate(int argc, char **argv)
+bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run)
 {
     scn_args a;
     bb_scn_run R;
-    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
-    struct argp argp = { scn_options, scn_parse, "SCENARIO.ini", scn_doc, children, NULL, NULL };
     memset(&a, 0, sizeof a);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    a.files[a.nfiles++] = file;
+    a.json = out->json;
+    a.csv = out->csv;
+    a.quiet = out->quiet;
+    a.have_seed = run->seed_set;
+    a.seed = run->seed;
     bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
     scn_exec(&R);
     print_run(&R, &a);
@@ -267,9 +274,8 @@ bb_cmd_compare(int argc, char **argv)
 {
     scn_args a;
     bb_scn_run R[2];
-    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
-    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, children, NULL,
-                         NULL };
+    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, scn_children,
+                         NULL, NULL };
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);

@@ -11,19 +11,30 @@
 #include <string.h>
 
 #include "commands.h"
+#include "scnmode.h"
 #include "simcli.h"
 
-enum { OPT_BB_SIZE = 0x2000 };
+enum { OPT_SCENARIO = 0x2000 };
 
 static const struct argp_option options[] = {
-    { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S, e.g. 2PB (required)", 0 },
+    { "scenario", OPT_SCENARIO, "FILE", 0, "scenario mode: run this scenario "
+      "(bbsize-scenario(5)) instead; a FILE argument ending in .ini does the same", 0 },
     { 0 }
 };
 
 struct args {
     bb_simargs base;   /* first: bb_simargs_parse casts */
-    bb_qty size;
+    bb_tgtopts tgt;    /* --bb-size (required) */
+    const char *scenario;   /* scenario mode: --scenario FILE or FILE.ini */
 };
+
+static int
+ends_ini(const char *f)
+{
+    size_t l = f ? strlen(f) : 0;
+
+    return l > 4 && strcmp(f + l - 4, ".ini") == 0;
+}
 
 static error_t
 parse(int key, char *arg, struct argp_state *state)
@@ -31,11 +42,38 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case OPT_BB_SIZE:
-        bb_opt_size("bb-size", arg, &a->size);
+    case ARGP_KEY_INIT:
+        state->child_inputs[3] = &a->tgt;
+        return bb_simargs_parse(&a->base, key, arg, state);
+    case OPT_SCENARIO:
+        if (a->scenario)
+            argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario, arg);
+        a->scenario = arg;
         break;
     case ARGP_KEY_END:
-        if (!a->size.set)
+        if (ends_ini(a->base.file)) {
+            if (a->scenario)
+                argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario,
+                           a->base.file);
+            a->scenario = a->base.file;
+            a->base.file = NULL;
+        }
+        if (a->scenario) {
+            const char *f = bb_simargs_foreign(&a->base, 0);
+
+            if (f == NULL && a->tgt.bb_size.set)
+                f = "--bb-size";
+            if (f == NULL && a->base.file)
+                argp_error(state, "a workload FILE ('%s') and a scenario exclude each other",
+                           a->base.file);
+            if (f)
+                argp_error(state, "%s does not apply to a scenario (scenario mode takes "
+                           "--seed, --csv, --json, --quiet, --max-events, --max-memory)", f);
+            break;
+        }
+        if (a->base.common.csv)
+            argp_error(state, "--csv is for scenario mode (the tables of a scenario)");
+        if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
     default:
@@ -43,6 +81,12 @@ parse(int key, char *arg, struct argp_state *state)
     }
     return 0;
 }
+
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
+};
 
 static const struct argp argp = {
     options, parse, "[FILE]",
@@ -52,8 +96,9 @@ static const struct argp argp = {
     "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
     "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
     "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
-    "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet).",
-    bb_sim_children, NULL, NULL
+    "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet, "
+    "--max-events, --max-memory).",
+    children, NULL, NULL
 };
 
 static json_t *
@@ -81,17 +126,13 @@ bb_cmd_simulate(int argc, char **argv)
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
     long S;
 
-    /* scenario mode (src/cmd_scenario.c): a .ini file or --scenario */
-    for (int i = 1; i < argc; i++) {
-        size_t l = strlen(argv[i]);
-        if (strncmp(argv[i], "--scenario", 10) == 0 || (l > 4 && !strcmp(argv[i] + l - 4, ".ini")))
-            return bb_cmd_scenario_simulate(argc, argv);
-    }
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.scenario)   /* scenario mode (cmd_scenario.c) */
+        return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run);
     bb_ctx_load(&ctx, &a.base.common, a.base.file);
-    S = bb_ctx_size_to_quanta(&ctx, &a.size);
+    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
     bb_sim_execute(&run, &ctx, &a.base.sim);
     s = &run.sum[0];
@@ -105,7 +146,7 @@ bb_cmd_simulate(int argc, char **argv)
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             json_array_append_new(hist, json_real(s->occ_hist[b]));
         o = json_pack("{s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:f, s:o,"
-                      " s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
+                      " s:I, s:o, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
                       " s:o, s:f, s:o, s:o}",
                       "idle_mean", s->idle_mean,
                       "idle_ci_low", bb_json_real_or_null(s->idle_lo),
@@ -120,7 +161,7 @@ bb_cmd_simulate(int argc, char **argv)
                       "p_full", s->p_full_mean,
                       "occupancy_hist", hist,
                       "replications", (json_int_t)s->replications,
-                      "seed", (json_int_t)(a.base.sim.seed > (uint64_t)INT64_MAX ? 0 : a.base.sim.seed),
+                      "seed", bb_json_seed(a.base.sim.seed),
                       "events", (json_int_t)s->events,
                       "bb_size_quanta", (json_int_t)S,
                       "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, S),
@@ -136,13 +177,6 @@ bb_cmd_simulate(int argc, char **argv)
                       "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
                           ? json_real(c->d_min_tu) : json_null(),
                       "platform", bb_json_platform(&ctx));
-        if (o && a.base.sim.seed > (uint64_t)INT64_MAX) {
-            /* JSON integers here are signed 64-bit: larger seeds as text. */
-            char seed[32];
-
-            snprintf(seed, sizeof seed, "%llu", (unsigned long long)a.base.sim.seed);
-            json_object_set_new(o, "seed", json_string(seed));
-        }
         bb_json_print(o);
     } else {
         bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q.quantum_bytes);

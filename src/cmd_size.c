@@ -10,18 +10,12 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_TARGET = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "target-idle", OPT_TARGET, "F", 0,
-      "largest acceptable idle fraction, in (0, 1) (default 0.001)", 0 },
-    { 0 }
-};
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
     bb_policy_opts pol;
-    double target;
+    bb_tgtopts tgt;
     const char *file;
 };
 
@@ -34,9 +28,8 @@ parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
         state->child_inputs[1] = &a->pol;
-        break;
-    case OPT_TARGET:
-        a->target = bb_opt_fraction_open("target-idle", arg);
+        state->child_inputs[2] = &a->common.out;
+        state->child_inputs[3] = &a->tgt;
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
@@ -48,7 +41,9 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 }, { 0 }
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
     options, parse, "[FILE]",
@@ -111,7 +106,7 @@ size_at(bb_ctx *ctx, const struct args *a, bba_size_result *r, char *err)
     ps.lazy = a->pol.lazy;
     ps.threshold_frac = a->pol.threshold_frac;
     ps.eps = a->pol.eps;
-    return bba_size_min(&ctx->model, a->target, &ps, &ctx->so, bb_ctx_s_max(ctx),
+    return bba_size_min(&ctx->model, a->tgt.target_idle, &ps, &ctx->so, bb_ctx_s_max(ctx),
                         bb_progress_enabled(&a->common) ? bb_progress_cb : NULL, NULL, r, err);
 }
 
@@ -130,7 +125,7 @@ bb_cmd_size(int argc, char **argv)
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
     bb_policy_opts_init(&a.pol);
-    a.target = 1e-3;
+    bb_tgtopts_init(&a.tgt);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.pol.threshold_is_size)
         bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
@@ -201,7 +196,7 @@ bb_cmd_size(int argc, char **argv)
             double b1 = bb_ctx_quanta_to_bytes(&ctx, r.best.S), b2;
 
             bb_ctx_requantize(&ctx, 2 * R);
-            rc = bba_size_min(&ctx.model, a.target, &ps, &ctx.so, bb_ctx_s_max(&ctx),
+            rc = bba_size_min(&ctx.model, a.tgt.target_idle, &ps, &ctx.so, bb_ctx_s_max(&ctx),
                               NULL, NULL, &r2, err);
             if (rc != BB_OK) {
                 /* answer at R; say why the change was not measured */
@@ -227,14 +222,14 @@ bb_cmd_size(int argc, char **argv)
         if (a.common.json) {
             bb_json_print(json_pack("{s:b, s:n, s:n, s:n, s:f, s:f, s:f, s:o}",
                                     "feasible", 0, "bb_size_quanta", "bb_size_bytes",
-                                    "idle_fraction", "target_idle", a.target,
+                                    "idle_fraction", "target_idle", a.tgt.target_idle,
                                     "load_ratio", ratio, "idle_limit", r.idle_limit,
                                     "platform", bb_json_platform(&ctx)));
         } else {
             printf("no burst-buffer size suffices: the expected load is %.4g times the "
                    "PFS bandwidth (%s), so as the buffer grows the idle fraction only "
                    "falls to 1 - B/E = %.4g > %g; add PFS bandwidth or reduce the load\n",
-                   ratio, pfs, r.idle_limit, a.target);
+                   ratio, pfs, r.idle_limit, a.tgt.target_idle);
         }
         bb_ctx_free(&ctx);
         return BB_EXIT_NO;
@@ -246,7 +241,7 @@ bb_cmd_size(int argc, char **argv)
                                 "bb_size_quanta", (json_int_t)r.best.S,
                                 "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, r.best.S),
                                 "idle_fraction", r.best.meas.idle,
-                                "target_idle", a.target,
+                                "target_idle", a.tgt.target_idle,
                                 "quiet_fraction", r.best.meas.quiet,
                                 "policy", a.pol.lazy ? "lazy" : "greedy",
                                 "load_ratio", ratio,
@@ -272,7 +267,7 @@ bb_cmd_size(int argc, char **argv)
         printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
                "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, "
                "bandwidths rounded by <= %s per time unit",
-               sz, r.best.S, r.best.meas.idle, a.target, a.pol.lazy ? "lazy" : "greedy",
+               sz, r.best.S, r.best.meas.idle, a.tgt.target_idle, a.pol.lazy ? "lazy" : "greedy",
                ratio, ctx.pf.resolution, q, rb);
         if (res_change >= 0)
             printf("; doubling it moves the size by %.2g%%", 100.0 * res_change);

@@ -13,7 +13,7 @@
 #include "grid.h"
 
 enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_PFS_LIST, OPT_POLICY,
-       OPT_EPS, OPT_THREADS, OPT_CSV };
+       OPT_EPS };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZES", 0,
@@ -27,8 +27,6 @@ static const struct argp_option options[] = {
       "(default: the platform's)", 0 },
     { "policy", OPT_POLICY, "LIST", 0, "greedy, lazy or greedy,lazy (default greedy; lazy with --threshold)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
-    { "threads", OPT_THREADS, "N", 0, "evaluate on N threads (default: all cores); output does not depend on N", 0 },
-    { "csv", OPT_CSV, NULL, 0, "one CSV row per point, numbers in bytes, bytes/s and fractions", 0 },
     { 0 }
 };
 
@@ -38,7 +36,8 @@ struct args {
     bb_num_list thresholds, scales;
     int greedy, lazy, threshold_set;
     double eps;
-    int threads;
+    int threads;       /* --threads, else every core */
+    bb_runopts run;
     const char *file;
 };
 
@@ -50,6 +49,8 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->common.out;
+        state->child_inputs[2] = &a->run;
         break;
     case OPT_BB_SIZE:
         bb_qty_list_free(&a->sizes);
@@ -97,20 +98,14 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_EPS:
         a->eps = bb_opt_fraction_closed("empty-prob", arg);
         break;
-    case OPT_THREADS:
-        a->threads = (int)bb_opt_long("threads", arg, 1, 1024);
-        break;
-    case OPT_CSV:
-        a->common.csv = 1;
-        break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
         if (a->sizes.n == 0)
             argp_error(state, "--bb-size SIZES is required (e.g. 0:4TB:100GB)");
-        if (a->common.csv && a->common.json)
-            argp_error(state, "--csv and --json exclude each other");
+        if (a->run.threads > 0)
+            a->threads = a->run.threads;
         if (!a->greedy && !a->lazy) {
             a->lazy = a->threshold_set;
             a->greedy = !a->threshold_set;
@@ -122,7 +117,13 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+/* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
+    { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "

@@ -9,15 +9,10 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_JSON = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "json", OPT_JSON, NULL, 0, "print JSON instead of text", 0 },
-    { 0 }
-};
+static const struct argp_option options[] = { { 0 } };
 
 struct args {
-    int json;
+    bb_outopts out;   /* --json */
 };
 
 static error_t
@@ -26,8 +21,8 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case OPT_JSON:
-        a->json = 1;
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->out;
         break;
     case ARGP_KEY_ARG:
         argp_error(state, "unexpected argument '%s'", arg);
@@ -38,12 +33,16 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
+static const struct argp_child children[] = {
+    { BB_OUTPUT_ARGP(BB_OUT_JSON), 0, NULL, 0 }, { 0 }
+};
+
 static const struct argp argp = {
     options, parse, "",
     "List the platform presets of real machines (for --system NAME).\v"
     "Presets are read from $BBSIZE_DATADIR/systems, the installed data directory "
     "and the source tree, in that order; see bbsize-system(5).",
-    NULL, NULL, NULL
+    children, NULL, NULL
 };
 
 static json_t *
@@ -67,7 +66,7 @@ bb_cmd_systems(int argc, char **argv)
     if (n == 0)
         bb_die(BB_EXIT_NOINPUT, "no platform presets found (looked in $BBSIZE_DATADIR/systems, "
                "%s/systems and %s/systems)", BBSIZE_DATADIR, BBSIZE_SRCDATADIR);
-    if (a.json)
+    if (a.out.json)
         arr = json_array();
     else
         printf("%-15s %-11s %-11s %-11s %-9s %-8s %-12s %s\n", "NAME", "PFS_BW", "BB_SIZE",
@@ -85,7 +84,7 @@ bb_cmd_systems(int argc, char **argv)
                 status = rc;
             continue;
         }
-        if (a.json) {
+        if (a.out.json) {
             json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:I, s:s}",
                                   "name", s.name, "title", s.title, "bb_kind", s.kind,
                                   "pfs_bw_bytes_per_s", qty_json(&s.pfs_bw),
@@ -107,7 +106,7 @@ bb_cmd_systems(int argc, char **argv)
                s.compute_nodes, s.bb_nodes, s.kind, s.title);
     }
     bb_system_names_free(names, n);
-    if (a.json)
+    if (a.out.json)
         bb_json_print(json_pack("{s:o}", "systems", arr));
     return status;
 }

@@ -10,11 +10,9 @@
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_BB_SIZE = 0x2000, OPT_TARGET, OPT_EPS, OPT_GRID };
+enum { OPT_EPS = 0x2000, OPT_GRID };
 
 static const struct argp_option options[] = {
-    { "bb-size", OPT_BB_SIZE, "SIZE", 0, "burst-buffer size S (required)", 0 },
-    { "target-idle", OPT_TARGET, "F", 0, "largest acceptable idle fraction (default 0.001)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "probability of draining below the threshold (default 0.01)", 0 },
     { "grid", OPT_GRID, "N", 0, "thresholds tried before refining: N + 1 (default 20)", 0 },
     { 0 }
@@ -22,8 +20,8 @@ static const struct argp_option options[] = {
 
 struct args {
     bb_common common;
-    bb_qty size;
-    double target, eps;
+    bb_tgtopts tgt;
+    double eps;
     int grid;
     const char *file;
 };
@@ -36,12 +34,8 @@ parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
-        break;
-    case OPT_BB_SIZE:
-        bb_opt_size("bb-size", arg, &a->size);
-        break;
-    case OPT_TARGET:
-        a->target = bb_opt_fraction_open("target-idle", arg);
+        state->child_inputs[1] = &a->common.out;
+        state->child_inputs[2] = &a->tgt;
         break;
     case OPT_EPS:
         a->eps = bb_opt_fraction_closed("empty-prob", arg);
@@ -53,7 +47,7 @@ parse(int key, char *arg, struct argp_state *state)
         bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
-        if (!a->size.set)
+        if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
     default:
@@ -62,7 +56,11 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = { { &bb_common_argp, 0, NULL, 0 }, { 0 } };
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_IDLE | BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
+};
 static const struct argp argp = {
     options, parse, "[FILE]",
     "The lazy threshold with the largest quiet fraction among those whose idle "
@@ -82,13 +80,13 @@ bb_cmd_threshold(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
-    a.target = 1e-3;
+    bb_tgtopts_init(&a.tgt);
     a.eps = 0.01;
     a.grid = 20;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_load(&ctx, &a.common, a.file);
-    S = bb_ctx_size_to_quanta(&ctx, &a.size);
-    rc = bba_threshold_best(&ctx.model, S, a.target, a.eps, a.grid, &ctx.so,
+    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
+    rc = bba_threshold_best(&ctx.model, S, a.tgt.target_idle, a.eps, a.grid, &ctx.so,
                             bb_progress_enabled(&a.common) ? bb_progress_cb : NULL, NULL,
                             &r, err);
     if (rc != BB_OK)
@@ -106,7 +104,7 @@ bb_cmd_threshold(int argc, char **argv)
                               "quiet_fraction", r.best.meas.quiet,
                               "greedy_idle_fraction", r.greedy.meas.idle,
                               "greedy_quiet_fraction", r.greedy.meas.quiet,
-                              "target_idle", a.target,
+                              "target_idle", a.tgt.target_idle,
                               "monotone_idle", r.monotone_idle,
                               "evaluations", (json_int_t)r.evaluations,
                               "platform", bb_json_platform(&ctx));
@@ -114,7 +112,7 @@ bb_cmd_threshold(int argc, char **argv)
     } else if (!r.feasible) {
         printf("no threshold keeps idle <= %g with a %s buffer: even greedy draining "
                "idles %.3g of the time; use `bbsize size` for a larger buffer\n",
-               a.target, sz, r.greedy.meas.idle);
+               a.tgt.target_idle, sz, r.greedy.meas.idle);
     } else {
         char md[160];
 
@@ -122,7 +120,7 @@ bb_cmd_threshold(int argc, char **argv)
         printf("lazy threshold %s (%.1f%% of the %s buffer): quiet %.4g (greedy %.4g), "
                "idle %.3g <= %g (greedy %.3g); EPS %g; %s\n",
                th, S > 0 ? 100.0 * (double)r.best.threshold / (double)S : 0.0, sz,
-               r.best.meas.quiet, r.greedy.meas.quiet, r.best.meas.idle, a.target,
+               r.best.meas.quiet, r.greedy.meas.quiet, r.best.meas.idle, a.tgt.target_idle,
                r.greedy.meas.idle, a.eps, md);
     }
     if (!r.monotone_idle)

@@ -16,6 +16,8 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "devload.h"
+#include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
 #include "scnrun.h"
@@ -31,15 +33,14 @@
 #include "sizedist_file.h"
 
 enum {
-    OPT_MODEL = 0x5000, OPT_SEED, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,
+    OPT_MODEL = 0x5000, OPT_MESSAGES, OPT_SIZES, OPT_SCALE, OPT_EF, OPT_NODES, OPT_CS,
     OPT_ARCH, OPT_TQ, OPT_EQ, OPT_ROOTLAW, OPT_ROOTDEG, OPT_TAIL, OPT_FILES, OPT_FSIZE, OPT_PAUSE,
-    OPT_READ, OPT_RANKS, OPT_TOPO, OPT_BBPG, OPT_DEVICE, OPT_PLACE, OPT_ROUTING, OPT_JSON, OPT_CSV, OPT_QUIET
+    OPT_READ, OPT_RANKS, OPT_DEVICE, OPT_PLACE, OPT_ROUTING
 };
 
 static const struct argp_option options[] = {
     { NULL, 0, NULL, 0, "Model:", 1 },
     { "model", OPT_MODEL, "NAME", 0, "vef (default when FILE is given), graph500, fileload", 1 },
-    { "seed", OPT_SEED, "N", 0, "random seed (default 1)", 1 },
     { "messages", OPT_MESSAGES, "N", 0, "DCNW/CDCNW/FLOWS: generate at most N messages "
       "(default: #Msgs of the header)", 1 },
     { "sizes", OPT_SIZES, "FILE", 0, "CDCNW: the size table (default: the file named on line 3, "
@@ -66,28 +67,24 @@ static const struct argp_option options[] = {
     { "read", OPT_READ, NULL, 0, "read the files instead of writing them", 3 },
     { "ranks", OPT_RANKS, "N", 0, "clients, files dealt round-robin (default 1)", 3 },
     { NULL, 0, NULL, 0, "Run on a network (optional):", 4 },
-    { "topology", OPT_TOPO, "PRESET", 0, "run the streams on this dragonfly preset "
-      "(graph500-72, mfnetsim-1056, ...)", 4 },
-    { "bb-per-group", OPT_BBPG, "K", 0, "the first K terminals of every group are burst-buffer "
-      "nodes (default: the preset's; 1 if it has none and the workload does I/O)", 4 },
     { "device", OPT_DEVICE, "NAME|FILE", 0, "burst-buffer device for reads and writes: a name "
       "of data/devices (default mfnetsim-bb) or a .dev file", 4 },
     { "placement", OPT_PLACE, "POLICY", 0, "cont (default), random-node, random-router, "
       "random-group", 4 },
     { "routing", OPT_ROUTING, "NAME", 0, "min (default), val or adaptive", 4 },
-    { NULL, 0, NULL, 0, "Output:", 5 },
-    { "json", OPT_JSON, NULL, 0, "JSON on stdout", 5 },
-    { "csv", OPT_CSV, NULL, 0, "Graph500: the per-level table as CSV", 5 },
-    { "quiet", 'q', NULL, 0, "no timing lines on stderr", 5 },
     { 0 }
 };
 
 enum { M_VEF = 0, M_G500, M_FILE };
 
 typedef struct {
-    const char *file, *sizes, *topo, *place, *routing, *device;
-    int model, have_model, json, csv, quiet, bbpg, g500_nodes, file_ranks;
-    uint64_t seed;
+    const char *file, *sizes, *place, *routing, *device;
+    int model, have_model, g500_nodes, file_ranks;
+    bb_outopts out;     /* --json, --csv (Graph500: the per-level table), -q */
+    bb_runopts run;     /* --seed (default 1) */
+    bb_topo_opts net;   /* --topology: also run the streams on a dragonfly; with
+                           --bb-per-group (default: the topology's; 1 if it has
+                           none and the workload does I/O) */
     long messages;
     bbs_tracejob gj, fj; /* Graph500 and file-load options, set as scenario keys */
 } targs;
@@ -119,7 +116,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
         else
             argp_error(st, "unknown model '%s' (known: vef, graph500, fileload)", arg);
         break;
-    case OPT_SEED: a->seed = (uint64_t)bb_opt_long("--seed", arg, 0, LONG_MAX); break;
     case OPT_MESSAGES: a->messages = bb_opt_long("--messages", arg, 1, LONG_MAX); break;
     case OPT_SIZES: a->sizes = arg; break;
     case OPT_SCALE: tj_set(st, &a->gj, "--scale", "scale", arg); break;
@@ -141,14 +137,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
     case OPT_PAUSE: tj_set(st, &a->fj, "--pause", "pause", arg); break;
     case OPT_READ: tj_set(st, &a->fj, "--read", "mode", "read"); break;
     case OPT_RANKS: a->file_ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
-    case OPT_TOPO: a->topo = arg; break;
     case OPT_DEVICE: a->device = arg; break;
-    case OPT_BBPG: a->bbpg = (int)bb_opt_long("--bb-per-group", arg, 0, 1 << 20); break;
     case OPT_PLACE: a->place = arg; break;
     case OPT_ROUTING: a->routing = arg; break;
-    case OPT_JSON: a->json = 1; break;
-    case OPT_CSV: a->csv = 1; break;
-    case 'q': a->quiet = 1; break;
+    case ARGP_KEY_INIT:
+        st->child_inputs[0] = &a->out;
+        st->child_inputs[1] = &a->run;
+        st->child_inputs[2] = &a->net;
+        break;
     case ARGP_KEY_ARG: bb_argp_file(st, arg, &a->file); break;
     case ARGP_KEY_END:
         if (!a->have_model)
@@ -158,24 +154,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
         if (a->model != M_VEF && a->file)
             argp_error(st, "FILE is for VEF traces, not --model %s",
                        a->model == M_G500 ? "graph500" : "fileload");
-        if (a->csv && a->json)
-            argp_error(st, "--csv and --json are exclusive");
         break;
     default: return ARGP_ERR_UNKNOWN;
     }
     return 0;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return b;
-}
 
 static double
 now_s(void)
@@ -209,8 +193,8 @@ static void
 run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
 {
     char err[BB_ERRLEN], buf[64];
-    bbs_net_params par;
-    bbs_net_topo *topo = NULL;
+    bb_topo net;
+    bbs_net_topo *topo;
     bbs_net_placement pl;
     bbs_exec_config c;
     bbs_exec_result r;
@@ -218,21 +202,17 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     gsl_rng *rng;
     double t0;
 
-    if (bbs_net_preset(a->topo, &par, err))
-        bb_die(BB_EXIT_USAGE, "--topology: %s", err);
-    if (a->bbpg >= 0)
-        par.bb_per_group = a->bbpg;
-    else if (par.bb_per_group == 0 && io)
-        par.bb_per_group = 1;
-    bb_limits_check_topology(&par, a->topo);
-    if ((rc = bbs_net_topo_build(&par, NULL, &topo, err)))
-        bb_die_lib(rc, err);
+    bb_topo_read(&a->net, NULL, &net);
+    if (a->net.bb_per_group < 0 && net.par.bb_per_group == 0 && io)
+        net.par.bb_per_group = 1;
+    bb_topo_build(&net);
+    topo = net.topo;
     if (ranks > topo->ncompute)
         bb_die(BB_EXIT_DATAERR, "the %s job has %d ranks but topology %s has %d compute nodes (one "
-               "rank per node)", bbs_wl_job_name(w, 0), ranks, a->topo, topo->ncompute);
+               "rank per node)", bbs_wl_job_name(w, 0), ranks, net.source, topo->ncompute);
     if (a->place && bbs_net_place_parse(a->place, &kind, err))
         bb_die(BB_EXIT_USAGE, "--placement: %s", err);
-    rng = bbs_rng_stream_new(NULL, a->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
+    rng = bbs_rng_stream_new(NULL, a->run.seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
     if (!rng)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     rc = bbs_net_place(topo, kind, &ranks, 1, rng, &pl, err);
@@ -242,37 +222,11 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     bbs_exec_config_init(&c);
     c.topo = topo;
     c.place = &pl;
-    c.seed = a->seed;
+    c.seed = a->run.seed;
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
         bb_die(BB_EXIT_USAGE, "--routing: %s", err);
-    {
-        char path[2048];
-        const char *name = a->device ? a->device : "mfnetsim-bb";
-        size_t len;
-        char *text;
-        path[0] = '\0';
-        if (!strchr(name, '/') && !strstr(name, ".dev")) {
-            static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
-            for (int i = 0; i < 2 && !path[0]; i++) {
-                FILE *fp;
-                snprintf(path, sizeof path, "%s/%s.dev", dirs[i], name);
-                if ((fp = fopen(path, "rb")))
-                    fclose(fp);
-                else
-                    path[0] = '\0';
-            }
-            if (!path[0])
-                bb_die(BB_EXIT_NOINPUT, "--device '%s': no such device in %s/devices", name,
-                       BBSIZE_DATADIR);
-        } else {
-            snprintf(path, sizeof path, "%s", name);
-        }
-        text = slurp(path, &len);
-        rc = bbs_dev_params_parse(&c.bb_dev, text, path, err);
-        free(text);
-        if (rc)
-            bb_die_lib(rc, err);
-    }
+    c.route.kind = bb_topo_routing(&net, a->routing);
+    bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
     t0 = now_s();
     if ((rc = bbs_exec_run(w, &c, &r, err)))
         bb_die_lib(rc, err);
@@ -280,9 +234,9 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     {
         const bbs_exec_job_result *J = &r.jobs[0];
         if (human) {
-            printf("run on %s (%s placement, %s routing), seed %llu:\n", a->topo,
-                   a->place ? a->place : "cont", a->routing ? a->routing : "min",
-                   (unsigned long long)a->seed);
+            printf("run on %s (%s placement, %s routing), seed %llu:\n", net.source,
+                   a->place ? a->place : "cont", bbs_net_route_name(c.route.kind),
+                   (unsigned long long)a->run.seed);
             bb_fmt_duration(buf, sizeof buf, J->elapsed_s);
             printf("  elapsed            %s%s\n", buf, J->finished ? "" : " (not finished)");
             bb_fmt_duration(buf, sizeof buf, J->comm_mean_s);
@@ -300,7 +254,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         }
         if (root) {
             json_t *o = json_object();
-            json_object_set_new(o, "topology", json_string(a->topo));
+            json_object_set_new(o, "topology", json_string(net.source));
             json_object_set_new(o, "elapsed_s", json_real(J->elapsed_s));
             json_object_set_new(o, "finished", json_boolean(J->finished));
             json_object_set_new(o, "comm_mean_s", json_real(J->comm_mean_s));
@@ -317,7 +271,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     }
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
-    bbs_net_topo_free(topo);
+    bb_topo_free(&net);
 }
 
 int
@@ -327,7 +281,13 @@ bb_cmd_trace(int argc, char **argv)
         "Generate a trace-driven workload as per-rank operation streams and report its volumes; "
         "with --topology, also run it on a dragonfly.\vFILE is a VEF trace (plain MPI, or EXT "
         "DCNW, CDCNW, FLOWS, HOROVOD; grammar in bbsize-vef(5)).  See bbsize-trace(1).";
-    static const struct argp_child children[] = { { &bb_limits_argp, 0, NULL, 0 }, { 0 } };
+    static const struct argp_child children[] = {
+        { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
+        { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
+        { &bb_topo_argp, 0, NULL, 0 },
+        { &bb_limits_argp, 0, NULL, 0 },
+        { 0 }
+    };
     struct argp argp = { options, parse_opt, "[FILE]", doc, children, NULL, NULL };
     targs a;
     char err[BB_ERRLEN], buf[64];
@@ -342,24 +302,24 @@ bb_cmd_trace(int argc, char **argv)
     json_t *root = NULL;
 
     memset(&a, 0, sizeof a);
-    a.seed = 1;
-    a.bbpg = -1;
+    a.run.seed = 1;
+    bb_topo_opts_init(&a.net);
     a.g500_nodes = 72;
     a.file_ranks = 1;
     bbs_tracejob_defaults(&a.gj, BBS_TJ_GRAPH500);
     bbs_tracejob_defaults(&a.fj, BBS_TJ_FILELOAD);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    human = !a.json && !a.csv;
+    human = !a.out.json && !a.out.csv;
     if (a.model == M_VEF) {
         size_t len;
-        char *text = slurp(a.file, &len);
+        char *text = bb_read_or_die(a.file, &len, BB_READ_TEXT);
         t0 = now_s();
         rc = bbs_vef_parse(&v, a.file, text, len, err);
         gen_s = now_s() - t0;
         free(text);
         if (rc)
             bb_die_lib(rc, err);
-        if (!a.quiet)
+        if (!a.out.quiet)
             fprintf(stderr, "bbsize trace: parsed %s (%zu bytes) in %.3f s, %.3g MB/s\n", a.file,
                     len, gen_s, len / fmax(gen_s, 1e-9) / 1e6);
         if (v->kind == BBS_VEF_DCNW || v->kind == BBS_VEF_CDCNW)
@@ -369,7 +329,7 @@ bb_cmd_trace(int argc, char **argv)
         bb_die_lib(BB_ENOMEM, err);
     t0 = now_s();
     if (a.model == M_VEF) {
-        rc = bbs_tracegen_vef(w, model_label(&a, v), v, d, a.messages, a.seed, 0, NULL, err);
+        rc = bbs_tracegen_vef(w, model_label(&a, v), v, d, a.messages, a.run.seed, 0, NULL, err);
     } else if (a.model == M_G500) {
         char detail[256];
         double n = a.g500_nodes, msgs;
@@ -387,10 +347,10 @@ bb_cmd_trace(int argc, char **argv)
         bb_limits_check("the Graph500 trace", msgs + 16.0 * n * n,
                         msgs * (8.0 + 2.0 * (double)sizeof(bbs_op)), detail,
                         "--nodes, --scale, --edgefactor or a larger --coalescing");
-        rc = bbs_g500_plan_new(&pl, &a.gj.g, a.seed, 0, err);
-        if (!rc && a.csv && !a.topo) { /* the table is the plan: no streams needed */
+        rc = bbs_g500_plan_new(&pl, &a.gj.g, a.run.seed, 0, err);
+        if (!rc && a.out.csv && !a.net.topology) { /* the table is the plan: no streams needed */
             gen_s = now_s() - t0;
-            if (!a.quiet)
+            if (!a.out.quiet)
                 fprintf(stderr, "bbsize trace: drew a %d-level BFS of %llu messages in %.3f s\n",
                         pl->nlevels, (unsigned long long)pl->messages, gen_s);
             print_levels_csv(pl, &a.gj.g);
@@ -408,7 +368,7 @@ bb_cmd_trace(int argc, char **argv)
                  "operation", a.fj.f.files, sizeof(bbs_op));
         bb_limits_check("the file-load trace", 2.0 * nf, 2.0 * nf * (double)sizeof(bbs_op),
                         detail, "--files");
-        rc = bbs_tracejob_generate(&a.fj, w, "fileload", a.file_ranks, a.seed, 0, NULL, err);
+        rc = bbs_tracejob_generate(&a.fj, w, "fileload", a.file_ranks, a.run.seed, 0, NULL, err);
     }
     gen_s = now_s() - t0;
     if (rc)
@@ -416,17 +376,17 @@ bb_cmd_trace(int argc, char **argv)
     bbs_wl_job_totals(w, 0, &t);
     for (int k = 0; k <= BBS_OP_WAITALL; k++)
         nops += t.ops[k];
-    if (!a.quiet)
+    if (!a.out.quiet)
         fprintf(stderr, "bbsize trace: generated %llu operations in %.3f s, %.3g ops/s\n",
                 (unsigned long long)nops, gen_s, nops / fmax(gen_s, 1e-9));
-    if (a.csv) {
+    if (a.out.csv) {
         if (!pl)
             bb_die(BB_EXIT_USAGE, "--csv is the Graph500 per-level table (use --model graph500)");
         print_levels_csv(pl, &a.gj.g);
     }
     if (human) {
         printf("%s: %s, %d ranks, seed %llu\n", a.file ? a.file : model_label(&a, v),
-               model_label(&a, v), bbs_wl_nranks(w, 0), (unsigned long long)a.seed);
+               model_label(&a, v), bbs_wl_nranks(w, 0), (unsigned long long)a.run.seed);
         printf("  operations         %llu (%llu send, %llu recv, %llu collective, %llu compute, "
                "%llu write, %llu read)\n", (unsigned long long)nops,
                (unsigned long long)t.ops[BBS_OP_SEND], (unsigned long long)t.ops[BBS_OP_RECV],
@@ -460,14 +420,14 @@ bb_cmd_trace(int argc, char **argv)
                        pl->levels[l].nmsgs);
         }
     }
-    if (a.json) {
+    if (a.out.json) {
         json_t *ops = json_object(), *colls = json_object();
         root = json_object();
         json_object_set_new(root, "model", json_string(model_label(&a, v)));
         if (a.file)
             json_object_set_new(root, "file", json_string(a.file));
         json_object_set_new(root, "ranks", json_integer(bbs_wl_nranks(w, 0)));
-        json_object_set_new(root, "seed", json_integer((json_int_t)a.seed));
+        json_object_set_new(root, "seed", bb_json_seed(a.run.seed));
         json_object_set_new(ops, "total", json_integer((json_int_t)nops));
         json_object_set_new(ops, "send", json_integer((json_int_t)t.ops[BBS_OP_SEND]));
         json_object_set_new(ops, "recv", json_integer((json_int_t)t.ops[BBS_OP_RECV]));
@@ -506,7 +466,7 @@ bb_cmd_trace(int argc, char **argv)
         }
         json_object_set_new(root, "generation_s", json_real(gen_s));
     }
-    if (a.topo)
+    if (a.net.topology)
         run_network(&a, w, t.write_bytes > 0 || t.read_bytes > 0, root, human);
     if (root)
         bb_json_print(root); /* takes the reference */

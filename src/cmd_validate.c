@@ -10,23 +10,29 @@
 #include <string.h>
 
 #include "commands.h"
+#include "scnmode.h"
 #include "simcli.h"
 #include "valrun.h"
 
 #define MAX_SIZES 10000
 
-enum { OPT_BB_SIZE = 0x2000, OPT_CSV, OPT_TOL };
+enum { OPT_BB_SIZE = 0x2000, OPT_TOL, OPT_SCENARIO, OPT_CAPACITY };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZE|FIRST:LAST:STEP", 0,
       "a burst-buffer size, or a range of sizes, e.g. 0:4PB:200TB or 0:3000:100 "
       "(data units); required", 0 },
-    { "csv", OPT_CSV, NULL, 0, "print the table as CSV (one header line)", 0 },
     { "tolerance", OPT_TOL, "REL", 0, "a row agrees when the prediction is inside the "
       "interval and the interval within +-REL of it (default 0.5); inside but wider is "
       "inconclusive", 0 },
-    { "scenario", 0x2100, "FILE", 0, "the system-level cross-check on a scenario instead "
-      "(its options: bbsize validate --scenario=FILE --help)", 0 },
+    { NULL, 0, NULL, 0, "Scenario mode (bbsize-scenario(5)):", 60 },
+    { "scenario", OPT_SCENARIO, "FILE", 0, "the system-level cross-check on this scenario "
+      "instead; it takes --capacity, --pfs-bw (a plain number: bytes/s), --time-unit "
+      "(default: the median write burst), --resolution, --replications (default 5), "
+      "--seed (overrides the scenario's), --threads, --confidence, --max-memory (default "
+      "4GB), --max-events, --csv, --json, --quiet", 60 },
+    { "capacity", OPT_CAPACITY, "SIZE", 0, "override [storage] capacity (per buffer node)",
+      60 },
     { 0 }
 };
 
@@ -34,7 +40,44 @@ struct args {
     bb_simargs base;   /* first: bb_simargs_parse casts */
     const char *size_arg;
     double tol;
+    int tol_set;
+    bb_qty capacity;
+    const char *scenario;   /* --scenario FILE: vs holds the options */
+    bb_scn_vopts vs;
 };
+
+/* scenario_opts: the options of validate --scenario, or a usage error for
+ * one that does not apply. */
+static void
+scenario_opts(struct args *a, struct argp_state *state)
+{
+    const bb_common *c = &a->base.common;
+    const bb_simopts *o = &a->base.sim;
+    const char *f = bb_simargs_foreign(&a->base, BB_SCN_ALLOW_PLATFORM | BB_SCN_ALLOW_REPS);
+
+    if (f == NULL && a->size_arg)
+        f = "--bb-size";
+    if (f == NULL && a->tol_set)
+        f = "--tolerance";
+    if (f)
+        argp_error(state, "%s does not apply to validate --scenario", f);
+    if (a->base.file)
+        argp_error(state, "a workload FILE ('%s') and --scenario exclude each other",
+                   a->base.file);
+    a->vs = (bb_scn_vopts){
+        .file = a->scenario,
+        .reps = o->run.replications > 0 ? o->run.replications : 5,
+        .resolution = c->resolution > 0 ? c->resolution : 100,
+        .threads = o->run.threads,
+        .have_seed = o->run.seed_set, .seed = o->run.seed,
+        .csv = c->csv, .json = c->json, .quiet = c->quiet,
+        .level = o->confidence,
+        .pfs_Bps = c->pfs_bw.set ? c->pfs_bw.v : 0,
+        .cap_bytes = a->capacity.set ? a->capacity.v : 0,
+        .tu_s = c->time_unit.set ? c->time_unit.v : 0,
+        .maxmem = c->max_memory_bytes > 0 ? c->max_memory_bytes : 4e9,
+    };
+}
 
 static error_t
 parse(int key, char *arg, struct argp_state *state)
@@ -45,17 +88,29 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_BB_SIZE:
         a->size_arg = arg;
         break;
-    case OPT_CSV:
-        a->base.common.csv = 1;
-        break;
     case OPT_TOL:
         a->tol = bb_opt_fraction_open("tolerance", arg);
+        a->tol_set = 1;
+        break;
+    case OPT_SCENARIO:
+        if (a->scenario)
+            argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario, arg);
+        a->scenario = arg;
+        break;
+    case OPT_CAPACITY:
+        bb_opt_size("capacity", arg, &a->capacity);
+        if (!(a->capacity.v > 0))
+            argp_error(state, "--capacity '%s': must be positive", arg);
         break;
     case ARGP_KEY_END:
+        if (a->scenario) {
+            scenario_opts(a, state);
+            break;
+        }
+        if (a->capacity.set)
+            argp_error(state, "--capacity is for validate --scenario");
         if (!a->size_arg)
             argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
-        if (a->base.common.csv && a->base.common.json)
-            argp_error(state, "--csv and --json exclude each other");
         break;
     default:
         return bb_simargs_parse(&a->base, key, arg, state);
@@ -73,7 +128,7 @@ static const struct argp argp = {
     "time units would decide; 'below resolution' when no idle unit was simulated at all).  "
     "With --mode bernoulli the two must agree in about a fraction LEVEL of rows; with "
     "--mode periodic the gap is the finding (Figure 4 of the paper).",
-    bb_sim_children, NULL, NULL
+    bb_sim_children_csv, NULL, NULL
 };
 
 static json_t *
@@ -153,13 +208,12 @@ bb_cmd_validate(int argc, char **argv)
     char err[BB_ERRLEN];
     int rc;
 
-    for (int i = 1; i < argc; i++)   /* the system-level cross-check: cmd_validate_scn.c */
-        if (!strncmp(argv[i], "--scenario", 10))
-            return bb_cmd_validate_scenario(argc, argv);
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
     a.tol = 0.5;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    if (a.scenario)   /* the system-level cross-check: cmd_validate_scn.c */
+        return bb_validate_scenario(&a.vs);
     bb_ctx_load(&ctx, &a.base.common, a.base.file);
     n = parse_sizes(&ctx, a.size_arg, &S);
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);

@@ -32,97 +32,12 @@
 #include "stats.h"
 #include "cli.h"
 #include "commands.h"
+#include "scnmode.h"
 #include "scnrun.h"
 #include "simcli.h"
 #include "units.h"
 
-enum { OPT_SCENARIO = 0x3300, OPT_REPS, OPT_SEED, OPT_CONF, OPT_PFS, OPT_CAP, OPT_TU, OPT_RES,
-       OPT_THREADS, OPT_CSV, OPT_JSON, OPT_QUIET, OPT_MAXMEM };
-
-typedef struct {
-    const char *file;
-    long reps, resolution, threads;
-    int have_seed, csv, json, quiet;
-    unsigned long long seed;
-    double level, pfs_Bps, cap_bytes, tu_s, maxmem;
-} vs_args;
-
-static const struct argp_option vs_options[] = {
-    { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario (bbsize-scenario(5)); required", 0 },
-    { "replications", OPT_REPS, "R", 0, "simulated replications (default 5)", 0 },
-    { "seed", OPT_SEED, "N", 0, "override the scenario's [run] seed", 0 },
-    { "confidence", OPT_CONF, "LEVEL", 0, "confidence level of the interval (0.95)", 0 },
-    { "pfs-bw", OPT_PFS, "BW", 0, "override [storage] pfs_bandwidth (B), e.g. 20GB/s", 0 },
-    { "capacity", OPT_CAP, "SIZE", 0, "override [storage] capacity (per buffer node)", 0 },
-    { "time-unit", OPT_TU, "T", 0,
-      "the model's time unit (default: the median write-burst duration)", 0 },
-    { "resolution", OPT_RES, "R", 0, "quanta per B per time unit (100)", 0 },
-    { "threads", OPT_THREADS, "N", 0, "threads for the replications (0: every core)", 0 },
-    { "max-memory", OPT_MAXMEM, "SIZE", 0, "refuse a chain above this memory (4GB)", 0 },
-    { "csv", OPT_CSV, NULL, 0, "print the tables as CSV", 0 },
-    { "json", OPT_JSON, NULL, 0, "print one JSON object", 0 },
-    { "quiet", OPT_QUIET, NULL, 0, "no run statistics on stderr", 0 },
-    { 0 }
-};
-
-static double
-opt_qty(struct argp_state *st, const char *name, const char *arg,
-        int (*parse)(const char *, bb_qty *, char *, size_t))
-{
-    bb_qty q;
-    char msg[256];
-    if (parse(arg, &q, msg, sizeof msg) < 0)
-        argp_error(st, "--%s '%s': %s", name, arg, msg);
-    return q.v;
-}
-
-static error_t
-vs_parse(int key, char *arg, struct argp_state *st)
-{
-    vs_args *a = st->input;
-    switch (key) {
-    case OPT_SCENARIO: a->file = arg; break;
-    case OPT_REPS: a->reps = bb_opt_long("replications", arg, 1, 100000); break;
-    case OPT_SEED:
-        a->have_seed = 1;
-        a->seed = (unsigned long long)bb_opt_long("seed", arg, 0, LONG_MAX);
-        break;
-    case OPT_CONF: a->level = bb_opt_fraction_open("confidence", arg); break;
-    case OPT_PFS:
-        a->pfs_Bps = opt_qty(st, "pfs-bw", arg, bb_parse_rate);
-        if (!(a->pfs_Bps > 0))
-            argp_error(st, "--pfs-bw '%s': must be positive", arg);
-        break;
-    case OPT_CAP:
-        a->cap_bytes = opt_qty(st, "capacity", arg, bb_parse_size);
-        if (!(a->cap_bytes > 0))
-            argp_error(st, "--capacity '%s': must be positive", arg);
-        break;
-    case OPT_TU:
-        a->tu_s = opt_qty(st, "time-unit", arg, bb_parse_duration);
-        if (!(a->tu_s > 0))
-            argp_error(st, "--time-unit '%s': must be positive", arg);
-        break;
-    case OPT_RES: a->resolution = bb_opt_long("resolution", arg, 1, 1000000); break;
-    case OPT_THREADS: a->threads = bb_opt_long("threads", arg, 0, 4096); break;
-    case OPT_MAXMEM: a->maxmem = opt_qty(st, "max-memory", arg, bb_parse_size); break;
-    case OPT_CSV: a->csv = 1; break;
-    case OPT_JSON: a->json = 1; break;
-    case OPT_QUIET: a->quiet = 1; break;
-    case ARGP_KEY_ARG:
-        argp_error(st, "unexpected argument '%s' (the scenario goes with --scenario)", arg);
-        break;
-    case ARGP_KEY_END:
-        if (!a->file)
-            argp_error(st, "--scenario FILE is required");
-        if (a->csv && a->json)
-            argp_error(st, "--csv and --json exclude each other");
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
+typedef bb_scn_vopts vs_args;   /* parsed by `bbsize validate` (scnmode.h) */
 
 /* One run's figures: plain data, so the MPI back end can move it. */
 typedef struct {
@@ -213,27 +128,13 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     return BB_OK;
 }
 
-static const char vs_doc[] =
-    "System-level cross-check: the per-application (p, b) implied by a scenario's workload "
-    "feed the analytic model (B = the PFS bandwidth, S = the buffer capacity, the time unit "
-    "= the median write burst), and its idle fraction is printed beside the simulated stall "
-    "fraction (time with a write waiting for buffer room / elapsed) and its confidence "
-    "interval over replications.";
 
 int
-bb_cmd_validate_scenario(int argc, char **argv)
+bb_validate_scenario(const vs_args *ap)
 {
-    vs_args a;
+    const vs_args a = *ap;
     bb_scn_run R;
     char err[BB_ERRLEN];
-    static const struct argp_child children[] = { { &bb_events_argp, 0, NULL, 0 }, { 0 } };
-    struct argp argp = { vs_options, vs_parse, NULL, vs_doc, children, NULL, NULL };
-    memset(&a, 0, sizeof a);
-    a.reps = 5;
-    a.level = 0.95;
-    a.resolution = 100;
-    a.maxmem = 4e9;
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_scn_load(&R, a.file, a.have_seed, a.seed);
     const bbs_scenario *s = &R.s;
     const int nj = s->njobs;

@@ -24,7 +24,8 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/alloc_file.c src/formats/alloc_file.h
 nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
-	src/cli.c src/cli.h \
+	src/cli.c src/cli.h src/options.c src/options.h src/outfile.c src/outfile.h \
+	src/devload.c src/devload.h src/topoload.c src/topoload.h src/cmd_bbarch.c src/scnmode.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c \
 	src/cmd_generate.c
 src_bbsize_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread

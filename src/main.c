@@ -143,6 +143,7 @@ main(int argc, char **argv)
         quiet_rank();
     gsl_set_error_handler_off();
     bb_limits_init();
+    bb_options_init();
     argp_err_exit_status = BB_EXIT_USAGE;
     if (argc < 2) {
         usage(stderr);

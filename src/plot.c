@@ -15,6 +15,7 @@
 
 #include "exitcodes.h"
 #include "plot.h"
+#include "readfile.h"
 
 int
 bb_child_run(const char *path, const char *const argv[], const char *out, const char *errf,
@@ -124,27 +125,17 @@ put_str(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+/* gnuplot's output or log, read whole (readfile.h), or NULL. */
 static char *
 slurp(const char *path, size_t *len_out)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf = NULL;
-    long len;
+    char *buf, err[512];
+    size_t len;
 
-    if (fp == NULL)
+    if (bb_read_file(path, BB_READ_TEXT, &buf, &len, err, sizeof err) != 0)
         return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0
-        && (buf = malloc((size_t)len + 1)) != NULL) {
-        if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[len] = '\0';
-            if (len_out)
-                *len_out = (size_t)len;
-        }
-    }
-    fclose(fp);
+    if (len_out)
+        *len_out = len;
     return buf;
 }
 

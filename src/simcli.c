@@ -12,8 +12,7 @@
 #include "simcli.h"
 
 enum {
-    OPT_MODE = 0x3000, OPT_HORIZON, OPT_REPS, OPT_SEED, OPT_CONF, OPT_NOISE, OPT_DMIN,
-    OPT_WARMUP, OPT_THREADS
+    OPT_MODE = 0x3000, OPT_CONF, OPT_NOISE, OPT_DMIN, OPT_WARMUP
 };
 
 static const struct argp_option sim_options[] = {
@@ -22,11 +21,6 @@ static const struct argp_option sim_options[] = {
       "application model: Bernoulli (the Markov model's own), quasi-periodic "
       "(Algorithm 3) or onoff (ON/OFF phases with the workload's burst column, the "
       "bursts model's own); default bernoulli", 2 },
-    { "horizon", OPT_HORIZON, "T", 0,
-      "simulated time per replication: a number of time units, or a duration with a "
-      "unit (e.g. 2d); default 1000 time units", 2 },
-    { "replications", OPT_REPS, "R", 0, "independent replications (default 15)", 2 },
-    { "seed", OPT_SEED, "N", 0, "random seed, 0 to 2^64-1 (default 1)", 2 },
     { "confidence", OPT_CONF, "LEVEL", 0, "confidence level in (0, 1) (default 0.95)", 2 },
     { "noise", OPT_NOISE, "U", 0, "periodic: burst-length noise u in [0, 1) (default 0)", 2 },
     { "d-min", OPT_DMIN, "D", 0,
@@ -34,19 +28,8 @@ static const struct argp_option sim_options[] = {
       "duration with a unit); overrides the workload's period column", 2 },
     { "warmup", OPT_WARMUP, "T", 0,
       "time simulated before measuring (time units or a duration; default 0)", 2 },
-    { "threads", OPT_THREADS, "N", 0, "worker threads (default: every core); results do "
-      "not depend on it", 2 },
     { 0 }
 };
-
-static _Noreturn void
-opt_die(const char *opt, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "bbsize: option '--%s': ", opt);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(BB_EXIT_USAGE);
-}
 
 static error_t
 sim_parse(int key, char *arg, struct argp_state *state)
@@ -55,6 +38,8 @@ sim_parse(int key, char *arg, struct argp_state *state)
     double v;
     char msg[256];
 
+    if (key >= OPT_MODE && key <= OPT_WARMUP)
+        o->given |= 1u << (key - OPT_MODE);
     switch (key) {
     case OPT_MODE:
         if (strcmp(arg, "bernoulli") == 0)
@@ -64,31 +49,14 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "onoff") == 0)
             o->mode = BBS_BB_ONOFF;
         else
-            opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
+            bb_opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
         break;
-    case OPT_HORIZON:
-        o->horizon_arg = arg;
-        break;
-    case OPT_REPS:
-        o->replications = bb_opt_long("replications", arg, 1, 1000000L);
-        break;
-    case OPT_SEED: {
-        char *end;
-        unsigned long long s;
-
-        errno = 0;
-        s = strtoull(arg, &end, 10);
-        if (errno || end == arg || *end != '\0' || strchr(arg, '-'))
-            opt_die("seed", "'%s' is not a whole number in [0, 2^64-1]", arg);
-        o->seed = (uint64_t)s;
-        break;
-    }
     case OPT_CONF:
         o->confidence = bb_opt_fraction_open("confidence", arg);
         break;
     case OPT_NOISE:
         if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
-            opt_die("noise", "'%s' is not a number in [0, 1)", arg);
+            bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
     case OPT_DMIN:
@@ -97,11 +65,17 @@ sim_parse(int key, char *arg, struct argp_state *state)
     case OPT_WARMUP:
         o->warmup_arg = arg;
         break;
-    case OPT_THREADS:
-        o->threads = (int)bb_opt_long("threads", arg, 1, 1024);
-        break;
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &o->pol;
+        state->child_inputs[1] = &o->run;
+        break;
+    case ARGP_KEY_END:   /* the runs child's values (options.h) */
+        if (o->run.seed_set)
+            o->seed = o->run.seed;
+        if (o->run.replications > 0)
+            o->replications = o->run.replications;
+        o->threads = o->run.threads;
+        o->horizon_arg = o->run.horizon_arg;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -109,7 +83,14 @@ sim_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child sim_children[] = { { &bb_policy_argp, 0, NULL, 0 }, { 0 } };
+/* The run options: --horizon (time units, or a duration; default 1000 time
+ * units), --replications (default 15), --seed (default 1), --threads. */
+static const struct argp_child sim_children[] = {
+    { &bb_policy_argp, 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_THREADS | BB_RUN_REPLICATIONS | BB_RUN_HORIZON), 0,
+      NULL, 0 },
+    { 0 }
+};
 const struct argp bb_simopts_argp = { sim_options, sim_parse, NULL, NULL, sim_children, NULL, NULL };
 
 void
@@ -124,7 +105,14 @@ bb_simopts_init(bb_simopts *o)
 }
 
 const struct argp_child bb_sim_children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 }, { 0 }
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 }, { 0 }
+};
+
+const struct argp_child bb_sim_children_csv[] = {
+    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { 0 }
 };
 
 void
@@ -142,6 +130,7 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->common;
         state->child_inputs[1] = &a->sim;
+        state->child_inputs[2] = &a->common.out;
         return 0;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
@@ -149,6 +138,50 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
     default:
         return ARGP_ERR_UNKNOWN;
     }
+}
+
+const char *
+bb_simargs_foreign(const bb_simargs *a, unsigned allow)
+{
+    const bb_common *c = &a->common;
+    const bb_simopts *o = &a->sim;
+    int plat = (allow & BB_SCN_ALLOW_PLATFORM) != 0, reps = (allow & BB_SCN_ALLOW_REPS) != 0;
+
+    if (!plat && c->pfs_bw.set)
+        return "--pfs-bw";
+    if (!plat && c->time_unit.set)
+        return "--time-unit";
+    if (!plat && c->resolution)
+        return "--resolution";
+    if (c->bb_bw.set)
+        return "--bb-bw";
+    if (c->system)
+        return "--system";
+    if (c->solver_set)
+        return "--solver";
+    if (c->progress)
+        return "--progress";
+    if (o->given & 1u << (OPT_MODE - OPT_MODE))
+        return "--mode";
+    if (!reps && (o->given & 1u << (OPT_CONF - OPT_MODE)))
+        return "--confidence";
+    if (o->given & 1u << (OPT_NOISE - OPT_MODE))
+        return "--noise";
+    if (o->given & 1u << (OPT_DMIN - OPT_MODE))
+        return "--d-min";
+    if (o->given & 1u << (OPT_WARMUP - OPT_MODE))
+        return "--warmup";
+    if (o->run.horizon_arg)
+        return "--horizon";
+    if (!reps && o->run.replications)
+        return "--replications";
+    if (!reps && o->run.threads)
+        return "--threads";
+    if (o->pol.lazy || o->pol.threshold_set)
+        return "--policy or --threshold";
+    if (o->pol.eps != 0.01)
+        return "--empty-prob";
+    return NULL;
 }
 
 const char *
@@ -174,7 +207,7 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
-            opt_die(opt, "'%s' is not a non-negative number of time units", arg);
+            bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
     if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
@@ -190,10 +223,10 @@ units_whole(const char *opt, const char *arg, double tu_s, int positive)
     double v = duration_tu(opt, arg, tu_s);
 
     if (v > 1e12)
-        opt_die(opt, "'%s' is more than 10^12 time units", arg);
+        bb_opt_die(opt, "'%s' is more than 10^12 time units", arg);
     v = ceil(v - 1e-9);
     if (positive && v < 1)
-        opt_die(opt, "'%s' is not a positive number of time units", arg);
+        bb_opt_die(opt, "'%s' is not a positive number of time units", arg);
     return (long)v;
 }
 
@@ -225,7 +258,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
-                opt_die("d-min", "'%s' is not positive", o->d_min_arg);
+                bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
             run->period_tu = malloc(ctx->q.n * sizeof *run->period_tu);
             if (run->period_tu == NULL)

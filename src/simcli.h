@@ -22,6 +22,10 @@ typedef struct {
     double confidence;         /* default 0.95 */
     double noise;              /* u, default 0 */
     int threads;               /* 0: every core */
+    bb_runopts run;            /* as parsed by the runs child (options.h); the
+                                  fields above hold the resolved values */
+    unsigned given;            /* which of --mode, --confidence, --noise, --d-min,
+                                  --warmup were given (bb_simargs_foreign) */
 } bb_simopts;
 
 /* The argp child parsing bb_simopts (child input index 1). */
@@ -36,14 +40,26 @@ typedef struct {
     const char *file;
 } bb_simargs;
 
-/* The children to give to the command's struct argp. */
+/* The children to give to the command's struct argp: the output child has
+ * --json, --quiet, --progress, and with _csv also --csv. */
 extern const struct argp_child bb_sim_children[];
+extern const struct argp_child bb_sim_children_csv[];
 /* bb_simargs_init: defaults for both option sets. */
 void bb_simargs_init(bb_simargs *a);
 /* bb_simargs_parse: handle ARGP_KEY_INIT and ARGP_KEY_ARG for a command
  * whose input starts with a bb_simargs; returns 0 when handled, else
  * ARGP_ERR_UNKNOWN. */
 error_t bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state);
+
+/* bb_simargs_foreign: the first option given that a scenario mode does not
+ * take (its name, for the message), or NULL.  allow adds the platform
+ * options (--pfs-bw, --time-unit, --resolution) and the replication
+ * options (--replications, --threads, --confidence) that validate
+ * --scenario reads.  --seed, --csv, --json, --quiet, --max-memory and
+ * --max-events are always allowed; explicit defaults (--mode bernoulli
+ * does count, --policy greedy does not) are not seen. */
+enum { BB_SCN_ALLOW_PLATFORM = 1, BB_SCN_ALLOW_REPS = 2 };
+const char *bb_simargs_foreign(const bb_simargs *a, unsigned allow);
 
 /* A prepared simulation: one configuration per buffer size. */
 typedef struct {

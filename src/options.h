@@ -1,0 +1,94 @@
+/* options.h: the argp children every bbsize command shares, so that an
+ * option has one spelling, one range and one meaning in every command
+ * (bbsize(1), COMMON OPTIONS):
+ *
+ *   output   --json, --csv, -o/--output FILE, -q/--quiet, --progress
+ *   runs     --seed N       a whole number in [0, 2^64-1], read exactly
+ *            --threads N    in [0, 1024]; 0 = every core (the default)
+ *            --replications R  in [1, 10^6]
+ *            --horizon T    simulated time, > 0: a duration with a unit
+ *                           (2d, 600s), or a plain number in the command's
+ *                           time unit (seconds where it has none)
+ *   targets  --target-idle F  the largest acceptable idle fraction, in (0, 1)
+ *            --bb-size SIZE   one burst-buffer size, e.g. 2PB
+ *
+ * A command takes the subset it understands (a mask of BB_OUT_*, BB_RUN_*,
+ * BB_TGT_*): BB_OUTPUT_ARGP(mask) and friends name a struct argp whose
+ * table has only those options, for the command's argp_child array (a
+ * constant address, so the arrays stay static const); its
+ * input (state->child_inputs[i], set by the command at ARGP_KEY_INIT) is a
+ * bb_outopts, bb_runopts or bb_tgtopts the command initialised (defaults
+ * stay per command: 15 replications in simulate, 5 in validate
+ * --scenario).  A bad value exits with status 64 (BB_EXIT_USAGE) and a
+ * message naming the option, the same in every command.  The tables are
+ * filled once by bb_options_init, before any command runs.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SRC_OPTIONS_H
+#define BBSIZE_SRC_OPTIONS_H
+
+#include <argp.h>
+#include <stdint.h>
+
+#include "units.h"
+
+/* ---- output -------------------------------------------------------------- */
+
+/* The fields, also spelled out in bb_common (cli.h) so that its users
+ * read common.json as before. */
+#define BB_OUTOPTS_FIELDS int json, csv, quiet, progress; const char *output
+typedef struct {
+    BB_OUTOPTS_FIELDS;   /* output: -o FILE, or NULL (standard output) */
+} bb_outopts;
+
+enum {
+    BB_OUT_JSON = 1,       /* --json: print JSON */
+    BB_OUT_CSV = 2,        /* --csv: print CSV (one header line per table) */
+    BB_OUT_FILE = 4,       /* -o, --output FILE: written atomically (bb_out_open) */
+    BB_OUT_QUIET = 8,      /* -q, --quiet: nothing on stderr but warnings and errors */
+    BB_OUT_PROGRESS = 16   /* --progress: progress even when stderr is no terminal */
+};
+#define BB_OUT_ALL 31
+extern struct argp bb_output_argps[BB_OUT_ALL + 1];
+#define BB_OUTPUT_ARGP(which) (&bb_output_argps[(which)])
+
+/* ---- runs ---------------------------------------------------------------- */
+
+#define BB_THREADS_MAX 1024
+#define BB_REPLICATIONS_MAX 1000000L
+typedef struct {
+    uint64_t seed;
+    int seed_set;             /* --seed was given */
+    int threads;              /* 0: every core */
+    long replications;        /* 0 until given or defaulted by the command */
+    const char *horizon_arg;  /* the text, NULL when not given */
+    bb_qty horizon;           /* parsed; .plain: in the command's time unit */
+} bb_runopts;
+
+enum { BB_RUN_SEED = 1, BB_RUN_THREADS = 2, BB_RUN_REPLICATIONS = 4, BB_RUN_HORIZON = 8 };
+#define BB_RUN_ALL 15
+extern struct argp bb_runs_argps[BB_RUN_ALL + 1];
+#define BB_RUNS_ARGP(which) (&bb_runs_argps[(which)])
+
+/* bb_parse_seed: a whole number in [0, 2^64-1], decimal digits only, read
+ * exactly (no rounding through a double).  Returns 0, or -1 with a
+ * message in msg. */
+int bb_parse_seed(const char *arg, uint64_t *out, char *msg, size_t len);
+
+/* ---- targets ------------------------------------------------------------- */
+
+typedef struct {
+    double target_idle;       /* default 0.001 (bb_tgtopts_init) */
+    bb_qty bb_size;           /* .set when --bb-size was given */
+} bb_tgtopts;
+
+enum { BB_TGT_IDLE = 1, BB_TGT_SIZE = 2 };
+#define BB_TGT_ALL 3
+extern struct argp bb_targets_argps[BB_TGT_ALL + 1];
+#define BB_TARGETS_ARGP(which) (&bb_targets_argps[(which)])
+void bb_tgtopts_init(bb_tgtopts *t);
+
+/* bb_options_init: fill the tables of every subset (main calls it before
+ * any command parses its options). */
+void bb_options_init(void);
+
+#endif
