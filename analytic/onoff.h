@@ -62,6 +62,9 @@ typedef struct bba_onoff {
     long B;             /* PFS bandwidth, quanta per time unit */
     long M;             /* largest total load, quanta */
     double mean_load;   /* E = sum_i p_i b_i, quanta per time unit */
+    size_t n0;          /* memoryless applications (in D0) */
+    long *b0;           /* n0: their bandwidths, quanta */
+    double *p0;         /* n0: their Pr(ON) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
@@ -89,6 +92,11 @@ typedef struct {
                                 in steps (up to 1024), and doubled whenever
                                 an iteration gains less than half */
     double mem_limit_bytes;  /* refuse a solve above this (0: no limit) */
+    int fft;                 /* the level convolution with D0 by FFT
+                                (fftwh.h bba_fftconv): 1 always, 0 never,
+                                -1 (default) when cheaper than the direct
+                                sum, (S + M0) log(S + M0) < (S + 1) M0 / 6;
+                                greedy draining (or threshold 0) only */
 } bba_onoff_opts;
 
 void bba_onoff_defaults(bba_onoff_opts *o);
