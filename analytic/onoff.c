@@ -236,7 +236,7 @@ bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
     for (size_t c = 0; c < m->n_classes; c++)
         sr += m->N[c] + 1;
     if (bytes)
-        *bytes = (4.0 + T) * lv * P * sizeof(double) + lv * W * (2.0 * sizeof(double) + sizeof(int));
+        *bytes = (5.0 + T) * lv * P * sizeof(double) + lv * W * (2.0 * sizeof(double) + sizeof(int));
     if (ops_per_iter)
         *ops_per_iter = (1.0 + (o ? o->smooth : 4)) * lv * P * ((double)m->M0 + 1.0 + sr)
                         + lv * W * (double)m->B;
@@ -332,6 +332,49 @@ kron_apply(const bba_onoff *m, double *const *Kp, const double *x, double *y,
     }
 }
 
+/* Z <- Z (K_1^t (x) ... (x) K_C^t) for n vectors at once, stored phase-
+ * major: Z[f n + l] is phase f of vector l; tmp holds P n doubles.  The
+ * same operation as kron_apply on each vector, with the level index
+ * innermost (contiguous axpys). */
+static void
+kron_apply_cols(const bba_onoff *m, double *const *Kp, double *Z, double *tmp, long n)
+{
+    long P = m->n_phases, stride = 1;
+    double *src = Z, *dst = tmp;
+
+    for (size_t c = 0; c < m->n_classes; c++) {
+        int r = m->N[c] + 1;
+        long block = stride * r;
+        const double *K = Kp[c];
+
+        for (long o = 0; o < P; o += block)
+            for (long i = 0; i < stride; i++)
+                for (int m2 = 0; m2 < r; m2++) {
+                    double *d = dst + (o + i + m2 * stride) * n;
+
+                    memset(d, 0, (size_t)n * sizeof *d);
+                    for (int mm = 0; mm < r; mm++) {
+                        const double *sv = src + (o + i + mm * stride) * n;
+                        double k = K[mm * r + m2];
+
+                        if (k == 0)
+                            continue;
+                        for (long l = 0; l < n; l++)
+                            d[l] += k * sv[l];
+                    }
+                }
+        stride = block;
+        {
+            double *sw = src;
+
+            src = dst;
+            dst = sw;
+        }
+    }
+    if (src != Z)
+        memcpy(Z, src, (size_t)P * (size_t)n * sizeof *Z);
+}
+
 typedef struct {
     const bba_onoff *m;
     long S, T, P;
@@ -340,6 +383,7 @@ typedef struct {
     double *z;         /* T x (S+1) x P */
     char *zflag;       /* T x (S+1) */
     double *tmp;       /* 3 P */
+    double *ktmp;      /* (S + 1) P: kron_apply_cols' scratch */
     bba_fftconv *conv; /* greedy: the level convolution with D0 by FFT */
     double *xcol;      /* S + 1: one phase's levels */
     double *ccol;      /* S + M0 + 1: their convolution with D0 */
@@ -436,6 +480,11 @@ spread_fft(work *w, const double *x)
         for (long i = 0; i < n; i++) {
             long r = i + shift;
 
+            /* FFT round-off (about 1e-16 of the column's largest entry)
+             * must not make a probability negative. */
+            if (cc[i] < 0)
+                cc[i] = 0;
+
             if (r <= 0) {
                 s0 += cc[i];
             } else if (r <= S) {
@@ -460,7 +509,7 @@ apply(work *w, const double *x, double *y)
 {
     const bba_onoff *m = w->m;
     long S = w->S, P = w->P, T = w->T;
-    double r = 0, *zt = w->z, *g = w->tmp + 2 * P;
+    double r = 0, *zt = w->z;
 
     memset(w->z, 0, (size_t)T * (size_t)(S + 1) * (size_t)P * sizeof *w->z);
     memset(w->zflag, 0, (size_t)T * (size_t)(S + 1));
@@ -475,11 +524,10 @@ apply(work *w, const double *x, double *y)
                     spread(m, j, m->phase_load[f], S, w->pol, xv, zt + f * (S + 1), 0, w->z,
                            P, f, w->zflag);
             }
-    for (long l = 0; l <= S; l++) {
+    kron_apply_cols(m, w->Kp[0], zt, w->ktmp, S + 1);
+    for (long l = 0; l <= S; l++)
         for (long f = 0; f < P; f++)
-            g[f] = zt[f * (S + 1) + l];
-        kron_apply(m, w->Kp[0], g, y + l * P, w->tmp);
-    }
+            y[l * P + f] = zt[f * (S + 1) + l];
     for (long s = 1; s < T; s++)
         for (long l = 0; l <= S; l++) {
             double *yl = y + l * P, *add = w->tmp + P;
@@ -603,6 +651,66 @@ coarse_solve(work *w, const double *x, bba_chain *c, double *acc, double *xi,
     return bba_stationary_solve(c, &so, xi, &info, err);
 }
 
+/* measures() for greedy draining in O((S + 1) P + M): with
+ * tail(t) = Pr(k0 > t) and G(t) = sum_{k0 > t} D0[k0] ceil((k0 - t)/B),
+ * G(t) = tail(t) + G(t + B), a state (j, f) stalls G(S + B - j - kf)
+ * units on average and is quiet (l >= j) when j = 0 or k0 >= B - kf. */
+static void
+measures_greedy(work *w, const double *x, bba_measures *me)
+{
+    const bba_onoff *m = w->m;
+    long S = w->S, P = w->P, B = m->B, M0 = m->M0, kmax = 0;
+    long t0, nt;
+    double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z, *tail, *G;
+
+    for (long f = 0; f < P; f++)
+        if (m->phase_load[f] > kmax)
+            kmax = m->phase_load[f];
+    t0 = B - kmax - 1 < 0 ? B - kmax - 1 : 0; /* smallest t needed */
+    nt = M0 - t0 + 1 + B;
+    tail = malloc((size_t)nt * sizeof *tail);
+    G = malloc((size_t)nt * sizeof *G);
+    if (tail == NULL || G == NULL) {
+        free(tail);
+        free(G);
+        me->idle = NAN;
+        return;
+    }
+    /* tail[t - t0] for t0 <= t < t0 + nt; G likewise, 0 for t >= M0. */
+    for (long i = nt - 1; i >= 0; i--) {
+        long t = t0 + i;
+
+        tail[i] = t >= M0 ? 0 : (t + 1 < 0 ? 1.0 : tail[i + 1] + m->D0[t + 1]);
+        if (t < 0)
+            tail[i] = 1.0;
+    }
+    for (long i = nt - 1; i >= 0; i--)
+        G[i] = t0 + i >= M0 ? 0 : tail[i] + (i + B < nt ? G[i + B] : 0);
+    for (long j = 0; j <= S; j++)
+        for (long f = 0; f < P; f++) {
+            double xv = x[j * P + f];
+            long kf = m->phase_load[f], t = S + B - j - kf;
+
+            if (xv == 0)
+                continue;
+            load += (double)j * xv;
+            if (j == 0)
+                p0 += xv;
+            if (j == S)
+                pS += xv;
+            stall += xv * (t >= M0 ? 0 : G[t - t0]);
+            quiet += j == 0 ? xv : xv * (B - kf - 1 >= M0 ? 0 : tail[B - kf - 1 - t0]);
+        }
+    free(tail);
+    free(G);
+    Z = 1.0 + stall;
+    me->idle = stall / Z;
+    me->quiet = quiet / Z;
+    me->mean_load = load;
+    me->p_empty = p0 / Z;
+    me->p_full = me->idle + pS / Z;
+}
+
 static void
 measures(work *w, const double *x, bba_measures *me)
 {
@@ -611,6 +719,10 @@ measures(work *w, const double *x, bba_measures *me)
     double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z;
     target t[2];
 
+    if (!w->pol->lazy || w->pol->threshold == 0) {
+        measures_greedy(w, x, me);
+        return;
+    }
     for (long j = S; j >= 0; j--)
         for (long f = 0; f < P; f++) {
             double xv = x[j * P + f];
@@ -709,13 +821,14 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     w.z = bba_big_alloc((size_t)T * cells * sizeof *w.z, 0);
     w.zflag = malloc((size_t)T * (size_t)(S + 1));
     w.tmp = malloc(3 * (size_t)P * sizeof *w.tmp);
+    w.ktmp = bba_big_alloc(cells * sizeof *w.ktmp, 0);
     w.Kp = calloc((size_t)T, sizeof *w.Kp);
     xi = malloc((size_t)(S + 1) * sizeof *xi);
     acc = malloc((size_t)(m->B + U + 1) * sizeof *acc);
     c.rowptr = malloc((size_t)(S + 2) * sizeof *c.rowptr);
     c.col = bba_big_alloc((size_t)(S + 1) * (size_t)(m->B + U + 1) * sizeof *c.col, 0);
     c.val = bba_big_alloc((size_t)(S + 1) * (size_t)(m->B + U + 1) * sizeof *c.val, 0);
-    if (!x || !y || !xsave || !w.z || !w.zflag || !w.tmp || !w.Kp || !xi || !acc || !c.rowptr
+    if (!x || !y || !xsave || !w.z || !w.zflag || !w.tmp || !w.ktmp || !w.Kp || !xi || !acc || !c.rowptr
         || !c.col || !c.val) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the modulated chain (%.3g GB)",
                        bytes / 1e9);
@@ -881,6 +994,7 @@ out:
     free(w.z);
     free(w.zflag);
     free(w.tmp);
+    free(w.ktmp);
     bba_fftconv_free(w.conv);
     free(w.xcol);
     free(w.ccol);

@@ -35,7 +35,7 @@
  * correction is kept only when it lowers the residual: aggregation can
  * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
- * (4 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
+ * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
 #define BBSIZE_ANALYTIC_ONOFF_H
 
