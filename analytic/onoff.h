@@ -45,6 +45,10 @@
 #include "measures.h"
 #include "sizing.h"
 
+/* The many-sources correction of a reduced model to a larger one
+ * (effbw.h), owned by the model it is attached to. */
+typedef struct bba_onoff_ms bba_onoff_ms;
+
 typedef struct bba_onoff {
     size_t n_classes;   /* bursty classes (with a phase) */
     long *b;            /* n_classes: bandwidth of one application, quanta */
@@ -65,6 +69,9 @@ typedef struct bba_onoff {
     size_t n0;          /* memoryless applications (in D0) */
     long *b0;           /* n0: their bandwidths, quanta */
     double *p0;         /* n0: their Pr(ON) */
+    bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
+                           for a larger one: bba_onoff_eval multiplies the
+                           idle fraction by exp(I_this(S) - I_full(S)) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
