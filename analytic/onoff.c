@@ -219,6 +219,7 @@ bba_onoff_defaults(bba_onoff_opts *o)
     o->smooth = 4;
     o->mem_limit_bytes = 0;
     o->fft = -1;
+    o->krylov = -1;
 }
 
 /* Phase steps a transition can take: 1, or 1 + the stall of an overflow. */
@@ -400,6 +401,8 @@ typedef struct {
     bba_fftconv *conv; /* greedy: the level convolution with D0 by FFT */
     double *xcol;      /* S + 1: one phase's levels */
     double *ccol;      /* S + M0 + 1: their convolution with D0 */
+    int clamp;         /* spread_fft: clamp round-off below 0 (not in GMRES,
+                          whose vectors are signed) */
 } work;
 
 /* Add v times the transitions out of normal state (j, a phase of bursty
@@ -495,7 +498,7 @@ spread_fft(work *w, const double *x)
 
             /* FFT round-off (about 1e-16 of the column's largest entry)
              * must not make a probability negative. */
-            if (cc[i] < 0)
+            if (cc[i] < 0 && w->clamp)
                 cc[i] = 0;
 
             if (r <= 0) {
@@ -786,6 +789,144 @@ matmul(int r, const double *A, const double *Bm, double *C)
         }
 }
 
+/* Restarted GMRES (Saad and Schultz 1986) on x (I - P) = 0 from x, FFT
+ * path only: each restart solves d (I - P) = x P - x for the correction d
+ * (a consistent singular system: both sides sum to 0) with at most
+ * GMRES_M Arnoldi steps (modified Gram-Schmidt, Givens rotations), then
+ * x += d.  At the end x is clamped at 0 and normalised, and the true
+ * max |x P - x| is returned (x is then usable by the smoothing whatever
+ * it is).  Unpreconditioned: after the level mode is removed by the first
+ * level solve, what remains are the phase modes (1 - a - c per step for
+ * power steps), which Krylov steps resolve in far fewer products.
+ * V holds (GMRES_M + 1) cells doubles.  *steps receives the products. */
+/* sum a[i] b[i] and y += alpha x, unrolled by four (-O2 vectorises
+ * neither: no reassociation for the sum, possible aliasing for the axpy). */
+static double
+dot(const double *restrict a, const double *restrict b, size_t n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+static void
+axpy(double alpha, const double *restrict x, double *restrict y, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        y[i] += alpha * x[i];
+        y[i + 1] += alpha * x[i + 1];
+        y[i + 2] += alpha * x[i + 2];
+        y[i + 3] += alpha * x[i + 3];
+    }
+    for (; i < n; i++)
+        y[i] += alpha * x[i];
+}
+
+#define GMRES_M 30
+#define GMRES_MAX_STEPS 600
+
+static double
+gmres_solve(work *w, double *x, double *y, double *V, size_t cells, double tol, long *steps)
+{
+    double H[GMRES_M + 1][GMRES_M], cs[GMRES_M], sn[GMRES_M], g[GMRES_M + 1], yv[GMRES_M];
+    double res = INFINITY, sum;
+
+    *steps = 0;
+    w->clamp = 0;
+    while (*steps < GMRES_MAX_STEPS) {
+        double beta = 0;
+        int k = 0;
+
+        apply(w, x, y);
+        (*steps)++;
+        for (size_t i = 0; i < cells; i++) {
+            V[i] = y[i] - x[i];
+            beta += V[i] * V[i];
+        }
+        beta = sqrt(beta);
+        if (!(beta > 0.05 * tol))
+            break;
+        for (size_t i = 0; i < cells; i++)
+            V[i] /= beta;
+        memset(g, 0, sizeof g);
+        g[0] = beta;
+        for (k = 0; k < GMRES_M && *steps < GMRES_MAX_STEPS; k++) {
+            double *vk = V + (size_t)k * cells, *wv = V + (size_t)(k + 1) * cells, h, t;
+
+            /* wv = vk (I - P) */
+            apply(w, vk, y);
+            (*steps)++;
+            for (size_t i = 0; i < cells; i++)
+                wv[i] = vk[i] - y[i];
+            for (int i = 0; i <= k; i++) {
+                const double *vi = V + (size_t)i * cells;
+                double d = dot(wv, vi, cells);
+
+                H[i][k] = d;
+                axpy(-d, vi, wv, cells);
+            }
+            h = sqrt(dot(wv, wv, cells));
+            H[k + 1][k] = h;
+            if (h > 0)
+                for (size_t q = 0; q < cells; q++)
+                    wv[q] /= h;
+            for (int i = 0; i < k; i++) {
+                t = cs[i] * H[i][k] + sn[i] * H[i + 1][k];
+                H[i + 1][k] = -sn[i] * H[i][k] + cs[i] * H[i + 1][k];
+                H[i][k] = t;
+            }
+            t = hypot(H[k][k], H[k + 1][k]);
+            cs[k] = t > 0 ? H[k][k] / t : 1;
+            sn[k] = t > 0 ? H[k + 1][k] / t : 0;
+            H[k][k] = t;
+            H[k + 1][k] = 0;
+            g[k + 1] = -sn[k] * g[k];
+            g[k] = cs[k] * g[k];
+            if (fabs(g[k + 1]) <= 0.05 * tol || !(h > 0)) {
+                k++;
+                break;
+            }
+        }
+        /* Back substitution, then x += V y. */
+        for (int i = k - 1; i >= 0; i--) {
+            double t = g[i];
+
+            for (int j = i + 1; j < k; j++)
+                t -= H[i][j] * yv[j];
+            yv[i] = H[i][i] != 0 ? t / H[i][i] : 0;
+        }
+        for (int i = 0; i < k; i++)
+            axpy(yv[i], V + (size_t)i * cells, x, cells);
+        if (!isfinite(g[k]) || fabs(g[k]) <= 0.05 * tol)
+            break;
+    }
+    w->clamp = 1;
+    sum = 0;
+    for (size_t i = 0; i < cells; i++) {
+        if (!(x[i] > 0))
+            x[i] = 0;
+        sum += x[i];
+    }
+    if (!(sum > 0))
+        return INFINITY;
+    for (size_t i = 0; i < cells; i++)
+        x[i] /= sum;
+    res = apply(w, x, y);
+    (*steps)++;
+    return res;
+}
+
 int
 bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                const bba_onoff_opts *o, bba_eval_result *out, double **pi_out,
@@ -793,7 +934,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
 {
     work w;
     bba_chain c;
-    double *x = NULL, *y = NULL, *xsave = NULL, *xi = NULL, *acc = NULL, bytes;
+    double *x = NULL, *y = NULL, *xsave = NULL, *xi = NULL, *acc = NULL, *V = NULL, bytes;
     double res = INFINITY;
     long P = m->n_phases, T = max_steps(m), U = m->M > m->B ? m->M - m->B : 0, it;
     size_t cells;
@@ -828,6 +969,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                          S, S + 1, P, bytes / 1e9, o->mem_limit_bytes / 1e9);
     cells = (size_t)(S + 1) * (size_t)P;
     w.m = m;
+    w.clamp = 1;
     w.S = S;
     w.T = T;
     w.P = P;
@@ -900,6 +1042,21 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
             }
             ops_apply = (double)P * (fft_ops + sr);
             damp = SMOOTH_DAMP_FFT;
+            /* GMRES's basis when it fits the memory limit (else the
+             * smoothing alone goes on). */
+            double slow = 0;
+
+            for (size_t cl = 0; cl < m->n_classes; cl++) {
+                double a = 1.0 / m->L[cl], cc = a * m->p[cl] / (1.0 - m->p[cl]);
+
+                if (fabs(1.0 - a - cc) > slow)
+                    slow = fabs(1.0 - a - cc);
+            }
+            if ((o->krylov == 1 || (o->krylov < 0 && (slow > 0.85 || P >= 32)))
+                && (o->mem_limit_bytes <= 0
+                    || bytes + (GMRES_M + 1.0) * (double)cells * sizeof(double)
+                           <= o->mem_limit_bytes))
+                V = bba_big_alloc((GMRES_M + 1) * cells * sizeof *V, 0);
         }
     }
     ops_coarse = (double)(U > 0 ? U : 1) * (double)m->B + (double)P * ((double)m->M0 + 1.0);
@@ -950,6 +1107,13 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
             accepted = 0;
         }
         rc = BB_OK;
+        if (it == 1 && V != NULL) {
+            long gsteps;
+
+            res = gmres_solve(&w, x, y, V, cells, tol, &gsteps);
+            if (res <= tol)
+                break;
+        }
         for (long s = 0; s < nsmooth; s++) {
             double *sw;
 
@@ -1022,6 +1186,7 @@ out:
     free(w.zflag);
     free(w.tmp);
     free(w.ktmp);
+    free(V);
     bba_fftconv_free(w.conv);
     free(w.xcol);
     free(w.ccol);

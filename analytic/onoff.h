@@ -104,6 +104,14 @@ typedef struct {
                                 -1 (default) when cheaper than the direct
                                 sum, (S + M0) log(S + M0) < (S + 1) M0 / 6;
                                 greedy draining (or threshold 0) only */
+    int krylov;              /* on the FFT path, after the first level
+                                solve: restarted GMRES (30) on x (I - P) = 0
+                                before any smoothing: 1 always, 0 never,
+                                -1 (default) when the slowest phase mode
+                                relaxes slower than 0.85 per step or there
+                                are 32 phases or more; skipped when its
+                                31 (S + 1) P doubles exceed the memory
+                                limit */
 } bba_onoff_opts;
 
 void bba_onoff_defaults(bba_onoff_opts *o);

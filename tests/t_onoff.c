@@ -16,6 +16,8 @@
 /* o.fft for eval(): -1 (the default rule) or 1 (the FFT level
  * convolution and first level solve wherever the policy allows). */
 static int use_fft = -1;
+/* o.krylov for eval(). */
+static int use_krylov = -1;
 /* o.tol for eval() when positive. */
 static double use_tol = 0;
 
@@ -31,6 +33,7 @@ eval(size_t n, const long *b, const double *p, const double *L, long B, long S,
     assert_int_equal(bba_onoff_init(&m, n, b, p, L, B, all_phases, 0, err), BB_OK);
     bba_onoff_defaults(&o);
     o.fft = use_fft;
+    o.krylov = use_krylov;
     if (use_tol > 0)
         o.tol = use_tol;
     rc = bba_onoff_eval(&m, S, pol, &o, r, NULL, err);
@@ -183,13 +186,18 @@ dense_oracle(void **state)
 }
 
 /* The same oracle with the level convolution by FFT and the first level
- * solve by the FFT Wiener-Hopf solver (greedy; lazy keeps the direct sum):
- * the structured path must agree with the dense chain to 1e-10 too. */
+ * solve by the FFT Wiener-Hopf solver (greedy; lazy keeps the direct sum),
+ * with and without GMRES: the structured path must agree with the dense
+ * chain to 1e-10 too. */
 static void
 dense_oracle_fft(void **state)
 {
     (void)state;
+    use_krylov = 0;
     dense_oracle_run(1);
+    use_krylov = 1; /* and with GMRES before the smoothing */
+    dense_oracle_run(1);
+    use_krylov = -1;
 }
 
 /* Beyond the dense oracle's size: a wide memoryless load (|D0| = 181) and
