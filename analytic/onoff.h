@@ -35,7 +35,15 @@
  * correction is kept only when it lowers the residual: aggregation can
  * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
- * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
+ * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B).
+ *
+ * The FFT path (greedy draining or threshold 0; opts.fft): a landing
+ * depends only on the raw level j + k - B, so a step is per phase one
+ * linear convolution of the level column with D0 (fftwh.h bba_fftconv),
+ * P (S + M0) log(S + M0) operations; the first level chain (phases at
+ * their stationary law) is the scalar chain of chain.h for all
+ * applications made memoryless, solved by bba_fftwh_eval; then restarted
+ * GMRES (opts.krylov, 31 (S + 1) P more doubles) before any smoothing. */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
 #define BBSIZE_ANALYTIC_ONOFF_H
 
