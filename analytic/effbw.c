@@ -292,7 +292,7 @@ bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S)
         ms_lmgf(r, th, nmax, lr);
         If = ms_rate(lf, th, nmax, (double)S, (double)r->B, &af);
         Ir = ms_rate(lr, th, nmax, (double)S, (double)r->B, &ar);
-        if ((2 * af <= nmax && 2 * ar <= nmax) || nmax >= 1 << 16)
+        if ((4 * af <= 3 * nmax && 4 * ar <= 3 * nmax) || nmax >= 1 << 16)
             break;
         nmax *= 2;
     }

@@ -71,8 +71,8 @@ int bba_effbw_ms_attach(bba_onoff *r, size_t n, const long *b, const double *p,
 
 /* bba_effbw_ms_factor: exp(I_r(S) - I_full(S)) for r with r->ms == ms, at
  * buffer size S quanta.  theta on a geometric grid of 160 points over
- * [theta* / 30, 30 theta*], n up to the first power of two above twice the
- * minimising n (at least 64).  Thread-safe (no state changes).
+ * [theta* / 30, 30 theta*], n up to the first power of two above 4/3 of
+ * the minimising n (at least 64).  Thread-safe (no state changes).
  * O(160 (sum_c 1 + n0) n_max). */
 double bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S);
 

@@ -527,8 +527,18 @@ apply(work *w, const double *x, double *y)
     long S = w->S, P = w->P, T = w->T;
     double r = 0, *zt = w->z;
 
-    memset(w->z, 0, (size_t)T * (size_t)(S + 1) * (size_t)P * sizeof *w->z);
+    /* Clear the one-step block, and of each stall block the levels a
+     * stall can land on: 0 and (S - B, S] (targets()). */
+    memset(w->z, 0, (size_t)(S + 1) * (size_t)P * sizeof *w->z);
     memset(w->zflag, 0, (size_t)T * (size_t)(S + 1));
+    for (long st = 1; st < T; st++) {
+        long lo = S - m->B + 1 > 1 ? S - m->B + 1 : 1;
+
+        memset(w->z + st * (S + 1) * P, 0, (size_t)P * sizeof *w->z);
+        if (lo <= S)
+            memset(w->z + (st * (S + 1) + lo) * P, 0,
+                   (size_t)(S - lo + 1) * (size_t)P * sizeof *w->z);
+    }
     if (w->conv)
         spread_fft(w, x);
     else
@@ -855,7 +865,7 @@ gmres_solve(work *w, double *x, double *y, double *V, size_t cells, double tol, 
             beta += V[i] * V[i];
         }
         beta = sqrt(beta);
-        if (!(beta > 0.05 * tol))
+        if (!(beta > 0.5 * tol))
             break;
         for (size_t i = 0; i < cells; i++)
             V[i] /= beta;
@@ -893,7 +903,7 @@ gmres_solve(work *w, double *x, double *y, double *V, size_t cells, double tol, 
             H[k + 1][k] = 0;
             g[k + 1] = -sn[k] * g[k];
             g[k] = cs[k] * g[k];
-            if (fabs(g[k + 1]) <= 0.05 * tol || !(h > 0)) {
+            if (fabs(g[k + 1]) <= 0.5 * tol || !(h > 0)) {
                 k++;
                 break;
             }
@@ -908,7 +918,7 @@ gmres_solve(work *w, double *x, double *y, double *V, size_t cells, double tol, 
         }
         for (int i = 0; i < k; i++)
             axpy(yv[i], V + (size_t)i * cells, x, cells);
-        if (!isfinite(g[k]) || fabs(g[k]) <= 0.05 * tol)
+        if (!isfinite(g[k]) || fabs(g[k]) <= 0.5 * tol)
             break;
     }
     w->clamp = 1;
