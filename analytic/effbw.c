@@ -165,3 +165,138 @@ out:
     bba_onoff_free(&full);
     return rc;
 }
+
+/* ---- The many-sources correction (effbw.h) ---------------------------- */
+
+#define MS_GRID 160
+
+struct bba_onoff_ms {
+    bba_onoff full;   /* classes and D0 factors only */
+    double theta;     /* the full model's theta*, the grid's centre */
+};
+
+int
+bba_effbw_ms_attach(bba_onoff *r, size_t n, const long *b, const double *p,
+                    const double *L, char *err)
+{
+    bba_onoff_ms *ms = calloc(1, sizeof *ms);
+    int rc;
+
+    if (ms == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for a correction");
+    rc = bba_onoff_init(&ms->full, n, b, p, L, r->B, 0, -1, err);
+    if (rc == BB_OK)
+        rc = bba_effbw_decay(&ms->full, &ms->theta, err);
+    if (rc != BB_OK) {
+        bba_effbw_ms_free(ms);
+        return rc;
+    }
+    bba_effbw_ms_free(r->ms);
+    r->ms = ms;
+    return BB_OK;
+}
+
+void
+bba_effbw_ms_free(bba_onoff_ms *ms)
+{
+    if (ms == NULL)
+        return;
+    bba_onoff_free(&ms->full);
+    free(ms);
+}
+
+/* lam[g (nmax + 1) + t] = log E e^(th[g] A_t) of model m, t = 1..nmax. */
+static void
+ms_lmgf(const bba_onoff *m, const double *th, int nmax, double *lam)
+{
+    long w = nmax + 1;
+
+    for (int g = 0; g < MS_GRID; g++) {
+        double l0 = 0;
+
+        for (size_t i = 0; i < m->n0; i++)
+            l0 += log1p(m->p0[i] * expm1(th[g] * (double)m->b0[i]));
+        for (int t = 0; t <= nmax; t++)
+            lam[g * w + t] = t * l0;
+    }
+    for (size_t c = 0; c < m->n_classes; c++) {
+        double pc = m->p[c], a = 1.0 / m->L[c], cc = a * pc / (1.0 - pc), N = m->N[c];
+
+        if (cc > 1)
+            cc = 1;
+        for (int g = 0; g < MS_GRID; g++) {
+            double e = exp(th[g] * (double)m->b[c]), v0 = 1.0 - pc, v1 = pc * e, acc = 0;
+
+            /* v = pi D (T D)^(t-1), renormalised every step. */
+            for (int t = 1; t <= nmax; t++) {
+                double s = v0 + v1, n0, n1;
+
+                lam[g * w + t] += N * (acc + log(s));
+                acc += log(s);
+                v0 /= s;
+                v1 /= s;
+                n0 = v0 * (1.0 - cc) + v1 * a;
+                n1 = (v0 * cc + v1 * (1.0 - a)) * e;
+                v0 = n0;
+                v1 = n1;
+            }
+        }
+    }
+}
+
+/* I(S) from the table; *arg the minimising n. */
+static double
+ms_rate(const double *lam, const double *th, int nmax, double S, double B, int *arg)
+{
+    double best = INFINITY;
+
+    *arg = 1;
+    for (int t = 1; t <= nmax; t++) {
+        double mx = -INFINITY;
+
+        for (int g = 0; g < MS_GRID; g++) {
+            double v = th[g] * (S + t * B) - lam[g * (nmax + 1) + t];
+
+            if (v > mx)
+                mx = v;
+        }
+        if (mx < best) {
+            best = mx;
+            *arg = t;
+        }
+    }
+    return best;
+}
+
+double
+bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S)
+{
+    double th[MS_GRID], If = 0, Ir = 0, *lf = NULL, *lr = NULL;
+    int nmax = 64;
+
+    for (int g = 0; g < MS_GRID; g++)
+        th[g] = ms->theta / 30.0 * pow(900.0, (double)g / (MS_GRID - 1));
+    for (;;) {
+        int af, ar;
+
+        free(lf);
+        free(lr);
+        lf = malloc((size_t)MS_GRID * (size_t)(nmax + 1) * sizeof *lf);
+        lr = malloc((size_t)MS_GRID * (size_t)(nmax + 1) * sizeof *lr);
+        if (lf == NULL || lr == NULL) {
+            free(lf);
+            free(lr);
+            return NAN;
+        }
+        ms_lmgf(&ms->full, th, nmax, lf);
+        ms_lmgf(r, th, nmax, lr);
+        If = ms_rate(lf, th, nmax, (double)S, (double)r->B, &af);
+        Ir = ms_rate(lr, th, nmax, (double)S, (double)r->B, &ar);
+        if ((4 * af <= 3 * nmax && 4 * ar <= 3 * nmax) || nmax >= 1 << 16)
+            break;
+        nmax *= 2;
+    }
+    free(lf);
+    free(lr);
+    return exp(Ir - If);
+}

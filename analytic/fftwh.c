@@ -1273,3 +1273,49 @@ out:
     free(pir);
     return rc;
 }
+
+/* ---- A reusable linear convolution (fftwh.h) ------------------------- */
+
+struct bba_fftconv {
+    engine e;
+    fftw_complex *kspec;
+    long nk, nx;
+};
+
+bba_fftconv *
+bba_fftconv_new(const double *k, long nk, long nx_max)
+{
+    bba_fftconv *c;
+
+    if (nk < 1 || nx_max < 1)
+        return NULL;
+    c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->nk = nk;
+    c->nx = nx_max;
+    if (eng_init(&c->e, good_size(nk + nx_max - 1)) != 0
+        || (c->kspec = fftw_malloc((size_t)(c->e.N / 2 + 1) * sizeof *c->kspec)) == NULL) {
+        bba_fftconv_free(c);
+        return NULL;
+    }
+    eng_spectrum(&c->e, k, nk, c->kspec);
+    return c;
+}
+
+void
+bba_fftconv_apply(bba_fftconv *c, const double *x, long nx, double *out)
+{
+    eng_conv(&c->e, x, nx < c->nx ? nx : c->nx, c->kspec, out, 0,
+             (nx < c->nx ? nx : c->nx) + c->nk - 1);
+}
+
+void
+bba_fftconv_free(bba_fftconv *c)
+{
+    if (c == NULL)
+        return;
+    eng_free(&c->e);
+    fftw_free(c->kspec);
+    free(c);
+}

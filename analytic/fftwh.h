@@ -76,4 +76,15 @@ int bba_fftwh_eval(const double *dist, long M, long B, long S, size_t n,
  * (bytes; the restart length of o).  O(1). */
 double bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o);
 
+/* A linear convolution by FFT with a fixed kernel, for other solvers
+ * (onoff.c): out[0 .. nx + nk - 1) = x * k.  bba_fftconv_new returns NULL
+ * when out of memory (or nk, nx_max < 1); one convolver must not be applied
+ * from two threads at once (it owns its buffers).  O((nk + nx_max)
+ * log(nk + nx_max)) per application; absolute round-off about 1e-16
+ * max|x| sum|k|. */
+typedef struct bba_fftconv bba_fftconv;
+bba_fftconv *bba_fftconv_new(const double *k, long nk, long nx_max);
+void bba_fftconv_apply(bba_fftconv *c, const double *x, long nx, double *out);
+void bba_fftconv_free(bba_fftconv *c);
+
 #endif

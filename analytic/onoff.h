@@ -35,7 +35,15 @@
  * correction is kept only when it lowers the residual: aggregation can
  * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
- * (4 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B). */
+ * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B).
+ *
+ * The FFT path (greedy draining or threshold 0; opts.fft): a landing
+ * depends only on the raw level j + k - B, so a step is per phase one
+ * linear convolution of the level column with D0 (fftwh.h bba_fftconv),
+ * P (S + M0) log(S + M0) operations; the first level chain (phases at
+ * their stationary law) is the scalar chain of chain.h for all
+ * applications made memoryless, solved by bba_fftwh_eval; then restarted
+ * GMRES (opts.krylov, 31 (S + 1) P more doubles) before any smoothing. */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
 #define BBSIZE_ANALYTIC_ONOFF_H
 
@@ -44,6 +52,10 @@
 #include "chain.h"
 #include "measures.h"
 #include "sizing.h"
+
+/* The many-sources correction of a reduced model to a larger one
+ * (effbw.h), owned by the model it is attached to. */
+typedef struct bba_onoff_ms bba_onoff_ms;
 
 typedef struct bba_onoff {
     size_t n_classes;   /* bursty classes (with a phase) */
@@ -62,6 +74,12 @@ typedef struct bba_onoff {
     long B;             /* PFS bandwidth, quanta per time unit */
     long M;             /* largest total load, quanta */
     double mean_load;   /* E = sum_i p_i b_i, quanta per time unit */
+    size_t n0;          /* memoryless applications (in D0) */
+    long *b0;           /* n0: their bandwidths, quanta */
+    double *p0;         /* n0: their Pr(ON) */
+    bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
+                           for a larger one: bba_onoff_eval multiplies the
+                           idle fraction by exp(I_this(S) - I_full(S)) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
@@ -89,6 +107,19 @@ typedef struct {
                                 in steps (up to 1024), and doubled whenever
                                 an iteration gains less than half */
     double mem_limit_bytes;  /* refuse a solve above this (0: no limit) */
+    int fft;                 /* the level convolution with D0 by FFT
+                                (fftwh.h bba_fftconv): 1 always, 0 never,
+                                -1 (default) when cheaper than the direct
+                                sum, (S + M0) log(S + M0) < (S + 1) M0 / 6;
+                                greedy draining (or threshold 0) only */
+    int krylov;              /* on the FFT path, after the first level
+                                solve: restarted GMRES (30) on x (I - P) = 0
+                                before any smoothing: 1 always, 0 never,
+                                -1 (default) when the slowest phase mode
+                                relaxes slower than 0.85 per step or there
+                                are 32 phases or more; skipped when its
+                                31 (S + 1) P doubles exceed the memory
+                                limit */
 } bba_onoff_opts;
 
 void bba_onoff_defaults(bba_onoff_opts *o);

@@ -67,3 +67,21 @@ for args in "size $T/def4.csv --time-unit 60s" "idle $T/def4.csv --time-unit 60s
   t1=$(now)
   awk -v a="$args" -v t0=$t0 -v t1=$t1 'BEGIN { printf "%-60s %.2f s\n", a, t1 - t0 }' | sed "s|$T/||"
 done
+
+echo "## 4. the paper's workload (the default one), every burst 10 units: size, then simulate --mode onoff at it"
+(grep '^#@' "${BBSIZE_TOP_SRCDIR:-.}/data/workloads/default.csv"; echo "name,p,bw,burst"
+ sed -n '/^name,p,bw/,$p' "${BBSIZE_TOP_SRCDIR:-.}/data/workloads/default.csv" | tail -n +2 |
+   awk '{ print $0 ",10" }') >"$T/paper10.csv"
+t0=$(now)
+"$BBSIZE" size "$T/paper10.csv"
+t1=$(now)
+awk -v t0=$t0 -v t1=$t1 'BEGIN { printf "size, bursts of 10 units: %.2f s (wall)\n", t1 - t0 }'
+/usr/bin/env time -f "size, bursts of 10 units: %U s user" "$BBSIZE" size "$T/paper10.csv" >/dev/null 2>"$T/time" || true
+cat "$T/time"
+b=$("$BBSIZE" size "$T/paper10.csv" --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
+for f in 0.96 1 1.04; do
+  s=$(awk -v b="$b" -v f=$f 'BEGIN { printf "%.6gTB", b * f / 1e12 }')
+  echo "simulate at $f x the answer ($s):"
+  "$BBSIZE" simulate "$T/paper10.csv" --mode onoff --bb-size "$s" --horizon 1000000 \
+    --replications 20 --seed 11 | head -1
+done

@@ -474,6 +474,16 @@ bb_ctx_attach_bursts(bb_ctx *ctx)
         else
             ctx->has_check = 0;
     }
+    /* The many-sources correction (effbw.h) replaces the decay rate's
+     * where it applies: measured closer (README, bursts section). */
+    if (bba_effbw_ms_attach(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
+                            err) == BB_OK) {
+        ctx->model.idle_decay = 0;
+        ctx->decay_check = 0;
+        if (ctx->has_check && bba_effbw_ms_attach(&ctx->onoff_check, ctx->q.n, ctx->q.b,
+                                                  ctx->q.p, ctx->q.burst_tu, err) != BB_OK)
+            ctx->has_check = 0;
+    }
     ctx->model_kind = BB_MODEL_BURSTS_APPROX;
 }
 
@@ -533,9 +543,10 @@ bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
         snprintf(buf, len, "model Bernoulli, time unit %s", tu);
     else if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
         snprintf(buf, len, "model bursts approximate (%zu burst classes, %.3g phases: "
-                 "%zu kept exact in %ld phases, effective-bandwidth decay for the rest), "
+                 "%zu kept exact in %ld phases, %s for the rest), "
                  "time unit %s", ctx->classes_total, ctx->phases_total,
-                 ctx->onoff.n_classes, ctx->onoff.n_phases, tu);
+                 ctx->onoff.n_classes, ctx->onoff.n_phases,
+                 ctx->onoff.ms ? "many-sources correction" : "effective-bandwidth decay", tu);
     else
         snprintf(buf, len, "model %s (%zu burst class%s, %ld phases), time unit %s",
                  bb_ctx_model_name(ctx), ctx->onoff.n_classes,
