@@ -11,12 +11,13 @@
 #include "engine.h"
 #include "network/fabric.h"
 #include "rng.h"
+#include "storage/bbnode.h"
 #include "storage/device.h"
 #include "workload/exec.h"
 #include "workload/wl_int.h"
 
-enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_DEVDONE, EV_PFSDONE, EV_FAIL,
-       EV_REPAIR, EV_QUIESCE, EV_NKINDS };
+enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_FAIL, EV_REPAIR, EV_QUIESCE,
+       EV_NKINDS };
 enum { M_P2P = 0, M_IOW, M_IOR };
 enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
 
@@ -36,9 +37,6 @@ typedef struct {
     int next;                   /* queue link */
     int bbnode;                 /* I/O */
     uint64_t object, offset;
-    int stalled;
-    double t_stall;
-    double issued, served;      /* I/O: bytes issued to the device, served */
     /* a transfer over the network: its nodes, its place in the source
      * node's injection queue (inj_next), whether it holds the injection
      * (injecting), and the queueing delay its first packet met */
@@ -86,37 +84,13 @@ typedef struct {
     int last_issued;
 } rank_st;
 
-/* The storage server in front of one device of a buffer node, as
- * MFNetSim's: every request is cut into pieces (piece_bytes); the server
- * keeps pieces_in_flight pieces issued to the device, which serves them one
- * at a time in issue order, and issues the next piece, whenever one
- * completes, from the request after the last one served (round robin over
- * the requests present), so requests present together interleave. */
-enum { MAX_INFLIGHT = 64 };
+/* A buffer node in use: the shared model (storage/bbnode.h) and its
+ * failures: 0 electronics (Arrhenius), 1 drive (Weibull), both losing. */
 typedef struct {
-    int r_head, r_tail;         /* requests with pieces not yet issued, in turn */
-    int iss[MAX_INFLIGHT];      /* issued pieces: their request, in issue order */
-    double iss_bytes[MAX_INFLIGHT], iss_off[MAX_INFLIGHT];
-    int iss_head, niss;
-    int busy;                   /* the first issued piece is at the device */
-} server;
-
-typedef struct {
-    bbs_dev *dev;               /* buffer device */
-    bbs_dev *hdd;               /* storage-side */
-    server sv[2];               /* 0: buffer device, 1: HDD */
-    int st_head, st_tail;       /* writes waiting for room */
-    double used, reserved, capacity, wp;
-    double draining;            /* chunk in the PFS queue */
-    int pfs_next;
-    gsl_rng *rng;
-    /* stored writes in drain order (the data of used), for attribution */
-    struct wrec { int job; double bytes; } *fifo;
-    int fhead, fn, fcap;
-    /* failures: 0 electronics (Arrhenius), 1 drive (Weibull) */
+    bbs_bbnode *bn;
+    gsl_rng *rng, *rlazy;       /* device times, lazy checks */
     bbs_component comp[2];
     bbs_event_id ev[2];         /* pending failure or repair of each */
-    int down;                   /* components failed */
     gsl_rng *frng;
 } bbnode_st;
 
@@ -148,16 +122,12 @@ typedef struct {
     int *bb_nodes;              /* topology node of each buffer node */
     bbnode_st *bb;
     int *node_bb;               /* topology node -> buffer node (compute nodes) */
-    int pfs_head, pfs_tail, pfs_busy;
+    bbs_bbsys *sys;             /* the buffer nodes and the PFS */
     dvec *lat;                  /* per job */
     double *job_start, *job_end, *job_bytes, *job_w, *job_r;
     uint64_t *job_msgs;
     double *job_hops;           /* router hops summed over network messages */
     uint64_t *job_hopn;         /* network messages (flows and small ones) */
-    double stall_s, bytes_on_pfs;
-    /* system-level stall: writes waiting for room anywhere (validate) */
-    int nstalled;
-    double t_stall0, stall_busy_s;
     /* per job: writes in progress, since when, their union, the bursts */
     int *job_wact;
     double *job_wt0, *job_write_s;
@@ -165,7 +135,7 @@ typedef struct {
     /* stored bytes per job: reached the PFS, lost; writes lost */
     double *job_pfs, *job_lost;
     uint64_t *job_files_lost;
-    int fail_on, ranks_left, quiesced;
+    int fail_on, lazy_on, ranks_left, quiesced;
     uint64_t nfail[2];
     bbs_temp_series ts;
     int depth;                  /* nested direct issues (ready) */
@@ -649,100 +619,15 @@ coll_start(X *x, int gr, int idx)
 
 /* ---- storage ------------------------------------------------------------- */
 
-static int pfs_kick(X *x);
-
-/* issue_pieces: top up the device's issued pieces from the requests, in
- * turn. */
-static void
-issue_pieces(X *x, server *S)
-{
-    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
-    while (S->niss < inflight && S->r_head >= 0) {
-        int mi = q_pop(x, &S->r_head, &S->r_tail);
-        msg *m = &x->m[mi];
-        double left = m->bytes - m->issued;
-        double piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes
-                                                                        : left;
-        int k = (S->iss_head + S->niss) % MAX_INFLIGHT;
-        S->iss[k] = mi;
-        S->iss_bytes[k] = piece;
-        S->iss_off[k] = m->issued;
-        S->niss++;
-        m->issued += piece;
-        if (m->issued < m->bytes)
-            q_push(x, &S->r_head, &S->r_tail, mi);
-    }
-}
-
-static int
-dev_start(X *x, int b, int hdd)
-{
-    bbnode_st *B = &x->bb[b];
-    server *S = &B->sv[hdd];
-    if (S->busy)
-        return BB_OK;
-    issue_pieces(x, S);
-    if (S->niss == 0)
-        return BB_OK;
-    int k = S->iss_head, mi = S->iss[k];
-    msg *m = &x->m[mi];
-    bbs_dev *d = hdd ? B->hdd : B->dev;
-    const bbs_dev_params *dp = bbs_dev_get_params(d);
-    bbs_io io;
-    io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
-    io.object = m->object;
-    io.size_bytes = S->iss_bytes[k] < 1 ? 1 : (uint64_t)S->iss_bytes[k];
-    double span = dp->capacity_bytes - (double)io.size_bytes;
-    if (dp->kind == BBS_DEV_TABLE)
-        io.offset_bytes = m->offset + (uint64_t)S->iss_off[k];
-    else
-        io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
-    B->wp += (double)io.size_bytes;
-    double t_done;
-    int rc = bbs_dev_serve(d, bbs_engine_now(x->e), &io, B->rng, &t_done, x->err);
-    if (rc != BB_OK)
-        return rc;
-    S->busy = 1;
-    return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
-}
-
-/* piece_done: the device finished the first issued piece (of request mi):
- * 1 when that completes the request. */
-static int
-piece_done(X *x, server *S, int mi)
-{
-    msg *m = &x->m[mi];
-    S->busy = 0;
-    m->served += S->iss_bytes[S->iss_head];
-    S->iss_head = (S->iss_head + 1) % MAX_INFLIGHT;
-    S->niss--;
-    return m->served >= m->bytes;
-}
-
-/* A request reaches its node (after the network, if any). */
+/* A request reaches its buffer node (after the network, if any). */
 static int
 dev_arrive(X *x, int mi)
 {
     msg *m = &x->m[mi];
-    bbnode_st *B = &x->bb[m->bbnode];
-    int hdd = x->c->arch == BBS_ARCH_STORAGE_SIDE && m->bytes >= x->c->ssd_threshold_bytes;
-    if (m->kind == M_IOW && !hdd) {
-        if (B->down || B->used + B->reserved + m->bytes > B->capacity) {
-            if (m->bytes > B->capacity)
-                return bbs_engine_fail(x->e, BB_EINVAL,
-                                       "a write of %.0f B exceeds the buffer capacity %.0f B",
-                                       m->bytes, B->capacity);
-            m->stalled = 1;
-            m->t_stall = bbs_engine_now(x->e);
-            if (x->nstalled++ == 0)
-                x->t_stall0 = m->t_stall;
-            q_push(x, &B->st_head, &B->st_tail, mi);
-            return BB_OK;
-        }
-        B->reserved += m->bytes;
-    }
-    q_push(x, &B->sv[hdd].r_head, &B->sv[hdd].r_tail, mi);
-    return dev_start(x, m->bbnode, hdd);
+    bbs_bbnode_req rq = { (uint64_t)mi, m->job, m->kind == M_IOW, m->bytes, m->object,
+                          m->offset, m->t_issue };
+
+    return bbs_bbnode_submit(x->bb[m->bbnode].bn, &rq);
 }
 
 static int
@@ -778,58 +663,6 @@ io_start(X *x, int gr, int idx)
     if (m->kind == M_IOR || bn == r->node)
         return dev_arrive(x, mi);
     return inject(x, mi, r->node, bn);
-}
-
-static int
-drain_kick(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    if (x->c->pfs_bw_Bps <= 0 || B->draining > 0 || B->used <= 0)
-        return BB_OK;
-    if (x->c->drain == BBS_DRAIN_LAZY && B->used < x->c->lazy_threshold_bytes)
-        return BB_OK;
-    B->draining = fmin(B->used, x->c->drain_chunk_bytes);
-    B->pfs_next = -1;
-    if (x->pfs_tail >= 0)
-        x->bb[x->pfs_tail].pfs_next = b;
-    else
-        x->pfs_head = b;
-    x->pfs_tail = b;
-    return pfs_kick(x);
-}
-
-static int
-pfs_kick(X *x)
-{
-    if (x->pfs_busy || x->pfs_head < 0)
-        return BB_OK;
-    int b = x->pfs_head;
-    x->pfs_head = x->bb[b].pfs_next;
-    if (x->pfs_head < 0)
-        x->pfs_tail = -1;
-    x->pfs_busy = 1;
-    return sched(x, bbs_engine_now(x->e) + x->bb[b].draining / x->c->pfs_bw_Bps, EV_PFSDONE, b,
-                 0, NULL);
-}
-
-static int
-admit_stalled(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    while (!B->down && B->st_head >= 0) {
-        int mi = B->st_head;
-        if (B->used + B->reserved + x->m[mi].bytes > B->capacity)
-            break;
-        q_pop(x, &B->st_head, &B->st_tail);
-        x->stall_s += bbs_engine_now(x->e) - x->m[mi].t_stall;
-        x->m[mi].stalled = 0;
-        if (--x->nstalled == 0)
-            x->stall_busy_s += bbs_engine_now(x->e) - x->t_stall0;
-        int rc = dev_arrive(x, mi);
-        if (rc != BB_OK)
-            return rc;
-    }
-    return BB_OK;
 }
 
 /* ---- the op state machine ------------------------------------------------ */
@@ -896,7 +729,7 @@ op_complete(X *x, int gr, int idx)
     if (r->ndone == r->n) {
         r->end_s = now;
         /* the last rank: look for quiescence once this event's kicks are done */
-        if (--x->ranks_left == 0 && x->fail_on
+        if (--x->ranks_left == 0 && (x->fail_on || x->lazy_on)
             && (rc = sched(x, now, EV_QUIESCE, 0, 0, NULL)) != BB_OK)
             return rc;
         if (now > x->job_end[r->job])
@@ -1026,69 +859,6 @@ h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
 /* ---- stored data: attribution and failures ----------------------------- */
 
 static int
-fifo_push(bbnode_st *B, int job, double bytes)
-{
-    if (B->fhead + B->fn == B->fcap) {
-        if (B->fhead > 0) {
-            memmove(B->fifo, B->fifo + B->fhead, (size_t)B->fn * sizeof *B->fifo);
-            B->fhead = 0;
-        }
-        if (B->fn == B->fcap) {
-            int nc = B->fcap ? 2 * B->fcap : 16;
-            struct wrec *nf = realloc(B->fifo, (size_t)nc * sizeof *nf);
-            if (!nf)
-                return BB_ENOMEM;
-            B->fifo = nf;
-            B->fcap = nc;
-        }
-    }
-    B->fifo[B->fhead + B->fn].job = job;
-    B->fifo[B->fhead + B->fn].bytes = bytes;
-    B->fn++;
-    return BB_OK;
-}
-
-/* Drained bytes leave the node's oldest writes first. */
-static void
-fifo_drain(X *x, bbnode_st *B, double bytes)
-{
-    while (bytes > 0 && B->fn > 0) {
-        struct wrec *w = &B->fifo[B->fhead];
-        double d = fmin(bytes, w->bytes);
-        x->job_pfs[w->job] += d;
-        w->bytes -= d;
-        bytes -= d;
-        if (w->bytes <= 0) {
-            B->fhead++;
-            B->fn--;
-        }
-    }
-}
-
-/* A failure of node b: what it stores is lost, except the chunk already
- * committed to the PFS (draining), which still arrives. */
-static void
-node_lose(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    double keep = B->draining;
-    int k = 0;
-    for (int i = 0; i < B->fn; i++) {
-        struct wrec *w = &B->fifo[B->fhead + i];
-        double kept = fmin(keep, w->bytes), lost = w->bytes - kept;
-        keep -= kept;
-        if (lost > 0) {
-            x->job_lost[w->job] += lost;
-            x->job_files_lost[w->job]++;
-        }
-        if (kept > 0)
-            B->fifo[B->fhead + k++] = (struct wrec){ w->job, kept };
-    }
-    B->fn = k;
-    B->used = B->draining;
-}
-
-static int
 fail_schedule(X *x, int b, int k)
 {
     bbs_component *c = &x->bb[b].comp[k];
@@ -1100,14 +870,17 @@ fail_schedule(X *x, int b, int k)
                                0, (uint64_t)b, k, NULL, &x->bb[b].ev[k]);
 }
 
-/* Failures stop once nothing can change any more: every rank has ended
- * and no drain is queued (else they would run the clock forever). */
+/* Failures and lazy checks stop once nothing can change any more: every
+ * rank has ended and no drain is queued (else they would run the clock
+ * forever). */
 static void
-fail_quiesce(X *x)
+quiesce(X *x)
 {
-    if (!x->fail_on || x->quiesced || x->ranks_left > 0 || x->pfs_busy || x->pfs_head >= 0)
+    if (!(x->fail_on || x->lazy_on) || x->quiesced || x->ranks_left > 0 || !x->sys
+        || !bbs_bbsys_pfs_idle(x->sys))
         return;
     x->quiesced = 1;
+    bbs_bbsys_quiesce(x->sys);
     for (int b = 0; b < x->nbb; b++)
         for (int k = 0; k < 2; k++)
             if (x->bb[b].ev[k]) {
@@ -1116,18 +889,16 @@ fail_quiesce(X *x)
             }
 }
 
-static int admit_stalled(X *x, int b);
-
 static int
 h_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     X *x = ctx;
-    int b = (int)ev->entity, k = (int)ev->arg;
+    int b = (int)ev->entity, k = (int)ev->arg, rc;
     bbnode_st *B = &x->bb[b];
     bbs_component_fail(&B->comp[k], bbs_engine_now(e), B->frng);
     x->nfail[k]++;
-    node_lose(x, b);
-    B->down++;
+    if ((rc = bbs_bbnode_fail(B->bn, 1)) != BB_OK)
+        return rc;
     return fail_schedule(x, b, k);
 }
 
@@ -1139,10 +910,9 @@ h_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
     bbnode_st *B = &x->bb[b];
     if ((rc = bbs_component_repair(&B->comp[k], bbs_engine_now(e), &x->ts, B->frng, x->err)))
         return rc;
-    B->down--;
-    if ((rc = fail_schedule(x, b, k)) != BB_OK || (rc = admit_stalled(x, b)) != BB_OK)
+    if ((rc = fail_schedule(x, b, k)) != BB_OK || (rc = bbs_bbnode_repair(B->bn)) != BB_OK)
         return rc;
-    fail_quiesce(x);
+    quiesce(x);
     return BB_OK;
 }
 
@@ -1151,7 +921,7 @@ h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     (void)e;
     (void)ev;
-    fail_quiesce(ctx);
+    quiesce(ctx);
     return BB_OK;
 }
 
@@ -1169,45 +939,53 @@ write_end(X *x, int j)
     return BB_OK;
 }
 
+/* The buffer node's hooks (bbnode.h): a request is complete (a write
+ * stored, on the PFS or lost; a read served: its data goes back). */
 static int
-h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
+io_done(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, int hdd, int lost)
 {
     X *x = ctx;
-    int b = (int)(ev->entity / 2), hdd = (int)(ev->entity % 2), mi = (int)ev->arg, rc;
-    bbnode_st *B = &x->bb[b];
+    int mi = (int)rq->tag, rc;
     msg *m = &x->m[mi];
-    (void)e;
-    if (!piece_done(x, &B->sv[hdd], mi))
-        return dev_start(x, b, hdd);
+
+    (void)lost;
     if (m->kind == M_IOW) {
         int gr = m->src_gr, op = m->send_op;
         if ((rc = write_end(x, m->job)) != BB_OK)
             return rc;
-        if (!hdd) {
-            B->reserved -= m->bytes;
-            B->used += m->bytes;
-            if (fifo_push(B, m->job, m->bytes))
-                return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (stored writes)");
-        } else {
-            x->bytes_on_pfs += m->bytes;
+        if (hdd)
             x->job_pfs[m->job] += m->bytes;
-        }
         msg_free(x, mi);
-        if ((rc = op_complete(x, gr, op)) != BB_OK)
-            return rc;
-        if (!hdd && (rc = drain_kick(x, b)) != BB_OK)
-            return rc;
-    } else {
-        rank_st *r = &x->rk[m->src_gr];
-        int bn = x->bb_nodes[b];
-        if (bn == r->node)
-            rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
-        else
-            rc = inject(x, mi, bn, r->node);
-        if (rc != BB_OK)
-            return rc;
+        return op_complete(x, gr, op);
     }
-    return dev_start(x, b, hdd);
+    rank_st *r = &x->rk[m->src_gr];
+    int bn_node = x->bb_nodes[bbs_bbnode_index(bn)];
+    if (bn_node == r->node)
+        return sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
+    return inject(x, mi, bn_node, r->node);
+}
+
+static void
+io_drained(void *ctx, bbs_bbnode *bn, int job, double bytes)
+{
+    X *x = ctx;
+    (void)bn;
+    x->job_pfs[job] += bytes;
+}
+
+static void
+io_lost(void *ctx, bbs_bbnode *bn, int job, double bytes, int files)
+{
+    X *x = ctx;
+    (void)bn;
+    x->job_lost[job] += bytes;
+    x->job_files_lost[job] += (uint64_t)files;
+}
+
+static void
+io_after(void *ctx)
+{
+    quiesce(ctx);
 }
 
 static int
@@ -1215,27 +993,6 @@ h_devin(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
     (void)e;
     return dev_arrive(ctx, (int)ev->arg);
-}
-
-static int
-h_pfsdone(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    X *x = ctx;
-    int b = (int)ev->entity, rc;
-    bbnode_st *B = &x->bb[b];
-    (void)e;
-    B->used -= B->draining;
-    if (B->used < 0)
-        B->used = 0;
-    x->bytes_on_pfs += B->draining;
-    fifo_drain(x, B, B->draining);
-    B->draining = 0;
-    x->pfs_busy = 0;
-    if ((rc = admit_stalled(x, b)) != BB_OK || (rc = drain_kick(x, b)) != BB_OK
-        || (rc = pfs_kick(x)) != BB_OK)
-        return rc;
-    fail_quiesce(x);
-    return BB_OK;
 }
 
 static int
@@ -1283,6 +1040,8 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->ssd_threshold_bytes = 65536;
     c->drain = BBS_DRAIN_GREEDY;
     c->drain_chunk_bytes = 64.0 * 1048576;
+    c->lazy_eps = 0.01;              /* the analytic model's EPS (validate's chain) */
+    c->lazy_check_s = 1;
     c->horizon_s = INFINITY;
     c->fail.temp_C = c->fail.tref_C = 25;
     c->fail.ea_eV = 0.38;
@@ -1318,6 +1077,13 @@ pct(const double *v, int n, double q)
     if (i + 1 >= n)
         return v[n - 1];
     return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+static void
+add_in_buffer(void *ctx, int job, double bytes)
+{
+    bbs_exec_result *res = ctx;
+    res->jobs[job].bytes_in_buffer += bytes;
 }
 
 /* Instances and agreement of collectives; dependents CSR. */
@@ -1477,25 +1243,36 @@ setup_storage(X *x, char *err)
         return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
     for (int gr = 0; gr < x->nranks; gr++)
         used[x->rk[gr].bbnode] = 1;
-    int rc = BB_OK;
-    for (int b = 0; b < x->nbb; b++) {
+    bbs_bbsys_params sp;
+    bbs_bbsys_hooks h = { io_done, io_drained, io_lost, io_after, x };
+    bbs_bbsys_params_init(&sp);
+    sp.pfs_bw_Bps = c->pfs_bw_Bps;
+    sp.drain = c->drain;
+    sp.lazy_threshold_bytes = c->lazy_threshold_bytes;
+    sp.lazy_eps = c->lazy_eps;
+    sp.lazy_check_s = c->lazy_check_s;
+    sp.drain_chunk_bytes = c->drain_chunk_bytes;
+    sp.piece_bytes = c->piece_bytes;
+    sp.pieces_in_flight = c->pieces_in_flight > 0 ? c->pieces_in_flight : 1;
+    sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
+    int rc = bbs_bbsys_new(&x->sys, x->e, &sp, &h, err);
+    x->lazy_on = c->drain == BBS_DRAIN_LAZY;
+    for (int b = 0; b < x->nbb && rc == BB_OK; b++) {
         bbnode_st *B = &x->bb[b];
-        B->sv[0].r_head = B->sv[0].r_tail = B->sv[1].r_head = B->sv[1].r_tail = -1;
-        B->st_head = B->st_tail = -1;
-        B->pfs_next = -1;
         if (!used[b])
             continue;
-        if ((rc = bbs_dev_new(&B->dev, &c->bb_dev, err)) != BB_OK)
-            break;
-        if (c->arch == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_new(&B->hdd, &c->hdd_dev, err)))
-            break;
-        B->capacity = c->capacity_bytes > 0 ? c->capacity_bytes : c->bb_dev.capacity_bytes;
         B->rng = bbs_rng_stream_new(NULL, c->seed, c->unit,
                                     BBS_ENTITY(BBS_ECLASS_STORAGE, (uint64_t)b));
-        if (!B->rng) {
+        B->rlazy = bbs_rng_stream_new(NULL, c->seed, c->unit,
+                                      BBS_ENTITY(BBS_ECLASS_PLATFORM, (uint64_t)b));
+        if (!B->rng || !B->rlazy) {
             rc = bb_seterr(err, BB_ENOMEM, "out of memory (streams)");
             break;
         }
+        rc = bbs_bbnode_new(x->sys, b, c->capacity_bytes > 0 ? c->capacity_bytes
+                                                             : c->bb_dev.capacity_bytes,
+                            &c->bb_dev, c->arch == BBS_ARCH_STORAGE_SIDE ? &c->hdd_dev : NULL,
+                            B->rng, B->rng, B->rlazy, &B->bn, err);
     }
     free(used);
     return rc;
@@ -1525,7 +1302,7 @@ fail_setup(X *x, char *err)
     x->quiesced = x->ranks_left == 0;
     for (int b = 0; b < x->nbb; b++) {
         bbnode_st *B = &x->bb[b];
-        if (!B->dev)
+        if (!B->bn)
             continue;
         B->frng = bbs_rng_stream_new(NULL, x->c->seed, x->c->unit,
                                      BBS_ENTITY(BBS_ECLASS_FAILURE, (uint64_t)b));
@@ -1569,13 +1346,12 @@ x_free(X *x)
         }
     if (x->bb)
         for (int b = 0; b < x->nbb; b++) {
-            bbs_dev_free(x->bb[b].dev);
-            bbs_dev_free(x->bb[b].hdd);
             if (x->bb[b].rng)
                 gsl_rng_free(x->bb[b].rng);
+            if (x->bb[b].rlazy)
+                gsl_rng_free(x->bb[b].rlazy);
             if (x->bb[b].frng)
                 gsl_rng_free(x->bb[b].frng);
-            free(x->bb[b].fifo);
         }
     if (x->lat)
         for (int j = 0; j < x->w->njobs; j++)
@@ -1591,6 +1367,7 @@ x_free(X *x)
     free(x->job_lost);
     free(x->job_files_lost);
     bbs_net_fabric_free(x->fab);
+    bbs_bbsys_free(x->sys);
     bbs_engine_free(x->e);
     if (x->rng_route)
         gsl_rng_free(x->rng_route);
@@ -1630,13 +1407,13 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->c = c;
     x->err = err;
     x->mfree = x->mnfree = -1;
-    x->pfs_head = x->pfs_tail = -1;
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
-    if (c->pieces_in_flight < 0 || c->pieces_in_flight > MAX_INFLIGHT || !(c->piece_bytes >= 0)
+    if (c->pieces_in_flight < 0 || c->pieces_in_flight > BBS_BBNODE_MAX_INFLIGHT
+        || !(c->piece_bytes >= 0)
         || !(c->packet_bytes >= 0) || !(c->route_piece_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
-                         "%g B (>= 0) out of range", c->pieces_in_flight, MAX_INFLIGHT,
+                         "%g B (>= 0) out of range", c->pieces_in_flight, BBS_BBNODE_MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);
     if (nj == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no job");
@@ -1713,7 +1490,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             }
         }
     }
-    if ((rc = prepare(x, err)) != BB_OK || (rc = setup_storage(x, err)) != BB_OK)
+    if ((rc = prepare(x, err)) != BB_OK)
         goto out;
     x->rng_route = bbs_rng_stream_new(NULL, c->seed, c->unit,
                                       BBS_ENTITY(BBS_ECLASS_NETWORK, 1));
@@ -1724,14 +1501,16 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_engine_new(&x->e, 4096, err)) != BB_OK)
         goto out;
     {
-        bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, h_devin, h_devdone,
-                                          h_pfsdone, h_fail, h_repair, h_quiesce };
+        bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, h_devin, h_fail,
+                                          h_repair, h_quiesce };
         for (int k = 0; k < EV_NKINDS; k++)
             if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
                 bb_seterr(err, rc, "cannot register handlers");
                 goto out;
             }
     }
+    if ((rc = setup_storage(x, err)) != BB_OK)
+        goto out;
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
@@ -1807,17 +1586,21 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     res->njobs = nj;
     res->end_s = now;
     res->events = bbs_engine_events(x->e);
-    res->stall_s = x->stall_s;
-    res->bytes_on_pfs = x->bytes_on_pfs;
-    /* a stall or write burst still open at the horizon counts up to it */
-    res->stall_busy_s = x->stall_busy_s + (x->nstalled > 0 ? now - x->t_stall0 : 0);
+    if (x->sys) {
+        bbs_bbsys_totals tot;
+        bbs_bbsys_get_totals(x->sys, &tot);
+        res->stall_s = tot.stall_s;
+        res->bytes_on_pfs = tot.bytes_on_pfs;
+        /* a stall still open at the end counts up to it */
+        res->stall_busy_s = tot.stall_busy_s;
+    }
     for (int b = 0; b < x->nbb; b++)
-        if (x->bb[b].dev) {
+        if (x->bb[b].bn) {
+            bbs_bbnode_state st;
+            bbs_bbnode_get_state(x->bb[b].bn, &st);
             res->nbb_used++;
-            res->capacity_total_bytes += x->bb[b].capacity;
-            for (int i = 0; i < x->bb[b].fn; i++)
-                res->jobs[x->bb[b].fifo[x->bb[b].fhead + i].job].bytes_in_buffer +=
-                    x->bb[b].fifo[x->bb[b].fhead + i].bytes;
+            res->capacity_total_bytes += st.capacity;
+            bbs_bbnode_each_stored(x->bb[b].bn, add_in_buffer, res);
         }
     res->node_failures = x->nfail[0];
     res->drive_failures = x->nfail[1];
