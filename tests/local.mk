@@ -33,3 +33,11 @@ tests_t_bounds_SOURCES = tests/t_bounds.c
 tests_t_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_bounds
+
+# The shared burst-buffer node (sim/storage/bbnode.h) by hand, and through
+# both of its front ends (bbarch and the scenario executor).
+check_PROGRAMS += tests/t_bbnode
+tests_t_bbnode_SOURCES = tests/t_bbnode.c
+tests_t_bbnode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbnode_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_bbnode

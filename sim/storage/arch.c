@@ -654,6 +654,8 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     sp.pieces_in_flight = c->pieces_in_flight;
     sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
     sp.horizon_s = c->horizon_s;
+    sp.drain_fn = c->drain_fn;
+    sp.drain_ctx = c->drain_ctx;
     sh.ctx = &s;
     if ((rc = bbs_bbsys_new(&s.sys, s.e, &sp, &sh, err)) != BB_OK)
         goto out;

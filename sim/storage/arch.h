@@ -151,6 +151,8 @@ typedef struct {
     int link_failover;             /* 1: redirect requests of a MISSED link */
     bbs_arch_fail_fn fail_fn;      /* may be NULL */
     void *fail_ctx;
+    bbs_bbsys_drain_fn drain_fn;   /* the drain trace (bbnode.h); may be NULL */
+    void *drain_ctx;
     uint64_t seed, unit;
     /* iostat-like series: every sample_interval_s (0: none) one row per
      * device, in node order */

@@ -477,6 +477,8 @@ on_pfs_body(bbs_bbsys *s)
         s->t.bytes_in_buffers -= ch.bytes;
         s->t.bytes_on_pfs += ch.bytes;
         s->t.chunks++;
+        if (s->p.drain_fn)
+            s->p.drain_fn(s->p.drain_ctx, bbs_engine_now(s->e), n->idx, ch.bytes);
         fifo_drain(n, ch.bytes);
         note(n);
         if ((rc = admit(n)) != BB_OK || (rc = maybe_drain(n)) != BB_OK)

@@ -101,6 +101,8 @@ typedef struct {
     void *ctx;
 } bbs_bbsys_hooks;
 
+typedef void (*bbs_bbsys_drain_fn)(void *ctx, double t_s, int node, double bytes);
+
 typedef struct {
     double pfs_bw_Bps;          /* aggregate, >= 0 (0: no draining) */
     bbs_drain_kind drain;
@@ -112,6 +114,10 @@ typedef struct {
     int pieces_in_flight;       /* 1 to BBS_BBNODE_MAX_INFLIGHT */
     double ssd_threshold_bytes; /* requests this large go to the HDD, if any */
     double horizon_s;           /* lazy checks stop there (INFINITY: never) */
+    /* the drain trace (may be NULL): a chunk of bytes from node reached
+     * the PFS at t_s */
+    bbs_bbsys_drain_fn drain_fn;
+    void *drain_ctx;
 } bbs_bbsys_params;
 
 /* bbs_bbsys_params_init: greedy, no PFS, 64 MiB chunks, whole requests,

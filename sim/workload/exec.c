@@ -1255,6 +1255,9 @@ setup_storage(X *x, char *err)
     sp.piece_bytes = c->piece_bytes;
     sp.pieces_in_flight = c->pieces_in_flight > 0 ? c->pieces_in_flight : 1;
     sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
+    sp.drain_fn = c->drain_fn;
+    sp.drain_ctx = c->drain_ctx;
+    sp.horizon_s = c->horizon_s;
     int rc = bbs_bbsys_new(&x->sys, x->e, &sp, &h, err);
     x->lazy_on = c->drain == BBS_DRAIN_LAZY;
     for (int b = 0; b < x->nbb && rc == BB_OK; b++) {

@@ -122,6 +122,8 @@ typedef struct {
     uint64_t seed, unit;
     double horizon_s;                  /* stop there (INFINITY: run to the end) */
     bbs_exec_failures fail;            /* buffer-node failures (off by default) */
+    bbs_bbsys_drain_fn drain_fn;       /* the drain trace (bbnode.h); may be NULL */
+    void *drain_ctx;
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 
