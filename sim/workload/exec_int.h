@@ -106,7 +106,8 @@ typedef struct {
 
 typedef struct {
     double *v;
-    int n, cap;
+    int n;
+    size_t cap;                 /* grow.h */
 } dvec;
 
 struct bbs_exec_state {
@@ -123,9 +124,11 @@ struct bbs_exec_state {
     int64_t *dep_val;
     int *op_base;
     msg *m;
-    int nm, capm, mfree;
+    int nm, mfree;
+    size_t capm;
     mnode *mn;
-    int nmn, capmn, mnfree;
+    int nmn, mnfree;
+    size_t capmn;
     int *bucket;
     int nbucket, nkeys;
     int nbb;

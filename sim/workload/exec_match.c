@@ -18,6 +18,7 @@
 #include "workload/exec.h"
 #include "workload/exec_int.h"
 #include "workload/wl_int.h"
+#include "grow.h"
 
 static int coll_step_start(bbs_exec_state *x, coll_run *cr);
 
@@ -29,7 +30,7 @@ exec_msg_new(bbs_exec_state *x)
         i = x->mfree;
         x->mfree = x->m[i].next;
     } else {
-        if (bbs_wl_grow((void **)&x->m, sizeof *x->m, &x->capm, x->nm + 1))
+        if (x->nm == INT32_MAX || bbs_grow((void **)&x->m, sizeof *x->m, &x->capm, (size_t)x->nm + 1))
             return -1;
         i = x->nm++;
     }
@@ -95,7 +96,8 @@ mnode_get(bbs_exec_state *x, const mkey *k, int create)
         j = x->mnfree;
         x->mnfree = x->mn[j].next;
     } else {
-        if (bbs_wl_grow((void **)&x->mn, sizeof *x->mn, &x->capmn, x->nmn + 1))
+        if (x->nmn == INT32_MAX
+            || bbs_grow((void **)&x->mn, sizeof *x->mn, &x->capmn, (size_t)x->nmn + 1))
             return -2;
         j = x->nmn++;
     }

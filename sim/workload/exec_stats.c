@@ -17,11 +17,12 @@
 #include "workload/exec.h"
 #include "workload/exec_int.h"
 #include "workload/wl_int.h"
+#include "grow.h"
 
 int
 exec_dvec_push(dvec *d, double v)
 {
-    if (bbs_wl_grow((void **)&d->v, sizeof *d->v, &d->cap, d->n + 1))
+    if (d->n == INT32_MAX || bbs_grow((void **)&d->v, sizeof *d->v, &d->cap, (size_t)d->n + 1))
         return BB_ENOMEM;
     d->v[d->n++] = v;
     return BB_OK;
