@@ -13,9 +13,9 @@
  * - a buffer WRITE is admitted when the node serves (no failure) and
  *   used + bytes <= capacity_bytes, where used counts the bytes admitted
  *   and not yet drained or lost; else it waits in the node's stall queue,
- *   FIFO (head of line: a large write blocks smaller ones behind it).  Its
- *   wait is added to stall_s; the system counts the time during which at
- *   least one write waits anywhere (stall_busy_s).  Written, its bytes are
+ *   FIFO (head of line: a large write blocks smaller ones behind it).  The
+ *   waits of every request are added to stall_s; the system counts the
+ *   time during which at least one request waits anywhere (stall_busy_s).  Written, its bytes are
  *   stored: they join the node's FIFO of stored writes (job, bytes) and
  *   become drainable;
  * - an HDD write or any READ waits only while the node does not serve; an
@@ -185,8 +185,8 @@ typedef struct {
     double bytes_lost;
     uint64_t files_lost;
     double stall_s;             /* waits of admitted requests, summed */
-    double stall_busy_s;        /* time with a write waiting for room or repair
-                                   (up to now when one still waits) */
+    double stall_busy_s;        /* time with a request waiting (for room, or for
+                                   a repair), up to now when one still waits */
     uint64_t chunks;            /* chunks drained */
     double max_used_fraction;   /* largest used / capacity seen on any node */
     double min_used_bytes;      /* smallest used seen on any node (0 if none) */

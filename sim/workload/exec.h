@@ -170,8 +170,8 @@ typedef struct {
     double end_s;                      /* simulated time at the end */
     uint64_t events;                   /* engine events executed */
     uint64_t flows;
-    double stall_s;                    /* writes waiting for room, summed */
-    double stall_busy_s;               /* time with at least one write waiting for room */
+    double stall_s;                    /* requests waiting for room (or a repair), summed */
+    double stall_busy_s;               /* time with at least one request waiting */
     double bytes_on_pfs;
     int nbb_used;                      /* buffer nodes serving at least one rank */
     uint64_t node_failures, drive_failures;
