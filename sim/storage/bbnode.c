@@ -303,7 +303,9 @@ start(bbs_bbnode *n, int id)
     n->present++;
     if (bbs_ring_push(&n->sv[r->hdd].turn, &id))
         return fail_nomem(n->s);
-    return issue(n, r->hdd);
+    /* pieces are chosen when the device is idle or completes a piece:
+     * a request arriving at a busy device waits for its turn */
+    return n->sv[r->hdd].iss.n == 0 ? issue(n, r->hdd) : BB_OK;
 }
 
 static int

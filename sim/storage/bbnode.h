@@ -22,10 +22,13 @@
  *   HDD write is on the PFS once written.
  * - The storage server cuts every admitted request into pieces of
  *   piece_bytes (0: whole requests) and keeps at most pieces_in_flight of
- *   them issued to the device (a devq.h FIFO server); whenever one
- *   completes the next is issued from the next request present, in turn
- *   (round robin over the requests with pieces left), so requests present
- *   together interleave (MFNetSim's storage server: 1 MiB, 4 in flight).
+ *   them issued to the device (a devq.h FIFO server); pieces are chosen
+ *   when a request reaches an idle device (up to pieces_in_flight of them)
+ *   and whenever a piece completes (the next from the next request
+ *   present, in turn: round robin over the requests with pieces left), so
+ *   requests present together interleave (MFNetSim's storage server:
+ *   1 MiB, 4 in flight).  A request reaching a busy device waits for the
+ *   next completion to be chosen.
  *   A piece is addressed as its file: table devices get (object, offset +
  *   the piece's place), so the table model charges its seek whenever a
  *   piece comes from another file than the one served before it (or jumps
