@@ -12,7 +12,8 @@ sim_libbbsim_a_SOURCES = \
 	sim/steady.c sim/steady.h \
 	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \
-	sim/bb.c sim/bb.h
+	sim/bb.c sim/bb.h \
+	sim/grow.h
 
 # Tests of the engine and of the platform model, and the CLI script.
 check_PROGRAMS += tests/t_engine tests/t_bbsim tests/t_steady

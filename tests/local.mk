@@ -61,3 +61,11 @@ tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_units
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh
+
+# The shared burst-buffer node (sim/storage/bbnode.h) by hand, and through
+# both of its front ends (bbarch and the scenario executor).
+check_PROGRAMS += tests/t_bbnode
+tests_t_bbnode_SOURCES = tests/t_bbnode.c
+tests_t_bbnode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbnode_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_bbnode

@@ -10,49 +10,11 @@
 
 #include "arch.h"
 #include "bb_error.h"
+#include "bbnode.h"
 #include "devq.h"
 #include "engine.h"
+#include "grow.h"
 #include "rng.h"
-
-/* ---- a growable FIFO ring of fixed-size elements ------------------------ */
-
-typedef struct {
-    char *buf;
-    size_t esz, head, n, cap;
-} ring;
-
-static int
-ring_push(ring *r, const void *x)
-{
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        char *nb = malloc(ncap * r->esz);
-        if (!nb)
-            return BB_ENOMEM;
-        for (size_t i = 0; i < r->n; i++)
-            memcpy(nb + i * r->esz, r->buf + ((r->head + i) % r->cap) * r->esz, r->esz);
-        free(r->buf);
-        r->buf = nb;
-        r->cap = ncap;
-        r->head = 0;
-    }
-    memcpy(r->buf + ((r->head + r->n) % r->cap) * r->esz, x, r->esz);
-    r->n++;
-    return BB_OK;
-}
-
-static void *
-ring_front(ring *r)
-{
-    return r->buf + r->head * r->esz;
-}
-
-static void
-ring_pop(ring *r)
-{
-    r->head = (r->head + 1) % r->cap;
-    r->n--;
-}
 
 /* ---- state ------------------------------------------------------------------ */
 
@@ -61,47 +23,23 @@ typedef struct {
     double t_issue, t_arrive, bytes;
 } waiting;
 
-typedef struct {
-    unsigned epoch, cepoch;  /* the node's at the start: stale when it failed since */
-    int node;
-    double bytes;
-} chunk;
-
 /* Components of a node (comp[], rfail[]) in bbs_comp_class order. */
 #define NCOMP 4
 
 typedef struct sim sim;
 
+/* A buffer node: the shared model (bbnode.h) and what the architecture
+ * adds around it: its components' failures, its ingress link's queue and
+ * its iostat snapshots. */
 typedef struct {
     sim *s;
     int idx;
-    bbs_dev *ssd, *hdd;
-    bbs_devq *qs, *qh;
+    bbs_bbnode *bn;
     gsl_rng *rs, *rh, *rfail[NCOMP], *rlazy;
-    double used, stored, inflight;
-    double log_off, hdd_off;  /* next write address: the devices are logs */
     bbs_devq_stats prev_s, prev_h; /* at the last sample */
-    unsigned epoch;           /* + 1 at each loss of the node's contents */
-    unsigned cepoch;          /* + 1 at each controller failure */
-    ring wait;      /* waiting (admission to the buffer) */
-    ring wait_h;    /* waiting for the HDD (storage-side, node not serving) */
-    ring linkwait;  /* waiting at their clients for the node's ingress link */
-    ring issued;    /* double t_issue of requests in the SSD queue, FIFO */
-    ring issued_h;  /* same for the HDD queue */
-    ring files;     /* double bytes of stored requests, FIFO; head partly drained */
-    double files_head_drained;
+    bbs_ring linkwait;  /* waiting: at their clients for the node's ingress link */
     bbs_component comp[NCOMP]; /* electronics, drive, controller, ingress link */
 } node;
-
-/* A node serves (admits, writes, drains) when its electronics, drive and
- * controller work; its link only gates arrivals. */
-static int
-node_up(const node *n)
-{
-    return n->comp[BBS_COMP_NODE].health == BBS_HEALTH_OK
-           && n->comp[BBS_COMP_DRIVE].health == BBS_HEALTH_OK
-           && n->comp[BBS_COMP_CONTROLLER].health == BBS_HEALTH_OK;
-}
 
 static int
 link_up(const node *n)
@@ -123,7 +61,7 @@ node_health(const node *n)
 struct sim {
     bbs_arch_config c;
     bbs_engine *e;
-    int k_arrive, k_pfs, k_fail, k_repair, k_lazy, k_dev, k_sample;
+    int k_arrive, k_fail, k_repair, k_sample;
     int nn;
     const bbs_arch_net_class *net;
     void *net_impl;
@@ -131,9 +69,9 @@ struct sim {
     node *nodes;
     int *map;
     gsl_rng **rcl;
-    ring pfs;       /* chunk; the head is in service when pfs_busy */
-    int pfs_busy;
-    double in_buffers, lat_sum;
+    double *coff;                  /* per client: bytes of its file so far */
+    bbs_bbsys *sys;
+    double lat_sum;
     bbs_arch_result *r;
 };
 
@@ -161,6 +99,7 @@ bbs_arch_config_init(bbs_arch_config *c)
     c->lazy_eps = 0.01;                /* the analytic model's EPS */
     c->lazy_check_s = 1;
     c->drain_chunk_bytes = 64.0 * 1048576;
+    c->pieces_in_flight = 1;
     c->fail.ea_eV = 0.38;              /* SANgo */
     c->fail.tref_C = 25;
     c->repair.kind = BBS_REPAIR_EXPONENTIAL;
@@ -286,25 +225,17 @@ check_config(const bbs_arch_config *c, char *err)
 
 /* ---- accounting ---------------------------------------------------------------- */
 
-static void
-note(sim *s, node *n)
-{
-    bbs_arch_result *r = s->r;
-    double f = n->used / s->c.capacity_bytes;
-
-    if (f > r->max_used_fraction)
-        r->max_used_fraction = f;
-    if (n->used < r->min_used_bytes)
-        r->min_used_bytes = n->used;
-}
-
 /* The accounting identity, after every event. */
 static void
-check_identity(sim *s)
+check_identity(void *ctx)
 {
+    sim *s = ctx;
     bbs_arch_result *r = s->r;
-    double idn = fabs(r->bytes_written - r->bytes_on_pfs - s->in_buffers - r->bytes_lost);
+    bbs_bbsys_totals t;
+    double idn;
 
+    bbs_bbsys_get_totals(s->sys, &t);
+    idn = fabs(r->bytes_written - t.bytes_on_pfs - t.bytes_in_buffers - t.bytes_lost);
     if (idn > r->max_identity_error)
         r->max_identity_error = idn;
     r->identity_checks++;
@@ -316,153 +247,19 @@ fail_nomem(sim *s)
     return bbs_engine_fail(s->e, BB_ENOMEM, "out of memory in the architecture model");
 }
 
-/* ---- PFS (one FIFO server at the aggregate bandwidth) ------------------------ */
-
+/* A request is written (buffer or HDD), or lost with its node. */
 static int
-chunk_stale(const sim *s, const chunk *ch)
+written(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, int hdd, int lost)
 {
-    const node *n = &s->nodes[ch->node];
-    return ch->epoch != n->epoch || ch->cepoch != n->cepoch;
-}
+    sim *s = ctx;
 
-static int
-pfs_start(sim *s)
-{
-    chunk *ch;
-
-    if (s->pfs_busy)
-        return BB_OK;
-    while (s->pfs.n > 0 && chunk_stale(s, ring_front(&s->pfs)))
-        ring_pop(&s->pfs); /* its node failed while it queued: not served */
-    if (s->pfs.n == 0)
-        return BB_OK;
-    ch = ring_front(&s->pfs);
-    s->pfs_busy = 1;
-    return bbs_engine_schedule(s->e, bbs_engine_now(s->e) + ch->bytes / s->c.pfs_bw_Bps,
-                               s->k_pfs, 0, (uint64_t)ch->node, 0, NULL, NULL);
-}
-
-static int
-drain_chunk(sim *s, node *n)
-{
-    chunk ch = { n->epoch, n->cepoch, n->idx, fmin(n->stored, s->c.drain_chunk_bytes) };
-
-    n->inflight = ch.bytes;
-    if (ring_push(&s->pfs, &ch) != BB_OK)
-        return fail_nomem(s);
-    return pfs_start(s);
-}
-
-static int
-maybe_drain(sim *s, node *n)
-{
-    if (!node_up(n) || n->inflight > 0 || n->stored <= 0)
-        return BB_OK;
-    if (s->c.drain == BBS_DRAIN_LAZY && n->stored < s->c.lazy_threshold_bytes)
-        return BB_OK; /* quiet below the threshold (EPS at the checks) */
-    return drain_chunk(s, n);
-}
-
-/* ---- admission and device writes ------------------------------------------------- */
-
-static int
-hdd_submit(sim *s, node *n, const waiting *w)
-{
-    bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
-    char msg[BB_ERRLEN];
-    int rc;
-
-    if (n->hdd_off + w->bytes > s->c.hdd_dev.capacity_bytes)
-        n->hdd_off = 0;
-    io.offset_bytes = (uint64_t)n->hdd_off;
-    n->hdd_off += w->bytes;
-    if (ring_push(&n->issued_h, &w->t_issue) != BB_OK)
-        return fail_nomem(s);
-    if ((rc = bbs_devq_submit(n->qh, &io, (uint64_t)w->client, msg)) != BB_OK)
-        return bbs_engine_fail(s->e, rc, "node %d HDD: %s", n->idx, msg);
-    return BB_OK;
-}
-
-static int
-admit(sim *s, node *n)
-{
-    double now = bbs_engine_now(s->e);
-    char msg[BB_ERRLEN];
-    int rc;
-
-    while (n->wait_h.n > 0 && node_up(n)) {
-        waiting *w = ring_front(&n->wait_h);
-        s->r->stall_s += now - w->t_arrive;
-        if ((rc = hdd_submit(s, n, w)) != BB_OK)
-            return rc;
-        ring_pop(&n->wait_h);
-    }
-    while (n->wait.n > 0 && node_up(n)) {
-        waiting *w = ring_front(&n->wait);
-        bbs_io io = { BBS_IO_WRITE, 0, 0, (uint64_t)w->bytes };
-        if (n->used + w->bytes > s->c.capacity_bytes)
-            break;
-        n->used += w->bytes;
-        s->r->stall_s += now - w->t_arrive;
-        /* the buffer is a log: writes go to consecutive addresses */
-        if (n->log_off + w->bytes > s->c.bb_dev.capacity_bytes)
-            n->log_off = 0;
-        io.offset_bytes = (uint64_t)n->log_off;
-        n->log_off += w->bytes;
-        if (ring_push(&n->issued, &w->t_issue) != BB_OK)
-            return fail_nomem(s);
-        if ((rc = bbs_devq_submit(n->qs, &io, ((uint64_t)n->epoch << 32) | (uint32_t)w->client,
-                                  msg)) != BB_OK)
-            return bbs_engine_fail(s->e, rc, "node %d: %s", n->idx, msg);
-        ring_pop(&n->wait);
-        note(s, n);
-    }
-    return BB_OK;
-}
-
-static int
-dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, node *n)
-{
-    sim *s = n->s;
-    double b = (double)io->size_bytes, now = bbs_engine_now(e), t_issue;
-    int hdd = q == n->qh;
-    ring *iss = hdd ? &n->issued_h : &n->issued;
-
-    t_issue = *(double *)ring_front(iss);
-    ring_pop(iss);
+    (void)bn;
+    (void)hdd;
+    (void)lost;
     s->r->writes_done++;
-    s->lat_sum += now - t_issue;
-    s->r->bytes_written += b;
-    if (hdd) { /* storage-side large request: on the storage tier now */
-        s->r->bytes_on_pfs += b;
-    } else if ((unsigned)(tag >> 32) != n->epoch) {
-        /* written on a node that failed meanwhile: lost with it */
-        n->used -= b;
-        s->r->bytes_lost += b;
-        s->r->files_lost++;
-    } else {
-        n->stored += b;
-        s->in_buffers += b;
-        if (ring_push(&n->files, &b) != BB_OK)
-            return fail_nomem(s);
-        int rc = maybe_drain(s, n);
-        if (rc != BB_OK)
-            return rc;
-    }
-    note(s, n);
-    return admit(s, n);
-}
-
-static int
-on_dev_done(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t_submit,
-            void *ctx)
-{
-    node *n = ctx;
-    int rc = dev_done(e, q, io, tag, n);
-
-    (void)t_submit;
-    check_identity(n->s);
-    return rc;
+    s->lat_sum += bbs_engine_now(s->e) - rq->t_issue;
+    s->r->bytes_written += rq->bytes;
+    return BB_OK;
 }
 
 /* ---- events ------------------------------------------------------------------------ */
@@ -484,20 +281,18 @@ bitsd(int64_t b)
     return x;
 }
 
-/* A request reaches node k (over the network, or at once for node-local). */
+/* A request reaches node k (over the network, or at once for node-local):
+ * the client's file grows by a request. */
 static int
 arrive_at(sim *s, int cl, int k, double t_issue)
 {
-    node *n = &s->nodes[k];
-    double now = bbs_engine_now(s->e), b = s->c.req_bytes;
-    waiting w = { cl, t_issue, now, b };
-    int hdd = s->c.kind == BBS_ARCH_STORAGE_SIDE && b >= s->c.ssd_threshold_bytes;
+    double b = s->c.req_bytes;
+    bbs_bbnode_req rq = { (uint64_t)cl, 0, 1, b, (uint64_t)cl, (uint64_t)s->coff[cl], t_issue };
 
     if (s->c.kind == BBS_ARCH_STORAGE_SIDE)
-        ++*(hdd ? &s->r->writes_hdd : &s->r->writes_ssd);
-    if (ring_push(hdd ? &n->wait_h : &n->wait, &w) != BB_OK)
-        return fail_nomem(s);
-    return admit(s, n);
+        ++*(b >= s->c.ssd_threshold_bytes ? &s->r->writes_hdd : &s->r->writes_ssd);
+    s->coff[cl] += b;
+    return bbs_bbnode_submit(s->nodes[k].bn, &rq);
 }
 
 static int
@@ -542,7 +337,7 @@ send_req(sim *s, int cl, int k, double t_issue)
     }
     if (!link_up(n)) {
         waiting w = { cl, t_issue, bbs_engine_now(s->e), s->c.req_bytes };
-        return ring_push(&n->linkwait, &w) == BB_OK ? BB_OK : fail_nomem(s);
+        return bbs_ring_push(&n->linkwait, &w) ? fail_nomem(s) : BB_OK;
     }
     return net_start(s, cl, k, t_issue);
 }
@@ -565,51 +360,6 @@ on_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
     return BB_OK;
 }
 
-/* Drained bytes leave the stored files in FIFO order. */
-static void
-files_drained(node *n, double b)
-{
-    while (b > 0 && n->files.n > 0) {
-        double *f = ring_front(&n->files), left = *f - n->files_head_drained;
-        if (b >= left - 1e-9) {
-            b -= left;
-            ring_pop(&n->files);
-            n->files_head_drained = 0;
-        } else {
-            n->files_head_drained += b;
-            b = 0;
-        }
-    }
-}
-
-static int
-on_pfs(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    sim *s = ctx;
-    chunk ch = *(chunk *)ring_front(&s->pfs);
-    node *n = &s->nodes[ch.node];
-    int rc;
-
-    (void)e;
-    (void)ev;
-    ring_pop(&s->pfs);
-    s->pfs_busy = 0;
-    /* stale: the node lost it (counted lost) or its controller failed (the
-     * bytes stay stored and are drained again) */
-    if (!chunk_stale(s, &ch)) {
-        n->stored -= ch.bytes;
-        n->used -= ch.bytes;
-        n->inflight = 0;
-        s->in_buffers -= ch.bytes;
-        s->r->bytes_on_pfs += ch.bytes;
-        files_drained(n, ch.bytes);
-        note(s, n);
-        if ((rc = admit(s, n)) != BB_OK || (rc = maybe_drain(s, n)) != BB_OK)
-            return rc;
-    }
-    return pfs_start(s);
-}
-
 static int
 log_fail(sim *s, int node_idx, int cls, bbs_health h)
 {
@@ -623,6 +373,9 @@ log_fail(sim *s, int node_idx, int cls, bbs_health h)
                                          bbs_engine_now(s->e));
 }
 
+/* A component of a node fails: the electronics and the drive lose what
+ * the node stores, the controller holds it (bbnode.h); the ingress link
+ * only gates arrivals. */
 static int
 on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
@@ -635,22 +388,10 @@ on_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
                                &s->r->ctrl_failures, &s->r->link_failures };
 
     ++*count[k];
-    if (bbs_component_loses_data(cp->cls)) {
-        s->r->bytes_lost += n->stored;
-        s->r->files_lost += n->files.n;
-        s->in_buffers -= n->stored;
-        n->used -= n->stored;
-        n->stored = 0;
-        n->inflight = 0;
-        n->files.n = 0;
-        n->files_head_drained = 0;
-        n->epoch++;
-    } else if (k == BBS_COMP_CONTROLLER) {
-        n->cepoch++;     /* the chunk being drained is abandoned, not lost */
-        n->inflight = 0;
-    }
+    if (k != BBS_COMP_LINK
+        && (rc = bbs_bbnode_fail(n->bn, bbs_component_loses_data(cp->cls))) != BB_OK)
+        return rc;
     bbs_component_fail(cp, now, n->rfail[k]);
-    note(s, n);
     if ((rc = log_fail(s, n->idx, k, cp->health)) != BB_OK)
         return rc;
     return bbs_engine_schedule(e, cp->repair_done_s, s->k_repair, 0, ev->entity, k, NULL, NULL);
@@ -677,8 +418,8 @@ on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
         return rc;
     /* the link works again: the requests held for it go */
     while (link_up(n) && n->linkwait.n > 0) {
-        waiting w = *(waiting *)ring_front(&n->linkwait);
-        ring_pop(&n->linkwait);
+        waiting w = *(waiting *)bbs_ring_front(&n->linkwait);
+        bbs_ring_pop(&n->linkwait);
         s->r->stall_s += now - w.t_arrive;
         if ((rc = net_start(s, w.client, n->idx, w.t_issue)) != BB_OK)
             return rc;
@@ -687,35 +428,14 @@ on_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
     for (int j = 0; s->c.link_failover && k == BBS_COMP_LINK && j < s->nn; j++) {
         node *o = &s->nodes[j];
         while (!link_up(o) && o->linkwait.n > 0) {
-            waiting w = *(waiting *)ring_front(&o->linkwait);
-            ring_pop(&o->linkwait);
+            waiting w = *(waiting *)bbs_ring_front(&o->linkwait);
+            bbs_ring_pop(&o->linkwait);
             s->r->stall_s += now - w.t_arrive;
             if ((rc = send_req(s, w.client, j, w.t_issue)) != BB_OK)
                 return rc;
         }
     }
-    if ((rc = admit(s, n)) != BB_OK)
-        return rc;
-    return maybe_drain(s, n);
-}
-
-static int
-on_lazy(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    sim *s = ctx;
-    node *n = &s->nodes[ev->entity];
-    double now = bbs_engine_now(e);
-    int rc;
-
-    /* one uniform per check, whatever the state (fixed draw counts) */
-    int go = gsl_rng_uniform(n->rlazy) < s->c.lazy_eps;
-    if (go && node_up(n) && n->inflight == 0 && n->stored > 0
-        && (rc = drain_chunk(s, n)) != BB_OK)
-        return rc;
-    if (now + s->c.lazy_check_s < s->c.horizon_s)
-        return bbs_engine_schedule(e, now + s->c.lazy_check_s, s->k_lazy, 0, ev->entity, 0,
-                                   NULL, NULL);
-    return BB_OK;
+    return k == BBS_COMP_LINK ? BB_OK : bbs_bbnode_repair(n->bn);
 }
 
 /* ---- iostat-like samples ----------------------------------------------------------- */
@@ -746,8 +466,10 @@ sample_dev(sim *s, node *n, bbs_devq *q, bbs_devq_stats *prev, const char *name)
     }
     row.r_await_ms = dr ? 1e3 * (now.r_await_s - prev->r_await_s) / (double)dr : 0;
     row.w_await_ms = dw ? 1e3 * (now.w_await_s - prev->w_await_s) / (double)dw : 0;
-    if (q == n->qs) {
-        row.used_bytes = n->used;
+    if (q == bbs_bbnode_devq(n->bn, 0)) {
+        bbs_bbnode_state st;
+        bbs_bbnode_get_state(n->bn, &st);
+        row.used_bytes = st.used;
         row.capacity_bytes = s->c.capacity_bytes;
     }
     row.health = node_health(n);
@@ -765,8 +487,9 @@ on_sample(bbs_engine *e, const bbs_event *ev, void *ctx)
     (void)ev;
     for (int i = 0; i < s->nn; i++) {
         node *n = &s->nodes[i];
-        if ((rc = sample_dev(s, n, n->qs, &n->prev_s, "bb")) != BB_OK
-            || (n->qh && (rc = sample_dev(s, n, n->qh, &n->prev_h, "hdd")) != BB_OK))
+        bbs_devq *qh = bbs_bbnode_devq(n->bn, 1);
+        if ((rc = sample_dev(s, n, bbs_bbnode_devq(n->bn, 0), &n->prev_s, "bb")) != BB_OK
+            || (qh && (rc = sample_dev(s, n, qh, &n->prev_h, "hdd")) != BB_OK))
             return bbs_engine_fail(e, rc, "the sample callback failed at %.9g s",
                                    bbs_engine_now(e));
     }
@@ -784,7 +507,7 @@ typedef struct {
     sim *s;
 } hook;
 
-enum { H_ARRIVE, H_PFS, H_FAIL, H_REPAIR, H_LAZY, H_SAMPLE, NHOOK };
+enum { H_ARRIVE, H_FAIL, H_REPAIR, H_SAMPLE, NHOOK };
 
 static int
 hooked(bbs_engine *e, const bbs_event *ev, void *ctx)
@@ -799,32 +522,24 @@ hooked(bbs_engine *e, const bbs_event *ev, void *ctx)
 static void
 sim_free(sim *s)
 {
+    bbs_bbsys_free(s->sys);
     if (s->nodes)
         for (int i = 0; i < s->nn; i++) {
             node *n = &s->nodes[i];
-            bbs_devq_free(n->qs);
-            bbs_devq_free(n->qh);
-            bbs_dev_free(n->ssd);
-            bbs_dev_free(n->hdd);
             gsl_rng_free(n->rs);
             gsl_rng_free(n->rh);
             for (int k = 0; k < NCOMP; k++)
                 gsl_rng_free(n->rfail[k]);
             gsl_rng_free(n->rlazy);
-            free(n->wait.buf);
-            free(n->wait_h.buf);
-            free(n->linkwait.buf);
-            free(n->issued.buf);
-            free(n->issued_h.buf);
-            free(n->files.buf);
+            bbs_ring_free(&n->linkwait);
         }
     if (s->rcl)
         for (int i = 0; i < s->c.n_clients; i++)
             gsl_rng_free(s->rcl[i]);
     free(s->rcl);
+    free(s->coff);
     free(s->nodes);
     free(s->map);
-    free(s->pfs.buf);
     if (s->net)
         s->net->close(s->net_impl);
     bbs_engine_free(s->e);
@@ -889,9 +604,12 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
 {
     sim s;
     hook hooks[NHOOK];
-    bbs_handler_fn fns[NHOOK] = { on_arrive, on_pfs, on_fail, on_repair, on_lazy, on_sample };
+    bbs_handler_fn fns[NHOOK] = { on_arrive, on_fail, on_repair, on_sample };
+    bbs_bbsys_params sp;
+    bbs_bbsys_hooks sh = { written, NULL, NULL, check_identity, NULL };
     int *kinds[NHOOK];
     bbs_arch_simple_net simple;
+    bbs_bbsys_totals tot;
     int rc;
 
     memset(r, 0, sizeof *r);
@@ -901,33 +619,46 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     s.c = *c;
     s.r = r;
     s.nn = n_nodes_of(c);
-    r->min_used_bytes = INFINITY;
-    s.pfs.esz = sizeof(chunk);
     rc = BB_ENOMEM;
     s.map = malloc((size_t)c->n_clients * sizeof *s.map);
     s.nodes = calloc((size_t)s.nn, sizeof *s.nodes);
     s.rcl = calloc((size_t)c->n_clients, sizeof *s.rcl);
-    if (!s.map || !s.nodes || !s.rcl)
+    s.coff = calloc((size_t)c->n_clients, sizeof *s.coff);
+    if (!s.map || !s.nodes || !s.rcl || !s.coff)
         goto nomem;
     if ((rc = bbs_arch_map(c, s.map, err)) != BB_OK)
         goto out;
     if ((rc = bbs_engine_new(&s.e, (size_t)(c->n_clients + 3 * s.nn + 16), err)) != BB_OK)
         goto out;
     kinds[H_ARRIVE] = &s.k_arrive;
-    kinds[H_PFS] = &s.k_pfs;
     kinds[H_FAIL] = &s.k_fail;
     kinds[H_REPAIR] = &s.k_repair;
-    kinds[H_LAZY] = &s.k_lazy;
     kinds[H_SAMPLE] = &s.k_sample;
     for (int h = 0; h < NHOOK; h++) {
         hooks[h] = (hook){ fns[h], &s };
         if ((rc = bbs_engine_register(s.e, hooked, &hooks[h], kinds[h])) != BB_OK)
             break;
     }
-    if (rc != BB_OK || (rc = bbs_devq_register_kind(s.e, &s.k_dev)) != BB_OK) {
+    if (rc != BB_OK) {
         bb_seterr(err, rc, "cannot register the architecture's events");
         goto out;
     }
+    bbs_bbsys_params_init(&sp);
+    sp.pfs_bw_Bps = c->pfs_bw_Bps;
+    sp.drain = c->drain;
+    sp.lazy_threshold_bytes = c->lazy_threshold_bytes;
+    sp.lazy_eps = c->lazy_eps;
+    sp.lazy_check_s = c->lazy_check_s;
+    sp.drain_chunk_bytes = c->drain_chunk_bytes;
+    sp.piece_bytes = c->piece_bytes;
+    sp.pieces_in_flight = c->pieces_in_flight;
+    sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
+    sp.horizon_s = c->horizon_s;
+    sp.drain_fn = c->drain_fn;
+    sp.drain_ctx = c->drain_ctx;
+    sh.ctx = &s;
+    if ((rc = bbs_bbsys_new(&s.sys, s.e, &sp, &sh, err)) != BB_OK)
+        goto out;
     if (c->kind != BBS_ARCH_NODE_LOCAL) {
         const void *par = c->net_params;
         if (!c->net) {
@@ -945,8 +676,7 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         node *n = &s.nodes[i];
         n->s = &s;
         n->idx = i;
-        n->wait.esz = n->wait_h.esz = n->linkwait.esz = sizeof(waiting);
-        n->issued.esz = n->issued_h.esz = n->files.esz = sizeof(double);
+        bbs_ring_init(&n->linkwait, sizeof(waiting));
         n->rs = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i);
         n->rh = stream(c, BBS_ECLASS_STORAGE, 2 * (uint64_t)i + 1);
         for (int k = 0; k < NCOMP; k++)
@@ -955,14 +685,9 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         n->rlazy = stream(c, BBS_ECLASS_PLATFORM, (uint64_t)i);
         if (!n->rs || !n->rh || !n->rlazy)
             goto nomem;
-        if ((rc = bbs_dev_new(&n->ssd, &c->bb_dev, err)) != BB_OK
-            || (rc = bbs_devq_new(&n->qs, s.e, s.k_dev, 2 * (uint64_t)i, n->ssd, n->rs,
-                                  on_dev_done, n, err)) != BB_OK)
-            goto out;
-        if (c->kind == BBS_ARCH_STORAGE_SIDE
-            && ((rc = bbs_dev_new(&n->hdd, &c->hdd_dev, err)) != BB_OK
-                || (rc = bbs_devq_new(&n->qh, s.e, s.k_dev, 2 * (uint64_t)i + 1, n->hdd, n->rh,
-                                      on_dev_done, n, err)) != BB_OK))
+        if ((rc = bbs_bbnode_new(s.sys, i, c->capacity_bytes, &c->bb_dev,
+                                 c->kind == BBS_ARCH_STORAGE_SIDE ? &c->hdd_dev : NULL, n->rs,
+                                 n->rh, n->rlazy, &n->bn, err)) != BB_OK)
             goto out;
         for (int k = 0; k < NCOMP; k++)
             n->comp[k].cls = (bbs_comp_class)k;
@@ -991,10 +716,6 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
                                              NULL, NULL)) != BB_OK)
                 goto out;
         }
-        if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s < c->horizon_s
-            && (rc = bbs_engine_schedule(s.e, c->lazy_check_s, s.k_lazy, 0, (uint64_t)i, 0, NULL,
-                                         NULL)) != BB_OK)
-            goto out;
     }
     for (int i = 0; i < c->n_clients; i++) {
         double t0;
@@ -1014,16 +735,21 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     rc = bbs_engine_run(s.e, c->horizon_s);
     if (rc != BB_OK)
         goto out;
-    r->bytes_in_buffers = s.in_buffers;
+    bbs_bbsys_get_totals(s.sys, &tot);
+    r->bytes_in_buffers = tot.bytes_in_buffers;
+    r->bytes_on_pfs = tot.bytes_on_pfs;
+    r->bytes_lost = tot.bytes_lost;
+    r->files_lost = tot.files_lost;
+    r->stall_s += tot.stall_s;
+    r->max_used_fraction = tot.max_used_fraction;
+    r->min_used_bytes = tot.min_used_bytes;
     r->requests_in_flight = s.started - s.delivered;
     for (int i = 0; i < s.nn; i++) {
-        node *n = &s.nodes[i];
-        r->requests_in_flight += n->linkwait.n + n->wait.n + n->wait_h.n + n->issued.n
-                                 + n->issued_h.n;
+        bbs_bbnode_state st;
+        bbs_bbnode_get_state(s.nodes[i].bn, &st);
+        r->requests_in_flight += s.nodes[i].linkwait.n + st.waiting + st.present;
     }
     r->mean_write_latency_s = r->writes_done ? s.lat_sum / (double)r->writes_done : 0;
-    if (!isfinite(r->min_used_bytes))
-        r->min_used_bytes = 0;
     goto out;
 nomem:
     rc = bb_seterr(err, BB_ENOMEM, "out of memory setting up %d clients and %d nodes",

@@ -15,7 +15,13 @@
  * implementation given in net/net_params (the dragonfly, arch_dfly.h).
  * It is then admitted by its buffer node when the node has room and
  * serves (else it waits: the stall), is written by the node's device (a
- * devq.h FIFO server) and then counts as written.  Storage-side: a request
+ * devq.h FIFO server, through the storage server of bbnode.h: in pieces
+ * of piece_bytes, pieces_in_flight issued, in turn over the requests
+ * present) and then counts as written.  Each client writes its own file
+ * (object = the client, offsets growing by a request), so a table device
+ * charges its seek whenever the next piece is another client's.  The
+ * node, its admission, draining and losses are the shared model of
+ * bbnode.h.  Storage-side: a request
  * under ssd_threshold_bytes goes to the I/O node's SSD (the buffer); the
  * others go to its HDD (waiting only while the node does not serve) and
  * are on the PFS when written.
@@ -61,6 +67,7 @@
 #include <stdint.h>
 
 #include "arch_net.h"
+#include "bbnode.h"
 #include "device.h"
 #include "failure.h"
 
@@ -76,8 +83,6 @@ typedef enum {
     BBS_MAP_RANDOM,           /* uniform, drawn once per client (stream SETUP) */
     BBS_MAP_EXPLICIT          /* explicit_map[i]; every entry must name a node */
 } bbs_map_kind;
-
-typedef enum { BBS_DRAIN_GREEDY = 0, BBS_DRAIN_LAZY = 1 } bbs_drain_kind;
 
 /* One iostat-like row: a device of a buffer node over the last interval
  * (SANgo Table 3's drive metrics). */
@@ -123,6 +128,9 @@ typedef struct {
     double lazy_eps;               /* lazy: in [0, 1] */
     double lazy_check_s;           /* lazy: > 0 */
     double drain_chunk_bytes;      /* > 0 */
+    double piece_bytes;            /* the node's server cuts requests into pieces
+                                      of this size (0: whole requests) */
+    int pieces_in_flight;          /* pieces issued to a device, 1 to 64 (1) */
     double req_bytes;              /* > 0 */
     double mean_interarrival_s;    /* > 0, per client */
     double horizon_s;              /* > 0 */
@@ -143,6 +151,8 @@ typedef struct {
     int link_failover;             /* 1: redirect requests of a MISSED link */
     bbs_arch_fail_fn fail_fn;      /* may be NULL */
     void *fail_ctx;
+    bbs_bbsys_drain_fn drain_fn;   /* the drain trace (bbnode.h); may be NULL */
+    void *drain_ctx;
     uint64_t seed, unit;
     /* iostat-like series: every sample_interval_s (0: none) one row per
      * device, in node order */
@@ -173,6 +183,7 @@ typedef struct {
 } bbs_arch_result;
 
 /* bbs_arch_config_init: defaults (greedy, 64 KiB threshold, 64 MiB chunks,
+ * whole requests (piece 0, 1 in flight),
  * lazy eps 0.01, check 1 s, static-block map, the simple network, no
  * failures; repairs exponential with mean 1 h; Ea 0.38 eV at 25 C). */
 void bbs_arch_config_init(bbs_arch_config *c);

@@ -8,6 +8,7 @@
 
 #include "arch_net.h"
 #include "bb_error.h"
+#include "grow.h"
 
 int
 bbs_arch_xfer_put(bbs_arch_xfer_pool *p, const bbs_arch_xfer *x)
@@ -17,19 +18,10 @@ bbs_arch_xfer_put(bbs_arch_xfer_pool *p, const bbs_arch_xfer *x)
     if (p->nfree > 0) {
         id = p->free_ids[--p->nfree];
     } else {
-        if (p->n == p->cap) {
-            int ncap = p->cap ? 2 * p->cap : 64;
-            bbs_arch_xfer *nv = realloc(p->v, (size_t)ncap * sizeof *nv);
-            int *nf;
-            if (!nv)
-                return -1;
-            p->v = nv;
-            nf = realloc(p->free_ids, (size_t)ncap * sizeof *nf);
-            if (!nf)
-                return -1;
-            p->free_ids = nf;
-            p->cap = ncap;
-        }
+        if (p->n == INT32_MAX
+            || bbs_grow((void **)&p->v, sizeof *p->v, &p->capv, (size_t)p->n + 1)
+            || bbs_grow((void **)&p->free_ids, sizeof *p->free_ids, &p->capf, (size_t)p->n + 1))
+            return -1;
         id = p->n++;
     }
     p->v[id] = *x;
@@ -50,7 +42,8 @@ bbs_arch_xfer_pool_free(bbs_arch_xfer_pool *p)
     free(p->free_ids);
     p->v = NULL;
     p->free_ids = NULL;
-    p->n = p->cap = p->nfree = 0;
+    p->n = p->nfree = 0;
+    p->capv = p->capf = 0;
 }
 
 /* ---- the simple network ---------------------------------------------------- */

@@ -65,7 +65,8 @@ typedef struct {
 typedef struct {
     bbs_arch_xfer *v;
     int *free_ids;
-    int n, cap, nfree;
+    int n, nfree;
+    size_t capv, capf;             /* grow.h */
 } bbs_arch_xfer_pool;
 
 /* bbs_arch_xfer_put: store x, return its id (>= 0) or -1 when out of

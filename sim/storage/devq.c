@@ -7,6 +7,7 @@
 
 #include "bb_error.h"
 #include "devq.h"
+#include "grow.h"
 
 typedef struct {
     bbs_io io;
@@ -22,8 +23,7 @@ struct bbs_devq {
     gsl_rng *rng;
     bbs_devq_done_fn fn;
     void *ctx;
-    pending *ring;
-    size_t head, n, cap;
+    bbs_ring ring;                 /* pending: the head is in service when in_service */
     int in_service;
     double busy_since;
     bbs_devq_stats st;   /* t_s = time of the last change */
@@ -46,12 +46,7 @@ bbs_devq_new(bbs_devq **out, bbs_engine *e, int kind, uint64_t id, bbs_dev *dev,
     *out = NULL;
     if (!q)
         return bb_seterr(err, BB_ENOMEM, "out of memory allocating a device queue");
-    q->cap = 64;
-    q->ring = malloc(q->cap * sizeof *q->ring);
-    if (!q->ring) {
-        free(q);
-        return bb_seterr(err, BB_ENOMEM, "out of memory allocating a device queue");
-    }
+    bbs_ring_init(&q->ring, sizeof(pending));
     q->e = e;
     q->kind = kind;
     q->id = id;
@@ -69,7 +64,7 @@ bbs_devq_free(bbs_devq *q)
 {
     if (!q)
         return;
-    free(q->ring);
+    bbs_ring_free(&q->ring);
     free(q);
 }
 
@@ -88,9 +83,9 @@ start_next(bbs_devq *q, char *err)
     pending *p;
     int rc;
 
-    if (q->in_service || q->n == 0)
+    if (q->in_service || q->ring.n == 0)
         return BB_OK;
-    p = &q->ring[q->head];
+    p = bbs_ring_front(&q->ring);
     if ((rc = bbs_dev_serve(q->dev, now, &p->io, q->rng, &done, err)) != BB_OK)
         return rc;
     if ((rc = bbs_engine_schedule(q->e, done, q->kind, 0, q->id, 0, q, NULL)) != BB_OK)
@@ -105,20 +100,10 @@ bbs_devq_submit(bbs_devq *q, const bbs_io *io, uint64_t tag, char *err)
 {
     double now = bbs_engine_now(q->e);
 
-    if (q->n == q->cap) {
-        size_t ncap = q->cap * 2;
-        pending *nr = malloc(ncap * sizeof *nr);
-        if (!nr)
-            return bb_seterr(err, BB_ENOMEM, "out of memory growing a device queue");
-        for (size_t i = 0; i < q->n; i++)
-            nr[i] = q->ring[(q->head + i) % q->cap];
-        free(q->ring);
-        q->ring = nr;
-        q->cap = ncap;
-        q->head = 0;
-    }
-    q->ring[(q->head + q->n) % q->cap] = (pending){ *io, tag, now };
-    q->n++;
+    pending p = { *io, tag, now };
+
+    if (bbs_ring_push(&q->ring, &p))
+        return bb_seterr(err, BB_ENOMEM, "out of memory growing a device queue");
     advance(q, now);
     q->st.in_system++;
     return start_next(q, err);
@@ -128,14 +113,13 @@ static int
 on_done(bbs_engine *e, const bbs_event *ev, void *unused)
 {
     bbs_devq *q = ev->ptr;
-    pending p = q->ring[q->head];
+    pending p = *(pending *)bbs_ring_front(&q->ring);
     double now = bbs_engine_now(e);
     char msg[BB_ERRLEN];
     int rc;
 
     (void)unused;
-    q->head = (q->head + 1) % q->cap;
-    q->n--;
+    bbs_ring_pop(&q->ring);
     q->in_service = 0;
     advance(q, now);
     q->st.in_system--;

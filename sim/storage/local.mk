@@ -6,6 +6,7 @@ sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/hdd.c \
 	sim/storage/failure.c sim/storage/failure.h \
 	sim/storage/devq.c sim/storage/devq.h \
+	sim/storage/bbnode.c sim/storage/bbnode.h \
 	sim/storage/bench.c sim/storage/bench.h \
 	sim/storage/arch.c sim/storage/arch.h \
 	sim/storage/arch_net.c sim/storage/arch_net.h \

@@ -1,5 +1,6 @@
-/* exec.c: the executor of operation streams on the engine, the fabric and
- * the burst-buffer devices (exec.h).
+/* exec.c: the executor of operation streams (exec.h): set-up, the
+ * handler table, the op state machine and the run.  The other parts are
+ * listed in exec_int.h.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -11,835 +12,43 @@
 #include "engine.h"
 #include "network/fabric.h"
 #include "rng.h"
+#include "storage/bbnode.h"
 #include "storage/device.h"
 #include "workload/exec.h"
+#include "workload/exec_int.h"
 #include "workload/wl_int.h"
 
-enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_DEVDONE, EV_PFSDONE, EV_FAIL,
-       EV_REPAIR, EV_QUIESCE, EV_NKINDS };
-enum { M_P2P = 0, M_IOW, M_IOR };
-enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
+static int issue(bbs_exec_state *x, int gr, int idx);
 
-typedef struct coll_run coll_run;
-
-/* A message, an I/O transfer, or a posted receive (pool entry). */
-typedef struct {
-    int kind;
-    int job, src, dst;          /* job ranks (P2P); I/O: src = rank */
-    int src_gr, dst_gr;
-    double bytes, t_issue;
-    int send_op;                /* op to complete at local send end, or -1 */
-    coll_run *send_coll;
-    int recv_op;                /* matched receive op, or -1 */
-    coll_run *recv_coll;
-    int matched, arrived, sent;
-    int next;                   /* queue link */
-    int bbnode;                 /* I/O */
-    uint64_t object, offset;
-    int stalled;
-    double t_stall;
-    double issued, served;      /* I/O: bytes issued to the device, served */
-    /* a transfer over the network: its nodes, its place in the source
-     * node's injection queue (inj_next), whether it holds the injection
-     * (injecting), and the queueing delay its first packet met */
-    int src_node, dst_node;
-    int inj_next, injecting;
-    double qdelay;
-    double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
-    double t_xfer0;             /* when its first flow started */
-} msg;
-
-/* One rank's part of a running collective: its schedule (coll.h). */
-typedef bbs_coll_act cact;
-
-struct coll_run {
-    int gr, op, job, comm, inst;
-    cact *act;
-    int nact, pos;              /* actions; first of the current step */
-    int pending;                /* actions of the current step not done */
-};
-
-typedef struct {
-    int job, space, src, dst;
-    int64_t tag;
-} mkey;
-
-typedef struct {
-    mkey k;
-    int sq_head, sq_tail;       /* unmatched sends */
-    int rq_head, rq_tail;       /* unmatched posted receives */
-    int next;
-} mnode;
-
-typedef struct {
-    int job, rank, node, bbnode;
-    const bbs_op *ops;
-    int n, ndone;
-    unsigned char *done;
-    double *t_issue;
-    int *inst;                  /* COLL: instance number on its communicator */
-    int nb_out;                 /* non-blocking ops issued, not complete */
-    int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
-    double comm_s, io_s, compute_s, end_s;
-    int act_comm, act_io;       /* ops in progress */
-    double t_comm0, t_io0;      /* since when */
-    int last_issued;
-} rank_st;
-
-/* The storage server in front of one device of a buffer node, as
- * MFNetSim's: every request is cut into pieces (piece_bytes); the server
- * keeps pieces_in_flight pieces issued to the device, which serves them one
- * at a time in issue order, and issues the next piece, whenever one
- * completes, from the request after the last one served (round robin over
- * the requests present), so requests present together interleave. */
-enum { MAX_INFLIGHT = 64 };
-typedef struct {
-    int r_head, r_tail;         /* requests with pieces not yet issued, in turn */
-    int iss[MAX_INFLIGHT];      /* issued pieces: their request, in issue order */
-    double iss_bytes[MAX_INFLIGHT], iss_off[MAX_INFLIGHT];
-    int iss_head, niss;
-    int busy;                   /* the first issued piece is at the device */
-} server;
-
-typedef struct {
-    bbs_dev *dev;               /* buffer device */
-    bbs_dev *hdd;               /* storage-side */
-    server sv[2];               /* 0: buffer device, 1: HDD */
-    int st_head, st_tail;       /* writes waiting for room */
-    double used, reserved, capacity, wp;
-    double draining;            /* chunk in the PFS queue */
-    int pfs_next;
-    gsl_rng *rng;
-    /* stored writes in drain order (the data of used), for attribution */
-    struct wrec { int job; double bytes; } *fifo;
-    int fhead, fn, fcap;
-    /* failures: 0 electronics (Arrhenius), 1 drive (Weibull) */
-    bbs_component comp[2];
-    bbs_event_id ev[2];         /* pending failure or repair of each */
-    int down;                   /* components failed */
-    gsl_rng *frng;
-} bbnode_st;
-
-typedef struct {
-    double *v;
-    int n, cap;
-} dvec;
-
-typedef struct {
-    const bbs_wl *w;
-    const bbs_exec_config *c;
-    bbs_engine *e;
-    bbs_net_fabric *fab;
-    gsl_rng *rng_route;
-    int kinds[EV_NKINDS];
-    int nranks;
-    int *job_off;
-    rank_st *rk;
-    int *dep_off, *dep_list;    /* CSR: op (global) -> dependents (gr << 32 | op) */
-    int64_t *dep_val;
-    int *op_base;
-    msg *m;
-    int nm, capm, mfree;
-    mnode *mn;
-    int nmn, capmn, mnfree;
-    int *bucket;
-    int nbucket, nkeys;
-    int nbb;
-    int *bb_nodes;              /* topology node of each buffer node */
-    bbnode_st *bb;
-    int *node_bb;               /* topology node -> buffer node (compute nodes) */
-    int pfs_head, pfs_tail, pfs_busy;
-    dvec *lat;                  /* per job */
-    double *job_start, *job_end, *job_bytes, *job_w, *job_r;
-    uint64_t *job_msgs;
-    double *job_hops;           /* router hops summed over network messages */
-    uint64_t *job_hopn;         /* network messages (flows and small ones) */
-    double stall_s, bytes_on_pfs;
-    /* system-level stall: writes waiting for room anywhere (validate) */
-    int nstalled;
-    double t_stall0, stall_busy_s;
-    /* per job: writes in progress, since when, their union, the bursts */
-    int *job_wact;
-    double *job_wt0, *job_write_s;
-    dvec *bursts;
-    /* stored bytes per job: reached the PFS, lost; writes lost */
-    double *job_pfs, *job_lost;
-    uint64_t *job_files_lost;
-    int fail_on, ranks_left, quiesced;
-    uint64_t nfail[2];
-    bbs_temp_series ts;
-    int depth;                  /* nested direct issues (ready) */
-    double small_link_bytes[BBS_EXEC_NLINKKINDS];
-    /* per topology node (inject_fcfs): messages waiting to inject, and
-     * whether one is injecting */
-    int *inj_head, *inj_tail;
-    unsigned char *inj_busy;
-    char *err;
-} X;
-
-static int op_complete(X *x, int gr, int idx);
-static int coll_step_start(X *x, coll_run *cr);
-
-/* ---- small helpers ------------------------------------------------------ */
-
-static int
-dvec_push(dvec *d, double v)
+void
+bbs_exec_config_init(bbs_exec_config *c)
 {
-    if (bbs_wl_grow((void **)&d->v, sizeof *d->v, &d->cap, d->n + 1))
-        return BB_ENOMEM;
-    d->v[d->n++] = v;
-    return BB_OK;
+    memset(c, 0, sizeof *c);
+    c->route.kind = BBS_NET_ROUTE_MIN;
+    c->route.candidates = 2;
+    c->exact_limit = -1;
+    c->inject_fcfs = 1;
+    c->packet_bytes = 4096;
+    c->piece_bytes = 1048576;
+    c->pieces_in_flight = 4;
+    c->route_piece_bytes = 262144;
+    c->allreduce_algo = BBS_ALGO_AUTO;
+    c->arch = BBS_ARCH_COMPUTE_GLOBAL;
+    c->ssd_threshold_bytes = 65536;
+    c->drain = BBS_DRAIN_GREEDY;
+    c->drain_chunk_bytes = 64.0 * 1048576;
+    c->lazy_eps = 0.01;              /* the analytic model's EPS (validate's chain) */
+    c->lazy_check_s = 1;
+    c->horizon_s = INFINITY;
+    c->fail.temp_C = c->fail.tref_C = 25;
+    c->fail.ea_eV = 0.38;
+    c->fail.drive_shape = 1;
 }
-
-static int
-msg_new(X *x)
-{
-    int i;
-    if (x->mfree >= 0) {
-        i = x->mfree;
-        x->mfree = x->m[i].next;
-    } else {
-        if (bbs_wl_grow((void **)&x->m, sizeof *x->m, &x->capm, x->nm + 1))
-            return -1;
-        i = x->nm++;
-    }
-    memset(&x->m[i], 0, sizeof x->m[i]);
-    x->m[i].send_op = x->m[i].recv_op = -1;
-    x->m[i].next = x->m[i].inj_next = -1;
-    return i;
-}
-
-static void
-msg_free(X *x, int i)
-{
-    x->m[i].next = x->mfree;
-    x->mfree = i;
-}
-
-static uint64_t
-mkey_hash(const mkey *k)
-{
-    uint64_t h = bbs_rng_mix((uint64_t)k->job * 1000003u ^ (uint64_t)k->space);
-    h = bbs_rng_mix(h ^ ((uint64_t)(uint32_t)k->src << 32 | (uint32_t)k->dst));
-    return bbs_rng_mix(h ^ (uint64_t)k->tag);
-}
-
-static int
-mkey_eq(const mkey *a, const mkey *b)
-{
-    return a->job == b->job && a->space == b->space && a->src == b->src && a->dst == b->dst
-           && a->tag == b->tag;
-}
-
-/* The match node of key k (created when create), or -1. */
-static int
-mnode_get(X *x, const mkey *k, int create)
-{
-    if (x->nbucket == 0 || (create && x->nkeys + 1 > 2 * x->nbucket)) {
-        int nb = x->nbucket ? 2 * x->nbucket : 1024;
-        int *b = malloc((size_t)nb * sizeof *b);
-        if (!b)
-            return -2;
-        for (int i = 0; i < nb; i++)
-            b[i] = -1;
-        for (int i = 0; i < x->nbucket; i++)
-            for (int j = x->bucket[i]; j >= 0;) {
-                int nx = x->mn[j].next;
-                size_t h = mkey_hash(&x->mn[j].k) & (size_t)(nb - 1);
-                x->mn[j].next = b[h];
-                b[h] = j;
-                j = nx;
-            }
-        free(x->bucket);
-        x->bucket = b;
-        x->nbucket = nb;
-    }
-    size_t h = mkey_hash(k) & (size_t)(x->nbucket - 1);
-    for (int j = x->bucket[h]; j >= 0; j = x->mn[j].next)
-        if (mkey_eq(&x->mn[j].k, k))
-            return j;
-    if (!create)
-        return -1;
-    int j;
-    if (x->mnfree >= 0) {
-        j = x->mnfree;
-        x->mnfree = x->mn[j].next;
-    } else {
-        if (bbs_wl_grow((void **)&x->mn, sizeof *x->mn, &x->capmn, x->nmn + 1))
-            return -2;
-        j = x->nmn++;
-    }
-    x->mn[j].k = *k;
-    x->mn[j].sq_head = x->mn[j].sq_tail = x->mn[j].rq_head = x->mn[j].rq_tail = -1;
-    x->mn[j].next = x->bucket[h];
-    x->bucket[h] = j;
-    x->nkeys++;
-    return j;
-}
-
-static void
-mnode_release_if_empty(X *x, int j)
-{
-    mnode *n = &x->mn[j];
-    if (n->sq_head >= 0 || n->rq_head >= 0)
-        return;
-    size_t h = mkey_hash(&n->k) & (size_t)(x->nbucket - 1);
-    int *pp = &x->bucket[h];
-    while (*pp != j)
-        pp = &x->mn[*pp].next;
-    *pp = n->next;
-    n->next = x->mnfree;
-    x->mnfree = j;
-    x->nkeys--;
-}
-
-static void
-q_push(X *x, int *head, int *tail, int i)
-{
-    x->m[i].next = -1;
-    if (*tail >= 0)
-        x->m[*tail].next = i;
-    else
-        *head = i;
-    *tail = i;
-}
-
-static int
-q_pop(X *x, int *head, int *tail)
-{
-    int i = *head;
-    if (i >= 0) {
-        *head = x->m[i].next;
-        if (*head < 0)
-            *tail = -1;
-        x->m[i].next = -1;
-    }
-    return i;
-}
-
-static int
-sched(X *x, double t, int kind, uint64_t ent, int64_t arg, void *ptr)
-{
-    return bbs_engine_schedule(x->e, t, x->kinds[kind], 0, ent, arg, ptr, NULL);
-}
-
-/* ---- injection: the network interface of a node ------------------------ */
-
-/* queue_delay: what the first packet of a transfer waits on its path's
- * loaded links, from the utilisation the fabric tracks: at each link the
- * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
- * utilisation rho, but at most one packet time per flow on the link (the
- * router serves its flows' packets in turn).  0 without a packet size. */
-static double
-queue_delay(const X *x, const int *path, int len)
-{
-    const bbs_net_topo *t = x->c->topo;
-    const int *nf = bbs_net_fabric_link_flows(x->fab);
-    double pkt = x->c->packet_bytes, d = 0;
-
-    if (!(pkt > 0))
-        return 0;
-    for (int i = 0; i < len; i++) {
-        bbs_net_link_stat st;
-        double cap = t->link_cap_Bps[path[i]], rho, w;
-
-        bbs_net_fabric_link_stat(x->fab, path[i], &st);
-        rho = st.rate_Bps / cap;
-        w = rho < 1 ? rho / (2 * (1 - rho)) : INFINITY;
-        if (w > nf[path[i]])
-            w = nf[path[i]];
-        d += w * pkt / cap;
-    }
-    return d;
-}
-
-/* send_piece: the next flow of message mi: all of it, or under adaptive
- * routing with route_piece_bytes, its next piece, routed on the loads of
- * now (CODES routes every packet adaptively; a piece is the flow model's
- * packet).  The first piece's path gives the queueing delay. */
-static int
-send_piece(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    const bbs_net_topo *t = x->c->topo;
-    int path[BBS_NET_MAX_PATH], minimal, len;
-    double piece = m->xfer_left, rp = x->c->route_piece_bytes;
-
-    if (x->c->route.kind == BBS_NET_ROUTE_ADAPTIVE && rp > 0 && piece > rp)
-        piece = rp;
-    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
-                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
-    if (m->xfer_left == m->bytes)
-        m->qdelay = queue_delay(x, path, len);
-    m->xfer_left -= piece;
-    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
-                                NULL, x->err);
-}
-
-/* transmit: message mi leaves m->src_node now.  A P2P message of at most
- * small_bytes is routed but is not a flow: it is sent at the path's
- * slowest link and arrives after the path's delays and queueing; anything
- * else goes as flows on routed paths (send_piece), whose arrival adds the
- * queueing its first packet meets. */
-static int
-transmit(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    const bbs_net_topo *t = x->c->topo;
-
-    if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
-        int path[BBS_NET_MAX_PATH], len, rc;
-        double cap = INFINITY, t_sent;
-
-        len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
-                            bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = queue_delay(x, path, len);
-        for (int i = 0; i < len; i++) {
-            cap = fmin(cap, t->link_cap_Bps[path[i]]);
-            x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
-        }
-        x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
-        x->job_hopn[m->job]++;
-        t_sent = bbs_engine_now(x->e) + m->bytes / cap;
-        rc = sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
-        if (rc == BB_OK)
-            rc = sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
-                       mi, NULL);
-        return rc;
-    }
-    m->xfer_left = m->bytes;
-    m->t_xfer0 = bbs_engine_now(x->e);
-    return send_piece(x, mi);
-}
-
-/* inject: message mi from node src to node dst (src != dst) through src's
- * network interface: at once, or (inject_fcfs) after the messages the node
- * sent before it, one at a time, as CODES' fcfs scheduler sends a node's
- * messages, one message's packets after the other's. */
-static int
-inject(X *x, int mi, int src, int dst)
-{
-    msg *m = &x->m[mi];
-
-    m->src_node = src;
-    m->dst_node = dst;
-    if (!x->c->inject_fcfs)
-        return transmit(x, mi);
-    if (x->inj_busy[src]) {
-        m->inj_next = -1;
-        if (x->inj_tail[src] >= 0)
-            x->m[x->inj_tail[src]].inj_next = mi;
-        else
-            x->inj_head[src] = mi;
-        x->inj_tail[src] = mi;
-        return BB_OK;
-    }
-    x->inj_busy[src] = 1;
-    m->injecting = 1;
-    return transmit(x, mi);
-}
-
-/* injected: message mi's last byte has left its node: the next waiting
- * message of the node goes. */
-static int
-injected(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    int src = m->src_node, nx;
-
-    if (!m->injecting)
-        return BB_OK;
-    m->injecting = 0;
-    nx = x->inj_head[src];
-    if (nx < 0) {
-        x->inj_busy[src] = 0;
-        return BB_OK;
-    }
-    x->inj_head[src] = x->m[nx].inj_next;
-    if (x->inj_head[src] < 0)
-        x->inj_tail[src] = -1;
-    x->m[nx].inj_next = -1;
-    x->m[nx].injecting = 1;
-    return transmit(x, nx);
-}
-
-/* ---- point-to-point ------------------------------------------------------ */
-
-/* Deliver a matched, arrived message to its receiver. */
-static int
-deliver(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    int gr = m->dst_gr, op = m->recv_op;
-    coll_run *cr = m->recv_coll;
-    double lat = bbs_engine_now(x->e) - m->t_issue;
-    int job = m->job;
-    m->recv_op = -1;
-    m->recv_coll = NULL;
-    m->matched = 2;               /* delivered */
-    if (dvec_push(&x->lat[job], lat))
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
-    if (m->sent)
-        msg_free(x, mi);
-    if (cr) {
-        if (--cr->pending == 0)
-            return coll_step_start(x, cr);
-        return BB_OK;
-    }
-    return op_complete(x, gr, op);
-}
-
-static int
-local_send_done(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    int gr = m->src_gr, op = m->send_op;
-    coll_run *cr = m->send_coll;
-    m->sent = 1;
-    m->send_op = -1;
-    m->send_coll = NULL;
-    if (m->matched == 2)
-        msg_free(x, mi);
-    if (cr) {
-        if (--cr->pending == 0)
-            return coll_step_start(x, cr);
-        return BB_OK;
-    }
-    return op >= 0 ? op_complete(x, gr, op) : BB_OK;
-}
-
-/* Start a message from job rank src to dst (space 0: user tag). */
-static int
-msg_send(X *x, int job, int src, int dst, int space, int64_t tag, double bytes, int op,
-         coll_run *cr)
-{
-    int mi = msg_new(x);
-    if (mi < 0)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (messages)");
-    msg *m = &x->m[mi];
-    int off = x->job_off[job];
-    m->kind = M_P2P;
-    m->job = job;
-    m->src = src;
-    m->dst = dst;
-    m->src_gr = off + src;
-    m->dst_gr = off + dst;
-    m->bytes = bytes;
-    m->t_issue = bbs_engine_now(x->e);
-    m->send_op = op;
-    m->send_coll = cr;
-    x->job_bytes[job] += bytes;
-    x->job_msgs[job]++;
-    /* match with a posted receive */
-    mkey k = { job, space, src, dst, tag };
-    int j = mnode_get(x, &k, 1);
-    if (j < 0)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (matching)");
-    int ri = q_pop(x, &x->mn[j].rq_head, &x->mn[j].rq_tail);
-    if (ri >= 0) {
-        m = &x->m[mi];
-        m->matched = 1;
-        m->recv_op = x->m[ri].recv_op;
-        m->recv_coll = x->m[ri].recv_coll;
-        msg_free(x, ri);
-        mnode_release_if_empty(x, j);
-    } else {
-        q_push(x, &x->mn[j].sq_head, &x->mn[j].sq_tail, mi);
-    }
-    m = &x->m[mi];
-    int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
-    if (sn == dn) {
-        int rc = sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);
-        if (rc == BB_OK)
-            rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
-        return rc;
-    }
-    return inject(x, mi, sn, dn);
-}
-
-static int
-msg_recv(X *x, int job, int me, int src, int space, int64_t tag, int op, coll_run *cr)
-{
-    mkey k = { job, space, src, me, tag };
-    int j = mnode_get(x, &k, 1);
-    if (j < 0)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (matching)");
-    int si = q_pop(x, &x->mn[j].sq_head, &x->mn[j].sq_tail);
-    if (si >= 0) {
-        mnode_release_if_empty(x, j);
-        msg *m = &x->m[si];
-        m->matched = 1;
-        m->recv_op = op;
-        m->recv_coll = cr;
-        if (m->arrived)
-            return deliver(x, si);
-        return BB_OK;
-    }
-    int ri = msg_new(x);
-    if (ri < 0)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (receives)");
-    x->m[ri].recv_op = op;
-    x->m[ri].recv_coll = cr;
-    q_push(x, &x->mn[j].rq_head, &x->mn[j].rq_tail, ri);
-    return BB_OK;
-}
-
-/* ---- collectives --------------------------------------------------------- */
-
-static int
-coll_step_start(X *x, coll_run *cr)
-{
-    for (;;) {
-        if (cr->pos >= cr->nact) {
-            int gr = cr->gr, op = cr->op;
-            free(cr->act);
-            free(cr);
-            return op_complete(x, gr, op);
-        }
-        const bbs_wl_comm *cm = &x->w->jobs[cr->job].comms[cr->comm];
-        int step = cr->act[cr->pos].step, end = cr->pos;
-        while (end < cr->nact && cr->act[end].step == step)
-            end++;
-        cr->pending = end - cr->pos + 1;   /* +1: held until every action is posted */
-        int first = cr->pos;
-        cr->pos = end;
-        int myr = x->rk[cr->gr].rank;
-        for (int i = first; i < end; i++) {
-            cact *a = &cr->act[i];
-            int64_t tag = ((int64_t)cr->inst << 24) | (a->round & 0xFFFFFF);
-            int peer = cm->members[a->peer], rc;
-            if (a->send)
-                rc = msg_send(x, cr->job, myr, peer, cr->comm + 1, tag, a->bytes, -1, cr);
-            else
-                rc = msg_recv(x, cr->job, myr, peer, cr->comm + 1, tag, -1, cr);
-            if (rc != BB_OK)
-                return rc;
-        }
-        if (--cr->pending > 0)
-            return BB_OK;
-        /* every action completed synchronously (only possible with none) */
-    }
-}
-
-static int
-coll_start(X *x, int gr, int idx)
-{
-    rank_st *r = &x->rk[gr];
-    const bbs_op *op = &r->ops[idx];
-    const bbs_wl_comm *cm = &x->w->jobs[r->job].comms[op->comm];
-    coll_run *cr = calloc(1, sizeof *cr);
-    if (!cr)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (collective)");
-    cr->gr = gr;
-    cr->op = idx;
-    cr->job = r->job;
-    cr->comm = op->comm;
-    cr->inst = r->inst[idx];
-    int algo = bbs_wl_job_allreduce(x->w, r->job);
-    int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
-                               cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
-                               &cr->nact);
-    if (rc != BB_OK) {
-        free(cr);
-        return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
-                                                         : "collective: bad arguments");
-    }
-    return coll_step_start(x, cr);
-}
-
-/* ---- storage ------------------------------------------------------------- */
-
-static int pfs_kick(X *x);
-
-/* issue_pieces: top up the device's issued pieces from the requests, in
- * turn. */
-static void
-issue_pieces(X *x, server *S)
-{
-    int inflight = x->c->pieces_in_flight > 0 ? x->c->pieces_in_flight : 1;
-    while (S->niss < inflight && S->r_head >= 0) {
-        int mi = q_pop(x, &S->r_head, &S->r_tail);
-        msg *m = &x->m[mi];
-        double left = m->bytes - m->issued;
-        double piece = x->c->piece_bytes > 0 && left > x->c->piece_bytes ? x->c->piece_bytes
-                                                                        : left;
-        int k = (S->iss_head + S->niss) % MAX_INFLIGHT;
-        S->iss[k] = mi;
-        S->iss_bytes[k] = piece;
-        S->iss_off[k] = m->issued;
-        S->niss++;
-        m->issued += piece;
-        if (m->issued < m->bytes)
-            q_push(x, &S->r_head, &S->r_tail, mi);
-    }
-}
-
-static int
-dev_start(X *x, int b, int hdd)
-{
-    bbnode_st *B = &x->bb[b];
-    server *S = &B->sv[hdd];
-    if (S->busy)
-        return BB_OK;
-    issue_pieces(x, S);
-    if (S->niss == 0)
-        return BB_OK;
-    int k = S->iss_head, mi = S->iss[k];
-    msg *m = &x->m[mi];
-    bbs_dev *d = hdd ? B->hdd : B->dev;
-    const bbs_dev_params *dp = bbs_dev_get_params(d);
-    bbs_io io;
-    io.op = m->kind == M_IOW ? BBS_IO_WRITE : BBS_IO_READ;
-    io.object = m->object;
-    io.size_bytes = S->iss_bytes[k] < 1 ? 1 : (uint64_t)S->iss_bytes[k];
-    double span = dp->capacity_bytes - (double)io.size_bytes;
-    if (dp->kind == BBS_DEV_TABLE)
-        io.offset_bytes = m->offset + (uint64_t)S->iss_off[k];
-    else
-        io.offset_bytes = span > 0 ? (uint64_t)fmod(B->wp, span) : 0;
-    B->wp += (double)io.size_bytes;
-    double t_done;
-    int rc = bbs_dev_serve(d, bbs_engine_now(x->e), &io, B->rng, &t_done, x->err);
-    if (rc != BB_OK)
-        return rc;
-    S->busy = 1;
-    return sched(x, t_done, EV_DEVDONE, (uint64_t)(b * 2 + hdd), mi, NULL);
-}
-
-/* piece_done: the device finished the first issued piece (of request mi):
- * 1 when that completes the request. */
-static int
-piece_done(X *x, server *S, int mi)
-{
-    msg *m = &x->m[mi];
-    S->busy = 0;
-    m->served += S->iss_bytes[S->iss_head];
-    S->iss_head = (S->iss_head + 1) % MAX_INFLIGHT;
-    S->niss--;
-    return m->served >= m->bytes;
-}
-
-/* A request reaches its node (after the network, if any). */
-static int
-dev_arrive(X *x, int mi)
-{
-    msg *m = &x->m[mi];
-    bbnode_st *B = &x->bb[m->bbnode];
-    int hdd = x->c->arch == BBS_ARCH_STORAGE_SIDE && m->bytes >= x->c->ssd_threshold_bytes;
-    if (m->kind == M_IOW && !hdd) {
-        if (B->down || B->used + B->reserved + m->bytes > B->capacity) {
-            if (m->bytes > B->capacity)
-                return bbs_engine_fail(x->e, BB_EINVAL,
-                                       "a write of %.0f B exceeds the buffer capacity %.0f B",
-                                       m->bytes, B->capacity);
-            m->stalled = 1;
-            m->t_stall = bbs_engine_now(x->e);
-            if (x->nstalled++ == 0)
-                x->t_stall0 = m->t_stall;
-            q_push(x, &B->st_head, &B->st_tail, mi);
-            return BB_OK;
-        }
-        B->reserved += m->bytes;
-    }
-    q_push(x, &B->sv[hdd].r_head, &B->sv[hdd].r_tail, mi);
-    return dev_start(x, m->bbnode, hdd);
-}
-
-static int
-io_start(X *x, int gr, int idx)
-{
-    rank_st *r = &x->rk[gr];
-    const bbs_op *op = &r->ops[idx];
-    if (x->nbb == 0 || r->bbnode < 0)
-        return bbs_engine_fail(x->e, BB_EINVAL,
-                               "job %s rank %d does I/O but there is no burst-buffer node",
-                               x->w->jobs[r->job].name, r->rank);
-    int mi = msg_new(x);
-    if (mi < 0)
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (I/O)");
-    msg *m = &x->m[mi];
-    m->kind = op->kind == BBS_OP_WRITE ? M_IOW : M_IOR;
-    m->job = r->job;
-    m->src = r->rank;
-    m->src_gr = gr;
-    m->bytes = op->bytes;
-    m->t_issue = bbs_engine_now(x->e);
-    m->send_op = idx;
-    m->bbnode = r->bbnode;
-    m->object = op->object;
-    m->offset = op->offset;
-    if (m->kind == M_IOW) {
-        x->job_w[r->job] += op->bytes;
-        if (x->job_wact[r->job]++ == 0)
-            x->job_wt0[r->job] = m->t_issue;
-    } else
-        x->job_r[r->job] += op->bytes;
-    int bn = x->bb_nodes[r->bbnode];
-    if (m->kind == M_IOR || bn == r->node)
-        return dev_arrive(x, mi);
-    return inject(x, mi, r->node, bn);
-}
-
-static int
-drain_kick(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    if (x->c->pfs_bw_Bps <= 0 || B->draining > 0 || B->used <= 0)
-        return BB_OK;
-    if (x->c->drain == BBS_DRAIN_LAZY && B->used < x->c->lazy_threshold_bytes)
-        return BB_OK;
-    B->draining = fmin(B->used, x->c->drain_chunk_bytes);
-    B->pfs_next = -1;
-    if (x->pfs_tail >= 0)
-        x->bb[x->pfs_tail].pfs_next = b;
-    else
-        x->pfs_head = b;
-    x->pfs_tail = b;
-    return pfs_kick(x);
-}
-
-static int
-pfs_kick(X *x)
-{
-    if (x->pfs_busy || x->pfs_head < 0)
-        return BB_OK;
-    int b = x->pfs_head;
-    x->pfs_head = x->bb[b].pfs_next;
-    if (x->pfs_head < 0)
-        x->pfs_tail = -1;
-    x->pfs_busy = 1;
-    return sched(x, bbs_engine_now(x->e) + x->bb[b].draining / x->c->pfs_bw_Bps, EV_PFSDONE, b,
-                 0, NULL);
-}
-
-static int
-admit_stalled(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    while (!B->down && B->st_head >= 0) {
-        int mi = B->st_head;
-        if (B->used + B->reserved + x->m[mi].bytes > B->capacity)
-            break;
-        q_pop(x, &B->st_head, &B->st_tail);
-        x->stall_s += bbs_engine_now(x->e) - x->m[mi].t_stall;
-        x->m[mi].stalled = 0;
-        if (--x->nstalled == 0)
-            x->stall_busy_s += bbs_engine_now(x->e) - x->t_stall0;
-        int rc = dev_arrive(x, mi);
-        if (rc != BB_OK)
-            return rc;
-    }
-    return BB_OK;
-}
-
-/* ---- the op state machine ------------------------------------------------ */
-
-static int issue(X *x, int gr, int idx);
 
 /* An op whose dependency is satisfied: issued after its delay; at once
  * (no event) when the delay is 0, up to a bounded call depth. */
 static int
-ready(X *x, int gr, int idx)
+ready(bbs_exec_state *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
     if (r->ops[idx].delay_s == 0 && x->depth < 64) {
@@ -848,11 +57,11 @@ ready(X *x, int gr, int idx)
         x->depth--;
         return rc;
     }
-    return sched(x, bbs_engine_now(x->e) + r->ops[idx].delay_s, EV_ISSUE, gr, idx, NULL);
+    return exec_sched(x, bbs_engine_now(x->e) + r->ops[idx].delay_s, EV_ISSUE, gr, idx, NULL);
 }
 
 static int
-release(X *x, int gr, int idx)
+release(bbs_exec_state *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
     if (idx + 1 < r->n && r->ops[idx + 1].dep == BBS_DEP_PREV)
@@ -880,8 +89,8 @@ activity(rank_st *r, int k, int delta, double now)
         *(k == BLK_IO ? &r->io_s : &r->comm_s) += now - *t0;
 }
 
-static int
-op_complete(X *x, int gr, int idx)
+int
+exec_op_complete(bbs_exec_state *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
     const bbs_op *op = &r->ops[idx];
@@ -896,8 +105,8 @@ op_complete(X *x, int gr, int idx)
     if (r->ndone == r->n) {
         r->end_s = now;
         /* the last rank: look for quiescence once this event's kicks are done */
-        if (--x->ranks_left == 0 && x->fail_on
-            && (rc = sched(x, now, EV_QUIESCE, 0, 0, NULL)) != BB_OK)
+        if (--x->ranks_left == 0 && (x->fail_on || x->lazy_on)
+            && (rc = exec_sched(x, now, EV_QUIESCE, 0, 0, NULL)) != BB_OK)
             return rc;
         if (now > x->job_end[r->job])
             x->job_end[r->job] = now;
@@ -916,13 +125,13 @@ op_complete(X *x, int gr, int idx)
         if (r->wait_op >= 0 && r->ops[r->wait_op].ref == idx) {
             int w = r->wait_op;
             r->wait_op = -1;
-            if ((rc = op_complete(x, gr, w)) != BB_OK)
+            if ((rc = exec_op_complete(x, gr, w)) != BB_OK)
                 return rc;
         }
         if (r->waitall_op >= 0 && r->nb_out == 0) {
             int w = r->waitall_op;
             r->waitall_op = -1;
-            if ((rc = op_complete(x, gr, w)) != BB_OK)
+            if ((rc = exec_op_complete(x, gr, w)) != BB_OK)
                 return rc;
         }
         return BB_OK;
@@ -931,7 +140,7 @@ op_complete(X *x, int gr, int idx)
 }
 
 static int
-issue(X *x, int gr, int idx)
+issue(bbs_exec_state *x, int gr, int idx)
 {
     rank_st *r = &x->rk[gr];
     const bbs_op *op = &r->ops[idx];
@@ -945,23 +154,23 @@ issue(X *x, int gr, int idx)
     }
     switch (op->kind) {
     case BBS_OP_COMPUTE:
-        return op_complete(x, gr, idx);
+        return exec_op_complete(x, gr, idx);
     case BBS_OP_SEND:
-        rc = msg_send(x, r->job, r->rank, op->peer, 0, op->tag, op->bytes, idx, NULL);
+        rc = exec_msg_send(x, r->job, r->rank, op->peer, 0, op->tag, op->bytes, idx, NULL);
         break;
     case BBS_OP_RECV:
-        rc = msg_recv(x, r->job, r->rank, op->peer, 0, op->tag, idx, NULL);
+        rc = exec_msg_recv(x, r->job, r->rank, op->peer, 0, op->tag, idx, NULL);
         break;
     case BBS_OP_COLL:
-        rc = coll_start(x, gr, idx);
+        rc = exec_coll_start(x, gr, idx);
         break;
     case BBS_OP_READ:
     case BBS_OP_WRITE:
-        rc = io_start(x, gr, idx);
+        rc = exec_io_start(x, gr, idx);
         break;
     case BBS_OP_WAIT:
         if (r->done[op->ref])
-            return op_complete(x, gr, idx);
+            return exec_op_complete(x, gr, idx);
         if (r->wait_op >= 0)
             return bbs_engine_fail(x->e, BB_EDATA,
                                    "job %s rank %d op %d: a second WAIT while op %d waits",
@@ -970,7 +179,7 @@ issue(X *x, int gr, int idx)
         return BB_OK;
     case BBS_OP_WAITALL:
         if (r->nb_out == 0)
-            return op_complete(x, gr, idx);
+            return exec_op_complete(x, gr, idx);
         if (r->waitall_op >= 0)
             return bbs_engine_fail(x->e, BB_EDATA,
                                    "job %s rank %d op %d: a second WAITALL while op %d waits",
@@ -985,8 +194,6 @@ issue(X *x, int gr, int idx)
     return rc;
 }
 
-/* ---- event handlers ------------------------------------------------------ */
-
 static int
 h_issue(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
@@ -997,332 +204,35 @@ h_issue(bbs_engine *e, const bbs_event *ev, void *ctx)
 static int
 h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
-    X *x = ctx;
+    bbs_exec_state *x = ctx;
     int mi = (int)ev->arg;
     msg *m = &x->m[mi];
     (void)e;
     if (m->kind == M_IOR) {
         int gr = m->src_gr, op = m->send_op;
-        msg_free(x, mi);
-        return op_complete(x, gr, op);
+        exec_msg_free(x, mi);
+        return exec_op_complete(x, gr, op);
     }
     if (m->kind == M_IOW)
-        return dev_arrive(x, mi);
+        return exec_dev_arrive(x, mi);
     m->arrived = 1;
     if (m->matched == 1)
-        return deliver(x, mi);
+        return exec_deliver(x, mi);
     return BB_OK;
 }
 
 static int
 h_localsend(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
-    int rc = injected(ctx, (int)ev->arg);
+    int rc = exec_injected(ctx, (int)ev->arg);
 
     (void)e;
-    return rc != BB_OK ? rc : local_send_done(ctx, (int)ev->arg);
-}
-
-/* ---- stored data: attribution and failures ----------------------------- */
-
-static int
-fifo_push(bbnode_st *B, int job, double bytes)
-{
-    if (B->fhead + B->fn == B->fcap) {
-        if (B->fhead > 0) {
-            memmove(B->fifo, B->fifo + B->fhead, (size_t)B->fn * sizeof *B->fifo);
-            B->fhead = 0;
-        }
-        if (B->fn == B->fcap) {
-            int nc = B->fcap ? 2 * B->fcap : 16;
-            struct wrec *nf = realloc(B->fifo, (size_t)nc * sizeof *nf);
-            if (!nf)
-                return BB_ENOMEM;
-            B->fifo = nf;
-            B->fcap = nc;
-        }
-    }
-    B->fifo[B->fhead + B->fn].job = job;
-    B->fifo[B->fhead + B->fn].bytes = bytes;
-    B->fn++;
-    return BB_OK;
-}
-
-/* Drained bytes leave the node's oldest writes first. */
-static void
-fifo_drain(X *x, bbnode_st *B, double bytes)
-{
-    while (bytes > 0 && B->fn > 0) {
-        struct wrec *w = &B->fifo[B->fhead];
-        double d = fmin(bytes, w->bytes);
-        x->job_pfs[w->job] += d;
-        w->bytes -= d;
-        bytes -= d;
-        if (w->bytes <= 0) {
-            B->fhead++;
-            B->fn--;
-        }
-    }
-}
-
-/* A failure of node b: what it stores is lost, except the chunk already
- * committed to the PFS (draining), which still arrives. */
-static void
-node_lose(X *x, int b)
-{
-    bbnode_st *B = &x->bb[b];
-    double keep = B->draining;
-    int k = 0;
-    for (int i = 0; i < B->fn; i++) {
-        struct wrec *w = &B->fifo[B->fhead + i];
-        double kept = fmin(keep, w->bytes), lost = w->bytes - kept;
-        keep -= kept;
-        if (lost > 0) {
-            x->job_lost[w->job] += lost;
-            x->job_files_lost[w->job]++;
-        }
-        if (kept > 0)
-            B->fifo[B->fhead + k++] = (struct wrec){ w->job, kept };
-    }
-    B->fn = k;
-    B->used = B->draining;
-}
-
-static int
-fail_schedule(X *x, int b, int k)
-{
-    bbs_component *c = &x->bb[b].comp[k];
-    double t = c->health == BBS_HEALTH_OK ? c->next_fail_s : c->repair_done_s;
-    x->bb[b].ev[k] = 0;
-    if (!isfinite(t) || x->quiesced)
-        return BB_OK;
-    return bbs_engine_schedule(x->e, t, x->kinds[c->health == BBS_HEALTH_OK ? EV_FAIL : EV_REPAIR],
-                               0, (uint64_t)b, k, NULL, &x->bb[b].ev[k]);
-}
-
-/* Failures stop once nothing can change any more: every rank has ended
- * and no drain is queued (else they would run the clock forever). */
-static void
-fail_quiesce(X *x)
-{
-    if (!x->fail_on || x->quiesced || x->ranks_left > 0 || x->pfs_busy || x->pfs_head >= 0)
-        return;
-    x->quiesced = 1;
-    for (int b = 0; b < x->nbb; b++)
-        for (int k = 0; k < 2; k++)
-            if (x->bb[b].ev[k]) {
-                bbs_engine_cancel(x->e, x->bb[b].ev[k]);
-                x->bb[b].ev[k] = 0;
-            }
-}
-
-static int admit_stalled(X *x, int b);
-
-static int
-h_fail(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    X *x = ctx;
-    int b = (int)ev->entity, k = (int)ev->arg;
-    bbnode_st *B = &x->bb[b];
-    bbs_component_fail(&B->comp[k], bbs_engine_now(e), B->frng);
-    x->nfail[k]++;
-    node_lose(x, b);
-    B->down++;
-    return fail_schedule(x, b, k);
-}
-
-static int
-h_repair(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    X *x = ctx;
-    int b = (int)ev->entity, k = (int)ev->arg, rc;
-    bbnode_st *B = &x->bb[b];
-    if ((rc = bbs_component_repair(&B->comp[k], bbs_engine_now(e), &x->ts, B->frng, x->err)))
-        return rc;
-    B->down--;
-    if ((rc = fail_schedule(x, b, k)) != BB_OK || (rc = admit_stalled(x, b)) != BB_OK)
-        return rc;
-    fail_quiesce(x);
-    return BB_OK;
-}
-
-static int
-h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    (void)e;
-    (void)ev;
-    fail_quiesce(ctx);
-    return BB_OK;
-}
-
-/* A write of job j completed: close its write burst when it was the last
- * one in progress. */
-static int
-write_end(X *x, int j)
-{
-    if (--x->job_wact[j] == 0) {
-        double d = bbs_engine_now(x->e) - x->job_wt0[j];
-        x->job_write_s[j] += d;
-        if (dvec_push(&x->bursts[j], d))
-            return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (write bursts)");
-    }
-    return BB_OK;
-}
-
-static int
-h_devdone(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    X *x = ctx;
-    int b = (int)(ev->entity / 2), hdd = (int)(ev->entity % 2), mi = (int)ev->arg, rc;
-    bbnode_st *B = &x->bb[b];
-    msg *m = &x->m[mi];
-    (void)e;
-    if (!piece_done(x, &B->sv[hdd], mi))
-        return dev_start(x, b, hdd);
-    if (m->kind == M_IOW) {
-        int gr = m->src_gr, op = m->send_op;
-        if ((rc = write_end(x, m->job)) != BB_OK)
-            return rc;
-        if (!hdd) {
-            B->reserved -= m->bytes;
-            B->used += m->bytes;
-            if (fifo_push(B, m->job, m->bytes))
-                return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (stored writes)");
-        } else {
-            x->bytes_on_pfs += m->bytes;
-            x->job_pfs[m->job] += m->bytes;
-        }
-        msg_free(x, mi);
-        if ((rc = op_complete(x, gr, op)) != BB_OK)
-            return rc;
-        if (!hdd && (rc = drain_kick(x, b)) != BB_OK)
-            return rc;
-    } else {
-        rank_st *r = &x->rk[m->src_gr];
-        int bn = x->bb_nodes[b];
-        if (bn == r->node)
-            rc = sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
-        else
-            rc = inject(x, mi, bn, r->node);
-        if (rc != BB_OK)
-            return rc;
-    }
-    return dev_start(x, b, hdd);
-}
-
-static int
-h_devin(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    (void)e;
-    return dev_arrive(ctx, (int)ev->arg);
-}
-
-static int
-h_pfsdone(bbs_engine *e, const bbs_event *ev, void *ctx)
-{
-    X *x = ctx;
-    int b = (int)ev->entity, rc;
-    bbnode_st *B = &x->bb[b];
-    (void)e;
-    B->used -= B->draining;
-    if (B->used < 0)
-        B->used = 0;
-    x->bytes_on_pfs += B->draining;
-    fifo_drain(x, B, B->draining);
-    B->draining = 0;
-    x->pfs_busy = 0;
-    if ((rc = admit_stalled(x, b)) != BB_OK || (rc = drain_kick(x, b)) != BB_OK
-        || (rc = pfs_kick(x)) != BB_OK)
-        return rc;
-    fail_quiesce(x);
-    return BB_OK;
-}
-
-static int
-on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
-{
-    X *x = ctx;
-    int mi = (int)info->tag, rc;
-    msg *m = &x->m[mi];
-    double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
-    if (m->xfer_left > 0)
-        return send_piece(x, mi);
-    x->job_hops[m->job] += info->router_hops;
-    x->job_hopn[m->job]++;
-    if ((rc = injected(x, mi)) != BB_OK)
-        return rc;
-    if (m->kind == M_P2P) {
-        if ((rc = sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
-            return rc;
-        return local_send_done(x, mi);
-    }
-    /* I/O transfers count as messages in the latency sample (as MFNetSim) */
-    if (dvec_push(&x->lat[m->job], t_arr - m->t_xfer0))
-        return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
-    if (m->kind == M_IOW)
-        return sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
-    return sched(x, t_arr, EV_ARRIVE, 0, mi, NULL);
-}
-
-/* ---- set-up and results ------------------------------------------------- */
-
-void
-bbs_exec_config_init(bbs_exec_config *c)
-{
-    memset(c, 0, sizeof *c);
-    c->route.kind = BBS_NET_ROUTE_MIN;
-    c->route.candidates = 2;
-    c->exact_limit = -1;
-    c->inject_fcfs = 1;
-    c->packet_bytes = 4096;
-    c->piece_bytes = 1048576;
-    c->pieces_in_flight = 4;
-    c->route_piece_bytes = 262144;
-    c->allreduce_algo = BBS_ALGO_AUTO;
-    c->arch = BBS_ARCH_COMPUTE_GLOBAL;
-    c->ssd_threshold_bytes = 65536;
-    c->drain = BBS_DRAIN_GREEDY;
-    c->drain_chunk_bytes = 64.0 * 1048576;
-    c->horizon_s = INFINITY;
-    c->fail.temp_C = c->fail.tref_C = 25;
-    c->fail.ea_eV = 0.38;
-    c->fail.drive_shape = 1;
-}
-
-void
-bbs_exec_result_free(bbs_exec_result *r)
-{
-    if (r) {
-        if (r->jobs)
-            for (int j = 0; j < r->njobs; j++)
-                free(r->jobs[j].bursts_s);
-        free(r->jobs);
-        r->jobs = NULL;
-    }
-}
-
-static int
-cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-pct(const double *v, int n, double q)
-{
-    if (n == 0)
-        return 0;
-    double pos = q * (n - 1);
-    int i = (int)floor(pos);
-    if (i + 1 >= n)
-        return v[n - 1];
-    return v[i] + (pos - i) * (v[i + 1] - v[i]);
+    return rc != BB_OK ? rc : exec_local_send_done(ctx, (int)ev->arg);
 }
 
 /* Instances and agreement of collectives; dependents CSR. */
 static int
-prepare(X *x, char *err)
+prepare(bbs_exec_state *x, char *err)
 {
     const bbs_wl *w = x->w;
     int ndep = 0;
@@ -1425,141 +335,8 @@ prepare(X *x, char *err)
     return BB_OK;
 }
 
-static int
-setup_storage(X *x, char *err)
-{
-    const bbs_net_topo *t = x->c->topo;
-    const bbs_exec_config *c = x->c;
-    int any_io = 0;
-    for (int gr = 0; gr < x->nranks && !any_io; gr++)
-        for (int o = 0; o < x->rk[gr].n; o++)
-            if (x->rk[gr].ops[o].kind == BBS_OP_READ || x->rk[gr].ops[o].kind == BBS_OP_WRITE) {
-                any_io = 1;
-                break;
-            }
-    for (int gr = 0; gr < x->nranks; gr++)
-        x->rk[gr].bbnode = -1;
-    if (!any_io)
-        return BB_OK;
-    if (c->arch == BBS_ARCH_NODE_LOCAL) {
-        x->nbb = t->nodes;
-        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
-        if (!x->bb_nodes)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-        for (int n = 0; n < t->nodes; n++)
-            x->bb_nodes[n] = n;
-        for (int gr = 0; gr < x->nranks; gr++)
-            x->rk[gr].bbnode = x->rk[gr].node;
-    } else {
-        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
-        x->node_bb = malloc((size_t)t->nodes * sizeof *x->node_bb);
-        if (!x->bb_nodes || !x->node_bb)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-        for (int n = 0; n < t->nodes; n++)
-            if (t->node_kind[n] == BBS_NET_NODE_BB)
-                x->bb_nodes[x->nbb++] = n;
-        if (x->nbb == 0)
-            return bb_seterr(err, BB_EINVAL,
-                             "the workload does I/O but the topology has no burst-buffer "
-                             "node (set bb_per_group > 0)");
-        for (int n = 0; n < t->nodes; n++)
-            x->node_bb[n] = -1;
-        for (int i = 0; i < t->ncompute; i++)
-            x->node_bb[t->compute_nodes[i]] = (int)((long)i * x->nbb / t->ncompute);
-        for (int gr = 0; gr < x->nranks; gr++)
-            x->rk[gr].bbnode = x->node_bb[x->rk[gr].node];
-    }
-    x->bb = calloc((size_t)x->nbb, sizeof *x->bb);
-    if (!x->bb)
-        return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-    int *used = calloc((size_t)x->nbb, sizeof *used);
-    if (!used)
-        return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-    for (int gr = 0; gr < x->nranks; gr++)
-        used[x->rk[gr].bbnode] = 1;
-    int rc = BB_OK;
-    for (int b = 0; b < x->nbb; b++) {
-        bbnode_st *B = &x->bb[b];
-        B->sv[0].r_head = B->sv[0].r_tail = B->sv[1].r_head = B->sv[1].r_tail = -1;
-        B->st_head = B->st_tail = -1;
-        B->pfs_next = -1;
-        if (!used[b])
-            continue;
-        if ((rc = bbs_dev_new(&B->dev, &c->bb_dev, err)) != BB_OK)
-            break;
-        if (c->arch == BBS_ARCH_STORAGE_SIDE && (rc = bbs_dev_new(&B->hdd, &c->hdd_dev, err)))
-            break;
-        B->capacity = c->capacity_bytes > 0 ? c->capacity_bytes : c->bb_dev.capacity_bytes;
-        B->rng = bbs_rng_stream_new(NULL, c->seed, c->unit,
-                                    BBS_ENTITY(BBS_ECLASS_STORAGE, (uint64_t)b));
-        if (!B->rng) {
-            rc = bb_seterr(err, BB_ENOMEM, "out of memory (streams)");
-            break;
-        }
-    }
-    free(used);
-    return rc;
-}
-
-/* Failures of the buffer nodes in use (c->fail): an electronics
- * component (Arrhenius at a constant temperature) and a drive (Weibull
- * from its age), each failure losing the node's stored data and taking it
- * down for a repair. */
-static int
-fail_setup(X *x, char *err)
-{
-    const bbs_exec_failures *f = &x->c->fail;
-    int rc;
-    for (int gr = 0; gr < x->nranks; gr++)
-        x->ranks_left += x->rk[gr].n > 0;
-    x->fail_on = x->nbb > 0 && (f->node_mttf_s > 0 || f->drive_scale_s > 0);
-    if (!x->fail_on)
-        return BB_OK;
-    if (!(f->mttr_s > 0))
-        return bb_seterr(err, BB_EINVAL, "failures need a repair time mttr > 0");
-    x->ts.n = 1;
-    x->ts.time_s = &f->zero_s;
-    x->ts.temp_C = &f->temp_C;
-    if ((rc = bbs_temp_series_check(&x->ts, err)) != BB_OK)
-        return rc;
-    x->quiesced = x->ranks_left == 0;
-    for (int b = 0; b < x->nbb; b++) {
-        bbnode_st *B = &x->bb[b];
-        if (!B->dev)
-            continue;
-        B->frng = bbs_rng_stream_new(NULL, x->c->seed, x->c->unit,
-                                     BBS_ENTITY(BBS_ECLASS_FAILURE, (uint64_t)b));
-        if (!B->frng)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (streams)");
-        for (int k = 0; k < 2; k++) {
-            bbs_component *c = &B->comp[k];
-            memset(c, 0, sizeof *c);
-            c->cls = k ? BBS_COMP_DRIVE : BBS_COMP_NODE;
-            c->repair.kind = f->repair_exponential ? BBS_REPAIR_EXPONENTIAL : BBS_REPAIR_FIXED;
-            c->repair.mean_s = f->mttr_s;
-            if (k == 0 && f->node_mttf_s > 0) {
-                c->law = BBS_LAW_ARRHENIUS;
-                c->arr.rate_per_s = 1.0 / f->node_mttf_s;
-                c->arr.ea_eV = f->ea_eV;
-                c->arr.tref_C = f->tref_C;
-            } else if (k == 1 && f->drive_scale_s > 0) {
-                c->law = BBS_LAW_WEIBULL;
-                c->wei.shape = f->drive_shape;
-                c->wei.scale_s = f->drive_scale_s;
-                c->age0_s = f->drive_age_s;
-            } else {
-                c->law = BBS_LAW_NONE;
-            }
-            if ((rc = bbs_component_start(c, 0, &x->ts, B->frng, err)) != BB_OK
-                || (rc = fail_schedule(x, b, k)) != BB_OK)
-                return rc;
-        }
-    }
-    return BB_OK;
-}
-
 static void
-x_free(X *x)
+x_free(bbs_exec_state *x)
 {
     if (x->rk)
         for (int gr = 0; gr < x->nranks; gr++) {
@@ -1569,13 +346,12 @@ x_free(X *x)
         }
     if (x->bb)
         for (int b = 0; b < x->nbb; b++) {
-            bbs_dev_free(x->bb[b].dev);
-            bbs_dev_free(x->bb[b].hdd);
             if (x->bb[b].rng)
                 gsl_rng_free(x->bb[b].rng);
+            if (x->bb[b].rlazy)
+                gsl_rng_free(x->bb[b].rlazy);
             if (x->bb[b].frng)
                 gsl_rng_free(x->bb[b].frng);
-            free(x->bb[b].fifo);
         }
     if (x->lat)
         for (int j = 0; j < x->w->njobs; j++)
@@ -1591,6 +367,7 @@ x_free(X *x)
     free(x->job_lost);
     free(x->job_files_lost);
     bbs_net_fabric_free(x->fab);
+    bbs_bbsys_free(x->sys);
     bbs_engine_free(x->e);
     if (x->rng_route)
         gsl_rng_free(x->rng_route);
@@ -1622,7 +399,7 @@ x_free(X *x)
 int
 bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, char *err)
 {
-    X xx, *x = &xx;
+    bbs_exec_state xx, *x = &xx;
     int rc = BB_OK, nj = w->njobs;
     memset(x, 0, sizeof *x);
     memset(res, 0, sizeof *res);
@@ -1630,13 +407,13 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     x->c = c;
     x->err = err;
     x->mfree = x->mnfree = -1;
-    x->pfs_head = x->pfs_tail = -1;
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
-    if (c->pieces_in_flight < 0 || c->pieces_in_flight > MAX_INFLIGHT || !(c->piece_bytes >= 0)
+    if (c->pieces_in_flight < 0 || c->pieces_in_flight > BBS_BBNODE_MAX_INFLIGHT
+        || !(c->piece_bytes >= 0)
         || !(c->packet_bytes >= 0) || !(c->route_piece_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
-                         "%g B (>= 0) out of range", c->pieces_in_flight, MAX_INFLIGHT,
+                         "%g B (>= 0) out of range", c->pieces_in_flight, BBS_BBNODE_MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);
     if (nj == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no job");
@@ -1713,7 +490,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             }
         }
     }
-    if ((rc = prepare(x, err)) != BB_OK || (rc = setup_storage(x, err)) != BB_OK)
+    if ((rc = prepare(x, err)) != BB_OK)
         goto out;
     x->rng_route = bbs_rng_stream_new(NULL, c->seed, c->unit,
                                       BBS_ENTITY(BBS_ECLASS_NETWORK, 1));
@@ -1724,15 +501,17 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_engine_new(&x->e, 4096, err)) != BB_OK)
         goto out;
     {
-        bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, h_devin, h_devdone,
-                                          h_pfsdone, h_fail, h_repair, h_quiesce };
+        bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, exec_h_devin, exec_h_fail,
+                                          exec_h_repair, exec_h_quiesce };
         for (int k = 0; k < EV_NKINDS; k++)
             if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
                 bb_seterr(err, rc, "cannot register handlers");
                 goto out;
             }
     }
-    if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, on_flow_done, x, err)) != BB_OK)
+    if ((rc = exec_setup_storage(x, err)) != BB_OK)
+        goto out;
+    if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, exec_on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
     x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
@@ -1744,7 +523,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     }
     for (int n = 0; n < c->topo->nodes; n++)
         x->inj_head[n] = x->inj_tail[n] = -1;
-    if ((rc = fail_setup(x, err)) != BB_OK)
+    if ((rc = exec_fail_setup(x, err)) != BB_OK)
         goto out;
     for (int gr = 0; gr < x->nranks; gr++) {
         rank_st *R = &x->rk[gr];
@@ -1754,7 +533,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         for (int o = 0; o < R->n; o++) {
             int dk = R->ops[o].dep;
             if ((o == 0 && dk == BBS_DEP_PREV) || dk == BBS_DEP_NONE)
-                if ((rc = sched(x, t0 + R->ops[o].delay_s, EV_ISSUE, gr, o, NULL)) != BB_OK)
+                if ((rc = exec_sched(x, t0 + R->ops[o].delay_s, EV_ISSUE, gr, o, NULL)) != BB_OK)
                     goto out;
         }
     }
@@ -1788,92 +567,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             goto out;
         }
     }
-    bbs_net_fabric_flush(x->fab, now);
-    const bbs_net_topo *t = c->topo;
-    for (int l = 0; l < t->nlinks; l++) {
-        bbs_net_link_stat st;
-        bbs_net_fabric_link_stat(x->fab, l, &st);
-        bbs_exec_link_result *L = &res->links[t->link_kind[l]];
-        L->nlinks++;
-        L->small_bytes = x->small_link_bytes[t->link_kind[l]];
-        L->bytes += st.bytes;
-        L->saturated_s += st.saturated_s;
-        if (st.saturated_s > L->saturated_max_s)
-            L->saturated_max_s = st.saturated_s;
-    }
-    bbs_net_fabric_cost cost;
-    bbs_net_fabric_cost_get(x->fab, &cost);
-    res->flows = cost.flows_started;
-    res->njobs = nj;
-    res->end_s = now;
-    res->events = bbs_engine_events(x->e);
-    res->stall_s = x->stall_s;
-    res->bytes_on_pfs = x->bytes_on_pfs;
-    /* a stall or write burst still open at the horizon counts up to it */
-    res->stall_busy_s = x->stall_busy_s + (x->nstalled > 0 ? now - x->t_stall0 : 0);
-    for (int b = 0; b < x->nbb; b++)
-        if (x->bb[b].dev) {
-            res->nbb_used++;
-            res->capacity_total_bytes += x->bb[b].capacity;
-            for (int i = 0; i < x->bb[b].fn; i++)
-                res->jobs[x->bb[b].fifo[x->bb[b].fhead + i].job].bytes_in_buffer +=
-                    x->bb[b].fifo[x->bb[b].fhead + i].bytes;
-        }
-    res->node_failures = x->nfail[0];
-    res->drive_failures = x->nfail[1];
-    for (int j = 0; j < nj; j++) {
-        bbs_exec_job_result *J = &res->jobs[j];
-        int n = w->jobs[j].nranks, fin = 1;
-        J->start_s = x->job_start[j];
-        J->end_s = x->job_end[j];
-        J->elapsed_s = J->end_s - J->start_s;
-        for (int r = 0; r < n; r++) {
-            rank_st *R = &x->rk[x->job_off[j] + r];
-            J->comm_mean_s += R->comm_s / n;
-            J->io_mean_s += R->io_s / n;
-            J->compute_mean_s += R->compute_s / n;
-            if (R->comm_s > J->comm_max_s)
-                J->comm_max_s = R->comm_s;
-            if (R->io_s > J->io_max_s)
-                J->io_max_s = R->io_s;
-            if (R->ndone < R->n)
-                fin = 0;
-        }
-        J->finished = fin;
-        J->bytes_sent = x->job_bytes[j];
-        J->bytes_written = x->job_w[j];
-        J->write_s = x->job_write_s[j];
-        J->bytes_on_pfs = x->job_pfs[j];
-        J->bytes_lost = x->job_lost[j];
-        J->writes_lost = x->job_files_lost[j];
-        if (x->job_wact[j] > 0) {
-            double d = now - x->job_wt0[j];
-            J->write_s += d;
-            if (dvec_push(&x->bursts[j], d)) {
-                rc = bb_seterr(err, BB_ENOMEM, "out of memory (write bursts)");
-                goto out;
-            }
-        }
-        J->nbursts = x->bursts[j].n;
-        J->bursts_s = x->bursts[j].v;   /* ownership moves to the result */
-        x->bursts[j].v = NULL;
-        x->bursts[j].n = x->bursts[j].cap = 0;
-        J->bytes_read = x->job_r[j];
-        J->messages = x->job_msgs[j];
-        J->hops_mean = x->job_hopn[j] ? x->job_hops[j] / (double)x->job_hopn[j] : 0;
-        dvec *d = &x->lat[j];
-        if (d->n > 0) {
-            double s = 0;
-            for (int i = 0; i < d->n; i++)
-                s += d->v[i];
-            qsort(d->v, (size_t)d->n, sizeof *d->v, cmp_d);
-            J->lat_mean_s = s / d->n;
-            J->lat_p50_s = pct(d->v, d->n, 0.5);
-            J->lat_p90_s = pct(d->v, d->n, 0.9);
-            J->lat_p99_s = pct(d->v, d->n, 0.99);
-            J->lat_max_s = d->v[d->n - 1];
-        }
-    }
+    rc = exec_collect(x, res, now, err);
 out:
     x_free(x);
     if (rc != BB_OK)

@@ -36,8 +36,12 @@
  * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
  * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
  * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
- * pfs_bw_Bps; lazy: only while a node holds at least lazy_threshold_bytes);
- * a write waits (the stall) while its node is full.
+ * pfs_bw_Bps; lazy: while a node holds at least lazy_threshold_bytes, and
+ * below it with probability lazy_eps at each check, every lazy_check_s);
+ * a write waits (the stall) while its node is full.  The buffer node
+ * (admission, stall queue, pieces, draining, losses) is the shared model
+ * of storage/bbnode.h, the one bbarch runs; lazy checks and failures stop
+ * once every rank has ended and the PFS is idle.
  *
  * Metrics per job: elapsed (job start to last rank end), and per rank the
  * communication time (the union of the intervals during which at least one
@@ -71,10 +75,11 @@
  * Arrhenius (rate 1 / node_mttf_s at tref_C, scaled by the factor of the
  * constant temperature temp_C with activation energy ea_eV) and a drive
  * after Weibull (drive_shape, drive_scale_s, age drive_age_s at time 0);
- * either failure loses what the node stores (except the chunk already
- * committed to the PFS) and takes the node down for a repair of mttr_s
- * (fixed, or exponential with that mean), during which writes to it wait
- * (stalls).  Requests already accepted by the device complete.  Failures
+ * either failure loses what the node stores (the chunk being drained
+ * included) and takes the node down for a repair of mttr_s (fixed, or
+ * exponential with that mean), during which requests to it wait (stalls).
+ * Requests already accepted by the device complete; writes among them are
+ * lost (bbnode.h).  Failures
  * stop once every rank has ended and no drain is queued.  Draws: stream
  * (seed, unit, BBS_ECLASS_FAILURE node).  Off when node_mttf_s and
  * drive_scale_s are 0. */
@@ -110,10 +115,15 @@ typedef struct {
     double pfs_bw_Bps;                 /* aggregate; 0 = no draining */
     bbs_drain_kind drain;
     double lazy_threshold_bytes;
+    double lazy_eps;                   /* lazy: chance of draining below the
+                                          threshold at each check (0.01) */
+    double lazy_check_s;               /* lazy: check interval (1 s) */
     double drain_chunk_bytes;          /* default 64 MiB */
     uint64_t seed, unit;
     double horizon_s;                  /* stop there (INFINITY: run to the end) */
     bbs_exec_failures fail;            /* buffer-node failures (off by default) */
+    bbs_bbsys_drain_fn drain_fn;       /* the drain trace (bbnode.h); may be NULL */
+    void *drain_ctx;
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 
@@ -160,8 +170,8 @@ typedef struct {
     double end_s;                      /* simulated time at the end */
     uint64_t events;                   /* engine events executed */
     uint64_t flows;
-    double stall_s;                    /* writes waiting for room, summed */
-    double stall_busy_s;               /* time with at least one write waiting for room */
+    double stall_s;                    /* requests waiting for room (or a repair), summed */
+    double stall_busy_s;               /* time with at least one request waiting */
     double bytes_on_pfs;
     int nbb_used;                      /* buffer nodes serving at least one rank */
     uint64_t node_failures, drive_failures;
@@ -170,7 +180,7 @@ typedef struct {
 
 /* bbs_exec_config_init: defaults (minimal routing, exact rates, auto
  * allreduce, compute-side global buffer, greedy drain without PFS, 64 MiB
- * chunks, 64 KiB SSD threshold, no horizon). */
+ * chunks, lazy EPS 0.01 every 1 s, 64 KiB SSD threshold, no horizon). */
 void bbs_exec_config_init(bbs_exec_config *c);
 
 /* bbs_exec_run: run w to the end (or the horizon).  Errors: BB_EINVAL (a

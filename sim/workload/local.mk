@@ -7,7 +7,9 @@ noinst_LIBRARIES += sim/workload/libbbswl.a
 sim_workload_libbbswl_a_SOURCES = \
 	sim/workload/ops.c sim/workload/ops.h sim/workload/wl_int.h \
 	sim/workload/coll.c sim/workload/coll.h \
-	sim/workload/exec.c sim/workload/exec.h
+	sim/workload/exec.c sim/workload/exec.h \
+	sim/workload/exec_int.h sim/workload/exec_match.c sim/workload/exec_net.c \
+	sim/workload/exec_io.c sim/workload/exec_stats.c
 WL_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
 	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 

@@ -1,0 +1,205 @@
+/* exec_int.h: the executor's internal contract, shared by its files
+ * (not installed, not for other modules):
+ *   exec.c        set-up, the handler table, the op state machine, the run;
+ *   exec_match.c  messages: the pool, point-to-point matching, a
+ *                 collective's steps (its schedule is coll.h's);
+ *   exec_net.c    the network interface: injection, flows, queueing delay;
+ *   exec_io.c     I/O: requests to the shared buffer nodes (bbnode.h),
+ *                 their failures;
+ *   exec_stats.c  result statistics.
+ * The state of one run is a bbs_exec_state, owned by bbs_exec_run.
+ * Functions return BB_OK or a status after bbs_engine_fail (in handlers)
+ * or bb_seterr (set-up).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_SIM_WORKLOAD_EXEC_INT_H
+#define BBSIZE_SIM_WORKLOAD_EXEC_INT_H
+
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "engine.h"
+#include "network/fabric.h"
+#include "storage/bbnode.h"
+#include "storage/failure.h"
+#include "workload/exec.h"
+
+typedef struct bbs_exec_state bbs_exec_state;
+
+enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_FAIL, EV_REPAIR, EV_QUIESCE,
+       EV_NKINDS };
+enum { M_P2P = 0, M_IOW, M_IOR };
+enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
+
+typedef struct coll_run coll_run;
+
+/* A message, an I/O transfer, or a posted receive (pool entry). */
+typedef struct {
+    int kind;
+    int job, src, dst;          /* job ranks (P2P); I/O: src = rank */
+    int src_gr, dst_gr;
+    double bytes, t_issue;
+    int send_op;                /* op to complete at local send end, or -1 */
+    coll_run *send_coll;
+    int recv_op;                /* matched receive op, or -1 */
+    coll_run *recv_coll;
+    int matched, arrived, sent;
+    int next;                   /* queue link */
+    int bbnode;                 /* I/O */
+    uint64_t object, offset;
+    /* a transfer over the network: its nodes, its place in the source
+     * node's injection queue (inj_next), whether it holds the injection
+     * (injecting), and the queueing delay its first packet met */
+    int src_node, dst_node;
+    int inj_next, injecting;
+    double qdelay;
+    double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
+    double t_xfer0;             /* when its first flow started */
+} msg;
+
+/* One rank's part of a running collective: its schedule (coll.h). */
+typedef bbs_coll_act cact;
+
+struct coll_run {
+    int gr, op, job, comm, inst;
+    cact *act;
+    int nact, pos;              /* actions; first of the current step */
+    int pending;                /* actions of the current step not done */
+};
+
+typedef struct {
+    int job, space, src, dst;
+    int64_t tag;
+} mkey;
+
+typedef struct {
+    mkey k;
+    int sq_head, sq_tail;       /* unmatched sends */
+    int rq_head, rq_tail;       /* unmatched posted receives */
+    int next;
+} mnode;
+
+typedef struct {
+    int job, rank, node, bbnode;
+    const bbs_op *ops;
+    int n, ndone;
+    unsigned char *done;
+    double *t_issue;
+    int *inst;                  /* COLL: instance number on its communicator */
+    int nb_out;                 /* non-blocking ops issued, not complete */
+    int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
+    double comm_s, io_s, compute_s, end_s;
+    int act_comm, act_io;       /* ops in progress */
+    double t_comm0, t_io0;      /* since when */
+    int last_issued;
+} rank_st;
+
+/* A buffer node in use: the shared model (storage/bbnode.h) and its
+ * failures: 0 electronics (Arrhenius), 1 drive (Weibull), both losing. */
+typedef struct {
+    bbs_bbnode *bn;
+    gsl_rng *rng, *rlazy;       /* device times, lazy checks */
+    bbs_component comp[2];
+    bbs_event_id ev[2];         /* pending failure or repair of each */
+    gsl_rng *frng;
+} bbnode_st;
+
+typedef struct {
+    double *v;
+    int n;
+    size_t cap;                 /* grow.h */
+} dvec;
+
+struct bbs_exec_state {
+    const bbs_wl *w;
+    const bbs_exec_config *c;
+    bbs_engine *e;
+    bbs_net_fabric *fab;
+    gsl_rng *rng_route;
+    int kinds[EV_NKINDS];
+    int nranks;
+    int *job_off;
+    rank_st *rk;
+    int *dep_off, *dep_list;    /* CSR: op (global) -> dependents (gr << 32 | op) */
+    int64_t *dep_val;
+    int *op_base;
+    msg *m;
+    int nm, mfree;
+    size_t capm;
+    mnode *mn;
+    int nmn, mnfree;
+    size_t capmn;
+    int *bucket;
+    int nbucket, nkeys;
+    int nbb;
+    int *bb_nodes;              /* topology node of each buffer node */
+    bbnode_st *bb;
+    int *node_bb;               /* topology node -> buffer node (compute nodes) */
+    bbs_bbsys *sys;             /* the buffer nodes and the PFS */
+    dvec *lat;                  /* per job */
+    double *job_start, *job_end, *job_bytes, *job_w, *job_r;
+    uint64_t *job_msgs;
+    double *job_hops;           /* router hops summed over network messages */
+    uint64_t *job_hopn;         /* network messages (flows and small ones) */
+    /* per job: writes in progress, since when, their union, the bursts */
+    int *job_wact;
+    double *job_wt0, *job_write_s;
+    dvec *bursts;
+    /* stored bytes per job: reached the PFS, lost; writes lost */
+    double *job_pfs, *job_lost;
+    uint64_t *job_files_lost;
+    int fail_on, lazy_on, ranks_left, quiesced;
+    uint64_t nfail[2];
+    bbs_temp_series ts;
+    int depth;                  /* nested direct issues (ready) */
+    double small_link_bytes[BBS_EXEC_NLINKKINDS];
+    /* per topology node (inject_fcfs): messages waiting to exec_inject, and
+     * whether one is injecting */
+    int *inj_head, *inj_tail;
+    unsigned char *inj_busy;
+    char *err;
+};
+
+
+/* Schedule an event of one of the executor's kinds (EV_*). */
+static inline int
+exec_sched(bbs_exec_state *x, double t, int kind, uint64_t ent, int64_t arg, void *ptr)
+{
+    return bbs_engine_schedule(x->e, t, x->kinds[kind], 0, ent, arg, ptr, NULL);
+}
+
+/* exec.c: the op state machine */
+int exec_op_complete(bbs_exec_state *x, int gr, int idx);
+
+/* exec_match.c: the message pool (an index, -1 when out of memory; every
+ * field zero but the links), matching and collectives */
+int exec_msg_new(bbs_exec_state *x);
+void exec_msg_free(bbs_exec_state *x, int i);
+int exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t tag,
+                  double bytes, int op, coll_run *cr);
+int exec_msg_recv(bbs_exec_state *x, int job, int me, int src, int space, int64_t tag, int op,
+                  coll_run *cr);
+int exec_deliver(bbs_exec_state *x, int mi);
+int exec_local_send_done(bbs_exec_state *x, int mi);
+int exec_coll_start(bbs_exec_state *x, int gr, int idx);
+
+/* exec_net.c: the network interface of a node */
+int exec_inject(bbs_exec_state *x, int mi, int src, int dst);
+int exec_injected(bbs_exec_state *x, int mi);
+int exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx);
+
+/* exec_io.c: I/O and buffer-node failures */
+int exec_io_start(bbs_exec_state *x, int gr, int idx);
+int exec_dev_arrive(bbs_exec_state *x, int mi);
+int exec_setup_storage(bbs_exec_state *x, char *err);
+int exec_fail_setup(bbs_exec_state *x, char *err);
+int exec_h_fail(bbs_engine *e, const bbs_event *ev, void *ctx);
+int exec_h_repair(bbs_engine *e, const bbs_event *ev, void *ctx);
+int exec_h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx);
+int exec_h_devin(bbs_engine *e, const bbs_event *ev, void *ctx);
+
+/* exec_stats.c: growable samples and the results */
+int exec_dvec_push(dvec *d, double v);
+int exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err);
+
+#endif

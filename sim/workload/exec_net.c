@@ -1,0 +1,183 @@
+/* exec_net.c: the executor's network interface (exec_int.h): a node's
+ * first-come first-served injection, small messages, flows in pieces under
+ * adaptive routing, the queueing delay of loaded links, flow completions.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "engine.h"
+#include "network/fabric.h"
+#include "rng.h"
+#include "storage/bbnode.h"
+#include "storage/device.h"
+#include "workload/exec.h"
+#include "workload/exec_int.h"
+#include "workload/wl_int.h"
+
+/* queue_delay: what the first packet of a transfer waits on its path's
+ * loaded links, from the utilisation the fabric tracks: at each link the
+ * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
+ * utilisation rho, but at most one packet time per flow on the link (the
+ * router serves its flows' packets in turn).  0 without a packet size. */
+static double
+queue_delay(const bbs_exec_state *x, const int *path, int len)
+{
+    const bbs_net_topo *t = x->c->topo;
+    const int *nf = bbs_net_fabric_link_flows(x->fab);
+    double pkt = x->c->packet_bytes, d = 0;
+
+    if (!(pkt > 0))
+        return 0;
+    for (int i = 0; i < len; i++) {
+        bbs_net_link_stat st;
+        double cap = t->link_cap_Bps[path[i]], rho, w;
+
+        bbs_net_fabric_link_stat(x->fab, path[i], &st);
+        rho = st.rate_Bps / cap;
+        w = rho < 1 ? rho / (2 * (1 - rho)) : INFINITY;
+        if (w > nf[path[i]])
+            w = nf[path[i]];
+        d += w * pkt / cap;
+    }
+    return d;
+}
+
+/* exec_send_piece: the next flow of message mi: all of it, or under adaptive
+ * routing with route_piece_bytes, its next piece, routed on the loads of
+ * now (CODES routes every packet adaptively; a piece is the flow model's
+ * packet).  The first piece's path gives the queueing delay. */
+int
+exec_send_piece(bbs_exec_state *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+    int path[BBS_NET_MAX_PATH], minimal, len;
+    double piece = m->xfer_left, rp = x->c->route_piece_bytes;
+
+    if (x->c->route.kind == BBS_NET_ROUTE_ADAPTIVE && rp > 0 && piece > rp)
+        piece = rp;
+    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
+    if (m->xfer_left == m->bytes)
+        m->qdelay = queue_delay(x, path, len);
+    m->xfer_left -= piece;
+    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
+                                NULL, x->err);
+}
+
+/* transmit: message mi leaves m->src_node now.  A P2P message of at most
+ * small_bytes is routed but is not a flow: it is sent at the path's
+ * slowest link and arrives after the path's delays and queueing; anything
+ * else goes as flows on routed paths (exec_send_piece), whose arrival adds the
+ * queueing its first packet meets. */
+static int
+transmit(bbs_exec_state *x, int mi)
+{
+    msg *m = &x->m[mi];
+    const bbs_net_topo *t = x->c->topo;
+
+    if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
+        int path[BBS_NET_MAX_PATH], len, rc;
+        double cap = INFINITY, t_sent;
+
+        len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
+                            bbs_net_fabric_link_flows(x->fab), path, NULL);
+        m->qdelay = queue_delay(x, path, len);
+        for (int i = 0; i < len; i++) {
+            cap = fmin(cap, t->link_cap_Bps[path[i]]);
+            x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
+        }
+        x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
+        x->job_hopn[m->job]++;
+        t_sent = bbs_engine_now(x->e) + m->bytes / cap;
+        rc = exec_sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        if (rc == BB_OK)
+            rc = exec_sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
+                       mi, NULL);
+        return rc;
+    }
+    m->xfer_left = m->bytes;
+    m->t_xfer0 = bbs_engine_now(x->e);
+    return exec_send_piece(x, mi);
+}
+
+/* exec_inject: message mi from node src to node dst (src != dst) through src's
+ * network interface: at once, or (inject_fcfs) after the messages the node
+ * sent before it, one at a time, as CODES' fcfs scheduler sends a node's
+ * messages, one message's packets after the other's. */
+int
+exec_inject(bbs_exec_state *x, int mi, int src, int dst)
+{
+    msg *m = &x->m[mi];
+
+    m->src_node = src;
+    m->dst_node = dst;
+    if (!x->c->inject_fcfs)
+        return transmit(x, mi);
+    if (x->inj_busy[src]) {
+        m->inj_next = -1;
+        if (x->inj_tail[src] >= 0)
+            x->m[x->inj_tail[src]].inj_next = mi;
+        else
+            x->inj_head[src] = mi;
+        x->inj_tail[src] = mi;
+        return BB_OK;
+    }
+    x->inj_busy[src] = 1;
+    m->injecting = 1;
+    return transmit(x, mi);
+}
+
+/* exec_injected: message mi's last byte has left its node: the next waiting
+ * message of the node goes. */
+int
+exec_injected(bbs_exec_state *x, int mi)
+{
+    msg *m = &x->m[mi];
+    int src = m->src_node, nx;
+
+    if (!m->injecting)
+        return BB_OK;
+    m->injecting = 0;
+    nx = x->inj_head[src];
+    if (nx < 0) {
+        x->inj_busy[src] = 0;
+        return BB_OK;
+    }
+    x->inj_head[src] = x->m[nx].inj_next;
+    if (x->inj_head[src] < 0)
+        x->inj_tail[src] = -1;
+    x->m[nx].inj_next = -1;
+    x->m[nx].injecting = 1;
+    return transmit(x, nx);
+}
+
+int
+exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
+{
+    bbs_exec_state *x = ctx;
+    int mi = (int)info->tag, rc;
+    msg *m = &x->m[mi];
+    double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
+    if (m->xfer_left > 0)
+        return exec_send_piece(x, mi);
+    x->job_hops[m->job] += info->router_hops;
+    x->job_hopn[m->job]++;
+    if ((rc = exec_injected(x, mi)) != BB_OK)
+        return rc;
+    if (m->kind == M_P2P) {
+        if ((rc = exec_sched(x, t_arr, EV_ARRIVE, 0, mi, NULL)) != BB_OK)
+            return rc;
+        return exec_local_send_done(x, mi);
+    }
+    /* I/O transfers count as messages in the latency sample (as MFNetSim) */
+    if (exec_dvec_push(&x->lat[m->job], t_arr - m->t_xfer0))
+        return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
+    if (m->kind == M_IOW)
+        return exec_sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
+    return exec_sched(x, t_arr, EV_ARRIVE, 0, mi, NULL);
+}
