@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# libbbanalytic: the analytic front end (no I/O).
+# analytic/: libbbanalytic, the analytic front end (pure functions, no I/O).
+# Its sources are listed here and nowhere else; its tests are in tests/local.mk.
 noinst_LIBRARIES += analytic/libbbanalytic.a
 analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
@@ -15,5 +16,6 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/sizing.c analytic/sizing.h \
 	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \
+	analytic/sweep.c analytic/sweep.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
 	analytic/effbw.c analytic/effbw.h

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks: built and run by `make bench`, never by `make check`.
-EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff
+EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker
 bench_b_onoff_SOURCES = bench/b_onoff.c
 bench_b_onoff_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_analytic_SOURCES = bench/b_analytic.c
@@ -8,7 +8,9 @@ bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_export_SOURCES = bench/b_export.c
 bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh
+EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
+	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
+	bench/hybrid.sh bench/mechanisms.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -22,7 +24,8 @@ bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 .PHONY: bench-solver
 
 # Every benchmark, one after the other (several minutes).
-bench-all: bench bench-solver bench-sim bench-storage bench-net bench-sweep bench-traces bench-hybrid bench-mpi
+bench-all: bench bench-solver bench-onoff bench-sim bench-storage bench-net bench-sweep bench-traces \
+	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi
 .PHONY: bench-all
 
 # The bursts model (issue 13): time-unit convergence, quasi-periodic
@@ -34,3 +37,59 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	bench/b_onoff 10 5 3
 	bench/b_onoff many
 .PHONY: bench-onoff
+
+# The simulator (the paper's Figure 4 protocol).
+bench-sim: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/b_sim.sh
+.PHONY: bench-sim
+
+# The sweep speed bar (100 sizes under 2 s).
+bench-sweep: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/sweep.sh
+.PHONY: bench-sweep
+
+# Speed of the device models.
+bench-storage: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/storage.sh
+.PHONY: bench-storage
+
+# The network's synthetic load.
+bench-net: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/netload.sh
+.PHONY: bench-net
+
+# The trace models, and Graph500 levels against BFS on Kronecker graphs.
+bench_b_traces_SOURCES = bench/b_traces.c
+bench_b_traces_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench_b_kronecker_SOURCES = bench/b_kronecker.c
+bench_b_kronecker_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench-traces: bench/b_traces$(EXEEXT) bench/b_kronecker$(EXEEXT) src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
+	  BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) $(SHELL) $(top_srcdir)/bench/traces.sh
+.PHONY: bench-traces
+
+# validate --scenario on the shipped scenarios.
+bench-validate-scn: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/validate_scn.sh
+.PHONY: bench-validate-scn
+
+# Per-unit overhead of the MPI layer.
+bench-mpi: src/bbsize$(EXEEXT) tests/mpi_units$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize MPI_UNITS=$(abs_top_builddir)/tests/mpi_units \
+	  $(SHELL) $(top_srcdir)/bench/b_mpi.sh
+.PHONY: bench-mpi
+
+# The MFNetSim matrix.
+bench-hybrid: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  $(SHELL) $(top_srcdir)/bench/hybrid.sh
+.PHONY: bench-hybrid
+
+# What each network and storage mechanism changes.
+bench-mechanisms: src/bbsize$(EXEEXT)
+	for w in w1 w2; do for r in min adp; do \
+	  BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
+.PHONY: bench-mechanisms

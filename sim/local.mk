@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# libbbsim: the validation simulator.  Generic engine first (engine, rng,
-# stats, replicate: nothing about burst buffers), then the models.  Other
-# models append with `sim_libbbsim_a_SOURCES += ...`.
+# sim/: libbbsim, the validation simulator.  The generic engine first
+# (engine, rng, stats, replication: nothing about burst buffers), then the
+# paper's platform and the trace-driven workload models (sim/workload/*.c
+# that need only the engine).  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += sim/libbbsim.a
 sim_libbbsim_a_SOURCES = \
 	sim/bbsim.h \
@@ -13,23 +14,20 @@ sim_libbbsim_a_SOURCES = \
 	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h \
-	sim/grow.h
+	sim/grow.h \
+	sim/bbmpi.h \
+	sim/workload/vefdist.c sim/workload/vefdist.h \
+	sim/workload/vef.c sim/workload/vef.h \
+	sim/workload/g500.c sim/workload/g500.h \
+	sim/workload/wlsink.h \
+	sim/workload/horovod.c sim/workload/horovod.h \
+	sim/workload/dcnw.c sim/workload/dcnw.h \
+	sim/workload/fileload.c sim/workload/fileload.h
 
-# Tests of the engine and of the platform model, and the CLI script.
-check_PROGRAMS += tests/t_engine tests/t_bbsim tests/t_steady
-tests_t_steady_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_steady_LDADD = sim/libbbsim.a $(GSL_LIBS) $(CMOCKA_LIBS)
-tests_t_engine_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
-tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
-TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
-EXTRA_DIST += tests/cli_simulate.sh
-
-# Simulator benchmark (never run by make check).
-EXTRA_DIST += bench/b_sim.sh
-bench-sim: src/bbsize$(EXEEXT)
-	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/b_sim.sh
-.PHONY: bench-sim
-
-dist_man_MANS += man/bbsize-simulate.1 man/bbsize-validate.1
+# The optional MPI back end (./configure --with-mpi): sim/bbmpi.c joins
+# libbbsim; without it sim/bbmpi.h's inline no-ops stand in.  MPI_LIBS is
+# in LIBS (configure.ac), so every program linking libbbsim.a gets it.
+if WITH_MPI
+sim_libbbsim_a_SOURCES += sim/bbmpi.c
+AM_CPPFLAGS += $(MPI_CFLAGS)
+endif

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The bbsize command.
-bin_PROGRAMS += src/bbsize
-# The readers of input formats, src/formats/: one file per format and the
-# one unit parser, pure text -> struct, linked by bbsize, the tests and the
-# fuzzers.  Its sources are listed here and nowhere else.
+# src/: the bbsize command, and src/formats/ (libbbformats): the readers of
+# input formats, one file per format and the one unit parser, pure text ->
+# struct, linked by bbsize, the tests and the fuzzers.  Each one's sources
+# are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
 AM_CPPFLAGS += -I$(top_srcdir)/src/formats
 src_formats_libbbformats_a_SOURCES = \
@@ -23,31 +22,33 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/sizedist_file.c src/formats/sizedist_file.h \
 	src/formats/alloc_file.c src/formats/alloc_file.h
 nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
-src_bbsize_SOURCES = src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
+
+bin_PROGRAMS += src/bbsize
+src_bbsize_SOURCES = \
+	src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h src/options.c src/options.h src/outfile.c src/outfile.h \
-	src/devload.c src/devload.h src/topoload.c src/topoload.h src/cmd_bbarch.c src/scnmode.h \
-	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c \
-	src/cmd_generate.c
-src_bbsize_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread
-BUILT_SOURCES += src/default_workload.c
-CLEANFILES += src/default_workload.c
-workloadsdir = $(pkgdatadir)/workloads
-dist_workloads_DATA = data/workloads/default.csv
+	src/devload.c src/devload.h src/topoload.c src/topoload.h \
+	src/simcli.c src/simcli.h src/valrun.c src/valrun.h \
+	src/scnrun.c src/scnrun.h src/scnmode.h \
+	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
+	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
+	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
+	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/cmd_report.c \
+	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
+	src/report/doc.c src/report/doc.h src/report/report.h \
+	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c
+# Layers from the top down: a static library comes before the ones it uses.
+src_bbsize_LDADD = src/formats/libbbformats.a sim/workload/libbbswl.a \
+	sim/storage/libbbsstor.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
+	sim/libbbsim.a analytic/libbbanalytic.a \
+	$(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread
 
 # The default workload is compiled in, so `bbsize size` works anywhere.
+BUILT_SOURCES += src/default_workload.c
+CLEANFILES += src/default_workload.c
 src/default_workload.c: $(top_srcdir)/data/workloads/default.csv
 	$(AM_V_GEN)$(MKDIR_P) src && { \
 	  echo '/* generated from data/workloads/default.csv; do not edit */'; \
 	  echo 'const char bb_default_workload_csv[] ='; \
 	  $(SED) -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
-dist_man_MANS += man/bbsize.1 man/bbsize-workload.5
-src_bbsize_SOURCES += src/simcli.c src/simcli.h src/cmd_simulate.c src/cmd_validate.c
-# What the commands share beyond options: the validation run (validate,
-# report --validate).
-src_bbsize_SOURCES += src/valrun.c src/valrun.h
-# `bbsize report`: the command (options, order) in cmd_report.c; what it
-# computes, its figures and one function per section in src/report/, the
-# XHTML/Markdown writer in src/report/doc.[ch].
-src_bbsize_SOURCES += src/report/doc.c src/report/doc.h src/report/report.h \
-	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c

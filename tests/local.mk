@@ -69,3 +69,78 @@ tests_t_bbnode_SOURCES = tests/t_bbnode.c
 tests_t_bbnode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bbnode_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_bbnode
+
+# Libraries a test links, from the top layer down.
+NET_LIBS = sim/network/libbbsnet.a sim/libbbsim.a analytic/libbbanalytic.a \
+	$(UMFPACK_LIBS) $(GSL_LIBS)
+STOR_TEST_LIBS = sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+WL_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
+	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+
+# The engine, the paper's platform (sim/bb.c), steady-state detection.
+check_PROGRAMS += tests/t_engine tests/t_bbsim tests/t_steady
+tests_t_steady_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_steady_LDADD = sim/libbbsim.a $(GSL_LIBS) $(CMOCKA_LIBS)
+tests_t_engine_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
+EXTRA_DIST += tests/cli_simulate.sh
+
+# What-if studies: presets, sweeps, Darshan fits, the report.
+check_PROGRAMS += tests/t_sweep
+tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_sweep_SOURCES = tests/t_sweep.c src/sweeprun.c src/sweeprun.h
+tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
+	tests/cli_report.sh
+EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh tests/svg_key.awk
+
+# Storage: devices, failures, the architectures; bbsize device and bbarch.
+check_PROGRAMS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch
+tests_t_storage_dev_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_dev_LDADD = src/formats/libbbformats.a $(STOR_TEST_LIBS)
+tests_t_storage_fail_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_fail_LDADD = $(STOR_TEST_LIBS)
+tests_t_storage_arch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_storage_arch_LDADD = sim/storage/libbbsstor.a sim/network/libbbsnet.a $(STOR_TEST_LIBS)
+TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli_device.sh \
+	tests/cli_bbarch.sh
+EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_cli.sh tests/storage_test.h
+
+# The network: topology, max-min sharing, synthetic load; bbsize netload.
+check_PROGRAMS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load
+tests_t_net_topo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_net_topo_LDADD = src/formats/libbbformats.a $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_net_maxmin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_net_maxmin_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_net_load_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_net_load_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load tests/cli_netload.sh
+EXTRA_DIST += tests/cli_netload.sh
+
+# Workloads: the executor, the application models, collectives, traces,
+# scenarios and their cross-check.
+check_PROGRAMS += tests/t_wl_exec tests/t_wl_models tests/t_wl_coll tests/t_traces
+tests_t_wl_exec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_exec_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_wl_models_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_models_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_wl_coll_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_wl_coll_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_traces_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_traces_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_wl_exec tests/t_wl_models tests/t_wl_coll tests/t_traces \
+	tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh \
+	tests/cli_validate_scn.sh tests/cli_scenario_traces.sh tests/cli_scenario_failures.sh
+EXTRA_DIST += tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh \
+	tests/cli_validate_scn.sh tests/cli_scenario_traces.sh tests/cli_scenario_failures.sh
+
+# The distributed runner against the thread runner, and the commands under
+# mpirun -np 1, 2, 3 (a TAP skip without --with-mpi).
+check_PROGRAMS += tests/mpi_units
+tests_mpi_units_SOURCES = tests/mpi_units.c src/mpistart.c src/mpistart.h
+tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
+TESTS += tests/cli_mpi.sh
+EXTRA_DIST += tests/cli_mpi.sh
