@@ -411,7 +411,10 @@ wh_factor(kern_t *r, long M, long B, char *err)
     for (long k = 0; k <= M; k++) {
         long d = k - B;
 
-        f[((d % N) + N) % N] -= r->ct[k] * pow(rho, (double)d);
+        /* in logs: with E > B, rho > 1 and rho^U overflows where ct
+         * underflows */
+        if (r->ct[k] > 0)
+            f[((d % N) + N) % N] -= exp(log(r->ct[k]) + (double)d * log(rho));
     }
     f[0] += 1.0 + delta;
     fftw_execute_dft(pb, f, f);
