@@ -6,7 +6,7 @@
 # buffer size suffices (it ran for over 10 minutes and grew to 10 GB).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-t_plan 7
+t_plan 8
 # 60 s, far above the 3 s and 10 s these take alone on 2 busy cores; under
 # make check-valgrind (tests/vg-run.sh) everything is about 30 times slower
 limit=60
@@ -44,3 +44,10 @@ if grep -q 'n/a' "$T/r.html" || grep -q 'could not be solved' "$T/err"; then
 else
   t_ok "every point of the curves was solved"
 fi
+
+# Too little memory for GMRES's long restart and for the GTH fallback: a
+# refusal naming what to change (exit 2, bbsize(1)), not an internal
+# error (it was 70)
+t_err "without room for the solvers: exit 2 naming --max-memory" 2 \
+  'residual .*banded GTH fallback would need [0-9.]+ GB .*raise --max-memory' \
+  timeout "$limit" "$BBSIZE" idle --pfs-bw 30GB/s --bb-size 1PB --resolution 100 --max-memory 40MB -q
