@@ -411,7 +411,10 @@ wh_factor(kern_t *r, long M, long B, char *err)
     for (long k = 0; k <= M; k++) {
         long d = k - B;
 
-        f[((d % N) + N) % N] -= r->ct[k] * pow(rho, (double)d);
+        /* in logs: with E > B, rho > 1 and rho^U overflows where ct
+         * underflows */
+        if (r->ct[k] > 0)
+            f[((d % N) + N) % N] -= exp(log(r->ct[k]) + (double)d * log(rho));
     }
     f[0] += 1.0 + delta;
     fftw_execute_dft(pb, f, f);
@@ -509,6 +512,14 @@ typedef struct {
     engine small;        /* N >= 2U + 1, region 0 crossing upwards */
     fftw_complex *xspec; /* crossing kernel spectrum at the small engine */
     double thx;          /* crossing tilt max(th0, th1) */
+    /* E > B (th1 < 0): the jumps past S, from every source, by their own
+     * convolution scaled to S (see apply_fold); else from the regions'
+     * tilted convolutions */
+    int fold_own;
+    long fold_ns;        /* sources S - fold_ns + 1 .. S */
+    engine fold;         /* N >= fold_ns + U */
+    fftw_complex *fspec; /* c(d), d = 1..U, at the fold engine */
+    double *fsc;         /* e^{h(S) - h(j)} <= 1 for the fold's sources */
     double *clamp0, *clamp1; /* sum_{d < -j} c_r(d), j = 0..B */
     double *w, *q, *xs;  /* scratch: S + M + 1, 2U + 2, S + 1 */
     double *hl;          /* h(l), l = 0..S + M */
@@ -551,6 +562,45 @@ lse_val(const lse_acc *a)
     return a->s > 0 ? a->mx + log(a->s) : -INFINITY;
 }
 
+/* The jumps past S when the top region's tilt is negative (E > B: the
+ * mass piles up under S and decays downwards, h decreases).  There the
+ * tilted values beyond S are e^{|theta| (m - S)} below the mass they fold
+ * onto (m - S up to U, so e^{-600} on the default workload at 30 GB/s):
+ * taken from the regions' tilted convolutions they underflow, and the
+ * fold factor e^{h(L) - h(m)} overflows.  Instead, with the sources
+ * rescaled to S, x'_j = x_j e^{h(S) - h(j)} <= 1 (h nonincreasing: the
+ * region below a lazy threshold drifts up at least as fast), one
+ * convolution with the untilted up-jump law c(d) = DIST(d + B), d >= 1
+ * (the same in both regions), gives q(m) = e^{h(S)} (untilted mass at m);
+ * it lands at L in (S - B, S] with the factor e^{h(L) - h(S)} <=
+ * e^{|theta| B}.  Every factor is bounded, and the stall units' log is
+ * log q(m) - h(S). */
+static void
+apply_fold(ws_t *s, const double *x, double *y, lse_acc *nacc, double *over)
+{
+    long S = s->S, B = s->B, U = s->U, ns = s->fold_ns, j0 = S - ns + 1;
+
+    for (long i = 0; i < ns; i++)
+        s->xs[i] = x[j0 + i] * s->fsc[i];
+    /* out[i + t] = sum x'_{j0 + i} c(t + 1): m = j0 + i + t + 1 */
+    eng_conv(&s->fold, s->xs, ns, s->fspec, s->q, 0, ns + U - 1);
+    for (long o = 1; o <= U; o++) {
+        long m = S + o, st, L = fold_to(S, B, m, &st);
+        double v = s->q[m - j0 - 1];
+
+        y[L] += v * exp(s->hl[L] - s->hl[S]);
+        if (!(v > 0)) /* the logs only: the product stays linear */
+            continue;
+        if (nacc)
+            lse_add(nacc, log(v) - s->hl[S] + log((double)st));
+        if (over) {
+            double lg = log(v) - s->hl[S], *ov = &over[o - 1];
+
+            *ov = *ov > lg ? *ov + log1p(exp(lg - *ov)) : lg + log1p(exp(*ov - lg));
+        }
+    }
+}
+
 /* y = x P~ (tilted censored chain).  When nu is not NULL, *nu receives log
  * of the expected stall units per step, sum_j pi_j E[ceil(o/B)^+], and
  * over (when not NULL, U entries) the untilted mass arriving at overflow
@@ -576,7 +626,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
         /* s->w[l + B] is the tilted mass at destination l */
         for (long l = T; l <= S; l++)
             y[l] += s->w[l + B];
-        for (long o = 1; o <= U; o++) {
+        for (long o = 1; o <= U && !s->fold_own; o++) {
             long m = S + o, st, L = fold_to(S, B, m, &st);
             double v = s->w[m + B];
             /* untilted value at m: v e^{-h1(m)}, h1 the region's line */
@@ -637,7 +687,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
 
                 if (m <= S) {
                     y[m] += v * exp(s->hl[m] - H0);
-                } else {
+                } else if (!s->fold_own) {
                     long st, L = fold_to(S, B, m, &st);
 
                     y[L] += v * exp(s->hl[L] - H0);
@@ -657,6 +707,8 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
             if (s->clamp0[j] > 0)
                 y[0] += x[j] * exp(log(s->clamp0[j]) - s->hl[j]);
     }
+    if (s->fold_own)
+        apply_fold(s, x, y, nu ? &nacc : NULL, over);
     if (nu)
         *nu = lse_val(&nacc);
 }
@@ -712,6 +764,9 @@ ws_free(ws_t *s)
     eng_free(&s->big);
     eng_free(&s->small);
     fftw_free(s->xspec);
+    eng_free(&s->fold);
+    fftw_free(s->fspec);
+    free(s->fsc);
     free(s->clamp0);
     free(s->clamp1);
     free(s->w);
@@ -786,10 +841,10 @@ kern_get(bba_fftwh_cache *cache, int lazy_region, double eps, const double *dist
             k->cu[B] += (1.0 - eps) * pless;
     }
     k->thstar = cramer_root(k->cu, M, B);
-    /* The greedy kernel is tilted only towards a decaying tail: with E > B
-     * a negative slope would amplify the FFT's absolute error at the fold
-     * (the answer is then far from tiny anyway). */
-    k->theta = !lazy_region && k->thstar < 0 ? 0.0 : k->thstar;
+    /* With E > B the root is negative: the mass piles up under S and
+     * decays downwards like e^{theta (S - l)}, so the mirrored tilt keeps
+     * x O(1) there too; the fold is then computed apart (apply_fold). */
+    k->theta = k->thstar;
     if (!lazy_region && k->theta > 0 && b != NULL) {
         /* tilted law as the convolution of tilted Bernoullis: nothing
          * under- or overflows however far the tail */
@@ -920,6 +975,24 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
                         ? exp(log(s->reg[0].k->cu[d + B]) + s->thx * (double)d) : 0.0;
         eng_spectrum(&s->small, kt, U + 1, s->xspec);
         free(kt);
+    }
+    if (s->th1 < 0 && U > 0) {
+        double *kc = malloc((size_t)U * sizeof *kc);
+
+        s->fold_own = 1;
+        s->fold_ns = S + 1 < U ? S + 1 : U;
+        s->fsc = malloc((size_t)s->fold_ns * sizeof *s->fsc);
+        if (kc == NULL || s->fsc == NULL || eng_init(&s->fold, good_size(s->fold_ns + U)) != 0
+            || !(s->fspec = fftw_malloc((size_t)(s->fold.N / 2 + 1) * sizeof *s->fspec))) {
+            free(kc);
+            goto nomem;
+        }
+        for (long d = 1; d <= U; d++)
+            kc[d - 1] = dist[d + B];
+        eng_spectrum(&s->fold, kc, U, s->fspec);
+        free(kc);
+        for (long i = 0; i < s->fold_ns; i++)
+            s->fsc[i] = exp(s->hl[S] - s->hl[S - s->fold_ns + 1 + i]);
     }
 out:
     return rc;
@@ -1059,6 +1132,10 @@ out:
 
 /* ---- the entry point -------------------------------------------------------- */
 
+/* The GMRES restart length at most when E > B (eval_core): B + 60 up to
+ * this; (FOLD_RESTART_MAX + 6) (S + 1) doubles. */
+#define FOLD_RESTART_MAX 400
+
 static int
 eval_core(const double *dist, long M, long B, long S, size_t napp,
           const long *b, const double *p, const bba_policy *pol,
@@ -1068,6 +1145,8 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
     ws_t s;
     double *x = NULL, *rhs = NULL, *y = NULL, *over = NULL, relres = INFINITY;
     long U = M > B ? M - B : 0, n = S + 1, iters = 0;
+    long maxit = o->krylov_max_iter > 0 ? o->krylov_max_iter : 300;
+    int restart = o->restart > 0 ? o->restart : 30;
     double bytes, lognu, logZ, logD, pless = 0, pgeB, minx = 0, maxx = 0;
     int rc = BB_OK;
 
@@ -1122,8 +1201,25 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
     }
     for (long l = 0; l < n; l++)
         rhs[l] = 1.0;
-    rc = gmres(&s, rhs, x, o->restart > 0 ? o->restart : 30,
-               o->krylov_max_iter > 0 ? o->krylov_max_iter : 300,
+    if (s.fold_own) {
+        /* E > B: the preconditioner is exact at the bottom and in the
+         * interior, and the top boundary (where the mass is) leaves a
+         * correction of rank about B that restarts of 30 never finish
+         * (the default workload at 30 GB/s stalls at 2e-7 after 300
+         * steps; 82 steps in one cycle of B + 60).  Give GMRES that
+         * basis when it fits in memory. */
+        long want = B + 60 < FOLD_RESTART_MAX ? B + 60 : FOLD_RESTART_MAX;
+        bba_solver_opts o2 = *o;
+
+        o2.restart = want;
+        if (want > restart && !(o->mem_limit_bytes > 0
+                                && bba_fftwh_bytes(M, B, S, &o2) > o->mem_limit_bytes))
+            restart = (int)want;
+        if (maxit < 3L * restart)
+            maxit = 3L * restart;
+        info->peak_bytes = bba_fftwh_bytes(M, B, S, &o2);
+    }
+    rc = gmres(&s, rhs, x, restart, maxit,
                o->fft_tol > 0 ? o->fft_tol : 1e-14, &iters, &relres, err);
     if (rc != BB_OK)
         goto out;

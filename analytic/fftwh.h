@@ -15,9 +15,10 @@
  *     of g (the only states reachable from 0) is solved instead;
  *  1. exponential tilt x_l = pi_l exp(h(l)), h piecewise linear (slope
  *     theta_0 below the lazy THRESHOLD, theta_1 above), each slope the
- *     Cramer root of its region's kernel (theta_1 >= 0 only), so that x is
- *     O(1) and FFT round-off stays relative to the local size of pi: idle
- *     fractions far below the double range are returned as log10;
+ *     Cramer root of its region's kernel (negative when the region drifts
+ *     up, E > B: the mirrored tilt, the mass decaying down from S), so
+ *     that x is O(1) and FFT round-off stays relative to the local size of
+ *     pi: idle fractions far below the double range are returned as log10;
  *  2. the product x -> x P (tilted) is one FFT convolution per region plus
  *     O(B + M) boundary terms (clamp at 0, fold at S, threshold crossing);
  *  3. normalisation by a rank-one border (no pinned state);
@@ -25,7 +26,11 @@
  *     1 - c(z) = K (1 - G+(z)) (1 - G-(z)) of the tilted kernel's symbol,
  *     by the cepstral (FFT log) method, applied as two convolutions with
  *     the renewal sequences of the ladder-height laws;
- *  5. restarted GMRES; the true residual is recomputed at the end.
+ *  5. restarted GMRES; the true residual is recomputed at the end.  With
+ *     theta_1 < 0 the jumps past S come from a convolution of their own
+ *     and the restart grows to B + 60 (at most 400) when that fits in
+ *     o->mem_limit_bytes: the top boundary leaves a correction of rank
+ *     about B there.
  * Sizes: S up to ~10^6 quanta, M (sum of bandwidths) up to ~10^6.  Time
  * O((S + M) log(S + M)) per product, about 10-30 products per solve; memory
  * about (GMRES restart + 12) (S + M) doubles.  No chain is built. */

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,18 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
 
             bba_chain_estimate(S, m->B, m->M, NULL, NULL, &chain_bytes);
             band_bytes = ((double)S + 1.0) * (double)(m->B + U + 1) * sizeof(double);
-            if (so->mem_limit_bytes > 0 && chain_bytes + band_bytes > so->mem_limit_bytes)
-                return rc;
+            if (so->mem_limit_bytes > 0 && chain_bytes + band_bytes > so->mem_limit_bytes) {
+                /* a refusal the user can act on (exit 2), not an
+                 * internal failure: say what would fit */
+                char why[BB_ERRLEN];
+
+                snprintf(why, sizeof why, "%s", err ? err : "the FFT solver did not converge");
+                return bb_seterr(err, BB_ETOOBIG, "%s; the banded GTH fallback would need "
+                                 "%.3g GB for %ld states (limit %.3g GB): raise --max-memory, "
+                                 "or lower --resolution or the buffer size", why,
+                                 (chain_bytes + band_bytes) / 1e9, S + U + 1,
+                                 so->mem_limit_bytes / 1e9);
+            }
             fb = *so;
             fb.kind = BBA_SOLVER_BANDED;
             so = &fb;

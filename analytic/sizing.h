@@ -62,7 +62,10 @@ typedef struct {
  * set (bba_onoff_eval with so's tolerance and memory limit).  If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it).
  * Errors: those of bba_chain_build, bba_chain_check_reachable and
- * bba_stationary_solve. */
+ * bba_stationary_solve; with the FFT solver, those of bba_fftwh_eval,
+ * except that BB_ENOCONV falls back to banded GTH (unless
+ * so->no_fallback) and becomes BB_ETOOBIG, naming the memory GTH would
+ * need and the options to change, when GTH would not fit. */
 int bba_eval(const bba_model *m, long S, const bba_policy *pol,
              const bba_solver_opts *so, bba_eval_result *out, double **pi_out,
              char *err);

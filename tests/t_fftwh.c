@@ -217,6 +217,94 @@ overloaded(void **state)
     bba_model_free(&m);
 }
 
+/* The Cramer root theta < 0 of E e^{theta (X - B)} = 1 (E > B), from the
+ * model's DIST by bisection: independent of fftwh.c's Newton iteration. */
+static double
+negative_cramer_root(const bba_model *m)
+{
+    double lo = -1.0, hi = 0.0;
+
+    for (;;) { /* psi(lo) > 0: some load is below B */
+        double s = 0;
+
+        for (long k = 0; k <= m->M; k++)
+            s += m->dist[k] * exp(lo * (double)(k - m->B));
+        if (s > 1)
+            break;
+        lo *= 2;
+    }
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi), s = 0;
+
+        for (long k = 0; k <= m->M; k++)
+            s += m->dist[k] * exp(mid * (double)(k - m->B));
+        if (s > 1)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Far above B (E/B = 5.1, up-jumps 5 B long: the default workload at
+ * 30 GB/s in small): the mirrored tilt and the fold of its own (fftwh.c)
+ * against the chain solvers, greedy and lazy, at sizes below, near and
+ * well above the largest jump; GMRES converges in one long cycle.  Then a
+ * chain too large for GTH under the memory limit given: the FFT solver
+ * answers alone, idle tends to 1 - B/E from above, and the mass at the
+ * empty buffer decays like e^{theta S}, theta the negative Cramer root
+ * (the walk seen from S drifts away from 0 with that rate), to 1e-3: the
+ * complex roots of nearly the same modulus leave an oscillation around
+ * the pure exponential, 3e-4 of the log ratio over 1000 quanta at S =
+ * 4000 in banded GTH as in this solver (which agree to 1e-13 there),
+ * 1.5e-4 at S = 40,000. */
+static void
+overloaded_far(void **state)
+{
+    long b[3] = { 601, 449, 303 };
+    double p[3] = { 0.3, 0.4, 0.5 };
+    bba_model m;
+    bba_policy greedy = { 0, 0, 0 }, lazy;
+    bba_solver_opts so;
+    bba_eval_result r1, r2;
+    double E, th, chain_bytes;
+    long S1 = 40000, S2 = 41000;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_model_init(&m, 3, b, p, 100, 0, err), BB_OK);
+    E = m.mom.mean;
+    assert_true(E > 5 * (double)m.B);
+    for (long S = 50; S <= 1600; S = S * 3 + 7) {
+        bba_eval_result f;
+
+        lazy = (bba_policy){ 1, S / 3, 0.05 };
+        check_against_chain(&m, S, &greedy);
+        check_against_chain(&m, S, &lazy);
+        eval_kind(&m, S, &greedy, BBA_SOLVER_FFT, &f, NULL);
+        assert_true(f.solve.iterations <= m.B + 60);
+    }
+    tu_solver(&so, BBA_SOLVER_FFT);
+    so.no_fallback = 1;
+    so.mem_limit_bytes = 2.0 * bba_fftwh_bytes(m.M, m.B, S2, &so)
+                         * (double)(m.B + 60 + 6) / 36.0;
+    bba_chain_estimate(S1, m.B, m.M, NULL, NULL, &chain_bytes);
+    assert_true(chain_bytes > so.mem_limit_bytes);
+    assert_int_equal(bba_eval(&m, S1, &greedy, &so, &r1, NULL, err), BB_OK);
+    assert_int_equal(bba_eval(&m, S2, &greedy, &so, &r2, NULL, err), BB_OK);
+    assert_true(r1.meas.idle >= 1 - (double)m.B / E - 1e-12);
+    assert_true(fabs(r1.meas.idle - (1 - (double)m.B / E)) < 1e-9);
+    assert_true(fabs(r2.meas.idle - (1 - (double)m.B / E)) < 1e-9);
+    th = negative_cramer_root(&m);
+    assert_true(th < 0);
+    assert_true(r1.meas.p_empty > 0 && r2.meas.p_empty > 0);
+    if (!rel_close(log(r2.meas.p_empty / r1.meas.p_empty), th * (double)(S2 - S1), 1e-3))
+        print_error("decay %.12g, expected %.12g\n", log(r2.meas.p_empty / r1.meas.p_empty),
+                    th * (double)(S2 - S1));
+    assert_true(rel_close(log(r2.meas.p_empty / r1.meas.p_empty), th * (double)(S2 - S1), 1e-3));
+    bba_model_free(&m);
+}
+
 /* Bandwidths sharing a factor with B (gcd 2 and 5): only multiples of the
  * gcd are reachable; the solver divides by the gcd (fftwh.h step 0), S and
  * the threshold not multiples of it included, and must agree with the
@@ -419,7 +507,10 @@ no_convergence_and_fallback(void **state)
         bba_chain_estimate(400, m.B, m.M, NULL, NULL, &chain_bytes);
         assert_true(chain_bytes > so.mem_limit_bytes);
     }
-    assert_int_equal(bba_eval(&m, 400, &pol, &so, &r, NULL, err), BB_ENOCONV);
+    /* a refusal naming what to change (exit 2), not an internal error */
+    assert_int_equal(bba_eval(&m, 400, &pol, &so, &r, NULL, err), BB_ETOOBIG);
+    assert_non_null(strstr(err, "residual"));
+    assert_non_null(strstr(err, "--max-memory"));
     /* and the FFT solver's own budget is checked first */
     so.krylov_max_iter = 300;
     so.mem_limit_bytes = 1000;
@@ -464,6 +555,7 @@ main(void)
         cmocka_unit_test(agrees_with_chain_solvers),
         cmocka_unit_test(lazy_thresholds_and_eps),
         cmocka_unit_test(overloaded),
+        cmocka_unit_test(overloaded_far),
         cmocka_unit_test(common_factor_with_B),
         cmocka_unit_test(far_tail_against_gth),
         cmocka_unit_test(below_double_range_hand_asymptote),

@@ -43,6 +43,36 @@ recommend(bb_report *r)
     r->qrate = ctx->q.quantum_bytes / ctx->pf.time_unit_s;
 }
 
+/* With E >= B no size suffices and idle(S) falls only to 1 - B/E, the gap
+ * shrinking geometrically (like the stationary mass near the empty buffer,
+ * e^{theta* S} with theta* < 0 the Cramer root): plotting up to the
+ * largest load M (32,933 quanta on the default workload at 30 GB/s, flat
+ * after the first few hundred) cost about a minute of solves for nothing.
+ * The curves end instead at the first size on a doubling grid from 10
+ * where the gap is below 1e-3 of the gap at size 0 (at most M): about
+ * log2(M / 10) greedy solves, each at most that size. */
+static long
+infeasible_top(const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    bba_policy greedy = { 0, 0, r->o.eps };
+    bba_eval_result e;
+    double lim = 1.0 - 1.0 / r->ratio, gap0;
+    char err[BB_ERRLEN];
+    long S;
+
+    if (bba_eval(&ctx->model, 0, &greedy, &ctx->so, &e, NULL, err) != BB_OK)
+        return ctx->model.M;
+    gap0 = e.meas.idle - lim;
+    for (S = 10; S < ctx->model.M; S *= 2) {
+        if (bba_eval(&ctx->model, S, &greedy, &ctx->so, &e, NULL, err) != BB_OK)
+            return ctx->model.M;
+        if (!(e.meas.idle - lim > 1e-3 * gap0))
+            return S;
+    }
+    return ctx->model.M;
+}
+
 /* 2. Idle versus size for each load scale, sizes 0..S_top; 4. lazy
  * thresholds 0, 0.05, ..., 1 at the recommended size: one sweep. */
 static void
@@ -53,7 +83,7 @@ curves(bb_report *r)
     char err[BB_ERRLEN];
     int rc;
 
-    r->S_top = r->feasible ? 2 * r->S_star : ctx->model.M;
+    r->S_top = r->feasible ? 2 * r->S_star : infeasible_top(r);
     if (r->S_top < 10)
         r->S_top = 10;
     if (r->S_top > bb_ctx_s_max(ctx))
@@ -127,6 +157,22 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
     r->plots = plots;
     recommend(r);
     curves(r);
+    if (!r->feasible) {
+        /* E >= B: every policy idles at least 1 - B/E > target (the PFS
+         * drains at most B per time unit and stalls accept nothing), so no
+         * threshold can meet the target; the search would only repeat the
+         * sweep's solves at S_top (40 s on the default workload at
+         * 30 GB/s).  The greedy point is the sweep's threshold 0. */
+        const bba_sweep_out *g = &r->out[r->nsc * (size_t)r->nsz];
+
+        r->tr.feasible = 0;
+        if (g->status == BB_OK)
+            r->tr.greedy = g->r;
+        else
+            snprintf(r->thr_msg, sizeof r->thr_msg, "%s", "greedy draining could not be "
+                     "solved at this size");
+        return;
+    }
     rc = bba_threshold_best(&ctx->model, r->S_lazy, o->target, o->eps, 20, &ctx->so, NULL, NULL,
                             &r->tr, err);
     if (rc != BB_OK) {

@@ -175,6 +175,13 @@ bb_report_sec_lazy(bb_doc *d, const bb_report *r)
                        S > 0 ? 100.0 * (double)tr->best.threshold / (double)S : 0.0,
                        tr->best.meas.quiet, tr->greedy.meas.quiet, tr->best.meas.idle,
                        r->o.target, tr->greedy.meas.idle, r->o.eps);
+    } else if (!r->feasible) {
+        bb_doc_para_id(d, "best-threshold", NULL, "No threshold keeps idle <= %g at any buffer "
+                       "size: with E/B = %.4g every draining policy idles at least 1 - B/E = "
+                       "%.4g of the time (the PFS drains at most B per time unit).  The plots "
+                       "show idle and quiet against the threshold for a %s buffer, where greedy "
+                       "draining idles %.4g.", r->o.target, r->ratio, r->sr.idle_limit, b1,
+                       tr->greedy.meas.idle);
     } else {
         bb_doc_para(d, "No threshold keeps idle <= %g with a %s buffer: even greedy draining "
                     "idles %.3g of the time.", r->o.target, b1, tr->greedy.meas.idle);
