@@ -194,6 +194,13 @@ void bb_limits_check_topology(const void *par, const char *source);
  * message (66 unreadable, 65 a NUL byte in text or too large). */
 char *bb_read_or_die(const char *path, size_t *len, int mode);
 
+/* bb_path_beside: a path named by file `from` (a .conf, a scenario; NULL:
+ * none) as written (relative to the working directory), else relative to
+ * from's directory, else (by_base) its base name there; malloc'd, NULL if
+ * none exists (out of memory exits 70).  bb_path_exists: stat succeeds. */
+char *bb_path_beside(const char *from, const char *p, int by_base);
+int bb_path_exists(const char *p);
+
 /* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
 _Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 
