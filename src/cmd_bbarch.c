@@ -18,6 +18,7 @@
 #include "network/topo.h"
 #include "storage/arch.h"
 #include "storage/arch_dfly.h"
+#include "storage/bbnode.h"
 #include "storage/device.h"
 
 enum {
@@ -25,7 +26,7 @@ enum {
     OPT_THRESH, OPT_NETLAT, OPT_NETBW, OPT_PFSBW, OPT_DRAIN, OPT_LAZYTH, OPT_EPS, OPT_REQ,
     OPT_IAT, OPT_MTTF, OPT_MTTR, OPT_EA, OPT_TEMP, OPT_AMBIENT,
     OPT_INTERVAL, OPT_IOSTAT, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE, OPT_CMTTF,
-    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING
+    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING, OPT_PIECE, OPT_INFLIGHT
 };
 
 static const struct argp_option arch_options[] = {
@@ -51,6 +52,11 @@ static const struct argp_option arch_options[] = {
       "(default half the capacity)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: chance per second of draining below the "
       "threshold (default 0.01)", 0 },
+    { "piece", OPT_PIECE, "SIZE", 0, "the buffer node's server cuts every request into pieces "
+      "of SIZE, served in turn over the requests (0 or at least 512B; default 0: whole "
+      "requests; MFNetSim: 1MiB)", 0 },
+    { "pieces-in-flight", OPT_INFLIGHT, "N", 0, "pieces issued to a device at once (1 to 64; "
+      "default 1; MFNetSim: 4)", 0 },
     { "request", OPT_REQ, "SIZE", 0, "write request size (default 8MiB)", 0 },
     { "interarrival", OPT_IAT, "DURATION", 0, "mean time between a client's requests "
       "(exponential; default 1s)", 0 },
@@ -175,6 +181,16 @@ arch_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
+    case OPT_PIECE:
+        c->piece_bytes = qty_opt("piece", arg, 0);
+        if (c->piece_bytes != 0 && !(c->piece_bytes >= 512))
+            bb_die(BB_EXIT_USAGE, "option '--piece': '%s' is neither 0 (whole requests) nor at "
+                   "least 512B", arg);
+        break;
+    case OPT_INFLIGHT:
+        c->pieces_in_flight = (int)bb_opt_long("pieces-in-flight", arg, 1,
+                                               BBS_BBNODE_MAX_INFLIGHT);
+        break;
     case OPT_REQ: c->req_bytes = qty_opt("request", arg, 0); break;
     case OPT_IAT: c->mean_interarrival_s = pos_dur("interarrival", arg); break;
     case OPT_MTTF: a->mttf.v = qty_opt("mttf", arg, 2); a->mttf.set = 1; break;
