@@ -657,9 +657,9 @@ bb_ctx_s_max(const bb_ctx *ctx)
 /* ---- progress and output ------------------------------------------------ */
 
 int
-bb_progress_enabled(const bb_common *c)
+bb_progress_enabled(const bb_outopts *o)
 {
-    return !c->quiet && (c->progress || isatty(STDERR_FILENO));
+    return !o->quiet && (o->progress || isatty(STDERR_FILENO));
 }
 
 void

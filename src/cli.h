@@ -27,12 +27,8 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
-    /* The output options (options.h): the command gives &common.out to its
-     * output child; the same fields read as common.json, common.quiet... */
-    union {
-        bb_outopts out;
-        struct { BB_OUTOPTS_FIELDS; };
-    };
+    bb_outopts out;             /* the output options (options.h): the
+                                   command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */
 } bb_common;
 
@@ -136,7 +132,7 @@ int bb_exit_status(int bb_status);
 _Noreturn void bb_die_lib(int bb_status, const char *err);
 
 /* Progress on stderr (a terminal, or --progress; never with --quiet). */
-int bb_progress_enabled(const bb_common *c);
+int bb_progress_enabled(const bb_outopts *o);
 void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
 
 /* JSON: print obj to stdout (indented, one trailing newline) and release it. */
