@@ -14,6 +14,7 @@
 #include "devload.h"
 #include "readfile.h"
 #include "topoload.h"
+#include "grow.h"
 #include "network/route.h"
 #include "network/topo.h"
 #include "storage/arch.h"
@@ -269,7 +270,7 @@ static void
 load_temps(const char *path, double **t, double **T, size_t *n)
 {
     char *text, *line, *save = NULL, err[BB_ERRLEN];
-    size_t cap = 0, len;
+    size_t cap = 0, capT = 0, len;
     int lineno = 0, rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);
 
     if (rc != 0)
@@ -294,13 +295,9 @@ load_temps(const char *path, double **t, double **T, size_t *n)
             || strspn(e2, " \t\r") != strlen(e2) || !isfinite(a) || !isfinite(b))
             bb_die(BB_EXIT_DATAERR, "%s:%d: field 'time_s' or 'temp_C' is not a number", path,
                    lineno);
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            *t = realloc(*t, cap * sizeof **t);
-            *T = realloc(*T, cap * sizeof **T);
-            if (!*t || !*T)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-        }
+        if (bbs_grow((void **)t, sizeof **t, &cap, *n + 1)
+            || bbs_grow((void **)T, sizeof **T, &capT, *n + 1))
+            bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
         (*t)[*n] = a;
         (*T)[*n] = b;
         (*n)++;
@@ -319,14 +316,8 @@ static int
 keep_row(void *ctx, const bbs_arch_sample *row)
 {
     rows *r = ctx;
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 256;
-        bbs_arch_sample *nv = realloc(r->v, ncap * sizeof *nv);
-        if (!nv)
-            return BB_ENOMEM;
-        r->v = nv;
-        r->cap = ncap;
-    }
+    if (bbs_grow((void **)&r->v, sizeof *r->v, &r->cap, r->n + 1))
+        return BB_ENOMEM;
     r->v[r->n++] = *row;
     return BB_OK;
 }
@@ -385,14 +376,8 @@ static int
 keep_fail(void *ctx, double t, int node, bbs_comp_class cls, bbs_health h)
 {
     fail_rows *r = ctx;
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 256;
-        fail_row *nv = realloc(r->v, ncap * sizeof *nv);
-        if (!nv)
-            return BB_ENOMEM;
-        r->v = nv;
-        r->cap = ncap;
-    }
+    if (bbs_grow((void **)&r->v, sizeof *r->v, &r->cap, r->n + 1))
+        return BB_ENOMEM;
     r->v[r->n++] = (fail_row){ t, node, (int)cls, (int)h };
     return BB_OK;
 }
