@@ -55,7 +55,7 @@ typedef struct {
 typedef struct {
     const bb_scn_run *R;
     double cap_bytes;      /* per node for replications (0: the scenario's) */
-    size_t first;          /* the runner's unit u is unit first + u */
+    int replications;      /* 1: unit 0 (the demand, run before) is skipped */
     double check_s;        /* lazy: the executor's EPS check interval, > 0 */
 } vs_ctx;
 
@@ -75,7 +75,8 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     bbs_exec_config cfg = C->R->cfg;
     bbs_exec_result r;
     int rc;
-    unit += C->first;
+    if (unit == 0 && C->replications)
+        return BB_OK;
     cfg.unit = unit;
     cfg.lazy_check_s = C->check_s;
     if (unit == 0) {           /* the demand: no capacity limit, no failures */
@@ -156,22 +157,26 @@ bb_validate_scenario(const vs_args *ap)
     if (!res)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
 #define RES(u) ((vs_res *)((char *)res + (u) * rsz))
+    vs_res *D = calloc(1, rsz);
+    if (!D)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
     vs_ctx C = { &R, a.cap_bytes, 0, R.cfg.lazy_check_s };
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = bbs_replicate_run(1, rsz, res, vs_unit, &C, 1, NULL, NULL, err);
-    const vs_res *D = RES(0);
+    int rc = bbs_replicate_run(1, rsz, D, vs_unit, &C, 1, NULL, NULL, err);
     double tu = a.tu_s > 0 ? a.tu_s : D->median_burst_s;
     if (rc == BB_OK && D->nbursts == 0)
         bb_die(BB_EXIT_DATAERR, "%s: no job writes to the burst buffer: nothing for the "
                "analytic model to size", a.file);
     if (rc == BB_OK && !(tu > 0))
         bb_die(BB_EXIT_DATAERR, "%s: the median write burst lasts 0 s; give --time-unit", a.file);
-    C.first = 1;
+    C.replications = 1;
     C.check_s = tu;
     if (rc == BB_OK)
-        rc = bbs_replicate_run(nu - 1, rsz, RES(1), vs_unit, &C, (int)a.threads, NULL, NULL,
-                               err);
+        rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+    memcpy(RES(0), D, rsz);   /* unit 0 of the results: the demand */
+    free(D);
+    D = RES(0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc != BB_OK)
