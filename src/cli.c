@@ -91,6 +91,39 @@ bb_read_or_die(const char *path, size_t *len, int mode)
     return b;
 }
 
+int
+bb_path_exists(const char *p)
+{
+    struct stat st;
+
+    return stat(p, &st) == 0;
+}
+
+char *
+bb_path_beside(const char *from, const char *p, int by_base)
+{
+    const char *slash = from ? strrchr(from, '/') : NULL, *base = strrchr(p, '/');
+    size_t dl = slash ? (size_t)(slash - from + 1) : 0;
+    char *s;
+
+    if (bb_path_exists(p) || from == NULL)
+        return bb_path_exists(p) ? strdup(p) : NULL;
+    s = malloc(dl + strlen(p) + 1);
+    if (!s)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    memcpy(s, from, dl);
+    strcpy(s + dl, p);
+    if (p[0] != '/' && bb_path_exists(s))
+        return s;
+    if (by_base) {
+        strcpy(s + dl, base ? base + 1 : p);
+        if (bb_path_exists(s))
+            return s;
+    }
+    free(s);
+    return NULL;
+}
+
 static double
 default_memory_limit(void)
 {
@@ -624,9 +657,9 @@ bb_ctx_s_max(const bb_ctx *ctx)
 /* ---- progress and output ------------------------------------------------ */
 
 int
-bb_progress_enabled(const bb_common *c)
+bb_progress_enabled(const bb_outopts *o)
 {
-    return !c->quiet && (c->progress || isatty(STDERR_FILENO));
+    return !o->quiet && (o->progress || isatty(STDERR_FILENO));
 }
 
 void

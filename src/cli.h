@@ -27,12 +27,8 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
-    /* The output options (options.h): the command gives &common.out to its
-     * output child; the same fields read as common.json, common.quiet... */
-    union {
-        bb_outopts out;
-        struct { BB_OUTOPTS_FIELDS; };
-    };
+    bb_outopts out;             /* the output options (options.h): the
+                                   command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */
 } bb_common;
 
@@ -136,7 +132,7 @@ int bb_exit_status(int bb_status);
 _Noreturn void bb_die_lib(int bb_status, const char *err);
 
 /* Progress on stderr (a terminal, or --progress; never with --quiet). */
-int bb_progress_enabled(const bb_common *c);
+int bb_progress_enabled(const bb_outopts *o);
 void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
 
 /* JSON: print obj to stdout (indented, one trailing newline) and release it. */
@@ -193,6 +189,13 @@ void bb_limits_check_topology(const void *par, const char *source);
  * BB_READ_TEXT or BB_READ_BINARY); on failure, exit with its status and
  * message (66 unreadable, 65 a NUL byte in text or too large). */
 char *bb_read_or_die(const char *path, size_t *len, int mode);
+
+/* bb_path_beside: a path named by file `from` (a .conf, a scenario; NULL:
+ * none) as written (relative to the working directory), else relative to
+ * from's directory, else (by_base) its base name there; malloc'd, NULL if
+ * none exists (out of memory exits 70).  bb_path_exists: stat succeeds. */
+char *bb_path_beside(const char *from, const char *p, int by_base);
+int bb_path_exists(const char *p);
 
 /* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
 _Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);

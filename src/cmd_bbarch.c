@@ -14,10 +14,12 @@
 #include "devload.h"
 #include "readfile.h"
 #include "topoload.h"
+#include "grow.h"
 #include "network/route.h"
 #include "network/topo.h"
 #include "storage/arch.h"
 #include "storage/arch_dfly.h"
+#include "storage/bbnode.h"
 #include "storage/device.h"
 
 enum {
@@ -25,7 +27,7 @@ enum {
     OPT_THRESH, OPT_NETLAT, OPT_NETBW, OPT_PFSBW, OPT_DRAIN, OPT_LAZYTH, OPT_EPS, OPT_REQ,
     OPT_IAT, OPT_MTTF, OPT_MTTR, OPT_EA, OPT_TEMP, OPT_AMBIENT,
     OPT_INTERVAL, OPT_IOSTAT, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE, OPT_CMTTF,
-    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING
+    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING, OPT_PIECE, OPT_INFLIGHT
 };
 
 static const struct argp_option arch_options[] = {
@@ -51,6 +53,11 @@ static const struct argp_option arch_options[] = {
       "(default half the capacity)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: chance per second of draining below the "
       "threshold (default 0.01)", 0 },
+    { "piece", OPT_PIECE, "SIZE", 0, "the buffer node's server cuts every request into pieces "
+      "of SIZE, served in turn over the requests (0 or at least 512B; default 0: whole "
+      "requests; MFNetSim: 1MiB)", 0 },
+    { "pieces-in-flight", OPT_INFLIGHT, "N", 0, "pieces issued to a device at once (1 to 64; "
+      "default 1; MFNetSim: 4)", 0 },
     { "request", OPT_REQ, "SIZE", 0, "write request size (default 8MiB)", 0 },
     { "interarrival", OPT_IAT, "DURATION", 0, "mean time between a client's requests "
       "(exponential; default 1s)", 0 },
@@ -175,6 +182,16 @@ arch_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
+    case OPT_PIECE:
+        c->piece_bytes = qty_opt("piece", arg, 0);
+        if (c->piece_bytes != 0 && !(c->piece_bytes >= 512))
+            bb_die(BB_EXIT_USAGE, "option '--piece': '%s' is neither 0 (whole requests) nor at "
+                   "least 512B", arg);
+        break;
+    case OPT_INFLIGHT:
+        c->pieces_in_flight = (int)bb_opt_long("pieces-in-flight", arg, 1,
+                                               BBS_BBNODE_MAX_INFLIGHT);
+        break;
     case OPT_REQ: c->req_bytes = qty_opt("request", arg, 0); break;
     case OPT_IAT: c->mean_interarrival_s = pos_dur("interarrival", arg); break;
     case OPT_MTTF: a->mttf.v = qty_opt("mttf", arg, 2); a->mttf.set = 1; break;
@@ -253,7 +270,7 @@ static void
 load_temps(const char *path, double **t, double **T, size_t *n)
 {
     char *text, *line, *save = NULL, err[BB_ERRLEN];
-    size_t cap = 0, len;
+    size_t cap = 0, capT = 0, len;
     int lineno = 0, rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);
 
     if (rc != 0)
@@ -278,13 +295,9 @@ load_temps(const char *path, double **t, double **T, size_t *n)
             || strspn(e2, " \t\r") != strlen(e2) || !isfinite(a) || !isfinite(b))
             bb_die(BB_EXIT_DATAERR, "%s:%d: field 'time_s' or 'temp_C' is not a number", path,
                    lineno);
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            *t = realloc(*t, cap * sizeof **t);
-            *T = realloc(*T, cap * sizeof **T);
-            if (!*t || !*T)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
-        }
+        if (bbs_grow((void **)t, sizeof **t, &cap, *n + 1)
+            || bbs_grow((void **)T, sizeof **T, &capT, *n + 1))
+            bb_die(BB_EXIT_SOFTWARE, "out of memory reading %s", path);
         (*t)[*n] = a;
         (*T)[*n] = b;
         (*n)++;
@@ -303,14 +316,8 @@ static int
 keep_row(void *ctx, const bbs_arch_sample *row)
 {
     rows *r = ctx;
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 256;
-        bbs_arch_sample *nv = realloc(r->v, ncap * sizeof *nv);
-        if (!nv)
-            return BB_ENOMEM;
-        r->v = nv;
-        r->cap = ncap;
-    }
+    if (bbs_grow((void **)&r->v, sizeof *r->v, &r->cap, r->n + 1))
+        return BB_ENOMEM;
     r->v[r->n++] = *row;
     return BB_OK;
 }
@@ -369,14 +376,8 @@ static int
 keep_fail(void *ctx, double t, int node, bbs_comp_class cls, bbs_health h)
 {
     fail_rows *r = ctx;
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 256;
-        fail_row *nv = realloc(r->v, ncap * sizeof *nv);
-        if (!nv)
-            return BB_ENOMEM;
-        r->v = nv;
-        r->cap = ncap;
-    }
+    if (bbs_grow((void **)&r->v, sizeof *r->v, &r->cap, r->n + 1))
+        return BB_ENOMEM;
     r->v[r->n++] = (fail_row){ t, node, (int)cls, (int)h };
     return BB_OK;
 }

@@ -72,7 +72,7 @@ bb_cmd_dist(int argc, char **argv)
     if (ctx.q.bb_bw > 0 || ctx.pf.bb_bw_Bps > 0)
         p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q.bb_bw));
 
-    if (a.common.csv) {
+    if (a.common.out.csv) {
         printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
         for (long k = 0; k <= m->M; k++) {
             cdf += m->dist[k];
@@ -80,7 +80,7 @@ bb_cmd_dist(int argc, char **argv)
                    cdf > 1 ? 1.0 : cdf, bba_chernoff_cdf_lower(&m->mom, (double)k),
                    bba_chernoff_cdf_upper(&m->mom, (double)k));
         }
-    } else if (a.common.json) {
+    } else if (a.common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:{s:I, s:I, s:I}, s:f, s:o}",
                               "mean", m->mom.mean * qrate,
                               "variance", m->mom.variance * qrate * qrate,

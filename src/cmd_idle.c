@@ -119,7 +119,7 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
     bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, r.threshold));
     bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.meas.mean_load * ctx.q.quantum_bytes);
-    if (a.common.json) {
+    if (a.common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:s, s:I, s:f, s:f, s:f, s:I, s:o}",
                               "idle_fraction", r.meas.idle,
                               "quiet_fraction", r.meas.quiet,

@@ -422,7 +422,6 @@ bb_cmd_netload(int argc, char **argv)
     bbs_net_placement pl = { 0 };
     bbs_net_load_opts o;
     bbs_net_load_result *res;
-    bb_common prog;
     bb_out ls = { 0 };
     char err[BB_ERRLEN];
     int rc, rk;
@@ -519,9 +518,6 @@ bb_cmd_netload(int argc, char **argv)
     res = calloc((size_t)a.nloads, sizeof *res);
     if (!res)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    bb_common_init(&prog);
-    prog.quiet = a.out.quiet;
-    prog.progress = a.out.progress;
     if (a.link_stats) {
         bb_out_open(&ls, a.link_stats);
         fprintf(ls.fp, "offered_load,link,kind,src_router,dst_router,src_group,dst_group,"
@@ -536,7 +532,7 @@ bb_cmd_netload(int argc, char **argv)
                 bb_out_abort(&ls);
             bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
         }
-        if (bb_progress_enabled(&prog))
+        if (bb_progress_enabled(&a.out))
             fprintf(stderr, "bbsize: load %.3g: accepted %.4g over %.3g ms after %.3g ms of "
                     "warm-up, %llu events, %llu rate updates\n", o.load, res[i].accepted,
                     res[i].window_s * 1e3, res[i].warmup_s * 1e3,

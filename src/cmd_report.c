@@ -40,9 +40,9 @@ static const struct argp_option options[] = {
 
 struct args {
     bb_common common;
-    const char *output, *file;
-    int md, validate, points, threads;
-    double target, eps, cost_tb, cost_gbs;
+    const char *file;
+    int md, validate, points;
+    double eps, cost_tb, cost_gbs;
     int has_cost_tb, has_cost_gbs;
     bb_num_list scales;
     bb_runopts run;     /* --threads (options.h) */
@@ -110,11 +110,7 @@ parse(int key, char *arg, struct argp_state *state)
         bb_argp_file(state, arg, &a->file);
         break;
     case ARGP_KEY_END:
-        a->output = a->common.out.output;   /* -o FILE, the report */
-        a->target = a->tgt.target_idle;
-        if (a->run.threads > 0)
-            a->threads = a->run.threads;
-        if (a->output == NULL)
+        if (a->common.out.output == NULL)   /* -o FILE, the report */
             argp_error(state, "-o FILE is required");
         break;
     default:
@@ -193,14 +189,12 @@ bb_cmd_report(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
-    a.target = 1e-3;
     a.eps = 0.01;
     a.points = 41;
-    a.threads = bb_grid_threads();
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scales.n == 0)
         bb_grid_numbers("load-scale", "1,1.2,1.5", 1e-6, 1e6, &a.scales);
-    check_output_dir(a.output);
+    check_output_dir(a.common.out.output);
     bb_ctx_load(&ctx, &a.common, a.file);
     if (ctx.plain && (a.has_cost_tb || a.has_cost_gbs))
         bb_die(BB_EXIT_USAGE, "options '--cost-tb', '--cost-gbs': the workload and platform are in "
@@ -211,8 +205,9 @@ bb_cmd_report(int argc, char **argv)
     atexit(plots_cleanup);
 
     /* Everything is computed and drawn first ... */
-    o = (bb_report_opts){ a.file, &a.common, a.target, a.eps, a.cost_tb, a.cost_gbs,
-                          a.has_cost_tb, a.has_cost_gbs, a.points, a.threads, a.validate,
+    o = (bb_report_opts){ a.file, &a.common, a.tgt.target_idle, a.eps, a.cost_tb, a.cost_gbs,
+                          a.has_cost_tb, a.has_cost_gbs, a.points,
+                          a.run.threads > 0 ? a.run.threads : bb_grid_threads(), a.validate,
                           a.scales.v, a.scales.n };
     bb_report_compute(&r, &ctx, &o, &plots);
     bb_report_figures(&r);
@@ -221,8 +216,8 @@ bb_cmd_report(int argc, char **argv)
     /* ... then the outputs are opened (nothing is left behind if this
      * fails) and written. */
     if (a.md)
-        figures_open(&r, a.output);
-    bb_out_open(&main_out, a.output);
+        figures_open(&r, a.common.out.output);
+    bb_out_open(&main_out, a.common.out.output);
     d.fp = main_out.fp;
     d.md = a.md;
     bb_doc_begin(&d, "Burst-buffer what-if report");

@@ -19,9 +19,7 @@ enum { OPT_SCENARIO = 0x3100 };
 typedef struct {
     const char *files[2];
     int nfiles;
-    int json, csv, quiet, compare;
-    int have_seed;
-    unsigned long long seed;
+    int compare;
     bb_outopts out;     /* the output child: --csv, --json, --quiet */
     bb_runopts run;     /* the runs child: --seed */
 } scn_args;
@@ -59,11 +57,6 @@ scn_parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_END:
         if (a->nfiles != (a->compare ? 2 : 1))
             argp_error(state, a->compare ? "give ALONE.ini and MIX.ini" : "give a scenario file");
-        a->json = a->out.json;
-        a->csv = a->out.csv;
-        a->quiet = a->out.quiet;
-        a->have_seed = a->run.seed_set;
-        a->seed = a->run.seed;
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -119,7 +112,7 @@ print_fate(const bb_scn_run *R, const scn_args *a)
 {
     const bbs_scenario *s = &R->s;
     const bbs_exec_result *r = &R->res;
-    if (a->csv) {
+    if (a->out.csv) {
         printf("\njob,bytes_written,bytes_on_pfs,bytes_in_buffer,bytes_lost,writes_lost\n");
         for (int j = 0; j < r->njobs; j++)
             printf("%s,%.0f,%.0f,%.0f,%.0f,%llu\n", s->jobs[j].name, r->jobs[j].bytes_written,
@@ -148,7 +141,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
 {
     const bbs_scenario *s = &R->s;
     const bbs_exec_result *r = &R->res;
-    if (a->json) {
+    if (a->out.json) {
         json_t *jobs = json_array(), *links = json_array();
         for (int j = 0; j < r->njobs; j++) {
             json_t *o = job_json(&s->jobs[j], &r->jobs[j]);
@@ -180,7 +173,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
             "drive_failures", (json_int_t)r->drive_failures));
         return;
     }
-    if (a->csv) {
+    if (a->out.csv) {
         printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,"
                "bytes_sent,bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,"
                "latency_p99_s,latency_max_s,hops_mean\n");
@@ -236,7 +229,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
 static void
 report_speed(const bb_scn_run *R, const scn_args *a)
 {
-    if (!a->quiet)
+    if (!a->out.quiet)
         fprintf(stderr, "bbsize: %s: wall %.2f s, %llu events, %.0f events/s\n", R->s.source,
                 R->wall_s, (unsigned long long)R->res.events,
                 R->wall_s > 0 ? R->res.events / R->wall_s : 0.0);
@@ -250,12 +243,9 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
     bb_scn_run R;
     memset(&a, 0, sizeof a);
     a.files[a.nfiles++] = file;
-    a.json = out->json;
-    a.csv = out->csv;
-    a.quiet = out->quiet;
-    a.have_seed = run->seed_set;
-    a.seed = run->seed;
-    bb_scn_load(&R, a.files[0], a.have_seed, a.seed);
+    a.out = *out;
+    a.run = *run;
+    bb_scn_load(&R, a.files[0], a.run.seed_set, a.run.seed);
     scn_exec(&R);
     print_run(&R, &a);
     report_speed(&R, &a);
@@ -279,8 +269,8 @@ bb_cmd_compare(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_scn_load(&R[0], a.files[0], a.have_seed, a.seed);
-    bb_scn_load(&R[1], a.files[1], a.have_seed, a.seed);
+    bb_scn_load(&R[0], a.files[0], a.run.seed_set, a.run.seed);
+    bb_scn_load(&R[1], a.files[1], a.run.seed_set, a.run.seed);
     int *match = malloc((size_t)R[0].s.njobs * sizeof *match);
     if (!match)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -298,12 +288,12 @@ bb_cmd_compare(int argc, char **argv)
     report_speed(&R[0], &a);
     scn_exec(&R[1]);
     report_speed(&R[1], &a);
-    json_t *arr = a.json ? json_array() : NULL;
-    if (a.csv)
+    json_t *arr = a.out.json ? json_array() : NULL;
+    if (a.out.csv)
         printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
                "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
                "lat_p99_mix_s\n");
-    else if (!a.json)
+    else if (!a.out.json)
         printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n", "job", "model",
                "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
                "io_mix(s)", "x");
@@ -313,7 +303,7 @@ bb_cmd_compare(int argc, char **argv)
         double sc = A->comm_mean_s > 0 ? M->comm_mean_s / A->comm_mean_s : NAN;
         double si = A->io_mean_s > 0 ? M->io_mean_s / A->io_mean_s : NAN;
         const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
-        if (a.json)
+        if (a.out.json)
             json_array_append_new(arr, json_pack(
                 "{s:s, s:s, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f}", "job", nm,
                 "model", mo, "elapsed_alone_s", A->elapsed_s, "elapsed_mix_s", M->elapsed_s,
@@ -323,7 +313,7 @@ bb_cmd_compare(int argc, char **argv)
                 "io_alone_s", A->io_mean_s, "io_mix_s", M->io_mean_s,
                 "io_slowdown", isnan(si) ? json_null() : json_real(si),
                 "lat_p99_alone_s", A->lat_p99_s, "lat_p99_mix_s", M->lat_p99_s));
-        else if (a.csv)
+        else if (a.out.csv)
             printf("%s,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.6g,%.6g\n", nm, mo,
                    A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
                    A->io_mean_s, M->io_mean_s, si, A->lat_p99_s, M->lat_p99_s);
@@ -332,7 +322,7 @@ bb_cmd_compare(int argc, char **argv)
                    nm, mo, A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
                    A->io_mean_s, M->io_mean_s, si);
     }
-    if (a.json)
+    if (a.out.json)
         bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],
                                 "jobs", arr));
     free(match);

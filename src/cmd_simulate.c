@@ -71,7 +71,7 @@ parse(int key, char *arg, struct argp_state *state)
                            "--seed, --csv, --json, --quiet, --max-events, --max-memory)", f);
             break;
         }
-        if (a->base.common.csv)
+        if (a->base.common.out.csv)
             argp_error(state, "--csv is for scenario mode (the tables of a scenario)");
         if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
@@ -139,7 +139,7 @@ bb_cmd_simulate(int argc, char **argv)
     c = &run.cfg[0];
 
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
-    if (a.base.common.json) {
+    if (a.base.common.out.json) {
         json_t *hist = json_array();
         json_t *o;
 

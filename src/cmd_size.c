@@ -107,7 +107,7 @@ size_at(bb_ctx *ctx, const struct args *a, bba_size_result *r, char *err)
     ps.threshold_frac = a->pol.threshold_frac;
     ps.eps = a->pol.eps;
     return bba_size_min(&ctx->model, a->tgt.target_idle, &ps, &ctx->so, bb_ctx_s_max(ctx),
-                        bb_progress_enabled(&a->common) ? bb_progress_cb : NULL, NULL, r, err);
+                        bb_progress_enabled(&a->common.out) ? bb_progress_cb : NULL, NULL, r, err);
 }
 
 int
@@ -219,7 +219,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, ctx.pf.pfs_bw_Bps);
     bb_ctx_fmt_size(&ctx, rb, sizeof rb, ctx.q.max_round_bytes);
     if (rc == BB_EINFEASIBLE) {
-        if (a.common.json) {
+        if (a.common.out.json) {
             bb_json_print(json_pack("{s:b, s:n, s:n, s:n, s:f, s:f, s:f, s:o}",
                                     "feasible", 0, "bb_size_quanta", "bb_size_bytes",
                                     "idle_fraction", "target_idle", a.tgt.target_idle,
@@ -235,7 +235,7 @@ bb_cmd_size(int argc, char **argv)
         return BB_EXIT_NO;
     }
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, r.best.S));
-    if (a.common.json) {
+    if (a.common.out.json) {
         json_t *o = json_pack("{s:b, s:I, s:f, s:f, s:f, s:f, s:s, s:f, s:I, s:I, s:f, s:I, s:o}",
                                 "feasible", 1,
                                 "bb_size_quanta", (json_int_t)r.best.S,

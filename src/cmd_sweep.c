@@ -210,10 +210,10 @@ bb_cmd_sweep(int argc, char **argv)
         }
     bb_grid_run(&a.common, pts, npts, &ctx.so, a.threads, out);
 
-    if (a.common.csv)
+    if (a.common.out.csv)
         printf("load_scale,pfs_bw_bytes_per_s,policy,threshold_fraction,threshold_bytes,"
                "bb_size_bytes,bb_size_quanta,idle_fraction,quiet_fraction,load_ratio,states,residual\n");
-    else if (a.common.json)
+    else if (a.common.out.json)
         rows = json_array();
     else
         printf("%-6s %-11s %-6s %-9s %-11s %-11s %-7s %-11s %-11s %s\n", "LOAD", "PFS_BW", "POLICY",
@@ -227,12 +227,12 @@ bb_cmd_sweep(int argc, char **argv)
             double frac = p->pol.lazy ? a.thresholds.v[(r / a.sizes.n) - (size_t)a.greedy] : 0;
             double ratio = bba_model_load_ratio(p->model);
 
-            if (a.common.csv) {
+            if (a.common.out.csv) {
                 printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.17g,%.17g,%.17g,%ld,%.3g\n",
                        sc[s].load_scale, sc[s].pfs_bw_Bps, bb_policy_name(&p->pol), frac,
                        bb_ctx_quanta_to_bytes(c, e->threshold), bb_ctx_quanta_to_bytes(c, p->S),
                        p->S, e->meas.idle, e->meas.quiet, ratio, e->n_states, e->solve.residual);
-            } else if (a.common.json) {
+            } else if (a.common.out.json) {
                 json_array_append_new(rows, json_pack(
                     "{s:f, s:f, s:s, s:f, s:f, s:I, s:f, s:I, s:f, s:f, s:f, s:I, s:f}",
                     "load_scale", sc[s].load_scale, "pfs_bw_bytes_per_s", sc[s].pfs_bw_Bps,
@@ -254,7 +254,7 @@ bb_cmd_sweep(int argc, char **argv)
                        e->meas.idle, e->meas.quiet, ratio);
             }
         }
-    if (a.common.json) {
+    if (a.common.out.json) {
         json_t *o = json_pack("{s:I, s:f, s:o, s:o}", "points", (json_int_t)npts,
                               "empty_prob", a.eps, "platform", bb_json_platform(&ctx),
                               "rows", rows);

@@ -87,13 +87,13 @@ bb_cmd_threshold(int argc, char **argv)
     bb_ctx_load(&ctx, &a.common, a.file);
     S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     rc = bba_threshold_best(&ctx.model, S, a.tgt.target_idle, a.eps, a.grid, &ctx.so,
-                            bb_progress_enabled(&a.common) ? bb_progress_cb : NULL, NULL,
+                            bb_progress_enabled(&a.common.out) ? bb_progress_cb : NULL, NULL,
                             &r, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
     bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, r.best.threshold));
-    if (a.common.json) {
+    if (a.common.out.json) {
         json_t *o = json_pack("{s:b, s:I, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, s:o}",
                               "feasible", r.feasible,
                               "bb_size_quanta", (json_int_t)S,

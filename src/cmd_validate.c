@@ -70,7 +70,7 @@ scenario_opts(struct args *a, struct argp_state *state)
         .resolution = c->resolution > 0 ? c->resolution : 100,
         .threads = o->run.threads,
         .have_seed = o->run.seed_set, .seed = o->run.seed,
-        .csv = c->csv, .json = c->json, .quiet = c->quiet,
+        .csv = c->out.csv, .json = c->out.json, .quiet = c->out.quiet,
         .level = o->confidence,
         .pfs_Bps = c->pfs_bw.set ? c->pfs_bw.v : 0,
         .cap_bytes = a->capacity.set ? a->capacity.v : 0,
@@ -223,7 +223,7 @@ bb_cmd_validate(int argc, char **argv)
     n_agree = V.n_agree;
     n_inconc = V.n_inconclusive;
 
-    if (a.base.common.json) {
+    if (a.base.common.out.json) {
         json_t *arr = json_array();
 
         for (size_t k = 0; k < n; k++) {
@@ -247,7 +247,7 @@ bb_cmd_validate(int argc, char **argv)
                 "quiet_mean", s->quiet_mean));
         }
         bb_json_print(arr);
-    } else if (a.base.common.csv) {
+    } else if (a.base.common.out.csv) {
         printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
                "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
                "below_resolution,more_replications,more_time_units\n");
@@ -293,7 +293,7 @@ bb_cmd_validate(int argc, char **argv)
                a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run->horizon_units,
                tus, (unsigned long long)a.base.sim.seed, run->wall_s);
     }
-    if (!a.base.common.json && !a.base.common.csv) {
+    if (!a.base.common.out.json && !a.base.common.out.csv) {
         int any_below = 0;
 
         for (size_t k = 0; k < n; k++)

@@ -55,6 +55,8 @@ typedef struct {
 typedef struct {
     const bb_scn_run *R;
     double cap_bytes;      /* per node for replications (0: the scenario's) */
+    int replications;      /* 1: unit 0 (the demand, run before) is skipped */
+    double check_s;        /* lazy: the executor's EPS check interval, > 0 */
 } vs_ctx;
 
 static int
@@ -73,7 +75,10 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
     bbs_exec_config cfg = C->R->cfg;
     bbs_exec_result r;
     int rc;
+    if (unit == 0 && C->replications)
+        return BB_OK;
     cfg.unit = unit;
+    cfg.lazy_check_s = C->check_s;
     if (unit == 0) {           /* the demand: no capacity limit, no failures */
         cfg.capacity_bytes = INFINITY;
         cfg.fail.node_mttf_s = cfg.fail.drive_scale_s = 0;
@@ -144,29 +149,40 @@ bb_validate_scenario(const vs_args *ap)
                "pfs_bandwidth or give --pfs-bw", a.file);
     R.cfg.pfs_bw_Bps = B;
 
-    /* the runs: unit 0 the demand, 1..reps the replications */
+    /* the runs: unit 0 the demand, then 1..reps the replications, whose
+     * lazy buffers drain below threshold with EPS per time unit as the
+     * chain does (the executor's check interval is the time unit) */
     size_t rsz = sizeof(vs_res) + (size_t)nj * sizeof(vs_job), nu = (size_t)a.reps + 1;
     vs_res *res = calloc(nu, rsz);
     if (!res)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
 #define RES(u) ((vs_res *)((char *)res + (u) * rsz))
-    vs_ctx C = { &R, a.cap_bytes };
+    vs_res *D = calloc(1, rsz);
+    if (!D)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    vs_ctx C = { &R, a.cap_bytes, 0, R.cfg.lazy_check_s };
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+    int rc = bbs_replicate_run(1, rsz, D, vs_unit, &C, 1, NULL, NULL, err);
+    double tu = a.tu_s > 0 ? a.tu_s : D->median_burst_s;
+    if (rc == BB_OK && D->nbursts == 0)
+        bb_die(BB_EXIT_DATAERR, "%s: no job writes to the burst buffer: nothing for the "
+               "analytic model to size", a.file);
+    if (rc == BB_OK && !(tu > 0))
+        bb_die(BB_EXIT_DATAERR, "%s: the median write burst lasts 0 s; give --time-unit", a.file);
+    C.replications = 1;
+    C.check_s = tu;
+    if (rc == BB_OK)
+        rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+    memcpy(RES(0), D, rsz);   /* unit 0 of the results: the demand */
+    free(D);
+    D = RES(0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc != BB_OK)
         bb_die(bb_exit_status(rc), "%s: %s", a.file, err);
 
     /* the implied workload */
-    const vs_res *D = RES(0);
-    if (D->nbursts == 0)
-        bb_die(BB_EXIT_DATAERR, "%s: no job writes to the burst buffer: nothing for the "
-               "analytic model to size", a.file);
-    double tu = a.tu_s > 0 ? a.tu_s : D->median_burst_s;
-    if (!(tu > 0))
-        bb_die(BB_EXIT_DATAERR, "%s: the median write burst lasts 0 s; give --time-unit", a.file);
     bba_app *apps = calloc((size_t)nj, sizeof *apps);
     if (!apps)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -198,7 +214,7 @@ bb_validate_scenario(const vs_args *ap)
         long th = bba_size_quanta(s->lazy_threshold_bytes * D->nbb_used, q.quantum_bytes);
         pol.lazy = 1;
         pol.threshold = th < Sq ? th : Sq;
-        pol.eps = 0.01;
+        pol.eps = R.cfg.lazy_eps;   /* per time unit, as the replications check */
     }
     if ((rc = bba_model_init(&m, q.n, q.b, q.p, q.B, so.mem_limit_bytes, err)) != BB_OK)
         bb_die_lib(rc, err);

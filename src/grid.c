@@ -264,7 +264,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
     char err[BB_ERRLEN];
     int rc;
 
-    rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(opt) ? progress : NULL,
+    rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
                       NULL, out, err);
 
     if (rc != BB_OK)

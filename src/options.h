@@ -33,11 +33,9 @@
 
 /* ---- output -------------------------------------------------------------- */
 
-/* The fields, also spelled out in bb_common (cli.h) so that its users
- * read common.json as before. */
-#define BB_OUTOPTS_FIELDS int json, csv, quiet, progress; const char *output
 typedef struct {
-    BB_OUTOPTS_FIELDS;   /* output: -o FILE, or NULL (standard output) */
+    int json, csv, quiet, progress;
+    const char *output;  /* -o FILE, or NULL (standard output) */
 } bb_outopts;
 
 enum {

@@ -125,19 +125,6 @@ put_str(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
-/* gnuplot's output or log, read whole (readfile.h), or NULL. */
-static char *
-slurp(const char *path, size_t *len_out)
-{
-    char *buf, err[512];
-    size_t len;
-
-    if (bb_read_file(path, BB_READ_TEXT, &buf, &len, err, sizeof err) != 0)
-        return NULL;
-    if (len_out)
-        *len_out = len;
-    return buf;
-}
 
 /* replace_all: every occurrence of from in *text by to (reallocating);
  * returns -1 when memory runs out. */
@@ -242,7 +229,8 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     char dat[600], gp[600], out[600], log[600];
     FILE *fp = NULL;
     int status, k = s->count++;
-    char *text, *start;
+    char *text, *start, rerr[512];
+    size_t len;
 
     *svg = NULL;
     snprintf(dat, sizeof dat, "%s/plot%d.dat", s->dir, k);
@@ -308,11 +296,15 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
             return BB_EXIT_SOFTWARE;
         }
     }
+    /* gnuplot's output, or its log naming the error, read whole (readfile.h) */
     text = NULL;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || (text = slurp(out, NULL)) == NULL) {
-        char *msg = slurp(log, NULL), *nl;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0
+        || bb_read_file(out, BB_READ_TEXT, &text, &len, rerr, sizeof rerr) != 0) {
+        char *msg = NULL, *nl;
         const char *first = "no output";
 
+        /* msg stays NULL when the log cannot be read */
+        (void)bb_read_file(log, BB_READ_TEXT, &msg, &len, rerr, sizeof rerr);
         if (msg != NULL) {
             /* The last non-empty line of the log names the error. */
             for (nl = msg + strlen(msg); nl > msg && (nl[-1] == '\n' || nl[-1] == ' '); )

@@ -8,10 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "codesconf.h"
-#include "device_file.h"
 #include "vef_file.h"
 #include "alloc_file.h"
 #include "sizedist_file.h"
@@ -19,72 +16,38 @@
 #include "workload/scnbuild.h"
 #include "formats/scenario_ini.h"
 #include "cli.h"
+#include "devload.h"
+#include "topoload.h"
 #include "readfile.h"
 #include "scnrun.h"
 
-static char *
-slurp(const char *path, size_t *len)
-{
-    char *b, err[BB_ERRLEN];
-    int rc = bb_read_file(path, BB_READ_TEXT, &b, len, err, sizeof err);
-
-    if (rc != 0)
-        bb_die(rc, "%s", err);
-    return b;
-}
-
-static int
-exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* path as written, else relative to the scenario's directory; NULL if neither. */
-static char *
-beside(const char *scn, const char *p)
-{
-    if (exists(p))
-        return strdup(p);
-    const char *slash = strrchr(scn, '/');
-    size_t dl = slash ? (size_t)(slash - scn + 1) : 0;
-    char *s = malloc(dl + strlen(p) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, scn, dl);
-    strcpy(s + dl, p);
-    if (p[0] != '/' && exists(s))
-        return s;
-    free(s);
-    return NULL;
-}
-
-/* A device: a name of data/devices or a file. */
+/* A device of the scenario: a preset name (devload.h) or a file, as
+ * written or beside the scenario; an unknown one exits 66 naming the
+ * scenario and the key. */
 static void
 load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
 {
-    static const char *dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
-    char err[BB_ERRLEN], buf[2048];
     char *path = NULL;
+
     if (!strchr(name, '/') && !strstr(name, ".dev")) {
-        for (size_t i = 0; i < 2 && !path; i++) {
-            snprintf(buf, sizeof buf, "%s/%s.dev", dirs[i], name);
-            if (exists(buf))
-                path = strdup(buf);
-        }
+        char *list = bb_device_presets();
+        size_t n = strlen(name);
+        int known = 0;
+
+        for (const char *q = list; !known && (q = strstr(q, name)) != NULL; q += n)
+            known = (q == list || q[-1] == ' ') && (q[n] == ',' || q[n] == '\0');
+        if (!known)
+            bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device (the presets "
+                   "are %s; or give a path)", s->source, name, *list ? list : "(none found)");
+        free(list);
+        bb_device_load(name, NULL, p);
+    } else if ((path = bb_path_beside(s->source, name, 0)) == NULL) {
+        bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device file", s->source,
+               name);
     } else {
-        path = beside(s->source, name);
+        bb_device_load(NULL, path, p);
+        free(path);
     }
-    if (!path)
-        bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device file (names are "
-               "those of %s/*.dev, or give a path)", s->source, name, dirs[0]);
-    size_t len;
-    char *text = slurp(path, &len);
-    int rc = bbs_dev_params_parse(p, text, path, err);
-    free(text);
-    free(path);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
 }
 
 /* A vef job's trace (beside the scenario) read here, because nothing
@@ -93,13 +56,13 @@ static void
 vef_read(bb_scn_run *R, const char *file, int j)
 {
     const bbs_scn_job *sj = &R->s.jobs[j];
-    char *path = beside(file, sj->tj.trace), err[BB_ERRLEN];
+    char *path = bb_path_beside(file, sj->tj.trace, 0), err[BB_ERRLEN];
     size_t len;
     bbs_vef *v = NULL;
     if (!path)
         bb_die(BB_EXIT_NOINPUT, "%s: job '%s' (line %d): trace '%s': no such file", file,
                sj->name, sj->line, sj->tj.trace);
-    char *text = slurp(path, &len);
+    char *text = bb_read_or_die(path, &len, BB_READ_TEXT);
     int rc = bbs_vef_parse(&v, path, text, len, err);
     free(text);
     if (rc != BB_OK)
@@ -124,9 +87,10 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
 {
     char err[BB_ERRLEN];
     size_t len;
+    char *path = NULL;
     int rc;
     memset(R, 0, sizeof *R);
-    char *text = slurp(file, &len);
+    char *text = bb_read_or_die(file, &len, BB_READ_TEXT);
     rc = bb_scenario_parse(text, len, file, &R->s, err);
     free(text);
     if (rc != BB_OK)
@@ -134,32 +98,24 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
     bbs_scenario *s = &R->s;
     if (have_seed)
         s->seed = seed;
-    /* topology */
-    if (s->preset[0]) {
-        if (bbs_net_preset(s->preset, &R->par, err) != BB_OK)
-            bb_die(BB_EXIT_DATAERR, "%s: [topology] preset: %s", file, err);
-    } else {
-        char *path = beside(file, s->codes);
-        if (!path)
-            bb_die(BB_EXIT_NOINPUT, "%s: [topology] codes '%s': no such file", file, s->codes);
-        char *ct = slurp(path, &len);
-        bbs_net_conf *c = NULL;
-        bbs_net_conf_dally d;
-        rc = bbs_net_conf_parse(ct, len, path, &c, err);
-        free(ct);
-        free(path);
-        if (rc == BB_OK)
-            rc = bbs_net_conf_dally_params(c, &d, err);
-        bbs_net_conf_free(c);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        R->par = d.par;     /* wiring: CODES' rule (= dally-1056 files, topo.h) */
-    }
-    if (s->bb_per_group >= 0)
-        R->par.bb_per_group = s->bb_per_group;
-    bb_limits_check_topology(&R->par, file);
-    if ((rc = bbs_net_topo_build(&R->par, NULL, &R->topo, err)) != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: [topology]: %s", file, err);
+    /* topology: the one loader (topoload.h); a .conf's wiring is generated
+     * with CODES' rule (bbsize-scenario(5)), its wiring files not read */
+    if (s->preset[0] && bbs_net_preset(s->preset, &R->par, err) != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: [topology] preset: %s", file, err);
+    if (!s->preset[0] && !(path = bb_path_beside(file, s->codes, 0)))
+        bb_die(BB_EXIT_NOINPUT, "%s: [topology] codes '%s': no such file", file, s->codes);
+    bb_topo_opts o;
+    bb_topo t;
+    bb_topo_opts_init(&o);
+    o.topology = s->preset[0] ? s->preset : path;
+    o.base = file;
+    o.generate = 1;
+    o.bb_per_group = s->bb_per_group;
+    bb_topo_read(&o, NULL, &t);
+    free(path);
+    bb_topo_build(&t);
+    R->par = t.par;
+    R->topo = t.topo;    /* R owns it; t has no wiring (generated) */
     /* placement */
     int *ranks = malloc((size_t)s->njobs * sizeof *ranks);
     if (!ranks)
@@ -179,10 +135,10 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
         if (rc != BB_OK)
             bb_die(BB_EXIT_DATAERR, "%s: [placement]: %s", file, err);
     } else {
-        char *path = beside(file, s->alloc);
+        path = bb_path_beside(file, s->alloc, 0);
         if (!path)
             bb_die(BB_EXIT_NOINPUT, "%s: [placement] file '%s': no such file", file, s->alloc);
-        char *at = slurp(path, &len);
+        char *at = bb_read_or_die(path, &len, BB_READ_TEXT);
         rc = bbs_net_alloc_parse(R->topo, at, len, path, &R->pl, err);
         free(at);
         if (rc != BB_OK)
@@ -287,7 +243,7 @@ bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
     } else {
         snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(trace, '/') - trace), trace, v->model);
     }
-    text = slurp(path, &len);
+    text = bb_read_or_die(path, &len, BB_READ_TEXT);
     rc = bbs_sizedist_parse(&d, path, text, len, m ? m->unit_bytes : 1.0,
                             m ? m->tail : BBS_TAIL_NONE, err);
     free(text);

@@ -159,7 +159,7 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--system";
     if (c->solver_set)
         return "--solver";
-    if (c->progress)
+    if (c->out.progress)
         return "--progress";
     if (o->given & 1u << (OPT_MODE - OPT_MODE))
         return "--mode";
@@ -361,7 +361,7 @@ bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
     int rc;
 
     (void)ctx;
-    pr.enabled = bb_progress_enabled(ctx->opt);
+    pr.enabled = bb_progress_enabled(&ctx->opt->out);
     pr.shown = 0;
     pr.what = run->nsizes > 1 ? "validate" : "simulate";
     clock_gettime(CLOCK_MONOTONIC, &pr.t0);

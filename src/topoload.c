@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "codesconf.h"
@@ -64,42 +63,6 @@ bb_topo_opts_init(bb_topo_opts *o)
     o->bb_per_group = -1;
 }
 
-static int
-exists(const char *p)
-{
-    struct stat st;
-
-    return stat(p, &st) == 0;
-}
-
-/* A path named by file `from` (a .conf, a scenario): as written (relative
- * to the working directory), relative to from's directory, or (by_base)
- * its base name there.  NULL if none exists. */
-static char *
-resolve(const char *from, const char *p, int by_base)
-{
-    const char *slash = from ? strrchr(from, '/') : NULL, *base = strrchr(p, '/');
-    size_t dl = slash ? (size_t)(slash - from + 1) : 0;
-    char *s;
-
-    if (exists(p) || from == NULL)
-        return exists(p) ? strdup(p) : NULL;
-    s = malloc(dl + strlen(p) + 1);
-    if (!s)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    memcpy(s, from, dl);
-    strcpy(s + dl, p);
-    if (p[0] != '/' && exists(s))
-        return s;
-    if (by_base) {
-        strcpy(s + dl, base ? base + 1 : p);
-        if (exists(s))
-            return s;
-    }
-    free(s);
-    return NULL;
-}
-
 static void
 read_wiring(bbs_net_wiring *w, const char *intra, const char *inter)
 {
@@ -142,7 +105,7 @@ read_conf(const bb_topo_opts *o, const char *path, bb_topo *t)
     bb_limits_check_topology(&t->par, path);
     snprintf(t->conf_routing, sizeof t->conf_routing, "%s", d.routing);
     if (!o->generate && !o->intra && d.intra_path[0] && d.inter_path[0]) {
-        char *pi = resolve(path, d.intra_path, 1), *pe = resolve(path, d.inter_path, 1);
+        char *pi = bb_path_beside(path, d.intra_path, 1), *pe = bb_path_beside(path, d.inter_path, 1);
 
         if (!pi || !pe) {
             free(pi);
@@ -171,10 +134,10 @@ bb_topo_read(const bb_topo_opts *o, const char *dflt, bb_topo *t)
     if (bbs_net_preset(name, &t->par, err) != BB_OK) {
         char *path;
 
-        if (!strchr(name, '/') && !strstr(name, ".conf") && !exists(name)
-            && !(o->base && (path = resolve(o->base, name, 0)) != NULL && (free(path), 1)))
+        if (!strchr(name, '/') && !strstr(name, ".conf") && !bb_path_exists(name)
+            && !(o->base && (path = bb_path_beside(o->base, name, 0)) != NULL && (free(path), 1)))
             bb_die(BB_EXIT_USAGE, "--topology: %s", err);
-        path = resolve(o->base, name, 0);
+        path = bb_path_beside(o->base, name, 0);
         if (path == NULL)   /* as written: bb_read_file names the error */
             path = strdup(name);
         if (path == NULL)

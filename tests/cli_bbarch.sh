@@ -10,7 +10,7 @@ set -eu
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
 
-echo 1..26
+echo 1..32
 
 run="--arch compute --clients 30 --nodes 2 --capacity 256MiB --pfs-bw 200MB/s --request 8MiB --horizon 200s --mttf 40s --mttr 5s"
 "$BBSIZE" bbarch $run --json >"$tmp/a.json"
@@ -90,6 +90,33 @@ expect 64 "no network link" "link failures of node-local buffers" -- --arch loca
 expect 64 "option '--ctrl-mttf': must be > 0" "zero controller MTTF" -- --ctrl-mttf 0s
 expect 64 "option '--routing'" "unknown routing" -- --topology mfnetsim-1056 --routing sideways
 expect 73 "f.csv" "failure log in a missing directory" -- --horizon 1s --failures "$tmp/none/f.csv"
+
+# pieces and the per-file seek rule (mfnetsim-bb: a table device, 2.5 ms
+# seek, 20 us overhead per access).  One client: its 8 pieces of 1 MiB come
+# from one file in order, so they seek no more than the whole request and
+# each of the 7 extra pieces adds only the overhead: +140 us.  Eight
+# clients whose requests overlap: pieces of different files alternate, so
+# pieces seek more often and the mean write time must grow by more than a
+# seek.
+one="--device mfnetsim-bb --nodes 1 --request 8MiB --horizon 60s --clients 1 --interarrival 1s"
+"$BBSIZE" bbarch $one --json >"$tmp/p1w.json"
+"$BBSIZE" bbarch $one --piece 1MiB --pieces-in-flight 4 --json >"$tmp/p1p.json"
+lw=$(field mean_write_latency_s "$tmp/p1w.json"); lp=$(field mean_write_latency_s "$tmp/p1p.json")
+if awk -v w="$lw" -v p="$lp" 'BEGIN { d = p - w - 7 * 20e-6; exit !(d < 1e-7 && d > -1e-7) }'; then
+  ok "one client in pieces: no extra seek, 7 x 20 us more overhead"
+else no "one client: whole $lw s, pieces $lp s"; fi
+many="--device mfnetsim-bb --nodes 1 --request 8MiB --horizon 60s --clients 8 --interarrival 200ms"
+"$BBSIZE" bbarch $many --json >"$tmp/p8w.json"
+"$BBSIZE" bbarch $many --piece 1MiB --pieces-in-flight 4 --json >"$tmp/p8p.json"
+lw=$(field mean_write_latency_s "$tmp/p8w.json"); lp=$(field mean_write_latency_s "$tmp/p8p.json")
+if [ "$(field requests "$tmp/p8w.json")" -eq "$(field requests "$tmp/p8p.json")" ] \
+   && awk -v w="$lw" -v p="$lp" 'BEGIN { exit !(p > w + 2.5e-3) }'; then
+  ok "interleaved clients in pieces: a seek per piece, slower writes"
+else no "eight clients: whole $lw s, pieces $lp s"; fi
+expect 64 "option '--piece'" "a piece under 512 B" -- --piece 100B
+expect 64 "option '--piece'" "a piece without a unit" -- --piece 4096
+expect 64 "pieces-in-flight" "no piece in flight" -- --pieces-in-flight 0
+expect 64 "pieces-in-flight" "more than 64 pieces in flight" -- --pieces-in-flight 65
 
 # the EXAMPLES of bbsize-bbarch(1) run and succeed
 man_examples 4

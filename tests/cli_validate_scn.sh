@@ -77,6 +77,27 @@ t_run "a scenario with failures validates" 0 "$BBSIZE" validate --scenario "$T/c
 t_close "failures leave the implied p at its closed form" "$(sed -n 2p "$T/out" | cut -d, -f8)" \
     "$(awk -v i=$I -v w="$w" 'BEGIN { printf "%.12g", w / (i + w) }')" 1e-6
 
+# Lazy draining: the chain drains below the threshold with EPS per time
+# unit, so the replications' executor checks once per time unit too.  With
+# the threshold at the capacity, write k+1 (1 GB into 1.5 GB) waits for a
+# check that drains: about 1/EPS checks, so the stall grows with the time
+# unit; greedy draining has no checks and does not depend on it.
+{ cat "$T/cf.ini"; printf '[storage]\ncapacity = 1.5GB\ndrain = lazy\nlazy_threshold = 1.5GB\n'; } >"$T/lz.ini"
+for tu in 50ms 5s; do
+  t_run "lazy scenario, time unit $tu" 0 "$BBSIZE" validate --scenario "$T/lz.ini" \
+      --replications 8 --time-unit $tu --csv --quiet
+  sed -n 5p "$T/out" >"$T/lz-$tu"
+done
+t_close "lazy: EPS per time unit, so a shorter unit stalls less (disjoint intervals)" \
+    "$(awk -F, -v a="$(cat "$T/lz-50ms")" -v b="$(cat "$T/lz-5s")" 'BEGIN {
+        split(a, x, ","); split(b, y, ","); print (x[11] < y[10]) }')" 1 0
+for tu in 50ms 5s; do
+  "$BBSIZE" validate --scenario "$T/cf.ini" --replications 3 --capacity 1.5GB --time-unit $tu \
+      --csv --quiet | sed -n 5p | cut -d, -f9 >"$T/gr-$tu"
+done
+t_close "greedy: the stall does not depend on the time unit" "$(cat "$T/gr-50ms")" \
+    "$(cat "$T/gr-5s")" 0
+
 # A small dragonfly: 8 checkpoint ranks and 4 cosmoflow ranks, random
 # placement, adaptive routing, through the compute-side buffer nodes.
 cat >"$T/small.ini" <<EOT

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bb_error.h"
-#include "net_int.h"
+#include "grow.h"
 #include "fabric.h"
 #include "maxmin.h"
 
@@ -28,7 +28,8 @@ typedef struct {
 
 typedef struct {
     int *fl;                     /* flow ids */
-    int n, cap;
+    int n;
+    size_t cap;
     double rate, t_last, bytes, sat_s;
     unsigned stamp;
     unsigned char sat, dirty;
@@ -43,19 +44,22 @@ struct bbs_net_fabric {
     int update_pending;
 
     flow *fl;
-    int nfl, capfl, nactive;
+    int nfl, nactive;
+    size_t capfl;
     int *freefl;
-    int nfree, capfree;
+    int nfree;
+    size_t capfree;
 
     link *lk;
     int *lflows;                 /* flows per link (for adaptive routing) */
     int *dirty;                  /* dirty link ids */
-    int ndirty, capdirty;
+    int ndirty;
+    size_t capdirty;
     unsigned stamp;
 
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
-    int capcf, capcl, cappath;
+    size_t capcf, capcl, cappath;
     double *cap, *rate;
     unsigned char *sat;
     bbs_net_mm_ws *ws;
@@ -134,7 +138,7 @@ mark_dirty(bbs_net_fabric *f, int l)
 {
     if (f->lk[l].dirty)
         return 0;
-    if (bbs_net_grow((void **)&f->dirty, &f->capdirty, f->ndirty + 1, sizeof(int)))
+    if (bbs_grow((void **)&f->dirty, sizeof(int), &f->capdirty, (size_t)(f->ndirty + 1)))
         return -1;
     f->lk[l].dirty = 1;
     f->dirty[f->ndirty++] = l;
@@ -175,7 +179,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     if (f->nfree > 0) {
         id = f->freefl[--f->nfree];
     } else {
-        if (bbs_net_grow((void **)&f->fl, &f->capfl, f->nfl + 1, sizeof(flow)))
+        if (bbs_grow((void **)&f->fl, sizeof(flow), &f->capfl, (size_t)(f->nfl + 1)))
             return bb_seterr(err, BB_ENOMEM, "out of memory for flows");
         id = f->nfl++;
         f->fl[id].stamp = 0;
@@ -196,7 +200,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     for (int i = 0; i < len; i++) {
         link *L = &f->lk[path[i]];
         x->path[i] = path[i];
-        if (bbs_net_grow((void **)&L->fl, &L->cap, L->n + 1, sizeof(int))
+        if (bbs_grow((void **)&L->fl, sizeof(int), &L->cap, (size_t)(L->n + 1))
             || mark_dirty(f, path[i]))
             return bb_seterr(err, BB_ENOMEM, "out of memory for link flow lists");
         x->pos[i] = L->n;
@@ -331,19 +335,19 @@ recompute(bbs_net_fabric *f, char *err)
         st = f->stamp = 1;
     }
     /* room for every active flow and link: collect never reallocates */
-    if (bbs_net_grow((void **)&f->cl, &f->capcl, t->nlinks, sizeof(int))
-        || bbs_net_grow((void **)&f->cf, &f->capcf, f->nfl + 1, sizeof(int)))
+    if (bbs_grow((void **)&f->cl, sizeof(int), &f->capcl, (size_t)(t->nlinks))
+        || bbs_grow((void **)&f->cf, sizeof(int), &f->capcf, (size_t)(f->nfl + 1)))
         goto nomem;
     exact = collect(f, st, &ncf, &ncl, &np);
     for (int i = 0; i < f->ndirty; i++)
         f->lk[f->dirty[i]].dirty = 0;
     f->ndirty = 0;
-    if (bbs_net_grow((void **)&f->path, &f->cappath, np + 1, sizeof(int))
-        || !(f->cap = realloc(f->cap, (size_t)f->capcl * sizeof(double)))
-        || !(f->sat = realloc(f->sat, (size_t)f->capcl))
-        || !(f->poff = realloc(f->poff, (size_t)(f->capcf + 1) * sizeof(int)))
-        || !(f->rate = realloc(f->rate, (size_t)(f->capcf + 1) * sizeof(double)))
-        || !(f->bott = realloc(f->bott, (size_t)(f->capcf + 1) * sizeof(int))))
+    if (bbs_grow((void **)&f->path, sizeof(int), &f->cappath, (size_t)(np + 1))
+        || !(f->cap = realloc(f->cap, f->capcl * sizeof(double)))
+        || !(f->sat = realloc(f->sat, f->capcl))
+        || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
+        || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
+        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
         goto nomem;
     for (int i = 0; i < ncl; i++) {
         int l = f->cl[i];
@@ -466,7 +470,7 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     }
     x->active = 0;
     f->nactive--;
-    if (bbs_net_grow((void **)&f->freefl, &f->capfree, f->nfree + 1, sizeof(int)))
+    if (bbs_grow((void **)&f->freefl, sizeof(int), &f->capfree, (size_t)(f->nfree + 1)))
         return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
     f->freefl[f->nfree++] = id;
     info.flow = id;

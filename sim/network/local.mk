@@ -6,7 +6,7 @@
 # here and nowhere else.
 noinst_LIBRARIES += sim/network/libbbsnet.a
 sim_network_libbbsnet_a_SOURCES = \
-	sim/network/bbsnet.h sim/network/net_int.h \
+	sim/network/bbsnet.h \
 	sim/network/topo.c sim/network/topo.h \
 	sim/network/place.c sim/network/place.h \
 	sim/network/route.c sim/network/route.h \

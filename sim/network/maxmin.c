@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bb_error.h"
-#include "net_int.h"
+#include "grow.h"
 #include "maxmin.h"
 
 typedef struct {
@@ -16,7 +16,8 @@ typedef struct {
 } hent;
 
 struct bbs_net_mm_ws {
-    int cap_links, cap_flows, cap_path, cap_heap;
+    int cap_links;
+    size_t cap_flows, cap_path, cap_heap;
     double *rem;
     int *cnt, *ver, *loff, *lflows, *fill;
     unsigned char *frozen;
@@ -60,8 +61,8 @@ ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
 #undef RE
         ws->cap_links = n;
     }
-    if (bbs_net_grow((void **)&ws->frozen, &ws->cap_flows, nf + 1, 1)
-        || bbs_net_grow((void **)&ws->lflows, &ws->cap_path, np + 1, sizeof(int)))
+    if (bbs_grow((void **)&ws->frozen, 1, &ws->cap_flows, (size_t)(nf + 1))
+        || bbs_grow((void **)&ws->lflows, sizeof(int), &ws->cap_path, (size_t)(np + 1)))
         return -1;
     return 0;
 }
@@ -119,7 +120,7 @@ bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *ra
     np = pb->path_off[nf];
 
     if (ensure(ws, nl, nf, np)
-        || bbs_net_grow((void **)&ws->heap, &ws->cap_heap, np + nl + 1, sizeof(hent)))
+        || bbs_grow((void **)&ws->heap, sizeof(hent), &ws->cap_heap, (size_t)(np + nl + 1)))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows, %d links)",
                          nf, nl);
     memset(ws->cnt, 0, (size_t)nl * sizeof(int));

@@ -10,6 +10,7 @@
 
 #include "bb_error.h"
 #include "engine.h"
+#include "grow.h"
 #include "netload.h"
 #include "steady.h"
 #include "rng.h"
@@ -94,10 +95,9 @@ bbs_net_summarize(double *v, size_t n, bbs_net_summary *s)
 }
 
 typedef struct {
-    double *t;       /* creation times */
-    int *dst;
-    int head, n, cap;
-} fifo;
+    double t;        /* creation time */
+    int dst;
+} pending;
 
 typedef struct {
     const bbs_net_topo *t;
@@ -111,48 +111,19 @@ typedef struct {
     int *perm;            /* random-perm destinations (node ids) */
     int *lo, *hi;         /* uniform: sender s picks among senders [lo, hi) */
     gsl_rng **rng_gen, **rng_route;
-    fifo *q;
+    bbs_ring *q;          /* per sender: pending messages, FIFO */
     int *inflight, *outstanding;
     double *busy_start, *busy_s;
     double mean_gap_s;
     double *created;      /* per flow id */
-    int capcreated;
+    size_t capcreated;
     double *lat, *hop;
-    size_t nlat, caplat;
+    size_t nlat, caplat, caphop;
     uint64_t generated, gen_window, delivered, minimal, nonminimal;
     double warm;          /* the measured window: [warm, end] */
     double end;
     char *err;
 } run;
-
-static int
-fifo_push(fifo *f, double t, int dst)
-{
-    if (f->head + f->n == f->cap) {
-        if (f->head > 0) {
-            memmove(f->t, f->t + f->head, (size_t)f->n * sizeof(double));
-            memmove(f->dst, f->dst + f->head, (size_t)f->n * sizeof(int));
-            f->head = 0;
-        }
-        if (f->n == f->cap) {
-            int c = 2 * f->cap + 8;
-            double *nt = realloc(f->t, (size_t)c * sizeof(double));
-            int *nd;
-            if (!nt)
-                return -1;
-            f->t = nt;
-            nd = realloc(f->dst, (size_t)c * sizeof(int));
-            if (!nd)
-                return -1;
-            f->dst = nd;
-            f->cap = c;
-        }
-    }
-    f->t[f->head + f->n] = t;
-    f->dst[f->head + f->n] = dst;
-    f->n++;
-    return 0;
-}
 
 static int
 pick_dst(run *R, int s, int node)
@@ -186,14 +157,8 @@ start_flow(run *R, int s, double t_created, int dst)
                                     R->o->msg_bytes, s, &id, R->err);
     if (rc != BB_OK)
         return rc;
-    if (id >= R->capcreated) {
-        int c = 2 * id + 64;
-        double *n = realloc(R->created, (size_t)c * sizeof(double));
-        if (!n)
-            return bb_seterr(R->err, BB_ENOMEM, "out of memory");
-        R->created = n;
-        R->capcreated = c;
-    }
+    if (bbs_grow((void **)&R->created, sizeof *R->created, &R->capcreated, (size_t)id + 1))
+        return bb_seterr(R->err, BB_ENOMEM, "out of memory");
     R->created[id] = t_created;
     R->inflight[s]++;
     return BB_OK;
@@ -224,7 +189,7 @@ on_arrival(bbs_engine *e, const bbs_event *ev, void *ctx)
     if (R->inflight[s] < R->o->window) {
         if ((rc = start_flow(R, s, now, dst)) != BB_OK)
             return rc; /* the message is in the engine's buffer */
-    } else if (fifo_push(&R->q[s], now, dst)) {
+    } else if (bbs_ring_push(&R->q[s], &(pending){ now, dst })) {
         return bbs_engine_fail(e, BB_ENOMEM, "out of memory for source queues");
     }
     rc = bbs_engine_schedule(e, now + gsl_ran_exponential(R->rng_gen[s], R->mean_gap_s),
@@ -243,18 +208,9 @@ on_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     if (--R->outstanding[s] == 0)
         busy_close(R, s, now);
     if (created >= R->warm) {
-        if (R->nlat == R->caplat) {
-            size_t c = 2 * R->caplat + 1024;
-            double *a = realloc(R->lat, c * sizeof(double)), *b;
-            if (!a)
-                return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
-            R->lat = a;
-            b = realloc(R->hop, c * sizeof(double));
-            if (!b)
-                return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
-            R->hop = b;
-            R->caplat = c;
-        }
+        if (bbs_grow((void **)&R->lat, sizeof *R->lat, &R->caplat, R->nlat + 1)
+            || bbs_grow((void **)&R->hop, sizeof *R->hop, &R->caphop, R->nlat + 1))
+            return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
         R->lat[R->nlat] = now - created + info->delay_s;
         R->hop[R->nlat] = info->router_hops;
         R->nlat++;
@@ -265,12 +221,9 @@ on_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
             R->nonminimal++;
     }
     if (R->q[s].n > 0) {
-        fifo *f = &R->q[s];
-        double t0 = f->t[f->head];
-        int dst = f->dst[f->head];
-        f->head++;
-        f->n--;
-        if ((rc = start_flow(R, s, t0, dst)) != BB_OK)
+        pending m = *(pending *)bbs_ring_front(&R->q[s]);
+        bbs_ring_pop(&R->q[s]);
+        if ((rc = start_flow(R, s, m.t, m.dst)) != BB_OK)
             return rc;
     }
     return BB_OK;
@@ -313,10 +266,8 @@ run_free(run *R)
             gsl_rng_free(R->rng_gen[s]);
         if (R->rng_route && R->rng_route[s])
             gsl_rng_free(R->rng_route[s]);
-        if (R->q) {
-            free(R->q[s].t);
-            free(R->q[s].dst);
-        }
+        if (R->q)
+            bbs_ring_free(&R->q[s]);
     }
     free(R->rng_gen);
     free(R->rng_route);
@@ -556,7 +507,7 @@ bbs_net_load_run(const bbs_net_topo *t, const bbs_net_load_opts *o, bbs_net_load
     }
     R.rng_gen = calloc((size_t)R.nsend, sizeof(gsl_rng *));
     R.rng_route = calloc((size_t)R.nsend, sizeof(gsl_rng *));
-    R.q = calloc((size_t)R.nsend, sizeof(fifo));
+    R.q = calloc((size_t)R.nsend, sizeof *R.q);
     R.inflight = calloc((size_t)R.nsend, sizeof(int));
     R.outstanding = calloc((size_t)R.nsend, sizeof(int));
     R.busy_start = calloc((size_t)R.nsend, sizeof(double));
@@ -568,6 +519,7 @@ bbs_net_load_run(const bbs_net_topo *t, const bbs_net_load_opts *o, bbs_net_load
         goto nomem;
     for (int s = 0; s < R.nsend; s++) {
         int n = R.senders[s];
+        bbs_ring_init(&R.q[s], sizeof(pending));
         R.rng_gen[s] = bbs_rng_stream_new(NULL, o->seed, o->unit,
                                           BBS_ENTITY(BBS_ECLASS_NETWORK, 2 * (uint64_t)n));
         R.rng_route[s] = bbs_rng_stream_new(NULL, o->seed, o->unit,

@@ -9,6 +9,7 @@
 #include "bb_error.h"
 #include "workload/coll.h"
 #include "workload/ops.h"
+#include "grow.h"
 #include "workload/wl_int.h"
 
 static const char *const algo_names[BBS_ALGO_N] = { "auto", "recursive-doubling", "ring",
@@ -38,7 +39,8 @@ bbs_coll_algo_parse(const char *name, int *algo, char *err)
 
 typedef struct {
     bbs_coll_act *a;
-    int n, cap;
+    int n;
+    size_t cap;
     int st, rd;     /* st orders this member's steps; rd names the round (the
                      * message tag), which both ends of a message compute alike */
 } sched;
@@ -46,7 +48,7 @@ typedef struct {
 static int
 add(sched *s, int send, int peer, double bytes)
 {
-    if (bbs_wl_grow((void **)&s->a, sizeof *s->a, &s->cap, s->n + 1))
+    if (bbs_grow((void **)&s->a, sizeof *s->a, &s->cap, (size_t)s->n + 1))
         return BB_ENOMEM;
     s->a[s->n++] = (bbs_coll_act){ send, peer, bytes, s->st, s->rd };
     return BB_OK;

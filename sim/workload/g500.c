@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "bb_error.h"
+#include "grow.h"
 #include "rng.h"
 #include "workload/g500.h"
 
@@ -298,14 +299,8 @@ typedef struct {
 static int
 push(msgbuf *b, int dst, uint32_t q)
 {
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? 2 * b->cap : 256;
-        bbs_g500_msg *a = realloc(b->m, nc * sizeof *a);
-        if (!a)
-            return BB_ENOMEM;
-        b->m = a;
-        b->cap = nc;
-    }
+    if (bbs_grow((void **)&b->m, sizeof *b->m, &b->cap, b->n + 1))
+        return BB_ENOMEM;
     b->m[b->n].dst = dst;
     b->m[b->n].queries = q;
     b->n++;

@@ -9,6 +9,7 @@
 
 #include "bb_error.h"
 #include "workload/coll.h"
+#include "grow.h"
 #include "workload/wl_int.h"
 
 static const char *const coll_names[BBS_COLL_NKINDS] = {
@@ -43,22 +44,6 @@ bbs_coll_parse(const char *name, int *kind, char *err)
     return bb_seterr(err, BB_EINVAL,
                      "unknown collective '%s' (known: barrier, bcast, reduce, allreduce, "
                      "gather, gatherv, alltoall)", name);
-}
-
-int
-bbs_wl_grow(void **p, size_t elem, int *cap, int need)
-{
-    if (need <= *cap)
-        return BB_OK;
-    int nc = *cap ? *cap : 8;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, (size_t)nc * elem);
-    if (!q)
-        return BB_ENOMEM;
-    *p = q;
-    *cap = nc;
-    return BB_OK;
 }
 
 static uint64_t default_max_ops;
@@ -102,7 +87,7 @@ bbs_wl_free(bbs_wl *w)
 static int
 add_comm(bbs_wl_job *jb, const int *ranks, int n, int *comm_out, char *err)
 {
-    if (bbs_wl_grow((void **)&jb->comms, sizeof *jb->comms, &jb->ccap, jb->ncomms + 1))
+    if (bbs_grow((void **)&jb->comms, sizeof *jb->comms, &jb->ccap, (size_t)jb->ncomms + 1))
         return bb_seterr(err, BB_ENOMEM, "out of memory (communicators)");
     bbs_wl_comm *c = &jb->comms[jb->ncomms];
     memset(c, 0, sizeof *c);
@@ -144,7 +129,7 @@ bbs_wl_add_job(bbs_wl *w, const char *name, int nranks, double start_s, int *job
                          name ? name : "?", nranks);
     if (!(start_s >= 0) || !isfinite(start_s))
         return bb_seterr(err, BB_EINVAL, "job '%s': start must be >= 0 s", name ? name : "?");
-    if (bbs_wl_grow((void **)&w->jobs, sizeof *w->jobs, &w->jcap, w->njobs + 1))
+    if (bbs_grow((void **)&w->jobs, sizeof *w->jobs, &w->jcap, (size_t)w->njobs + 1))
         return bb_seterr(err, BB_ENOMEM, "out of memory (jobs)");
     bbs_wl_job *jb = &w->jobs[w->njobs];
     memset(jb, 0, sizeof *jb);
@@ -261,7 +246,7 @@ bbs_wl_append(bbs_wl *w, int job, int rank, const bbs_op *op, int *index_out, ch
                          "(%.3g bytes): generate fewer (--messages, --files, --nodes, --scale), "
                          "or raise --max-memory", (unsigned long long)w->max_ops,
                          (double)w->max_ops * (double)sizeof *s->ops);
-    if (bbs_wl_grow((void **)&s->ops, sizeof *s->ops, &s->cap, s->n + 1))
+    if (bbs_grow((void **)&s->ops, sizeof *s->ops, &s->cap, (size_t)s->n + 1))
         return bb_seterr(err, BB_ENOMEM, "out of memory (ops)");
     s->ops[s->n] = *op;
     if (index_out)

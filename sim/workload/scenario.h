@@ -75,12 +75,14 @@ typedef struct {
     bbs_exec_failures fail;
     int fail_line;                    /* of its header (0: none) */
     /* [job NAME] sections, in file order */
-    int njobs, jobs_cap;
+    int njobs;
+    size_t jobs_cap;
     bbs_scn_job *jobs;
     /* reading state: the current section, and every key given so far with
      * its line (a key appears once per section) */
     int cur_sec, cur_job;
-    int nseen, seen_cap;
+    int nseen;
+    size_t seen_cap;
     struct bbs_scn_seen { int sec, job, line; char key[48]; } *seen;
 } bbs_scenario;
 

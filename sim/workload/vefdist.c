@@ -11,6 +11,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "bb_error.h"
+#include "grow.h"
 #include "workload/vefdist.h"
 
 #define MC_K 0.348238
@@ -24,7 +25,7 @@ struct bbs_sizedist {
     double declared_mean; /* bytes */
     double unit;
     int tail;
-    size_t cap;   /* rows allocated */
+    size_t cap, capcdf;   /* rows allocated (size, cdf) */
 };
 
 static const bbs_sizemodel models[] = {
@@ -120,18 +121,9 @@ bbs_sizedist_add(bbs_sizedist *d, double v, double c, char *err)
     if (d->n > 0 && c < d->cdf[d->n - 1])
         return bb_seterr(err, BB_EDATA, "cdf %g decreases (previous %g): the CDF must "
                          "increase to 1", c, d->cdf[d->n - 1]);
-    if (d->n == d->cap) {
-        size_t nc = d->cap ? 2 * d->cap : 64;
-        double *a = realloc(d->size, nc * sizeof *a), *b;
-        if (!a)
-            return bb_seterr(err, BB_ENOMEM, "out of memory");
-        d->size = a;
-        b = realloc(d->cdf, nc * sizeof *b);
-        if (!b)
-            return bb_seterr(err, BB_ENOMEM, "out of memory");
-        d->cdf = b;
-        d->cap = nc;
-    }
+    if (bbs_grow((void **)&d->size, sizeof *d->size, &d->cap, d->n + 1)
+        || bbs_grow((void **)&d->cdf, sizeof *d->cdf, &d->capcdf, d->n + 1))
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
     d->size[d->n] = v * d->unit;
     d->cdf[d->n] = c > 1 ? 1 : c;
     d->n++;

@@ -9,7 +9,8 @@
 
 typedef struct {
     bbs_op *ops;
-    int n, cap;
+    int n;
+    size_t cap;
 } bbs_wl_strm;
 
 typedef struct {
@@ -25,17 +26,16 @@ typedef struct {
     int allreduce_algo;  /* BBS_ALGO_* (coll.h), or -1: the run's */
     bbs_wl_strm *streams;
     bbs_wl_comm *comms;
-    int ncomms, ccap;
+    int ncomms;
+    size_t ccap;
 } bbs_wl_job;
 
 struct bbs_wl {
     bbs_wl_job *jobs;
-    int njobs, jcap;
+    int njobs;
+    size_t jcap;
     uint64_t nops, max_ops;   /* operations held; bound (0: none) */
 };
 
-/* bbs_wl_grow: make *p hold at least need elements of elem bytes
- * (doubling); BB_OK or BB_ENOMEM (then *p is unchanged). */
-int bbs_wl_grow(void **p, size_t elem, int *cap, int need);
 
 #endif

@@ -9,12 +9,14 @@
 #include "alloc_file.h"
 #include "bb_error.h"
 #include "bb_num.h"
+#include "grow.h"
 
 int
 bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const char *name,
                     bbs_net_placement *pl, char *err)
 {
-    int *line_of = NULL, n = 0, capn = 0, capj = 0, line = 1, rc = BB_OK;
+    int *line_of = NULL, n = 0, line = 1, rc = BB_OK;
+    size_t capn = 0, capj = 0;
     size_t i = 0;
 
     memset(pl, 0, sizeof *pl);
@@ -52,25 +54,16 @@ bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const c
                 goto fail;
             }
             line_of[v] = line;
-            if (n + 1 > capn) {
-                int *q = realloc(pl->node, (size_t)(2 * capn + 64) * sizeof(int));
-                if (!q)
-                    goto nomem;
-                pl->node = q;
-                capn = 2 * capn + 64;
-            }
+            if (bbs_grow((void **)&pl->node, sizeof *pl->node, &capn, (size_t)n + 1))
+                goto nomem;
             pl->node[n++] = t->compute_nodes[v];
         }
         if (n > start_n) {
-            if (pl->njobs + 2 > capj) {
-                int *q = realloc(pl->job_off, (size_t)(2 * capj + 8) * sizeof(int));
-                if (!q)
-                    goto nomem;
-                pl->job_off = q;
-                capj = 2 * capj + 8;
-                if (pl->njobs == 0)
-                    pl->job_off[0] = 0;
-            }
+            if (bbs_grow((void **)&pl->job_off, sizeof *pl->job_off, &capj,
+                         (size_t)pl->njobs + 2))
+                goto nomem;
+            if (pl->njobs == 0)
+                pl->job_off[0] = 0;
             pl->job_off[++pl->njobs] = n;
         }
         i++;

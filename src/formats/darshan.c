@@ -11,6 +11,7 @@
 #include "bb_num.h"
 #include "darshan.h"
 #include "exitcodes.h"
+#include "grow.h"
 #include "readfile.h"
 #include "units.h"
 
@@ -34,15 +35,8 @@ typedef struct {
 static int
 rank_add(rank_times *rt, long rank, double v)
 {
-    if (rt->n == rt->cap) {
-        size_t cap = rt->cap ? 2 * rt->cap : 64;
-        rank_time *p = realloc(rt->p, cap * sizeof *p);
-
-        if (p == NULL)
-            return -1;
-        rt->p = p;
-        rt->cap = cap;
-    }
+    if (bbs_grow((void **)&rt->p, sizeof *rt->p, &rt->cap, rt->n + 1))
+        return -1;
     rt->p[rt->n].rank = rank;
     rt->p[rt->n].t = v;
     rt->n++;

@@ -20,7 +20,7 @@
 #include "scenario_keys.h"
 #include "units.h"
 #include "workload/exec.h"
-#include "workload/wl_int.h"
+#include "grow.h"
 
 enum { S_NONE = 0, S_TOPO, S_STORAGE, S_PLACEMENT, S_RUN, S_JOB, S_FAIL };
 
@@ -272,7 +272,7 @@ bbs_scenario_section(bbs_scenario *s, const char *name_in, int lineno, const cha
         if (strlen(jn) >= sizeof s->jobs[0].name)
             return bb_seterr(err, BB_EDATA, "%s: job name '%s' longer than %zu bytes", where,
                              jn, sizeof s->jobs[0].name - 1);
-        if (bbs_wl_grow((void **)&s->jobs, sizeof *s->jobs, &s->jobs_cap, s->njobs + 1))
+        if (bbs_grow((void **)&s->jobs, sizeof *s->jobs, &s->jobs_cap, (size_t)s->njobs + 1))
             return bb_seterr(err, BB_ENOMEM, "out of memory");
         bbs_scn_job *jb = &s->jobs[s->njobs++];
         memset(jb, 0, sizeof *jb);
@@ -329,7 +329,7 @@ bbs_scenario_set(bbs_scenario *s, const char *key, const char *val, int lineno,
     if (rc != BB_OK)
         return rc;
     if (strlen(key) < sizeof s->seen[0].key) {
-        if (bbs_wl_grow((void **)&s->seen, sizeof *s->seen, &s->seen_cap, s->nseen + 1))
+        if (bbs_grow((void **)&s->seen, sizeof *s->seen, &s->seen_cap, (size_t)s->nseen + 1))
             return bb_seterr(err, BB_ENOMEM, "out of memory");
         s->seen[s->nseen].sec = sec;
         s->seen[s->nseen].job = job;

@@ -15,6 +15,7 @@
 
 #include "bb_error.h"
 #include "bb_num.h"
+#include "grow.h"
 #include "vef_int.h"
 
 int
@@ -43,14 +44,8 @@ vef_next_record(pstate *s)
             return 0;
         s->lineno++;
         while (s->p < s->end && *s->p != '\n') {
-            if (k + 2 > s->bufcap) {
-                size_t nc = s->bufcap ? 2 * s->bufcap : 256;
-                char *b = realloc(s->buf, nc);
-                if (!b)
-                    return -1 - 0 * bb_seterr(s->err, BB_ENOMEM, "out of memory");
-                s->buf = b;
-                s->bufcap = nc;
-            }
+            if (bbs_grow((void **)&s->buf, 1, &s->bufcap, k + 2))
+                return -1 - 0 * bb_seterr(s->err, BB_ENOMEM, "out of memory");
             s->buf[k++] = *s->p++;
         }
         if (s->p < s->end)

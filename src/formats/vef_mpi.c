@@ -14,6 +14,7 @@
 
 #include "bb_error.h"
 #include "bb_num.h"
+#include "grow.h"
 #include "vef_int.h"
 
 /* The code of keyword t: name(k) for k < n (case-insensitive), or the
@@ -137,7 +138,7 @@ vef_parse_comms(pstate *s, char *mark)
 }
 
 static int
-add_coll_line(pstate *s, size_t *collcap, char ***member)
+add_coll_line(pstate *s, size_t collcap[2], char ***member)
 {
     bbs_vef *v = s->v;
     char *e;
@@ -175,18 +176,9 @@ add_coll_line(pstate *s, size_t *collcap, char ***member)
         return rc;
     pt.line = s->lineno;
     if ((size_t)id == v->ncoll) {
-        if (v->ncoll == *collcap) {
-            size_t nc = *collcap ? 2 * *collcap : 16;
-            bbs_vef_coll *a = realloc(v->colls, nc * sizeof *a);
-            char **m = realloc(*member, nc * sizeof *m);
-            if (a)
-                v->colls = a;
-            if (m)
-                *member = m;
-            if (!a || !m)
-                return bb_seterr(s->err, BB_ENOMEM, "out of memory");
-            *collcap = nc;
-        }
+        if (bbs_grow((void **)&v->colls, sizeof *v->colls, &collcap[0], v->ncoll + 1)
+            || bbs_grow((void **)member, sizeof **member, &collcap[1], v->ncoll + 1))
+            return bb_seterr(s->err, BB_ENOMEM, "out of memory");
         c = &v->colls[v->ncoll];
         memset(c, 0, sizeof *c);
         c->comm = (int)comm;
@@ -229,7 +221,7 @@ int
 vef_parse_records(pstate *s)
 {
     bbs_vef *v = s->v;
-    size_t mcap = 0, collcap = 0;
+    size_t mcap = 0, collcap[2] = { 0, 0 };   /* colls, member */
     long count = 0;
     char **member = NULL; /* per collective, a mark per task */
     int rc = BB_OK;
@@ -237,7 +229,7 @@ vef_parse_records(pstate *s)
     while ((rc = vef_next_record(s)) == 1) {
         const char *t = s->tok[0];
         if (t[0] == 'G' || t[0] == 'g') {
-            if ((rc = add_coll_line(s, &collcap, &member)))
+            if ((rc = add_coll_line(s, collcap, &member)))
                 break;
         } else {
             long id, src, dst;
