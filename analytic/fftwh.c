@@ -18,7 +18,13 @@
  * References: Feller vol. II ch. XII (ladder heights, Wiener-Hopf);
  * Fusai, Germano and Marazzina 2016 (the cepstral FFT factorisation);
  * Chan and Ng 1996 (preconditioned Krylov methods for Toeplitz systems);
- * Saad and Schultz 1986 (GMRES). */
+ * Saad and Schultz 1986 (GMRES).
+ *
+ * Why one file of this size: the tilt, the regions' convolutions, the fold
+ * at S, the Wiener-Hopf factors and the GMRES loop share the tilted
+ * indexing above and its overflow guards (every factor kept <= 1); split,
+ * each part would need that invariant restated and checked again.  The
+ * generic FFT convolution other modules use is the small bba_fftconv. */
 #include "config.h"
 
 #include <complex.h>
