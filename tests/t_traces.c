@@ -1,8 +1,8 @@
 /* t_traces.c: tests of the trace-driven workload models: DCN size tables
  * and destination laws, the VEF reader, DCNW/FLOWS arrivals, Graph500,
  * HOROVOD and file loads.  One program for the six trace models, about
- * 1,000 lines: they share the fixtures and helpers at the top (a sink that
- * records operations, the hand-worked size tables).
+ * 1,000 lines: they share the loaders at the top (data files from the
+ * source tree, the DCN size tables) and the VEF fixtures.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
