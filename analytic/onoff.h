@@ -83,7 +83,10 @@ typedef struct bba_onoff {
     double *p0;         /* n0: their Pr(ON) */
     bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
                            for a larger one: bba_onoff_eval multiplies the
-                           idle fraction by exp(I_this(S) - I_full(S)) */
+                           idle fraction by exp(I_this(x) - I_full(x)),
+                           x = S greedy, S - THRESHOLD lazy (the lazy
+                           buffer sits at the threshold: an overflow is
+                           an excursion of S - THRESHOLD from there) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
