@@ -1298,8 +1298,8 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
          * workload with 10-unit bursts, threshold 0.5 at 2.531 PB: idle
          * +38% against the simulator with the factor at S, +11% at
          * S - THRESHOLD; greedy at its answer: +7%). */
-        long x = pol->lazy ? S - pol->threshold : S;
-        double idle = out->meas.idle * bba_effbw_ms_factor(m->ms, m, x);
+        long xs = pol->lazy ? S - pol->threshold : S;
+        double idle = out->meas.idle * bba_effbw_ms_factor(m->ms, m, xs);
 
         if (idle > 1)
             idle = 1;
