@@ -84,9 +84,10 @@ typedef struct bba_onoff {
     bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
                            for a larger one: bba_onoff_eval multiplies the
                            idle fraction by exp(I_this(x) - I_full(x)),
-                           x = S greedy, S - THRESHOLD lazy (the lazy
-                           buffer sits at the threshold: an overflow is
-                           an excursion of S - THRESHOLD from there) */
+                           x = S greedy, S - (1 - EPS) THRESHOLD lazy
+                           (the lazy buffer sits at the threshold: an
+                           overflow is an excursion of S - THRESHOLD
+                           from there; EPS = 1 is greedy) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
