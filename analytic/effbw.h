@@ -70,7 +70,8 @@ int bba_effbw_ms_attach(bba_onoff *r, size_t n, const long *b, const double *p,
                         const double *L, char *err);
 
 /* bba_effbw_ms_factor: exp(I_r(S) - I_full(S)) for r with r->ms == ms, at
- * buffer size S quanta.  theta on a geometric grid of 160 points over
+ * buffer size S quanta (bba_onoff_eval passes S - (1 - EPS) THRESHOLD
+ * under lazy draining: the excursion from the threshold).  theta on a geometric grid of 160 points over
  * [theta* / 30, 30 theta*], n up to the first power of two above 4/3 of
  * the minimising n (at least 64).  Thread-safe (no state changes).
  * O(160 (sum_c 1 + n0) n_max). */

@@ -37,13 +37,17 @@
  * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
  * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B).
  *
- * The FFT path (greedy draining or threshold 0; opts.fft): a landing
- * depends only on the raw level j + k - B, so a step is per phase one
- * linear convolution of the level column with D0 (fftwh.h bba_fftconv),
- * P (S + M0) log(S + M0) operations; the first level chain (phases at
- * their stationary law) is the scalar chain of chain.h for all
+ * The FFT path (opts.fft): a greedy landing depends only on the raw level
+ * j + k - B, so a step is per phase one linear convolution of the level
+ * column with D0 (fftwh.h bba_fftconv), P (S + M0) log(S + M0)
+ * operations; below a positive lazy threshold T, Algorithm 4's moves are
+ * a correction on top, P T (B + 1) more.  The first level chain (phases
+ * at their stationary law) is the scalar chain of chain.h for all
  * applications made memoryless, solved by bba_fftwh_eval; then restarted
- * GMRES (opts.krylov, 31 (S + 1) P more doubles) before any smoothing. */
+ * GMRES (opts.krylov, 31 (S + 1) P more doubles) before any smoothing,
+ * right-preconditioned below a lazy threshold by the inverse of the level
+ * blocks I - diag(h) K (h the probability of keeping the level; P^3 once,
+ * T P^2 per product, (S + 1) P + 2 P^2 more doubles; P <= 512). */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
 #define BBSIZE_ANALYTIC_ONOFF_H
 
@@ -79,7 +83,11 @@ typedef struct bba_onoff {
     double *p0;         /* n0: their Pr(ON) */
     bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
                            for a larger one: bba_onoff_eval multiplies the
-                           idle fraction by exp(I_this(S) - I_full(S)) */
+                           idle fraction by exp(I_this(x) - I_full(x)),
+                           x = S greedy, S - (1 - EPS) THRESHOLD lazy
+                           (the lazy buffer sits at the threshold: an
+                           overflow is an excursion of S - THRESHOLD
+                           from there; EPS = 1 is greedy) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
@@ -111,13 +119,15 @@ typedef struct {
                                 (fftwh.h bba_fftconv): 1 always, 0 never,
                                 -1 (default) when cheaper than the direct
                                 sum, (S + M0) log(S + M0) < (S + 1) M0 / 6;
-                                greedy draining (or threshold 0) only */
+                                lazy thresholds too */
     int krylov;              /* on the FFT path, after the first level
                                 solve: restarted GMRES (30) on x (I - P) = 0
                                 before any smoothing: 1 always, 0 never,
                                 -1 (default) when the slowest phase mode
-                                relaxes slower than 0.85 per step or there
-                                are 32 phases or more; skipped when its
+                                relaxes slower than 0.85 per step, there
+                                are 32 phases or more, or a lazy threshold
+                                is positive (its levels hold for 1/EPS
+                                steps: preconditioned); skipped when its
                                 31 (S + 1) P doubles exceed the memory
                                 limit */
 } bba_onoff_opts;

@@ -85,3 +85,16 @@ for f in 0.96 1 1.04; do
   "$BBSIZE" simulate "$T/paper10.csv" --mode onoff --bb-size "$s" --horizon 1000000 \
     --replications 20 --seed 11 | head -1
 done
+
+echo "## 5. lazy draining with a positive threshold on the same workload"
+/usr/bin/env time -f "size --threshold 0.5: %U s user" "$BBSIZE" size "$T/paper10.csv" --threshold 0.5 \
+  2>"$T/time" | cut -c1-120 || true
+cat "$T/time"
+/usr/bin/env time -f "threshold --bb-size 2PB: %U s user" "$BBSIZE" threshold "$T/paper10.csv" \
+  --bb-size 2PB 2>"$T/time" | cut -c1-120 || true
+cat "$T/time"
+b=$("$BBSIZE" size "$T/paper10.csv" --threshold 0.5 --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
+s=$(awk -v b="$b" 'BEGIN { printf "%.6gTB", b / 1e12 }')
+echo "simulate lazy (threshold 0.5) at the answer ($s):"
+"$BBSIZE" simulate "$T/paper10.csv" --mode onoff --policy lazy --threshold 0.5 --bb-size "$s" \
+  --horizon 1000000 --replications 20 --seed 11 | head -1
