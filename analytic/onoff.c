@@ -1,6 +1,14 @@
 /* onoff.c: the ON/OFF-modulated chain and its aggregation-disaggregation
  * solver (onoff.h).
- * SPDX-License-Identifier: GPL-3.0-or-later */
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Why one file of this size: the phase step (Kronecker product of the
+ * class kernels), the censored overflow landings, the direct and FFT paths
+ * of x P, the lazy correction below the threshold, the level solves, the
+ * GMRES with its level-block preconditioner and the measures all index the
+ * same (level x phase) vector and must censor overflows the same way; the
+ * dense oracle that checks them (onoff_dense.c) is apart on purpose.  A
+ * split along the two paths is the next step if it grows. */
 #include "config.h"
 
 #include <limits.h>
