@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -253,6 +255,50 @@ test_destinations(void **st)
     assert_true(fabs(sp / 40000 - 20) < 0.15);
     expect_err(bbs_dest_check(&bad, 16, err), BB_EINVAL, err, "almost never reach");
     gsl_rng_free(r);
+}
+
+/* bbs_dest_check's closed form against the sum over every task it replaced
+ * (the rule: refuse when some task takes all but 1e-3 of the in-range mass),
+ * on a grid that crosses the threshold; and a header's millions of tasks in
+ * O(1). */
+static void
+test_dest_check_closed_form(void **st)
+{
+    char err[BB_ERRLEN];
+    int agree = 0, refused = 0;
+
+    (void)st;
+    for (int kind = 0; kind < 2; kind++)
+        for (int n = 2; n <= 40; n += 3)
+            for (double a = 0.05; a <= 45; a += 1.7) /* a < 0 means n/2 */
+                for (double b = 0.02; b < 4; b *= 1.9) {
+                    bbs_dest d = { kind ? BBS_DEST_GAUSS : BBS_DEST_POISSON, a, b };
+                    double in = 0, pmax = 0;
+                    int want, got;
+
+                    if (!kind && !(a > 0))
+                        continue;
+                    for (int j = 0; j < n; j++) {
+                        double pj = kind ? gsl_cdf_gaussian_P(j + 0.5 - a, b) -
+                                               gsl_cdf_gaussian_P(j - 0.5 - a, b)
+                                         : gsl_ran_poisson_pdf((unsigned)j, a);
+                        in += pj;
+                        pmax = pj > pmax ? pj : pmax;
+                    }
+                    want = in - pmax < 1e-3 ? BB_EINVAL : BB_OK;
+                    got = bbs_dest_check(&d, n, err);
+                    if (fabs(in - pmax - 1e-3) > 1e-9) { /* away from the edge itself */
+                        assert_int_equal(got, want);
+                        agree++;
+                    }
+                    refused += got != BB_OK;
+                }
+    assert_true(agree > 1000);
+    assert_true(refused > 100 && refused < agree - 100);
+    {
+        bbs_dest g = { BBS_DEST_GAUSS, -1, -1 };
+        assert_int_equal(bbs_dest_check(&g, 2000000000, err), BB_OK);
+    }
 }
 
 /* ---- the VEF reader ---- */
@@ -1008,7 +1054,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_means),   cmocka_unit_test(test_sample_means),
         cmocka_unit_test(test_quantiles),     cmocka_unit_test(test_table_errors),
-        cmocka_unit_test(test_destinations),  cmocka_unit_test(test_vef_plain),
+        cmocka_unit_test(test_destinations),  cmocka_unit_test(test_dest_check_closed_form),  cmocka_unit_test(test_vef_plain),
         cmocka_unit_test(test_vef_errors),    cmocka_unit_test(test_vef_ext),
         cmocka_unit_test(test_dcnw_rate),     cmocka_unit_test(test_flows),
         cmocka_unit_test(test_horovod_closed_form), cmocka_unit_test(test_horovod_random),
