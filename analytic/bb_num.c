@@ -67,26 +67,41 @@ classify(const char *p)
     return BB_NUM_NOTNUM;
 }
 
+/* The start every reader shares: *end = s (nothing read yet), *p the text
+ * after the white space and *len (may be NULL) its decimal's length.
+ * BB_NUM_OK when a decimal number starts there, else why not ("0x1" would
+ * read as 0 followed by "x1": refused as hexadecimal). */
+static int
+begin(const char *s, char **end, const char **p, size_t *len)
+{
+    int is_int;
+    size_t n;
+
+    if (end)
+        *end = (char *)s;
+    while (isspace((unsigned char)*s))
+        s++;
+    *p = s;
+    n = decimal_len(s, &is_int);
+    if (len)
+        *len = n;
+    if (n == 0 || classify(s) == BB_NUM_HEX)
+        return classify(s);
+    return BB_NUM_OK;
+}
+
 int
 bb_strtod(const char *s, double *v, char **end)
 {
-    const char *p = s;
+    const char *p;
     char *e;
     size_t len;
-    int is_int;
     double x;
+    int rc;
 
     *v = 0;
-    if (end)
-        *end = (char *)s;
-    while (isspace((unsigned char)*p))
-        p++;
-    len = decimal_len(p, &is_int);
-    if (len == 0)
-        return classify(p);
-    /* "0x1" reads as 0 followed by "x1": refuse it as hexadecimal. */
-    if (classify(p) == BB_NUM_HEX)
-        return BB_NUM_HEX;
+    if ((rc = begin(s, end, &p, &len)) != BB_NUM_OK)
+        return rc;
     errno = 0;
     x = strtod(p, &e);
     if (e != p + len)
@@ -106,20 +121,14 @@ bb_strtod(const char *s, double *v, char **end)
 int
 bb_strtol(const char *s, long *v, char **end)
 {
-    const char *p = s;
+    const char *p;
     char *e;
-    size_t len;
-    int is_int;
     long x;
+    int rc;
 
     *v = 0;
-    if (end)
-        *end = (char *)s;
-    while (isspace((unsigned char)*p))
-        p++;
-    len = decimal_len(p, &is_int);
-    if (len == 0 || classify(p) == BB_NUM_HEX)
-        return classify(p);
+    if ((rc = begin(s, end, &p, NULL)) != BB_NUM_OK)
+        return rc;
     errno = 0;
     x = strtol(p, &e, 10);
     if (errno == ERANGE)

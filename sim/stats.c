@@ -174,24 +174,44 @@ bbs_hist_quantile(const bbs_hist *h, double q)
     return h->hi;
 }
 
-int
-bbs_ci_t(const bbs_welford *w, double level, bbs_ci *out, char *err)
+/* The start every interval shares: checks level; records the mean, level
+ * and n; with fewer than two replications the interval is [lo, hi] with an
+ * infinite half width, and *done = 1. */
+static int
+ci_start(const bbs_welford *w, double level, double lo, double hi, bbs_ci *out, int *done,
+         char *err)
 {
-    double t;
-
+    *done = 0;
     if (!(level > 0.0 && level < 1.0))
         return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
     out->mean = w->mean;
     out->level = level;
     out->n = w->n;
     if (w->n < 2) {
+        out->lo = lo;
+        out->hi = hi;
         out->half = INFINITY;
-        out->lo = -INFINITY;
-        out->hi = INFINITY;
-        return BB_OK;
+        *done = 1;
     }
-    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
-    out->half = t * bbs_welford_sd(w) / sqrt((double)w->n);
+    return BB_OK;
+}
+
+/* Student's t quantile of the two-sided level, n - 1 degrees of freedom
+ * (n >= 2). */
+static double
+t_quantile(const bbs_welford *w, double level)
+{
+    return gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
+}
+
+int
+bbs_ci_t(const bbs_welford *w, double level, bbs_ci *out, char *err)
+{
+    int done, rc = ci_start(w, level, -INFINITY, INFINITY, out, &done, err);
+
+    if (rc != BB_OK || done)
+        return rc;
+    out->half = t_quantile(w, level) * bbs_welford_sd(w) / sqrt((double)w->n);
     out->lo = w->mean - out->half;
     out->hi = w->mean + out->half;
     return BB_OK;
@@ -201,19 +221,11 @@ int
 bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci *out,
                 char *err)
 {
-    double m = w->mean, sd, t, h, c;
+    double m = w->mean, sd, h, c;
+    int done, rc = ci_start(w, level, 0, 1, out, &done, err);
 
-    if (!(level > 0.0 && level < 1.0))
-        return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
-    out->mean = m;
-    out->level = level;
-    out->n = w->n;
-    if (w->n < 2) {
-        out->lo = 0;
-        out->hi = 1;
-        out->half = INFINITY;
-        return BB_OK;
-    }
+    if (rc != BB_OK || done)
+        return rc;
     sd = bbs_welford_sd(w);
     if (m <= 0 || m >= 1) {
         /* Clopper-Pearson for 0 events in N units: (1 - hi)^N = (1 - level) / 2. */
@@ -226,8 +238,7 @@ bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci
         out->half = u;
         return BB_OK;
     }
-    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
-    h = t * sd / (sqrt((double)w->n) * m * (1.0 - m));
+    h = t_quantile(w, level) * sd / (sqrt((double)w->n) * m * (1.0 - m));
     c = log(m / (1.0 - m));
     /* the round trip through the logit may move m by an ulp: keep
      * lo <= m <= hi exact (replications all equal give [m, m]) */
@@ -240,26 +251,17 @@ bbs_ci_fraction(const bbs_welford *w, double units_per_rep, double level, bbs_ci
 int
 bbs_ci_positive(const bbs_welford *w, double level, bbs_ci *out, char *err)
 {
-    double m = w->mean, t, h;
+    double m = w->mean, h;
+    int done, rc = ci_start(w, level, 0, INFINITY, out, &done, err);
 
-    if (!(level > 0.0 && level < 1.0))
-        return bb_seterr(err, BB_EINVAL, "confidence level %g is outside (0, 1)", level);
-    out->mean = m;
-    out->level = level;
-    out->n = w->n;
-    if (w->n < 2) {
-        out->lo = 0;
-        out->hi = INFINITY;
-        out->half = INFINITY;
-        return BB_OK;
-    }
+    if (rc != BB_OK || done)
+        return rc;
     if (!(m > 0)) {
         out->lo = out->hi = out->half = 0;
         out->mean = 0;
         return BB_OK;
     }
-    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, (double)(w->n - 1));
-    h = t * bbs_welford_sd(w) / (sqrt((double)w->n) * m);
+    h = t_quantile(w, level) * bbs_welford_sd(w) / (sqrt((double)w->n) * m);
     out->lo = fmin(m, m * exp(-h));
     out->hi = fmax(m, m * exp(h));
     out->half = 0.5 * (out->hi - out->lo);

@@ -343,6 +343,26 @@ warn_vanished(const bb_ctx *ctx)
                 total > 0 ? 100.0 * lost / total : 0.0, nlost > 1 ? "them" : "it");
 }
 
+/* build_model: quantizes the workload at ctx->pf (warning of the
+ * applications that vanish when warn), builds the model within
+ * ctx->so.mem_limit_bytes and attaches the bursts; dies on errors. */
+static void
+build_model(bb_ctx *ctx, int warn)
+{
+    char err[BB_ERRLEN];
+    int rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
+
+    if (rc != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    if (warn)
+        warn_vanished(ctx);
+    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
+                        ctx->so.mem_limit_bytes, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    bb_ctx_attach_bursts(ctx);
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
@@ -406,20 +426,12 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
     check_platform(ctx, opt);
 
-    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
-    if (rc != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
-    warn_vanished(ctx);
     bba_solver_defaults(&ctx->so);
     ctx->so.kind = opt->solver;
     ctx->so.tol = 1e-12;
     ctx->so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
                                                         : default_memory_limit();
-    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
-                        ctx->so.mem_limit_bytes, err);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    bb_ctx_attach_bursts(ctx);
+    build_model(ctx, 1);
 }
 
 void
@@ -596,22 +608,12 @@ bb_ctx_resolution_is_default(const bb_ctx *ctx)
 void
 bb_ctx_requantize(bb_ctx *ctx, long R)
 {
-    char err[BB_ERRLEN];
-    int rc;
-
     bba_onoff_free(&ctx->onoff);
     bba_onoff_free(&ctx->onoff_check);
     bba_model_free(&ctx->model);
     bba_quantized_free(&ctx->q);
     ctx->pf.resolution = R;
-    rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
-    if (rc != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
-    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
-                        ctx->so.mem_limit_bytes, err);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    bb_ctx_attach_bursts(ctx);
+    build_model(ctx, 0);
 }
 
 void

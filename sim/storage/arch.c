@@ -94,12 +94,8 @@ bbs_arch_config_init(bbs_arch_config *c)
 {
     memset(c, 0, sizeof *c);
     c->map = BBS_MAP_STATIC_BLOCK;
-    c->ssd_threshold_bytes = 65536;    /* MFNetSim Section 3 */
-    c->drain = BBS_DRAIN_GREEDY;
-    c->lazy_eps = 0.01;                /* the analytic model's EPS */
-    c->lazy_check_s = 1;
-    c->drain_chunk_bytes = 64.0 * 1048576;
-    c->pieces_in_flight = 1;
+    bbs_bbsys_params_init(&c->node);
+    c->horizon_s = 0;                  /* the caller's to set */
     c->fail.ea_eV = 0.38;              /* SANgo */
     c->fail.tref_C = 25;
     c->repair.kind = BBS_REPAIR_EXPONENTIAL;
@@ -605,7 +601,6 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     sim s;
     hook hooks[NHOOK];
     bbs_handler_fn fns[NHOOK] = { on_arrive, on_fail, on_repair, on_sample };
-    bbs_bbsys_params sp;
     bbs_bbsys_hooks sh = { written, NULL, NULL, check_identity, NULL };
     int *kinds[NHOOK];
     bbs_arch_simple_net simple;
@@ -643,21 +638,8 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         bb_seterr(err, rc, "cannot register the architecture's events");
         goto out;
     }
-    bbs_bbsys_params_init(&sp);
-    sp.pfs_bw_Bps = c->pfs_bw_Bps;
-    sp.drain = c->drain;
-    sp.lazy_threshold_bytes = c->lazy_threshold_bytes;
-    sp.lazy_eps = c->lazy_eps;
-    sp.lazy_check_s = c->lazy_check_s;
-    sp.drain_chunk_bytes = c->drain_chunk_bytes;
-    sp.piece_bytes = c->piece_bytes;
-    sp.pieces_in_flight = c->pieces_in_flight;
-    sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
-    sp.horizon_s = c->horizon_s;
-    sp.drain_fn = c->drain_fn;
-    sp.drain_ctx = c->drain_ctx;
     sh.ctx = &s;
-    if ((rc = bbs_bbsys_new(&s.sys, s.e, &sp, &sh, err)) != BB_OK)
+    if ((rc = bbs_bbsys_new(&s.sys, s.e, &c->node, &sh, err)) != BB_OK)
         goto out;
     if (c->kind != BBS_ARCH_NODE_LOCAL) {
         const void *par = c->net_params;

@@ -116,24 +116,19 @@ typedef struct {
     bbs_dev_params bb_dev;         /* the buffer device (an SSD, or a table) */
     bbs_dev_params hdd_dev;        /* storage-side: the I/O node's HDD */
     double capacity_bytes;         /* per buffer node, > 0 (<= device capacity) */
-    double ssd_threshold_bytes;    /* storage-side: default 65536 */
     double net_latency_s;          /* simple network: per request, >= 0 */
     double net_bw_Bps;             /* simple network: per link, > 0 */
     /* another network (NULL: the simple one): a class and its parameters */
     const bbs_arch_net_class *net;
     const void *net_params;
-    double pfs_bw_Bps;             /* aggregate PFS bandwidth, > 0 */
-    bbs_drain_kind drain;
-    double lazy_threshold_bytes;   /* lazy: per node, in [0, capacity] */
-    double lazy_eps;               /* lazy: in [0, 1] */
-    double lazy_check_s;           /* lazy: > 0 */
-    double drain_chunk_bytes;      /* > 0 */
-    double piece_bytes;            /* the node's server cuts requests into pieces
-                                      of this size (0: whole requests) */
-    int pieces_in_flight;          /* pieces issued to a device, 1 to 64 (1) */
+    /* the buffer nodes and the PFS (bbnode.h's parameters): pfs_bw_Bps > 0;
+     * lazy_threshold_bytes in [0, capacity]; horizon_s > 0 (no default);
+     * ssd_threshold_bytes (storage-side) 65536, drain_chunk_bytes 64 MiB,
+     * piece_bytes 0 (whole requests), pieces_in_flight 1, lazy_eps 0.01,
+     * lazy_check_s 1; drain_fn, the drain trace, may be NULL */
+    BBS_BBSYS_PARAMS_MEMBER;
     double req_bytes;              /* > 0 */
     double mean_interarrival_s;    /* > 0, per client */
-    double horizon_s;              /* > 0 */
     /* failures of buffer nodes (off when fail_rate_per_s == 0) */
     bbs_arrhenius fail;            /* rate at the reference temperature */
     bbs_temp_series temp;          /* ambient temperature (needed when failing) */
@@ -151,8 +146,6 @@ typedef struct {
     int link_failover;             /* 1: redirect requests of a MISSED link */
     bbs_arch_fail_fn fail_fn;      /* may be NULL */
     void *fail_ctx;
-    bbs_bbsys_drain_fn drain_fn;   /* the drain trace (bbnode.h); may be NULL */
-    void *drain_ctx;
     uint64_t seed, unit;
     /* iostat-like series: every sample_interval_s (0: none) one row per
      * device, in node order */

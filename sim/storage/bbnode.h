@@ -106,22 +106,39 @@ typedef struct {
 
 typedef void (*bbs_bbsys_drain_fn)(void *ctx, double t_s, int node, double bytes);
 
-typedef struct {
-    double pfs_bw_Bps;          /* aggregate, >= 0 (0: no draining) */
-    bbs_drain_kind drain;
-    double lazy_threshold_bytes;/* per node, >= 0 */
-    double lazy_eps;            /* in [0, 1] */
-    double lazy_check_s;        /* > 0 when lazy */
-    double drain_chunk_bytes;   /* > 0 */
-    double piece_bytes;         /* >= 0 (0: whole requests) */
-    int pieces_in_flight;       /* 1 to BBS_BBNODE_MAX_INFLIGHT */
-    double ssd_threshold_bytes; /* requests this large go to the HDD, if any */
-    double horizon_s;           /* lazy checks stop there (INFINITY: never) */
-    /* the drain trace (may be NULL): a chunk of bytes from node reached
-     * the PFS at t_s */
-    bbs_bbsys_drain_fn drain_fn;
+/* The parameters of a system: one list, so that the front ends' configs
+ * (arch.h, exec.h) carry them as they are (BBS_BBSYS_PARAMS_MEMBER) and
+ * hand them over whole. */
+#define BBS_BBSYS_PARAM_FIELDS                                                  \
+    double pfs_bw_Bps;          /* aggregate, >= 0 (0: no draining) */         \
+    bbs_drain_kind drain;                                                       \
+    double lazy_threshold_bytes;/* per node, >= 0 */                            \
+    double lazy_eps;            /* in [0, 1] */                                 \
+    double lazy_check_s;        /* > 0 when lazy */                             \
+    double drain_chunk_bytes;   /* > 0 */                                       \
+    double piece_bytes;         /* >= 0 (0: whole requests) */                  \
+    int pieces_in_flight;       /* 1 to BBS_BBNODE_MAX_INFLIGHT */              \
+    double ssd_threshold_bytes; /* requests this large go to the HDD, if any */ \
+    double horizon_s;           /* lazy checks stop there (INFINITY: never) */  \
+    /* the drain trace (may be NULL): a chunk of bytes from node reached     \
+     * the PFS at t_s */                                                        \
+    bbs_bbsys_drain_fn drain_fn;                                                \
     void *drain_ctx;
+
+typedef struct {
+    BBS_BBSYS_PARAM_FIELDS
 } bbs_bbsys_params;
+
+/* BBS_BBSYS_PARAMS_MEMBER: a member of a front end's config holding the
+ * system's parameters, reachable both field by field (c->pfs_bw_Bps) and
+ * whole (c->node, a bbs_bbsys_params: the same members in the same order). */
+#define BBS_BBSYS_PARAMS_MEMBER                                                 \
+    union {                                                                     \
+        bbs_bbsys_params node;                                                  \
+        struct {                                                                \
+            BBS_BBSYS_PARAM_FIELDS                                              \
+        };                                                                      \
+    }
 
 /* bbs_bbsys_params_init: greedy, no PFS, 64 MiB chunks, whole requests,
  * 1 in flight, lazy EPS 0.01 checked every 1 s, 64 KiB SSD threshold, no

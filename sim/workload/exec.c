@@ -29,17 +29,12 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->exact_limit = -1;
     c->inject_fcfs = 1;
     c->packet_bytes = 4096;
-    c->piece_bytes = 1048576;
-    c->pieces_in_flight = 4;
     c->route_piece_bytes = 262144;
     c->allreduce_algo = BBS_ALGO_AUTO;
     c->arch = BBS_ARCH_COMPUTE_GLOBAL;
-    c->ssd_threshold_bytes = 65536;
-    c->drain = BBS_DRAIN_GREEDY;
-    c->drain_chunk_bytes = 64.0 * 1048576;
-    c->lazy_eps = 0.01;              /* the analytic model's EPS (validate's chain) */
-    c->lazy_check_s = 1;
-    c->horizon_s = INFINITY;
+    bbs_bbsys_params_init(&c->node); /* EPS 0.01 (validate's chain), no horizon */
+    c->piece_bytes = 1048576;        /* MFNetSim's storage server */
+    c->pieces_in_flight = 4;
     c->fail.temp_C = c->fail.tref_C = 25;
     c->fail.ea_eV = 0.38;
     c->fail.drive_shape = 1;

@@ -107,23 +107,16 @@ typedef struct {
     bbs_arch_kind arch;
     bbs_dev_params bb_dev;             /* buffer device (SSD or table) */
     bbs_dev_params hdd_dev;            /* storage-side HDD */
-    double ssd_threshold_bytes;        /* storage-side, default 65536 */
-    double piece_bytes;                /* a device serves requests in pieces of this
-                                          size (1 MiB); 0: whole requests */
-    int pieces_in_flight;              /* pieces issued to the device, 1 to 64 (4) */
     double capacity_bytes;             /* per buffer node; 0 = the device's */
-    double pfs_bw_Bps;                 /* aggregate; 0 = no draining */
-    bbs_drain_kind drain;
-    double lazy_threshold_bytes;
-    double lazy_eps;                   /* lazy: chance of draining below the
-                                          threshold at each check (0.01) */
-    double lazy_check_s;               /* lazy: check interval (1 s) */
-    double drain_chunk_bytes;          /* default 64 MiB */
+    /* the buffer nodes and the PFS (bbnode.h's parameters, its defaults but
+     * pieces of 1 MiB, 4 in flight): ssd_threshold_bytes (storage-side)
+     * 65536; pfs_bw_Bps 0 = no draining; lazy_eps, the chance of draining
+     * below the threshold at each check (0.01), every lazy_check_s (1 s);
+     * drain_chunk_bytes 64 MiB; horizon_s: stop there (INFINITY: run to
+     * the end); drain_fn, the drain trace, may be NULL */
+    BBS_BBSYS_PARAMS_MEMBER;
     uint64_t seed, unit;
-    double horizon_s;                  /* stop there (INFINITY: run to the end) */
     bbs_exec_failures fail;            /* buffer-node failures (off by default) */
-    bbs_bbsys_drain_fn drain_fn;       /* the drain trace (bbnode.h); may be NULL */
-    void *drain_ctx;
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 

@@ -253,21 +253,10 @@ exec_setup_storage(bbs_exec_state *x, char *err)
         return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
     for (int gr = 0; gr < x->nranks; gr++)
         used[x->rk[gr].bbnode] = 1;
-    bbs_bbsys_params sp;
     bbs_bbsys_hooks h = { io_done, io_drained, io_lost, io_after, x };
-    bbs_bbsys_params_init(&sp);
-    sp.pfs_bw_Bps = c->pfs_bw_Bps;
-    sp.drain = c->drain;
-    sp.lazy_threshold_bytes = c->lazy_threshold_bytes;
-    sp.lazy_eps = c->lazy_eps;
-    sp.lazy_check_s = c->lazy_check_s;
-    sp.drain_chunk_bytes = c->drain_chunk_bytes;
-    sp.piece_bytes = c->piece_bytes;
-    sp.pieces_in_flight = c->pieces_in_flight > 0 ? c->pieces_in_flight : 1;
-    sp.ssd_threshold_bytes = c->ssd_threshold_bytes;
-    sp.drain_fn = c->drain_fn;
-    sp.drain_ctx = c->drain_ctx;
-    sp.horizon_s = c->horizon_s;
+    bbs_bbsys_params sp = c->node;
+    if (sp.pieces_in_flight <= 0)
+        sp.pieces_in_flight = 1;
     int rc = bbs_bbsys_new(&x->sys, x->e, &sp, &h, err);
     x->lazy_on = c->drain == BBS_DRAIN_LAZY;
     for (int b = 0; b < x->nbb && rc == BB_OK; b++) {
