@@ -3,6 +3,7 @@
 # The analytic commands as a user runs them: default workload, units,
 # exactness in the paper's setting, JSON keys, --help, exit statuses.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 t_plan 34
 
 t_run "size on the built-in default workload" 0 "$BBSIZE" size

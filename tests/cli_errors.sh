@@ -3,6 +3,7 @@
 # Every bad input gets its message (file, line, field) and exit status, and
 # no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 t_plan 24
 
 w() { printf '%s\n' "$@" >"$T/w.csv"; }

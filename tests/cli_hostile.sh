@@ -12,6 +12,7 @@
 # Each run has a timeout, so a regression that hangs fails instead of
 # blocking the suite.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 SRC=$SRCDIR
 B=$BBSIZE
 TO="timeout 60"

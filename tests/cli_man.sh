@@ -5,6 +5,7 @@
 # section of bbsize(1) must run (in a scratch directory holding that
 # workload as mix.csv) and exit 0.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 
 # Lines between .nf and .fi after ".SH EXAMPLE" (roff \- is a hyphen).
 examples() {

@@ -7,6 +7,7 @@
 # was built without --with-mpi or no mpirun is on PATH.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"

@@ -5,6 +5,7 @@
 # model and time unit named in every one-line answer, simulate --mode
 # onoff and validate against it.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 
 # The hand-worked chain of t_onoff.c: b = 150, p = 1/2, B = 100, S = 50,
 # mean burst 4 units: idle 6/37, quiet 29/37 (1/7 and 5/7 at burst 2,

@@ -5,6 +5,7 @@
 # regular file is replaced atomically; "-" is standard output; a directory
 # is refused.  Every special file is made here, in the scratch directory.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 
 # A character device node of our own (the null device's numbers), when root.
 if [ "$(id -u)" -eq 0 ] && mknod "$T/null" c 1 3 2>/dev/null; then

@@ -6,6 +6,7 @@
 # buffer size suffices (it ran for over 10 minutes and grew to 10 GB).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 t_plan 8
 # 60 s, far above the 3 s and 10 s these take alone on 2 busy cores; under
 # make check-valgrind (tests/vg-run.sh) everything is about 30 times slower

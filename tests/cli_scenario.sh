@@ -5,6 +5,7 @@
 # bad-input path with its message and exit status.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 S=$BBSIZE_TOP_SRCDIR/data/scenarios
 # a reduced workload 1: 16 ranks each on graph500-72 (1 burst-buffer node per group)
 hdr() {

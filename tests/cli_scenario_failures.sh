@@ -5,6 +5,7 @@
 # hand-worked case, and the bad-input paths.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 hdr() {
     printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[storage]\ncapacity = 4GB\npfs_bandwidth = %s\n' "$1"
 }

@@ -5,6 +5,7 @@
 # refusal with its file:line, section and key.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 base() {
     printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[run]\nseed = 3\n'
     printf '[job a]\nmodel = checkpoint\nranks = 4\ntotal_bytes = 40MB\n'

@@ -4,6 +4,7 @@
 # and against `bbsize trace`, and the bad-input paths.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 EX=$SRCDIR/data/scenarios/traces-small.ini
 t_run "the shipped trace scenario runs (csv)" 0 "$BBSIZE" simulate --csv --quiet "$EX"
 cp "$T/out" "$T/ex.csv"

@@ -4,6 +4,7 @@
 # on a preset, and the bad-input paths with their messages and statuses.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 D=$SRCDIR/data/traces
 ex=$(awk '/^\.SH EXAMPLES/{s=1} s&&/^\.nf/{on=1;next} s&&/^\.fi/{exit} on' "$SRCDIR/man/bbsize-trace.1" | sed 's/\\-/-/g')
 t_plan $((27 + $(printf '%s\n' "$ex" | wc -l)))

@@ -5,6 +5,7 @@
 # invariance), and every bad-input path with its message and status.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+set -e
 
 # A device of exactly RATE MiB/s, no seek, no overhead.
 RATE=1000

@@ -7,6 +7,7 @@
 # command to run each driver under (make check-valgrind sets valgrind).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 . "$SRCDIR/fuzz/seeds.sh"
 B=${BBSIZE_TOP_BUILDDIR:-.}
 for n in workload units scenario vef sizedist codes wiring device system darshan alloc; do

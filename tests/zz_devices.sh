@@ -5,6 +5,7 @@
 # machine's device nodes what they were: /dev/null once became a regular
 # file when an example wrote --failures /dev/null through a rename.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+set -e
 for d in /dev/null /dev/zero /dev/full; do
   check "$d is still a character device after the suite" "[ -c $d ] && [ ! -L $d ]"
 done
