@@ -13,7 +13,6 @@
 
 /* --csv: one row per load k (quanta): k, load, pmf, cdf, chernoff_lower,
  * chernoff_upper (bbsize(1)). */
-static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
@@ -45,7 +44,7 @@ static const struct argp_child children[] = {
     { 0 }
 };
 static const struct argp argp = {
-    options, parse, "[FILE]",
+    NULL, parse, "[FILE]",
     "The distribution of the instantaneous I/O load X = sum b_i X_i.\v"
     "Loads are in quanta of B/R per time unit; the text and JSON outputs give "
     "rates in the user's units.",

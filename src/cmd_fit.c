@@ -12,7 +12,6 @@
 #include "commands.h"
 #include "darshan.h"
 
-static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_outopts out;   /* -o FILE: the workload */
@@ -52,7 +51,7 @@ static const struct argp_child children[] = {
 };
 
 static const struct argp argp = {
-    options, parse, "darshan FILE...",
+    NULL, parse, "darshan FILE...",
     "Workload rows from darshan-parser text output, one job per file.\v"
     "p = I/O time / run time and bw = bytes / I/O time, where the I/O time is the "
     "slowest rank's read + write + metadata time (POSIX and STDIO counters; MPI-IO "

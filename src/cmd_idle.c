@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
@@ -51,7 +50,7 @@ static const struct argp_child children[] = {
     { BB_TARGETS_ARGP(BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
-    options, parse, "[FILE]",
+    NULL, parse, "[FILE]",
     "Idle and quiet fractions of a burst buffer of a given size.\v"
     "The idle fraction is the fraction of time units in which every application "
     "stalls because the buffer would overflow (Theorem 3); the quiet fraction the "

@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_common common;
@@ -46,7 +45,7 @@ static const struct argp_child children[] = {
     { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
-    options, parse, "[FILE]",
+    NULL, parse, "[FILE]",
     "The smallest burst-buffer size whose idle fraction is at most the target.\v"
     "Exit status 1 when no size suffices (expected load >= PFS bandwidth).",
     children, NULL, NULL

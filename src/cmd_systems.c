@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static const struct argp_option options[] = { { 0 } };
 
 struct args {
     bb_outopts out;   /* --json */
@@ -38,7 +37,7 @@ static const struct argp_child children[] = {
 };
 
 static const struct argp argp = {
-    options, parse, "",
+    NULL, parse, "",
     "List the platform presets of real machines (for --system NAME).\v"
     "Presets are read from $BBSIZE_DATADIR/systems, the installed data directory "
     "and the source tree, in that order; see bbsize-system(5).",
