@@ -2,7 +2,8 @@
 # hybrid.sh: wall time and events/s of the MFNetSim hybrid matrix
 # (data/scenarios/mfnetsim-w*-mix-*.ini: 2 workloads x 2 placements x 2
 # routings), then the applications alone (BENCH_ALONE=0 skips them), and
-# the alone-vs-mix slowdowns.  Usage: BBSIZE=src/bbsize sh bench/hybrid.sh
+# the alone-vs-mix slowdowns (BENCH_COMPARE=0 skips them; compare runs
+# both scenarios again).  Usage: BBSIZE=src/bbsize sh bench/hybrid.sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 BBSIZE=${BBSIZE:-src/bbsize}
@@ -30,6 +31,9 @@ awk -v a="$T0" -v b="$T1" 'BEGIN { printf "matrix total: %.1f s (bar: 600 s, rat
 [ "${BENCH_ALONE:-1}" = 0 ] && exit 0
 echo "== the applications alone"
 for f in "$S"/mfnetsim-*-alone-*.ini; do run "$f"; done
+T2=$(now)
+awk -v a="$T0" -v b="$T2" 'BEGIN { printf "24-run total: %.1f s (bar: 600 s, ratio %.2f)\n", b - a, (b - a) / 600 }'
+[ "${BENCH_COMPARE:-1}" = 0 ] && exit 0
 echo "== slowdown in the mix (mix / alone)"
 for pl in cont rand; do for rt in min adp; do
     for app in milc checkpoint cosmoflow; do

@@ -4,10 +4,14 @@
 # applications alone, random placement) is run with the mechanisms switched
 # on one after the other, through the scenario keys of bbsize-scenario(5):
 #   none        injection = concurrent, packet = 0, piece = 0,
-#               pieces_in_flight = 1, route_piece = 0 (bbsize before them)
+#               pieces_in_flight = 1, piece_threads = 0, route_piece = 0
+#               (bbsize before them)
 #   +fcfs       injection = fcfs
 #   +queueing   packet = 4KiB
-#   +pieces     piece = 1MiB, pieces_in_flight = 4
+#   +pieces     piece = 1MB, pieces_in_flight = 4 (the server's turn)
+#   +threads    piece_threads = 4 (pieces pulled over the network)
+#   +overhead   send_overhead = 3.51us, copy_per_byte = 0.55ns (MFNetSim's
+#               client: a message reaches its interface after them)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
@@ -46,7 +50,7 @@ variant() {
                 sec = $0
                 for (i = 1; i <= n; i++) {
                     split(kv[i], p, "=")
-                    st = p[1] == "piece" || p[1] == "pieces_in_flight"
+                    st = p[1] == "piece" || p[1] == "pieces_in_flight" || p[1] == "piece_threads"
                     if ((sec == "[storage]") == st) print p[1] " = " p[2]
                 }
             }' "$f" >"$T/scenarios/$v-$(basename "$f")"
@@ -69,14 +73,19 @@ report() {
     done
 }
 
-variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 route_piece=0
-variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 route_piece=0
-variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 route_piece=0
-variant pieces injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_piece=0
-variant routepiece injection=fcfs packet=4KiB piece=1MiB pieces_in_flight=4 route_piece=256KiB
+O="piece_threads=0 send_overhead=0 copy_per_byte=0"
+variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
+variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
+variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 $O route_piece=0
+variant pieces injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+O="piece_threads=4 send_overhead=0 copy_per_byte=0"
+variant threads injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns"
+variant overhead injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
-for v in ${MECHANISMS:-none fcfs queueing pieces routepiece}; do
+for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead routepiece}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done

@@ -56,6 +56,7 @@ typedef struct {
     double small_bytes, packet_bytes;
     int adaptive;
     double route_piece_bytes;
+    double send_overhead_s, copy_s_per_byte;
 } netif;
 
 static void
@@ -71,6 +72,8 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         if (ni->adaptive)
             c.route.kind = BBS_NET_ROUTE_ADAPTIVE;
         c.route_piece_bytes = ni->route_piece_bytes;
+        c.send_overhead_s = ni->send_overhead_s;
+        c.copy_s_per_byte = ni->copy_s_per_byte;
     }
     c.topo = t;
     c.place = pl;
@@ -120,13 +123,17 @@ test_fcfs_injection(void **state)
     double B = 1e6, c = fmin(path_of(t, 0, 71, p1, &l1), path_of(t, 0, 40, p2, &l2));
     double d1 = bbs_net_path_delay_s(t, p1, l1), d2 = bbs_net_path_delay_s(t, p2, l2);
 
-    for (int fcfs = 0; fcfs <= 1; fcfs++) {
+    /* v = 2: FCFS after the on-node delays (MFNetSim's client), which the
+     * two sends wait out side by side: both latencies grow by o + k B */
+    for (int v = 0; v <= 2; v++) {
         bbs_wl *w;
-        int job;
+        int job, fcfs = v > 0;
         bbs_net_placement pl;
         bbs_exec_result r;
-        netif ni = { fcfs, 0, 4096, 0, 0 };
+        double o = v == 2 ? 3.51e-6 : 0, k = v == 2 ? 0.55e-9 : 0;
+        netif ni = { fcfs, 0, 4096, 0, 0, o, k };
         double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
+        want_mean += o + k * B;
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
         assert_int_equal(bbs_wl_add_job(w, "fan", 3, 0, &job, err), BB_OK);
@@ -139,7 +146,7 @@ test_fcfs_injection(void **state)
         run_net(w, t, &pl, &r, BB_OK, err, &ni);
         assert_int_equal(r.jobs[0].messages, 2);
         if (fabs(r.jobs[0].lat_mean_s - want_mean) > 1e-9 * want_mean)
-            fail_msg("fcfs %d: mean latency %.12g s, want %.12g s", fcfs, r.jobs[0].lat_mean_s,
+            fail_msg("variant %d: mean latency %.12g s, want %.12g s", v, r.jobs[0].lat_mean_s,
                      want_mean);
         bbs_exec_result_free(&r);
         bbs_net_placement_free(&pl);
@@ -175,7 +182,7 @@ test_queueing_delay(void **state)
         int big, small;
         bbs_net_placement pl;
         bbs_exec_result r;
-        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0 };
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -434,7 +441,7 @@ test_route_pieces(void **state)
     int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
     bbs_net_placement pl;
     bbs_exec_result r;
-    netif ni = { 1, 0, 4096, 1, 250000 };
+    netif ni = { 1, 0, 4096, 1, 250000, 0, 0 };
     double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
 
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -473,14 +480,22 @@ test_storage_pieces(void **state)
     double mib = 1048576, rate = 1000 * mib, u = mib / rate + 20e-6, sk = 2.5e-3;
     double q = 8 * mib / rate + 20e-6 + sk, a_end = 11 * u + 7 * sk, b_end = 16 * u + 8 * sk;
 
-    for (int pieces = 0; pieces <= 1; pieces++) {
+    /* threads (MFNetSim's req_threads, 4 per request; on one node the
+     * pieces move at once): A's threads hand A1..A4 to the device, then
+     * B's B1..B4; each written piece's thread takes the next, queued at
+     * the device's tail: A1-A4 B1-B4 A5-A8 B5-B8, a seek at A1, B1, A5,
+     * B5: A ends after 12 u + 3 s, B after 16 u + 4 s. */
+    double ta_end = 12 * u + 3 * sk, tb_end = 16 * u + 4 * sk;
+
+    for (int pieces = 0; pieces <= 2; pieces++) {
         bbs_wl *w;
         int job, ranks[1] = { 2 }, nodes[2] = { 5, 5 };
         bbs_net_placement pl;
         bbs_exec_result r;
         bbs_exec_config c;
-        double want_max = pieces ? b_end : 2 * q;
-        double want_mean = pieces ? (a_end + b_end) / 2 : 1.5 * q;
+        double want_max = pieces == 2 ? tb_end : pieces ? b_end : 2 * q;
+        double want_mean = pieces == 2 ? (ta_end + tb_end) / 2
+                           : pieces ? (a_end + b_end) / 2 : 1.5 * q;
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
         assert_int_equal(bbs_wl_add_job(w, "two", 2, 0, &job, err), BB_OK);
@@ -494,6 +509,7 @@ test_storage_pieces(void **state)
         c.arch = BBS_ARCH_NODE_LOCAL;
         c.piece_bytes = pieces ? mib : 0;
         c.pieces_in_flight = pieces ? 4 : 1;
+        c.piece_threads = pieces == 2 ? 4 : 0;
         bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
         c.bb_dev.capacity_bytes = 1e12;
         c.bb_dev.table.nbins = 1;
@@ -507,6 +523,63 @@ test_storage_pieces(void **state)
             || fabs(r.jobs[0].io_mean_s - want_mean) > 1e-9 * want_mean)
             fail_msg("pieces %d: I/O max %.12g mean %.12g s, want %.12g and %.12g", pieces,
                      r.jobs[0].io_max_s, r.jobs[0].io_mean_s, want_max, want_mean);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    bbs_net_topo_free(t);
+}
+
+/* The server's threads over the network (compute-side buffer node): one
+ * rank writes 4 MiB in 1 MiB pieces.  Each piece crosses an idle path
+ * (p / c + d) and is written (u; a seek before the first only, the others
+ * continue it).  One thread: piece after piece, 4 (p / c + d + u) + s.
+ * Four threads: the pieces leave the client one after the other (FCFS),
+ * the first arrives at p / c + d and the device, slower than the link,
+ * writes the four back to back: p / c + d + s + 4 u. */
+static void
+test_storage_threads_network(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(1);
+    double mib = 1048576, rate = 1000 * mib, u = mib / rate + 20e-6, sk = 2.5e-3;
+    int client = t->compute_nodes[0], bb = -1, path[BBS_NET_MAX_PATH], len;
+
+    for (int n = 0; n < t->nodes && bb < 0; n++)
+        if (t->node_kind[n] == BBS_NET_NODE_BB)
+            bb = n;
+    double c = path_of(t, client, bb, path, &len), d = bbs_net_path_delay_s(t, path, len);
+    assert_true(mib / c < u);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        bbs_wl *w;
+        int job, ranks[1] = { 1 }, nodes[1] = { client };
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        bbs_exec_config c0;
+        double want = threads == 1 ? 4 * (mib / c + d + u) + sk : mib / c + d + sk + 4 * u;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "one", 1, 0, &job, err), BB_OK);
+        assert_int_equal(bbs_wl_io(w, job, 0, 1, 4 * mib, 1, 0, err), BB_OK);
+        place_list(&pl, 1, ranks, nodes);
+        bbs_exec_config_init(&c0);
+        c0.topo = t;
+        c0.place = &pl;
+        c0.arch = BBS_ARCH_COMPUTE_GLOBAL;
+        c0.piece_bytes = mib;
+        c0.piece_threads = threads;
+        bbs_dev_params_init(&c0.bb_dev, BBS_DEV_TABLE);
+        c0.bb_dev.capacity_bytes = 1e12;
+        c0.bb_dev.table.nbins = 1;
+        c0.bb_dev.table.read_MiBps[0] = c0.bb_dev.table.write_MiBps[0] = 1000.0;
+        c0.bb_dev.table.write_seek_us[0] = 2500;
+        c0.bb_dev.table.write_overhead_us[0] = 20;
+        c0.bb_dev.table.seq_window_bytes = 512;
+        if (bbs_exec_run(w, &c0, &r, err) != BB_OK)
+            fail_msg("%s", err);
+        if (fabs(r.jobs[0].io_max_s - want) > 1e-9 * want)
+            fail_msg("%d threads: I/O %.12g s, want %.12g", threads, r.jobs[0].io_max_s, want);
         bbs_exec_result_free(&r);
         bbs_net_placement_free(&pl);
         bbs_wl_free(w);
@@ -660,6 +733,7 @@ main(void)
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
         cmocka_unit_test(test_storage_pieces),
+        cmocka_unit_test(test_storage_threads_network),
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_capacity_drain),

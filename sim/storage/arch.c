@@ -601,7 +601,7 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
     sim s;
     hook hooks[NHOOK];
     bbs_handler_fn fns[NHOOK] = { on_arrive, on_fail, on_repair, on_sample };
-    bbs_bbsys_hooks sh = { written, NULL, NULL, check_identity, NULL };
+    bbs_bbsys_hooks sh = { written, NULL, NULL, check_identity, NULL, NULL };
     int *kinds[NHOOK];
     bbs_arch_simple_net simple;
     bbs_bbsys_totals tot;

@@ -13,7 +13,8 @@
 /* A request present at a node (the system's pool). */
 typedef struct {
     bbs_bbnode_req rq;
-    double issued, served;      /* bytes issued to the device, served */
+    double issued, served;      /* bytes issued (threads: taken), served */
+    double moved;               /* threads, reads: bytes moved to the client */
     double t_arrive;
     unsigned epoch;             /* the node's at admission */
     int hdd;
@@ -114,6 +115,8 @@ bbs_bbsys_new(bbs_bbsys **out, bbs_engine *e, const bbs_bbsys_params *p,
     NEED(p->piece_bytes >= 0, "piece %g B is not >= 0", p->piece_bytes);
     NEED(p->pieces_in_flight >= 1 && p->pieces_in_flight <= BBS_BBNODE_MAX_INFLIGHT,
          "pieces in flight %d is not in 1 to %d", p->pieces_in_flight, BBS_BBNODE_MAX_INFLIGHT);
+    NEED(p->piece_threads >= 0 && p->piece_threads <= BBS_BBNODE_MAX_INFLIGHT,
+         "piece threads %d is not in 0 to %d", p->piece_threads, BBS_BBNODE_MAX_INFLIGHT);
     NEED(p->ssd_threshold_bytes > 0, "SSD/HDD threshold %g B is not a positive size",
          p->ssd_threshold_bytes);
     NEED(h && h->done, "no completion callback");
@@ -253,44 +256,81 @@ fail_nomem(bbs_bbsys *s)
 
 /* ---- the storage server: pieces in turn ------------------------------------ */
 
+/* submit: a piece of request id, at place in the request, to its device. */
+static int
+submit(bbs_bbnode *n, int id, double piece, double place)
+{
+    bbs_bbsys *s = n->s;
+    req *r = &s->pool[id];
+    server *S = &n->sv[r->hdd];
+    const bbs_dev_params *dp = bbs_dev_get_params(S->dev);
+    char msg[BB_ERRLEN];
+    bbs_io io;
+    int rc;
+
+    io.op = r->rq.write ? BBS_IO_WRITE : BBS_IO_READ;
+    io.object = r->rq.object;
+    io.size_bytes = piece < 1 ? 1 : (uint64_t)piece;
+    if (dp->kind == BBS_DEV_TABLE) {
+        io.offset_bytes = r->rq.offset + (uint64_t)place;
+    } else { /* a log: consecutive addresses */
+        if (S->log_off + (double)io.size_bytes > dp->capacity_bytes)
+            S->log_off = 0;
+        io.offset_bytes = (uint64_t)S->log_off;
+        S->log_off += (double)io.size_bytes;
+    }
+    if (bbs_ring_push(&S->iss, &piece) || bbs_ring_push(&S->iss_req, &id))
+        return fail_nomem(s);
+    if ((rc = bbs_devq_submit(S->q, &io, (uint64_t)id, msg)) != BB_OK)
+        return bbs_engine_fail(s->e, rc, "buffer node %d%s: %s", n->idx, r->hdd ? " HDD" : "",
+                               msg);
+    return BB_OK;
+}
+
+/* next_piece: the size of request r's next piece. */
+static double
+next_piece(const bbs_bbsys *s, const req *r)
+{
+    double left = r->rq.bytes - r->issued;
+    return s->p.piece_bytes > 0 && left > s->p.piece_bytes ? s->p.piece_bytes : left;
+}
+
 /* issue: top up the device's issued pieces from the requests, in turn. */
 static int
 issue(bbs_bbnode *n, int hdd)
 {
     bbs_bbsys *s = n->s;
     server *S = &n->sv[hdd];
-    char msg[BB_ERRLEN];
     int rc;
 
     while (S->iss.n < (size_t)s->p.pieces_in_flight && S->turn.n > 0) {
         int id = *(int *)bbs_ring_front(&S->turn);
         req *r = &s->pool[id];
-        double left = r->rq.bytes - r->issued;
-        double piece = s->p.piece_bytes > 0 && left > s->p.piece_bytes ? s->p.piece_bytes : left;
-        const bbs_dev_params *dp = bbs_dev_get_params(S->dev);
-        bbs_io io;
+        double piece = next_piece(s, r), place = r->issued;
 
         bbs_ring_pop(&S->turn);
-        io.op = r->rq.write ? BBS_IO_WRITE : BBS_IO_READ;
-        io.object = r->rq.object;
-        io.size_bytes = piece < 1 ? 1 : (uint64_t)piece;
-        if (dp->kind == BBS_DEV_TABLE) {
-            io.offset_bytes = r->rq.offset + (uint64_t)r->issued;
-        } else { /* a log: consecutive addresses */
-            if (S->log_off + (double)io.size_bytes > dp->capacity_bytes)
-                S->log_off = 0;
-            io.offset_bytes = (uint64_t)S->log_off;
-            S->log_off += (double)io.size_bytes;
-        }
         r->issued += piece;
-        if (bbs_ring_push(&S->iss, &piece) || bbs_ring_push(&S->iss_req, &id)
-            || (r->issued < r->rq.bytes && bbs_ring_push(&S->turn, &id)))
+        if (r->issued < r->rq.bytes && bbs_ring_push(&S->turn, &id))
             return fail_nomem(s);
-        if ((rc = bbs_devq_submit(S->q, &io, (uint64_t)id, msg)) != BB_OK)
-            return bbs_engine_fail(s->e, rc, "buffer node %d%s: %s", n->idx,
-                                   hdd ? " HDD" : "", msg);
+        if ((rc = submit(n, id, piece, place)) != BB_OK)
+            return rc;
     }
     return BB_OK;
+}
+
+/* take (threads): a thread of request id takes the request's next piece:
+ * a write's is moved first, a read's goes to the device. */
+static int
+take(bbs_bbnode *n, int id)
+{
+    bbs_bbsys *s = n->s;
+    req *r = &s->pool[id];
+    bbs_bbnode_piece pc = { id, next_piece(s, r), (uint64_t)r->issued };
+
+    r->issued += pc.bytes;
+    if (r->rq.write && s->h.move)
+        return s->h.move(s->h.ctx, n, &r->rq, &pc);
+    return submit(n, id, pc.bytes, (double)pc.place);
 }
 
 /* start: admitted request id goes to its server. */
@@ -301,6 +341,13 @@ start(bbs_bbnode *n, int id)
 
     r->epoch = n->epoch;
     n->present++;
+    if (n->s->p.piece_threads > 0) {
+        int rc = BB_OK;
+        for (int k = 0; k < n->s->p.piece_threads && rc == BB_OK
+                        && n->s->pool[id].issued < n->s->pool[id].rq.bytes; k++)
+            rc = take(n, id);
+        return rc;
+    }
     if (bbs_ring_push(&n->sv[r->hdd].turn, &id))
         return fail_nomem(n->s);
     /* pieces are chosen when the device is idle or completes a piece:
@@ -540,25 +587,16 @@ bbs_bbsys_pfs_idle(const bbs_bbsys *s)
 
 /* ---- device completions ------------------------------------------------------- */
 
+/* complete: request id of n (server hdd) is complete. */
 static int
-piece_body(bbs_bbnode *n, bbs_devq *q)
+complete(bbs_bbnode *n, int id, int hdd)
 {
     bbs_bbsys *s = n->s;
-    int hdd = q == n->sv[1].q, id, rc, lost = 0;
-    server *S = &n->sv[hdd];
-    req *r;
-    bbs_bbnode_req rq;
+    req *r = &s->pool[id];
+    bbs_bbnode_req rq = r->rq;
+    int rc, lost = 0;
 
-    id = *(int *)bbs_ring_front(&S->iss_req);
-    r = &s->pool[id];
-    r->served += *(double *)bbs_ring_front(&S->iss);
-    bbs_ring_pop(&S->iss);
-    bbs_ring_pop(&S->iss_req);
-    if (r->served < r->rq.bytes)
-        return issue(n, hdd);
-    /* the request is complete */
     n->present--;
-    rq = r->rq;
     if (rq.write && hdd) {
         s->t.bytes_on_pfs += rq.bytes;
     } else if (rq.write && r->epoch != n->epoch) {
@@ -585,7 +623,62 @@ piece_body(bbs_bbnode *n, bbs_devq *q)
         return rc;
     if (lost && (rc = admit(n)) != BB_OK)
         return rc;
+    return BB_OK;
+}
+
+/* thread_on (threads): a thread of request id is done with its piece
+ * (written, or read and moved): the request is complete, or the thread
+ * takes the next piece. */
+static int
+thread_on(bbs_bbnode *n, int id)
+{
+    req *r = &n->s->pool[id];
+    double done = r->rq.write ? r->served : r->moved;
+
+    if (done >= r->rq.bytes)
+        return complete(n, id, r->hdd);
+    return r->issued < r->rq.bytes ? take(n, id) : BB_OK;
+}
+
+static int
+piece_body(bbs_bbnode *n, bbs_devq *q)
+{
+    bbs_bbsys *s = n->s;
+    int hdd = q == n->sv[1].q, id, rc;
+    server *S = &n->sv[hdd];
+    double piece = *(double *)bbs_ring_front(&S->iss);
+    req *r;
+
+    id = *(int *)bbs_ring_front(&S->iss_req);
+    r = &s->pool[id];
+    r->served += piece;
+    bbs_ring_pop(&S->iss);
+    bbs_ring_pop(&S->iss_req);
+    if (s->p.piece_threads > 0) {
+        if (!r->rq.write && s->h.move) {
+            bbs_bbnode_piece pc = { id, piece, 0 };
+            return s->h.move(s->h.ctx, n, &r->rq, &pc);
+        }
+        if (!r->rq.write)
+            r->moved += piece;
+        return thread_on(n, id);
+    }
+    if (r->served < r->rq.bytes)
+        return issue(n, hdd);
+    if ((rc = complete(n, id, hdd)) != BB_OK)
+        return rc;
     return issue(n, hdd);
+}
+
+int
+bbs_bbnode_piece_moved(bbs_bbnode *n, const bbs_bbnode_piece *pc)
+{
+    req *r = &n->s->pool[pc->req];
+
+    if (r->rq.write)
+        return submit(n, pc->req, pc->bytes, (double)pc->place);
+    r->moved += pc->bytes;
+    return thread_on(n, pc->req);
 }
 
 static int

@@ -36,6 +36,18 @@
  *   (MFNetSim's per-file seek rule, 2.5 ms on its burst-buffer device).
  *   HDD and SSD devices are logs: consecutive pieces get consecutive
  *   addresses (back to 0 at the end of the device).
+ * - Threads (piece_threads > 0, MFNetSim's codes-store: req_threads
+ *   per request, thread_buf_sz pieces): instead of the server's turn
+ *   above, every admitted request gets piece_threads threads, each moving
+ *   one piece at a time: a write's thread takes the next piece of the
+ *   request, has it moved from the client (the move hook: the front end
+ *   carries it over its network and calls bbs_bbnode_piece_moved), hands
+ *   it to the device, and takes the next piece when the device has
+ *   written it; a read's thread has the device read its piece, then has
+ *   it moved to the client, then takes the next.  The device serves the
+ *   pieces FIFO as they reach it (no pieces_in_flight limit), so the
+ *   pieces a request's threads moved together are served one after the
+ *   other and pay one seek.  Without a move hook a piece moves at once.
  *
  * Draining: a node has at most one chunk (min(stored, drain_chunk_bytes))
  * in the PFS's FIFO.  Greedy: whenever data is stored; lazy (the analytic
@@ -87,6 +99,14 @@ typedef struct {
     double t_issue;             /* when the front end issued it (passed back) */
 } bbs_bbnode_req;
 
+/* One piece of a request in the threads mode, as the move hook hands it
+ * to the front end (opaque: hand it back as it is). */
+typedef struct bbs_bbnode_piece {
+    int req;                    /* the node's request */
+    double bytes;
+    uint64_t place;             /* its offset in the request */
+} bbs_bbnode_piece;
+
 /* Callbacks into the front end (any may be NULL but done).
  * done: request rq is complete (read served, write stored or on the PFS
  *   (hdd), or lost = 1: written on a node that lost its data meanwhile);
@@ -102,6 +122,12 @@ typedef struct {
     void (*lost)(void *ctx, bbs_bbnode *n, int job, double bytes, int files);
     void (*after)(void *ctx);
     void *ctx;
+    /* move (threads only; NULL: pieces move at once): piece pc of rq must
+     * cross the front end's network (a write's: client to node, before the
+     * device; a read's: node to client, after it); the front end calls
+     * bbs_bbnode_piece_moved(n, pc) when it has. */
+    int (*move)(void *ctx, bbs_bbnode *n, const bbs_bbnode_req *rq,
+                const struct bbs_bbnode_piece *pc);
 } bbs_bbsys_hooks;
 
 typedef void (*bbs_bbsys_drain_fn)(void *ctx, double t_s, int node, double bytes);
@@ -118,6 +144,8 @@ typedef void (*bbs_bbsys_drain_fn)(void *ctx, double t_s, int node, double bytes
     double drain_chunk_bytes;   /* > 0 */                                       \
     double piece_bytes;         /* >= 0 (0: whole requests) */                  \
     int pieces_in_flight;       /* 1 to BBS_BBNODE_MAX_INFLIGHT */              \
+    int piece_threads;          /* 0 (the server's turn), or threads per      \
+                                 * request, 1 to BBS_BBNODE_MAX_INFLIGHT */   \
     double ssd_threshold_bytes; /* requests this large go to the HDD, if any */ \
     double horizon_s;           /* lazy checks stop there (INFINITY: never) */  \
     /* the drain trace (may be NULL): a chunk of bytes from node reached     \
@@ -166,6 +194,10 @@ int bbs_bbnode_new(bbs_bbsys *s, int idx, double capacity_bytes, const bbs_dev_p
  * BB_EINVAL (a buffer write larger than the capacity, a size <= 0),
  * BB_ENOMEM, a device error; the engine's failure is set. */
 int bbs_bbnode_submit(bbs_bbnode *n, const bbs_bbnode_req *rq);
+
+/* bbs_bbnode_piece_moved: the front end has moved piece pc (threads
+ * mode; pc as the move hook gave it).  Errors: a device error. */
+int bbs_bbnode_piece_moved(bbs_bbnode *n, const bbs_bbnode_piece *pc);
 
 /* bbs_bbnode_fail: a component of n fails now; lose: its stored data is
  * lost (electronics, drive) or held (controller).  Failures nest: the

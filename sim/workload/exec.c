@@ -33,8 +33,9 @@ bbs_exec_config_init(bbs_exec_config *c)
     c->allreduce_algo = BBS_ALGO_AUTO;
     c->arch = BBS_ARCH_COMPUTE_GLOBAL;
     bbs_bbsys_params_init(&c->node); /* EPS 0.01 (validate's chain), no horizon */
-    c->piece_bytes = 1048576;        /* MFNetSim's storage server */
+    c->piece_bytes = 1e6;            /* MFNetSim's storage server (thread_buf_sz) */
     c->pieces_in_flight = 4;
+    c->piece_threads = 4;            /* its req_threads */
     c->fail.temp_C = c->fail.tref_C = 25;
     c->fail.ea_eV = 0.38;
     c->fail.drive_shape = 1;
@@ -210,10 +211,19 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
     }
     if (m->kind == M_IOW)
         return exec_dev_arrive(x, mi);
+    if (m->kind == M_PIECE)
+        return exec_piece_arrive(x, mi);
     m->arrived = 1;
     if (m->matched == 1)
         return exec_deliver(x, mi);
     return BB_OK;
+}
+
+static int
+h_post(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    (void)e;
+    return exec_msg_post(ctx, (int)ev->arg);
 }
 
 static int
@@ -405,11 +415,17 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if (!c->topo || !c->place)
         return bb_seterr(err, BB_EINVAL, "no topology or no placement");
     if (c->pieces_in_flight < 0 || c->pieces_in_flight > BBS_BBNODE_MAX_INFLIGHT
+        || c->piece_threads < 0 || c->piece_threads > BBS_BBNODE_MAX_INFLIGHT
         || !(c->piece_bytes >= 0)
         || !(c->packet_bytes >= 0) || !(c->route_piece_bytes >= 0))
-        return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece %g B and packet "
-                         "%g B (>= 0) out of range", c->pieces_in_flight, BBS_BBNODE_MAX_INFLIGHT,
+        return bb_seterr(err, BB_EINVAL, "pieces in flight %d (1 to %d), piece threads %d (0 to %d), "
+                         "piece %g B and packet %g B (>= 0) out of range", c->pieces_in_flight,
+                         BBS_BBNODE_MAX_INFLIGHT, c->piece_threads, BBS_BBNODE_MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);
+    if (!(c->send_overhead_s >= 0 && c->send_overhead_s < 1e6)
+        || !(c->copy_s_per_byte >= 0 && c->copy_s_per_byte < 1))
+        return bb_seterr(err, BB_EINVAL, "send overhead %g s and copy time %g s/B are not >= 0 "
+                         "and finite", c->send_overhead_s, c->copy_s_per_byte);
     if (nj == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no job");
     if (c->place->njobs != nj)
@@ -497,7 +513,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     {
         bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, exec_h_devin, exec_h_fail,
-                                          exec_h_repair, exec_h_quiesce };
+                                          exec_h_repair, exec_h_quiesce, h_post };
         for (int k = 0; k < EV_NKINDS; k++)
             if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
                 bb_seterr(err, rc, "cannot register handlers");

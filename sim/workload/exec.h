@@ -16,23 +16,33 @@
  * route_piece_bytes, one after the other, each routed on the loads of its
  * start (CODES routes every packet).  A P2P message of at most small_bytes is routed but is
  * no flow (it is sent at the path's slowest link).  Messages between ranks
- * on one node do not use the network (complete at once).
+ * on one node do not use the network (complete at once).  A P2P message
+ * reaches its node's interface (or, on one node, its receiver)
+ * send_overhead_s + copy_s_per_byte x bytes after its send (MFNetSim's
+ * client, every message eager: self_overhead 10 ns + soft_delay_mpi
+ * 2,500 ns + nic_delay 1,000 ns, and copy_per_byte_eager 0.55 ns/B);
+ * sends issued together wait out their delays side by side.
  *
  * Storage: the burst-buffer nodes are the BB terminals of the topology
  * (bb_per_group first terminals of each group).  A rank's node is mapped
  * to a buffer node by static blocks over the compute terminals (compute
  * terminal i of C -> buffer node floor(i * B / C): MFNetSim's 15 clients per
- * node on the 1,056-node system, each in its own group).  A WRITE is a flow
- * to the buffer node, then a request to the node's device (a FIFO server,
- * device.h); a READ is the device request, then a flow back.  Node-local
- * buffers: the device is on the rank's node and no flow is made.  As
- * MFNetSim's storage server, a node's server cuts requests into pieces of
- * piece_bytes and keeps pieces_in_flight of them issued to the device,
- * which serves them one at a time in issue order; whenever one completes,
- * the next is issued from the next request present, in turn.  The device
- * charges its seek whenever a piece does not continue the previous one
- * (table model: another object, or a jump past seq_window_bytes), so
- * clients writing at once pay a seek per piece.
+ * node on the 1,056-node system, each in its own group).  As MFNetSim's
+ * storage server (piece_threads > 0, its req_threads), a request reaches
+ * its node at once and piece_threads threads move it in pieces of
+ * piece_bytes: a write's thread pulls its piece from the client (a flow,
+ * through the client's injection queue), has the device write it and
+ * pulls the next; a read's thread has the device read its piece and
+ * sends it to the client (a flow) before taking the next.  The device (a
+ * FIFO server, device.h) serves pieces as they reach it and charges its
+ * seek whenever a piece does not continue the previous one (table model:
+ * another object, or a jump past seq_window_bytes).  With piece_threads
+ * 0, a WRITE is one flow to the buffer node, then the node's server cuts
+ * it into pieces of piece_bytes, keeps pieces_in_flight of them issued
+ * and issues the next from the next request present, in turn (so clients
+ * writing at once pay a seek per piece); a READ is the device request,
+ * then one flow back.  Node-local buffers: the device is on the rank's
+ * node and no flow is made.
  * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
  * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
  * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
@@ -98,6 +108,9 @@ typedef struct {
     int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
     double small_bytes;                /* messages of at most this size are not flows (0) */
     int inject_fcfs;                   /* a node's messages leave one after the other (1) */
+    double send_overhead_s;            /* a message enters its node's interface this long */
+    double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
+                                          MFNetSim scenarios: 3.51 us, 0.55 ns/B) */
     double packet_bytes;               /* queueing delay per loaded link, in packets of
                                           this size (4096); 0: none */
     double route_piece_bytes;          /* adaptive routing decides per piece of this
@@ -109,7 +122,8 @@ typedef struct {
     bbs_dev_params hdd_dev;            /* storage-side HDD */
     double capacity_bytes;             /* per buffer node; 0 = the device's */
     /* the buffer nodes and the PFS (bbnode.h's parameters, its defaults but
-     * pieces of 1 MiB, 4 in flight): ssd_threshold_bytes (storage-side)
+     * MFNetSim's pieces: 1 MB, 4 threads per request, or 4 in flight
+     * without threads): ssd_threshold_bytes (storage-side)
      * 65536; pfs_bw_Bps 0 = no draining; lazy_eps, the chance of draining
      * below the threshold at each check (0.01), every lazy_check_s (1 s);
      * drain_chunk_bytes 64 MiB; horizon_s: stop there (INFINITY: run to

@@ -27,8 +27,8 @@
 typedef struct bbs_exec_state bbs_exec_state;
 
 enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_FAIL, EV_REPAIR, EV_QUIESCE,
-       EV_NKINDS };
-enum { M_P2P = 0, M_IOW, M_IOR };
+       EV_POST, EV_NKINDS };
+enum { M_P2P = 0, M_IOW, M_IOR, M_PIECE };
 enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
 
 typedef struct coll_run coll_run;
@@ -55,6 +55,7 @@ typedef struct {
     double qdelay;
     double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
     double t_xfer0;             /* when its first flow started */
+    bbs_bbnode_piece pc;        /* M_PIECE: the node's piece it moves */
 } msg;
 
 /* One rank's part of a running collective: its schedule (coll.h). */
@@ -191,6 +192,10 @@ int exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx);
 /* exec_io.c: I/O and buffer-node failures */
 int exec_io_start(bbs_exec_state *x, int gr, int idx);
 int exec_dev_arrive(bbs_exec_state *x, int mi);
+/* exec_msg_post: P2P message mi reaches its node's interface now. */
+int exec_msg_post(bbs_exec_state *x, int mi);
+/* exec_piece_arrive: M_PIECE message mi has crossed the network. */
+int exec_piece_arrive(bbs_exec_state *x, int mi);
 int exec_setup_storage(bbs_exec_state *x, char *err);
 int exec_fail_setup(bbs_exec_state *x, char *err);
 int exec_h_fail(bbs_engine *e, const bbs_event *ev, void *ctx);

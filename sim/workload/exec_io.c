@@ -59,7 +59,9 @@ exec_io_start(bbs_exec_state *x, int gr, int idx)
     } else
         x->job_r[r->job] += op->bytes;
     int bn = x->bb_nodes[r->bbnode];
-    if (m->kind == M_IOR || bn == r->node)
+    /* with the server's threads the request (a control message, not
+     * modelled) reaches the node at once and its pieces cross the network */
+    if (m->kind == M_IOR || bn == r->node || x->c->piece_threads > 0)
         return exec_dev_arrive(x, mi);
     return exec_inject(x, mi, r->node, bn);
 }
@@ -166,9 +168,51 @@ io_done(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, int hdd, int lost)
     }
     rank_st *r = &x->rk[m->src_gr];
     int bn_node = x->bb_nodes[bbs_bbnode_index(bn)];
+    if (x->c->piece_threads > 0) {  /* the pieces are at the client */
+        int gr = m->src_gr, op = m->send_op;
+        exec_msg_free(x, mi);
+        return exec_op_complete(x, gr, op);
+    }
     if (bn_node == r->node)
         return exec_sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
     return exec_inject(x, mi, bn_node, r->node);
+}
+
+/* The threads' move hook: a piece crosses the network as a message of
+ * its own (a write's from the client's node, a read's to it). */
+static int
+io_move(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, const bbs_bbnode_piece *pc)
+{
+    bbs_exec_state *x = ctx;
+    const msg *io = &x->m[(int)rq->tag];
+    int client = x->rk[io->src_gr].node, node = x->bb_nodes[bbs_bbnode_index(bn)];
+    int mi = exec_msg_new(x);
+
+    if (mi < 0)
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (I/O pieces)");
+    io = &x->m[(int)rq->tag];   /* the pool may have moved */
+    msg *m = &x->m[mi];
+    m->kind = M_PIECE;
+    m->job = io->job;
+    m->src = io->src;
+    m->src_gr = io->src_gr;
+    m->bbnode = io->bbnode;
+    m->bytes = pc->bytes;
+    m->t_issue = bbs_engine_now(x->e);
+    m->pc = *pc;
+    if (client == node)
+        return exec_sched(x, bbs_engine_now(x->e), EV_ARRIVE, 0, mi, NULL);
+    return rq->write ? exec_inject(x, mi, client, node) : exec_inject(x, mi, node, client);
+}
+
+int
+exec_piece_arrive(bbs_exec_state *x, int mi)
+{
+    bbs_bbnode_piece pc = x->m[mi].pc;
+    bbs_bbnode *bn = x->bb[x->m[mi].bbnode].bn;
+
+    exec_msg_free(x, mi);
+    return bbs_bbnode_piece_moved(bn, &pc);
 }
 
 static void
@@ -253,7 +297,7 @@ exec_setup_storage(bbs_exec_state *x, char *err)
         return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
     for (int gr = 0; gr < x->nranks; gr++)
         used[x->rk[gr].bbnode] = 1;
-    bbs_bbsys_hooks h = { io_done, io_drained, io_lost, io_after, x };
+    bbs_bbsys_hooks h = { io_done, io_drained, io_lost, io_after, x, io_move };
     bbs_bbsys_params sp = c->node;
     if (sp.pieces_in_flight <= 0)
         sp.pieces_in_flight = 1;

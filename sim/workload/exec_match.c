@@ -230,7 +230,16 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
     } else {
         q_push(x, &x->mn[j].sq_head, &x->mn[j].sq_tail, mi);
     }
-    m = &x->m[mi];
+    double d = x->c->send_overhead_s + x->c->copy_s_per_byte * bytes;
+    if (d > 0)
+        return exec_sched(x, bbs_engine_now(x->e) + d, EV_POST, 0, mi, NULL);
+    return exec_msg_post(x, mi);
+}
+
+int
+exec_msg_post(bbs_exec_state *x, int mi)
+{
+    msg *m = &x->m[mi];
     int sn = x->rk[m->src_gr].node, dn = x->rk[m->dst_gr].node;
     if (sn == dn) {
         int rc = exec_sched(x, bbs_engine_now(x->e), EV_LOCALSEND, 0, mi, NULL);

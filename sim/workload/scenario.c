@@ -43,6 +43,8 @@ bbs_scenario_init(bbs_scenario *s, const char *source)
     s->candidates = 2;
     s->exact_limit = -1;
     s->inject_fcfs = 1;
+    s->send_overhead_s = 3.51e-6;  /* MFNetSim's client: 10 + 2500 + 1000 ns */
+    s->copy_s_per_byte = 0.55e-9;  /* its copy_per_byte_eager */
     s->packet_bytes = 4096;
     s->route_piece_bytes = 262144;
     s->arch = BBS_ARCH_COMPUTE_GLOBAL;
@@ -50,8 +52,9 @@ bbs_scenario_init(bbs_scenario *s, const char *source)
     strcpy(s->hdd, "seagate-st2000nx0253");
     s->ssd_threshold_bytes = 65536;
     s->chunk_bytes = 64.0 * 1048576;
-    s->piece_bytes = 1048576;
+    s->piece_bytes = 1e6;       /* MFNetSim's thread_buf_sz */
     s->pieces_in_flight = 4;
+    s->piece_threads = 4;       /* its req_threads */
     s->placement = s->policy_kind = BBS_NET_PLACE_CONT;
     s->seed = 1;
     {

@@ -49,6 +49,8 @@ typedef struct {
     int exact_limit;
     double small_bytes;               /* small_message: not flows below this */
     int inject_fcfs;                  /* injection: fcfs (1, default) or concurrent */
+    double send_overhead_s;           /* send_overhead: per message (3.51 us) */
+    double copy_s_per_byte;           /* copy_per_byte: per byte sent (0.55 ns) */
     double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
     double route_piece_bytes;         /* route_piece: adaptive per piece (256 KiB) */
     /* [storage] */
@@ -61,8 +63,9 @@ typedef struct {
     bbs_drain_kind drain;
     double lazy_threshold_bytes;
     double chunk_bytes;
-    double piece_bytes;               /* piece: the server's pieces (1 MiB; 0 whole) */
+    double piece_bytes;               /* piece: the server's pieces (1 MB; 0 whole) */
     int pieces_in_flight;             /* pieces_in_flight: issued to the device (4) */
+    int piece_threads;                /* piece_threads: per request (4; 0: none) */
     /* [placement] */
     int placement;                    /* enum bbs_net_place_kind, or -1 for file */
     int policy_kind;                  /* what 'policy' said (-1: file) */

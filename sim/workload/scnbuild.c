@@ -56,6 +56,8 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->exact_limit = s->exact_limit;
     c->small_bytes = s->small_bytes;
     c->inject_fcfs = s->inject_fcfs;
+    c->send_overhead_s = s->send_overhead_s;
+    c->copy_s_per_byte = s->copy_s_per_byte;
     c->packet_bytes = s->packet_bytes;
     c->route_piece_bytes = s->route_piece_bytes;
     c->allreduce_algo = s->allreduce_algo;
@@ -68,6 +70,7 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->drain_chunk_bytes = s->chunk_bytes;
     c->piece_bytes = s->piece_bytes;
     c->pieces_in_flight = s->pieces_in_flight;
+    c->piece_threads = s->piece_threads;
     c->seed = s->seed;
     c->horizon_s = s->horizon_s;
     c->fail = s->fail;

@@ -90,11 +90,17 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                                                                : (s->inject_fcfs = k, BB_OK);
         if (!strcmp(key, "packet"))
             return bb_unit_bytes(val, &s->packet_bytes) ? BAD(NOT_SIZE) : BB_OK;
+        if (!strcmp(key, "send_overhead"))
+            return bb_unit_seconds(val, &s->send_overhead_s) || !(s->send_overhead_s < 1e6)
+                       ? BAD("not a duration >= 0 (e.g. 3.51us)") : BB_OK;
+        if (!strcmp(key, "copy_per_byte"))
+            return bb_unit_seconds(val, &s->copy_s_per_byte) || !(s->copy_s_per_byte < 1)
+                       ? BAD("not a duration per byte >= 0 (e.g. 0.55ns)") : BB_OK;
         if (!strcmp(key, "route_piece"))
             return bb_unit_bytes(val, &s->route_piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
-                         "injection, packet, route_piece)", where, key);
+                         "injection, packet, route_piece, send_overhead, copy_per_byte)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
@@ -134,9 +140,12 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "pieces_in_flight"))
             return bb_parse_long_in(val, 1, 64, &l) ? BAD("not an integer in 1..64")
                                                     : (s->pieces_in_flight = (int)l, BB_OK);
+        if (!strcmp(key, "piece_threads"))
+            return bb_parse_long_in(val, 0, 64, &l) ? BAD("not an integer in 0..64")
+                                                    : (s->piece_threads = (int)l, BB_OK);
         return bb_seterr(err, BB_EDATA, "%s: [storage] unknown key '%s' (known: architecture, "
                          "device, hdd, capacity, ssd_threshold, pfs_bandwidth, drain, "
-                         "lazy_threshold, chunk, piece, pieces_in_flight)", where, key);
+                         "lazy_threshold, chunk, piece, pieces_in_flight, piece_threads)", where, key);
     case S_PLACEMENT:
         if (!strcmp(key, "policy")) {
             if (!strcasecmp(val, "file")) {
