@@ -12,6 +12,8 @@
 #   +threads    piece_threads = 4 (pieces pulled over the network)
 #   +overhead   send_overhead = 3.51us, copy_per_byte = 0.55ns (MFNetSim's
 #               client: a message reaches its interface after them)
+#   +backpressure backpressure = on (head-of-line waits behind flows held
+#               further on, from the topology's virtual-channel buffers)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
@@ -73,19 +75,21 @@ report() {
     done
 }
 
-O="piece_threads=0 send_overhead=0 copy_per_byte=0"
+O="piece_threads=0 send_overhead=0 copy_per_byte=0 backpressure=off"
 variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
 variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
 variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 $O route_piece=0
 variant pieces injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
-O="piece_threads=4 send_overhead=0 copy_per_byte=0"
+O="piece_threads=4 send_overhead=0 copy_per_byte=0 backpressure=off"
 variant threads injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
-O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns"
+O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns backpressure=off"
 variant overhead injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns backpressure=on"
+variant backpressure injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
 variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
-for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead routepiece}; do
+for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure routepiece}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done

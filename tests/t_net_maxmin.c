@@ -206,7 +206,26 @@ test_fabric_hand_timeline(void **state)
     assert_int_equal(bbs_engine_run(e, 0.5), BB_OK);
     assert_float_equal(bbs_net_fabric_flow_rate(f, id), 0.5e9, 1);
     assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+    /* flows 1 and 2 are held at their first link: nothing is backed up */
+    for (int l = 0; l < t->nlinks; l++)
+        assert_true(bbs_net_fabric_backed_Bps(f, l) == 0);
     assert_int_equal(bbs_net_fabric_route_start(f, &mo, r, 1, 2, 0.25e9, 3, NULL, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 0.6), BB_OK);
+    {
+        /* flow 3 is held at the global link (third on its path, below):
+         * it backs up its injection and first local link at 0.5 GB/s,
+         * and nothing after its bottleneck */
+        int p3[BBS_NET_MAX_PATH];
+        int l3 = bbs_net_route(t, &mo, 1, 2, r, NULL, p3, NULL);
+        assert_int_equal(l3, 5);
+        assert_float_equal(bbs_net_fabric_backed_Bps(f, p3[0]), 0.5e9, 1);
+        assert_float_equal(bbs_net_fabric_backed_Bps(f, p3[1]), 0.5e9, 1);
+        assert_true(bbs_net_fabric_backed_Bps(f, p3[3]) == 0);
+        assert_true(bbs_net_fabric_backed_Bps(f, p3[4]) == 0);
+        assert_int_equal(bbs_engine_run(e, 1.5), BB_OK);   /* flow 3 has ended */
+        assert_true(bbs_net_fabric_backed_Bps(f, p3[0]) == 0);
+        assert_true(bbs_net_fabric_backed_Bps(f, p3[1]) == 0);
+    }
     assert_int_equal(bbs_engine_run(e, INFINITY), BB_OK);
     assert_int_equal(d.n, 3);
     /* By hand from CODES' rule (g=3, a=2, h=1; node n = router n, group

@@ -57,6 +57,7 @@ typedef struct {
     int adaptive;
     double route_piece_bytes;
     double send_overhead_s, copy_s_per_byte;
+    int backpressure;
 } netif;
 
 static void
@@ -74,6 +75,7 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         c.route_piece_bytes = ni->route_piece_bytes;
         c.send_overhead_s = ni->send_overhead_s;
         c.copy_s_per_byte = ni->copy_s_per_byte;
+        c.backpressure = ni->backpressure;
     }
     c.topo = t;
     c.place = pl;
@@ -131,7 +133,7 @@ test_fcfs_injection(void **state)
         bbs_net_placement pl;
         bbs_exec_result r;
         double o = v == 2 ? 3.51e-6 : 0, k = v == 2 ? 0.55e-9 : 0;
-        netif ni = { fcfs, 0, 4096, 0, 0, o, k };
+        netif ni = { fcfs, 0, 4096, 0, 0, o, k, 0 };
         double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
         want_mean += o + k * B;
 
@@ -182,7 +184,7 @@ test_queueing_delay(void **state)
         int big, small;
         bbs_net_placement pl;
         bbs_exec_result r;
-        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0 };
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -202,6 +204,62 @@ test_queueing_delay(void **state)
         bbs_net_placement_free(&pl);
         bbs_wl_free(w);
     }
+    bbs_net_topo_free(t);
+}
+
+/* Back-pressure: a long flow from node 0 to 71 is held at its global link
+ * (capacity lowered to 1e9 B/s), so it fills the virtual-channel buffers
+ * of the links before it at 1e9 B/s.  A small message from node 1 to 70
+ * (no packet queueing) waits, at each of those links it also crosses, the
+ * buffer over 1e9 B/s; at the global link and after it, nothing more. */
+static void
+test_backpressure(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[2] = { 2, 2 }, nodes[4] = { 0, 71, 1, 70 };
+    int pb[BBS_NET_MAX_PATH], ps[BBS_NET_MAX_PATH], lb, ls, gpos = -1;
+    double hol = 0, lat[2];
+
+    t->par.cn_vc_bytes = 32768;
+    t->par.local_vc_bytes = t->par.global_vc_bytes = 16384;
+    (void)path_of(t, 0, 71, pb, &lb);
+    for (int k = 0; k < lb; k++)
+        if (t->link_kind[pb[k]] == BBS_NET_LINK_GLOBAL)
+            gpos = k;
+    assert_true(gpos > 0);
+    t->link_cap_Bps[pb[gpos]] = 1e9;
+    (void)path_of(t, 1, 70, ps, &ls);
+    for (int i = 0; i < ls; i++)
+        for (int k = 0; k < gpos; k++)
+            if (ps[i] == pb[k])
+                hol += bbs_net_link_vc_bytes(t, ps[i]) / 1e9;
+    assert_true(hol > 0);
+    for (int bp = 0; bp <= 1; bp++) {
+        bbs_wl *w;
+        int big, small;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        netif ni = { 1, 4096, 0, 0, 0, 0, 0, bp };
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "big", 2, 0, &big, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "small", 2, 0, &small, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 1, 1e8, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_compute(w, small, 0, 1e-4, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, small, 0, 1, 1000, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, small, 1, 0, 1, 0, NULL, err), BB_OK);
+        place_list(&pl, 2, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        lat[bp] = r.jobs[1].lat_max_s;
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    if (fabs(lat[1] - lat[0] - hol) > 1e-9 * hol)
+        fail_msg("back-pressure adds %.12g s, want %.12g s", lat[1] - lat[0], hol);
     bbs_net_topo_free(t);
 }
 
@@ -441,7 +499,7 @@ test_route_pieces(void **state)
     int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
     bbs_net_placement pl;
     bbs_exec_result r;
-    netif ni = { 1, 0, 4096, 1, 250000, 0, 0 };
+    netif ni = { 1, 0, 4096, 1, 250000, 0, 0, 0 };
     double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
 
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -732,6 +790,7 @@ main(void)
         cmocka_unit_test(test_nekbone_runs),
         cmocka_unit_test(test_milc_bytes),
         cmocka_unit_test(test_checkpoint_io),
+        cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_storage_pieces),
         cmocka_unit_test(test_storage_threads_network),
         cmocka_unit_test(test_dependencies),

@@ -24,6 +24,9 @@ typedef struct {
     int64_t tag;
     unsigned stamp;
     int active;
+    int bk;                      /* its bottleneck's place in the path: it
+                                    fills the buffers of path[0 .. bk-1] */
+    double bkrate;               /* the rate it holds them at */
 } flow;
 
 typedef struct {
@@ -31,6 +34,8 @@ typedef struct {
     int n;
     size_t cap;
     double rate, t_last, bytes, sat_s;
+    double backed;               /* rate of its flows held downstream of it */
+    int nbacked;                 /* how many */
     unsigned stamp;
     unsigned char sat, dirty;
 } link;
@@ -191,6 +196,8 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     x->minimal = minimal;
     x->bytes = x->rem = bytes;
     x->rate = 0;
+    x->bk = 0;
+    x->bkrate = 0;
     x->t_last = x->t_start = now;
     x->tag = tag;
     x->hops = bbs_net_path_router_hops(t, path, len);
@@ -252,6 +259,23 @@ integrate(link *L, double now)
  * exact_limit flows; then (and in local mode) only the flows on dirty links
  * ("local": the flows that share a link with one that changed) with every
  * other flow held at its rate.  Returns 1 when the set is exact. */
+/* backed_set: flow x now fills the buffers of the links before its
+ * bottleneck, path[0 .. bk-1], at rate r (credit back-pressure). */
+static void
+backed_set(bbs_net_fabric *f, flow *x, int bk, double r)
+{
+    for (int j = 0; j < x->bk; j++) {
+        link *L = &f->lk[x->path[j]];
+        L->backed = --L->nbacked > 0 ? L->backed - x->bkrate : 0; /* no drift left */
+    }
+    for (int j = 0; j < bk; j++) {
+        f->lk[x->path[j]].backed += r;
+        f->lk[x->path[j]].nbacked++;
+    }
+    x->bk = bk;
+    x->bkrate = r;
+}
+
 static int
 collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
 {
@@ -388,8 +412,13 @@ recompute(bbs_net_fabric *f, char *err)
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         double r = f->rate[i];
-        for (int j = 0; j < x->len; j++)
+        int bk = 0;
+        for (int j = 0; j < x->len; j++) {
             f->lk[x->path[j]].rate += r;
+            if (f->lmap[x->path[j]] == f->bott[i])
+                bk = j;
+        }
+        backed_set(f, x, bk, r);
         if (r != x->rate || x->rem == 0) {
             double when = r > 0 ? now + x->rem / r : PARKED;
             x->rate = r;
@@ -468,6 +497,7 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
         if (mark_dirty(f, x->path[i]))
             return bbs_engine_fail(e, BB_ENOMEM, "out of memory");
     }
+    backed_set(f, x, 0, 0);
     x->active = 0;
     f->nactive--;
     if (bbs_grow((void **)&f->freefl, sizeof(int), &f->capfree, (size_t)(f->nfree + 1)))
@@ -486,6 +516,13 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     if ((rc = want_update(f, err)) != BB_OK)
         return bbs_engine_fail(e, rc, "%s", err);
     return f->done ? f->done(e, &info, f->ctx) : BB_OK;
+}
+
+double
+bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l)
+{
+    double b = f->lk[l].backed;
+    return f->lk[l].nbacked > 0 && b > 0 ? b : 0;
 }
 
 const int *

@@ -17,8 +17,10 @@
  * their completion event rescheduled.
  *
  * Packets are not simulated: no credit-based flow control, no virtual
- * channels, no head-of-line blocking, no packet latency under load (see the
- * README).  A flow's latency adds the path's router and link delays
+ * channels, no packet latency under load (see the README); the fabric
+ * tracks, per link, the rate of the flows held downstream of it
+ * (bbs_net_fabric_backed_Bps), from which a model can charge the
+ * head-of-line wait those flows' full buffers would cause.  A flow's latency adds the path's router and link delays
  * (bbs_net_path_delay_s) to its transfer time; the completion callback
  * fires when the last byte leaves the fabric (transfer end), and the model
  * adds info->delay_s where it needs arrival times.
@@ -92,6 +94,13 @@ const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);
 int bbs_net_fabric_active(const bbs_net_fabric *f);
 /* bbs_net_fabric_flow_rate: current rate of an active flow, bytes/s. */
 double bbs_net_fabric_flow_rate(const bbs_net_fabric *f, int flow);
+
+/* bbs_net_fabric_backed_Bps: the rate of the flows on link l whose
+ * bottleneck lies further on their path.  Under credit-based flow control
+ * such a flow fills the virtual-channel buffer at l's far end, which then
+ * drains at its rate: a packet entering that buffer behind it waits
+ * (head-of-line) about the buffer's size over this rate. */
+double bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l);
 
 /* bbs_net_fabric_flush: bring every link's counters to time now_s
  * (>= the last update); call before reading them at the end of a run. */

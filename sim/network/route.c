@@ -110,6 +110,17 @@ valiant(const bbs_net_topo *t, int src, int dst, gsl_rng *rng, int *path)
     return len;
 }
 
+double
+bbs_net_link_vc_bytes(const bbs_net_topo *t, int l)
+{
+    switch (t->link_kind[l]) {
+    case BBS_NET_LINK_INJ: return t->par.cn_vc_bytes;
+    case BBS_NET_LINK_LOCAL: return t->par.local_vc_bytes;
+    case BBS_NET_LINK_GLOBAL: return t->par.global_vc_bytes;
+    default: return 0;
+    }
+}
+
 int
 bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len)
 {

@@ -49,6 +49,10 @@ const char *bbs_net_route_name(int kind);
 int bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
                   gsl_rng *r, const int *link_flows, int *path, int *took_min);
 
+/* bbs_net_link_vc_bytes: the virtual-channel buffer a packet enters
+ * when it has crossed link l (0 for a link into a terminal, or unknown). */
+double bbs_net_link_vc_bytes(const bbs_net_topo *t, int l);
+
 /* bbs_net_path_router_hops: router-to-router links in a path. */
 int bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len);
 

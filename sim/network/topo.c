@@ -34,6 +34,9 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
     if (!(par->router_delay_s >= 0) || !(par->cn_delay_s >= 0) || !(par->local_delay_s >= 0)
         || !(par->global_delay_s >= 0))
         return bb_seterr(err, BB_EINVAL, "delays must be >= 0");
+    if (!(par->cn_vc_bytes >= 0 && par->cn_vc_bytes < 1e15) || !(par->local_vc_bytes >= 0
+        && par->local_vc_bytes < 1e15) || !(par->global_vc_bytes >= 0 && par->global_vc_bytes < 1e15))
+        return bb_seterr(err, BB_EINVAL, "virtual-channel buffers must be >= 0 B and finite");
     if (par->bb_per_group < 0 || par->bb_per_group >= par->a * par->p)
         return bb_seterr(err, BB_EINVAL,
                          "%d burst-buffer nodes per group: need 0 <= k < a*p = %d",
@@ -418,6 +421,9 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         par->global_bw_Bps = 4.7 * GIB;
         par->router_delay_s = 100e-9;
         par->bb_per_group = 2;
+        /* its cn_vc_size, local_vc_size, global_vc_size */
+        par->cn_vc_bytes = 32768;
+        par->local_vc_bytes = par->global_vc_bytes = 16384;
     } else if (strcmp(name, "balanced-16k") == 0) {
         /* Kim et al.'s balanced dragonfly a = 2p = 2h with p = 8: 129
          * groups of 16 routers, 16,512 nodes, every link 16 GiB/s. */

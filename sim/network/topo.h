@@ -43,6 +43,10 @@ typedef struct {
     double cn_delay_s, local_delay_s, global_delay_s; /* per link traversed */
     int bb_per_group;              /* the first bb_per_group terminals of
                                       each group are burst-buffer nodes */
+    /* input buffer of one virtual channel at a link's far end (bytes; 0:
+     * not known): terminal -> router, router -> router in a group, across
+     * groups (CODES' cn_vc_size, local_vc_size, global_vc_size) */
+    double cn_vc_bytes, local_vc_bytes, global_vc_bytes;
 } bbs_net_params;
 
 /* Wiring records as in CODES' binary files (little-endian int32):

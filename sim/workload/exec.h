@@ -108,6 +108,8 @@ typedef struct {
     int exact_limit;                   /* bbs_net_fabric_set_exact_limit (-1 exact) */
     double small_bytes;                /* messages of at most this size are not flows (0) */
     int inject_fcfs;                   /* a node's messages leave one after the other (1) */
+    int backpressure;                  /* head-of-line waits behind flows held further
+                                          on (0; the MFNetSim scenarios: 1) */
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */

@@ -518,6 +518,10 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     if ((rc = get_num(c, "global_bandwidth", 1, 0, 1e-9, 1e9, &d, err)) != BB_OK)
         return rc;
     par->global_bw_Bps = d * GIB;
+    if ((rc = get_num(c, "cn_vc_size", 0, 0, 0, 1e12, &par->cn_vc_bytes, err)) != BB_OK
+        || (rc = get_num(c, "local_vc_size", 0, 0, 0, 1e12, &par->local_vc_bytes, err)) != BB_OK
+        || (rc = get_num(c, "global_vc_size", 0, 0, 0, 1e12, &par->global_vc_bytes, err)) != BB_OK)
+        return rc;
     out->router_delay_given = bbs_net_conf_get(c, "PARAMS", "router_delay") != NULL;
     if ((rc = get_num(c, "router_delay", 0, 100, 0, 1e12, &d, err)) != BB_OK)
         return rc;

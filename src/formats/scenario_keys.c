@@ -90,6 +90,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                                                                : (s->inject_fcfs = k, BB_OK);
         if (!strcmp(key, "packet"))
             return bb_unit_bytes(val, &s->packet_bytes) ? BAD(NOT_SIZE) : BB_OK;
+        if (!strcmp(key, "backpressure"))
+            return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
+                                                      : (s->backpressure = k, BB_OK);
         if (!strcmp(key, "send_overhead"))
             return bb_unit_seconds(val, &s->send_overhead_s) || !(s->send_overhead_s < 1e6)
                        ? BAD("not a duration >= 0 (e.g. 3.51us)") : BB_OK;
@@ -100,7 +103,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_unit_bytes(val, &s->route_piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
-                         "injection, packet, route_piece, send_overhead, copy_per_byte)", where, key);
+                         "injection, packet, route_piece, backpressure, send_overhead, copy_per_byte)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
