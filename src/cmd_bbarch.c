@@ -27,7 +27,8 @@ enum {
     OPT_THRESH, OPT_NETLAT, OPT_NETBW, OPT_PFSBW, OPT_DRAIN, OPT_LAZYTH, OPT_EPS, OPT_REQ,
     OPT_IAT, OPT_MTTF, OPT_MTTR, OPT_EA, OPT_TEMP, OPT_AMBIENT,
     OPT_INTERVAL, OPT_IOSTAT, OPT_DSHAPE, OPT_DSCALE, OPT_DAGE, OPT_CMTTF,
-    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING, OPT_PIECE, OPT_INFLIGHT
+    OPT_CMTTR, OPT_LMTTF, OPT_LMTTR, OPT_FAILOVER, OPT_FLOG, OPT_ROUTING, OPT_PIECE, OPT_INFLIGHT,
+    OPT_THREADS
 };
 
 static const struct argp_option arch_options[] = {
@@ -58,6 +59,9 @@ static const struct argp_option arch_options[] = {
       "requests; MFNetSim: 1MiB)", 0 },
     { "pieces-in-flight", OPT_INFLIGHT, "N", 0, "pieces issued to a device at once (1 to 64; "
       "default 1; MFNetSim: 4)", 0 },
+    { "piece-threads", OPT_THREADS, "N", 0, "instead, N threads per request each hand the "
+      "device one piece at a time, as they come (0 to 64; default 0: the server's turn; "
+      "MFNetSim's codes-store: 4)", 0 },
     { "request", OPT_REQ, "SIZE", 0, "write request size (default 8MiB)", 0 },
     { "interarrival", OPT_IAT, "DURATION", 0, "mean time between a client's requests "
       "(exponential; default 1s)", 0 },
@@ -187,6 +191,9 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (c->piece_bytes != 0 && !(c->piece_bytes >= 512))
             bb_die(BB_EXIT_USAGE, "option '--piece': '%s' is neither 0 (whole requests) nor at "
                    "least 512B", arg);
+        break;
+    case OPT_THREADS:
+        c->piece_threads = (int)bb_opt_long("piece-threads", arg, 0, BBS_BBNODE_MAX_INFLIGHT);
         break;
     case OPT_INFLIGHT:
         c->pieces_in_flight = (int)bb_opt_long("pieces-in-flight", arg, 1,

@@ -10,7 +10,7 @@ set -eu
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
 
-echo 1..32
+echo 1..34
 
 run="--arch compute --clients 30 --nodes 2 --capacity 256MiB --pfs-bw 200MB/s --request 8MiB --horizon 200s --mttf 40s --mttr 5s"
 "$BBSIZE" bbarch $run --json >"$tmp/a.json"
@@ -113,6 +113,17 @@ if [ "$(field requests "$tmp/p8w.json")" -eq "$(field requests "$tmp/p8p.json")"
    && awk -v w="$lw" -v p="$lp" 'BEGIN { exit !(p > w + 2.5e-3) }'; then
   ok "interleaved clients in pieces: a seek per piece, slower writes"
 else no "eight clients: whole $lw s, pieces $lp s"; fi
+# Threads (MFNetSim's codes-store, 4 per request): a request's 4 pieces
+# reach the device together and pay one seek, so writes are slower than
+# whole requests but faster than the server's turn (a seek per piece) and
+# than one thread per request (its pieces alternate with the others').
+"$BBSIZE" bbarch $many --piece 1MiB --piece-threads 4 --json >"$tmp/p8t4.json"
+"$BBSIZE" bbarch $many --piece 1MiB --piece-threads 1 --json >"$tmp/p8t1.json"
+l4=$(field mean_write_latency_s "$tmp/p8t4.json"); l1=$(field mean_write_latency_s "$tmp/p8t1.json")
+if awk -v w="$lw" -v p="$lp" -v a="$l4" -v b="$l1" 'BEGIN { exit !(w < a && a < p && a < b) }'; then
+  ok "threads: 4 per request between whole requests and the server's turn"
+else no "eight clients: whole $lw, turn $lp, 4 threads $l4, 1 thread $l1 s"; fi
+expect 64 "piece-threads" "more than 64 threads" -- --piece-threads 65
 expect 64 "option '--piece'" "a piece under 512 B" -- --piece 100B
 expect 64 "option '--piece'" "a piece without a unit" -- --piece 4096
 expect 64 "pieces-in-flight" "no piece in flight" -- --pieces-in-flight 0

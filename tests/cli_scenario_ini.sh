@@ -98,4 +98,20 @@ else t_fail "1 PB and 1 d read as 1000 TB and 86400 s (exit $rc)" "$T/err"; fi
 expect_fail_fixed "a bit unit is refused, listing the units (65)" 65 \
   "u3.ini:9: [job a] parameter 'total_bytes': '40 Mb' is not a size >= 0 (B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)" \
   "$BBSIZE" simulate "$T/u3.ini"
+# the keys of issue 14's mechanisms: a value out of its domain names the
+# file, line, section and key
+bad '[topology]\nbackpressure = maybe\n[job a]\nmodel = checkpoint\nranks = 4\n' k1.ini
+expect_fail_fixed "backpressure is on or off (65)" 65 \
+  "k1.ini:2: [topology] backpressure 'maybe': not on or off" "$BBSIZE" simulate "$T/k1.ini"
+bad '[topology]\ncopy_per_byte = -1ns\n[job a]\nmodel = checkpoint\nranks = 4\n' k2.ini
+expect_fail_fixed "a negative copy time per byte (65)" 65 \
+  "k2.ini:2: [topology] copy_per_byte '-1ns': not a duration per byte >= 0" \
+  "$BBSIZE" simulate "$T/k2.ini"
+bad '[topology]\nsend_overhead = 3 furlongs\n[job a]\nmodel = checkpoint\nranks = 4\n' k3.ini
+expect_fail_fixed "a send overhead that is no duration (65)" 65 \
+  "k3.ini:2: [topology] send_overhead '3 furlongs': not a duration >= 0" \
+  "$BBSIZE" simulate "$T/k3.ini"
+bad '[storage]\npiece_threads = 65\n[job a]\nmodel = checkpoint\nranks = 4\n' k4.ini
+expect_fail_fixed "more than 64 piece threads (65)" 65 \
+  "k4.ini:2: [storage] piece_threads '65': not an integer in 0..64" "$BBSIZE" simulate "$T/k4.ini"
 t_done
