@@ -114,4 +114,10 @@ expect_fail_fixed "a send overhead that is no duration (65)" 65 \
 bad '[storage]\npiece_threads = 65\n[job a]\nmodel = checkpoint\nranks = 4\n' k4.ini
 expect_fail_fixed "more than 64 piece threads (65)" 65 \
   "k4.ini:2: [storage] piece_threads '65': not an integer in 0..64" "$BBSIZE" simulate "$T/k4.ini"
+# a dangling symbolic link is named as one, with its target (the one
+# bounded reader, src/formats/readfile.c, says it for every format)
+ln -s "$T/no-such-dir/s.ini" "$T/dangling.ini"
+expect_fail_fixed "a dangling link names its target (66)" 66 \
+  "dangling.ini: cannot open: a dangling symbolic link (to '$T/no-such-dir/s.ini', which does not exist)" \
+  "$BBSIZE" simulate "$T/dangling.ini"
 t_done

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exitcodes.h"
 #include "readfile.h"
@@ -22,7 +23,17 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
     *out = NULL;
     *len = 0;
     if ((fp = fopen(path, "rb")) == NULL) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        int e = errno;
+        char target[512];
+        ssize_t tl;
+
+        if (e == ENOENT && (tl = readlink(path, target, sizeof target - 1)) >= 0) {
+            target[tl] = '\0';
+            snprintf(err, errlen, "%s: cannot open: a dangling symbolic link (to '%s', which "
+                     "does not exist)", path, target);
+        } else {
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+        }
         return BB_EXIT_NOINPUT;
     }
     for (;;) {

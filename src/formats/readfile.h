@@ -22,7 +22,8 @@ enum { BB_READ_BINARY = 0, BB_READ_TEXT = 1 };
 
 /* bb_read_file: path's bytes in *out (malloc'd, NUL-terminated, *len
  * bytes without the terminator).  Returns 0, or an exit status
- * (BB_EXIT_NOINPUT: cannot open or read, a directory; BB_EXIT_DATAERR: a NUL
+ * (BB_EXIT_NOINPUT: cannot open or read, a directory, a dangling symbolic
+ * link (named with its target); BB_EXIT_DATAERR: a NUL
  * byte in text, too large; BB_EXIT_SOFTWARE: out of memory) with a message
  * naming the file in err; *out is then NULL. */
 int bb_read_file(const char *path, int mode, char **out, size_t *len, char *err,

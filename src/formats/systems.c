@@ -14,6 +14,7 @@
 
 #include "bb_num.h"
 #include "exitcodes.h"
+#include "readfile.h"
 #include "systems.h"
 #include "units.h"
 
@@ -134,26 +135,16 @@ out:
 int
 bb_system_read(const char *path, const char *name, bb_system *s, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    int rc;
+    char *text;
+    size_t len;
+    int rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, errlen);
 
-    if (fp == NULL) {
-        int e = errno;
-        char target[512];
-        ssize_t tl;
-
+    if (rc != 0) {
         memset(s, 0, sizeof *s);
-        if (e == ENOENT && (tl = readlink(path, target, sizeof target - 1)) >= 0) {
-            target[tl] = '\0';
-            snprintf(err, errlen, "%s: cannot open: a dangling symbolic link (to '%s', which "
-                     "does not exist)", path, target);
-        } else {
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
-        }
-        return BB_EXIT_NOINPUT;
+        return rc;
     }
-    rc = system_parse_fp(fp, path, name, s, err, errlen);
-    fclose(fp);
+    rc = bb_system_parse(text, len, path, name, s, err, errlen);
+    free(text);
     return rc;
 }
 
