@@ -254,7 +254,7 @@ fail_nomem(bbs_bbsys *s)
     return bbs_engine_fail(s->e, BB_ENOMEM, "out of memory in the buffer nodes");
 }
 
-/* ---- the storage server: pieces in turn ------------------------------------ */
+/* ---- the storage server: pieces in turn, or by threads --------------------- */
 
 /* submit: a piece of request id, at place in the request, to its device. */
 static int
