@@ -21,15 +21,18 @@ row() {  # LABEL FILE OPTIONS...
     t1=$(now)
     echo "$line" | awk -F, -v l="$label" -v t0="$t0" -v t1="$t1" \
         '{ printf "| %s | %.3f | %.4f | %.4f [%.4f, %.4f] | %s | %.1f |\n",
-           l, $7, $8, $9, $10, $11, $13 ? "agrees" : $8 == 0 ? "gap (analytic 0)" : sprintf("%+.0f%%", 100 * $14), t1 - t0 }'
+           l, $7, $8, $9, $10, $11, $13 ? "agrees" : $8 < 5e-5 ? "gap (analytic 0)" : sprintf("%+.0f%%", 100 * $14), t1 - t0 }'
 }
 echo "| scenario | E/B | predicted idle | simulated stall [95% CI] | verdict | wall (s) |"
 echo "|---|---:|---:|---|---|---:|"
-for bw in 6 7 8 9 10 12; do
+# E/B = 1 near B = 2.3 GB/s: the checkpoints' 1 MB pieces pay a seek each
+# on mfnetsim-bb, so the jobs write at about 2.3 GB/s on average
+for bw in 1.5 2 2.3 2.6 3 4 8; do
     row "validate-small, B = $bw GB/s" "$S/validate-small.ini" --pfs-bw "${bw}GB/s" --replications "$REPS"
 done
 for c in 2GB 8GB 16GB; do
-    row "validate-small, $c per node" "$S/validate-small.ini" --capacity "$c" --replications "$REPS"
+    row "validate-small, B = 2.3 GB/s, $c per node" "$S/validate-small.ini" --pfs-bw 2.3GB/s \
+        --capacity "$c" --replications "$REPS"
 done
 row "traces-small, 300 MB per node" "$S/traces-small.ini" --capacity 300MB --replications "$REPS"
 if [ "${BENCH_MIX:-1}" != 0 ]; then
