@@ -159,12 +159,20 @@ print_run(const bb_scn_run *R, const scn_args *a)
                 "saturated_mean_s", L->nlinks ? L->saturated_s / L->nlinks : 0.0,
                 "saturated_max_s", L->saturated_max_s));
         }
+        /* the network and storage mechanisms the run used (bbsize-scenario(5)) */
+        json_t *mech = json_pack(
+            "{s:s, s:f, s:f, s:f, s:s, s:f, s:f, s:f, s:i, s:i}",
+            "injection", s->inject_fcfs ? "fcfs" : "concurrent", "packet_bytes", s->packet_bytes,
+            "small_message_bytes", s->small_bytes, "route_piece_bytes", s->route_piece_bytes,
+            "backpressure", s->backpressure ? "on" : "off", "send_overhead_s", s->send_overhead_s,
+            "copy_s_per_byte", s->copy_s_per_byte, "piece_bytes", s->piece_bytes,
+            "piece_threads", s->piece_threads, "pieces_in_flight", s->pieces_in_flight);
         bb_json_print(json_pack(
-            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
+            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
             "s:I, s:I}}",
             "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
             "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
-            "placement", place_name(s), "seed", (json_int_t)s->seed, "jobs", jobs,
+            "placement", place_name(s), "seed", (json_int_t)s->seed, "mechanisms", mech, "jobs", jobs,
             "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
             "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
             "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,

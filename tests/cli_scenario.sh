@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 26
+t_plan 28
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -54,6 +54,15 @@ check "CSV link table has the four link kinds" \
     'grep -c "^injection,\|^ejection,\|^local,\|^global," "$T/c" | grep -qx 4'
 check "--json has jobs, links and run" \
     '"$BBSIZE" simulate --quiet --json "$T/mix.ini" | grep -q "\"events_per_s\""'
+# --json names the mechanisms the run used: the defaults, and what a file sets
+"$BBSIZE" simulate --quiet --json "$T/mix.ini" >"$T/j"
+check "--json mechanisms: MFNetSim's defaults" \
+    'grep -q "\"piece_threads\": 4" "$T/j" && grep -q "\"backpressure\": \"on\"" "$T/j" && grep -q "\"injection\": \"fcfs\"" "$T/j"'
+sed 's/^routing = minimal/routing = minimal\nbackpressure = off\ninjection = concurrent/' "$T/mix.ini" >"$T/mo.ini"
+printf '[storage]\npiece_threads = 0\n' >>"$T/mo.ini"
+"$BBSIZE" simulate --quiet --json "$T/mo.ini" >"$T/jo"
+check "--json mechanisms: what the file set" \
+    'grep -q "\"piece_threads\": 0" "$T/jo" && grep -q "\"backpressure\": \"off\"" "$T/jo" && grep -q "\"injection\": \"concurrent\"" "$T/jo"'
 check "--scenario FILE is the same run" \
     '"$BBSIZE" simulate --quiet --csv --scenario "$T/mix.ini" | cmp -s - "$T/c"'
 "$BBSIZE" simulate --quiet --csv "$T/rand.ini" >"$T/r1"
