@@ -20,8 +20,9 @@
  * channels, no packet latency under load (see the README); the fabric
  * tracks, per link, the rate of the flows held downstream of it
  * (bbs_net_fabric_backed_Bps), from which a model can charge the
- * head-of-line wait those flows' full buffers would cause.  A flow's latency adds the path's router and link delays
- * (bbs_net_path_delay_s) to its transfer time; the completion callback
+ * head-of-line wait those flows' full buffers would cause.  A flow's
+ * latency adds the path's router and link delays (bbs_net_path_delay_s)
+ * to its transfer time; the completion callback
  * fires when the last byte leaves the fabric (transfer end), and the model
  * adds info->delay_s where it needs arrival times.
  *
