@@ -41,24 +41,32 @@ EOF
 # generate writes to a missing directory: 73 (cannot create), not 66.
 want_for() { case $1 in generate*) echo 73 ;; *) echo 66 ;; esac; }
 
-for v in 0 1 9007199254740993 18446744073709551615; do
-  seed_cmds | while read -r cmd; do
+# accepts CMDS OPT VALUE: every command that CMDS lists goes past --OPT VALUE
+# to its input (the status of want_for).
+accepts() {
+  "$1" | while read -r cmd; do
     w=$(want_for "$cmd")
     # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --seed "$v")
-    if [ "$s" -eq "$w" ]; then echo "ok"; else echo "not ok: bbsize $cmd --seed $v: exit $s, expected $w"; fi
+    s=$(status "$BBSIZE" $cmd "--$2" "$3")
+    if [ "$s" -eq "$w" ]; then echo ok; else echo "not ok: bbsize $cmd --$2 '$3': exit $s, expected $w"; fi
   done >"$T/r"
-  check "--seed $v accepted by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
-for v in -1 1.5 1e3 abc "" 18446744073709551616 " 7"; do
-  seed_cmds | while read -r cmd; do
+  check "--$2 '$3' accepted by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
+}
+
+# refuses CMDS OPT VALUE: every command that CMDS lists refuses --OPT VALUE
+# first, with 64 and the option's name.
+refuses() {
+  "$1" | while read -r cmd; do
     # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --seed "$v")
-    if [ "$s" -eq 64 ] && grep -q "option '--seed'" "$T/err"; then echo "ok"
-    else echo "not ok: bbsize $cmd --seed '$v': exit $s, expected 64 naming --seed"; fi
+    s=$(status "$BBSIZE" $cmd "--$2" "$3")
+    if [ "$s" -eq 64 ] && grep -q "option '--$2'" "$T/err"; then echo ok
+    else echo "not ok: bbsize $cmd --$2 '$3': exit $s, expected 64 naming --$2"; fi
   done >"$T/r"
-  check "--seed '$v' refused (64) by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
+  check "--$2 '$3' refused (64) by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
+}
+
+for v in 0 1 9007199254740993 18446744073709551615; do accepts seed_cmds seed "$v"; done
+for v in -1 1.5 1e3 abc "" 18446744073709551616 " 7"; do refuses seed_cmds seed "$v"; done
 
 # Seeds are exact: 2^53 and 2^53 + 1 are different seeds (through a
 # double they were the same), the same seed gives the same streams.
@@ -90,23 +98,8 @@ sweep --bb-size 0:100:10 $NO.csv
 report -o $T/r.html $NO.csv
 EOF
 }
-for v in 0 1 1024; do
-  thr_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --threads "$v")
-    if [ "$s" -eq 66 ]; then echo ok; else echo "not ok: bbsize $cmd --threads $v: exit $s"; fi
-  done >"$T/r"
-  check "--threads $v accepted by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
-for v in -1 1025 2.5 x; do
-  thr_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --threads "$v")
-    if [ "$s" -eq 64 ] && grep -q "option '--threads'" "$T/err"; then echo ok
-    else echo "not ok: bbsize $cmd --threads $v: exit $s"; fi
-  done >"$T/r"
-  check "--threads $v refused (64) by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
+for v in 0 1 1024; do accepts thr_cmds threads "$v"; done
+for v in -1 1025 2.5 x; do refuses thr_cmds threads "$v"; done
 
 # --replications: [1, 10^6].
 rep_cmds() {
@@ -116,23 +109,8 @@ validate --bb-size 100 $NO.csv
 validate --scenario $NO.ini
 EOF
 }
-for v in 1 1000000; do
-  rep_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --replications "$v")
-    if [ "$s" -eq 66 ]; then echo ok; else echo "not ok: bbsize $cmd --replications $v: exit $s"; fi
-  done >"$T/r"
-  check "--replications $v accepted by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
-for v in 0 1000001 -3; do
-  rep_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --replications "$v")
-    if [ "$s" -eq 64 ] && grep -q "option '--replications'" "$T/err"; then echo ok
-    else echo "not ok: bbsize $cmd --replications $v: exit $s"; fi
-  done >"$T/r"
-  check "--replications $v refused (64) by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
+for v in 1 1000000; do accepts rep_cmds replications "$v"; done
+for v in 0 1000001 -3; do refuses rep_cmds replications "$v"; done
 
 # --horizon: a positive duration, or a plain number of the command's time unit.
 hor_cmds() {
@@ -142,23 +120,8 @@ validate --bb-size 100 $NO.csv
 bbarch --temperature $NO.csv
 EOF
 }
-for v in 10 2d 600s; do
-  hor_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --horizon "$v")
-    if [ "$s" -eq 66 ]; then echo ok; else echo "not ok: bbsize $cmd --horizon $v: exit $s"; fi
-  done >"$T/r"
-  check "--horizon $v accepted by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
-for v in 0 -5s abc 3parsecs; do
-  hor_cmds | while read -r cmd; do
-    # shellcheck disable=SC2086
-    s=$(status "$BBSIZE" $cmd --horizon "$v")
-    if [ "$s" -eq 64 ] && grep -q "option '--horizon'" "$T/err"; then echo ok
-    else echo "not ok: bbsize $cmd --horizon $v: exit $s"; fi
-  done >"$T/r"
-  check "--horizon $v refused (64) by every command" '! grep -q "^not ok" "$T/r" || { sed "s/^/# /" "$T/r"; false; }'
-done
+for v in 10 2d 600s; do accepts hor_cmds horizon "$v"; done
+for v in 0 -5s abc 3parsecs; do refuses hor_cmds horizon "$v"; done
 "$BBSIZE" bbarch --horizon 2s --json >"$T/b2.json"
 check "bbarch --horizon 2 (plain: seconds) is --horizon 2s" \
     '"$BBSIZE" bbarch --horizon 2 --json | cmp -s - "$T/b2.json"'
