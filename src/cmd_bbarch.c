@@ -56,7 +56,7 @@ static const struct argp_option arch_options[] = {
       "threshold (default 0.01)", 0 },
     { "piece", OPT_PIECE, "SIZE", 0, "the buffer node's server cuts every request into pieces "
       "of SIZE, served in turn over the requests (0 or at least 512B; default 0: whole "
-      "requests; MFNetSim: 1MiB)", 0 },
+      "requests; MFNetSim: 1MB)", 0 },
     { "pieces-in-flight", OPT_INFLIGHT, "N", 0, "pieces issued to a device at once (1 to 64; "
       "default 1; MFNetSim: 4)", 0 },
     { "piece-threads", OPT_THREADS, "N", 0, "instead, N threads per request each hand the "

@@ -75,20 +75,6 @@ struct sim {
     bbs_arch_result *r;
 };
 
-static double
-net_time(const bbs_arch_config *c, double bytes)
-{
-    if (c->kind == BBS_ARCH_NODE_LOCAL)
-        return 0;
-    return c->net_latency_s + bytes / c->net_bw_Bps;
-}
-
-double
-bbs_arch_net_time_s(const bbs_arch_config *c, double bytes)
-{
-    return net_time(c, bytes);
-}
-
 void
 bbs_arch_config_init(bbs_arch_config *c)
 {

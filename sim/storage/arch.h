@@ -186,9 +186,6 @@ void bbs_arch_config_init(bbs_arch_config *c);
  * no nodes). */
 int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
 
-/* bbs_arch_net_time_s: simple-network time of a request of bytes from a
- * client to its node on an idle link (0 for node-local buffers). */
-double bbs_arch_net_time_s(const bbs_arch_config *c, double bytes);
 
 /* bbs_arch_estimate: the size of a run before it starts: *events (about
  * six per request, one per drain chunk, one per lazy check, two per
