@@ -167,6 +167,13 @@ print_run(const bb_scn_run *R, const scn_args *a)
             "backpressure", s->backpressure ? "on" : "off", "send_overhead_s", s->send_overhead_s,
             "copy_s_per_byte", s->copy_s_per_byte, "piece_bytes", s->piece_bytes,
             "piece_threads", s->piece_threads, "pieces_in_flight", s->pieces_in_flight);
+        /* the terminal layout and link latencies of the topology it ran on */
+        json_object_set_new(mech, "compute_per_group", json_integer(R->par.compute_per_group));
+        json_object_set_new(mech, "bb_per_group", json_integer(R->par.bb_per_group));
+        json_object_set_new(mech, "link_delay_s", json_pack("{s:f, s:f, s:f}", "cn",
+                                                             R->par.cn_delay_s, "local",
+                                                             R->par.local_delay_s, "global",
+                                                             R->par.global_delay_s));
         bb_json_print(json_pack(
             "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
             "s:I, s:I}}",

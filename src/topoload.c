@@ -15,7 +15,7 @@
 #include "readfile.h"
 #include "topoload.h"
 
-enum { OPT_TOPOLOGY = 0x7300, OPT_INTRA, OPT_INTER, OPT_GENERATE, OPT_BBPG };
+enum { OPT_TOPOLOGY = 0x7300, OPT_INTRA, OPT_INTER, OPT_GENERATE, OPT_BBPG, OPT_CPG };
 
 static const struct argp_option topo_options[] = {
     { NULL, 0, NULL, 0, "Network:", 10 },
@@ -30,6 +30,10 @@ static const struct argp_option topo_options[] = {
       "ignore the .conf's wiring files and use CODES' generator rule", 10 },
     { "bb-per-group", OPT_BBPG, "K", 0, "the first K terminals of every group are "
       "burst-buffer / I/O nodes (default: the preset's or the .conf's codes-store count)", 10 },
+    { "compute-per-group", OPT_CPG, "K", 0, "the first K terminals of every group are compute "
+      "nodes, the first --bb-per-group of them shared with a buffer node (CODES' LP "
+      "mapping); 0: every terminal that is not a buffer node (default: the preset's, or the "
+      ".conf's test-checkpoint-client count)", 10 },
     { 0 }
 };
 
@@ -44,6 +48,9 @@ topo_parse(int key, char *arg, struct argp_state *state)
     case OPT_INTER: o->inter = arg; break;
     case OPT_GENERATE: o->generate = 1; break;
     case OPT_BBPG: o->bb_per_group = (int)bb_opt_long("bb-per-group", arg, 0, INT_MAX); break;
+    case OPT_CPG:
+        o->compute_per_group = (int)bb_opt_long("compute-per-group", arg, 0, INT_MAX);
+        break;
     case ARGP_KEY_END:
         if (!o->intra != !o->inter)
             argp_error(state, "--intra and --inter go together");
@@ -61,6 +68,7 @@ bb_topo_opts_init(bb_topo_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->bb_per_group = -1;
+    o->compute_per_group = -1;
 }
 
 static void
@@ -154,6 +162,8 @@ bb_topo_read(const bb_topo_opts *o, const char *dflt, bb_topo *t)
     }
     if (o->bb_per_group >= 0)
         t->par.bb_per_group = o->bb_per_group;
+    if (o->compute_per_group >= 0)
+        t->par.compute_per_group = o->compute_per_group;
 }
 
 void

@@ -22,12 +22,13 @@ typedef struct {
     const char *intra, *inter;/* --intra, --inter: CODES binary wiring files */
     int generate;             /* --generate-wiring: ignore the .conf's files */
     int bb_per_group;         /* --bb-per-group K, -1 when not given */
+    int compute_per_group;    /* --compute-per-group K, -1 when not given */
     const char *base;         /* relative .conf paths are taken beside this
                                  file (a scenario), NULL: the working dir */
 } bb_topo_opts;
 
-/* The argp child with --topology, --intra, --inter, --generate-wiring and
- * --bb-per-group (input: a bb_topo_opts initialised by bb_topo_opts_init). */
+/* The argp child with --topology, --intra, --inter, --generate-wiring,
+ * --bb-per-group and --compute-per-group (input: a bb_topo_opts initialised by bb_topo_opts_init). */
 extern const struct argp bb_topo_argp;
 void bb_topo_opts_init(bb_topo_opts *o);
 

@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 28
+t_plan 32
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -63,6 +63,23 @@ printf '[storage]\npiece_threads = 0\n' >>"$T/mo.ini"
 "$BBSIZE" simulate --quiet --json "$T/mo.ini" >"$T/jo"
 check "--json mechanisms: what the file set" \
     'grep -q "\"piece_threads\": 0" "$T/jo" && grep -q "\"backpressure\": \"off\"" "$T/jo" && grep -q "\"injection\": \"concurrent\"" "$T/jo"'
+check "--json mechanisms: the layout and link delays of graph500-72" \
+    'grep -q "\"compute_per_group\": 0" "$T/j" && grep -Eq "\"cn\": (5e-0?8|4\.99999[0-9]*e-0?8)" "$T/j"'
+# CODES' LP mapping: the 8 terminals of a group are all compute nodes, the
+# first shares its terminal with the group's buffer node: placement moves
+# (the run differs) and a checkpoint rank there writes without the network
+sed 's/^bb_per_group = 1/bb_per_group = 1\ncompute_per_group = 8/' "$T/mix.ini" >"$T/lp.ini"
+"$BBSIZE" simulate --quiet --json "$T/lp.ini" >"$T/jl"
+check "compute_per_group = 8: named in --json" 'grep -q "\"compute_per_group\": 8" "$T/jl"'
+"$BBSIZE" simulate --quiet --csv "$T/lp.ini" >"$T/cl"
+check "compute_per_group = 8: another placement, another run" '! cmp -s "$T/cl" "$T/c"'
+# link latency: every MILC message crosses at least its two terminal links,
+# so 1 us each there lengthens the run
+sed 's/^bb_per_group = 1/bb_per_group = 1\ncn_delay = 1us/' "$T/alone.ini" >"$T/ld.ini"
+"$BBSIZE" simulate --quiet --csv "$T/alone.ini" >"$T/a0"
+"$BBSIZE" simulate --quiet --csv "$T/ld.ini" >"$T/a1"
+check "cn_delay = 1us lengthens MILC's run" \
+    'awk -F, "FNR==1{f++} \$1==\"milc\" && f==1 {a=\$4} \$1==\"milc\" && f==2 {b=\$4} END {exit !(b > a + 2e-6)}" "$T/a0" "$T/a1"'
 check "--scenario FILE is the same run" \
     '"$BBSIZE" simulate --quiet --csv --scenario "$T/mix.ini" | cmp -s - "$T/c"'
 "$BBSIZE" simulate --quiet --csv "$T/rand.ini" >"$T/r1"

@@ -114,6 +114,19 @@ expect_fail_fixed "a send overhead that is no duration (65)" 65 \
 bad '[storage]\npiece_threads = 65\n[job a]\nmodel = checkpoint\nranks = 4\n' k4.ini
 expect_fail_fixed "more than 64 piece threads (65)" 65 \
   "k4.ini:2: [storage] piece_threads '65': not an integer in 0..64" "$BBSIZE" simulate "$T/k4.ini"
+# the terminal layout and link latencies (CODES' LP mapping, its default
+# link delays)
+bad '[topology]\ncompute_per_group = -1\n[job a]\nmodel = checkpoint\nranks = 4\n' k5.ini
+expect_fail_fixed "a negative number of compute nodes per group (65)" 65 \
+  "k5.ini:2: [topology] compute_per_group '-1': not an integer >= 0" "$BBSIZE" simulate "$T/k5.ini"
+bad '[topology]\nglobal_delay = 2s\n[job a]\nmodel = checkpoint\nranks = 4\n' k6.ini
+expect_fail_fixed "a link delay of seconds (65)" 65 \
+  "k6.ini:2: [topology] global_delay '2s': not a duration >= 0 (e.g. 727ns)" \
+  "$BBSIZE" simulate "$T/k6.ini"
+bad '[topology]\ncompute_per_group = 33\n[job a]\nmodel = checkpoint\nranks = 4\n' k7.ini
+expect_fail_fixed "more compute nodes per group than terminals, by file (65)" 65 \
+  "k7.ini: [topology] mfnetsim-1056: 33 compute nodes per group: need 0 <= k <= a*p = 32" \
+  "$BBSIZE" simulate "$T/k7.ini"
 # a dangling symbolic link is named as one, with its target (the one
 # bounded reader, src/formats/readfile.c, says it for every format)
 ln -s "$T/no-such-dir/s.ini" "$T/dangling.ini"

@@ -97,13 +97,14 @@ test_read_files_build_same_topology(void **state)
     assert_int_equal(a->nlinks, b->nlinks);
     assert_memory_equal(a->link_src, b->link_src, (size_t)a->nlinks * sizeof(int));
     assert_memory_equal(a->link_dst, b->link_dst, (size_t)a->nlinks * sizeof(int));
-    /* 33 x 8 x 4: 1,056 nodes, 990 compute (first 2 of each group are BB) */
+    /* 33 x 8 x 4: 1,056 nodes, 990 compute (the first 30 of each group,
+     * the first 2 of them shared with the group's 2 BB servers) */
     assert_int_equal(a->nodes, 1056);
     assert_int_equal(a->ncompute, 990);
-    assert_int_equal(a->node_kind[0], BBS_NET_NODE_BB);
-    assert_int_equal(a->node_kind[1], BBS_NET_NODE_BB);
+    assert_int_equal(a->node_kind[0], BBS_NET_NODE_BB | BBS_NET_NODE_COMPUTE);
+    assert_int_equal(a->node_kind[1], BBS_NET_NODE_BB | BBS_NET_NODE_COMPUTE);
     assert_int_equal(a->node_kind[2], BBS_NET_NODE_COMPUTE);
-    assert_int_equal(a->node_kind[32], BBS_NET_NODE_BB);
+    assert_int_equal(a->node_kind[32], BBS_NET_NODE_BB | BBS_NET_NODE_COMPUTE);
     assert_int_equal(a->nlocal, 33 * 56);
     assert_int_equal(a->nglobal, 1056);
     /* one global link between every ordered pair of groups */
@@ -224,6 +225,14 @@ test_codes_conf(void **state)
     assert_float_equal(d.par.local_bw_Bps, 5.25 * GiB, 1e-3);
     assert_float_equal(d.par.cn_bw_Bps, 16.0 * GiB, 1e-3);
     assert_float_equal(d.par.router_delay_s, 100e-9, 1e-15); /* CODES' default */
+    /* CODES' default link latencies: one 4096-B chunk (chunk_size) on the
+     * link, in ns with GiB/s: 238.42, 726.61, 811.64 ns */
+    assert_float_equal(d.par.cn_delay_s, 238.4185791e-9, 1e-15);
+    assert_float_equal(d.par.local_delay_s, 726.6090030e-9, 1e-15);
+    assert_float_equal(d.par.global_delay_s, 811.6377161e-9, 1e-15);
+    /* 30 test-checkpoint-client LPs per repetition: 30 compute nodes per
+     * group, mapped group-modulo beside the 2 servers */
+    assert_int_equal(d.par.compute_per_group, 30);
     assert_string_equal(d.routing, "minimal");
     assert_non_null(strstr(d.intra_path, "dally-1056-intra"));
     bbs_net_conf_free(c);
@@ -237,7 +246,19 @@ test_codes_conf(void **state)
     assert_int_equal(d.par.p, 2);
     assert_int_equal(d.par.h, 2);
     assert_int_equal(d.par.bb_per_group, 0);
+    assert_int_equal(d.par.compute_per_group, 0);
     assert_float_equal(d.par.global_bw_Bps, 2.0 * GiB, 1e-3);
+    bbs_net_conf_free(c);
+
+    /* given link delays win; without chunk_size CODES' default 512 B */
+    c = parse_text("PARAMS { num_groups=\"9\"; num_routers=\"4\"; num_cns_per_router=\"2\";\n"
+                   "num_global_channels=\"2\"; local_delay=\"50\";\n"
+                   "cn_bandwidth=\"2\"; local_bandwidth=\"2\"; global_bandwidth=\"4\"; }",
+                   BB_OK, err);
+    assert_int_equal(bbs_net_conf_dally_params(c, &d, err), BB_OK);
+    assert_float_equal(d.par.local_delay_s, 50e-9, 1e-18);
+    assert_float_equal(d.par.cn_delay_s, 512 / (2 * GiB), 1e-18);
+    assert_float_equal(d.par.global_delay_s, 512 / (4 * GiB), 1e-18);
     bbs_net_conf_free(c);
 
     /* comments of the three kinds, an annotation, a list, nested sections */
@@ -406,14 +427,15 @@ test_placement(void **state)
     assert_int_equal(file.njobs, 3);
     assert_memory_equal(file.job_off, cont.job_off, 4 * sizeof(int));
     assert_memory_equal(file.node, cont.node, 900 * sizeof(int));
-    /* compute client 0 is node 2 (nodes 0 and 1 are burst-buffer nodes) */
-    assert_int_equal(cont.node[0], 2);
-    assert_int_equal(cont.node[30], 34);
+    /* compute client 0 is node 0 (CODES' group-modulo mapping: client k
+     * of a group on its terminal k), client 30 the first of group 1 */
+    assert_int_equal(cont.node[0], 0);
+    assert_int_equal(cont.node[30], 32);
     for (int k = BBS_NET_PLACE_RAND_NODE; k <= BBS_NET_PLACE_RAND_GROUP; k++) {
         char *seen = calloc((size_t)t->nodes, 1);
         assert_int_equal(bbs_net_place(t, k, ranks, 3, r, &rnd, err), BB_OK);
         for (int i = 0; i < 900; i++) {
-            assert_int_equal(t->node_kind[rnd.node[i]], BBS_NET_NODE_COMPUTE);
+            assert_true(t->node_kind[rnd.node[i]] & BBS_NET_NODE_COMPUTE);
             assert_false(seen[rnd.node[i]]);
             seen[rnd.node[i]] = 1;
         }
@@ -444,6 +466,50 @@ test_placement(void **state)
 }
 
 /* Presets: sizes of the three systems. */
+/* Which terminals are compute nodes and which buffer nodes: bbsize's
+ * layout (buffer nodes first, the rest compute) and CODES' group-modulo LP
+ * mapping (compute_per_group: the first k terminals compute, the first
+ * bb_per_group of them shared with a server, the rest idle). */
+static void
+test_node_layout(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
+    assert_int_equal(par.compute_per_group, 30);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(t->ncompute, 990);
+    assert_int_equal(t->node_kind[0], BBS_NET_NODE_COMPUTE | BBS_NET_NODE_BB);
+    assert_int_equal(t->node_kind[1], BBS_NET_NODE_COMPUTE | BBS_NET_NODE_BB);
+    assert_int_equal(t->node_kind[2], BBS_NET_NODE_COMPUTE);
+    assert_int_equal(t->node_kind[29], BBS_NET_NODE_COMPUTE);
+    assert_int_equal(t->node_kind[30], 0);
+    assert_int_equal(t->node_kind[31], 0);
+    /* client 30 is the first of group 1: terminal 32; client 989 the last
+     * of group 32: terminal 32 * 32 + 29 */
+    assert_int_equal(t->compute_nodes[0], 0);
+    assert_int_equal(t->compute_nodes[30], 32);
+    assert_int_equal(t->compute_nodes[989], 32 * 32 + 29);
+    bbs_net_topo_free(t);
+
+    par.compute_per_group = 0;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(t->ncompute, 990);
+    assert_int_equal(t->node_kind[0], BBS_NET_NODE_BB);
+    assert_int_equal(t->node_kind[2], BBS_NET_NODE_COMPUTE);
+    assert_int_equal(t->node_kind[31], BBS_NET_NODE_COMPUTE);
+    assert_int_equal(t->compute_nodes[0], 2);
+    assert_int_equal(t->compute_nodes[30], 34);
+    bbs_net_topo_free(t);
+
+    par.compute_per_group = 33;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_EINVAL);
+    assert_non_null(strstr(err, "33 compute nodes per group"));
+}
+
 static void
 test_presets(void **state)
 {
@@ -477,6 +543,7 @@ main(void)
         cmocka_unit_test(test_codes_conf),
         cmocka_unit_test(test_routing_paths),
         cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_node_layout),
         cmocka_unit_test(test_presets),
     };
 

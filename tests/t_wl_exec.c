@@ -606,7 +606,7 @@ test_storage_threads_network(void **state)
     int client = t->compute_nodes[0], bb = -1, path[BBS_NET_MAX_PATH], len;
 
     for (int n = 0; n < t->nodes && bb < 0; n++)
-        if (t->node_kind[n] == BBS_NET_NODE_BB)
+        if (t->node_kind[n] & BBS_NET_NODE_BB)
             bb = n;
     double c = path_of(t, client, bb, path, &len), d = bbs_net_path_delay_s(t, path, len);
     assert_true(mib / c < u);
@@ -637,6 +637,59 @@ test_storage_threads_network(void **state)
         bbs_net_placement_free(&pl);
         bbs_wl_free(w);
     }
+    bbs_net_topo_free(t);
+}
+
+/* CODES' LP mapping (compute_per_group): a client on its buffer node's
+ * terminal moves its pieces without the network, so its 4 MiB write is
+ * the device's alone, s + 4 u with any number of threads; a client on
+ * the next terminal still pays its path. */
+static void
+test_shared_terminal(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_params par;
+    bbs_net_topo *t;
+    double mib = 1048576, rate = 1000 * mib, u = mib / rate + 20e-6, sk = 2.5e-3;
+
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    par.bb_per_group = 1;
+    par.compute_per_group = 8;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(t->node_kind[0], BBS_NET_NODE_BB | BBS_NET_NODE_COMPUTE);
+    for (int client = 0; client < 2; client++)
+        for (int threads = 1; threads <= 4; threads += 3) {
+            bbs_wl *w;
+            int job, ranks[1] = { 1 }, nodes[1] = { client };
+            bbs_net_placement pl;
+            bbs_exec_result r;
+            bbs_exec_config c0;
+            double want = sk + 4 * u;
+
+            assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+            assert_int_equal(bbs_wl_add_job(w, "one", 1, 0, &job, err), BB_OK);
+            assert_int_equal(bbs_wl_io(w, job, 0, 1, 4 * mib, 1, 0, err), BB_OK);
+            place_list(&pl, 1, ranks, nodes);
+            bbs_exec_config_init(&c0);
+            c0.topo = t;
+            c0.place = &pl;
+            c0.arch = BBS_ARCH_COMPUTE_GLOBAL;
+            c0.piece_bytes = mib;
+            c0.piece_threads = threads;
+            seek_device(&c0.bb_dev);
+            if (bbs_exec_run(w, &c0, &r, err) != BB_OK)
+                fail_msg("%s", err);
+            if (client == 0 && fabs(r.jobs[0].io_max_s - want) > 1e-9 * want)
+                fail_msg("%d threads on the buffer node's terminal: I/O %.12g s, want %.12g",
+                         threads, r.jobs[0].io_max_s, want);
+            if (client == 1 && !(r.jobs[0].io_max_s > want * (1 + 1e-6)))
+                fail_msg("%d threads one terminal further: I/O %.12g s, want more than %.12g",
+                         threads, r.jobs[0].io_max_s, want);
+            bbs_exec_result_free(&r);
+            bbs_net_placement_free(&pl);
+            bbs_wl_free(w);
+        }
     bbs_net_topo_free(t);
 }
 
@@ -788,6 +841,7 @@ main(void)
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_storage_pieces),
         cmocka_unit_test(test_storage_threads_network),
+        cmocka_unit_test(test_shared_terminal),
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_capacity_drain),

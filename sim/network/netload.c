@@ -489,8 +489,9 @@ bbs_net_load_run(const bbs_net_topo *t, const bbs_net_load_opts *o, bbs_net_load
         }
     } else {
         for (int n = 0; n < t->nodes; n++) {
-            int send = !o->compute_only || t->node_kind[n] == BBS_NET_NODE_COMPUTE;
-            if (o->pattern == BBS_NET_PAT_BB_IO)
+            int send = !o->compute_only || (t->node_kind[n] & BBS_NET_NODE_COMPUTE);
+            if (o->pattern == BBS_NET_PAT_BB_IO)   /* a client on its server's
+                                                      terminal writes locally */
                 send = t->node_kind[n] == BBS_NET_NODE_COMPUTE;
             R.sender_of[n] = send ? R.nsend : -1;
             if (send)

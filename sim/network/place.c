@@ -98,7 +98,7 @@ bbs_net_place(const bbs_net_topo *t, int kind, const int *ranks, int njobs, gsl_
         shuffle(unit, nunit, r);
         for (int u = 0; u < nunit; u++)
             for (int n = unit[u] * per; n < (unit[u] + 1) * per; n++)
-                if (t->node_kind[n] == BBS_NET_NODE_COMPUTE)
+                if (t->node_kind[n] & BBS_NET_NODE_COMPUTE)
                     order[k++] = n;
         break;
     default:

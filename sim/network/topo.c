@@ -41,6 +41,10 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
         return bb_seterr(err, BB_EINVAL,
                          "%d burst-buffer nodes per group: need 0 <= k < a*p = %d",
                          par->bb_per_group, par->a * par->p);
+    if (par->compute_per_group < 0 || par->compute_per_group > par->a * par->p)
+        return bb_seterr(err, BB_EINVAL,
+                         "%d compute nodes per group: need 0 <= k <= a*p = %d",
+                         par->compute_per_group, par->a * par->p);
     return BB_OK;
 }
 
@@ -311,9 +315,11 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
         t->link_kind[N + n] = BBS_NET_LINK_EJ;
         t->link_mult[n] = t->link_mult[N + n] = 1;
         t->link_cap_Bps[n] = t->link_cap_Bps[N + n] = par->cn_bw_Bps;
-        t->node_kind[n] = (n % (a * p)) < par->bb_per_group ? BBS_NET_NODE_BB
-                                                            : BBS_NET_NODE_COMPUTE;
-        if (t->node_kind[n] == BBS_NET_NODE_COMPUTE)
+        int off = n % (a * p);
+        t->node_kind[n] = off < par->bb_per_group ? BBS_NET_NODE_BB : 0;
+        if (par->compute_per_group > 0 ? off < par->compute_per_group : off >= par->bb_per_group)
+            t->node_kind[n] |= BBS_NET_NODE_COMPUTE;
+        if (t->node_kind[n] & BBS_NET_NODE_COMPUTE)
             t->compute_nodes[t->ncompute++] = n;
     }
     for (int i = 0; i < R * a; i++)
@@ -411,7 +417,11 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         /* Paper 001 Table 2 and MFNetSim's dally-1056-min.conf: 33 groups x
          * 8 routers x 4 nodes, h = 4; cn 16, local 5.25, global 4.7 GiB/s
          * as CODES reads the file (the paper text says 4.37 GiB/s, i.e.
-         * 4.7 GB/s); CODES' default router delay 100 ns, no link delay. */
+         * 4.7 GB/s); CODES' default router delay 100 ns, and its default
+         * link latency: the time of one 4,096-B chunk on the link.
+         * Its LP groups: per group 2 codes-store servers and 30 clients on
+         * 32 terminals, mapped group-modulo (servers on the clients'
+         * terminals 0 and 1, terminals 30 and 31 idle). */
         par->g = 33;
         par->a = 8;
         par->p = 4;
@@ -420,7 +430,11 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         par->local_bw_Bps = 5.25 * GIB;
         par->global_bw_Bps = 4.7 * GIB;
         par->router_delay_s = 100e-9;
+        par->cn_delay_s = 4096 / par->cn_bw_Bps;
+        par->local_delay_s = 4096 / par->local_bw_Bps;
+        par->global_delay_s = 4096 / par->global_bw_Bps;
         par->bb_per_group = 2;
+        par->compute_per_group = 30;
         /* its cn_vc_size, local_vc_size, global_vc_size */
         par->cn_vc_bytes = 32768;
         par->local_vc_bytes = par->global_vc_bytes = 16384;

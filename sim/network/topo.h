@@ -27,9 +27,11 @@ enum bbs_net_link_kind {
     BBS_NET_LINK_GLOBAL = 3  /* router -> router in another group */
 };
 
+/* What a terminal is (bits: under CODES' LP mapping one terminal can be
+ * both a compute node and a burst-buffer node). */
 enum bbs_net_node_kind {
-    BBS_NET_NODE_COMPUTE = 0,
-    BBS_NET_NODE_BB = 1      /* burst-buffer / I/O node */
+    BBS_NET_NODE_COMPUTE = 1,
+    BBS_NET_NODE_BB = 2      /* burst-buffer / I/O node */
 };
 
 /* Shape, bandwidths (bytes/s) and delays (s) of a dragonfly. */
@@ -43,6 +45,15 @@ typedef struct {
     double cn_delay_s, local_delay_s, global_delay_s; /* per link traversed */
     int bb_per_group;              /* the first bb_per_group terminals of
                                       each group are burst-buffer nodes */
+    int compute_per_group;         /* 0: every other terminal is a compute
+                                      node; k > 0: the first k terminals of
+                                      each group are (CODES' group-modulo LP
+                                      mapping puts the n-th client and the
+                                      n-th server of a repetition on its n-th
+                                      terminal: the first bb_per_group
+                                      compute nodes share their terminal with
+                                      a buffer node, the last a*p - k
+                                      terminals carry nothing) */
     /* input buffer of one virtual channel at a link's far end (bytes; 0:
      * not known): terminal -> router, router -> router in a group, across
      * groups (CODES' cn_vc_size, local_vc_size, global_vc_size) */
@@ -82,7 +93,8 @@ typedef struct {
 #define BBS_NET_EJ(t, n) ((t)->nodes + (n))
 
 /* bbs_net_params_check: shape positive, bandwidths > 0, delays >= 0,
- * 0 <= bb_per_group < a*p, and the counts fit in int.  BB_OK or BB_EINVAL. */
+ * 0 <= bb_per_group < a*p, 0 <= compute_per_group <= a*p, and the counts
+ * fit in int.  BB_OK or BB_EINVAL. */
 int bbs_net_params_check(const bbs_net_params *par, char *err);
 
 /* bbs_net_wiring_generate: CODES' rule for a 1-D dragonfly with c links

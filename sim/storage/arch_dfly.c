@@ -86,7 +86,7 @@ dfly_open(void **impl, const void *params, bbs_engine *e, int n_clients, int n_n
     for (int i = 0; i < n_clients; i++)
         d->client_term[i] = t->compute_nodes[i];
     for (int n = 0; n < t->nodes && nbb < n_nodes; n++)
-        if (t->node_kind[n] == BBS_NET_NODE_BB)
+        if (t->node_kind[n] & BBS_NET_NODE_BB)
             d->node_term[nbb++] = n;
     if (nbb < n_nodes) {
         dfly_close(d);
@@ -113,6 +113,11 @@ dfly_start(void *impl, int client, int node, double bytes, int64_t tag, char *er
 
     if (id < 0)
         return bb_seterr(err, BB_ENOMEM, "out of memory (dragonfly network)");
+    /* a client on its buffer node's terminal (CODES' LP mapping): no
+     * network, the bytes are there at once */
+    if (d->client_term[client] == d->node_term[node])
+        return bbs_engine_schedule(d->e, bbs_engine_now(d->e), d->kind, 0, (uint64_t)id, 0,
+                                   NULL, NULL);
     return bbs_net_fabric_route_start(d->fab, &d->par.route, d->rng, d->client_term[client],
                                       d->node_term[node], bytes, id, NULL, err);
 }

@@ -5,7 +5,9 @@
  * Placement: client i is the i-th compute terminal of the topology
  * (t->compute_nodes[i], in node order: group 0 first), buffer node k the
  * k-th burst-buffer terminal (the first bb_per_group terminals of each
- * group, in node order).  A transfer is one flow routed with the given
+ * group, in node order); when the two share a terminal (compute_per_group,
+ * CODES' LP mapping) the transfer is delivered at once.  A transfer is one
+ * flow routed with the given
  * options (routing draws from stream (seed, unit, NETWORK entity 0)); it
  * shares link bandwidth max-min fairly with the other flows; it is
  * delivered when its last byte has left the fabric plus its path's router

@@ -276,7 +276,7 @@ exec_setup_storage(bbs_exec_state *x, char *err)
         if (!x->bb_nodes || !x->node_bb)
             return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
         for (int n = 0; n < t->nodes; n++)
-            if (t->node_kind[n] == BBS_NET_NODE_BB)
+            if (t->node_kind[n] & BBS_NET_NODE_BB)
                 x->bb_nodes[x->nbb++] = n;
         if (x->nbb == 0)
             return bb_seterr(err, BB_EINVAL,

@@ -22,7 +22,10 @@
  * loaded links, from the utilisation the fabric tracks: at each link the
  * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
  * utilisation rho, but at most one packet time per flow on the link (the
- * router serves its flows' packets in turn); 0 without a packet size.
+ * router serves its flows' packets in turn), or with back-pressure one
+ * virtual-channel buffer per flow (credits let each flow keep that much
+ * queued: on a saturated link the packet waits behind all of it); 0
+ * without a packet size.
  * With back-pressure, also the head-of-line wait in the buffer at each
  * link's far end: when flows on the link are held further on (their
  * bottleneck lies beyond it), credit-based flow control keeps that
@@ -38,19 +41,19 @@ queue_delay(const bbs_exec_state *x, const int *path, int len)
     for (int i = 0; i < len; i++) {
         double cap = t->link_cap_Bps[path[i]];
 
+        double vc = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
         if (pkt > 0) {
             bbs_net_link_stat st;
-            double rho, w;
+            double rho, w, most = nf[path[i]] * fmax(vc / pkt, 1);
 
             bbs_net_fabric_link_stat(x->fab, path[i], &st);
             rho = st.rate_Bps / cap;
             w = rho < 1 ? rho / (2 * (1 - rho)) : INFINITY;
-            if (w > nf[path[i]])
-                w = nf[path[i]];
+            if (w > most)
+                w = most;
             d += w * pkt / cap;
         }
         if (x->c->backpressure) {
-            double vc = bbs_net_link_vc_bytes(t, path[i]);
             double held = bbs_net_fabric_backed_Bps(x->fab, path[i]);
             if (vc > 0 && held > 0)
                 d += vc / held;

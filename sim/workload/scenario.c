@@ -39,6 +39,8 @@ bbs_scenario_init(bbs_scenario *s, const char *source)
     snprintf(s->source, sizeof s->source, "%s", source);
     strcpy(s->preset, "mfnetsim-1056");
     s->bb_per_group = -1;
+    s->compute_per_group = -1;
+    s->link_delay_s[0] = s->link_delay_s[1] = s->link_delay_s[2] = -1;
     s->routing = BBS_NET_ROUTE_MIN;
     s->candidates = 2;
     s->exact_limit = -1;

@@ -43,6 +43,9 @@ typedef struct {
     char preset[64];                  /* preset name, or "" */
     char codes[BBS_SCN_PATH];         /* CODES dragonfly-dally .conf, or "" */
     int bb_per_group;                 /* -1: the preset's / .conf's */
+    int compute_per_group;            /* -1: the preset's / .conf's */
+    double link_delay_s[3];           /* cn_delay, local_delay, global_delay:
+                                         per link (-1: the preset's / .conf's) */
     int routing;                      /* enum bbs_net_routing */
     double bias;
     int candidates;

@@ -429,16 +429,20 @@ copy_str(const bbs_net_conf *c, const char *key, char *dst, size_t n)
         snprintf(dst, n, "%s", e->vals[0]);
 }
 
-/* LP counts of the repetition group that holds the dragonfly terminals. */
+/* LP counts of the repetition group that holds the dragonfly terminals:
+ * codes-store servers give the burst-buffer nodes per group and, beside
+ * them, MFNetSim's clients (test-checkpoint-client) the compute nodes per
+ * group; CODES maps both group-modulo (the n-th LP of each type on the
+ * n-th terminal of its repetition). */
 static int
-lp_counts(const bbs_net_conf *c, const bbs_net_params *par, int *bb_per_group, char *err)
+lp_counts(const bbs_net_conf *c, bbs_net_params *par, char *err)
 {
-    const char *term_key = "modelnet_dragonfly_dally";
+    const char *term_key = "modelnet_dragonfly_dally", *client_key = "test-checkpoint-client";
     const bbs_net_conf_entry *term = NULL;
-    double reps = 0, nterm = 0, nrouter = 0, nstore = 0;
+    double reps = 0, nterm = 0, nrouter = 0, nstore = 0, nclient = 0;
     long total;
 
-    *bb_per_group = 0;
+    par->bb_per_group = par->compute_per_group = 0;
     for (size_t i = 0; i < c->n; i++)
         if (strncmp(c->e[i].section, "LPGROUPS/", 9) == 0
             && strcmp(c->e[i].key, term_key) == 0) {
@@ -455,7 +459,7 @@ lp_counts(const bbs_net_conf *c, const bbs_net_params *par, int *bb_per_group, c
             continue;
         if (strcmp(e->key, "repetitions") != 0 && strcmp(e->key, term_key) != 0
             && strcmp(e->key, "modelnet_dragonfly_dally_router") != 0
-            && strcmp(e->key, "codes-store") != 0)
+            && strcmp(e->key, "codes-store") != 0 && strcmp(e->key, client_key) != 0)
             continue;
         if ((nrc = bb_num_full(e->vals[0], &v)) != BB_NUM_OK || v < 0 || v > 1e9 || v != floor(v))
             return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': '%s' %s", c->name, e->line,
@@ -469,6 +473,8 @@ lp_counts(const bbs_net_conf *c, const bbs_net_params *par, int *bb_per_group, c
             nrouter = v;
         else if (strcmp(e->key, "codes-store") == 0)
             nstore = v;
+        else
+            nclient = v;
     }
     total = (long)par->g * par->a * par->p;
     if (reps * nterm != (double)total)
@@ -486,7 +492,16 @@ lp_counts(const bbs_net_conf *c, const bbs_net_params *par, int *bb_per_group, c
             return bb_seterr(err, BB_EDATA,
                              "%s: %g codes-store LPs per repetition do not give a whole number "
                              "of burst-buffer nodes per group below a*p", c->name, nstore);
-        *bb_per_group = (int)per_group;
+        par->bb_per_group = (int)per_group;
+        if (nclient > 0) {
+            per_group = nclient * reps / par->g;
+            if (per_group != floor(per_group) || per_group > (double)par->a * par->p)
+                return bb_seterr(err, BB_EDATA,
+                                 "%s: %g %s LPs per repetition do not give a whole number "
+                                 "of compute nodes per group up to a*p", c->name, nclient,
+                                 client_key);
+            par->compute_per_group = (int)per_group;
+        }
     }
     return BB_OK;
 }
@@ -526,6 +541,25 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     if ((rc = get_num(c, "router_delay", 0, 100, 0, 1e12, &d, err)) != BB_OK)
         return rc;
     par->router_delay_s = d * 1e-9;
+    /* CODES' dragonfly-dally: a link's latency, when not given, is the
+     * time one chunk takes on it (cn_delay = chunk_size / cn_bandwidth, in
+     * ns with GiB/s; chunk_size 512 B when not given) */
+    {
+        double chunk;
+        if ((rc = get_num(c, "chunk_size", 0, 512, 1, 1e9, &chunk, err)) != BB_OK
+            || (rc = get_num(c, "cn_delay", 0, chunk / par->cn_bw_Bps * 1e9, 0, 1e12,
+                             &d, err)) != BB_OK)
+            return rc;
+        par->cn_delay_s = d * 1e-9;
+        if ((rc = get_num(c, "local_delay", 0, chunk / par->local_bw_Bps * 1e9, 0, 1e12, &d,
+                          err)) != BB_OK)
+            return rc;
+        par->local_delay_s = d * 1e-9;
+        if ((rc = get_num(c, "global_delay", 0, chunk / par->global_bw_Bps * 1e9, 0, 1e12, &d,
+                          err)) != BB_OK)
+            return rc;
+        par->global_delay_s = d * 1e-9;
+    }
     copy_str(c, "intra-group-connections", out->intra_path, sizeof out->intra_path);
     copy_str(c, "inter-group-connections", out->inter_path, sizeof out->inter_path);
     copy_str(c, "routing", out->routing, sizeof out->routing);
@@ -538,7 +572,7 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
         if (bbs_net_route_parse(out->routing, &kind, why) != BB_OK)
             return bb_seterr(err, BB_EDATA, "%s:%d: field 'routing': %s", c->name, e->line, why);
     }
-    if ((rc = lp_counts(c, par, &par->bb_per_group, err)) != BB_OK)
+    if ((rc = lp_counts(c, par, err)) != BB_OK)
         return rc;
     {
         char why[BB_ERRLEN];

@@ -68,6 +68,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "bb_per_group"))
             return bb_parse_long_in(val, 0, 1000000, &l) ? BAD("not an integer >= 0")
                                                          : (s->bb_per_group = (int)l, BB_OK);
+        if (!strcmp(key, "compute_per_group"))
+            return bb_parse_long_in(val, 0, 1000000, &l) ? BAD("not an integer >= 0")
+                                                         : (s->compute_per_group = (int)l, BB_OK);
         if (!strcmp(key, "routing")) {
             if (bbs_net_route_parse(val, &k, sub))
                 return BAD(sub);
@@ -93,6 +96,10 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "backpressure"))
             return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
                                                       : (s->backpressure = k, BB_OK);
+        for (int d = 0; d < 3; d++)
+            if (!strcmp(key, (const char *[]){ "cn_delay", "local_delay", "global_delay" }[d]))
+                return bb_unit_seconds(val, &s->link_delay_s[d]) || !(s->link_delay_s[d] < 1)
+                           ? BAD("not a duration >= 0 (e.g. 727ns)") : BB_OK;
         if (!strcmp(key, "send_overhead"))
             return bb_unit_seconds(val, &s->send_overhead_s) || !(s->send_overhead_s < 1e6)
                        ? BAD("not a duration >= 0 (e.g. 3.51us)") : BB_OK;
@@ -102,8 +109,10 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "route_piece"))
             return bb_unit_bytes(val, &s->route_piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
-                         "bb_per_group, routing, bias, candidates, exact_limit, small_message, "
-                         "injection, packet, route_piece, backpressure, send_overhead, copy_per_byte)", where, key);
+                         "bb_per_group, compute_per_group, routing, bias, candidates, "
+                         "exact_limit, small_message, injection, packet, route_piece, "
+                         "backpressure, cn_delay, local_delay, global_delay, send_overhead, "
+                         "copy_per_byte)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
