@@ -48,6 +48,14 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
     return BB_OK;
 }
 
+void
+bbs_net_params_codes_delays(bbs_net_params *par, double chunk_bytes)
+{
+    par->cn_delay_s = chunk_bytes / par->cn_bw_Bps;
+    par->local_delay_s = chunk_bytes / par->local_bw_Bps;
+    par->global_delay_s = chunk_bytes / par->global_bw_Bps;
+}
+
 double
 bbs_net_topo_estimate(const bbs_net_params *par)
 {
@@ -430,9 +438,7 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         par->local_bw_Bps = 5.25 * GIB;
         par->global_bw_Bps = 4.7 * GIB;
         par->router_delay_s = 100e-9;
-        par->cn_delay_s = 4096 / par->cn_bw_Bps;
-        par->local_delay_s = 4096 / par->local_bw_Bps;
-        par->global_delay_s = 4096 / par->global_bw_Bps;
+        bbs_net_params_codes_delays(par, 4096);   /* its chunk_size */
         par->bb_per_group = 2;
         par->compute_per_group = 30;
         /* its cn_vc_size, local_vc_size, global_vc_size */

@@ -10,7 +10,8 @@
  * queueing its first packet meets on loaded links (packet_bytes: an M/D/1
  * wait at each link's utilisation, at most a packet time per flow on the
  * link; with backpressure, at most the link's virtual-channel buffer per
- * flow, which credit-based flow control lets each flow fill).  A node's network interface sends its messages (and I/O
+ * flow, which credit-based flow control lets each flow fill).  A node's
+ * network interface sends its messages (and I/O
  * transfers) first come, first served, one after the other (inject_fcfs,
  * CODES' fcfs scheduler): a node with k messages to send takes their sum,
  * not the longest.  Under adaptive routing a message goes in pieces of

@@ -40,8 +40,8 @@ queue_delay(const bbs_exec_state *x, const int *path, int len)
 
     for (int i = 0; i < len; i++) {
         double cap = t->link_cap_Bps[path[i]];
-
         double vc = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
+
         if (pkt > 0) {
             bbs_net_link_stat st;
             double rho, w, most = nf[path[i]] * fmax(vc / pkt, 1);

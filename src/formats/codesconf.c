@@ -544,21 +544,17 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     /* CODES' dragonfly-dally: a link's latency, when not given, is the
      * time one chunk takes on it (cn_delay = chunk_size / cn_bandwidth, in
      * ns with GiB/s; chunk_size 512 B when not given) */
+    if ((rc = get_num(c, "chunk_size", 0, 512, 1, 1e9, &d, err)) != BB_OK)
+        return rc;
+    bbs_net_params_codes_delays(par, d);
     {
-        double chunk;
-        if ((rc = get_num(c, "chunk_size", 0, 512, 1, 1e9, &chunk, err)) != BB_OK
-            || (rc = get_num(c, "cn_delay", 0, chunk / par->cn_bw_Bps * 1e9, 0, 1e12,
-                             &d, err)) != BB_OK)
-            return rc;
-        par->cn_delay_s = d * 1e-9;
-        if ((rc = get_num(c, "local_delay", 0, chunk / par->local_bw_Bps * 1e9, 0, 1e12, &d,
-                          err)) != BB_OK)
-            return rc;
-        par->local_delay_s = d * 1e-9;
-        if ((rc = get_num(c, "global_delay", 0, chunk / par->global_bw_Bps * 1e9, 0, 1e12, &d,
-                          err)) != BB_OK)
-            return rc;
-        par->global_delay_s = d * 1e-9;
+        static const char *const key[3] = { "cn_delay", "local_delay", "global_delay" };
+        double *delay[3] = { &par->cn_delay_s, &par->local_delay_s, &par->global_delay_s };
+        for (int k = 0; k < 3; k++) {
+            if ((rc = get_num(c, key[k], 0, *delay[k] * 1e9, 0, 1e12, &d, err)) != BB_OK)
+                return rc;
+            *delay[k] = d * 1e-9;
+        }
     }
     copy_str(c, "intra-group-connections", out->intra_path, sizeof out->intra_path);
     copy_str(c, "inter-group-connections", out->inter_path, sizeof out->inter_path);
