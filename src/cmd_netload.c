@@ -49,7 +49,8 @@ static const struct argp_option options[] = {
     { "msg-size", OPT_MSG, "SIZE", 0, "message size, e.g. 256KiB (default 1MiB)", 2 },
     { "window", OPT_WINDOW, "N", 0, "messages in flight per sender (default 16)", 2 },
     { "senders", OPT_SENDERS, "all|compute", 0,
-      "which terminals send (default all; bb-io always uses compute nodes)", 2 },
+      "which terminals send (default all; bb-io: the compute nodes that are not "
+      "buffer nodes)", 2 },
     { "jobs", OPT_JOBS, "N1,N2,...", 0, "place jobs of these sizes (senders = their ranks; "
       "uniform traffic stays inside each job)", 2 },
     { "placement", OPT_PLACEMENT, "POLICY", 0,
