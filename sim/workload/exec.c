@@ -214,6 +214,10 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
     if (m->kind == M_PIECE)
         return exec_piece_arrive(x, mi);
     m->arrived = 1;
+    /* latency: send to arrival at the receiver's node, whether or not a
+     * receive is posted (MFNetSim's client: arrival minus the send's start) */
+    if (exec_dvec_push(&x->lat[m->job], bbs_engine_now(x->e) - m->t_issue))
+        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
     if (m->matched == 1)
         return exec_deliver(x, mi);
     return BB_OK;

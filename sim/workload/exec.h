@@ -61,8 +61,10 @@
  * overlapping non-blocking ops count once: MFNetSim's "portion of process
  * runtime used for sending and receiving"), the I/O time (the same for READ
  * and WRITE) and the compute time, as the mean and the maximum over ranks;
- * every message's latency (start of its flow to arrival; I/O transfers
- * included, as MFNetSim) in an exact sample (percentiles by sorting,
+ * every message's latency (its send to its arrival at the receiver's node,
+ * whether a receive is posted or not; messages only, I/O transfers are in
+ * the I/O time: MFNetSim's client reports "avg msg time" so) in an exact
+ * sample (percentiles by sorting,
  * linear interpolation between order statistics).  Per link
  * kind (injection, ejection, local, global): bytes carried and the summed,
  * mean and maximum per-link saturated time.

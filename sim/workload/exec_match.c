@@ -156,13 +156,9 @@ exec_deliver(bbs_exec_state *x, int mi)
     msg *m = &x->m[mi];
     int gr = m->dst_gr, op = m->recv_op;
     coll_run *cr = m->recv_coll;
-    double lat = bbs_engine_now(x->e) - m->t_issue;
-    int job = m->job;
     m->recv_op = -1;
     m->recv_coll = NULL;
     m->matched = 2;               /* delivered */
-    if (exec_dvec_push(&x->lat[job], lat))
-        return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
     if (m->sent)
         exec_msg_free(x, mi);
     if (cr) {

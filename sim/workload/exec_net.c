@@ -190,9 +190,6 @@ exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
             return rc;
         return exec_local_send_done(x, mi);
     }
-    /* I/O transfers count as messages in the latency sample (as MFNetSim) */
-    if (exec_dvec_push(&x->lat[m->job], t_arr - m->t_xfer0))
-        return bbs_engine_fail(e, BB_ENOMEM, "out of memory (latencies)");
     if (m->kind == M_IOW)
         return exec_sched(x, t_arr, EV_DEVIN, 0, mi, NULL);
     return exec_sched(x, t_arr, EV_ARRIVE, 0, mi, NULL);
