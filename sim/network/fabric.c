@@ -522,7 +522,10 @@ double
 bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l)
 {
     double b = f->lk[l].backed;
-    return f->lk[l].nbacked > 0 && b > 0 ? b : 0;
+    /* below 1e-9 of the link's capacity is the drift of adding and taking
+     * away rates, or flows held at 0 (a local re-solve can leave a flow no
+     * capacity): no flow to wait behind */
+    return f->lk[l].nbacked > 0 && b > 1e-9 * f->t->link_cap_Bps[l] ? b : 0;
 }
 
 const int *
