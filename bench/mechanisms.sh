@@ -17,8 +17,9 @@
 #   +terminals  compute_per_group = 30 (CODES' LP mapping: the clients on
 #               terminals 0-29 of each group, the servers on terminals 0
 #               and 1 with them; before, 0: clients on terminals 2-31)
-#   +linkdelay  cn_delay, local_delay, global_delay = one 4,096-B chunk's
-#               time on the link (CODES' default link latency; before, 0)
+#   +storefwd   store_forward = on (a message's first packet is received
+#               whole at every hop, as dragonfly-dally times each chunk on
+#               each link)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
@@ -80,7 +81,7 @@ report() {
     done
 }
 
-L="compute_per_group=0 cn_delay=0 local_delay=0 global_delay=0"
+L="compute_per_group=0 store_forward=off"
 O="piece_threads=0 send_overhead=0 copy_per_byte=0 backpressure=off $L"
 variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
 variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
@@ -93,12 +94,12 @@ variant overhead injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O rout
 O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns backpressure=on"
 variant backpressure injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $L route_piece=0
 variant terminals injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
-    compute_per_group=30 cn_delay=0 local_delay=0 global_delay=0 route_piece=0
-variant linkdelay injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+    compute_per_group=30 store_forward=off route_piece=0
+variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
 variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
-for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals linkdelay \
+for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \
         routepiece}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"

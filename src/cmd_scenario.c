@@ -170,6 +170,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
         /* the terminal layout and link latencies of the topology it ran on */
         json_object_set_new(mech, "compute_per_group", json_integer(R->par.compute_per_group));
         json_object_set_new(mech, "bb_per_group", json_integer(R->par.bb_per_group));
+        json_object_set_new(mech, "store_forward", json_string(s->store_forward ? "on" : "off"));
         json_object_set_new(mech, "link_delay_s", json_pack("{s:f, s:f, s:f}", "cn",
                                                              R->par.cn_delay_s, "local",
                                                              R->par.local_delay_s, "global",

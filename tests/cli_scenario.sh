@@ -57,7 +57,7 @@ check "--json has jobs, links and run" \
 # --json names the mechanisms the run used: the defaults, and what a file sets
 "$BBSIZE" simulate --quiet --json "$T/mix.ini" >"$T/j"
 check "--json mechanisms: MFNetSim's defaults" \
-    'grep -q "\"piece_threads\": 4" "$T/j" && grep -q "\"backpressure\": \"on\"" "$T/j" && grep -q "\"injection\": \"fcfs\"" "$T/j"'
+    'grep -q "\"piece_threads\": 4" "$T/j" && grep -q "\"backpressure\": \"on\"" "$T/j" && grep -q "\"injection\": \"fcfs\"" "$T/j" && grep -q "\"store_forward\": \"on\"" "$T/j"'
 sed 's/^routing = minimal/routing = minimal\nbackpressure = off\ninjection = concurrent/' "$T/mix.ini" >"$T/mo.ini"
 printf '[storage]\npiece_threads = 0\n' >>"$T/mo.ini"
 "$BBSIZE" simulate --quiet --json "$T/mo.ini" >"$T/jo"

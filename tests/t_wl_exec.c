@@ -302,6 +302,28 @@ test_one_message(void **state)
     assert_true(r.jobs[0].hops_mean == bbs_net_path_router_hops(t, path, len));
     assert_true(r.jobs[0].finished);
     bbs_exec_result_free(&r);
+    /* store-and-forward (4 KiB packets): the first packet is received whole
+     * at every hop, sum of P / c_i over the path less the slowest link's
+     * (the 1 MB already pays it); an idle path adds no queueing */
+    {
+        bbs_exec_config c0;
+        double sf = 0, p = 4096;
+        for (int i = 0; i < len; i++)
+            sf += p / t->link_cap_Bps[path[i]];
+        sf -= p / cap;
+        assert_true(sf > 0);
+        bbs_exec_config_init(&c0);
+        c0.topo = t;
+        c0.place = &pl;
+        c0.packet_bytes = p;
+        c0.store_forward = 1;
+        if (bbs_exec_run(w, &c0, &r, err) != BB_OK)
+            fail_msg("%s", err);
+        if (fabs(r.jobs[0].lat_max_s - (want + sf)) > 1e-9 * want)
+            fail_msg("store-and-forward: latency %.12g s, want %.12g", r.jobs[0].lat_max_s,
+                     want + sf);
+        bbs_exec_result_free(&r);
+    }
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
     bbs_net_topo_free(t);

@@ -48,14 +48,6 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
     return BB_OK;
 }
 
-void
-bbs_net_params_codes_delays(bbs_net_params *par, double chunk_bytes)
-{
-    par->cn_delay_s = chunk_bytes / par->cn_bw_Bps;
-    par->local_delay_s = chunk_bytes / par->local_bw_Bps;
-    par->global_delay_s = chunk_bytes / par->global_bw_Bps;
-}
-
 double
 bbs_net_topo_estimate(const bbs_net_params *par)
 {
@@ -425,8 +417,10 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         /* Paper 001 Table 2 and MFNetSim's dally-1056-min.conf: 33 groups x
          * 8 routers x 4 nodes, h = 4; cn 16, local 5.25, global 4.7 GiB/s
          * as CODES reads the file (the paper text says 4.37 GiB/s, i.e.
-         * 4.7 GB/s); CODES' default router delay 100 ns, and its default
-         * link latency: the time of one 4,096-B chunk on the link.
+         * 4.7 GB/s); CODES' default router delay 100 ns; no link latency
+         * beyond a packet's serialization (dragonfly-dally's cn_delay,
+         * local_delay and global_delay are the time of one chunk on the
+         * link: the model's store-and-forward, exec.h).
          * Its LP groups: per group 2 codes-store servers and 30 clients on
          * 32 terminals, mapped group-modulo (servers on the clients'
          * terminals 0 and 1, terminals 30 and 31 idle). */
@@ -438,7 +432,6 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         par->local_bw_Bps = 5.25 * GIB;
         par->global_bw_Bps = 4.7 * GIB;
         par->router_delay_s = 100e-9;
-        bbs_net_params_codes_delays(par, 4096);   /* its chunk_size */
         par->bb_per_group = 2;
         par->compute_per_group = 30;
         /* its cn_vc_size, local_vc_size, global_vc_size */

@@ -92,12 +92,6 @@ typedef struct {
 #define BBS_NET_INJ(t, n) (n)
 #define BBS_NET_EJ(t, n) ((t)->nodes + (n))
 
-/* bbs_net_params_codes_delays: CODES' dragonfly-dally default link
- * latencies, the time one chunk of chunk_bytes takes on each kind of link
- * (cn_delay = chunk / cn_bw, local_delay, global_delay); the bandwidths
- * must be set. */
-void bbs_net_params_codes_delays(bbs_net_params *par, double chunk_bytes);
-
 /* bbs_net_params_check: shape positive, bandwidths > 0, delays >= 0,
  * 0 <= bb_per_group < a*p, 0 <= compute_per_group <= a*p, and the counts
  * fit in int.  BB_OK or BB_EINVAL. */

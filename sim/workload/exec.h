@@ -114,6 +114,9 @@ typedef struct {
     int inject_fcfs;                   /* a node's messages leave one after the other (1) */
     int backpressure;                  /* head-of-line waits behind flows held further
                                           on (0; the MFNetSim scenarios: 1) */
+    int store_forward;                 /* a message's first packet is received whole
+                                          at every hop (packet_bytes; 0; the
+                                          MFNetSim scenarios: 1) */
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */

@@ -62,6 +62,27 @@ queue_delay(const bbs_exec_state *x, const int *path, int len)
     return d;
 }
 
+/* store_forward: what a message's first packet adds by being received
+ * whole at every hop before it goes on (CODES' dragonfly-dally times each
+ * chunk on each link at its own size, at most a packet): the sum over the
+ * path of min(bytes, packet) / capacity, less the slowest link's, which
+ * the flow's bytes / rate already counts; 0 without a packet size or
+ * with store_forward off. */
+static double
+store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
+{
+    const double *cap = x->c->topo->link_cap_Bps;
+    double p = fmin(bytes, x->c->packet_bytes), sum = 0, slowest = INFINITY;
+
+    if (!x->c->store_forward || !(p > 0))
+        return 0;
+    for (int i = 0; i < len; i++) {
+        sum += p / cap[path[i]];
+        slowest = fmin(slowest, cap[path[i]]);
+    }
+    return sum - p / slowest;
+}
+
 /* exec_send_piece: the next flow of message mi: all of it, or under adaptive
  * routing with route_piece_bytes, its next piece, routed on the loads of
  * now (CODES routes every packet adaptively; a piece is the flow model's
@@ -79,7 +100,7 @@ exec_send_piece(bbs_exec_state *x, int mi)
     len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
     if (m->xfer_left == m->bytes)
-        m->qdelay = queue_delay(x, path, len);
+        m->qdelay = queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
     m->xfer_left -= piece;
     return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
                                 NULL, x->err);
@@ -102,7 +123,7 @@ transmit(bbs_exec_state *x, int mi)
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = queue_delay(x, path, len);
+        m->qdelay = queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;

@@ -541,17 +541,15 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     if ((rc = get_num(c, "router_delay", 0, 100, 0, 1e12, &d, err)) != BB_OK)
         return rc;
     par->router_delay_s = d * 1e-9;
-    /* CODES' dragonfly-dally: a link's latency, when not given, is the
-     * time one chunk takes on it (cn_delay = chunk_size / cn_bandwidth, in
-     * ns with GiB/s; chunk_size 512 B when not given) */
-    if ((rc = get_num(c, "chunk_size", 0, 512, 1, 1e9, &d, err)) != BB_OK)
-        return rc;
-    bbs_net_params_codes_delays(par, d);
+    /* link latencies in ns when given (newer CODES reads them so; the
+     * dragonfly-dally MFNetSim ran computes them as one chunk's
+     * serialization, which is the model's store-and-forward, exec.h): 0
+     * when absent */
     {
         static const char *const key[3] = { "cn_delay", "local_delay", "global_delay" };
         double *delay[3] = { &par->cn_delay_s, &par->local_delay_s, &par->global_delay_s };
         for (int k = 0; k < 3; k++) {
-            if ((rc = get_num(c, key[k], 0, *delay[k] * 1e9, 0, 1e12, &d, err)) != BB_OK)
+            if ((rc = get_num(c, key[k], 0, 0, 0, 1e12, &d, err)) != BB_OK)
                 return rc;
             *delay[k] = d * 1e-9;
         }
