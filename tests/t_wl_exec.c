@@ -408,6 +408,23 @@ test_nekbone_runs(void **state)
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
     assert_int_equal(bbs_wl_add_job(w, "nek", 12, 0, &job, err), BB_OK);
     assert_int_equal(bbs_model_generate(&m, w, job, err), BB_OK);
+    /* the skeleton waits for its receives, never for its sends: no
+     * WAITALL, one WAIT per receive, each on a receive */
+    for (int rk = 0; rk < 12; rk++) {
+        int n, recvs = 0, waits = 0;
+        const bbs_op *ops = bbs_wl_stream(w, job, rk, &n);
+        for (int i = 0; i < n; i++) {
+            assert_int_not_equal(ops[i].kind, BBS_OP_WAITALL);
+            if (ops[i].kind == BBS_OP_RECV)
+                recvs++;
+            if (ops[i].kind == BBS_OP_WAIT) {
+                waits++;
+                assert_int_equal(ops[ops[i].ref].kind, BBS_OP_RECV);
+            }
+        }
+        assert_true(recvs > 0);
+        assert_int_equal(waits, recvs);
+    }
     place_list(&pl, 1, ranks, nodes);
     run(w, t, &pl, &r, BB_OK, err);
     assert_true(r.jobs[0].finished);

@@ -207,20 +207,30 @@ nek_bytes(const bbs_model *m, int P, const signed char *o)
 }
 
 /* One gather-scatter (nek_gsop): Irecv from every neighbour, Isend to
- * every neighbour, wait.  On a non-periodic lattice two ranks are
- * neighbours at most once, so the gather-scatter's number is the tag. */
+ * every neighbour, wait for the receives (the skeleton never waits for
+ * its sends: "I'm not going to bother with tracking send requests").  On
+ * a non-periodic lattice two ranks are neighbours at most once, so the
+ * gather-scatter's number is the tag. */
 static int
 nek_exchange(const bbs_model *m, bbs_wl *w, int job, int r, const int *nbr, const int *ki,
              int nn, int P, int64_t tag, char *err)
 {
-    int rc;
+    int rc, recv[26];
+    bbs_op op;
+
     for (int k = 0; k < nn; k++)
-        if ((rc = nb_op(w, job, r, 0, nbr[k], 0, tag, err)))
+        if ((rc = bbs_wl_recv(w, job, r, nbr[k], tag, 1, &recv[k], err)))
             return rc;
     for (int k = 0; k < nn; k++)
         if ((rc = nb_op(w, job, r, 1, nbr[k], nek_bytes(m, P, nek_off[ki[k]]), tag, err)))
             return rc;
-    return bbs_wl_waitall(w, job, r, err);
+    bbs_op_init(&op, BBS_OP_WAIT);
+    for (int k = 0; k < nn; k++) {
+        op.ref = recv[k];
+        if ((rc = bbs_wl_append(w, job, r, &op, NULL, err)))
+            return rc;
+    }
+    return BB_OK;
 }
 
 static int
