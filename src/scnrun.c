@@ -117,12 +117,12 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
     /* a topology the scenario's keys make impossible is named by the file */
     snprintf(t.source, sizeof t.source, "%s: [topology] %s", file,
              s->preset[0] ? s->preset : s->codes);
-    if (s->link_delay_s[0] >= 0)
-        t.par.cn_delay_s = s->link_delay_s[0];
-    if (s->link_delay_s[1] >= 0)
-        t.par.local_delay_s = s->link_delay_s[1];
-    if (s->link_delay_s[2] >= 0)
-        t.par.global_delay_s = s->link_delay_s[2];
+    {
+        double *delay[3] = { &t.par.cn_delay_s, &t.par.local_delay_s, &t.par.global_delay_s };
+        for (int k = 0; k < 3; k++)
+            if (s->link_delay_s[k] >= 0)
+                *delay[k] = s->link_delay_s[k];
+    }
     bb_topo_build(&t);
     R->par = t.par;
     R->topo = t.topo;    /* R owns it; t has no wiring (generated) */

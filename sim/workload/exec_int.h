@@ -54,7 +54,6 @@ typedef struct {
     int inj_next, injecting;
     double qdelay;
     double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
-    double t_xfer0;             /* when its first flow started */
     bbs_bbnode_piece pc;        /* M_PIECE: the node's piece it moves */
 } msg;
 

@@ -83,6 +83,14 @@ store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
     return sum - p / slowest;
 }
 
+/* first_packet_delay: what message m's first packet adds on the path:
+ * the queueing it meets and its store-and-forward. */
+static double
+first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len)
+{
+    return queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
+}
+
 /* exec_send_piece: the next flow of message mi: all of it, or under adaptive
  * routing with route_piece_bytes, its next piece, routed on the loads of
  * now (CODES routes every packet adaptively; a piece is the flow model's
@@ -100,7 +108,7 @@ exec_send_piece(bbs_exec_state *x, int mi)
     len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
     if (m->xfer_left == m->bytes)
-        m->qdelay = queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
+        m->qdelay = first_packet_delay(x, m, path, len);
     m->xfer_left -= piece;
     return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
                                 NULL, x->err);
@@ -123,7 +131,7 @@ transmit(bbs_exec_state *x, int mi)
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
+        m->qdelay = first_packet_delay(x, m, path, len);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
@@ -138,7 +146,6 @@ transmit(bbs_exec_state *x, int mi)
         return rc;
     }
     m->xfer_left = m->bytes;
-    m->t_xfer0 = bbs_engine_now(x->e);
     return exec_send_piece(x, mi);
 }
 
