@@ -86,7 +86,7 @@ place_name(const bbs_scenario *s)
 static json_t *
 job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
 {
-    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
+    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:f, s:f, "
                      "s:f, s:f, s:f, s:f, s:f, s:b}",
                      "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks", sj->ranks,
                      "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
@@ -94,7 +94,7 @@ job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
                      "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
                      "bytes_sent", J->bytes_sent, "bytes_written", J->bytes_written,
                      "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
-                     "latency_mean_s", J->lat_mean_s, "latency_p50_s", J->lat_p50_s,
+                     "latency_mean_s", J->lat_mean_s, "latency_rank_mean_s", J->lat_rank_mean_s, "latency_rank_max_s", J->lat_rank_max_s, "latency_p50_s", J->lat_p50_s,
                      "latency_p90_s", J->lat_p90_s, "latency_p99_s", J->lat_p99_s,
                      "latency_max_s", J->lat_max_s, "hops_mean", J->hops_mean,
                      "finished", J->finished);
@@ -192,16 +192,18 @@ print_run(const bb_scn_run *R, const scn_args *a)
     if (a->out.csv) {
         printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,"
                "bytes_sent,bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,"
-               "latency_p99_s,latency_max_s,hops_mean\n");
+               "latency_p99_s,latency_max_s,hops_mean,latency_mean_s,latency_rank_mean_s,"
+               "latency_rank_max_s\n");
         for (int j = 0; j < r->njobs; j++) {
             const bbs_exec_job_result *J = &r->jobs[j];
             printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g,"
-                   "%.6g\n",
+                   "%.6g,%.6g,%.6g,%.6g\n",
                    s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
                    J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s,
                    J->bytes_sent, J->bytes_written, J->bytes_read,
                    (unsigned long long)J->messages, J->lat_p50_s, J->lat_p90_s, J->lat_p99_s,
-                   J->lat_max_s, J->hops_mean);
+                   J->lat_max_s, J->hops_mean, J->lat_mean_s, J->lat_rank_mean_s,
+                   J->lat_rank_max_s);
         }
         printf("\nlink_kind,links,bytes,saturated_total_s,saturated_mean_s,saturated_max_s\n");
         for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
@@ -270,10 +272,18 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
     return BB_EXIT_OK;
 }
 
+/* ratio: mix / alone, or NAN when alone is not positive */
+static double
+ratio(double mix, double alone)
+{
+    return alone > 0 ? mix / alone : NAN;
+}
+
 static const char cmp_doc[] =
     "Compare applications alone and in a mix: runs ALONE.ini and MIX.ini and, for every job "
     "of ALONE.ini, the job of the same name in MIX.ini: elapsed, communication and I/O times "
-    "and their slowdown (mix / alone).";
+    "and their slowdown (mix / alone), and the mean message latency per rank (MFNetSim's "
+    "\"avg msg time\") and its growth.";
 
 int
 bb_cmd_compare(int argc, char **argv)
@@ -308,35 +318,47 @@ bb_cmd_compare(int argc, char **argv)
     if (a.out.csv)
         printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
                "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
-               "lat_p99_mix_s\n");
+               "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth\n");
     else if (!a.out.json)
-        printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n", "job", "model",
-               "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
-               "io_mix(s)", "x");
+        printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n", "job",
+               "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
+               "io_mix(s)", "x", "lat_al(us)", "lat_mix(us)", "x");
     for (int j = 0; j < R[0].s.njobs; j++) {
         const bbs_exec_job_result *A = &R[0].res.jobs[j], *M = &R[1].res.jobs[match[j]];
-        double se = A->elapsed_s > 0 ? M->elapsed_s / A->elapsed_s : NAN;
-        double sc = A->comm_mean_s > 0 ? M->comm_mean_s / A->comm_mean_s : NAN;
-        double si = A->io_mean_s > 0 ? M->io_mean_s / A->io_mean_s : NAN;
+        /* mix / alone; NAN (printed empty, "-" or null) when alone is 0 */
+        double x[4] = { ratio(M->elapsed_s, A->elapsed_s), ratio(M->comm_mean_s, A->comm_mean_s),
+                        ratio(M->io_mean_s, A->io_mean_s),
+                        ratio(M->lat_rank_mean_s, A->lat_rank_mean_s) };
+        char xs[4][16];
         const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
-        if (a.out.json)
-            json_array_append_new(arr, json_pack(
-                "{s:s, s:s, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f, s:o, s:f, s:f}", "job", nm,
-                "model", mo, "elapsed_alone_s", A->elapsed_s, "elapsed_mix_s", M->elapsed_s,
-                "elapsed_slowdown", isnan(se) ? json_null() : json_real(se),
-                "comm_alone_s", A->comm_mean_s, "comm_mix_s", M->comm_mean_s,
-                "comm_slowdown", isnan(sc) ? json_null() : json_real(sc),
-                "io_alone_s", A->io_mean_s, "io_mix_s", M->io_mean_s,
-                "io_slowdown", isnan(si) ? json_null() : json_real(si),
-                "lat_p99_alone_s", A->lat_p99_s, "lat_p99_mix_s", M->lat_p99_s));
-        else if (a.out.csv)
-            printf("%s,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.9g,%.9g,%.6g,%.6g,%.6g\n", nm, mo,
-                   A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
-                   A->io_mean_s, M->io_mean_s, si, A->lat_p99_s, M->lat_p99_s);
+        for (int i = 0; i < 4; i++)
+            snprintf(xs[i], sizeof xs[i], a.out.csv ? "%.6g" : "%.3f", x[i]);
+        if (a.out.json) {
+            json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                                  "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
+                                  "elapsed_mix_s", M->elapsed_s, "comm_alone_s", A->comm_mean_s,
+                                  "comm_mix_s", M->comm_mean_s, "io_alone_s", A->io_mean_s,
+                                  "io_mix_s", M->io_mean_s, "lat_p99_alone_s", A->lat_p99_s,
+                                  "lat_p99_mix_s", M->lat_p99_s,
+                                  "lat_rank_mean_alone_s", A->lat_rank_mean_s,
+                                  "lat_rank_mean_mix_s", M->lat_rank_mean_s);
+            static const char *const xk[4] = { "elapsed_slowdown", "comm_slowdown",
+                                               "io_slowdown", "lat_growth" };
+            for (int i = 0; i < 4; i++)
+                json_object_set_new(o, xk[i], isnan(x[i]) ? json_null() : json_real(x[i]));
+            json_array_append_new(arr, o);
+        } else if (a.out.csv)
+            printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s\n", nm, mo,
+                   A->elapsed_s, M->elapsed_s, isnan(x[0]) ? "" : xs[0], A->comm_mean_s,
+                   M->comm_mean_s, isnan(x[1]) ? "" : xs[1], A->io_mean_s, M->io_mean_s,
+                   isnan(x[2]) ? "" : xs[2], A->lat_p99_s, M->lat_p99_s, A->lat_rank_mean_s,
+                   M->lat_rank_mean_s, isnan(x[3]) ? "" : xs[3]);
         else
-            printf("%-12s %-10s %11.6f %11.6f %6.3f %11.6f %11.6f %6.3f %11.6f %11.6f %6.3f\n",
-                   nm, mo, A->elapsed_s, M->elapsed_s, se, A->comm_mean_s, M->comm_mean_s, sc,
-                   A->io_mean_s, M->io_mean_s, si);
+            printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
+                   "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, isnan(x[0]) ? "-" : xs[0],
+                   A->comm_mean_s, M->comm_mean_s, isnan(x[1]) ? "-" : xs[1], A->io_mean_s,
+                   M->io_mean_s, isnan(x[2]) ? "-" : xs[2], A->lat_rank_mean_s * 1e6,
+                   M->lat_rank_mean_s * 1e6, isnan(x[3]) ? "-" : xs[3]);
     }
     if (a.out.json)
         bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],

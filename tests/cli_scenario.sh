@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 32
+t_plan 34
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -92,6 +92,10 @@ check "wall time and events/s on stderr" \
 "$BBSIZE" compare --quiet --csv "$T/alone.ini" "$T/alone.ini" >"$T/cmp"
 check "compare: a scenario against itself has slowdown 1" \
     'awk -F, "NR==2 {exit !(\$5==1 && \$8==1)}" "$T/cmp"'
+check "compare: per-rank mean latency > 0, its growth against itself 1" \
+    'awk -F, "NR==2 {exit !(\$14 > 0 && \$14==\$15 && \$16==1)}" "$T/cmp"'
+check "compare: MILC has no I/O: its ratio empty in CSV, - in text, never nan" \
+    'awk -F, "NR==2 {exit !(\$11==\"\")}" "$T/cmp" && "$BBSIZE" compare --quiet "$T/alone.ini" "$T/alone.ini" >"$T/cmpt" && ! grep -qi nan "$T/cmpt" && grep -q " - " "$T/cmpt"'
 check "24 shipped MFNetSim scenarios" '[ $(ls "$S"/mfnetsim-*.ini | wc -l) -eq 24 ]'
 check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full scale" \
     '"$BBSIZE" simulate --quiet --csv "$S/mfnetsim-checkpoint-alone-rand-min.ini" | awk -F, "\$1==\"checkpoint\" {exit !(\$10==50000000000)}"'

@@ -157,6 +157,53 @@ test_fcfs_injection(void **state)
     bbs_net_topo_free(t);
 }
 
+/* Per-rank mean latency, as MFNetSim's client reports it (each rank's
+ * latencies of the messages it sent over their number), against the mean
+ * over messages.  One flow at a time: rank 0 sends B to rank 1 and then
+ * 2B to rank 2 (blocking), rank 1 sends 4B to rank 2 a second after its
+ * receive; every latency is bytes / c + the path's delays.  Rank 2 sends
+ * nothing and is not in the per-rank mean. */
+static void
+test_rank_latency(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    int ranks[1] = { 3 }, nodes[3] = { 0, 71, 40 }, p[BBS_NET_MAX_PATH], len, job;
+    double B = 1e6, L[3];
+    const int pair[3][2] = { { 0, 71 }, { 0, 40 }, { 71, 40 } };
+    bbs_wl *w;
+    bbs_net_placement pl;
+    bbs_exec_result r;
+
+    for (int i = 0; i < 3; i++) {
+        double c = path_of(t, pair[i][0], pair[i][1], p, &len);
+        L[i] = (1 << i) * B / c + bbs_net_path_delay_s(t, p, len);
+    }
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "chain", 3, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 1, B, 1, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 2, 2 * B, 2, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 1, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_compute(w, job, 1, 1.0, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 1, 2, 4 * B, 3, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 2, 0, 2, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 2, 1, 3, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    run(w, t, &pl, &r, BB_OK, err);
+    assert_int_equal(r.jobs[0].messages, 3);
+    const double got[3] = { r.jobs[0].lat_mean_s, r.jobs[0].lat_rank_mean_s,
+                            r.jobs[0].lat_rank_max_s };
+    const double want[3] = { (L[0] + L[1] + L[2]) / 3, ((L[0] + L[1]) / 2 + L[2]) / 2, L[2] };
+    for (int i = 0; i < 3; i++)
+        if (!(fabs(got[i] - want[i]) <= 1e-12))
+            fail_msg("statistic %d: %.12g s, want %.12g s", i, got[i], want[i]);
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
 /* small_behind_big: the latency of a small message (1000 B, node 1 to
  * 70, sent at 0.1 ms) while a long one (1e8 B, node 0 to 71) crosses the
  * network, with network interface ni. */
@@ -859,6 +906,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_message),
         cmocka_unit_test(test_fcfs_injection),
+        cmocka_unit_test(test_rank_latency),
         cmocka_unit_test(test_queueing_delay),
         cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),

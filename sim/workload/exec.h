@@ -64,8 +64,12 @@
  * every message's latency (its send to its arrival at the receiver's node,
  * whether a receive is posted or not; messages only, I/O transfers are in
  * the I/O time: MFNetSim's client reports "avg msg time" so) in an exact
- * sample (percentiles by sorting,
- * linear interpolation between order statistics).  Per link
+ * sample (percentiles by sorting, linear interpolation between order
+ * statistics); and per rank, the mean latency of the messages it sent
+ * (MFNetSim's per-rank "avg msg time", which its client divides by the
+ * receives the rank posted: the same count for every model here, whose
+ * exchanges are symmetric), averaged and maximised over the ranks that
+ * sent any.  Per link
  * kind (injection, ejection, local, global): bytes carried and the summed,
  * mean and maximum per-link saturated time.
  *
@@ -155,6 +159,8 @@ typedef struct {
                                         * small messages; same-node ones
                                         * excluded) */
     double lat_mean_s, lat_p50_s, lat_p90_s, lat_p99_s, lat_max_s;
+    double lat_rank_mean_s, lat_rank_max_s;   /* per-rank mean latency: mean
+                                               * and maximum over ranks */
     int finished;                      /* every rank reached the end of its stream */
     /* write bursts: maximal intervals during which at least one WRITE of
      * the job is between issue and completion at the device (stalls

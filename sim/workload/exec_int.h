@@ -89,6 +89,8 @@ typedef struct {
     int nb_out;                 /* non-blocking ops issued, not complete */
     int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
     double comm_s, io_s, compute_s, end_s;
+    double lat_sum_s;           /* latencies of the messages it sent */
+    int64_t lat_n;              /* and their number */
     int act_comm, act_io;       /* ops in progress */
     double t_comm0, t_io0;      /* since when */
     int last_issued;

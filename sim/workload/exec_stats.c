@@ -114,7 +114,7 @@ exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err)
     res->drive_failures = x->nfail[1];
     for (int j = 0; j < nj; j++) {
         bbs_exec_job_result *J = &res->jobs[j];
-        int n = w->jobs[j].nranks, fin = 1;
+        int n = w->jobs[j].nranks, fin = 1, nsent = 0;
         J->start_s = x->job_start[j];
         J->end_s = x->job_end[j];
         J->elapsed_s = J->end_s - J->start_s;
@@ -129,8 +129,17 @@ exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err)
                 J->io_max_s = R->io_s;
             if (R->ndone < R->n)
                 fin = 0;
+            if (R->lat_n > 0) {
+                double a = R->lat_sum_s / R->lat_n;
+                J->lat_rank_mean_s += a;
+                nsent++;
+                if (a > J->lat_rank_max_s)
+                    J->lat_rank_max_s = a;
+            }
         }
         J->finished = fin;
+        if (nsent > 0)
+            J->lat_rank_mean_s /= nsent;
         J->bytes_sent = x->job_bytes[j];
         J->bytes_written = x->job_w[j];
         J->write_s = x->job_write_s[j];
