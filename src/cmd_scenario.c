@@ -86,15 +86,16 @@ place_name(const bbs_scenario *s)
 static json_t *
 job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
 {
-    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:f, s:f, "
-                     "s:f, s:f, s:f, s:f, s:f, s:b}",
+    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
+                     "s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}",
                      "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks", sj->ranks,
                      "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
                      "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
                      "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
                      "bytes_sent", J->bytes_sent, "bytes_written", J->bytes_written,
                      "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
-                     "latency_mean_s", J->lat_mean_s, "latency_rank_mean_s", J->lat_rank_mean_s, "latency_rank_max_s", J->lat_rank_max_s, "latency_p50_s", J->lat_p50_s,
+                     "latency_mean_s", J->lat_mean_s, "latency_rank_mean_s", J->lat_rank_mean_s,
+                     "latency_rank_max_s", J->lat_rank_max_s, "latency_p50_s", J->lat_p50_s,
                      "latency_p90_s", J->lat_p90_s, "latency_p99_s", J->lat_p99_s,
                      "latency_max_s", J->lat_max_s, "hops_mean", J->hops_mean,
                      "finished", J->finished);
@@ -332,7 +333,10 @@ bb_cmd_compare(int argc, char **argv)
         char xs[4][16];
         const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
         for (int i = 0; i < 4; i++)
-            snprintf(xs[i], sizeof xs[i], a.out.csv ? "%.6g" : "%.3f", x[i]);
+            if (isnan(x[i]))
+                strcpy(xs[i], a.out.csv ? "" : "-");
+            else
+                snprintf(xs[i], sizeof xs[i], a.out.csv ? "%.6g" : "%.3f", x[i]);
         if (a.out.json) {
             json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
                                   "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
@@ -349,16 +353,14 @@ bb_cmd_compare(int argc, char **argv)
             json_array_append_new(arr, o);
         } else if (a.out.csv)
             printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s\n", nm, mo,
-                   A->elapsed_s, M->elapsed_s, isnan(x[0]) ? "" : xs[0], A->comm_mean_s,
-                   M->comm_mean_s, isnan(x[1]) ? "" : xs[1], A->io_mean_s, M->io_mean_s,
-                   isnan(x[2]) ? "" : xs[2], A->lat_p99_s, M->lat_p99_s, A->lat_rank_mean_s,
-                   M->lat_rank_mean_s, isnan(x[3]) ? "" : xs[3]);
+                   A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s, M->comm_mean_s, xs[1],
+                   A->io_mean_s, M->io_mean_s, xs[2], A->lat_p99_s, M->lat_p99_s,
+                   A->lat_rank_mean_s, M->lat_rank_mean_s, xs[3]);
         else
             printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
-                   "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, isnan(x[0]) ? "-" : xs[0],
-                   A->comm_mean_s, M->comm_mean_s, isnan(x[1]) ? "-" : xs[1], A->io_mean_s,
-                   M->io_mean_s, isnan(x[2]) ? "-" : xs[2], A->lat_rank_mean_s * 1e6,
-                   M->lat_rank_mean_s * 1e6, isnan(x[3]) ? "-" : xs[3]);
+                   "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s,
+                   M->comm_mean_s, xs[1], A->io_mean_s, M->io_mean_s, xs[2],
+                   A->lat_rank_mean_s * 1e6, M->lat_rank_mean_s * 1e6, xs[3]);
     }
     if (a.out.json)
         bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],
