@@ -21,6 +21,9 @@
 #               whole at every hop, as dragonfly-dally times each chunk on
 #               each link)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
+#   vcprio      every mechanism above and vc_priority = on (strict
+#               virtual-channel priority, an option the scenarios leave
+#               off; not run unless named: MECHANISMS=vcprio)
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
 # Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
@@ -97,6 +100,8 @@ variant terminals injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
     compute_per_group=30 store_forward=off route_piece=0
 variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
 variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB
+variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB \
+    vc_priority=on
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
 for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \

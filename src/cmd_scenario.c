@@ -172,6 +172,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
         json_object_set_new(mech, "compute_per_group", json_integer(R->par.compute_per_group));
         json_object_set_new(mech, "bb_per_group", json_integer(R->par.bb_per_group));
         json_object_set_new(mech, "store_forward", json_string(s->store_forward ? "on" : "off"));
+        json_object_set_new(mech, "vc_priority", json_string(s->vc_priority ? "on" : "off"));
         json_object_set_new(mech, "link_delay_s", json_pack("{s:f, s:f, s:f}", "cn",
                                                              R->par.cn_delay_s, "local",
                                                              R->par.local_delay_s, "global",

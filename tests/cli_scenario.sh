@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 34
+t_plan 35
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -57,12 +57,17 @@ check "--json has jobs, links and run" \
 # --json names the mechanisms the run used: the defaults, and what a file sets
 "$BBSIZE" simulate --quiet --json "$T/mix.ini" >"$T/j"
 check "--json mechanisms: MFNetSim's defaults" \
-    'grep -q "\"piece_threads\": 4" "$T/j" && grep -q "\"backpressure\": \"on\"" "$T/j" && grep -q "\"injection\": \"fcfs\"" "$T/j" && grep -q "\"store_forward\": \"on\"" "$T/j"'
+    'grep -q "\"piece_threads\": 4" "$T/j" && grep -q "\"backpressure\": \"on\"" "$T/j" && grep -q "\"injection\": \"fcfs\"" "$T/j" && grep -q "\"store_forward\": \"on\"" "$T/j" && grep -q "\"vc_priority\": \"off\"" "$T/j"'
 sed 's/^routing = minimal/routing = minimal\nbackpressure = off\ninjection = concurrent/' "$T/mix.ini" >"$T/mo.ini"
 printf '[storage]\npiece_threads = 0\n' >>"$T/mo.ini"
 "$BBSIZE" simulate --quiet --json "$T/mo.ini" >"$T/jo"
 check "--json mechanisms: what the file set" \
     'grep -q "\"piece_threads\": 0" "$T/jo" && grep -q "\"backpressure\": \"off\"" "$T/jo" && grep -q "\"injection\": \"concurrent\"" "$T/jo"'
+# strict channel priority: named, and the mix runs differently (traffic
+# still in its group goes before traffic arriving in it)
+sed 's/^routing = minimal/routing = minimal\nvc_priority = on/' "$T/mix.ini" >"$T/vp.ini"
+check "vc_priority = on: named in --json, another run" \
+    '"$BBSIZE" simulate --quiet --json "$T/vp.ini" | grep -q "\"vc_priority\": \"on\"" && "$BBSIZE" simulate --quiet --csv "$T/vp.ini" >"$T/cv" && ! cmp -s "$T/cv" "$T/c"'
 check "--json mechanisms: the layout and link delays of graph500-72" \
     'grep -q "\"compute_per_group\": 0" "$T/j" && grep -Eq "\"cn\": (5e-0?8|4\.99999[0-9]*e-0?8)" "$T/j"'
 # CODES' LP mapping: the 8 terminals of a group are all compute nodes, the

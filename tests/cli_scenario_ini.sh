@@ -119,6 +119,9 @@ expect_fail_fixed "more than 64 piece threads (65)" 65 \
 bad '[topology]\nstore_forward = sometimes\n[job a]\nmodel = checkpoint\nranks = 4\n' k8.ini
 expect_fail_fixed "store_forward is on or off (65)" 65 \
   "k8.ini:2: [topology] store_forward 'sometimes': not on or off" "$BBSIZE" simulate "$T/k8.ini"
+bad '[topology]\nvc_priority = strict\n[job a]\nmodel = checkpoint\nranks = 4\n' k9.ini
+expect_fail_fixed "vc_priority is on or off (65)" 65 \
+  "k9.ini:2: [topology] vc_priority 'strict': not on or off" "$BBSIZE" simulate "$T/k9.ini"
 bad '[topology]\ncompute_per_group = -1\n[job a]\nmodel = checkpoint\nranks = 4\n' k5.ini
 expect_fail_fixed "a negative number of compute nodes per group (65)" 65 \
   "k5.ini:2: [topology] compute_per_group '-1': not an integer >= 0" "$BBSIZE" simulate "$T/k5.ini"

@@ -23,12 +23,83 @@ static void
 solve(int nf, int nl, const int *off, const int *path, const double *cap, double *rate,
       unsigned char *sat)
 {
-    bbs_net_mm_problem pb = { nf, nl, off, path, cap };
+    bbs_net_mm_problem pb = { nf, nl, off, path, cap, NULL };
     bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
     char err[BB_ERRLEN];
 
     assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, sat, err), BB_OK);
     bbs_net_mm_ws_free(ws);
+}
+
+static void
+solve_cls(int nf, int nl, const int *off, const int *path, const double *cap,
+          const unsigned char *cls, double *rate)
+{
+    bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls };
+    bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
+    bbs_net_mm_ws_free(ws);
+}
+
+/* Strict priority by class, worked by hand.
+ * (a) one link of 1: f0 class 0, f1 class 1: f0 takes it all, f1 gets 0.
+ * (b) f0 (class 0) also crosses a link of 0.4: f0 = 0.4, f1 the 0.6 left.
+ * (c) classes alike: the plain fair shares, 0.5 each.
+ * (d) f0 first on link 0 and second on link 1, f1 the other way, both
+ *     links 1: each holds the other back; they settle at 0.5 each
+ *     (halfway passes), feasible, neither starved.
+ * (e) three classes on one link of 3: f0 (class 0) held to 1 by link 1,
+ *     f1 (class 1) to 1.5 by link 2, f2 (class 2) the 0.5 left. */
+static void
+test_priority_classes(void **state)
+{
+    double rate[3];
+
+    (void)state;
+    {
+        int off[] = { 0, 1, 2 }, path[] = { 0, 0 };
+        double cap[] = { 1 };
+        unsigned char cls[] = { 0, 1 };
+        solve_cls(2, 1, off, path, cap, cls, rate);
+        assert_float_equal(rate[0], 1, 1e-9);
+        assert_float_equal(rate[1], 0, 1e-9);
+    }
+    {
+        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
+        double cap[] = { 1, 0.4 };
+        unsigned char cls[] = { 0, 0, 1 };
+        solve_cls(2, 2, off, path, cap, cls, rate);
+        assert_float_equal(rate[0], 0.4, 1e-9);
+        assert_float_equal(rate[1], 0.6, 1e-6);
+    }
+    {
+        int off[] = { 0, 1, 2 }, path[] = { 0, 0 };
+        double cap[] = { 1 };
+        unsigned char cls[] = { 1, 1 };
+        solve_cls(2, 1, off, path, cap, cls, rate);
+        assert_float_equal(rate[0], 0.5, 1e-9);
+        assert_float_equal(rate[1], 0.5, 1e-9);
+    }
+    {
+        int off[] = { 0, 2, 4 }, path[] = { 0, 1, 0, 1 };
+        double cap[] = { 1, 1 };
+        unsigned char cls[] = { 0, 1, 1, 0 };
+        solve_cls(2, 2, off, path, cap, cls, rate);
+        assert_true(rate[0] + rate[1] <= 1 + 1e-9);
+        assert_float_equal(rate[0], 0.5, 1e-5);
+        assert_float_equal(rate[1], 0.5, 1e-5);
+    }
+    {
+        int off[] = { 0, 2, 4, 5 }, path[] = { 0, 1, 0, 2, 0 };
+        double cap[] = { 3, 1, 1.5 };
+        unsigned char cls[] = { 0, 0, 1, 0, 2 };
+        solve_cls(3, 3, off, path, cap, cls, rate);
+        assert_float_equal(rate[0], 1, 1e-9);
+        assert_float_equal(rate[1], 1.5, 1e-9);
+        assert_float_equal(rate[2], 0.5, 1e-6);
+    }
 }
 
 /* 3 flows over 2 links: A (10) carries f0, f1; B (4) carries f1, f2.
@@ -272,6 +343,79 @@ test_fabric_hand_timeline(void **state)
     bbs_net_topo_free(t);
 }
 
+/* Strict channel priority in the fabric, on the 6-router system of the
+ * hand timeline (every link 1 GB/s).  Flow A (node 1 -> 3, 1 GB) is inj,
+ * local 1->0, global 0->3, ej: channel 0 on the local link (still in its
+ * source group).  Flow B (4 -> 0, 0.5 GB) is inj, global 4->1, local 1->0,
+ * ej: channel 1 on that local link (arrived in its destination group).
+ * With priority A takes the local link whole and B starves until A ends
+ * at 1 s, then B's 0.5 GB ends at 1.5 s.  At 0.25 s a packet on channel 1
+ * at the local link waits for A's 0.75 GB left at 1 GB/s, 0.75 s; so does
+ * a packet behind B on channel 0 before it (B's packets fill that buffer
+ * and drain when A is gone); on channel 1 of the global link nothing is
+ * held.  Without priority the two share the local link, 0.5 GB/s each: B
+ * ends at 1 s, A at 1.5 s, and B backs up its first two links at 0.5
+ * GB/s: 16 KiB behind it wait 16384 / 0.5e9 s. */
+static void
+test_fabric_vc_priority(void **state)
+{
+    bbs_net_topo *t = small_topo();
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int pa[BBS_NET_MAX_PATH], pb[BBS_NET_MAX_PATH];
+    unsigned char va[BBS_NET_MAX_PATH], vb[BBS_NET_MAX_PATH];
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_route(t, &mo, 1, 3, NULL, NULL, pa, NULL), 4);
+    assert_int_equal(bbs_net_route(t, &mo, 4, 0, NULL, NULL, pb, NULL), 4);
+    bbs_net_path_vc(t, pa, 4, va);
+    bbs_net_path_vc(t, pb, 4, vb);
+    assert_int_equal(pa[1], pb[2]);   /* the shared local link 1 -> 0 */
+    assert_int_equal(t->link_kind[pa[1]], BBS_NET_LINK_LOCAL);
+    assert_int_equal(va[1], 0);
+    assert_int_equal(vb[2], 1);
+    for (int prio = 1; prio >= 0; prio--) {
+        bbs_engine *e;
+        bbs_net_fabric *f;
+        done_log d = { 0 };
+        int ida, idb;
+
+        assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+        assert_int_equal(bbs_net_fabric_new(&f, t, e, log_done, &d, err), BB_OK);
+        bbs_net_fabric_set_vc_priority(f, prio);
+        assert_int_equal(bbs_net_fabric_start(f, 1, 3, 1e9, pa, 4, 1, 1, &ida, err), BB_OK);
+        assert_int_equal(bbs_net_fabric_start(f, 4, 0, 0.5e9, pb, 4, 1, 2, &idb, err), BB_OK);
+        assert_int_equal(bbs_engine_run(e, 0.25), BB_OK);
+        assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+        if (prio) {
+            assert_float_equal(bbs_net_fabric_flow_rate(f, ida), 1e9, 1);
+            assert_true(bbs_net_fabric_flow_rate(f, idb) == 0);
+            assert_float_equal(bbs_net_fabric_starve_wait_s(f, pa[1], 1), 0.75, 1e-9);
+            assert_true(bbs_net_fabric_starve_wait_s(f, pa[1], 0) == 0);
+            assert_float_equal(bbs_net_fabric_hol_wait_s(f, pb[1], 0, 16384), 0.75, 1e-9);
+            assert_float_equal(bbs_net_fabric_hol_wait_s(f, pb[0], 0, 16384), 0.75, 1e-9);
+            assert_true(bbs_net_fabric_hol_wait_s(f, pb[1], 1, 16384) == 0);
+            assert_true(bbs_net_fabric_hol_wait_s(f, pb[2], 1, 16384) == 0);
+        } else {
+            assert_float_equal(bbs_net_fabric_flow_rate(f, idb), 0.5e9, 1);
+            assert_true(bbs_net_fabric_starve_wait_s(f, pa[1], 1) == 0);
+            assert_float_equal(bbs_net_fabric_hol_wait_s(f, pb[1], 0, 16384), 16384 / 0.5e9,
+                               1e-12);
+            assert_float_equal(bbs_net_fabric_hol_wait_s(f, pb[0], 0, 16384), 16384 / 0.5e9,
+                               1e-12);
+        }
+        assert_int_equal(bbs_engine_run(e, INFINITY), BB_OK);
+        assert_int_equal(d.n, 2);
+        assert_int_equal(d.tag[0], prio ? 1 : 2);
+        assert_float_equal(d.t_end[0], 1.0, 1e-9);
+        assert_int_equal(d.tag[1], prio ? 2 : 1);
+        assert_float_equal(d.t_end[1], 1.5, 1e-9);
+        bbs_net_fabric_free(f);
+        bbs_engine_free(e);
+    }
+    bbs_net_topo_free(t);
+}
+
 /* Many random flows on the 72-node system: at sampled times no link is over
  * capacity and every flow has a bottleneck (max-min optimality); at the end
  * every byte is delivered, on each link class as routed. */
@@ -404,9 +548,11 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_three_flows_two_links),
+        cmocka_unit_test(test_priority_classes),
         cmocka_unit_test(test_textbook_chain),
         cmocka_unit_test(test_random_vs_reference),
         cmocka_unit_test(test_fabric_hand_timeline),
+        cmocka_unit_test(test_fabric_vc_priority),
         cmocka_unit_test(test_fabric_random_invariants),
         cmocka_unit_test(test_fabric_local_mode_feasible),
         cmocka_unit_test(test_fabric_bad_input),

@@ -57,7 +57,7 @@ typedef struct {
     int adaptive;
     double route_piece_bytes;
     double send_overhead_s, copy_s_per_byte;
-    int backpressure;
+    int backpressure, vc_priority;
 } netif;
 
 static void
@@ -76,6 +76,7 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         c.send_overhead_s = ni->send_overhead_s;
         c.copy_s_per_byte = ni->copy_s_per_byte;
         c.backpressure = ni->backpressure;
+        c.vc_priority = ni->vc_priority;
     }
     c.topo = t;
     c.place = pl;
@@ -133,7 +134,7 @@ test_fcfs_injection(void **state)
         bbs_net_placement pl;
         bbs_exec_result r;
         double o = v == 2 ? 3.51e-6 : 0, k = v == 2 ? 0.55e-9 : 0;
-        netif ni = { fcfs, 0, 4096, 0, 0, o, k, 0 };
+        netif ni = { fcfs, 0, 4096, 0, 0, o, k, 0, 0 };
         double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
         want_mean += o + k * B;
 
@@ -234,6 +235,74 @@ small_behind_big(bbs_net_topo *t, const netif *ni)
     return lat;
 }
 
+/* Strict channel priority: a small message (1000 B, not a flow) on
+ * channel 1 of a local link (arrived in its destination group) that a
+ * long flow (1e8 B, alone, 5e9 B/s on every link) fills on channel 0
+ * (still in its source group) waits until the link has sent what the flow
+ * has left: sent at 0.1 ms, (1e8 - 5e9 x 1e-4) / 5e9 = 19.9 ms more than
+ * without priority.  The two share that link only; the pair is found by
+ * search on the 72-node system. */
+static void
+test_starved_small(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_net_route_opts o = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int pick[4] = { -1, -1, -1, -1 };
+    double lat[2];
+
+    for (int a = 0; a < 72 && pick[0] < 0; a++)
+        for (int b = 0; b < 72 && pick[0] < 0; b++)
+            for (int c = 0; c < 72 && pick[0] < 0 && a != b; c++)
+                for (int d = 0; d < 72 && pick[0] < 0 && c != d; d++) {
+                    int pa[BBS_NET_MAX_PATH], pc[BBS_NET_MAX_PATH], la, lc, shared = 0, ok = 0;
+                    unsigned char va[BBS_NET_MAX_PATH], vcc[BBS_NET_MAX_PATH];
+                    if (a == c || a == d || b == c || b == d)
+                        continue;
+                    la = bbs_net_route(t, &o, a, b, NULL, NULL, pa, NULL);
+                    lc = bbs_net_route(t, &o, c, d, NULL, NULL, pc, NULL);
+                    bbs_net_path_vc(t, pa, la, va);
+                    bbs_net_path_vc(t, pc, lc, vcc);
+                    for (int i = 0; i < la; i++)
+                        for (int j = 0; j < lc; j++)
+                            if (pa[i] == pc[j]) {
+                                shared++;
+                                ok = t->link_kind[pa[i]] == BBS_NET_LINK_LOCAL && va[i] == 0
+                                     && vcc[j] == 1;
+                            }
+                    if (shared == 1 && ok)
+                        pick[0] = a, pick[1] = b, pick[2] = c, pick[3] = d;
+                }
+    assert_true(pick[0] >= 0);
+    for (int prio = 0; prio < 2; prio++) {
+        int ranks[2] = { 2, 2 }, nodes[4] = { pick[0], pick[1], pick[2], pick[3] }, big, small;
+        netif ni = { 1, 4096, 4096, 0, 0, 0, 0, 1, prio };
+        bbs_wl *w;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "big", 2, 0, &big, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "small", 2, 0, &small, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 1, 1e8, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_compute(w, small, 0, 1e-4, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, small, 0, 1, 1000, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, small, 1, 0, 1, 0, NULL, err), BB_OK);
+        place_list(&pl, 2, ranks, nodes);
+        run_net(w, t, &pl, &r, BB_OK, err, &ni);
+        lat[prio] = r.jobs[1].lat_max_s;
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
+    }
+    if (fabs(lat[1] - lat[0] - (1e8 - 5e9 * 1e-4) / 5e9) > 1e-9)
+        fail_msg("priority adds %.12g s, want %.12g s", lat[1] - lat[0],
+                 (1e8 - 5e9 * 1e-4) / 5e9);
+    bbs_net_topo_free(t);
+}
+
 /* A small message (1000 B, no flow) crosses the router-to-router links a
  * long flow fills (utilisation 1, one flow each): at each such link it
  * waits one packet time (4096 B / 5e9 B/s), the round-robin bound; on the
@@ -255,7 +324,7 @@ test_queueing_delay(void **state)
             }
     assert_true(shared >= 1);
     for (int pk = 0; pk <= 1; pk++) {
-        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0, 0 };
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
         double lat = small_behind_big(t, &ni);
 
@@ -309,7 +378,7 @@ test_backpressure(void **state)
                 hol += bbs_net_link_vc_bytes(t, ps[i]) / 1e9;
     assert_true(hol > 0);
     for (int bp = 0; bp <= 1; bp++) {
-        netif ni = { 1, 4096, 0, 0, 0, 0, 0, bp };
+        netif ni = { 1, 4096, 0, 0, 0, 0, 0, bp, 0 };
         lat[bp] = small_behind_big(t, &ni);
     }
     if (fabs(lat[1] - lat[0] - hol) > 1e-9 * hol)
@@ -592,7 +661,7 @@ test_route_pieces(void **state)
     int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
     bbs_net_placement pl;
     bbs_exec_result r;
-    netif ni = { 1, 0, 4096, 1, 250000, 0, 0, 0 };
+    netif ni = { 1, 0, 4096, 1, 250000, 0, 0, 0, 0 };
     double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
 
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);
@@ -907,6 +976,7 @@ main(void)
         cmocka_unit_test(test_one_message),
         cmocka_unit_test(test_fcfs_injection),
         cmocka_unit_test(test_rank_latency),
+        cmocka_unit_test(test_starved_small),
         cmocka_unit_test(test_queueing_delay),
         cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),

@@ -17,6 +17,7 @@
 typedef struct {
     int path[BBS_NET_MAX_PATH];
     int pos[BBS_NET_MAX_PATH];   /* index in the link's flow list */
+    unsigned char vc[BBS_NET_MAX_PATH]; /* its virtual channel on each link */
     int len;
     int src, dst, minimal, hops;
     double bytes, rem, rate, t_last, t_start, delay;
@@ -64,7 +65,9 @@ struct bbs_net_fabric {
 
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
-    size_t capcf, capcl, cappath;
+    unsigned char *pvc;          /* per path entry, with vc_priority */
+    size_t capcf, capcl, cappath, cappvc;
+    int vc_priority;
     double *cap, *rate;
     unsigned char *sat;
     bbs_net_mm_ws *ws;
@@ -131,6 +134,7 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->poff);
     free(f->path);
     free(f->bott);
+    free(f->pvc);
     free(f->cap);
     free(f->rate);
     free(f->sat);
@@ -202,6 +206,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     x->tag = tag;
     x->hops = bbs_net_path_router_hops(t, path, len);
     x->delay = bbs_net_path_delay_s(t, path, len);
+    bbs_net_path_vc(t, path, len, x->vc);
     x->active = 1;
     x->ev = 0;
     for (int i = 0; i < len; i++) {
@@ -367,6 +372,7 @@ recompute(bbs_net_fabric *f, char *err)
         f->lk[f->dirty[i]].dirty = 0;
     f->ndirty = 0;
     if (bbs_grow((void **)&f->path, sizeof(int), &f->cappath, (size_t)(np + 1))
+        || (f->vc_priority && bbs_grow((void **)&f->pvc, 1, &f->cappvc, (size_t)(np + 1)))
         || !(f->cap = realloc(f->cap, f->capcl * sizeof(double)))
         || !(f->sat = realloc(f->sat, f->capcl))
         || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
@@ -384,6 +390,8 @@ recompute(bbs_net_fabric *f, char *err)
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         for (int j = 0; j < x->len; j++) {
+            if (f->vc_priority)
+                f->pvc[np] = x->vc[j];
             f->path[np++] = f->lmap[x->path[j]];
             /* local: what the re-solved flows may use is what the others leave */
             f->lk[x->path[j]].rate -= x->rate;
@@ -407,6 +415,7 @@ recompute(bbs_net_fabric *f, char *err)
     pb.path_off = f->poff;
     pb.path = f->path;
     pb.cap = f->cap;
+    pb.cls = f->vc_priority ? f->pvc : NULL;
     if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
         return rc;
     for (int i = 0; i < ncf; i++) {
@@ -524,8 +533,83 @@ bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l)
     double b = f->lk[l].backed;
     /* below 1e-9 of the link's capacity is the drift of adding and taking
      * away rates, or flows held at 0 (a local re-solve can leave a flow no
-     * capacity): no flow to wait behind */
+     * capacity, a higher channel can starve it): no flow to wait behind */
     return f->lk[l].nbacked > 0 && b > 1e-9 * f->t->link_cap_Bps[l] ? b : 0;
+}
+
+/* path_index: where link l is on flow x's path (-1: not on it). */
+static int
+path_index(const flow *x, int l)
+{
+    for (int j = 0; j < x->len; j++)
+        if (x->path[j] == l)
+            return j;
+    return -1;
+}
+
+/* lower_clear_s: with strict priority, link l on channel vc: when the
+ * lower channels fill l (their rates reach its capacity, to 1e-6), the
+ * time l needs to send what their flows have left, at its capacity (the
+ * link serves them first and stays busy with them until they are done,
+ * with no new ones); else -1 (they leave room: nothing to wait for). */
+static double
+lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
+{
+    const link *L = &f->lk[l];
+    double use = 0, left = 0, cap = f->t->link_cap_Bps[l];
+
+    for (int k = 0; k < L->n; k++) {
+        const flow *g = &f->fl[L->fl[k]];
+        int j = path_index(g, l);
+        if (j >= 0 && g->vc[j] < vc && g->rate > 0) {
+            use += g->rate;
+            left += fmax(g->rem - g->rate * (now - g->t_last), 0);
+        }
+    }
+    return use >= cap * (1 - 1e-6) ? left / cap : -1;
+}
+
+double
+bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
+{
+    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, bbs_engine_now(f->e)) : -1;
+    return t > 0 && isfinite(t) ? t : 0;
+}
+
+double
+bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_bytes)
+{
+    const link *L = &f->lk[l];
+    double now = bbs_engine_now(f->e), held = 0, clear = 0;
+    int any = 0, bounded = 1;
+
+    if (!(vc_bytes > 0))
+        return 0;
+    if (!f->vc_priority) {
+        held = bbs_net_fabric_backed_Bps(f, l);
+        return held > 0 ? vc_bytes / held : 0;
+    }
+    for (int k = 0; k < L->n; k++) {
+        const flow *x = &f->fl[L->fl[k]];
+        int j = path_index(x, l);
+        double t;
+        if (j < 0 || j >= x->bk || x->vc[j] != vc)
+            continue; /* not held beyond l, or in another channel's buffer */
+        any = 1;
+        held += x->rate;
+        /* starved where it is held: it drains once the lower channels there are gone */
+        t = lower_clear_s(f, x->path[x->bk], x->vc[x->bk], now);
+        if (t < 0)
+            bounded = 0;
+        else
+            clear = fmax(clear, t);
+    }
+    if (!any)
+        return 0;
+    double w = held > 1e-9 * f->t->link_cap_Bps[l] ? vc_bytes / held : INFINITY;
+    if (bounded)
+        w = fmin(w, clear);
+    return isfinite(w) ? w : 0;
 }
 
 const int *
@@ -598,10 +682,11 @@ bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err)
             const link *L = &f->lk[l];
             double sum = 0, mx = 0;
             for (int k = 0; k < L->n; k++) {
-                double r = f->fl[L->fl[k]].rate;
-                sum += r;
-                if (r > mx)
-                    mx = r;
+                const flow *g = &f->fl[L->fl[k]];
+                sum += g->rate;
+                /* with priority, x shares with its channel and the later ones */
+                if (g->rate > mx && (!f->vc_priority || g->vc[path_index(g, l)] >= x->vc[j]))
+                    mx = g->rate;
             }
             if (sum >= t->link_cap_Bps[l] * (1 - tol) && x->rate >= mx * (1 - tol))
                 ok = 1;
@@ -618,4 +703,10 @@ void
 bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
 {
     f->exact_limit = limit;
+}
+
+void
+bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on)
+{
+    f->vc_priority = on != 0;
 }

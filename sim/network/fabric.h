@@ -90,6 +90,15 @@ int bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, g
  * trying (the exact attempt costs up to N flows of search). */
 void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
 
+/* bbs_net_fabric_set_vc_priority: on (1), a link serves its flows in
+ * strict priority by the virtual channel each uses there
+ * (bbs_net_path_vc: traffic still in its source group before traffic
+ * arriving in its destination group, as dragonfly-dally's output ports
+ * serve their channels lowest first), max-min within a channel
+ * (maxmin.h's classes); off (0, the default), max-min among all.  Set it
+ * before the first flow starts. */
+void bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on);
+
 /* Number of active flows on each link (indexed by link id). */
 const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);
 int bbs_net_fabric_active(const bbs_net_fabric *f);
@@ -102,6 +111,25 @@ double bbs_net_fabric_flow_rate(const bbs_net_fabric *f, int flow);
  * drains at its rate: a packet entering that buffer behind it waits
  * (head-of-line) about the buffer's size over this rate. */
 double bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l);
+
+/* bbs_net_fabric_hol_wait_s: the head-of-line wait (s), now, of a packet
+ * entering link l on virtual channel vc whose buffer at l's far end holds
+ * vc_bytes.  Without vc_priority: vc_bytes / bbs_net_fabric_backed_Bps.
+ * With it, the flows held beyond l on the same channel fill that buffer
+ * and drain it at their rate; one starved where it is held (the lower
+ * channels fill that link) drains once that link has sent what their
+ * flows have left, so the wait is at most that time (the longest over the
+ * held flows) when every held flow is starved so.  0 when nothing is held (or only flows at no rate
+ * that nothing starves). */
+double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_bytes);
+
+/* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
+ * vc > 0 waits at link l, now, when the lower channels fill it (to 1e-6 of
+ * its capacity): the time l needs to send what their flows have left, at
+ * its capacity; else 0.
+ * (A flow's own starvation is in its rate; this is for the packets that
+ * are not flows.) */
+double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);
 
 /* bbs_net_fabric_flush: bring every link's counters to time now_s
  * (>= the last update); call before reading them at the end of a run. */
@@ -128,7 +156,8 @@ void bbs_net_fabric_cost_get(const bbs_net_fabric *f, bbs_net_fabric_cost *c);
  * pending, e.g. between bbs_engine_run calls): no link above capacity
  * (relative tolerance tol), and every flow has a bottleneck link: full
  * (within tol) and where no flow is faster (the max-min optimality
- * condition, Bertsekas & Gallager Sec. 6.5.2).  BB_OK or BB_EDATA saying
+ * condition, Bertsekas & Gallager Sec. 6.5.2; with vc_priority, no flow
+ * of its channel or a later one there).  BB_OK or BB_EDATA saying
  * which link or flow fails. */
 int bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err);
 

@@ -18,7 +18,24 @@ typedef struct {
     const int *path;         /* link indices 0..nlinks-1; a link listed twice
                                 in one path carries the flow twice */
     const double *cap;       /* per link, bytes/s, > 0 */
+    const unsigned char *cls;/* NULL: every flow alike on every link; else
+                                per path entry, the flow's priority class
+                                on that link, 0 (first) .. BBS_NET_MM_CLASSES-1 */
 } bbs_net_mm_problem;
+
+#define BBS_NET_MM_CLASSES 4
+
+/* Strict priority (cls given): on each link, class c shares max-min what
+ * classes 0..c-1 leave of its capacity, as an output port serving its
+ * virtual channels lowest first.  Solved as max-min over (link, class)
+ * pairs whose capacities move halfway, each pass, towards what the
+ * classes before them leave (halfway: two flows that hold each other back
+ * on two links settle between instead of starving each other in turn),
+ * until no capacity moves by 1e-4 of the link's (at most
+ * BBS_NET_MM_PRIO_ITERS passes); then made feasible class by class: a
+ * class over what the earlier ones leave on a link is scaled down to it.
+ * Each pass costs one plain solve of the pairs in use. */
+#define BBS_NET_MM_PRIO_ITERS 16
 
 typedef struct bbs_net_mm_ws bbs_net_mm_ws;
 

@@ -131,6 +131,26 @@ bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len)
     return h;
 }
 
+void
+bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, unsigned char *vc)
+{
+    int globals = 0, last_global = 0;
+
+    for (int i = 0; i < len; i++) {
+        int k = t->link_kind[path[i]];
+        if (k == BBS_NET_LINK_GLOBAL) {
+            vc[i] = (unsigned char)globals;
+            globals++;
+            last_global = 1;
+        } else if (k == BBS_NET_LINK_LOCAL) {
+            vc[i] = globals == 0 ? 0 : globals >= 2 ? 3 : last_global ? 1 : 2;
+            last_global = 0;
+        } else {
+            vc[i] = 0;
+        }
+    }
+}
+
 double
 bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len)
 {

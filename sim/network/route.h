@@ -56,6 +56,14 @@ double bbs_net_link_vc_bytes(const bbs_net_topo *t, int l);
 /* bbs_net_path_router_hops: router-to-router links in a path. */
 int bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len);
 
+/* bbs_net_path_vc: the virtual channel a packet uses on each link of a
+ * path, as CODES' dragonfly-dally (MFNetSim's fork, df-dally-vc = 1)
+ * assigns them: a global link gets the number of global links before it;
+ * a local link 0 before any global link, 1 right after the first, 2 after
+ * a local hop in an intermediate group, 3 after the second; terminal
+ * links 0.  A router's output port serves its channels lowest first. */
+void bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, unsigned char *vc);
+
 /* bbs_net_path_delay_s: per-hop router and link delays of a path. */
 double bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len);
 

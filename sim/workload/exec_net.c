@@ -27,24 +27,28 @@
  * queued: on a saturated link the packet waits behind all of it); 0
  * without a packet size.
  * With back-pressure, also the head-of-line wait in the buffer at each
- * link's far end: when flows on the link are held further on (their
- * bottleneck lies beyond it), credit-based flow control keeps that
- * virtual-channel buffer full of their packets, which leave at their
- * rate: the packet waits the buffer's size over that rate. */
+ * link's far end (bbs_net_fabric_hol_wait_s): when flows on the link are
+ * held further on, credit-based flow control keeps that virtual-channel
+ * buffer full of their packets, which leave at their rate.
+ * With strict channel priority, a packet that is not a flow (small) also
+ * waits at a link the lower channels fill until their flows are gone
+ * (bbs_net_fabric_starve_wait_s; a flow's starvation is in its rate). */
 static double
-queue_delay(const bbs_exec_state *x, const int *path, int len)
+queue_delay(const bbs_exec_state *x, const int *path, int len, int small)
 {
     const bbs_net_topo *t = x->c->topo;
     const int *nf = bbs_net_fabric_link_flows(x->fab);
     double pkt = x->c->packet_bytes, d = 0;
+    unsigned char vc[BBS_NET_MAX_PATH];
 
+    bbs_net_path_vc(t, path, len, vc);
     for (int i = 0; i < len; i++) {
         double cap = t->link_cap_Bps[path[i]];
-        double vc = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
+        double vcb = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
 
         if (pkt > 0) {
             bbs_net_link_stat st;
-            double rho, w, most = nf[path[i]] * fmax(vc / pkt, 1);
+            double rho, w, most = nf[path[i]] * fmax(vcb / pkt, 1);
 
             bbs_net_fabric_link_stat(x->fab, path[i], &st);
             rho = st.rate_Bps / cap;
@@ -53,11 +57,9 @@ queue_delay(const bbs_exec_state *x, const int *path, int len)
                 w = most;
             d += w * pkt / cap;
         }
-        if (x->c->backpressure) {
-            double held = bbs_net_fabric_backed_Bps(x->fab, path[i]);
-            if (vc > 0 && held > 0)
-                d += vc / held;
-        }
+        d += bbs_net_fabric_hol_wait_s(x->fab, path[i], vc[i], vcb);
+        if (small)
+            d += bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
     }
     return d;
 }
@@ -86,9 +88,9 @@ store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
 /* first_packet_delay: what message m's first packet adds on the path:
  * the queueing it meets and its store-and-forward. */
 static double
-first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len)
+first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len, int small)
 {
-    return queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
+    return queue_delay(x, path, len, small) + store_forward(x, m->bytes, path, len);
 }
 
 /* exec_send_piece: the next flow of message mi: all of it, or under adaptive
@@ -108,7 +110,7 @@ exec_send_piece(bbs_exec_state *x, int mi)
     len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
     if (m->xfer_left == m->bytes)
-        m->qdelay = first_packet_delay(x, m, path, len);
+        m->qdelay = first_packet_delay(x, m, path, len, 0);
     m->xfer_left -= piece;
     return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
                                 NULL, x->err);
@@ -131,7 +133,7 @@ transmit(bbs_exec_state *x, int mi)
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = first_packet_delay(x, m, path, len);
+        m->qdelay = first_packet_delay(x, m, path, len, 1);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;

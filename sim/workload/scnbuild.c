@@ -58,6 +58,7 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->inject_fcfs = s->inject_fcfs;
     c->backpressure = s->backpressure;
     c->store_forward = s->store_forward;
+    c->vc_priority = s->vc_priority;
     c->send_overhead_s = s->send_overhead_s;
     c->copy_s_per_byte = s->copy_s_per_byte;
     c->packet_bytes = s->packet_bytes;

@@ -99,6 +99,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "store_forward"))
             return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
                                                       : (s->store_forward = k, BB_OK);
+        if (!strcmp(key, "vc_priority"))
+            return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
+                                                      : (s->vc_priority = k, BB_OK);
         for (int d = 0; d < 3; d++)
             if (!strcmp(key, (const char *[]){ "cn_delay", "local_delay", "global_delay" }[d]))
                 return bb_unit_seconds(val, &s->link_delay_s[d]) || !(s->link_delay_s[d] < 1)
@@ -114,8 +117,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, compute_per_group, routing, bias, candidates, "
                          "exact_limit, small_message, injection, packet, route_piece, "
-                         "backpressure, store_forward, cn_delay, local_delay, global_delay, "
-                         "send_overhead, copy_per_byte)", where, key);
+                         "backpressure, store_forward, vc_priority, cn_delay, local_delay, "
+                         "global_delay, send_overhead, copy_per_byte)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
