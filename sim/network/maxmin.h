@@ -32,10 +32,10 @@ typedef struct {
  * classes before them leave (halfway: two flows that hold each other back
  * on two links settle between instead of starving each other in turn),
  * until no capacity moves by 1e-4 of the link's (at most
- * BBS_NET_MM_PRIO_ITERS passes);
- * a pair left within 1e-4 of its link's capacity of nothing is starved
- * (capacity 0: halving towards nothing stops short of it); then made feasible class by class: a
- * class over what the earlier ones leave on a link is scaled down to it.
+ * BBS_NET_MM_PRIO_ITERS passes); a pair left within 1e-4 of its link's
+ * capacity of nothing is starved (capacity 0: halving towards nothing
+ * stops short of it); then made feasible class by class: a class over
+ * what the earlier ones leave on a link is scaled down to it.
  * Each pass costs one plain solve of the pairs in use. */
 #define BBS_NET_MM_PRIO_ITERS 16
 
