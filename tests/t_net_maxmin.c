@@ -48,7 +48,10 @@ solve(int nf, int nl, const int *off, const int *path, const double *cap, double
  *     links 1: each holds the other back; they settle at 0.5 each
  *     (halfway passes), feasible, neither starved.
  * (e) three classes on one link of 3: f0 (class 0) held to 1 by link 1,
- *     f1 (class 1) to 1.5 by link 2, f2 (class 2) the 0.5 left. */
+ *     f1 (class 1) to 1.5 by link 2, f2 (class 2) the 0.5 left.
+ * (f) the resolution: f0 (class 0) held by link 1 to 0.99 of link 0
+ *     leaves f1 (class 1) 0.01; held to 0.9995, it leaves less than
+ *     BBS_NET_MM_PRIO_RES (1e-3) of the link: f1 is starved, 0. */
 static void
 test_priority_classes(void **state)
 {
@@ -96,6 +99,14 @@ test_priority_classes(void **state)
         assert_float_equal(rate[0], 1, 1e-9);
         assert_float_equal(rate[1], 1.5, 1e-9);
         assert_float_equal(rate[2], 0.5, 1e-6);
+    }
+    for (int k = 0; k < 2; k++) {
+        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
+        double cap[] = { 1, k ? 0.9995 : 0.99 };
+        unsigned char cls[] = { 0, 0, 1 };
+        solve_cls(2, 2, off, path, cap, cls, rate, NULL);
+        assert_float_equal(rate[0], cap[1], 1e-9);
+        assert_float_equal(rate[1], k ? 0 : 0.01, k ? 0 : 1e-6);
     }
 }
 

@@ -548,7 +548,8 @@ path_index(const flow *x, int l)
 }
 
 /* lower_clear_s: with strict priority, link l on channel vc: when the
- * lower channels fill l (their rates reach its capacity, to 1e-6), the
+ * lower channels fill l (their rates reach its capacity, to the priority
+ * solver's resolution, BBS_NET_MM_PRIO_RES), the
  * time l needs to send what their flows have left, at its capacity (the
  * link serves them first and stays busy with them until they are done,
  * with no new ones); else -1 (they leave room: nothing to wait for). */
@@ -566,7 +567,7 @@ lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
             left += fmax(g->rem - g->rate * (now - g->t_last), 0);
         }
     }
-    return use >= cap * (1 - 1e-6) ? left / cap : -1;
+    return use >= cap * (1 - BBS_NET_MM_PRIO_RES) ? left / cap : -1;
 }
 
 double

@@ -124,9 +124,9 @@ double bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l);
 double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_bytes);
 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
- * vc > 0 waits at link l, now, when the lower channels fill it (to 1e-6 of
- * its capacity): the time l needs to send what their flows have left, at
- * its capacity; else 0.
+ * vc > 0 waits at link l, now, when the lower channels fill it (to the
+ * priority solver's resolution, maxmin.h): the time l needs to send what
+ * their flows have left, at its capacity; else 0.
  * (A flow's own starvation is in its rate; this is for the packets that
  * are not flows.) */
 double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);

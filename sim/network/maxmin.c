@@ -210,15 +210,15 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         if (!moved)
             break;
     }
-    /* a class halved towards nothing for every pass ends near cap x 2^-passes,
-     * within the passes' resolution (1e-4 of the link) of 0: it is starved,
-     * and a rate that small is not one to wait behind (the fabric's
-     * head-of-line wait, buffer / rate, would come out at a tenth of a
-     * second for 16 KiB) */
+    /* below the passes' resolution a pair is starved (maxmin.h), and a
+     * rate that small is not one to wait behind: the fabric's head-of-line
+     * wait, buffer / rate, would come out at a tenth of a second for
+     * 16 KiB behind a pair halved 16 times */
     {
         int snapped = 0;
         for (int v = 0; v < npair; v++)
-            if (ws->pcap[v] > 0 && ws->pcap[v] <= 1e-4 * pb->cap[ws->pair_link[v]]) {
+            if (ws->pcap[v] > 0
+                && ws->pcap[v] < BBS_NET_MM_PRIO_RES * pb->cap[ws->pair_link[v]]) {
                 ws->pcap[v] = 0;
                 snapped = 1;
             }
@@ -253,13 +253,18 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
             for (int f = 0; f < nf; f++)
                 rate[f] *= ws->scale[f];
     }
-    /* a flow starved must be starved by someone: an earlier class using
-     * at least half of one of its links; otherwise (the passes did not
-     * settle) fall back to plain max-min rather than park it for nothing */
+    /* a flow below the passes' resolution (of its links' capacity: what
+     * the halving and the scaling leave) is starved, and must be
+     * starved by someone: an earlier class using at least half of one of
+     * its links; otherwise (the passes did not settle) fall back to plain
+     * max-min rather than park it for nothing */
     class_use(pb, rate, ws->use);
     for (int f = 0; f < nf; f++) {
         int held = 0;
-        if (rate[f] > 1e-6 * pb->cap[pb->path[pb->path_off[f]]])
+        double most = 0;
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
+            most = fmax(most, pb->cap[pb->path[k]]);
+        if (rate[f] >= BBS_NET_MM_PRIO_RES * most)
             continue;
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1] && !held; k++) {
             int l = pb->path[k];

@@ -32,12 +32,15 @@ typedef struct {
  * classes before them leave (halfway: two flows that hold each other back
  * on two links settle between instead of starving each other in turn),
  * until no capacity moves by 1e-4 of the link's (at most
- * BBS_NET_MM_PRIO_ITERS passes); a pair left within 1e-4 of its link's
- * capacity of nothing is starved (capacity 0: halving towards nothing
- * stops short of it); then made feasible class by class: a class over
- * what the earlier ones leave on a link is scaled down to it.
- * Each pass costs one plain solve of the pairs in use. */
+ * BBS_NET_MM_PRIO_ITERS passes); then made feasible class by class: a
+ * class over what the earlier ones leave on a link is scaled down to it.
+ * The passes resolve a capacity to a few 1e-4 of its link (halving
+ * towards nothing stops short of it, and one pair's remainder leaves
+ * another's): a pair left less than BBS_NET_MM_PRIO_RES of its link is
+ * starved (capacity 0, solved again), and so is a flow below that share
+ * of its links.  Each pass costs one plain solve of the pairs in use. */
 #define BBS_NET_MM_PRIO_ITERS 16
+#define BBS_NET_MM_PRIO_RES 1e-3
 
 typedef struct bbs_net_mm_ws bbs_net_mm_ws;
 
