@@ -549,10 +549,10 @@ path_index(const flow *x, int l)
 
 /* lower_clear_s: with strict priority, link l on channel vc: when the
  * lower channels fill l (their rates reach its capacity, to the priority
- * solver's resolution, BBS_NET_MM_PRIO_RES), the
- * time l needs to send what their flows have left, at its capacity (the
- * link serves them first and stays busy with them until they are done,
- * with no new ones); else -1 (they leave room: nothing to wait for). */
+ * solver's resolution, BBS_NET_MM_PRIO_RES), the time l needs to send
+ * what their flows have left, at its capacity (the link serves them first
+ * and stays busy with them until they are done, with no new ones); else
+ * -1 (they leave room: nothing to wait for). */
 static double
 lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
 {
@@ -598,7 +598,8 @@ bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_byte
             continue; /* not held beyond l, or in another channel's buffer */
         any = 1;
         held += x->rate;
-        /* starved where it is held: it drains once the lower channels there are gone */
+        /* starved where it is held: it drains once the lower channels
+         * there are gone */
         t = lower_clear_s(f, x->path[x->bk], x->vc[x->bk], now);
         if (t < 0)
             bounded = 0;
