@@ -25,7 +25,7 @@ static void
 solve_cls(int nf, int nl, const int *off, const int *path, const double *cap,
           const unsigned char *cls, double *rate, unsigned char *sat)
 {
-    bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls };
+    bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls, NULL };
     bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
     char err[BB_ERRLEN];
 
@@ -51,7 +51,12 @@ solve(int nf, int nl, const int *off, const int *path, const double *cap, double
  *     f1 (class 1) to 1.5 by link 2, f2 (class 2) the 0.5 left.
  * (f) the resolution: f0 (class 0) held by link 1 to 0.99 of link 0
  *     leaves f1 (class 1) 0.01; held to 0.9995, it leaves less than
- *     BBS_NET_MM_PRIO_RES (1e-3) of the link: f1 is starved, 0. */
+ *     BBS_NET_MM_PRIO_RES (1e-3) of the link: f1 is starved, 0.
+ * (g) cls_cap: case (b) from no start (-1) ends with class 0 at link 0's
+ *     1 and class 1 at about 0.6 there; started from that, the same rates,
+ *     and from a start of 0 for class 1, the same again, each to the
+ *     passes' accuracy (halving steps stop below BBS_NET_MM_PRIO_RES: within
+ *     twice that). */
 static void
 test_priority_classes(void **state)
 {
@@ -107,6 +112,28 @@ test_priority_classes(void **state)
         solve_cls(2, 2, off, path, cap, cls, rate, NULL);
         assert_float_equal(rate[0], cap[1], 1e-9);
         assert_float_equal(rate[1], k ? 0 : 0.01, k ? 0 : 1e-6);
+    }
+    {
+        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
+        double cap[] = { 1, 0.4 }, cc[2 * BBS_NET_MM_CLASSES];
+        unsigned char cls[] = { 0, 0, 1 };
+        bbs_net_mm_problem pb = { 2, 2, off, path, cap, cls, cc };
+        bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+        char err[BB_ERRLEN];
+
+        for (int i = 0; i < 2 * BBS_NET_MM_CLASSES; i++)
+            cc[i] = -1;
+        for (int run = 0; run < 3; run++) {
+            if (run == 2)
+                cc[0 * BBS_NET_MM_CLASSES + 1] = 0;
+            assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
+            assert_float_equal(rate[0], 0.4, 1e-9);
+            assert_float_equal(rate[1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
+            assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 0], 1, 1e-12);
+            assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
+            assert_true(cc[0 * BBS_NET_MM_CLASSES + 2] == -1);
+        }
+        bbs_net_mm_ws_free(ws);
     }
 }
 
@@ -390,7 +417,7 @@ test_fabric_vc_priority(void **state)
 
         assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
         assert_int_equal(bbs_net_fabric_new(&f, t, e, log_done, &d, err), BB_OK);
-        bbs_net_fabric_set_vc_priority(f, prio);
+        assert_int_equal(bbs_net_fabric_set_vc_priority(f, prio, err), BB_OK);
         assert_int_equal(bbs_net_fabric_start(f, 1, 3, 1e9, pa, 4, 1, 1, &ida, err), BB_OK);
         assert_int_equal(bbs_net_fabric_start(f, 4, 0, 0.5e9, pb, 4, 1, 2, &idb, err), BB_OK);
         assert_int_equal(bbs_engine_run(e, 0.25), BB_OK);

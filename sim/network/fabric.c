@@ -66,6 +66,10 @@ struct bbs_net_fabric {
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
     unsigned char *pvc;          /* per path entry, with vc_priority */
+    double *vcap;                /* per link and channel, with vc_priority:
+                                    where the last solve left its share
+                                    (maxmin.h's cls_cap), -1 none yet */
+    double *ccap;                /* the component's part of it */
     size_t capcf, capcl, cappath, cappvc;
     int vc_priority;
     double *cap, *rate;
@@ -135,6 +139,8 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->path);
     free(f->bott);
     free(f->pvc);
+    free(f->vcap);
+    free(f->ccap);
     free(f->cap);
     free(f->rate);
     free(f->sat);
@@ -377,7 +383,9 @@ recompute(bbs_net_fabric *f, char *err)
         || !(f->sat = realloc(f->sat, f->capcl))
         || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
         || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
-        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
+        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int)))
+        || (f->vc_priority
+            && !(f->ccap = realloc(f->ccap, f->capcl * BBS_NET_MM_CLASSES * sizeof(double)))))
         goto nomem;
     for (int i = 0; i < ncl; i++) {
         int l = f->cl[i];
@@ -416,8 +424,17 @@ recompute(bbs_net_fabric *f, char *err)
     pb.path = f->path;
     pb.cap = f->cap;
     pb.cls = f->vc_priority ? f->pvc : NULL;
+    pb.cls_cap = f->vc_priority ? f->ccap : NULL;
+    if (pb.cls_cap)
+        for (int i = 0; i < ncl; i++)
+            memcpy(&f->ccap[i * BBS_NET_MM_CLASSES], &f->vcap[f->cl[i] * BBS_NET_MM_CLASSES],
+                   BBS_NET_MM_CLASSES * sizeof(double));
     if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
         return rc;
+    if (pb.cls_cap)
+        for (int i = 0; i < ncl; i++)
+            memcpy(&f->vcap[f->cl[i] * BBS_NET_MM_CLASSES], &f->ccap[i * BBS_NET_MM_CLASSES],
+                   BBS_NET_MM_CLASSES * sizeof(double));
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         double r = f->rate[i];
@@ -707,8 +724,18 @@ bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
     f->exact_limit = limit;
 }
 
-void
-bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on)
+int
+bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err)
 {
+    size_t n = (size_t)f->t->nlinks * BBS_NET_MM_CLASSES;
+
     f->vc_priority = on != 0;
+    if (f->vc_priority && !f->vcap) {
+        if (!(f->vcap = malloc(n * sizeof(double))))
+            return bb_seterr(err, BB_ENOMEM, "out of memory (channel shares of %d links)",
+                             f->t->nlinks);
+        for (size_t i = 0; i < n; i++)
+            f->vcap[i] = -1;
+    }
+    return BB_OK;
 }

@@ -95,9 +95,10 @@ void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
  * (bbs_net_path_vc: traffic still in its source group before traffic
  * arriving in its destination group, as dragonfly-dally's output ports
  * serve their channels lowest first), max-min within a channel
- * (maxmin.h's classes); off (0, the default), max-min among all.  Set it
- * before the first flow starts. */
-void bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on);
+ * (maxmin.h's classes; each solve starts from the channel shares the
+ * last one left on its links); off (0, the default), max-min among all.
+ * Set it before the first flow starts.  BB_ENOMEM. */
+int bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err);
 
 /* Number of active flows on each link (indexed by link id). */
 const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);

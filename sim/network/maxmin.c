@@ -138,6 +138,17 @@ class_use(const bbs_net_mm_problem *pb, const double *rate, double *use)
             use[pb->path[k] * C + pb->cls[k]] += rate[f];
 }
 
+/* keep_caps: write each pair's capacity back to pb->cls_cap (if given),
+ * where the next solve of these links starts; reset: the link's (-1). */
+static void
+keep_caps(const bbs_net_mm_problem *pb, const bbs_net_mm_ws *ws, int npair, int reset)
+{
+    if (pb->cls_cap)
+        for (int v = 0; v < npair; v++)
+            pb->cls_cap[ws->pair_link[v] * BBS_NET_MM_CLASSES + ws->pair_cls[v]] =
+                reset ? -1 : ws->pcap[v];
+}
+
 static int
 solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
                unsigned char *saturated, char *err)
@@ -173,9 +184,12 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         }
         ws->ppath[k] = ws->pair_of[l * C + c];
     }
-    for (int v = 0; v < npair; v++)
-        ws->pcap[v] = pb->cap[ws->pair_link[v]];
-    vp = (bbs_net_mm_problem){ nf, npair, pb->path_off, ws->ppath, ws->pcap, NULL };
+    for (int v = 0; v < npair; v++) {
+        int l = ws->pair_link[v];
+        double c0 = pb->cls_cap ? pb->cls_cap[l * C + ws->pair_cls[v]] : -1;
+        ws->pcap[v] = c0 >= 0 && c0 < pb->cap[l] ? c0 : pb->cap[l];
+    }
+    vp = (bbs_net_mm_problem){ nf, npair, pb->path_off, ws->ppath, ws->pcap, NULL, NULL };
     {
         /* no link with two classes: plain max-min */
         int mixed = 0;
@@ -183,10 +197,12 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
             for (int c = 0; c < C && !mixed; c++)
                 if (c != ws->pair_cls[v] && ws->pair_of[ws->pair_link[v] * C + c] >= 0)
                     mixed = 1;
-        if (!mixed)
+        if (!mixed) {
+            keep_caps(pb, ws, npair, 1);
             return solve_plain(&(bbs_net_mm_problem){ nf, nl, pb->path_off, pb->path, pb->cap,
-                                                      NULL },
+                                                      NULL, NULL },
                                ws, rate, bottleneck, saturated, err);
+        }
     }
     for (int it = 0; it < BBS_NET_MM_PRIO_ITERS; it++) {
         int moved = 0;
@@ -203,7 +219,7 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
             /* halfway: two classes that hold each other back on two links
              * settle between, instead of starving each other in turn */
             left = 0.5 * (ws->pcap[v] + left);
-            if (fabs(left - ws->pcap[v]) > 1e-4 * c0)
+            if (fabs(left - ws->pcap[v]) > BBS_NET_MM_PRIO_RES * c0)
                 moved = 1;
             ws->pcap[v] = left;
         }
@@ -273,12 +289,15 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                 before += ws->use[l * C + c];
             held = before >= 0.5 * pb->cap[l];
         }
-        if (!held)
+        if (!held) {
+            keep_caps(pb, ws, npair, 1);
             return solve_plain(&(bbs_net_mm_problem){ nf, nl, pb->path_off, pb->path, pb->cap,
-                                                      NULL },
+                                                      NULL, NULL },
                                ws, rate, bottleneck, saturated, err);
+        }
         rate[f] = 0;
     }
+    keep_caps(pb, ws, npair, 0);
     if (bottleneck)
         for (int f = 0; f < nf; f++)
             bottleneck[f] = ws->pair_link[bottleneck[f]];

@@ -21,6 +21,10 @@ typedef struct {
     const unsigned char *cls;/* NULL: every flow alike on every link; else
                                 per path entry, the flow's priority class
                                 on that link, 0 (first) .. BBS_NET_MM_CLASSES-1 */
+    double *cls_cap;         /* with cls, may be NULL: per link and class
+                                (l * BBS_NET_MM_CLASSES + c), in: where the
+                                class's capacity on the link starts (< 0:
+                                the link's), out: where it ended */
 } bbs_net_mm_problem;
 
 #define BBS_NET_MM_CLASSES 4
@@ -28,17 +32,21 @@ typedef struct {
 /* Strict priority (cls given): on each link, class c shares max-min what
  * classes 0..c-1 leave of its capacity, as an output port serving its
  * virtual channels lowest first.  Solved as max-min over (link, class)
- * pairs whose capacities move halfway, each pass, towards what the
- * classes before them leave (halfway: two flows that hold each other back
- * on two links settle between instead of starving each other in turn),
- * until no capacity moves by 1e-4 of the link's (at most
- * BBS_NET_MM_PRIO_ITERS passes); then made feasible class by class: a
- * class over what the earlier ones leave on a link is scaled down to it.
- * The passes resolve a capacity to a few 1e-4 of its link (halving
- * towards nothing stops short of it, and one pair's remainder leaves
- * another's): a pair left less than BBS_NET_MM_PRIO_RES of its link is
- * starved (capacity 0, solved again), and so is a flow below that share
- * of its links.  Each pass costs one plain solve of the pairs in use. */
+ * pairs whose capacities start at the link's (or where cls_cap says) and
+ * move halfway, each pass, towards what the classes before them leave
+ * (halfway: two flows that hold each other back on two links settle
+ * between instead of starving each other in turn), until no capacity
+ * moves by BBS_NET_MM_PRIO_RES of its link (at most BBS_NET_MM_PRIO_ITERS
+ * passes); then made feasible class by class: a class over what the
+ * earlier ones leave on a link is scaled down to it.  That is the
+ * resolution (halving steps stop below it: a share is found to within
+ * twice it): a pair left less than BBS_NET_MM_PRIO_RES of its link is
+ * starved (capacity 0, solved again: halving towards nothing stops short
+ * of it, and one pair's remainder leaves another's), and so is a flow
+ * below that share of its links.  Each pass costs one plain solve of the
+ * pairs in use; started where the last solve of the same links ended
+ * (cls_cap), about 5 passes on the MFNetSim runs, 15 from the links'
+ * capacities. */
 #define BBS_NET_MM_PRIO_ITERS 16
 #define BBS_NET_MM_PRIO_RES 1e-3
 
