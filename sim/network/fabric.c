@@ -544,14 +544,21 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     return f->done ? f->done(e, &info, f->ctx) : BB_OK;
 }
 
+/* waits_behind: whether a held rate r on link l is one to wait behind:
+ * below 1e-9 of the link's capacity it is the drift of adding and taking
+ * away rates, or flows held at 0 (a local re-solve can leave a flow no
+ * capacity, a higher channel can starve it). */
+static int
+waits_behind(const bbs_net_fabric *f, int l, double r)
+{
+    return r > 1e-9 * f->t->link_cap_Bps[l];
+}
+
 double
 bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l)
 {
     double b = f->lk[l].backed;
-    /* below 1e-9 of the link's capacity is the drift of adding and taking
-     * away rates, or flows held at 0 (a local re-solve can leave a flow no
-     * capacity, a higher channel can starve it): no flow to wait behind */
-    return f->lk[l].nbacked > 0 && b > 1e-9 * f->t->link_cap_Bps[l] ? b : 0;
+    return f->lk[l].nbacked > 0 && waits_behind(f, l, b) ? b : 0;
 }
 
 /* path_index: where link l is on flow x's path (-1: not on it). */
@@ -625,7 +632,7 @@ bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_byte
     }
     if (!any)
         return 0;
-    double w = held > 1e-9 * f->t->link_cap_Bps[l] ? vc_bytes / held : INFINITY;
+    double w = waits_behind(f, l, held) ? vc_bytes / held : INFINITY;
     if (bounded)
         w = fmin(w, clear);
     return isfinite(w) ? w : 0;

@@ -120,8 +120,8 @@ double bbs_net_fabric_backed_Bps(const bbs_net_fabric *f, int l);
  * and drain it at their rate; one starved where it is held (the lower
  * channels fill that link) drains once that link has sent what their
  * flows have left, so the wait is at most that time (the longest over the
- * held flows) when every held flow is starved so.  0 when nothing is held (or only flows at no rate
- * that nothing starves). */
+ * held flows) when every held flow is starved so.  0 when nothing is held
+ * (or only flows at no rate that nothing starves). */
 double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_bytes);
 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel

@@ -138,6 +138,22 @@ class_use(const bbs_net_mm_problem *pb, const double *rate, double *use)
             use[pb->path[k] * C + pb->cls[k]] += rate[f];
 }
 
+/* room_left: what the classes before c leave of link l's capacity cap
+ * (ws->use from class_use; may be negative). */
+static double
+room_left(const bbs_net_mm_ws *ws, double cap, int l, int c)
+{
+    for (int q = 0; q < c; q++)
+        cap -= ws->use[l * BBS_NET_MM_CLASSES + q];
+    return cap;
+}
+
+/* solve_unclassed: pb solved as plain max-min, its classes ignored; the
+ * pairs' kept capacities reset (keep_caps). */
+static int
+solve_unclassed(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int npair, double *rate,
+                int *bottleneck, unsigned char *saturated, char *err);
+
 /* keep_caps: write each pair's capacity back to pb->cls_cap (if given),
  * where the next solve of these links starts; reset: the link's (-1). */
 static void
@@ -197,12 +213,8 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
             for (int c = 0; c < C && !mixed; c++)
                 if (c != ws->pair_cls[v] && ws->pair_of[ws->pair_link[v] * C + c] >= 0)
                     mixed = 1;
-        if (!mixed) {
-            keep_caps(pb, ws, npair, 1);
-            return solve_plain(&(bbs_net_mm_problem){ nf, nl, pb->path_off, pb->path, pb->cap,
-                                                      NULL, NULL },
-                               ws, rate, bottleneck, saturated, err);
-        }
+        if (!mixed)
+            return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);
     }
     for (int it = 0; it < BBS_NET_MM_PRIO_ITERS; it++) {
         int moved = 0;
@@ -211,9 +223,7 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         class_use(pb, rate, ws->use);
         for (int v = 0; v < npair; v++) {
             int l = ws->pair_link[v];
-            double c0 = pb->cap[l], left = c0;
-            for (int c = 0; c < ws->pair_cls[v]; c++)
-                left -= ws->use[l * C + c];
+            double c0 = pb->cap[l], left = room_left(ws, c0, l, ws->pair_cls[v]);
             if (left < 0)
                 left = 0;
             /* halfway: two classes that hold each other back on two links
@@ -251,11 +261,10 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         for (int f = 0; f < nf; f++)
             for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
                 int l = pb->path[k];
-                double room = pb->cap[l], u = ws->use[l * C + c];
+                double room, u = ws->use[l * C + c];
                 if (pb->cls[k] != c)
                     continue;
-                for (int q = 0; q < c; q++)
-                    room -= ws->use[l * C + q];
+                room = room_left(ws, pb->cap[l], l, c);
                 if (room < 0)
                     room = 0;
                 if (u > room * (1 + 1e-12) && u > 0) {
@@ -289,12 +298,8 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                 before += ws->use[l * C + c];
             held = before >= 0.5 * pb->cap[l];
         }
-        if (!held) {
-            keep_caps(pb, ws, npair, 1);
-            return solve_plain(&(bbs_net_mm_problem){ nf, nl, pb->path_off, pb->path, pb->cap,
-                                                      NULL, NULL },
-                               ws, rate, bottleneck, saturated, err);
-        }
+        if (!held)
+            return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);
         rate[f] = 0;
     }
     keep_caps(pb, ws, npair, 0);
@@ -308,6 +313,18 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                 saturated[ws->pair_link[v]] = 1;
     }
     return BB_OK;
+}
+
+static int
+solve_unclassed(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int npair, double *rate,
+                int *bottleneck, unsigned char *saturated, char *err)
+{
+    bbs_net_mm_problem plain = *pb;
+
+    keep_caps(pb, ws, npair, 1);
+    plain.cls = NULL;
+    plain.cls_cap = NULL;
+    return solve_plain(&plain, ws, rate, bottleneck, saturated, err);
 }
 
 int

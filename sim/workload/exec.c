@@ -216,9 +216,10 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
     m->arrived = 1;
     /* latency: send to arrival at the receiver's node, whether or not a
      * receive is posted (MFNetSim's client: arrival minus the send's start) */
-    if (exec_dvec_push(&x->lat[m->job], bbs_engine_now(x->e) - m->t_issue))
+    double lat = bbs_engine_now(x->e) - m->t_issue;
+    if (exec_dvec_push(&x->lat[m->job], lat))
         return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
-    x->rk[m->src_gr].lat_sum_s += bbs_engine_now(x->e) - m->t_issue;
+    x->rk[m->src_gr].lat_sum_s += lat;
     x->rk[m->src_gr].lat_n++;
     if (m->matched == 1)
         return exec_deliver(x, mi);
