@@ -18,10 +18,11 @@ typedef struct {
 
 struct bbs_net_mm_ws {
     int cap_links;
-    size_t cap_flows, cap_path, cap_heap;
+    size_t cap_flows, cap_path, cap_last, cap_heap;
     double *rem;
     int *cnt, *ver, *loff, *lflows, *fill;
-    unsigned char *frozen;
+    unsigned char *frozen, *last; /* last: per path entry, the path's last
+                                     occurrence of its link */
     hent *heap;
     int nheap;
     /* strict priority: (link, class) pairs */
@@ -50,6 +51,7 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
     free(ws->lflows);
     free(ws->fill);
     free(ws->frozen);
+    free(ws->last);
     free(ws->heap);
     free(ws->pair_of);
     free(ws->ppath);
@@ -77,7 +79,8 @@ ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
         ws->cap_links = n;
     }
     if (bbs_grow((void **)&ws->frozen, 1, &ws->cap_flows, (size_t)(nf + 1))
-        || bbs_grow((void **)&ws->lflows, sizeof(int), &ws->cap_path, (size_t)(np + 1)))
+        || bbs_grow((void **)&ws->lflows, sizeof(int), &ws->cap_path, (size_t)(np + 1))
+        || bbs_grow((void **)&ws->last, 1, &ws->cap_last, (size_t)(np + 1)))
         return -1;
     return 0;
 }
@@ -126,6 +129,9 @@ heap_pop(bbs_net_mm_ws *ws)
 
 static int solve_plain(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
                        int *bottleneck, unsigned char *saturated, char *err);
+static int index_links(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, char *err);
+static void fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
+                 unsigned char *saturated);
 
 /* use[l * C + c]: the rate of class c on link l. */
 static void
@@ -216,10 +222,11 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         if (!mixed)
             return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);
     }
+    if ((rc = index_links(&vp, ws, err)) != BB_OK)
+        return rc;
     for (int it = 0; it < BBS_NET_MM_PRIO_ITERS; it++) {
         int moved = 0;
-        if ((rc = solve_plain(&vp, ws, rate, bottleneck, ws->psat, err)) != BB_OK)
-            return rc;
+        fill(&vp, ws, rate, bottleneck, ws->psat);
         class_use(pb, rate, ws->use);
         for (int v = 0; v < npair; v++) {
             int l = ws->pair_link[v];
@@ -248,8 +255,8 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                 ws->pcap[v] = 0;
                 snapped = 1;
             }
-        if (snapped && (rc = solve_plain(&vp, ws, rate, bottleneck, ws->psat, err)) != BB_OK)
-            return rc;
+        if (snapped)
+            fill(&vp, ws, rate, bottleneck, ws->psat);
     }
     /* feasible, class by class: what exceeds the room the earlier classes
      * leave on a link is scaled down there */
@@ -336,45 +343,62 @@ bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *ra
     return solve_plain(pb, ws, rate, bottleneck, saturated, err);
 }
 
+/* index: the link -> flows lists of pb (CSR in ws->loff, ws->lflows; a
+ * flow appears once per occurrence), which fill reuses while pb's paths
+ * stay the same. */
 static int
-solve_plain(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
-            int *bottleneck, unsigned char *saturated, char *err)
+index_links(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, char *err)
 {
-    int nl = pb->nlinks, nf = pb->nflows, np, left = nf;
+    int nl = pb->nlinks, nf = pb->nflows, np;
 
     if (nl < 0 || nf < 0)
         return bb_seterr(err, BB_EINVAL, "max-min: %d flows, %d links", nf, nl);
     np = pb->path_off[nf];
-
     if (ensure(ws, nl, nf, np)
         || bbs_grow((void **)&ws->heap, sizeof(hent), &ws->cap_heap, (size_t)(np + nl + 1)))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows, %d links)",
                          nf, nl);
     memset(ws->cnt, 0, (size_t)nl * sizeof(int));
-    memset(ws->frozen, 0, (size_t)nf);
     for (int f = 0; f < nf; f++) {
         if (pb->path_off[f + 1] <= pb->path_off[f])
             return bb_seterr(err, BB_EINVAL, "max-min: flow %d has an empty path", f);
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
             ws->cnt[pb->path[k]]++;
     }
-    /* link -> flows (CSR; a flow appears once per occurrence) */
     ws->loff[0] = 0;
     for (int l = 0; l < nl; l++) {
         ws->loff[l + 1] = ws->loff[l] + ws->cnt[l];
         ws->fill[l] = ws->loff[l];
-        ws->rem[l] = pb->cap[l];
-        ws->ver[l] = 0;
     }
     for (int f = 0; f < nf; f++)
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
             ws->lflows[ws->fill[pb->path[k]]++] = f;
+            ws->last[k] = 1;
+            for (int q = k + 1; q < pb->path_off[f + 1]; q++)
+                if (pb->path[q] == pb->path[k])
+                    ws->last[k] = 0;
+        }
+    return BB_OK;
+}
+
+/* fill: progressive filling of pb on the lists index_links built. */
+static void
+fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
+     unsigned char *saturated)
+{
+    int nl = pb->nlinks, nf = pb->nflows, left = nf;
+
+    memset(ws->frozen, 0, (size_t)nf);
     if (saturated)
         memset(saturated, 0, (size_t)nl);
     ws->nheap = 0;
-    for (int l = 0; l < nl; l++)
+    for (int l = 0; l < nl; l++) {
+        ws->cnt[l] = ws->loff[l + 1] - ws->loff[l];
+        ws->rem[l] = pb->cap[l];
+        ws->ver[l] = 0;
         if (ws->cnt[l] > 0)
             heap_push(ws, ws->rem[l] / ws->cnt[l], l, 0);
+    }
     while (left > 0 && ws->nheap > 0) {
         hent e = heap_pop(ws);
         int l = e.link;
@@ -401,23 +425,23 @@ solve_plain(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
                 ws->rem[m] -= s;
                 ws->cnt[m]--;
                 ws->ver[m]++;
-            }
-            for (int j = pb->path_off[f]; j < pb->path_off[f + 1]; j++) {
-                int m = pb->path[j];
-                /* push once per link: only for the occurrence that sees the
-                 * latest version (the last one listed) */
-                if (m != l && ws->cnt[m] > 0) {
-                    int last = 1;
-                    for (int q = j + 1; q < pb->path_off[f + 1]; q++)
-                        if (pb->path[q] == m)
-                            last = 0;
-                    if (last)
-                        heap_push(ws, ws->rem[m] > 0 ? ws->rem[m] / ws->cnt[m] : 0, m,
-                                  ws->ver[m]);
-                }
+                /* push once per link, at its last occurrence: the key
+                 * then has every occurrence taken off */
+                if (ws->last[j] && m != l && ws->cnt[m] > 0)
+                    heap_push(ws, ws->rem[m] > 0 ? ws->rem[m] / ws->cnt[m] : 0, m, ws->ver[m]);
             }
         }
         ws->cnt[l] = 0;
     }
-    return BB_OK;
+}
+
+static int
+solve_plain(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
+            int *bottleneck, unsigned char *saturated, char *err)
+{
+    int rc = index_links(pb, ws, err);
+
+    if (rc == BB_OK)
+        fill(pb, ws, rate, bottleneck, saturated);
+    return rc;
 }
