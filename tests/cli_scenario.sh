@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 35
+t_plan 37
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -101,6 +101,11 @@ check "compare: per-rank mean latency > 0, its growth against itself 1" \
     'awk -F, "NR==2 {exit !(\$14 > 0 && \$14==\$15 && \$16==1)}" "$T/cmp"'
 check "compare: MILC has no I/O: its ratio empty in CSV, - in text, never nan" \
     'awk -F, "NR==2 {exit !(\$11==\"\")}" "$T/cmp" && "$BBSIZE" compare --quiet "$T/alone.ini" "$T/alone.ini" >"$T/cmpt" && ! grep -qi nan "$T/cmpt" && grep -q " - " "$T/cmpt"'
+"$BBSIZE" compare --quiet --csv "$T/alone.ini" "$T/mix.ini" >"$T/cmp2"
+check "compare: the two runs side by side (the default) or one after the other, same bytes" \
+    '"$BBSIZE" compare --quiet --csv --threads 1 "$T/alone.ini" "$T/mix.ini" | cmp -s - "$T/cmp2" && [ $(wc -l <"$T/cmp2") -eq 2 ]'
+check "compare: a bad MIX.ini is refused by name before either runs (65)" \
+    'printf "[job milc]\nmodel = milc\nranks = 0\n" >"$T/bm.ini"; "$BBSIZE" compare --quiet "$T/alone.ini" "$T/bm.ini" 2>"$T/bme"; [ $? -eq 65 ] && grep -q "bm.ini" "$T/bme"'
 check "24 shipped MFNetSim scenarios" '[ $(ls "$S"/mfnetsim-*.ini | wc -l) -eq 24 ]'
 check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full scale" \
     '"$BBSIZE" simulate --quiet --csv "$S/mfnetsim-checkpoint-alone-rand-min.ini" | awk -F, "\$1==\"checkpoint\" {exit !(\$10==50000000000)}"'
