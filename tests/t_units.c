@@ -108,6 +108,41 @@ test_rates(void **state)
     assert_true(v == 1000);
 }
 
+/* A decimal unit shifts the number's exponent and the result is rounded
+ * once: "3.51us" is the double nearest 3.51e-6 (MFNetSim's send overhead
+ * as the scenario's built-in default writes it), where 3.51 times 1e-6
+ * lies a unit in the last place below; the same for an exponent already
+ * there, for sizes and for rates, against the C compiler's reading of the
+ * literal.  Binary and sexagesimal units still multiply. */
+static void
+test_decimal_once(void **state)
+{
+    static const struct { const char *s; double want; int kind; } c[] = {
+        { "3.51us", 3.51e-6, 0 }, { "0.55ns", 0.55e-9, 0 }, { "1.5e2 us", 1.5e-4, 0 },
+        { "35.1E-1us", 3.51e-6, 0 }, { "0.3ms", 0.3e-3, 0 }, { ".1 s", 0.1, 0 },
+        { "0.7 GB", 0.7e9, 1 }, { "1.1e-3kB", 1.1, 1 }, { "2.5KiB", 2560, 1 },
+        { "0.1 MB/ms", 0.1e9, 2 }, { "3.3GB/s", 3.3e9, 2 }, { "0.3 B/ns", 0.3e9, 2 },
+        { "1.5 min", 90, 0 }, { "1e300 TB/ns", 0, 3 },
+    };
+    char err[256];
+    bb_qty q;
+
+    (void)state;
+    assert_true(3.51 * 1e-6 != 3.51e-6); /* the case this is for */
+    for (size_t i = 0; i < N(c); i++) {
+        int rc = c[i].kind == 0 ? bb_parse_duration(c[i].s, &q, err, sizeof err)
+                 : c[i].kind == 1 ? bb_parse_size(c[i].s, &q, err, sizeof err)
+                 : bb_parse_rate(c[i].s, &q, err, sizeof err);
+        if (c[i].kind == 3) {
+            assert_int_not_equal(rc, 0); /* 1e321 B/s overflows */
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        if (q.v != c[i].want)
+            fail_msg("%s: got %.17g, want %.17g", c[i].s, q.v, c[i].want);
+    }
+}
+
 /* What neither path accepts: wrong case, bits, other spellings, signs,
  * hexadecimal, overflow, a unit of the wrong kind. */
 static void
@@ -231,6 +266,7 @@ main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_times),
         cmocka_unit_test(test_rates),
+        cmocka_unit_test(test_decimal_once),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_printed_parse_back),
         cmocka_unit_test(test_scenario_keys),

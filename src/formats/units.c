@@ -12,22 +12,29 @@
 #include "bb_num.h"
 #include "units.h"
 
+/* A unit: its factor, and for a power of ten its exponent (NOTDEC else):
+ * "3.51us" is then read as the decimal 3.51e-6, rounded once, not 3.51
+ * rounded and times 1e-6 rounded (a unit in the last place apart). */
 typedef struct {
     const char *name;
     double factor;
+    int dec;
 } unit_def;
 
+#define NOTDEC 1000
+
 static const unit_def size_units[] = {
-    { "B", 1.0 },      { "kB", 1e3 },  { "KB", 1e3 },  { "MB", 1e6 },
-    { "GB", 1e9 },     { "TB", 1e12 }, { "PB", 1e15 }, { "EB", 1e18 },
-    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
-    { "TiB", 1099511627776.0 }, { "PiB", 1125899906842624.0 },
-    { "EiB", 1152921504606846976.0 },
+    { "B", 1.0, 0 },    { "kB", 1e3, 3 },   { "KB", 1e3, 3 },   { "MB", 1e6, 6 },
+    { "GB", 1e9, 9 },   { "TB", 1e12, 12 }, { "PB", 1e15, 15 }, { "EB", 1e18, 18 },
+    { "KiB", 1024.0, NOTDEC }, { "MiB", 1048576.0, NOTDEC }, { "GiB", 1073741824.0, NOTDEC },
+    { "TiB", 1099511627776.0, NOTDEC }, { "PiB", 1125899906842624.0, NOTDEC },
+    { "EiB", 1152921504606846976.0, NOTDEC },
 };
 
 static const unit_def time_units[] = {
-    { "s", 1.0 }, { "sec", 1.0 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
-    { "min", 60.0 }, { "h", 3600.0 }, { "d", 86400.0 },
+    { "s", 1.0, 0 }, { "sec", 1.0, 0 }, { "ms", 1e-3, -3 }, { "us", 1e-6, -6 },
+    { "ns", 1e-9, -9 }, { "min", 60.0, NOTDEC }, { "h", 3600.0, NOTDEC },
+    { "d", 86400.0, NOTDEC },
 };
 
 #define SIZE_UNITS_LIST BB_SIZE_UNITS
@@ -84,20 +91,50 @@ trimlen(const char *u)
 
 #define NUNITS(t) (sizeof (t) / sizeof (t)[0])
 
-/* The factor of the unit spelled by the n characters at u, from table t. */
-static int
-lookup(const unit_def *t, size_t nt, const char *u, size_t n, double *f)
+/* The unit spelled by the n characters at u, from table t. */
+static const unit_def *
+lookup(const unit_def *t, size_t nt, const char *u, size_t n)
 {
     for (size_t i = 0; i < nt; i++)
-        if (strlen(t[i].name) == n && strncmp(t[i].name, u, n) == 0) {
-            *f = t[i].factor;
-            return 0;
-        }
-    return -1;
+        if (strlen(t[i].name) == n && strncmp(t[i].name, u, n) == 0)
+            return &t[i];
+    return NULL;
 }
 
-#define lookup_size(u, n, f) lookup(size_units, NUNITS(size_units), (u), (n), (f))
-#define lookup_time(u, n, f) lookup(time_units, NUNITS(time_units), (u), (n), (f))
+#define lookup_size(u, n) lookup(size_units, NUNITS(size_units), (u), (n))
+#define lookup_time(u, n) lookup(time_units, NUNITS(time_units), (u), (n))
+
+/* scaled: the number at the start of s times its unit(s), v already read
+ * from it: for a power of ten 10^dec, the number's digits with dec added
+ * to its exponent, read again (rounded once); else v * f. */
+static double
+scaled(const char *s, double v, double f, int dec)
+{
+    char num[80], *end;
+    const char *e;
+    size_t len;
+    long x = 0;
+
+    if (dec == 0 || dec >= NOTDEC / 2 || dec <= -NOTDEC / 2)
+        return v * f;
+    while (isspace((unsigned char)*s))
+        s++;
+    (void)strtod(s, &end);
+    len = (size_t)(end - s);
+    if (len == 0 || len >= sizeof num - 24)
+        return v * f;
+    e = memchr(s, 'e', len);
+    if (!e)
+        e = memchr(s, 'E', len);
+    if (e) {
+        x = strtol(e + 1, NULL, 10);
+        len = (size_t)(e - s);
+    }
+    if (x > 100000 || x < -100000)
+        return v * f;
+    snprintf(num, sizeof num, "%.*se%ld", (int)len, s, x + dec);
+    return strtod(num, NULL);
+}
 
 static int
 nonneg(double v, const char *s, char *err, size_t errlen)
@@ -160,18 +197,19 @@ parse_scaled(const char *s, bb_qty *q, const unit_def *t, size_t nt, const char 
              const char *list, char *err, size_t errlen)
 {
     const char *u;
-    double v, f;
+    const unit_def *d;
+    double v;
     size_t n;
 
     int h = parse_head(s, q, &v, &u, &n, err, errlen);
 
     if (h != 0)
         return h < 0 ? -1 : 0;
-    if (lookup(t, nt, u, n, &f) < 0) {
+    if (!(d = lookup(t, nt, u, n))) {
         snprintf(err, errlen, "unknown %s unit '%.*s' (expected %s)", kind, (int)n, u, list);
         return -1;
     }
-    q->v = v * f;
+    q->v = scaled(s, v, d->factor, d->dec);
     return finite_qty(s, q, err, errlen);
 }
 
@@ -186,7 +224,8 @@ int
 bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
 {
     const char *u, *slash;
-    double v, f, t;
+    const unit_def *f, *t;
+    double v;
     size_t n;
 
     int h = parse_head(s, q, &v, &u, &n, err, errlen);
@@ -199,17 +238,18 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
                  "time, e.g. GB/s; size units " SIZE_UNITS_LIST ")", (int)n, u);
         return -1;
     }
-    if (lookup_size(u, (size_t)(slash - u), &f) < 0) {
+    if (!(f = lookup_size(u, (size_t)(slash - u)))) {
         snprintf(err, errlen, "unknown size unit '%.*s' in rate '%s' (expected "
                  SIZE_UNITS_LIST ")", (int)(slash - u), u, s);
         return -1;
     }
-    if (lookup_time(slash + 1, n - (size_t)(slash - u) - 1, &t) < 0) {
+    if (!(t = lookup_time(slash + 1, n - (size_t)(slash - u) - 1))) {
         snprintf(err, errlen, "unknown time unit '%.*s' in rate '%s' (expected "
                  TIME_UNITS_LIST ")", (int)(n - (size_t)(slash - u) - 1), slash + 1, s);
         return -1;
     }
-    q->v = v * f / t;
+    q->v = f->dec != NOTDEC && t->dec != NOTDEC ? scaled(s, v, 1, f->dec - t->dec)
+                                                 : v * f->factor / t->factor;
     return finite_qty(s, q, err, errlen);
 }
 
