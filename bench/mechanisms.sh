@@ -21,9 +21,8 @@
 #               whole at every hop, as dragonfly-dally times each chunk on
 #               each link)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
-#   vcprio      every mechanism above and vc_priority = on (strict
-#               virtual-channel priority, an option the scenarios leave
-#               off; not run unless named: MECHANISMS=vcprio)
+#   +vcprio     vc_priority = on (strict virtual-channel priority; every
+#               variant before it sets vc_priority = off)
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
 # Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
@@ -85,27 +84,27 @@ report() {
 }
 
 L="compute_per_group=0 store_forward=off"
+N=vc_priority=off
 O="piece_threads=0 send_overhead=0 copy_per_byte=0 backpressure=off $L"
-variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
-variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0
-variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 $O route_piece=0
-variant pieces injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0 $N
+variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0 $N
+variant queueing injection=fcfs packet=4KiB piece=0 pieces_in_flight=1 $O route_piece=0 $N
+variant pieces injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
 O="piece_threads=4 send_overhead=0 copy_per_byte=0 backpressure=off $L"
-variant threads injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+variant threads injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
 O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns backpressure=off $L"
-variant overhead injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
+variant overhead injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
 O="piece_threads=4 send_overhead=3.51us copy_per_byte=0.55ns backpressure=on"
-variant backpressure injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $L route_piece=0
+variant backpressure injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $L route_piece=0 $N
 variant terminals injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
-    compute_per_group=30 store_forward=off route_piece=0
-variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0
-variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB
-variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB \
-    vc_priority=on
+    compute_per_group=30 store_forward=off route_piece=0 $N
+variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
+variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB $N
+variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O vc_priority=on
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
 for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \
-        routepiece}; do
+        routepiece vcprio}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done

@@ -56,7 +56,12 @@ solve(int nf, int nl, const int *off, const int *path, const double *cap, double
  *     1 and class 1 at about 0.6 there; started from that, the same rates,
  *     and from a start of 0 for class 1, the same again, each to the
  *     passes' accuracy (halving steps stop below BBS_NET_MM_PRIO_RES: within
- *     twice that). */
+ *     twice that).
+ * (h) the still target: in case (b) class 1's target on link 0 is 0.6 from
+ *     the first pass on.  Pass 1 halves towards it (1 -> 0.8), pass 2 finds
+ *     it where it was and goes there, pass 3 finds nothing moving: 3 passes
+ *     and 0.6 exactly (halving alone: 10 passes, 0.6 + 0.4 / 2^10).  A
+ *     plain problem (no classes) takes none. */
 static void
 test_priority_classes(void **state)
 {
@@ -133,6 +138,22 @@ test_priority_classes(void **state)
             assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
             assert_true(cc[0 * BBS_NET_MM_CLASSES + 2] == -1);
         }
+        bbs_net_mm_ws_free(ws);
+    }
+    {
+        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
+        double cap[] = { 1, 0.4 };
+        unsigned char cls[] = { 0, 0, 1 };
+        bbs_net_mm_problem pb = { 2, 2, off, path, cap, cls, NULL };
+        bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+        char err[BB_ERRLEN];
+
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
+        assert_int_equal(bbs_net_mm_ws_passes(ws), 3);
+        assert_true(rate[1] == 1 - 0.4);
+        pb.cls = NULL;
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
+        assert_int_equal(bbs_net_mm_ws_passes(ws), 0);
         bbs_net_mm_ws_free(ws);
     }
 }

@@ -29,14 +29,21 @@ struct bbs_net_mm_ws {
     size_t cap_pairs, cap_ppath, cap_pflows;
     int *pair_of, *ppath;        /* link * CLASSES + class -> pair; pair path */
     int *pair_link, *pair_cls;   /* pair -> link, class */
-    double *pcap, *use, *scale;
+    double *pcap, *use, *scale, *ptgt; /* ptgt: a pair's target in the last pass */
     unsigned char *psat;
+    int passes;                  /* of the last solve */
 };
 
 bbs_net_mm_ws *
 bbs_net_mm_ws_alloc(void)
 {
     return calloc(1, sizeof(bbs_net_mm_ws));
+}
+
+int
+bbs_net_mm_ws_passes(const bbs_net_mm_ws *ws)
+{
+    return ws->passes;
 }
 
 void
@@ -60,6 +67,7 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
     free(ws->pcap);
     free(ws->use);
     free(ws->scale);
+    free(ws->ptgt);
     free(ws->psat);
     free(ws);
 }
@@ -191,6 +199,7 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         || !(ws->pair_cls = realloc(ws->pair_cls, ws->cap_pairs * sizeof(int)))
         || !(ws->pcap = realloc(ws->pcap, ws->cap_pairs * sizeof(double)))
         || !(ws->use = realloc(ws->use, ws->cap_pairs * sizeof(double)))
+        || !(ws->ptgt = realloc(ws->ptgt, ws->cap_pairs * sizeof(double)))
         || !(ws->psat = realloc(ws->psat, ws->cap_pairs)))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows)", nf);
     for (size_t i = 0; i < nlc; i++)
@@ -226,19 +235,25 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         return rc;
     for (int it = 0; it < BBS_NET_MM_PRIO_ITERS; it++) {
         int moved = 0;
+        ws->passes = it + 1;
         fill(&vp, ws, rate, bottleneck, ws->psat);
         class_use(pb, rate, ws->use);
         for (int v = 0; v < npair; v++) {
             int l = ws->pair_link[v];
             double c0 = pb->cap[l], left = room_left(ws, c0, l, ws->pair_cls[v]);
+            double to;
             if (left < 0)
                 left = 0;
             /* halfway: two classes that hold each other back on two links
-             * settle between, instead of starving each other in turn */
-            left = 0.5 * (ws->pcap[v] + left);
-            if (fabs(left - ws->pcap[v]) > BBS_NET_MM_PRIO_RES * c0)
+             * settle between, instead of starving each other in turn; a
+             * target that held still over a pass is where the halving
+             * goes: all the way there */
+            to = it > 0 && fabs(left - ws->ptgt[v]) <= BBS_NET_MM_PRIO_RES * c0
+                 ? left : 0.5 * (ws->pcap[v] + left);
+            ws->ptgt[v] = left;
+            if (fabs(to - ws->pcap[v]) > BBS_NET_MM_PRIO_RES * c0)
                 moved = 1;
-            ws->pcap[v] = left;
+            ws->pcap[v] = to;
         }
         if (!moved)
             break;
@@ -338,6 +353,7 @@ int
 bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
                      int *bottleneck, unsigned char *saturated, char *err)
 {
+    ws->passes = 0;
     if (pb->cls)
         return solve_priority(pb, ws, rate, bottleneck, saturated, err);
     return solve_plain(pb, ws, rate, bottleneck, saturated, err);

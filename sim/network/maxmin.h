@@ -43,10 +43,13 @@ typedef struct {
  * twice it): a pair left less than BBS_NET_MM_PRIO_RES of its link is
  * starved (capacity 0, solved again: halving towards nothing stops short
  * of it, and one pair's remainder leaves another's), and so is a flow
- * below that share of its links.  Each pass costs one plain solve of the
- * pairs in use; started where the last solve of the same links ended
- * (cls_cap), about 5 passes on the MFNetSim runs, 15 from the links'
- * capacities. */
+ * below that share of its links.  A pair whose target (what the classes
+ * before it leave) held still over a pass, to that resolution, goes all
+ * the way to it: the halving would end there, 8 to 10 passes later (the
+ * converged rates satisfy the same conditions; two classes holding each
+ * other back move each other's targets, and keep halving).  Each pass
+ * costs one plain solve of the pairs in use; started where the last solve
+ * of the same links ended (cls_cap). */
 #define BBS_NET_MM_PRIO_ITERS 16
 #define BBS_NET_MM_PRIO_RES 1e-3
 
@@ -54,6 +57,9 @@ typedef struct bbs_net_mm_ws bbs_net_mm_ws;
 
 bbs_net_mm_ws *bbs_net_mm_ws_alloc(void);
 void bbs_net_mm_ws_free(bbs_net_mm_ws *ws);
+/* bbs_net_mm_ws_passes: the passes of the last solve with classes (0: it
+ * needed none, no link carrying two). */
+int bbs_net_mm_ws_passes(const bbs_net_mm_ws *ws);
 
 /* bbs_net_maxmin_solve: rate[f] (bytes/s) for every flow; bottleneck[f]
  * (may be NULL) is the link that froze it; saturated[l] (may be NULL) is 1
