@@ -29,7 +29,7 @@ if [ "${1:-}" = --run ]; then run "$2"; exit 0; fi
 JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 # runs: the given scenarios, JOBS at a time; their lines sorted by name
 runs() {
-    ls "$@" | xargs -P "$JOBS" -n 1 sh "$0" --run > "$OUT/lines"
+    printf "%s\n" "$@" | xargs -P "$JOBS" -I {} sh "$0" --run {} > "$OUT/lines"
     sort "$OUT/lines"
 }
 echo "== the 8-run hybrid matrix ($JOBS at a time)"

@@ -351,7 +351,8 @@ bb_cmd_compare(int argc, char **argv)
     if (a.out.csv)
         printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
                "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
-               "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth\n");
+               "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth,"
+               "lat_max_alone_s,lat_max_mix_s,lat_max_growth\n");
     else if (!a.out.json)
         printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n", "job",
                "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
@@ -359,12 +360,13 @@ bb_cmd_compare(int argc, char **argv)
     for (int j = 0; j < R[0].s.njobs; j++) {
         const bbs_exec_job_result *A = &R[0].res.jobs[j], *M = &R[1].res.jobs[match[j]];
         /* mix / alone; NAN (printed empty, "-" or null) when alone is 0 */
-        double x[4] = { ratio(M->elapsed_s, A->elapsed_s), ratio(M->comm_mean_s, A->comm_mean_s),
+        double x[5] = { ratio(M->elapsed_s, A->elapsed_s), ratio(M->comm_mean_s, A->comm_mean_s),
                         ratio(M->io_mean_s, A->io_mean_s),
-                        ratio(M->lat_rank_mean_s, A->lat_rank_mean_s) };
-        char xs[4][16];
+                        ratio(M->lat_rank_mean_s, A->lat_rank_mean_s),
+                        ratio(M->lat_max_s, A->lat_max_s) };
+        char xs[5][16];
         const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (isnan(x[i]))
                 strcpy(xs[i], a.out.csv ? "" : "-");
             else
@@ -378,16 +380,19 @@ bb_cmd_compare(int argc, char **argv)
                                   "lat_p99_mix_s", M->lat_p99_s,
                                   "lat_rank_mean_alone_s", A->lat_rank_mean_s,
                                   "lat_rank_mean_mix_s", M->lat_rank_mean_s);
-            static const char *const xk[4] = { "elapsed_slowdown", "comm_slowdown",
-                                               "io_slowdown", "lat_growth" };
-            for (int i = 0; i < 4; i++)
+            static const char *const xk[5] = { "elapsed_slowdown", "comm_slowdown",
+                                               "io_slowdown", "lat_growth", "lat_max_growth" };
+            json_object_set_new(o, "lat_max_alone_s", json_real(A->lat_max_s));
+            json_object_set_new(o, "lat_max_mix_s", json_real(M->lat_max_s));
+            for (int i = 0; i < 5; i++)
                 json_object_set_new(o, xk[i], isnan(x[i]) ? json_null() : json_real(x[i]));
             json_array_append_new(arr, o);
         } else if (a.out.csv)
-            printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s\n", nm, mo,
-                   A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s, M->comm_mean_s, xs[1],
-                   A->io_mean_s, M->io_mean_s, xs[2], A->lat_p99_s, M->lat_p99_s,
-                   A->lat_rank_mean_s, M->lat_rank_mean_s, xs[3]);
+            printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s,"
+                   "%.6g,%.6g,%s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s,
+                   M->comm_mean_s, xs[1], A->io_mean_s, M->io_mean_s, xs[2], A->lat_p99_s,
+                   M->lat_p99_s, A->lat_rank_mean_s, M->lat_rank_mean_s, xs[3], A->lat_max_s,
+                   M->lat_max_s, xs[4]);
         else
             printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
                    "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s,

@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 37
+t_plan 38
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -110,6 +110,9 @@ check "compare: the two runs side by side (the default) or one after the other, 
     '"$BBSIZE" compare --quiet --csv --threads 1 "$T/alone.ini" "$T/mix.ini" | cmp -s - "$T/cmp2" && [ $(wc -l <"$T/cmp2") -eq 2 ]'
 check "compare: a bad MIX.ini is refused by name before either runs (65)" \
     'printf "[job milc]\nmodel = milc\nranks = 0\n" >"$T/bm.ini"; "$BBSIZE" compare --quiet "$T/alone.ini" "$T/bm.ini" 2>"$T/bme"; [ $? -eq 65 ] && grep -q "bm.ini" "$T/bme"'
+"$BBSIZE" compare --quiet --csv "$T/alone.ini" "$T/rand.ini" >"$T/cmp3"
+check "compare: the largest latency alone and in the other run is simulate's latency_max_s, its growth their ratio" \
+    '"$BBSIZE" simulate --quiet --csv "$T/alone.ini" >"$T/sa" && awk -F, "FNR==1 {f++; if (f==1) for (i = 1; i <= NF; i++) if (\$i==\"latency_max_s\") c = i} f==1 && \$1==\"milc\" {a = \$c} f==2 && \$1==\"milc\" {m = \$c} f==3 && NR>1 && \$1==\"milc\" {ok = (\$17 / a - 1)^2 < 1e-10 && (\$18 / m - 1)^2 < 1e-10 && \$19 + 0 > 0 && (\$19 * a / m - 1)^2 < 1e-10} END {exit !ok}" "$T/sa" "$T/r1" "$T/cmp3"'
 check "24 shipped MFNetSim scenarios" '[ $(ls "$S"/mfnetsim-*.ini | wc -l) -eq 24 ]'
 check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full scale" \
     '"$BBSIZE" simulate --quiet --csv "$S/mfnetsim-checkpoint-alone-rand-min.ini" | awk -F, "\$1==\"checkpoint\" {exit !(\$10==50000000000)}"'
