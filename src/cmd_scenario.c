@@ -68,7 +68,8 @@ scn_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-/* run: R's simulation, timed; its status, with a message in err. */
+/* scn_job: a scenario to run; after scn_run (R's simulation, timed into
+ * R->wall_s) its status, with a message in err. */
 typedef struct {
     bb_scn_run *R;
     int rc;
