@@ -184,6 +184,8 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                unsigned char *saturated, char *err)
 {
     int nl = pb->nlinks, nf = pb->nflows, C = BBS_NET_MM_CLASSES, np, npair = 0, rc;
+    int stale = 0, cmax = 0;      /* stale: ws->use is not of rate */
+    double capmax = 0;
     size_t nlc = (size_t)nl * C;
     bbs_net_mm_problem vp;
 
@@ -262,22 +264,24 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
      * rate that small is not one to wait behind: the fabric's head-of-line
      * wait, buffer / rate, would come out at a tenth of a second for
      * 16 KiB behind a pair halved 16 times */
-    {
-        int snapped = 0;
-        for (int v = 0; v < npair; v++)
-            if (ws->pcap[v] > 0
-                && ws->pcap[v] < BBS_NET_MM_PRIO_RES * pb->cap[ws->pair_link[v]]) {
-                ws->pcap[v] = 0;
-                snapped = 1;
-            }
-        if (snapped)
-            fill(&vp, ws, rate, bottleneck, ws->psat);
+    for (int v = 0; v < npair; v++) {
+        if (ws->pcap[v] > 0 && ws->pcap[v] < BBS_NET_MM_PRIO_RES * pb->cap[ws->pair_link[v]]) {
+            ws->pcap[v] = 0;
+            stale = 1;
+        }
+        if (ws->pair_cls[v] > cmax)
+            cmax = ws->pair_cls[v];
     }
+    if (stale)
+        fill(&vp, ws, rate, bottleneck, ws->psat);
     /* feasible, class by class: what exceeds the room the earlier classes
-     * leave on a link is scaled down there */
-    for (int c = 1; c < C; c++) {
+     * leave on a link is scaled down there (ws->use is stale once rates
+     * change) */
+    for (int c = 1; c <= cmax; c++) {
         int over = 0;
-        class_use(pb, rate, ws->use);
+        if (stale)
+            class_use(pb, rate, ws->use);
+        stale = 0;
         for (int f = 0; f < nf; f++)
             ws->scale[f] = 1;
         for (int f = 0; f < nf; f++)
@@ -296,19 +300,26 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
                     over = 1;
                 }
             }
-        if (over)
+        if (over) {
             for (int f = 0; f < nf; f++)
                 rate[f] *= ws->scale[f];
+            stale = 1;
+        }
     }
     /* a flow below the passes' resolution (of its links' capacity: what
      * the halving and the scaling leave) is starved, and must be
      * starved by someone: an earlier class using at least half of one of
      * its links; otherwise (the passes did not settle) fall back to plain
      * max-min rather than park it for nothing */
-    class_use(pb, rate, ws->use);
+    if (stale)
+        class_use(pb, rate, ws->use);
+    for (int l = 0; l < nl; l++)
+        capmax = fmax(capmax, pb->cap[l]);
     for (int f = 0; f < nf; f++) {
         int held = 0;
         double most = 0;
+        if (rate[f] >= BBS_NET_MM_PRIO_RES * capmax)
+            continue; /* at least that share of every link */
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
             most = fmax(most, pb->cap[pb->path[k]]);
         if (rate[f] >= BBS_NET_MM_PRIO_RES * most)
