@@ -520,7 +520,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     {
         bbs_handler_fn fns[EV_NKINDS] = { h_issue, h_arrive, h_localsend, exec_h_devin, exec_h_fail,
-                                          exec_h_repair, exec_h_quiesce, h_post };
+                                          exec_h_repair, exec_h_quiesce, h_post,
+                                          exec_h_starved };
         for (int k = 0; k < EV_NKINDS; k++)
             if ((rc = bbs_engine_register(x->e, fns[k], x, &x->kinds[k])) != BB_OK) {
                 bb_seterr(err, rc, "cannot register handlers");

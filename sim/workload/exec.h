@@ -123,7 +123,7 @@ typedef struct {
                                           MFNetSim scenarios: 1) */
     int vc_priority;                   /* links serve their virtual channels in
                                           strict priority (bbs_net_fabric_set_vc_priority;
-                                          0, also in the scenarios: key vc_priority) */
+                                          0; the scenarios' key vc_priority: on) */
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */

@@ -27,7 +27,7 @@
 typedef struct bbs_exec_state bbs_exec_state;
 
 enum { EV_ISSUE = 0, EV_ARRIVE, EV_LOCALSEND, EV_DEVIN, EV_FAIL, EV_REPAIR, EV_QUIESCE,
-       EV_POST, EV_NKINDS };
+       EV_POST, EV_STARVED, EV_NKINDS };
 enum { M_P2P = 0, M_IOW, M_IOR, M_PIECE };
 enum { BLK_NONE = 0, BLK_COMM, BLK_IO };
 
@@ -54,6 +54,13 @@ typedef struct {
     int inj_next, injecting;
     double qdelay;
     double xfer_left;           /* bytes not yet sent in pieces (adaptive) */
+    /* a small message held by strict channel priority: the links (and its
+     * channels there) whose lower channels held it, and what its arrival
+     * takes once they let it go (EV_STARVED) */
+    int nstarve;
+    int starve_link[BBS_NET_MAX_PATH];
+    unsigned char starve_vc[BBS_NET_MAX_PATH];
+    double after_s;
     bbs_bbnode_piece pc;        /* M_PIECE: the node's piece it moves */
 } msg;
 
@@ -203,6 +210,8 @@ int exec_h_fail(bbs_engine *e, const bbs_event *ev, void *ctx);
 int exec_h_repair(bbs_engine *e, const bbs_event *ev, void *ctx);
 int exec_h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx);
 int exec_h_devin(bbs_engine *e, const bbs_event *ev, void *ctx);
+/* exec_net.c: a small message held by strict channel priority looks again */
+int exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx);
 
 /* exec_stats.c: growable samples and the results */
 int exec_dvec_push(dvec *d, double v);

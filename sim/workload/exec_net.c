@@ -30,11 +30,10 @@
  * link's far end (bbs_net_fabric_hol_wait_s): when flows on the link are
  * held further on, credit-based flow control keeps that virtual-channel
  * buffer full of their packets, which leave at their rate.
- * With strict channel priority, a packet that is not a flow (small) also
- * waits at a link the lower channels fill until their flows are gone
- * (bbs_net_fabric_starve_wait_s; a flow's starvation is in its rate). */
+ * (With strict channel priority a small message also waits for the lower
+ * channels: starve_hold.) */
 static double
-queue_delay(const bbs_exec_state *x, const int *path, int len, int small)
+queue_delay(const bbs_exec_state *x, const int *path, int len)
 {
     const bbs_net_topo *t = x->c->topo;
     const int *nf = bbs_net_fabric_link_flows(x->fab);
@@ -58,10 +57,51 @@ queue_delay(const bbs_exec_state *x, const int *path, int len, int small)
             d += w * pkt / cap;
         }
         d += bbs_net_fabric_hol_wait_s(x->fab, path[i], vc[i], vcb);
-        if (small)
-            d += bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
     }
     return d;
+}
+
+/* starve_hold: with strict channel priority, what small message m (not a
+ * flow; a flow's starvation is in its rate) waits at the links of its
+ * path whose lower channels fill them, until their flows have sent what
+ * they have left (bbs_net_fabric_starve_wait_s); those links are kept in
+ * m, to look again then (exec_h_starved): the output port sends from its
+ * lowest non-empty channel, so flows that started there meanwhile go
+ * first too. */
+static double
+starve_hold(const bbs_exec_state *x, msg *m, const int *path, int len)
+{
+    unsigned char vc[BBS_NET_MAX_PATH];
+    double d = 0;
+
+    m->nstarve = 0;
+    if (!x->c->vc_priority)
+        return 0;
+    bbs_net_path_vc(x->c->topo, path, len, vc);
+    for (int i = 0; i < len; i++) {
+        double w = bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
+        if (w > 0) {
+            m->starve_link[m->nstarve] = path[i];
+            m->starve_vc[m->nstarve++] = vc[i];
+            d += w;
+        }
+    }
+    return d;
+}
+
+int
+exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx)
+{
+    bbs_exec_state *x = ctx;
+    int mi = (int)ev->arg;
+    msg *m = &x->m[mi];
+    double d = 0, now = bbs_engine_now(e);
+
+    for (int i = 0; i < m->nstarve; i++)
+        d += bbs_net_fabric_starve_wait_s(x->fab, m->starve_link[i], m->starve_vc[i]);
+    m->qdelay += d;
+    return d > 0 ? exec_sched(x, now + d, EV_STARVED, 0, mi, NULL)
+                 : exec_sched(x, now + m->after_s, EV_ARRIVE, 0, mi, NULL);
 }
 
 /* store_forward: what a message's first packet adds by being received
@@ -88,9 +128,9 @@ store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
 /* first_packet_delay: what message m's first packet adds on the path:
  * the queueing it meets and its store-and-forward. */
 static double
-first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len, int small)
+first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len)
 {
-    return queue_delay(x, path, len, small) + store_forward(x, m->bytes, path, len);
+    return queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
 }
 
 /* exec_send_piece: the next flow of message mi: all of it, or under adaptive
@@ -110,7 +150,7 @@ exec_send_piece(bbs_exec_state *x, int mi)
     len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
     if (m->xfer_left == m->bytes)
-        m->qdelay = first_packet_delay(x, m, path, len, 0);
+        m->qdelay = first_packet_delay(x, m, path, len);
     m->xfer_left -= piece;
     return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
                                 NULL, x->err);
@@ -129,11 +169,12 @@ transmit(bbs_exec_state *x, int mi)
 
     if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
         int path[BBS_NET_MAX_PATH], len, rc;
-        double cap = INFINITY, t_sent;
+        double cap = INFINITY, t_sent, held;
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = first_packet_delay(x, m, path, len, 1);
+        m->qdelay = first_packet_delay(x, m, path, len);
+        held = starve_hold(x, m, path, len);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
@@ -142,9 +183,11 @@ transmit(bbs_exec_state *x, int mi)
         x->job_hopn[m->job]++;
         t_sent = bbs_engine_now(x->e) + m->bytes / cap;
         rc = exec_sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
+        m->after_s = bbs_net_path_delay_s(t, path, len) + m->qdelay;
+        m->qdelay += held;
         if (rc == BB_OK)
-            rc = exec_sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE, 0,
-                       mi, NULL);
+            rc = held > 0 ? exec_sched(x, t_sent + held, EV_STARVED, 0, mi, NULL)
+                          : exec_sched(x, t_sent + m->after_s, EV_ARRIVE, 0, mi, NULL);
         return rc;
     }
     m->xfer_left = m->bytes;
