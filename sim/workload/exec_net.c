@@ -182,13 +182,15 @@ transmit(bbs_exec_state *x, int mi)
         x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
         x->job_hopn[m->job]++;
         t_sent = bbs_engine_now(x->e) + m->bytes / cap;
-        rc = exec_sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL);
-        m->after_s = bbs_net_path_delay_s(t, path, len) + m->qdelay;
-        m->qdelay += held;
-        if (rc == BB_OK)
-            rc = held > 0 ? exec_sched(x, t_sent + held, EV_STARVED, 0, mi, NULL)
-                          : exec_sched(x, t_sent + m->after_s, EV_ARRIVE, 0, mi, NULL);
-        return rc;
+        if ((rc = exec_sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL)) != BB_OK)
+            return rc;
+        if (held > 0) {
+            m->after_s = bbs_net_path_delay_s(t, path, len) + m->qdelay;
+            m->qdelay += held;
+            return exec_sched(x, t_sent + held, EV_STARVED, 0, mi, NULL);
+        }
+        return exec_sched(x, t_sent + bbs_net_path_delay_s(t, path, len) + m->qdelay, EV_ARRIVE,
+                          0, mi, NULL);
     }
     m->xfer_left = m->bytes;
     return exec_send_piece(x, mi);
