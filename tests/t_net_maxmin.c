@@ -132,26 +132,18 @@ test_priority_classes(void **state)
             if (run == 2)
                 cc[0 * BBS_NET_MM_CLASSES + 1] = 0;
             assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
+            if (run == 0) { /* (h): from no start, the still target */
+                assert_int_equal(bbs_net_mm_ws_passes(ws), 3);
+                assert_true(rate[1] == 1 - 0.4);
+            }
             assert_float_equal(rate[0], 0.4, 1e-9);
             assert_float_equal(rate[1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
             assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 0], 1, 1e-12);
             assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
             assert_true(cc[0 * BBS_NET_MM_CLASSES + 2] == -1);
         }
-        bbs_net_mm_ws_free(ws);
-    }
-    {
-        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
-        double cap[] = { 1, 0.4 };
-        unsigned char cls[] = { 0, 0, 1 };
-        bbs_net_mm_problem pb = { 2, 2, off, path, cap, cls, NULL };
-        bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
-        char err[BB_ERRLEN];
-
-        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
-        assert_int_equal(bbs_net_mm_ws_passes(ws), 3);
-        assert_true(rate[1] == 1 - 0.4);
         pb.cls = NULL;
+        pb.cls_cap = NULL;
         assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
         assert_int_equal(bbs_net_mm_ws_passes(ws), 0);
         bbs_net_mm_ws_free(ws);
@@ -472,6 +464,41 @@ test_fabric_vc_priority(void **state)
     bbs_net_topo_free(t);
 }
 
+/* bbs_net_path_vc against route.h's rule, by hand: the rule reads only the
+ * link kinds, so the paths are made of one terminal (T), local (L) and
+ * global (G) link of the 6-router system.  Minimal T L G L T: 0 0 0 1 0.
+ * Non-minimal, one local hop in the intermediate group, T L G L G L T:
+ * 0 0 0 1 1 3 0.  Two local hops there, T L G L L G L T: 0 0 0 1 2 1 3 0.
+ * Within a group, T L T: 0 0 0. */
+static void
+test_path_vc(void **state)
+{
+    bbs_net_topo *t = small_topo();
+    int kind[3] = { -1, -1, -1 }; /* a terminal, a local, a global link */
+    static const char *const paths[4] = { "TLGLT", "TLGLGLT", "TLGLLGLT", "TLT" };
+    static const char *const want[4] = { "00010", "0001130", "00012130", "000" };
+
+    (void)state;
+    for (int l = 0; l < t->nlinks; l++) {
+        int k = t->link_kind[l] == BBS_NET_LINK_LOCAL ? 1
+                : t->link_kind[l] == BBS_NET_LINK_GLOBAL ? 2 : 0;
+        if (kind[k] < 0)
+            kind[k] = l;
+    }
+    assert_true(kind[0] >= 0 && kind[1] >= 0 && kind[2] >= 0);
+    for (int p = 0; p < 4; p++) {
+        int path[BBS_NET_MAX_PATH], len = (int)strlen(paths[p]);
+        unsigned char vc[BBS_NET_MAX_PATH];
+        for (int i = 0; i < len; i++)
+            path[i] = kind[paths[p][i] == 'T' ? 0 : paths[p][i] == 'L' ? 1 : 2];
+        bbs_net_path_vc(t, path, len, vc);
+        for (int i = 0; i < len; i++)
+            if (vc[i] != want[p][i] - '0')
+                fail_msg("%s: link %d on channel %d, want %c", paths[p], i, vc[i], want[p][i]);
+    }
+    bbs_net_topo_free(t);
+}
+
 /* Many random flows on the 72-node system: at sampled times no link is over
  * capacity and every flow has a bottleneck (max-min optimality); at the end
  * every byte is delivered, on each link class as routed. */
@@ -609,6 +636,7 @@ main(void)
         cmocka_unit_test(test_random_vs_reference),
         cmocka_unit_test(test_fabric_hand_timeline),
         cmocka_unit_test(test_fabric_vc_priority),
+        cmocka_unit_test(test_path_vc),
         cmocka_unit_test(test_fabric_random_invariants),
         cmocka_unit_test(test_fabric_local_mode_feasible),
         cmocka_unit_test(test_fabric_bad_input),

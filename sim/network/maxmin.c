@@ -326,10 +326,7 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
             continue;
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1] && !held; k++) {
             int l = pb->path[k];
-            double before = 0;
-            for (int c = 0; c < pb->cls[k]; c++)
-                before += ws->use[l * C + c];
-            held = before >= 0.5 * pb->cap[l];
+            held = room_left(ws, pb->cap[l], l, pb->cls[k]) <= 0.5 * pb->cap[l];
         }
         if (!held)
             return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);

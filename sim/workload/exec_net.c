@@ -30,17 +30,16 @@
  * link's far end (bbs_net_fabric_hol_wait_s): when flows on the link are
  * held further on, credit-based flow control keeps that virtual-channel
  * buffer full of their packets, which leave at their rate.
+ * vc: the path's virtual channels (bbs_net_path_vc).
  * (With strict channel priority a small message also waits for the lower
  * channels: starve_hold.) */
 static double
-queue_delay(const bbs_exec_state *x, const int *path, int len)
+queue_delay(const bbs_exec_state *x, const int *path, const unsigned char *vc, int len)
 {
     const bbs_net_topo *t = x->c->topo;
     const int *nf = bbs_net_fabric_link_flows(x->fab);
     double pkt = x->c->packet_bytes, d = 0;
-    unsigned char vc[BBS_NET_MAX_PATH];
 
-    bbs_net_path_vc(t, path, len, vc);
     for (int i = 0; i < len; i++) {
         double cap = t->link_cap_Bps[path[i]];
         double vcb = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
@@ -69,15 +68,13 @@ queue_delay(const bbs_exec_state *x, const int *path, int len)
  * lowest non-empty channel, so flows that started there meanwhile go
  * first too. */
 static double
-starve_hold(const bbs_exec_state *x, msg *m, const int *path, int len)
+starve_hold(const bbs_exec_state *x, msg *m, const int *path, const unsigned char *vc, int len)
 {
-    unsigned char vc[BBS_NET_MAX_PATH];
     double d = 0;
 
     m->nstarve = 0;
     if (!x->c->vc_priority)
         return 0;
-    bbs_net_path_vc(x->c->topo, path, len, vc);
     for (int i = 0; i < len; i++) {
         double w = bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
         if (w > 0) {
@@ -125,12 +122,13 @@ store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
     return sum - p / slowest;
 }
 
-/* first_packet_delay: what message m's first packet adds on the path:
- * the queueing it meets and its store-and-forward. */
+/* first_packet_delay: what message m's first packet adds on the path
+ * (its channels vc): the queueing it meets and its store-and-forward. */
 static double
-first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path, int len)
+first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path,
+                   const unsigned char *vc, int len)
 {
-    return queue_delay(x, path, len) + store_forward(x, m->bytes, path, len);
+    return queue_delay(x, path, vc, len) + store_forward(x, m->bytes, path, len);
 }
 
 /* exec_send_piece: the next flow of message mi: all of it, or under adaptive
@@ -149,8 +147,11 @@ exec_send_piece(bbs_exec_state *x, int mi)
         piece = rp;
     len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
-    if (m->xfer_left == m->bytes)
-        m->qdelay = first_packet_delay(x, m, path, len);
+    if (m->xfer_left == m->bytes) {
+        unsigned char vc[BBS_NET_MAX_PATH];
+        bbs_net_path_vc(t, path, len, vc);
+        m->qdelay = first_packet_delay(x, m, path, vc, len);
+    }
     m->xfer_left -= piece;
     return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
                                 NULL, x->err);
@@ -169,12 +170,14 @@ transmit(bbs_exec_state *x, int mi)
 
     if (m->kind == M_P2P && m->bytes <= x->c->small_bytes) {
         int path[BBS_NET_MAX_PATH], len, rc;
+        unsigned char vc[BBS_NET_MAX_PATH];
         double cap = INFINITY, t_sent, held;
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        m->qdelay = first_packet_delay(x, m, path, len);
-        held = starve_hold(x, m, path, len);
+        bbs_net_path_vc(t, path, len, vc);
+        m->qdelay = first_packet_delay(x, m, path, vc, len);
+        held = starve_hold(x, m, path, vc, len);
         for (int i = 0; i < len; i++) {
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;

@@ -54,7 +54,7 @@ typedef struct {
     int inject_fcfs;                  /* injection: fcfs (1, default) or concurrent */
     int backpressure;                 /* backpressure: on (1, default) or off */
     int store_forward;                /* store_forward: on (1, default) or off */
-    int vc_priority;                  /* vc_priority: on (1) or off (0, default) */
+    int vc_priority;                  /* vc_priority: on (1, default) or off */
     double send_overhead_s;           /* send_overhead: per message (3.51 us) */
     double copy_s_per_byte;           /* copy_per_byte: per byte sent (0.55 ns) */
     double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
