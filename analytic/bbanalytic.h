@@ -13,6 +13,7 @@
 #include "stationary.h"
 #include "fftwh.h"
 #include "measures.h"
+#include "bbbw.h"
 #include "sizing.h"
 #include "quanta.h"
 #include "generate.h"

@@ -13,6 +13,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/stationary.c analytic/stationary.h \
 	analytic/fftwh.c analytic/fftwh.h \
 	analytic/measures.c analytic/measures.h \
+	analytic/bbbw.c analytic/bbbw.h \
 	analytic/sizing.c analytic/sizing.h \
 	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \

@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # TAP tests: C programs (cmocka) and POSIX sh scripts sharing tests/setup.sh.
 ANALYTIC_TEST_LIBS = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS)
-check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff
+check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff \
+	tests/t_bbbw
+tests_t_bbbw_SOURCES = tests/t_bbbw.c tests/testutil.h
+tests_t_bbbw_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbbw_LDADD = $(ANALYTIC_TEST_LIBS)
 tests_t_onoff_SOURCES = tests/t_onoff.c tests/testutil.h
 tests_t_onoff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_onoff_LDADD = $(ANALYTIC_TEST_LIBS)
@@ -20,7 +24,7 @@ tests_t_sizing_LDADD = $(ANALYTIC_TEST_LIBS)
 tests_t_fftwh_SOURCES = tests/t_fftwh.c tests/testutil.h
 tests_t_fftwh_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fftwh_LDADD = $(ANALYTIC_TEST_LIBS)
-TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff \
+TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff tests/t_bbbw \
 	tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh tests/cli_onoff.sh \
 	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh
 EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh tests/cli_onoff.sh \
