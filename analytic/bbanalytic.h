@@ -19,5 +19,6 @@
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"
+#include "answer.h"
 
 #endif

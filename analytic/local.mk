@@ -19,4 +19,5 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/generate.c analytic/generate.h \
 	analytic/sweep.c analytic/sweep.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
-	analytic/effbw.c analytic/effbw.h
+	analytic/effbw.c analytic/effbw.h \
+	analytic/answer.c analytic/answer.h

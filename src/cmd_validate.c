@@ -214,7 +214,7 @@ bb_cmd_validate(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scenario)   /* the system-level cross-check: cmd_validate_scn.c */
         return bb_validate_scenario(&a.vs);
-    bb_ctx_load(&ctx, &a.base.common, a.base.file);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     n = parse_sizes(&ctx, a.size_arg, &S);
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     if (rc != BB_OK)
@@ -289,7 +289,7 @@ bb_cmd_validate(int argc, char **argv)
                "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "
                "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
                n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
-               a.tol, bb_ctx_model_name(&ctx), bb_sim_mode_name(a.base.sim.mode),
+               a.tol, bba_model_kind_name(bba_front_kind(ctx.front)), bb_sim_mode_name(a.base.sim.mode),
                a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run->horizon_units,
                tus, (unsigned long long)a.base.sim.seed, run->wall_s);
     }

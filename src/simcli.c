@@ -241,11 +241,11 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     memset(run, 0, sizeof *run);
     run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
     run->warmup_units = o->warmup_arg ? units_whole("warmup", o->warmup_arg, tu, 0) : 0;
-    b->n = ctx->q.n;
-    b->b = ctx->q.b;
-    b->p = ctx->q.p;
-    b->B = ctx->q.B;
-    b->bb_bw = ctx->q.bb_bw;
+    b->n = ctx->q->n;
+    b->b = ctx->q->b;
+    b->p = ctx->q->p;
+    b->B = ctx->q->B;
+    b->bb_bw = ctx->q->bb_bw;
     b->mode = o->mode;
     b->horizon_units = run->horizon_units;
     b->warmup_units = run->warmup_units;
@@ -253,17 +253,17 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->noise = o->noise;
     b->seed = o->seed;
     if (o->mode == BBS_BB_ONOFF)
-        b->burst_tu = ctx->q.burst_tu; /* 1/(1 - p_i) where the file has none */
+        b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
                 bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
-            run->period_tu = malloc(ctx->q.n * sizeof *run->period_tu);
+            run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
             if (run->period_tu == NULL)
                 bb_die(BB_EXIT_SOFTWARE, "out of memory");
-            for (size_t i = 0; i < ctx->q.n; i++) {
+            for (size_t i = 0; i < ctx->q->n; i++) {
                 double d = ctx->wl.apps[i].period_s;
 
                 if (!(d > 0))

@@ -14,22 +14,24 @@ typedef struct {
     const bb_simrun *run;
 } eval_ctx;
 
-/* One analytic evaluation per size, as units of the thread pool (bba_eval
- * only reads the model), stored by index. */
+/* One answer of the front door per size, as units of the thread pool (a
+ * front is read-only), stored by index. */
 static int
 eval_unit(size_t k, void *result, const void *vctx, char *err)
 {
     const eval_ctx *ec = vctx;
+    const bbs_bb_config *c = &ec->run->cfg[k];
+    double q = ec->ctx->q->quantum_bytes;
     bb_valrow *r = result;
-    bba_eval_result ev;
-    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
-                      &ec->ctx->so, &ev, NULL, err);
+    bba_drain d = { c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
+    bba_answer a;
+    int rc = bba_front_idle(ec->ctx->front, (double)c->S * q, &d, &a, err);
 
     if (rc != BB_OK)
         return rc;
-    r->S = ec->run->cfg[k].S;
-    r->analytic = ev.meas.idle;
-    r->quiet_analytic = ev.meas.quiet;
+    r->S = c->S;
+    r->analytic = a.idle;
+    r->quiet_analytic = a.quiet;
     return BB_OK;
 }
 

@@ -39,12 +39,14 @@ typedef struct {
     double ratio;               /* E / B */
     double qrate;               /* bytes/s of one quantum per time unit */
     /* 1. the recommendation: what `bbsize size` computes */
-    bba_size_result sr;
+    bba_answer rec;
     int feasible;
-    long S_star, bwq;           /* size (quanta, -1 if infeasible); extra
-                                   bandwidth above B (quanta) */
-    /* 2. idle versus size: nsz sizes 0..S_top for each of nsc load scales */
-    long S_top, nsz, *sizes;
+    double S_star;              /* bytes (-1 if infeasible) */
+    long bwq;                   /* extra bandwidth above B (quanta) */
+    /* 2. idle versus size: nsz sizes 0..S_top (bytes) for each of nsc
+     * load scales */
+    double S_top, *sizes;
+    long nsz;
     bb_scenario *sc;
     size_t nsc;
     /* the sweep: nsc * nsz greedy points, then NTH lazy thresholds */
@@ -52,9 +54,10 @@ typedef struct {
     bba_sweep_out *out;
     size_t npts, nfailed;
     char failed_msg[BB_ERRLEN];
-    /* 4. greedy versus lazy at S_lazy */
-    long S_lazy;
-    bba_threshold_result tr;
+    /* 4. greedy versus lazy at S_lazy (bytes) */
+    double S_lazy;
+    bba_answer thr_best, thr_greedy;
+    int thr_feasible;
     char thr_msg[BB_ERRLEN];    /* "" unless the threshold search failed */
     /* 6. the simulation beside the predictions (o.validate) */
     int val_rc;                 /* BB_OK, or the analytic side's error */
