@@ -18,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
 #include "network/topo.h"
@@ -363,6 +364,21 @@ build_model(bb_ctx *ctx, int warn)
     bb_ctx_attach_bursts(ctx);
 }
 
+int
+bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
+{
+    const char *dirs[BB_DATADIR_MAX];
+    size_t n = bb_datadirs(dirs);
+    int rc = bb_system_find(name, dirs, n, s, err, errlen);
+
+    if (rc == 0) {
+        const char *shown = bb_datadir_shown(s->path);
+
+        memmove(s->path, shown, strlen(shown) + 1);
+    }
+    return rc;
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
@@ -377,7 +393,7 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     if (rc != 0)
         bb_die(rc, "%s", err);
     if (opt->system) {
-        rc = bb_system_find(opt->system, &ctx->sys, err, sizeof err);
+        rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
         if (rc != 0)
             bb_die(rc, "%s", err);
         ctx->has_system = 1;

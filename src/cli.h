@@ -101,6 +101,10 @@ void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
+/* bb_system_lookup: the preset NAME from the data directories
+ * (datadir.h), with s->path shown relative to the one it lies in
+ * ("systems/cori.conf").  Returns the statuses of bb_system_find. */
+int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
 /* bb_ctx_resolution_is_default: 1 when no option, preset or file line set
  * the resolution (idle and size then choose it: doubling it must move the
  * answer by less than BB_RES_SETTLE). */
