@@ -189,7 +189,7 @@ static const struct argp_option limits_options[] = {
     { NULL, 0, NULL, 0, "Bounds:", 50 },
     BB_MAX_EVENTS_OPTION,
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse runs needing more memory than this (default 75% of RAM)", 0 },
+      "refuse runs needing more memory than this (default 75% of physical memory)", 0 },
     { 0 }
 };
 

@@ -236,16 +236,21 @@ static const struct argp_option common_options[] = {
       "PFS bandwidth B, e.g. 1.45TB/s (plain number: data units per time unit)", 1 },
     { "bb-bw", OPT_BB_BW, "RATE", 0, "burst-buffer bandwidth B_BB (optional)", 1 },
     { "time-unit", OPT_TIME_UNIT, "DURATION", 0,
-      "the model's time unit, e.g. 60s or 1min (default 1 s)", 1 },
+      "the model's time unit, e.g. 60s or 1min (default: the workload file's '#@ "
+      "time-unit', else the --system preset's, else 1 s; size chooses it when every "
+      "burst is a duration)", 1 },
     { "resolution", OPT_RESOLUTION, "R", 0,
-      "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
+      "quanta per PFS bandwidth and time unit (default: the --system preset's, else the "
+      "workload file's, else chosen by idle and size for the Bernoulli model, doubling "
+      "100 until the answer moves by < 0.1%, else 100 as in the paper)", 1 },
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
       "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
       "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+      "refuse models and runs needing more memory than this (default 75% of "
+      "physical memory)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
     { 0 }
@@ -463,7 +468,7 @@ static const struct argp_option policy_options[] = {
     { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
     { "threshold", OPT_POL_THRESHOLD, "T", 0,
       "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
-      "unit (default 0; implies --policy lazy)", 3 },
+      "unit; giving one implies --policy lazy, and --policy lazy alone means 0", 3 },
     { "empty-prob", OPT_POL_EPS, "EPS", 0,
       "lazy: probability of draining below the threshold (default 0.01)", 3 },
     { 0 }

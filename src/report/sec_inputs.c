@@ -70,7 +70,7 @@ assumptions(bb_doc *d, const bb_report *r)
     else
         bb_doc_item(d, "each application does I/O a fraction p of the time units, in I/O phases "
                     "of the mean length of its burst column (a two-state ON/OFF Markov chain "
-                    "over time units, independent of the others; issue 13), where the paper "
+                    "over time units, independent of the others), where the paper "
                     "draws every time unit afresh;");
     bb_doc_item(d, "all applications share one time unit, which should be close to their I/O "
                 "burst duration; the PFS takes B per time unit and the excess goes to the burst "
