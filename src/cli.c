@@ -536,7 +536,7 @@ bb_ctx_attach_bursts(bb_ctx *ctx)
             ctx->has_check = 0;
     }
     /* The many-sources correction (effbw.h) replaces the decay rate's
-     * where it applies: measured closer (README, bursts section). */
+     * where it applies: measured closer (docs/model.md, bursts section). */
     if (bba_effbw_ms_attach(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
                             err) == BB_OK) {
         ctx->model.idle_decay = 0;
