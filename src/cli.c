@@ -18,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
 #include "network/topo.h"
@@ -181,7 +182,7 @@ static const struct argp_option limits_options[] = {
     { NULL, 0, NULL, 0, "Bounds:", 50 },
     BB_MAX_EVENTS_OPTION,
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse runs needing more memory than this (default 75% of RAM)", 0 },
+      "refuse runs needing more memory than this (default 75% of physical memory)", 0 },
     { 0 }
 };
 
@@ -310,6 +311,21 @@ check_platform(const bb_ctx *ctx, const bb_common *opt)
                                                              : "it overflows");
 }
 
+int
+bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
+{
+    const char *dirs[BB_DATADIR_MAX];
+    size_t n = bb_datadirs(dirs);
+    int rc = bb_system_find(name, dirs, n, s, err, errlen);
+
+    if (rc == 0) {
+        const char *shown = bb_datadir_shown(s->path);
+
+        memmove(s->path, shown, strlen(shown) + 1);
+    }
+    return rc;
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st)
 {
@@ -324,7 +340,7 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle
     if (rc != 0)
         bb_die(rc, "%s", err);
     if (opt->system) {
-        rc = bb_system_find(opt->system, &ctx->sys, err, sizeof err);
+        rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
         if (rc != 0)
             bb_die(rc, "%s", err);
         ctx->has_system = 1;

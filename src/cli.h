@@ -91,6 +91,10 @@ void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size
  * a message on any error (64 for an unknown system, listing the known
  * ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st);
+/* bb_system_lookup: the preset NAME from the data directories
+ * (datadir.h), with s->path shown relative to the one it lies in
+ * ("systems/cori.conf").  Returns the statuses of bb_system_find. */
+int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */

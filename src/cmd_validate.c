@@ -28,9 +28,9 @@ static const struct argp_option options[] = {
     { NULL, 0, NULL, 0, "Scenario mode (bbsize-scenario(5)):", 60 },
     { "scenario", OPT_SCENARIO, "FILE", 0, "the system-level cross-check on this scenario "
       "instead; it takes --capacity, --pfs-bw (a plain number: bytes/s), --time-unit "
-      "(default: the median write burst), --resolution, --replications (default 5), "
-      "--seed (overrides the scenario's), --threads, --confidence, --max-memory (default "
-      "4GB), --max-events, --csv, --json, --quiet", 60 },
+      "(the median write burst when absent), --resolution, --replications (5 when "
+      "absent), --seed (overrides the scenario's), --threads, --confidence, --max-memory "
+      "(4GB when absent), --max-events, --csv, --json, --quiet", 60 },
     { "capacity", OPT_CAPACITY, "SIZE", 0, "override [storage] capacity (per buffer node)",
       60 },
     { 0 }

@@ -15,6 +15,7 @@
 #include "bbmpi.h"
 #include "cli.h"
 #include "commands.h"
+#include "datadir.h"
 #include "mpistart.h"
 
 #ifdef HAVE_MPI
@@ -142,6 +143,7 @@ main(int argc, char **argv)
     if (bb_mpi_start(&argc, &argv) && bbs_mpi_rank() != 0)
         quiet_rank();
     gsl_set_error_handler_off();
+    bb_datadir_init(argv[0]);
     bb_limits_init();
     bb_options_init();
     argp_err_exit_status = BB_EXIT_USAGE;

@@ -242,16 +242,17 @@ static const struct argp_option common_options[] = {
       "quanta per PFS bandwidth and time unit (default: doubled from 100, the "
       "paper's, until the size moves by less than 0.1%)", 1 },
     { "model", OPT_MODEL, "NAME", 0,
-      "auto (default: bernoulli without a burst column, else fluid), bernoulli "
-      "(the paper's chain), chain (ON/OFF chain at the time unit) or fluid "
-      "(continuous time)", 1 },
+      "which model answers (default: auto, which is bernoulli without a burst "
+      "column, else fluid): bernoulli (the paper's chain), chain (the ON/OFF "
+      "chain at the time unit) or fluid (continuous time)", 1 },
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
       "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
       "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+      "refuse models and runs needing more memory than this (default 75% of "
+      "physical memory)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
     { 0 }
@@ -502,7 +503,7 @@ static const struct argp_option policy_options[] = {
     { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
     { "threshold", OPT_POL_THRESHOLD, "T", 0,
       "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
-      "unit (default 0; implies --policy lazy)", 3 },
+      "unit; giving one implies --policy lazy, and --policy lazy alone means 0", 3 },
     { "empty-prob", OPT_POL_EPS, "EPS", 0,
       "lazy: probability of draining below the threshold (default 0.01)", 3 },
     { 0 }
