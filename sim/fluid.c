@@ -98,12 +98,23 @@ bbs_fluid_mean_rate(const bbs_fluid_config *c)
     return E;
 }
 
+double
+bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s)
+{
+    const bbs_fluid_platform *f = &c->pf;
+    double tau = 0, E = bbs_fluid_mean_rate(c), B = f->pfs_bw_Bps;
+
+    if (E > B)
+        tau = f->size_bytes / (E - B);
+    else if (f->lazy && E < B)
+        tau = f->threshold_bytes / (f->eps * (B - E));
+    return fmax(horizon_s / 10, fmin(tau, horizon_s));
+}
+
 void
 bbs_fluid_default_times(const bbs_fluid_config *c, double *horizon_s, double *warmup_s)
 {
-    const bbs_fluid_platform *f = &c->pf;
-    double cycle = 0, H, W, tau = 0, E = bbs_fluid_mean_rate(c), B = f->pfs_bw_Bps;
-    double ev = bbs_fluid_event_rate(c);
+    double cycle = 0, H, W, ev = bbs_fluid_event_rate(c);
 
     for (size_t i = 0; i < c->n; i++)
         if (has_phases(c, i) && c->on_s[i] / c->p[i] > cycle)
@@ -111,11 +122,7 @@ bbs_fluid_default_times(const bbs_fluid_config *c, double *horizon_s, double *wa
     if (!(cycle > 0))
         cycle = 1;
     H = BBS_FLUID_CYCLES * cycle;
-    if (E > B)
-        tau = f->size_bytes / (E - B);
-    else if (f->lazy && E < B)
-        tau = f->threshold_bytes / (f->eps * (B - E));
-    W = fmax(H / 10, fmin(tau, H));
+    W = bbs_fluid_default_warmup(c, H);
     if (ev * (H + W) > BBS_FLUID_DEFAULT_EVENTS) {
         double k = BBS_FLUID_DEFAULT_EVENTS / (ev * (H + W));
 

@@ -88,16 +88,20 @@ double bbs_fluid_mean_rate(const bbs_fluid_config *c);
  *   cycle = the longest mean ON/OFF cycle, max_i L_i / p_i (1 s when no
  *           source has phases);
  *   H = BBS_FLUID_CYCLES cycles;
- *   tau = the content's own time scale: S / (E - B) when E > B (the time to
- *         fill at the mean excess), T / (EPS (B - E)) when lazy with E < B
- *         (to drain the threshold at the lazy rate), else 0;
- *   W = max(H / 10, min(tau, H));
+ *   W = bbs_fluid_default_warmup(c, H);
  * then both scaled down together so that a replication expects at most
  * BBS_FLUID_DEFAULT_EVENTS phase changes.  Reads c's sources and platform,
  * not its horizon and warm-up.  O(n). */
 #define BBS_FLUID_CYCLES 1e4
 #define BBS_FLUID_DEFAULT_EVENTS 1e6
 void bbs_fluid_default_times(const bbs_fluid_config *c, double *horizon_s, double *warmup_s);
+
+/* bbs_fluid_default_warmup: the warm-up for a horizon H (s): max(H / 10,
+ * min(tau, H)), tau the content's own time scale from its empty start:
+ * S / (E - B) when E > B (the time to fill at the mean excess),
+ * T / (EPS (B - E)) when lazy with E < B (to drain the threshold at the
+ * lazy rate), else 0.  O(n). */
+double bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s);
 
 /* bbs_fluid_estimate: the size of one replication before it runs:
  * *events expected (the sources' first events plus (W + H) times the
