@@ -366,6 +366,18 @@ build_model(bb_ctx *ctx, int warn)
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
+    bb_ctx_read(ctx, opt, file);
+    bba_solver_defaults(&ctx->so);
+    ctx->so.kind = opt->solver;
+    ctx->so.tol = 1e-12;
+    ctx->so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
+                                                        : default_memory_limit();
+    build_model(ctx, 1);
+}
+
+void
+bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
+{
     char err[BB_ERRLEN];
     int rc;
     const bb_qty *pfs, *bb, *tu;
@@ -425,13 +437,6 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
     check_platform(ctx, opt);
-
-    bba_solver_defaults(&ctx->so);
-    ctx->so.kind = opt->solver;
-    ctx->so.tol = 1e-12;
-    ctx->so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
-                                                        : default_memory_limit();
-    build_model(ctx, 1);
 }
 
 void

@@ -101,6 +101,12 @@ void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
  * compute DIST.  Exits with a message on any error (64 for an unknown
  * system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
+/* bb_ctx_read: the part of bb_ctx_load before quantising: the file read,
+ * the platform combined and checked, the applications' bandwidths, periods
+ * and bursts resolved to bytes/s and seconds (ctx->wl.apps, ctx->pf); no
+ * model (ctx->q and ctx->model stay empty).  For the continuous-time
+ * commands, which need no quanta.  Exits with a message on any error. */
+void bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file);
 /* bb_ctx_resolution_is_default: 1 when no option, preset or file line set
  * the resolution (idle and size then choose it: doubling it must move the
  * answer by less than BB_RES_SETTLE). */

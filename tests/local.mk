@@ -93,7 +93,8 @@ EXTRA_DIST += tests/cli_simulate.sh
 check_PROGRAMS += tests/t_fluidsim
 tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
-TESTS += tests/t_fluidsim
+TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
+EXTRA_DIST += tests/cli_fluidsim.sh
 
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
