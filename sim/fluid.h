@@ -26,7 +26,7 @@
  *
  * Cost per replication: (warmup + horizon) sum_i 2 p_i / L_i events
  * expected (bbs_fluid_estimate), each O(log n + C) for C distinct rates;
- * memory O(n).  About 0.1 us per event on one core (bench/fluidsim.sh). */
+ * memory O(n).  About 0.2 us per event on one core (bench/fluidsim.sh). */
 #ifndef BBSIZE_SIM_FLUID_H
 #define BBSIZE_SIM_FLUID_H
 

@@ -193,7 +193,7 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
 
 static void
 print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary *s,
-           const bb_simargs *a, size_t nv, double wall_s)
+           const bb_simargs *a, size_t nv)
 {
     char sz[64], occ[3][64], w[64], pfs[64], left[64], th[64], in[3][64], out[64];
     char B[64], bb[64], H[64], W[64], err[64];
@@ -228,11 +228,11 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
         printf(" (threshold %s, EPS %g)", th, c->pf.eps);
     printf(", PFS %s, buffer bandwidth %s; fluid model, %zu ON/OFF source%s of %zu "
            "applications\n", B, bb, nv, nv == 1 ? "" : "s", c->n);
-    printf("  %zu replications x %s after a warm-up of %s, seed %llu, %llu events in %.2f s\n",
+    printf("  %zu replications x %s after a warm-up of %s, seed %llu, %llu events\n",
            s->replications, H, W, (unsigned long long)a->sim.seed,
-           (unsigned long long)s->events, wall_s);
-    printf("  written %s = to PFS %s + left in buffer %s (conservation error %s)\n", w, pfs,
-           left, err);
+           (unsigned long long)s->events);
+    printf("  written %s = to PFS %s + left in buffer %s (conservation error %s, %.2g of "
+           "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);
 }
 
 int
@@ -306,7 +306,11 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     if (a->common.out.json)
         print_json(&ctx, &c, &s, a, nv);
     else
-        print_text(&ctx, &c, &s, a, nv, wall);
+        print_text(&ctx, &c, &s, a, nv);
+    /* The wall time on stderr: stdout depends only on the inputs and --seed. */
+    if (!a->common.out.quiet)
+        fprintf(stderr, "bbsize: simulate: wall %.2f s, %llu events, %.3g events/s\n", wall,
+                (unsigned long long)s.events, wall > 0 ? (double)s.events / wall : 0.0);
     free(res);
     free_sources(&src);
     bb_ctx_free(&ctx);

@@ -57,7 +57,7 @@ name,p,bw
 c,1,3
 CSV
 
-F="--mode fluid --replications 6"
+F="--mode fluid --replications 6 --quiet"
 sim() { "$BBSIZE" simulate "$@"; }
 
 sim "$T/ex.csv" --bb-size 1PB $F --seed 5 --json >"$T/a.json"
@@ -128,7 +128,7 @@ hi=$(json_num idle_fraction_ci_high "$T/bw.json")
 check "--bb-bw binds: the 99.9% interval [$lo, $hi] covers 0.075" \
     'awk -v l="$lo" -v h="$hi" "BEGIN { exit !(l <= 0.075 && 0.075 <= h && h - l < 0.01) }"'
 sim "$T/const.csv" --bb-size 10 --mode fluid --replications 2 --horizon 100 --warmup 10 \
-    --json >"$T/k.json"
+    --json --quiet >"$T/k.json"
 t_close "a constant source: idle (3 - 1)/3 exactly" "$(json_num idle_fraction "$T/k.json")" 0.6666666667 1e-9
 check "a constant source: no events, always full" \
     '[ "$(json_num events "$T/k.json")" = 0 ] && [ "$(json_num p_full "$T/k.json")" = "1.0" ]'
@@ -137,6 +137,12 @@ sim "$T/ex.csv" --bb-size 1PB $F --policy lazy --threshold 300TB --bb-bw 300GB/s
 check "text: lazy threshold, EPS and B_BB named" \
     'grep -q "lazy draining (threshold 300 TB, EPS 0.01)" "$T/lazy" && grep -q "buffer bandwidth 300 GB/s" "$T/lazy"'
 check "text: written = to PFS + left, with its error" 'grep -q "^  written .* = to PFS .* + left in buffer .*(conservation error" "$T/lazy"'
+sim "$T/ex.csv" --bb-size 1PB --mode fluid --replications 6 --policy lazy --threshold 300TB \
+    --bb-bw 300GB/s --threads 1 2>"$T/lazy1.err" >"$T/lazy1"
+check "text: the same bytes on 1 thread, the wall time on stderr" \
+    'cmp -s "$T/lazy" "$T/lazy1" && grep -q "wall .* s, .* events" "$T/lazy1.err"'
+run sim --bb-size 100TB --mode fluid --threshold 0.3 --bb-bw 400GB/s --horizon 30d --quiet
+check "the man page's example runs" '[ "$rc" -eq 0 ] && grep -q "lazy draining (threshold 30 TB" "$T/out" && [ ! -s "$T/err" ]'
 
 # Bad input: options (64), data (65 with file, line, field), bounds (2).
 S1="$BBSIZE simulate $T/ex.csv --bb-size 1PB --mode fluid"
