@@ -120,7 +120,7 @@ fmt_time(char *buf, size_t len, double s)
     snprintf(buf, len, "%.4g %s", s / u[k].s, u[k].name);
 }
 
-/* "12.3 GB/s"-style rate; "unlimited" for INFINITY. */
+/* A bandwidth: "12.3 GB/s", or "unlimited" for INFINITY. */
 static void
 fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps)
 {
@@ -203,7 +203,7 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
         double r[3] = { s->bb_in_Bps.mean, s->bb_in_Bps.lo, s->bb_in_Bps.hi };
 
         bb_ctx_fmt_size(ctx, occ[k], sizeof occ[k], v[k]);
-        fmt_rate(ctx, in[k], sizeof in[k], r[k]);
+        bb_ctx_fmt_rate(ctx, in[k], sizeof in[k], r[k]);
     }
     bb_ctx_fmt_size(ctx, sz, sizeof sz, c->pf.size_bytes);
     bb_ctx_fmt_size(ctx, th, sizeof th, c->pf.threshold_bytes);
@@ -228,8 +228,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
         printf(" (threshold %s, EPS %g)", th, c->pf.eps);
     printf(", PFS %s, buffer bandwidth %s; fluid model, %zu ON/OFF source%s of %zu "
            "applications\n", B, bb, nv, nv == 1 ? "" : "s", c->n);
-    printf("  %zu replications x %s after a warm-up of %s, seed %llu, %llu events\n",
-           s->replications, H, W, (unsigned long long)a->sim.seed,
+    printf("  %zu replication%s x %s after a warm-up of %s, seed %llu, %llu events\n",
+           s->replications, s->replications == 1 ? "" : "s", H, W, (unsigned long long)a->sim.seed,
            (unsigned long long)s->events);
     printf("  written %s = to PFS %s + left in buffer %s (conservation error %s, %.2g of "
            "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);

@@ -250,21 +250,22 @@ one_source(double b, double p, double L, const bbs_fluid_platform *f)
     return o;
 }
 
+/* A configuration of n sources (borrowed arrays). */
 static bbs_fluid_config
-one_source_config(const double *b, const double *p, const double *L, bbs_fluid_platform f,
-                  double H, double W)
+config(size_t n, const double *b, const double *p, const double *L, bbs_fluid_platform f,
+       double H, double W, uint64_t seed)
 {
     bbs_fluid_config c;
 
     memset(&c, 0, sizeof c);
-    c.n = 1;
+    c.n = n;
     c.rate_Bps = b;
     c.p = p;
     c.on_s = L;
     c.pf = f;
     c.horizon_s = H;
     c.warmup_s = W;
-    c.seed = 11;
+    c.seed = seed;
     return c;
 }
 
@@ -314,7 +315,7 @@ test_one_source_greedy(void **state)
 {
     const double b[] = { 2 }, p[] = { 0.3 }, L[] = { 1 };
     bbs_fluid_platform f = platform(1, INFINITY, 1);
-    bbs_fluid_config c = one_source_config(b, p, L, f, 1e5, 100);
+    bbs_fluid_config c = config(1, b, p, L, f, 1e5, 100, 11);
     closed_form x = one_source(2, 0.3, 1, &f);
 
     (void)state;
@@ -334,7 +335,7 @@ test_one_source_bbbw(void **state)
 {
     const double b[] = { 4 }, p[] = { 0.2 }, L[] = { 0.5 };
     bbs_fluid_platform f = platform(1, 1.5, 0.8);
-    bbs_fluid_config c = one_source_config(b, p, L, f, 1e5, 100);
+    bbs_fluid_config c = config(1, b, p, L, f, 1e5, 100, 11);
     closed_form x = one_source(4, 0.2, 0.5, &f);
 
     (void)state;
@@ -355,7 +356,7 @@ test_one_source_lazy(void **state)
     f.lazy = 1;
     f.threshold_bytes = 1;
     f.eps = 0.2;
-    c = one_source_config(b, p, L, f, 1e5, 200);
+    c = config(1, b, p, L, f, 1e5, 200, 11);
     x = one_source(2, 0.3, 1, &f);
     NEAR(x.p_on, 0.3, 1e-12);
     check_against_closed_form(&c, &x);
@@ -375,15 +376,7 @@ test_limit_size_zero(void **state)
     double idle = 0, B = 2.5;
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 3;
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(B, INFINITY, 0);
-    c.horizon_s = 1e4;
-    c.warmup_s = 10;
-    c.seed = 5;
+    c = config(3, b, p, L, platform(B, INFINITY, 0), 1e4, 10, 5);
     for (int f = 0; f < 8; f++) {
         double pi = 1, r = 0;
 
@@ -413,7 +406,7 @@ test_limit_size_large(void **state)
 {
     const double b1[] = { 4 }, p1[] = { 0.2 }, L1[] = { 1 };
     const double b2[] = { 3 }, p2[] = { 0.5 }, L2[] = { 1 };
-    bbs_fluid_config c = one_source_config(b1, p1, L1, platform(1, 1.5, 1e3), 2e4, 100);
+    bbs_fluid_config c = config(1, b1, p1, L1, platform(1, 1.5, 1e3), 2e4, 100, 11);
     bbs_fluid_result res[20];
     bbs_fluid_summary s;
 
@@ -422,7 +415,7 @@ test_limit_size_large(void **state)
     assert_in("idle, S large, E < B", &s.idle, 0.2 * (4 - 1 - 1.5) / 4);
     assert_true(s.p_full.mean == 0);
     /* E = 1.5 > B = 1: fills in about S/(E - B) = 100 s, warm-up 1000 s */
-    c = one_source_config(b2, p2, L2, platform(1, INFINITY, 50), 2e4, 1e3);
+    c = config(1, b2, p2, L2, platform(1, INFINITY, 50), 2e4, 1e3, 11);
     simulate(&c, 20, 0.999, 0, res, &s);
     assert_in("idle, S large, E > B", &s.idle, (1.5 - 1) / 3);
     assert_true(!(s.idle.lo <= 1 - 1 / 1.5 && 1 - 1 / 1.5 <= s.idle.hi));
@@ -447,15 +440,7 @@ test_draws_replayed(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 2;
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(2, INFINITY, 0);
-    c.horizon_s = 300;
-    c.warmup_s = 50;
-    c.seed = 11;
+    c = config(2, b, p, L, platform(2, INFINITY, 0), 300, 50, 11);
     for (uint64_t unit = 0; unit < 20; unit++) {
         gsl_rng *g = bbs_rng_stream_new(NULL, c.seed, unit, BBS_ENTITY(BBS_ECLASS_APP, 1));
         double t = 0, end = c.warmup_s + c.horizon_s, on_time = 0;
@@ -496,14 +481,8 @@ test_constant_source(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 3;          /* with one that never writes and one of rate 0 */
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(1, 1.5, 10);
-    c.horizon_s = 100;
-    c.warmup_s = 10;
+    /* with one that never writes and one of rate 0 */
+    c = config(3, b, p, L, platform(1, 1.5, 10), 100, 10, 1);
     assert_int_equal(bbs_fluid_run(&c, 0, &r, err), BB_OK);
     assert_int_equal(r.events, 0);
     CLOSE(r.idle, 2.0 / 3);
@@ -525,18 +504,10 @@ test_conservation(void **state)
     bbs_fluid_summary s;
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 4;
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(4, 2.5, 5);
+    c = config(4, b, p, L, platform(4, 2.5, 5), 2e4, 100, 3);
     c.pf.lazy = 1;
     c.pf.threshold_bytes = 2;
     c.pf.eps = 0.3;
-    c.horizon_s = 2e4;
-    c.warmup_s = 100;
-    c.seed = 3;
     simulate(&c, 8, 0.95, 0, res, &s);
     for (int k = 0; k < 8; k++) {
         bbs_fluid_result *r = &res[k];
@@ -562,15 +533,7 @@ test_reproducible(void **state)
     bbs_fluid_summary s;
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 2;
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(2, INFINITY, 3);
-    c.horizon_s = 2000;
-    c.warmup_s = 10;
-    c.seed = 42;
+    c = config(2, b, p, L, platform(2, INFINITY, 3), 2000, 10, 42);
     simulate(&c, 6, 0.95, 1, a, &s);
     simulate(&c, 6, 0.95, 2, d, &s);
     assert_memory_equal(a, d, sizeof a);
@@ -589,7 +552,7 @@ test_interval_coverage(void **state)
 {
     const double b[] = { 2 }, p[] = { 0.3 }, L[] = { 1 };
     bbs_fluid_platform f = platform(1, INFINITY, 1);
-    bbs_fluid_config c = one_source_config(b, p, L, f, 1000, 30);
+    bbs_fluid_config c = config(1, b, p, L, f, 1000, 30, 11);
     closed_form x = one_source(2, 0.3, 1, &f);
     bbs_fluid_result res[10];
     bbs_fluid_summary s;
@@ -621,12 +584,7 @@ test_default_times_and_estimate(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    memset(&c, 0, sizeof c);
-    c.n = 2;
-    c.rate_Bps = b;
-    c.p = p;
-    c.on_s = L;
-    c.pf = platform(4, INFINITY, 10);
+    c = config(2, b, p, L, platform(4, INFINITY, 10), 0, 0, 1);
     /* slowest cycle max(1/0.3, 4/0.5) = 8 s; E = 3.1 < B: W = H/10 */
     bbs_fluid_default_times(&c, &H, &W);
     CLOSE(H, 8e4);
@@ -672,7 +630,7 @@ static void
 test_bad_configurations(void **state)
 {
     double b[] = { 2 }, p[] = { 0.3 }, L[] = { 1 };
-    bbs_fluid_config c = one_source_config(b, p, L, platform(1, INFINITY, 1), 10, 0), d;
+    bbs_fluid_config c = config(1, b, p, L, platform(1, INFINITY, 1), 10, 0, 11), d;
     bbs_fluid_result r;
     char err[BB_ERRLEN];
 
