@@ -2,7 +2,7 @@
  * event: ON/OFF sources with exponential periods write into a buffer whose
  * content is integrated exactly between phase changes (fluidpath.h).  The
  * independent check of the analytic fluid solver: it shares no code with
- * it and follows docs/fluid-sim.md (FLUID-SPEC) to the letter.
+ * it and follows the model of docs/fluid-sim.md to the letter.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Sources.  Application i writes b_i bytes/s while ON.  With 0 < p_i < 1

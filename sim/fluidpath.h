@@ -4,7 +4,7 @@
  * the path).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The model is docs/fluid-sim.md's (FLUID-SPEC): bytes, seconds, bytes/s.
+ * The model is docs/fluid-sim.md's: bytes, seconds, bytes/s.
  * While the total rate r is constant the content X moves linearly:
  *   r > B:  dX/dt = min(r - B, B_BB) while X < S; at X = S it stays (the
  *           applications are throttled to B);
@@ -17,8 +17,8 @@
  * measure's integral over each piece (the rates below are constant on a
  * piece, the content linear, so each integral is exact up to rounding).
  *
- * Rates on a piece (the measures of FLUID-SPEC; "at S" includes S = 0 for
- * r > B, "at 0" every other piece with X = 0 and no drift):
+ * Rates on a piece (the measures of docs/fluid-sim.md; "at S" includes
+ * S = 0 for r > B, "at 0" every other piece with X = 0 and no drift):
  *   stall  r > B: (r - B)/r at S, max(r - B - B_BB, 0)/r below S; else 0
  *   quiet  at 0: 1; r >= B: 1 - stall; r < B: 1 - EPS lazily below T,
  *          else 0

@@ -192,9 +192,9 @@ test_path_atoms_and_zero_drift(void **state)
  * piecewise linear (slope z_lo below T, z_hi above).  Boundaries: the
  * atom at 0 leaves to ON at rate beta, h(0) = beta a0; the atom at S
  * leaves to OFF at alpha and feeds the OFF density there, h(S) = alpha aS.
- * Normalisation: a0 + aS + integral h (1/d1 + 1/D) = 1.  Measures (FLUID-
- * SPEC): idle = aS (b - B)/b + P(0 < X < S, ON) max(b - B - B_BB, 0)/b;
- * quiet = a0 + aS B/b + P(0 < X < S, ON) (1 - that stall) + (1 - EPS)
+ * Normalisation: a0 + aS + integral h (1/d1 + 1/D) = 1.  Measures
+ * (docs/fluid-sim.md): idle = aS (b - B)/b + P(0 < X < S, ON)
+ * max(b - B - B_BB, 0)/b; quiet = a0 + aS B/b + P(0 < X < S, ON) (1 - that stall) + (1 - EPS)
  * P(0 < X < T, OFF); E[X] = integral x (f0 + f1) + S aS; bb_in = d1
  * P(0 < X < S, ON).  Checked: aS + P(ON, interior) = p. */
 typedef struct {
@@ -399,8 +399,9 @@ test_limit_size_zero(void **state)
  * bandwidth stall alone, p (b - B - B_BB)/b.  S large, E > B: the buffer
  * stays near full; with one source idle -> (E - B)/b (at S the
  * applications write B, and the phases move in real time: the time
- * fraction at S and ON is p - (1 - p) B/(b - B); FLUID-SPEC's 1 - B/E is
- * the fraction of the bytes asked for that are lost, (E - B)/E). */
+ * fraction at S and ON is p - (1 - p) B/(b - B); 1 - B/E, sometimes
+ * quoted as this limit, is the fraction of the bytes asked for that are
+ * lost, (E - B)/E). */
 static void
 test_limit_size_large(void **state)
 {
