@@ -194,9 +194,10 @@ test_path_atoms_and_zero_drift(void **state)
  * leaves to OFF at alpha and feeds the OFF density there, h(S) = alpha aS.
  * Normalisation: a0 + aS + integral h (1/d1 + 1/D) = 1.  Measures
  * (docs/fluid-sim.md): idle = aS (b - B)/b + P(0 < X < S, ON)
- * max(b - B - B_BB, 0)/b; quiet = a0 + aS B/b + P(0 < X < S, ON) (1 - that stall) + (1 - EPS)
- * P(0 < X < T, OFF); E[X] = integral x (f0 + f1) + S aS; bb_in = d1
- * P(0 < X < S, ON).  Checked: aS + P(ON, interior) = p. */
+ * max(b - B - B_BB, 0)/b; quiet = a0 + aS B/b + P(0 < X < S, ON)
+ * (1 - that stall) + (1 - EPS) P(0 < X < T, OFF); E[X] = integral
+ * x (f0 + f1) + S aS; bb_in = d1 P(0 < X < S, ON).  Checked: aS +
+ * P(ON, interior) = p. */
 typedef struct {
     double idle, quiet, p_empty, p_full, mean_x, bb_in, p_on;
 } closed_form;
