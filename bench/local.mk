@@ -10,7 +10,7 @@ bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
-	bench/hybrid.sh bench/mechanisms.sh
+	bench/hybrid.sh bench/mechanisms.sh bench/fluidsim.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -24,7 +24,7 @@ bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 .PHONY: bench-solver
 
 # Every benchmark, one after the other (several minutes).
-bench-all: bench bench-solver bench-onoff bench-sim bench-storage bench-net bench-sweep bench-traces \
+bench-all: bench bench-solver bench-onoff bench-sim bench-fluidsim bench-storage bench-net bench-sweep bench-traces \
 	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi
 .PHONY: bench-all
 
@@ -42,6 +42,11 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 bench-sim: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/b_sim.sh
 .PHONY: bench-sim
+
+# The fluid simulator: ns per event against the discrete ON/OFF simulation.
+bench-fluidsim: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/fluidsim.sh
+.PHONY: bench-fluidsim
 
 # The sweep speed bar (100 sizes under 2 s).
 bench-sweep: src/bbsize$(EXEEXT)

@@ -329,6 +329,13 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st)
 {
+    bb_ctx_read(ctx, opt, file);
+    bb_ctx_build(ctx, st);
+}
+
+void
+bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
+{
     char err[BB_ERRLEN];
     int rc;
     const bb_qty *pfs, *bb, *tu;
@@ -400,7 +407,6 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle
     ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
                                                            : default_memory_limit();
     ctx->so = ctx->qn.so;
-    bb_ctx_build(ctx, st);
 }
 
 /* An application whose bandwidth rounds to 0 quanta leaves the model:

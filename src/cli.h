@@ -95,6 +95,13 @@ void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_s
  * (datadir.h), with s->path shown relative to the one it lies in
  * ("systems/cori.conf").  Returns the statuses of bb_system_find. */
 int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
+/* bb_ctx_read: the part of bb_ctx_load before quantising: the file read,
+ * the platform combined and checked, the applications' bandwidths, periods
+ * and bursts resolved to bytes/s and seconds (ctx->wl.apps, ctx->pf); no
+ * model (ctx->q, ctx->model and ctx->front stay empty; ctx->qn is the
+ * question bb_ctx_build hands the front door).  For the continuous-time
+ * commands, which need no quanta.  Exits with a message on any error. */
+void bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */

@@ -93,7 +93,9 @@ static const struct argp argp = {
     "Simulate the burst-buffer platform and report the idle fraction, quiet fraction "
     "and buffer occupancy with confidence intervals over independent replications.\v"
     "--mode bernoulli is the Markov model's own workload (the simulation is the chain); "
-    "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
+    "--mode periodic runs the quasi-periodic applications of Algorithm 3; --mode fluid "
+    "the continuous-time fluid buffer (horizon and warm-up in seconds, by default 10^4 "
+    "mean ON/OFF cycles of the slowest application and a tenth of that).  The result "
     "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
     "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
     "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet, "
@@ -131,6 +133,8 @@ bb_cmd_simulate(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scenario)   /* scenario mode (cmd_scenario.c) */
         return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run);
+    if (a.base.sim.fluid)   /* continuous time (simfluid.c) */
+        return bb_simulate_fluid(&a.base, &a.tgt.bb_size);
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);

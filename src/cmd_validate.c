@@ -109,6 +109,9 @@ parse(int key, char *arg, struct argp_state *state)
         }
         if (a->capacity.set)
             argp_error(state, "--capacity is for validate --scenario");
+        if (a->base.sim.fluid)
+            argp_error(state, "--mode fluid is for simulate (validate compares the chain "
+                       "with bernoulli, periodic or onoff)");
         if (!a->size_arg)
             argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
         break;

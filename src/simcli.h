@@ -14,6 +14,7 @@
 typedef struct {
     bb_policy_opts pol;
     bbs_bb_mode mode;
+    int fluid;                 /* --mode fluid (simfluid.c; mode is unused) */
     const char *horizon_arg;   /* NULL: 1000 time units */
     const char *d_min_arg;     /* NULL: periods from the workload file */
     const char *warmup_arg;    /* NULL: 0 */
@@ -61,6 +62,11 @@ error_t bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *s
 enum { BB_SCN_ALLOW_PLATFORM = 1, BB_SCN_ALLOW_REPS = 2 };
 const char *bb_simargs_foreign(const bb_simargs *a, unsigned allow);
 
+/* bb_simargs_fluid_foreign: the first option given that --mode fluid does
+ * not take (--noise, --d-min: periodic only; --resolution, --solver: no
+ * quanta, no solver), or NULL. */
+const char *bb_simargs_fluid_foreign(const bb_simargs *a);
+
 /* A prepared simulation: one configuration per buffer size. */
 typedef struct {
     bbs_bb_config base;        /* everything but S and the policy */
@@ -86,6 +92,20 @@ void bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
 void bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o);
 
 void bb_simrun_free(bb_simrun *run);
+
+/* bb_sim_run_units: run units 0 .. n-1 of fn on o->threads threads
+ * (replicate.h), with progress on stderr ("bbsize WHAT: i/n
+ * replications") after 2 s when out enables it; returns the wall time, s.
+ * Exits with the lowest failed unit's message on failure. */
+double bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn,
+                        const void *uctx, const bb_simopts *o, const bb_outopts *out,
+                        const char *what);
+
+/* bb_simulate_fluid: `bbsize simulate --mode fluid` (simfluid.c): the
+ * workload's applications as continuous-time ON/OFF sources into a buffer
+ * of bb_size bytes (sim/fluid.h); prints text or JSON.  Exits 64/65 on
+ * bad options or data, 2 beyond the bounds.  Returns the exit status. */
+int bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size);
 
 const char *bb_sim_mode_name(bbs_bb_mode m);
 

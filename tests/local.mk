@@ -93,6 +93,14 @@ tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(
 TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
 EXTRA_DIST += tests/cli_simulate.sh
 
+# The fluid (continuous-time) simulator (sim/fluidpath, sim/fluid) and its
+# command line (simulate --mode fluid).
+check_PROGRAMS += tests/t_fluidsim
+tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
+EXTRA_DIST += tests/cli_fluidsim.sh
+
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
 tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

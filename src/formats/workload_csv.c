@@ -25,7 +25,9 @@ bb_workload_free(bb_workload_file *w)
     free(w->bw);
     free(w->period);
     free(w->burst);
+    free(w->line);
     w->burst = NULL;
+    w->line = NULL;
     w->apps = NULL;
     w->bw = NULL;
     w->period = NULL;
@@ -253,6 +255,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             bb_qty *b = a ? realloc(w->bw, nc * sizeof *b) : NULL;
             bb_qty *d = b ? realloc(w->period, nc * sizeof *d) : NULL;
             bb_qty *u = d ? realloc(w->burst, nc * sizeof *u) : NULL;
+            long *l = u ? realloc(w->line, nc * sizeof *l) : NULL;
 
             if (a)
                 w->apps = a;
@@ -260,12 +263,14 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 w->bw = b;
             if (d)
                 w->period = d;
-            if (u == NULL) {
+            if (u)
+                w->burst = u;
+            if (l == NULL) {
                 snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
                 rc = BB_EXIT_SOFTWARE;
                 goto fail;
             }
-            w->burst = u;
+            w->line = l;
             cap = nc;
         }
         {
@@ -275,6 +280,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             memset(a, 0, sizeof *a);
             memset(&w->period[w->n], 0, sizeof w->period[w->n]);
             memset(&w->burst[w->n], 0, sizeof w->burst[w->n]);
+            w->line[w->n] = lineno;
             if (*f[col_name] == '\0') {
                 snprintf(err, errlen, "%s:%ld: field 'name': empty", source, lineno);
                 rc = BB_EXIT_DATAERR;

@@ -27,6 +27,7 @@ typedef struct {
     bb_qty *burst;         /* mean I/O phase lengths as written (set = 0 if
                               absent; plain = time units) */
     int has_burst;         /* the file has a burst column */
+    long *line;            /* the line of each application's row */
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */
