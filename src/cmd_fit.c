@@ -279,8 +279,8 @@ put_spread(FILE *fp, const char *what, const bb_spread *s, int rate, const char 
 {
     char a[64], b[64], c[64];
 
-    if (s->n == 0)
-        return;
+    if (s->n < 2)
+        return;   /* one job: the class's figure is its own */
     if (rate) {
         fmt_rate(a, sizeof a, bb_spread_mean(s));
         fmt_rate(b, sizeof b, s->min);
@@ -290,13 +290,12 @@ put_spread(FILE *fp, const char *what, const bb_spread *s, int rate, const char 
         snprintf(b, sizeof b, "%.4g%s", s->min, unit);
         snprintf(c, sizeof c, "%.4g%s", s->max, unit);
     }
-    fprintf(fp, "#     %s per job (%zu): mean %s", what, s->n, a);
-    if (s->n >= 2) {
+    {
         double sd = bb_spread_sd(s), m = bb_spread_mean(s);
 
-        fprintf(fp, ", sd %.3g of the mean, range %s to %s", m != 0 ? sd / m : 0, b, c);
+        fprintf(fp, "#     %s per job (%zu): mean %s, sd %.3g of the mean, range %s to %s\n",
+                what, s->n, a, m != 0 ? sd / m : 0, b, c);
     }
-    fputc('\n', fp);
 }
 
 static void
@@ -313,6 +312,8 @@ put_log(FILE *fp, const bb_fit_log *lg)
     fprintf(fp, ", %s, run %.6g s, p %.4g", source_names[e->source], e->run_s, e->p);
     if (e->on_s > 0)
         fprintf(fp, ", bw %s", bw);
+    if (e->source != BB_FIT_COUNTERS && e->busy_s > 0)
+        fprintf(fp, ", busy %.4g s", e->busy_s);
     if (e->phases > 0) {
         fprintf(fp, ", %zu phase%s of %.4g s", e->phases, e->phases == 1 ? "" : "s", e->burst_s);
         if (!isnan(e->burst_cv))

@@ -97,12 +97,13 @@ test_from_counters(void **state)
     REL(e.burst_s, 15, 1e-15);
 }
 
-/* Two jobs of one class: A runs 1000 s from t = 0 with 40 s of I/O, 4e9 B,
- * 4 phases of 10 s; B runs 3000 s from t = 500 with 60 s, 3e9 B, no
+/* Three jobs of one class: A runs 1000 s from t = 0 with 40 s of I/O,
+ * 4e9 B, 4 phases of 10 s; B runs 3000 s from t = 500 with 90 s, 3e9 B, no
  * phases (counters only); C runs 1000 s from t = 1000 without I/O.
- * Pooled: p = 100 / 5000 = 0.02, bw = 7e9 / 100 = 7e7 B/s, burst = 40 / 4
- * = 10 s with CV 0; concurrency = 5000 s of runs over the span 0 to 3500:
- * 10/7.  Per job p: 0.04, 0.02, 0: mean 0.02, sd 0.02. */
+ * Pooled: p = 130 / 5000 = 0.026 (the mean of the jobs' p, 0.04, 0.03 and
+ * 0, is 7/300: pooling weighs by run time), bw = 7e9 / 130 B/s, burst =
+ * 40 / 4 = 10 s with CV 0; concurrency = 5000 s of runs over the span 0 to
+ * 3500: 10/7.  Per job p: mean 7/300, sd sqrt(13/30000). */
 static void
 test_class(void **state)
 {
@@ -117,8 +118,8 @@ test_class(void **state)
     memset(&jb, 0, sizeof jb);
     jb.hdr.run_time_s = 3000;
     jb.records = 1;
-    jb.io_time_s = 60;
-    jb.p = 0.02;
+    jb.io_time_s = 90;
+    jb.p = 0.03;
     jb.bytes = 3e9;
     bb_fit_from_counters(&jb, NULL, &b);
     bb_fit_from_timeline(&tc, BB_FIT_DXT, 1e-4, &c);
@@ -132,14 +133,14 @@ test_class(void **state)
     assert_int_equal(k.jobs_burst, 1);
     assert_int_equal(k.by_source[BB_FIT_DXT], 2);
     assert_int_equal(k.by_source[BB_FIT_COUNTERS], 1);
-    REL(r.p, 0.02, 1e-15);
-    REL(r.bw_Bps, 7e7, 1e-15);
+    REL(r.p, 0.026, 1e-15);
+    REL(r.bw_Bps, 7e9 / 130, 1e-15);
     assert_true(r.has_burst);
     REL(r.burst_s, 10, 1e-15);
     assert_true(r.burst_cv < 1e-7);
     REL(r.concurrency, 10.0 / 7, 1e-15);
-    REL(bb_spread_mean(&k.p), 0.02, 1e-15);
-    REL(bb_spread_sd(&k.p), 0.02, 1e-12);
+    REL(bb_spread_mean(&k.p), 7.0 / 300, 1e-15);
+    REL(bb_spread_sd(&k.p), sqrt(13.0 / 30000), 1e-12);
     assert_true(k.p.min == 0 && k.p.max == 0.04);
     /* a class of the job without I/O alone carries nothing */
     bb_fit_class_init(&k);
