@@ -164,7 +164,7 @@ run "$BBSIZE" fit darshan "$SRCDIR/tests/fuzz/dxt/mpiio-only.txt"
 check_cmd "X_MPIIO rows alone: worked by hand" grep -q '^app-1p,0.1,1MB/s,1s$' "$T/out"
 check_cmd "with a note that MPI-IO times are used" grep -q 'MPI-IO rows only' "$T/out"
 # Heatmaps of two widths and three APIs: POSIX rank 0 in 5 s bins (100 B
-# in [0, 5) and [30, 35)), rank 1 in 10 s bins (100 B in [30, 40)), STDIO
+# in [5, 10) and [30, 35)), rank 1 in 10 s bins (100 B in [30, 40)), STDIO
 # 50 B in [30, 40), MPI-IO 999 B in [10, 20) (left out: POSIX is there).
 # On the coarsest 10 s bins: 100, 0, 0, 250: two phases (the 20 s gap is
 # 2 bins, no band of a decade), counters 6 s of 40 and 300 B: p 0.15, bw

@@ -144,9 +144,11 @@ test_no_band(void **state)
     assert_int_equal(st.phases, 5);
 }
 
-/* One checkpoint at the end of a 1000 s run: fifty 0.01 s transfers 2 ms
- * apart from 900 s.  The gaps are 2 ms, the idle start 900 s: one phase
- * of 50 x 0.01 + 49 x 0.002 = 0.598 s. */
+/* One checkpoint that ends the run: fifty 0.01 s transfers 2 ms apart
+ * from 900 s to the end, 900.598 s.  The gaps are 2 ms and the idle start
+ * 900 s (nothing idle after): the band 0.002 -> 900 makes one phase of 50
+ * x 0.01 + 49 x 0.002 = 0.598 s.  (Without the idle start the widest band
+ * would be the resolution's, 1e-4 -> 0.002, and each transfer a phase.) */
 static void
 test_one_phase(void **state)
 {
@@ -161,7 +163,7 @@ test_one_phase(void **state)
         iv[i].end_s = iv[i].start_s + 0.01;
         iv[i].bytes = 1;
     }
-    assert_int_equal(bb_tl_analyze(iv, 50, 1000, &o, &st, err), BB_OK);
+    assert_int_equal(bb_tl_analyze(iv, 50, 900.598, &o, &st, err), BB_OK);
     assert_int_equal(st.phases, 1);
     REL(st.phase_s, 0.598, 1e-9);
     assert_true(isnan(st.period_s));
@@ -276,6 +278,25 @@ test_bad_input(void **state)
     assert_true(st.phase_s == 0 && st.bytes == 0 && isnan(st.period_s));
 }
 
+/* Pulses one bin wide every 31.5 bins (at round(31.5 k)): from one pulse
+ * to the next the distance is 31 or 32 bins in turn, so without the
+ * smoothing over two bins only half the pulses match at either lag and
+ * the autocorrelation is about 0.5.  With it: the period to 1% and an
+ * autocorrelation above 0.7. */
+static void
+test_period_narrow(void **state)
+{
+    double x[2048] = { 0 }, p, acf;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int k = 0; k < 64; k++)
+        x[(int)floor(31.5 * k + 0.5)] = 1;
+    assert_int_equal(bb_tl_period(x, 2048, 1.0, 0.5, &p, &acf, err), BB_OK);
+    REL(p, 31.5, 0.01);
+    assert_true(acf > 0.7);
+}
+
 int
 main(void)
 {
@@ -286,6 +307,7 @@ main(void)
         cmocka_unit_test(test_one_phase),
         cmocka_unit_test(test_period),
         cmocka_unit_test(test_period_sine),
+        cmocka_unit_test(test_period_narrow),
         cmocka_unit_test(test_bins),
         cmocka_unit_test(test_bad_input),
     };
