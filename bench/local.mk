@@ -10,7 +10,7 @@ bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
-	bench/hybrid.sh bench/mechanisms.sh bench/fit.sh
+	bench/hybrid.sh bench/mechanisms.sh bench/fit.sh bench/fit_accuracy.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -94,8 +94,11 @@ bench-mechanisms: src/bbsize$(EXEEXT)
 	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
 .PHONY: bench-mechanisms
 
-# fit darshan on 10,000 synthetic logs (the bar: under a minute).
+# fit darshan on 10,000 synthetic logs (the bar: under a minute), and how
+# well it recovers known processes (50 seeds of four kinds).
 bench-fit: src/bbsize$(EXEEXT) tests/gen_darshan$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
 	  $(SHELL) $(top_srcdir)/bench/fit.sh
+	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
+	  $(SHELL) $(top_srcdir)/bench/fit_accuracy.sh 50
 .PHONY: bench-fit

@@ -8,7 +8,8 @@
  * In a phase each of R ranks makes K transfers that tile it, separated by
  * gaps of G seconds (the last one ends with the phase), each to one of F
  * files of its own (the file turns with the transfer), every fifth a
- * read; the phase moves bw x L_k bytes, split evenly.  Written as:
+ * read (the gap shrinks to half a transfer in a phase too short for it);
+ * the phase moves bw x L_k bytes, split evenly.  Written as:
  *   dxt      darshan-dxt-parser text (optionally with Lustre OST columns);
  *   heatmap  darshan-parser text: POSIX counters per file and rank, and a
  *            HEATMAP record per rank (Darshan 3.4's: the bytes of a
@@ -95,12 +96,13 @@ make_ops(const spec *sp, size_t *nops, double *on_total, long *nphases)
         *on_total += L;
         for (int r = 0; r < sp->ranks; r++) {
             double d = L / sp->ops, per = floor(sp->bw * L / (sp->ranks * sp->ops));
+            double g = sp->gap < d / 2 ? sp->gap : d / 2;   /* a short Markov phase */
 
             for (int j = 0; j < sp->ops; j++, global++) {
                 if (n == cap)
                     v = realloc(v, (cap *= 2) * sizeof *v);
                 v[n].s = s + j * d;
-                v[n].e = j + 1 < sp->ops ? s + (j + 1) * d - sp->gap : s + L;
+                v[n].e = j + 1 < sp->ops ? s + (j + 1) * d - g : s + L;
                 v[n].bytes = per;
                 v[n].rank = r;
                 v[n].file = (int)((j + k) % sp->files);
