@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,7 +262,7 @@ mark_duplicates(bb_fit_log *logs, size_t n)
 
         if (y->jobid[0] && y->start_epoch >= 0 && strcmp(x->jobid, y->jobid) == 0
             && x->start_epoch == y->start_epoch && strcmp(x->exe, y->exe) == 0) {
-            y->dup = 1;
+            y->dup_of = x->path;
             dups++;
             bb_warn("fit darshan: %s is the same job as %s (job %s, same start): counted once, "
                     "from the %s", y->path, x->path, y->jobid, source_names[x->est.source]);
@@ -322,8 +323,6 @@ put_log(FILE *fp, const bb_fit_log *lg)
     }
     if (e->periodic)
         fprintf(fp, ", period %.4g s (autocorrelation %.2f)", e->period_s, e->period_acf);
-    if (lg->dup)
-        fputs(", the same job as another log: left out", fp);
     if (e->on_s == 0)
         fputs(", no I/O", fp);
     fputc('\n', fp);
@@ -412,17 +411,17 @@ put_class(FILE *fp, const fit_class *k, const keyed *keys, const bb_fit_log *log
         put_log(fp, &logs[keys[k->first + i].log]);
 }
 
-/* The workload text: header, classes, rows.  Returns the rows written. */
-static size_t
+/* The workload text: header, classes, rows. */
+static void
 write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nlogs,
                size_t dups, const fit_class *cls, size_t ncls, const keyed *keys,
                char **bad, size_t nbad, int with_burst)
 {
-    size_t by[BB_FIT_NSOURCES] = { 0 }, rows = 0;
+    size_t by[BB_FIT_NSOURCES] = { 0 };
     double shortest = 0;
 
     for (size_t i = 0; i < nlogs; i++)
-        if (!logs[i].dup)
+        if (!logs[i].dup_of)
             by[logs[i].est.source]++;
     fprintf(fp, "# bbsize workload fitted by `bbsize fit darshan` from %zu log%s (%zu DXT, "
                 "%zu heatmap, %zu counters only", nlogs, nlogs == 1 ? "" : "s",
@@ -444,6 +443,14 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
         put_text(fp, bad[i]);
         fputc('\n', fp);
     }
+    for (size_t i = 0; i < nlogs; i++)
+        if (logs[i].dup_of) {
+            fputs("# left out, the same job as ", fp);
+            put_text(fp, logs[i].dup_of);
+            fputs(": ", fp);
+            put_text(fp, logs[i].path);
+            fputc('\n', fp);
+        }
     for (size_t k = 0; k < ncls; k++)
         put_class(fp, &cls[k], keys, logs);
     for (size_t k = 0; k < ncls; k++)
@@ -472,9 +479,7 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
                 fprintf(fp, "%.6gs", cls[k].r.burst_s);
         }
         fputc('\n', fp);
-        rows++;
     }
-    return rows;
 }
 
 /* A row name from the class key: at most BBA_NAME_LEN - 1 bytes, a
@@ -557,7 +562,7 @@ bb_cmd_fit(int argc, char **argv)
 
     /* Classes: the logs sorted by key; equal keys form a class. */
     for (size_t i = 0; i < nlogs; i++) {
-        if (logs[i].dup)
+        if (logs[i].dup_of)
             continue;
         class_key(&logs[i], i, a.group, keys[nk].key, sizeof keys[nk].key);
         keys[nk++].log = i;
@@ -587,9 +592,10 @@ bb_cmd_fit(int argc, char **argv)
     rows = 0;
     for (size_t k = 0; k < ncls; k++) {
         bb_fit_class_row(&cls[k].c, &cls[k].r);
-        /* p or bw of 0 (or below the smallest normal double, which the
-         * reader refuses as an underflow) carries nothing: no row. */
-        cls[k].carries = cls[k].r.p >= 1e-300 && cls[k].r.bw_Bps >= 1e-300;
+        /* p or bw of 0 carries nothing: no row; nor does a value that
+         * would be written below the smallest normal double (p, or bw in
+         * MB/s), which the reader refuses as an underflow. */
+        cls[k].carries = cls[k].r.p >= DBL_MIN && cls[k].r.bw_Bps / 1e6 >= DBL_MIN;
         if (!cls[k].carries) {
             bb_warn("fit darshan: class %s (%zu job%s) carries no I/O (p = 0 or bw = 0): no row",
                     cls[k].name, cls[k].c.jobs, cls[k].c.jobs == 1 ? "" : "s");

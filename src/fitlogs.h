@@ -53,7 +53,8 @@ typedef struct {
     bb_fit_est est;
     unsigned warn;            /* BB_FITW_* */
     char *unmonitored;        /* malloc'd list, or NULL */
-    int dup;                  /* the same job as a finer log: left out */
+    const char *dup_of;       /* the same job as this (finer) log's path:
+                                 left out; NULL when kept */
 } bb_fit_log;
 
 /* bb_fit_read_log: read path (either text format, told apart by its

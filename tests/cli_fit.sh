@@ -88,6 +88,8 @@ reads_back "$T/dxt.csv" "bbsize reads the trace's workload back"
 run "$BBSIZE" fit darshan "$LOG" "$DXT" -o "$T/both.csv"
 err_has "is the same job as" "the counters and the trace of one run are one job"
 check_cmd "counted once, from the trace" grep -q '^namd2-32p,0.00327761,' "$T/both.csv"
+check_cmd "and the counters' log is named as left out" \
+  grep -q '^# left out, the same job as .*dxt-parser.txt: .*darshan-parser.txt$' "$T/both.csv"
 
 # ---- synthetic logs of known processes ---------------------------------------
 # Periodic DXT: 4 ranks, 3 files, 4 transfers per rank and phase 2 ms apart,

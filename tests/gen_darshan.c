@@ -20,12 +20,17 @@
  * phases (not by bbsize's code): phases, p = sum L_k / T, bw = bytes /
  * sum L_k, burst = mean L_k, the slowest rank's transfer time, period.
  * --many N DIR writes N logs of mixed formats and applications (for the
- * bench).  Every draw comes from --seed (splitmix64). */
+ * bench).  Every draw comes from --seed: the simulator's stream (seed,
+ * 0, 0) of sim/rng.h. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "rng.h"
 
 typedef struct {
     const char *format, *exe, *jobid, *truth;
@@ -39,23 +44,18 @@ typedef struct {
     int rank, file, read;
 } op;
 
-static uint64_t rng;
+static gsl_rng *rng;   /* the simulator's stream (sim/rng.h) of the seed */
 
 static double
 unif(void)
 {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
+    return gsl_rng_uniform(rng);
 }
 
 static double
 expo(double mean)
 {
-    return -mean * log(1 - unif());
+    return -mean * log1p(-unif());
 }
 
 static int
@@ -252,8 +252,12 @@ generate(const spec *sp, const char *out)
         perror(out);
         return 1;
     }
-    rng = sp->seed;
+    if ((rng = bbs_rng_stream_new(NULL, sp->seed, 0, 0)) == NULL) {
+        fprintf(stderr, "gen_darshan: out of memory\n");
+        return 1;
+    }
     v = make_ops(sp, &n, &on, &phases);
+    gsl_rng_free(rng);
     for (size_t i = 0; i < n; i++)
         bytes += v[i].bytes;
     for (int r = 0; r < sp->ranks; r++) {

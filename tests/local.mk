@@ -157,5 +157,5 @@ tests_t_fitjob_SOURCES = tests/t_fitjob.c
 tests_t_fitjob_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
-tests_gen_darshan_LDADD = -lm
+tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob

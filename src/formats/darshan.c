@@ -13,7 +13,6 @@
 #include "darshan.h"
 #include "exitcodes.h"
 #include "grow.h"
-#include "readfile.h"
 #include "units.h"
 
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
@@ -519,23 +518,6 @@ bb_darshan_job_free(bb_darshan_job *j)
     free(j->heat);
     j->heat = NULL;
     j->heat_bins = 0;
-}
-
-int
-bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
-{
-    char *text = NULL;
-    size_t tlen;
-    int rc;
-
-    /* Read whole and bounded (a NUL byte refused at once: /dev/zero was an
-     * endless line), then parsed in memory. */
-    memset(j, 0, sizeof *j);
-    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &tlen, err, errlen)) != 0)
-        return rc;
-    rc = bb_darshan_parse(text, tlen, path, j, err, errlen);
-    free(text);
-    return rc;
 }
 
 int

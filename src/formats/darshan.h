@@ -87,18 +87,14 @@ typedef struct {
     double heat_width_s;
 } bb_darshan_job;
 
-/* bb_darshan_read: parse path and compute the estimate.  Returns 0,
- * BB_EXIT_NOINPUT (cannot open/read) or BB_EXIT_DATAERR (no run time, a
- * counter value that is not a number, counters summing past the largest
- * double, a heatmap bin before its width or of widths that do not nest,
- * neither counter nor heatmap records: "FILE:LINE: ..."), or
- * BB_EXIT_SOFTWARE (out of memory).  j is filled (free it with
+/* bb_darshan_parse: parse len bytes of text (need not be NUL-terminated)
+ * named source in messages and compute the estimate.  Returns 0,
+ * BB_EXIT_DATAERR (no run time, a counter value that is not a number,
+ * counters summing past the largest double, a heatmap bin before its
+ * width or of widths that do not nest, neither counter nor heatmap
+ * records: "FILE:LINE: ..."), or BB_EXIT_SOFTWARE (out of memory, or no
+ * stream could be made of the text).  j is filled (free it with
  * bb_darshan_job_free) even on failure. */
-int bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen);
-
-/* bb_darshan_parse: the same reader on len bytes of text (need not be
- * NUL-terminated) named source in messages: what the tests and the fuzzer
- * link. */
 int bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
                      char *err, size_t errlen);
 

@@ -12,7 +12,6 @@
 #include "dxt.h"
 #include "exitcodes.h"
 #include "grow.h"
-#include "readfile.h"
 
 enum { MOD_POSIX, MOD_MPIIO };
 
@@ -310,20 +309,5 @@ out:
     free(lists[MOD_POSIX].p);
     free(lists[MOD_MPIIO].p);
     free(line);
-    return rc;
-}
-
-int
-bb_dxt_read(const char *path, bb_dxt_log *log, char *err, size_t errlen)
-{
-    char *text = NULL;
-    size_t tlen;
-    int rc;
-
-    memset(log, 0, sizeof *log);
-    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &tlen, err, errlen)) != 0)
-        return rc;
-    rc = bb_dxt_parse(text, tlen, path, log, err, errlen);
-    free(text);
     return rc;
 }

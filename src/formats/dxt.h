@@ -50,14 +50,10 @@ typedef struct {
     size_t n;
 } bb_dxt_log;
 
-/* bb_dxt_read: read path whole (readfile.h bounds) and parse it.
- * Returns 0, BB_EXIT_NOINPUT (cannot read), BB_EXIT_DATAERR (a bad row or
+/* bb_dxt_parse: parse len bytes of text (need not be NUL-terminated)
+ * named source in messages.  Returns 0, BB_EXIT_DATAERR (a bad row or
  * header, "FILE:LINE: field '...': ..."), BB_EXIT_SOFTWARE (out of
  * memory).  Free log with bb_dxt_free whatever the result. */
-int bb_dxt_read(const char *path, bb_dxt_log *log, char *err, size_t errlen);
-
-/* bb_dxt_parse: the same on len bytes of text (need not be
- * NUL-terminated) named source in messages. */
 int bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log,
                  char *err, size_t errlen);
 
