@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,9 +124,10 @@ block_line(bb_dxt_log *log, block *b, const char *line, long lineno, char *err, 
     if (strstr(rest, "write_count:") != NULL) {
         long w = header_count(rest, "write_count:"), r = header_count(rest, "read_count:");
 
-        if (w < 0 || r < 0 || !b->open) {
+        if (w < 0 || r < 0 || w > LONG_MAX - r || !b->open) {
             snprintf(err, errlen, "%s:%ld: field 'write_count'/'read_count': %s", log->source,
-                     lineno, b->open ? "not two counts >= 0" : "outside a file block");
+                     lineno, b->open ? "not two counts >= 0 of a sum below 2^63"
+                                     : "outside a file block");
             return BB_EXIT_DATAERR;
         }
         b->expect = w + r;

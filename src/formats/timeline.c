@@ -83,11 +83,11 @@ derive_gap(double *g, size_t m, double res, double min_ratio)
 }
 
 /* Phases from the union's blocks b[0..nb) (sorted, disjoint, not
- * touching): fills the phase and gap fields of st; gaps is work space of
- * nb + 1 doubles. */
+ * touching) at the resolution of o: fills the phase and gap fields of st;
+ * gaps is work space of nb + 1 doubles. */
 static void
-phases_from_blocks(const bb_tl_iv *b, size_t nb, double res, const bb_tl_opts *o,
-                   double *gaps, bb_tl_stats *st)
+phases_from_blocks(const bb_tl_iv *b, size_t nb, const bb_tl_opts *o, double *gaps,
+                   bb_tl_stats *st)
 {
     double tol, ps = 0, pe = 0, sum_off = 0, sum_st = 0, sum_st2 = 0, prev_start = 0;
     size_t np = 0;
@@ -112,7 +112,7 @@ phases_from_blocks(const bb_tl_iv *b, size_t nb, double res, const bb_tl_opts *o
             gaps[m++] = b[0].start_s;
         if (st->horizon_s > b[nb - 1].end_s)
             gaps[m++] = st->horizon_s - b[nb - 1].end_s;
-        tol = derive_gap(gaps, m, res, o->min_gap_ratio);
+        tol = derive_gap(gaps, m, o->resolution_s, o->min_gap_ratio);
     }
     st->gap_s = tol;
     st->first_s = b[0].start_s;
@@ -287,10 +287,10 @@ block_signal(const bb_tl_iv *b, size_t nb, double w, size_t N, double *x, double
 }
 
 static int
-period_of_blocks(const bb_tl_iv *b, size_t nb, const bb_tl_opts *o, double res,
-                 bb_tl_stats *st, char *err)
+period_of_blocks(const bb_tl_iv *b, size_t nb, const bb_tl_opts *o, bb_tl_stats *st,
+                 char *err)
 {
-    double want = (double)o->bins_per_cycle * (double)st->phases, w;
+    double want = (double)o->bins_per_cycle * (double)st->phases, w, res = o->resolution_s;
     size_t N;
     double *x, *diff;
     int rc;
@@ -392,9 +392,9 @@ bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o, bb_tl_s
             return bb_seterr(err, BB_ENOMEM, "timeline: out of memory for %zu gaps", nb);
     }
     st->busy_s = busy;
-    phases_from_blocks(iv, nb, o->resolution_s, o, gaps, st);
+    phases_from_blocks(iv, nb, o, gaps, st);
     free(gaps);
-    if (st->phases >= 3 && (rc = period_of_blocks(iv, nb, o, o->resolution_s, st, err)) != BB_OK)
+    if (st->phases >= 3 && (rc = period_of_blocks(iv, nb, o, st, err)) != BB_OK)
         return rc;
     finish_period(o, st);
     return BB_OK;
@@ -450,7 +450,7 @@ bb_tl_analyze_bins(const double *bytes, size_t nbins, double bin_s, double run_s
             st->busy_s += bin_s;
         }
     }
-    phases_from_blocks(b, nb, bin_s, &ob, gaps, st);
+    phases_from_blocks(b, nb, &ob, gaps, st);
     free(b);
     free(gaps);
     if (st->phases >= 3) {
