@@ -10,7 +10,7 @@ bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
-	bench/hybrid.sh bench/mechanisms.sh bench/fluidsim.sh
+	bench/hybrid.sh bench/mechanisms.sh bench/fluidsim.sh bench/fit.sh bench/fit_accuracy.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -25,7 +25,7 @@ bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 
 # Every benchmark, one after the other (several minutes).
 bench-all: bench bench-solver bench-onoff bench-sim bench-fluidsim bench-storage bench-net bench-sweep bench-traces \
-	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi
+	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi bench-fit
 .PHONY: bench-all
 
 # The bursts model (issue 13): time-unit convergence, quasi-periodic
@@ -98,3 +98,12 @@ bench-mechanisms: src/bbsize$(EXEEXT)
 	  BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
 .PHONY: bench-mechanisms
+
+# fit darshan on 10,000 synthetic logs (the bar: under a minute), and how
+# well it recovers known processes (50 seeds of four kinds).
+bench-fit: src/bbsize$(EXEEXT) tests/gen_darshan$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
+	  $(SHELL) $(top_srcdir)/bench/fit.sh
+	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
+	  $(SHELL) $(top_srcdir)/bench/fit_accuracy.sh 50
+.PHONY: bench-fit

@@ -11,6 +11,9 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/workload_csv.c src/formats/workload_csv.h \
 	src/formats/systems.c src/formats/systems.h \
 	src/formats/darshan.c src/formats/darshan.h \
+	src/formats/dxt.c src/formats/dxt.h \
+	src/formats/timeline.c src/formats/timeline.h \
+	src/formats/fitjob.c src/formats/fitjob.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h \
 	src/formats/scenario_keys.c src/formats/scenario_keys.h \
 	src/formats/job_keys.c src/formats/job_keys.h \
@@ -33,7 +36,7 @@ src_bbsize_SOURCES = \
 	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
 	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
-	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/cmd_report.c \
+	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
 	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
 	src/report/doc.c src/report/doc.h src/report/report.h \
 	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c

@@ -157,3 +157,18 @@ tests_mpi_units_SOURCES = tests/mpi_units.c src/mpistart.c src/mpistart.h
 tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh
+
+# `bbsize fit darshan`: the timeline of a job (src/formats/timeline.h), one
+# job's estimate and a class's pooling (src/formats/fitjob.h) with the
+# workload writer's quoting, and the generator of synthetic Darshan logs
+# that tests/cli_fit.sh and bench/fit.sh use.
+check_PROGRAMS += tests/t_timeline tests/t_fitjob tests/gen_darshan
+tests_t_timeline_SOURCES = tests/t_timeline.c
+tests_t_timeline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_timeline_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fitjob_SOURCES = tests/t_fitjob.c
+tests_t_fitjob_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_gen_darshan_SOURCES = tests/gen_darshan.c
+tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
+TESTS += tests/t_timeline tests/t_fitjob

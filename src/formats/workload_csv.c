@@ -34,6 +34,33 @@ bb_workload_free(bb_workload_file *w)
     w->n = 0;
 }
 
+size_t
+bb_workload_field(char *buf, size_t len, const char *s)
+{
+    size_t n = strlen(s), k = 0;
+    int quote = n > 0 && (s[0] == '#' || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' '
+                          || s[n - 1] == '\t' || strpbrk(s, ",\"") != NULL);
+
+#define PUT(c) do { if (k + 1 < len) buf[k] = (c); k++; } while (0)
+    if (quote)
+        PUT('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            PUT('?');
+        else {
+            if (*p == '"')
+                PUT('"');
+            PUT((char)*p);
+        }
+    }
+    if (quote)
+        PUT('"');
+#undef PUT
+    if (len > 0)
+        buf[k < len ? k : len - 1] = '\0';
+    return k;
+}
+
 /* Split line in place into at most MAX_FIELDS trimmed fields; a field may
  * be double-quoted ("" inside is a quote).  Returns the count or -1 on an
  * unterminated quote or too many fields. */
