@@ -18,5 +18,6 @@
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"
+#include "fluid.h"
 
 #endif

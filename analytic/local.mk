@@ -18,4 +18,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/generate.c analytic/generate.h \
 	analytic/sweep.c analytic/sweep.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
-	analytic/effbw.c analytic/effbw.h
+	analytic/effbw.c analytic/effbw.h \
+	analytic/lapackf.h \
+	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
+	analytic/fluid.h analytic/fluid_int.h
