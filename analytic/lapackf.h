@@ -14,6 +14,9 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
             const double *alpha, const double *a, const int *lda, const double *b,
             const int *ldb, const double *beta, double *c, const int *ldc,
             size_t lta, size_t ltb);
+void dgemv_(const char *ta, const int *m, const int *n, const double *alpha,
+            const double *a, const int *lda, const double *x, const int *incx,
+            const double *beta, double *y, const int *incy, size_t lta);
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *beta,
             double *c, const int *ldc, size_t lu, size_t lt);
