@@ -10,6 +10,7 @@
 
 #include "bb_error.h"
 #include "fluid_int.h"
+#include "lapackf.h"
 
 /* Rates within this fraction of B are B: a phase of zero drift (sums of
  * decimal rates round). */
@@ -89,11 +90,11 @@ phase_count(const cls_in *c, long nc)
 }
 
 /* bytes and flops of a model with P phases (separable or dense greedy
- * spectrum) and one size search */
+ * spectrum) and one size search, at worst (every far mode coupled) */
 static void
 cost(double P, int dense, double *bytes, double *flops)
 {
-    /* spectrum (P^2), the two factored blocks, W and R (P^2 in all) */
+    /* modes, the two factored blocks, W and Z */
     double b = 4.0 * P * P * 8.0, f = 4.0 / 3.0 * P * P * P + 2.0 * P * P * P;
 
     if (dense) {
@@ -238,88 +239,107 @@ expint(double w, double L, double *I0, double *I1)
     }
 }
 
-/* The density of region r at its left (end 0) or right (end 1) end, on
- * group b's scale, times the region's drifts, with its absolute terms:
- * v += sgn phi D, va += |.| */
-static void
-dens_end(const bba_fluid *m, const fl_sol *s, int r, int end, int b, double sgn,
-         double *v, double *va)
+/* Per region, the sums over its modes that the measures and the residual
+ * need, as one product Phi^T W (P x NCOL, column-major) with W the modes'
+ * weights; den[] the sum of |weight| of the two end densities (each mode's
+ * flux is scaled to max_f |phi_f d_f| = 1, so that bounds every term). */
+enum { C_MI_L, C_XI_L, C_MI_R, C_XI_R, C_END_L, C_END_R, NCOL };
+
+static int
+region_sums(const bba_fluid *m, const fl_sol *s, int r, double *out, double *den)
 {
     const fl_spec *q = s->sp[r];
-    double len = s->x[r + 1] - s->x[r];
-    long P = m->P;
-    long startL = r == 0 ? fl_atoms(m, 0, NULL) : s->sp[r - 1]->m - s->sp[r - 1]->mneg;
+    double x0 = s->x[r], x1 = s->x[r + 1], len = x1 - x0;
+    long P = m->P, startL = r == 0 ? fl_atoms(m, 0, NULL) : s->sp[r - 1]->m - s->sp[r - 1]->mneg;
+    double *W = calloc((size_t)NCOL * (size_t)(q->m + 1), sizeof *W);
 
+    if (W == NULL)
+        return -1;
+    den[0] = den[1] = 0.0;
     for (long k = 0; k < q->m; k++) {
         int left = k < q->mneg;
         double c = left ? s->y[r][startL + k] : s->y[r + 1][k - q->mneg];
-        int gb = left ? r : r + 1;
-        double ex = s->g[gb] - s->g[b];
-        const double *ph = q->phi + (size_t)k * (size_t)P;
+        double I0, I1, gl = s->g[r], gr = s->g[r + 1];
 
-        if (left && end == 1)
-            ex += q->z[k] * len;
-        if (!left && end == 0)
-            ex -= q->z[k] * len;
-        c *= sgn * exp(ex);
         if (c == 0.0)
             continue;
-        for (long f = 0; f < P; f++) {
-            double t = c * ph[f] * q->d[f];
-
-            v[f] += t;
-            va[f] += fabs(t);
+        expint(left ? q->z[k] : -q->z[k], len, &I0, &I1);
+        if (left) {
+            W[k + C_MI_L * q->m] = c * I0;
+            W[k + C_XI_L * q->m] = c * (x0 * I0 + I1);
+            W[k + C_END_L * q->m] = c;
+            W[k + C_END_R * q->m] = c * exp(q->z[k] * len + gl - gr);
+        } else {
+            W[k + C_MI_R * q->m] = c * I0;
+            W[k + C_XI_R * q->m] = c * (x1 * I0 - I1);
+            W[k + C_END_L * q->m] = c * exp(-q->z[k] * len + gr - gl);
+            W[k + C_END_R * q->m] = c;
         }
+        den[0] += fabs(W[k + C_END_L * q->m]);
+        den[1] += fabs(W[k + C_END_R * q->m]);
     }
+    if (q->m > 0) {
+        int nP = (int)P, nm = (int)q->m, nc = NCOL;
+        double one = 1.0, zero = 0.0;
+
+        /* row-major phi (m x P) is column-major phi^T (P x m) */
+        dgemm_("N", "N", &nP, &nc, &nm, &one, q->phi, &nP, W, &nm, &zero, out, &nP, 1, 1);
+    } else {
+        memset(out, 0, (size_t)NCOL * (size_t)P * sizeof *out);
+    }
+    free(W);
+    return 0;
 }
 
-/* relative residual of the boundary conditions of s */
+/* Relative residual of the boundary conditions: at each boundary the
+ * largest |sum| over phases, over the largest possible term. */
 static double
-sol_residual(const bba_fluid *m, const fl_sol *s, double *v, double *va, double *w)
+sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*den)[2])
 {
-    long P = m->P, n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
+    long P = m->P, nS = fl_atoms(m, 1, NULL);
+    double res = 0.0, *x = malloc((size_t)P * sizeof *x), *w = malloc((size_t)P * sizeof *w);
     long *ph = malloc((size_t)P * sizeof *ph);
-    double res = 0.0;
 
-    if (ph == NULL)
+    if (x == NULL || w == NULL || ph == NULL) {
+        free(x);
+        free(w);
+        free(ph);
         return INFINITY;
+    }
     for (int b = 0; b <= s->R; b++) {
-        double num = 0.0, den = 0.0;
+        double num = 0.0, dd = 0.0, amax = 0.0;
 
-        memset(v, 0, (size_t)P * sizeof *v);
-        memset(va, 0, (size_t)P * sizeof *va);
-        if (b > 0)
-            dens_end(m, s, b - 1, 1, b, 1.0, v, va);
-        if (b < s->R)
-            dens_end(m, s, b, 0, b, b == 0 ? 1.0 : -1.0, v, va);
+        memset(x, 0, (size_t)P * sizeof *x);
+        memset(w, 0, (size_t)P * sizeof *w);
         if (b == 0 || b == s->R) {
-            long na = b == 0 ? n0 : nS;
+            long na = fl_atoms(m, b != 0, ph);
             const double *ya = b == 0 ? s->y[0] : s->y[s->R] + s->ny[s->R] - nS;
-            double sg = b == 0 ? -1.0 : 1.0;
-            double *x = calloc((size_t)P, sizeof *x);
 
-            if (x == NULL) {
-                free(ph);
-                return INFINITY;
-            }
-            fl_atoms(m, b != 0, ph);
             for (long i = 0; i < na; i++)
                 x[ph[i]] = ya[i];
             fl_q_left(m, x, w);
-            /* each atom's terms are bounded by its outflow |l_f Q_ff| */
-            for (long f = 0; f < P; f++) {
-                v[f] += sg * w[f];
-                va[f] += fabs(w[f]) + fabs(x[f]) * fl_q_out(m, f);
-            }
-            free(x);
+            for (long f = 0; f < P; f++)
+                amax = fmax(amax, fabs(x[f]) * fl_q_out(m, f));
         }
+        if (b > 0)
+            dd += den[b - 1][1];
+        if (b < s->R)
+            dd += den[b][0];
         for (long f = 0; f < P; f++) {
-            num = fmax(num, fabs(v[f]));
-            den = fmax(den, va[f]);
+            double v = b == 0 ? -w[f] : b == s->R ? w[f] : 0.0;
+
+            if (b > 0)
+                v += sums[b - 1][C_END_R * P + f] * s->sp[b - 1]->d[f];
+            if (b < s->R)
+                v += (b == 0 ? 1.0 : -1.0) * sums[b][C_END_L * P + f] * s->sp[b]->d[f];
+            num = fmax(num, fabs(v));
         }
-        if (den > 0.0)
-            res = fmax(res, num / den);
+        dd += amax;
+        if (dd > 0.0)
+            res = fmax(res, num / dd);
     }
+    free(x);
+    free(w);
     free(ph);
     return res;
 }
@@ -405,18 +425,19 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
 {
     long P = m->P, n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
     long *ph0 = malloc((size_t)P * sizeof *ph0), *phS = malloc((size_t)P * sizeof *phS);
-    double *v = malloc((size_t)P * sizeof *v), *va = malloc((size_t)P * sizeof *va);
-    double *w = malloc((size_t)P * sizeof *w), perr, ferr, neg;
+    double *sums[2] = { NULL, NULL }, den[2][2], perr, ferr, neg;
     acc a;
-    int rc = BB_OK;
+    int rc = BB_OK, ok = ph0 != NULL && phS != NULL;
 
-    if (ph0 == NULL || phS == NULL || v == NULL || va == NULL || w == NULL ||
-        acc_alloc(&a, s->R + 1, P) != 0) {
+    for (int r = 0; r < s->R && ok; r++) {
+        sums[r] = malloc((size_t)NCOL * (size_t)P * sizeof **sums);
+        ok = sums[r] != NULL && region_sums(m, s, r, sums[r], den[r]) == 0;
+    }
+    if (!ok || acc_alloc(&a, s->R + 1, P) != 0) {
         free(ph0);
         free(phS);
-        free(v);
-        free(va);
-        free(w);
+        free(sums[0]);
+        free(sums[1]);
         return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid measures");
     }
     fl_atoms(m, 0, ph0);
@@ -428,35 +449,22 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     for (long i = 0; i < nS; i++)
         a.u[s->R][phS[i]] = s->y[s->R][s->ny[s->R] - nS + i];
     for (int r = 0; r < s->R; r++) {
-        const fl_spec *q = s->sp[r];
-        double x0 = s->x[r], x1 = s->x[r + 1], len = x1 - x0;
-        long startL = r == 0 ? n0 : s->sp[r - 1]->m - s->sp[r - 1]->mneg;
-        int lazy = q->eps < 1.0;
+        const double *sm = sums[r];
+        int lazy = s->sp[r]->eps < 1.0;
 
-        for (long k = 0; k < q->m; k++) {
-            int left = k < q->mneg;
-            int gb = left ? r : r + 1;
-            double c = left ? s->y[r][startL + k] : s->y[r + 1][k - q->mneg];
-            double I0, I1, cm, cx;
-            const double *ph = q->phi + (size_t)k * (size_t)P;
-            double *mi = a.mi[gb], *xi = a.xi[gb], *m1 = a.m1[gb];
-
-            if (c == 0.0)
-                continue;
-            expint(left ? q->z[k] : -q->z[k], len, &I0, &I1);
-            cm = c * I0;
-            cx = left ? c * (x0 * I0 + I1) : c * (x1 * I0 - I1);
-            for (long f = 0; f < P; f++) {
-                mi[f] += cm * ph[f];
-                xi[f] += cx * ph[f];
+        for (long f = 0; f < P; f++) {
+            a.mi[r][f] += sm[C_MI_L * P + f];
+            a.xi[r][f] += sm[C_XI_L * P + f];
+            a.mi[r + 1][f] += sm[C_MI_R * P + f];
+            a.xi[r + 1][f] += sm[C_XI_R * P + f];
+            if (lazy) {
+                a.m1[r][f] += sm[C_MI_L * P + f];
+                a.m1[r + 1][f] += sm[C_MI_R * P + f];
             }
-            if (lazy)
-                for (long f = 0; f < P; f++)
-                    m1[f] += cm * ph[f];
         }
     }
     measures_core(m, &a, s->x[s->R], eps, out, &perr, &ferr, &neg);
-    out->residual = fmax(sol_residual(m, s, v, va, w), fmax(perr, fmax(ferr, neg)));
+    out->residual = fmax(sol_residual(m, s, sums, den), fmax(perr, fmax(ferr, neg)));
     if (!(out->residual <= RESID_MAX))
         rc = bb_seterr(err, BB_EDATA, "fluid model: the solution at size %g B has a "
                        "residual of %.3g (boundary conditions, phase law, flux balance or "
@@ -464,9 +472,8 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     acc_free(&a);
     free(ph0);
     free(phS);
-    free(v);
-    free(va);
-    free(w);
+    free(sums[0]);
+    free(sums[1]);
     return rc;
 }
 
@@ -495,12 +502,17 @@ fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
 
 /* ---- the model ------------------------------------------------------------ */
 
+/* The spectrum below a lazy threshold for eps: from the model's cache,
+ * else built and cached; when the cache is full (more EPS values than it
+ * holds) built for the caller alone (*own = 1: the caller frees it), as
+ * spectra other threads may be using are never evicted. */
 static int
-lazy_spec(const bba_fluid *m, double eps, const fl_spec **out, char *err)
+lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
 {
     bba_fluid *mm = (bba_fluid *)m;
-    int rc = BB_OK;
+    int rc, cap = (int)(sizeof mm->lazy / sizeof mm->lazy[0]);
 
+    *own = 0;
     pthread_mutex_lock(&mm->lock);
     for (int i = 0; i < mm->n_lazy; i++)
         if (mm->lazy[i]->eps == eps) {
@@ -508,24 +520,12 @@ lazy_spec(const bba_fluid *m, double eps, const fl_spec **out, char *err)
             pthread_mutex_unlock(&mm->lock);
             return BB_OK;
         }
-    {
-        fl_spec *s;
-        int cap = (int)(sizeof mm->lazy / sizeof mm->lazy[0]);
-
-        rc = fl_spec_build(m, eps, 0, &s, err);
-        if (rc == BB_OK) {
-            /* spectra in use by other threads must survive: the cache only
-             * grows; past its capacity the new one replaces none and is
-             * kept in the last slot's place after that one is retired */
-            if (mm->n_lazy == cap) {
-                rc = bb_seterr(err, BB_ETOOBIG, "fluid model: more than %d lazy EPS "
-                               "values on one model", cap);
-                fl_spec_free(s);
-            } else {
-                mm->lazy[mm->n_lazy++] = s;
-                *out = s;
-            }
-        }
+    rc = fl_spec_build(m, eps, 0, out, err);
+    if (rc == BB_OK) {
+        if (mm->n_lazy < cap)
+            mm->lazy[mm->n_lazy++] = *out;
+        else
+            *own = 1;
     }
     pthread_mutex_unlock(&mm->lock);
     return rc;
@@ -557,27 +557,29 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
         return BB_OK;
     }
     if (eps < 1.0 && T > 0.0) {
-        const fl_spec *sl = NULL, *sp[2];
+        fl_spec *sl = NULL;
+        const fl_spec *sp[2];
         double x[3] = { 0.0, T, S };
+        int own;
 
-        rc = lazy_spec(m, eps, &sl, err);
+        rc = lazy_spec(m, eps, &sl, &own, err);
         if (rc != BB_OK)
             return rc;
         sp[0] = sl;
         sp[1] = m->greedy;
-        if (T >= S) {
-            x[1] = S;
-            rc = fl_solve_dense(m, 1, sp, x, &s, err);
-        } else {
-            rc = fl_solve_dense(m, 2, sp, x, &s, err);
+        rc = fl_solve_dense(m, T >= S ? 1 : 2, sp, x, &s, err);
+        if (rc == BB_OK) {
+            rc = fl_measures(m, &s, eps, out, err);
+            fl_sol_free(&s);
         }
-    } else {
-        eps = 1.0;
-        rc = fl_solve_fast(m, S, &s, err);
+        if (own)
+            fl_spec_free(sl);
+        return rc;
     }
+    rc = fl_solve_fast(m, S, &s, err);
     if (rc != BB_OK)
         return rc;
-    rc = fl_measures(m, &s, eps, out, err);
+    rc = fl_measures(m, &s, 1.0, out, err);
     fl_sol_free(&s);
     return rc;
 }

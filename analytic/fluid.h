@@ -33,14 +33,19 @@
  * carried with a log scale, so idle fractions far below 1e-308 still have
  * a finite log10.  For the greedy policy the S-independent blocks are
  * factored once and each size costs a solve in the modes that couple the
- * two ends (those with |z| S < 46), low rank for large S.
+ * two ends (those with |z| S < 46): few for large S.
  *
- * Complexity (P phases, doubles of 8 bytes): separable spectrum O(P^2 C);
- * dense spectrum about 20 P^3 flops and 6 P^2 doubles; the greedy
- * factorisations 4/3 P^3 once plus 2 P^2 per coupled mode, 5 P^2 doubles;
- * a lazy evaluation with 0 < T < S a dense solve of about 3P unknowns,
- * 18 P^3 flops and 9 P^2 doubles.  bba_fluid_estimate gives the figures
- * for a workload before anything is built.
+ * Complexity (P phases, m < P modes, 8-byte doubles): separable spectrum
+ * O(P^2 C) time, P^2 doubles; dense spectrum about 20 P^3 flops (two
+ * dsyevd, two products) and 5 P^2 doubles more while it is built.  The
+ * greedy factors: two LU of order P (4/3 P^3 flops, 2 P^2 doubles) on the
+ * first evaluation, then 4 P^2 flops and 2 P doubles per far mode the
+ * first time a size couples it.  A greedy evaluation: two passes over the
+ * modes (4 m P flops), the coupling (2 r_n r_f P + r_f^3 for r_n near and
+ * r_f far modes coupled) and one triangular solve.  A lazy evaluation with
+ * 0 < T <= S: the dense system of 3 P_n + 2 P_0 - 2 unknowns (18 P^3 flops,
+ * 9 P^2 doubles), and a dense spectrum per EPS (cached).  bba_fluid_estimate
+ * gives the greedy figures for a workload before anything is built.
  *
  * Thread safety: after bba_fluid_new, every function taking a const model
  * may run concurrently on it (the caches it fills lazily are locked). */
@@ -134,9 +139,10 @@ int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *p
  * drift sum_f pi_f d_f <= 0 (always when E < B) it is
  *   sum_f pi_f max(r_f - B - B_BB, 0) / r_f   (0 without B_BB);
  * with a positive drift the buffer stays near full and the limit is that
- * of the process reflected at S alone (one boundary solve at build: with
- * one up rate it is 1 - B/E, in general sum_f aS_f (r_f - B)/r_f plus the
- * B_BB term).  O(1). */
+ * of the process reflected at S alone, solved when the model is built:
+ * sum_f aS_f (r_f - B)/r_f plus the B_BB term, where work conservation
+ * gives sum_f aS_f (r_f - B) = E - B without B_BB (so (E - B)/r with a
+ * single up rate r: the time lost, not the work, 1 - B/E).  O(1). */
 double bba_fluid_idle_limit(const bba_fluid *m);
 
 /* bba_fluid_bbbw_min: the smallest B_BB (bytes/s) at which the limit

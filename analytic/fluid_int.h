@@ -11,6 +11,10 @@
 
 enum { FL_DOWN = -1, FL_ZERO = 0, FL_UP = 1 };
 
+/* Classes with a phase: each at least doubles P, and P <= 46340 (LAPACK's
+ * 32-bit indices address P^2 entries), so at most 15. */
+#define FL_CLASSES_MAX 16
+
 /* The modes of one region (constant drifts d): phi_k Q = z_k phi_k D,
  * k = 0..m-1, z ascending, the first mneg of them the ones scaled at the
  * region's left end (z < 0 up to rounding), the rest at its right end.

@@ -314,8 +314,9 @@ typedef struct fl_fast {
     double *Ln, *Lf;    /* LU factors, column-major, rows = unknowns */
     int *pn, *pf;
     double *yinf;       /* P */
-    double *W, *Rm;     /* P x nf and (P-1) x nn, column-major */
-    long nW, nR;        /* columns computed */
+    double *W;          /* P x nf, column j: [phi_j D | 0] [L_n | c]^-1 */
+    double *Z;          /* (P-1) x nf, column j: L_f^-1 e_j */
+    long nW;            /* columns of W and Z computed */
 } fl_fast;
 
 void
@@ -335,7 +336,7 @@ fl_fast_free(fl_fast *f)
     free(f->pf);
     free(f->yinf);
     free(f->W);
-    free(f->Rm);
+    free(f->Z);
     free(f);
 }
 
@@ -374,20 +375,20 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     f->zf = malloc((size_t)(f->nf + 1) * sizeof *f->zf);
     f->natom = malloc((size_t)(f->na_n + 1) * sizeof *f->natom);
     f->fatom = malloc((size_t)(f->na_f + 1) * sizeof *f->fatom);
-    f->Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *f->Ln, 1);
-    f->Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *f->Lf, 1);
+    f->Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *f->Ln, 0);
+    f->Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *f->Lf, 0);
     f->pn = malloc((size_t)P * sizeof *f->pn);
     f->pf = malloc((size_t)P * sizeof *f->pf);
     f->yinf = calloc((size_t)P, sizeof *f->yinf);
     f->W = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->W, 0);
-    f->Rm = bba_big_alloc((size_t)P * (size_t)(f->nn + 1) * sizeof *f->Rm, 0);
+    f->Z = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->Z, 0);
     row = malloc((size_t)P * sizeof *row);
     if (f->nmode == NULL || f->fmode == NULL || f->zn == NULL || f->zf == NULL ||
         f->natom == NULL || f->fatom == NULL || f->Ln == NULL || f->Lf == NULL ||
         f->pn == NULL || f->pf == NULL || f->yinf == NULL || f->W == NULL ||
-        f->Rm == NULL || row == NULL) {
+        f->Z == NULL || row == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors of %ld "
-                       "phases (%.3g GB)", P, 5.0 * (double)P * (double)P * 8.0 / 1e9);
+                       "phases (%.3g GB)", P, 4.0 * (double)P * (double)P * 8.0 / 1e9);
         goto out;
     }
     fl_atoms(m, f->refl, f->natom);
@@ -429,6 +430,7 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
             mode_flux(sp, P, f->nmode[i], f->jd, row);
             for (long e = 0; e < Pm; e++)
                 f->Ln[(size_t)i + (size_t)e * (size_t)P] = row[e];
+            f->Ln[(size_t)i + (size_t)Pm * (size_t)P] = 0.0;
         }
         for (long i = 0; i < f->na_n; i++) {
             long u = f->nn + i;
@@ -476,45 +478,43 @@ out:
     return rc;
 }
 
-/* compute W columns up to nw and R columns up to nr (m->lock held) */
-static int
-fast_extend(const bba_fluid *m, fl_fast *f, long nw, long nr, char *err)
+/* compute W and Z columns up to nw (m->lock held) */
+static void
+fast_extend(const bba_fluid *m, fl_fast *f, long nw)
 {
     const fl_spec *sp = m->greedy;
     long P = f->P, Pm = P - 1;
-    int info = 0, nP = (int)P, nPm = (int)Pm;
+    int info = 0, nP = (int)P, nPm = (int)Pm, cnt;
+    long to;
 
     if (nw > f->nf)
         nw = f->nf;
-    if (nr > f->nn)
-        nr = f->nn;
-    if (nw > f->nW) {
-        /* grow by a quarter beyond the need: nearby sizes couple nearby */
-        long to = nw + nw / 4 > f->nf ? f->nf : nw + nw / 4;
-        int cnt = (int)(to - f->nW);
+    if (nw <= f->nW)
+        return;
+    /* a quarter beyond the need: nearby sizes couple nearby modes */
+    to = nw + nw / 4 > f->nf ? f->nf : nw + nw / 4;
+    cnt = (int)(to - f->nW);
+    for (long j = f->nW; j < to; j++) {
+        double *c = f->W + (size_t)j * (size_t)P, *zc = f->Z + (size_t)j * (size_t)Pm;
 
-        for (long j = f->nW; j < to; j++) {
-            double *c = f->W + (size_t)j * (size_t)P;
-
-            mode_flux(sp, P, f->fmode[j], f->jd, c);
-            c[Pm] = 0.0;
-        }
-        dgetrs_("T", &nP, &cnt, f->Ln, &nP, f->pn, f->W + (size_t)f->nW * (size_t)P, &nP,
-                &info, 1);
-        f->nW = to;
+        mode_flux(sp, P, f->fmode[j], f->jd, c);
+        c[Pm] = 0.0;
+        memset(zc, 0, (size_t)Pm * sizeof *zc);
+        zc[j] = 1.0;
     }
-    if (nr > f->nR && Pm > 0) {
-        long to = nr + nr / 4 > f->nn ? f->nn : nr + nr / 4;
-        int cnt = (int)(to - f->nR);
+    dgetrs_("T", &nP, &cnt, f->Ln, &nP, f->pn, f->W + (size_t)f->nW * (size_t)P, &nP,
+            &info, 1);
+    dgetrs_("N", &nPm, &cnt, f->Lf, &nPm, f->pf, f->Z + (size_t)f->nW * (size_t)Pm, &nPm,
+            &info, 1);
+    f->nW = to;
+}
 
-        for (long i = f->nR; i < to; i++)
-            mode_flux(sp, P, f->nmode[i], f->jd, f->Rm + (size_t)i * (size_t)Pm);
-        dgetrs_("T", &nPm, &cnt, f->Lf, &nPm, f->pf, f->Rm + (size_t)f->nR * (size_t)Pm,
-                &nPm, &info, 1);
-        f->nR = to;
-    }
-    (void)err;
-    return BB_OK;
+/* the spectrum index of the first of the n slowest near modes' rows, which
+ * are contiguous (ascending index when reflected, descending otherwise) */
+static long
+near_first(const fl_fast *f, const fl_spec *sp, long n)
+{
+    return f->refl ? sp->mneg : sp->mneg - n;
 }
 
 int
@@ -524,7 +524,8 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
     fl_fast *f;
     long P = m->P, Pm = P - 1, cn = 0, cf = 0, cr = 0;
     double *yn = NULL, *yf = NULL, *rho = NULL, *K = NULL, *t = NULL, gfar;
-    int rc;
+    int rc, info = 0, one = 1, nPm = (int)Pm, nP = (int)P;
+    double one1 = 1.0, zero = 0.0;
 
     pthread_mutex_lock((pthread_mutex_t *)&m->lock);
     if (m->fast == NULL) {
@@ -549,34 +550,47 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
         cn = 0;
     if (cn == 0)
         cf = 0;
-    rc = fast_extend(m, f, cf, cn > cr ? cn : cr, err);
+    fast_extend(m, f, cf);
     pthread_mutex_unlock((pthread_mutex_t *)&m->lock);
-    if (rc != BB_OK)
-        return rc;
 
     yn = malloc((size_t)P * sizeof *yn);
     yf = calloc((size_t)(Pm > 0 ? Pm : 1), sizeof *yf);
     rho = malloc((size_t)(cn * cf + 1) * sizeof *rho);
     K = malloc((size_t)(cf * cf + 1) * sizeof *K);
-    t = malloc((size_t)(cf + 1) * sizeof *t);
-    if (yn == NULL || yf == NULL || rho == NULL || K == NULL || t == NULL) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid evaluation");
-        goto out;
-    }
+    t = malloc((size_t)(P + cf + 1) * sizeof *t);
+    if (yn == NULL || yf == NULL || rho == NULL || K == NULL || t == NULL)
+        goto nomem;
     memcpy(yn, f->yinf, (size_t)P * sizeof *yn);
     if (cf > 0) {
-        int ncf = (int)cf, one = 1, info = 0;
+        int ncf = (int)cf, icn = (int)cn;
         int *piv = malloc((size_t)cf * sizeof *piv);
+        double *DZ = malloc((size_t)P * (size_t)cf * sizeof *DZ);
+        double *C = malloc((size_t)cn * (size_t)cf * sizeof *C);
 
-        if (piv == NULL) {
-            rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid evaluation");
-            goto out;
+        if (piv == NULL || DZ == NULL || C == NULL) {
+            free(piv);
+            free(DZ);
+            free(C);
+            goto nomem;
         }
-        /* rho (cn x cf, row-major) */
-        for (long i = 0; i < cn; i++)
+        /* rho_ij = e^-(|z_i| + |z_j|) S (phi_i D) L_f^-1 e_j  (cn x cf):
+         * the near modes' rows of phi are a contiguous block */
+        for (long j = 0; j < cf; j++) {
+            const double *zc = f->Z + (size_t)j * (size_t)Pm;
+
+            for (long ph = 0, e = 0; ph < P; ph++)
+                DZ[(size_t)j * (size_t)P + (size_t)ph] = ph == f->jd ? 0.0 : sp->d[ph] * zc[e++];
+        }
+        dgemm_("T", "N", &icn, &ncf, &nP, &one1, sp->phi + (size_t)near_first(f, sp, cn) * (size_t)P,
+               &nP, DZ, &nP, &zero, C, &icn, 1, 1);
+        for (long i = 0; i < cn; i++) {
+            long ib = f->refl ? i : cn - 1 - i;
+
             for (long j = 0; j < cf; j++)
-                rho[i * cf + j] = exp(-(f->zn[i] + f->zf[j]) * S) *
-                                  f->Rm[(size_t)i * (size_t)Pm + (size_t)j];
+                rho[i * cf + j] = exp(-(f->zn[i] + f->zf[j]) * S) * C[ib + j * cn];
+        }
+        free(DZ);
+        free(C);
         for (long j = 0; j < cf; j++) {
             double acc = 0.0;
 
@@ -584,8 +598,8 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
                 acc += f->yinf[i] * rho[i * cf + j];
             t[j] = acc;
         }
-        /* K = I - Wa rho with Wa (cf x cn): Wa[j][i] = W_j[i]; column-major
-         * K[j + j2 cf] for the solve K^T s = t */
+        /* K = I - Wa rho, Wa[j][i] = W_j[i]; column-major K[j + j2 cf] for
+         * the solve K^T s = t */
         for (long j = 0; j < cf; j++)
             for (long j2 = 0; j2 < cf; j2++) {
                 double acc = j == j2 ? 1.0 : 0.0;
@@ -606,19 +620,30 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
         }
         for (long j = 0; j < cf; j++) {
             const double *Wj = f->W + (size_t)j * (size_t)P;
+            double tj = t[j];
 
             for (long u = 0; u < P; u++)
-                yn[u] += t[j] * Wj[u];
+                yn[u] += tj * Wj[u];
         }
     }
-    /* far unknowns, on the scale of the slowest near mode */
+    /* far unknowns, on the scale of the slowest near mode:
+     * y_f L_f = -sum_i a_i e^-(|z_i| - |z_0|) S phi_i D */
     gfar = f->nn > 0 ? -f->zn[0] * S : 0.0;
-    for (long i = 0; i < cr; i++) {
-        double c = -yn[i] * exp(-(f->zn[i] - f->zn[0]) * S);
-        const double *Ri = f->Rm + (size_t)i * (size_t)Pm;
+    if (Pm > 0 && cr > 0) {
+        double *c = malloc((size_t)cr * sizeof *c);
+        int icr = (int)cr, inc = 1;
 
-        for (long u = 0; u < Pm; u++)
-            yf[u] += c * Ri[u];
+        if (c == NULL)
+            goto nomem;
+        for (long i = 0; i < cr; i++)
+            c[f->refl ? i : cr - 1 - i] = -yn[i] * exp(-(f->zn[i] - f->zn[0]) * S);
+        dgemv_("N", &nP, &icr, &one1, sp->phi + (size_t)near_first(f, sp, cr) * (size_t)P, &nP,
+               c, &inc, &zero, t, &inc, 1);
+        free(c);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                yf[e++] = t[ph] * sp->d[ph];
+        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, yf, &nPm, &info, 1);
     }
     /* into the common layout: group 0 = atoms at 0 then z < 0 modes in
      * index order; group 1 = z > 0 modes then atoms at S */
@@ -650,6 +675,9 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
         for (long i = 0; i < s->ny[1] - kp; i++)
             y1[kp + i] = yhi[nhi + i];
     }
+    goto out;
+nomem:
+    rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid evaluation");
 out:
     free(yn);
     free(yf);

@@ -81,23 +81,24 @@ fl_q_out(const bba_fluid *m, long f)
 void
 fl_q_left(const bba_fluid *m, const double *x, double *y)
 {
+    int mc[FL_CLASSES_MAX] = { 0 }; /* the phase's digits, advanced with f */
+
     memset(y, 0, (size_t)m->P * sizeof *y);
     for (long f = 0; f < m->P; f++) {
-        long rem = f;
-        double diag = 0.0;
+        double diag = 0.0, xf = x[f];
 
         for (int c = 0; c < m->C; c++) {
-            long mc = rem % (m->N[c] + 1);
-            double up = (double)(m->N[c] - mc) * m->lam[c], dn = (double)mc * m->mu[c];
+            double up = (double)(m->N[c] - mc[c]) * m->lam[c], dn = (double)mc[c] * m->mu[c];
 
-            rem /= m->N[c] + 1;
-            if (mc < m->N[c])
-                y[f + m->stride[c]] += x[f] * up;
-            if (mc > 0)
-                y[f - m->stride[c]] += x[f] * dn;
+            if (mc[c] < m->N[c])
+                y[f + m->stride[c]] += xf * up;
+            if (mc[c] > 0)
+                y[f - m->stride[c]] += xf * dn;
             diag -= up + dn;
         }
-        y[f] += x[f] * diag;
+        y[f] += xf * diag;
+        for (int c = 0; c < m->C && ++mc[c] > m->N[c]; c++)
+            mc[c] = 0;
     }
 }
 
@@ -259,25 +260,31 @@ class_vector(const bba_fluid *m, int c, double z, long kc, const double *sqpi,
     return 0;
 }
 
+/* ---- the two constructions ----------------------------------------------- */
+
+typedef struct {
+    double z;
+    long idx;   /* the multi-index, as a phase index */
+} root_rec;
+
 static int
-cmp_zidx(const void *a, const void *b, void *zv)
+cmp_root(const void *a, const void *b)
 {
-    const double *z = zv;
-    double x = z[*(const long *)a], y = z[*(const long *)b];
+    double x = ((const root_rec *)a)->z, y = ((const root_rec *)b)->z;
 
     return (x > y) - (x < y);
 }
 
-/* ---- the two constructions ----------------------------------------------- */
-
+/* The roots (first pass), sorted, then their vectors into s->phi. */
 static int
-spec_separable(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, char *err)
+spec_separable(const bba_fluid *m, fl_spec *s, char *err)
 {
     long P = m->P, nm = 0, *k = NULL;
     long kN = P - 1; /* the multi-index N (all ON) has the largest index */
     int nmax = 0, rc = BB_OK;
     double **sqpi = NULL, *wk = NULL, **cv = NULL, Bp = m->B - m->r0, g0;
     int *iw = NULL;
+    root_rec *rt = NULL;
     root_ctx ctx = { m, NULL, 0, Bp };
 
     for (int c = 0; c < m->C; c++)
@@ -288,7 +295,8 @@ spec_separable(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, cha
     cv = calloc((size_t)m->C, sizeof *cv);
     wk = malloc((size_t)7 * (size_t)nmax * sizeof *wk);
     iw = malloc((size_t)nmax * sizeof *iw);
-    if (k == NULL || sqpi == NULL || cv == NULL || wk == NULL || iw == NULL)
+    rt = malloc((size_t)(s->m + 1) * sizeof *rt);
+    if (k == NULL || sqpi == NULL || cv == NULL || wk == NULL || iw == NULL || rt == NULL)
         goto nomem;
     for (int c = 0; c < m->C; c++) {
         double p = m->lam[c] / (m->lam[c] + m->mu[c]);
@@ -353,32 +361,41 @@ spec_separable(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, cha
                                "%ld modes expected", s->m);
                 goto out;
             }
-            /* the Kronecker product of the class vectors */
-            for (int c = 0; c < m->C; c++)
-                if (class_vector(m, c, z, k[c], sqpi[c], cv[c], wk, iw) != 0) {
-                    rc = bb_seterr(err, BB_ENOCONV, "fluid model: inverse iteration "
-                                   "failed for class %d at root %g", c, z);
-                    goto out;
-                }
-            {
-                double *v = phiraw + (size_t)nm * (size_t)P;
-                long len = 1;
-
-                v[0] = 1.0;
-                for (int c = 0; c < m->C; c++) {
-                    int n = m->N[c] + 1;
-
-                    for (long j = len - 1; j >= 0; j--)
-                        for (int i = n - 1; i >= 0; i--)
-                            v[j + (long)i * len] = v[j] * cv[c][i];
-                    len *= n;
-                }
-            }
-            zraw[nm++] = z;
+            rt[nm].z = z;
+            rt[nm].idx = idx;
+            nm++;
         }
     }
-    if (nm != s->m)
+    if (nm != s->m) {
         rc = bb_seterr(err, BB_ENOCONV, "fluid model: %ld roots for %ld modes", nm, s->m);
+        goto out;
+    }
+    qsort(rt, (size_t)nm, sizeof *rt, cmp_root);
+    for (long j = 0; j < nm; j++) {
+        double *v = s->phi + (size_t)j * (size_t)P, z = rt[j].z;
+        long len = 1, rem = rt[j].idx;
+
+        s->z[j] = z;
+        /* the Kronecker product of the class vectors, class 0 fastest */
+        for (int c = 0; c < m->C; c++) {
+            k[c] = rem % (m->N[c] + 1);
+            rem /= m->N[c] + 1;
+            if (class_vector(m, c, z, k[c], sqpi[c], cv[c], wk, iw) != 0) {
+                rc = bb_seterr(err, BB_ENOCONV, "fluid model: inverse iteration "
+                               "failed for class %d at root %g", c, z);
+                goto out;
+            }
+        }
+        v[0] = 1.0;
+        for (int c = 0; c < m->C; c++) {
+            int n = m->N[c] + 1;
+
+            for (long i = len - 1; i >= 0; i--)
+                for (int a = n - 1; a >= 0; a--)
+                    v[i + (long)a * len] = v[i] * cv[c][a];
+            len *= n;
+        }
+    }
     goto out;
 nomem:
     rc = bb_seterr(err, BB_ENOMEM, "out of memory for the separable spectrum");
@@ -394,6 +411,7 @@ out:
     free(k);
     free(wk);
     free(iw);
+    free(rt);
     return rc;
 }
 
@@ -433,7 +451,7 @@ syevd(int n, double *a, double *w, char *err)
 }
 
 static int
-spec_dense(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, char *err)
+spec_dense(const bba_fluid *m, fl_spec *s, char *err)
 {
     long P = m->P, Pn = 0, P0 = 0, *in = NULL, *i0 = NULL;
     double *row = NULL, *Qt = NULL, *X0 = NULL, *Q00 = NULL, *Q0n = NULL;
@@ -564,7 +582,7 @@ spec_dense(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, char *e
         free(JG);
         JG = NULL;
         if (n1 > 0) {
-            rc = syevd(n1, H, zraw, err);
+            rc = syevd(n1, H, s->z, err);
             if (rc != BB_OK)
                 goto out;
         }
@@ -575,7 +593,7 @@ spec_dense(const bba_fluid *m, fl_spec *s, double *zraw, double *phiraw, char *e
         if (n1 > 0)
             gemm_rm('N', 'N', n1, nn, n1, 1.0, H, n1, Gt, nn, 0.0, Mr, nn);
         for (long j = 0; j < n1; j++) {
-            double *v = phiraw + (size_t)j * (size_t)P;
+            double *v = s->phi + (size_t)j * (size_t)P;
 
             memset(v, 0, (size_t)P * sizeof *v);
             for (long a = 0; a < Pn; a++) {
@@ -620,8 +638,8 @@ int
 fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
               char *err)
 {
-    long P = m->P, n_n = m->n_up + m->n_down, *ord = NULL;
-    double *zraw = NULL, *phiraw = NULL, *tmp = NULL, *qx = NULL, qmax = 0.0, dmax = 0.0;
+    long P = m->P, n_n = m->n_up + m->n_down;
+    double *qx = NULL, qmax = 0.0, dmax = 0.0;
     int rc = BB_OK, binds = 0;
     fl_spec *s = calloc(1, sizeof *s);
 
@@ -634,13 +652,8 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
     s->z = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *s->z);
     s->mass = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *s->mass);
     s->phi = bba_big_alloc((size_t)(s->m > 0 ? s->m : 1) * (size_t)P * sizeof *s->phi, 0);
-    zraw = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *zraw);
-    phiraw = bba_big_alloc((size_t)(s->m > 0 ? s->m : 1) * (size_t)P * sizeof *phiraw, 0);
-    ord = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *ord);
-    tmp = malloc((size_t)P * sizeof *tmp);
     qx = malloc((size_t)P * sizeof *qx);
-    if (s->d == NULL || s->z == NULL || s->mass == NULL || s->phi == NULL ||
-        zraw == NULL || phiraw == NULL || ord == NULL || tmp == NULL || qx == NULL) {
+    if (s->d == NULL || s->z == NULL || s->mass == NULL || s->phi == NULL || qx == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum of %ld phases", P);
         goto out;
     }
@@ -659,24 +672,21 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         dmax = fmax(dmax, fabs(s->d[f]));
     }
     s->separable = allow_separable && eps == 1.0 && !binds;
-    rc = s->separable ? spec_separable(m, s, zraw, phiraw, err)
-                      : spec_dense(m, s, zraw, phiraw, err);
+    rc = s->separable ? spec_separable(m, s, err) : spec_dense(m, s, err);
     if (rc != BB_OK)
         goto out;
-    /* sort ascending, scale, check */
-    for (long k = 0; k < s->m; k++)
-        ord[k] = k;
-    qsort_r(ord, (size_t)s->m, sizeof *ord, cmp_zidx, zraw);
+    /* z ascending: scale each mode to max_f |phi_f d_f| = 1, check it in
+     * the symmetrised space (psi = phi Pi^-1/2), where the symmetric
+     * solvers are backward stable: |(phi (Q - z D))_g| / sqrt(pi_g) over
+     * max_f |phi_f| / sqrt(pi_f) (|A| + |z| |D|), A = Pi^1/2 Q Pi^-1/2. */
     for (int c = 0; c < m->C; c++)
         qmax += (double)m->N[c] * fmax(m->lam[c], m->mu[c]);
     s->mneg = m->n_up - 1 + (s->drift <= 0.0);
     for (long k = 0; k < s->m; k++) {
-        const double *src = phiraw + (size_t)ord[k] * (size_t)P;
-        double *v = s->phi + (size_t)k * (size_t)P, sc = 0.0, vmax = 0.0, res = 0.0;
+        double *v = s->phi + (size_t)k * (size_t)P, sc = 0.0, psimax = 0.0, res = 0.0;
 
-        s->z[k] = zraw[ord[k]];
         for (long f = 0; f < P; f++)
-            sc = fmax(sc, fabs(src[f] * s->d[f]));
+            sc = fmax(sc, fabs(v[f] * s->d[f]));
         if (!(sc > 0.0) || !isfinite(sc)) {
             rc = bb_seterr(err, BB_ENOCONV, "fluid model: mode %ld (z = %g) has no "
                            "flux", k, s->z[k]);
@@ -684,14 +694,14 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         }
         s->mass[k] = 0.0;
         for (long f = 0; f < P; f++) {
-            v[f] = src[f] / sc;
+            v[f] /= sc;
             s->mass[k] += v[f];
-            vmax = fmax(vmax, fabs(v[f]));
+            psimax = fmax(psimax, fabs(v[f]) / sqrt(m->pi[f]));
         }
         fl_q_left(m, v, qx);
         for (long f = 0; f < P; f++)
-            res = fmax(res, fabs(qx[f] - s->z[k] * v[f] * s->d[f]));
-        res /= vmax * (2.0 * qmax + fabs(s->z[k]) * dmax);
+            res = fmax(res, fabs(qx[f] - s->z[k] * v[f] * s->d[f]) / sqrt(m->pi[f]));
+        res /= psimax * (2.0 * qmax + fabs(s->z[k]) * dmax);
         s->resid = fmax(s->resid, res);
     }
     if (!(s->resid <= MODE_RESID_MAX)) {
@@ -701,10 +711,6 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         goto out;
     }
 out:
-    free(zraw);
-    free(phiraw);
-    free(ord);
-    free(tmp);
     free(qx);
     if (rc != BB_OK)
         fl_spec_free(s);
