@@ -164,8 +164,8 @@ int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char
  * in S), typically 6 to 12 evaluations.  *at (may be NULL) receives the
  * measures at the answer, *evaluations (may be NULL) the count.
  * Returns BB_OK; 0 when idle(0) <= target; BB_EINFEASIBLE when the limit
- * is above the target (E >= B, or B_BB binds: the message gives the limit
- * and, for B_BB, bba_fluid_bbbw_min's answer); BB_ETOOBIG when s_max_bytes
+ * is above the target, or within 1e-12 of it (E >= B, or B_BB binds: the
+ * message gives the limit and, for B_BB, bba_fluid_bbbw_min's answer); BB_ETOOBIG when s_max_bytes
  * (> 0) misses the target; errors of bba_fluid_eval. */
 int bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
                        double rel_tol, double s_max_bytes, double *S_bytes,

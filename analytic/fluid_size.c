@@ -19,6 +19,8 @@
 #include "fluid_int.h"
 
 #define SEARCH_EVALS_MAX 200
+/* idle is computed to about 1e-12 relative (its residual bound) */
+#define LIMIT_REL 1e-12
 
 typedef struct {
     const bba_fluid *m;
@@ -75,7 +77,9 @@ bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
             *at = r;
         goto out;
     }
-    if (m->idle_limit >= target) {
+    /* a limit within the evaluations' rounding of the target would need an
+     * unbounded buffer */
+    if (m->idle_limit >= target * (1.0 - LIMIT_REL)) {
         double bw;
         char e2[BB_ERRLEN];
 

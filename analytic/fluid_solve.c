@@ -131,7 +131,7 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
     long P = m->P, n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
     long n = 0, jd = drop_col(m), off[3], *ph0 = NULL, *phS = NULL, *col = NULL;
     long ncol[3], cbase[3];
-    double *A = NULL, *row = NULL, gmax;
+    double *A = NULL, *AF = NULL, *row = NULL, gmax;
     int *ipiv = NULL, rc, info = 0;
 
     memset(s, 0, sizeof *s);
@@ -190,15 +190,16 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
         for (long f = 0; f < P; f++)
             col[f] = f == jd ? -1 : a++;
     }
-    if ((double)n * (double)n * sizeof(double) > (m->mem_limit > 0 ? m->mem_limit : 1e300)) {
+    if (2.0 * (double)n * (double)n * sizeof(double) > (m->mem_limit > 0 ? m->mem_limit : 1e300)) {
         rc = bb_seterr(err, BB_ETOOBIG, "fluid model: the boundary system has %ld "
                        "unknowns (%.3g GB), over the memory limit", n,
-                       (double)n * (double)n * 8.0 / 1e9);
+                       2.0 * (double)n * (double)n * 8.0 / 1e9);
         goto out;
     }
     A = bba_big_alloc((size_t)n * (size_t)n * sizeof *A, 1);
+    AF = bba_big_alloc((size_t)n * (size_t)n * sizeof *AF, 0);
     ipiv = malloc((size_t)n * sizeof *ipiv);
-    if (A == NULL || ipiv == NULL)
+    if (A == NULL || AF == NULL || ipiv == NULL)
         goto nomem;
 #define AT(u, e) A[(size_t)(u) + (size_t)(e) * (size_t)n]
     {
@@ -265,24 +266,42 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
         }
         free(colI);
     }
+    /* LU, then iterative refinement to a small componentwise backward
+     * error (dgerfs): the unknowns span many orders of magnitude (atoms of
+     * phases with pi ~ 1e-15 beside O(1) ones) and a plain solve leaves the
+     * small ones accurate only relative to the large. */
     {
-        int nn = (int)n, one = 1;
-        double *rhs = calloc((size_t)n, sizeof *rhs);
+        int nn = (int)n, one = 1, *iw = malloc((size_t)n * sizeof *iw);
+        double *rhs = calloc((size_t)n, sizeof *rhs), *y = malloc((size_t)n * sizeof *y);
+        double *wk = malloc((size_t)3 * (size_t)n * sizeof *wk), ferr, berr;
 
-        if (rhs == NULL)
-            goto nomem;
-        rhs[n - 1] = 1.0;
-        dgetrf_(&nn, &nn, A, &nn, ipiv, &info);
-        if (info != 0) {
+        if (rhs == NULL || y == NULL || wk == NULL || iw == NULL) {
             free(rhs);
+            free(y);
+            free(wk);
+            free(iw);
+            goto nomem;
+        }
+        rhs[n - 1] = 1.0;
+        memcpy(AF, A, (size_t)n * (size_t)n * sizeof *A);
+        dgetrf_(&nn, &nn, AF, &nn, ipiv, &info);
+        if (info == 0) {
+            memcpy(y, rhs, (size_t)n * sizeof *y);
+            dgetrs_("T", &nn, &one, AF, &nn, ipiv, y, &nn, &info, 1);
+            dgerfs_("T", &nn, &one, A, &nn, AF, &nn, ipiv, rhs, &nn, y, &nn, &ferr, &berr,
+                    wk, iw, &info, 1);
+            for (int b = 0; b <= R; b++)
+                memcpy(s->y[b], y + off[b], (size_t)s->ny[b] * sizeof *y);
+        } else {
             rc = bb_seterr(err, BB_ESINGULAR, "fluid model: the boundary system of "
                            "%ld unknowns is singular (pivot %d)", n, info);
-            goto out;
         }
-        dgetrs_("T", &nn, &one, A, &nn, ipiv, rhs, &nn, &info, 1);
-        for (int b = 0; b <= R; b++)
-            memcpy(s->y[b], rhs + off[b], (size_t)s->ny[b] * sizeof *rhs);
         free(rhs);
+        free(y);
+        free(wk);
+        free(iw);
+        if (info != 0)
+            goto out;
     }
 #undef AT
     rc = BB_OK;
@@ -291,6 +310,7 @@ nomem:
     rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid boundary system");
 out:
     free(A);
+    free(AF);
     free(ipiv);
     free(col);
     free(ph0);
@@ -509,13 +529,192 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
     f->nW = to;
 }
 
-/* the spectrum index of the first of the n slowest near modes' rows, which
- * are contiguous (ascending index when reflected, descending otherwise) */
+/* The spectrum rows of the first n near (or far) modes, |z| ascending,
+ * are contiguous: ascending index for the modes with z > 0, descending for
+ * z < 0 (the near ones unless reflected).  first_row gives the block's
+ * first index, row_of the block position of the i-th mode. */
 static long
-near_first(const fl_fast *f, const fl_spec *sp, long n)
+first_row(const fl_fast *f, const fl_spec *sp, int near, long n)
 {
-    return f->refl ? sp->mneg : sp->mneg - n;
+    return (near == !f->refl) ? sp->mneg - n : sp->mneg;
 }
+
+static long
+row_of(const fl_fast *f, int near, long n, long i)
+{
+    return (near == !f->refl) ? n - 1 - i : i;
+}
+
+/* out (P) = (sum_i c_i phi_mode(i)) D over the first n near or far modes */
+static void
+mode_combo(const fl_fast *f, const fl_spec *sp, int near, long n, const double *c,
+           double *cr, double *out)
+{
+    int nP = (int)f->P, in = (int)n, inc = 1;
+    double one = 1.0, zero = 0.0;
+
+    if (n == 0) {
+        memset(out, 0, (size_t)f->P * sizeof *out);
+        return;
+    }
+    for (long i = 0; i < n; i++)
+        cr[row_of(f, near, n, i)] = c[i];
+    dgemv_("N", &nP, &in, &one, sp->phi + (size_t)first_row(f, sp, near, n) * (size_t)f->P,
+           &nP, cr, &inc, &zero, out, &inc, 1);
+    for (long ph = 0; ph < f->P; ph++)
+        out[ph] *= sp->d[ph];
+}
+
+/* One size's near system y M = b, M = [L_n' | c] - (the far modes'
+ * coupling, rank cf), solved by Sherman-Morrison-Woodbury. */
+typedef struct {
+    const fl_fast *f;
+    const fl_spec *sp;
+    long cn, cf;
+    double *rho;   /* cn x cf */
+    double *K;     /* LU of I - W rho, cf x cf column-major */
+    int *piv;
+} near_sys;
+
+/* g := g M^-1 (g: P) */
+static void
+near_solve(const near_sys *ns, double *g, double *t)
+{
+    const fl_fast *f = ns->f;
+    int nP = (int)f->P, one = 1, info = 0, ncf = (int)ns->cf;
+
+    dgetrs_("T", &nP, &one, f->Ln, &nP, f->pn, g, &nP, &info, 1);
+    if (ns->cf == 0)
+        return;
+    for (long j = 0; j < ns->cf; j++) {
+        double acc = 0.0;
+
+        for (long i = 0; i < ns->cn; i++)
+            acc += g[i] * ns->rho[i * ns->cf + j];
+        t[j] = acc;
+    }
+    dgetrs_("T", &ncf, &one, ns->K, &ncf, ns->piv, t, &ncf, &info, 1);
+    for (long j = 0; j < ns->cf; j++) {
+        const double *Wj = f->W + (size_t)j * (size_t)f->P;
+
+        for (long u = 0; u < f->P; u++)
+            g[u] += t[j] * Wj[u];
+    }
+}
+
+/* The two boundary blocks at one size: y_n the near unknowns (P: near
+ * modes by |z|, near atoms), y_f the far ones (P - 1) on the log scale
+ * gfar = -|z_n0| S.  Equations (phases but jd; near also the atoms' sum):
+ *   near: y_n [L_n' | c] + e^gfar sum_j y_f,j e^{-|z_j| S} [phi_j D | 0] = r_n
+ *   far:  y_f L_f'      + sum_i y_n,i e^{-(|z_i| - |z_n0|) S} phi_i D = r_f */
+typedef struct {
+    const bba_fluid *m;
+    near_sys ns;
+    double S, gfar;
+    long cr;          /* near modes that reach the far end */
+    double *w;        /* 4 P doubles */
+} sys2;
+
+/* out (P, then dropped to P - 1 in place at the caller) = the flux of one
+ * block's own unknowns: modes phi D plus atoms (-l Q at 0, +u Q at S) */
+static void
+own_flux(const sys2 *q, int near, const double *y, double *out)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P, nmod = near ? f->nn : f->nf, nat = near ? f->na_n : f->na_f;
+    const long *atom = near ? f->natom : f->fatom;
+    double sg = (near == !f->refl) ? -1.0 : 1.0, *x = q->w + P, *tmp = q->w + 2 * P;
+
+    mode_combo(f, q->ns.sp, near, nmod, y, q->w + 3 * P, out);
+    memset(x, 0, (size_t)P * sizeof *x);
+    for (long i = 0; i < nat; i++)
+        x[atom[i]] = y[nmod + i];
+    fl_q_left(q->m, x, tmp);
+    for (long ph = 0; ph < P; ph++)
+        out[ph] += sg * tmp[ph];
+}
+
+/* out (P) = the other block's modes' flux at this block's end */
+static void
+cross_flux(const sys2 *q, int near, const double *yo, long n, double *out)
+{
+    const fl_fast *f = q->ns.f;
+    double *c = q->w + 2 * f->P;
+
+    for (long i = 0; i < n; i++)
+        c[i] = near ? yo[i] * exp(q->gfar - f->zf[i] * q->S)
+                    : yo[i] * exp(-(f->zn[i] - f->zn[0]) * q->S);
+    mode_combo(f, q->ns.sp, !near, n, c, q->w + 3 * f->P, out);
+}
+
+/* r := r - (y's equations), both blocks */
+static void
+residual2(const sys2 *q, const double *yn, const double *yf, double *rn, double *rf,
+          double *t1, double *t2)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P;
+    double sum = 0.0;
+
+    own_flux(q, 1, yn, t1);
+    cross_flux(q, 1, yf, f->nf, t2);
+    for (long ph = 0, e = 0; ph < P; ph++)
+        if (ph != f->jd) {
+            rn[e] -= t1[ph] + t2[ph];
+            e++;
+        }
+    for (long i = 0; i < f->na_n; i++)
+        sum += yn[f->nn + i];
+    rn[P - 1] -= sum;
+    own_flux(q, 0, yf, t1);
+    cross_flux(q, 0, yn, f->nn, t2);
+    for (long ph = 0, e = 0; ph < P; ph++)
+        if (ph != f->jd) {
+            rf[e] -= t1[ph] + t2[ph];
+            e++;
+        }
+}
+
+/* (yn, yf) solve the system for (rn, rf), the couplings below e^-LAMBDA
+ * dropped: g = rf L_f^-1; near y_n = (rn - e^gfar sum_j g_j e^{-|z_j| S}
+ * phi_j D) M^-1; y_f = g - (sum_i y_n,i e^{...} phi_i D) L_f^-1 */
+static void
+solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf,
+       double *t1)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P, Pm = P - 1;
+    int nPm = (int)Pm, one = 1, info = 0;
+
+    memcpy(yf, rf, (size_t)Pm * sizeof *yf);
+    if (Pm > 0)
+        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, yf, &nPm, &info, 1);
+    memcpy(yn, rn, (size_t)P * sizeof *yn);
+    if (q->ns.cf > 0) {
+        cross_flux(q, 1, yf, q->ns.cf, t1);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                yn[e++] -= t1[ph];
+    }
+    near_solve(&q->ns, yn, q->w);
+    if (Pm > 0 && q->cr > 0) {
+        cross_flux(q, 0, yn, q->cr, t1);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                t1[e++] = t1[ph];
+        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, t1, &nPm, &info, 1);
+        for (long u = 0; u < Pm; u++)
+            yf[u] -= t1[u];
+    }
+}
+
+/* Iterative refinement (fixed precision) of the whole system: the
+ * unknowns span many orders of magnitude (atoms of phases with pi ~ 1e-15
+ * beside O(1) ones), and a plain solve leaves the small ones accurate only
+ * relative to the large; the residual, formed from every mode, brings each
+ * equation to rounding of its own terms.  Stops when a correction changes
+ * no unknown by more than 1e-15 of itself, after REFINE_MAX steps. */
+#define REFINE_MAX 4
 
 int
 fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
@@ -523,8 +722,9 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
     const fl_spec *sp = m->greedy;
     fl_fast *f;
     long P = m->P, Pm = P - 1, cn = 0, cf = 0, cr = 0;
-    double *yn = NULL, *yf = NULL, *rho = NULL, *K = NULL, *t = NULL, gfar;
-    int rc, info = 0, one = 1, nPm = (int)Pm, nP = (int)P;
+    double *yn = NULL, *yf = NULL, *b = NULL, *r = NULL, *w = NULL, gfar;
+    near_sys ns = { NULL, sp, 0, 0, NULL, NULL, NULL };
+    int rc = BB_OK, info = 0, nP = (int)P;
     double one1 = 1.0, zero = 0.0;
 
     pthread_mutex_lock((pthread_mutex_t *)&m->lock);
@@ -553,97 +753,94 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
     fast_extend(m, f, cf);
     pthread_mutex_unlock((pthread_mutex_t *)&m->lock);
 
-    yn = malloc((size_t)P * sizeof *yn);
-    yf = calloc((size_t)(Pm > 0 ? Pm : 1), sizeof *yf);
-    rho = malloc((size_t)(cn * cf + 1) * sizeof *rho);
-    K = malloc((size_t)(cf * cf + 1) * sizeof *K);
-    t = malloc((size_t)(P + cf + 1) * sizeof *t);
-    if (yn == NULL || yf == NULL || rho == NULL || K == NULL || t == NULL)
+    ns.f = f;
+    ns.cn = cn;
+    ns.cf = cf;
+    yn = calloc((size_t)P, sizeof *yn);
+    yf = calloc((size_t)P, sizeof *yf);
+    b = calloc((size_t)P, sizeof *b);
+    r = malloc((size_t)P * sizeof *r);
+    w = malloc((size_t)8 * (size_t)P * sizeof *w);
+    ns.rho = malloc((size_t)(cn * cf + 1) * sizeof *ns.rho);
+    ns.K = malloc((size_t)(cf * cf + 1) * sizeof *ns.K);
+    ns.piv = malloc((size_t)(cf + 1) * sizeof *ns.piv);
+    if (yn == NULL || yf == NULL || b == NULL || r == NULL || w == NULL || ns.rho == NULL ||
+        ns.K == NULL || ns.piv == NULL)
         goto nomem;
-    memcpy(yn, f->yinf, (size_t)P * sizeof *yn);
     if (cf > 0) {
         int ncf = (int)cf, icn = (int)cn;
-        int *piv = malloc((size_t)cf * sizeof *piv);
         double *DZ = malloc((size_t)P * (size_t)cf * sizeof *DZ);
         double *C = malloc((size_t)cn * (size_t)cf * sizeof *C);
 
-        if (piv == NULL || DZ == NULL || C == NULL) {
-            free(piv);
+        if (DZ == NULL || C == NULL) {
             free(DZ);
             free(C);
             goto nomem;
         }
-        /* rho_ij = e^-(|z_i| + |z_j|) S (phi_i D) L_f^-1 e_j  (cn x cf):
-         * the near modes' rows of phi are a contiguous block */
+        /* rho_ij = e^-(|z_i| + |z_j|) S (phi_i D) L_f^-1 e_j  (cn x cf) */
         for (long j = 0; j < cf; j++) {
             const double *zc = f->Z + (size_t)j * (size_t)Pm;
 
             for (long ph = 0, e = 0; ph < P; ph++)
                 DZ[(size_t)j * (size_t)P + (size_t)ph] = ph == f->jd ? 0.0 : sp->d[ph] * zc[e++];
         }
-        dgemm_("T", "N", &icn, &ncf, &nP, &one1, sp->phi + (size_t)near_first(f, sp, cn) * (size_t)P,
+        dgemm_("T", "N", &icn, &ncf, &nP, &one1, sp->phi + (size_t)first_row(f, sp, 1, cn) * (size_t)P,
                &nP, DZ, &nP, &zero, C, &icn, 1, 1);
-        for (long i = 0; i < cn; i++) {
-            long ib = f->refl ? i : cn - 1 - i;
-
+        for (long i = 0; i < cn; i++)
             for (long j = 0; j < cf; j++)
-                rho[i * cf + j] = exp(-(f->zn[i] + f->zf[j]) * S) * C[ib + j * cn];
-        }
+                ns.rho[i * cf + j] = exp(-(f->zn[i] + f->zf[j]) * S) * C[row_of(f, 1, cn, i) + j * cn];
         free(DZ);
         free(C);
-        for (long j = 0; j < cf; j++) {
-            double acc = 0.0;
-
-            for (long i = 0; i < cn; i++)
-                acc += f->yinf[i] * rho[i * cf + j];
-            t[j] = acc;
-        }
         /* K = I - Wa rho, Wa[j][i] = W_j[i]; column-major K[j + j2 cf] for
-         * the solve K^T s = t */
+         * the solves K^T s = t */
         for (long j = 0; j < cf; j++)
             for (long j2 = 0; j2 < cf; j2++) {
                 double acc = j == j2 ? 1.0 : 0.0;
                 const double *Wj = f->W + (size_t)j * (size_t)P;
 
                 for (long i = 0; i < cn; i++)
-                    acc -= Wj[i] * rho[i * cf + j2];
-                K[j + j2 * cf] = acc;
+                    acc -= Wj[i] * ns.rho[i * cf + j2];
+                ns.K[j + j2 * cf] = acc;
             }
-        dgetrf_(&ncf, &ncf, K, &ncf, piv, &info);
-        if (info == 0)
-            dgetrs_("T", &ncf, &one, K, &ncf, piv, t, &ncf, &info, 1);
-        free(piv);
+        dgetrf_(&ncf, &ncf, ns.K, &ncf, ns.piv, &info);
         if (info != 0) {
             rc = bb_seterr(err, BB_ESINGULAR, "fluid model: the coupling of %ld modes "
                            "at size %g is singular", cf, S);
             goto out;
         }
-        for (long j = 0; j < cf; j++) {
-            const double *Wj = f->W + (size_t)j * (size_t)P;
-            double tj = t[j];
-
-            for (long u = 0; u < P; u++)
-                yn[u] += tj * Wj[u];
-        }
     }
-    /* far unknowns, on the scale of the slowest near mode:
-     * y_f L_f = -sum_i a_i e^-(|z_i| - |z_0|) S phi_i D */
-    gfar = f->nn > 0 ? -f->zn[0] * S : 0.0;
-    if (Pm > 0 && cr > 0) {
-        double *c = malloc((size_t)cr * sizeof *c);
-        int icr = (int)cr, inc = 1;
+    /* the near atoms sum to 1; then refinement */
+    {
+        sys2 q = { m, ns, S, f->nn > 0 ? -f->zn[0] * S : 0.0, cr, w };
+        double *rn = b, *rf = r, *dn = w + 4 * P, *df = w + 5 * P, *t1 = w + 6 * P;
+        double *t2 = w + 7 * P;
 
-        if (c == NULL)
-            goto nomem;
-        for (long i = 0; i < cr; i++)
-            c[f->refl ? i : cr - 1 - i] = -yn[i] * exp(-(f->zn[i] - f->zn[0]) * S);
-        dgemv_("N", &nP, &icr, &one1, sp->phi + (size_t)near_first(f, sp, cr) * (size_t)P, &nP,
-               c, &inc, &zero, t, &inc, 1);
-        free(c);
-        for (long ph = 0, e = 0; ph < P; ph++)
-            if (ph != f->jd)
-                yf[e++] = t[ph] * sp->d[ph];
-        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, yf, &nPm, &info, 1);
+        gfar = q.gfar;
+        memset(rn, 0, (size_t)P * sizeof *rn);
+        memset(rf, 0, (size_t)P * sizeof *rf);
+        rn[P - 1] = 1.0;
+        solve2(&q, rn, rf, yn, yf, t1);
+        for (int it = 0; it < REFINE_MAX; it++) {
+            double ch = 0.0;
+
+            memset(rn, 0, (size_t)P * sizeof *rn);
+            memset(rf, 0, (size_t)P * sizeof *rf);
+            rn[P - 1] = 1.0;
+            residual2(&q, yn, yf, rn, rf, t1, t2);
+            solve2(&q, rn, rf, dn, df, t1);
+            for (long u = 0; u < P; u++) {
+                if (dn[u] != 0.0)
+                    ch = fmax(ch, yn[u] != 0.0 ? fabs(dn[u] / yn[u]) : INFINITY);
+                yn[u] += dn[u];
+            }
+            for (long u = 0; u < Pm; u++) {
+                if (df[u] != 0.0)
+                    ch = fmax(ch, yf[u] != 0.0 ? fabs(df[u] / yf[u]) : INFINITY);
+                yf[u] += df[u];
+            }
+            if (ch <= 1e-15)
+                break;
+        }
     }
     /* into the common layout: group 0 = atoms at 0 then z < 0 modes in
      * index order; group 1 = z > 0 modes then atoms at S */
@@ -681,8 +878,11 @@ nomem:
 out:
     free(yn);
     free(yf);
-    free(rho);
-    free(K);
-    free(t);
+    free(b);
+    free(r);
+    free(w);
+    free(ns.rho);
+    free(ns.K);
+    free(ns.piv);
     return rc;
 }

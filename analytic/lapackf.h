@@ -24,6 +24,10 @@ void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, i
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
              size_t lt);
+void dgerfs_(const char *trans, const int *n, const int *nrhs, const double *a,
+             const int *lda, const double *af, const int *ldaf, const int *ipiv,
+             const double *b, const int *ldb, double *x, const int *ldx, double *ferr,
+             double *berr, double *work, int *iwork, int *info, size_t lt);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
              double *w, double *work, const int *lwork, int *iwork, const int *liwork,
              int *info, size_t lj, size_t lu);

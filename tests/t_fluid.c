@@ -462,9 +462,16 @@ size_search(void **state)
         assert_non_null(strstr(err, "bandwidth"));
         assert_int_equal(bba_fluid_bbbw_min(m, 1e-3, &bw, err), BB_OK);
         bba_fluid_free(m);
+        /* at that bandwidth the limit is the target: no finite size */
         m = model(c, 3, 1e12, bw);
-        assert_true(bba_fluid_idle_limit(m) <= 1e-3);
+        assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-12);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+                         BB_EINFEASIBLE);
+        bba_fluid_free(m);
+        m = model(c, 3, 1e12, 1.05 * bw);
+        assert_true(bba_fluid_idle_limit(m) < 1e-3);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err), BB_OK);
+        assert_true(eval(m, S, 0, 0, 1).idle <= 1e-3);
         bba_fluid_free(m);
     }
 }
