@@ -712,9 +712,10 @@ solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf
  * unknowns span many orders of magnitude (atoms of phases with pi ~ 1e-15
  * beside O(1) ones), and a plain solve leaves the small ones accurate only
  * relative to the large; the residual, formed from every mode, brings each
- * equation to rounding of its own terms.  Stops when a correction changes
- * no unknown by more than 1e-15 of itself, after REFINE_MAX steps. */
-#define REFINE_MAX 4
+ * equation to rounding of its own terms.  Two steps: on 240 random
+ * workloads one step left a residual of 1.5e-8, two 2e-15, and further
+ * steps only move components that are rounding noise. */
+#define REFINE_STEPS 2
 
 int
 fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
@@ -820,26 +821,16 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
         memset(rf, 0, (size_t)P * sizeof *rf);
         rn[P - 1] = 1.0;
         solve2(&q, rn, rf, yn, yf, t1);
-        for (int it = 0; it < REFINE_MAX; it++) {
-            double ch = 0.0;
-
+        for (int it = 0; it < REFINE_STEPS; it++) {
             memset(rn, 0, (size_t)P * sizeof *rn);
             memset(rf, 0, (size_t)P * sizeof *rf);
             rn[P - 1] = 1.0;
             residual2(&q, yn, yf, rn, rf, t1, t2);
             solve2(&q, rn, rf, dn, df, t1);
-            for (long u = 0; u < P; u++) {
-                if (dn[u] != 0.0)
-                    ch = fmax(ch, yn[u] != 0.0 ? fabs(dn[u] / yn[u]) : INFINITY);
+            for (long u = 0; u < P; u++)
                 yn[u] += dn[u];
-            }
-            for (long u = 0; u < Pm; u++) {
-                if (df[u] != 0.0)
-                    ch = fmax(ch, yf[u] != 0.0 ? fabs(df[u] / yf[u]) : INFINITY);
+            for (long u = 0; u < Pm; u++)
                 yf[u] += df[u];
-            }
-            if (ch <= 1e-15)
-                break;
         }
     }
     /* into the common layout: group 0 = atoms at 0 then z < 0 modes in
