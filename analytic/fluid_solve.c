@@ -371,6 +371,38 @@ mode_flux(const fl_spec *sp, long P, long k, long jd, double *out)
             out[a++] = ph[f] * sp->d[f];
 }
 
+/* One boundary block, column-major with rows = unknowns: the near (or
+ * far) modes' phi D, then the atoms' -Q rows at 0 or +Q rows at S, over
+ * the phases but jd; the near block has one more column, c, the atoms'
+ * sum.  row: P doubles. */
+static void
+fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *row)
+{
+    const fl_spec *sp = m->greedy;
+    long P = f->P, Pm = P - 1, ld = near ? P : Pm;
+    long nmod = near ? f->nn : f->nf, nat = near ? f->na_n : f->na_f;
+    const long *mode = near ? f->nmode : f->fmode, *atom = near ? f->natom : f->fatom;
+    double sg = (near == !f->refl) ? -1.0 : 1.0;
+
+    for (long i = 0; i < nmod; i++) {
+        mode_flux(sp, P, mode[i], f->jd, row);
+        for (long e = 0; e < Pm; e++)
+            L[(size_t)i + (size_t)e * (size_t)ld] = row[e];
+        if (near)
+            L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
+    }
+    for (long i = 0; i < nat; i++) {
+        long u = nmod + i;
+
+        fl_q_row(m, atom[i], row);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                L[(size_t)u + (size_t)(e++) * (size_t)ld] = sg * row[ph];
+        if (near)
+            L[(size_t)u + (size_t)Pm * (size_t)ld] = 1.0;
+    }
+}
+
 static int
 fast_build(const bba_fluid *m, fl_fast **out, char *err)
 {
@@ -443,38 +475,8 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     }
     /* L_n: rows near modes then near atoms; columns the phases but jd,
      * then c (the near atoms' sum).  L_f likewise without c. */
-    {
-        double sn = f->refl ? 1.0 : -1.0, sf = -sn;
-
-        for (long i = 0; i < f->nn; i++) {
-            mode_flux(sp, P, f->nmode[i], f->jd, row);
-            for (long e = 0; e < Pm; e++)
-                f->Ln[(size_t)i + (size_t)e * (size_t)P] = row[e];
-            f->Ln[(size_t)i + (size_t)Pm * (size_t)P] = 0.0;
-        }
-        for (long i = 0; i < f->na_n; i++) {
-            long u = f->nn + i;
-
-            fl_q_row(m, f->natom[i], row);
-            for (long ph = 0, e = 0; ph < P; ph++)
-                if (ph != f->jd)
-                    f->Ln[(size_t)u + (size_t)(e++) * (size_t)P] = sn * row[ph];
-            f->Ln[(size_t)u + (size_t)Pm * (size_t)P] = 1.0;
-        }
-        for (long i = 0; i < f->nf; i++) {
-            mode_flux(sp, P, f->fmode[i], f->jd, row);
-            for (long e = 0; e < Pm; e++)
-                f->Lf[(size_t)i + (size_t)e * (size_t)Pm] = row[e];
-        }
-        for (long i = 0; i < f->na_f; i++) {
-            long u = f->nf + i;
-
-            fl_q_row(m, f->fatom[i], row);
-            for (long ph = 0, e = 0; ph < P; ph++)
-                if (ph != f->jd)
-                    f->Lf[(size_t)u + (size_t)(e++) * (size_t)Pm] = sf * row[ph];
-        }
-    }
+    fill_block(m, f, 1, f->Ln, row);
+    fill_block(m, f, 0, f->Lf, row);
     dgetrf_(&nP, &nP, f->Ln, &nP, f->pn, &info);
     if (info == 0 && Pm > 0)
         dgetrf_(&nPm, &nPm, f->Lf, &nPm, f->pf, &info);
