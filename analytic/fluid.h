@@ -2,7 +2,7 @@
  * finite-buffer Markov-modulated fluid queue, solved exactly.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Model (the semantics are those of the simulator's fluid mode): classes
+ * Model (the simulator's fluid mode follows the same rules): classes
  * of identical ON/OFF sources (ON periods exponential with mean L seconds,
  * Pr(ON) = p, rate b bytes/s while ON); a phase is the number of sources
  * ON per class, P = prod_c (N_c + 1) phases, generator Q (a Kronecker sum
@@ -33,18 +33,21 @@
  * carried with a log scale, so idle fractions far below 1e-308 still have
  * a finite log10.  For the greedy policy the S-independent blocks are
  * factored once and each size costs a solve in the modes that couple the
- * two ends (those with |z| S < 46): few for large S.
+ * two ends (those with |z| S < 46): few for large S.  Every solution gets
+ * two steps of iterative refinement (the unknowns span many orders of
+ * magnitude) and is checked (residual below).
  *
  * Complexity (P phases, m < P modes, 8-byte doubles): separable spectrum
  * O(P^2 C) time, P^2 doubles; dense spectrum about 20 P^3 flops (two
  * dsyevd, two products) and 5 P^2 doubles more while it is built.  The
  * greedy factors: two LU of order P (4/3 P^3 flops, 2 P^2 doubles) on the
  * first evaluation, then 4 P^2 flops and 2 P doubles per far mode the
- * first time a size couples it.  A greedy evaluation: two passes over the
- * modes (4 m P flops), the coupling (2 r_n r_f P + r_f^3 for r_n near and
- * r_f far modes coupled) and one triangular solve.  A lazy evaluation with
- * 0 < T <= S: the dense system of 3 P_n + 2 P_0 - 2 unknowns (18 P^3 flops,
- * 9 P^2 doubles), and a dense spectrum per EPS (cached).  bba_fluid_estimate
+ * first time a size couples it.  A greedy evaluation: about twelve passes
+ * over the modes (24 m P flops, the refinement most of them), the coupling
+ * (2 r_n r_f P + r_f^3 for r_n near and r_f far modes coupled) and five
+ * triangular solves.  A lazy evaluation with 0 < T <= S: the dense system
+ * of 3 P_n + 2 P_0 - 2 unknowns (18 P^3 flops, 18 P^2 doubles with its
+ * refinement copy), and a dense spectrum per EPS (cached, eight at most).  bba_fluid_estimate
  * gives the greedy figures for a workload before anything is built.
  *
  * Thread safety: after bba_fluid_new, every function taking a const model
@@ -80,8 +83,9 @@ typedef struct bba_fluid bba_fluid;
 
 /* bba_fluid_estimate: the phase count P (after merging identical classes),
  * the peak bytes and the flops of bba_fluid_new plus one greedy size
- * search, for the classes and options given.  No allocation, O(n^2);
- * outputs may be NULL; +inf when P overflows. */
+ * search at worst, for the classes and options given.  O(n^2), n entries
+ * of scratch; outputs may be NULL; P = +inf when a class is invalid or
+ * the scratch cannot be had. */
 void bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                         double *phases, double *bytes, double *flops);
 
