@@ -16,20 +16,24 @@
  * atoms at S far below the double range keep their relative accuracy.
  *
  * fl_solve_dense assembles and factors the whole system, 2P - 1 unknowns
- * for one region and 3 P_n + 2 P_0 - 2 for two (lazy), by LU.
+ * for one region and 3 P_n + 2 P_0 - 2 for two (lazy), by LU, refined by
+ * LAPACK dgerfs.
  *
  * fl_solve_fast (greedy): with the boundary where the mean drift pushes
  * the content called near (0 when it is <= 0, else S), the near block L_n
  * (near modes and atoms x phases) is square of rank P - 1 and the far
  * block L_f has full row rank P - 1, independent of S.  Their LU factors
- * are computed once; with R_i = (phi_i D) L_f^-1 for the near modes and
- * W_j = (phi_j D) [L_n | c]^-1 for the far ones (c: the near atoms' sum),
- * the far unknowns are y_f = -sum_i a_i e^{-|z_i| S} R_i and the near ones
+ * are computed once.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
+ * [L_n | c]^-1 (c: the near atoms' sum), the far unknowns are
+ * y_f = -(sum_i a_i e^{-|z_i| S} phi_i D) L_f^-1 (one triangular solve)
+ * and the near ones
  *   y_n = y_inf + t (I - W rho)^-1 W,  rho_ij = e^{-|z_i| S} R_i,j e^{-|z_j| S}
  * (Sherman-Morrison-Woodbury), where rho is restricted to the modes with
- * e^{-(|z_i| + |z_j|) S} > e^-46: O(r^3 + r P) per size for r coupled
- * modes, and each R_i and W_j (2 P^2 flops) is computed the first time a
- * size couples it. */
+ * e^{-(|z_i| + |z_j|) S} > e^-46 and formed as (phi_i D) (L_f^-1 e_j):
+ * O(r_n r_f P + r_f^3) per size for r_n near and r_f far modes coupled;
+ * each W_j and L_f^-1 e_j (4 P^2 flops) is computed the first time a size
+ * couples far mode j.  Then two steps of iterative refinement on both
+ * blocks together (at REFINE_STEPS below). */
 #include "config.h"
 
 #include <float.h>

@@ -51,7 +51,7 @@ row() { # label target args...
   ans=$(cat "$T/out")
   ph=$(echo "$ans" | sed -n 's/^phases \([0-9]*\):.*/\1/p')
   awk -v l="$label" -v t="$t" -v g="$target" -v r="$ref" -v a="$ans" -v p="${ph:-8}" \
-    'BEGIN { printf "| %s | %s | %.3f s | < %s s | %.2f | %.0f | %s |\n", l, p, t, g, t / g, r / t, a }'
+    'BEGIN { printf "| %s | %s | %.3f s | < %s s | %.2f | %.2g | %s |\n", l, p, t, g, t / g, r / t, a }'
 }
 row "size, README example" 0.05 example
 row "idle at one size, 3 classes of 5" 0.2 idle 5
