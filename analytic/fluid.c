@@ -398,17 +398,16 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             drain += -e * (mi - m1) - eps * e * m1;
         }
     }
+    /* idle = sum_b e^{g_b} ig[b] (each group's terms may have either sign;
+     * their sum not), on the scale of the largest term so that an idle
+     * fraction below the double range keeps its log10 */
     for (int b = 0; b < a->ng; b++)
-        if (ig[b] > 0.0) {
-            double lg = log(ig[b]) + a->g[b] - gmax;
-
-            if (lg > idle_hi)
-                idle_hi = lg;
-        }
+        if (ig[b] != 0.0)
+            idle_hi = fmax(idle_hi, log(fabs(ig[b])) + a->g[b] - gmax);
     for (int b = 0; b < a->ng; b++)
-        if (ig[b] > 0.0)
-            idle_s += exp(log(ig[b]) + a->g[b] - gmax - idle_hi);
-    if (idle_hi > -INFINITY) {
+        if (ig[b] != 0.0)
+            idle_s += copysign(exp(log(fabs(ig[b])) + a->g[b] - gmax - idle_hi), ig[b]);
+    if (idle_hi > -INFINITY && idle_s > 0.0) {
         out->log10_idle = (idle_hi + log(idle_s)) / M_LN10;
         out->idle = exp(idle_hi) * idle_s;
     } else {

@@ -374,6 +374,32 @@ separable_vs_dense(void **state)
     }
 }
 
+/* The lazy system (two regions, dense) tends to the greedy one (one
+ * region, factor-once) as EPS -> 1 and as T -> 0: three classes of 48
+ * phases, with and without B_BB, at sizes where the ends couple. */
+static void
+lazy_tends_to_greedy(void **state)
+{
+    const bba_fluid_class c[3] = { { 0.45, 0.2, 3, 3 }, { 0.7, 0.1, 7, 2 }, { 0.3, 0.25, 1.5, 2 } };
+
+    (void)state;
+    for (int bw = 0; bw < 2; bw++) {
+        bba_fluid *m = model(c, 3, 1.0, bw ? 0.9 : 0);
+
+        for (double S = 0.3; S < 100; S *= 4.3) {
+            bba_fluid_result g = eval(m, S, 0, 0, 1);
+            bba_fluid_result e1 = eval(m, S, 1, 0.4 * S, 1 - 1e-9);
+            bba_fluid_result t0 = eval(m, S, 1, 1e-10 * S, 0.3);
+
+            assert_rel(e1.idle, g.idle, 1e-7);
+            assert_rel(e1.quiet, g.quiet, 1e-7);
+            assert_rel(t0.idle, g.idle, 1e-7);
+            assert_rel(t0.mean_occupancy_bytes, g.mean_occupancy_bytes, 1e-7);
+        }
+        bba_fluid_free(m);
+    }
+}
+
 /* ---- limits ----------------------------------------------------------------- */
 
 /* S = 0: idle = sum_f pi_f max(r_f - B, 0)/r_f; as S grows with E < B,
@@ -633,6 +659,7 @@ main(void)
         cmocka_unit_test(grid_convergence),
         cmocka_unit_test(discrete_chain_limit),
         cmocka_unit_test(separable_vs_dense),
+        cmocka_unit_test(lazy_tends_to_greedy),
         cmocka_unit_test(limits),
         cmocka_unit_test(size_search),
         cmocka_unit_test(bbbw_hand),
