@@ -413,6 +413,10 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
     } else {
         out->log10_idle = -INFINITY;
         out->idle = 0.0;
+        /* with a phase above B and S > 0 the atoms at S make it positive:
+         * a sum that is not has lost it to cancellation */
+        if (m->n_up > 0 && S > 0.0)
+            *neg = INFINITY;
     }
     out->bb_in_Bps = in;
     *flux_err = (in > 0.0 || drain > 0.0) ? fabs(in - drain) / fmax(in, drain) : 0.0;
