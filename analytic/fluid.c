@@ -594,12 +594,11 @@ limit_top(bba_fluid *m, double *lim, char *err)
 {
     fl_sol s;
     bba_fluid_result r;
+    double zmin = INFINITY;
     int rc;
 
     /* a size so large that no mode couples the two ends: only the near
      * (top) group carries mass */
-    double zmin = INFINITY;
-
     for (long k = 0; k < m->greedy->m; k++)
         zmin = fmin(zmin, fabs(m->greedy->z[k]));
     rc = fl_solve_fast(m, 1e3 / zmin, &s, err);
