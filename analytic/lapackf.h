@@ -17,9 +17,6 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 void dgemv_(const char *ta, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
             const double *beta, double *y, const int *incy, size_t lta);
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *beta,
-            double *c, const int *ldc, size_t lu, size_t lt);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
