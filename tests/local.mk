@@ -31,6 +31,13 @@ EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cl
 	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp \
 	tests/help_opts.awk tests/man_opts.awk tests/examples.sh tests/examples.awk tests/examples_match.awk
 
+# The continuous-time fluid model (analytic/fluid.h).
+check_PROGRAMS += tests/t_fluid
+tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
+tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid
+
 # The shared mechanisms of issue 15 below src/: numbers, intervals, verdicts,
 # engine bounds.
 check_PROGRAMS += tests/t_bounds
