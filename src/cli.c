@@ -483,6 +483,13 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
         o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
                               "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
                               100 * frac);
+    if (o < len && a->S_bytes == 0 && a->idle == 0) {
+        /* a real zero, not a rounding: say why, and the time unit then
+         * changes nothing */
+        snprintf(buf + o, len - o, "; no buffer is needed: the applications together never "
+                 "write faster than the PFS takes");
+        return;
+    }
     if (o < len && !isnan(a->S_double_unit_bytes)) {
         char tu[64], s2[64];
 
