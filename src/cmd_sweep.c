@@ -258,6 +258,7 @@ bb_cmd_sweep(int argc, char **argv)
                               "empty_prob", a.eps, "platform", bb_json_platform(&ctx),
                               "rows", rows);
 
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     }
     for (size_t s = 0; s < nsc; s++)

@@ -118,6 +118,7 @@ bb_cmd_threshold(int argc, char **argv)
                               "monotone_idle", monotone,
                               "evaluations", (json_int_t)best.evaluations,
                               "platform", bb_json_platform(&ctx));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (!feasible) {
         printf("no threshold keeps idle <= %g with a %s buffer: even greedy draining "
