@@ -29,7 +29,7 @@ name,p,bw
 a,1.5,8
 CSV
 
-echo "1..34"
+echo "1..35"
 
 S="$BBSIZE simulate $T/small.csv --bb-size 5 --horizon 500 --replications 6"
 $S --json --seed 7 >"$T/a.json"
