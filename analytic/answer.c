@@ -515,6 +515,7 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
     if (rc == BB_EINFEASIBLE) {
         a->idle_limit = r.idle_limit;
         a->bandwidth_bound = r.bandwidth_bound;
+        a->lazy_bound = r.lazy_bound;
         if (f->model.mean_eff < (double)f->model.B || f->model.dist0 != NULL) {
             const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
 

@@ -282,6 +282,33 @@ eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
     return BB_OK;
 }
 
+/* The buffer's mean rise per time unit below a lazy threshold (Algorithm
+ * 4): a load k > B adds k - B; a load k <= B drains B - k only with
+ * probability EPS.  Quanta per time unit, on the chain's load law. */
+static double
+lazy_drift(const bba_model *m, double eps)
+{
+    double up = 0, down = 0;
+
+    for (long k = 0; k <= m->M; k++) {
+        if (k > m->B)
+            up += (double)(k - m->B) * m->dist[k];
+        else
+            down += (double)(m->B - k) * m->dist[k];
+    }
+    return up - eps * down;
+}
+
+/* Whether a lazy search keeps every size below its threshold (a fraction
+ * of 1 or more: THRESHOLD = S) while the buffer rises there on average:
+ * then the buffer climbs to the top at every size, and the idle fraction
+ * tends to a positive limit as S grows instead of to 0. */
+static int
+lazy_top_rises(const bba_model *m, const bba_policy_spec *ps)
+{
+    return ps->lazy && ps->threshold_frac >= 1.0 && lazy_drift(m, ps->eps) > 0;
+}
+
 int
 bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
              const bba_solver_opts *so, long s_max, bba_progress_fn cb,
@@ -334,6 +361,17 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
             return rc;
         if (rhi.meas.idle <= target)
             break;
+        if (lazy_top_rises(m, ps) && rhi.meas.idle >= rlo.meas.idle * (1 - BBA_LAZY_FLAT)) {
+            /* doubling S no longer lowers the idle fraction: its limit */
+            out->feasible = 0;
+            out->idle_limit = rhi.meas.idle;
+            out->lazy_bound = 1;
+            return bb_seterr(err, BB_EINFEASIBLE,
+                             "with the lazy threshold at the whole buffer and EPS %g the "
+                             "buffer rises by %.3g quanta per time unit on average and sits "
+                             "full: the idle fraction stays at %.4g > %g whatever the size",
+                             ps->eps, lazy_drift(m, ps->eps), rhi.meas.idle, target);
+        }
         lo = hi;
         rlo = rhi;
         hi *= 2;

@@ -93,18 +93,25 @@ bb_cmd_size(int argc, char **argv)
         if (r.bb_bw_min_Bps > 0)
             bb_ctx_fmt_rate(&ctx, need, sizeof need, r.bb_bw_min_Bps);
         if (a.common.out.json) {
-            json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:o}",
+            json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:b, s:o}",
                                   "feasible", 0, "bb_size_bytes", "idle_fraction",
                                   "target_idle", a.tgt.target_idle,
                                   "load_ratio", r.load_ratio, "idle_limit", r.idle_limit,
                                   "idle_fraction_limit", r.idle_limit,
                                   "bandwidth_bound", r.bandwidth_bound,
+                                  "lazy_bound", r.lazy_bound,
                                   "platform", bb_json_platform(&ctx));
 
             json_object_set_new(o, "bb_bw_min_bytes_per_s",
                                 r.bandwidth_bound && r.bb_bw_min_Bps > 0
                                     ? json_real(r.bb_bw_min_Bps) : json_null());
             bb_json_print(o);
+        } else if (r.lazy_bound) {
+            printf("no burst-buffer size suffices: with the lazy threshold at the whole "
+                   "buffer (--threshold 1) and EPS %g the buffer fills and stays full, so "
+                   "the idle fraction stays at %.4g > %g whatever the size; lower "
+                   "--threshold or raise --empty-prob\n", a.pol.eps, r.idle_limit,
+                   a.tgt.target_idle);
         } else if (r.bandwidth_bound) {
             char bbw[64];
 

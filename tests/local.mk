@@ -179,3 +179,8 @@ tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
 tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
+
+# The hostile-input corpus: one file per class of problem (docs/bounds.md).
+HOSTILE_CASES = tests/hostile/unbounded.sh
+TESTS += tests/cli_hostile_corpus.sh
+EXTRA_DIST += tests/cli_hostile_corpus.sh $(HOSTILE_CASES)
