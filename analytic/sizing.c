@@ -167,6 +167,10 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
+    if (pol->lazy && pol->eps > 0 && pol->eps < BBA_EPS_MIN)
+        return bb_seterr(err, BB_EINVAL, "EPS %g is below %g, where the solvers lose the states "
+                         "below the threshold (each holds for 1/EPS time units)",
+                         pol->eps, BBA_EPS_MIN);
     if (m->onoff) {
         bba_onoff_opts oo;
 

@@ -81,7 +81,8 @@ typedef struct {
  * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
  * set (bba_onoff_eval with so's tolerance and memory limit).  If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it).
- * Errors: those of bba_chain_build, bba_chain_check_reachable and
+ * Errors: BB_EINVAL (a lazy EPS in (0, BBA_EPS_MIN)), those of
+ * bba_chain_build, bba_chain_check_reachable and
  * bba_stationary_solve; with the FFT solver, those of bba_fftwh_eval,
  * except that BB_ENOCONV falls back to banded GTH (unless
  * so->no_fallback) and becomes BB_ETOOBIG, naming the memory GTH would

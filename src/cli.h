@@ -205,6 +205,8 @@ _Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */
 double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */
 long bb_opt_long(const char *opt, const char *arg, long lo, long hi);
+/* bb_opt_eps: --empty-prob, 0 or in [BBA_EPS_MIN, 1] (exits 64). */
+double bb_opt_eps(const char *arg);
 void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
 
 /* Draining policy as given on the command line: --policy, --threshold
@@ -216,6 +218,8 @@ typedef struct {
     bb_qty threshold_size;
     double eps;              /* EPS, default 0.01 */
     int threshold_set;
+    int policy_set;          /* --policy given */
+    int eps_set;             /* --empty-prob given */
 } bb_policy_opts;
 
 void bb_policy_opts_init(bb_policy_opts *p);
@@ -234,7 +238,9 @@ void bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_b
 
 /* The argp child for --policy, --threshold and --empty-prob; its input is
  * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold
- * implies --policy lazy. */
+ * implies --policy lazy; a threshold or --empty-prob with --policy greedy,
+ * and --empty-prob with greedy draining, are refused (64): greedy draining
+ * has neither. */
 extern const struct argp bb_policy_argp;
 
 /* bb_argp_file: store the positional workload FILE of a command; a second

@@ -101,7 +101,7 @@ parse(int key, char *arg, struct argp_state *state)
         a->points = (int)bb_opt_long("points", arg, 3, 1000);
         break;
     case OPT_EPS:
-        a->eps = bb_opt_fraction_closed("empty-prob", arg);
+        a->eps = bb_opt_eps(arg);
         break;
     case OPT_VALIDATE:
         a->validate = 1;

@@ -379,6 +379,19 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     return v;
 }
 
+double
+bb_opt_eps(const char *arg)
+{
+    double v = bb_opt_fraction_closed("empty-prob", arg);
+
+    if (v > 0 && v < BBA_EPS_MIN)
+        bb_opt_die("empty-prob", "'%s' is below 1e-15: EPS moves the answer only to first "
+                   "order, so below 1e-15 it changes nothing a double can hold, while the "
+                   "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
+                   arg);
+    return v;
+}
+
 long
 bb_opt_long(const char *opt, const char *arg, long lo, long hi)
 {
@@ -426,6 +439,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
             p->lazy = 1;
         else
             bb_opt_die("policy", "'%s' is not greedy or lazy", arg);
+        p->policy_set = 1;
         return 1;
     }
     if (strcmp(name, "threshold") == 0) {
@@ -447,7 +461,8 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         return 1;
     }
     if (strcmp(name, "empty-prob") == 0) {
-        p->eps = bb_opt_fraction_closed("empty-prob", arg);
+        p->eps = bb_opt_eps(arg);
+        p->eps_set = 1;
         return 1;
     }
     return 0;
@@ -525,8 +540,14 @@ policy_parse(int key, char *arg, struct argp_state *state)
         bb_policy_opt_parse(p, "empty-prob", arg);
         break;
     case ARGP_KEY_END:
+        if (p->threshold_set && p->policy_set && !p->lazy)
+            bb_opt_die("threshold", "greedy draining has no threshold, but --policy greedy "
+                       "was given: drop one of them", NULL);
         if (p->threshold_set && !p->lazy)
             p->lazy = 1; /* a threshold implies lazy draining */
+        if (p->eps_set && !p->lazy)
+            bb_opt_die("empty-prob", "EPS is lazy draining's, but the policy is greedy: add "
+                       "--policy lazy or --threshold, or drop --empty-prob", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -181,6 +181,6 @@ tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -l
 TESTS += tests/t_timeline tests/t_fitjob
 
 # The hostile-input corpus: one file per class of problem (docs/bounds.md).
-HOSTILE_CASES = tests/hostile/unbounded.sh
+HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/silent.sh tests/hostile/written.sh
 TESTS += tests/cli_hostile_corpus.sh
 EXTRA_DIST += tests/cli_hostile_corpus.sh $(HOSTILE_CASES)
