@@ -11,6 +11,7 @@
 #include "answer.h"
 #include "bb_error.h"
 #include "bbbw.h"
+#include "cost.h"
 #include "effbw.h"
 #include "onoff.h"
 #include "quanta.h"
@@ -266,6 +267,14 @@ settle(bba_front *f, char *err)
     rc = discrete_build(f, R, err);
     if (rc != BB_OK)
         return rc;
+    {
+        bba_policy_spec ps;
+
+        spec_of(&f->q.drain, &ps);   /* bounded before the first solve */
+        rc = bba_cost_settle(&f->model, f->q.target, &ps, &f->q.so, R, BBA_RES_MAX, err);
+        if (rc != BB_OK)
+            return rc;
+    }
     rc = settle_value(f, &v0, &have, err);
     if (rc != BB_OK || !have)
         return rc;

@@ -11,6 +11,7 @@
 #include "bbbw.h"
 #include "onoff.h"
 #include "fftwh.h"
+#include "cost.h"
 #include "sizing.h"
 
 int
@@ -171,6 +172,13 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         return bb_seterr(err, BB_EINVAL, "EPS %g is below %g, where the solvers lose the states "
                          "below the threshold (each holds for 1/EPS time units)",
                          pol->eps, BBA_EPS_MIN);
+    if (so->max_ops > 0) {
+        bba_cost cost;
+
+        bba_cost_eval(m, S, so, &cost);
+        if ((rc = bba_cost_check(m, &cost, so->max_ops, "the solve", err)) != BB_OK)
+            return rc;
+    }
     if (m->onoff) {
         bba_onoff_opts oo;
 
@@ -340,6 +348,13 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
                          "size suffices; as the size grows the idle fraction tends to "
                          "1 - B/E = %.4g", m->mom.mean / (double)m->B, out->idle_limit);
     }
+    if (so->max_ops > 0) {
+        bba_cost c;
+
+        bba_cost_search(m, target, ps, so, &c);
+        if ((rc = bba_cost_check(m, &c, so->max_ops, "the size search", err)) != BB_OK)
+            return rc;
+    }
     rc = eval_at(m, 0, ps, so, cb, ctx, &out->evaluations, &rlo, err);
     if (rc != BB_OK)
         return rc;
@@ -458,6 +473,16 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
     if (grid < 1)
         return bb_seterr(err, BB_EINVAL, "threshold grid %d is not positive", grid);
+    if (so->max_ops > 0) {
+        bba_cost c;
+
+        /* the grid, then a bisection of at most log2(S) more */
+        bba_cost_eval(m, S, so, &c);
+        c.evaluations = grid + 2 + (S > 1 ? (int)log2((double)S) : 0);
+        c.ops *= c.evaluations;
+        if ((rc = bba_cost_check(m, &c, so->max_ops, "the threshold search", err)) != BB_OK)
+            return rc;
+    }
     pts = malloc(((size_t)grid + 1) * sizeof *pts);
     th = malloc(((size_t)grid + 1) * sizeof *th);
     if (pts == NULL || th == NULL) {

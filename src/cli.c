@@ -406,6 +406,7 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->qn.so.kind = opt->solver;
     ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
                                                            : default_memory_limit();
+    ctx->qn.so.max_ops = opt->max_ops;
     ctx->so = ctx->qn.so;
 }
 

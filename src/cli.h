@@ -28,6 +28,7 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
+    double max_ops;             /* --max-ops: the analytic cost bound (cost.h) */
     bb_outopts out;             /* the output options (options.h): the
                                    command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */

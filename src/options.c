@@ -227,7 +227,7 @@ bb_options_init(void)
 
 enum {
     OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
-    OPT_SYSTEM, OPT_MODEL
+    OPT_SYSTEM, OPT_MODEL, OPT_MAX_OPS
 };
 
 static const struct argp_option common_options[] = {
@@ -255,6 +255,9 @@ static const struct argp_option common_options[] = {
       "physical memory)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
+    { "max-ops", OPT_MAX_OPS, "N", 0,
+      "refuse analytic solves and searches estimated at more multiply-adds than "
+      "this (default 1e12, minutes)", 2 },
     { 0 }
 };
 
@@ -329,6 +332,16 @@ common_parse(int key, char *arg, struct argp_state *state)
     case BB_OPT_MAX_EVENTS:
         bb_limits_set_events(arg);
         break;
+    case OPT_MAX_OPS: {
+        double v;
+
+        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+            usage_die(state, "max-ops", msg);
+        if (!(v >= 1) || v > 1e30)
+            usage_die(state, "max-ops", "not a number of operations in [1, 1e30]");
+        c->max_ops = v;
+        break;
+    }
     default:
         return ARGP_ERR_UNKNOWN;
     }
@@ -342,6 +355,7 @@ bb_common_init(bb_common *c)
 {
     memset(c, 0, sizeof *c);
     c->solver = BBA_SOLVER_FFT;
+    c->max_ops = BBA_COST_MAX_OPS_DEFAULT;
 }
 
 void
