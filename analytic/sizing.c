@@ -176,7 +176,10 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         bba_cost cost;
 
         bba_cost_eval(m, S, so, &cost);
-        if ((rc = bba_cost_check(m, &cost, so->max_ops, "the solve", err)) != BB_OK)
+        /* a chain whose one vector is over the memory limit is left to the
+         * memory estimate below, which names the memory */
+        if (!(so->mem_limit_bytes > 0 && cost.states * sizeof(double) > so->mem_limit_bytes)
+            && (rc = bba_cost_check(m, &cost, so->max_ops, "the solve", err)) != BB_OK)
             return rc;
     }
     if (m->onoff) {
