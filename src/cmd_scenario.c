@@ -211,11 +211,11 @@ print_run(const bb_scn_run *R, const scn_args *a)
                                                              R->par.local_delay_s, "global",
                                                              R->par.global_delay_s));
         bb_json_print(json_pack(
-            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
+            "{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
             "s:I, s:I}}",
             "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
             "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
-            "placement", place_name(s), "seed", (json_int_t)s->seed, "mechanisms", mech, "jobs", jobs,
+            "placement", place_name(s), "seed", bb_json_seed(s->seed), "mechanisms", mech, "jobs", jobs,
             "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
             "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
             "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,

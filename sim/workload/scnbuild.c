@@ -150,7 +150,7 @@ bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
         it = model_iterations(&sj->model, &k);
         ops = (double)sj->ranks * it * k;
         c->ops += ops;
-        cost_term(c, &top, s->horizon_s > 0 ? 0 : ops, "the job's iterations or ranks",
+        cost_term(c, &top, isfinite(s->horizon_s) ? 0 : ops, "the job's iterations or ranks",
                   "%.3g operations of job '%s' (%d ranks x %.6g iterations)", ops, sj->name,
                   sj->ranks, it);
         io += model_io_bytes(&sj->model, sj->ranks);
@@ -161,7 +161,7 @@ bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
             T = t;
     }
     c->bytes = c->ops * (double)sizeof(bbs_op);
-    if (s->horizon_s > 0) {
+    if (isfinite(s->horizon_s)) {
         /* the run stops at the horizon: what it transfers is not bounded
          * below, its length is */
         io = net = 0;
