@@ -107,7 +107,9 @@ typedef struct {
     double threshold_bytes, eps;
     double idle, idle_low, idle_high;
     double log10_idle;       /* finite where idle underflows to 0; -inf
-                                when nothing can stall */
+                                when nothing can stall; NAN when it
+                                underflowed to an unknown order (ON/OFF
+                                chain) */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
     double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
                                 not computed) */

@@ -196,6 +196,11 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
             out->meas.p_full += idle - out->meas.idle;
             out->meas.idle = idle;
         }
+        if (rc == BB_OK)
+            /* 0 is exact when no load exceeds B; else the idle fraction
+             * underflowed and its order is not known here (NAN) */
+            out->meas.log10_idle = out->meas.idle > 0 ? log10(out->meas.idle)
+                                   : m->onoff->M <= m->onoff->B ? -INFINITY : NAN;
         return rc;
     }
     if (so->kind == BBA_SOLVER_FFT && !fft_applies(m, S, pol)) {

@@ -125,6 +125,9 @@ bb_cmd_idle(int argc, char **argv)
         if (r.idle == 0 && isfinite(r.log10_idle)) /* below the double range */
             printf("idle 10^%.4f (%s), quiet %.4g, with a %s burst buffer%s, %s draining",
                    r.log10_idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+        else if (r.idle == 0 && isnan(r.log10_idle))
+            printf("idle below 1e-308 (underflows; %s), quiet %.4g, with a %s burst buffer%s, "
+                   "%s draining", of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
         else if (r.idle == 0)
             printf("idle 0 (no load can stall the applications), quiet %.4g, with a %s burst "
                    "buffer%s, %s draining", r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
