@@ -108,8 +108,8 @@ typedef struct {
     double idle, idle_low, idle_high;
     double log10_idle;       /* finite where idle underflows to 0; -inf
                                 when nothing can stall; NAN when it
-                                underflowed to an unknown order (ON/OFF
-                                chain) */
+                                underflowed to an unknown order (the
+                                chain solvers but FFT) */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
     double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
                                 not computed) */

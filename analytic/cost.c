@@ -26,45 +26,6 @@ slowest_class(const bba_onoff *o)
     return worst;
 }
 
-void
-bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c)
-{
-    double N = (double)S + (double)m->M + 1.0;
-    double w = (double)(m->B > m->M - m->B ? m->B : m->M - m->B) + 1.0;
-
-    c->S_quanta = (double)S;
-    c->states = N;
-    c->evaluations = 1;
-    c->power_steps = 0;
-    c->burst_units = 0;
-    if (m->onoff != NULL) {
-        const bba_onoff *o = m->onoff;
-        double sr = 0;
-
-        for (size_t k = 0; k < o->n_classes; k++)
-            sr += o->N[k] + 1;
-        c->states = ((double)S + 1.0) * (double)o->n_phases;
-        c->burst_units = slowest_class(o);
-        c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13))
-                         * c->burst_units;
-        c->ops = c->power_steps * ((double)S + 1.0)
-                 * ((double)o->n_phases * ((double)o->M0 + 1.0 + sr) + (double)o->M + 1.0);
-        return;
-    }
-    switch (so->kind) {
-    case BBA_SOLVER_FFT:
-        c->ops = (double)(so->krylov_max_iter > 0 ? so->krylov_max_iter : 300) * 5.0 * N
-                 * log2(N + 1.0);
-        break;
-    case BBA_SOLVER_BANDED:
-        c->ops = N * w * w;
-        break;
-    default:
-        c->ops = N * w;
-        break;
-    }
-}
-
 /* theta*, per quantum, of the Bernoulli chain: the positive root of
  * log sum_k dist[k] e^(theta (k - B)) = 0 (Chernoff; Cramer-Lundberg),
  * by bisection on the log-sum-exp.  0 when there is none (E >= B) and
@@ -116,19 +77,74 @@ decay_bernoulli(const bba_model *m)
     return 0.5 * (lo + hi);
 }
 
+double
+bba_cost_decay(const bba_model *m)
+{
+    double theta;
+    char err[BB_ERRLEN];
+
+    if (m->onoff == NULL)
+        return decay_bernoulli(m);
+    return bba_effbw_decay(m->onoff, &theta, err) == BB_OK ? theta : 0;
+}
+
+void
+bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c)
+{
+    bba_cost_eval_decay(m, S, so, so->kind == BBA_SOLVER_FFT && m->onoff == NULL
+                                      ? bba_cost_decay(m) : 0, c);
+}
+
+void
+bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
+                    bba_cost *c)
+{
+    double N = (double)S + (double)m->M + 1.0;
+    double w = (double)(m->B > m->M - m->B ? m->B : m->M - m->B) + 1.0;
+
+    c->S_quanta = (double)S;
+    c->states = N;
+    c->evaluations = 1;
+    c->power_steps = 0;
+    c->burst_units = 0;
+    if (m->onoff != NULL) {
+        const bba_onoff *o = m->onoff;
+        double sr = 0;
+
+        for (size_t k = 0; k < o->n_classes; k++)
+            sr += o->N[k] + 1;
+        c->states = ((double)S + 1.0) * (double)o->n_phases;
+        c->burst_units = slowest_class(o);
+        c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13))
+                         * c->burst_units;
+        c->ops = c->power_steps * ((double)S + 1.0)
+                 * ((double)o->n_phases * ((double)o->M0 + 1.0 + sr) + (double)o->M + 1.0);
+        return;
+    }
+    switch (so->kind) {
+    case BBA_SOLVER_FFT:
+        c->ops = BBA_COST_FFT_STEPS * 5.0 * N * log2(N + 1.0);
+        if (!so->no_fallback && !(theta * (double)S < BBA_COST_UNDERFLOW))
+            /* GMRES stalls where the idle fraction underflows, and banded
+             * GTH answers */
+            c->ops += N * w * w;
+        break;
+    case BBA_SOLVER_BANDED:
+        c->ops = N * w * w;
+        break;
+    default:
+        c->ops = N * w;
+        break;
+    }
+}
+
 void
 bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
                 const bba_solver_opts *so, bba_cost *c)
 {
     double theta, S, span, evals;
-    char err[BB_ERRLEN];
 
-    if (m->onoff != NULL) {
-        if (bba_effbw_decay(m->onoff, &theta, err) != BB_OK)
-            theta = 0;
-    } else {
-        theta = decay_bernoulli(m);
-    }
+    theta = bba_cost_decay(m);
     if (!(theta > 0) || !isfinite(theta) || !(target > 0 && target < 1)) {
         bba_cost_eval(m, 0, so, c);
         return;
@@ -140,7 +156,7 @@ bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
         S *= 4;   /* the search stops when doubling no longer helps */
     span = (double)(m->B > m->M - m->B ? m->B : m->M - m->B);
     evals = 6 + (S > span ? 2.0 * log2(S / span) : 0);
-    bba_cost_eval(m, S < 9e18 ? (long)S : (long)9e18, so, c);
+    bba_cost_eval_decay(m, S < 9e18 ? (long)S : (long)9e18, so, theta, c);
     c->S_quanta = S;
     c->evaluations = (int)evals;
     c->ops *= evals;

@@ -5,8 +5,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The unit is one multiply-add.  One evaluation at buffer size S:
- *  - the FFT solver (fftwh.h): at most krylov_max_iter GMRES steps, each
- *    an FFT convolution of N = S + M + 1 points, 5 N log2 N;
+ *  - the FFT solver (fftwh.h): BBA_COST_FFT_STEPS GMRES steps (it takes
+ *    8 to 12 where it converges; its bound, krylov_max_iter, is no
+ *    estimate), each an FFT convolution of N = S + M + 1 points, 5 N log2
+ *    N; plus, at sizes where the idle fraction exp(-theta* S) underflows
+ *    (theta* S >= BBA_COST_UNDERFLOW) and GMRES stalls, its banded GTH
+ *    fallback (measured on the default workload: 230468 states, 23 s of
+ *    banded GTH after GMRES gave up);
  *  - banded GTH (stationary.h): N w^2, w = max(B, M - B) + 1 the band;
  *  - UMFPACK and Gauss-Seidel: N w (one sweep; UMFPACK's fill is its own
  *    memory estimate's business);
@@ -34,6 +39,10 @@
 
 /* The default bound on one question's multiply-adds (minutes). */
 #define BBA_COST_MAX_OPS_DEFAULT 1e12
+/* GMRES steps an FFT solve is costed at (a few times what it takes). */
+#define BBA_COST_FFT_STEPS 30.0
+/* theta* S beyond which the idle fraction underflows (ln 1e-308). */
+#define BBA_COST_UNDERFLOW 708.0
 
 typedef struct {
     double ops;          /* multiply-adds of the whole question */
@@ -46,8 +55,16 @@ typedef struct {
 } bba_cost;
 
 /* bba_cost_eval: one evaluation of m at size S (quanta) with solver so.
- * O(1). */
+ * O(M x 100) (the decay rate, for the FFT solver's fallback). */
 void bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c);
+
+/* bba_cost_decay: theta*, the decay rate per quantum of m's idle fraction
+ * with the size (0: none, E >= B; INFINITY: no load exceeds B).
+ * O(M x 100).  bba_cost_eval_decay: bba_cost_eval with it given, O(1),
+ * for many sizes of one model. */
+double bba_cost_decay(const bba_model *m);
+void bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
+                         bba_cost *c);
 
 /* bba_cost_search: bba_size_min on m for target under ps.  O(M x 100)
  * (the decay rate by bisection).  When no size is reachable by the
@@ -68,7 +85,8 @@ int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps
  * BB_ETOOBIG with a message saying what would be solved ("what", e.g.
  * "the size search") and what shrinks it: a coarser --time-unit or the
  * fluid model for ON/OFF bursts, a lower --resolution, a larger
- * --target-idle or lower --threshold for a search, or --max-ops. */
+ * --target-idle or lower --threshold for a search, or --max-ops.  m is
+ * not read (may be NULL). */
 int bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char *what,
                    char *err);
 
