@@ -255,10 +255,8 @@ progress(void *ctx, size_t done, size_t total)
 }
 
 
-/* The whole grid's cost (cost.h), before any point is solved: the sum of
- * its points' solves, refused above --max-ops like one question. */
-static void
-grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
+void
+bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
 {
     bba_solver_opts so;
     bba_cost tot = { 0 };
@@ -300,7 +298,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
     char err[BB_ERRLEN];
     int rc;
 
-    grid_cost(opt, pts, n);
+    bb_grid_cost(opt, pts, n);
     rc = bb_sweep_run(pts, n, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
                       NULL, out, err);
 
