@@ -147,7 +147,7 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
             if (isfinite(x))
                 snprintf(ratio, sizeof ratio, "%.3g times", x / (double)pf->resolution);
             else
-                snprintf(ratio, sizeof ratio, "over %g times", DBL_MAX);
+                snprintf(ratio, sizeof ratio, "over %.3g times", DBL_MAX);
             return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth %g B/s is %s "
                              "the PFS bandwidth (%g B/s), more than %ld quanta at "
                              "resolution %ld: check the PFS bandwidth and the application's, "

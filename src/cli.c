@@ -233,14 +233,27 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
                                                     : default_memory_limit();
     char b1[64], b2[64];
 
-    if (!(events <= bb_run_limits.max_events))
-        bb_die(BB_EXIT_TOOBIG, "%s would execute about %.3g events (%s), more than the bound "
+    if (!(events <= bb_run_limits.max_events)) {
+        /* no "about inf events": beyond the double range, say so */
+        if (isfinite(events))
+            snprintf(b1, sizeof b1, "about %.3g", events);
+        else
+            snprintf(b1, sizeof b1, "more than %.3g", DBL_MAX);
+        bb_die(BB_EXIT_TOOBIG, "%s would execute %s events (%s), more than the bound "
                "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
-               events, detail, bb_run_limits.max_events, shrink);
+               b1, detail, bb_run_limits.max_events, shrink);
+    }
     if (!(bytes <= mem)) {
-        bb_fmt_size(b1, sizeof b1, bytes, 0);
+        char n[48];
+
+        if (isfinite(bytes)) {
+            bb_fmt_size(n, sizeof n, bytes, 0);
+            snprintf(b1, sizeof b1, "about %s", n);
+        } else {
+            snprintf(b1, sizeof b1, "more than %.3g bytes", DBL_MAX);
+        }
         bb_fmt_size(b2, sizeof b2, mem, 0);
-        bb_die(BB_EXIT_TOOBIG, "%s would need about %s of memory (%s), more than the bound "
+        bb_die(BB_EXIT_TOOBIG, "%s would need %s of memory (%s), more than the bound "
                "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
     }
 }

@@ -32,3 +32,32 @@ v=$("$B" idle --bb-size 100TB --resolution 100 --threshold 0.5 --empty-prob 1e-9
 hcase "... at the floor the answer is EPS 1e-9's (EPS acts to first order)" 0 \
   "^idle $v .*EPS 1e-15" - \
   "$B" idle --bb-size 100TB --resolution 100 --threshold 0.5 --empty-prob 1e-15
+
+# Scenario values that ran as something else.
+hsil() {
+  printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n%s' "$1"
+  printf '[run]\nseed = 7\n[job checkpoint]\nmodel = checkpoint\nranks = 16\ntotal_bytes = 160MB\n%s' "$2"
+}
+hnew
+hsil "[storage]
+capacity = 0
+" "" >s.ini
+hcase "[storage] capacity = 0: refused (ran as the default 2 GB)" 65 \
+  "s\.ini:5: \[storage\] capacity '0': not a size > 0.*leave the key out" - \
+  "$B" simulate --quiet s.ini
+hnew
+hsil "" "start = 1e300s
+" >s.ini
+hcase "[job] start = 1e300 s: refused (a 50 GB checkpoint then took 0 s)" 65 \
+  "s\.ini:10: \[job\] start '1e300s': not a time in \[0, 1e9 s\]" - \
+  "$B" simulate --quiet s.ini
+hnew
+hsil "" "compute = 1e300
+" >s.ini
+hcase "[job] compute = 1e300: refused" 65 \
+  "parameter 'compute': '1e300' is not a time in \[0, 1e9 s\]" - \
+  "$B" simulate --quiet s.ini
+hnew
+hcase "--max-ops 0: refused (0 is no bound nowhere)" 64 \
+  "option '--max-ops'.*not a number of operations in \[1, 1e30\]" - \
+  "$B" size --max-ops 0
