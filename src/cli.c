@@ -680,6 +680,42 @@ bb_json_quanta(long q)
     return q >= 0 ? json_integer((json_int_t)q) : json_null();
 }
 
+/* A CSV number: 17 digits, empty when not finite (or when !have). */
+static void
+csv_num(double v, int have, const char *sep)
+{
+    if (have && isfinite(v))
+        printf("%.17g", v);
+    fputs(sep, stdout);
+}
+
+void
+bb_csv_answer(const bba_answer *a, int rc, double target)
+{
+    int size_q = !isnan(target), ok = rc == BB_OK;
+
+    printf("%sbb_size_bytes,bb_size_quanta,idle_fraction,log10_idle_fraction,quiet_fraction,"
+           "policy,threshold_bytes,empty_prob,mean_occupancy_bytes,load_ratio,target_idle,"
+           "idle_limit,states,residual,model\n", size_q ? "feasible," : "");
+    if (size_q)
+        printf("%d,", ok);
+    csv_num(a->S_bytes, ok, ",");
+    csv_num((double)a->S_quanta, ok && a->S_quanta >= 0, ",");
+    csv_num(a->idle, ok, ",");
+    csv_num(a->log10_idle, ok && a->idle == 0, ",");
+    csv_num(a->quiet, ok, ",");
+    printf("%s,", a->lazy ? "lazy" : "greedy");
+    csv_num(a->threshold_bytes, ok && a->lazy, ",");
+    csv_num(a->eps, a->lazy, ",");
+    csv_num(a->mean_occupancy_bytes, ok, ",");
+    csv_num(a->load_ratio, 1, ",");
+    csv_num(target, size_q, ",");
+    csv_num(a->idle_limit, !ok, ",");
+    csv_num((double)a->states, ok, ",");
+    csv_num(a->residual, ok, ",");
+    printf("%s\n", bba_model_kind_name(a->model));
+}
+
 void
 bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
 {

@@ -149,6 +149,16 @@ json_t *bb_json_platform(const bb_ctx *ctx);
  * model has none). */
 json_t *bb_json_quanta(long q);
 
+/* bb_csv_answer: print answer a of size (rc BB_OK or BB_EINFEASIBLE,
+ * target its target idle fraction) or idle (target NAN) as CSV, a header
+ * line and one row: feasible (size only), bb_size_bytes, bb_size_quanta,
+ * idle_fraction, log10_idle_fraction, quiet_fraction, policy,
+ * threshold_bytes, empty_prob, mean_occupancy_bytes, load_ratio,
+ * target_idle, idle_limit, states, residual, model; numbers to 17
+ * digits, empty where none (no size when none suffices, no quanta for
+ * the fluid model, no log10 unless idle underflowed). */
+void bb_csv_answer(const bba_answer *a, int rc, double target);
+
 /* bb_json_answer: add to o what every answer's JSON carries about its
  * model and accuracy: model, exact, idle_fraction_low/high (null where not
  * measured), phases, warnings.  o NULL: out of memory, exits 70. */

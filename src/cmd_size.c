@@ -41,7 +41,7 @@ parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
     { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
@@ -87,7 +87,9 @@ bb_cmd_size(int argc, char **argv)
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);
     if (rc == BB_EINFEASIBLE) {
-        if (a.common.out.json) {
+        if (a.common.out.csv) {
+            bb_csv_answer(&r, rc, a.tgt.target_idle);
+        } else if (a.common.out.json) {
             json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:b, s:o}",
                                   "feasible", 0, "bb_size_bytes", "idle_fraction",
                                   "target_idle", a.tgt.target_idle,
@@ -112,7 +114,9 @@ bb_cmd_size(int argc, char **argv)
     }
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
-    if (a.common.out.json) {
+    if (a.common.out.csv) {
+        bb_csv_answer(&r, rc, a.tgt.target_idle);
+    } else if (a.common.out.json) {
         json_t *o = json_pack("{s:b, s:o, s:f, s:f, s:f, s:f, s:s, s:f, s:o, s:I, s:f, s:I, s:o}",
                               "feasible", 1,
                               "bb_size_quanta", bb_json_quanta(r.S_quanta),

@@ -181,6 +181,8 @@ tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -l
 TESTS += tests/t_timeline tests/t_fitjob
 
 # The hostile-input corpus: one file per class of problem (docs/bounds.md).
-HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/silent.sh tests/hostile/written.sh
-TESTS += tests/cli_hostile_corpus.sh
-EXTRA_DIST += tests/cli_hostile_corpus.sh $(HOSTILE_CASES)
+HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/nonanswer.sh \
+	tests/hostile/written.sh tests/hostile/silent.sh tests/hostile/readonce.sh \
+	tests/hostile/messages.sh
+TESTS += tests/cli_hostile_corpus.sh tests/cli_property.sh
+EXTRA_DIST += tests/cli_hostile_corpus.sh tests/cli_property.sh $(HOSTILE_CASES)
