@@ -89,7 +89,7 @@ while [ "$k" -lt "$NCASES" ]; do
   for f in "" --csv --json; do
     "$B" dist "$w" $f >"$T/d$f" 2>>"$T/err" || t_fail "$c: dist $f" "$T/err"
   done
-  jm=$(json_num mean "$T/d--json")
+  jm=$(json_num load_mean_bytes_per_s "$T/d--json")
   jp=$(json_num p_exceed_pfs "$T/d--json")
   agree "$c: dist, the CSV's sum of load x pmf is the JSON's mean" \
     "$(awk -F, 'NR > 1 { s += $2 * $3 } END { printf "%.17g", s }' "$T/d--csv")" "$jm" 1e-9
