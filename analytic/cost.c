@@ -101,6 +101,7 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, doubl
 {
     double N = (double)S + (double)m->M + 1.0;
     double w = (double)(m->B > m->M - m->B ? m->B : m->M - m->B) + 1.0;
+    double gth = ((double)S + 1.0) * w * w;   /* banded GTH (cost.h) */
 
     c->S_quanta = (double)S;
     c->states = N;
@@ -127,10 +128,10 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, doubl
         if (!so->no_fallback && !(theta * (double)S < BBA_COST_UNDERFLOW))
             /* GMRES stalls where the idle fraction underflows, and banded
              * GTH answers */
-            c->ops += N * w * w;
+            c->ops += gth;
         break;
     case BBA_SOLVER_BANDED:
-        c->ops = N * w * w;
+        c->ops = gth;
         break;
     default:
         c->ops = N * w;
