@@ -26,6 +26,21 @@ slowest_class(const bba_onoff *o)
     return worst;
 }
 
+/* log E[e^(t (X - B))] of the load law d, as a log-sum-exp. */
+static double
+excess_lmgf(const bba_model *m, const double *d, double t)
+{
+    double mx = -INFINITY, s = 0;
+
+    for (long k = 0; k <= m->M; k++)
+        if (d[k] > 0 && t * (double)(k - m->B) > mx)
+            mx = t * (double)(k - m->B);
+    for (long k = 0; k <= m->M; k++)
+        if (d[k] > 0)
+            s += d[k] * exp(t * (double)(k - m->B) - mx);
+    return mx + log(s);
+}
+
 /* theta*, per quantum, of the Bernoulli chain: the positive root of
  * log sum_k dist[k] e^(theta (k - B)) = 0 (Chernoff; Cramer-Lundberg),
  * by bisection on the log-sum-exp.  0 when there is none (E >= B) and
@@ -46,30 +61,14 @@ decay_bernoulli(const bba_model *m)
         return INFINITY;
     if (!(m->mom.mean < (double)m->B))
         return 0;
-    for (;;) {   /* bracket: the log-MGF minus theta B turns positive */
-        double mx = -INFINITY, s = 0;
-
-        for (long k = 0; k <= m->M; k++)
-            if (d[k] > 0 && hi * (double)(k - m->B) > mx)
-                mx = hi * (double)(k - m->B);
-        for (long k = 0; k <= m->M; k++)
-            if (d[k] > 0)
-                s += d[k] * exp(hi * (double)(k - m->B) - mx);
-        if (mx + log(s) > 0 || hi > 1e6)
-            break;
+    while (!(excess_lmgf(m, d, hi) > 0 || hi > 1e6)) {   /* bracket the root */
         lo = hi;
         hi *= 2;
     }
     for (int it = 0; it < 100 && hi - lo > 1e-13 * hi; it++) {
-        double t = 0.5 * (lo + hi), mx = -INFINITY, s = 0;
+        double t = 0.5 * (lo + hi);
 
-        for (long k = 0; k <= m->M; k++)
-            if (d[k] > 0 && t * (double)(k - m->B) > mx)
-                mx = t * (double)(k - m->B);
-        for (long k = 0; k <= m->M; k++)
-            if (d[k] > 0)
-                s += d[k] * exp(t * (double)(k - m->B) - mx);
-        if (mx + log(s) > 0)
+        if (excess_lmgf(m, d, t) > 0)
             hi = t;
         else
             lo = t;

@@ -16,8 +16,8 @@
  *    band, the overflow states censored (an upper bound on its
  *    (S + 1) B (M - B) that tracks time better: measured on the default
  *    workload, 230468 states at R = 100, 8.3e10, 23 s of CPU; its report
- *    at --points 5 --solver banded, R = 800, 36 solves from 0 to 2160
- *    quanta, 8.4e11 in all, 123 s);
+ *    at --points 5 --solver banded, R = 800, 36 solves up to 2160 quanta,
+ *    1.1e12 in all, 123 s);
  *  - UMFPACK and Gauss-Seidel: N w (one sweep; UMFPACK's fill is its own
  *    memory estimate's business);
  *  - the ON/OFF chain (onoff.h): the damped power steps that relax its
