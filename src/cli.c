@@ -478,9 +478,43 @@ bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
         warn_vanished(ctx);
 }
 
+/* The fluid model's spectral solve and boundary conditions lose double
+ * precision when the workload's time scales (its bursts, and the time
+ * unit memoryless applications enter with) span more than about 1e12
+ * (measured: bursts of 3 and 1e13 time units leave a residual of 1e-6,
+ * 1e17 a singular boundary block; 3 and 1e12 answer).  The span, when
+ * the model is the fluid one and it is beyond that; else 0. */
+#define FLUID_SPAN_MAX 1e12
+static double
+fluid_span(const bb_ctx *ctx, double *lo, double *hi)
+{
+    *lo = ctx->pf.time_unit_s;
+    *hi = 0;
+    if (ctx->qn.model == BBA_MODEL_BERNOULLI || ctx->qn.model == BBA_MODEL_CHAIN)
+        return 0;
+    for (size_t i = 0; i < ctx->wl.n; i++) {
+        double b = ctx->wl.apps[i].burst_s;
+
+        if (b > 0 && b < *lo)
+            *lo = b;
+        if (b > *hi)
+            *hi = b;
+    }
+    return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
+}
+
 void
 bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
 {
+    double lo, hi, span = fluid_span(ctx, &lo, &hi);
+
+    if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))
+        /* not an internal failure: an input beyond the model's precision */
+        bb_die(BB_EXIT_DATAERR, "%s: %s; the workload's time scales span %.3g (bursts of up "
+               "to %g s against %g s), beyond the %.0e the fluid model resolves in double "
+               "precision: shorten the longest bursts (a burst far longer than the buffer "
+               "takes to fill acts as one that never ends) or give the shortest ones a "
+               "longer time unit", ctx->wl.source, err, span, hi, lo, FLUID_SPAN_MAX);
     if (st == BB_EINVAL || st == BB_EDATA)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
     bb_die_lib(st, err);

@@ -62,3 +62,20 @@ hnew
 hsc2 16 >a.ini
 hcase "... and of a job against itself: no warning" 0 "^job " - \
   sh -c '"$1" compare --quiet a.ini a.ini 2>&1 | { ! grep -q differs; } && echo "job ok"' sh "$B"
+
+# The fluid model (the default for bursts) with bursts of 1e17 s against a
+# 1 s time unit: its boundary block is singular.  That was status 70 (an
+# internal error); it is the input, beyond double precision: 65, saying so.
+printf 'name,p,bw,burst\na,0.1,1.5,1e17\nb,0.2,0.5,3\n' >"$T/span.csv"
+hnew
+hcase "fluid model, bursts spanning 1e17: refused as data (65, was 70), says why" 65 \
+  "time scales span 1e\+17 \(bursts of up to 1e\+17 s against 1 s\).*shorten the longest bursts" - \
+  "$B" idle "$T/span.csv" --pfs-bw 1 --bb-size 50
+# At 1e12 s, a's bursts keep the buffer full while a is on (its drift
+# alone, 0.5 B, is positive): stalled 1/3 of the time when b is off, 1/2
+# when b is on (r = 2 B): idle = 0.1 (0.8 / 3 + 0.2 / 2) = 0.03667.
+hnew
+hcase "... at a span of 1e12 it answers 0.1 (0.8/3 + 0.2/2) = 0.0367" 0 \
+  "^idle 0\.0366" - \
+  sh -c 'sed "s/1e17/1e12/" "$1" >s.csv && "$2" idle s.csv --pfs-bw 1 --bb-size 50 && rm s.csv' \
+  sh "$T/span.csv" "$B"
