@@ -130,8 +130,11 @@ bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
 
             lo = p[i] / (1.0 - p[i]) > 1 ? p[i] / (1.0 - p[i]) : 1;
             if (!(Li >= lo * (1.0 - 1e-12))) {
-                rc = bb_seterr(err, BB_EINVAL, "application %zu: burst %g time units is "
-                               "below max(1, p/(1-p)) = %g", i + 1, Li, lo);
+                char bl[40], blo[40];
+
+                bb_fmt_apart(Li, lo, bl, blo, sizeof bl);
+                rc = bb_seterr(err, BB_EINVAL, "application %zu: burst %s time units is "
+                               "below max(1, p/(1-p)) = %s", i + 1, bl, blo);
                 goto out;
             }
             for (c = 0; c < m->n_classes; c++)
