@@ -9,8 +9,9 @@
 
 #include "bb_error.h"
 #include "bbbw.h"
-#include "onoff.h"
+#include "effbw.h"
 #include "fftwh.h"
+#include "onoff.h"
 #include "sizing.h"
 
 int
@@ -172,15 +173,12 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
 
         bba_onoff_defaults(&oo);
         oo.tol = so->tol;
+        if (m->approx && oo.tol < BBA_EFFBW_SOLVE_TOL)
+            oo.tol = BBA_EFFBW_SOLVE_TOL;
         oo.mem_limit_bytes = so->mem_limit_bytes;
         rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
-        if (rc == BB_OK && m->idle_decay != 0) {
-            /* effbw.h: idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S). */
-            double idle = out->meas.idle * exp(-m->idle_decay * (double)S);
-
-            out->meas.p_full += idle - out->meas.idle;
-            out->meas.idle = idle;
-        }
+        if (rc == BB_OK && m->approx)
+            bba_effbw_approx_apply(m->approx, S, pol, &out->meas);
         return rc;
     }
     if (so->kind == BBA_SOLVER_FFT && !fft_applies(m, S, pol)) {
@@ -194,7 +192,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
             bba_bbbw_apply(m->throttle, &out->meas);
         if (rc != BB_ENOCONV || so->no_fallback)
             return rc;
-        /* Fall back to banded GTH when it fits (issue 11); otherwise
+        /* Fall back to banded GTH when it fits; otherwise
          * refuse with the FFT solver's reason. */
         {
             double chain_bytes, band_bytes;
