@@ -37,6 +37,8 @@
 #define BBA_RES_MAX 6400
 #define BBA_CHAIN_EXACT_PHASES 64
 #define BBA_CHAIN_APPROX_PHASES 16
+#define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
+#define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
 
 typedef enum {
     BBA_MODEL_AUTO = 0,
@@ -107,6 +109,8 @@ typedef struct {
     double log10_idle;       /* finite where idle underflows to 0; -inf
                                 when nothing can stall */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
+    double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
+                                not computed) */
     long states;             /* discrete models' states; phases for FLUID */
     double residual;
     long iterations;
