@@ -85,11 +85,6 @@ typedef enum {
 
 typedef struct bba_effbw_approx bba_effbw_approx;
 
-/* An approximate model is uncertain by percents: solving R to a residual
- * of 1e-11 (idle to about 1e-7 relative at 1e-3) is enough, and saves a
- * fifth of the steps of the default 1e-13 (bba_eval uses it). */
-#define BBA_EFFBW_SOLVE_TOL 1e-11
-
 /* bba_effbw_approx_new: the correction of kind that makes r (a reduced
  * model of the n applications b, p, L as bba_onoff_init; borrowed, it
  * must outlive the correction) stand for their full model.  When r itself

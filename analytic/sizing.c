@@ -173,8 +173,6 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
 
         bba_onoff_defaults(&oo);
         oo.tol = so->tol;
-        if (m->approx && oo.tol < BBA_EFFBW_SOLVE_TOL)
-            oo.tol = BBA_EFFBW_SOLVE_TOL;
         oo.mem_limit_bytes = so->mem_limit_bytes;
         rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
         if (rc == BB_OK && m->approx)

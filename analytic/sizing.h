@@ -79,8 +79,8 @@ typedef struct {
 
 /* bba_eval: idle and quiet fractions for buffer size S (quanta) and policy
  * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
- * set (bba_onoff_eval with so's tolerance, at most BBA_EFFBW_SOLVE_TOL
- * under an approximation, and memory limit; then m->approx's correction).
+ * set (bba_onoff_eval with so's tolerance and memory limit; then
+ * m->approx's correction).
  * If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it; the reduced
  * model's under an approximation).

@@ -43,7 +43,7 @@ many(void)
     char err[BB_ERRLEN];
     bba_onoff full, red;
     bba_effbw_approx *ms = NULL, *dc = NULL;
-    bba_onoff_opts o, ored;
+    bba_onoff_opts o;
     bba_policy g = { 0, 0, 0 };
 
     for (int i = 0; i < 7; i++) {
@@ -53,8 +53,6 @@ many(void)
     }
     bba_onoff_defaults(&o);
     o.tol = 1e-12;
-    ored = o;
-    ored.tol = BBA_EFFBW_SOLVE_TOL;
     if (bba_onoff_init(&full, 7, b, p, L, 10, 0, 0, err) != BB_OK
         || bba_effbw_decay(&full, &th, err) != BB_OK
         || bba_effbw_reduce(7, b, p, L, 10, th, 4, &red, err) != BB_OK
@@ -70,7 +68,7 @@ many(void)
         double ap, am;
 
         if (bba_onoff_eval(&full, S, &g, &o, &re, NULL, err) != BB_OK
-            || bba_onoff_eval(&red, S, &g, &ored, &rr, NULL, err) != BB_OK) {
+            || bba_onoff_eval(&red, S, &g, &o, &rr, NULL, err) != BB_OK) {
             fprintf(stderr, "%s\n", err);
             return 70;
         }
@@ -96,7 +94,7 @@ main(int argc, char **argv)
     int nb, kmax, n = 0;
     char err[BB_ERRLEN];
     bba_onoff full;
-    bba_onoff_opts o, ored;
+    bba_onoff_opts o;
     bba_policy g = { 0, 0, 0 };
 
     if (argc == 2 && strcmp(argv[1], "many") == 0)
@@ -115,8 +113,6 @@ main(int argc, char **argv)
         L[i] = i < nb ? fmax(Lb, 1) : 0;
     bba_onoff_defaults(&o);
     o.tol = 1e-12;
-    ored = o;
-    ored.tol = BBA_EFFBW_SOLVE_TOL;
     if (bba_onoff_init(&full, 8, b, p, L, 100, 0, 0, err) != BB_OK
         || bba_effbw_decay(&full, &th, err) != BB_OK) {
         fprintf(stderr, "%s\n", err);
@@ -145,7 +141,7 @@ main(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             bba_eval_result r;
 
-            if (bba_onoff_eval(&red, (long)Sv[i], &g, &ored, &r, NULL, err) != BB_OK) {
+            if (bba_onoff_eval(&red, (long)Sv[i], &g, &o, &r, NULL, err) != BB_OK) {
                 fprintf(stderr, "%s\n", err);
                 return 70;
             }

@@ -393,7 +393,6 @@ lazy_many_sources(void **state)
     assert_int_equal(bba_effbw_approx_new(&r, 5, b, p, L, BBA_EFFBW_DECAY, &dc, err), BB_OK);
     assert_int_equal(bba_effbw_approx_kind(ms), BBA_EFFBW_MANY_SOURCES);
     bba_onoff_defaults(&o);
-    o.tol = BBA_EFFBW_SOLVE_TOL;
     assert_int_equal(bba_onoff_eval(&r, S, &g, &o, &rg, NULL, err), BB_OK);
     assert_int_equal(bba_onoff_eval(&r, S, &l1, &o, &r1, NULL, err), BB_OK);
     assert_int_equal(bba_onoff_eval(&r, S, &l0, &o, &r0, NULL, err), BB_OK);
