@@ -84,6 +84,18 @@ hand_3x3(void **state)
     }
 }
 
+/* A (n x n) = upper bidiagonal: d0 + dd i on the diagonal, up above it. */
+static void
+bidiag(double *A, int n, double d0, double dd, double up)
+{
+    memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+    for (int i = 0; i < n; i++) {
+        A[i * n + i] = d0 + dd * i;
+        if (i + 1 < n)
+            A[i * n + i + 1] = up;
+    }
+}
+
 /* Upper bidiagonal A (2 on the diagonal, 1 above), n = 12: nonnormal,
  * every eigenvalue 2.  GMRES(2) needs restarts; its answer must match
  * back substitution (an independent method) and take more than m steps. */
@@ -98,13 +110,9 @@ restarts(void **state)
 
     (void)state;
     assert_non_null(w);
-    memset(A, 0, sizeof A);
-    for (int i = 0; i < N; i++) {
-        A[i * N + i] = 2;
-        if (i + 1 < N)
-            A[i * N + i + 1] = 1;
+    bidiag(A, N, 2, 0, 1);
+    for (int i = 0; i < N; i++)
         b[i] = 1.0 + 0.385 * i;
-    }
     for (int i = N - 1; i >= 0; i--)
         want[i] = (b[i] - (i + 1 < N ? want[i + 1] : 0)) / 2;
     assert_int_equal(solve(w, &sys, b, x, 1), BB_OK);
@@ -139,13 +147,9 @@ exact_preconditioner(void **state)
 
     (void)state;
     assert_non_null(w);
-    memset(A, 0, sizeof A);
-    for (int i = 0; i < N; i++) {
-        A[i * N + i] = 2.385 + 0.1 * i;
-        if (i + 1 < N)
-            A[i * N + i + 1] = -1.5;
+    bidiag(A, N, 2.385, 0.1, -1.5);
+    for (int i = 0; i < N; i++)
         b[i] = sin(1.0 + i);
-    }
     bidiag_solve(&d, b, want);
     assert_int_equal(solve(w, &sys, b, x, 1), BB_OK);
     assert_int_equal(bba_krylov_steps(w), 1);
