@@ -24,7 +24,8 @@ PY="$BBSIZE_TOP_SRCDIR/bench/walk.py"
 
 # Four applications of the default workload with 5-minute bursts (the
 # chain, solved exactly: 16 phases), and seven burst classes (128 phases:
-# the approximation), as tests/cli_onoff.sh.
+# the approximation), as tests/cli_onoff.sh; --model chain, the discrete
+# ON/OFF chain (a burst column otherwise selects the fluid model).
 (grep '^#@' "$BBSIZE_TOP_SRCDIR/data/workloads/default.csv"; echo "name,p,bw,burst"
  sed -n '/^name,p,bw/,$p' "$BBSIZE_TOP_SRCDIR/data/workloads/default.csv" | tail -n +2 |
    awk 'NR <= 4 { print $0 ",5min"; next } { print $0 "," }') >"$T/bursts.csv"
@@ -61,10 +62,10 @@ echo "# walks from the front door to the solver ($(basename "$BBSIZE"), $(date +
 walk "idle --bb-size, Bernoulli" bba_front_idle "bba_fftwh_eval bba_stationary_solve" walk \
   idle --bb-size 100TB --resolution 800
 walk "idle --bb-size, ON/OFF chain (16 phases)" bba_front_idle bba_onoff_eval walk \
-  idle "$T/bursts.csv" --bb-size 132TB --resolution 100
+  idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain
 walk "the burst column: the chain built (16 phases)" bba_front_new src/ walk \
-  idle "$T/bursts.csv" --bb-size 132TB --resolution 100
+  idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain
 walk "the burst column: the approximation built (128 phases)" bba_front_new src/ walk \
-  idle "$T/many.csv" --bb-size 100 --resolution 10
+  idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain
 walk "the approximation's correction of an answer" bba_front_idle \
-  "bba_effbw_approx_factor bba_effbw_ms_factor" stack idle "$T/many.csv" --bb-size 100 --resolution 10
+  "bba_effbw_approx_factor bba_effbw_ms_factor" stack idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain
