@@ -552,7 +552,7 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
         /* relative to ||rhs|| = sqrt(n); a restart that no longer halves
          * an acceptable residual (within 100 tol) is the round-off floor */
         double bnorm = sqrt((double)n);
-        bba_krylov_sys sys = { n, apply_A, apply_Minv, &s, 2, tol * bnorm, 100 * tol * bnorm,
+        bba_krylov_sys sys = { n, apply_A, apply_Minv, &s, 2, 1, tol * bnorm, 100 * tol * bnorm,
                                maxit };
 
         rc = bba_krylov_set(kw, &sys, rhs, x, 1);

@@ -54,7 +54,8 @@ solve(bba_krylov *w, const bba_krylov_sys *sys, const double *b, double *x, int 
 
 /* A = [4 1 0; 2 5 1; 0 3 6], x = (1, -2, 3): b = (2, -5, 12) by hand.
  * Full GMRES (m = n) ends in at most n = 3 steps, with one or two
- * Gram-Schmidt passes, and the residual it reports is b - A x's. */
+ * Gram-Schmidt passes and either summation of the dot products, and the
+ * residual it reports is b - A x's. */
 static void
 hand_3x3(void **state)
 {
@@ -62,9 +63,10 @@ hand_3x3(void **state)
     const double b[3] = { 2, -5, 12 }, want[3] = { 1, -2, 3 };
 
     (void)state;
-    for (int passes = 1; passes <= 2; passes++) {
+    for (int c = 0; c < 4; c++) {
+        int passes = 1 + c % 2, in_order = c / 2;
         dense d = { 3, A, 0, NULL };
-        bba_krylov_sys sys = { 3, dense_op, NULL, &d, passes, 1e-13, 1e-13, 50 };
+        bba_krylov_sys sys = { 3, dense_op, NULL, &d, passes, in_order, 1e-13, 1e-13, 50 };
         bba_krylov *w = bba_krylov_alloc(3, 3);
         double x[3], r[3], rn = 0;
 
@@ -105,7 +107,7 @@ restarts(void **state)
     enum { N = 12 };
     double A[N * N], b[N], x[N], want[N];
     dense d = { N, A, 0, NULL };
-    bba_krylov_sys sys = { N, dense_op, NULL, &d, 2, 1e-12, 1e-12, 500 };
+    bba_krylov_sys sys = { N, dense_op, NULL, &d, 2, 0, 1e-12, 1e-12, 500 };
     bba_krylov *w = bba_krylov_alloc(N, 2);
 
     (void)state;
@@ -142,7 +144,7 @@ exact_preconditioner(void **state)
     enum { N = 12 };
     double A[N * N], b[N], x[N], want[N];
     dense d = { N, A, 0, NULL };
-    bba_krylov_sys sys = { N, dense_op, bidiag_solve, &d, 2, 1e-12, 1e-12, 500 };
+    bba_krylov_sys sys = { N, dense_op, bidiag_solve, &d, 2, 0, 1e-12, 1e-12, 500 };
     bba_krylov *w = bba_krylov_alloc(N, 5);
 
     (void)state;
@@ -174,7 +176,7 @@ cyclic_shift_stalls(void **state)
     enum { N = 6 };
     double A[N * N], b[N] = { 1, 0, 0, 0, 0, 0 }, x[N];
     dense d = { N, A, 0, NULL };
-    bba_krylov_sys sys = { N, dense_op, NULL, &d, 2, 1e-12, 1e-12, 40 };
+    bba_krylov_sys sys = { N, dense_op, NULL, &d, 2, 0, 1e-12, 1e-12, 40 };
     bba_krylov *w = bba_krylov_alloc(N, 3), *full = bba_krylov_alloc(N, N);
 
     (void)state;
@@ -218,7 +220,7 @@ residual_catches_a_lie(void **state)
 {
     double b[4] = { 1, -2, 0.5, 3 }, x[4], bn = sqrt(1 + 4 + 0.25 + 9);
     dense d = { 4, NULL, 0, x };
-    bba_krylov_sys sys = { 4, lying_op, NULL, &d, 2, 1e-10, 1e-10, 3 };
+    bba_krylov_sys sys = { 4, lying_op, NULL, &d, 2, 0, 1e-10, 1e-10, 3 };
     bba_krylov *w = bba_krylov_alloc(4, 4);
 
     (void)state;
@@ -249,7 +251,7 @@ start_from_x(void **state)
     const double b[3] = { 2, -5, 12 };
     double x[3] = { 1, -2, 3 };
     dense d = { 3, A, 0, NULL };
-    bba_krylov_sys sys = { 3, dense_op, NULL, &d, 1, 1e-13, 1e-13, 50 };
+    bba_krylov_sys sys = { 3, dense_op, NULL, &d, 1, 0, 1e-13, 1e-13, 50 };
     bba_krylov *w = bba_krylov_alloc(3, 2);
 
     (void)state;
@@ -273,7 +275,7 @@ arguments(void **state)
     static const double A[1] = { 1 };
     double b[1] = { 1 }, x[1];
     dense d = { 1, A, 0, NULL };
-    bba_krylov_sys ok = { 1, dense_op, NULL, &d, 1, 1e-12, 1e-12, 10 }, bad;
+    bba_krylov_sys ok = { 1, dense_op, NULL, &d, 1, 0, 1e-12, 1e-12, 10 }, bad;
     bba_krylov *w = bba_krylov_alloc(1, 1);
 
     (void)state;
