@@ -32,7 +32,7 @@ bench-all: bench bench-solver bench-onoff bench-fluid bench-sim bench-fluidsim b
 	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi bench-fit
 .PHONY: bench-all
 
-# The bursts model: time-unit convergence, quasi-periodic
+# The discrete bursts model: time-unit convergence, quasi-periodic
 # comparison, speed (a few minutes).
 bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
