@@ -155,7 +155,7 @@ bba_onoff_gmres(bba_onoff_work *w, bba_krylov *ws, double *x, double *y, double 
 {
     size_t cells = (size_t)(w->S + 1) * (size_t)w->P;
     bba_krylov_sys sys = { (long)cells, op_A, w->pinv[0] ? lazy_prec_apply : NULL, w, 1, 0,
-                           0.5 * tol, 0.5 * tol, GMRES_MAX_STEPS };
+                           tol, tol, GMRES_MAX_STEPS };
     double sum = 0;
 
     memset(y, 0, cells * sizeof *y);   /* b = 0 */
