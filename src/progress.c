@@ -38,7 +38,7 @@ static void
 fmt_left(char *buf, size_t len, double s)
 {
     if (s >= 3600)
-        snprintf(buf, len, "%.0f h %.0f min", s / 3600 - 0.5, (double)((long)s % 3600) / 60);
+        snprintf(buf, len, "%ld h %ld min", (long)s / 3600, (long)s % 3600 / 60);
     else if (s >= 60)
         snprintf(buf, len, "%ld min %ld s", (long)s / 60, (long)s % 60);
     else

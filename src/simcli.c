@@ -327,21 +327,6 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     }
 }
 
-typedef struct {
-    const bbs_bb_config *cfg;
-    size_t R;
-} unit_ctx;
-
-/* Work unit w is replication w % R of size w / R, on random streams of
- * unit w % R. */
-static int
-sim_unit(size_t w, void *result, const void *vctx, char *err)
-{
-    const unit_ctx *u = vctx;
-
-    return bbs_bb_run(&u->cfg[w / u->R], w % u->R, result, err);
-}
-
 static void
 on_progress(void *pctx, size_t done, size_t total)
 {
@@ -369,14 +354,16 @@ bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, co
 void
 bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
 {
-    unit_ctx u = { run->cfg, (size_t)o->replications };
+    bbs_bb_grid u = { run->cfg, (size_t)o->replications };
     char err[BB_ERRLEN];
     int rc;
 
-    run->wall_s = bb_sim_run_units(run->nsizes * u.R, sizeof *run->res, run->res, sim_unit, &u,
+    run->wall_s = bb_sim_run_units(run->nsizes * u.replications, sizeof *run->res, run->res,
+                                   bbs_bb_grid_unit, &u,
                                    o, &ctx->opt->out, run->nsizes > 1 ? "validate" : "simulate");
     for (size_t k = 0; k < run->nsizes; k++) {
-        rc = bbs_bb_summarize(run->res + k * u.R, u.R, o->confidence, &run->sum[k], err);
+        rc = bbs_bb_summarize(run->res + k * u.replications, u.replications, o->confidence,
+                              &run->sum[k], err);
         if (rc != BB_OK)
             bb_die_lib(rc, err);
     }

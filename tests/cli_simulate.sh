@@ -98,9 +98,9 @@ expect_fail "periodic without a period or d_min names the application" 65 "appli
 expect_fail "unknown mode is refused" 64 "not bernoulli, periodic, onoff or fluid" $S --mode markov
 expect_fail "a negative seed is refused" 64 "seed" $S --seed -1
 expect_fail "d_min 0 is refused" 64 "d-min" $BBSIZE simulate "$T/noperiod.csv" --bb-size 5 --mode periodic --d-min 0
-expect_fail "a range with LAST < FIRST is refused" 64 "LAST is smaller" \
+expect_fail "a range with LAST < FIRST is refused" 64 "below its start" \
     $BBSIZE validate "$T/small.csv" --bb-size 5:1:1
-expect_fail "a range with step 0 is refused" 64 "step is not positive" \
+expect_fail "a range with step 0 is refused" 64 "step of a range A:B:STEP must be positive" \
     $BBSIZE validate "$T/small.csv" --bb-size 0:5:0
 expect_fail "a workload with p = 1.5 is refused with file and line" 65 "badp.csv:2" \
     $BBSIZE simulate "$T/badp.csv" --bb-size 5
