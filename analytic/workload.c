@@ -16,7 +16,7 @@
  * long and the chain inside int indices for any sane n. */
 #define BBA_MAX_QUANTA 100000000L
 
-/* The mean ON run of app i in time units (issue 13).  A two-state chain
+/* The mean ON run of app i in time units (onoff.h).  A two-state chain
  * with Pr(ON) = p and mean ON run L has ON->OFF probability a = 1/L and
  * OFF->ON probability c = a p/(1 - p); both must be probabilities, so
  * L >= 1 and L >= p/(1 - p).  L = 1/(1 - p) is the paper's memoryless
