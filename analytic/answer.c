@@ -413,6 +413,7 @@ answer_init(const bba_front *f, bba_answer *a)
     a->idle = a->idle_low = a->idle_high = NAN;
     a->log10_idle = NAN;
     a->quiet = a->mean_occupancy_bytes = a->p_empty = a->p_full = NAN;
+    a->bb_write_Bps = NAN;
     a->idle_limit = NAN;
     a->bb_bw_min_Bps = NAN;
     a->S_double_unit_bytes = NAN;
@@ -438,6 +439,7 @@ answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
     a->mean_occupancy_bytes = e->meas.mean_load * q;
     a->p_empty = e->meas.p_empty;
     a->p_full = e->meas.p_full;
+    a->bb_write_Bps = e->meas.bb_in * q / f->pf.time_unit_s;
     a->states = e->n_states;
     a->residual = e->solve.residual;
     a->iterations = e->solve.iterations;
@@ -515,20 +517,33 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
     if (rc == BB_EINFEASIBLE) {
         a->idle_limit = r.idle_limit;
         a->bandwidth_bound = r.bandwidth_bound;
-        if (f->model.mean_eff < (double)f->model.B || f->model.dist0 != NULL) {
-            const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
-
-            if (f->model.mom.mean < (double)f->model.B)
-                a->bb_bw_min_Bps = (double)bba_bbbw_min(d0, f->model.M, f->model.B, target)
-                                   * f->qz.quantum_bytes / f->pf.time_unit_s;
-        }
+        bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
         return rc;
     }
     if (rc != BB_OK)
         return rc;
     answer_eval(f, &r.best, a);
+    a->idle_limit = r.idle_limit;
+    a->bandwidth_bound = r.bandwidth_bound;
+    bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!f->q.time_unit_given && f->kind == BBA_MODEL_BERNOULLI)
         a->S_double_unit_bytes = size_at_double_unit(f, target, d);
+    return BB_OK;
+}
+
+int
+bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps)
+{
+    const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
+
+    *bb_bw_Bps = NAN;
+    if (!(target > 0 && target < 1))
+        return BB_EINVAL;
+    if (f->model.mom.mean >= (double)f->model.B)
+        return BB_EINFEASIBLE;
+    /* the applications' own law, not the throttled one */
+    *bb_bw_Bps = (double)bba_bbbw_min(d0, f->model.M, f->model.B, target)
+                 * f->qz.quantum_bytes / f->pf.time_unit_s;
     return BB_OK;
 }
 

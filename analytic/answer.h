@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 
+#include "endurance.h"
 #include "sizing.h"
 #include "workload.h"
 
@@ -107,16 +108,23 @@ typedef struct {
     double log10_idle;       /* finite where idle underflows to 0; -inf
                                 when nothing can stall */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
+    double bb_write_Bps;     /* mean rate written into the buffer, bytes/s
+                                over all time, from the stationary
+                                distribution (endurance.h); exact with the
+                                model (FLUID: its bb_in) */
     long states;             /* discrete models' states; phases for FLUID */
     double residual;
     long iterations;
     int fallback;            /* the FFT solver fell back to banded GTH */
     int evaluations;         /* solves of this question (settling included) */
-    /* a search that cannot meet its target (BB_EINFEASIBLE) */
-    double idle_limit;       /* the idle fraction as S grows without bound */
+    /* bba_front_size (and why a search cannot meet its target,
+     * BB_EINFEASIBLE) */
+    double idle_limit;       /* the idle fraction as S grows without bound
+                                (with B_BB: what its throttling alone idles) */
     int bandwidth_bound;     /* the buffer's bandwidth sets idle_limit */
-    double bb_bw_min_Bps;    /* the smallest B_BB that would allow the
-                                target (0: none needed; NAN: E >= B) */
+    double bb_bw_min_Bps;    /* bba_front_size, feasible or not: the
+                                smallest B_BB for which some capacity meets
+                                the target (0: none needed; NAN: E >= B) */
     /* a time unit nobody chose (BERNOULLI): the size at twice it */
     double S_double_unit_bytes;   /* NAN when not computed */
 } bba_answer;
@@ -142,6 +150,30 @@ int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_a
  * would.  BB_ETOOBIG when the memory limit stops the search first. */
 int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                    char *err);
+
+/* bba_front_endure: the size whose drives last (endurance.h), from a, the
+ * answer of bba_front_size under d (a->S_bytes the stall size): the least
+ * size S >= a->S_bytes on the model's grid (whole quanta) with
+ * S >= bba_endurance_bytes(e, W(S)), W(S) = bb_write_Bps at S.  W grows
+ * with S (tested, not proved), so iterating S <- that bound from a's size
+ * climbs to it; each step is one bba_front_idle at the new size (W moves
+ * by at most the idle fraction, so one or two steps).  *out is the answer
+ * at that size (a copy of a, no solve, when the stall size already
+ * lasts), *binds 1 when endurance sets the size.  Errors: BB_EINVAL (e
+ * out of range), bba_front_idle's, BB_ENOCONV after 60 steps. */
+int bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
+                     const bba_endurance *e, bba_answer *out, int *binds, char *err);
+
+/* bba_front_bbbw_min: the smallest burst-buffer bandwidth (bytes/s) whose
+ * throttling alone idles the applications at most target of the time, so
+ * that some capacity meets the target (bbbw.h bba_bbbw_min on the
+ * applications' load law at the front's quanta: exact to one quantum per
+ * time unit; 0 when no load exceeds B).  The capacity at a bandwidth is
+ * what bba_front_size answers on a front with that bandwidth.
+ * BB_EINFEASIBLE (*bb_bw_Bps NAN) when E >= B; BB_EINVAL for a target
+ * outside (0, 1).  O(M log M).
+ * FLUID (the lead's wiring): bba_fluid_bbbw_min belongs here. */
+int bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps);
 
 /* bba_front_threshold: the lazy threshold (EPS eps) maximising the quiet
  * fraction with idle <= target at size S_bytes, and greedy draining there

@@ -19,6 +19,7 @@
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"
+#include "endurance.h"
 #include "fluid.h"
 #include "answer.h"
 

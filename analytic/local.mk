@@ -20,7 +20,8 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/sweep.c analytic/sweep.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
 	analytic/effbw.c analytic/effbw.h \
-	analytic/answer.c analytic/answer.h \
+	analytic/answer.c analytic/answer_endure.c analytic/answer.h \
+	analytic/endurance.c analytic/endurance.h \
 	analytic/lapackf.h \
 	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
 	analytic/fluid.h analytic/fluid_int.h

@@ -22,6 +22,9 @@ typedef struct {
                              (normal state S plus overflow states) */
     double log10_idle;    /* log10(idle), finite below the double range
                              (FFT solver); -inf when idle is exactly 0 */
+    double bb_in;         /* mean quanta written into the buffer per time
+                             unit, every unit counted (endurance.h); set by
+                             bba_eval, not by bba_measures_compute */
 } bba_measures;
 
 /* bba_measures_compute: fill *m from chain c and stationary pi. */

@@ -9,6 +9,7 @@
 
 #include "bb_error.h"
 #include "bbbw.h"
+#include "endurance.h"
 #include "onoff.h"
 #include "fftwh.h"
 #include "sizing.h"
@@ -132,11 +133,10 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
     double *pi = NULL;
     int rc;
 
-    if (pi_out) {
-        pi = malloc(((size_t)S + (size_t)U + 1) * sizeof *pi);
-        if (pi == NULL)
-            return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
-    }
+    /* always: the volume into the buffer comes from it (endurance.h) */
+    pi = malloc(((size_t)S + (size_t)U + 1) * sizeof *pi);
+    if (pi == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
     /* the product-form tilt holds for DIST only, not the throttled law */
     rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->dist0 ? 0 : m->n, m->dist0 ? NULL : m->b,
                         m->dist0 ? NULL : m->p, pol, so, m->fft_cache, &out->meas,
@@ -149,8 +149,11 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
     out->threshold = pol->lazy ? pol->threshold : 0;
     out->n_states = S + U + 1;
     out->nnz = 0;
+    out->meas.bb_in = bba_bbin_chain(m->dist, m->M, m->B, S, pi);
     if (pi_out)
         *pi_out = pi;
+    else
+        free(pi);
     return BB_OK;
 }
 
@@ -169,11 +172,18 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         *pi_out = NULL;
     if (m->onoff) {
         bba_onoff_opts oo;
+        double *x = NULL;
 
         bba_onoff_defaults(&oo);
         oo.tol = so->tol;
         oo.mem_limit_bytes = so->mem_limit_bytes;
-        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, &x, err);
+        if (rc == BB_OK)
+            out->meas.bb_in = bba_bbin_onoff(m->onoff, S, x, out->meas.idle);
+        if (pi_out)
+            *pi_out = x;
+        else
+            free(x);
         if (rc == BB_OK && m->idle_decay != 0) {
             /* effbw.h: idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S). */
             double idle = out->meas.idle * exp(-m->idle_decay * (double)S);
@@ -240,6 +250,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     out->nnz = c->nnz;
     out->solve.fallback = fell_back;
     bba_measures_compute(c, pi, &out->meas);
+    out->meas.bb_in = bba_bbin_chain(m->dist, m->M, m->B, S, pi);
     bba_bbbw_apply(m->throttle, &out->meas);
     if (pi_out) {
         *pi_out = pi;

@@ -15,6 +15,7 @@ struct args {
     bb_common common;
     bb_policy_opts pol;
     bb_tgtopts tgt;
+    bb_endopts end;
     const char *file;
 };
 
@@ -29,6 +30,7 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[1] = &a->pol;
         state->child_inputs[2] = &a->common.out;
         state->child_inputs[3] = &a->tgt;
+        state->child_inputs[4] = &a->end;
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
@@ -42,12 +44,14 @@ parse(int key, char *arg, struct argp_state *state)
 static const struct argp_child children[] = {
     { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { &bb_endurance_argp, 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
     NULL, parse, "[FILE]",
-    "The smallest burst-buffer size whose idle fraction is at most the target.\v"
-    "Exit status 1 when no size suffices (expected load >= PFS bandwidth).",
+    "The smallest burst-buffer size whose idle fraction is at most the target (and, with "
+    "--dwpd, whose drives last).\v"
+    "Exit status 1 when no size suffices (expected load >= PFS bandwidth, or the "
+    "burst-buffer bandwidth alone idles the applications more than the target).",
     children, NULL, NULL
 };
 
@@ -61,20 +65,62 @@ drain_of(const bb_policy_opts *p, bba_drain *d)
     d->eps = p->eps;
 }
 
+static json_t *
+json_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The second half of the pair: the bandwidth given, the least any
+ * capacity needs, and what throttling costs at it. */
+static void
+print_bandwidth(const bb_ctx *ctx, const bba_answer *r)
+{
+    char bbw[64], need[64];
+
+    bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
+    bb_ctx_fmt_rate(ctx, need, sizeof need, r->bb_bw_min_Bps);
+    printf("burst-buffer bandwidth %s: its throttling idles the applications %.3g of the "
+           "time whatever the size; any capacity needs at least %s\n", bbw, r->idle_limit,
+           need);
+}
+
+/* What the drives endure at the answer, and whether that set the size. */
+static void
+print_endurance(const bb_ctx *ctx, const bb_endopts *e, const bba_answer *stall,
+                const bba_answer *r, double need, int binds)
+{
+    char day[64], st[64], nd[64];
+
+    bb_ctx_fmt_size(ctx, day, sizeof day, r->bb_write_Bps * 86400.0);
+    bb_ctx_fmt_size(ctx, st, sizeof st, stall->S_bytes);
+    bb_ctx_fmt_size(ctx, nd, sizeof nd, need);
+    printf("endurance: %s a day into the buffer, %.3g drive writes per day; drives rated "
+           "%g a day for %g years, write amplification %g, last %g years from %s; ",
+           day, bba_drive_writes_per_day(r->bb_write_Bps, r->S_bytes), e->dwpd, e->rated_years,
+           e->waf, e->lifetime_years, nd);
+    if (binds)
+        printf("endurance sets the size (the idle target alone needs %s)\n", st);
+    else
+        printf("the idle target sets the size\n");
+}
+
 int
 bb_cmd_size(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
     bb_settle st;
-    bba_answer r;
+    bba_answer r, stall;
     char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
-    int rc;
+    double need = NAN;
+    int rc, binds = 0;
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
     bb_policy_opts_init(&a.pol);
     bb_tgtopts_init(&a.tgt);
+    bb_endopts_init(&a.end);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.pol.threshold_is_size)
         bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
@@ -88,10 +134,10 @@ bb_cmd_size(int argc, char **argv)
         bb_ctx_die_answer(&ctx, rc, err);
     bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, ctx.pf.pfs_bw_Bps);
     if (rc == BB_EINFEASIBLE) {
-        char need[64] = "";
+        char least[64] = "";
 
         if (r.bb_bw_min_Bps > 0)
-            bb_ctx_fmt_rate(&ctx, need, sizeof need, r.bb_bw_min_Bps);
+            bb_ctx_fmt_rate(&ctx, least, sizeof least, r.bb_bw_min_Bps);
         if (a.common.out.json) {
             json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:o}",
                                   "feasible", 0, "bb_size_bytes", "idle_fraction",
@@ -112,7 +158,7 @@ bb_cmd_size(int argc, char **argv)
             printf("no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
                    "applications %.4g of the time whatever its size, above the target %g; "
                    "a burst-buffer bandwidth of at least %s would allow it\n", bbw,
-                   r.idle_limit, a.tgt.target_idle, need);
+                   r.idle_limit, a.tgt.target_idle, least);
         } else {
             printf("no burst-buffer size suffices: the expected load is %.4g times the "
                    "PFS bandwidth (%s), so as the buffer grows the idle fraction only "
@@ -121,6 +167,15 @@ bb_cmd_size(int argc, char **argv)
         }
         bb_ctx_free(&ctx);
         return BB_EXIT_NO;
+    }
+    if (a.end.set) {
+        bba_endurance e = { a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
+
+        stall = r;
+        rc = bba_front_endure(ctx.front, &stall, &st.drain, &e, &r, &binds, err);
+        if (rc != BB_OK)
+            bb_ctx_die_answer(&ctx, rc, err);
+        need = bba_endurance_bytes(&e, r.bb_write_Bps);
     }
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
@@ -142,6 +197,20 @@ bb_cmd_size(int argc, char **argv)
                               "platform", bb_json_platform(&ctx));
 
         bb_json_answer(o, &ctx, &r);
+        json_object_set_new(o, "bb_bw_bytes_per_s",
+                            ctx.pf.bb_bw_Bps > 0 ? json_real(ctx.pf.bb_bw_Bps) : json_null());
+        json_object_set_new(o, "bb_bw_min_bytes_per_s", json_or_null(r.bb_bw_min_Bps));
+        json_object_set_new(o, "bandwidth_idle_fraction", json_or_null(r.idle_limit));
+        if (a.end.set) {
+            json_object_set_new(o, "stall_size_bytes", json_real(stall.S_bytes));
+            json_object_set_new(o, "endurance_size_bytes", json_or_null(need));
+            json_object_set_new(o, "binding", json_string(binds ? "endurance" : "idle"));
+            json_object_set_new(o, "endurance",
+                                json_pack("{s:f, s:f, s:f, s:f}", "dwpd", a.end.dwpd,
+                                          "rated_years", a.end.rated_years,
+                                          "lifetime_years", a.end.lifetime_years,
+                                          "waf", a.end.waf));
+        }
         if (r.res_change >= 0)
             json_object_set_new(o, "resolution_doubling_change", json_real(r.res_change));
         if (!isnan(r.S_double_unit_bytes))
@@ -160,6 +229,10 @@ bb_cmd_size(int argc, char **argv)
         if (r.res_change >= 0)
             printf("; doubling it moves the size by %.2g%%", 100.0 * r.res_change);
         printf("); %s%s\n", md, notes);
+        if (ctx.pf.bb_bw_Bps > 0)
+            print_bandwidth(&ctx, &r);
+        if (a.end.set)
+            print_endurance(&ctx, &a.end, &stall, &r, need, binds);
     }
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;

@@ -179,3 +179,10 @@ tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
 tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
+
+# The volume into the buffer and the endurance size (analytic/endurance.h).
+check_PROGRAMS += tests/t_endurance
+tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
+tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_endurance_LDADD = $(ANALYTIC_TEST_LIBS)
+TESTS += tests/t_endurance
