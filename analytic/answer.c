@@ -25,6 +25,8 @@ struct bba_front {
     long res;
     double res_change;
     int settle_evals;
+    long settled_S;          /* the size for q's own question at res, quanta
+                                (-1: not known): the guess of bba_front_size */
     /* CHAIN: the modulated chain (model.onoff points here); for the
      * approximation, the reduced model and one class fewer */
     bba_onoff onoff, onoff_check;
@@ -201,23 +203,26 @@ spec_of(const bba_drain *d, bba_policy_spec *ps)
     ps->eps = d->eps;
 }
 
-/* The quantity the resolution settles on: the size for the target, or
- * where no size meets it the idle fraction at q.settle_bytes; *have = 0
- * when neither can be had. */
+/* The quantity the resolution settles on: the size for the target (*S_out
+ * in quanta; the search starts from hint), or where no size meets it the
+ * idle fraction at q.settle_bytes (*S_out -1); *have = 0 when neither can
+ * be had. */
 static int
-settle_value(bba_front *f, double *v, int *have, char *err)
+settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *err)
 {
     bba_policy_spec ps;
     bba_size_result r;
     int rc;
 
     *have = 0;
+    *S_out = -1;
     spec_of(&f->q.drain, &ps);
-    rc = bba_size_min(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), NULL, NULL,
-                      &r, err);
+    rc = bba_size_min_from(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), hint,
+                           NULL, NULL, &r, err);
     f->settle_evals += r.evaluations;
     if (rc == BB_OK) {
         *v = (double)r.best.S * f->qz.quantum_bytes;
+        *S_out = r.best.S;
         *have = 1;
         return BB_OK;
     }
@@ -258,7 +263,7 @@ all_vanish(const bba_front *f)
 static int
 settle(bba_front *f, char *err)
 {
-    long R = BBA_RES_START;
+    long R = BBA_RES_START, S0, S1;
     double v0, v1;
     int have, rc;
 
@@ -266,15 +271,17 @@ settle(bba_front *f, char *err)
     rc = discrete_build(f, R, err);
     if (rc != BB_OK)
         return rc;
-    rc = settle_value(f, &v0, &have, err);
+    rc = settle_value(f, -1, &v0, &S0, &have, err);
+    f->settled_S = S0;
     if (rc != BB_OK || !have)
         return rc;
     for (;;) {
         double change;
 
+        /* the size in quanta about doubles with R: the guess */
         rc = discrete_build(f, 2 * R, err);
         if (rc == BB_OK)
-            rc = settle_value(f, &v1, &have, err);
+            rc = settle_value(f, S0 > 0 ? 2 * S0 : -1, &v1, &S1, &have, err);
         if (rc != BB_OK || !have) {
             /* answer at R; the change could not be measured */
             f->res_change = -1;
@@ -292,8 +299,10 @@ settle(bba_front *f, char *err)
         }
         R *= 2;
         v0 = v1;
+        S0 = S1;
     }
     f->res = R;
+    f->settled_S = S0;
     return discrete_build(f, R, err);
 }
 
@@ -358,6 +367,7 @@ bba_front_new(const bba_question *q, bba_front **out, char *err)
     if (f == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     f->q = *q;
+    f->settled_S = -1;
     f->kind = q->model;
     if (f->kind == BBA_MODEL_AUTO)
         f->kind = has_bursts(q) ? BBA_MODEL_CHAIN : BBA_MODEL_BERNOULLI;
@@ -474,6 +484,14 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     return BB_OK;
 }
 
+static int
+same_drain(const bba_drain *a, const bba_drain *b)
+{
+    return a->lazy == b->lazy && (!a->lazy || (a->threshold_is_bytes == b->threshold_is_bytes
+                                               && a->threshold == b->threshold))
+           && a->eps == b->eps;
+}
+
 /* The size at twice a time unit nobody chose (answer.h). */
 static double
 size_at_double_unit(const bba_front *f, double target, const bba_drain *d)
@@ -496,9 +514,34 @@ size_at_double_unit(const bba_front *f, double target, const bba_drain *d)
     return S;
 }
 
+static int
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, bba_answer *a,
+            char *err);
+
 int
 bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                char *err)
+{
+    /* the question the resolution was settled on: its size is the guess */
+    return size_search(f, target, d,
+                       target == f->q.target && same_drain(d, &f->q.drain) ? f->settled_S : -1,
+                       a, err);
+}
+
+int
+bba_front_size_from(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+                    bba_answer *a, char *err)
+{
+    long hint = hint_bytes > 0 ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes) : -1;
+
+    if (hint <= 0)
+        return bba_front_size(f, target, d, a, err);
+    return size_search(f, target, d, hint, a, err);
+}
+
+static int
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, bba_answer *a,
+            char *err)
 {
     bba_policy_spec ps;
     bba_size_result r;
@@ -511,8 +554,8 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
         return bb_seterr(err, BB_EINVAL, "a size search takes the lazy threshold as a "
                          "fraction of the size");
     spec_of(d, &ps);
-    rc = bba_size_min(&f->model, target, &ps, &f->q.so, discrete_s_max(f), f->q.progress,
-                      f->q.progress_ctx, &r, err);
+    rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, discrete_s_max(f), hint,
+                           f->q.progress, f->q.progress_ctx, &r, err);
     a->evaluations += r.evaluations;
     if (rc == BB_EINFEASIBLE) {
         a->idle_limit = r.idle_limit;

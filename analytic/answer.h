@@ -151,6 +151,12 @@ int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_a
 int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                    char *err);
 
+/* bba_front_size_from: bba_front_size from a guess of the answer (bytes;
+ * <= 0: none): the same answer (sizing.h bba_size_min_from), about three
+ * solves when the guess is within a few quanta. */
+int bba_front_size_from(const bba_front *f, double target, const bba_drain *d,
+                        double hint_bytes, bba_answer *a, char *err);
+
 /* bba_front_endure: the size whose drives last (endurance.h), from a, the
  * answer of bba_front_size under d (a->S_bytes the stall size): the least
  * size S >= a->S_bytes on the model's grid (whole quanta) with

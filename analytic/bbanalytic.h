@@ -22,5 +22,6 @@
 #include "endurance.h"
 #include "fluid.h"
 #include "answer.h"
+#include "design.h"
 
 #endif

@@ -246,8 +246,8 @@ bb_grid_threads(void)
     return n >= 1 ? (n > 1024 ? 1024 : (int)n) : 1;
 }
 
-static void
-progress(void *ctx, size_t done, size_t total)
+void
+bb_grid_progress(void *ctx, size_t done, size_t total)
 {
     (void)ctx;
     if (done == total || done % 10 == 0)
@@ -262,7 +262,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
     char err[BB_ERRLEN];
     int rc;
 
-    rc = bb_sweep_run(pts, n, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
+    rc = bb_sweep_run(pts, n, nthreads, bb_progress_enabled(&opt->out) ? bb_grid_progress : NULL,
                       NULL, out, err);
 
     if (rc != BB_OK)

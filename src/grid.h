@@ -50,6 +50,10 @@ void bb_scenario_free(bb_scenario *sc);
 /* bb_grid_threads: default thread count (online processors, >= 1). */
 int bb_grid_threads(void);
 
+/* bb_grid_progress: "bbsize: I/N points" on stderr every 10 points and at
+ * the end (the unit runner's progress callback; ctx unused). */
+void bb_grid_progress(void *ctx, size_t done, size_t total);
+
 /* bb_grid_run: evaluate pts on nthreads threads with progress when enabled;
  * exits with the library's status and message on the first failing point. */
 void bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,

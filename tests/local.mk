@@ -186,3 +186,7 @@ tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
 tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_endurance_LDADD = $(ANALYTIC_TEST_LIBS)
 TESTS += tests/t_endurance
+
+# The capacity-bandwidth frontier and the cheapest design (analytic/design.h).
+TESTS += tests/cli_design.sh
+EXTRA_DIST += tests/cli_design.sh
