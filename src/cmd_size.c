@@ -79,6 +79,11 @@ print_bandwidth(const bb_ctx *ctx, const bba_answer *r)
     char bbw[64], need[64];
 
     bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
+    if (!(r->bb_bw_min_Bps > 0)) {
+        printf("burst-buffer bandwidth %s: no load exceeds the PFS bandwidth, nothing is "
+               "throttled\n", bbw);
+        return;
+    }
     bb_ctx_fmt_rate(ctx, need, sizeof need, r->bb_bw_min_Bps);
     printf("burst-buffer bandwidth %s: its throttling idles the applications %.3g of the "
            "time whatever the size; any capacity needs at least %s\n", bbw, r->idle_limit,

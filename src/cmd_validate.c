@@ -208,6 +208,7 @@ bb_cmd_validate(int argc, char **argv)
     const bb_valrow *rows;
     long *S = NULL;
     size_t n, n_agree, n_inconc;
+    double perday;   /* bytes a day of one quantum per time unit */
     char err[BB_ERRLEN];
     int rc;
 
@@ -223,6 +224,7 @@ bb_cmd_validate(int argc, char **argv)
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     rows = V.rows;
+    perday = ctx.q->quantum_bytes * 86400.0 / ctx.pf.time_unit_s;
     n_agree = V.n_agree;
     n_inconc = V.n_inconclusive;
 
@@ -233,7 +235,8 @@ bb_cmd_validate(int argc, char **argv)
             const bbs_bb_summary *s = &run->sum[k];
 
             json_array_append_new(arr, json_pack(
-                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
+                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f, s:f, s:f,"
+                " s:o, s:o}",
                 "bb_size_quanta", (json_int_t)rows[k].S,
                 "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, rows[k].S),
                 "analytic_idle", rows[k].analytic,
@@ -247,21 +250,30 @@ bb_cmd_validate(int argc, char **argv)
                 "more_time_units", more_json(rows[k].ag.v.more_units),
                 "relative_gap", bb_json_real_or_null(rows[k].ag.gap),
                 "analytic_quiet", rows[k].quiet_analytic,
-                "quiet_mean", s->quiet_mean));
+                "quiet_mean", s->quiet_mean,
+                "analytic_bb_write_bytes_per_day", rows[k].bb_in_analytic * perday,
+                "bb_write_bytes_per_day", s->bb_in_mean * perday,
+                "bb_write_ci_low_bytes_per_day", bb_json_real_or_null(s->bb_in_lo * perday),
+                "bb_write_ci_high_bytes_per_day", bb_json_real_or_null(s->bb_in_hi * perday)));
         }
         bb_json_print(arr);
     } else if (a.base.common.out.csv) {
         printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
                "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
-               "below_resolution,more_replications,more_time_units\n");
+               "below_resolution,more_replications,more_time_units,"
+               "analytic_bb_write_bytes_per_day,bb_write_bytes_per_day,"
+               "bb_write_ci_low_bytes_per_day,bb_write_ci_high_bytes_per_day\n");
         for (size_t k = 0; k < n; k++) {
             const bbs_bb_summary *s = &run->sum[k];
 
-            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", rows[k].S,
+            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f,"
+                   "%.9g,%.9g,%.9g,%.9g\n", rows[k].S,
                    bb_ctx_quanta_to_bytes(&ctx, rows[k].S), rows[k].analytic, s->idle_mean,
                    s->idle_lo, s->idle_hi, rows[k].ag.covered, rows[k].ag.gap,
                    rows[k].quiet_analytic, s->quiet_mean, bbs_verdict_name(rows[k].ag.v.kind),
-                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
+                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications,
+                   rows[k].ag.v.more_units, rows[k].bb_in_analytic * perday,
+                   s->bb_in_mean * perday, s->bb_in_lo * perday, s->bb_in_hi * perday);
         }
     } else {
         char tus[64];
@@ -287,6 +299,20 @@ bb_cmd_validate(int argc, char **argv)
                 snprintf(verdict, sizeof verdict, "gap (analytic 0)");
             printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
                    verdict);
+        }
+        /* the volume into the buffer (endurance), the same runs */
+        printf("%-14s %16s %16s %35s\n", "buffer size", "into it a day", "simulated", "CI");
+        for (size_t k = 0; k < n; k++) {
+            const bbs_bb_summary *s = &run->sum[k];
+            char sz[64], w0[32], w1[32], lo[32], hi[32], ci[80];
+
+            bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, rows[k].S));
+            bb_ctx_fmt_size(&ctx, w0, sizeof w0, rows[k].bb_in_analytic * perday);
+            bb_ctx_fmt_size(&ctx, w1, sizeof w1, s->bb_in_mean * perday);
+            bb_ctx_fmt_size(&ctx, lo, sizeof lo, s->bb_in_lo * perday);
+            bb_ctx_fmt_size(&ctx, hi, sizeof hi, s->bb_in_hi * perday);
+            snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+            printf("%-14s %16s %16s %35s\n", sz, w0, w1, ci);
         }
         printf("%zu of %zu sizes agree, %zu disagree, %zu inconclusive at %g%% confidence "
                "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "

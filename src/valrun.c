@@ -32,6 +32,7 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     r->S = c->S;
     r->analytic = a.idle;
     r->quiet_analytic = a.quiet;
+    r->bb_in_analytic = a.bb_write_Bps * ec->ctx->pf.time_unit_s / q;
     return BB_OK;
 }
 

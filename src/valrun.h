@@ -11,6 +11,8 @@
 typedef struct {
     long S;                      /* quanta */
     double analytic, quiet_analytic;
+    double bb_in_analytic;       /* quanta per time unit into the buffer
+                                    (endurance.h), beside run.sum[k].bb_in_* */
     bbs_agreement ag;            /* against run.sum[k]'s idle interval */
 } bb_valrow;
 
