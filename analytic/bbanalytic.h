@@ -23,5 +23,6 @@
 #include "fluid.h"
 #include "answer.h"
 #include "design.h"
+#include "partition.h"
 
 #endif

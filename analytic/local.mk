@@ -23,6 +23,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/answer.c analytic/answer_endure.c analytic/answer.h \
 	analytic/endurance.c analytic/endurance.h \
 	analytic/design.c analytic/design.h \
+	analytic/partition.c analytic/partition.h \
 	analytic/lapackf.h \
 	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
 	analytic/fluid.h analytic/fluid_int.h
