@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "bb_error.h"
 #include "bbbw.h"
 #include "effbw.h"
+#include "fluid.h"
 #include "onoff.h"
 #include "quanta.h"
 
@@ -31,11 +33,16 @@ struct bba_front {
      * approximation, the reduced model and one class fewer */
     bba_onoff onoff, onoff_check;
     int chain_exact, has_check;
+    int chain_no_bbbw;       /* B_BB binds: the chain cannot answer */
     size_t classes_total;
     double phases_total;
     /* applications that round to 0 quanta */
     size_t nvan, *van;
     double van_frac;
+    /* FLUID: the continuous-time model (fluid.h) */
+    bba_fluid *fluid;
+    size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
+    size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
 };
 
 const char *
@@ -62,6 +69,16 @@ bba_question_init(bba_question *q)
 }
 
 /* ---- the discrete models ------------------------------------------------ */
+
+static int
+has_bursts(const bba_question *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->apps[i].burst_s > 0)
+            return 1;
+    return 0;
+}
+
 
 static void
 discrete_free(bba_front *f)
@@ -152,7 +169,22 @@ discrete_build(bba_front *f, long R, char *err)
     discrete_free(f);
     f->pf = f->q.pf;
     f->pf.resolution = R;
-    rc = bba_quantize(f->q.apps, f->q.n, &f->pf, &f->qz, err);
+    if (f->kind == BBA_MODEL_BERNOULLI && has_bursts(&f->q)) {
+        /* the paper's model has no bursts: quantise without them (a burst
+         * shorter than a time unit is no error of this model) */
+        bba_app *a = malloc(f->q.n * sizeof *a);
+
+        if (a == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", f->q.n);
+        for (size_t i = 0; i < f->q.n; i++) {
+            a[i] = f->q.apps[i];
+            a[i].burst_s = 0;
+        }
+        rc = bba_quantize(a, f->q.n, &f->pf, &f->qz, err);
+        free(a);
+    } else {
+        rc = bba_quantize(f->q.apps, f->q.n, &f->pf, &f->qz, err);
+    }
     if (rc != BB_OK)
         return rc;
     if (f->kind == BBA_MODEL_CHAIN && !f->qz.has_burst)
@@ -166,10 +198,11 @@ discrete_build(bba_front *f, long R, char *err)
     if (rc != BB_OK)
         return rc;
     if (f->kind == BBA_MODEL_CHAIN && f->qz.has_burst) {
-        if (f->qz.bb_bw > 0 && f->model.M > f->qz.B + f->qz.bb_bw)
-            return bb_seterr(err, BB_EINVAL, "the ON/OFF chain does not model the burst "
-                             "buffer's bandwidth; the fluid model does");
-        return attach_chain(f, err);
+        /* The ON/OFF chain has no burst-buffer bandwidth: its questions
+         * are refused (chain_no_bbbw), its quantisation still serves the
+         * simulator, which has. */
+        f->chain_no_bbbw = f->qz.bb_bw > 0 && f->model.M > f->qz.B + f->qz.bb_bw;
+        return f->chain_no_bbbw ? BB_OK : attach_chain(f, err);
     }
     return bba_model_set_bbbw(&f->model, f->qz.bb_bw, err);
 }
@@ -343,16 +376,83 @@ find_vanished(bba_front *f, char *err)
     return BB_OK;
 }
 
-/* ---- the front ------------------------------------------------------------ */
+/* ---- the continuous-time model ------------------------------------------- */
 
+/* The applications as fluid sources, one class each (bba_fluid_new merges
+ * the identical ones): the burst is the mean ON period; a memoryless
+ * application enters with time unit / (1 - p) (bba_app_on_period). */
 static int
-has_bursts(const bba_question *q)
+fluid_build(bba_front *f, char *err)
 {
-    for (size_t i = 0; i < q->n; i++)
-        if (q->apps[i].burst_s > 0)
-            return 1;
-    return 0;
+    const bba_question *q = &f->q;
+    bba_fluid_class *c = calloc(q->n, sizeof *c);
+    bba_fluid_opts o;
+    double phases;
+    int rc;
+
+    if (c == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", q->n);
+    f->pf = q->pf;
+    f->pf.resolution = 0;
+    f->n_memoryless = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        const bba_app *a = &q->apps[i];
+        int found = 0;
+
+        c[i].rate_Bps = a->bw_Bps;
+        c[i].p = a->p;
+        c[i].burst_s = bba_app_on_period(a, q->pf.time_unit_s);
+        c[i].count = 1;
+        if (c[i].burst_s > 0) {
+            f->n_memoryless += !(a->burst_s > 0);
+            for (size_t j = 0; j < i && !found; j++)
+                found = c[j].burst_s > 0 && c[j].rate_Bps == c[i].rate_Bps
+                        && c[j].p == c[i].p && c[j].burst_s == c[i].burst_s;
+            f->fluid_classes += !found;
+        }
+    }
+    o.pfs_bw_Bps = q->pf.pfs_bw_Bps;
+    o.bb_bw_Bps = q->pf.bb_bw_Bps;
+    o.mem_limit_bytes = q->so.mem_limit_bytes;
+    o.max_phases = 0;
+    bba_fluid_estimate(c, q->n, &o, &phases, NULL, NULL);
+    if (!(phases <= BBA_FLUID_EXACT_PHASES)) {
+        free(c);
+        return bb_seterr(err, BB_ETOOBIG, "the continuous-time model of this workload has "
+                         "%.3g phases (%zu distinct applications with bursts), more than the "
+                         "%d it solves exactly: give identical applications identical rows, "
+                         "or ask for the discrete chain (model chain)", phases,
+                         f->fluid_classes, BBA_FLUID_EXACT_PHASES);
+    }
+    rc = bba_fluid_new(c, q->n, &o, &f->fluid, err);
+    free(c);
+    return rc;
 }
+
+static void
+fluid_answer(const bba_front *f, double S, const bba_fluid_result *r, bba_answer *a)
+{
+    a->S_bytes = S;
+    a->idle = a->idle_low = a->idle_high = r->idle;
+    a->log10_idle = r->log10_idle;
+    a->quiet = r->quiet;
+    a->mean_occupancy_bytes = r->mean_occupancy_bytes;
+    a->p_empty = r->p_empty;
+    a->p_full = r->p_full;
+    a->bb_write_Bps = r->bb_in_Bps;
+    a->residual = r->residual;
+    a->states = bba_fluid_phases(f->fluid);
+}
+
+static void
+fluid_policy(const bba_drain *d, double S, bba_fluid_policy *pol)
+{
+    pol->lazy = d->lazy;
+    pol->eps = d->lazy ? d->eps : 1.0;
+    pol->threshold_bytes = !d->lazy ? 0 : d->threshold_is_bytes ? d->threshold : d->threshold * S;
+}
+
+/* ---- the front ------------------------------------------------------------ */
 
 int
 bba_front_new(const bba_question *q, bba_front **out, char *err)
@@ -370,14 +470,19 @@ bba_front_new(const bba_question *q, bba_front **out, char *err)
     f->settled_S = -1;
     f->kind = q->model;
     if (f->kind == BBA_MODEL_AUTO)
-        f->kind = has_bursts(q) ? BBA_MODEL_CHAIN : BBA_MODEL_BERNOULLI;
-    if (f->kind == BBA_MODEL_FLUID) {
-        bba_front_free(f);
-        return bb_seterr(err, BB_EINVAL, "the fluid model is not available");
-    }
+        f->kind = has_bursts(q) ? BBA_MODEL_FLUID : BBA_MODEL_BERNOULLI;
     if (f->kind == BBA_MODEL_CHAIN && !has_bursts(q))
         f->kind = BBA_MODEL_BERNOULLI;   /* the chain without bursts is the paper's */
     f->res_change = -1;
+    if (f->kind == BBA_MODEL_FLUID) {
+        rc = fluid_build(f, err);
+        if (rc != BB_OK) {
+            bba_front_free(f);
+            return rc;
+        }
+        *out = f;
+        return BB_OK;
+    }
     if (q->pf.resolution > 0 || f->kind != BBA_MODEL_BERNOULLI) {
         f->res = q->pf.resolution > 0 ? q->pf.resolution : BBA_RES_START;
         rc = discrete_build(f, f->res, err);
@@ -399,9 +504,19 @@ bba_front_free(bba_front *f)
 {
     if (f == NULL)
         return;
+    bba_fluid_free(f->fluid);
     discrete_free(f);
     free(f->van);
     free(f);
+}
+
+static int
+chain_refuses(const bba_front *f, char *err)
+{
+    if (f->kind == BBA_MODEL_CHAIN && f->chain_no_bbbw)
+        return bb_seterr(err, BB_EINVAL, "the ON/OFF chain (model chain) does not model the "
+                         "burst buffer's bandwidth, which binds here; the fluid model does");
+    return BB_OK;
 }
 
 static void
@@ -418,7 +533,14 @@ answer_init(const bba_front *f, bba_answer *a)
     a->time_unit_s = f->pf.time_unit_s;
     a->quantum_bytes = f->qz.quantum_bytes;
     a->max_round_bytes = f->qz.max_round_bytes;
-    a->load_ratio = bba_model_load_ratio(&f->model);
+    if (f->kind == BBA_MODEL_FLUID) {
+        a->phases = (double)bba_fluid_phases(f->fluid);
+        a->phases_solved = bba_fluid_phases(f->fluid);
+        a->classes = f->fluid_classes;
+        a->load_ratio = bba_fluid_mean_rate(f->fluid) / f->pf.pfs_bw_Bps;
+    } else {
+        a->load_ratio = bba_model_load_ratio(&f->model);
+    }
     a->S_quanta = -1;
     a->idle = a->idle_low = a->idle_high = NAN;
     a->log10_idle = NAN;
@@ -469,6 +591,26 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     a->evaluations = 0;
     if (!(S_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is negative", S_bytes);
+    a->lazy = d->lazy;
+    a->eps = d->eps;
+    if (f->kind == BBA_MODEL_FLUID) {
+        bba_fluid_policy fp;
+        bba_fluid_result fr;
+
+        fluid_policy(d, S_bytes, &fp);
+        if (fp.threshold_bytes > S_bytes)
+            return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the "
+                             "buffer size (%.4g bytes)", fp.threshold_bytes, S_bytes);
+        rc = bba_fluid_eval(f->fluid, S_bytes, &fp, &fr, err);
+        if (rc != BB_OK)
+            return rc;
+        a->evaluations = 1;
+        a->threshold_bytes = fp.threshold_bytes;
+        fluid_answer(f, S_bytes, &fr, a);
+        return BB_OK;
+    }
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
     S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
     policy_at(d, S, f->qz.quantum_bytes, &pol);
     if (pol.threshold > S)
@@ -492,10 +634,49 @@ same_drain(const bba_drain *a, const bba_drain *b)
            && a->eps == b->eps;
 }
 
+static double size_at_double_unit(const bba_front *f, double target,
+                                  const bba_policy_spec *ps);
+
+static int
+fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, bba_answer *a,
+           char *err)
+{
+    bba_fluid_result fr;
+    double S;
+    int evals = 0, rc;
+
+    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, DBL_MAX, &S, &fr, &evals,
+                            err);
+    a->evaluations += evals;
+    if (rc == BB_EINFEASIBLE) {
+        double lim = bba_fluid_idle_limit(f->fluid), bw;
+        char e2[BB_ERRLEN];
+
+        a->idle_limit = lim;
+        /* the bandwidth binds when a larger B_BB would bring the limit
+         * below the target */
+        a->bandwidth_bound = f->pf.bb_bw_Bps > 0
+                             && bba_fluid_bbbw_min(f->fluid, target, &bw, e2) == BB_OK;
+        if (a->bandwidth_bound)
+            a->bb_bw_min_Bps = bw;
+        return rc;
+    }
+    if (rc != BB_OK)
+        return rc;
+    a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
+    fluid_answer(f, S, &fr, a);
+    a->idle_limit = bba_fluid_idle_limit(f->fluid);
+    bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
+    if (!f->q.time_unit_given && f->n_memoryless > 0)
+        a->S_double_unit_bytes = size_at_double_unit(f, target, ps);
+    return BB_OK;
+}
+
 /* The size at twice a time unit nobody chose (answer.h). */
 static double
-size_at_double_unit(const bba_front *f, double target, const bba_drain *d)
+size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps)
 {
+    bba_drain d = { ps->lazy, 0, ps->threshold_frac, ps->eps };
     bba_question q2 = f->q;
     bba_front *g;
     bba_answer a;
@@ -508,7 +689,7 @@ size_at_double_unit(const bba_front *f, double target, const bba_drain *d)
     q2.time_unit_given = 1;
     if (bba_front_new(&q2, &g, err) != BB_OK)
         return NAN;
-    if (bba_front_size(g, target, d, &a, err) == BB_OK)
+    if (bba_front_size(g, target, &d, &a, err) == BB_OK)
         S = a.S_bytes;
     bba_front_free(g);
     return S;
@@ -532,7 +713,9 @@ int
 bba_front_size_from(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
                     bba_answer *a, char *err)
 {
-    long hint = hint_bytes > 0 ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes) : -1;
+    long hint = hint_bytes > 0 && f->kind != BBA_MODEL_FLUID
+                    ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes)
+                    : -1;   /* the fluid search takes no guess */
 
     if (hint <= 0)
         return bba_front_size(f, target, d, a, err);
@@ -554,6 +737,10 @@ size_search(const bba_front *f, double target, const bba_drain *d, long hint, bb
         return bb_seterr(err, BB_EINVAL, "a size search takes the lazy threshold as a "
                          "fraction of the size");
     spec_of(d, &ps);
+    if (f->kind == BBA_MODEL_FLUID)
+        return fluid_size(f, target, &ps, a, err);
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
     rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, discrete_s_max(f), hint,
                            f->q.progress, f->q.progress_ctx, &r, err);
     a->evaluations += r.evaluations;
@@ -570,7 +757,7 @@ size_search(const bba_front *f, double target, const bba_drain *d, long hint, bb
     a->bandwidth_bound = r.bandwidth_bound;
     bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!f->q.time_unit_given && f->kind == BBA_MODEL_BERNOULLI)
-        a->S_double_unit_bytes = size_at_double_unit(f, target, d);
+        a->S_double_unit_bytes = size_at_double_unit(f, target, &ps);
     return BB_OK;
 }
 
@@ -582,6 +769,14 @@ bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps)
     *bb_bw_Bps = NAN;
     if (!(target > 0 && target < 1))
         return BB_EINVAL;
+    if (f->kind == BBA_MODEL_FLUID) {
+        char err[BB_ERRLEN];
+        int rc = bba_fluid_bbbw_min(f->fluid, target, bb_bw_Bps, err);
+
+        if (rc != BB_OK)
+            *bb_bw_Bps = NAN;
+        return rc;
+    }
     if (f->model.mom.mean >= (double)f->model.B)
         return BB_EINFEASIBLE;
     /* the applications' own law, not the throttled one */
@@ -603,6 +798,28 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
     answer_init(f, greedy);
     if (!(S_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is negative", S_bytes);
+    if (f->kind == BBA_MODEL_FLUID) {
+        bba_fluid_threshold_result fr;
+
+        rc = bba_fluid_threshold_best(f->fluid, S_bytes, target, eps, grid, BBA_FLUID_REL_TOL,
+                                      &fr, err);
+        if (rc != BB_OK)
+            return rc;
+        fluid_answer(f, S_bytes, &fr.greedy, greedy);
+        greedy->eps = eps;
+        best->lazy = 1;
+        best->eps = eps;
+        if (fr.feasible) {
+            fluid_answer(f, S_bytes, &fr.best, best);
+            best->threshold_bytes = fr.threshold_bytes;
+        }
+        best->evaluations = greedy->evaluations = fr.evaluations;
+        *feasible = fr.feasible;
+        *monotone = fr.monotone_idle;
+        return BB_OK;
+    }
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
     S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
     rc = bba_threshold_best(&f->model, S, target, eps, grid, &f->q.so, f->q.progress,
                             f->q.progress_ctx, &r, err);
@@ -664,7 +881,18 @@ bba_front_describe(const bba_front *f, char *buf, size_t len)
     char tu[64];
 
     fmt_unit(tu, sizeof tu, f->pf.time_unit_s);
-    if (f->kind == BBA_MODEL_BERNOULLI)
+    if (f->kind == BBA_MODEL_FLUID) {
+        long P = bba_fluid_phases(f->fluid);
+
+        if (f->n_memoryless > 0)
+            snprintf(buf, len, "model fluid (%zu class%s, %ld phase%s; %zu without a burst, "
+                     "memoryless at a time unit of %s)", f->fluid_classes,
+                     f->fluid_classes == 1 ? "" : "es", P, P == 1 ? "" : "s", f->n_memoryless,
+                     tu);
+        else
+            snprintf(buf, len, "model fluid (%zu class%s, %ld phase%s)", f->fluid_classes,
+                     f->fluid_classes == 1 ? "" : "es", P, P == 1 ? "" : "s");
+    } else if (f->kind == BBA_MODEL_BERNOULLI)
         snprintf(buf, len, "model Bernoulli, time unit %s", tu);
     else if (f->kind == BBA_MODEL_CHAIN && !f->chain_exact)
         snprintf(buf, len, "model chain approximate (%zu burst classes, %.3g phases: %zu kept "
@@ -693,5 +921,7 @@ bba_front_vanished_app(const bba_front *f, size_t i)
 double
 bba_front_s_max_bytes(const bba_front *f)
 {
+    if (f->kind == BBA_MODEL_FLUID)
+        return DBL_MAX;   /* the fluid solve does not grow with S */
     return (double)discrete_s_max(f) * f->qz.quantum_bytes;
 }

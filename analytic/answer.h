@@ -38,6 +38,8 @@
 #define BBA_RES_MAX 6400
 #define BBA_CHAIN_EXACT_PHASES 64
 #define BBA_CHAIN_APPROX_PHASES 16
+#define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
+#define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
 
 typedef enum {
     BBA_MODEL_AUTO = 0,
@@ -111,7 +113,7 @@ typedef struct {
     double bb_write_Bps;     /* mean rate written into the buffer, bytes/s
                                 over all time, from the stationary
                                 distribution (endurance.h); exact with the
-                                model (FLUID: its bb_in) */
+                                model (FLUID: its bb_in_Bps) */
     long states;             /* discrete models' states; phases for FLUID */
     double residual;
     long iterations;
@@ -177,8 +179,8 @@ int bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d
  * time unit; 0 when no load exceeds B).  The capacity at a bandwidth is
  * what bba_front_size answers on a front with that bandwidth.
  * BB_EINFEASIBLE (*bb_bw_Bps NAN) when E >= B; BB_EINVAL for a target
- * outside (0, 1).  O(M log M).
- * FLUID (the lead's wiring): bba_fluid_bbbw_min belongs here. */
+ * outside (0, 1).  O(M log M).  FLUID: bba_fluid_bbbw_min (exact,
+ * O(P log P)). */
 int bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps);
 
 /* bba_front_threshold: the lazy threshold (EPS eps) maximising the quiet

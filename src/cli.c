@@ -495,6 +495,56 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
 }
 
 void
+bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target, char *buf,
+                    size_t len)
+{
+    char sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
+    const char *pol = a->lazy ? "lazy" : "greedy";
+    size_t o;
+
+    bb_ctx_fmt_rate(ctx, pfs, sizeof pfs, ctx->pf.pfs_bw_Bps);
+    if (rc == BB_EINFEASIBLE && a->bandwidth_bound) {
+        char bbw[64], need[64];
+
+        bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
+        bb_ctx_fmt_rate(ctx, need, sizeof need, a->bb_bw_min_Bps);
+        snprintf(buf, len, "no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
+                 "applications %.4g of the time whatever its size, above the target %g; a "
+                 "burst-buffer bandwidth of at least %s would allow it", bbw, a->idle_limit,
+                 target, need);
+        return;
+    }
+    if (rc == BB_EINFEASIBLE) {
+        snprintf(buf, len, "no burst-buffer size suffices: the expected load is %.4g times the "
+                 "PFS bandwidth (%s), so as the buffer grows the idle fraction only falls to "
+                 "%s%.4g > %g; add PFS bandwidth or reduce the load", a->load_ratio, pfs,
+                 a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", a->idle_limit, target);
+        return;
+    }
+    bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+    bb_ctx_model_desc(ctx, md, sizeof md);
+    bb_ctx_answer_notes(ctx, a, notes, sizeof notes);
+    if (a->model == BBA_MODEL_FLUID) {
+        /* no quanta, no time unit: the size to 4 digits (the search's
+         * tolerance is 1e-4 of it) */
+        snprintf(buf, len, "burst buffer %s: idle fraction %.3g <= %g with %s draining; "
+                 "E/B = %.3g; %s%s", sz, a->idle, target, pol, a->load_ratio, md, notes);
+        return;
+    }
+    bb_ctx_fmt_size(ctx, q, sizeof q, a->quantum_bytes);
+    bb_ctx_fmt_size(ctx, rb, sizeof rb, a->max_round_bytes);
+    o = (size_t)snprintf(buf, len, "burst buffer %s (%ld quanta): idle fraction %.3g <= %g "
+                         "with %s draining; E/B = %.3g, resolution %ld (size exact to 1 "
+                         "quantum = %s, bandwidths rounded by <= %s per time unit", sz,
+                         a->S_quanta, a->idle, target, pol, a->load_ratio, a->resolution, q, rb);
+    if (o < len && a->res_change >= 0)
+        o += (size_t)snprintf(buf + o, len - o, "; doubling it moves the size by %.2g%%",
+                              100.0 * a->res_change);
+    if (o < len)
+        snprintf(buf + o, len - o, "); %s%s", md, notes);
+}
+
+void
 bb_ctx_free(bb_ctx *ctx)
 {
     bba_front_free(ctx->front);
@@ -603,6 +653,12 @@ real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *
+bb_json_quanta(long q)
+{
+    return q >= 0 ? json_integer((json_int_t)q) : json_null();
+}
+
 void
 bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
 {
@@ -620,6 +676,8 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
         json_object_set_new(o, "phases", json_real(a->phases));
         json_object_set_new(o, "phases_solved", json_integer((json_int_t)a->phases_solved));
     }
+    if (isfinite(a->bb_write_Bps))
+        json_object_set_new(o, "bb_write_bytes_per_s", json_real(a->bb_write_Bps));
     json_object_set_new(o, "vanished_applications", json_integer((json_int_t)nv));
     json_object_set_new(o, "vanished_load_fraction", json_real(frac));
     /* endurance (endurance.h): bytes into the buffer a day, and drive

@@ -78,6 +78,11 @@ void bb_ctx_build(bb_ctx *ctx, const bb_settle *st);
 /* bb_ctx_model_desc: what every one-line answer ends with: the model and
  * its accuracy ("model Bernoulli, time unit 1 min"). */
 void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
+/* bb_size_answer_line: the one line `size` prints for answer a of the size
+ * question at target (rc BB_OK or BB_EINFEASIBLE), without the newline:
+ * the report prints the same one. */
+void bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target,
+                         char *buf, size_t len);
 /* bb_ctx_answer_notes: the warnings an answer line carries (applications
  * that vanished, a time unit nobody chose), "" when none. */
 void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t len);
@@ -138,6 +143,10 @@ void bb_json_print(json_t *obj);
 json_t *bb_json_seed(uint64_t seed);
 /* bb_json_platform: an object with the platform, resolution and rounding. */
 json_t *bb_json_platform(const bb_ctx *ctx);
+
+/* bb_json_quanta: a count of quanta, or null when negative (the fluid
+ * model has none). */
+json_t *bb_json_quanta(long q);
 
 /* bb_json_answer: add to o what every answer's JSON carries about its
  * model and accuracy: model, exact, idle_fraction_low/high (null where not

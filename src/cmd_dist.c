@@ -63,6 +63,9 @@ bb_cmd_dist(int argc, char **argv)
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    /* the instantaneous load is the Bernoulli model's DIST whatever
+     * model answers the sizing questions */
+    a.common.model = BBA_MODEL_BERNOULLI;
     bb_ctx_load(&ctx, &a.common, a.file, NULL);
     m = ctx.model;
     qrate = ctx.q->quantum_bytes / ctx.pf.time_unit_s; /* bytes/s per quantum */

@@ -89,17 +89,17 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.mean_occupancy_bytes);
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
     if (a.common.out.json) {
-        json_t *o = json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:s, s:I, s:f, s:f, s:f, s:o}",
+        json_t *o = json_pack("{s:f, s:f, s:I, s:o, s:f, s:f, s:s, s:o, s:f, s:f, s:f, s:o}",
                               "idle_fraction", r.idle,
                               "quiet_fraction", r.quiet,
                               "states", (json_int_t)r.states,
-                              "bb_size_quanta", (json_int_t)r.S_quanta,
+                              "bb_size_quanta", bb_json_quanta(r.S_quanta),
                               "bb_size_bytes", r.S_bytes,
                               "load_ratio", r.load_ratio,
                               "policy", r.lazy ? "lazy" : "greedy",
-                              "threshold_quanta", (json_int_t)(r.quantum_bytes > 0
-                                                               ? r.threshold_bytes / r.quantum_bytes + 0.5
-                                                               : 0),
+                              "threshold_quanta", r.quantum_bytes > 0
+                                  ? bb_json_quanta((long)(r.threshold_bytes / r.quantum_bytes + 0.5))
+                                  : json_null(),
                               "empty_prob", r.eps,
                               "mean_occupancy_bytes", r.mean_occupancy_bytes,
                               "residual", r.residual,
@@ -113,22 +113,32 @@ bb_cmd_idle(int argc, char **argv)
             json_object_set_new(o, "log10_idle_fraction", json_real(r.log10_idle));
         bb_json_print(o);
     } else {
-        char tus[64];
+        char tus[64], of[96], sq[48] = "";
 
         bb_fmt_duration(tus, sizeof tus, r.time_unit_s);
+        if (r.model == BBA_MODEL_FLUID) {
+            snprintf(of, sizeof of, "of the time");
+        } else {
+            snprintf(of, sizeof of, "of time units of %s", tus);
+            snprintf(sq, sizeof sq, " (%ld quanta)", r.S_quanta);
+        }
         if (r.idle == 0 && isfinite(r.log10_idle)) /* below the double range */
-            printf("idle 10^%.4f (of time units of %s), quiet %.4g, with a %s burst buffer "
-                   "(%ld quanta), %s draining",
-                   r.log10_idle, tus, r.quiet, sz, r.S_quanta, r.lazy ? "lazy" : "greedy");
+            printf("idle 10^%.4f (%s), quiet %.4g, with a %s burst buffer%s, %s draining",
+                   r.log10_idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+        else if (r.idle == 0)
+            printf("idle 0 (no load can stall the applications), quiet %.4g, with a %s burst "
+                   "buffer%s, %s draining", r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
         else
-            printf("idle %.4g (%.4g%% of time units of %s), quiet %.4g, with a %s burst buffer "
-                   "(%ld quanta), %s draining",
-                   r.idle, 100.0 * r.idle, tus, r.quiet, sz, r.S_quanta,
-                   r.lazy ? "lazy" : "greedy");
+            printf("idle %.4g (%.4g%% %s), quiet %.4g, with a %s burst buffer%s, %s draining",
+                   r.idle, 100.0 * r.idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
         if (r.lazy)
             printf(" (threshold %s, EPS %g)", th, r.eps);
-        printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e",
-               r.load_ratio, occ, r.states, r.residual);
+        if (r.model == BBA_MODEL_FLUID)
+            printf("; E/B = %.4g; mean occupancy %s; %ld phases, residual %.1e",
+                   r.load_ratio, occ, r.states, r.residual);
+        else
+            printf("; E/B = %.4g; mean occupancy %s; %ld states, residual %.1e",
+                   r.load_ratio, occ, r.states, r.residual);
         if (r.res_change >= 0)
             printf("; resolution %ld (doubling it moves the size for the target by %.2g%%; "
                    "bandwidths rounded by <= %.3g%% of B)", r.resolution, 100.0 * r.res_change,

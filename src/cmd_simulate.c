@@ -136,6 +136,10 @@ bb_cmd_simulate(int argc, char **argv)
         return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run);
     if (a.base.sim.fluid)   /* continuous time (simfluid.c) */
         return bb_simulate_fluid(&a.base, &a.tgt.bb_size);
+    /* the discrete simulator runs in quanta: the chain's quantisation
+     * (ON/OFF mode keeps the bursts in time units), else the paper's */
+    a.base.common.model = a.base.sim.mode == BBS_BB_ONOFF ? BBA_MODEL_CHAIN
+                                                          : BBA_MODEL_BERNOULLI;
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);

@@ -117,7 +117,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx ctx;
     bb_settle st;
     bba_answer r, stall;
-    char err[BB_ERRLEN], sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
+    char err[BB_ERRLEN], sz[64], notes[600];
     double need = NAN;
     int rc, binds = 0;
 
@@ -137,12 +137,7 @@ bb_cmd_size(int argc, char **argv)
     rc = bba_front_size(ctx.front, a.tgt.target_idle, &st.drain, &r, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);
-    bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, ctx.pf.pfs_bw_Bps);
     if (rc == BB_EINFEASIBLE) {
-        char least[64] = "";
-
-        if (r.bb_bw_min_Bps > 0)
-            bb_ctx_fmt_rate(&ctx, least, sizeof least, r.bb_bw_min_Bps);
         if (a.common.out.json) {
             json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:o}",
                                   "feasible", 0, "bb_size_bytes", "idle_fraction",
@@ -156,19 +151,11 @@ bb_cmd_size(int argc, char **argv)
                                 r.bandwidth_bound && r.bb_bw_min_Bps > 0
                                     ? json_real(r.bb_bw_min_Bps) : json_null());
             bb_json_print(o);
-        } else if (r.bandwidth_bound) {
-            char bbw[64];
-
-            bb_ctx_fmt_rate(&ctx, bbw, sizeof bbw, ctx.pf.bb_bw_Bps);
-            printf("no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
-                   "applications %.4g of the time whatever its size, above the target %g; "
-                   "a burst-buffer bandwidth of at least %s would allow it\n", bbw,
-                   r.idle_limit, a.tgt.target_idle, least);
         } else {
-            printf("no burst-buffer size suffices: the expected load is %.4g times the "
-                   "PFS bandwidth (%s), so as the buffer grows the idle fraction only "
-                   "falls to 1 - B/E = %.4g > %g; add PFS bandwidth or reduce the load\n",
-                   r.load_ratio, pfs, r.idle_limit, a.tgt.target_idle);
+            char line[1400];
+
+            bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
+            printf("%s\n", line);
         }
         bb_ctx_free(&ctx);
         return BB_EXIT_NO;
@@ -185,17 +172,18 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
     if (a.common.out.json) {
-        json_t *o = json_pack("{s:b, s:I, s:f, s:f, s:f, s:f, s:s, s:f, s:I, s:I, s:f, s:I, s:o}",
+        json_t *o = json_pack("{s:b, s:o, s:f, s:f, s:f, s:f, s:s, s:f, s:o, s:I, s:f, s:I, s:o}",
                               "feasible", 1,
-                              "bb_size_quanta", (json_int_t)r.S_quanta,
+                              "bb_size_quanta", bb_json_quanta(r.S_quanta),
                               "bb_size_bytes", r.S_bytes,
                               "idle_fraction", r.idle,
                               "target_idle", a.tgt.target_idle,
                               "quiet_fraction", r.quiet,
                               "policy", a.pol.lazy ? "lazy" : "greedy",
                               "load_ratio", r.load_ratio,
-                              "threshold_quanta", (json_int_t)(r.threshold_bytes / r.quantum_bytes
-                                                               + 0.5),
+                              "threshold_quanta", r.quantum_bytes > 0
+                                  ? bb_json_quanta((long)(r.threshold_bytes / r.quantum_bytes + 0.5))
+                                  : json_null(),
                               "states", (json_int_t)r.states,
                               "residual", r.residual,
                               "evaluations", (json_int_t)r.evaluations,
@@ -223,17 +211,10 @@ bb_cmd_size(int argc, char **argv)
                                 json_real(r.S_double_unit_bytes));
         bb_json_print(o);
     } else {
-        bb_ctx_fmt_size(&ctx, q, sizeof q, r.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, rb, sizeof rb, r.max_round_bytes);
-        bb_ctx_model_desc(&ctx, md, sizeof md);
-        printf("burst buffer %s (%ld quanta): idle fraction %.3g <= %g with %s draining; "
-               "E/B = %.3g, resolution %ld (size exact to 1 quantum = %s, "
-               "bandwidths rounded by <= %s per time unit",
-               sz, r.S_quanta, r.idle, a.tgt.target_idle, a.pol.lazy ? "lazy" : "greedy",
-               r.load_ratio, r.resolution, q, rb);
-        if (r.res_change >= 0)
-            printf("; doubling it moves the size by %.2g%%", 100.0 * r.res_change);
-        printf("); %s%s\n", md, notes);
+        char line[1400];
+
+        bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
+        printf("%s\n", line);
         if (ctx.pf.bb_bw_Bps > 0)
             print_bandwidth(&ctx, &r);
         if (a.end.set)

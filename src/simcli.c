@@ -166,7 +166,7 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--solver";
     if (c->out.progress)
         return "--progress";
-    if (o->given & 1u << (OPT_MODE - OPT_MODE))
+    if (o->given & BB_SIM_GIVEN_MODE)
         return "--mode";
     if (!reps && (o->given & 1u << (OPT_CONF - OPT_MODE)))
         return "--confidence";

@@ -11,19 +11,14 @@
 
 #include "simcli.h"
 
-/* The sources, in bytes/s and seconds. */
-typedef struct {
-    double *rate, *p, *on;
-    size_t memoryless;     /* applications with phases and no burst */
-} sources;
 
 /* The applications as sources: a burst is the mean ON period (resolved to
  * seconds with the time unit when plain); without one, the memoryless
  * application of the paper, L = time unit / (1 - p).  What the file's
  * checks cannot see (a period that overflows) is refused by file, line
  * and field. */
-static void
-make_sources(const bb_ctx *ctx, sources *s)
+void
+bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s)
 {
     const bb_workload_file *w = &ctx->wl;
     double tu = ctx->pf.time_unit_s;
@@ -40,7 +35,7 @@ make_sources(const bb_ctx *ctx, sources *s)
 
         s->rate[i] = a->bw_Bps;
         s->p[i] = a->p;
-        s->on[i] = a->burst_s > 0 ? a->burst_s : a->p < 1 ? tu / (1 - a->p) : 0;
+        s->on[i] = bba_app_on_period(a, tu);
         if (!isfinite(a->bw_Bps))
             bb_die(BB_EXIT_DATAERR, "%s:%ld: field 'bw': %g data units per time unit of %g s "
                    "is not a finite rate", w->source, w->line[i], w->bw[i].v, tu);
@@ -55,10 +50,20 @@ make_sources(const bb_ctx *ctx, sources *s)
                    "gives a mean OFF period L (1 - p)/p that is not finite", w->source,
                    w->line[i], a->p, s->on[i]);
     }
+    if (s->memoryless > 0 && !ctx->qn.time_unit_given) {
+        char tus[64];
+
+        bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
+        bb_warn("%s: %zu application%s without a burst enter%s as memoryless, with a mean ON "
+                "period of time unit / (1 - p) at the default time unit of %s; state the "
+                "workload's time unit ('#@ time-unit' or --time-unit), or give bursts",
+                ctx->wl.source, s->memoryless, s->memoryless == 1 ? "" : "s",
+                s->memoryless == 1 ? "s" : "", tus);
+    }
 }
 
-static void
-free_sources(sources *s)
+void
+bb_fluid_sources_free(bb_fluid_sources *s)
 {
     free(s->rate);
     free(s->p);
@@ -235,13 +240,57 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);
 }
 
+size_t
+bb_fluid_phased(const bbs_fluid_config *c)
+{
+    size_t nv = 0;
+
+    for (size_t i = 0; i < c->n; i++)
+        nv += c->p[i] > 0 && c->p[i] < 1 && c->rate_Bps[i] > 0;
+    return nv;
+}
+
+void
+bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sources *src,
+                     double S, bbs_fluid_config *c, double *horizon_s, double *warmup_s)
+{
+    char err[BB_ERRLEN];
+    double H = 0, W = 0;
+
+    memset(c, 0, sizeof *c);
+    c->n = ctx->wl.n;
+    c->rate_Bps = src->rate;
+    c->p = src->p;
+    c->on_s = src->on;
+    c->seed = o->seed;
+    c->pf.pfs_bw_Bps = ctx->pf.pfs_bw_Bps;
+    c->pf.bb_bw_Bps = ctx->pf.bb_bw_Bps > 0 ? ctx->pf.bb_bw_Bps : INFINITY;
+    c->pf.size_bytes = S;
+    fluid_policy(ctx, &o->pol, c->pf.size_bytes, &c->pf);
+    /* Horizon and warm-up: given (seconds), else derived (fluid.h). */
+    bbs_fluid_default_times(c, &H, &W);
+    if (o->run.horizon_arg) {
+        H = o->run.horizon.v;
+        c->horizon_s = H;
+        W = bbs_fluid_default_warmup(c, H);
+    }
+    if (o->warmup_arg)
+        W = seconds_opt("warmup", o->warmup_arg, 0);
+    c->horizon_s = H;
+    c->warmup_s = W;
+    if (bbs_fluid_check(c, err) != BB_OK)
+        bb_die(BB_EXIT_USAGE, "%s", err);
+    *horizon_s = H;
+    *warmup_s = W;
+}
+
 int
 bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
 {
     const bb_simopts *o = &a->sim;
     const char *f = bb_simargs_fluid_foreign(a);
     bb_ctx ctx;
-    sources src;
+    bb_fluid_sources src;
     bbs_fluid_config c;
     bbs_fluid_result *res;
     bbs_fluid_summary s;
@@ -253,42 +302,9 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
         bb_die(BB_EXIT_USAGE, "%s does not apply to --mode fluid (no time unit, no quanta; "
                "see bbsize-simulate(1))", f);
     bb_ctx_read(&ctx, &a->common, a->file);
-    make_sources(&ctx, &src);
-    memset(&c, 0, sizeof c);
-    c.n = ctx.wl.n;
-    c.rate_Bps = src.rate;
-    c.p = src.p;
-    c.on_s = src.on;
-    c.seed = o->seed;
-    c.pf.pfs_bw_Bps = ctx.pf.pfs_bw_Bps;
-    c.pf.bb_bw_Bps = ctx.pf.bb_bw_Bps > 0 ? ctx.pf.bb_bw_Bps : INFINITY;
-    c.pf.size_bytes = bb_size->v;
-    fluid_policy(&ctx, &o->pol, c.pf.size_bytes, &c.pf);
-    for (size_t i = 0; i < c.n; i++)
-        nv += c.p[i] > 0 && c.p[i] < 1 && c.rate_Bps[i] > 0;
-    if (src.memoryless > 0 && strcmp(ctx.src_tu, "the default") == 0) {
-        char tu[64];
-
-        bb_fmt_duration(tu, sizeof tu, ctx.pf.time_unit_s);
-        bb_warn("%s: %zu application%s without a burst enter%s as memoryless, with a mean ON "
-                "period of time unit / (1 - p) at the default time unit of %s; state the "
-                "workload's time unit ('#@ time-unit' or --time-unit), or give bursts",
-                ctx.wl.source, src.memoryless, src.memoryless == 1 ? "" : "s",
-                src.memoryless == 1 ? "s" : "", tu);
-    }
-    /* Horizon and warm-up: given (seconds), else derived (fluid.h). */
-    bbs_fluid_default_times(&c, &H, &W);
-    if (o->run.horizon_arg) {
-        H = o->run.horizon.v;
-        c.horizon_s = H;
-        W = bbs_fluid_default_warmup(&c, H);
-    }
-    if (o->warmup_arg)
-        W = seconds_opt("warmup", o->warmup_arg, 0);
-    c.horizon_s = H;
-    c.warmup_s = W;
-    if (bbs_fluid_check(&c, err) != BB_OK)
-        bb_die(BB_EXIT_USAGE, "%s", err);
+    bb_fluid_sources_make(&ctx, &src);
+    bb_fluid_config_make(&ctx, o, &src, bb_size->v, &c, &H, &W);
+    nv = bb_fluid_phased(&c);
     /* Bounded before it starts (bbsize(1), BOUNDS). */
     bbs_fluid_estimate(&c, &ev, &by);
     snprintf(detail, sizeof detail, "%zu replications of %.3g s with %zu ON/OFF sources, "
@@ -312,7 +328,7 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
         fprintf(stderr, "bbsize: simulate: wall %.2f s, %llu events, %.3g events/s\n", wall,
                 (unsigned long long)s.events, wall > 0 ? (double)s.events / wall : 0.0);
     free(res);
-    free_sources(&src);
+    bb_fluid_sources_free(&src);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
 }

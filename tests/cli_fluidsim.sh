@@ -156,8 +156,8 @@ expect_fail "a negative warm-up" 64 "warmup" $S1 --warmup -5
 expect_fail "a warm-up that is no duration" 64 "warmup" $S1 --warmup 5GB
 expect_fail "horizon 0" 64 "horizon" $S1 --horizon 0
 expect_fail "--bb-size is required" 64 "--bb-size SIZE is required" $BBSIZE simulate "$T/ex.csv" --mode fluid
-expect_fail "validate does not take --mode fluid" 64 "--mode fluid is for simulate" \
-    $BBSIZE validate "$T/ex.csv" --bb-size 1PB --mode fluid
+expect_fail "validate --mode fluid on a workload the Bernoulli model answers" 64 \
+    "give --model fluid" $BBSIZE validate --bb-size 1PB --mode fluid
 expect_fail "a run beyond --max-events is refused before it starts" 2 "would execute about" \
     $S1 --horizon 1e12
 printf '#@ pfs-bw = 1\nname,p,bw,burst\na,0.3,2,1\nb,1.5,2,1\n' >"$T/badp.csv"

@@ -36,11 +36,29 @@ recommend(bb_report *r)
     rc = bba_front_size(ctx->front, r->o.target, &d, &r->rec, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(ctx, rc, err);
+    r->rec_rc = rc;
     r->ratio = r->rec.load_ratio;
     r->feasible = rc == BB_OK;
     r->S_star = r->feasible ? r->rec.S_bytes : -1;
-    r->bwq = bw_needed(ctx->model, r->o.target);
-    r->qrate = ctx->q->quantum_bytes / ctx->pf.time_unit_s;
+    r->lm = ctx->model;
+    if (r->lm == NULL) {
+        /* the fluid model: the load law from the Bernoulli model at the
+         * paper's resolution */
+        bba_question q = ctx->qn;
+
+        q.model = BBA_MODEL_BERNOULLI;
+        q.pf.resolution = BBA_RES_START;
+        q.progress = NULL;
+        rc = bba_front_new(&q, &r->aux, err);
+        if (rc != BB_OK)
+            bb_ctx_die_answer(ctx, rc, err);
+        r->lm = bba_front_chain(r->aux);
+        r->lq = bba_front_quantized(r->aux)->quantum_bytes;
+    } else {
+        r->lq = ctx->q->quantum_bytes;
+    }
+    r->bwq = bw_needed(r->lm, r->o.target);
+    r->qrate = r->lq / ctx->pf.time_unit_s;
 }
 
 /* With E >= B no size suffices and idle(S) falls only to 1 - B/E, the gap
@@ -57,8 +75,8 @@ infeasible_top(const bb_report *r)
     const bb_ctx *ctx = r->ctx;
     bba_drain greedy = { 0, 0, 0, r->o.eps };
     bba_answer e;
-    double lim = r->rec.idle_limit, gap0, q = ctx->q->quantum_bytes;
-    double top = (double)ctx->model->M * q;
+    double lim = r->rec.idle_limit, gap0, q = r->lq;
+    double top = (double)r->lm->M * q;
     char err[BB_ERRLEN];
 
     if (bba_front_idle(ctx->front, 0, &greedy, &e, err) != BB_OK)
@@ -84,8 +102,8 @@ curves(bb_report *r)
     int rc;
 
     r->S_top = r->feasible ? 2 * r->S_star : infeasible_top(r);
-    if (r->S_top < 10 * ctx->q->quantum_bytes)
-        r->S_top = 10 * ctx->q->quantum_bytes;
+    if (r->S_top < 10 * r->lq)
+        r->S_top = 10 * r->lq;
     if (r->S_top > bba_front_s_max_bytes(ctx->front))
         r->S_top = bba_front_s_max_bytes(ctx->front);
     r->sizes = calloc((size_t)r->o.points, sizeof *r->sizes);
@@ -93,9 +111,11 @@ curves(bb_report *r)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     r->nsz = 0;
     for (int i = 0; i < r->o.points; i++) {
+        double s = (double)i * r->S_top / (double)(r->o.points - 1);
+
         /* whole quanta, so that every point is a size the chain has */
-        double s = (double)lround((double)i * r->S_top / (double)(r->o.points - 1)
-                                  / ctx->q->quantum_bytes) * ctx->q->quantum_bytes;
+        if (ctx->q)
+            s = (double)lround(s / ctx->q->quantum_bytes) * ctx->q->quantum_bytes;
 
         if (r->nsz == 0 || s != r->sizes[r->nsz - 1])
             r->sizes[r->nsz++] = s;
@@ -189,17 +209,24 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
 void
 bb_report_validate(bb_report *r)
 {
-    long S = bba_size_quanta(r->S_lazy, r->ctx->q->quantum_bytes), step = S > 1 ? S / 2 : 1;
-    size_t n = (size_t)(2 * S / step) + 1;
-    long *sizes;
+    /* 0, S/2, S, 3S/2, 2S (whole quanta for the discrete models) */
+    double S = r->S_lazy, step = S / 2;
+    size_t n = S > 0 ? 5 : 1;
+    double *sizes;
 
     if (!r->o.validate)
         return;
+    if (r->ctx->q) {
+        long Sq = bba_size_quanta(S, r->ctx->q->quantum_bytes), sq = Sq > 1 ? Sq / 2 : 1;
+
+        n = (size_t)(2 * Sq / sq) + 1;
+        step = (double)sq * r->ctx->q->quantum_bytes;
+    }
     sizes = malloc(n * sizeof *sizes);
     if (sizes == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t k = 0; k < n; k++)
-        sizes[k] = (long)k * step;
+        sizes[k] = (double)k * step;
     bb_simopts_init(&r->val_opts);
     r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
     if (r->val_rc != BB_OK)
@@ -218,5 +245,6 @@ bb_report_free(bb_report *r)
     free(r->pts);
     free(r->out);
     free(r->sizes);
+    bba_front_free(r->aux);
     bb_validation_free(&r->val);
 }

@@ -86,7 +86,7 @@ static void
 fig_load(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
-    const bba_model *m = ctx->model;
+    const bba_model *m = r->lm;
     size_t n = (size_t)m->M + 1;
     double *x = calloc(n, sizeof *x), *cdf = calloc(n, sizeof *cdf), *lo = calloc(n, sizeof *lo),
            *hi = calloc(n, sizeof *hi), c = 0, bx[2], by[2], rdiv = ctx->plain ? 1 : 1e9;

@@ -37,9 +37,16 @@ typedef struct {
     const bb_ctx *ctx;          /* the loaded workload and platform */
     bb_plot_session *plots;
     double ratio;               /* E / B */
-    double qrate;               /* bytes/s of one quantum per time unit */
+    /* the instantaneous load: the Bernoulli model's DIST, the fluid
+     * model's stationary rate law too (every source ON with probability
+     * p, independently); for the fluid model from an auxiliary front */
+    bba_front *aux;             /* owned, NULL for the discrete models */
+    const bba_model *lm;
+    double lq;                  /* lm's quantum, bytes */
+    double qrate;               /* bytes/s of one of lm's quanta per time unit */
     /* 1. the recommendation: what `bbsize size` computes */
     bba_answer rec;
+    int rec_rc;                 /* BB_OK or BB_EINFEASIBLE */
     int feasible;
     double S_star;              /* bytes (-1 if infeasible) */
     long bwq;                   /* extra bandwidth above B (quanta) */
