@@ -638,15 +638,15 @@ static double size_at_double_unit(const bba_front *f, double target,
                                   const bba_policy_spec *ps);
 
 static int
-fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, bba_answer *a,
-           char *err)
+fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double s_max_bytes,
+           bba_answer *a, char *err)
 {
     bba_fluid_result fr;
     double S;
     int evals = 0, rc;
 
-    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, DBL_MAX, &S, &fr, &evals,
-                            err);
+    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, s_max_bytes, &S, &fr,
+                            &evals, err);
     a->evaluations += evals;
     if (rc == BB_EINFEASIBLE) {
         double lim = bba_fluid_idle_limit(f->fluid), bw;
@@ -696,8 +696,8 @@ size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps
 }
 
 static int
-size_search(const bba_front *f, double target, const bba_drain *d, long hint, bba_answer *a,
-            char *err);
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+            bba_answer *a, char *err);
 
 int
 bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
@@ -706,26 +706,35 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
     /* the question the resolution was settled on: its size is the guess */
     return size_search(f, target, d,
                        target == f->q.target && same_drain(d, &f->q.drain) ? f->settled_S : -1,
-                       a, err);
+                       0, a, err);
 }
 
 int
 bba_front_size_from(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
                     bba_answer *a, char *err)
 {
+    return bba_front_size_within(f, target, d, hint_bytes, 0, a, err);
+}
+
+int
+bba_front_size_within(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+                      double cap_bytes, bba_answer *a, char *err)
+{
     long hint = hint_bytes > 0 && f->kind != BBA_MODEL_FLUID
                     ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes)
                     : -1;   /* the fluid search takes no guess */
 
-    if (hint <= 0)
-        return bba_front_size(f, target, d, a, err);
-    return size_search(f, target, d, hint, a, err);
+    if (hint <= 0 && target == f->q.target && same_drain(d, &f->q.drain))
+        hint = f->settled_S;
+    return size_search(f, target, d, hint, cap_bytes, a, err);
 }
 
 static int
-size_search(const bba_front *f, double target, const bba_drain *d, long hint, bba_answer *a,
-            char *err)
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+            bba_answer *a, char *err)
 {
+    long s_max;
+
     bba_policy_spec ps;
     bba_size_result r;
     int rc;
@@ -738,10 +747,13 @@ size_search(const bba_front *f, double target, const bba_drain *d, long hint, bb
                          "fraction of the size");
     spec_of(d, &ps);
     if (f->kind == BBA_MODEL_FLUID)
-        return fluid_size(f, target, &ps, a, err);
+        return fluid_size(f, target, &ps, cap_bytes > 0 ? cap_bytes : DBL_MAX, a, err);
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
-    rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, discrete_s_max(f), hint,
+    s_max = discrete_s_max(f);
+    if (cap_bytes > 0 && bba_size_quanta(cap_bytes, f->qz.quantum_bytes) < s_max)
+        s_max = bba_size_quanta(cap_bytes, f->qz.quantum_bytes);
+    rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, s_max, hint,
                            f->q.progress, f->q.progress_ctx, &r, err);
     a->evaluations += r.evaluations;
     if (rc == BB_EINFEASIBLE) {

@@ -159,6 +159,12 @@ int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_an
 int bba_front_size_from(const bba_front *f, double target, const bba_drain *d,
                         double hint_bytes, bba_answer *a, char *err);
 
+/* bba_front_size_within: bba_front_size_from with the search bounded by
+ * cap_bytes (<= 0: no bound but memory's): BB_ETOOBIG when no size up to
+ * the cap meets the target, having solved at most at the cap. */
+int bba_front_size_within(const bba_front *f, double target, const bba_drain *d,
+                          double hint_bytes, double cap_bytes, bba_answer *a, char *err);
+
 /* bba_front_endure: the size whose drives last (endurance.h), from a, the
  * answer of bba_front_size under d (a->S_bytes the stall size): the least
  * size S >= a->S_bytes on the model's grid (whole quanta) with

@@ -36,7 +36,7 @@ src_bbsize_SOURCES = \
 	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
 	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
-	src/cmd_systems.c src/cmd_sweep.c src/cmd_frontier.c src/cmd_design.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
+	src/cmd_systems.c src/cmd_sweep.c src/cmd_frontier.c src/cmd_design.c src/cmd_partition.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
 	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
 	src/report/doc.c src/report/doc.h src/report/report.h \
 	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c

@@ -190,3 +190,12 @@ TESTS += tests/t_endurance
 # The capacity-bandwidth frontier and the cheapest design (analytic/design.h).
 TESTS += tests/cli_design.sh
 EXTRA_DIST += tests/cli_design.sh
+
+# Static partitions against the shared buffer, and the partitioned
+# simulator (analytic/partition.h, sim/bbpart.h).
+check_PROGRAMS += tests/t_partition
+tests_t_partition_SOURCES = tests/t_partition.c tests/testutil.h
+tests_t_partition_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_partition_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_partition tests/cli_partition.sh
+EXTRA_DIST += tests/cli_partition.sh
