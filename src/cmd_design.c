@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "simcli.h"
 #include "grid.h"
 #include "replicate.h"
 
@@ -113,11 +114,6 @@ rule_name(bba_bw_rule r)
                                                           : "cheapest share";
 }
 
-static json_t *
-real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 int
 bb_cmd_design(int argc, char **argv)
@@ -196,16 +192,16 @@ bb_cmd_design(int argc, char **argv)
                                   "bb_size_bytes", ok ? json_real(x->a.S_bytes) : json_null(),
                                   "bb_bw_bytes_per_s",
                                   x->bb_bw_Bps > 0 ? json_real(x->bb_bw_Bps) : json_null(),
-                                  "throttle_share", real_or_null(x->share),
+                                  "throttle_share", bb_json_real_or_null(x->share),
                                   "idle_fraction", ok ? json_real(x->a.idle) : json_null(),
                                   "binding", binds,
-                                  "bb_write_bytes_per_day", real_or_null(day),
-                                  "drive_writes_per_day", real_or_null(dwpd),
-                                  "cost", priced && ok ? real_or_null(x->cost) : json_null(),
+                                  "bb_write_bytes_per_day", bb_json_real_or_null(day),
+                                  "drive_writes_per_day", bb_json_real_or_null(dwpd),
+                                  "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null(),
                                   "cheapest", (long)i == best);
 
             if (!ok)
-                json_object_set_new(o, "idle_limit", real_or_null(x->a.idle_limit));
+                json_object_set_new(o, "idle_limit", bb_json_real_or_null(x->a.idle_limit));
             json_array_append_new(rows, o);
         } else {
             char pb[32], sz[32], bw[32], wd[32], c[48];

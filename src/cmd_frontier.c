@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "simcli.h"
 #include "grid.h"
 #include "replicate.h"
 
@@ -96,11 +97,6 @@ point_unit(size_t unit, void *result, const void *ctx, char *err)
     return BB_OK;
 }
 
-static json_t *
-real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 int
 bb_cmd_frontier(int argc, char **argv)
@@ -192,13 +188,13 @@ bb_cmd_frontier(int argc, char **argv)
             json_array_append_new(rows, json_pack(
                 "{s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o}",
                 "bb_bw_bytes_per_s", bbw[i] > 0 ? json_real(bbw[i]) : json_null(),
-                "throttle_share", real_or_null(share[i]), "feasible", ok,
+                "throttle_share", bb_json_real_or_null(share[i]), "feasible", ok,
                 "bb_size_bytes", ok ? json_real(x->a.S_bytes) : json_null(),
                 "idle_fraction", ok ? json_real(x->a.idle) : json_null(),
-                "bandwidth_idle_fraction", real_or_null(x->a.idle_limit), "binding", binds,
-                "bb_write_bytes_per_day", ok ? real_or_null(x->a.bb_write_Bps * 86400.0)
+                "bandwidth_idle_fraction", bb_json_real_or_null(x->a.idle_limit), "binding", binds,
+                "bb_write_bytes_per_day", ok ? bb_json_real_or_null(x->a.bb_write_Bps * 86400.0)
                                              : json_null(),
-                "cost", priced && ok ? real_or_null(x->cost) : json_null()));
+                "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null()));
         } else {
             char bw[32], sz[32], sh[16], c[48] = "";
 

@@ -14,6 +14,7 @@
 #include "bbpart.h"
 #include "cli.h"
 #include "commands.h"
+#include "simcli.h"
 #include "grid.h"
 #include "replicate.h"
 #include "stats.h"
@@ -251,11 +252,6 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
     bba_front_free(f);
 }
 
-static json_t *
-real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 int
 bb_cmd_partition(int argc, char **argv)
@@ -339,7 +335,7 @@ bb_cmd_partition(int argc, char **argv)
                                                            ? json_real(p.bb_bw_Bps[g])
                                                            : json_null(),
                                   "steps", ok ? json_integer(p.k[g]) : json_null(),
-                                  "idle_fraction", ok ? real_or_null(p.a[g].idle)
+                                  "idle_fraction", ok ? bb_json_real_or_null(p.a[g].idle)
                                                       : json_null());
 
             if (ok && a.validate) {
@@ -353,8 +349,8 @@ bb_cmd_partition(int argc, char **argv)
             json_array_append_new(arr, x);
         }
         o = json_pack("{s:b, s:o, s:o, s:o, s:i, s:f, s:f, s:s, s:o}", "feasible", p.feasible,
-                      "groups", arr, "total_bytes", real_or_null(p.total_bytes),
-                      "shared_bytes", real_or_null(p.shared_bytes), "steps", p.steps,
+                      "groups", arr, "total_bytes", bb_json_real_or_null(p.total_bytes),
+                      "shared_bytes", bb_json_real_or_null(p.shared_bytes), "steps", p.steps,
                       "granularity_bytes", sp.granularity_bytes, "target_idle",
                       a.tgt.target_idle, "model", bba_model_kind_name(p.model),
                       "platform", bb_json_platform(&ctx));

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "simcli.h"
 
 
 struct args {
@@ -65,11 +66,6 @@ drain_of(const bb_policy_opts *p, bba_drain *d)
     d->eps = p->eps;
 }
 
-static json_t *
-json_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 /* The second half of the pair: the bandwidth given, the least any
  * capacity needs, and what throttling costs at it. */
@@ -192,11 +188,11 @@ bb_cmd_size(int argc, char **argv)
         bb_json_answer(o, &ctx, &r);
         json_object_set_new(o, "bb_bw_bytes_per_s",
                             ctx.pf.bb_bw_Bps > 0 ? json_real(ctx.pf.bb_bw_Bps) : json_null());
-        json_object_set_new(o, "bb_bw_min_bytes_per_s", json_or_null(r.bb_bw_min_Bps));
-        json_object_set_new(o, "bandwidth_idle_fraction", json_or_null(r.idle_limit));
+        json_object_set_new(o, "bb_bw_min_bytes_per_s", bb_json_real_or_null(r.bb_bw_min_Bps));
+        json_object_set_new(o, "bandwidth_idle_fraction", bb_json_real_or_null(r.idle_limit));
         if (a.end.set) {
             json_object_set_new(o, "stall_size_bytes", json_real(stall.S_bytes));
-            json_object_set_new(o, "endurance_size_bytes", json_or_null(need));
+            json_object_set_new(o, "endurance_size_bytes", bb_json_real_or_null(need));
             json_object_set_new(o, "binding", json_string(binds ? "endurance" : "idle"));
             json_object_set_new(o, "endurance",
                                 json_pack("{s:f, s:f, s:f, s:f}", "dwpd", a.end.dwpd,

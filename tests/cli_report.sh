@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..48
+echo 1..57
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
@@ -73,7 +73,7 @@ check "the headline buys what bbsize design chooses at 1.45 TB/s (capacity and b
 check "the headline says the wait in minutes a day" 'grep -q "minutes a day" "$T/headline.txt"'
 asz=$("$BBSIZE" size "$G" | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
 check "the growth table's x1 row is the answer" \
-  'test "$(X "string(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'][2]/*[local-name()='"'"'td'"'"'][3])" "$T/c.html") " = "$asz"'
+  'test "$(X "string(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'][2]/*[local-name()='"'"'td'"'"'][3])" "$T/c.html")" = "$asz"'
 check "the growth table has a row per load scale" \
   'test "$(X "count(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'])" "$T/c.html")" -eq 3'
 ptot=$("$BBSIZE" partition "$G" | sed -n 's/^total \([^ ]* [^ ]*\) in .*/\1/p')
