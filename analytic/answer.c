@@ -28,6 +28,8 @@ struct bba_front {
     long res;
     double res_change;
     int settle_evals;
+    long settled_S;          /* the size for q's own question at res, quanta
+                                (-1: not known): the guess of bba_front_size */
     /* CHAIN: the modulated chain (model.onoff points here); for the
      * approximation, the reduced model and one class fewer */
     bba_onoff onoff, onoff_check;
@@ -235,23 +237,26 @@ spec_of(const bba_drain *d, bba_policy_spec *ps)
     ps->eps = d->eps;
 }
 
-/* The quantity the resolution settles on: the size for the target, or
- * where no size meets it the idle fraction at q.settle_bytes; *have = 0
- * when neither can be had. */
+/* The quantity the resolution settles on: the size for the target (*S_out
+ * in quanta; the search starts from hint), or where no size meets it the
+ * idle fraction at q.settle_bytes (*S_out -1); *have = 0 when neither can
+ * be had. */
 static int
-settle_value(bba_front *f, double *v, int *have, char *err)
+settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *err)
 {
     bba_policy_spec ps;
     bba_size_result r;
     int rc;
 
     *have = 0;
+    *S_out = -1;
     spec_of(&f->q.drain, &ps);
-    rc = bba_size_min(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), NULL, NULL,
-                      &r, err);
+    rc = bba_size_min_from(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), hint,
+                           NULL, NULL, &r, err);
     f->settle_evals += r.evaluations;
     if (rc == BB_OK) {
         *v = (double)r.best.S * f->qz.quantum_bytes;
+        *S_out = r.best.S;
         *have = 1;
         return BB_OK;
     }
@@ -292,7 +297,7 @@ all_vanish(const bba_front *f)
 static int
 settle(bba_front *f, char *err)
 {
-    long R = BBA_RES_START;
+    long R = BBA_RES_START, S0, S1;
     double v0, v1;
     int have, rc;
 
@@ -308,15 +313,17 @@ settle(bba_front *f, char *err)
         if (rc != BB_OK)
             return rc;
     }
-    rc = settle_value(f, &v0, &have, err);
+    rc = settle_value(f, -1, &v0, &S0, &have, err);
+    f->settled_S = S0;
     if (rc != BB_OK || !have)
         return rc;
     for (;;) {
         double change;
 
+        /* the size in quanta about doubles with R: the guess */
         rc = discrete_build(f, 2 * R, err);
         if (rc == BB_OK)
-            rc = settle_value(f, &v1, &have, err);
+            rc = settle_value(f, S0 > 0 ? 2 * S0 : -1, &v1, &S1, &have, err);
         if (rc != BB_OK || !have) {
             /* answer at R; the change could not be measured */
             f->res_change = -1;
@@ -334,8 +341,10 @@ settle(bba_front *f, char *err)
         }
         R *= 2;
         v0 = v1;
+        S0 = S1;
     }
     f->res = R;
+    f->settled_S = S0;
     return discrete_build(f, R, err);
 }
 
@@ -439,7 +448,7 @@ fluid_answer(const bba_front *f, double S, const bba_fluid_result *r, bba_answer
     a->mean_occupancy_bytes = r->mean_occupancy_bytes;
     a->p_empty = r->p_empty;
     a->p_full = r->p_full;
-    a->bb_in_Bps = r->bb_in_Bps;
+    a->bb_write_Bps = r->bb_in_Bps;
     a->residual = r->residual;
     a->states = bba_fluid_phases(f->fluid);
 }
@@ -467,6 +476,7 @@ bba_front_new(const bba_question *q, bba_front **out, char *err)
     if (f == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     f->q = *q;
+    f->settled_S = -1;
     f->kind = q->model;
     if (f->kind == BBA_MODEL_AUTO)
         f->kind = has_bursts(q) ? BBA_MODEL_FLUID : BBA_MODEL_BERNOULLI;
@@ -544,9 +554,9 @@ answer_init(const bba_front *f, bba_answer *a)
     a->idle = a->idle_low = a->idle_high = NAN;
     a->log10_idle = NAN;
     a->quiet = a->mean_occupancy_bytes = a->p_empty = a->p_full = NAN;
+    a->bb_write_Bps = NAN;
     a->idle_limit = NAN;
     a->bb_bw_min_Bps = NAN;
-    a->bb_in_Bps = NAN;
     a->S_double_unit_bytes = NAN;
     a->states = -1;
     a->evaluations = f->settle_evals;
@@ -570,6 +580,7 @@ answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
     a->mean_occupancy_bytes = e->meas.mean_load * q;
     a->p_empty = e->meas.p_empty;
     a->p_full = e->meas.p_full;
+    a->bb_write_Bps = e->meas.bb_in * q / f->pf.time_unit_s;
     a->states = e->n_states;
     a->residual = e->solve.residual;
     a->iterations = e->solve.iterations;
@@ -624,19 +635,27 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     return BB_OK;
 }
 
+static int
+same_drain(const bba_drain *a, const bba_drain *b)
+{
+    return a->lazy == b->lazy && (!a->lazy || (a->threshold_is_bytes == b->threshold_is_bytes
+                                               && a->threshold == b->threshold))
+           && a->eps == b->eps;
+}
+
 static double size_at_double_unit(const bba_front *f, double target,
                                   const bba_policy_spec *ps);
 
 static int
-fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, bba_answer *a,
-           char *err)
+fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double s_max_bytes,
+           bba_answer *a, char *err)
 {
     bba_fluid_result fr;
     double S;
     int evals = 0, rc;
 
-    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, DBL_MAX, &S, &fr, &evals,
-                            err);
+    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, s_max_bytes, &S, &fr,
+                            &evals, err);
     a->evaluations += evals;
     if (rc == BB_EINFEASIBLE) {
         double lim = bba_fluid_idle_limit(f->fluid), bw;
@@ -655,6 +674,8 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, bba_ans
         return rc;
     a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
     fluid_answer(f, S, &fr, a);
+    a->idle_limit = bba_fluid_idle_limit(f->fluid);
+    bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!f->q.time_unit_given && f->n_memoryless > 0)
         a->S_double_unit_bytes = size_at_double_unit(f, target, ps);
     return BB_OK;
@@ -683,10 +704,46 @@ size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps
     return S;
 }
 
+static int
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+            bba_answer *a, char *err);
+
 int
 bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                char *err)
 {
+    /* the question the resolution was settled on: its size is the guess */
+    return size_search(f, target, d,
+                       target == f->q.target && same_drain(d, &f->q.drain) ? f->settled_S : -1,
+                       0, a, err);
+}
+
+int
+bba_front_size_from(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+                    bba_answer *a, char *err)
+{
+    return bba_front_size_within(f, target, d, hint_bytes, 0, a, err);
+}
+
+int
+bba_front_size_within(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+                      double cap_bytes, bba_answer *a, char *err)
+{
+    long hint = hint_bytes > 0 && f->kind != BBA_MODEL_FLUID
+                    ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes)
+                    : -1;   /* the fluid search takes no guess */
+
+    if (hint <= 0 && target == f->q.target && same_drain(d, &f->q.drain))
+        hint = f->settled_S;
+    return size_search(f, target, d, hint, cap_bytes, a, err);
+}
+
+static int
+size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+            bba_answer *a, char *err)
+{
+    long s_max;
+
     bba_policy_spec ps;
     bba_size_result r;
     int rc;
@@ -699,30 +756,54 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
                          "fraction of the size");
     spec_of(d, &ps);
     if (f->kind == BBA_MODEL_FLUID)
-        return fluid_size(f, target, &ps, a, err);
+        return fluid_size(f, target, &ps, cap_bytes > 0 ? cap_bytes : DBL_MAX, a, err);
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
-    rc = bba_size_min(&f->model, target, &ps, &f->q.so, discrete_s_max(f), f->q.progress,
-                      f->q.progress_ctx, &r, err);
+    s_max = discrete_s_max(f);
+    if (cap_bytes > 0 && bba_size_quanta(cap_bytes, f->qz.quantum_bytes) < s_max)
+        s_max = bba_size_quanta(cap_bytes, f->qz.quantum_bytes);
+    rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, s_max, hint,
+                           f->q.progress, f->q.progress_ctx, &r, err);
     a->evaluations += r.evaluations;
     if (rc == BB_EINFEASIBLE) {
         a->idle_limit = r.idle_limit;
         a->bandwidth_bound = r.bandwidth_bound;
         a->lazy_bound = r.lazy_bound;
-        if (f->model.mean_eff < (double)f->model.B || f->model.dist0 != NULL) {
-            const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
-
-            if (f->model.mom.mean < (double)f->model.B)
-                a->bb_bw_min_Bps = (double)bba_bbbw_min(d0, f->model.M, f->model.B, target)
-                                   * f->qz.quantum_bytes / f->pf.time_unit_s;
-        }
+        bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
         return rc;
     }
     if (rc != BB_OK)
         return rc;
     answer_eval(f, &r.best, a);
+    a->idle_limit = r.idle_limit;
+    a->bandwidth_bound = r.bandwidth_bound;
+    bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!f->q.time_unit_given && f->kind == BBA_MODEL_BERNOULLI)
         a->S_double_unit_bytes = size_at_double_unit(f, target, &ps);
+    return BB_OK;
+}
+
+int
+bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps)
+{
+    const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
+
+    *bb_bw_Bps = NAN;
+    if (!(target > 0 && target < 1))
+        return BB_EINVAL;
+    if (f->kind == BBA_MODEL_FLUID) {
+        char err[BB_ERRLEN];
+        int rc = bba_fluid_bbbw_min(f->fluid, target, bb_bw_Bps, err);
+
+        if (rc != BB_OK)
+            *bb_bw_Bps = NAN;
+        return rc;
+    }
+    if (f->model.mom.mean >= (double)f->model.B)
+        return BB_EINFEASIBLE;
+    /* the applications' own law, not the throttled one */
+    *bb_bw_Bps = (double)bba_bbbw_min(d0, f->model.M, f->model.B, target)
+                 * f->qz.quantum_bytes / f->pf.time_unit_s;
     return BB_OK;
 }
 

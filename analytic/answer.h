@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 
+#include "endurance.h"
 #include "sizing.h"
 #include "workload.h"
 
@@ -111,20 +112,25 @@ typedef struct {
                                 underflowed to an unknown order (the
                                 chain solvers but FFT) */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
-    double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
-                                not computed) */
+    double bb_write_Bps;     /* mean rate written into the buffer, bytes/s
+                                over all time, from the stationary
+                                distribution (endurance.h); exact with the
+                                model (FLUID: its bb_in_Bps) */
     long states;             /* discrete models' states; phases for FLUID */
     double residual;
     long iterations;
     int fallback;            /* the FFT solver fell back to banded GTH */
     int evaluations;         /* solves of this question (settling included) */
-    /* a search that cannot meet its target (BB_EINFEASIBLE) */
-    double idle_limit;       /* the idle fraction as S grows without bound */
+    /* bba_front_size (and why a search cannot meet its target,
+     * BB_EINFEASIBLE) */
+    double idle_limit;       /* the idle fraction as S grows without bound
+                                (with B_BB: what its throttling alone idles) */
     int bandwidth_bound;     /* the buffer's bandwidth sets idle_limit */
     int lazy_bound;          /* a lazy threshold at the whole buffer sets it
                                 (sizing.h) */
-    double bb_bw_min_Bps;    /* the smallest B_BB that would allow the
-                                target (0: none needed; NAN: E >= B) */
+    double bb_bw_min_Bps;    /* bba_front_size, feasible or not: the
+                                smallest B_BB for which some capacity meets
+                                the target (0: none needed; NAN: E >= B) */
     /* a time unit nobody chose (BERNOULLI): the size at twice it */
     double S_double_unit_bytes;   /* NAN when not computed */
 } bba_answer;
@@ -150,6 +156,42 @@ int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_a
  * would.  BB_ETOOBIG when the memory limit stops the search first. */
 int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                    char *err);
+
+/* bba_front_size_from: bba_front_size from a guess of the answer (bytes;
+ * <= 0: none): the same answer (sizing.h bba_size_min_from), about three
+ * solves when the guess is within a few quanta. */
+int bba_front_size_from(const bba_front *f, double target, const bba_drain *d,
+                        double hint_bytes, bba_answer *a, char *err);
+
+/* bba_front_size_within: bba_front_size_from with the search bounded by
+ * cap_bytes (<= 0: no bound but memory's): BB_ETOOBIG when no size up to
+ * the cap meets the target, having solved at most at the cap. */
+int bba_front_size_within(const bba_front *f, double target, const bba_drain *d,
+                          double hint_bytes, double cap_bytes, bba_answer *a, char *err);
+
+/* bba_front_endure: the size whose drives last (endurance.h), from a, the
+ * answer of bba_front_size under d (a->S_bytes the stall size): the least
+ * size S >= a->S_bytes on the model's grid (whole quanta) with
+ * S >= bba_endurance_bytes(e, W(S)), W(S) = bb_write_Bps at S.  W grows
+ * with S (tested, not proved), so iterating S <- that bound from a's size
+ * climbs to it; each step is one bba_front_idle at the new size (W moves
+ * by at most the idle fraction, so one or two steps).  *out is the answer
+ * at that size (a copy of a, no solve, when the stall size already
+ * lasts), *binds 1 when endurance sets the size.  Errors: BB_EINVAL (e
+ * out of range), bba_front_idle's, BB_ENOCONV after 60 steps. */
+int bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
+                     const bba_endurance *e, bba_answer *out, int *binds, char *err);
+
+/* bba_front_bbbw_min: the smallest burst-buffer bandwidth (bytes/s) whose
+ * throttling alone idles the applications at most target of the time, so
+ * that some capacity meets the target (bbbw.h bba_bbbw_min on the
+ * applications' load law at the front's quanta: exact to one quantum per
+ * time unit; 0 when no load exceeds B).  The capacity at a bandwidth is
+ * what bba_front_size answers on a front with that bandwidth.
+ * BB_EINFEASIBLE (*bb_bw_Bps NAN) when E >= B; BB_EINVAL for a target
+ * outside (0, 1).  O(M log M).  FLUID: bba_fluid_bbbw_min (exact,
+ * O(P log P)). */
+int bba_front_bbbw_min(const bba_front *f, double target, double *bb_bw_Bps);
 
 /* bba_front_threshold: the lazy threshold (EPS eps) maximising the quiet
  * fraction with idle <= target at size S_bytes, and greedy draining there

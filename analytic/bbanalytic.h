@@ -20,7 +20,10 @@
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"
+#include "endurance.h"
 #include "fluid.h"
 #include "answer.h"
+#include "design.h"
+#include "partition.h"
 
 #endif

@@ -22,8 +22,10 @@
  * and every stationary measure is that chain's, with the expected throttle
  * stall per normal unit, cbar = sum_k D(k) c(k), added to the time:
  *     idle = (idle' + cbar n) / (1 + cbar n),   n = 1 - idle' (normal units),
- * quiet, p_empty and p_full divided by 1 + cbar n (a throttle stall is
- * none of them), the mean occupancy (over normal units) unchanged.
+ * quiet, p_empty, p_full and the volume into the buffer per unit divided
+ * by 1 + cbar n (a throttle stall is none of them and writes nothing into
+ * the buffer beyond what its normal unit counts), the mean occupancy (over
+ * normal units) unchanged.
  * As S grows the idle fraction falls to max(cbar / (1 + cbar), 1 - B/E):
  * the buffer's bandwidth alone keeps it at cbar / (1 + cbar).
  *

@@ -26,7 +26,10 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/onoff.c analytic/onoff_step.c analytic/onoff_krylov.c analytic/onoff_solve.c \
 	analytic/onoff_dense.c analytic/onoff.h analytic/onoff_int.h \
 	analytic/effbw.c analytic/effbw.h \
-	analytic/answer.c analytic/answer.h \
+	analytic/answer.c analytic/answer_endure.c analytic/answer.h \
+	analytic/endurance.c analytic/endurance.h \
+	analytic/design.c analytic/design.h \
+	analytic/partition.c analytic/partition.h \
 	analytic/lapackf.h \
 	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
 	analytic/fluid.h analytic/fluid_int.h

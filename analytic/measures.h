@@ -25,6 +25,9 @@ typedef struct {
                              NAN when it underflowed in a chain solver
                              (banded GTH, UMFPACK, Gauss-Seidel, the ON/OFF
                              chain), whose order is then unknown */
+    double bb_in;         /* mean quanta written into the buffer per time
+                             unit, every unit counted (endurance.h); set by
+                             bba_eval, not by bba_measures_compute */
 } bba_measures;
 
 /* bba_measures_compute: fill *m from chain c and stationary pi. */

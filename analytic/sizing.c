@@ -10,6 +10,7 @@
 #include "bb_error.h"
 #include "bbbw.h"
 #include "effbw.h"
+#include "endurance.h"
 #include "fftwh.h"
 #include "cost.h"
 #include "onoff.h"
@@ -134,7 +135,12 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
     double *pi = NULL;
     int rc;
 
-    if (pi_out) {
+    /* always: the volume into the buffer comes from it (endurance.h);
+     * unless the solve itself will not fit, which bba_fftwh_eval refuses
+     * with the sizes (BB_ETOOBIG) */
+    if (so->mem_limit_bytes <= 0
+        || bba_fftwh_bytes(m->M, m->B, S, so) + ((double)S + (double)U + 1) * sizeof *pi
+               <= so->mem_limit_bytes) {
         pi = malloc(((size_t)S + (size_t)U + 1) * sizeof *pi);
         if (pi == NULL)
             return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
@@ -151,8 +157,11 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
     out->threshold = pol->lazy ? pol->threshold : 0;
     out->n_states = S + U + 1;
     out->nnz = 0;
+    out->meas.bb_in = pi ? bba_bbin_chain(m->dist, m->M, m->B, S, pi) : NAN;
     if (pi_out)
         *pi_out = pi;
+    else
+        free(pi);
     return BB_OK;
 }
 
@@ -185,11 +194,18 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     }
     if (m->onoff) {
         bba_onoff_opts oo;
+        double *x = NULL;
 
         bba_onoff_defaults(&oo);
         oo.tol = so->tol;
         oo.mem_limit_bytes = so->mem_limit_bytes;
-        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
+        rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, &x, err);
+        if (rc == BB_OK)
+            out->meas.bb_in = bba_bbin_onoff(m->onoff, S, x, out->meas.idle);
+        if (pi_out)
+            *pi_out = x;
+        else
+            free(x);
         if (rc == BB_OK && m->approx)
             bba_effbw_approx_apply(m->approx, S, pol, &out->meas);
         if (rc == BB_OK)
@@ -256,6 +272,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     out->nnz = c->nnz;
     out->solve.fallback = fell_back;
     bba_measures_compute(c, pi, &out->meas);
+    out->meas.bb_in = bba_bbin_chain(m->dist, m->M, m->B, S, pi);
     bba_bbbw_apply(m->throttle, &out->meas);
     if (pi_out) {
         *pi_out = pi;
@@ -330,8 +347,88 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
              const bba_solver_opts *so, long s_max, bba_progress_fn cb,
              void *ctx, bba_size_result *out, char *err)
 {
+    return bba_size_min_from(m, target, ps, so, s_max, -1, cb, ctx, out, err);
+}
+
+/* From a guess: a bracket [lo, hi] around hint by steps doubling from
+ * max(1, hint / 256), so that a guess within a few quanta costs about
+ * three solves.  Returns BB_OK with *found = 1 when S = 0 already meets
+ * the target (then *rlo is that point), else the bracket with
+ * idle(lo) > target >= idle(hi). */
+static int
+bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
+             const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb, void *ctx,
+             int *count, long *lo, long *hi, bba_eval_result *rlo, bba_eval_result *rhi,
+             int *found, char *err)
+{
+    bba_eval_result r;
+    long step = hint / 256 > 1 ? hint / 256 : 1, x;
+    int rc;
+
+    *found = 0;
+    if (hint > s_max)
+        hint = s_max;
+    rc = eval_at(m, hint, ps, so, cb, ctx, count, &r, err);
+    if (rc != BB_OK)
+        return rc;
+    if (r.meas.idle <= target) {
+        *hi = hint;
+        *rhi = r;
+        for (;;) {   /* down until it misses the target */
+            x = *hi - step < 0 ? 0 : *hi - step;
+            if (x == *hi) {   /* hint 0 meets it */
+                *found = 1;
+                *rlo = *rhi;
+                return BB_OK;
+            }
+            rc = eval_at(m, x, ps, so, cb, ctx, count, &r, err);
+            if (rc != BB_OK)
+                return rc;
+            if (r.meas.idle > target) {
+                *lo = x;
+                *rlo = r;
+                return BB_OK;
+            }
+            *hi = x;
+            *rhi = r;
+            if (x == 0) {
+                *found = 1;
+                *rlo = r;
+                return BB_OK;
+            }
+            step *= 2;
+        }
+    }
+    *lo = hint;
+    *rlo = r;
+    for (;;) {   /* up until it meets the target */
+        x = *lo + step > s_max ? s_max : *lo + step;
+        if (x <= *lo)
+            return bb_seterr(err, BB_ETOOBIG,
+                             "even the largest buffer that fits in memory (%ld quanta) "
+                             "leaves an idle fraction of %.3g > %g", *lo, rlo->meas.idle,
+                             target);
+        rc = eval_at(m, x, ps, so, cb, ctx, count, &r, err);
+        if (rc != BB_OK)
+            return rc;
+        if (r.meas.idle <= target) {
+            *hi = x;
+            *rhi = r;
+            return BB_OK;
+        }
+        *lo = x;
+        *rlo = r;
+        step *= 2;
+    }
+}
+
+int
+bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
+                  const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb,
+                  void *ctx, bba_size_result *out, char *err)
+{
     bba_eval_result rlo, rhi, r;
-    long lo, hi;
+    long lo = 0, hi = 0;
     int rc;
 
     memset(out, 0, sizeof *out);
@@ -358,6 +455,20 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
         bba_cost_search(m, target, ps, so, &c);
         if ((rc = bba_cost_check(m, &c, so->max_ops, "the size search", err)) != BB_OK)
             return rc;
+    }
+    if (hint > 0) {
+        int found;
+
+        rc = bracket_from(m, target, ps, so, s_max, hint, cb, ctx, &out->evaluations, &lo, &hi,
+                          &rlo, &rhi, &found, err);
+        if (rc != BB_OK)
+            return rc;
+        if (found) {
+            out->feasible = 1;
+            out->best = rlo;
+            return BB_OK;
+        }
+        goto shrink;
     }
     rc = eval_at(m, 0, ps, so, cb, ctx, &out->evaluations, &rlo, err);
     if (rc != BB_OK)
@@ -399,6 +510,7 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
         rlo = rhi;
         hi *= 2;
     }
+shrink:
     /* Shrink [lo, hi] (idle(lo) > target >= idle(hi)) to adjacent sizes by
      * the secant method on log(idle), which is close to linear in S, through
      * the two most recent points; bisect when the secant leaves the bracket

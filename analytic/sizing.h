@@ -140,6 +140,16 @@ int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
                  const bba_solver_opts *so, long s_max, bba_progress_fn cb,
                  void *ctx, bba_size_result *out, char *err);
 
+/* bba_size_min_from: the same answer from a guess hint (quanta; <= 0: none,
+ * bba_size_min's search): the search brackets the answer around the guess
+ * by steps doubling from max(1, hint / 256) before it shrinks the bracket,
+ * so a guess within a few quanta of the answer costs about three solves
+ * instead of about ten.  With idle non-increasing in S the answer does not
+ * depend on the guess (tested). */
+int bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
+                      const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb,
+                      void *ctx, bba_size_result *out, char *err);
+
 typedef struct {
     int feasible;             /* some threshold keeps idle <= target */
     bba_eval_result best;     /* the threshold with the largest quiet

@@ -5,7 +5,8 @@
 workloadsdir = $(pkgdatadir)/workloads
 dist_workloads_DATA = data/workloads/default.csv \
 	data/workloads/paper-random.csv data/workloads/checkpoint-heavy.csv \
-	data/workloads/read-heavy.csv data/workloads/mixed.csv
+	data/workloads/read-heavy.csv data/workloads/mixed.csv \
+	data/workloads/groups.csv
 systemsdir = $(pkgdatadir)/systems
 dist_systems_DATA = \
 	data/systems/aurora.conf data/systems/cori.conf data/systems/frontier.conf \

@@ -41,6 +41,7 @@ typedef struct {
     double occ_sum;
     bbs_hist occ;
     double written, to_pfs_direct, to_bb, bb_to_pfs, held_to_pfs;
+    double to_bb_measured;    /* into the buffer in measured units */
 } bbsim;
 
 int
@@ -224,6 +225,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
             s->to_pfs_direct += B;
             s->L += into;
             s->to_bb += into;
+            if (measured)
+                s->to_bb_measured += into;
             s->H += held + ex - into;
             s->thr_left = t;
             /* k - tB < B: the last stall has room to drain the buffer,
@@ -258,6 +261,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
             s->to_pfs_direct += B;
             s->L += into;
             s->to_bb += into;
+            if (measured)
+                s->to_bb_measured += into;
             s->H += ex - into;
             quiet = 1;
         }
@@ -434,6 +439,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     r->written = s.written;
     r->to_pfs_direct = s.to_pfs_direct;
     r->to_bb = s.to_bb;
+    r->bb_in = s.to_bb_measured / (double)s.measured;
     r->bb_to_pfs = s.bb_to_pfs;
     r->held_to_pfs = s.held_to_pfs;
     r->left_in_bb = s.L;
@@ -464,7 +470,7 @@ bbs_bb_grid_unit(size_t w, void *result, const void *ctx, char *err)
 int
 bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary *s, char *err)
 {
-    bbs_welford wi, wq, wo, we, wf;
+    bbs_welford wi, wq, wo, we, wf, wb;
     bbs_ci ci;
     int rc;
     double units = n > 0 ? (double)r[0].measured : 0;
@@ -477,12 +483,14 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     bbs_welford_init(&wo);
     bbs_welford_init(&we);
     bbs_welford_init(&wf);
+    bbs_welford_init(&wb);
     for (size_t k = 0; k < n; k++) {
         bbs_welford_add(&wi, r[k].idle);
         bbs_welford_add(&wq, r[k].quiet);
         bbs_welford_add(&wo, r[k].mean_occupancy);
         bbs_welford_add(&we, r[k].p_empty);
         bbs_welford_add(&wf, r[k].p_full);
+        bbs_welford_add(&wb, r[k].bb_in);
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             s->occ_hist[b] += r[k].occ_hist[b] / (double)n;
         s->written += r[k].written;
@@ -513,6 +521,10 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
     s->occ_mean = ci.mean;
     s->occ_lo = ci.lo;
     s->occ_hi = ci.hi;
+    bbs_ci_positive(&wb, level, &ci, NULL);
+    s->bb_in_mean = wb.mean;
+    s->bb_in_lo = ci.lo;
+    s->bb_in_hi = ci.hi;
     s->p_empty_mean = we.mean;
     s->p_full_mean = wf.mean;
     return BB_OK;

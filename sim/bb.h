@@ -53,7 +53,9 @@
  *     Pr(L = 0)); p_full: units starting at L + H >= S;
  *   volumes: written, to the PFS (direct, from the buffer, from held data),
  *     into the buffer, left in the buffer and held at the end; conservation
- *     written = to PFS + left in buffer + held is checked every run.
+ *     written = to PFS + left in buffer + held is checked every run; the
+ *     volume into the buffer per measured unit (bb_in, the drives'
+ *     endurance: the chain's, analytic/endurance.h).
  *
  * Cost: T + (number of bursts) events per replication, O(n) work per unit. */
 #ifndef BBSIZE_SIM_BB_H
@@ -106,6 +108,8 @@ typedef struct {
     double written, to_pfs_direct, to_bb, bb_to_pfs, held_to_pfs;
     double left_in_bb, held;
     double conservation_error; /* |written - PFS - left - held| */
+    double bb_in;             /* quanta written into the buffer per measured
+                                 unit (the chain's bb_in, endurance.h) */
     uint64_t events;           /* engine events executed */
     long stalls;               /* stalled units measured */
     long measured;             /* units measured (the denominator of idle) */
@@ -156,6 +160,8 @@ typedef struct {
     double idle_mean, idle_lo, idle_hi, idle_sd;
     double quiet_mean, quiet_lo, quiet_hi;
     double occ_mean, occ_lo, occ_hi;      /* quanta */
+    double bb_in_mean, bb_in_lo, bb_in_hi; /* quanta per unit, into the buffer
+                                             over the measured units */
     double p_empty_mean, p_full_mean;
     double occ_hist[BBS_BB_OCC_BINS];     /* mean over replications */
     double written, to_pfs, to_bb, left_in_bb, held; /* sums, quanta */

@@ -18,6 +18,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h \
+	sim/bbpart.c sim/bbpart.h \
 	sim/fluidpath.c sim/fluidpath.h \
 	sim/fluid.c sim/fluid.h \
 	sim/grow.h \

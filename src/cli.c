@@ -801,9 +801,14 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
                                                                      : json_null());
     json_object_set_new(o, "phases_solved", a->model != BBA_MODEL_BERNOULLI
                         ? json_integer((json_int_t)a->phases_solved) : json_null());
-    json_object_set_new(o, "bb_write_bytes_per_s", bb_json_real_or_null(a->bb_in_Bps));
+    json_object_set_new(o, "bb_write_bytes_per_s", bb_json_real_or_null(a->bb_write_Bps));
     json_object_set_new(o, "vanished_applications", json_integer((json_int_t)nv));
     json_object_set_new(o, "vanished_load_fraction", json_real(frac));
+    /* endurance (endurance.h): bytes into the buffer a day, and drive
+     * writes per day at this size (null with no buffer) */
+    json_object_set_new(o, "bb_write_bytes_per_day", bb_json_real_or_null(a->bb_write_Bps * 86400.0));
+    json_object_set_new(o, "drive_writes_per_day",
+                        bb_json_real_or_null(bba_drive_writes_per_day(a->bb_write_Bps, a->S_bytes)));
 }
 
 void

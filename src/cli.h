@@ -170,7 +170,9 @@ void bb_csv_answer(const bba_answer *a, int rc, double target);
 
 /* bb_json_answer: add to o what every answer's JSON carries about its
  * model and accuracy: model, exact, idle_fraction_low/high (null where not
- * measured), phases, warnings.  o NULL: out of memory, exits 70. */
+ * measured), phases, warnings, and its endurance figures
+ * (bb_write_bytes_per_day, drive_writes_per_day: null where not computed
+ * or with no buffer).  o NULL: out of memory, exits 70. */
 void bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a);
 
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */

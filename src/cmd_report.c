@@ -219,6 +219,7 @@ bb_cmd_report(int argc, char **argv)
                           a.run.threads > 0 ? a.run.threads : bb_grid_threads(), a.validate,
                           a.scales.v, a.scales.n };
     bb_report_compute(&r, &ctx, &o, &plots);
+    bb_report_committee(&r);
     bb_report_figures(&r);
     bb_report_validate(&r);
 

@@ -126,6 +126,7 @@ bb_cmd_simulate(int argc, char **argv)
     const bbs_bb_summary *s;
     const bbs_bb_config *c;
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
+    double perday;   /* bytes a day of one quantum per time unit */
     long S;
 
     memset(&a, 0, sizeof a);
@@ -145,6 +146,7 @@ bb_cmd_simulate(int argc, char **argv)
     bb_sim_execute(&run, &ctx, &a.base.sim);
     s = &run.sum[0];
     c = &run.cfg[0];
+    perday = ctx.q->quantum_bytes * 86400.0 / ctx.pf.time_unit_s;
 
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
     if (a.base.common.out.json) {
@@ -185,6 +187,12 @@ bb_cmd_simulate(int argc, char **argv)
                       "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
                           ? json_real(c->d_min_tu) : json_null(),
                       "platform", bb_json_platform(&ctx));
+        /* the volume into the buffer (endurance.h), a day, with its interval */
+        json_object_set_new(o, "bb_write_bytes_per_day", json_real(s->bb_in_mean * perday));
+        json_object_set_new(o, "bb_write_bytes_per_day_low",
+                            bb_json_real_or_null(s->bb_in_lo * perday));
+        json_object_set_new(o, "bb_write_bytes_per_day_high",
+                            bb_json_real_or_null(s->bb_in_hi * perday));
         bb_json_head(o, &ctx);
         bb_json_print(o);
     } else {
@@ -209,6 +217,10 @@ bb_cmd_simulate(int argc, char **argv)
                (unsigned long long)a.base.sim.seed, (unsigned long long)s->events, run.wall_s);
         printf("  written %s = to PFS %s + left in buffer and held %s (conservation error "
                "%.2g quanta)\n", w, pfs, bb, s->max_conservation_error);
+        bb_ctx_fmt_rate(&ctx, w, sizeof w, s->bb_in_mean * perday / 86400.0);
+        bb_ctx_fmt_rate(&ctx, occlo, sizeof occlo, s->bb_in_lo * perday / 86400.0);
+        bb_ctx_fmt_rate(&ctx, occhi, sizeof occhi, s->bb_in_hi * perday / 86400.0);
+        printf("  into the buffer %s [%s, %s]\n", w, occlo, occhi);
     }
     bb_simrun_free(&run);
     bb_ctx_free(&ctx);

@@ -9,12 +9,14 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "simcli.h"
 
 
 struct args {
     bb_common common;
     bb_policy_opts pol;
     bb_tgtopts tgt;
+    bb_endopts end;
     const char *file;
 };
 
@@ -29,6 +31,7 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[1] = &a->pol;
         state->child_inputs[2] = &a->common.out;
         state->child_inputs[3] = &a->tgt;
+        state->child_inputs[4] = &a->end;
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);
@@ -42,12 +45,14 @@ parse(int key, char *arg, struct argp_state *state)
 static const struct argp_child children[] = {
     { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { &bb_endurance_argp, 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
     NULL, parse, "[FILE]",
-    "The smallest burst-buffer size whose idle fraction is at most the target.\v"
-    "Exit status 1 when no size suffices: the expected load is at least the PFS bandwidth, or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
+    "The smallest burst-buffer size whose idle fraction is at most the target (and, with "
+    "--dwpd, whose drives last).\v"
+    "Exit status 1 when no size suffices: the expected load is at least the PFS bandwidth, "
+    "or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
     children, NULL, NULL
 };
 
@@ -64,7 +69,8 @@ drain_of(const bb_policy_opts *p, bba_drain *d)
 /* The answer as JSON (docs/json/size.schema.json): the same keys whether
  * a size was found or not, null where there is none. */
 static void
-size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct args *a)
+size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct args *a,
+          const bba_answer *stall, double need, int binds)
 {
     json_t *o = json_object();
     json_t *(*num)(double) = bb_json_real_or_null;
@@ -90,8 +96,21 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
     json_object_set_new(o, "idle_fraction_limit", feasible ? json_null() : num(r->idle_limit));
     json_object_set_new(o, "bandwidth_bound", json_boolean(!feasible && r->bandwidth_bound));
     json_object_set_new(o, "lazy_bound", json_boolean(!feasible && r->lazy_bound));
-    json_object_set_new(o, "bb_bw_min_bytes_per_s", !feasible && r->bandwidth_bound
-                        && r->bb_bw_min_Bps > 0 ? json_real(r->bb_bw_min_Bps) : json_null());
+    /* the pair: the least B_BB any capacity needs (0: none needed), and
+     * the idle fraction the buffer's bandwidth alone causes */
+    json_object_set_new(o, "bb_bw_min_bytes_per_s", num(r->bb_bw_min_Bps));
+    json_object_set_new(o, "bandwidth_idle_fraction", feasible || r->bandwidth_bound
+                        ? num(r->idle_limit) : json_null());
+    /* endurance (--dwpd): which of the two sizes binds; null without */
+    json_object_set_new(o, "stall_size_bytes", stall ? num(stall->S_bytes) : json_null());
+    json_object_set_new(o, "endurance_size_bytes", stall ? num(need) : json_null());
+    json_object_set_new(o, "binding", stall ? json_string(binds ? "endurance" : "idle")
+                                            : json_null());
+    json_object_set_new(o, "endurance", stall
+                        ? json_pack("{s:f, s:f, s:f, s:f}", "dwpd", a->end.dwpd,
+                                    "rated_years", a->end.rated_years,
+                                    "lifetime_years", a->end.lifetime_years, "waf", a->end.waf)
+                        : json_null());
     bb_json_answer(o, ctx, r);
     if (!feasible) {
         json_object_set_new(o, "idle_fraction_low", json_null());
@@ -106,20 +125,61 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
     bb_json_print(o);
 }
 
+/* The second half of the pair: the bandwidth given, the least any
+ * capacity needs, and what throttling costs at it. */
+static void
+print_bandwidth(const bb_ctx *ctx, const bba_answer *r)
+{
+    char bbw[64], need[64];
+
+    bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
+    if (!(r->bb_bw_min_Bps > 0)) {
+        printf("burst-buffer bandwidth %s: no load exceeds the PFS bandwidth, nothing is "
+               "throttled\n", bbw);
+        return;
+    }
+    bb_ctx_fmt_rate(ctx, need, sizeof need, r->bb_bw_min_Bps);
+    printf("burst-buffer bandwidth %s: its throttling idles the applications %.3g of the "
+           "time whatever the size; any capacity needs at least %s\n", bbw, r->idle_limit,
+           need);
+}
+
+/* What the drives endure at the answer, and whether that set the size. */
+static void
+print_endurance(const bb_ctx *ctx, const bb_endopts *e, const bba_answer *stall,
+                const bba_answer *r, double need, int binds)
+{
+    char day[64], st[64], nd[64];
+
+    bb_ctx_fmt_size(ctx, day, sizeof day, r->bb_write_Bps * 86400.0);
+    bb_ctx_fmt_size(ctx, st, sizeof st, stall->S_bytes);
+    bb_ctx_fmt_size(ctx, nd, sizeof nd, need);
+    printf("endurance: %s a day into the buffer, %.3g drive writes per day; drives rated "
+           "%g a day for %g years, write amplification %g, last %g years from %s; ",
+           day, bba_drive_writes_per_day(r->bb_write_Bps, r->S_bytes), e->dwpd, e->rated_years,
+           e->waf, e->lifetime_years, nd);
+    if (binds)
+        printf("endurance sets the size (the idle target alone needs %s)\n", st);
+    else
+        printf("the idle target sets the size\n");
+}
+
 int
 bb_cmd_size(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
     bb_settle st;
-    bba_answer r;
+    bba_answer r, stall;
     char err[BB_ERRLEN];
-    int rc;
+    double need = NAN;
+    int rc, binds = 0;
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
     bb_policy_opts_init(&a.pol);
     bb_tgtopts_init(&a.tgt);
+    bb_endopts_init(&a.end);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.pol.threshold_is_size)
         bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
@@ -131,15 +191,29 @@ bb_cmd_size(int argc, char **argv)
     rc = bba_front_size(ctx.front, a.tgt.target_idle, &st.drain, &r, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);
+    if (rc == BB_OK && a.end.set) {
+        bba_endurance e = { a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
+
+        stall = r;
+        rc = bba_front_endure(ctx.front, &stall, &st.drain, &e, &r, &binds, err);
+        if (rc != BB_OK)
+            bb_ctx_die_answer(&ctx, rc, err);
+        need = bba_endurance_bytes(&e, r.bb_write_Bps);
+    }
     if (a.common.out.csv) {
         bb_csv_answer(&r, rc, a.tgt.target_idle);
     } else if (a.common.out.json) {
-        size_json(&ctx, &r, rc == BB_OK, &a);
+        size_json(&ctx, &r, rc == BB_OK, &a, rc == BB_OK && a.end.set ? &stall : NULL, need,
+                  binds);
     } else {
         char line[1400];
 
         bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
         printf("%s\n", line);
+        if (rc == BB_OK && ctx.pf.bb_bw_Bps > 0)
+            print_bandwidth(&ctx, &r);
+        if (rc == BB_OK && a.end.set)
+            print_endurance(&ctx, &a.end, &stall, &r, need, binds);
     }
     bb_ctx_free(&ctx);
     return rc == BB_OK ? BB_EXIT_OK : BB_EXIT_NO;

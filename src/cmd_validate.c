@@ -16,6 +16,7 @@
 #include "valrun.h"
 
 #define MAX_SIZES 10000
+#define DAY 86400.0   /* seconds */
 
 enum { OPT_BB_SIZE = 0x2000, OPT_TOL, OPT_SCENARIO, OPT_CAPACITY };
 
@@ -224,7 +225,8 @@ bb_cmd_validate(int argc, char **argv)
             bbs_verdict_kind v = rows[k].ag.v.kind;
 
             json_array_append_new(arr, json_pack(
-                "{s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:b, s:b, s:o, s:o, s:o, s:f, s:f}",
+                "{s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:b, s:b, s:o, s:o, s:o, s:f, s:f,"
+                " s:f, s:f, s:o, s:o}",
                 "bb_size_quanta", bb_json_quanta(rows[k].S_quanta),
                 "bb_size_bytes", rows[k].S_bytes,
                 "idle_fraction", rows[k].analytic,
@@ -239,7 +241,13 @@ bb_cmd_validate(int argc, char **argv)
                 fluid ? "more_seconds" : "more_time_units", more_json(rows[k].ag.v.more_units),
                 "relative_gap", bb_json_real_or_null(rows[k].ag.gap),
                 "quiet_fraction", rows[k].quiet_analytic,
-                "simulated_quiet_fraction", rows[k].quiet_mean));
+                "simulated_quiet_fraction", rows[k].quiet_mean,
+                "bb_write_bytes_per_day", rows[k].bb_in_analytic_Bps * DAY,
+                "simulated_bb_write_bytes_per_day", rows[k].bb_in_Bps.mean * DAY,
+                "simulated_bb_write_bytes_per_day_low",
+                bb_json_real_or_null(rows[k].bb_in_Bps.lo * DAY),
+                "simulated_bb_write_bytes_per_day_high",
+                bb_json_real_or_null(rows[k].bb_in_Bps.hi * DAY)));
         }
         o = json_pack("{s:o, s:s, s:s, s:o, s:I, s:f, s:f, s:I, s:I, s:I, s:f}",
                       "rows", arr,
@@ -259,7 +267,9 @@ bb_cmd_validate(int argc, char **argv)
         printf("bb_size_quanta,bb_size_bytes,idle_fraction,simulated_idle_fraction,"
                "simulated_idle_fraction_low,simulated_idle_fraction_high,agrees,relative_gap,"
                "quiet_fraction,simulated_quiet_fraction,verdict,covered,below_resolution,"
-               "more_replications,%s\n", fluid ? "more_seconds" : "more_time_units");
+               "more_replications,%s,bb_write_bytes_per_day,simulated_bb_write_bytes_per_day,"
+               "simulated_bb_write_bytes_per_day_low,simulated_bb_write_bytes_per_day_high\n",
+               fluid ? "more_seconds" : "more_time_units");
         for (size_t k = 0; k < n; k++) {
             bbs_verdict_kind v = rows[k].ag.v.kind;
             char sq[32] = "";
@@ -267,12 +277,15 @@ bb_cmd_validate(int argc, char **argv)
             if (rows[k].S_quanta >= 0)
                 snprintf(sq, sizeof sq, "%ld", rows[k].S_quanta);
             /* agrees: 1, 0, or empty when inconclusive */
-            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%d,%d,%.0f,%.0f\n", sq,
+            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%d,%d,%.0f,%.0f,"
+                   "%.9g,%.9g,%.9g,%.9g\n", sq,
                    rows[k].S_bytes, rows[k].analytic, rows[k].idle.mean, rows[k].idle.lo,
                    rows[k].idle.hi, v == BBS_INCONCLUSIVE ? "" : v == BBS_AGREES ? "1" : "0",
                    rows[k].ag.gap, rows[k].quiet_analytic, rows[k].quiet_mean,
                    bbs_verdict_name(v), rows[k].ag.covered, rows[k].ag.below_resolution,
-                   rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
+                   rows[k].ag.v.more_replications, rows[k].ag.v.more_units,
+                   rows[k].bb_in_analytic_Bps * DAY, rows[k].bb_in_Bps.mean * DAY,
+                   rows[k].bb_in_Bps.lo * DAY, rows[k].bb_in_Bps.hi * DAY);
         }
     } else {
         printf("%-14s %10s %10s %25s  %s\n", "buffer size", "analytic", "simulated",
@@ -284,6 +297,19 @@ bb_cmd_validate(int argc, char **argv)
             snprintf(ci, sizeof ci, "[%.4g, %.4g]", rows[k].idle.lo, rows[k].idle.hi);
             printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, rows[k].idle.mean,
                    ci, verdict_text(&rows[k], units, verdict, sizeof verdict));
+        }
+        /* the volume into the buffer (endurance), the same runs */
+        printf("%-14s %16s %16s %35s\n", "buffer size", "into it a day", "simulated", "CI");
+        for (size_t k = 0; k < n; k++) {
+            char sz[64], w0[32], w1[32], lo[32], hi[32], ci[80];
+
+            bb_ctx_fmt_size(&ctx, sz, sizeof sz, rows[k].S_bytes);
+            bb_ctx_fmt_size(&ctx, w0, sizeof w0, rows[k].bb_in_analytic_Bps * DAY);
+            bb_ctx_fmt_size(&ctx, w1, sizeof w1, rows[k].bb_in_Bps.mean * DAY);
+            bb_ctx_fmt_size(&ctx, lo, sizeof lo, rows[k].bb_in_Bps.lo * DAY);
+            bb_ctx_fmt_size(&ctx, hi, sizeof hi, rows[k].bb_in_Bps.hi * DAY);
+            snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+            printf("%-14s %16s %16s %35s\n", sz, w0, w1, ci);
         }
         printf("%zu of %zu sizes agree, %zu disagree, %zu inconclusive at %g%% confidence "
                "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "

@@ -20,5 +20,8 @@ int bb_cmd_systems(int argc, char **argv);
 int bb_cmd_sweep(int argc, char **argv);
 int bb_cmd_fit(int argc, char **argv);
 int bb_cmd_report(int argc, char **argv);
+int bb_cmd_frontier(int argc, char **argv);
+int bb_cmd_design(int argc, char **argv);
+int bb_cmd_partition(int argc, char **argv);
 
 #endif

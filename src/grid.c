@@ -247,8 +247,8 @@ bb_grid_threads(void)
     return n >= 1 ? (n > 1024 ? 1024 : (int)n) : 1;
 }
 
-static void
-progress(void *ctx, size_t done, size_t total)
+void
+bb_grid_progress(void *ctx, size_t done, size_t total)
 {
     (void)total;
     bb_meter_update(ctx, done);
@@ -299,7 +299,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
 
     bb_grid_cost(opt, pts, n);
     bb_meter_start(&m, &opt->out, "sweep", "points", n);
-    rc = bb_sweep_run(pts, n, nthreads, progress, &m, out, err);
+    rc = bb_sweep_run(pts, n, nthreads, bb_grid_progress, &m, out, err);
     bb_meter_end(&m);
     if (rc != BB_OK)
         bb_die_lib(rc, err);

@@ -33,17 +33,17 @@ nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 bin_PROGRAMS += src/bbsize
 src_bbsize_SOURCES = \
 	src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
-	src/cli.c src/cli.h src/datadir.c src/datadir.h src/options.c src/options.h src/outfile.c src/outfile.h \
+	src/cli.c src/cli.h src/datadir.c src/datadir.h src/options.c src/options_cost.c src/options.h src/outfile.c src/outfile.h \
 	src/devload.c src/devload.h src/topoload.c src/topoload.h \
 	src/progress.c src/progress.h src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
 	src/scnrun.c src/scnrun.h src/scnmode.h \
 	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
 	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
-	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
+	src/cmd_systems.c src/cmd_sweep.c src/cmd_frontier.c src/cmd_design.c src/cmd_partition.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
 	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
 	src/report/doc.c src/report/doc.h src/report/report.h \
-	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c
+	src/report/compute.c src/report/committee.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c
 # Layers from the top down: a static library comes before the ones it uses.
 src_bbsize_LDADD = src/formats/libbbformats.a sim/workload/libbbswl.a \
 	sim/storage/libbbsstor.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \

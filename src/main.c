@@ -37,6 +37,9 @@ static const struct {
     { "threshold", bb_cmd_threshold, "best lazy-draining threshold for a buffer size" },
     /* what-if studies */
     { "sweep", bb_cmd_sweep, "idle and quiet fractions over a grid of sizes, thresholds, loads" },
+    { "frontier", bb_cmd_frontier, "capacity against burst-buffer bandwidth: the size at each bandwidth" },
+    { "design", bb_cmd_design, "the cheapest design over PFS bandwidths (capacity, bandwidth, cost)" },
+    { "partition", bb_cmd_partition, "static partitions of the buffer per group against the shared one" },
     { "report", bb_cmd_report, "what-if report (HTML with SVG plots, or Markdown)" },
     { "systems", bb_cmd_systems, "platform presets of real machines (for --system NAME)" },
     { "fit", bb_cmd_fit, "a workload from Darshan logs, bursts included (fit darshan PATH...)" },

@@ -85,6 +85,38 @@ extern struct argp bb_targets_argps[BB_TGT_ALL + 1];
 #define BB_TARGETS_ARGP(which) (&bb_targets_argps[(which)])
 void bb_tgtopts_init(bb_tgtopts *t);
 
+/* ---- endurance and prices (options_cost.c) ------------------------------- */
+
+/* --dwpd D, --lifetime Y (default 5), --rated-years R (default 5), --waf W
+ * (default 1): the drives' rating and the service life (endurance.h); the
+ * command sizes for endurance only when --dwpd is given (set).  The input
+ * of bb_endurance_argp is a bb_endopts initialised by bb_endopts_init. */
+typedef struct {
+    int set;                   /* --dwpd was given */
+    double dwpd, lifetime_years, rated_years, waf;
+} bb_endopts;
+void bb_endopts_init(bb_endopts *o);
+extern const struct argp bb_endurance_argp;
+
+/* --cost-tb PRICE (a TB of burst-buffer capacity), --cost-gbs PRICE (a
+ * GB/s of burst-buffer bandwidth), --cost-pfs-gbs PRICE (a GB/s of PFS
+ * bandwidth), --currency SYMBOL (printed before every price; default
+ * none).  Prices are numbers >= 0 in any currency.  The input of
+ * bb_prices_argp is a bb_prices (zeroed: no price given). */
+typedef struct {
+    double tb, gbs, pfs_gbs;
+    int has_tb, has_gbs, has_pfs_gbs;
+    const char *currency;      /* NULL: none */
+} bb_prices;
+extern const struct argp bb_prices_argp;
+
+/* bb_fmt_money: v with thousands separators and two decimals after the
+ * currency symbol ("$1,234,567.89"; "1,234,567.89" without one). */
+void bb_fmt_money(char *buf, size_t len, const bb_prices *p, double v);
+/* bb_fmt_thousands: v rounded to a whole number with thousands
+ * separators ("1,234,568"). */
+void bb_fmt_thousands(char *buf, size_t len, double v);
+
 /* bb_options_init: fill the tables of every subset (main calls it before
  * any command parses its options). */
 void bb_options_init(void);

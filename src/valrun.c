@@ -43,6 +43,7 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     r->S_quanta = a.S_quanta;
     r->analytic = a.idle;
     r->quiet_analytic = a.quiet;
+    r->bb_in_analytic_Bps = a.bb_write_Bps;
     return BB_OK;
 }
 
@@ -105,6 +106,7 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
         rc = bbs_fluid_summarize(res + k * R, R, o->confidence, &s, err);
         V->rows[k].idle = s.idle;
         V->rows[k].quiet_mean = s.quiet.mean;
+        V->rows[k].bb_in_Bps = s.bb_in_Bps;
     }
     V->replications = (long)R;
     V->horizon = H;
@@ -174,7 +176,13 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
             V->rows[k].idle = (bbs_ci){ s->idle_mean, s->idle_lo, s->idle_hi,
                                         0.5 * (s->idle_hi - s->idle_lo), s->level,
                                         (uint64_t)s->replications };
+            double perq = ctx->q->quantum_bytes / ctx->pf.time_unit_s;
+
             V->rows[k].quiet_mean = s->quiet_mean;
+            V->rows[k].bb_in_Bps = (bbs_ci){ s->bb_in_mean * perq, s->bb_in_lo * perq,
+                                             s->bb_in_hi * perq,
+                                             0.5 * (s->bb_in_hi - s->bb_in_lo) * perq,
+                                             s->level, (uint64_t)s->replications };
         }
         V->replications = o->replications;
         V->horizon = (double)V->run.horizon_units;

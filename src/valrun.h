@@ -18,6 +18,9 @@ typedef struct {
     double analytic, quiet_analytic;
     bbs_ci idle;                 /* simulated idle fraction */
     double quiet_mean;           /* simulated quiet fraction */
+    double bb_in_analytic_Bps;   /* bytes/s written into the buffer
+                                    (endurance.h), beside bb_in_Bps */
+    bbs_ci bb_in_Bps;            /* simulated, bytes/s over all time */
     bbs_agreement ag;            /* analytic against idle */
 } bb_valrow;
 

@@ -26,6 +26,8 @@ base_args() {
     idle) echo "idle --bb-size 100TB" ;;
     threshold) echo "threshold --bb-size 200TB" ;;
     sweep) echo "sweep --bb-size 0:100TB:50TB" ;;
+    design) echo "design --pfs-bw 1TB/s,2TB/s" ;;
+    frontier) echo "frontier" ;;
     # the text of simulate and validate gives their wall time: JSON, CSV
     simulate) echo "simulate --bb-size 100TB --horizon 200 --replications 2 --json" ;;
     validate) echo "validate --bb-size 100TB --horizon 200 --replications 2 --csv" ;;

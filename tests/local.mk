@@ -207,3 +207,22 @@ TESTS += tests/cli_json.sh
 EXTRA_DIST += tests/cli_json.sh docs/json/size.schema.json docs/json/idle.schema.json \
 	docs/json/dist.schema.json docs/json/threshold.schema.json docs/json/sweep.schema.json \
 	docs/json/simulate.schema.json docs/json/validate.schema.json
+# The volume into the buffer and the endurance size (analytic/endurance.h).
+check_PROGRAMS += tests/t_endurance
+tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
+tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_endurance_LDADD = $(ANALYTIC_TEST_LIBS)
+TESTS += tests/t_endurance
+
+# The capacity-bandwidth frontier and the cheapest design (analytic/design.h).
+TESTS += tests/cli_design.sh
+EXTRA_DIST += tests/cli_design.sh
+
+# Static partitions against the shared buffer, and the partitioned
+# simulator (analytic/partition.h, sim/bbpart.h).
+check_PROGRAMS += tests/t_partition
+tests_t_partition_SOURCES = tests/t_partition.c tests/testutil.h
+tests_t_partition_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_partition_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_partition tests/cli_partition.sh
+EXTRA_DIST += tests/cli_partition.sh

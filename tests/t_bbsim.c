@@ -1,7 +1,8 @@
 /* t_bbsim.c: tests of the burst-buffer platform model (sim/bb): hand-worked
  * stall patterns, conservation, determinism, the Bernoulli simulation
  * against the analytic chain over many seeds (coverage of the interval and
- * bias), the quasi-periodic fluid limit, and bad configurations.
+ * bias, the volume into the buffer included), the quasi-periodic fluid
+ * limit, and bad configurations.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -185,8 +186,9 @@ coverage(const bba_policy *pol, long S, long bb_bw)
     bbs_bb_result res[R];
     bbs_bb_summary s;
     char err[BB_ERRLEN];
-    int covered = 0;
-    double rel = 0.0, quiet_rel = 0.0, full_rel = 0.0, occ_rel = 0.0;
+    int covered = 0, covered_in = 0, covered_naive = 0;
+    double rel = 0.0, quiet_rel = 0.0, full_rel = 0.0, occ_rel = 0.0, in_rel = 0.0;
+    double naive = 0.0;   /* (1 - idle) E[(K - B)+]: counts held data as written */
 
     bba_eval_result plain;
     int covered_plain = 0;
@@ -199,6 +201,9 @@ coverage(const bba_policy *pol, long S, long bb_bw)
     assert_int_equal(bba_model_set_bbbw(&m, bb_bw, err), BB_OK);
     assert_int_equal(bba_eval(&m, S, pol, &so, &ev, NULL, err), BB_OK);
     assert_true(ev.meas.idle > 0.01);   /* a measurable target */
+    for (long k = m.B + 1; k <= m.M; k++)
+        naive += m.dist[k] * (double)(k - m.B);
+    naive *= 1.0 - plain.meas.idle;
     for (int x = 0; x < EXPERIMENTS; x++) {
         c.seed = 1000 + (uint64_t)x;
         assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_grid_unit, &(bbs_bb_grid){ &c, R }, 2,
@@ -210,12 +215,22 @@ coverage(const bba_policy *pol, long S, long bb_bw)
         quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
         full_rel += (s.p_full_mean - ev.meas.p_full) / ev.meas.p_full / EXPERIMENTS;
         occ_rel += (s.occ_mean - ev.meas.mean_load) / ev.meas.mean_load / EXPERIMENTS;
+        /* the volume into the buffer (analytic/endurance.h) */
+        covered_in += s.bb_in_lo <= ev.meas.bb_in && ev.meas.bb_in <= s.bb_in_hi;
+        covered_naive += s.bb_in_lo <= naive && naive <= s.bb_in_hi;
+        in_rel += (s.bb_in_mean - ev.meas.bb_in) / ev.meas.bb_in / EXPERIMENTS;
     }
     print_message("# S = %ld %s B_BB %ld: analytic idle %.5f, coverage %d/40, mean relative "
-                  "error %.4f (quiet %.4f, p_full %.4f, occupancy %.4f)\n", S,
+                  "error %.4f (quiet %.4f, p_full %.4f, occupancy %.4f); into the buffer "
+                  "%.5f quanta per unit, coverage %d/40, mean relative error %.4f\n", S,
                   pol->lazy ? "lazy" : "greedy", bb_bw, ev.meas.idle, covered, rel,
-                  quiet_rel, full_rel, occ_rel);
+                  quiet_rel, full_rel, occ_rel, ev.meas.bb_in, covered_in, in_rel);
     assert_in_range(covered, 34, 40);
+    assert_in_range(covered_in, 34, 40);
+    assert_true(fabs(in_rel) < 0.01);
+    /* the shortcut the exact formula replaces is told apart */
+    print_message("#   (1 - idle) E[(K - B)+] = %.5f: coverage %d/40\n", naive, covered_naive);
+    assert_true(covered_naive < 34);
     if (bb_bw > 0) {
         print_message("#   the chain without B_BB (idle %.5f): coverage %d/40\n",
                       plain.meas.idle, covered_plain);
@@ -278,15 +293,17 @@ onoff_coverage(const bba_policy *pol, long S)
     bbs_bb_result res[R];
     bbs_bb_summary s;
     char err[BB_ERRLEN];
-    int covered = 0, covered1 = 0;
-    double rel = 0.0, quiet_rel = 0.0;
+    int covered = 0, covered1 = 0, covered_in = 0;
+    double rel = 0.0, quiet_rel = 0.0, in_rel = 0.0, bb_in, *xs = NULL;
 
     c.pol = *pol;
     c.mode = BBS_BB_ONOFF;
     c.burst_tu = L;
     bba_onoff_defaults(&oo);
     assert_int_equal(bba_onoff_init(&m, 3, b, p, L, 10, 0, 0, err), BB_OK);
-    assert_int_equal(bba_onoff_eval(&m, S, pol, &oo, &ev, NULL, err), BB_OK);
+    assert_int_equal(bba_onoff_eval(&m, S, pol, &oo, &ev, &xs, err), BB_OK);
+    bb_in = bba_bbin_onoff(&m, S, xs, ev.meas.idle);
+    free(xs);
     assert_int_equal(bba_onoff_init(&m1, 3, b, p, L1, 10, 0, 0, err), BB_OK);
     assert_int_equal(bba_onoff_eval(&m1, S, pol, &oo, &ev1, NULL, err), BB_OK);
     assert_true(ev.meas.idle > 0.01);
@@ -299,12 +316,17 @@ onoff_coverage(const bba_policy *pol, long S)
         covered1 += s.idle_lo <= ev1.meas.idle && ev1.meas.idle <= s.idle_hi;
         rel += (s.idle_mean - ev.meas.idle) / ev.meas.idle / EXPERIMENTS;
         quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
+        covered_in += s.bb_in_lo <= bb_in && bb_in <= s.bb_in_hi;
+        in_rel += (s.bb_in_mean - bb_in) / bb_in / EXPERIMENTS;
     }
     print_message("# onoff S = %ld %s: exact idle %.5f (L + 1: %.5f), coverage %d/40 "
-                  "(L + 1: %d/40), mean relative error %.4f (quiet %.4f)\n", S,
+                  "(L + 1: %d/40), mean relative error %.4f (quiet %.4f); into the buffer "
+                  "%.5f quanta per unit, coverage %d/40, mean relative error %.4f\n", S,
                   pol->lazy ? "lazy" : "greedy", ev.meas.idle, ev1.meas.idle, covered,
-                  covered1, rel, quiet_rel);
+                  covered1, rel, quiet_rel, bb_in, covered_in, in_rel);
     assert_in_range(covered, 34, 40);
+    assert_in_range(covered_in, 34, 40);
+    assert_true(fabs(in_rel) < 0.02);
     assert_true(covered1 < 34);
     assert_true(fabs(rel) < 0.03);
     assert_true(fabs(quiet_rel) < 0.01);

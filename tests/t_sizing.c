@@ -65,7 +65,8 @@ overloaded_limit(void **state)
 }
 
 /* The size search returns the smallest size meeting the target, checked
- * by direct evaluation at S and S - 1; also for lazy draining. */
+ * by direct evaluation at S and S - 1; also for lazy draining; and the
+ * same from any guess (bba_size_min_from). */
 static void
 size_is_minimal(void **state)
 {
@@ -96,6 +97,25 @@ size_is_minimal(void **state)
                     assert_true(idle_at(&m, r.best.S - 1, &pol) > targets[t]);
                 }
                 assert_true(r.evaluations <= 20);
+                /* from any guess, the same answer; a close guess is cheap */
+                {
+                    const long S = r.best.S;
+                    const long hints[] = { 1, S > 3 ? S - 3 : 1, S, S + 1, S + 40,
+                                           20 * S + 7 };
+
+                    for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+                        bba_size_result rh;
+
+                        assert_int_equal(bba_size_min_from(&m, targets[t], &ps, &so, 100000,
+                                                           hints[h], NULL, NULL, &rh, err),
+                                         BB_OK);
+                        assert_int_equal(rh.best.S, S);
+                        assert_float_equal(rh.best.meas.idle, r.best.meas.idle,
+                                           1e-9 * r.best.meas.idle);
+                        if (hints[h] == S || hints[h] == S + 1)
+                            assert_true(rh.evaluations <= 4);
+                    }
+                }
                 bba_model_free(&m);
             }
 }

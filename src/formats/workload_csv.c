@@ -26,6 +26,8 @@ bb_workload_free(bb_workload_file *w)
     free(w->period);
     free(w->burst);
     free(w->line);
+    free(w->group);
+    w->group = NULL;
     w->burst = NULL;
     w->line = NULL;
     w->apps = NULL;
@@ -193,6 +195,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
 {
     char *buf = NULL, *line, *next, *f[MAX_FIELDS], msg[256];
     int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, col_burst = -1;
+    int col_group = -1;
     int ncols = 0;
     long lineno = 0, plain_line = 0, unit_line = 0;
     size_t cap = 0;
@@ -238,7 +241,8 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                             : strcmp(f[i], "p") == 0 ? &col_p
                             : strcmp(f[i], "bw") == 0 ? &col_bw
                             : strcmp(f[i], "period") == 0 ? &col_period
-                            : strcmp(f[i], "burst") == 0 ? &col_burst : NULL;
+                            : strcmp(f[i], "burst") == 0 ? &col_burst
+                            : strcmp(f[i], "group") == 0 ? &col_group : NULL;
 
                 if (slot == NULL)
                     continue; /* extra columns are ignored */
@@ -268,6 +272,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             }
             w->has_period = col_period >= 0;
             w->has_burst = col_burst >= 0;
+            w->has_group = col_group >= 0;
             continue;
         }
         if (nf != ncols) {
@@ -283,6 +288,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             bb_qty *d = b ? realloc(w->period, nc * sizeof *d) : NULL;
             bb_qty *u = d ? realloc(w->burst, nc * sizeof *u) : NULL;
             long *l = u ? realloc(w->line, nc * sizeof *l) : NULL;
+            char (*g)[BBA_NAME_LEN] = l ? realloc(w->group, nc * sizeof *g) : NULL;
 
             if (a)
                 w->apps = a;
@@ -292,12 +298,14 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 w->period = d;
             if (u)
                 w->burst = u;
-            if (l == NULL) {
+            if (l)
+                w->line = l;
+            if (g == NULL) {
                 snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
                 rc = BB_EXIT_SOFTWARE;
                 goto fail;
             }
-            w->line = l;
+            w->group = g;
             cap = nc;
         }
         {
@@ -314,6 +322,22 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 goto fail;
             }
             snprintf(a->name, sizeof a->name, "%s", f[col_name]);
+            w->group[w->n][0] = '\0';
+            if (col_group >= 0) {
+                if (*f[col_group] == '\0') {
+                    snprintf(err, errlen, "%s:%ld: field 'group': empty (every application "
+                             "of a file with a group column names its group)", source, lineno);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+                if (strlen(f[col_group]) >= BBA_NAME_LEN) {
+                    snprintf(err, errlen, "%s:%ld: field 'group': longer than %d characters",
+                             source, lineno, BBA_NAME_LEN - 1);
+                    rc = BB_EXIT_DATAERR;
+                    goto fail;
+                }
+                snprintf(w->group[w->n], BBA_NAME_LEN, "%s", f[col_group]);
+            }
             if (bb_parse_number(f[col_p], &p, msg, sizeof msg) < 0 || !isfinite(p)) {
                 snprintf(err, errlen, "%s:%ld: field 'p': %s", source, lineno, msg);
                 rc = BB_EXIT_DATAERR;

@@ -4,7 +4,9 @@
  * CSV, one application per row, after a header row naming the columns.
  * Required columns: name, p, bw; optional: period (quasi-period for the
  * simulator, a duration), burst (mean length of one I/O phase, a duration
- * or a plain number of time units).  Other columns are ignored.  '#' starts a comment
+ * or a plain number of time units), group (the partition of the burst
+ * buffer an application belongs to, a name of at most 63 characters).
+ * Other columns are ignored.  '#' starts a comment
  * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
  * time-unit, resolution) that command-line options override.  Fields are
  * separated by commas; spaces around a field are ignored; a field may be
@@ -29,6 +31,10 @@ typedef struct {
                               absent; plain = time units) */
     int has_burst;         /* the file has a burst column */
     long *line;            /* the line of each application's row */
+    char (*group)[BBA_NAME_LEN]; /* each application's group ("" without a
+                              group column; never empty with one) */
+    int has_group;         /* the file has a group column (partitions,
+                              bbsize-partition(1)) */
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */

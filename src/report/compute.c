@@ -12,18 +12,6 @@
 #include "grid.h"
 #include "sweeprun.h"
 
-/* The smallest extra bandwidth k (quanta) above B with Pr(load > B + k) <=
- * target: what the burst buffer must absorb in all but a target fraction
- * of time units. */
-static long
-bw_needed(const bba_model *m, double target)
-{
-    for (long k = 0; k + m->B <= m->M; k++)
-        if (bba_dist_tail(m->dist, m->M, (double)(m->B + k)) <= target)
-            return k;
-    return m->M > m->B ? m->M - m->B : 0;
-}
-
 /* 1. The recommendation: exactly what `bbsize size` computes (the same
  * front door, settled on the same question). */
 static void
@@ -58,7 +46,6 @@ recommend(bb_report *r)
     } else {
         r->lq = ctx->q->quantum_bytes;
     }
-    r->bwq = bw_needed(r->lm, r->o.target);
     r->qrate = r->lq / ctx->pf.time_unit_s;
 }
 
@@ -249,4 +236,5 @@ bb_report_free(bb_report *r)
     free(r->sizes);
     bba_front_free(r->aux);
     bb_validation_free(&r->val);
+    bb_report_committee_free(r);
 }

@@ -43,11 +43,12 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
     const size_t nsc = r->nsc, nsz = (size_t)r->nsz;
-    bb_plot_series *se = calloc(nsc + 1, sizeof *se);
+    bb_plot_series *se = calloc(nsc + 2, sizeof *se);
     double *xs = calloc(nsz, sizeof *xs), *ys = calloc(nsc * nsz, sizeof *ys);
-    double tx[2], ty[2], sdiv;
+    double tx[2], ty[2], ax[2], ay[2], sdiv, ymin = INFINITY, ymax = 0;
     char (*names)[96] = calloc(nsc, sizeof *names);
-    char xl[128], ttl[256];
+    char xl[128], ttl[256], atl[160], asz[64];
+    size_t ns;
     const char *sunit;
     bb_plot p;
 
@@ -68,9 +69,24 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
     ty[0] = ty[1] = r->o.target;
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
     se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2 };
+    ns = nsc + 1;
+    if (r->feasible) {
+        /* the answer, marked: a vertical line at the recommended size */
+        for (size_t k = 0; k < nsc * nsz; k++)
+            if (ys[k] > 0) {
+                ymin = fmin(ymin, ys[k]);
+                ymax = fmax(ymax, ys[k]);
+            }
+        ax[0] = ax[1] = r->S_star / sdiv;
+        ay[0] = isfinite(ymin) ? fmin(ymin, r->o.target / 10) : r->o.target / 10;
+        ay[1] = ymax > 0 ? ymax : 1;
+        bb_ctx_fmt_size(ctx, asz, sizeof asz, r->S_star);
+        snprintf(atl, sizeof atl, "the answer: %s", asz);
+        se[ns++] = (bb_plot_series){ atl, ax, ay, 2, "lines", 4 };
+    }
     snprintf(xl, sizeof xl, "burst-buffer size (%s)", sunit);
     p = (bb_plot){ "Idle fraction versus burst-buffer size (greedy draining)", xl,
-                   "idle fraction (log scale)", 1, 0, 0, se, nsc + 1, "idle-vs-size" };
+                   "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size" };
     f->id = "fig-idle-vs-size";
     f->caption = "Idle fraction versus buffer size, for the workload and for load growth "
                  "(every bandwidth scaled); the paper's Figure 3 view.";

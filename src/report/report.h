@@ -49,7 +49,6 @@ typedef struct {
     int rec_rc;                 /* BB_OK or BB_EINFEASIBLE */
     int feasible;
     double S_star;              /* bytes (-1 if infeasible) */
-    long bwq;                   /* extra bandwidth above B (quanta) */
     /* 2. idle versus size: nsz sizes 0..S_top (bytes) for each of nsc
      * load scales */
     double S_top, *sizes;
@@ -71,6 +70,15 @@ typedef struct {
     char val_msg[BB_ERRLEN];
     bb_validation val;
     bb_simopts val_opts;
+    /* what a committee reads first (committee.c): the pair to buy, the
+     * size for each load growth, the partitions when there are groups */
+    bba_design pair;
+    bba_answer *growth;         /* nsc answers, one per load scale */
+    int *growth_rc;
+    int has_part;
+    bba_partition part;
+    size_t part_n, *part_group;
+    char (*part_names)[BBA_NAME_LEN];
     /* the plots: idle-vs-size, load-distribution, lazy-idle, lazy-quiet */
     bb_figure fig[4];
 } bb_report;
@@ -86,9 +94,15 @@ void bb_report_validate(bb_report *r);
 /* bb_report_figures: draw the four plots (gnuplot); exits on failure. */
 void bb_report_figures(bb_report *r);
 void bb_report_free(bb_report *r);
+/* bb_report_committee: after bb_report_compute, the pair to buy, the
+ * sizes for the load growths and the partitions (committee.c). */
+void bb_report_committee(bb_report *r);
+void bb_report_committee_free(bb_report *r);
 
 /* The document: the preamble, then one function per section. */
 void bb_report_preamble(bb_doc *d, const bb_report *r);
+void bb_report_headline(bb_doc *d, const bb_report *r);
+void bb_report_sec_committee(bb_doc *d, const bb_report *r);
 void bb_report_sec_recommendation(bb_doc *d, const bb_report *r);
 void bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r);
 void bb_report_sec_load(bb_doc *d, const bb_report *r);

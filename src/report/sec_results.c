@@ -52,37 +52,42 @@ bb_report_sec_recommendation(bb_doc *d, const bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
     const bb_report_opts *o = &r->o;
-    char b1[64], b2[64], b3[64];
+    char b1[64], b2[64];
 
     bb_doc_section(d, "recommendation", "1. Recommendation");
-    bb_ctx_fmt_rate(ctx, b3, sizeof b3, ctx->pf.pfs_bw_Bps);
+    bb_report_headline(d, r);
     if (r->feasible) {
-        double size_b = r->S_star, bw_b = (double)r->bwq * r->qrate;
-
+        /* the pair to buy (committee.c), or the answer when it failed */
+        int paired = r->pair.status == BB_OK;
+        double size_b = paired ? r->pair.a.S_bytes : r->S_star;
+        double bw_b = paired ? r->pair.bb_bw_Bps : 0;
         char line[1400];
 
         bb_size_answer_line(ctx, &r->rec, r->rec_rc, o->target, line, sizeof line);
-        bb_ctx_fmt_rate(ctx, b2, sizeof b2, bw_b);
         bb_doc_para_id(d, "answer", "answer", "%s", line);
-        bb_doc_para(d, "Burst-buffer bandwidth: %s above the PFS bandwidth %s covers the "
-                    "instantaneous load in all but a fraction %g of time units (the smallest k "
-                    "with Pr(load > B + k) <= the target; from the exact distribution).", b2, b3,
-                    o->target);
         if (o->has_cost_tb || o->has_cost_gbs) {
+            bb_prices pr = { o->cost_tb, o->cost_gbs, 0, o->has_cost_tb, o->has_cost_gbs, 0,
+                             NULL };
             double ct = o->has_cost_tb ? o->cost_tb * size_b / 1e12 : 0;
             double cb = o->has_cost_gbs ? o->cost_gbs * bw_b / 1e9 : 0;
+            char m1[64], m2[64], m3[64], m4[64], m5[64];
 
+            bb_fmt_money(m1, sizeof m1, &pr, o->cost_tb);
+            bb_fmt_money(m2, sizeof m2, &pr, ct);
+            bb_fmt_money(m3, sizeof m3, &pr, o->cost_gbs);
+            bb_fmt_money(m4, sizeof m4, &pr, cb);
+            bb_fmt_money(m5, sizeof m5, &pr, ct + cb);
             bb_doc_table_begin(d, "cost", "item\tquantity\tunit price\tcost");
             if (o->has_cost_tb)
-                bb_doc_row(d, "capacity\t%.6g TB\t%g per TB\t%.2f", size_b / 1e12, o->cost_tb, ct);
+                bb_doc_row(d, "capacity\t%.6g TB\t%s per TB\t%s", size_b / 1e12, m1, m2);
             if (o->has_cost_gbs)
-                bb_doc_row(d, "bandwidth\t%.6g GB/s\t%g per GB/s\t%.2f", bw_b / 1e9, o->cost_gbs,
-                           cb);
-            bb_doc_row(d, "total\t\t\t%.2f", ct + cb);
+                bb_doc_row(d, "bandwidth\t%.6g GB/s\t%s per GB/s\t%s", bw_b / 1e9, m3, m4);
+            bb_doc_row(d, "total\t\t\t%s", m5);
             bb_doc_table_end(d);
         }
         if (ctx->has_system)
             preset_compared(d, r, size_b, bw_b);
+        bb_report_sec_committee(d, r);
     } else {
         char line[1400];
 

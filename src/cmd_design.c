@@ -1,0 +1,271 @@
+/* cmd_design.c: `bbsize design`, the cheapest design over a walk of PFS
+ * bandwidths: at each, the burst buffer (capacity and bandwidth, endurance
+ * included) that `bbsize size` gives there, its cost, and the cheapest
+ * (analytic/design.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "simcli.h"
+#include "grid.h"
+#include "progress.h"
+#include "replicate.h"
+
+enum { OPT_PFS_LIST = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
+      "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or a list "
+      "(required)", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_common common;
+    bb_tgtopts tgt;
+    bb_endopts end;
+    bb_prices prices;
+    bb_runopts run;
+    bb_qty_list pfs;
+    const char *file;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->common.out;
+        state->child_inputs[2] = &a->run;
+        state->child_inputs[3] = &a->tgt;
+        state->child_inputs[4] = &a->end;
+        state->child_inputs[5] = &a->prices;
+        break;
+    case OPT_PFS_LIST:
+        bb_qty_list_free(&a->pfs);
+        bb_grid_rates("pfs-bw", arg, &a->pfs);
+        /* the platform's is the first (bb_ctx_read needs one) */
+        a->common.pfs_bw = a->pfs.v[0];
+        break;
+    case ARGP_KEY_ARG:
+        bb_argp_file(state, arg, &a->file);
+        break;
+    case ARGP_KEY_END:
+        if (a->pfs.n == 0)
+            argp_error(state, "--pfs-bw RATES is required (e.g. 0.8TB/s:3TB/s:0.1TB/s)");
+        if (a->pfs.n > 10000)
+            argp_error(state, "--pfs-bw: at most 10000 PFS bandwidths (%zu given)", a->pfs.n);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
+    { &bb_endurance_argp, 0, NULL, 0 },
+    { &bb_prices_argp, 0, NULL, 0 },
+    { 0 }
+};
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "The cheapest design over PFS bandwidths: at each, the smallest burst buffer "
+    "(capacity and bandwidth; with --dwpd, endurance too) meeting the target, as "
+    "`bbsize size` gives it there, its cost, and the cheapest.\v"
+    "The buffer's bandwidth is the platform's when it has one (--bb-bw, the preset, the "
+    "file); else, without --cost-gbs, the one whose throttling takes half the idle "
+    "budget; else the cheapest share of the budget (bbsize-design(1)).  A PFS "
+    "bandwidth at or below the expected load has no design.  Designs run in parallel; "
+    "the output is the same for any --threads.",
+    children, NULL, NULL
+};
+
+typedef struct {
+    const bba_design_spec *sp;
+    const double *pfs;
+} walk;
+
+/* A unit never fails: a design's status is part of its result. */
+static int
+design_unit(size_t unit, void *result, const void *ctx, char *err)
+{
+    const walk *w = ctx;
+
+    (void)err;
+    bba_design_choose(w->sp, w->pfs[unit], result);
+    return BB_OK;
+}
+
+static const char *
+rule_name(bba_bw_rule r)
+{
+    return r == BBA_BW_FIXED ? "given" : r == BBA_BW_HALF ? "half of the idle budget"
+                                                          : "cheapest share";
+}
+
+
+int
+bb_cmd_design(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bba_design_spec sp;
+    bba_design *d;
+    double *pfs;
+    walk w;
+    long best;
+    int priced, rc, threads;
+    char err[BB_ERRLEN];
+    json_t *rows = NULL;
+    bb_meter meter;
+
+    memset(&a, 0, sizeof a);
+    bb_common_init(&a.common);
+    bb_tgtopts_init(&a.tgt);
+    bb_endopts_init(&a.end);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_read(&ctx, &a.common, a.file);
+    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
+        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
+               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    ctx.qn.target = a.tgt.target_idle;
+    memset(&sp, 0, sizeof sp);
+    sp.base = &ctx.qn;
+    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
+    sp.rule = ctx.pf.bb_bw_Bps > 0 ? BBA_BW_FIXED : a.prices.has_gbs ? BBA_BW_PRICED : BBA_BW_HALF;
+    sp.has_endurance = a.end.set;
+    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
+    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
+    d = calloc(a.pfs.n, sizeof *d);
+    pfs = calloc(a.pfs.n, sizeof *pfs);
+    if (d == NULL || pfs == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < a.pfs.n; i++)
+        pfs[i] = bb_qty_rate_Bps(&a.pfs.v[i], ctx.pf.time_unit_s);
+    w.sp = &sp;
+    w.pfs = pfs;
+    threads = a.run.threads > 0 ? a.run.threads : bb_grid_threads();
+    bb_meter_start(&meter, &a.common.out, "design", "PFS bandwidths", a.pfs.n);
+    rc = bbs_replicate_run(a.pfs.n, sizeof *d, d, design_unit, &w, threads,
+                           bb_grid_progress, &meter, err);
+    bb_meter_end(&meter);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    for (size_t i = 0; i < a.pfs.n; i++)
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
+            bb_die(bb_exit_status(d[i].status), "%s: PFS bandwidth %g bytes/s: %s",
+                   ctx.wl.source, pfs[i], d[i].err);
+    best = priced ? bba_design_cheapest(d, a.pfs.n) : -1;
+
+    if (a.common.out.csv)
+        printf("pfs_bw_bytes_per_s,feasible,bb_size_bytes,bb_bw_bytes_per_s,throttle_share,"
+               "idle_fraction,binding,bb_write_bytes_per_day,drive_writes_per_day,cost,"
+               "cheapest\n");
+    else if (a.common.out.json)
+        rows = json_array();
+    else
+        printf("%-12s %-11s %-12s %-10s %-8s %-12s %s\n", "PFS_BW", "BB_SIZE", "BB_BW", "IDLE",
+               "BINDS", "WRITES/DAY", priced ? "COST" : "");
+    for (size_t i = 0; i < a.pfs.n; i++) {
+        const bba_design *x = &d[i];
+        int ok = x->status == BB_OK;
+        const char *binds = !ok ? "none" : x->endurance_binds ? "endurance" : "idle";
+        double day = ok ? x->a.bb_write_Bps * 86400.0 : NAN;
+        double dwpd = ok ? bba_drive_writes_per_day(x->a.bb_write_Bps, x->a.S_bytes) : NAN;
+
+        if (a.common.out.csv) {
+            printf("%.17g,%d,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%d\n", x->pfs_bw_Bps,
+                   ok, ok ? x->a.S_bytes : NAN, x->bb_bw_Bps, x->share, ok ? x->a.idle : NAN,
+                   binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best);
+        } else if (a.common.out.json) {
+            json_t *o = json_pack("{s:f, s:b, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b}",
+                                  "pfs_bw_bytes_per_s", x->pfs_bw_Bps, "feasible", ok,
+                                  "bb_size_bytes", ok ? json_real(x->a.S_bytes) : json_null(),
+                                  "bb_bw_bytes_per_s",
+                                  x->bb_bw_Bps > 0 ? json_real(x->bb_bw_Bps) : json_null(),
+                                  "throttle_share", bb_json_real_or_null(x->share),
+                                  "idle_fraction", ok ? json_real(x->a.idle) : json_null(),
+                                  "binding", binds,
+                                  "bb_write_bytes_per_day", bb_json_real_or_null(day),
+                                  "drive_writes_per_day", bb_json_real_or_null(dwpd),
+                                  "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null(),
+                                  "cheapest", (long)i == best);
+
+            if (!ok)
+                json_object_set_new(o, "idle_limit", bb_json_real_or_null(x->a.idle_limit));
+            json_array_append_new(rows, o);
+        } else {
+            char pb[32], sz[32], bw[32], wd[32], c[48];
+
+            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, x->pfs_bw_Bps);
+            if (ok)
+                bb_ctx_fmt_size(&ctx, sz, sizeof sz, x->a.S_bytes);
+            else
+                snprintf(sz, sizeof sz, "none");
+            if (x->bb_bw_Bps > 0)
+                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, x->bb_bw_Bps);
+            else
+                snprintf(bw, sizeof bw, ok ? "unlimited" : "-");
+            if (ok && isfinite(dwpd))
+                snprintf(wd, sizeof wd, "%.3g", dwpd);
+            else
+                snprintf(wd, sizeof wd, "-");
+            c[0] = '\0';
+            if (priced && ok && isfinite(x->cost))
+                bb_fmt_money(c, sizeof c, &a.prices, x->cost);
+            printf("%-12s %-11s %-12s %-10.3g %-8s %-12s %s%s\n", pb, sz, bw,
+                   ok ? x->a.idle : x->a.idle_limit, binds, wd, c, (long)i == best ? " *" : "");
+        }
+    }
+    if (a.common.out.json) {
+        json_t *o = json_pack("{s:o, s:o, s:s, s:f, s:o}", "points", rows,
+                              "cheapest", best >= 0 ? json_integer(best) : json_null(),
+                              "bandwidth_rule", sp.rule == BBA_BW_FIXED ? "given"
+                                                : sp.rule == BBA_BW_HALF ? "half" : "priced",
+                              "target_idle", a.tgt.target_idle,
+                              "platform", bb_json_platform(&ctx));
+
+        if (priced)
+            json_object_set_new(o, "prices", json_pack("{s:f, s:f, s:f}", "tb", a.prices.tb,
+                                                       "bb_gbs", a.prices.gbs, "pfs_gbs",
+                                                       a.prices.pfs_gbs));
+        bb_json_print(o);
+    } else if (!a.common.out.csv) {
+        if (best >= 0) {
+            char pb[32], sz[32], bw[32], c[48];
+
+            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, d[best].pfs_bw_Bps);
+            bb_ctx_fmt_size(&ctx, sz, sizeof sz, d[best].a.S_bytes);
+            if (d[best].bb_bw_Bps > 0)
+                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, d[best].bb_bw_Bps);
+            else
+                snprintf(bw, sizeof bw, "unlimited bandwidth");
+            bb_fmt_money(c, sizeof c, &a.prices, d[best].cost);
+            printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer bandwidth: %s\n",
+                   pb, sz, bw, c, rule_name(sp.rule));
+        } else if (priced) {
+            printf("no design meets the target at these PFS bandwidths\n");
+        } else {
+            printf("buffer bandwidth: %s; give prices (--cost-tb, --cost-gbs, --cost-pfs-gbs) "
+                   "for the cheapest\n", rule_name(sp.rule));
+        }
+    }
+    free(d);
+    free(pfs);
+    bb_qty_list_free(&a.pfs);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}
+

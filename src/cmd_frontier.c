@@ -1,0 +1,239 @@
+/* cmd_frontier.c: `bbsize frontier`, the capacity-bandwidth frontier: for
+ * each burst-buffer bandwidth, the smallest capacity meeting the target,
+ * as `bbsize size --bb-bw` gives it (analytic/design.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "simcli.h"
+#include "grid.h"
+#include "progress.h"
+#include "replicate.h"
+
+enum { OPT_BB_LIST = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "bb-bw", OPT_BB_LIST, "RATES", 0,
+      "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose throttling "
+      "takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and unlimited)", 0 },
+    { 0 }
+};
+
+struct args {
+    bb_common common;
+    bb_tgtopts tgt;
+    bb_endopts end;
+    bb_prices prices;
+    bb_runopts run;
+    bb_qty_list bbw;
+    const char *file;
+};
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case ARGP_KEY_INIT:
+        state->child_inputs[0] = &a->common;
+        state->child_inputs[1] = &a->common.out;
+        state->child_inputs[2] = &a->run;
+        state->child_inputs[3] = &a->tgt;
+        state->child_inputs[4] = &a->end;
+        state->child_inputs[5] = &a->prices;
+        break;
+    case OPT_BB_LIST:
+        bb_qty_list_free(&a->bbw);
+        bb_grid_rates("bb-bw", arg, &a->bbw);
+        if (a->bbw.n > 10000)
+            argp_error(state, "--bb-bw: at most 10000 bandwidths (%zu given)", a->bbw.n);
+        break;
+    case ARGP_KEY_ARG:
+        bb_argp_file(state, arg, &a->file);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp_child children[] = {
+    { &bb_common_argp, 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
+    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
+    { &bb_endurance_argp, 0, NULL, 0 },
+    { &bb_prices_argp, 0, NULL, 0 },
+    { 0 }
+};
+static const struct argp argp = {
+    options, parse, "[FILE]",
+    "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
+    "capacity whose idle fraction is at most the target (with --dwpd, whose drives last "
+    "too), as `bbsize size --bb-bw` gives it; with prices, what each costs.\v"
+    "Below the smallest bandwidth any capacity needs (printed) no capacity suffices.  "
+    "Points run in parallel; the output is the same for any --threads.",
+    children, NULL, NULL
+};
+
+typedef struct {
+    const bba_design_spec *sp;
+    double pfs;
+    const double *bbw, *share;
+} line;
+
+static int
+point_unit(size_t unit, void *result, const void *ctx, char *err)
+{
+    const line *l = ctx;
+
+    (void)err;
+    bba_design_at(l->sp, l->pfs, l->bbw[unit], l->share[unit], result);
+    return BB_OK;
+}
+
+
+int
+bb_cmd_frontier(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bba_design_spec sp;
+    bba_design *d;
+    double *bbw, *share, least;
+    size_t n;
+    line l;
+    int priced, rc;
+    char err[BB_ERRLEN], lb[32];
+    json_t *rows = NULL;
+    bb_meter meter;
+
+    memset(&a, 0, sizeof a);
+    bb_common_init(&a.common);
+    bb_tgtopts_init(&a.tgt);
+    bb_endopts_init(&a.end);
+    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_ctx_read(&ctx, &a.common, a.file);
+    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
+        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
+               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    ctx.qn.target = a.tgt.target_idle;
+    memset(&sp, 0, sizeof sp);
+    sp.base = &ctx.qn;
+    sp.rule = BBA_BW_FIXED;
+    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
+    sp.has_endurance = a.end.set;
+    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
+    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
+    rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, 1.0, &least, err);
+    if (rc == BB_EINFEASIBLE)
+        bb_die(BB_EXIT_NO, "%s: no capacity suffices at any burst-buffer bandwidth: the expected "
+               "load is not below the PFS bandwidth", ctx.wl.source);
+    if (rc != BB_OK)
+        bb_ctx_die_answer(&ctx, rc, err);
+    n = a.bbw.n ? a.bbw.n : BBA_DESIGN_NSHARES + 1;
+    d = calloc(n, sizeof *d);
+    bbw = calloc(n, sizeof *bbw);
+    share = calloc(n, sizeof *share);
+    if (d == NULL || bbw == NULL || share == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        share[i] = NAN;
+        if (a.bbw.n) {
+            bbw[i] = bb_qty_rate_Bps(&a.bbw.v[i], ctx.pf.time_unit_s);
+            if (!(bbw[i] > 0))
+                bb_opt_die("bb-bw", "'%s': a bandwidth must be positive", "0");
+        } else if (i < BBA_DESIGN_NSHARES) {
+            share[i] = BBA_DESIGN_SHARES[i];
+            rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, share[i], &bbw[i], err);
+            if (rc != BB_OK)
+                bb_ctx_die_answer(&ctx, rc, err);
+        }   /* the last: unlimited (0) */
+    }
+    l = (line){ &sp, ctx.pf.pfs_bw_Bps, bbw, share };
+    bb_meter_start(&meter, &a.common.out, "frontier", "points", n);
+    rc = bbs_replicate_run(n, sizeof *d, d, point_unit, &l,
+                           a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
+                           bb_grid_progress, &meter, err);
+    bb_meter_end(&meter);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    for (size_t i = 0; i < n; i++)
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
+            bb_die(bb_exit_status(d[i].status), "%s: burst-buffer bandwidth %g bytes/s: %s",
+                   ctx.wl.source, bbw[i], d[i].err);
+
+    bb_ctx_fmt_rate(&ctx, lb, sizeof lb, least);
+    if (a.common.out.csv)
+        printf("bb_bw_bytes_per_s,throttle_share,feasible,bb_size_bytes,idle_fraction,"
+               "bandwidth_idle_fraction,binding,bb_write_bytes_per_day,cost\n");
+    else if (a.common.out.json)
+        rows = json_array();
+    else
+        printf("%-12s %-6s %-11s %-10s %-10s %-9s %s\n", "BB_BW", "SHARE", "BB_SIZE", "IDLE",
+               "THROTTLE", "BINDS", priced ? "COST" : "");
+    for (size_t i = 0; i < n; i++) {
+        const bba_design *x = &d[i];
+        int ok = x->status == BB_OK;
+        const char *binds = !ok ? "none" : x->endurance_binds ? "endurance" : "idle";
+
+        if (a.common.out.csv) {
+            printf("%.17g,%.17g,%d,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", bbw[i], share[i], ok,
+                   ok ? x->a.S_bytes : NAN, ok ? x->a.idle : NAN, x->a.idle_limit, binds,
+                   ok ? x->a.bb_write_Bps * 86400.0 : NAN, priced && ok ? x->cost : NAN);
+        } else if (a.common.out.json) {
+            json_array_append_new(rows, json_pack(
+                "{s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o}",
+                "bb_bw_bytes_per_s", bbw[i] > 0 ? json_real(bbw[i]) : json_null(),
+                "throttle_share", bb_json_real_or_null(share[i]), "feasible", ok,
+                "bb_size_bytes", ok ? json_real(x->a.S_bytes) : json_null(),
+                "idle_fraction", ok ? json_real(x->a.idle) : json_null(),
+                "bandwidth_idle_fraction", bb_json_real_or_null(x->a.idle_limit), "binding", binds,
+                "bb_write_bytes_per_day", ok ? bb_json_real_or_null(x->a.bb_write_Bps * 86400.0)
+                                             : json_null(),
+                "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null()));
+        } else {
+            char bw[32], sz[32], sh[16], c[48] = "";
+
+            if (bbw[i] > 0)
+                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
+            else
+                snprintf(bw, sizeof bw, "unlimited");
+            if (ok)
+                bb_ctx_fmt_size(&ctx, sz, sizeof sz, x->a.S_bytes);
+            else
+                snprintf(sz, sizeof sz, "none");
+            if (isnan(share[i]))
+                snprintf(sh, sizeof sh, "-");
+            else
+                snprintf(sh, sizeof sh, "%g", share[i]);
+            if (priced && ok && isfinite(x->cost))
+                bb_fmt_money(c, sizeof c, &a.prices, x->cost);
+            printf("%-12s %-6s %-11s %-10.3g %-10.3g %-9s %s\n", bw, sh, sz,
+                   ok ? x->a.idle : NAN, x->a.idle_limit, binds, c);
+        }
+    }
+    if (a.common.out.json) {
+        json_t *o = json_pack("{s:o, s:f, s:f, s:o}", "points", rows,
+                              "bb_bw_min_bytes_per_s", least, "target_idle", a.tgt.target_idle,
+                              "platform", bb_json_platform(&ctx));
+
+        bb_json_print(o);
+    } else if (!a.common.out.csv) {
+        printf("any capacity needs a burst-buffer bandwidth of at least %s (SHARE: the share of "
+               "the idle budget its throttling takes)\n", lb);
+    }
+    free(d);
+    free(bbw);
+    free(share);
+    bb_qty_list_free(&a.bbw);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}
+

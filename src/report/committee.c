@@ -1,0 +1,285 @@
+/* committee.c: what a procurement committee reads first in `bbsize
+ * report` (report.h): the headline (capacity and bandwidth to buy, and
+ * what the applications then wait, in minutes a day), the sizes for each
+ * load growth, the endurance of the drives at the answer, the static
+ * partitions against the shared buffer when the workload has groups, and
+ * a sentence when lazy draining gains nothing.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define LEVER_GAIN 0.01   /* quiet fraction lazy draining must add to count */
+
+/* The pair to buy: at the platform's PFS bandwidth, the buffer bandwidth
+ * given, or else the one whose throttling takes half the idle budget, and
+ * the capacity `bbsize size --bb-bw` answers there (analytic/design.h, as
+ * `bbsize design` chooses it). */
+static void
+pair(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    bba_question q = ctx->qn;
+    bba_design_spec sp;
+
+    q.target = r->o.target;
+    memset(&q.drain, 0, sizeof q.drain);
+    q.drain.eps = r->o.eps;
+    q.progress = NULL;
+    /* the default solver: --solver chooses the sections' solves, and a
+     * direct factorisation at the resolutions a design settles on takes
+     * minutes (the sizes agree to the solvers' tolerance) */
+    bba_solver_defaults(&q.so);
+    q.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
+    memset(&sp, 0, sizeof sp);
+    sp.base = &q;
+    sp.rule = ctx->pf.bb_bw_Bps > 0 ? BBA_BW_FIXED : BBA_BW_HALF;
+    bba_design_choose(&sp, ctx->pf.pfs_bw_Bps, &r->pair);
+    if (r->pair.status != BB_OK && r->pair.status != BB_EINFEASIBLE)
+        bb_warn("the burst-buffer bandwidth to buy: %s", r->pair.err);
+}
+
+/* The size for each load growth: the scenarios' fronts (grid.h). */
+static void
+growth(bb_report *r)
+{
+    bba_drain d = { 0, 0, 0, r->o.eps };
+    char err[BB_ERRLEN];
+
+    r->growth = calloc(r->nsc, sizeof *r->growth);
+    r->growth_rc = calloc(r->nsc, sizeof *r->growth_rc);
+    if (r->growth == NULL || r->growth_rc == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < r->nsc; i++) {
+        if (r->o.scales[i] == 1) {
+            /* the workload itself: the recommendation (grid.h: the same
+             * answer), not a second search */
+            r->growth[i] = r->rec;
+            r->growth_rc[i] = r->rec_rc;
+            continue;
+        }
+        r->growth_rc[i] = bba_front_size(r->sc[i].front, r->o.target, &d, &r->growth[i], err);
+        if (r->growth_rc[i] != BB_OK && r->growth_rc[i] != BB_EINFEASIBLE)
+            bb_warn("load x%g: %s", r->o.scales[i], err);
+    }
+}
+
+/* Static partitions, one per group, when the workload has a group column
+ * (analytic/partition.h, as `bbsize partition` at its defaults). */
+static void
+partitions(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bb_workload_file *wl = &ctx->wl;
+    bba_partition_spec sp;
+    bba_question q = ctx->qn;
+    char err[BB_ERRLEN];
+    int rc;
+
+    if (!wl->has_group)
+        return;
+    r->part_group = calloc(wl->n, sizeof *r->part_group);
+    r->part_names = calloc(wl->n, sizeof *r->part_names);
+    if (r->part_group == NULL || r->part_names == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < wl->n; i++) {
+        size_t g = 0;
+
+        while (g < r->part_n && strcmp(r->part_names[g], wl->group[i]) != 0)
+            g++;
+        if (g == r->part_n)
+            snprintf(r->part_names[r->part_n++], BBA_NAME_LEN, "%s", wl->group[i]);
+        r->part_group[i] = g;
+    }
+    q.target = r->o.target;
+    memset(&q.drain, 0, sizeof q.drain);
+    q.drain.eps = 1;
+    q.progress = NULL;
+    bba_solver_defaults(&q.so);   /* as pair() */
+    q.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
+    memset(&sp, 0, sizeof sp);
+    sp.base = &q;
+    sp.group = r->part_group;
+    sp.ngroups = r->part_n;
+    sp.steps = r->part_n > 100 ? (int)r->part_n : 100;
+    rc = bba_partition_solve(&sp, &r->part, err);
+    if (rc != BB_OK) {
+        bb_warn("partitions: %s", err);
+        r->part_n = 0;
+        return;
+    }
+    r->has_part = 1;
+}
+
+void
+bb_report_committee(bb_report *r)
+{
+    pair(r);
+    growth(r);
+    partitions(r);
+}
+
+void
+bb_report_committee_free(bb_report *r)
+{
+    free(r->growth);
+    free(r->growth_rc);
+    free(r->part_group);
+    free(r->part_names);
+    if (r->has_part)
+        bba_partition_free(&r->part);
+}
+
+/* ---- the document ------------------------------------------------------------ */
+
+void
+bb_report_headline(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_design *p = &r->pair;
+    char sz[64], bw[64], rec[64];
+    double minutes;
+
+    if (!r->feasible) {
+        bb_doc_para_id(d, "headline", NULL, "No burst buffer meets the target: the applications "
+                       "write more on average than the PFS drains (E/B = %.3g); add PFS "
+                       "bandwidth or reduce the load.", r->ratio);
+        return;
+    }
+    if (p->status != BB_OK) {
+        bb_ctx_fmt_size(ctx, sz, sizeof sz, r->S_star);
+        minutes = r->rec.idle * 1440;
+        bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer; applications "
+                       "then wait on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
+                       100 * r->rec.idle, minutes);
+        return;
+    }
+    bb_ctx_fmt_size(ctx, sz, sizeof sz, p->a.S_bytes);
+    minutes = p->a.idle * 1440;
+    if (p->bb_bw_Bps > 0) {
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, p->bb_bw_Bps);
+        bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer and %s of "
+                       "burst-buffer bandwidth; applications then wait on I/O %.2g%% of the "
+                       "time, about %.2g minutes a day.", sz, bw, 100 * p->a.idle, minutes);
+    } else {
+        bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer (its bandwidth "
+                       "never binds: no load exceeds the PFS bandwidth); applications then wait "
+                       "on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
+                       100 * p->a.idle, minutes);
+    }
+    if (ctx->pf.bb_bw_Bps > 0)
+        return;
+    bb_ctx_fmt_size(ctx, rec, sizeof rec, r->S_star);
+    bb_ctx_fmt_rate(ctx, bw, sizeof bw, p->bb_bw_Bps);
+    if (p->bb_bw_Bps > 0) {
+        char least[64];
+
+        bb_ctx_fmt_rate(ctx, least, sizeof least, r->rec.bb_bw_min_Bps);
+        bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
+                    "(the load above the PFS and buffer bandwidths together) takes half the "
+                    "idle budget, and the capacity keeps the other half (as bbsize design "
+                    "chooses it).  Below %s no capacity meets the target; with unlimited "
+                    "buffer bandwidth %s would do (the answer line below).", bw, least, rec);
+    }
+}
+
+static void
+growth_table(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    char sz[64];
+
+    bb_doc_table_begin(d, "growth-table", "load\tE/B\tsize\ttimes the recommendation");
+    for (size_t i = 0; i < r->nsc; i++) {
+        const bba_answer *a = &r->growth[i];
+
+        if (r->growth_rc[i] == BB_OK) {
+            bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+            if (r->feasible && r->S_star > 0)
+                bb_doc_row(d, "x%g\t%.3g\t%s\t%.3g", r->o.scales[i], a->load_ratio, sz,
+                           a->S_bytes / r->S_star);
+            else
+                bb_doc_row(d, "x%g\t%.3g\t%s\t-", r->o.scales[i], a->load_ratio, sz);
+        } else {
+            bb_doc_row(d, "x%g\t%.3g\tnone (E >= B)\t-", r->o.scales[i], a->load_ratio);
+        }
+    }
+    bb_doc_table_end(d);
+}
+
+static void
+endurance_line(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_answer *a = r->pair.status == BB_OK ? &r->pair.a : &r->rec;
+    char day[64], sz[64];
+
+    if (!r->feasible || !(a->S_bytes > 0) || !isfinite(a->bb_write_Bps))
+        return;
+    bb_ctx_fmt_size(ctx, day, sizeof day, a->bb_write_Bps * 86400.0);
+    bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+    bb_doc_para_id(d, "endurance", NULL, "Endurance: the %s buffer absorbs %s a day, %.3g "
+                   "drive writes per day (write amplification not included); enterprise SSDs "
+                   "are rated 1 to 3 a day.  When that is above the drives' rating, endurance "
+                   "and not stalls sets the capacity: bbsize size --dwpd D --waf W gives it.",
+                   sz, day, bba_drive_writes_per_day(a->bb_write_Bps, a->S_bytes));
+}
+
+static void
+partition_table(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_partition *p = &r->part;
+    char bw[64], sz[64], tot[64], sh[64];
+
+    if (!r->has_part)
+        return;
+    if (!p->feasible) {
+        bb_doc_para(d, "Static partitions, one per group: no split of the PFS bandwidth meets "
+                    "the target in every group.");
+        return;
+    }
+    bb_doc_table_begin(d, "partition-table", "group\tPFS bandwidth\tshare\tsize\tidle");
+    for (size_t g = 0; g < p->ngroups; g++) {
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, p->pfs_bw_Bps[g]);
+        bb_ctx_fmt_size(ctx, sz, sizeof sz, p->bytes[g]);
+        bb_doc_row(d, "%s\t%s\t%.2f\t%s\t%.3g", r->part_names[g], bw,
+                   (double)p->k[g] / p->steps, sz, p->a[g].idle);
+    }
+    bb_doc_table_end(d);
+    bb_ctx_fmt_size(ctx, tot, sizeof tot, p->total_bytes);
+    if (isfinite(p->shared_bytes)) {
+        bb_ctx_fmt_size(ctx, sh, sizeof sh, p->shared_bytes);
+        bb_doc_para_id(d, "partitions", NULL, "Static partitions, one per group, each with its "
+                       "share of the PFS bandwidth: %s in total against %s for one shared "
+                       "buffer (%.3g times): what partitioning costs (bbsize partition).", tot,
+                       sh, p->total_bytes / p->shared_bytes);
+    }
+}
+
+static void
+lever(bb_doc *d, const bb_report *r)
+{
+    if (!r->feasible || r->thr_msg[0] || !r->thr_feasible)
+        return;
+    if (r->thr_best.quiet - r->thr_greedy.quiet < LEVER_GAIN)
+        bb_doc_para_id(d, "lever-lazy", NULL, "Lazy draining gains nothing on this workload: "
+                       "at the recommended size its best threshold leaves the PFS quiet %.3g "
+                       "of the time against %.3g for greedy draining (section 4).",
+                       r->thr_best.quiet, r->thr_greedy.quiet);
+}
+
+void
+bb_report_sec_committee(bb_doc *d, const bb_report *r)
+{
+    bb_doc_para(d, "Sizes for each load growth asked (every bandwidth scaled, --load-scale), "
+                "beyond the plot's range:");
+    growth_table(d, r);
+    endurance_line(d, r);
+    partition_table(d, r);
+    lever(d, r);
+}

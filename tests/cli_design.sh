@@ -1,0 +1,127 @@
+#!/bin/sh
+# cli_design.sh: `bbsize design` and `bbsize frontier`: every point is what
+# `bbsize size` says for its PFS and burst-buffer bandwidths (endurance
+# included), costs are the prices times the quantities, the cheapest is the
+# least cost, the bandwidth rules (given, half the idle budget, cheapest
+# share), infeasible PFS bandwidths, thread independence, bad options.
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+
+PR="--cost-tb 100000 --cost-gbs 30000 --cost-pfs-gbs 20000"
+
+# size_of PFS BBW [ARGS...]: the size `bbsize size` answers (bytes; "" when none).
+size_of() {
+  _p=$1 _b=$2; shift 2
+  if [ "$_b" = "nan" ] || [ "$_b" = "0" ]; then
+    "$BBSIZE" size --pfs-bw "${_p}B/s" "$@" --json 2>/dev/null > "$T/s.json" || true
+  else
+    "$BBSIZE" size --pfs-bw "${_p}B/s" --bb-bw "${_b}B/s" "$@" --json 2>/dev/null > "$T/s.json" || true
+  fi
+  json_num bb_size_bytes "$T/s.json"
+}
+
+# agree FILE ARGS...: every feasible row of a design CSV equals `size`.
+agree() {
+  _f=$1; shift
+  _rows=0 _bad=0
+  while IFS=, read -r pfs feas sz bbw share idle binds rest; do
+    [ "$pfs" = pfs_bw_bytes_per_s ] && continue
+    _rows=$((_rows + 1))
+    got=$(size_of "$pfs" "$bbw" "$@")
+    if [ "$feas" = 1 ]; then
+      w=$(awk -v a="$sz" 'BEGIN { printf "%.17g", a }')
+      g=$(awk -v a="$got" 'BEGIN { printf "%.17g", a }')
+      [ "$w" = "$g" ] || { echo "# PFS $pfs BB_BW $bbw: design $sz, size $got"; _bad=$((_bad + 1)); }
+    else
+      [ -z "$got" ] || { echo "# PFS $pfs: design infeasible, size $got"; _bad=$((_bad + 1)); }
+    fi
+  done < "$_f"
+  [ "$_rows" -gt 0 ] && [ "$_bad" -eq 0 ]
+}
+
+# 1. Half the idle budget to throttling (no bandwidth price, no B_BB).
+run "$BBSIZE" design --pfs-bw 0.5TB/s,0.8TB/s,1.6TB/s,2.4TB/s --cost-tb 100000 --cost-pfs-gbs 20000 --csv
+status_is 0 "design over four PFS bandwidths exits 0"
+cp "$T/out" "$T/half.csv"
+check_cmd "one row per PFS bandwidth plus the header" test "$(wc -l < "$T/half.csv")" -eq 5
+check "0.5 TB/s is below the expected load (544 GB/s): no design" \
+  'awk -F, "NR == 2 { exit !(\$2 == 0) }" "$T/half.csv"'
+check_cmd "every design equals bbsize size at its PFS and buffer bandwidth" agree "$T/half.csv"
+check "throttling takes half the idle budget: bandwidth idle = target / 2 at most" \
+  '(for r in 3 4 5; do b=$(awk -F, -v r=$r "NR == r { print \$4 }" "$T/half.csv"); p=$(awk -F, -v r=$r "NR == r { print \$1 }" "$T/half.csv");
+     "$BBSIZE" size --pfs-bw "${p}B/s" --bb-bw "${b}B/s" --json 2>/dev/null > "$T/b.json";
+     awk -v x="$(json_num bandwidth_idle_fraction "$T/b.json")" "BEGIN { exit !(x <= 0.0005 && x > 0.0004) }" || exit 1; done)'
+check "cost = 100000 per TB + 20000 per PFS GB/s (the buffer bandwidth unpriced)" \
+  'awk -F, "NR > 2 { c = 100000 * \$3 / 1e12 + 20000 * \$1 / 1e9; d = c - \$10; if (d < 0) d = -d; if (d > 1e-6 * c) exit 1 }" "$T/half.csv"'
+check "the cheapest is the least cost" \
+  'awk -F, "NR > 2 { if (min == \"\" || \$10 < min) { min = \$10; at = NR } } NR > 1 && \$11 == 1 { c = NR } END { exit !(c == at) }" "$T/half.csv"'
+
+# 2. A given burst-buffer bandwidth stays; endurance through the front door.
+run "$BBSIZE" design --pfs-bw 1TB/s:2TB/s:0.5TB/s --bb-bw 2TB/s --dwpd 3 --waf 2 $PR --csv
+status_is 0 "design with a given bandwidth and a drive rating exits 0"
+cp "$T/out" "$T/fixed.csv"
+check "the given bandwidth (2 TB/s) at every PFS bandwidth" \
+  'awk -F, "NR > 1 && \$4 != 2000000000000 { exit 1 }" "$T/fixed.csv"'
+check "endurance sets the size (26 drive writes a day against 3 x 5/5 / 2)" \
+  'awk -F, "NR > 1 && \$7 != \"endurance\" { exit 1 }" "$T/fixed.csv"'
+check_cmd "every design equals bbsize size --dwpd 3 --waf 2" agree "$T/fixed.csv" --dwpd 3 --waf 2
+check "the drives last: writes a day x waf <= 3 x size" \
+  'awk -F, "NR > 1 && \$8 * 2 > 3 * \$3 * (1 + 1e-9) { exit 1 }" "$T/fixed.csv"'
+
+# 3. The cheapest share of the idle budget when bandwidth has a price.
+run "$BBSIZE" design --pfs-bw 1TB/s,1.6TB/s $PR --csv --threads 2
+status_is 0 "design with a bandwidth price exits 0"
+cp "$T/out" "$T/priced.csv"
+check_cmd "the priced designs equal bbsize size at their bandwidth" agree "$T/priced.csv"
+# No share of the frontier at 1 TB/s is cheaper than the one chosen (the
+# frontier's own shares, settled, priced the same way).
+"$BBSIZE" frontier --pfs-bw 1TB/s $PR --csv 2>/dev/null > "$T/front.csv"
+check "the chosen share is no dearer than any point of the frontier (1 TB/s)" \
+  'c=$(awk -F, "NR == 2 { print \$10 }" "$T/priced.csv");
+   awk -F, -v c="$c" "NR > 1 && \$3 == 1 && \$9 < c * (1 - 1e-3) { exit 1 }" "$T/front.csv"'
+run "$BBSIZE" design --pfs-bw 1TB/s,1.6TB/s $PR --csv --threads 1
+check_cmd "the same output on one thread" cmp -s "$T/out" "$T/priced.csv"
+
+# 4. The frontier: every point is `size --bb-bw`, capacity falls as the
+# bandwidth grows, the bandwidth's own idle is the share of the target.
+run "$BBSIZE" frontier --csv
+status_is 0 "frontier exits 0"
+cp "$T/out" "$T/fr.csv"
+check_cmd "eight points (seven shares and unlimited) plus the header" test "$(wc -l < "$T/fr.csv")" -eq 9
+n=0 bad=0
+while IFS=, read -r bbw share feas sz rest; do
+  [ "$bbw" = bb_bw_bytes_per_s ] && continue
+  got=$(size_of 1450000000000 "$bbw")
+  [ "$(awk -v a="$sz" 'BEGIN { printf "%.17g", a }')" = "$(awk -v a="$got" 'BEGIN { printf "%.17g", a }')" ] || bad=$((bad + 1))
+  n=$((n + 1))
+done < "$T/fr.csv"
+check_cmd "every frontier point equals bbsize size --bb-bw (8 points)" test "$n" -eq 8 -a "$bad" -eq 0
+check "capacity does not grow with bandwidth" \
+  'awk -F, "NR > 1 { if (NR > 2 && \$4 > prev) exit 1; prev = \$4 }" "$T/fr.csv"'
+check "throttling idles at most its share of the target" \
+  'awk -F, "NR > 1 && \$2 != \"nan\" && \$6 > \$2 * 0.001 * (1 + 1e-9) { exit 1 }" "$T/fr.csv"'
+run "$BBSIZE" frontier --bb-bw 1TB/s,1.5TB/s --json
+status_is 0 "frontier at given bandwidths exits 0"
+check "below the least bandwidth (1.0875 TB/s) no capacity suffices" \
+  'grep -q "\"feasible\": false" "$T/out" && grep -q "\"feasible\": true" "$T/out"'
+check "the least bandwidth any capacity needs is reported (1.087 TB/s rounded up to 1% of B)" \
+  'test "$(json_num bb_bw_min_bytes_per_s "$T/out")" = 1087500000000.0'
+
+# 5. Bad input.
+run "$BBSIZE" design --cost-tb 1
+status_is 64 "design without --pfs-bw: usage error"
+err_has "--pfs-bw RATES is required" "... naming the option"
+run "$BBSIZE" design --pfs-bw 1TB/s --cost-tb -5
+status_is 64 "a negative price: usage error"
+err_has "cost-tb" "... naming the option"
+run "$BBSIZE" design --pfs-bw 1TB/s --currency '<b>'
+status_is 64 "markup as a currency: usage error"
+run "$BBSIZE" size --dwpd 0
+status_is 64 "--dwpd 0: usage error"
+run "$BBSIZE" size --dwpd 1 --waf 0.5
+status_is 64 "--waf below 1: usage error"
+run "$BBSIZE" frontier --pfs-bw 0.5TB/s
+status_is 1 "frontier with E >= B: status 1"
+err_has "no capacity suffices" "... saying why"
+t_done
