@@ -20,6 +20,7 @@
 #include "onoff.h"
 #include "effbw.h"
 #include "fluid.h"
+#include "fluid_approx.h"
 #include "answer.h"
 
 #endif

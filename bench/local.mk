@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks: built and run by `make bench`, never by `make check`.
 EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker \
-	bench/b_fluid
+	bench/b_fluid bench/b_fluid_approx
 bench_b_onoff_SOURCES = bench/b_onoff.c
 bench_b_onoff_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_fluid_SOURCES = bench/b_fluid.c
+bench_b_fluid_approx_SOURCES = bench/b_fluid_approx.c
+bench_b_fluid_approx_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_fluid_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_analytic_SOURCES = bench/b_analytic.c
 bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)

@@ -479,7 +479,22 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
     size_t n = bba_front_vanished(ctx->front, &frac), o = 0;
 
     buf[0] = '\0';
-    if (n > 0)
+    if (!a->exact && a->model == BBA_MODEL_FLUID && !isnan(a->idle_low)) {
+        o += (size_t)snprintf(buf + o, len - o, "; approximate: idle fraction in [%.3g, %.3g]",
+                              a->idle_low, a->idle_high);
+        if (o < len && !isnan(a->S_low_bytes)) {
+            char lo[64], hi[64];
+
+            bb_ctx_fmt_size(ctx, lo, sizeof lo, a->S_low_bytes);
+            if (isfinite(a->S_high_bytes))
+                bb_ctx_fmt_size(ctx, hi, sizeof hi, a->S_high_bytes);
+            else
+                snprintf(hi, sizeof hi, "unbounded");
+            o += (size_t)snprintf(buf + o, len - o, ", size for the target in [%s, %s]", lo,
+                                  hi);
+        }
+    }
+    if (o < len && n > 0)
         o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
                               "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
                               100 * frac);
@@ -672,6 +687,10 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
     json_object_set_new(o, "exact", json_boolean(a->exact));
     json_object_set_new(o, "idle_fraction_low", real_or_null(a->idle_low));
     json_object_set_new(o, "idle_fraction_high", real_or_null(a->idle_high));
+    if (!isnan(a->S_low_bytes)) {
+        json_object_set_new(o, "bb_size_bytes_low", real_or_null(a->S_low_bytes));
+        json_object_set_new(o, "bb_size_bytes_high", real_or_null(a->S_high_bytes));
+    }
     if (a->model != BBA_MODEL_BERNOULLI) {
         json_object_set_new(o, "phases", json_real(a->phases));
         json_object_set_new(o, "phases_solved", json_integer((json_int_t)a->phases_solved));
