@@ -590,7 +590,7 @@ bba_fluid_approx_folded(const bba_fluid_approx *a)
     return a->folded;
 }
 
-/* The interval's factor at S: exp(W ln spread + C folded) (header). */
+/* The interval's factor at S: exp(max(ln spread, C folded)) (header). */
 static int
 factor(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle, double *f,
        char *err)
@@ -598,7 +598,7 @@ factor(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double 
     double ls;
     int rc = bba_fluid_approx_spread(a, S, pol, idle, &ls, err);
 
-    *f = exp(BBA_FLUID_APPROX_W * ls + BBA_FLUID_APPROX_C * a->folded);
+    *f = exp(fmax(ls, BBA_FLUID_APPROX_C * a->folded));
     return rc;
 }
 

@@ -61,9 +61,9 @@
 
 #include "fluid.h"
 
-/* The interval's factor f = exp(W ln(spread) + C folded) (above). */
-#define BBA_FLUID_APPROX_W 1.0
-#define BBA_FLUID_APPROX_C 0.15
+/* The interval's factor f = exp(max(ln spread, C folded)) (above),
+ * C calibrated on half of bench/b_fluid_approx's workloads. */
+#define BBA_FLUID_APPROX_C 0.225
 
 /* bba_fluid_lambda: Lambda(theta) of one ON/OFF source (above), 1/s, for
  * b > 0, 0 < p < 1, L > 0, theta >= 0 (per byte).  O(1). */

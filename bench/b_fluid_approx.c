@@ -50,7 +50,7 @@ typedef struct {
     char tag[128];
 } workload;
 
-/* Workload i: 8 to 12 distinct applications (or 14 to 20 as 7 to 4
+/* Workload i: 8 to 11 distinct applications (or 14 to 20 as 7 to 4
  * distinct ones repeated), the paper's generator for p and b (load
  * alpha, p ~ U(0, p_max)), ON periods L0 x U(0.5, 2); some with a buffer
  * bandwidth, some lazy (those small enough for the dense solves). */
@@ -79,7 +79,7 @@ make(int i, workload *w, char *err)
         w->Bbb = i % 4 == 1 ? (0.5 + unif(&s)) * TB : 0;
         w->lazy = i % 4 == 2;
     } else {
-        distinct = 8 + (int)(mix(&s) % 5);
+        distinct = 8 + (int)(mix(&s) % 4);
     }
     rc = bba_generate_paper((size_t)distinct, w->pmax, w->load, 1 * TB, 0,
                             (unsigned long)(1000 + i), apps, err);

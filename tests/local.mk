@@ -179,3 +179,9 @@ tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
 tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
+
+check_PROGRAMS += tests/t_fluid_approx
+tests_t_fluid_approx_SOURCES = tests/t_fluid_approx.c tests/testutil.h
+tests_t_fluid_approx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_approx_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_approx
