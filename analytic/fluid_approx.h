@@ -11,46 +11,51 @@
  * m = 1/L) with x = theta b - a - m:
  *     Lambda(theta) = (x + sqrt(x^2 + 4 a theta b)) / 2.
  * The content of an infinite buffer drained at B has the tail
- * P(X > x) ~ C e^(-theta* x), theta* > 0 the root of
+ * P(X > x) ~ K e^(-theta* x), theta* > 0 the root of
  *     sum_i Lambda_i(theta) = theta B
  * (Elwalid and Mitra 1993; Kesidis, Walrand and Chang 1993), fixed by the
  * sources' mean, burstiness and peak together.
  *
- * Folding.  A group of sources (counts N_i of (b_i, p_i, L_i)), N = sum N_i
- * of them, mean rate M = sum N_i p_i b_i, becomes N identical ON/OFF
- * sources (b, p, L) with the same mean and the same sum of Lambda at
- * theta* (so the folded model has the full model's theta* and mean), and
- * one more moment:
- *   PEAK      b = sum N_i b_i / N (the same peak rate), p = M / (N b);
- *   VARIANCE  b (1 - p) = sum N_i b_i^2 p_i (1 - p_i) / M, b p = M / N (the
- *             same instantaneous variance; PEAK when that b cannot hold the
- *             group's Lambda);
- * L then solves N Lambda(theta*; b, p, L) = sum N_i Lambda_i(theta*) (Lambda
- * increases with L from theta p b to theta b, and the group's sum lies
- * strictly between those limits, so the root exists and is unique).  A
- * group of identical sources folds to itself.  Without a finite theta*
- * (E >= B: no root; the peak rate <= B: no overflow) the folds match the
- * asymptotic variance 2 b^2 p (1 - p)^2 L instead (Lambda's second
- * derivative at 0).  Sources of p = 1 (constant rates), p = 0 or rate 0
- * have no phase and pass through unchanged, and so do B, B_BB and the
- * policy: the folded model is a fluid model like any other.
+ * Folding.  A group of sources (counts N_i of (b_i, p_i, L_i); mean rate
+ * M = sum N_i p_i b_i, peak R = sum N_i b_i, instantaneous variance
+ * V = sum N_i b_i^2 p_i (1 - p_i)) becomes N identical ON/OFF sources
+ * (b, p, L): N identical sources with the group's mean, peak and variance
+ * would number n = R M (1 - M/R) / V (the group's count when they are
+ * identical, fewer when a few large sources dominate); N is n rounded
+ * (FLOOR and CEIL in the variants below), within [1, count].  b and p keep
+ * the mean and the variance with N sources: b p = M / N,
+ * b (1 - p) = V / M.  L then solves N Lambda(theta*; b, p, L) =
+ * sum N_i Lambda_i(theta*), so the folded model has the workload's mean
+ * and theta*: Lambda increases with L from theta p b to theta b, and the
+ * group's sum lies strictly between N theta p b and N theta b (else, the
+ * variance's b not being above it, b = R / N, p = M / R keep the peak
+ * instead, where it always does).  A group of identical sources folds to
+ * itself.  Without a finite theta* (E >= B: no root; the peak rate <= B:
+ * no overflow) L matches the asymptotic variance 2 b^2 p (1 - p)^2 L
+ * (Lambda's second derivative at 0).  Sources of p = 1 (constant rates),
+ * p = 0 or rate 0 have no phase and pass through unchanged, and so do B,
+ * B_BB and the policy: the folded model is a fluid model like any other.
  *
  * Partition.  The distinct sources are ranked by their effect on the tail,
  * N_i (Lambda_i(theta*) - theta* p_i b_i) (their effective bandwidth above
  * their mean; the asymptotic variance without theta*).  The k of largest
  * effect are kept exact, the rest, sorted by rate b, are cut into g
  * contiguous groups of near-equal count, each folded; P = prod over the
- * classes of (N + 1) must stay within the budget.  The model answered
- * with keeps the most classes (k + g, then the larger k) within budget.
+ * classes of (N + 1) (N rounded up) must stay within the budget.  The
+ * model answered with keeps the most classes (k + g, then the larger k).
+ * folded: the share of the total effect in the folded sources.
  *
- * Interval.  Each of several variants keeps theta* and the mean: the
- * primary (its partition, PEAK), the same partition with VARIANCE, and
- * the partitions with one more and one fewer exact source within the
- * budget (PEAK).  Their spread at a size measures what the folding does
- * not fix (the prefactor C); the interval is the primary's idle divided
- * and multiplied by the largest ratio between two variants' idle,
- * raised to the power BBA_FLUID_APPROX_WIDEN: see docs/fluid.md for the
- * benchmark that measured its coverage.
+ * Interval.  Variants that each keep theta* and the mean: the primary's
+ * partition with N rounded down and up, the partitions with one more and
+ * one fewer exact source within the budget, and the same rule within a
+ * quarter of the budget.  At a size, spread = max / min of the idle
+ * fractions of the primary and its variants, and the interval is
+ *     [idle / f, idle f],  f = exp(max(ln spread, C folded)):
+ * what the foldings disagree by, and at least a term in the size of the
+ * folded part.  C was calibrated on one half of the workloads of
+ * bench/b_fluid_approx (the smallest multiple of 0.025 covering 95% of
+ * its points); docs/fluid.md gives the coverage on the other half and
+ * against the simulator.
  *
  * Ownership: the object owns its models.  Thread safety: after
  * bba_fluid_approx_new, the const functions may run concurrently. */
@@ -84,10 +89,11 @@ typedef struct bba_fluid_approx bba_fluid_approx;
  * classes c[0..n-1] under o, each variant within phase_budget phases
  * (>= 4).  When the whole model fits, it is the only model and the
  * answer is exact.  Errors: BB_EINVAL (a class out of its domain, the
- * message names it; a budget below 4), BB_ETOOBIG (the sources of
- * largest effect with a phase... cannot fit: never with a budget >= 4),
- * the errors of bba_fluid_new, BB_ENOMEM.  Cost: a few bba_fluid_new of
- * at most phase_budget phases, plus O(n^2). */
+ * message names it; a budget below 4), BB_ETOOBIG (even one folded class
+ * exceeds the budget: a single group whose rounded count is above
+ * budget - 1), the errors of bba_fluid_new, BB_ENOMEM.  Cost: up to six
+ * bba_fluid_new of at most phase_budget phases, plus O(u^3) for the
+ * partitions of u distinct sources. */
 int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                          long phase_budget, bba_fluid_approx **out, char *err);
 
@@ -104,9 +110,9 @@ const bba_fluid_class *bba_fluid_approx_classes(const bba_fluid_approx *a, size_
 double bba_fluid_approx_theta(const bba_fluid_approx *a);
 
 /* bba_fluid_approx_interval: [*lo, *hi] around idle (the primary model's
- * idle fraction at S_bytes under pol), from the variants evaluated at the
- * same point; lo = hi = idle when exact.  Errors: those of
- * bba_fluid_eval.  Cost: one evaluation per variant (three or four). */
+ * idle fraction at S_bytes under pol; hi at most 1), from the variants
+ * evaluated at the same point; lo = hi = idle when exact.  Errors: those
+ * of bba_fluid_eval.  Cost: one evaluation per variant (up to five). */
 int bba_fluid_approx_interval(const bba_fluid_approx *a, double S_bytes,
                               const bba_fluid_policy *pol, double idle, double *lo, double *hi,
                               char *err);
@@ -122,19 +128,19 @@ int bba_fluid_approx_spread(const bba_fluid_approx *a, double S_bytes,
 double bba_fluid_approx_folded(const bba_fluid_approx *a);
 
 /* bba_fluid_approx_size_interval: the sizes S_lo <= S_hi bracketing the
- * primary model's size S_bytes for target under ps: the sizes at which
- * the interval's upper and lower ends reach the target, taken on the
- * log-linear tail through the variants (each variant's size for the
- * target, spread by the interval's factor).  S_lo = S_hi = S when exact.
- * Errors: those of bba_fluid_size_min on a variant (BB_EINFEASIBLE: a
- * variant cannot reach the target; *S_hi is then +inf and BB_OK is
- * returned).  Cost: a size search per variant. */
+ * primary model's size S_bytes for target under ps: with f the
+ * interval's factor at S_bytes, where the primary's idle fraction
+ * reaches target f (S_lo; 0 when target f >= 1) and target / f (S_hi;
+ * +inf when it never does).  S_lo = S_hi = S when exact.  Errors: those
+ * of bba_fluid_eval and bba_fluid_size_min.  Cost: the interval's
+ * evaluations and two size searches on the primary. */
 int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
                                    const bba_policy_spec *ps, double S_bytes, double *S_lo,
                                    double *S_hi, char *err);
 
-/* bba_fluid_approx_describe: one line, e.g. "6 sources exact, 14 folded
- * into 1 class keeping the tail's decay rate (theta* = ...)". */
+/* bba_fluid_approx_describe: one line, e.g. "5 of 20 classes exact; 15
+ * sources folded into 1 class keeping their mean, variance and the tail's
+ * decay rate (35% of the burstiness)"; "exact" when nothing is folded. */
 void bba_fluid_approx_describe(const bba_fluid_approx *a, char *buf, size_t len);
 
 #endif
