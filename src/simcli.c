@@ -211,12 +211,6 @@ bb_sim_mode_name(bbs_bb_mode m)
     return m == BBS_BB_PERIODIC ? "periodic" : m == BBS_BB_ONOFF ? "onoff" : "bernoulli";
 }
 
-json_t *
-bb_json_real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* A duration option in time units: a plain number counts time units, a
  * number with a unit is converted with the time unit. */
 static double

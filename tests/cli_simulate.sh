@@ -33,7 +33,7 @@ echo "1..34"
 
 S="$BBSIZE simulate $T/small.csv --bb-size 5 --horizon 500 --replications 6"
 $S --json --seed 7 >"$T/a.json"
-for k in idle_mean idle_ci_low idle_ci_high quiet_mean replications seed events; do
+for k in idle_fraction idle_fraction_low idle_fraction_high quiet_fraction replications seed events; do
     grep -q "\"$k\":" "$T/a.json" || { echo "# missing $k"; false; } || break
 done && ok "simulate --json has the issue's keys" || notok "simulate --json has the issue's keys"
 check "JSON records the seed and replications" \
@@ -59,8 +59,8 @@ check "text output gives the interval and the units" \
 $BBSIZE validate "$T/small.csv" --bb-size 0:10:5 --horizon 500 --replications 6 --seed 7 \
     --csv >"$T/v.csv"
 check "validate --csv: a header and one row per size" \
-    '[ "$(sed -n 1p "$T/v.csv" | cut -d, -f1-7)" = "bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,idle_ci_high,agrees" ] && [ "$(wc -l <"$T/v.csv")" -eq 4 ]'
-sim_mean=$(sed -n 's/.*"idle_mean": \([^,]*\),.*/\1/p' "$T/a.json")
+    '[ "$(sed -n 1p "$T/v.csv" | cut -d, -f1-7)" = "bb_size_quanta,bb_size_bytes,idle_fraction,simulated_idle_fraction,simulated_idle_fraction_low,simulated_idle_fraction_high,agrees" ] && [ "$(wc -l <"$T/v.csv")" -eq 4 ]'
+sim_mean=$(sed -n 's/.*"idle_fraction": \([^,]*\),.*/\1/p' "$T/a.json")
 row_mean=$(awk -F, '$1 == 5 { print $4 }' "$T/v.csv")
 check "validate row at S = 5 equals simulate at S = 5 ($row_mean vs $sim_mean)" \
     'awk -v a="$sim_mean" -v b="$row_mean" "BEGIN { d = a - b; exit !(d < 1e-8 && d > -1e-8) }"'
@@ -74,7 +74,9 @@ check "0:3000:100 gives 31 rows" '[ "$(wc -l <"$T/r.csv")" -eq 32 ]'
 $BBSIZE validate --bb-size 0:200TB:10TB --horizon 50 --replications 2 --json --quiet >"$T/u.json"
 check "a range with units (0:200TB:10TB) gives 21 rows" \
     '[ "$(grep -c "\"bb_size_quanta\"" "$T/u.json")" -eq 21 ]'
-check "validate --json rows carry agrees" 'grep -q "\"agrees\": \(true\|false\)" "$T/u.json"'
+check "validate --json rows carry agrees" 'grep -q "\"agrees\": \(true\|false\|null\)" "$T/u.json"'
+check "validate --json: an inconclusive row's agrees is null" \
+    'grep -A1 "\"agrees\": null" "$T/u.json" | grep -q "\"verdict\": \"inconclusive\""'
 $BBSIZE validate "$T/small.csv" --bb-size 5 --horizon 500 --replications 6 --seed 7 >"$T/vt"
 check "validate text has a verdict per row" 'grep -Eq "agrees|gap" "$T/vt" && grep -q "sizes agree" "$T/vt"'
 check "--help exits 0 and names --replications" \

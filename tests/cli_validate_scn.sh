@@ -134,8 +134,8 @@ t_run "small scenario: json, 2 threads" 0 "$BBSIZE" validate --scenario "$T/smal
     --replications 4 --json --threads 2 --quiet
 if cmp -s "$T/out" "$T/j1"; then t_ok "same bytes for 1 and 2 threads"
 else t_fail "same bytes for 1 and 2 threads" "$T/out" "$T/j1"; fi
-lo=$(json_num stall_ci_low "$T/j1") hi=$(json_num stall_ci_high "$T/j1")
-mean=$(json_num stall_mean "$T/j1") pred=$(json_num predicted_idle "$T/j1")
+lo=$(json_num simulated_idle_fraction_low "$T/j1") hi=$(json_num simulated_idle_fraction_high "$T/j1")
+mean=$(json_num simulated_idle_fraction "$T/j1") pred=$(json_num idle_fraction "$T/j1")
 t_close "lo <= mean <= hi, all in [0, 1]" "$(awk -v l="$lo" -v m="$mean" -v h="$hi" -v p="$pred" \
     'BEGIN { print (0 <= l && l <= m && m <= h && h <= 1 && 0 <= p && p <= 1) }')" 1 0
 # the cosmoflow job only reads: p = 0, b = 0
@@ -149,8 +149,8 @@ t_close "its S is 9 buffer nodes x 4 GB" "$(tail -n 1 "$T/out" | cut -d, -f2)" 3
 # sizes and pauses make the replications differ (a real interval)
 t_run "trace scenario: json" 0 "$BBSIZE" validate --scenario "$SRCDIR/data/scenarios/traces-small.ini" \
     --replications 4 --capacity 300MB --json --quiet
-t_close "trace scenario: replications differ" "$(awk -v l="$(json_num stall_ci_low "$T/out")" \
-    -v h="$(json_num stall_ci_high "$T/out")" 'BEGIN { print (h > l) }')" 1 0
+t_close "trace scenario: replications differ" "$(awk -v l="$(json_num simulated_idle_fraction_low "$T/out")" \
+    -v h="$(json_num simulated_idle_fraction_high "$T/out")" 'BEGIN { print (h > l) }')" 1 0
 
 # bad input
 printf '[job c]\nmodel = checkpoint\nranks = 2\n' >"$T/nopfs.ini"
