@@ -858,8 +858,8 @@ bba_front_describe(const bba_front *f, char *buf, size_t len)
             char ad[256];
 
             bba_fluid_approx_describe(f->fa, ad, sizeof ad);
-            snprintf(buf, len, "model fluid, approximate (%.3g phases, solved in %ld: %s)%s%s",
-                     f->fluid_phases, P, ad,
+            snprintf(buf, len, "model fluid, approximate (%.3g phases: %s)%s%s",
+                     f->fluid_phases, ad,
                      f->n_memoryless > 0 ? "; memoryless applications at a time unit of " : "",
                      f->n_memoryless > 0 ? tu : "");
         }

@@ -668,8 +668,8 @@ bba_fluid_approx_describe(const bba_fluid_approx *a, char *buf, size_t len)
     folded = a->n_sources;
     for (size_t i = 0; i < v->k; i++)
         folded -= v->c[i].count;
-    snprintf(buf, len, "%zu of %zu classes exact; %ld source%s folded into %zu class%s "
-             "keeping their mean, variance and the tail's decay rate (%.0f%% of the "
-             "burstiness)", v->k, a->n_units, folded, folded == 1 ? "" : "s", v->g,
-             v->g == 1 ? "" : "es", 100 * a->folded);
+    snprintf(buf, len, "%zu of %zu classes exact, %ld source%s folded into %zu class%s "
+             "keeping mean, variance and decay rate; %.0f%% of the burstiness", v->k,
+             a->n_units, folded, folded == 1 ? "" : "s", v->g, v->g == 1 ? "" : "es",
+             100 * a->folded);
 }

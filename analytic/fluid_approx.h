@@ -138,9 +138,9 @@ int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
                                    const bba_policy_spec *ps, double S_bytes, double *S_lo,
                                    double *S_hi, char *err);
 
-/* bba_fluid_approx_describe: one line, e.g. "5 of 20 classes exact; 15
- * sources folded into 1 class keeping their mean, variance and the tail's
- * decay rate (35% of the burstiness)"; "exact" when nothing is folded. */
+/* bba_fluid_approx_describe: one line, e.g. "5 of 20 classes exact, 15
+ * sources folded into 1 class keeping mean, variance and decay rate; 35%
+ * of the burstiness"; "exact" when nothing is folded. */
 void bba_fluid_approx_describe(const bba_fluid_approx *a, char *buf, size_t len);
 
 #endif

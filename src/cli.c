@@ -520,7 +520,7 @@ void
 bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target, char *buf,
                     size_t len)
 {
-    char sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
+    char sz[64], q[64], rb[64], pfs[64], md[256], notes[600];
     const char *pol = a->lazy ? "lazy" : "greedy";
     size_t o;
 

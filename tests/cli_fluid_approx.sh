@@ -15,7 +15,7 @@ set -eu
 run "$BBSIZE" size "$T/paper.csv"
 status_is 0 "size: the folded model answers 2^20 phases"
 t_match "size: the answer says it is approximate and how" \
-  'model fluid, approximate \(1\.05e\+06 phases, solved in [0-9]+: [0-9]+ of 20 classes exact' "$T/out"
+  'model fluid, approximate \(1\.05e\+06 phases: [0-9]+ of 20 classes exact' "$T/out"
 t_match "size: the answer gives the interval" 'idle fraction in \[[0-9.e-]+, [0-9.e-]+\], size for the target in \[' "$T/out"
 
 run "$BBSIZE" size "$T/paper.csv" --json
