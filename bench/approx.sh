@@ -23,7 +23,6 @@ set -eu
 : "${REPS:=3}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-approx.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-now() { date +%s.%N; }
 
 echo "## 1. Against the exact solver ($BAPPROX 0 $NW)"
 echo
@@ -65,18 +64,7 @@ echo
 
 echo "## 3. Speed"
 echo
-best() {
-  b=""
-  i=0
-  while [ $i -lt "$REPS" ]; do
-    t0=$(now)
-    "$@" >"$T/out"
-    t1=$(now)
-    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { d = z - a; if (b == "" || d < b) b = d; printf "%.4f", b }')
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. "$(dirname "$0")/best.sh"
 cat >"$T/example.csv" <<'CSV'
 #@ pfs-bw = 1 TB/s
 name,p,bw,burst

@@ -16,15 +16,6 @@
 
 #define TB 1e12
 
-static void
-assert_rel(double x, double ref, double tol)
-{
-    if (!(fabs(x - ref) <= tol * fabs(ref)))
-        print_error("%.17g vs %.17g: relative error %.3g above %g\n", x, ref,
-                    fabs(x - ref) / fabs(ref), tol);
-    assert_true(fabs(x - ref) <= tol * fabs(ref));
-}
-
 /* Lambda is a root of det(Q + theta R - x I) = 0, the larger one; its
  * slope at 0 is the mean p b and its curvature the asymptotic variance
  * 2 b^2 p (1 - p)^2 L (the two-state formula 2 b^2 a m / (a + m)^3). */
@@ -44,12 +35,12 @@ lambda_closed_form(void **state)
         double h = 1e-6, l1 = bba_fluid_lambda(b, p, L, h), l2 = bba_fluid_lambda(b, p, L, 2 * h);
         double slope = l1 / h, curv = (l2 - 2 * l1) / (h * h);
 
-        assert_rel(slope, p * b, 1e-3);
-        assert_rel(curv, 2 * b * b * a * m / pow(a + m, 3), 1e-3);
-        assert_rel(curv, 2 * b * b * p * (1 - p) * (1 - p) * L, 1e-3);
+        tu_assert_rel(slope, p * b, 1e-3);
+        tu_assert_rel(curv, 2 * b * b * a * m / pow(a + m, 3), 1e-3);
+        tu_assert_rel(curv, 2 * b * b * p * (1 - p) * (1 - p) * L, 1e-3);
     }
     /* tiny theta: no cancellation (the naive form loses every digit) */
-    assert_rel(bba_fluid_lambda(b, p, L, 1e-14) / 1e-14, p * b, 1e-6);
+    tu_assert_rel(bba_fluid_lambda(b, p, L, 1e-14) / 1e-14, p * b, 1e-6);
 }
 
 /* One ON/OFF source into an infinite buffer: the tail decays at
@@ -65,14 +56,14 @@ decay_one_source(void **state)
 
     (void)state;
     assert_int_equal(bba_fluid_decay(&c, 1, B, &th, err), BB_OK);
-    assert_rel(th, mu / (b - B) - lam / B, 1e-11);
+    tu_assert_rel(th, mu / (b - B) - lam / B, 1e-11);
     /* constant sources shift B */
     {
         bba_fluid_class c2[2] = { { b, p, L, 1 }, { 0.25, 1.0, 0, 2 } };
         double th2;
 
         assert_int_equal(bba_fluid_decay(c2, 2, B + 0.5, &th2, err), BB_OK);
-        assert_rel(th2, th, 1e-11);
+        tu_assert_rel(th2, th, 1e-11);
     }
 }
 
@@ -109,17 +100,17 @@ folded_keeps_decay(void **state)
     assert_int_equal(bba_fluid_approx_new(c, 20, &o, 256, &a, err), BB_OK);
     assert_false(bba_fluid_approx_exact(a));
     assert_true(bba_fluid_phases(bba_fluid_approx_model(a)) <= 256);
-    assert_rel(bba_fluid_approx_theta(a), th, 1e-12);
+    tu_assert_rel(bba_fluid_approx_theta(a), th, 1e-12);
     f = bba_fluid_approx_classes(a, &nf);
     assert_true(nf < 20);
     assert_int_equal(bba_fluid_decay(f, nf, o.pfs_bw_Bps, &thf, err), BB_OK);
-    assert_rel(thf, th, 1e-9);
+    tu_assert_rel(thf, th, 1e-9);
     for (size_t i = 0; i < 20; i++)
         E += c[i].count * c[i].p * c[i].rate_Bps;
     for (size_t i = 0; i < nf; i++)
         Ef += f[i].count * f[i].p * f[i].rate_Bps;
-    assert_rel(Ef, E, 1e-12);
-    assert_rel(bba_fluid_mean_rate(bba_fluid_approx_model(a)), E, 1e-12);
+    tu_assert_rel(Ef, E, 1e-12);
+    tu_assert_rel(bba_fluid_mean_rate(bba_fluid_approx_model(a)), E, 1e-12);
     bba_fluid_approx_free(a);
 }
 
@@ -145,8 +136,8 @@ exact_when_it_fits(void **state)
     assert_int_equal(bba_fluid_new(c, 6, &o, &m, err), BB_OK);
     assert_int_equal(bba_fluid_eval(m, 5 * TB, &pol, &r1, err), BB_OK);
     assert_int_equal(bba_fluid_eval(bba_fluid_approx_model(a), 5 * TB, &pol, &r2, err), BB_OK);
-    assert_rel(r2.idle, r1.idle, 1e-13);
-    assert_rel(r2.quiet, r1.quiet, 1e-13);
+    tu_assert_rel(r2.idle, r1.idle, 1e-13);
+    tu_assert_rel(r2.quiet, r1.quiet, 1e-13);
     assert_int_equal(bba_fluid_approx_interval(a, 5 * TB, &pol, r2.idle, &lo, &hi, err), BB_OK);
     assert_true(lo == r2.idle && hi == r2.idle);
     assert_int_equal(bba_fluid_approx_size_interval(a, 1e-3, &ps, 7 * TB, &slo, &shi, err),
