@@ -386,6 +386,26 @@ choose(const unit *u, size_t nu, long budget, const unit **order, size_t *first,
     return any;
 }
 
+/* Build the variant (k, g, kind) into a->v[a->nv] unless it has the same
+ * classes as one built already (rounding often changes no count). */
+static int
+add_variant(bba_fluid_approx *a, const unit *u, size_t nu, size_t k, size_t g, int kind,
+            const bba_fluid_class *pass, size_t npass, const bba_fluid_opts *o, char *err)
+{
+    variant *v = &a->v[a->nv];
+    int rc = variant_new(u, nu, k, g, kind, a->theta, pass, npass, o, v, err);
+
+    if (rc != BB_OK)
+        return rc;
+    for (int i = 0; i < a->nv; i++)
+        if (a->v[i].n == v->n && memcmp(a->v[i].c, v->c, v->n * sizeof *v->c) == 0) {
+            variant_free(v);
+            return BB_OK;
+        }
+    a->nv++;
+    return BB_OK;
+}
+
 int
 bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                      long budget, bba_fluid_approx **out, char *err)
@@ -481,38 +501,19 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
         }
         a->folded = all > 0 ? f / all : 0;
     }
-    for (int kind = FOLD_ROUND; kind <= FOLD_CEIL; kind++) {
-        rc = variant_new(u, nu, kbest, gbest, kind, a->theta, pass, npass, o, &a->v[a->nv],
-                         err);
-        if (rc != BB_OK)
-            goto out;
-        a->nv++;
-    }
+    for (int kind = FOLD_ROUND; kind <= FOLD_CEIL && rc == BB_OK; kind++)
+        rc = add_variant(a, u, nu, kbest, gbest, kind, pass, npass, o, err);
     /* one more exact unit, one fewer */
-    for (int d = 1; d >= -1; d -= 2) {
-        size_t k = kbest + d;
-
-        if (d < 0 && kbest == 0)
-            continue;
-        if (k >= nu || gk[k] == (size_t)-1)
-            continue;
-        rc = variant_new(u, nu, k, gk[k], FOLD_ROUND, a->theta, pass, npass, o, &a->v[a->nv],
-                         err);
-        if (rc != BB_OK)
-            goto out;
-        a->nv++;
-    }
+    if (rc == BB_OK && kbest + 1 < nu && gk[kbest + 1] != (size_t)-1)
+        rc = add_variant(a, u, nu, kbest + 1, gk[kbest + 1], FOLD_ROUND, pass, npass, o, err);
+    if (rc == BB_OK && kbest > 0 && gk[kbest - 1] != (size_t)-1)
+        rc = add_variant(a, u, nu, kbest - 1, gk[kbest - 1], FOLD_ROUND, pass, npass, o, err);
     /* a coarser folding: the same rule within a quarter of the budget */
-    {
+    if (rc == BB_OK) {
         size_t kc, gc;
 
-        if (budget / 4 >= 2 && choose(u, nu, budget / 4, order, first, idx, gk, &kc, &gc)) {
-            rc = variant_new(u, nu, kc, gc, FOLD_ROUND, a->theta, pass, npass, o,
-                             &a->v[a->nv], err);
-            if (rc != BB_OK)
-                goto out;
-            a->nv++;
-        }
+        if (budget / 4 >= 2 && choose(u, nu, budget / 4, order, first, idx, gk, &kc, &gc))
+            rc = add_variant(a, u, nu, kc, gc, FOLD_ROUND, pass, npass, o, err);
     }
 out:
     free(u);
