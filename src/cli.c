@@ -532,8 +532,9 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
         bb_ctx_fmt_rate(ctx, need, sizeof need, a->bb_bw_min_Bps);
         snprintf(buf, len, "no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
                  "applications %.4g of the time whatever its size, above the target %g; a "
-                 "burst-buffer bandwidth of at least %s would allow it", bbw, a->idle_limit,
-                 target, need);
+                 "burst-buffer bandwidth of at least %s would allow it%s", bbw, a->idle_limit,
+                 target, need,
+                 a->exact ? "" : " (approximate: from the folded fluid model)");
         return;
     }
     if (rc == BB_EINFEASIBLE) {
