@@ -540,8 +540,9 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
     if (rc == BB_EINFEASIBLE) {
         snprintf(buf, len, "no burst-buffer size suffices: the expected load is %.4g times the "
                  "PFS bandwidth (%s), so as the buffer grows the idle fraction only falls to "
-                 "%s%.4g > %g; add PFS bandwidth or reduce the load", a->load_ratio, pfs,
-                 a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", a->idle_limit, target);
+                 "%s%.4g > %g%s; add PFS bandwidth or reduce the load", a->load_ratio, pfs,
+                 a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", a->idle_limit, target,
+                 a->exact ? "" : " (approximate: from the folded fluid model)");
         return;
     }
     bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
