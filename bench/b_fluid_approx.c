@@ -5,10 +5,16 @@
  * Usage: bench/b_fluid_approx [FIRST [COUNT [BUDGET_DIV]]]
  *   workloads FIRST .. FIRST + COUNT - 1 (default 0, 24); each is built
  *   from its index alone (below); the approximation's budget is the exact
- *   phase count / BUDGET_DIV (default 64), at least 16.
- * Columns: the workload; the exact and approximate sizes for idle <= 1e-3
- * and the size interval; at the approximate size, the exact idle and the
- * interval; at half the exact size, the same.
+ *   phase count / BUDGET_DIV (default 64), at least 32.  Workload i is in
+ *   the calibration half when (i / 4) is even, else in the validation
+ *   half (each block of four has every kind).
+ * Columns: the workload; its half; the phases; the exact and approximate
+ * sizes for idle <= 1e-3 and the size interval; at the approximate size,
+ * the exact idle and the interval; at half the exact size, the same; the
+ * time to build the folded model and find its size; the folding.  Then
+ * the coverage per half, the median half-width and errors, and one "raw"
+ * line per point (half, ln(exact / approx idle), ln spread, folded share)
+ * from which bench/approx.sh calibrates C (fluid_approx.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
