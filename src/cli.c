@@ -18,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
@@ -435,6 +436,9 @@ warn_vanished(const bb_ctx *ctx)
             n > 1 ? "them" : "it");
 }
 
+/* One command runs one search at a time. */
+static bb_meter solves;
+
 void
 bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
 {
@@ -446,8 +450,10 @@ bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
         ctx->qn.drain = st->drain;
         ctx->qn.settle_bytes = st->settle_bytes;
     }
-    if (bb_progress_enabled(&ctx->opt->out))
-        ctx->qn.progress = bb_progress_cb;
+    /* the solves of a search: their number is not known in advance */
+    bb_meter_start(&solves, &ctx->opt->out, "search", "solves", 0);
+    ctx->qn.progress = bb_progress_cb;
+    ctx->qn.progress_ctx = &solves;
     rc = bba_front_new(&ctx->qn, &ctx->front, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
@@ -617,8 +623,9 @@ bb_progress_enabled(const bb_outopts *o)
 void
 bb_progress_cb(void *ctx, int evaluations, long S, double idle)
 {
-    (void)ctx;
-    fprintf(stderr, "bbsize: solve %d: %ld quanta -> idle %.3g\n", evaluations, S, idle);
+    (void)S;
+    (void)idle;
+    bb_meter_update(ctx, (size_t)evaluations);
 }
 
 void

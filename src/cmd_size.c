@@ -47,7 +47,7 @@ static const struct argp_child children[] = {
 static const struct argp argp = {
     NULL, parse, "[FILE]",
     "The smallest burst-buffer size whose idle fraction is at most the target.\v"
-    "Exit status 1 when no size suffices (expected load >= PFS bandwidth).",
+    "Exit status 1 when no size suffices: the expected load is at least the PFS bandwidth, or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
     children, NULL, NULL
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "grid.h"
 #include "scnmode.h"
 #include "simcli.h"
 #include "valrun.h"
@@ -137,58 +138,28 @@ more_json(double x)
     return x > 0 ? json_integer((json_int_t)fmin(x, 9e18)) : json_integer(0);
 }
 
-static _Noreturn void
-range_die(const char *arg, const char *why)
-{
-    fprintf(stderr, "bbsize: option '--bb-size': '%s': %s\n", arg, why);
-    exit(BB_EXIT_USAGE);
-}
-
-/* Parse SIZE or FIRST:LAST:STEP into bytes; *out is malloc'ed. */
+/* SIZE, a list or FIRST:LAST:STEP (the grid's one range parser) into
+ * bytes (or data units); *out is malloc'ed. */
 static size_t
 parse_sizes(const char *arg, double **out)
 {
-    char buf[256], *part[3], *save = NULL, msg[256];
-    bb_qty q[3];
-    int np = 0;
-    size_t n;
+    bb_qty_list l;
     double *S;
+    size_t n;
 
-    if (strlen(arg) >= sizeof buf)
-        range_die(arg, "too long");
-    strcpy(buf, arg);
-    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-        if (np == 3)
-            range_die(arg, "expected SIZE or FIRST:LAST:STEP");
-        part[np++] = t;
+    bb_grid_sizes("bb-size", arg, &l);
+    if (l.n > MAX_SIZES) {
+        bb_qty_list_free(&l);
+        bb_die(BB_EXIT_USAGE, "option '--bb-size': '%s': more than %d sizes", arg, MAX_SIZES);
     }
-    if (np != 1 && np != 3)
-        range_die(arg, "expected SIZE or FIRST:LAST:STEP");
-    for (int i = 0; i < np; i++)
-        if (bb_parse_size(part[i], &q[i], msg, sizeof msg) < 0)
-            range_die(arg, msg);
-    if (np == 1) {
-        S = malloc(sizeof *S);
-        if (S == NULL)
-            bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        S[0] = q[0].v;
-        *out = S;
-        return 1;
-    }
-    if (!(q[2].v > 0))
-        range_die(arg, "the step is not positive");
-    if (q[1].v < q[0].v)
-        range_die(arg, "LAST is smaller than FIRST");
-    if ((q[1].v - q[0].v) / q[2].v + 1 > MAX_SIZES)
-        range_die(arg, "more than 10000 sizes");
-    n = (size_t)floor((q[1].v - q[0].v) / q[2].v * (1 + 1e-12)) + 1;
-    S = malloc(n * sizeof *S);
+    S = malloc(l.n * sizeof *S);
     if (S == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        S[k] = q[0].v + (double)k * q[2].v;
-    }
+    for (size_t k = 0; k < l.n; k++)
+        S[k] = l.v[k].v;
     *out = S;
+    n = l.n;
+    bb_qty_list_free(&l);
     return n;
 }
 
