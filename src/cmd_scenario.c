@@ -211,11 +211,11 @@ print_run(const bb_scn_run *R, const scn_args *a)
                                                              R->par.local_delay_s, "global",
                                                              R->par.global_delay_s));
         bb_json_print(json_pack(
-            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
+            "{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
             "s:I, s:I}}",
             "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
             "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
-            "placement", place_name(s), "seed", (json_int_t)s->seed, "mechanisms", mech, "jobs", jobs,
+            "placement", place_name(s), "seed", bb_json_seed(s->seed), "mechanisms", mech, "jobs", jobs,
             "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
             "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
             "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,
@@ -320,6 +320,39 @@ static const char cmp_doc[] =
     "and their slowdown (mix / alone), and the mean message latency per rank (MFNetSim's "
     "\"avg msg time\") and its growth.";
 
+/* The slowdowns compare a job with itself: say on stderr where the two
+ * files give it, or the machine, something else. */
+static void
+warn_unlike(const bb_scn_run R[2], const int *match, const scn_args *a)
+{
+    const bbs_scenario *s0 = &R[0].s, *s1 = &R[1].s;
+
+    if (strcmp(s0->preset, s1->preset) != 0 || strcmp(s0->codes, s1->codes) != 0
+        || R[0].topo->nodes != R[1].topo->nodes)
+        bb_warn("%s and %s run on different machines (%s, %d nodes; %s, %d nodes): the "
+                "slowdowns mix the machine's effect with the other jobs'", a->files[0],
+                a->files[1], s0->preset[0] ? s0->preset : s0->codes, R[0].topo->nodes,
+                s1->preset[0] ? s1->preset : s1->codes, R[1].topo->nodes);
+    if (s0->routing != s1->routing)
+        bb_warn("%s and %s route differently (%s, %s): the slowdowns mix the routing's effect "
+                "with the other jobs'", a->files[0], a->files[1],
+                bbs_net_route_name(s0->routing), bbs_net_route_name(s1->routing));
+    for (int j = 0; j < s0->njobs; j++) {
+        const bbs_scn_job *x = &s0->jobs[j], *y = &s1->jobs[match[j]];
+        const char *mx = bbs_scn_job_model_name(x), *my = bbs_scn_job_model_name(y);
+
+        if (x->ranks != y->ranks || strcmp(mx, my) != 0
+            || (!x->trace && !y->trace
+                && (x->model.iterations != y->model.iterations
+                    || x->model.compute_s != y->model.compute_s)))
+            bb_warn("job '%s' differs between %s (line %d: %s, %d ranks) and %s (line %d: %s, "
+                    "%d ranks%s): its slowdown compares two different jobs", x->name,
+                    a->files[0], x->line, mx, x->ranks, a->files[1], y->line, my, y->ranks,
+                    x->ranks == y->ranks && strcmp(mx, my) == 0
+                        ? ", other iterations or compute time" : "");
+    }
+}
+
 int
 bb_cmd_compare(int argc, char **argv)
 {
@@ -345,6 +378,7 @@ bb_cmd_compare(int argc, char **argv)
                    "same names)", a.files[0], R[0].s.jobs[j].name, R[0].s.jobs[j].line,
                    a.files[1]);
     }
+    warn_unlike(R, match, &a);
     scn_exec(R, 2, a.run.threads);
     report_speed(&R[0], &a);
     report_speed(&R[1], &a);
