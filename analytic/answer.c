@@ -32,6 +32,7 @@ struct bba_front {
     /* CHAIN: the modulated chain (model.onoff points here); for the
      * approximation, the reduced model and one class fewer */
     bba_onoff onoff, onoff_check;
+    bba_effbw_approx *approx;   /* the approximation's correction, or NULL */
     int chain_exact, has_check;
     int chain_no_bbbw;       /* B_BB binds: the chain cannot answer */
     size_t classes_total;
@@ -86,6 +87,8 @@ has_bursts(const bba_question *q)
 static void
 discrete_free(bba_front *f)
 {
+    bba_effbw_approx_free(f->approx);
+    f->approx = NULL;
     bba_onoff_free(&f->onoff);
     bba_onoff_free(&f->onoff_check);
     bba_model_free(&f->model);
@@ -104,7 +107,7 @@ static int
 attach_chain(bba_front *f, char *err)
 {
     bba_onoff full;
-    double th_full, th_r;
+    double th_full;
     size_t k;
     int rc;
 
@@ -151,14 +154,11 @@ attach_chain(bba_front *f, char *err)
             return rc;
     }
     f->model.onoff = &f->onoff;
-    f->model.idle_decay = 0;
-    if (bba_effbw_ms_attach(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, err)
-        != BB_OK) {
-        /* the many-sources factor does not apply: the decay-rate one */
-        if (bba_effbw_decay(&f->onoff, &th_r, err) != BB_OK)
-            th_r = th_full;
-        f->model.idle_decay = th_full - th_r;
-    }
+    rc = bba_effbw_approx_new(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu,
+                              BBA_EFFBW_MANY_SOURCES, &f->approx, err);
+    if (rc != BB_OK)
+        return rc;
+    f->model.approx = f->approx;
     f->chain_exact = 0;
     return BB_OK;
 }
@@ -879,7 +879,8 @@ bba_front_describe(const bba_front *f, char *buf, size_t len)
         snprintf(buf, len, "model chain approximate (%zu burst classes, %.3g phases: %zu kept "
                  "exact in %ld phases, %s for the rest), time unit %s", f->classes_total,
                  f->phases_total, f->onoff.n_classes, f->onoff.n_phases,
-                 f->onoff.ms ? "many-sources correction" : "effective-bandwidth decay", tu);
+                 bba_effbw_approx_kind(f->approx) == BBA_EFFBW_MANY_SOURCES
+                     ? "many-sources correction" : "effective-bandwidth decay", tu);
     else
         snprintf(buf, len, "model chain (%zu burst class%s, %ld phases), time unit %s",
                  f->onoff.n_classes, f->onoff.n_classes == 1 ? "" : "es", f->onoff.n_phases, tu);

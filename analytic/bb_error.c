@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bb_error.h"
 
@@ -34,5 +35,19 @@ bb_strstatus(int code)
     case BB_EIO: return "eio";
     case BB_EINFEASIBLE: return "einfeasible";
     default: return "unknown";
+    }
+}
+
+void
+bb_fmt_apart(double x, double y, char *bx, char *by, size_t len)
+{
+    int d = 4;
+
+    snprintf(bx, len, "%.*g", d, x);
+    snprintf(by, len, "%.*g", d, y);
+    while (x != y && strcmp(bx, by) == 0 && d < 17) {
+        d++;
+        snprintf(bx, len, "%.*g", d, x);
+        snprintf(by, len, "%.*g", d, y);
     }
 }

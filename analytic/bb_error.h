@@ -9,6 +9,8 @@
 #ifndef BBSIZE_ANALYTIC_BB_ERROR_H
 #define BBSIZE_ANALYTIC_BB_ERROR_H
 
+#include <stddef.h>
+
 #define BB_ERRLEN 512
 
 enum bb_status {
@@ -33,6 +35,12 @@ enum bb_status {
  * `return bb_seterr(err, BB_EINVAL, "...")`. */
 int bb_seterr(char *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* bb_fmt_apart: x and y into bx and by (len bytes each, >= 32) with the
+ * fewest significant digits, 4 to 17, at which they print differently
+ * (the same 4 digits when they are equal), so that a message comparing
+ * two numbers never shows two equal-looking ones. */
+void bb_fmt_apart(double x, double y, char *bx, char *by, size_t len);
 
 /* bb_strstatus: a constant one-word name for a status code ("ok", "einval"...). */
 const char *bb_strstatus(int code);

@@ -1,4 +1,5 @@
-/* effbw.c: effective bandwidths and the decay rate theta* (effbw.h).
+/* effbw.c: effective bandwidths, the decay rate theta*, the reduced model
+ * and the corrections of its answers (effbw.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -166,43 +167,65 @@ out:
     return rc;
 }
 
-/* ---- The many-sources correction (effbw.h) ---------------------------- */
+/* ---- The corrections (effbw.h) ------------------------------------------ */
 
 #define MS_GRID 160
 
-struct bba_onoff_ms {
-    bba_onoff full;   /* classes and D0 factors only */
-    double theta;     /* the full model's theta*, the grid's centre */
+struct bba_effbw_approx {
+    bba_effbw_kind kind;
+    const bba_onoff *r;  /* the reduced model, borrowed */
+    bba_onoff full;      /* classes and D0 factors only */
+    double theta;        /* the full model's theta*, the grid's centre */
+    double decay;        /* DECAY: theta* - theta*_R per quantum */
 };
 
 int
-bba_effbw_ms_attach(bba_onoff *r, size_t n, const long *b, const double *p,
-                    const double *L, char *err)
+bba_effbw_approx_new(const bba_onoff *r, size_t n, const long *b, const double *p,
+                     const double *L, bba_effbw_kind kind, bba_effbw_approx **out, char *err)
 {
-    bba_onoff_ms *ms = calloc(1, sizeof *ms);
+    bba_effbw_approx *a;
     int rc;
 
-    if (ms == NULL)
+    *out = NULL;
+    if (kind != BBA_EFFBW_MANY_SOURCES && kind != BBA_EFFBW_DECAY)
+        return bb_seterr(err, BB_EINVAL, "unknown correction %d", (int)kind);
+    a = calloc(1, sizeof *a);
+    if (a == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory for a correction");
-    rc = bba_onoff_init(&ms->full, n, b, p, L, r->B, 0, -1, err);
+    a->kind = kind;
+    a->r = r;
+    rc = bba_onoff_init(&a->full, n, b, p, L, r->B, 0, -1, err);
     if (rc == BB_OK)
-        rc = bba_effbw_decay(&ms->full, &ms->theta, err);
+        rc = bba_effbw_decay(&a->full, &a->theta, err);
     if (rc != BB_OK) {
-        bba_effbw_ms_free(ms);
+        bba_effbw_approx_free(a);
         return rc;
     }
-    bba_effbw_ms_free(r->ms);
-    r->ms = ms;
+    if (kind == BBA_EFFBW_DECAY) {
+        double th_r;
+
+        /* r never overflows on its own: no decay of its own to replace */
+        if (bba_effbw_decay(r, &th_r, NULL) != BB_OK)
+            th_r = a->theta;
+        a->decay = a->theta - th_r;
+    }
+    *out = a;
     return BB_OK;
 }
 
 void
-bba_effbw_ms_free(bba_onoff_ms *ms)
+bba_effbw_approx_free(bba_effbw_approx *a)
 {
-    if (ms == NULL)
+    if (a == NULL)
         return;
-    bba_onoff_free(&ms->full);
-    free(ms);
+    bba_onoff_free(&a->full);
+    free(a);
+}
+
+bba_effbw_kind
+bba_effbw_approx_kind(const bba_effbw_approx *a)
+{
+    return a->kind;
 }
 
 /* lam[g (nmax + 1) + t] = log E e^(th[g] A_t) of model m, t = 1..nmax. */
@@ -268,14 +291,15 @@ ms_rate(const double *lam, const double *th, int nmax, double S, double B, int *
     return best;
 }
 
-double
-bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S)
+/* exp(I_r(S) - I_full(S)). */
+static double
+ms_factor(const bba_effbw_approx *a, long S)
 {
     double th[MS_GRID], If = 0, Ir = 0, *lf = NULL, *lr = NULL;
     int nmax = 64;
 
     for (int g = 0; g < MS_GRID; g++)
-        th[g] = ms->theta / 30.0 * pow(900.0, (double)g / (MS_GRID - 1));
+        th[g] = a->theta / 30.0 * pow(900.0, (double)g / (MS_GRID - 1));
     for (;;) {
         int af, ar;
 
@@ -288,10 +312,10 @@ bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S)
             free(lr);
             return NAN;
         }
-        ms_lmgf(&ms->full, th, nmax, lf);
-        ms_lmgf(r, th, nmax, lr);
-        If = ms_rate(lf, th, nmax, (double)S, (double)r->B, &af);
-        Ir = ms_rate(lr, th, nmax, (double)S, (double)r->B, &ar);
+        ms_lmgf(&a->full, th, nmax, lf);
+        ms_lmgf(a->r, th, nmax, lr);
+        If = ms_rate(lf, th, nmax, (double)S, (double)a->r->B, &af);
+        Ir = ms_rate(lr, th, nmax, (double)S, (double)a->r->B, &ar);
         if ((4 * af <= 3 * nmax && 4 * ar <= 3 * nmax) || nmax >= 1 << 16)
             break;
         nmax *= 2;
@@ -299,4 +323,29 @@ bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S)
     free(lf);
     free(lr);
     return exp(Ir - If);
+}
+
+double
+bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol)
+{
+    if (a->kind == BBA_EFFBW_DECAY)
+        return exp(-a->decay * (double)S);
+    if (pol != NULL && pol->lazy)
+        S -= lround((1.0 - pol->eps) * (double)pol->threshold);
+    return ms_factor(a, S);
+}
+
+void
+bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
+                       bba_measures *me)
+{
+    double f = bba_effbw_approx_factor(a, S, pol), idle = me->idle * f;
+
+    if (idle > 1)
+        idle = 1;
+    /* a product below the double range keeps its logarithm */
+    me->log10_idle = idle > 0 ? log10(idle)
+                     : me->idle > 0 && f > 0 ? log10(me->idle) + log10(f) : -INFINITY;
+    me->p_full += idle - me->idle;
+    me->idle = idle;
 }

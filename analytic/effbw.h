@@ -1,5 +1,7 @@
 /* effbw.h: the effective-bandwidth approximation of the ON/OFF-modulated
- * chain (issue 13), for workloads whose phase space is too large to solve.
+ * chain (onoff.h), for workloads whose phase space is too large to solve:
+ * the one owner of the reduced model and of the corrections applied to
+ * its answers.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The buffer is a queue fed by independent Markov sources and drained at
@@ -13,11 +15,12 @@
  * only change the decay rate through the sources that have them.
  *
  * The approximation keeps the prefactor of an exact reduced model R (the
- * same applications with fewer phases, solved by onoff.h or chain.h) and
- * corrects its decay:
+ * same applications with fewer phases, solved by onoff.h) and corrects
+ * its tail, by the decay rate alone,
  *     idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S),
- * exact when R is the whole model.  Its error is measured, not assumed:
- * see bba_effbw_eval. */
+ * or by the many-sources rate function (below); both are exact when R is
+ * the whole model.  Their error is measured, not assumed (bench/b_onoff.c,
+ * docs/model.md). */
 #ifndef BBSIZE_ANALYTIC_EFFBW_H
 #define BBSIZE_ANALYTIC_EFFBW_H
 
@@ -45,39 +48,69 @@ int bba_effbw_decay(const bba_onoff *m, double *theta, char *err);
 int bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
                      long B, double theta, size_t k, bba_onoff *out, char *err);
 
-/* The many-sources correction (Courcoubetis and Weber 1996; Likhanov and
- * Mazumdar 1999): with A_n the load of n consecutive units from
- * stationarity, the rate function
- *     I(S) = min_{n >= 1} max_{theta > 0} [theta (S + n B) - log E e^(theta A_n)]
- * (log E e^(theta A_n) the sum over applications of pi D (T D)^(n-1) 1,
- * T a source's 2x2 transition matrix and D = diag(1, e^(theta b)); n
- * units of a memoryless source: n log(1 - p + p e^(theta b))) sees the
- * finite horizon over which bursts fill a buffer, not only the asymptotic
- * decay rate; the reduced model R's exact idle fraction is corrected by
- *     idle(S) ~ idle_R(S) exp(I_R(S) - I(S)),
- * which keeps R's prefactor and replaces its finite-buffer large-deviation
- * exponent by the full model's.  Measured on the paper's workload with
- * 10-unit bursts (README): +9% in idle against the simulator, where the
- * decay-rate correction above gave -29%.
- *
- * bba_effbw_ms_attach: make r (a reduced model of the same applications,
- * from bba_effbw_reduce) stand for the full model of the n applications
- * (b, p, L as bba_onoff_init): r->ms is set and bba_onoff_eval on r then
- * returns the corrected idle fraction.  Errors: those of bba_onoff_init and
- * bba_effbw_decay on the full model (BB_EDATA: it never overflows), and
- * then r is unchanged.  O(n). */
-int bba_effbw_ms_attach(bba_onoff *r, size_t n, const long *b, const double *p,
-                        const double *L, char *err);
+/* The corrections that let a reduced model R (from bba_effbw_reduce,
+ * solved exactly by onoff.h) stand for the full model: each multiplies
+ * R's idle fraction at size S by a factor, and this module is the one
+ * place that computes and applies them (sizing.h's bba_eval applies the
+ * one a model carries at every size it evaluates).
+ *  - BBA_EFFBW_MANY_SOURCES (Courcoubetis and Weber 1996; Likhanov and
+ *    Mazumdar 1999): with A_n the load of n consecutive units from
+ *    stationarity, the rate function
+ *      I(S) = min_{n >= 1} max_{theta > 0} [theta (S + n B) - log E e^(theta A_n)]
+ *    (log E e^(theta A_n) the sum over applications of pi D (T D)^(n-1) 1,
+ *    T a source's 2x2 transition matrix and D = diag(1, e^(theta b)); n
+ *    units of a memoryless source: n log(1 - p + p e^(theta b))) sees the
+ *    finite horizon over which bursts fill a buffer, not only the
+ *    asymptotic decay rate; the factor exp(I_R(x) - I(x)) keeps R's
+ *    prefactor and replaces its finite-buffer large-deviation exponent by
+ *    the full model's, at x = S (greedy) or S - (1 - EPS) THRESHOLD
+ *    (lazy: the buffer sits at the threshold, and an overflow is an
+ *    excursion of S - THRESHOLD from there; the heuristic keeps EPS = 1,
+ *    which is greedy, exactly at S; measured on the paper's workload with
+ *    10-unit bursts, threshold 0.5 at 2.531 PB: idle +38% against the
+ *    simulator with the factor at S, +12% at S - 0.99 THRESHOLD; greedy
+ *    at its answer +7%).  theta on a geometric grid of 160 points over
+ *    [theta* / 30, 30 theta*], n up to the first power of two above 4/3
+ *    of the minimising n (at least 64): O(160 (sum_c 1 + n0) n_max) per
+ *    factor.  The front door's choice: on the paper's workload with
+ *    10-unit bursts +9% in idle against the simulator, where the decay
+ *    correction gave -29%.
+ *  - BBA_EFFBW_DECAY: exp(-(theta* - theta*_R) S), the asymptotic decay
+ *    rate alone (above); kept to measure the many-sources factor against
+ *    (bench/b_onoff.c).  O(1) per factor. */
+typedef enum {
+    BBA_EFFBW_MANY_SOURCES = 1,
+    BBA_EFFBW_DECAY = 2
+} bba_effbw_kind;
 
-/* bba_effbw_ms_factor: exp(I_r(S) - I_full(S)) for r with r->ms == ms, at
- * buffer size S quanta (bba_onoff_eval passes S - (1 - EPS) THRESHOLD
- * under lazy draining: the excursion from the threshold).  theta on a geometric grid of 160 points over
- * [theta* / 30, 30 theta*], n up to the first power of two above 4/3 of
- * the minimising n (at least 64).  Thread-safe (no state changes).
- * O(160 (sum_c 1 + n0) n_max). */
-double bba_effbw_ms_factor(const bba_onoff_ms *ms, const bba_onoff *r, long S);
+typedef struct bba_effbw_approx bba_effbw_approx;
 
-/* bba_effbw_ms_free: release; NULL is a no-op. */
-void bba_effbw_ms_free(bba_onoff_ms *ms);
+/* bba_effbw_approx_new: the correction of kind that makes r (a reduced
+ * model of the n applications b, p, L as bba_onoff_init; borrowed, it
+ * must outlive the correction) stand for their full model.  When r itself
+ * never overflows (no decay rate of its own) the DECAY factor is 1.
+ * Errors: those of bba_onoff_init and bba_effbw_decay on the full model
+ * (BB_EINFEASIBLE: E >= B; BB_EDATA: it never overflows), BB_EINVAL (an
+ * unknown kind), BB_ENOMEM.  O(n M0). */
+int bba_effbw_approx_new(const bba_onoff *r, size_t n, const long *b, const double *p,
+                         const double *L, bba_effbw_kind kind, bba_effbw_approx **out,
+                         char *err);
+
+/* bba_effbw_approx_free: NULL is a no-op. */
+void bba_effbw_approx_free(bba_effbw_approx *a);
+
+/* bba_effbw_approx_kind: the kind a was made with. */
+bba_effbw_kind bba_effbw_approx_kind(const bba_effbw_approx *a);
+
+/* bba_effbw_approx_factor: the factor on r's idle fraction at buffer size
+ * S (quanta) under pol (NULL: greedy); NAN when out of memory.
+ * Thread-safe (no state changes). */
+double bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol);
+
+/* bba_effbw_approx_apply: the measures of r at (S, pol) made the full
+ * model's: idle multiplied by the factor (at most 1), p_full moved with
+ * it, log10_idle recomputed.  Thread-safe. */
+void bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
+                            bba_measures *me);
 
 #endif

@@ -15,496 +15,32 @@
  * convolution (upwards, scaled so that every factor is <= 1) and a direct
  * O(B^2) sum (downwards); the clamp at 0 directly, O(B); the fold at S from
  * the convolution values beyond S times e^{h(L) - h(S + o)} <= 1.
- * References: Feller vol. II ch. XII (ladder heights, Wiener-Hopf);
- * Fusai, Germano and Marazzina 2016 (the cepstral FFT factorisation);
- * Chan and Ng 1996 (preconditioned Krylov methods for Toeplitz systems);
- * Saad and Schultz 1986 (GMRES).
- *
- * Why one file of this size: the tilt, the regions' convolutions, the fold
- * at S, the Wiener-Hopf factors and the GMRES loop share the tilted
- * indexing above and its overflow guards (every factor kept <= 1); split,
- * each part would need that invariant restated and checked again.  The
- * generic FFT convolution other modules use is the small bba_fftconv. */
+ * The kernels' tilts, Wiener-Hopf factors and renewal sequences are in
+ * fftwh_kern.c, the FFTs in fftconv.c, GMRES in krylov.c; this file holds
+ * the tilted product, the preconditioner's application and the solve,
+ * which share the indexing above and its overflow guards (every factor
+ * kept <= 1).  References: Chan and Ng 1996 (preconditioned Krylov
+ * methods for Toeplitz systems); Saad and Schultz 1986 (GMRES). */
 #include "config.h"
 
-#include <complex.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <fftw3.h>
-
 #include "bb_error.h"
-#include "dist.h"
-#include "fftwh.h"
-
-/* FFTW's planner is not thread-safe (sweep points run on threads);
- * executing a plan on new arrays is. */
-static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* ---- FFT convolution engines ------------------------------------------ */
-
-typedef struct {
-    long N;              /* transform length */
-    double *rbuf;        /* N reals */
-    fftw_complex *cbuf;  /* N/2 + 1 */
-    fftw_plan fwd, bwd;
-} engine;
-
-static long
-good_size(long n)
-{
-    long best = LONG_MAX;
-
-    if (n < 16)
-        n = 16;
-    /* smallest 2^a 3^b 5^c >= n */
-    for (long p5 = 1; p5 < 2 * n; p5 *= 5)
-        for (long p3 = p5; p3 < 2 * n; p3 *= 3) {
-            long v = p3;
-
-            while (v < n)
-                v *= 2;
-            if (v < best)
-                best = v;
-        }
-    return best;
-}
-
-static int
-eng_init(engine *e, long N)
-{
-    memset(e, 0, sizeof *e);
-    e->N = N;
-    e->rbuf = fftw_malloc((size_t)N * sizeof *e->rbuf);
-    e->cbuf = fftw_malloc((size_t)(N / 2 + 1) * sizeof *e->cbuf);
-    if (e->rbuf == NULL || e->cbuf == NULL)
-        return -1;
-    pthread_mutex_lock(&plan_lock);
-    e->fwd = fftw_plan_dft_r2c_1d((int)N, e->rbuf, e->cbuf, FFTW_ESTIMATE);
-    e->bwd = fftw_plan_dft_c2r_1d((int)N, e->cbuf, e->rbuf, FFTW_ESTIMATE);
-    pthread_mutex_unlock(&plan_lock);
-    return e->fwd && e->bwd ? 0 : -1;
-}
-
-static void
-eng_free(engine *e)
-{
-    pthread_mutex_lock(&plan_lock);
-    if (e->fwd)
-        fftw_destroy_plan(e->fwd);
-    if (e->bwd)
-        fftw_destroy_plan(e->bwd);
-    pthread_mutex_unlock(&plan_lock);
-    fftw_free(e->rbuf);
-    fftw_free(e->cbuf);
-    memset(e, 0, sizeof *e);
-}
-
-/* spec (N/2 + 1, fftw_malloc'd by the caller) = DFT of a[0..na) padded. */
-static void
-eng_spectrum(engine *e, const double *a, long na, fftw_complex *spec)
-{
-    memcpy(e->rbuf, a, (size_t)na * sizeof *a);
-    memset(e->rbuf + na, 0, (size_t)(e->N - na) * sizeof *a);
-    fftw_execute_dft_r2c(e->fwd, e->rbuf, spec);
-}
-
-/* out[i] = (x * k)[o0 + i] for i < nout, k given by its spectrum; the
- * linear convolution must fit in N (caller's sizing). */
-static void
-eng_conv(engine *e, const double *x, long nx, const fftw_complex *kspec,
-         double *out, long o0, long nout)
-{
-    long h = e->N / 2 + 1;
-    double s = 1.0 / (double)e->N;
-
-    eng_spectrum(e, x, nx, e->cbuf);
-    for (long i = 0; i < h; i++)
-        e->cbuf[i] *= kspec[i];
-    fftw_execute_dft_c2r(e->bwd, e->cbuf, e->rbuf);
-    for (long i = 0; i < nout; i++)
-        out[i] = e->rbuf[o0 + i] * s;
-}
-
-/* b[0..L) = 1/a as a power series (a[0] = 1), by Newton's iteration
- * b <- b + b (1 - a b), doubling the length each step: O(L log L), each
- * step on an engine of its own size. */
-static int
-series_inverse(const double *a, long na, double *b, long L)
-{
-    double *t = NULL, *buf = NULL;
-    long len = 1;
-    int rc = -1;
-
-    b[0] = 1.0 / a[0];
-    if ((double)L * (double)(na < L ? na : L) <= 4e7) {
-        /* short: the renewal recursion directly (no FFTW plans, whose
-         * first creation in a process costs more than this) */
-        for (long i = 1; i < L; i++) {
-            double acc = 0;
-
-            for (long d = 1; d < na && d <= i; d++)
-                acc -= a[d] * b[i - d];
-            b[i] = acc / a[0];
-        }
-        return 0;
-    }
-    t = malloc((size_t)L * sizeof *t);
-    buf = malloc((size_t)L * sizeof *buf);
-    if (t == NULL || buf == NULL)
-        goto out;
-    while (len < L) {
-        long n2 = 2 * len < L ? 2 * len : L, nb = na < n2 ? na : n2;
-        engine e;
-        fftw_complex *sp = NULL;
-        int ok;
-
-        ok = eng_init(&e, good_size(nb + len > n2 ? nb + len : n2)) == 0
-             && (sp = fftw_malloc((size_t)(e.N / 2 + 1) * sizeof *sp)) != NULL;
-        if (ok) {
-            /* e = a b (first n2 terms), then b[len..n2) = b * (-e[len..n2)) */
-            eng_spectrum(&e, b, len, sp);
-            eng_conv(&e, a, nb, sp, buf, 0, n2);
-            for (long i = len; i < n2; i++)
-                t[i - len] = -buf[i];
-            eng_conv(&e, t, n2 - len, sp, b + len, 0, n2 - len);
-        }
-        fftw_free(sp);
-        eng_free(&e);
-        if (!ok)
-            goto out;
-        len = n2;
-    }
-    rc = 0;
-out:
-    free(t);
-    free(buf);
-    return rc;
-}
-
-/* ---- the kernels and their tilts ----------------------------------------- */
-
-/* psi(theta) = log sum_k c_k e^{theta (k - B)}; *d1 = psi'(theta). */
-static double
-log_mgf(const double *c, long M, long B, double th, double *d1)
-{
-    double mx = -INFINITY, s0 = 0, s1 = 0;
-
-    for (long k = 0; k <= M; k++)
-        if (c[k] > 0 && th * (double)(k - B) > mx)
-            mx = th * (double)(k - B);
-    for (long k = 0; k <= M; k++)
-        if (c[k] > 0) {
-            double w = c[k] * exp(th * (double)(k - B) - mx);
-
-            s0 += w;
-            s1 += w * (double)(k - B);
-        }
-    if (d1)
-        *d1 = s1 / s0;
-    return mx + log(s0);
-}
-
-/* The nonzero root of psi (Cramer's root: E e^{theta (X - B)} = 1), or 0
- * when the drift is zero to rounding or there is no root (no jump of the
- * needed sign).  Bisection on the convex psi: 200 halvings. */
-static double
-cramer_root(const double *c, long M, long B)
-{
-    double mu, lo = 0, hi, sgn;
-    int up = 0, down = 0;
-
-    log_mgf(c, M, B, 0.0, &mu);
-    for (long k = 0; k <= M; k++)
-        if (c[k] > 0) {
-            if (k > B)
-                up = 1;
-            if (k < B)
-                down = 1;
-        }
-    if (fabs(mu) < 1e-14 * (double)(B + 1))
-        return 0.0;
-    if ((mu < 0 && !up) || (mu > 0 && !down))
-        return 0.0;
-    sgn = mu < 0 ? 1.0 : -1.0;
-    hi = 1.0 / (double)(M + 1);
-    while (log_mgf(c, M, B, sgn * hi, NULL) <= 0 && hi < 1e6)
-        hi *= 2;
-    /* Newton from the right end of the bracket (psi is convex, so the
-     * iterates decrease monotonically to the root), bisection as a guard */
-    {
-        double t = hi;
-
-        for (int i = 0; i < 100; i++) {
-            double d1, v = log_mgf(c, M, B, sgn * t, &d1), nt;
-
-            if (v > 0)
-                hi = t;
-            else
-                lo = t;
-            d1 *= sgn;
-            nt = d1 > 0 ? t - v / d1 : 0.5 * (lo + hi);
-            if (!(nt > lo && nt < hi))
-                nt = 0.5 * (lo + hi);
-            if (fabs(nt - t) <= 1e-15 * t || hi - lo <= 1e-15 * hi)
-                return sgn * nt;
-            t = nt;
-        }
-        return sgn * t;
-    }
-}
-
-/* What depends on the kernel alone, not on S or the threshold: the tilt,
- * the tilted law, the Wiener-Hopf factors and the renewal sequences (grown
- * on demand; a prefix serves any shorter region).  Cached per model. */
-typedef struct {
-    int lazy_region;       /* 1: Algorithm 4's kernel below the threshold */
-    double eps;            /* its EPS */
-    double thstar;         /* Cramer root of the kernel */
-    double theta;          /* tilt slope used */
-    double K;              /* Wiener-Hopf constant */
-    double *cu;            /* untilted kernel, M + 1 (index k = d + B) */
-    double *ct;            /* tilted kernel */
-    double *ap, *am;       /* A+ (U + 1), A- (B + 1) */
-    double *up, *um;       /* 1/A+, 1/A-: Lu terms */
-    long Lu;
-} kern_t;
-
-struct bba_fftwh_cache {
-    pthread_mutex_t lock;
-    long M, B;             /* the model the entries belong to */
-    int n;
-    kern_t *e[8];
-};
+#include "fftwh_int.h"
+#include "krylov.h"
 
 typedef struct {
     long lo, hi, n;        /* the region's states [lo, hi], n = hi - lo + 1 */
-    kern_t *k;             /* the kernel's data (cached or owned) */
+    bba_fftwh_kern *k;     /* the kernel's data (cached or owned) */
     int owned;             /* 1: k is this solve's own */
-    fftw_complex *kspec;   /* ct at the big engine */
-    engine pe;             /* preconditioner engine, N >= 2n */
-    fftw_complex *upspec, *umspec; /* renewal sequences u+, u- */
+    double *kspec;         /* ct at the big engine */
+    bba_fft *pe;           /* preconditioner engine, N >= 2n */
+    double *upspec, *umspec; /* renewal sequences u+, u- */
 } region;
-
-static void
-kern_free(kern_t *k)
-{
-    if (k == NULL)
-        return;
-    free(k->cu);
-    free(k->ct);
-    free(k->ap);
-    free(k->am);
-    free(k->up);
-    free(k->um);
-    free(k);
-}
-
-bba_fftwh_cache *
-bba_fftwh_cache_new(void)
-{
-    bba_fftwh_cache *c = calloc(1, sizeof *c);
-
-    if (c != NULL && pthread_mutex_init(&c->lock, NULL) != 0) {
-        free(c);
-        c = NULL;
-    }
-    return c;
-}
-
-void
-bba_fftwh_cache_free(bba_fftwh_cache *c)
-{
-    if (c == NULL)
-        return;
-    for (int i = 0; i < c->n; i++)
-        kern_free(c->e[i]);
-    pthread_mutex_destroy(&c->lock);
-    free(c);
-}
-
-/* ---- Wiener-Hopf factorisation by the cepstral method -------------------- */
-
-/* One Wiener-Hopf factor from the cepstrum f (f[d] = N kappa_d rho^d,
- * indices mod N): out[0] = 1 and out[m], m = 1..len, the coefficient of
- * z^(side m) in exp(sum_{0 < d < N/2} kappa_(side d) z^(side d)), side = 1
- * for A+, -1 for A-.  Coefficients with the wrong sign for a ladder law
- * (out[m] = -g(m) <= 0) or at the noise floor are dropped. */
-static void
-wh_side(const fftw_complex *f, fftw_complex *g, long N, int side, double rho,
-        fftw_plan pb, fftw_plan pf, double *out, long len)
-{
-    double floor_;
-
-    memset(g, 0, (size_t)N * sizeof *g);
-    for (long d = 1; d < N / 2; d++) {
-        long i = side > 0 ? d : N - d;
-
-        g[i] = f[i] / (double)N;
-    }
-    fftw_execute_dft(pb, g, g);
-    for (long i = 0; i < N; i++)
-        g[i] = cexp(g[i]);
-    fftw_execute_dft(pf, g, g);
-    out[0] = 1.0;
-    floor_ = 1e-15 * cabs(g[0]);
-    for (long m = 1; m <= len && m < N / 2; m++) {
-        double v = creal(g[side > 0 ? m : N - m]) / (double)N;
-
-        out[m] = (v < 0 && fabs(v) * N > floor_) ? v * pow(rho, -(double)side * (double)m) : 0.0;
-    }
-}
-
-/* Factor 1 - sum_d ct(d) z^d = K A+(z) A-(z) (A+ in z^0..z^U, A- in
- * z^0..z^-B, both with constant term 1) on the circle |z| = rho between
- * the symbol's two real roots e^{thstar - theta} and e^{-theta}, into
- * k->K, k->ap, k->am.  When the roots nearly coincide
- * (drift ~ 0) the symbol is damped by delta before the logarithm, so the
- * factorisation is approximate: it is a preconditioner, GMRES corrects. */
-static int
-wh_factor(kern_t *r, long M, long B, char *err)
-{
-    long U = M - B > 0 ? M - B : 0;
-    double gap = fabs(r->thstar), rho, delta = 0, var = 0, mean = 0;
-    long N = 64;
-    fftw_complex *f = NULL, *g = NULL;
-    fftw_plan pb = NULL, pf = NULL;
-    double *ap = NULL, *am = NULL;
-    int rc = BB_OK;
-
-    /* The cepstrum decays like e^{-gap |d| / 2}: N >= 80 / gap leaves
-     * aliasing near 1e-9 in the factors (measured: at 40 / gap, 1e-4, the
-     * factors' high coefficients are noise and GMRES needs 2.5x the
-     * steps or fails).  Beyond 2^22 points (R ~ 10^4 near E = B), damp. */
-    while (N < 2 * (M + 1))
-        N *= 2;
-    if (gap > 0)
-        while (N < 80.0 / gap && N < (1L << 22))
-            N *= 2;
-    rho = exp(0.5 * r->thstar - r->theta);
-    if (!(gap > 0) || N * gap < 80.0) {
-        /* damp: separate the roots by about 80/N on the unit circle */
-        for (long k = 0; k <= M; k++) {
-            mean += r->ct[k] * (double)(k - B);
-            var += r->ct[k] * (double)(k - B) * (double)(k - B);
-        }
-        var -= mean * mean;
-        delta = 0.5 * (var > 0 ? var : 1.0) * (80.0 / (double)N) * (80.0 / (double)N);
-        rho = exp(-r->theta + (gap > 0 ? 0.5 * r->thstar : 0.0));
-    }
-    f = fftw_malloc((size_t)N * sizeof *f);
-    g = fftw_malloc((size_t)N * sizeof *g);
-    ap = calloc((size_t)U + 1, sizeof *ap);
-    am = calloc((size_t)B + 1, sizeof *am);
-    if (!f || !g || !ap || !am) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for the Wiener-Hopf factors");
-        goto out;
-    }
-    pthread_mutex_lock(&plan_lock);
-    pb = fftw_plan_dft_1d((int)N, f, f, FFTW_BACKWARD, FFTW_ESTIMATE);
-    pf = fftw_plan_dft_1d((int)N, f, f, FFTW_FORWARD, FFTW_ESTIMATE);
-    pthread_mutex_unlock(&plan_lock);
-    if (!pb || !pf) {
-        rc = bb_seterr(err, BB_ENOMEM, "FFTW could not plan a transform of %ld points", N);
-        goto out;
-    }
-    /* f(w_n) = 1 + delta - sum_d ct(d) rho^d e^{i d w_n}, w_n = 2 pi n / N */
-    memset(f, 0, (size_t)N * sizeof *f);
-    for (long k = 0; k <= M; k++) {
-        long d = k - B;
-
-        /* in logs: with E > B, rho > 1 and rho^U overflows where ct
-         * underflows */
-        if (r->ct[k] > 0)
-            f[((d % N) + N) % N] -= exp(log(r->ct[k]) + (double)d * log(rho));
-    }
-    f[0] += 1.0 + delta;
-    fftw_execute_dft(pb, f, f);
-    /* log with the phase unwrapped from w = 0, where f is real positive */
-    {
-        double ang = 0, prev = carg(f[0]);
-
-        for (long i = 0; i < N; i++) {
-            double a = carg(f[i]), step = a - prev;
-
-            if (cabs(f[i]) == 0) {
-                rc = bb_seterr(err, BB_ENOCONV, "the kernel's symbol vanishes on the "
-                               "factorisation circle");
-                goto out;
-            }
-            step -= 2 * M_PI * nearbyint(step / (2 * M_PI));
-            ang += step;
-            prev = a;
-            f[i] = log(cabs(f[i])) + I * ang;
-        }
-    }
-    fftw_execute_dft(pf, f, f); /* cepstrum: f[d] = N kappa_d rho^d */
-    r->K = exp(creal(f[0]) / (double)N);
-    /* A+ = exp(C+), C+ = sum_{0 < d < N/2} kappa_d z^d; A- likewise */
-    wh_side(f, g, N, 1, rho, pb, pf, ap, U);
-    wh_side(f, g, N, -1, rho, pb, pf, am, B);
-    r->ap = ap;
-    r->am = am;
-    ap = am = NULL;
-out:
-    pthread_mutex_lock(&plan_lock);
-    if (pb)
-        fftw_destroy_plan(pb);
-    if (pf)
-        fftw_destroy_plan(pf);
-    pthread_mutex_unlock(&plan_lock);
-    fftw_free(f);
-    fftw_free(g);
-    free(ap);
-    free(am);
-    return rc;
-}
-
-/* The renewal sequences u+ = 1/A+, u- = 1/A- to n terms (grown in k when
- * shorter, under lock when k is shared), transformed at r's engine. */
-static int
-region_renewal(region *r, long M, long B, pthread_mutex_t *lock, char *err)
-{
-    kern_t *k = r->k;
-    long U = M - B > 0 ? M - B : 0;
-    int rc = BB_OK;
-
-    r->upspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->upspec);
-    r->umspec = fftw_malloc((size_t)(r->pe.N / 2 + 1) * sizeof *r->umspec);
-    if (!r->upspec || !r->umspec)
-        return bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
-    if (lock)
-        pthread_mutex_lock(lock);
-    if (k->Lu < r->n) {
-        /* grow geometrically: a threshold search lengthens region 0 at
-         * every step */
-        long L = r->n > 2 * k->Lu ? r->n : 2 * k->Lu;
-        double *up = malloc((size_t)L * sizeof *up), *um = malloc((size_t)L * sizeof *um);
-
-        if (!up || !um || series_inverse(k->ap, U + 1, up, L) != 0
-            || series_inverse(k->am, B + 1, um, L) != 0) {
-            free(up);
-            free(um);
-            rc = bb_seterr(err, BB_ENOMEM, "out of memory for the renewal sequences");
-            goto out;
-        }
-        free(k->up);
-        free(k->um);
-        k->up = up;
-        k->um = um;
-        k->Lu = L;
-    }
-    eng_spectrum(&r->pe, k->up, r->n, r->upspec);
-    eng_spectrum(&r->pe, k->um, r->n, r->umspec);
-out:
-    if (lock)
-        pthread_mutex_unlock(lock);
-    return rc;
-}
 
 /* ---- the solver workspace ---------------------------------------------- */
 
@@ -514,17 +50,17 @@ typedef struct {
     int nreg;            /* 1 (greedy or T = 0) or 2 */
     region reg[2];       /* reg[0]: [0, T) (lazy only); reg[1]: [T, S] */
     double th0, th1;     /* slopes of h */
-    engine big;          /* N >= S + M + 1 */
-    engine small;        /* N >= 2U + 1, region 0 crossing upwards */
-    fftw_complex *xspec; /* crossing kernel spectrum at the small engine */
+    bba_fft *big;        /* N >= S + M + 1 */
+    bba_fft *small;      /* N >= 2U + 1, region 0 crossing upwards */
+    double *xspec;       /* crossing kernel spectrum at the small engine */
     double thx;          /* crossing tilt max(th0, th1) */
     /* E > B (th1 < 0): the jumps past S, from every source, by their own
      * convolution scaled to S (see apply_fold); else from the regions'
      * tilted convolutions */
     int fold_own;
     long fold_ns;        /* sources S - fold_ns + 1 .. S */
-    engine fold;         /* N >= fold_ns + U */
-    fftw_complex *fspec; /* c(d), d = 1..U, at the fold engine */
+    bba_fft *fold;       /* N >= fold_ns + U */
+    double *fspec;       /* c(d), d = 1..U, at the fold engine */
     double *fsc;         /* e^{h(S) - h(j)} <= 1 for the fold's sources */
     double *clamp0, *clamp1; /* sum_{d < -j} c_r(d), j = 0..B */
     double *w, *q, *xs;  /* scratch: S + M + 1, 2U + 2, S + 1 */
@@ -589,7 +125,7 @@ apply_fold(ws_t *s, const double *x, double *y, lse_acc *nacc, double *over)
     for (long i = 0; i < ns; i++)
         s->xs[i] = x[j0 + i] * s->fsc[i];
     /* out[i + t] = sum x'_{j0 + i} c(t + 1): m = j0 + i + t + 1 */
-    eng_conv(&s->fold, s->xs, ns, s->fspec, s->q, 0, ns + U - 1);
+    bba_fft_conv(s->fold, s->xs, ns, s->fspec, s->q, 0, ns + U - 1);
     for (long o = 1; o <= U; o++) {
         long m = S + o, st, L = fold_to(S, B, m, &st);
         double v = s->q[m - j0 - 1];
@@ -628,7 +164,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
 
         memset(s->xs, 0, (size_t)T * sizeof *s->xs);
         memcpy(s->xs + T, x + T, (size_t)(S + 1 - T) * sizeof *x);
-        eng_conv(&s->big, s->xs, S + 1, r->kspec, s->w, 0, S + M + 1);
+        bba_fft_conv(s->big, s->xs, S + 1, r->kspec, s->w, 0, S + M + 1);
         /* s->w[l + B] is the tilted mass at destination l */
         for (long l = T; l <= S; l++)
             y[l] += s->w[l + B];
@@ -675,7 +211,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
 
         memcpy(s->xs, x, (size_t)T * sizeof *x);
         memset(s->xs + T, 0, (size_t)(S + 1 - T) * sizeof *s->xs);
-        eng_conv(&s->big, s->xs, S + 1, r->kspec, s->w, 0, S + M + 1);
+        bba_fft_conv(s->big, s->xs, S + 1, r->kspec, s->w, 0, S + M + 1);
         for (long l = 0; l <= T && l <= S; l++)
             y[l] += s->w[l + B];
         /* upwards across T: x'_j = x_j e^{(th0 - thx)(T - j)}, kernel
@@ -686,7 +222,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
 
                 s->xs[i] = j >= j0 ? x[j] * exp((s->th0 - s->thx) * (double)(T - j)) : 0.0;
             }
-            eng_conv(&s->small, s->xs, U, s->xspec, s->q, 0, 2 * U);
+            bba_fft_conv(s->small, s->xs, U, s->xspec, s->q, 0, 2 * U);
             for (long m = T + 1; m < T + U; m++) {
                 double v = s->q[m - (T - U)];
                 double H0 = s->th0 * (double)T + s->thx * (double)(m - T);
@@ -719,10 +255,11 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
         *nu = lse_val(&nacc);
 }
 
-/* The bordered operator: A x = x - x P~ + (mean x) 1. */
+/* The bordered operator: A x = x - x P~ + (mean x) 1 (krylov.h's A). */
 static void
-apply_A(ws_t *s, const double *x, double *y)
+apply_A(void *ctx, const double *x, double *y)
 {
+    ws_t *s = ctx;
     long n = s->S + 1;
     double mean = 0;
 
@@ -734,10 +271,12 @@ apply_A(ws_t *s, const double *x, double *y)
         y[l] = x[l] - y[l] + mean;
 }
 
-/* z = M^{-1} v: per region, the anticausal factor then the causal one. */
+/* z = M^{-1} v: per region, the anticausal factor then the causal one
+ * (krylov.h's Minv). */
 static void
-apply_Minv(ws_t *s, const double *v, double *z)
+apply_Minv(void *ctx, const double *v, double *z)
 {
+    ws_t *s = ctx;
     for (int ri = 2 - s->nreg; ri < 2; ri++) {
         region *r = &s->reg[ri];
         long n = r->n;
@@ -745,10 +284,10 @@ apply_Minv(ws_t *s, const double *v, double *z)
 
         for (long i = 0; i < n; i++)
             t[i] = v[r->lo + n - 1 - i];
-        eng_conv(&r->pe, t, n, r->umspec, s->w, 0, n);
+        bba_fft_conv(r->pe, t, n, r->umspec, s->w, 0, n);
         for (long i = 0; i < n; i++)
             t[i] = s->w[n - 1 - i];
-        eng_conv(&r->pe, t, n, r->upspec, z + r->lo, 0, n);
+        bba_fft_conv(r->pe, t, n, r->upspec, z + r->lo, 0, n);
         for (long i = 0; i < n; i++)
             z[r->lo + i] /= r->k->K;
     }
@@ -761,17 +300,17 @@ ws_free(ws_t *s)
         region *r = &s->reg[i];
 
         if (r->owned)
-            kern_free(r->k);
-        fftw_free(r->kspec);
-        fftw_free(r->upspec);
-        fftw_free(r->umspec);
-        eng_free(&r->pe);
+            bba_fftwh_kern_free(r->k);
+        bba_fft_spec_free(r->kspec);
+        bba_fft_spec_free(r->upspec);
+        bba_fft_spec_free(r->umspec);
+        bba_fft_free(r->pe);
     }
-    eng_free(&s->big);
-    eng_free(&s->small);
-    fftw_free(s->xspec);
-    eng_free(&s->fold);
-    fftw_free(s->fspec);
+    bba_fft_free(s->big);
+    bba_fft_free(s->small);
+    bba_fft_spec_free(s->xspec);
+    bba_fft_free(s->fold);
+    bba_fft_spec_free(s->fspec);
     free(s->fsc);
     free(s->clamp0);
     free(s->clamp1);
@@ -788,112 +327,11 @@ bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o)
     double U = M > B ? (double)(M - B) : 0.0;
     double m = o->restart > 0 ? (double)o->restart : 30.0;
 
-    (void)B;
     /* GMRES basis, 4 work vectors; big engine and 2 spectra, scratch w, h;
      * per region a preconditioner engine of 2n with 2 spectra; the
      * cepstrum (4 M complex); the crossing engine */
     return 8.0 * ((m + 6.0) * n + 2.0 * 1.3 * nm + 2.0 * nm + 2 * 3 * 2.6 * n
                   + 2.0 * 2.0 * 8.0 * ((double)M + 1.0) + 4.0 * 1.3 * U);
-}
-
-/* The kernel data for region kind lazy_region (EPS eps): from the cache
- * when there, else built (and inserted when the cache has room). */
-static int
-kern_get(bba_fftwh_cache *cache, int lazy_region, double eps, const double *dist,
-         long M, long B, size_t napp, const long *b, const double *p, kern_t **out,
-         int *owned, char *err)
-{
-    kern_t *k = NULL;
-    double pless = 0;
-    int rc;
-
-    *out = NULL;
-    *owned = 1;
-    if (cache) {
-        pthread_mutex_lock(&cache->lock);
-        if (cache->n > 0 && (cache->M != M || cache->B != B)) {
-            /* a cache belongs to one model */
-            pthread_mutex_unlock(&cache->lock);
-            cache = NULL;
-        } else {
-            for (int i = 0; i < cache->n; i++)
-                if (cache->e[i]->lazy_region == lazy_region
-                    && (!lazy_region || cache->e[i]->eps == eps)) {
-                    *out = cache->e[i];
-                    *owned = 0;
-                }
-            pthread_mutex_unlock(&cache->lock);
-            if (*out)
-                return BB_OK;
-        }
-    }
-    k = calloc(1, sizeof *k);
-    if (k == NULL)
-        goto nomem;
-    k->lazy_region = lazy_region;
-    k->eps = eps;
-    k->cu = malloc((size_t)(M + 1) * sizeof *k->cu);
-    k->ct = malloc((size_t)(M + 1) * sizeof *k->ct);
-    if (!k->cu || !k->ct)
-        goto nomem;
-    for (long i = 0; i < B && i <= M; i++)
-        pless += dist[i];
-    memcpy(k->cu, dist, (size_t)(M + 1) * sizeof *dist);
-    if (lazy_region) {
-        /* Algorithm 4 below the threshold */
-        for (long i = 0; i < B && i <= M; i++)
-            k->cu[i] *= eps;
-        if (B <= M)
-            k->cu[B] += (1.0 - eps) * pless;
-    }
-    k->thstar = cramer_root(k->cu, M, B);
-    /* With E > B the root is negative: the mass piles up under S and
-     * decays downwards like e^{theta (S - l)}, so the mirrored tilt keeps
-     * x O(1) there too; the fold is then computed apart (apply_fold). */
-    k->theta = k->thstar;
-    if (!lazy_region && k->theta > 0 && b != NULL) {
-        /* tilted law as the convolution of tilted Bernoullis: nothing
-         * under- or overflows however far the tail */
-        double *pt = malloc((napp > 0 ? napp : 1) * sizeof *pt), lam = 0;
-
-        if (pt == NULL)
-            goto nomem;
-        for (size_t i = 0; i < napp; i++) {
-            double e = exp(-k->theta * (double)b[i]);
-
-            pt[i] = p[i] > 0 ? p[i] / (p[i] + (1.0 - p[i]) * e) : 0.0;
-            if (p[i] > 0)
-                lam += k->theta * (double)b[i] + log(p[i] + (1.0 - p[i]) * e);
-        }
-        bba_dist_compute(napp, b, pt, M, k->ct);
-        free(pt);
-        lam = exp(lam - k->theta * (double)B);
-        for (long i = 0; i <= M; i++)
-            k->ct[i] *= lam;
-    } else {
-        for (long i = 0; i <= M; i++)
-            k->ct[i] = k->cu[i] > 0 ? exp(log(k->cu[i]) + k->theta * (double)(i - B)) : 0.0;
-    }
-    rc = wh_factor(k, M, B, err);
-    if (rc != BB_OK) {
-        kern_free(k);
-        return rc;
-    }
-    if (cache) {
-        pthread_mutex_lock(&cache->lock);
-        if (cache->n < (int)(sizeof cache->e / sizeof cache->e[0])) {
-            cache->M = M;
-            cache->B = B;
-            cache->e[cache->n++] = k;
-            *owned = 0;
-        }
-        pthread_mutex_unlock(&cache->lock);
-    }
-    *out = k;
-    return BB_OK;
-nomem:
-    kern_free(k);
-    return bb_seterr(err, BB_ENOMEM, "out of memory for the kernel (%ld loads)", M + 1);
 }
 
 /* Build the kernels, tilts, engines and factors for (S, T). */
@@ -922,7 +360,8 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
     s->clamp1 = calloc((size_t)B + 1, sizeof *s->clamp1);
     if (!s->w || !s->q || !s->xs || !s->hl || !s->clamp0 || !s->clamp1)
         goto nomem;
-    if (eng_init(&s->big, good_size(S + M + 1)) != 0)
+    s->big = bba_fft_new(bba_fft_size(S + M + 1));
+    if (s->big == NULL)
         goto nomem;
 
     for (int ri = 2 - s->nreg; ri < 2; ri++) {
@@ -931,22 +370,27 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         r->lo = ri == 0 ? 0 : s->T;
         r->hi = ri == 0 ? s->T - 1 : S;
         r->n = r->hi - r->lo + 1;
-        r->kspec = fftw_malloc((size_t)(s->big.N / 2 + 1) * sizeof *r->kspec);
+        r->kspec = bba_fft_spec_new(s->big);
         if (!r->kspec)
             goto nomem;
-        rc = kern_get(cache, ri == 0, s->eps, dist, M, B, napp, b, p, &r->k, &r->owned, err);
+        rc = bba_fftwh_kern_get(cache, ri == 0, s->eps, dist, M, B, napp, b, p, &r->k,
+                                &r->owned, err);
         if (rc != BB_OK)
             goto out;
-        eng_spectrum(&s->big, r->k->ct, M + 1, r->kspec);
+        bba_fft_spectrum(s->big, r->k->ct, M + 1, r->kspec);
         /* a power of two: searches vary n at every solve, and FFTW reuses
          * the plans of sizes it has seen */
         long npe = 16;
 
         while (npe < 2 * r->n)
             npe *= 2;
-        if (eng_init(&r->pe, npe) != 0)
+        r->pe = bba_fft_new(npe);
+        r->upspec = r->pe ? bba_fft_spec_new(r->pe) : NULL;
+        r->umspec = r->pe ? bba_fft_spec_new(r->pe) : NULL;
+        if (!r->upspec || !r->umspec)
             goto nomem;
-        rc = region_renewal(r, M, B, r->owned ? NULL : &cache->lock, err);
+        rc = bba_fftwh_kern_renewal(r->k, r->owned ? NULL : cache, r->n, M, B, r->pe,
+                                    r->upspec, r->umspec, err);
         if (rc != BB_OK)
             goto out;
     }
@@ -971,15 +415,15 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         double *kt = calloc((size_t)U + 1, sizeof *kt);
 
         s->thx = s->th0 > s->th1 ? s->th0 : s->th1;
-        if (kt == NULL || eng_init(&s->small, good_size(2 * U + 1)) != 0
-            || !(s->xspec = fftw_malloc((size_t)(s->small.N / 2 + 1) * sizeof *s->xspec))) {
+        s->small = bba_fft_new(bba_fft_size(2 * U + 1));
+        if (kt == NULL || s->small == NULL || !(s->xspec = bba_fft_spec_new(s->small))) {
             free(kt);
             goto nomem;
         }
         for (long d = 1; d <= U; d++)
             kt[d] = s->reg[0].k->cu[d + B] > 0
                         ? exp(log(s->reg[0].k->cu[d + B]) + s->thx * (double)d) : 0.0;
-        eng_spectrum(&s->small, kt, U + 1, s->xspec);
+        bba_fft_spectrum(s->small, kt, U + 1, s->xspec);
         free(kt);
     }
     if (s->th1 < 0 && U > 0) {
@@ -988,14 +432,15 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         s->fold_own = 1;
         s->fold_ns = S + 1 < U ? S + 1 : U;
         s->fsc = malloc((size_t)s->fold_ns * sizeof *s->fsc);
-        if (kc == NULL || s->fsc == NULL || eng_init(&s->fold, good_size(s->fold_ns + U)) != 0
-            || !(s->fspec = fftw_malloc((size_t)(s->fold.N / 2 + 1) * sizeof *s->fspec))) {
+        s->fold = bba_fft_new(bba_fft_size(s->fold_ns + U));
+        if (kc == NULL || s->fsc == NULL || s->fold == NULL
+            || !(s->fspec = bba_fft_spec_new(s->fold))) {
             free(kc);
             goto nomem;
         }
         for (long d = 1; d <= U; d++)
             kc[d - 1] = dist[d + B];
-        eng_spectrum(&s->fold, kc, U, s->fspec);
+        bba_fft_spectrum(s->fold, kc, U, s->fspec);
         free(kc);
         for (long i = 0; i < s->fold_ns; i++)
             s->fsc[i] = exp(s->hl[S] - s->hl[S - s->fold_ns + 1 + i]);
@@ -1004,136 +449,6 @@ out:
     return rc;
 nomem:
     return bb_seterr(err, BB_ENOMEM, "out of memory for the FFT solver (%ld states)", S + 1);
-}
-
-/* ---- GMRES ---------------------------------------------------------------- */
-
-static double
-dot(const double *a, const double *b, long n)
-{
-    double s = 0;
-
-    for (long i = 0; i < n; i++)
-        s += a[i] * b[i];
-    return s;
-}
-
-/* Right-preconditioned restarted GMRES(m) for A x = b (Saad and Schultz
- * 1986), x = 0 initially.  Returns the true relative residual. */
-static int
-gmres(ws_t *s, const double *bvec, double *x, int m, long maxit, double tol,
-      long *iters, double *relres, char *err)
-{
-    long n = s->S + 1, it = 0;
-    double *V = NULL, *H = NULL, *cs = NULL, *sn = NULL, *g = NULL, *yv = NULL;
-    double *r = NULL, *z = NULL, bnorm, beta;
-    int rc = BB_OK;
-
-    V = malloc((size_t)(m + 1) * (size_t)n * sizeof *V);
-    H = calloc((size_t)(m + 1) * (size_t)m, sizeof *H);
-    cs = malloc((size_t)m * sizeof *cs);
-    sn = malloc((size_t)m * sizeof *sn);
-    g = malloc((size_t)(m + 1) * sizeof *g);
-    yv = malloc((size_t)m * sizeof *yv);
-    r = malloc((size_t)n * sizeof *r);
-    z = malloc((size_t)n * sizeof *z);
-    if (!V || !H || !cs || !sn || !g || !yv || !r || !z) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for GMRES (%ld states)", n);
-        goto out;
-    }
-    memset(x, 0, (size_t)n * sizeof *x);
-    memcpy(r, bvec, (size_t)n * sizeof *r);
-    bnorm = sqrt(dot(bvec, bvec, n));
-    beta = bnorm;
-    while (beta > tol * bnorm && it < maxit) {
-        int k = 0;
-        double prev = beta;
-
-        for (long i = 0; i < n; i++)
-            V[i] = r[i] / beta;
-        memset(g, 0, (size_t)(m + 1) * sizeof *g);
-        g[0] = beta;
-        for (k = 0; k < m && it < maxit; k++) {
-            double *vk = V + (size_t)k * (size_t)n, *w = V + (size_t)(k + 1) * (size_t)n;
-            double hn, t;
-
-            apply_Minv(s, vk, z);
-            apply_A(s, z, w);
-            for (int pass = 0; pass < 2; pass++)   /* MGS, twice */
-                for (int i = 0; i <= k; i++) {
-                    double *vi = V + (size_t)i * (size_t)n, hij = dot(w, vi, n);
-
-                    H[i * m + k] += hij;
-                    for (long l = 0; l < n; l++)
-                        w[l] -= hij * vi[l];
-                }
-            hn = sqrt(dot(w, w, n));
-            H[(k + 1) * m + k] = hn;
-            if (hn > 0)
-                for (long l = 0; l < n; l++)
-                    w[l] /= hn;
-            for (int i = 0; i < k; i++) {
-                double a = H[i * m + k], c = H[(i + 1) * m + k];
-
-                H[i * m + k] = cs[i] * a + sn[i] * c;
-                H[(i + 1) * m + k] = -sn[i] * a + cs[i] * c;
-            }
-            t = hypot(H[k * m + k], H[(k + 1) * m + k]);
-            cs[k] = t > 0 ? H[k * m + k] / t : 1.0;
-            sn[k] = t > 0 ? H[(k + 1) * m + k] / t : 0.0;
-            H[k * m + k] = t;
-            H[(k + 1) * m + k] = 0;
-            g[k + 1] = -sn[k] * g[k];
-            g[k] = cs[k] * g[k];
-            it++;
-            if (fabs(g[k + 1]) <= tol * bnorm || hn == 0) {
-                k++;
-                break;
-            }
-        }
-        /* y = H^{-1} g; x += M^{-1} V y */
-        for (int i = k - 1; i >= 0; i--) {
-            double acc = g[i];
-
-            for (int j = i + 1; j < k; j++)
-                acc -= H[i * m + j] * yv[j];
-            yv[i] = H[i * m + i] != 0 ? acc / H[i * m + i] : 0.0;
-        }
-        memset(r, 0, (size_t)n * sizeof *r);
-        for (int i = 0; i < k; i++) {
-            const double *vi = V + (size_t)i * (size_t)n;
-
-            for (long l = 0; l < n; l++)
-                r[l] += yv[i] * vi[l];
-        }
-        apply_Minv(s, r, z);
-        for (long l = 0; l < n; l++)
-            x[l] += z[l];
-        memset(H, 0, (size_t)(m + 1) * (size_t)m * sizeof *H);
-        /* the true residual */
-        apply_A(s, x, r);
-        for (long l = 0; l < n; l++)
-            r[l] = bvec[l] - r[l];
-        beta = sqrt(dot(r, r, n));
-        if (!isfinite(beta))
-            break;
-        /* round-off floor: a restart that no longer halves an acceptable
-         * residual (within 100 tol) is not worth another cycle */
-        if (beta <= 100 * tol * bnorm && beta > 0.5 * prev)
-            break;
-    }
-    *iters = it;
-    *relres = bnorm > 0 ? beta / bnorm : beta;
-out:
-    free(V);
-    free(H);
-    free(cs);
-    free(sn);
-    free(g);
-    free(yv);
-    free(r);
-    free(z);
-    return rc;
 }
 
 /* ---- the entry point -------------------------------------------------------- */
@@ -1149,7 +464,9 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
           bba_solve_info *info, double *pi, char *err)
 {
     ws_t s;
+    bba_krylov *kw = NULL;
     double *x = NULL, *rhs = NULL, *y = NULL, *over = NULL, relres = INFINITY;
+    double tol = o->fft_tol > 0 ? o->fft_tol : 1e-14;
     long U = M > B ? M - B : 0, n = S + 1, iters = 0;
     long maxit = o->krylov_max_iter > 0 ? o->krylov_max_iter : 300;
     int restart = o->restart > 0 ? o->restart : 30;
@@ -1160,7 +477,8 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
     memset(info, 0, sizeof *info);
     if (S < 0 || B <= 0 || M < 0)
         return bb_seterr(err, BB_EINVAL, "bad dimensions S = %ld, B = %ld, M = %ld", S, B, M);
-    if (pol->lazy && (pol->threshold < 0 || pol->threshold > S || !(pol->eps >= 0 && pol->eps <= 1)))
+    if (pol->lazy
+        && (pol->threshold < 0 || pol->threshold > S || !(pol->eps >= 0 && pol->eps <= 1)))
         return bb_seterr(err, BB_EINVAL, "lazy policy out of range (threshold %ld, EPS %g)",
                          pol->threshold, pol->eps);
     bytes = bba_fftwh_bytes(M, B, S, o);
@@ -1225,10 +543,26 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
             maxit = 3L * restart;
         info->peak_bytes = bba_fftwh_bytes(M, B, S, &o2);
     }
-    rc = gmres(&s, rhs, x, restart, maxit,
-               o->fft_tol > 0 ? o->fft_tol : 1e-14, &iters, &relres, err);
-    if (rc != BB_OK)
+    kw = bba_krylov_alloc(n, restart);
+    if (kw == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for GMRES (%ld states)", n);
         goto out;
+    }
+    {
+        /* relative to ||rhs|| = sqrt(n); a restart that no longer halves
+         * an acceptable residual (within 100 tol) is the round-off floor */
+        double bnorm = sqrt((double)n);
+        bba_krylov_sys sys = { n, apply_A, apply_Minv, &s, 2, 1, tol * bnorm, 100 * tol * bnorm,
+                               maxit };
+
+        rc = bba_krylov_set(kw, &sys, rhs, x, 1);
+        if (rc != BB_OK)
+            goto out;
+        while (bba_krylov_test(kw) == BBA_KRYLOV_CONTINUE)
+            bba_krylov_iterate(kw);
+        iters = bba_krylov_steps(kw);
+        relres = bba_krylov_residual(kw) / bnorm;
+    }
     info->iterations = iters;
     info->residual = relres;
     for (long l = 0; l < n; l++) {
@@ -1237,11 +571,10 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
         if (x[l] > maxx)
             maxx = x[l];
     }
-    if (!(relres <= 100 * (o->fft_tol > 0 ? o->fft_tol : 1e-14)) || !(maxx > 0)
-        || minx < -1e-8 * maxx) {
+    if (!(relres <= 100 * tol) || !(maxx > 0) || minx < -1e-8 * maxx) {
         rc = bb_seterr(err, BB_ENOCONV, "the FFT Wiener-Hopf solver stopped after %ld GMRES "
                        "steps at relative residual %.3g (tolerance %.3g)%s", iters, relres,
-                       100 * (o->fft_tol > 0 ? o->fft_tol : 1e-14),
+                       100 * tol,
                        minx < -1e-8 * maxx ? ", with negative probabilities" : "");
         goto out;
     }
@@ -1288,6 +621,7 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
     }
 out:
     ws_free(&s);
+    bba_krylov_free(kw);
     free(x);
     free(rhs);
     free(y);
@@ -1307,7 +641,7 @@ gcd_long(long a, long b)
     return a;
 }
 
-/* Step 2 of issue 11: with g = gcd(B, the bandwidths that can be written),
+/* Step 0 of fftwh.h: with g = gcd(B, the bandwidths that can be written),
  * only multiples of g are reachable from 0 and the chain on them is the
  * chain of (b/g, B/g) with S' = floor(S/g) (an overshoot past S lands and
  * stalls exactly as one past g S'); lazy rows below T are those below
@@ -1374,50 +708,4 @@ out:
     free(br);
     free(pir);
     return rc;
-}
-
-/* ---- A reusable linear convolution (fftwh.h) ------------------------- */
-
-struct bba_fftconv {
-    engine e;
-    fftw_complex *kspec;
-    long nk, nx;
-};
-
-bba_fftconv *
-bba_fftconv_new(const double *k, long nk, long nx_max)
-{
-    bba_fftconv *c;
-
-    if (nk < 1 || nx_max < 1)
-        return NULL;
-    c = calloc(1, sizeof *c);
-    if (c == NULL)
-        return NULL;
-    c->nk = nk;
-    c->nx = nx_max;
-    if (eng_init(&c->e, good_size(nk + nx_max - 1)) != 0
-        || (c->kspec = fftw_malloc((size_t)(c->e.N / 2 + 1) * sizeof *c->kspec)) == NULL) {
-        bba_fftconv_free(c);
-        return NULL;
-    }
-    eng_spectrum(&c->e, k, nk, c->kspec);
-    return c;
-}
-
-void
-bba_fftconv_apply(bba_fftconv *c, const double *x, long nx, double *out)
-{
-    eng_conv(&c->e, x, nx < c->nx ? nx : c->nx, c->kspec, out, 0,
-             (nx < c->nx ? nx : c->nx) + c->nk - 1);
-}
-
-void
-bba_fftconv_free(bba_fftconv *c)
-{
-    if (c == NULL)
-        return;
-    eng_free(&c->e);
-    fftw_free(c->kspec);
-    free(c);
 }

@@ -1,6 +1,6 @@
 /* fftwh.h: the stationary measures of the greedy and lazy chains by an FFT
- * Wiener-Hopf-preconditioned GMRES on the tilted, overflow-censored chain
- * (issue 11), without building the chain.
+ * Wiener-Hopf-preconditioned GMRES on the tilted, overflow-censored chain,
+ * without building the chain.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The chain of chain.h is a random walk with jumps d = k - B, k ~ DIST,
@@ -26,11 +26,11 @@
  *     1 - c(z) = K (1 - G+(z)) (1 - G-(z)) of the tilted kernel's symbol,
  *     by the cepstral (FFT log) method, applied as two convolutions with
  *     the renewal sequences of the ladder-height laws;
- *  5. restarted GMRES; the true residual is recomputed at the end.  With
- *     theta_1 < 0 the jumps past S come from a convolution of their own
- *     and the restart grows to B + 60 (at most 400) when that fits in
- *     o->mem_limit_bytes: the top boundary leaves a correction of rank
- *     about B there.
+ *  5. restarted GMRES (krylov.h); the true residual is recomputed at the
+ *     end of every restart.  With theta_1 < 0 the jumps past S come from
+ *     a convolution of their own and the restart grows to B + 60 (at most
+ *     400) when that fits in o->mem_limit_bytes: the top boundary leaves
+ *     a correction of rank about B there.
  * Sizes: S up to ~10^6 quanta, M (sum of bandwidths) up to ~10^6.  Time
  * O((S + M) log(S + M)) per product, about 10-30 products per solve; memory
  * about (GMRES restart + 12) (S + M) doubles.  No chain is built. */
@@ -80,16 +80,5 @@ int bba_fftwh_eval(const double *dist, long M, long B, long S, size_t n,
 /* bba_fftwh_bytes: workspace bba_fftwh_eval needs for these dimensions
  * (bytes; the restart length of o).  O(1). */
 double bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o);
-
-/* A linear convolution by FFT with a fixed kernel, for other solvers
- * (onoff.c): out[0 .. nx + nk - 1) = x * k.  bba_fftconv_new returns NULL
- * when out of memory (or nk, nx_max < 1); one convolver must not be applied
- * from two threads at once (it owns its buffers).  O((nk + nx_max)
- * log(nk + nx_max)) per application; absolute round-off about 1e-16
- * max|x| sum|k|. */
-typedef struct bba_fftconv bba_fftconv;
-bba_fftconv *bba_fftconv_new(const double *k, long nk, long nx_max);
-void bba_fftconv_apply(bba_fftconv *c, const double *x, long nx, double *out);
-void bba_fftconv_free(bba_fftconv *c);
 
 #endif

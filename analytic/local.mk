@@ -2,6 +2,8 @@
 # analytic/: libbbanalytic, the analytic front end (pure functions, no I/O).
 # Its sources are listed here and nowhere else; its tests are in tests/local.mk.
 noinst_LIBRARIES += analytic/libbbanalytic.a
+# The bottom layer: its own headers and its numerical libraries only.
+analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(UMFPACK_CFLAGS)
 analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
 	analytic/bb_error.c analytic/bb_error.h \
@@ -11,7 +13,9 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/dist.c analytic/dist.h \
 	analytic/chain.c analytic/chain.h \
 	analytic/stationary.c analytic/stationary.h \
-	analytic/fftwh.c analytic/fftwh.h \
+	analytic/krylov.c analytic/krylov.h \
+	analytic/fftconv.c analytic/fftconv.h \
+	analytic/fftwh.c analytic/fftwh_kern.c analytic/fftwh.h analytic/fftwh_int.h \
 	analytic/measures.c analytic/measures.h \
 	analytic/bbbw.c analytic/bbbw.h \
 	analytic/sizing.c analytic/sizing.h \
@@ -19,7 +23,8 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \
 	analytic/sweep.c analytic/sweep.h \
-	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
+	analytic/onoff.c analytic/onoff_step.c analytic/onoff_krylov.c analytic/onoff_solve.c \
+	analytic/onoff_dense.c analytic/onoff.h analytic/onoff_int.h \
 	analytic/effbw.c analytic/effbw.h \
 	analytic/answer.c analytic/answer.h \
 	analytic/lapackf.h \

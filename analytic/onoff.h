@@ -1,4 +1,4 @@
-/* onoff.h: the ON/OFF-modulated burst-buffer chain (issue 13): I/O phases
+/* onoff.h: the ON/OFF-modulated burst-buffer chain: I/O phases
  * that last longer than one time unit.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -33,19 +33,19 @@
  * random-walk mode exactly; the smoothing only has to relax the phase
  * correlations, at the rate (1 - a - c) of the slowest class.  A
  * correction is kept only when it lowers the residual: aggregation can
- * drift or cycle, damped power steps always converge.  One iteration costs one scalar banded solve plus
- * smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
+ * drift or cycle, damped power steps always converge.  One iteration costs
+ * one scalar banded solve plus smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
  * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B).
  *
  * The FFT path (opts.fft): a greedy landing depends only on the raw level
  * j + k - B, so a step is per phase one linear convolution of the level
- * column with D0 (fftwh.h bba_fftconv), P (S + M0) log(S + M0)
+ * column with D0 (fftconv.h bba_fftconv), P (S + M0) log(S + M0)
  * operations; below a positive lazy threshold T, Algorithm 4's moves are
  * a correction on top, P T (B + 1) more.  The first level chain (phases
  * at their stationary law) is the scalar chain of chain.h for all
  * applications made memoryless, solved by bba_fftwh_eval; then restarted
- * GMRES (opts.krylov, 31 (S + 1) P more doubles) before any smoothing,
- * right-preconditioned below a lazy threshold by the inverse of the level
+ * GMRES (krylov.h; opts.krylov, 33 (S + 1) P more doubles) before any
+ * smoothing, right-preconditioned below a lazy threshold by the inverse of the level
  * blocks I - diag(h) K (h the probability of keeping the level; P^3 once,
  * T P^2 per product, (S + 1) P + 2 P^2 more doubles; P <= 512). */
 #ifndef BBSIZE_ANALYTIC_ONOFF_H
@@ -56,10 +56,6 @@
 #include "chain.h"
 #include "measures.h"
 #include "sizing.h"
-
-/* The many-sources correction of a reduced model to a larger one
- * (effbw.h), owned by the model it is attached to. */
-typedef struct bba_onoff_ms bba_onoff_ms;
 
 typedef struct bba_onoff {
     size_t n_classes;   /* bursty classes (with a phase) */
@@ -81,13 +77,6 @@ typedef struct bba_onoff {
     size_t n0;          /* memoryless applications (in D0) */
     long *b0;           /* n0: their bandwidths, quanta */
     double *p0;         /* n0: their Pr(ON) */
-    bba_onoff_ms *ms;   /* NULL, or (bba_effbw_ms_attach) this model stands
-                           for a larger one: bba_onoff_eval multiplies the
-                           idle fraction by exp(I_this(x) - I_full(x)),
-                           x = S greedy, S - (1 - EPS) THRESHOLD lazy
-                           (the lazy buffer sits at the threshold: an
-                           overflow is an excursion of S - THRESHOLD
-                           from there; EPS = 1 is greedy) */
 } bba_onoff;
 
 /* bba_onoff_init: group the n applications (b in quanta, p, L in time
@@ -116,7 +105,7 @@ typedef struct {
                                 an iteration gains less than half */
     double mem_limit_bytes;  /* refuse a solve above this (0: no limit) */
     int fft;                 /* the level convolution with D0 by FFT
-                                (fftwh.h bba_fftconv): 1 always, 0 never,
+                                (fftconv.h bba_fftconv): 1 always, 0 never,
                                 -1 (default) when cheaper than the direct
                                 sum, (S + M0) log(S + M0) < (S + 1) M0 / 6;
                                 lazy thresholds too */
@@ -128,7 +117,7 @@ typedef struct {
                                 are 32 phases or more, or a lazy threshold
                                 is positive (its levels hold for 1/EPS
                                 steps: preconditioned); skipped when its
-                                31 (S + 1) P doubles exceed the memory
+                                33 (S + 1) P doubles exceed the memory
                                 limit */
 } bba_onoff_opts;
 

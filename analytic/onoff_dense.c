@@ -2,8 +2,9 @@
  * (onoff.h, bba_onoff_dense_eval).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Deliberately naive and independent of onoff.c: one two-state phase per
- * application (no classes, no memoryless shortcut), the overflow states
+ * Deliberately naive and independent of onoff_step.c and onoff_solve.c:
+ * one two-state phase per application (no classes, no memoryless
+ * shortcut), the overflow states
  * kept as states (no censoring), every transition written out from the
  * rule of the model, and the balance equations solved by dense LU.  Only
  * for tiny chains: (S + 1 + max(M - B, 0)) 2^n <= 2500 states. */

@@ -9,9 +9,10 @@
 
 #include "bb_error.h"
 #include "bbbw.h"
-#include "onoff.h"
+#include "effbw.h"
 #include "fftwh.h"
 #include "cost.h"
+#include "onoff.h"
 #include "sizing.h"
 
 int
@@ -189,13 +190,8 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         oo.tol = so->tol;
         oo.mem_limit_bytes = so->mem_limit_bytes;
         rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, pi_out, err);
-        if (rc == BB_OK && m->idle_decay != 0) {
-            /* effbw.h: idle(S) ~ idle_R(S) exp(-(theta* - theta*_R) S). */
-            double idle = out->meas.idle * exp(-m->idle_decay * (double)S);
-
-            out->meas.p_full += idle - out->meas.idle;
-            out->meas.idle = idle;
-        }
+        if (rc == BB_OK && m->approx)
+            bba_effbw_approx_apply(m->approx, S, pol, &out->meas);
         if (rc == BB_OK)
             /* 0 is exact when no load exceeds B; else the idle fraction
              * underflowed and its order is not known here (NAN) */
@@ -214,7 +210,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
             bba_bbbw_apply(m->throttle, &out->meas);
         if (rc != BB_ENOCONV || so->no_fallback)
             return rc;
-        /* Fall back to banded GTH when it fits (issue 11); otherwise
+        /* Fall back to banded GTH when it fits; otherwise
          * refuse with the FFT solver's reason. */
         {
             double chain_bytes, band_bytes;

@@ -37,10 +37,10 @@ typedef struct {
     const struct bba_onoff *onoff; /* NULL: the chain of chain.h; else the
                           ON/OFF-modulated chain of onoff.h (borrowed, same
                           applications), which bba_eval then solves */
-    double idle_decay;  /* with onoff: the effective-bandwidth correction of
-                          an approximate model (effbw.h), per quantum: the
-                          idle fraction at size S is multiplied by
-                          exp(-idle_decay S); 0 for an exact model */
+    const struct bba_effbw_approx *approx; /* with onoff: NULL when the
+                          modulated chain is the whole model; else onoff is
+                          a reduced model and bba_eval applies this
+                          correction (effbw.h; borrowed) to every answer */
     struct bba_fftwh_cache *fft_cache; /* owned: the FFT solver's per-model
                                           data (fftwh.h); do not copy models */
 } bba_model;
@@ -79,8 +79,11 @@ typedef struct {
 
 /* bba_eval: idle and quiet fractions for buffer size S (quanta) and policy
  * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
- * set (bba_onoff_eval with so's tolerance and memory limit).  If pi_out is not NULL it receives a malloc'd copy of the stationary
- * distribution (n_states entries; the caller frees it).
+ * set (bba_onoff_eval with so's tolerance and memory limit; then
+ * m->approx's correction).
+ * If pi_out is not NULL it receives a malloc'd copy of the stationary
+ * distribution (n_states entries; the caller frees it; the reduced
+ * model's under an approximation).
  * Errors: BB_EINVAL (a lazy EPS in (0, BBA_EPS_MIN)), those of
  * bba_chain_build, bba_chain_check_reachable and
  * bba_stationary_solve; with the FFT solver, those of bba_fftwh_eval,

@@ -1,20 +1,24 @@
 /* stationary.h: stationary distribution pi = pi P of a bba_chain.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Three methods, each an independent check on the others:
- *  - banded GTH (default): Grassmann-Taksar-Heyman elimination in band
- *    storage after censoring the overflow states; subtraction-free, so
- *    tiny probabilities (idle fractions of 1e-12) keep their relative
- *    accuracy.  (S+1) B (M-B) multiply-adds, (S+1)(M+1) doubles.
- *  - UMFPACK (default): sparse LU of (P^T - I) with the last balance
- *    equation replaced by the normalisation sum(pi) = 1.  Time and memory are those of the
- *    LU factors: the chain is banded (a state moves at most B down and
- *    M - B up), so about n_states * M * B flops and n_states * M entries.
+ * Three methods on a built chain, each an independent check on the
+ * others and on the default FFT solver (fftwh.h, which needs no chain and
+ * is reached through bba_eval only):
+ *  - banded GTH: Grassmann-Taksar-Heyman elimination in band storage
+ *    after censoring the overflow states; subtraction-free, so tiny
+ *    probabilities (idle fractions of 1e-12) keep their relative
+ *    accuracy.  (S+1) B (M-B) multiply-adds, (S+1)(M+1) doubles.  The FFT
+ *    solver's fallback.
+ *  - UMFPACK: sparse LU of (P^T - I) with the last balance equation
+ *    replaced by the normalisation sum(pi) = 1.  Time and memory are those
+ *    of the LU factors: the chain is banded (a state moves at most B down
+ *    and M - B up), so about n_states * M * B flops and n_states * M
+ *    entries.
  *  - Gauss-Seidel: sweeps pi(l) <- sum_{j != l} pi(j) P(j,l) / (1 - P(l,l))
  *    over a transposed copy of P, normalised after each sweep, until the
  *    residual is below the tolerance.  O(nnz) per sweep and 2 nnz memory;
  *    for chains too large to factor and as a cross-check.
- * Both return the residual max_l |(pi P - pi)(l)| of the answer. */
+ * Each returns the residual max_l |(pi P - pi)(l)| of its answer. */
 #ifndef BBSIZE_ANALYTIC_STATIONARY_H
 #define BBSIZE_ANALYTIC_STATIONARY_H
 

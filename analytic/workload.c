@@ -16,7 +16,7 @@
  * long and the chain inside int indices for any sane n. */
 #define BBA_MAX_QUANTA 100000000L
 
-/* The mean ON run of app i in time units (issue 13).  A two-state chain
+/* The mean ON run of app i in time units (onoff.h).  A two-state chain
  * with Pr(ON) = p and mean ON run L has ON->OFF probability a = 1/L and
  * OFF->ON probability c = a p/(1 - p); both must be probabilities, so
  * L >= 1 and L >= p/(1 - p).  L = 1/(1 - p) is the paper's memoryless
@@ -37,14 +37,18 @@ burst_check(const bba_app *a, size_t i, double tu_s, double *L, int *has, char *
     }
     Lv = a->burst_s / tu_s;
     lo = p / (1.0 - p) > 1.0 ? p / (1.0 - p) : 1.0;
-    if (!isfinite(Lv) || Lv < lo * (1.0 - 1e-12))
+    if (!isfinite(Lv) || Lv < lo * (1.0 - 1e-12)) {
+        char bl[40], blo[40];
+
+        bb_fmt_apart(Lv, lo, bl, blo, sizeof bl);
         return bb_seterr(err, BB_EINVAL,
-                         "application %zu (%s): burst %g s is %.4g time units, shorter "
-                         "than max(1, p/(1-p)) = %.4g time units: %s",
-                         i + 1, a->name, a->burst_s, Lv, lo,
+                         "application %zu (%s): burst %.10g s is %s time units, shorter "
+                         "than max(1, p/(1-p)) = %s time units: %s",
+                         i + 1, a->name, a->burst_s, bl, blo,
                          Lv < 1.0 ? "an I/O phase lasts at least one time unit"
                                   : "with this p the gaps between bursts, of mean "
                                     "burst (1-p)/p, would be shorter than one time unit");
+    }
     *L = Lv;
     if (fabs(Lv * (1.0 - p) - 1.0) > 1e-12)
         *has = 1;

@@ -21,7 +21,7 @@ typedef struct {
     double period_s;   /* quasi-period d_i for the simulator, s (0: none) */
     double burst_s;    /* mean length of one I/O phase (ON run), s; 0 when
                           absent: 1/(1 - p) time units, the memoryless
-                          model of the paper (issue 13) */
+                          model of the paper */
 } bba_app;
 
 typedef struct {

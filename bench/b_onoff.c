@@ -39,9 +39,10 @@ static int
 many(void)
 {
     long b[7];
-    double p[7], L[7], th, thr;
+    double p[7], L[7], th;
     char err[BB_ERRLEN];
     bba_onoff full, red;
+    bba_effbw_approx *ms = NULL, *dc = NULL;
     bba_onoff_opts o;
     bba_policy g = { 0, 0, 0 };
 
@@ -55,8 +56,8 @@ many(void)
     if (bba_onoff_init(&full, 7, b, p, L, 10, 0, 0, err) != BB_OK
         || bba_effbw_decay(&full, &th, err) != BB_OK
         || bba_effbw_reduce(7, b, p, L, 10, th, 4, &red, err) != BB_OK
-        || bba_effbw_decay(&red, &thr, err) != BB_OK
-        || bba_effbw_ms_attach(&red, 7, b, p, L, err) != BB_OK) {
+        || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
+        || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
         fprintf(stderr, "%s\n", err);
         return 70;
     }
@@ -64,17 +65,20 @@ many(void)
            "| many-sources (16 phases) | error |\n");
     for (long S = 0; S <= 40; S += 10) {
         bba_eval_result re, rr;
-        double ap;
+        double ap, am;
 
         if (bba_onoff_eval(&full, S, &g, &o, &re, NULL, err) != BB_OK
             || bba_onoff_eval(&red, S, &g, &o, &rr, NULL, err) != BB_OK) {
             fprintf(stderr, "%s\n", err);
             return 70;
         }
-        ap = rr.meas.idle / bba_effbw_ms_factor(red.ms, &red, S) * exp(-(th - thr) * (double)S);
+        ap = rr.meas.idle * bba_effbw_approx_factor(dc, S, &g);
+        am = rr.meas.idle * bba_effbw_approx_factor(ms, S, &g);
         printf("| %ld | %.4g | %.4g | %+.1f%% | %.4g | %+.1f%% |\n", S, re.meas.idle, ap,
-               100 * (ap / re.meas.idle - 1), rr.meas.idle, 100 * (rr.meas.idle / re.meas.idle - 1));
+               100 * (ap / re.meas.idle - 1), am, 100 * (am / re.meas.idle - 1));
     }
+    bba_effbw_approx_free(ms);
+    bba_effbw_approx_free(dc);
     bba_onoff_free(&full);
     bba_onoff_free(&red);
     return 0;
@@ -126,11 +130,11 @@ main(int argc, char **argv)
     }
     for (int k = 0; k <= kmax; k++) {
         bba_onoff red;
-        double thr;
+        bba_effbw_approx *ms = NULL, *dc = NULL;
 
         if (bba_effbw_reduce(8, b, p, L, 100, th, (size_t)k, &red, err) != BB_OK
-            || bba_effbw_decay(&red, &thr, err) != BB_OK
-            || bba_effbw_ms_attach(&red, 8, b, p, L, err) != BB_OK) {
+            || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
+            || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
             fprintf(stderr, "%s\n", err);
             return 70;
         }
@@ -141,12 +145,11 @@ main(int argc, char **argv)
                 fprintf(stderr, "%s\n", err);
                 return 70;
             }
-            /* r has the many-sources correction (red.ms); the decay
-             * rate's from the uncorrected idle. */
-            am[k][i] = r.meas.idle;
-            ap[k][i] = r.meas.idle / bba_effbw_ms_factor(red.ms, &red, (long)Sv[i])
-                       * exp(-(th - thr) * Sv[i]);
+            am[k][i] = r.meas.idle * bba_effbw_approx_factor(ms, (long)Sv[i], &g);
+            ap[k][i] = r.meas.idle * bba_effbw_approx_factor(dc, (long)Sv[i], &g);
         }
+        bba_effbw_approx_free(ms);
+        bba_effbw_approx_free(dc);
         bba_onoff_free(&red);
     }
     printf("| L | bursty | target | exact size | correction |");

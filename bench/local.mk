@@ -16,7 +16,7 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
 	bench/hybrid.sh bench/mechanisms.sh bench/fluidsim.sh bench/fit.sh bench/fit_accuracy.sh bench/fluid.sh \
-	bench/approx.sh bench/best.sh
+	bench/approx.sh bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -43,6 +43,20 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	bench/b_onoff 10 5 3
 	bench/b_onoff many
 .PHONY: bench-onoff
+
+# The files a question walks through from the analytic front door to the
+# solver (docs/hacking.md), recorded by gdb.
+bench-walks: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  nice -n 5 $(SHELL) $(top_srcdir)/bench/walks.sh
+.PHONY: bench-walks
+
+# This build against another (BBSIZE_REF=.../src/bbsize) on the analytic
+# commands: user time and ratio.
+bench-compare: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  BBSIZE_REF=$(BBSIZE_REF) nice -n 5 $(SHELL) $(top_srcdir)/bench/compare.sh
+.PHONY: bench-compare
 
 # The fluid model: speed against its targets, how far exact goes.
 bench-fluid: bench/b_fluid$(EXEEXT) src/bbsize$(EXEEXT)

@@ -93,9 +93,13 @@ bbs_bb_check(const bbs_bb_config *c, char *err)
             if (pi <= 0 || pi >= 1 || L == 0)
                 continue;
             lo = pi / (1 - pi) > 1 ? pi / (1 - pi) : 1;
-            if (!(L >= lo * (1 - 1e-12)) || !isfinite(L))
-                return bb_seterr(err, BB_EINVAL, "application %zu: burst %g time units is "
-                                 "below max(1, p/(1-p)) = %g", i + 1, L, lo);
+            if (!(L >= lo * (1 - 1e-12)) || !isfinite(L)) {
+                char bl[40], blo[40];
+
+                bb_fmt_apart(L, lo, bl, blo, sizeof bl);
+                return bb_seterr(err, BB_EINVAL, "application %zu: burst %s time units is "
+                                 "below max(1, p/(1-p)) = %s", i + 1, bl, blo);
+            }
         }
     } else if (c->mode != BBS_BB_BERNOULLI) {
         return bb_seterr(err, BB_EINVAL, "unknown workload mode %d", (int)c->mode);

@@ -4,6 +4,10 @@
 # paper's platform and the trace-driven workload models (sim/workload/*.c
 # that need only the engine).  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += sim/libbbsim.a
+# The simulator's libraries see sim/ (their headers are named from there:
+# "network/topo.h") and analytic/ (bb_error.h, the chains), not src/.
+SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS)
+sim_libbbsim_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_libbbsim_a_SOURCES = \
 	sim/bbsim.h \
 	sim/engine.c sim/engine.h \
@@ -31,5 +35,6 @@ sim_libbbsim_a_SOURCES = \
 # in LIBS (configure.ac), so every program linking libbbsim.a gets it.
 if WITH_MPI
 sim_libbbsim_a_SOURCES += sim/bbmpi.c
+sim_libbbsim_a_CPPFLAGS += $(MPI_CFLAGS)
 AM_CPPFLAGS += $(MPI_CFLAGS)
 endif

@@ -599,11 +599,21 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
         return;
     }
     if (rc == BB_EINFEASIBLE) {
-        snprintf(buf, len, "no burst-buffer size suffices: the expected load is %.4g times the "
-                 "PFS bandwidth (%s), so as the buffer grows the idle fraction only falls to "
-                 "%s%.4g > %g%s; add PFS bandwidth or reduce the load", a->load_ratio, pfs,
-                 a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", a->idle_limit, target,
-                 a->exact ? "" : " (approximate: from the folded fluid model)");
+        char er[40], one[40], lim[40], tg[40];
+
+        bb_fmt_apart(a->load_ratio, 1.0, er, one, sizeof er);
+        bb_fmt_apart(a->idle_limit, target, lim, tg, sizeof lim);
+        if (a->idle_limit < target)   /* E = B exactly: null-recurrent */
+            snprintf(buf, len, "no burst-buffer size suffices: the expected load equals the "
+                     "PFS bandwidth (%s; E/B = %s), so the buffer's content grows without "
+                     "bound and no finite size keeps the idle fraction at %s; add PFS "
+                     "bandwidth or reduce the load", pfs, er, tg);
+        else
+            snprintf(buf, len, "no burst-buffer size suffices: the expected load is %s times "
+                     "the PFS bandwidth (%s), so as the buffer grows the idle fraction only "
+                     "falls to %s%s, above the target %s%s; add PFS bandwidth or reduce the "
+                     "load", er, pfs, a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", lim, tg,
+                     a->exact ? "" : " (approximate: from the folded fluid model)");
         return;
     }
     bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);

@@ -5,6 +5,10 @@
 # are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
 AM_CPPFLAGS += -I$(top_srcdir)/src/formats
+# The readers see the structs they fill (sim/, analytic/) and src/ for
+# exitcodes.h and their own "formats/..." names.
+src_formats_libbbformats_a_CPPFLAGS = -I$(top_srcdir)/src/formats -I$(top_srcdir)/src \
+	-I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(INIH_CFLAGS)
 src_formats_libbbformats_a_SOURCES = \
 	src/formats/units.c src/formats/units.h \
 	src/formats/readfile.c src/formats/readfile.h \

@@ -72,7 +72,7 @@ a,0.75,100
 b,0.5,100
 CSV
 t_run "E > B: exit status 1" 1 "$BBSIZE" size "$T/over.csv" --pfs-bw 100
-t_match "E > B: the limit 1 - B/E = 0.2 is stated" '1 - B/E = 0\.2( |$)' "$T/out"
+t_match "E > B: the limit 1 - B/E = 0.2 is stated" '1 - B/E = 0\.2(,| |$)' "$T/out"
 
 # dist: CSV rows and the PFS tail.
 t_run "dist --csv" 0 "$BBSIZE" dist "$T/hand.csv" --pfs-bw 100 --csv

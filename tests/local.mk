@@ -31,6 +31,17 @@ EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cl
 	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp \
 	tests/help_opts.awk tests/man_opts.awk tests/examples.sh tests/examples.awk tests/examples_match.awk
 
+# The numerical building blocks: restarted GMRES (analytic/krylov.h) and
+# the FFT engine (analytic/fftconv.h).
+check_PROGRAMS += tests/t_krylov tests/t_fftconv
+tests_t_krylov_SOURCES = tests/t_krylov.c
+tests_t_krylov_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_krylov_LDADD = $(ANALYTIC_TEST_LIBS)
+tests_t_fftconv_SOURCES = tests/t_fftconv.c
+tests_t_fftconv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fftconv_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_krylov tests/t_fftconv
+
 # The continuous-time fluid model (analytic/fluid.h).
 check_PROGRAMS += tests/t_fluid
 tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
@@ -71,8 +82,8 @@ tests_t_units_SOURCES = tests/t_units.c
 tests_t_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_units
-TESTS += tests/layers.sh
-EXTRA_DIST += tests/layers.sh
+TESTS += tests/layers.sh tests/circles.sh
+EXTRA_DIST += tests/layers.sh tests/circles.sh tests/circles.awk
 
 # The shared burst-buffer node (sim/storage/bbnode.h) by hand, and through
 # both of its front ends (bbarch and the scenario executor).

@@ -369,34 +369,54 @@ lazy_fft_matches_direct(void **state)
  * which is greedy draining exactly, gives greedy's corrected answer
  * (at S - T it did not: 0.000229 against 0.000273 on the paper's
  * workload), and a small EPS a smaller factor than greedy's (the
- * excursion is shorter). */
+ * excursion is shorter).  The decay-rate correction is exp(-(theta* -
+ * theta*_R) S) whatever the policy. */
 static void
 lazy_many_sources(void **state)
 {
     long b[5] = { 14, 9, 6, 12, 4 }, B = 10, S = 120;
-    double p[5] = { 0.06, 0.1, 0.15, 0.05, 0.2 }, L[5] = { 8, 6, 5, 9, 4 }, theta;
+    double p[5] = { 0.06, 0.1, 0.15, 0.05, 0.2 }, L[5] = { 8, 6, 5, 9, 4 }, theta, th_r;
     bba_onoff full, r;
     bba_onoff_opts o;
     bba_policy g = { 0, 0, 0 }, l1 = { 1, 60, 1.0 }, l0 = { 1, 60, 0.01 };
     bba_eval_result rg, r1, r0;
+    bba_effbw_approx *ms, *dc;
+    double fg, f0;
     char err[BB_ERRLEN];
 
     (void)state;
     assert_int_equal(bba_onoff_init(&full, 5, b, p, L, B, 0, 0, err), BB_OK);
     assert_int_equal(bba_effbw_decay(&full, &theta, err), BB_OK);
     assert_int_equal(bba_effbw_reduce(5, b, p, L, B, theta, 2, &r, err), BB_OK);
-    assert_int_equal(bba_effbw_ms_attach(&r, 5, b, p, L, err), BB_OK);
+    assert_int_equal(bba_effbw_approx_new(&r, 5, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err),
+                     BB_OK);
+    assert_int_equal(bba_effbw_approx_new(&r, 5, b, p, L, BBA_EFFBW_DECAY, &dc, err), BB_OK);
+    assert_int_equal(bba_effbw_approx_kind(ms), BBA_EFFBW_MANY_SOURCES);
     bba_onoff_defaults(&o);
     assert_int_equal(bba_onoff_eval(&r, S, &g, &o, &rg, NULL, err), BB_OK);
     assert_int_equal(bba_onoff_eval(&r, S, &l1, &o, &r1, NULL, err), BB_OK);
     assert_int_equal(bba_onoff_eval(&r, S, &l0, &o, &r0, NULL, err), BB_OK);
+    fg = bba_effbw_approx_factor(ms, S, &g);
+    f0 = bba_effbw_approx_factor(ms, S, &l0);
+    bba_effbw_approx_apply(ms, S, &g, &rg.meas);
+    bba_effbw_approx_apply(ms, S, &l1, &r1.meas);
+    bba_effbw_approx_apply(ms, S, &l0, &r0.meas);
     print_message("# corrected idle: greedy %.6g, lazy EPS 1 %.6g, lazy EPS 0.01 %.6g; "
                   "factor at S %.4g, at S - 0.99 T %.4g\n", rg.meas.idle, r1.meas.idle,
-                  r0.meas.idle, bba_effbw_ms_factor(r.ms, &r, S),
-                  bba_effbw_ms_factor(r.ms, &r, S - 59));
-    assert_true(bba_effbw_ms_factor(r.ms, &r, S) > 1.0 + 1e-3);
+                  r0.meas.idle, fg, f0);
+    assert_true(fg > 1.0 + 1e-3);
     assert_float_equal(r1.meas.idle, rg.meas.idle, 1e-9 * rg.meas.idle);
-    assert_true(bba_effbw_ms_factor(r.ms, &r, S - 59) < bba_effbw_ms_factor(r.ms, &r, S));
+    assert_true(f0 < fg);
+    assert_float_equal(f0, bba_effbw_approx_factor(ms, S - 59, NULL), 1e-15 * f0);
+    assert_float_equal(log10(rg.meas.idle), rg.meas.log10_idle, 1e-12);
+    assert_int_equal(bba_effbw_decay(&r, &th_r, err), BB_OK);
+    assert_true(th_r > theta);   /* fewer bursts: a faster decay */
+    assert_float_equal(bba_effbw_approx_factor(dc, S, &l0), exp(-(theta - th_r) * (double)S),
+                       1e-12 * exp(-(theta - th_r) * (double)S));
+    assert_float_equal(bba_effbw_approx_factor(dc, S, &g), bba_effbw_approx_factor(dc, S, &l0),
+                       0);
+    bba_effbw_approx_free(ms);
+    bba_effbw_approx_free(dc);
     bba_onoff_free(&r);
     bba_onoff_free(&full);
 }

@@ -5,6 +5,7 @@
 # sim/network/libbbsnet.a before sim/libbbsim.a.  Its sources are listed
 # here and nowhere else.
 noinst_LIBRARIES += sim/network/libbbsnet.a
+sim_network_libbbsnet_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_network_libbbsnet_a_SOURCES = \
 	sim/network/bbsnet.h \
 	sim/network/topo.c sim/network/topo.h \

@@ -4,6 +4,7 @@
 # Its sources are listed here and nowhere else.  Link before
 # sim/network/libbbsnet.a (arch_dfly) and sim/libbbsim.a.
 noinst_LIBRARIES += sim/storage/libbbsstor.a
+sim_storage_libbbsstor_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/device.c sim/storage/device.h sim/storage/dev_int.h \
 	sim/storage/hdd.c \

@@ -7,6 +7,7 @@
 # trace models that need only the engine (vef, g500, ...) are in libbbsim
 # (sim/local.mk).  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += sim/workload/libbbswl.a
+sim_workload_libbbswl_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_workload_libbbswl_a_SOURCES = \
 	sim/workload/ops.c sim/workload/ops.h sim/workload/wl_int.h \
 	sim/workload/coll.c sim/workload/coll.h \

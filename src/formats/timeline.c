@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bb_error.h"
-#include "fftwh.h"
+#include "fftconv.h"
 #include "timeline.h"
 
 void
@@ -187,7 +187,7 @@ bb_tl_period(const double *x, size_t n, double bin_s, double min_acf, double *pe
         rev[n - 1 - i] = xc[i];
     }
     /* out[n - 1 - t] = sum_i xc[i] xc[i + t]: the autocovariance at lag t
-     * times n (fftwh.h: out = x * k with k the reversed signal). */
+     * times n (fftconv.h: out = x * k with k the reversed signal). */
     conv = bba_fftconv_new(rev, (long)n, (long)n);
     if (conv == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "timeline: out of memory for the FFT of %zu bins", n);

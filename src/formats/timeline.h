@@ -31,7 +31,7 @@
  *
  * Period: the bandwidth signal (bytes per bin over the horizon, each
  * block's bytes spread evenly over it) is autocorrelated by FFT (analytic
- * fftwh.h bba_fftconv), smoothed over two bins (so that a pulse narrower
+ * fftconv.h bba_fftconv), smoothed over two bins (so that a pulse narrower
  * than a bin matches itself whichever side of a bin edge it falls).  The
  * period is the lag of the first local maximum after the first zero
  * crossing whose unbiased autocorrelation reaches min_acf (at the

@@ -20,3 +20,13 @@ printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[run]\nseed = 184467
 hcase "scenario JSON: seed 2^64 - 1 as itself, not -1" 0 \
   '"seed": "18446744073709551615"' - \
   "$B" simulate --quiet --json s.ini
+hnew
+printf '#@ pfs-bw = 1 TB/s\n#@ time-unit = 60 s\nname,p,bw,burst\na,0.5,1TB/s,59.99999s\n' >w.csv
+hcase "a refusal comparing two numbers prints the digits that differ (0.9999998, not 1 < 1)" 65 \
+  "burst 59\.99999 s is 0\.9999998 time units, shorter than max\(1, p/\(1-p\)\) = 1 time units" - \
+  "$B" size w.csv --model chain
+hnew
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.5,2TB/s\nb,0.2,0.0000001TB/s\n' >e.csv
+hcase "no size suffices at E = B: said as such, not 'falls to 0 > 0.001'" 1 \
+  "the expected load equals the PFS bandwidth \(1 TB/s; E/B = 1\), so the buffer's content grows without bound" - \
+  "$B" size e.csv --resolution 100

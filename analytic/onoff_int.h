@@ -1,0 +1,71 @@
+/* onoff_int.h: what the files of the ON/OFF-modulated chain share (private
+ * to onoff*.c): the solve's workspace and the operations on its (level x
+ * phase) vectors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * onoff.c        the model: classes, kernels, phases, D0, estimates
+ * onoff_step.c   one step x -> x P of the censored chain (direct and FFT
+ *                paths, Algorithm 4's correction)
+ * onoff_krylov.c GMRES on x (I - P) = 0 and its lazy-region preconditioner
+ * onoff_solve.c  aggregation-disaggregation, the level chains, the measures
+ * onoff_dense.c  the dense test oracle
+ *
+ * Vectors x of the normal states are level-major: x[j P + f] is level j,
+ * phase f (phases in mixed radix, class 0 fastest). */
+#ifndef BBSIZE_ANALYTIC_ONOFF_INT_H
+#define BBSIZE_ANALYTIC_ONOFF_INT_H
+
+#include "fftconv.h"
+#include "onoff.h"
+
+typedef struct {
+    const bba_onoff *m;
+    long S, T, P;      /* buffer size (quanta), phase steps at most
+                          (bba_onoff_max_steps), phases */
+    const bba_policy *pol;
+    double ***Kp;      /* Kp[t-1][c] = K_c^t */
+    double *z;         /* T x (S+1) x P */
+    char *zflag;       /* T x (S+1) */
+    double *tmp;       /* 3 P */
+    double *ktmp;      /* (S + 1) P: the Kronecker product's scratch */
+    bba_fftconv *conv; /* the level convolution with D0 by FFT, or NULL */
+    double *xcol;      /* S + 1: one phase's levels */
+    double *ccol;      /* S + M0 + 1: their convolution with D0 */
+    double *lw;        /* 2 (B + 1): Algorithm 4's correction's weights */
+    double *pinv[2];   /* lazy: the level blocks' inverses (level 0, levels
+                          1..T-1), P x P, or NULL (no preconditioner) */
+    int clamp;         /* the FFT path clamps round-off below 0 (not in
+                          GMRES, whose vectors are signed) */
+} bba_onoff_work;
+
+/* bba_onoff_max_steps: the phase steps one transition can take, 1 + the
+ * longest stall.  O(1). */
+long bba_onoff_max_steps(const bba_onoff *m);
+
+/* bba_onoff_spread: add v times the transitions out of normal state (j, a
+ * phase f of bursty load kf) over the landing levels (onoff_step.c). */
+void bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *pol,
+                      double v, double *lev, long off, double *ovf, long P, long f,
+                      char *oflag);
+
+/* bba_onoff_apply: y = x P of the censored chain; returns max |y - x|. */
+double bba_onoff_apply(bba_onoff_work *w, const double *x, double *y);
+
+/* The Krylov solve (onoff_krylov.c). */
+#define BBA_ONOFF_GMRES_M 30
+#define BBA_ONOFF_LAZY_PREC_MAX_P 512
+
+/* bba_onoff_lazy_prec_new: the lazy region's level-block preconditioner
+ * into w->pinv (P <= BBA_ONOFF_LAZY_PREC_MAX_P).  0, or -1 (out of memory
+ * or a singular block: w->pinv stays NULL, GMRES runs unpreconditioned). */
+int bba_onoff_lazy_prec_new(bba_onoff_work *w);
+
+/* bba_onoff_gmres: restarted GMRES on x (I - P) = 0 from x (ws: a
+ * workspace of (S + 1) P unknowns and restart BBA_ONOFF_GMRES_M), then x
+ * clamped at 0 and normalised; returns max |x P - x| of that x (y is
+ * scratch). */
+struct bba_krylov;
+double bba_onoff_gmres(bba_onoff_work *w, struct bba_krylov *ws, double *x, double *y,
+                       double tol);
+
+#endif
