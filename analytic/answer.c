@@ -15,6 +15,7 @@
 #include "cost.h"
 #include "effbw.h"
 #include "fluid.h"
+#include "fluid_approx.h"
 #include "onoff.h"
 #include "quanta.h"
 
@@ -41,8 +42,11 @@ struct bba_front {
     /* applications that round to 0 quanta */
     size_t nvan, *van;
     double van_frac;
-    /* FLUID: the continuous-time model (fluid.h) */
-    bba_fluid *fluid;
+    /* FLUID: the continuous-time model (fluid.h), exact or folded
+     * (fluid_approx.h); fluid is the model answered with, fa owns it */
+    bba_fluid_approx *fa;
+    const bba_fluid *fluid;
+    double fluid_phases;     /* of the whole workload */
     size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
     size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
 };
@@ -425,24 +429,31 @@ fluid_build(bba_front *f, char *err)
     o.mem_limit_bytes = q->so.mem_limit_bytes;
     o.max_phases = 0;
     bba_fluid_estimate(c, q->n, &o, &phases, NULL, NULL);
-    if (!(phases <= BBA_FLUID_EXACT_PHASES)) {
-        free(c);
-        return bb_seterr(err, BB_ETOOBIG, "the continuous-time model of this workload has "
-                         "%.3g phases (%zu distinct applications with bursts), more than the "
-                         "%d it solves exactly: give identical applications identical rows, "
-                         "or ask for the discrete chain (model chain)", phases,
-                         f->fluid_classes, BBA_FLUID_EXACT_PHASES);
-    }
-    rc = bba_fluid_new(c, q->n, &o, &f->fluid, err);
+    f->fluid_phases = phases;
+    /* exact when it fits; beyond, folded into BBA_FLUID_APPROX_PHASES */
+    rc = bba_fluid_approx_new(c, q->n, &o,
+                              phases <= BBA_FLUID_EXACT_PHASES ? BBA_FLUID_EXACT_PHASES
+                                                               : BBA_FLUID_APPROX_PHASES,
+                              &f->fa, err);
     free(c);
+    if (rc == BB_OK)
+        f->fluid = bba_fluid_approx_model(f->fa);
     return rc;
 }
 
-static void
-fluid_answer(const bba_front *f, double S, const bba_fluid_result *r, bba_answer *a)
+/* The measures at S under pol, and the interval of the idle fraction
+ * (the folded model's; the idle fraction itself when exact). */
+static int
+fluid_answer(const bba_front *f, double S, const bba_fluid_policy *pol,
+             const bba_fluid_result *r, bba_answer *a, char *err)
 {
+    int rc = bba_fluid_approx_interval(f->fa, S, pol, r->idle, &a->idle_low, &a->idle_high,
+                                       err);
+
+    if (rc != BB_OK)
+        return rc;
     a->S_bytes = S;
-    a->idle = a->idle_low = a->idle_high = r->idle;
+    a->idle = r->idle;
     a->log10_idle = r->log10_idle;
     a->quiet = r->quiet;
     a->mean_occupancy_bytes = r->mean_occupancy_bytes;
@@ -451,6 +462,7 @@ fluid_answer(const bba_front *f, double S, const bba_fluid_result *r, bba_answer
     a->bb_write_Bps = r->bb_in_Bps;
     a->residual = r->residual;
     a->states = bba_fluid_phases(f->fluid);
+    return BB_OK;
 }
 
 static void
@@ -513,7 +525,7 @@ bba_front_free(bba_front *f)
 {
     if (f == NULL)
         return;
-    bba_fluid_free(f->fluid);
+    bba_fluid_approx_free(f->fa);
     discrete_free(f);
     free(f->van);
     free(f);
@@ -543,7 +555,8 @@ answer_init(const bba_front *f, bba_answer *a)
     a->quantum_bytes = f->qz.quantum_bytes;
     a->max_round_bytes = f->qz.max_round_bytes;
     if (f->kind == BBA_MODEL_FLUID) {
-        a->phases = (double)bba_fluid_phases(f->fluid);
+        a->exact = bba_fluid_approx_exact(f->fa);
+        a->phases = f->fluid_phases;
         a->phases_solved = bba_fluid_phases(f->fluid);
         a->classes = f->fluid_classes;
         a->load_ratio = bba_fluid_mean_rate(f->fluid) / f->pf.pfs_bw_Bps;
@@ -558,6 +571,7 @@ answer_init(const bba_front *f, bba_answer *a)
     a->idle_limit = NAN;
     a->bb_bw_min_Bps = NAN;
     a->S_double_unit_bytes = NAN;
+    a->S_low_bytes = a->S_high_bytes = NAN;
     a->states = -1;
     a->evaluations = f->settle_evals;
 }
@@ -615,8 +629,7 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
             return rc;
         a->evaluations = 1;
         a->threshold_bytes = fp.threshold_bytes;
-        fluid_answer(f, S_bytes, &fr, a);
-        return BB_OK;
+        return fluid_answer(f, S_bytes, &fp, &fr, a, err);
     }
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
@@ -673,9 +686,22 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
     if (rc != BB_OK)
         return rc;
     a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
-    fluid_answer(f, S, &fr, a);
+    {
+        bba_fluid_policy fp = { ps->lazy, a->threshold_bytes, ps->lazy ? ps->eps : 1.0 };
+
+        if ((rc = fluid_answer(f, S, &fp, &fr, a, err)) != BB_OK)
+            return rc;
+    }
     a->idle_limit = bba_fluid_idle_limit(f->fluid);
     bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
+    if (!bba_fluid_approx_exact(f->fa)) {
+        rc = bba_fluid_approx_size_interval(f->fa, target, ps, S, &a->S_low_bytes,
+                                            &a->S_high_bytes, err);
+        if (rc != BB_OK)
+            return rc;
+    } else {
+        a->S_low_bytes = a->S_high_bytes = S;
+    }
     if (!f->q.time_unit_given && f->n_memoryless > 0)
         a->S_double_unit_bytes = size_at_double_unit(f, target, ps);
     return BB_OK;
@@ -827,14 +853,19 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
                                       &fr, err);
         if (rc != BB_OK)
             return rc;
-        fluid_answer(f, S_bytes, &fr.greedy, greedy);
+        {
+            bba_fluid_policy gp = { 0, 0, 1.0 }, bp = { 1, fr.threshold_bytes, eps };
+
+            if ((rc = fluid_answer(f, S_bytes, &gp, &fr.greedy, greedy, err)) != BB_OK
+                || (fr.feasible
+                    && (rc = fluid_answer(f, S_bytes, &bp, &fr.best, best, err)) != BB_OK))
+                return rc;
+        }
         greedy->eps = eps;
         best->lazy = 1;
         best->eps = eps;
-        if (fr.feasible) {
-            fluid_answer(f, S_bytes, &fr.best, best);
+        if (fr.feasible)
             best->threshold_bytes = fr.threshold_bytes;
-        }
         best->evaluations = greedy->evaluations = fr.evaluations;
         *feasible = fr.feasible;
         *monotone = fr.monotone_idle;
@@ -914,6 +945,15 @@ bba_front_describe(const bba_front *f, char *buf, size_t len)
         else
             snprintf(buf, len, "model fluid (%zu class%s, %ld phase%s)", f->fluid_classes,
                      f->fluid_classes == 1 ? "" : "es", P, P == 1 ? "" : "s");
+        if (!bba_fluid_approx_exact(f->fa)) {
+            char ad[256];
+
+            bba_fluid_approx_describe(f->fa, ad, sizeof ad);
+            snprintf(buf, len, "model fluid, approximate (%.3g phases: %s)%s%s",
+                     f->fluid_phases, ad,
+                     f->n_memoryless > 0 ? "; memoryless applications at a time unit of " : "",
+                     f->n_memoryless > 0 ? tu : "");
+        }
     } else if (f->kind == BBA_MODEL_BERNOULLI)
         snprintf(buf, len, "model Bernoulli, time unit %s", tu);
     else if (f->kind == BBA_MODEL_CHAIN && !f->chain_exact)

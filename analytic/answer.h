@@ -17,7 +17,12 @@
  *    approximation (effbw.h); only when asked for (model CHAIN).
  *  - FLUID: the continuous-time limit of the chain (fluid.h): no time
  *    unit, no quantisation; the default when some application has a
- *    burst.
+ *    burst.  Exact up to BBA_FLUID_EXACT_PHASES phases; beyond, the
+ *    sources of least effect are folded into classes that keep the
+ *    tail's decay rate (fluid_approx.h), each model within
+ *    BBA_FLUID_APPROX_PHASES, and idle_low, idle_high (S_low_bytes,
+ *    S_high_bytes for a size) give the interval measured in
+ *    docs/fluid.md.
  * AUTO picks BERNOULLI without bursts and FLUID with them.
  *
  * Units: sizes in bytes, rates in bytes/s, times in s, as in workload.h.
@@ -39,6 +44,7 @@
 #define BBA_CHAIN_EXACT_PHASES 64
 #define BBA_CHAIN_APPROX_PHASES 16
 #define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
+#define BBA_FLUID_APPROX_PHASES 512   /* each folded model (fluid_approx.h) */
 #define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
 
 typedef enum {
@@ -131,6 +137,10 @@ typedef struct {
     double bb_bw_min_Bps;    /* bba_front_size, feasible or not: the
                                 smallest B_BB for which some capacity meets
                                 the target (0: none needed; NAN: E >= B) */
+    /* a size search (FLUID): the sizes at which idle_high and idle_low
+     * reach the target (S_bytes itself when exact; NAN when not
+     * computed; S_high_bytes +inf when idle_high never does) */
+    double S_low_bytes, S_high_bytes;
     /* a time unit nobody chose (BERNOULLI): the size at twice it */
     double S_double_unit_bytes;   /* NAN when not computed */
 } bba_answer;

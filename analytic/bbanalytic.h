@@ -22,6 +22,7 @@
 #include "effbw.h"
 #include "endurance.h"
 #include "fluid.h"
+#include "fluid_approx.h"
 #include "answer.h"
 #include "design.h"
 #include "partition.h"

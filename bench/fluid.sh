@@ -15,21 +15,7 @@ set -eu
 : "${NMAX:=19}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-fluid.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-now() { date +%s.%N; }
-
-# best wall time of REPS runs of "$@" (stdout of the last run kept in $T/out)
-best() {
-  b=""
-  i=0
-  while [ $i -lt "$REPS" ]; do
-    t0=$(now)
-    "$@" >"$T/out"
-    t1=$(now)
-    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { d = z - a; if (b == "" || d < b) b = d; printf "%.4f", b }')
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. "$(dirname "$0")/best.sh"
 
 cat >"$T/example.csv" <<'CSV'
 #@ pfs-bw = 1 TB/s

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks: built and run by `make bench`, never by `make check`.
 EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker \
-	bench/b_fluid
+	bench/b_fluid bench/b_fluid_approx
 bench_b_onoff_SOURCES = bench/b_onoff.c
 bench_b_onoff_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_fluid_SOURCES = bench/b_fluid.c
+bench_b_fluid_approx_SOURCES = bench/b_fluid_approx.c
+bench_b_fluid_approx_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_fluid_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_analytic_SOURCES = bench/b_analytic.c
 bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
@@ -14,7 +16,7 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
 	bench/hybrid.sh bench/mechanisms.sh bench/fluidsim.sh bench/fit.sh bench/fit_accuracy.sh bench/fluid.sh \
-	bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh
+	bench/approx.sh bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -28,7 +30,7 @@ bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 .PHONY: bench-solver
 
 # Every benchmark, one after the other (several minutes).
-bench-all: bench bench-solver bench-onoff bench-fluid bench-sim bench-fluidsim bench-storage bench-net bench-sweep bench-traces \
+bench-all: bench bench-solver bench-onoff bench-fluid bench-approx bench-sim bench-fluidsim bench-storage bench-net bench-sweep bench-traces \
 	bench-hybrid bench-mechanisms bench-validate-scn bench-mpi bench-fit
 .PHONY: bench-all
 
@@ -61,6 +63,13 @@ bench-fluid: bench/b_fluid$(EXEEXT) src/bbsize$(EXEEXT)
 	BFLUID=$(abs_top_builddir)/bench/b_fluid BBSIZE=$(abs_top_builddir)/src/bbsize \
 	  $(SHELL) $(top_srcdir)/bench/fluid.sh
 .PHONY: bench-fluid
+
+# The fluid model beyond exact reach: coverage of its intervals against
+# the exact solver and the simulator, and its speed (a few minutes).
+bench-approx: bench/b_fluid_approx$(EXEEXT) src/bbsize$(EXEEXT)
+	BAPPROX=$(abs_top_builddir)/bench/b_fluid_approx BBSIZE=$(abs_top_builddir)/src/bbsize \
+	  $(SHELL) $(top_srcdir)/bench/approx.sh
+.PHONY: bench-approx
 
 # The simulator (the paper's Figure 4 protocol).
 bench-sim: src/bbsize$(EXEEXT)

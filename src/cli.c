@@ -533,7 +533,22 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
     size_t n = bba_front_vanished(ctx->front, &frac), o = 0;
 
     buf[0] = '\0';
-    if (n > 0)
+    if (!a->exact && a->model == BBA_MODEL_FLUID && !isnan(a->idle_low)) {
+        o += (size_t)snprintf(buf + o, len - o, "; approximate: idle fraction in [%.3g, %.3g]",
+                              a->idle_low, a->idle_high);
+        if (o < len && !isnan(a->S_low_bytes)) {
+            char lo[64], hi[64];
+
+            bb_ctx_fmt_size(ctx, lo, sizeof lo, a->S_low_bytes);
+            if (isfinite(a->S_high_bytes))
+                bb_ctx_fmt_size(ctx, hi, sizeof hi, a->S_high_bytes);
+            else
+                snprintf(hi, sizeof hi, "unbounded");
+            o += (size_t)snprintf(buf + o, len - o, ", size for the target in [%s, %s]", lo,
+                                  hi);
+        }
+    }
+    if (o < len && n > 0)
         o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
                               "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
                               100 * frac);
@@ -559,7 +574,7 @@ void
 bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target, char *buf,
                     size_t len)
 {
-    char sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
+    char sz[64], q[64], rb[64], pfs[64], md[256], notes[600];
     const char *pol = a->lazy ? "lazy" : "greedy";
     size_t o;
 
@@ -571,8 +586,9 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
         bb_ctx_fmt_rate(ctx, need, sizeof need, a->bb_bw_min_Bps);
         snprintf(buf, len, "no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
                  "applications %.4g of the time whatever its size, above the target %g; a "
-                 "burst-buffer bandwidth of at least %s would allow it", bbw, a->idle_limit,
-                 target, need);
+                 "burst-buffer bandwidth of at least %s would allow it%s", bbw, a->idle_limit,
+                 target, need,
+                 a->exact ? "" : " (approximate: from the folded fluid model)");
         return;
     }
     if (rc == BB_EINFEASIBLE && a->lazy_bound) {
@@ -595,8 +611,9 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
         else
             snprintf(buf, len, "no burst-buffer size suffices: the expected load is %s times "
                      "the PFS bandwidth (%s), so as the buffer grows the idle fraction only "
-                     "falls to %s%s, above the target %s; add PFS bandwidth or reduce the "
-                     "load", er, pfs, a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", lim, tg);
+                     "falls to %s%s, above the target %s%s; add PFS bandwidth or reduce the "
+                     "load", er, pfs, a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", lim, tg,
+                     a->exact ? "" : " (approximate: from the folded fluid model)");
         return;
     }
     bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);

@@ -65,7 +65,7 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx ctx;
     bb_settle st;
     bba_answer r;
-    char err[BB_ERRLEN], sz[64], th[64], occ[64], md[200], notes[600];
+    char err[BB_ERRLEN], sz[64], th[64], occ[64], md[256], notes[600];
     int rc;
 
     memset(&a, 0, sizeof a);

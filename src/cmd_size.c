@@ -121,6 +121,9 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
                         ? json_real(r->res_change) : json_null());
     json_object_set_new(o, "bb_size_bytes_at_double_time_unit",
                         feasible ? num(r->S_double_unit_bytes) : json_null());
+    /* the sizes at which the ends of the idle interval reach the target */
+    json_object_set_new(o, "bb_size_bytes_low", feasible ? num(r->S_low_bytes) : json_null());
+    json_object_set_new(o, "bb_size_bytes_high", feasible ? num(r->S_high_bytes) : json_null());
     bb_json_head(o, ctx);
     bb_json_print(o);
 }

@@ -125,7 +125,7 @@ bb_cmd_threshold(int argc, char **argv)
                "idles %.3g of the time; use `bbsize size` for a larger buffer\n",
                a.tgt.target_idle, sz, greedy.idle);
     } else {
-        char md[200];
+        char md[256];
 
         bb_ctx_model_desc(&ctx, md, sizeof md);
         printf("lazy threshold %s (%.1f%% of the %s buffer): quiet %.4g (greedy %.4g), "

@@ -226,3 +226,10 @@ tests_t_partition_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_partition_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_partition tests/cli_partition.sh
 EXTRA_DIST += tests/cli_partition.sh
+
+check_PROGRAMS += tests/t_fluid_approx
+tests_t_fluid_approx_SOURCES = tests/t_fluid_approx.c tests/testutil.h
+tests_t_fluid_approx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_approx_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_approx tests/cli_fluid_approx.sh
+EXTRA_DIST += tests/cli_fluid_approx.sh

@@ -43,15 +43,6 @@ eval(const bba_fluid *m, double S, int lazy, double T, double eps)
     return r;
 }
 
-static void
-assert_rel(double x, double ref, double tol)
-{
-    if (!(fabs(x - ref) <= tol * fabs(ref)))
-        print_error("%.17g vs %.17g: relative error %.3g above %g\n", x, ref,
-                    fabs(x - ref) / fabs(ref), tol);
-    assert_true(fabs(x - ref) <= tol * fabs(ref));
-}
-
 /* One ON/OFF source (rate b > B while ON, Pr(ON) = p, mean ON L) into a
  * buffer of size S, worked by hand.  Phases OFF (drift -B) and ON (drift
  * e = min(b - B, B_BB)); lam = p / ((1 - p) L) (OFF -> ON), mu = 1/L.
@@ -103,10 +94,10 @@ one_source_closed_form(void **state)
             double idle, pe, lg;
 
             closed_form(c.rate_Bps, c.p, c.burst_s, B, e, S[i], &idle, &pe, &lg);
-            assert_rel(r.idle, idle, 1e-12);
-            assert_rel(r.p_empty, pe, 1e-12);
+            tu_assert_rel(r.idle, idle, 1e-12);
+            tu_assert_rel(r.p_empty, pe, 1e-12);
             if (!bw) /* tiny idle fractions (1e-29 here) keep their accuracy */
-                assert_rel(r.log10_idle, lg, 1e-13);
+                tu_assert_rel(r.log10_idle, lg, 1e-13);
         }
         bba_fluid_free(m);
     }
@@ -125,7 +116,7 @@ log10_idle_underflow(void **state)
     (void)state;
     closed_form(3.1, 0.27, 61, 1.45, 3.1 - 1.45, 4e6, &idle, &pe, &lg);
     assert_true(lg < -400);
-    assert_rel(r.log10_idle, lg, 1e-12);
+    tu_assert_rel(r.log10_idle, lg, 1e-12);
     assert_true(r.idle == 0.0 || r.idle < 1e-300);
     bba_fluid_free(m);
     m = model(&c, 1, 3.5, 0);
@@ -268,9 +259,9 @@ grid_convergence(void **state)
         }
         /* Richardson: second order towards the exact value */
         assert_true(fabs(2 * id[2] - id[1] - r.idle) < 0.4 * fabs(2 * id[1] - id[0] - r.idle));
-        assert_rel(2 * id[2] - id[1], r.idle, 5e-5);
-        assert_rel(2 * q[2] - q[1], r.quiet, 5e-6);
-        assert_rel(2 * o[2] - o[1], r.mean_occupancy_bytes, 2e-5);
+        tu_assert_rel(2 * id[2] - id[1], r.idle, 5e-5);
+        tu_assert_rel(2 * q[2] - q[1], r.quiet, 5e-6);
+        tu_assert_rel(2 * o[2] - o[1], r.mean_occupancy_bytes, 2e-5);
         bba_fluid_free(m);
     }
 }
@@ -316,8 +307,8 @@ discrete_chain_limit(void **state)
 
             assert_true(ratio > 1.5 && ratio < 2.6);
         }
-        assert_rel(2 * idle[2] - idle[1], r.idle, 2e-3);
-        assert_rel(2 * quiet[2] - quiet[1], r.quiet, 2e-3);
+        tu_assert_rel(2 * idle[2] - idle[1], r.idle, 2e-3);
+        tu_assert_rel(2 * quiet[2] - quiet[1], r.quiet, 2e-3);
     }
     bba_fluid_free(m);
 }
@@ -363,11 +354,11 @@ separable_vs_dense(void **state)
             assert_int_equal(fl_solve_dense(m, 1, sp, x, &s, err), BB_OK);
             assert_int_equal(fl_measures(m, &s, 1.0, &rd, err), BB_OK);
             fl_sol_free(&s);
-            assert_rel(rf.idle, rd.idle, 1e-9);
-            assert_rel(rf.log10_idle, rd.log10_idle, 1e-11);
-            assert_rel(rf.quiet, rd.quiet, 1e-11);
-            assert_rel(rf.mean_occupancy_bytes, rd.mean_occupancy_bytes, 1e-9);
-            assert_rel(rf.bb_in_Bps, rd.bb_in_Bps, 1e-9);
+            tu_assert_rel(rf.idle, rd.idle, 1e-9);
+            tu_assert_rel(rf.log10_idle, rd.log10_idle, 1e-11);
+            tu_assert_rel(rf.quiet, rd.quiet, 1e-11);
+            tu_assert_rel(rf.mean_occupancy_bytes, rd.mean_occupancy_bytes, 1e-9);
+            tu_assert_rel(rf.bb_in_Bps, rd.bb_in_Bps, 1e-9);
         }
         fl_spec_free(sd);
         bba_fluid_free(m);
@@ -391,10 +382,10 @@ lazy_tends_to_greedy(void **state)
             bba_fluid_result e1 = eval(m, S, 1, 0.4 * S, 1 - 1e-9);
             bba_fluid_result t0 = eval(m, S, 1, 1e-10 * S, 0.3);
 
-            assert_rel(e1.idle, g.idle, 1e-7);
-            assert_rel(e1.quiet, g.quiet, 1e-7);
-            assert_rel(t0.idle, g.idle, 1e-7);
-            assert_rel(t0.mean_occupancy_bytes, g.mean_occupancy_bytes, 1e-7);
+            tu_assert_rel(e1.idle, g.idle, 1e-7);
+            tu_assert_rel(e1.quiet, g.quiet, 1e-7);
+            tu_assert_rel(t0.idle, g.idle, 1e-7);
+            tu_assert_rel(t0.mean_occupancy_bytes, g.mean_occupancy_bytes, 1e-7);
         }
         bba_fluid_free(m);
     }
@@ -420,11 +411,11 @@ limits(void **state)
         bba_fluid *m = model(c, 2, 1.2, bw ? 0.5 : 0);
         bba_fluid_result r0 = eval(m, 0, 0, 0, 1), rl = eval(m, 2000, 0, 0, 1);
 
-        assert_rel(r0.idle, i0, 1e-14);
-        assert_rel(r0.quiet, 1 - i0, 1e-14);
-        assert_rel(bba_fluid_idle_limit(m), bw ? ibb : 0, 1e-14);
+        tu_assert_rel(r0.idle, i0, 1e-14);
+        tu_assert_rel(r0.quiet, 1 - i0, 1e-14);
+        tu_assert_rel(bba_fluid_idle_limit(m), bw ? ibb : 0, 1e-14);
         if (bw)
-            assert_rel(rl.idle, ibb, 1e-12);
+            tu_assert_rel(rl.idle, ibb, 1e-12);
         else
             assert_true(rl.idle < 1e-30);
         bba_fluid_free(m);
@@ -436,9 +427,9 @@ limits(void **state)
         double idle, pe, lg;
 
         closed_form(3.0, 0.6, 20, 1.5, 1.5, 5e4, &idle, &pe, &lg);
-        assert_rel(r.idle, idle, 1e-12);
-        assert_rel(bba_fluid_idle_limit(m), (1.8 - 1.5) / 3.0, 1e-12);
-        assert_rel(r.idle, (1.8 - 1.5) / 3.0, 1e-12);
+        tu_assert_rel(r.idle, idle, 1e-12);
+        tu_assert_rel(bba_fluid_idle_limit(m), (1.8 - 1.5) / 3.0, 1e-12);
+        tu_assert_rel(r.idle, (1.8 - 1.5) / 3.0, 1e-12);
         bba_fluid_free(m);
     }
 }
@@ -492,7 +483,7 @@ size_search(void **state)
         bba_fluid_free(m);
         /* at that bandwidth the limit is the target: no finite size */
         m = model(c, 3, 1e12, bw);
-        assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-12);
+        tu_assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-12);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
         bba_fluid_free(m);
@@ -524,15 +515,15 @@ bbbw_hand(void **state)
 
     (void)state;
     assert_int_equal(bba_fluid_bbbw_min(m, 0.05, &bw, err), BB_OK);
-    assert_rel(bw, 0.525, 1e-13);
+    tu_assert_rel(bw, 0.525, 1e-13);
     assert_int_equal(bba_fluid_bbbw_min(m, 0.1, &bw, err), BB_OK);
-    assert_rel(bw, 0.064 / 0.56, 1e-13);
+    tu_assert_rel(bw, 0.064 / 0.56, 1e-13);
     assert_int_equal(bba_fluid_bbbw_min(m, 0.5, &bw, err), BB_OK);
     assert_true(bw == 0.0);
     bba_fluid_free(m);
     m = model(&c, 1, 0.7, 0);
     assert_int_equal(bba_fluid_bbbw_min(m, 0.06, &bw, err), BB_OK);
-    assert_rel(bw, 0.55, 1e-13);
+    tu_assert_rel(bw, 0.55, 1e-13);
     assert_int_equal(bba_fluid_bbbw_min(m, 0.04, &bw, err), BB_EINFEASIBLE);
     bba_fluid_free(m);
 }
@@ -555,7 +546,7 @@ threshold_search(void **state)
     assert_true(t.best.quiet > t.greedy.quiet);
     assert_true(t.threshold_bytes > 0 && t.threshold_bytes < 1.6e15);
     assert_true(t.monotone_idle);
-    assert_rel(eval(m, 1.6e15, 1, t.threshold_bytes, 0.01).quiet, t.best.quiet, 1e-12);
+    tu_assert_rel(eval(m, 1.6e15, 1, t.threshold_bytes, 0.01).quiet, t.best.quiet, 1e-12);
     bba_fluid_free(m);
 }
 

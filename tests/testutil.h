@@ -4,6 +4,7 @@
 #ifndef BBSIZE_TESTS_TESTUTIL_H
 #define BBSIZE_TESTS_TESTUTIL_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -45,6 +46,16 @@ tu_model(bba_model *m, const tu_workload *w)
     char err[BB_ERRLEN];
 
     assert_int_equal(bba_model_init(m, w->n, w->b, w->p, w->B, 0, err), BB_OK);
+}
+
+/* tu_assert_rel: |x - ref| <= tol |ref|, printing both on failure. */
+static inline void
+tu_assert_rel(double x, double ref, double tol)
+{
+    if (!(fabs(x - ref) <= tol * fabs(ref)))
+        print_error("%.17g vs %.17g: relative error %.3g above %g\n", x, ref,
+                    fabs(x - ref) / fabs(ref), tol);
+    assert_true(fabs(x - ref) <= tol * fabs(ref));
 }
 
 static inline void

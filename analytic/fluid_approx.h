@@ -1,0 +1,146 @@
+/* fluid_approx.h: the fluid model (fluid.h) of a workload whose phases
+ * exceed what the exact solver can take: some sources kept exact, the
+ * others folded into classes of identical ON/OFF sources that keep the
+ * tail's decay rate, solved exactly, with an interval from the spread of
+ * several such foldings.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Decay rate.  A source with generator Q_i and rate matrix R_i has the
+ * scaled cumulant Lambda_i(theta), the Perron eigenvalue of Q_i + theta R_i;
+ * for an ON/OFF source (rate b, Pr(ON) = p, mean ON L; a = p/((1-p) L),
+ * m = 1/L) with x = theta b - a - m:
+ *     Lambda(theta) = (x + sqrt(x^2 + 4 a theta b)) / 2.
+ * The content of an infinite buffer drained at B has the tail
+ * P(X > x) ~ K e^(-theta* x), theta* > 0 the root of
+ *     sum_i Lambda_i(theta) = theta B
+ * (Elwalid and Mitra 1993; Kesidis, Walrand and Chang 1993), fixed by the
+ * sources' mean, burstiness and peak together.
+ *
+ * Folding.  A group of sources (counts N_i of (b_i, p_i, L_i); mean rate
+ * M = sum N_i p_i b_i, peak R = sum N_i b_i, instantaneous variance
+ * V = sum N_i b_i^2 p_i (1 - p_i)) becomes N identical ON/OFF sources
+ * (b, p, L): N identical sources with the group's mean, peak and variance
+ * would number n = R M (1 - M/R) / V (the group's count when they are
+ * identical, fewer when a few large sources dominate); N is n rounded
+ * (FLOOR and CEIL in the variants below), within [1, count].  b and p keep
+ * the mean and the variance with N sources: b p = M / N,
+ * b (1 - p) = V / M.  L then solves N Lambda(theta*; b, p, L) =
+ * sum N_i Lambda_i(theta*), so the folded model has the workload's mean
+ * and theta*: Lambda increases with L from theta p b to theta b, and the
+ * group's sum lies strictly between N theta p b and N theta b (else, the
+ * variance's b not being above it, b = R / N, p = M / R keep the peak
+ * instead, where it always does).  A group of identical sources folds to
+ * itself.  Without a finite theta* (E >= B: no root; the peak rate <= B:
+ * no overflow) L matches the asymptotic variance 2 b^2 p (1 - p)^2 L
+ * (Lambda's second derivative at 0).  Sources of p = 1 (constant rates),
+ * p = 0 or rate 0 have no phase and pass through unchanged, and so do B,
+ * B_BB and the policy: the folded model is a fluid model like any other.
+ *
+ * Partition.  The distinct sources are ranked by their effect on the tail,
+ * N_i (Lambda_i(theta*) - theta* p_i b_i) (their effective bandwidth above
+ * their mean; the asymptotic variance without theta*).  The k of largest
+ * effect are kept exact, the rest, sorted by rate b, are cut into g
+ * contiguous groups of near-equal count, each folded; P = prod over the
+ * classes of (N + 1) (N rounded up) must stay within the budget.  The
+ * model answered with keeps the most classes (k + g, then the larger k).
+ * folded: the share of the total effect in the folded sources.
+ *
+ * Interval.  Variants that each keep theta* and the mean: the primary's
+ * partition with N rounded down and up, the partitions with one more and
+ * one fewer exact source within the budget, and the same rule within a
+ * quarter of the budget.  At a size, spread = max / min of the idle
+ * fractions of the primary and its variants, and the interval is
+ *     [idle / f, idle f],  f = exp(max(ln spread, C folded)):
+ * what the foldings disagree by, and at least a term in the size of the
+ * folded part.  C was calibrated on one half of the workloads of
+ * bench/b_fluid_approx (the smallest multiple of 0.025 covering 95% of
+ * its points); docs/fluid.md gives the coverage on the other half and
+ * against the simulator.
+ *
+ * Ownership: the object owns its models.  Thread safety: after
+ * bba_fluid_approx_new, the const functions may run concurrently. */
+#ifndef BBSIZE_ANALYTIC_FLUID_APPROX_H
+#define BBSIZE_ANALYTIC_FLUID_APPROX_H
+
+#include <stddef.h>
+
+#include "fluid.h"
+
+/* The interval's factor f = exp(max(ln spread, C folded)) (above),
+ * C calibrated on half of bench/b_fluid_approx's workloads. */
+#define BBA_FLUID_APPROX_C 0.225
+
+/* bba_fluid_lambda: Lambda(theta) of one ON/OFF source (above), 1/s, for
+ * b > 0, 0 < p < 1, L > 0, theta >= 0 (per byte).  O(1). */
+double bba_fluid_lambda(double b, double p, double L, double theta);
+
+/* bba_fluid_decay: theta* (1/bytes) of the sources c[0..n-1] drained at
+ * B_Bps: the positive root of sum Lambda = theta B, by bisection on a
+ * log scale to relative 1e-13.  Errors: BB_EINVAL (a class out of its
+ * domain, B <= 0), BB_EINFEASIBLE (E >= B: no positive root), BB_EDATA
+ * (the peak rate <= B: the buffer never fills, theta* = infinity).
+ * O(n x 200). */
+int bba_fluid_decay(const bba_fluid_class *c, size_t n, double B_Bps, double *theta,
+                    char *err);
+
+typedef struct bba_fluid_approx bba_fluid_approx;
+
+/* bba_fluid_approx_new: the primary model and its variants (above) for
+ * classes c[0..n-1] under o, each variant within phase_budget phases
+ * (>= 4).  When the whole model fits, it is the only model and the
+ * answer is exact.  Errors: BB_EINVAL (a class out of its domain, the
+ * message names it; a budget below 4), BB_ETOOBIG (even one folded class
+ * exceeds the budget: a single group whose rounded count is above
+ * budget - 1), the errors of bba_fluid_new, BB_ENOMEM.  Cost: up to six
+ * bba_fluid_new of at most phase_budget phases, plus O(u^3) for the
+ * partitions of u distinct sources. */
+int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
+                         long phase_budget, bba_fluid_approx **out, char *err);
+
+/* bba_fluid_approx_free: NULL is a no-op. */
+void bba_fluid_approx_free(bba_fluid_approx *a);
+
+/* The model to answer with (the exact one when it fits); 1 when it is
+ * exact.  The classes it was built from (*n of them; the folded ones
+ * last). */
+const bba_fluid *bba_fluid_approx_model(const bba_fluid_approx *a);
+int bba_fluid_approx_exact(const bba_fluid_approx *a);
+const bba_fluid_class *bba_fluid_approx_classes(const bba_fluid_approx *a, size_t *n);
+/* theta* of the whole workload (NAN when there is none). */
+double bba_fluid_approx_theta(const bba_fluid_approx *a);
+
+/* bba_fluid_approx_interval: [*lo, *hi] around idle (the primary model's
+ * idle fraction at S_bytes under pol; hi at most 1), from the variants
+ * evaluated at the same point; lo = hi = idle when exact.  Errors: those
+ * of bba_fluid_eval.  Cost: one evaluation per variant (up to five). */
+int bba_fluid_approx_interval(const bba_fluid_approx *a, double S_bytes,
+                              const bba_fluid_policy *pol, double idle, double *lo, double *hi,
+                              char *err);
+
+/* bba_fluid_approx_spread: ln(max / min) of the idle fraction at S_bytes
+ * over the primary (its idle given) and the variants: 0 when exact,
+ * +inf when some are 0 and others not.  bba_fluid_approx_folded: the
+ * share of the burstiness folded (0 when exact).  What the interval is
+ * made of, for benchmarks.  Errors: those of bba_fluid_eval. */
+int bba_fluid_approx_spread(const bba_fluid_approx *a, double S_bytes,
+                            const bba_fluid_policy *pol, double idle, double *ln_spread,
+                            char *err);
+double bba_fluid_approx_folded(const bba_fluid_approx *a);
+
+/* bba_fluid_approx_size_interval: the sizes S_lo <= S_hi bracketing the
+ * primary model's size S_bytes for target under ps: with f the
+ * interval's factor at S_bytes, where the primary's idle fraction
+ * reaches target f (S_lo; 0 when target f >= 1) and target / f (S_hi;
+ * +inf when it never does).  S_lo = S_hi = S when exact.  Errors: those
+ * of bba_fluid_eval and bba_fluid_size_min.  Cost: the interval's
+ * evaluations and two size searches on the primary. */
+int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
+                                   const bba_policy_spec *ps, double S_bytes, double *S_lo,
+                                   double *S_hi, char *err);
+
+/* bba_fluid_approx_describe: one line, e.g. "5 of 20 classes exact, 15
+ * sources folded into 1 class keeping mean, variance and decay rate; 35%
+ * of the burstiness"; "exact" when nothing is folded. */
+void bba_fluid_approx_describe(const bba_fluid_approx *a, char *buf, size_t len);
+
+#endif
