@@ -19,18 +19,25 @@
 #include "network/bbsnet.h"
 #include "rng.h"
 
-/* solve_cls: rates (and saturated links, sat may be NULL) of a problem
- * with classes cls (NULL: none); solve: without. */
+/* solve_cls: rates (and bottlenecks, saturated links; bk and sat may be
+ * NULL) of a problem with classes cls (NULL: none); solve: without. */
+static void
+solve_cls_bk(int nf, int nl, const int *off, const int *path, const double *cap,
+             const unsigned char *cls, double *rate, int *bk, unsigned char *sat)
+{
+    bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls };
+    bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, bk, sat, err), BB_OK);
+    bbs_net_mm_ws_free(ws);
+}
+
 static void
 solve_cls(int nf, int nl, const int *off, const int *path, const double *cap,
           const unsigned char *cls, double *rate, unsigned char *sat)
 {
-    bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls, NULL };
-    bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
-    char err[BB_ERRLEN];
-
-    assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, sat, err), BB_OK);
-    bbs_net_mm_ws_free(ws);
+    solve_cls_bk(nf, nl, off, path, cap, cls, rate, NULL, sat);
 }
 
 static void
@@ -40,32 +47,34 @@ solve(int nf, int nl, const int *off, const int *path, const double *cap, double
     solve_cls(nf, nl, off, path, cap, NULL, rate, sat);
 }
 
-/* Strict priority by class, worked by hand.
+/* Strict priority by sequential water-filling (maxmin.h), worked by hand.
  * (a) one link of 1: f0 class 0, f1 class 1: f0 takes it all, f1 gets 0.
  * (b) f0 (class 0) also crosses a link of 0.4: f0 = 0.4, f1 the 0.6 left.
- * (c) classes alike: the plain fair shares, 0.5 each.
- * (d) f0 first on link 0 and second on link 1, f1 the other way, both
- *     links 1: each holds the other back; they settle at 0.5 each
- *     (halfway passes), feasible, neither starved.
- * (e) three classes on one link of 3: f0 (class 0) held to 1 by link 1,
+ * (c) f0 held on a later class: class 0 on link 0, class 1 on link 1
+ *     (0.4); f1 class 1 on link 0.  Class 0 gives f0 link 0's 1; class 1
+ *     finds link 0 full (f1 0) and holds f0 to 0.4 on link 1; link 0's
+ *     leftover 0.6 goes to f1, the only flow that can grow: 0.4, 0.6 (what
+ *     strict priority gives), bottlenecks link 1 and link 0.
+ * (d) classes alike: the plain fair shares, 0.5 each.
+ * (e) f0 first on link 0 and second on link 1, f1 the other way, both
+ *     links 1: class 0 gives each its link's 1, class 1 then finds both
+ *     links full: 0, 0; the leftovers (1 on each link) are shared: 0.5
+ *     each, whatever the order.
+ * (f) three classes on one link of 3: f0 (class 0) held to 1 by link 1,
  *     f1 (class 1) to 1.5 by link 2, f2 (class 2) the 0.5 left.
- * (f) the resolution: f0 (class 0) held by link 1 to 0.99 of link 0
- *     leaves f1 (class 1) 0.01; held to 0.9995, it leaves less than
- *     BBS_NET_MM_PRIO_RES (1e-3) of the link: f1 is starved, 0.
- * (g) cls_cap: case (b) from no start (-1) ends with class 0 at link 0's
- *     1 and class 1 at about 0.6 there; started from that, the same rates,
- *     and from a start of 0 for class 1, the same again, each to the
- *     passes' accuracy (halving steps stop below BBS_NET_MM_PRIO_RES: within
- *     twice that).
- * (h) the still target: in case (b) class 1's target on link 0 is 0.6 from
- *     the first pass on.  Pass 1 halves towards it (1 -> 0.8), pass 2 finds
- *     it where it was and goes there, pass 3 finds nothing moving: 3 passes
- *     and 0.6 exactly (halving alone: 10 passes, 0.6 + 0.4 / 2^10).  A
- *     plain problem (no classes) takes none. */
+ * (g) no resolution: f0 (class 0) held by link 1 to 0.9995 of link 0
+ *     leaves f1 (class 1) 0.0005.
+ * (h) the departure from strict priority: link 0 (1) carries g and f on
+ *     class 0 and h on class 3; f is held to 0.1 on link 1 (class 3).
+ *     Class 0: g = f = 0.5; class 3: h finds link 0 full (0), f goes to
+ *     0.1; link 0's leftover 0.4 is shared by g and h, 0.2 each: g 0.7,
+ *     h 0.2 (strict priority would give g 0.9, h 0). */
 static void
 test_priority_classes(void **state)
 {
     double rate[3];
+    int bk[3];
+    unsigned char sat[3];
 
     (void)state;
     {
@@ -73,80 +82,74 @@ test_priority_classes(void **state)
         double cap[] = { 1 };
         unsigned char cls[] = { 0, 1 };
         solve_cls(2, 1, off, path, cap, cls, rate, NULL);
-        assert_float_equal(rate[0], 1, 1e-9);
-        assert_float_equal(rate[1], 0, 1e-9);
+        assert_true(rate[0] == 1);
+        assert_true(rate[1] == 0);
     }
     {
         int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
         double cap[] = { 1, 0.4 };
         unsigned char cls[] = { 0, 0, 1 };
-        solve_cls(2, 2, off, path, cap, cls, rate, NULL);
-        assert_float_equal(rate[0], 0.4, 1e-9);
-        assert_float_equal(rate[1], 0.6, 1e-6);
+        solve_cls_bk(2, 2, off, path, cap, cls, rate, bk, sat);
+        assert_float_equal(rate[0], 0.4, 1e-15);
+        assert_float_equal(rate[1], 0.6, 1e-15);
+        assert_int_equal(bk[0], 1);
+        assert_int_equal(bk[1], 0);
+        assert_int_equal(sat[0], 1);
+        assert_int_equal(sat[1], 1);
+    }
+    {
+        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
+        double cap[] = { 1, 0.4 };
+        unsigned char cls[] = { 0, 1, 1 };
+        solve_cls_bk(2, 2, off, path, cap, cls, rate, bk, NULL);
+        assert_float_equal(rate[0], 0.4, 1e-15);
+        assert_float_equal(rate[1], 0.6, 1e-15);
+        assert_int_equal(bk[0], 1);
+        assert_int_equal(bk[1], 0);
     }
     {
         int off[] = { 0, 1, 2 }, path[] = { 0, 0 };
         double cap[] = { 1 };
         unsigned char cls[] = { 1, 1 };
         solve_cls(2, 1, off, path, cap, cls, rate, NULL);
-        assert_float_equal(rate[0], 0.5, 1e-9);
-        assert_float_equal(rate[1], 0.5, 1e-9);
+        assert_true(rate[0] == 0.5 && rate[1] == 0.5);
     }
-    {
+    for (int swap = 0; swap < 2; swap++) {
         int off[] = { 0, 2, 4 }, path[] = { 0, 1, 0, 1 };
         double cap[] = { 1, 1 };
-        unsigned char cls[] = { 0, 1, 1, 0 };
-        solve_cls(2, 2, off, path, cap, cls, rate, NULL);
-        assert_true(rate[0] + rate[1] <= 1 + 1e-9);
-        assert_float_equal(rate[0], 0.5, 1e-5);
-        assert_float_equal(rate[1], 0.5, 1e-5);
+        unsigned char cls[2][4] = { { 0, 1, 1, 0 }, { 1, 0, 0, 1 } };
+        solve_cls(2, 2, off, path, cap, cls[swap], rate, NULL);
+        assert_true(rate[0] == 0.5 && rate[1] == 0.5);
     }
     {
         int off[] = { 0, 2, 4, 5 }, path[] = { 0, 1, 0, 2, 0 };
         double cap[] = { 3, 1, 1.5 };
         unsigned char cls[] = { 0, 0, 1, 0, 2 };
         solve_cls(3, 3, off, path, cap, cls, rate, NULL);
-        assert_float_equal(rate[0], 1, 1e-9);
-        assert_float_equal(rate[1], 1.5, 1e-9);
-        assert_float_equal(rate[2], 0.5, 1e-6);
-    }
-    for (int k = 0; k < 2; k++) {
-        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
-        double cap[] = { 1, k ? 0.9995 : 0.99 };
-        unsigned char cls[] = { 0, 0, 1 };
-        solve_cls(2, 2, off, path, cap, cls, rate, NULL);
-        assert_float_equal(rate[0], cap[1], 1e-9);
-        assert_float_equal(rate[1], k ? 0 : 0.01, k ? 0 : 1e-6);
+        assert_true(rate[0] == 1);
+        assert_true(rate[1] == 1.5);
+        assert_float_equal(rate[2], 0.5, 1e-15);
     }
     {
         int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
-        double cap[] = { 1, 0.4 }, cc[2 * BBS_NET_MM_CLASSES];
+        double cap[] = { 1, 0.9995 };
         unsigned char cls[] = { 0, 0, 1 };
-        bbs_net_mm_problem pb = { 2, 2, off, path, cap, cls, cc };
-        bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
-        char err[BB_ERRLEN];
-
-        for (int i = 0; i < 2 * BBS_NET_MM_CLASSES; i++)
-            cc[i] = -1;
-        for (int run = 0; run < 3; run++) {
-            if (run == 2)
-                cc[0 * BBS_NET_MM_CLASSES + 1] = 0;
-            assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
-            if (run == 0) { /* (h): from no start, the still target */
-                assert_int_equal(bbs_net_mm_ws_passes(ws), 3);
-                assert_true(rate[1] == 1 - 0.4);
-            }
-            assert_float_equal(rate[0], 0.4, 1e-9);
-            assert_float_equal(rate[1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
-            assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 0], 1, 1e-12);
-            assert_float_equal(cc[0 * BBS_NET_MM_CLASSES + 1], 0.6, 2 * BBS_NET_MM_PRIO_RES);
-            assert_true(cc[0 * BBS_NET_MM_CLASSES + 2] == -1);
-        }
-        pb.cls = NULL;
-        pb.cls_cap = NULL;
-        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_OK);
-        assert_int_equal(bbs_net_mm_ws_passes(ws), 0);
-        bbs_net_mm_ws_free(ws);
+        solve_cls(2, 2, off, path, cap, cls, rate, NULL);
+        assert_true(rate[0] == 0.9995);
+        assert_float_equal(rate[1], 0.0005, 1e-15);
+    }
+    {
+        /* g: link 0 class 0; f: link 0 class 0, link 1 class 3; h: link 0 class 3 */
+        int off[] = { 0, 1, 3, 4 }, path[] = { 0, 0, 1, 0 };
+        double cap[] = { 1, 0.1 };
+        unsigned char cls[] = { 0, 0, 3, 3 };
+        solve_cls_bk(3, 2, off, path, cap, cls, rate, bk, NULL);
+        assert_float_equal(rate[0], 0.7, 1e-15);
+        assert_float_equal(rate[1], 0.1, 1e-15);
+        assert_float_equal(rate[2], 0.2, 1e-15);
+        assert_int_equal(bk[1], 1);
+        assert_int_equal(bk[0], 0);
+        assert_int_equal(bk[2], 0);
     }
 }
 
@@ -189,16 +192,19 @@ test_textbook_chain(void **state)
 }
 
 /* A dumb reference: repeat { every link's share = remaining / unfrozen
- * flows; freeze the flows of the smallest-share link } with O(L F) scans. */
+ * flows on it, every capped flow's share = its cap (fcap, NULL: none,
+ * INFINITY: no cap); freeze the flows of the smallest share } with O(L F)
+ * scans. */
 static void
-reference(int nf, int nl, const int *off, const int *path, const double *cap, double *rate)
+reference_capped(int nf, int nl, const int *off, const int *path, const double *cap,
+                 const double *fcap, double *rate)
 {
     double *rem = malloc((size_t)nl * sizeof(double));
     int *frozen = calloc((size_t)nf, sizeof(int)), left = nf;
 
     memcpy(rem, cap, (size_t)nl * sizeof(double));
     while (left > 0) {
-        int best = -1;
+        int best = -1, bestf = -1;
         double bs = INFINITY;
         for (int l = 0; l < nl; l++) {
             int n = 0;
@@ -207,12 +213,18 @@ reference(int nf, int nl, const int *off, const int *path, const double *cap, do
                     for (int k = off[f]; k < off[f + 1]; k++)
                         n += path[k] == l;
             if (n > 0 && rem[l] / n < bs) {
-                bs = rem[l] / n;
+                bs = fmax(rem[l], 0) / n;
                 best = l;
             }
         }
+        for (int f = 0; fcap && f < nf; f++)
+            if (!frozen[f] && fcap[f] < bs) {
+                bs = fcap[f];
+                best = -1;
+                bestf = f;
+            }
         for (int f = 0; f < nf; f++) {
-            int on = 0;
+            int on = f == bestf;
             if (frozen[f])
                 continue;
             for (int k = off[f]; k < off[f + 1]; k++)
@@ -228,6 +240,77 @@ reference(int nf, int nl, const int *off, const int *path, const double *cap, do
     }
     free(rem);
     free(frozen);
+}
+
+static void
+reference(int nf, int nl, const int *off, const int *path, const double *cap, double *rate)
+{
+    reference_capped(nf, nl, off, path, cap, NULL, rate);
+}
+
+/* The slow reference of strict priority (maxmin.h), written from its
+ * definition alone: per class c present, the flows with an entry of class
+ * c, their class-c entries as paths, on what the entries of lower classes
+ * leave, each capped at its rate so far; then every flow (those that
+ * cannot grow included: their increment is 0) fills the leftovers in equal
+ * increments. */
+static void
+reference_priority(int nf, int nl, const int *off, const int *path, const double *cap,
+                   const unsigned char *cls, double *rate)
+{
+    double *bound = malloc((size_t)nf * sizeof(double)), *room = malloc((size_t)nl * sizeof(double));
+    double *scap = malloc((size_t)nf * sizeof(double)), *srate = malloc((size_t)nf * sizeof(double));
+    int *soff = malloc((size_t)(nf + 1) * sizeof(int)), *spath = malloc((size_t)off[nf] * sizeof(int));
+    int *sf = malloc((size_t)nf * sizeof(int));
+
+    for (int f = 0; f < nf; f++)
+        bound[f] = INFINITY;
+    for (int c = 0; c < BBS_NET_MM_CLASSES; c++) {
+        int nsf = 0, np = 0;
+        for (int l = 0; l < nl; l++)
+            room[l] = cap[l];
+        for (int f = 0; f < nf; f++)
+            for (int k = off[f]; k < off[f + 1]; k++)
+                if (cls[k] < c)
+                    room[path[k]] -= bound[f];
+        soff[0] = 0;
+        for (int f = 0; f < nf; f++) {
+            int has = 0;
+            for (int k = off[f]; k < off[f + 1]; k++)
+                if (cls[k] == c) {
+                    spath[np++] = path[k];
+                    has = 1;
+                }
+            if (has) {
+                scap[nsf] = bound[f];
+                sf[nsf++] = f;
+                soff[nsf] = np;
+            }
+        }
+        if (nsf == 0)
+            continue;
+        reference_capped(nsf, nl, soff, spath, room, scap, srate);
+        for (int i = 0; i < nsf; i++)
+            bound[sf[i]] = srate[i];
+    }
+    for (int l = 0; l < nl; l++)
+        room[l] = cap[l];
+    for (int f = 0; f < nf; f++)
+        for (int k = off[f]; k < off[f + 1]; k++)
+            room[path[k]] -= bound[f];
+    for (int l = 0; l < nl; l++)
+        if (room[l] <= 1e-12 * cap[l])
+            room[l] = 0;
+    reference(nf, nl, off, path, room, rate);
+    for (int f = 0; f < nf; f++)
+        rate[f] += bound[f];
+    free(bound);
+    free(room);
+    free(scap);
+    free(srate);
+    free(soff);
+    free(spath);
+    free(sf);
 }
 
 static void
@@ -259,6 +342,89 @@ test_random_vs_reference(void **state)
         for (int f = 0; f < nf; f++)
             assert_float_equal(rate[f], ref[f], 1e-9 * (1 + ref[f]));
     }
+    gsl_rng_free(r);
+}
+
+/* Strict priority on random instances (up to 12 links, 20 flows, paths of
+ * up to 4 links with random classes):
+ * - equal to the slow reference (reference_priority) to 1e-12 of the
+ *   largest capacity;
+ * - feasible, and every flow has a full link on its path;
+ * - the same rates, to 1e-12, with the flows in reverse order and each
+ *   path's entries reversed;
+ * - a solve in a workspace that solved other problems before gives the
+ *   same bits as one in a fresh workspace (nothing is kept between
+ *   solves). */
+static void
+test_priority_random(void **state)
+{
+    gsl_rng *r = bbs_rng_stream_new(NULL, 12, 0, 0);
+    bbs_net_mm_ws *used = bbs_net_mm_ws_alloc();
+
+    (void)state;
+    for (int trial = 0; trial < 400; trial++) {
+        int nl = 1 + (int)gsl_rng_uniform_int(r, 12), nf = 1 + (int)gsl_rng_uniform_int(r, 20);
+        int off[21], path[21 * 4], np = 0, poff[21], ppath[21 * 4];
+        unsigned char cls[21 * 4], pcls[21 * 4];
+        double cap[12], rate[20], ref[20], prate[20], again[20], use[12], cmax = 0;
+        char err[BB_ERRLEN];
+        for (int l = 0; l < nl; l++)
+            cmax = fmax(cmax, cap[l] = 0.5 + 10 * gsl_rng_uniform(r));
+        off[0] = 0;
+        for (int f = 0; f < nf; f++) {
+            int len = 1 + (int)gsl_rng_uniform_int(r, 4);
+            for (int k = 0; k < len; k++) {
+                int l = (int)gsl_rng_uniform_int(r, (unsigned long)nl), dup = 0;
+                for (int j = off[f]; j < np; j++)
+                    dup |= path[j] == l;
+                if (!dup) {
+                    cls[np] = (unsigned char)gsl_rng_uniform_int(r, BBS_NET_MM_CLASSES);
+                    path[np++] = l;
+                }
+            }
+            off[f + 1] = np;
+        }
+        solve_cls(nf, nl, off, path, cap, cls, rate, NULL);
+        reference_priority(nf, nl, off, path, cap, cls, ref);
+        for (int f = 0; f < nf; f++)
+            if (fabs(rate[f] - ref[f]) > 1e-12 * cmax)
+                fail_msg("trial %d flow %d: %.17g, reference %.17g", trial, f, rate[f], ref[f]);
+        for (int l = 0; l < nl; l++)
+            use[l] = 0;
+        for (int f = 0; f < nf; f++)
+            for (int k = off[f]; k < off[f + 1]; k++)
+                use[path[k]] += rate[f];
+        for (int l = 0; l < nl; l++)
+            assert_true(use[l] <= cap[l] * (1 + 1e-12));
+        for (int f = 0; f < nf; f++) {
+            int full = 0;
+            for (int k = off[f]; k < off[f + 1]; k++)
+                full |= use[path[k]] >= cap[path[k]] * (1 - 1e-12);
+            assert_true(full);
+        }
+        /* reversed: flow f becomes nf - 1 - f, its entries backwards */
+        np = 0;
+        poff[0] = 0;
+        for (int g = 0; g < nf; g++) {
+            int f = nf - 1 - g;
+            for (int k = off[f + 1] - 1; k >= off[f]; k--) {
+                ppath[np] = path[k];
+                pcls[np++] = cls[k];
+            }
+            poff[g + 1] = np;
+        }
+        solve_cls(nf, nl, poff, ppath, cap, pcls, prate, NULL);
+        for (int f = 0; f < nf; f++)
+            if (fabs(prate[nf - 1 - f] - rate[f]) > 1e-12 * cmax)
+                fail_msg("trial %d flow %d: %.17g reversed, %.17g", trial, f,
+                         prate[nf - 1 - f], rate[f]);
+        {
+            bbs_net_mm_problem pb = { nf, nl, off, path, cap, cls };
+            assert_int_equal(bbs_net_maxmin_solve(&pb, used, again, NULL, NULL, err), BB_OK);
+            assert_memory_equal(again, rate, (size_t)nf * sizeof(double));
+        }
+    }
+    bbs_net_mm_ws_free(used);
     gsl_rng_free(r);
 }
 
@@ -430,7 +596,7 @@ test_fabric_vc_priority(void **state)
 
         assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
         assert_int_equal(bbs_net_fabric_new(&f, t, e, log_done, &d, err), BB_OK);
-        assert_int_equal(bbs_net_fabric_set_vc_priority(f, prio, err), BB_OK);
+        bbs_net_fabric_set_vc_priority(f, prio);
         assert_int_equal(bbs_net_fabric_start(f, 1, 3, 1e9, pa, 4, 1, 1, &ida, err), BB_OK);
         assert_int_equal(bbs_net_fabric_start(f, 4, 0, 0.5e9, pb, 4, 1, 2, &idb, err), BB_OK);
         assert_int_equal(bbs_engine_run(e, 0.25), BB_OK);
@@ -634,6 +800,7 @@ main(void)
         cmocka_unit_test(test_priority_classes),
         cmocka_unit_test(test_textbook_chain),
         cmocka_unit_test(test_random_vs_reference),
+        cmocka_unit_test(test_priority_random),
         cmocka_unit_test(test_fabric_hand_timeline),
         cmocka_unit_test(test_fabric_vc_priority),
         cmocka_unit_test(test_path_vc),

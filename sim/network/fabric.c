@@ -66,10 +66,6 @@ struct bbs_net_fabric {
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
     unsigned char *pvc;          /* per path entry, with vc_priority */
-    double *vcap;                /* per link and channel, with vc_priority:
-                                    where the last solve left its share
-                                    (maxmin.h's cls_cap), -1 none yet */
-    double *ccap;                /* the component's part of it */
     size_t capcf, capcl, cappath, cappvc;
     int vc_priority;
     double *cap, *rate;
@@ -139,8 +135,6 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->path);
     free(f->bott);
     free(f->pvc);
-    free(f->vcap);
-    free(f->ccap);
     free(f->cap);
     free(f->rate);
     free(f->sat);
@@ -383,9 +377,7 @@ recompute(bbs_net_fabric *f, char *err)
         || !(f->sat = realloc(f->sat, f->capcl))
         || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
         || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
-        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int)))
-        || (f->vc_priority
-            && !(f->ccap = realloc(f->ccap, f->capcl * BBS_NET_MM_CLASSES * sizeof(double)))))
+        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
         goto nomem;
     for (int i = 0; i < ncl; i++) {
         int l = f->cl[i];
@@ -424,17 +416,8 @@ recompute(bbs_net_fabric *f, char *err)
     pb.path = f->path;
     pb.cap = f->cap;
     pb.cls = f->vc_priority ? f->pvc : NULL;
-    pb.cls_cap = f->vc_priority ? f->ccap : NULL;
-    if (pb.cls_cap)
-        for (int i = 0; i < ncl; i++)
-            memcpy(&f->ccap[i * BBS_NET_MM_CLASSES], &f->vcap[f->cl[i] * BBS_NET_MM_CLASSES],
-                   BBS_NET_MM_CLASSES * sizeof(double));
     if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
         return rc;
-    if (pb.cls_cap)
-        for (int i = 0; i < ncl; i++)
-            memcpy(&f->vcap[f->cl[i] * BBS_NET_MM_CLASSES], &f->ccap[i * BBS_NET_MM_CLASSES],
-                   BBS_NET_MM_CLASSES * sizeof(double));
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         double r = f->rate[i];
@@ -544,14 +527,18 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     return f->done ? f->done(e, &info, f->ctx) : BB_OK;
 }
 
+/* Rates summed over a link are exact to about this share of its capacity
+ * (the drift of adding and taking away rates). */
+#define RATE_TOL 1e-9
+
 /* waits_behind: whether a held rate r on link l is one to wait behind:
- * below 1e-9 of the link's capacity it is the drift of adding and taking
- * away rates, or flows held at 0 (a local re-solve can leave a flow no
- * capacity, a higher channel can starve it). */
+ * below RATE_TOL of the link's capacity it is drift, or flows held at 0
+ * (a local re-solve can leave a flow no capacity, a higher channel can
+ * starve it). */
 static int
 waits_behind(const bbs_net_fabric *f, int l, double r)
 {
-    return r > 1e-9 * f->t->link_cap_Bps[l];
+    return r > RATE_TOL * f->t->link_cap_Bps[l];
 }
 
 double
@@ -572,11 +559,11 @@ path_index(const flow *x, int l)
 }
 
 /* lower_clear_s: with strict priority, link l on channel vc: when the
- * lower channels fill l (their rates reach its capacity, to the priority
- * solver's resolution, BBS_NET_MM_PRIO_RES), the time l needs to send
- * what their flows have left, at its capacity (the link serves them first
- * and stays busy with them until they are done, with no new ones); else
- * -1 (they leave room: nothing to wait for). */
+ * lower channels fill l (their rates reach its capacity, to RATE_TOL),
+ * the time l needs to send what their flows have left, at its capacity
+ * (the link serves them first and stays busy with them until they are
+ * done, with no new ones); else -1 (they leave room: nothing to wait
+ * for). */
 static double
 lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
 {
@@ -591,7 +578,7 @@ lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
             left += fmax(g->rem - g->rate * (now - g->t_last), 0);
         }
     }
-    return use >= cap * (1 - BBS_NET_MM_PRIO_RES) ? left / cap : -1;
+    return use >= cap * (1 - RATE_TOL) ? left / cap : -1;
 }
 
 double
@@ -731,18 +718,8 @@ bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
     f->exact_limit = limit;
 }
 
-int
-bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err)
+void
+bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on)
 {
-    size_t n = (size_t)f->t->nlinks * BBS_NET_MM_CLASSES;
-
     f->vc_priority = on != 0;
-    if (f->vc_priority && !f->vcap) {
-        if (!(f->vcap = malloc(n * sizeof(double))))
-            return bb_seterr(err, BB_ENOMEM, "out of memory (channel shares of %d links)",
-                             f->t->nlinks);
-        for (size_t i = 0; i < n; i++)
-            f->vcap[i] = -1;
-    }
-    return BB_OK;
 }

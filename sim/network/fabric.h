@@ -95,10 +95,9 @@ void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
  * (bbs_net_path_vc: traffic still in its source group before traffic
  * arriving in its destination group, as dragonfly-dally's output ports
  * serve their channels lowest first), max-min within a channel
- * (maxmin.h's classes; each solve starts from the channel shares the
- * last one left on its links); off (0, the default), max-min among all.
- * Set it before the first flow starts.  BB_ENOMEM. */
-int bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err);
+ * (maxmin.h's classes, filled one after the other); off (0, the
+ * default), max-min among all.  Set it before the first flow starts. */
+void bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on);
 
 /* Number of active flows on each link (indexed by link id). */
 const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);
@@ -126,7 +125,7 @@ double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double 
 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
  * vc > 0 waits at link l, now, when the lower channels fill it (to the
- * priority solver's resolution, maxmin.h): the time l needs to send what
+ * rounding of summed rates, 1e-9 of the link): the time l needs to send what
  * their flows have left, at its capacity; else 0.
  * (A flow's own starvation is in its rate; this is for the packets that
  * are not flows.) */

@@ -533,8 +533,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, exec_on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
-    if ((rc = bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority, err)) != BB_OK)
-        goto out;
+    bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority);
     x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
     x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
     x->inj_busy = calloc((size_t)c->topo->nodes, 1);
