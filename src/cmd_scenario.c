@@ -206,6 +206,11 @@ print_run(const bb_scn_run *R, const scn_args *a)
         json_object_set_new(mech, "bb_per_group", json_integer(R->par.bb_per_group));
         json_object_set_new(mech, "store_forward", json_string(s->store_forward ? "on" : "off"));
         json_object_set_new(mech, "vc_priority", json_string(s->vc_priority ? "on" : "off"));
+        json_object_set_new(mech, "vc_scheme", json_string(bbs_net_vc_scheme_name(s->vc_scheme)));
+        json_object_set_new(mech, "jitter_s", json_real(s->jitter_s));
+        json_object_set_new(mech, "queue", json_string(s->queue_per_flow ? "flow" : "channel"));
+        json_object_set_new(mech, "router_delay_per_packet",
+                            json_string(s->router_per_packet ? "on" : "off"));
         json_object_set_new(mech, "link_delay_s", json_pack("{s:f, s:f, s:f}", "cn",
                                                              R->par.cn_delay_s, "local",
                                                              R->par.local_delay_s, "global",

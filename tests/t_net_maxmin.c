@@ -428,6 +428,43 @@ test_priority_random(void **state)
     gsl_rng_free(r);
 }
 
+/* The wait at an output port (bbs_net_md1_wait_s), by hand: capacity
+ * 1e9 B/s, 4,096-B packets (S = 4.096 us), buffers of 16 KiB.
+ * (a) one channel at 0.5e9: rho S / (2 (1 - rho)) = S / 2.
+ * (b) at 0.9e9 it would be 4.5 S = 18.4 us, past the buffer ahead,
+ *     16384 / 1e9 = 16.4 us: 16.4 us.
+ * (c) four channels at 0.3, 0.2, 0, 0.1 (x 1e9), rho = 0.6: channel 0
+ *     waits 0.6 S / (2 x 1 x 0.7) = 3 S / 7; channel 1 0.6 S / (2 x 0.7 x
+ *     0.5) = 6 S / 7; channel 3 0.6 S / (2 x 0.5 x 0.4) = 1.5 S; the
+ *     buffer bound of channel 3, 16384 / (1e9 x 0.5) = 32.8 us, is far.
+ * (d) channel 0 full: channel 1 waits its buffer at the whole link,
+ *     16384 / 1e9 (the starvation is the fabric's other wait).
+ * (e) nothing on the port: 0.
+ * (f) channels 0 and 1 at 0.5 and 0.45: channel 1 would wait 0.95 S /
+ *     (2 x 0.5 x 0.05) = 19 S = 77.8 us; its buffer goes at the half the
+ *     link channel 0 leaves: 16384 / 0.5e9 = 32.8 us. */
+static void
+test_md1_wait(void **state)
+{
+    const double S = 4096 / 1e9;
+    double one[1] = { 0.5e9 }, four[4] = { 0.3e9, 0.2e9, 0, 0.1e9 }, full[4] = { 1e9, 0, 0, 0 };
+    double none[4] = { 0 };
+
+    (void)state;
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, one, 1, 0), S / 2, 1e-18);
+    one[0] = 0.9e9;
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, one, 1, 0), 16384 / 1e9, 1e-18);
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, four, 4, 0), 3 * S / 7, 1e-18);
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, four, 4, 1), 6 * S / 7, 1e-18);
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, four, 4, 3), 1.5 * S, 1e-18);
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, full, 4, 1), 16384 / 1e9, 1e-18);
+    assert_true(bbs_net_md1_wait_s(1e9, 4096, 16384, none, 4, 2) == 0);
+    four[0] = 0.5e9;
+    four[1] = 0.45e9;
+    four[3] = 0;
+    assert_float_equal(bbs_net_md1_wait_s(1e9, 4096, 16384, four, 4, 1), 16384 / 0.5e9, 1e-18);
+}
+
 /* A small dragonfly: 3 groups x 2 routers x 1 node, h = 1, all links 1 GB/s,
  * no delays. */
 static bbs_net_topo *
@@ -561,7 +598,7 @@ test_fabric_hand_timeline(void **state)
  * hand timeline (every link 1 GB/s).  Flow A (node 1 -> 3, 1 GB) is inj,
  * local 1->0, global 0->3, ej: channel 0 on the local link (still in its
  * source group).  Flow B (4 -> 0, 0.5 GB) is inj, global 4->1, local 1->0,
- * ej: channel 1 on that local link (arrived in its destination group).
+ * ej: channel 3 on that local link (arrived in its destination group).
  * With priority A takes the local link whole and B starves until A ends
  * at 1 s, then B's 0.5 GB ends at 1.5 s.  At 0.25 s a packet on channel 1
  * at the local link waits for A's 0.75 GB left at 1 GB/s, 0.75 s; so does
@@ -582,12 +619,12 @@ test_fabric_vc_priority(void **state)
     (void)state;
     assert_int_equal(bbs_net_route(t, &mo, 1, 3, NULL, NULL, pa, NULL), 4);
     assert_int_equal(bbs_net_route(t, &mo, 4, 0, NULL, NULL, pb, NULL), 4);
-    bbs_net_path_vc(t, pa, 4, va);
-    bbs_net_path_vc(t, pb, 4, vb);
+    bbs_net_path_vc(t, pa, 4, BBS_NET_VC_GROUP, va);
+    bbs_net_path_vc(t, pb, 4, BBS_NET_VC_GROUP, vb);
     assert_int_equal(pa[1], pb[2]);   /* the shared local link 1 -> 0 */
     assert_int_equal(t->link_kind[pa[1]], BBS_NET_LINK_LOCAL);
     assert_int_equal(va[1], 0);
-    assert_int_equal(vb[2], 1);
+    assert_int_equal(vb[2], 3);
     for (int prio = 1; prio >= 0; prio--) {
         bbs_engine *e;
         bbs_net_fabric *f;
@@ -596,7 +633,7 @@ test_fabric_vc_priority(void **state)
 
         assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
         assert_int_equal(bbs_net_fabric_new(&f, t, e, log_done, &d, err), BB_OK);
-        bbs_net_fabric_set_vc_priority(f, prio);
+        bbs_net_fabric_set_vc_priority(f, prio, BBS_NET_VC_GROUP);
         assert_int_equal(bbs_net_fabric_start(f, 1, 3, 1e9, pa, 4, 1, 1, &ida, err), BB_OK);
         assert_int_equal(bbs_net_fabric_start(f, 4, 0, 0.5e9, pb, 4, 1, 2, &idb, err), BB_OK);
         assert_int_equal(bbs_engine_run(e, 0.25), BB_OK);
@@ -630,12 +667,19 @@ test_fabric_vc_priority(void **state)
     bbs_net_topo_free(t);
 }
 
-/* bbs_net_path_vc against route.h's rule, by hand: the rule reads only the
- * link kinds, so the paths are made of one terminal (T), local (L) and
- * global (G) link of the 6-router system.  Minimal T L G L T: 0 0 0 1 0.
- * Non-minimal, one local hop in the intermediate group, T L G L G L T:
- * 0 0 0 1 1 3 0.  Two local hops there, T L G L L G L T: 0 0 0 1 2 1 3 0.
- * Within a group, T L T: 0 0 0. */
+/* bbs_net_path_vc, by hand.  The legacy rule reads only the link kinds, so
+ * its paths are made of one terminal (T), local (L) and global (G) link of
+ * the 6-router system: minimal T L G L T: 0 0 0 1 0; non-minimal with one
+ * local hop in the intermediate group, T L G L G L T: 0 0 0 1 1 3 0; two
+ * there, T L G L L G L T: 0 0 0 1 2 1 3 0; within a group, T L T: 0 0 0.
+ * The group rule (kronos-union) on routed paths of the 6-router system
+ * (groups {0,1}, {2,3}, {4,5} of routers = nodes; global links 0-3, 1-4,
+ * 2-5): node 1 -> 3 (inj, 1->0, 0->3, ej): 0 0 1 3 (the global hop
+ * follows a local one in the source group, the ejection is in the
+ * destination group); 4 -> 0 (inj, 4->1, 1->0, ej): 0 0 3 3; 0 -> 1
+ * within a group (inj, 0->1, ej): 0 0 1; and the non-minimal 0 -> 2
+ * through group {4,5}: inj, 0->1 (0), 1->4 (1), 4->5 (2), 5->2 (2),
+ * 2 -> ej (3). */
 static void
 test_path_vc(void **state)
 {
@@ -643,6 +687,11 @@ test_path_vc(void **state)
     int kind[3] = { -1, -1, -1 }; /* a terminal, a local, a global link */
     static const char *const paths[4] = { "TLGLT", "TLGLGLT", "TLGLLGLT", "TLT" };
     static const char *const want[4] = { "00010", "0001130", "00012130", "000" };
+    /* routers of each group path: -1 the terminal at either end */
+    static const int rpath[4][7] = { { 1, 0, 3, -1 }, { 4, 1, 0, -1 }, { 0, 1, -1 },
+                                     { 0, 1, 4, 5, 2, -1 } };
+    static const int rsrc[4] = { 1, 4, 0, 0 };
+    static const char *const gwant[4] = { "0013", "0033", "001", "001223" };
 
     (void)state;
     for (int l = 0; l < t->nlinks; l++) {
@@ -657,10 +706,30 @@ test_path_vc(void **state)
         unsigned char vc[BBS_NET_MAX_PATH];
         for (int i = 0; i < len; i++)
             path[i] = kind[paths[p][i] == 'T' ? 0 : paths[p][i] == 'L' ? 1 : 2];
-        bbs_net_path_vc(t, path, len, vc);
+        bbs_net_path_vc(t, path, len, BBS_NET_VC_LEGACY, vc);
         for (int i = 0; i < len; i++)
             if (vc[i] != want[p][i] - '0')
                 fail_msg("%s: link %d on channel %d, want %c", paths[p], i, vc[i], want[p][i]);
+    }
+    for (int p = 0; p < 4; p++) {
+        int path[BBS_NET_MAX_PATH], len = 0, r = rsrc[p];
+        unsigned char vc[BBS_NET_MAX_PATH];
+        path[len++] = BBS_NET_INJ(t, r);
+        for (int i = 1; rpath[p][i] >= 0; i++) {
+            int l = -1;
+            for (int m = 0; m < t->nlinks; m++)
+                if (t->link_src[m] == rpath[p][i - 1] && t->link_dst[m] == rpath[p][i])
+                    l = m;
+            assert_true(l >= 0);
+            path[len++] = l;
+            r = rpath[p][i];
+        }
+        path[len++] = BBS_NET_EJ(t, r);
+        assert_int_equal(len, (int)strlen(gwant[p]));
+        bbs_net_path_vc(t, path, len, BBS_NET_VC_GROUP, vc);
+        for (int i = 0; i < len; i++)
+            if (vc[i] != gwant[p][i] - '0')
+                fail_msg("path %d: link %d on channel %d, want %c", p, i, vc[i], gwant[p][i]);
     }
     bbs_net_topo_free(t);
 }
@@ -801,6 +870,7 @@ main(void)
         cmocka_unit_test(test_textbook_chain),
         cmocka_unit_test(test_random_vs_reference),
         cmocka_unit_test(test_priority_random),
+        cmocka_unit_test(test_md1_wait),
         cmocka_unit_test(test_fabric_hand_timeline),
         cmocka_unit_test(test_fabric_vc_priority),
         cmocka_unit_test(test_path_vc),

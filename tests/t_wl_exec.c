@@ -15,6 +15,7 @@
 
 #include "bb_error.h"
 #include "network/place.h"
+#include "rng.h"
 #include "network/route.h"
 #include "network/topo.h"
 #include "workload/exec.h"
@@ -242,7 +243,7 @@ small_behind_big(bbs_net_topo *t, const netif *ni, const int *nodes, int nbig)
 }
 
 /* Strict channel priority: a small message (1000 B, not a flow) on
- * channel 1 of a local link (arrived in its destination group) that a
+ * channel 3 of a local link (arrived in its destination group) that a
  * long flow (1e8 B, alone, 5e9 B/s on every link) fills on channel 0
  * (still in its source group) waits until the link has sent what the flow
  * has left: sent at 0.1 ms, (1e8 - 5e9 x 1e-4) / 5e9 = 19.9 ms more than
@@ -272,14 +273,14 @@ test_starved_small(void **state)
                         continue;
                     la = bbs_net_route(t, &o, a, b, NULL, NULL, pa, NULL);
                     lc = bbs_net_route(t, &o, c, d, NULL, NULL, pc, NULL);
-                    bbs_net_path_vc(t, pa, la, va);
-                    bbs_net_path_vc(t, pc, lc, vcc);
+                    bbs_net_path_vc(t, pa, la, BBS_NET_VC_GROUP, va);
+                    bbs_net_path_vc(t, pc, lc, BBS_NET_VC_GROUP, vcc);
                     for (int i = 0; i < la; i++)
                         for (int j = 0; j < lc; j++)
                             if (pa[i] == pc[j]) {
                                 shared++;
                                 ok = t->link_kind[pa[i]] == BBS_NET_LINK_LOCAL && va[i] == 0
-                                     && vcc[j] == 1;
+                                     && vcc[j] == 3;
                             }
                     if (shared == 1 && ok)
                         pick[0] = a, pick[1] = b, pick[2] = c, pick[3] = d;
@@ -300,8 +301,10 @@ test_starved_small(void **state)
 
 /* A small message (1000 B, no flow) crosses the router-to-router links a
  * long flow fills (utilisation 1, one flow each): at each such link it
- * waits one packet time (4096 B / 5e9 B/s), the round-robin bound; on the
- * others nothing.  Without a packet size it waits nothing. */
+ * waits one packet time (4096 B / 5e9 B/s), its channel's buffer at the
+ * port (graph500-72 gives no buffer sizes: a packet), which is also the
+ * earlier model's bound of a packet per flow; on the others nothing.
+ * Without a packet size it waits nothing. */
 static void
 test_queueing_delay(void **state)
 {
@@ -326,6 +329,86 @@ test_queueing_delay(void **state)
         if (fabs(lat - want) > 1e-9 * want)
             fail_msg("packet %d: latency %.12g s, want %.12g s (%d shared links)", pk, lat,
                      want, shared);
+    }
+    bbs_net_topo_free(t);
+}
+
+/* The M/D/1 wait below saturation, by hand.  Node 0 sends two long
+ * messages (1e8 B) at once, without FCFS injection, to node 71 and to a
+ * node whose path shares only node 0's injection link with the first:
+ * each runs at half of it, 2.5e9 B/s, so the first's router links are at
+ * utilisation 0.5.  A small message (1000 B, no flow) from node 1 to node
+ * 70 crosses them: at each it waits rho S / (2 (1 - rho)) = S / 2, S =
+ * 4096 B / 5e9 B/s, in both queueing models (below a packet per flow and
+ * below a buffer). */
+static void
+test_queueing_half_load(void **state)
+{
+    (void)state;
+    bbs_net_topo *t = small_topo(0);
+    int pa[BBS_NET_MAX_PATH], pb[BBS_NET_MAX_PATH], ps[BBS_NET_MAX_PATH], la, lb, ls;
+    int other = -1, shared = 0;
+    double cs = path_of(t, 1, 70, ps, &ls), qd = 0;
+    char err[BB_ERRLEN];
+
+    (void)path_of(t, 0, 71, pa, &la);
+    for (int n = 2; n < 72 && other < 0; n++) {
+        int common = 0;
+        if (n == 70 || n == 71)
+            continue;
+        (void)path_of(t, 0, n, pb, &lb);
+        for (int i = 0; i < lb; i++) {
+            for (int k = 0; k < la; k++)
+                common += pb[i] == pa[k];
+            for (int k = 0; k < ls; k++)
+                common += 2 * (pb[i] == ps[k]);
+        }
+        if (common == 1)
+            other = n;
+    }
+    assert_true(other >= 0);
+    for (int i = 0; i < ls; i++)
+        for (int k = 0; k < la; k++)
+            if (ps[i] == pa[k]) {
+                shared++;
+                qd += 0.5 * 4096 / t->link_cap_Bps[ps[i]];
+            }
+    assert_true(shared >= 1);
+    for (int model = 0; model <= 1; model++) {
+        int ranks[2] = { 3, 2 }, nodes[5] = { 0, 71, other, 1, 70 }, big, small;
+        netif ni = { 0, 4096, 4096, 0, 0, 0, 0, 0, 0 };
+        double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + qd;
+        bbs_wl *w;
+        bbs_net_placement pl;
+        bbs_exec_result r;
+        bbs_exec_config c;
+
+        assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "big", 3, 0, &big, err), BB_OK);
+        assert_int_equal(bbs_wl_add_job(w, "small", 2, 0, &small, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 1, 1e8, 1, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, big, 0, 2, 1e8, 2, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_waitall(w, big, 0, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 1, 0, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, big, 2, 0, 2, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_compute(w, small, 0, 1e-4, err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, small, 0, 1, 1000, 1, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, small, 1, 0, 1, 0, NULL, err), BB_OK);
+        place_list(&pl, 2, ranks, nodes);
+        bbs_exec_config_init(&c);
+        c.inject_fcfs = ni.fcfs;
+        c.small_bytes = ni.small_bytes;
+        c.packet_bytes = ni.packet_bytes;
+        c.queue_per_flow = model;
+        c.topo = t;
+        c.place = &pl;
+        assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_OK);
+        if (fabs(r.jobs[1].lat_max_s - want) > 1e-9 * want)
+            fail_msg("model %d: latency %.12g s, want %.12g s (%d shared links)", model,
+                     r.jobs[1].lat_max_s, want, shared);
+        bbs_exec_result_free(&r);
+        bbs_net_placement_free(&pl);
+        bbs_wl_free(w);
     }
     bbs_net_topo_free(t);
 }
@@ -415,25 +498,64 @@ test_one_message(void **state)
     bbs_exec_result_free(&r);
     /* store-and-forward (4 KiB packets): the first packet is received whole
      * at every hop, sum of P / c_i over the path less the slowest link's
-     * (the 1 MB already pays it); an idle path adds no queueing */
-    {
+     * (the 1 MB already pays it); an idle path adds no queueing.  With the
+     * router's delay per packet (port_chunk_bytes) the links out of a
+     * router carry c' = c P / (P + c d), the 1 MB goes at the slowest c',
+     * and the first packet pays P / c_i on the wires, less its time P / c'
+     * at the slowest link. */
+    for (int per = 0; per <= 1; per++) {
         bbs_exec_config c0;
-        double sf = 0, p = 4096;
-        for (int i = 0; i < len; i++)
-            sf += p / t->link_cap_Bps[path[i]];
-        sf -= p / cap;
+        bbs_net_topo *tp = t;
+        double sf = 0, p = 4096, cp = INFINITY, wp;
+        if (per) {
+            bbs_net_params par = t->par;
+            par.port_chunk_bytes = p;
+            assert_int_equal(bbs_net_topo_build(&par, NULL, &tp, err), BB_OK);
+        }
+        for (int i = 0; i < len; i++) {
+            double c = bbs_net_link_wire_Bps(tp, path[i]);
+            int out = tp->link_kind[path[i]] != BBS_NET_LINK_INJ;
+            sf += p / c;
+            cp = fmin(cp, per && out ? c * p / (p + c * tp->par.router_delay_s) : c);
+        }
+        sf -= p / cp;
+        wp = 1e6 / cp + bbs_net_path_delay_s(tp, path, len);
         assert_true(sf > 0);
+        assert_true(per || wp == want);
         bbs_exec_config_init(&c0);
-        c0.topo = t;
+        c0.topo = tp;
         c0.place = &pl;
         c0.packet_bytes = p;
         c0.store_forward = 1;
         if (bbs_exec_run(w, &c0, &r, err) != BB_OK)
             fail_msg("%s", err);
-        if (fabs(r.jobs[0].lat_max_s - (want + sf)) > 1e-9 * want)
-            fail_msg("store-and-forward: latency %.12g s, want %.12g", r.jobs[0].lat_max_s,
-                     want + sf);
+        if (fabs(r.jobs[0].lat_max_s - (wp + sf)) > 1e-9 * wp)
+            fail_msg("store-and-forward %d: latency %.12g s, want %.12g", per,
+                     r.jobs[0].lat_max_s, wp + sf);
         bbs_exec_result_free(&r);
+        if (per)
+            bbs_net_topo_free(tp);
+    }
+    /* a send jitter J (1 ms, to see it): the message leaves U J later, U the
+     * first uniform of stream (seed 3, unit 0, NETWORK 2), one per message */
+    {
+        bbs_exec_config c0;
+        gsl_rng *g = bbs_rng_stream_new(NULL, 3, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 2));
+        double u = gsl_rng_uniform(g);
+        gsl_rng_free(g);
+        bbs_exec_config_init(&c0);
+        c0.topo = t;
+        c0.place = &pl;
+        c0.packet_bytes = 0;
+        c0.jitter_s = 1e-3;
+        c0.seed = 3;
+        if (bbs_exec_run(w, &c0, &r, err) != BB_OK)
+            fail_msg("%s", err);
+        if (fabs(r.jobs[0].lat_max_s - (want + 1e-3 * u)) > 1e-9 * want)
+            fail_msg("jitter: latency %.12g s, want %.12g", r.jobs[0].lat_max_s, want + 1e-3 * u);
+        bbs_exec_result_free(&r);
+        c0.jitter_s = 1;
+        assert_int_equal(bbs_exec_run(w, &c0, &r, err), BB_EINVAL);
     }
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);
@@ -973,6 +1095,7 @@ main(void)
         cmocka_unit_test(test_rank_latency),
         cmocka_unit_test(test_starved_small),
         cmocka_unit_test(test_queueing_delay),
+        cmocka_unit_test(test_queueing_half_load),
         cmocka_unit_test(test_route_pieces),
         cmocka_unit_test(test_collectives),
         cmocka_unit_test(test_job_allreduce),

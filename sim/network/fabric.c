@@ -35,6 +35,7 @@ typedef struct {
     int n;
     size_t cap;
     double rate, t_last, bytes, sat_s;
+    double crate[BBS_NET_MM_CLASSES]; /* the rate of its flows per channel */
     double backed;               /* rate of its flows held downstream of it */
     int nbacked;                 /* how many */
     unsigned stamp;
@@ -67,7 +68,7 @@ struct bbs_net_fabric {
     int *cf, *cl, *lmap, *poff, *path, *bott;
     unsigned char *pvc;          /* per path entry, with vc_priority */
     size_t capcf, capcl, cappath, cappvc;
-    int vc_priority;
+    int vc_priority, vc_scheme;
     double *cap, *rate;
     unsigned char *sat;
     bbs_net_mm_ws *ws;
@@ -206,7 +207,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     x->tag = tag;
     x->hops = bbs_net_path_router_hops(t, path, len);
     x->delay = bbs_net_path_delay_s(t, path, len);
-    bbs_net_path_vc(t, path, len, x->vc);
+    bbs_net_path_vc(t, path, len, f->vc_scheme, x->vc);
     x->active = 1;
     x->ev = 0;
     for (int i = 0; i < len; i++) {
@@ -395,6 +396,7 @@ recompute(bbs_net_fabric *f, char *err)
             f->path[np++] = f->lmap[x->path[j]];
             /* local: what the re-solved flows may use is what the others leave */
             f->lk[x->path[j]].rate -= x->rate;
+            f->lk[x->path[j]].crate[x->vc[j]] -= x->rate;
         }
         f->poff[i + 1] = np;
         x->rem -= x->rate * (now - x->t_last);
@@ -406,6 +408,9 @@ recompute(bbs_net_fabric *f, char *err)
         link *L = &f->lk[f->cl[i]];
         if (exact || L->rate < 0)
             L->rate = 0; /* exact: nobody else; clamp rounding */
+        for (int c = 0; c < BBS_NET_MM_CLASSES; c++)
+            if (exact || L->crate[c] < 0)
+                L->crate[c] = 0;
         f->cap[i] -= L->rate;
         if (f->cap[i] < 0)
             f->cap[i] = 0;
@@ -424,6 +429,7 @@ recompute(bbs_net_fabric *f, char *err)
         int bk = 0;
         for (int j = 0; j < x->len; j++) {
             f->lk[x->path[j]].rate += r;
+            f->lk[x->path[j]].crate[x->vc[j]] += r;
             if (f->lmap[x->path[j]] == f->bott[i])
                 bk = j;
         }
@@ -492,6 +498,11 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
         L->rate -= x->rate;
         if (L->n == 0 || L->rate < 0)
             L->rate = 0;
+        L->crate[x->vc[i]] -= x->rate;
+        if (L->crate[x->vc[i]] < 0)
+            L->crate[x->vc[i]] = 0;
+        if (L->n == 0)
+            memset(L->crate, 0, sizeof L->crate);
         /* swap-remove; fix the moved flow's position for this link */
         L->fl[p] = last;
         if (last != id) {
@@ -625,6 +636,38 @@ bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_byte
     return isfinite(w) ? w : 0;
 }
 
+double
+bbs_net_md1_wait_s(double cap_Bps, double pkt_bytes, double buf_bytes, const double *class_Bps,
+                   int nclass, int c)
+{
+    double rho = 0, lo = 0, hi, S = pkt_bytes / cap_Bps, most;
+
+    for (int q = 0; q < nclass; q++) {
+        rho += class_Bps[q] / cap_Bps;
+        if (q < c)
+            lo += class_Bps[q] / cap_Bps;
+    }
+    hi = lo + class_Bps[c] / cap_Bps;
+    if (!(rho > 0))
+        return 0;
+    most = buf_bytes / (cap_Bps * (lo < 1 ? 1 - lo : 1));
+    return hi < 1 ? fmin(rho * S / (2 * (1 - lo) * (1 - hi)), most) : most;
+}
+
+double
+bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_bytes,
+                            double buf_bytes)
+{
+    const link *L = &f->lk[l];
+    double cap = f->t->link_cap_Bps[l], buf = fmax(buf_bytes, pkt_bytes);
+
+    if (!(pkt_bytes > 0))
+        return 0;
+    if (f->vc_priority)
+        return bbs_net_md1_wait_s(cap, pkt_bytes, buf, L->crate, BBS_NET_MM_CLASSES, vc);
+    return bbs_net_md1_wait_s(cap, pkt_bytes, buf, &L->rate, 1, 0);
+}
+
 const int *
 bbs_net_fabric_link_flows(const bbs_net_fabric *f)
 {
@@ -719,7 +762,8 @@ bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
 }
 
 void
-bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on)
+bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, int scheme)
 {
     f->vc_priority = on != 0;
+    f->vc_scheme = scheme;
 }

@@ -383,6 +383,8 @@ x_free(bbs_exec_state *x)
     bbs_engine_free(x->e);
     if (x->rng_route)
         gsl_rng_free(x->rng_route);
+    if (x->rng_jitter)
+        gsl_rng_free(x->rng_jitter);
     free(x->rk);
     free(x->job_off);
     free(x->op_base);
@@ -429,6 +431,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
                          "piece %g B and packet %g B (>= 0) out of range", c->pieces_in_flight,
                          BBS_BBNODE_MAX_INFLIGHT, c->piece_threads, BBS_BBNODE_MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);
+    if (!(c->jitter_s >= 0 && c->jitter_s < 1))
+        return bb_seterr(err, BB_EINVAL, "send jitter %g s: need 0 <= jitter < 1 s", c->jitter_s);
     if (!(c->send_overhead_s >= 0 && c->send_overhead_s < 1e6)
         || !(c->copy_s_per_byte >= 0 && c->copy_s_per_byte < 1))
         return bb_seterr(err, BB_EINVAL, "send overhead %g s and copy time %g s/B are not >= 0 "
@@ -512,7 +516,10 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     x->rng_route = bbs_rng_stream_new(NULL, c->seed, c->unit,
                                       BBS_ENTITY(BBS_ECLASS_NETWORK, 1));
-    if (!x->rng_route) {
+    if (c->jitter_s > 0)
+        x->rng_jitter = bbs_rng_stream_new(NULL, c->seed, c->unit,
+                                           BBS_ENTITY(BBS_ECLASS_NETWORK, 2));
+    if (!x->rng_route || (c->jitter_s > 0 && !x->rng_jitter)) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
@@ -533,7 +540,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, exec_on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
-    bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority);
+    bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority, c->vc_scheme);
     x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
     x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
     x->inj_busy = calloc((size_t)c->topo->nodes, 1);

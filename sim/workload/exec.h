@@ -124,11 +124,20 @@ typedef struct {
     int vc_priority;                   /* links serve their virtual channels in
                                           strict priority (bbs_net_fabric_set_vc_priority;
                                           0; the scenarios' key vc_priority: on) */
+    int vc_scheme;                     /* how packets get their channels
+                                          (route.h; BBS_NET_VC_GROUP) */
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */
+    double jitter_s;                   /* plus U(0, jitter_s), one uniform per message
+                                          from stream (seed, unit, NETWORK 2): replicas
+                                          that differ by seed only in timing (0: none) */
     double packet_bytes;               /* queueing delay per loaded link, in packets of
                                           this size (4096); 0: none */
+    int queue_per_flow;                /* 0: the M/D/1 wait per port and channel, at
+                                          most a channel buffer; 1: at the link's
+                                          utilisation, at most a packet (or buffer)
+                                          per flow (the earlier model) */
     double route_piece_bytes;          /* adaptive routing decides per piece of this
                                           size (256 KiB; 0: per message) */
     int allreduce_algo;                /* BBS_ALGO_* (coll.h), unless the job sets one */

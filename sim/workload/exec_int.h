@@ -125,6 +125,7 @@ struct bbs_exec_state {
     bbs_engine *e;
     bbs_net_fabric *fab;
     gsl_rng *rng_route;
+    gsl_rng *rng_jitter;         /* jitter_s > 0: one uniform per message sent */
     int kinds[EV_NKINDS];
     int nranks;
     int *job_off;

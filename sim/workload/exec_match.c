@@ -227,6 +227,8 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
         q_push(x, &x->mn[j].sq_head, &x->mn[j].sq_tail, mi);
     }
     double d = x->c->send_overhead_s + x->c->copy_s_per_byte * bytes;
+    if (x->rng_jitter)
+        d += x->c->jitter_s * gsl_rng_uniform(x->rng_jitter);
     if (d > 0)
         return exec_sched(x, bbs_engine_now(x->e) + d, EV_POST, 0, mi, NULL);
     return exec_msg_post(x, mi);
