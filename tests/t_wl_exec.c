@@ -494,6 +494,14 @@ test_one_message(void **state)
     assert_int_equal(r.jobs[0].messages, 1);
     /* the one message's router-to-router hops */
     assert_true(r.jobs[0].hops_mean == bbs_net_path_router_hops(t, path, len));
+    /* the communication time is point-to-point: the receiver's wait from 0
+     * to the arrival (want), the sender's to the last byte's leaving (want
+     * less the path's delays), per rank */
+    assert_true(fabs(r.jobs[0].kind_mean_s[BBS_EXEC_P2P]
+                     - (2 * want - bbs_net_path_delay_s(t, path, len)) / 2) < 1e-9 * want);
+    assert_true(r.jobs[0].kind_mean_s[BBS_EXEC_P2P] == r.jobs[0].comm_mean_s);
+    for (int q = 1; q < BBS_EXEC_NKINDS; q++)
+        assert_true(r.jobs[0].kind_mean_s[q] == 0);
     assert_true(r.jobs[0].finished);
     bbs_exec_result_free(&r);
     /* store-and-forward (4 KiB packets): the first packet is received whole
@@ -590,6 +598,10 @@ coll_case(int p, bbs_coll_kind k, double bytes, int job_algo, double want_msgs,
                  bbs_coll_algo_name(job_algo), p, (unsigned long long)r.jobs[0].messages,
                  r.jobs[0].bytes_sent, want_msgs, want_bytes);
     assert_true(r.jobs[0].finished);
+    /* the communication time is all of this collective's kind */
+    for (int q = 0; q < BBS_EXEC_NKINDS; q++)
+        assert_true(r.jobs[0].kind_mean_s[q] == (q == 1 + (int)k ? r.jobs[0].comm_mean_s : 0));
+    assert_true(r.jobs[0].comm_mean_s > 0 || p == 1);
     bbs_exec_result_free(&r);
     bbs_net_placement_free(&pl);
     bbs_wl_free(w);

@@ -71,18 +71,31 @@ blk_kind(int kind)
     return kind == BBS_OP_READ || kind == BBS_OP_WRITE ? BLK_IO : BLK_COMM;
 }
 
-/* Communication (I/O) time: the union of the intervals during which the
- * rank has at least one communication (I/O) op between issue and
- * completion. */
+/* span: one more (delta > 0) or one fewer op in progress of a count cnt
+ * whose time with at least one is *acc, the last opening at *t0. */
 static void
-activity(rank_st *r, int k, int delta, double now)
+span(int *cnt, double *t0, double *acc, int delta, double now)
 {
-    int *cnt = k == BLK_IO ? &r->act_io : &r->act_comm;
-    double *t0 = k == BLK_IO ? &r->t_io0 : &r->t_comm0;
     if (delta > 0 && (*cnt)++ == 0)
         *t0 = now;
     else if (delta < 0 && --(*cnt) == 0)
-        *(k == BLK_IO ? &r->io_s : &r->comm_s) += now - *t0;
+        *acc += now - *t0;
+}
+
+/* Communication (I/O) time: the union of the intervals during which the
+ * rank has at least one communication (I/O) op between issue and
+ * completion; and the same per kind of communication (exec.h). */
+static void
+activity(rank_st *r, const bbs_op *op, int delta, double now)
+{
+    int k = op->kind == BBS_OP_COLL ? 1 + op->coll : BBS_EXEC_P2P;
+
+    if (blk_kind(op->kind) == BLK_IO) {
+        span(&r->act_io, &r->t_io0, &r->io_s, delta, now);
+        return;
+    }
+    span(&r->act_comm, &r->t_comm0, &r->comm_s, delta, now);
+    span(&r->act_kind[k], &r->t_kind0[k], &r->kind_s[k], delta, now);
 }
 
 int
@@ -97,7 +110,7 @@ exec_op_complete(bbs_exec_state *x, int gr, int idx)
     if (op->kind == BBS_OP_COMPUTE)
         r->compute_s += op->delay_s;
     else if (op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
-        activity(r, blk_kind(op->kind), -1, now);
+        activity(r, op, -1, now);
     if (r->ndone == r->n) {
         r->end_s = now;
         /* the last rank: look for quiescence once this event's kicks are done */
@@ -144,7 +157,7 @@ issue(bbs_exec_state *x, int gr, int idx)
     r->t_issue[idx] = bbs_engine_now(x->e);
     r->last_issued = idx;
     if (op->kind != BBS_OP_COMPUTE && op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
-        activity(r, blk_kind(op->kind), +1, r->t_issue[idx]);
+        activity(r, op, +1, r->t_issue[idx]);
     if (op->nonblocking) {
         r->nb_out++;
     }

@@ -159,11 +159,19 @@ typedef struct {
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 
+/* The kinds of communication a job's time is broken down by
+ * (bbs_exec_job_result.kind_mean_s): point-to-point messages (SEND, RECV),
+ * then each collective kind (1 + bbs_coll_kind). */
+enum { BBS_EXEC_P2P = 0, BBS_EXEC_NKINDS = 1 + BBS_COLL_NKINDS };
+
 typedef struct {
     double start_s, end_s, elapsed_s;
     double comm_mean_s, comm_max_s;    /* per-rank communication time */
     double io_mean_s, io_max_s;        /* per-rank I/O time */
     double compute_mean_s;
+    double kind_mean_s[BBS_EXEC_NKINDS]; /* per rank, the time with an op of
+                                        * the kind in progress (the union,
+                                        * as comm_mean_s) */
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;
     double hops_mean;                  /* router-to-router hops per network

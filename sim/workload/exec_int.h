@@ -100,6 +100,8 @@ typedef struct {
     int64_t lat_n;              /* and their number */
     int act_comm, act_io;       /* ops in progress */
     double t_comm0, t_io0;      /* since when */
+    int act_kind[BBS_EXEC_NKINDS];       /* the same by kind (exec.h) */
+    double t_kind0[BBS_EXEC_NKINDS], kind_s[BBS_EXEC_NKINDS];
     int last_issued;
 } rank_st;
 
