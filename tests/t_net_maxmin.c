@@ -253,7 +253,7 @@ reference(int nf, int nl, const int *off, const int *path, const double *cap, do
  * c, their class-c entries as paths, on what the entries of lower classes
  * leave, each capped at its rate so far; then every flow (those that
  * cannot grow included: their increment is 0) fills the leftovers in equal
- * increments. */
+ * increments; rooms and leftovers below 1e-12 of the link read as 0. */
 static void
 reference_priority(int nf, int nl, const int *off, const int *path, const double *cap,
                    const unsigned char *cls, double *rate)
@@ -273,6 +273,9 @@ reference_priority(int nf, int nl, const int *off, const int *path, const double
             for (int k = off[f]; k < off[f + 1]; k++)
                 if (cls[k] < c)
                     room[path[k]] -= bound[f];
+        for (int l = 0; l < nl; l++)
+            if (room[l] <= 1e-12 * cap[l])
+                room[l] = 0;
         soff[0] = 0;
         for (int f = 0; f < nf; f++) {
             int has = 0;
@@ -667,6 +670,94 @@ test_fabric_vc_priority(void **state)
     bbs_net_topo_free(t);
 }
 
+/* The starvation wait just before a lower channel's flow ends: flow A (1
+ * -> 3) alone on channel 0 of the local link 1 -> 0 (1 GB/s) from a time
+ * t0 with b bytes ends at T = t0 + b / 1e9; one unit of the clock before
+ * T the wait of a packet on channel 1 there is what A has left over the
+ * capacity, rounding included: 0, or a wait that the clock can add to now
+ * (else a message would look again at the same instant for ever).  Over
+ * 2,000 random t0 and b. */
+static void
+test_fabric_starve_rounding(void **state)
+{
+    bbs_net_topo *t = small_topo();
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 13, 0, 0);
+    int pa[BBS_NET_MAX_PATH], bad = 0, waited = 0;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_route(t, &mo, 1, 3, NULL, NULL, pa, NULL), 4);
+    for (int k = 0; k < 2000; k++) {
+        bbs_engine *e;
+        bbs_net_fabric *f;
+        double t0 = 1e-3 * gsl_rng_uniform(r), b = 1e4 + 1e7 * gsl_rng_uniform(r), now, w;
+        int id;
+
+        assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+        assert_int_equal(bbs_net_fabric_new(&f, t, e, NULL, NULL, err), BB_OK);
+        bbs_net_fabric_set_vc_priority(f, 1, BBS_NET_VC_GROUP);
+        assert_int_equal(bbs_engine_run(e, t0), BB_OK);
+        assert_int_equal(bbs_net_fabric_start(f, 1, 3, b, pa, 4, 1, 1, &id, err), BB_OK);
+        assert_int_equal(bbs_engine_run(e, nextafter(t0 + b / 1e9, 0)), BB_OK);
+        now = bbs_engine_now(e);
+        w = bbs_net_fabric_starve_wait_s(f, pa[1], 1);
+        if (bbs_net_fabric_flow_rate(f, id) > 0) {
+            bad += !(w == 0 || now + w > now);
+            waited += w > 0;
+        }
+        bbs_net_fabric_free(f);
+        bbs_engine_free(e);
+    }
+    assert_int_equal(bad, 0);
+    assert_true(waited > 0);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* The port's wait behind lower channels that leave a sliver: global links
+ * of 0.999 GB/s hold flow A (1 -> 3, 1e6 B, channel 0 on the local link
+ * 1 -> 0 of 1 GB/s) to 0.999 GB/s, so channel 1 there is left 0.1% of
+ * the link.  Its 16-KiB buffer would take 16384 / 1e6 s = 16.4 ms at that,
+ * but A ends: the wait is at most what A has left at the link's capacity
+ * plus the buffer at it, 1e6 / 1e9 + 16384 / 1e9 = 1.016384 ms.  Without
+ * priority one channel at utilisation 0.999 waits the buffer, 16.384 us. */
+static void
+test_fabric_queue_sliver(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int pa[BBS_NET_MAX_PATH];
+    char err[BB_ERRLEN];
+
+    (void)state;
+    memset(&par, 0, sizeof par);
+    par.g = 3;
+    par.a = 2;
+    par.p = 1;
+    par.h = 1;
+    par.cn_bw_Bps = par.local_bw_Bps = 1e9;
+    par.global_bw_Bps = 0.999e9;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    assert_int_equal(bbs_net_route(t, &mo, 1, 3, NULL, NULL, pa, NULL), 4);
+    for (int prio = 1; prio >= 0; prio--) {
+        bbs_engine *e;
+        bbs_net_fabric *f;
+        double w;
+        assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+        assert_int_equal(bbs_net_fabric_new(&f, t, e, NULL, NULL, err), BB_OK);
+        bbs_net_fabric_set_vc_priority(f, prio, BBS_NET_VC_GROUP);
+        assert_int_equal(bbs_net_fabric_start(f, 1, 3, 1e6, pa, 4, 1, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_engine_run(e, 0), BB_OK);
+        w = bbs_net_fabric_queue_wait_s(f, pa[1], 1, 4096, 16384);
+        assert_float_equal(w, prio ? 1e6 / 1e9 + 16384 / 1e9 : 16384 / 1e9, 1e-15);
+        bbs_net_fabric_free(f);
+        bbs_engine_free(e);
+    }
+    bbs_net_topo_free(t);
+}
+
 /* bbs_net_path_vc, by hand.  The legacy rule reads only the link kinds, so
  * its paths are made of one terminal (T), local (L) and global (G) link of
  * the 6-router system: minimal T L G L T: 0 0 0 1 0; non-minimal with one
@@ -873,6 +964,8 @@ main(void)
         cmocka_unit_test(test_md1_wait),
         cmocka_unit_test(test_fabric_hand_timeline),
         cmocka_unit_test(test_fabric_vc_priority),
+        cmocka_unit_test(test_fabric_starve_rounding),
+        cmocka_unit_test(test_fabric_queue_sliver),
         cmocka_unit_test(test_path_vc),
         cmocka_unit_test(test_fabric_random_invariants),
         cmocka_unit_test(test_fabric_local_mode_feasible),

@@ -569,6 +569,26 @@ path_index(const flow *x, int l)
     return -1;
 }
 
+/* lower_left: the bytes the flows on link l below channel vc (with a
+ * rate) have left to send, now; *use: their rate. */
+static double
+lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use)
+{
+    const link *L = &f->lk[l];
+    double left = 0;
+
+    *use = 0;
+    for (int k = 0; k < L->n; k++) {
+        const flow *g = &f->fl[L->fl[k]];
+        int j = path_index(g, l);
+        if (j >= 0 && g->vc[j] < vc && g->rate > 0) {
+            *use += g->rate;
+            left += fmax(g->rem - g->rate * (now - g->t_last), 0);
+        }
+    }
+    return left;
+}
+
 /* lower_clear_s: with strict priority, link l on channel vc: when the
  * lower channels fill l (their rates reach its capacity, to RATE_TOL),
  * the time l needs to send what their flows have left, at its capacity
@@ -578,25 +598,21 @@ path_index(const flow *x, int l)
 static double
 lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
 {
-    const link *L = &f->lk[l];
-    double use = 0, left = 0, cap = f->t->link_cap_Bps[l];
+    double use, left = lower_left(f, l, vc, now, &use);
 
-    for (int k = 0; k < L->n; k++) {
-        const flow *g = &f->fl[L->fl[k]];
-        int j = path_index(g, l);
-        if (j >= 0 && g->vc[j] < vc && g->rate > 0) {
-            use += g->rate;
-            left += fmax(g->rem - g->rate * (now - g->t_last), 0);
-        }
-    }
-    return use >= cap * (1 - RATE_TOL) ? left / cap : -1;
+    return use >= f->t->link_cap_Bps[l] * (1 - RATE_TOL) ? left / f->t->link_cap_Bps[l] : -1;
 }
 
 double
 bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
 {
-    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, bbs_engine_now(f->e)) : -1;
-    return t > 0 && isfinite(t) ? t : 0;
+    double now = bbs_engine_now(f->e);
+    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now) : -1;
+    /* a wait the clock cannot add to now is the rounding of a flow that
+     * ends within a unit of it (its bytes less its rate times the time):
+     * none, else whoever waits would look again at the same instant for
+     * ever */
+    return t > 0 && isfinite(t) && now + t > now ? t : 0;
 }
 
 double
@@ -661,11 +677,19 @@ bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_b
     const link *L = &f->lk[l];
     double cap = f->t->link_cap_Bps[l], buf = fmax(buf_bytes, pkt_bytes);
 
+    double w, use;
+
     if (!(pkt_bytes > 0))
         return 0;
-    if (f->vc_priority)
-        return bbs_net_md1_wait_s(cap, pkt_bytes, buf, L->crate, BBS_NET_MM_CLASSES, vc);
-    return bbs_net_md1_wait_s(cap, pkt_bytes, buf, &L->rate, 1, 0);
+    if (!f->vc_priority)
+        return bbs_net_md1_wait_s(cap, pkt_bytes, buf, &L->rate, 1, 0);
+    w = bbs_net_md1_wait_s(cap, pkt_bytes, buf, L->crate, BBS_NET_MM_CLASSES, vc);
+    /* the buffer ahead goes at what the lower channels leave, but their
+     * flows end: at most until the link has sent what they have left,
+     * then the buffer at the whole link */
+    if (vc > 0 && w > buf / cap)
+        w = fmin(w, lower_left(f, l, vc, bbs_engine_now(f->e), &use) / cap + buf / cap);
+    return w;
 }
 
 const int *

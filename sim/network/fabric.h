@@ -127,7 +127,9 @@ double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
  * vc > 0 waits at link l, now, when the lower channels fill it (to the
  * rounding of summed rates, 1e-9 of the link): the time l needs to send what
- * their flows have left, at its capacity; else 0.
+ * their flows have left, at its capacity; else 0 (and 0 when now + that
+ * time is now: the rounding of flows that end within a unit of the
+ * clock).
  * (A flow's own starvation is in its rate; this is for the packets that
  * are not flows.) */
 double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);
@@ -151,7 +153,11 @@ double bbs_net_md1_wait_s(double cap_Bps, double pkt_bytes, double buf_bytes,
 /* bbs_net_fabric_queue_wait_s: bbs_net_md1_wait_s at link l now, for a
  * packet on channel vc, with the link's rate per channel (with
  * vc_priority; without it, one channel carrying them all) and buffers of
- * max(buf_bytes, pkt_bytes). */
+ * max(buf_bytes, pkt_bytes) = B; with vc_priority at most the time the
+ * link needs to send what the lower channels' flows have left, at its
+ * capacity, plus B at its capacity (those flows end: the buffer does not
+ * wait for ever behind lower channels that leave it a sliver).  O(flows
+ * on l) with vc_priority, O(1) without. */
 double bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_bytes,
                                    double buf_bytes);
 

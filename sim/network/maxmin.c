@@ -140,6 +140,12 @@ static int index_links(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, char *er
 static void fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
                  unsigned char *saturated);
 
+/* What the lower classes leave of a link, and what a link has left over,
+ * are differences of sums of rates: a difference below this share of the
+ * link is their rounding, and is none (a flow would otherwise get a rate
+ * of a few bytes per second and end a billion seconds later). */
+#define ROUNDING 1e-12
+
 /* grow_prio: room for nf flows, nl links and np path entries in the
  * stages' subproblems (a subproblem has at most nl + nf links: the real
  * ones and one cap per flow). */
@@ -199,6 +205,8 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
                 continue;
             for (int q = 0; q < c; q++)
                 room -= ws->use[l * C + q];
+            if (room <= ROUNDING * pb->cap[l])
+                room = 0;
             ws->spath[np++] = sub_link(ws, l, room, &nsl);
             has = 1;
         }
@@ -271,7 +279,7 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
             ws->use[pb->path[k] * C] -= ws->bound[f];
     for (int l = 0; l < nl; l++)
-        if (ws->use[l * C] <= 1e-12 * pb->cap[l])
+        if (ws->use[l * C] <= ROUNDING * pb->cap[l])
             ws->use[l * C] = 0;
     /* a flow whose link is full stays where step 1 left it (it would get
      * no increment); the others fill the leftovers */

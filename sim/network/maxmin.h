@@ -33,10 +33,13 @@ typedef struct {
  *     far), each flow held to at most the rate its earlier classes gave it.
  *     A flow's rate is the one its last class gave it (it only goes down).
  *  2. What a flow held on a later link does not use of an earlier one is
- *     left over: the leftover of every link (at most 1e-12 of it is
- *     rounding, read as 0) is shared max-min among the flows that can
- *     still grow, in equal increments (plain progressive filling of the
- *     leftovers).
+ *     left over: the leftover of every link is shared max-min among the
+ *     flows that can still grow, in equal increments (plain progressive
+ *     filling of the leftovers).
+ * What the lower classes leave and what is left over are differences of
+ * sums of rates: below 1e-12 of the link they are rounding, and read as 0
+ * (a flow would otherwise get bytes per second and end a billion seconds
+ * later).
  * The rates are unique: no iteration, damping or resolution, independent
  * of the order of the flows (to rounding) and of any earlier solve.  On a
  * link whose lower classes are never held further on, class c gets
