@@ -59,6 +59,7 @@ typedef struct {
     double route_piece_bytes;
     double send_overhead_s, copy_s_per_byte;
     int backpressure, vc_priority;
+    double jitter_s;
 } netif;
 
 static void
@@ -78,6 +79,8 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         c.copy_s_per_byte = ni->copy_s_per_byte;
         c.backpressure = ni->backpressure;
         c.vc_priority = ni->vc_priority;
+        c.jitter_s = ni->jitter_s;
+        c.seed = 1;
     }
     c.topo = t;
     c.place = pl;
@@ -128,16 +131,26 @@ test_fcfs_injection(void **state)
     double d1 = bbs_net_path_delay_s(t, p1, l1), d2 = bbs_net_path_delay_s(t, p2, l2);
 
     /* v = 2: FCFS after the on-node delays (MFNetSim's client), which the
-     * two sends wait out side by side: both latencies grow by o + k B */
-    for (int v = 0; v <= 2; v++) {
+     * two sends wait out side by side: both latencies grow by o + k B.
+     * v = 3: FCFS with a send jitter J (1 ms, to see it): the two sends of
+     * one instant share one draw, U J (U the first uniform of stream (seed
+     * 1, unit 0, NETWORK 2)), and keep their program order: both
+     * latencies grow by U J */
+    for (int v = 0; v <= 3; v++) {
         bbs_wl *w;
         int job, fcfs = v > 0;
         bbs_net_placement pl;
         bbs_exec_result r;
         double o = v == 2 ? 3.51e-6 : 0, k = v == 2 ? 0.55e-9 : 0;
-        netif ni = { fcfs, 0, 4096, 0, 0, o, k, 0, 0 };
+        netif ni = { fcfs, 0, 4096, 0, 0, o, k, 0, 0, 0 };
         double want_mean = fcfs ? (B / c + d1 + 2 * B / c + d2) / 2 : (4 * B / c + d1 + d2) / 2;
         want_mean += o + k * B;
+        if (v == 3) {
+            gsl_rng *g = bbs_rng_stream_new(NULL, 1, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 2));
+            want_mean += 1e-3 * gsl_rng_uniform(g);
+            gsl_rng_free(g);
+            ni.jitter_s = 1e-3;
+        }
 
         assert_int_equal(bbs_wl_new(&w, err), BB_OK);
         assert_int_equal(bbs_wl_add_job(w, "fan", 3, 0, &job, err), BB_OK);
@@ -290,7 +303,7 @@ test_starved_small(void **state)
         double s1 = (1e8 - 5e9 * 1e-4) / 5e9, tr = 1e-4 + 1000 / 5e9 + s1,
                want = nbig == 1 ? s1 : s1 + (1e8 - 5e9 * (tr - 0.02)) / 5e9;
         for (int prio = 0; prio < 2; prio++) {
-            netif ni = { 1, 4096, 4096, 0, 0, 0, 0, 1, prio };
+            netif ni = { 1, 4096, 4096, 0, 0, 0, 0, 1, prio, 0 };
             lat[prio] = small_behind_big(t, &ni, pick, nbig);
         }
         if (fabs(lat[1] - lat[0] - want) > 1e-9)
@@ -322,7 +335,7 @@ test_queueing_delay(void **state)
             }
     assert_true(shared >= 1);
     for (int pk = 0; pk <= 1; pk++) {
-        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0, 0, 0 };
+        netif ni = { 1, 4096, pk ? 4096 : 0, 0, 0, 0, 0, 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + (pk ? qd : 0);
         double lat = small_behind_big(t, &ni, across, 1);
 
@@ -376,7 +389,7 @@ test_queueing_half_load(void **state)
     assert_true(shared >= 1);
     for (int model = 0; model <= 1; model++) {
         int ranks[2] = { 3, 2 }, nodes[5] = { 0, 71, other, 1, 70 }, big, small;
-        netif ni = { 0, 4096, 4096, 0, 0, 0, 0, 0, 0 };
+        netif ni = { 0, 4096, 4096, 0, 0, 0, 0, 0, 0, 0 };
         double want = 1000 / cs + bbs_net_path_delay_s(t, ps, ls) + qd;
         bbs_wl *w;
         bbs_net_placement pl;
@@ -456,7 +469,7 @@ test_backpressure(void **state)
                 hol += bbs_net_link_vc_bytes(t, ps[i]) / 1e9;
     assert_true(hol > 0);
     for (int bp = 0; bp <= 1; bp++) {
-        netif ni = { 1, 4096, 0, 0, 0, 0, 0, bp, 0 };
+        netif ni = { 1, 4096, 0, 0, 0, 0, 0, bp, 0, 0 };
         lat[bp] = small_behind_big(t, &ni, across, 1);
     }
     if (fabs(lat[1] - lat[0] - hol) > 1e-9 * hol)
@@ -790,7 +803,7 @@ test_route_pieces(void **state)
     int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
     bbs_net_placement pl;
     bbs_exec_result r;
-    netif ni = { 1, 0, 4096, 1, 250000, 0, 0, 0, 0 };
+    netif ni = { 1, 0, 4096, 1, 250000, 0, 0, 0, 0, 0 };
     double c = path_of(t, 0, 71, path, &len), want = 1e6 / c + bbs_net_path_delay_s(t, path, len);
 
     assert_int_equal(bbs_wl_new(&w, err), BB_OK);

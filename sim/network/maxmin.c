@@ -281,14 +281,22 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
     for (int l = 0; l < nl; l++)
         if (ws->use[l * C] <= ROUNDING * pb->cap[l])
             ws->use[l * C] = 0;
-    /* a flow whose link is full stays where step 1 left it (it would get
-     * no increment); the others fill the leftovers */
+    /* a flow with a full link stays where step 1 left it (it would get no
+     * increment, and taking none it changes no other's), held by its
+     * class's link if full, else by the first full link on its path; the
+     * others fill the leftovers */
     ws->soff[0] = 0;
     np = 0;
     for (int f = 0; f < nf; f++) {
+        int full = ws->use[ws->fbk[f] * C] == 0 ? ws->fbk[f] : -1;
         rate[f] = ws->bound[f];
-        if (ws->use[ws->fbk[f] * C] == 0)
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1] && full < 0; k++)
+            if (ws->use[pb->path[k] * C] == 0)
+                full = pb->path[k];
+        if (full >= 0) {
+            ws->fbk[f] = full;
             continue;
+        }
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
             ws->spath[np++] = sub_link(ws, pb->path[k], ws->use[pb->path[k] * C], &nsl);
         ws->sf[nsf++] = f;

@@ -496,6 +496,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
+    for (int g = 0; g < x->nranks; g++)
+        x->rk[g].jit_t = -1;
     for (int j = 0; j < nj; j++) {
         x->job_start[j] = w->jobs[j].start_s;
         x->job_end[j] = w->jobs[j].start_s;

@@ -129,9 +129,11 @@ typedef struct {
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */
-    double jitter_s;                   /* plus U(0, jitter_s), one uniform per message
-                                          from stream (seed, unit, NETWORK 2): replicas
-                                          that differ by seed only in timing (0: none) */
+    double jitter_s;                   /* plus U(0, jitter_s): one uniform, from stream
+                                          (seed, unit, NETWORK 2), per rank and instant
+                                          at which it sends (its sends of that instant
+                                          keep their program order): replicas that
+                                          differ by seed only in timing (0: none) */
     double packet_bytes;               /* queueing delay per loaded link, in packets of
                                           this size (4096); 0: none */
     int queue_per_flow;                /* 0: the M/D/1 wait per port and channel, at

@@ -101,6 +101,8 @@ typedef struct {
     int act_comm, act_io;       /* ops in progress */
     double t_comm0, t_io0;      /* since when */
     int act_kind[BBS_EXEC_NKINDS];       /* the same by kind (exec.h) */
+    double jit_t, jit_s;        /* jitter_s: the instant of its last send and
+                                   the jitter drawn then (-1: none yet) */
     double t_kind0[BBS_EXEC_NKINDS], kind_s[BBS_EXEC_NKINDS];
     int last_issued;
 } rank_st;
