@@ -198,8 +198,9 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
     ws->soff[0] = 0;
     for (int f = 0; f < pb->nflows; f++) {
         int has = 0;
+        double least = INFINITY;  /* the least room of its links here */
         for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
-            int l = pb->path[k];
+            int l = pb->path[k], v;
             double room = pb->cap[l];
             if (pb->cls[k] != c)
                 continue;
@@ -207,12 +208,16 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
                 room -= ws->use[l * C + q];
             if (room <= ROUNDING * pb->cap[l])
                 room = 0;
-            ws->spath[np++] = sub_link(ws, l, room, &nsl);
+            v = sub_link(ws, l, room, &nsl);
+            ws->spath[np++] = v;
+            least = fmin(least, ws->scap[v]);
             has = 1;
         }
         if (!has)
             continue;
-        if (isfinite(ws->bound[f])) { /* its own link: what its earlier classes gave */
+        /* its own link, what its earlier classes gave, where it can bind
+         * (below the least room: a flow never gets more than that) */
+        if (ws->bound[f] < least) {
             ws->slink[nsl] = -1;
             ws->scap[nsl] = ws->bound[f];
             ws->spath[np++] = nsl++;
