@@ -151,6 +151,23 @@ test_priority_classes(void **state)
         assert_int_equal(bk[0], 0);
         assert_int_equal(bk[2], 0);
     }
+    /* bad input: an empty path, a class out of range */
+    {
+        int off[] = { 0, 1, 1 }, path[] = { 0 };
+        double cap[] = { 1 };
+        unsigned char cls[] = { 0 }, bad[] = { BBS_NET_MM_CLASSES, 0 };
+        bbs_net_mm_problem pb = { 2, 1, off, path, cap, cls };
+        bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+        char err[BB_ERRLEN];
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_EINVAL);
+        assert_non_null(strstr(err, "flow 1 has an empty path"));
+        off[2] = 2;
+        pb.path = (int[]){ 0, 0 };
+        pb.cls = bad;
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, rate, NULL, NULL, err), BB_EINVAL);
+        assert_non_null(strstr(err, "class 4"));
+        bbs_net_mm_ws_free(ws);
+    }
 }
 
 /* 3 flows over 2 links: A (10) carries f0, f1; B (4) carries f1, f2.

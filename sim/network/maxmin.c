@@ -250,6 +250,9 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
     if (nf < 0 || nl < 0)
         return bb_seterr(err, BB_EINVAL, "max-min: %d flows, %d links", nf, nl);
     np = pb->path_off[nf];
+    for (int f = 0; f < nf; f++)
+        if (pb->path_off[f + 1] <= pb->path_off[f])
+            return bb_seterr(err, BB_EINVAL, "max-min: flow %d has an empty path", f);
     for (int k = 0; k < np; k++) {
         if (pb->cls[k] >= C)
             return bb_seterr(err, BB_EINVAL, "max-min: class %d (0..%d)", pb->cls[k], C - 1);
