@@ -85,10 +85,10 @@ test_priority_classes(void **state)
         assert_true(rate[0] == 1);
         assert_true(rate[1] == 0);
     }
-    {
+    for (int later = 0; later < 2; later++) { /* (b), then (c) */
         int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
         double cap[] = { 1, 0.4 };
-        unsigned char cls[] = { 0, 0, 1 };
+        unsigned char cls[] = { 0, (unsigned char)later, 1 };
         solve_cls_bk(2, 2, off, path, cap, cls, rate, bk, sat);
         assert_float_equal(rate[0], 0.4, 1e-15);
         assert_float_equal(rate[1], 0.6, 1e-15);
@@ -96,16 +96,6 @@ test_priority_classes(void **state)
         assert_int_equal(bk[1], 0);
         assert_int_equal(sat[0], 1);
         assert_int_equal(sat[1], 1);
-    }
-    {
-        int off[] = { 0, 2, 3 }, path[] = { 0, 1, 0 };
-        double cap[] = { 1, 0.4 };
-        unsigned char cls[] = { 0, 1, 1 };
-        solve_cls_bk(2, 2, off, path, cap, cls, rate, bk, NULL);
-        assert_float_equal(rate[0], 0.4, 1e-15);
-        assert_float_equal(rate[1], 0.6, 1e-15);
-        assert_int_equal(bk[0], 1);
-        assert_int_equal(bk[1], 0);
     }
     {
         int off[] = { 0, 1, 2 }, path[] = { 0, 0 };
