@@ -35,7 +35,11 @@ struct bbs_net_mm_ws {
                                     link -> sub link (-1: none) */
     double *scap, *srate;
     int *sbk;
+    int *ord, *ef;               /* path entries by class (in flow and path
+                                    order within a class); entry -> flow */
+    int cstart[BBS_NET_MM_CLASSES + 1]; /* class c's entries: ord[cstart[c] ..] */
     size_t c_bound, c_fbk, c_use, c_sf, c_soff, c_spath, c_slink, c_smap, c_scap, c_srate, c_sbk;
+    size_t c_ord, c_ef;
 };
 bbs_net_mm_ws *
 bbs_net_mm_ws_alloc(void)
@@ -68,6 +72,8 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
     free(ws->scap);
     free(ws->srate);
     free(ws->sbk);
+    free(ws->ord);
+    free(ws->ef);
     free(ws);
 }
 
@@ -156,7 +162,7 @@ grow_prio(bbs_net_mm_ws *ws, int nf, int nl, int np)
 #define G(field, n) bbs_grow((void **)&ws->field, sizeof *ws->field, &ws->c_##field, (n))
     return G(bound, f1) || G(fbk, f1) || G(sf, f1) || G(soff, f1) || G(srate, f1)
            || G(sbk, f1) || G(slink, l1) || G(scap, l1) || G(smap, l1) || G(spath, e1)
-           || G(use, ((size_t)nl + 1) * BBS_NET_MM_CLASSES) ? -1 : 0;
+           || G(ord, e1) || G(ef, e1) || G(use, ((size_t)nl + 1) * BBS_NET_MM_CLASSES) ? -1 : 0;
 #undef G
 }
 
@@ -196,14 +202,12 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
     int C = BBS_NET_MM_CLASSES, nsf = 0, nsl = 0, np = 0, rc;
 
     ws->soff[0] = 0;
-    for (int f = 0; f < pb->nflows; f++) {
-        int has = 0;
+    for (int i = ws->cstart[c]; i < ws->cstart[c + 1];) {
+        int f = ws->ef[ws->ord[i]];
         double least = INFINITY;  /* the least room of its links here */
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
-            int l = pb->path[k], v;
+        for (; i < ws->cstart[c + 1] && ws->ef[ws->ord[i]] == f; i++) {
+            int l = pb->path[ws->ord[i]], v;
             double room = pb->cap[l];
-            if (pb->cls[k] != c)
-                continue;
             for (int q = 0; q < c; q++)
                 room -= ws->use[l * C + q];
             if (room <= ROUNDING * pb->cap[l])
@@ -211,10 +215,7 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
             v = sub_link(ws, l, room, &nsl);
             ws->spath[np++] = v;
             least = fmin(least, ws->scap[v]);
-            has = 1;
         }
-        if (!has)
-            continue;
         /* its own link, what its earlier classes gave, where it can bind
          * (below the least room: a flow never gets more than that) */
         if (ws->bound[f] < least) {
@@ -253,13 +254,27 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
     for (int f = 0; f < nf; f++)
         if (pb->path_off[f + 1] <= pb->path_off[f])
             return bb_seterr(err, BB_EINVAL, "max-min: flow %d has an empty path", f);
-    for (int k = 0; k < np; k++) {
+    for (int k = 0; k < np; k++)
         if (pb->cls[k] >= C)
             return bb_seterr(err, BB_EINVAL, "max-min: class %d (0..%d)", pb->cls[k], C - 1);
-        present[pb->cls[k]] = 1;
-    }
     if (grow_prio(ws, nf, nl, np))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows)", nf);
+    /* the entries by class, each class in flow and path order */
+    {
+        int fill_at[BBS_NET_MM_CLASSES + 1] = { 0 };
+        for (int k = 0; k < np; k++)
+            fill_at[pb->cls[k] + 1]++;
+        for (int c = 0; c < C; c++) {
+            present[c] = fill_at[c + 1] > 0;
+            fill_at[c + 1] += fill_at[c];
+        }
+        memcpy(ws->cstart, fill_at, sizeof ws->cstart);
+        for (int f = 0; f < nf; f++)
+            for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
+                ws->ef[k] = f;
+                ws->ord[fill_at[pb->cls[k]]++] = k;
+            }
+    }
     for (int f = 0; f < nf; f++) {
         ws->bound[f] = INFINITY;
         ws->fbk[f] = -1;
@@ -273,10 +288,10 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         for (int l = 0; l < nl; l++)
             for (int q = 0; q < c; q++)
                 ws->use[l * C + q] = 0;
-        for (int f = 0; f < nf; f++)
-            for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
-                if (pb->cls[k] < c)
-                    ws->use[pb->path[k] * C + pb->cls[k]] += ws->bound[f];
+        for (int i = 0; i < ws->cstart[c]; i++) {
+            int k = ws->ord[i];
+            ws->use[pb->path[k] * C + pb->cls[k]] += ws->bound[ws->ef[k]];
+        }
         if ((rc = stage(pb, ws, c, err)) != BB_OK)
             return rc;
     }
