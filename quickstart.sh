@@ -7,8 +7,11 @@
 set -eu
 cd "$(dirname "$0")"
 
+# liblapack-dev and libopenblas-dev: the fluid model's dense linear algebra
+# (OpenBLAS makes its factorisations 10-20 times faster than reference BLAS).
 PKGS="build-essential autoconf automake pkg-config libgsl-dev libsuitesparse-dev libfftw3-dev
-libcmocka-dev libjansson-dev libinih-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin"
+libcmocka-dev libjansson-dev libinih-dev gnuplot-nox libxml2-utils libopenmpi-dev openmpi-bin
+liblapack-dev libopenblas-dev"
 # What the tests need beyond the build: headless Chromium renders the report
 # (tests/cli_report.sh); clang with its sanitizer and libFuzzer runtime
 # builds the parser fuzzers (make fuzz, run briefly by .ci/run).

@@ -13,10 +13,13 @@
 #include "stationary.h"
 #include "fftwh.h"
 #include "measures.h"
+#include "bbbw.h"
 #include "sizing.h"
 #include "quanta.h"
 #include "generate.h"
 #include "onoff.h"
 #include "effbw.h"
+#include "fluid.h"
+#include "answer.h"
 
 #endif

@@ -13,9 +13,14 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/stationary.c analytic/stationary.h \
 	analytic/fftwh.c analytic/fftwh.h \
 	analytic/measures.c analytic/measures.h \
+	analytic/bbbw.c analytic/bbbw.h \
 	analytic/sizing.c analytic/sizing.h \
 	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \
 	analytic/sweep.c analytic/sweep.h \
 	analytic/onoff.c analytic/onoff_dense.c analytic/onoff.h \
-	analytic/effbw.c analytic/effbw.h
+	analytic/effbw.c analytic/effbw.h \
+	analytic/answer.c analytic/answer.h \
+	analytic/lapackf.h \
+	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
+	analytic/fluid.h analytic/fluid_int.h

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "bbbw.h"
 #include "onoff.h"
 #include "fftwh.h"
 #include "sizing.h"
@@ -37,6 +38,7 @@ bba_model_init(bba_model *m, size_t n, const long *b, const double *p, long B,
     m->B = B;
     bba_dist_compute(n, b, p, m->M, m->dist);
     bba_dist_moments(n, b, p, &m->mom);
+    m->mean_eff = m->mom.mean;
     m->fft_cache = bba_fftwh_cache_new(); /* NULL: solves without reuse */
     return BB_OK;
 }
@@ -48,6 +50,8 @@ bba_model_free(bba_model *m)
         return;
     free(m->dist);
     m->dist = NULL;
+    free(m->dist0);
+    m->dist0 = NULL;
     bba_fftwh_cache_free(m->fft_cache);
     m->fft_cache = NULL;
 }
@@ -56,6 +60,50 @@ double
 bba_model_load_ratio(const bba_model *m)
 {
     return m->mom.mean / (double)m->B;
+}
+
+int
+bba_model_set_bbbw(bba_model *m, long bb_bw, char *err)
+{
+    double *d, mean = 0;
+
+    if (m->onoff)
+        return bb_seterr(err, BB_EINVAL, "the ON/OFF chain does not model the burst "
+                         "buffer's bandwidth");
+    if (bb_bw <= 0 || m->dist0 != NULL || m->M <= m->B + bb_bw)
+        return BB_OK;   /* nothing binds (or already set) */
+    d = malloc(((size_t)m->M + 1) * sizeof *d);
+    if (d == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for a distribution of %ld loads",
+                         m->M + 1);
+    m->throttle = bba_bbbw_throttle(m->dist, m->M, m->B, bb_bw, d);
+    m->dist0 = m->dist;
+    m->dist = d;
+    m->bb_bw = bb_bw;
+    for (long k = 0; k <= m->M; k++)
+        mean += (double)k * d[k];
+    m->mean_eff = mean;
+    /* a new law: the FFT solver's cache belongs to the old one */
+    bba_fftwh_cache_free(m->fft_cache);
+    m->fft_cache = bba_fftwh_cache_new();
+    return BB_OK;
+}
+
+double
+bba_model_idle_limit(const bba_model *m, int *bandwidth_bound)
+{
+    int bw = 0;
+    double lim;
+
+    if (m->mean_eff >= (double)m->B)
+        lim = 1.0 - (double)m->B / m->mom.mean;
+    else {
+        lim = m->throttle / (1.0 + m->throttle);
+        bw = m->throttle > 0;
+    }
+    if (bandwidth_bound)
+        *bandwidth_bound = bw;
+    return lim;
 }
 
 /* Whether the FFT solver's preconditions hold without building the chain:
@@ -89,7 +137,9 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
         if (pi == NULL)
             return bb_seterr(err, BB_ENOMEM, "out of memory for %ld states", S + U + 1);
     }
-    rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->n, m->b, m->p, pol, so, m->fft_cache, &out->meas,
+    /* the product-form tilt holds for DIST only, not the throttled law */
+    rc = bba_fftwh_eval(m->dist, m->M, m->B, S, m->dist0 ? 0 : m->n, m->dist0 ? NULL : m->b,
+                        m->dist0 ? NULL : m->p, pol, so, m->fft_cache, &out->meas,
                         &out->solve, pi, err);
     if (rc != BB_OK) {
         free(pi);
@@ -140,6 +190,8 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         so = &fb;
     } else if (so->kind == BBA_SOLVER_FFT) {
         rc = eval_fft(m, S, pol, so, out, pi_out, err);
+        if (rc == BB_OK)
+            bba_bbbw_apply(m->throttle, &out->meas);
         if (rc != BB_ENOCONV || so->no_fallback)
             return rc;
         /* Fall back to banded GTH when it fits (issue 11); otherwise
@@ -188,6 +240,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     out->nnz = c->nnz;
     out->solve.fallback = fell_back;
     bba_measures_compute(c, pi, &out->meas);
+    bba_bbbw_apply(m->throttle, &out->meas);
     if (pi_out) {
         *pi_out = pi;
         pi = NULL;
@@ -243,9 +296,14 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
     if (s_max < 0)
         s_max = 0;
-    if (m->mom.mean >= (double)m->B) {
+    out->idle_limit = bba_model_idle_limit(m, &out->bandwidth_bound);
+    if (m->mean_eff >= (double)m->B || out->idle_limit >= target) {
         out->feasible = 0;
-        out->idle_limit = 1.0 - (double)m->B / m->mom.mean;
+        if (out->bandwidth_bound)
+            return bb_seterr(err, BB_EINFEASIBLE,
+                             "the burst buffer's bandwidth (%ld quanta per time unit) "
+                             "stalls the applications %.4g of the time whatever its size, "
+                             "more than the target %g", m->bb_bw, out->idle_limit, target);
         return bb_seterr(err, BB_EINFEASIBLE,
                          "the expected load is %.4g times the PFS bandwidth: no buffer "
                          "size suffices; as the size grows the idle fraction tends to "

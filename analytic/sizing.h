@@ -25,8 +25,15 @@ typedef struct {
     const double *p;   /* borrowed */
     long B;            /* PFS bandwidth, quanta per time unit */
     long M;            /* sum b */
-    double *dist;      /* M + 1 entries, owned */
-    bba_moments mom;
+    double *dist;      /* M + 1 entries, owned: DIST, or with bb_bw the
+                          throttled law the chain runs on (bbbw.h) */
+    bba_moments mom;   /* of DIST (the applications' load) */
+    long bb_bw;        /* B_BB in quanta; 0: unlimited (bba_model_set_bbbw) */
+    double throttle;   /* expected throttle stall units per normal unit
+                          (bbbw.h cbar; 0 without B_BB) */
+    double mean_eff;   /* mean of dist (quanta): the chain drifts up when
+                          it is >= B */
+    double *dist0;     /* with bb_bw: DIST itself (owned), else NULL */
     const struct bba_onoff *onoff; /* NULL: the chain of chain.h; else the
                           ON/OFF-modulated chain of onoff.h (borrowed, same
                           applications), which bba_eval then solves */
@@ -44,6 +51,19 @@ typedef struct {
 int bba_model_init(bba_model *m, size_t n, const long *b, const double *p,
                    long B, double mem_limit_bytes, char *err);
 void bba_model_free(bba_model *m);
+
+/* bba_model_set_bbbw: give the buffer a bandwidth of bb_bw quanta per time
+ * unit (bbbw.h): the chain then runs on the throttled law and every
+ * evaluation adds the throttle stalls.  bb_bw <= 0, or large enough that no
+ * load exceeds B + bb_bw, leaves the model as it is.  Not for models with
+ * bursts (onoff: BB_EINVAL).  Errors: BB_ENOMEM.  O(M). */
+int bba_model_set_bbbw(bba_model *m, long bb_bw, char *err);
+
+/* bba_model_idle_limit: the idle fraction as S grows without bound:
+ * 1 - B/E when the (throttled) load drifts up, else the throttle stall
+ * fraction cbar / (1 + cbar) (0 without B_BB).  *bandwidth_bound (may be
+ * NULL) says which: 1 when it is the buffer's bandwidth. */
+double bba_model_idle_limit(const bba_model *m, int *bandwidth_bound);
 
 /* bba_model_load_ratio: E / B (expected load over PFS bandwidth). */
 double bba_model_load_ratio(const bba_model *m);
@@ -82,8 +102,10 @@ void bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out);
 
 typedef struct {
     int feasible;            /* 1 when a size reaches the target */
-    double idle_limit;       /* infeasible: 1 - B/E, the idle fraction as S
-                                grows without bound */
+    double idle_limit;       /* infeasible: the idle fraction as S grows
+                                without bound (bba_model_idle_limit) */
+    int bandwidth_bound;     /* infeasible because of the buffer's bandwidth
+                                (B_BB), not of E >= B */
     bba_eval_result best;    /* feasible: the smallest S reaching the target */
     int evaluations;         /* stationary solves used */
 } bba_size_result;
@@ -96,7 +118,8 @@ typedef void (*bba_progress_fn)(void *ctx, int evaluations, long S, double idle)
  * (0, 1), assuming idle is non-increasing in S (tested, not proved).
  * s_max bounds the search (quanta; from the memory budget).
  * Returns BB_OK with feasible = 1, or BB_EINFEASIBLE with feasible = 0 and
- * idle_limit set when E >= B, or BB_ETOOBIG when even s_max misses the
+ * idle_limit set when the limit of bba_model_idle_limit is >= target (E >= B,
+ * or the buffer's bandwidth alone stalls that much), or BB_ETOOBIG when even s_max misses the
  * target (the message says the idle fraction reached there).  Other errors
  * as bba_eval. */
 int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,

@@ -7,8 +7,8 @@
 #include "sweep.h"
 
 void
-bba_sweep_eval_point(const bba_sweep_point *p, const bba_solver_opts *so, bba_sweep_out *out)
+bba_sweep_eval_point(const bba_sweep_point *p, bba_sweep_out *out)
 {
     memset(out, 0, sizeof *out);
-    out->status = bba_eval(p->model, p->S, &p->pol, so, &out->r, NULL, out->err);
+    out->status = bba_front_idle(p->front, p->S_bytes, &p->drain, &out->a, out->err);
 }

@@ -63,6 +63,14 @@ bba_quantized_free(bba_quantized *q)
     q->burst_tu = NULL;
 }
 
+double
+bba_app_on_period(const bba_app *a, double time_unit_s)
+{
+    if (!(a->p > 0 && a->p < 1 && a->bw_Bps > 0))
+        return 0;
+    return a->burst_s > 0 ? a->burst_s : time_unit_s / (1.0 - a->p);
+}
+
 int
 bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
              bba_quantized *q, char *err)

@@ -45,6 +45,13 @@ typedef struct {
                              memoryless 1/(1 - p_i): the ON/OFF model applies */
 } bba_quantized;
 
+/* bba_app_on_period: the mean ON period (s) of application a in the
+ * continuous-time model: its burst, or for a memoryless application (no
+ * burst) of probability p per time unit u, u / (1 - p), the mean ON run
+ * of a fresh draw every unit; 0 when a has no phases (p = 0 or 1, or no
+ * bandwidth).  Pure. */
+double bba_app_on_period(const bba_app *a, double time_unit_s);
+
 /* bba_quantize: check the platform and applications and quantise them.
  * On success q owns two arrays (free with bba_quantized_free).
  * Errors: BB_EINVAL naming the application (1-based) or platform field

@@ -4,7 +4,7 @@
 # overhead of handing units over MPI (many tiny units, every one sent to
 # another rank) against the thread runner, and a simulate study on 2 ranks
 # against 2 threads.  On a shared 2-core machine only the per-unit figures
-# mean much; scaling belongs on a cluster (README, data/slurm/).
+# mean much; scaling belongs on a cluster (docs/mpi.md, data/slurm/).
 # Usage: make bench-mpi   (or BBSIZE=src/bbsize MPI_UNITS=tests/mpi_units sh bench/b_mpi.sh;
 # BBSIZE_PLAIN=path/to/a/bbsize/built/without/mpi adds it to the start-up lines)
 # SPDX-License-Identifier: GPL-3.0-or-later

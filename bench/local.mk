@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Benchmarks: built and run by `make bench`, never by `make check`.
-EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker
+EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker \
+	bench/b_fluid
 bench_b_onoff_SOURCES = bench/b_onoff.c
 bench_b_onoff_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+bench_b_fluid_SOURCES = bench/b_fluid.c
+bench_b_fluid_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_analytic_SOURCES = bench/b_analytic.c
 bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_export_SOURCES = bench/b_export.c
@@ -10,7 +13,8 @@ bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
-	bench/hybrid.sh bench/mechanisms.sh bench/ensemble.sh
+	bench/hybrid.sh bench/mechanisms.sh bench/ensemble.sh bench/fluidsim.sh bench/fit.sh \
+	bench/fit_accuracy.sh bench/fluid.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -24,8 +28,8 @@ bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 .PHONY: bench-solver
 
 # Every benchmark, one after the other (several minutes).
-bench-all: bench bench-solver bench-onoff bench-sim bench-storage bench-net bench-sweep bench-traces \
-	bench-hybrid bench-ensemble bench-mechanisms bench-validate-scn bench-mpi
+bench-all: bench bench-solver bench-onoff bench-fluid bench-sim bench-fluidsim bench-storage bench-net bench-sweep bench-traces \
+	bench-hybrid bench-ensemble bench-mechanisms bench-validate-scn bench-mpi bench-fit
 .PHONY: bench-all
 
 # The bursts model (issue 13): time-unit convergence, quasi-periodic
@@ -38,10 +42,21 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	bench/b_onoff many
 .PHONY: bench-onoff
 
+# The fluid model: speed against its targets, how far exact goes.
+bench-fluid: bench/b_fluid$(EXEEXT) src/bbsize$(EXEEXT)
+	BFLUID=$(abs_top_builddir)/bench/b_fluid BBSIZE=$(abs_top_builddir)/src/bbsize \
+	  $(SHELL) $(top_srcdir)/bench/fluid.sh
+.PHONY: bench-fluid
+
 # The simulator (the paper's Figure 4 protocol).
 bench-sim: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/b_sim.sh
 .PHONY: bench-sim
+
+# The fluid simulator: ns per event against the discrete ON/OFF simulation.
+bench-fluidsim: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize $(SHELL) $(top_srcdir)/bench/fluidsim.sh
+.PHONY: bench-fluidsim
 
 # The sweep speed bar (100 sizes under 2 s).
 bench-sweep: src/bbsize$(EXEEXT)
@@ -100,3 +115,12 @@ bench-mechanisms: src/bbsize$(EXEEXT)
 	  BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	    $(SHELL) $(top_srcdir)/bench/mechanisms.sh $$w $$r || exit 1; done; done
 .PHONY: bench-mechanisms
+
+# fit darshan on 10,000 synthetic logs (the bar: under a minute), and how
+# well it recovers known processes (50 seeds of four kinds).
+bench-fit: src/bbsize$(EXEEXT) tests/gen_darshan$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
+	  $(SHELL) $(top_srcdir)/bench/fit.sh
+	BBSIZE=$(abs_top_builddir)/src/bbsize GEN=$(abs_top_builddir)/tests/gen_darshan \
+	  $(SHELL) $(top_srcdir)/bench/fit_accuracy.sh 50
+.PHONY: bench-fit

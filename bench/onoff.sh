@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# bench/onoff.sh: the bursts model (issue 13) as the README reports it:
+# bench/onoff.sh: the bursts model as docs/model.md reports it:
 # 1. convergence as the time unit shrinks with bursts fixed in seconds;
 # 2. validate against quasi-periodic applications, Bernoulli chain beside
 #    the bursts model (burst = p d);

@@ -43,7 +43,7 @@ row() {
 }
 row "idle --bb-size 3000 (paper setting)" idle "$T/paper.csv" --bb-size 3000
 row "size --target-idle 1e-3 (paper setting)" size "$T/paper.csv" --target-idle 1e-3 --quiet
-row "threshold, README's Cori example" threshold "$BBSIZE_SRCDIR/data/workloads/mixed.csv" \
+row "threshold, docs/whatif.md's Cori example" threshold "$BBSIZE_SRCDIR/data/workloads/mixed.csv" \
   --system cori --bb-size 1.8PB --target-idle 1e-4 --quiet
 f=$(wall 3 "$BBSIZE" size --quiet)
 line=$("$BBSIZE" size --quiet | sed 's/.*resolution \([0-9]*\).*moves the size by \([^)]*\)).*/R = \1, doubling moves it by \2/')

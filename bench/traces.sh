@@ -28,7 +28,7 @@ for s in 22 26; do
   /usr/bin/time -f "%e s wall, %M KB" "$BBSIZE" trace --model graph500 --scale $s --csv 2>&1
 done
 echo "== Graph500 model against real Kronecker graphs (scale 18, edgefactor 16, 64 BFS roots)"
-echo "   (levels with >= 5% of 2E; ratios model/measured; scales 17-22: README)"
+echo "   (levels with >= 5% of 2E; ratios model/measured; scales 17-22: docs/traces.md)"
 "${BENCH_DIR:-bench}/b_kronecker" 18 16 64 | awk -F, '/^#/ || NR == 2 || $7 >= 0.05'
 echo "== Graph500 scale 16 on graph500-72 (72 processes, Altamira)"
 "$BBSIZE" trace --model graph500 --scale 16 --topology graph500-72 2>&1 | grep -E "generated|elapsed|simulation"

@@ -14,7 +14,8 @@ dist_systems_DATA = \
 	data/systems/trinity.conf
 darshandir = $(pkgdatadir)/darshan
 dist_darshan_DATA = \
-	data/darshan/bbthemis-namd2-tacc-32p.darshan-parser.txt data/darshan/LICENSE \
+	data/darshan/bbthemis-namd2-tacc-32p.darshan-parser.txt \
+	data/darshan/bbthemis-namd2-tacc-32p.dxt-parser.txt data/darshan/LICENSE \
 	data/darshan/README
 
 devicesdir = $(pkgdatadir)/devices

@@ -13,5 +13,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bb_darshan_job j;
 
     (void)bb_darshan_parse((const char *)data, size, "fuzz.txt", &j, err, sizeof err);
+    bb_darshan_job_free(&j);
     return 0;
 }

@@ -7,7 +7,7 @@
 #                      (fuzz/build.sh) and runs each for FUZZ_SECONDS (fuzz/run.sh);
 #                      corpora grow in fuzz/corpus/NAME, crashes land in
 #                      fuzz/artifacts/
-FUZZ_NAMES = workload units scenario vef sizedist codes wiring device system darshan alloc
+FUZZ_NAMES = workload units scenario vef sizedist codes wiring device system darshan alloc dxt heatmap
 FUZZ_SECONDS = 60
 FUZZ_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a \
 	sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a \
@@ -15,7 +15,8 @@ FUZZ_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbb
 
 check_PROGRAMS += fuzz/replay_workload fuzz/replay_units fuzz/replay_scenario \
 	fuzz/replay_vef fuzz/replay_sizedist fuzz/replay_codes fuzz/replay_wiring \
-	fuzz/replay_device fuzz/replay_system fuzz/replay_darshan fuzz/replay_alloc
+	fuzz/replay_device fuzz/replay_system fuzz/replay_darshan fuzz/replay_alloc \
+	fuzz/replay_dxt fuzz/replay_heatmap
 fuzz_replay_workload_SOURCES = fuzz/fz_workload.c fuzz/replay.c fuzz/fuzz.h
 fuzz_replay_workload_LDADD = $(FUZZ_LIBS)
 fuzz_replay_units_SOURCES = fuzz/fz_units.c fuzz/replay.c fuzz/fuzz.h
@@ -38,6 +39,10 @@ fuzz_replay_darshan_SOURCES = fuzz/fz_darshan.c fuzz/replay.c fuzz/fuzz.h
 fuzz_replay_darshan_LDADD = $(FUZZ_LIBS)
 fuzz_replay_alloc_SOURCES = fuzz/fz_alloc.c fuzz/replay.c fuzz/fuzz.h
 fuzz_replay_alloc_LDADD = $(FUZZ_LIBS)
+fuzz_replay_dxt_SOURCES = fuzz/fz_dxt.c fuzz/replay.c fuzz/fuzz.h
+fuzz_replay_dxt_LDADD = $(FUZZ_LIBS)
+fuzz_replay_heatmap_SOURCES = fuzz/fz_heatmap.c fuzz/replay.c fuzz/fuzz.h
+fuzz_replay_heatmap_LDADD = $(FUZZ_LIBS)
 
 TESTS += tests/fuzz_replay.sh
 EXTRA_DIST += tests/fuzz_replay.sh fuzz/build.sh fuzz/run.sh fuzz/seeds.sh tests/fuzz

@@ -14,7 +14,9 @@ fuzz_seeds() {
     codes) ls "$1"/data/network/*.conf ;;
     device) ls "$1"/data/devices/*.dev ;;
     system) ls "$1"/data/systems/*.conf ;;
-    darshan) ls "$1"/data/darshan/*.txt ;;
+    darshan) ls "$1"/data/darshan/*.darshan-parser.txt ;;
+    dxt) ls "$1"/data/darshan/*.dxt-parser.txt ;;
+    heatmap) ls "$1"/data/darshan/*.darshan-parser.txt ;;   # and tests/fuzz/heatmap
     *) : ;;   # units, wiring, alloc: tests/fuzz/NAME only
   esac
 }

@@ -6,5 +6,5 @@ dist_man_MANS += man/bbsize.1 \
 	man/bbsize-device.1 man/bbsize-bbarch.1 man/bbsize-netload.1 \
 	man/bbsize-trace.1 man/bbsize-compare.1 \
 	man/bbsize-workload.5 man/bbsize-system.5 man/bbsize-device.5 \
-	man/bbsize-topology.5 man/bbsize-scenario.5 man/bbsize-vef.5 \
+	man/bbsize-topology.5 man/bbsize-scenario.5 man/bbsize-vef.5 man/bbsize-darshan.5 \
 	man/bbsize-mpi.7

@@ -28,6 +28,8 @@ typedef struct {
     double tu;               /* seconds per time unit */
     /* platform state, quanta */
     double L, H;
+    long thr_left;           /* throttle stall units left (bbbw.h) */
+    int stall_drain;         /* the spare of a stall unit may drain the buffer */
     /* periodic applications */
     double *d_tu;            /* periods, time units */
     int *in_io;
@@ -164,16 +166,23 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
     double t_end = ev->time_s;
     int rc;
 
+    /* A throttle stall (analytic/bbbw.h) is none of full, empty, quiet. */
+    int thr_stall = s->H > 0 && s->thr_left > 0;
+
     if (measured) {
         s->measured++;
-        if (j0 >= S)
+        if (j0 >= S && !thr_stall)
             s->full++;
     }
     if (s->H > 0) {
-        /* Stall (Algorithm 2, lines 12-14): the PFS takes B, held data first. */
+        /* Stall (Algorithm 2, lines 12-14): the PFS takes B, held data
+         * first, then buffer data with what is left (unless a lazy
+         * throttle episode below the threshold keeps it, see below). */
         double from_held = s->H < B ? s->H : B;
-        double from_bb = s->L < B - from_held ? s->L : B - from_held;
+        double from_bb = !s->stall_drain ? 0 : s->L < B - from_held ? s->L : B - from_held;
 
+        if (thr_stall)
+            s->thr_left--;
         s->H -= from_held;
         s->L -= from_bb;
         s->held_to_pfs += from_held;
@@ -183,9 +192,45 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
     } else {
         double k = unit_load(s, t_end);
         double eps_u = c->pol.lazy ? gsl_rng_uniform(s->plat) : 0.0;
+        double bbw = (double)c->bb_bw;
+        long t = 0;
+        int quiet;
 
         s->written += k;
-        if (k <= B) {
+        s->thr_left = 0;
+        s->stall_drain = 1;
+        if (c->bb_bw > 0 && k > B + bbw) {
+            /* Throttled (analytic/bbbw.h): writing k takes
+             * c = (k - B - B_BB)/(B + B_BB) more units, rounded at random
+             * to t whole stall units (one uniform from the platform
+             * stream); the PFS takes B per unit, held data in the stalls,
+             * and the buffer the rest, k - B (1 + t). */
+            double cc = (k - B - bbw) / (B + bbw), t0 = floor(cc);
+
+            t = (long)t0 + (gsl_rng_uniform(s->plat) < cc - t0);
+        }
+        if (t > 0) {
+            double held = k - B < B * (double)t ? k - B : B * (double)t;
+            double ex = k - B - held, into = S - s->L;
+
+            if (into > ex)
+                into = ex;
+            if (into < 0)
+                into = 0;
+            s->to_pfs_direct += B;
+            s->L += into;
+            s->to_bb += into;
+            s->H += held + ex - into;
+            s->thr_left = t;
+            /* k - tB < B: the last stall has room to drain the buffer,
+             * which the draining policy decides, as for a normal unit of
+             * that load (then ex = 0 and L = j0). */
+            if (k - B * (double)t < B)
+                s->stall_drain = !(c->pol.lazy && s->L < (double)c->pol.threshold)
+                                 || eps_u < c->pol.eps;
+            /* quiet as the chain's normal unit of load k - tB */
+            quiet = k - B * (double)t >= B || j0 <= 0 || !s->stall_drain;
+        } else if (k <= B) {
             /* Algorithms 2 and 4, lines 1-8. */
             int drain = !(c->pol.lazy && s->L < (double)c->pol.threshold) || eps_u < c->pol.eps;
 
@@ -196,21 +241,21 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
                 s->L -= d;
                 s->bb_to_pfs += d;
             }
+            quiet = s->L + s->H >= j0;
         } else {
             /* Lines 10-15: the excess fills the buffer; what does not fit
-             * (or exceeds B_BB) stays on the compute nodes. */
+             * stays on the compute nodes (k <= B + B_BB here). */
             double ex = k - B, into = S - s->L;
 
             if (into > ex)
                 into = ex;
-            if (c->bb_bw > 0 && into > (double)c->bb_bw)
-                into = (double)c->bb_bw;
             if (into < 0)
                 into = 0;
             s->to_pfs_direct += B;
             s->L += into;
             s->to_bb += into;
             s->H += ex - into;
+            quiet = 1;
         }
         if (measured) {
             s->normal++;
@@ -218,7 +263,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
             if (j0 <= 0)
                 s->empty++;
             bbs_hist_add(&s->occ, j0, 1.0);
-            if (s->L + s->H >= j0)
+            if (quiet)
                 s->quiet++;
         }
     }
@@ -311,6 +356,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
 
     memset(r, 0, sizeof *r);
     memset(&s, 0, sizeof s);
+    s.stall_drain = 1;
     if ((rc = bbs_bb_check(c, err)) != BB_OK)
         return rc;
     s.c = c;

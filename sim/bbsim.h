@@ -12,5 +12,6 @@
 #include "crosscheck.h"
 #include "replicate.h"
 #include "bb.h"
+#include "fluid.h"
 
 #endif

@@ -14,6 +14,8 @@ sim_libbbsim_a_SOURCES = \
 	sim/pool.c sim/pool.h \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h \
+	sim/fluidpath.c sim/fluidpath.h \
+	sim/fluid.c sim/fluid.h \
 	sim/grow.h \
 	sim/bbmpi.h \
 	sim/workload/vefdist.c sim/workload/vefdist.h \

@@ -18,17 +18,11 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
 #include "network/topo.h"
 #include "workload/ops.h"
-
-/* Bursts: the exact modulated chain up to this many phases (its solve
- * costs about the scalar chain's times the phase count per iteration);
- * beyond, the effective-bandwidth approximation on a reduced model of at
- * most BB_APPROX_PHASES phases (effbw.h). */
-#define BB_EXACT_MAX_PHASES 64
-#define BB_APPROX_PHASES 16
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -188,7 +182,7 @@ static const struct argp_option limits_options[] = {
     { NULL, 0, NULL, 0, "Bounds:", 50 },
     BB_MAX_EVENTS_OPTION,
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse runs needing more memory than this (default 75% of RAM)", 0 },
+      "refuse runs needing more memory than this (default 75% of physical memory)", 0 },
     { 0 }
 };
 
@@ -302,7 +296,9 @@ pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
 static void
 check_platform(const bb_ctx *ctx, const bb_common *opt)
 {
-    double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)ctx->pf.resolution;
+    /* an automatic resolution reaches at most BBA_RES_MAX */
+    long R = ctx->pf.resolution > 0 ? ctx->pf.resolution : BBA_RES_MAX;
+    double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)R;
     int st = opt->pfs_bw.set || opt->time_unit.set || opt->resolution ? BB_EXIT_USAGE
                                                                          : BB_EXIT_DATAERR;
 
@@ -310,61 +306,35 @@ check_platform(const bb_ctx *ctx, const bb_common *opt)
         bb_die(st, "the quantum, PFS bandwidth (%g B/s, from %s) times the time unit (%g s, "
                "from %s) over the resolution (%ld, from %s), is %g bytes: %s; give a smaller "
                "--time-unit or --pfs-bw", ctx->pf.pfs_bw_Bps, ctx->src_pfs,
-               ctx->pf.time_unit_s, ctx->src_tu, ctx->pf.resolution, ctx->src_res, qb,
+               ctx->pf.time_unit_s, ctx->src_tu, R, ctx->src_res, qb,
                isfinite(qb) && isfinite(ctx->pf.pfs_bw_Bps) ? "too small to represent"
                                                              : "it overflows");
 }
 
-/* An application whose bandwidth rounds to 0 quanta leaves the model:
- * say so, with the share of the expected load that vanished. */
-static void
-warn_vanished(const bb_ctx *ctx)
+int
+bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
 {
-    double total = 0, lost = 0;
-    size_t nlost = 0;
+    const char *dirs[BB_DATADIR_MAX];
+    size_t n = bb_datadirs(dirs);
+    int rc = bb_system_find(name, dirs, n, s, err, errlen);
 
-    for (size_t i = 0; i < ctx->wl.n; i++)
-        total += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
-    for (size_t i = 0; i < ctx->q.n; i++)
-        if (ctx->q.b[i] == 0 && ctx->wl.apps[i].bw_Bps > 0 && ctx->wl.apps[i].p > 0) {
-            char bw[64], qb[64];
+    if (rc == 0) {
+        const char *shown = bb_datadir_shown(s->path);
 
-            lost += ctx->wl.apps[i].p * ctx->wl.apps[i].bw_Bps;
-            nlost++;
-            bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->wl.apps[i].bw_Bps);
-            bb_ctx_fmt_size(ctx, qb, sizeof qb, ctx->q.quantum_bytes);
-            bb_warn("%s: application '%s' (%s) rounds to 0 quanta of %s per time unit at "
-                    "resolution %ld and leaves the model", ctx->wl.source,
-                    ctx->wl.apps[i].name, bw, qb, ctx->pf.resolution);
-        }
-    if (nlost > 0)
-        bb_warn("%s: %zu application%s vanished: %.3g%% of the expected load; raise "
-                "--resolution to keep %s", ctx->wl.source, nlost, nlost > 1 ? "s" : "",
-                total > 0 ? 100.0 * lost / total : 0.0, nlost > 1 ? "them" : "it");
-}
-
-/* build_model: quantizes the workload at ctx->pf (warning of the
- * applications that vanish when warn), builds the model within
- * ctx->so.mem_limit_bytes and attaches the bursts; dies on errors. */
-static void
-build_model(bb_ctx *ctx, int warn)
-{
-    char err[BB_ERRLEN];
-    int rc = bba_quantize(ctx->wl.apps, ctx->wl.n, &ctx->pf, &ctx->q, err);
-
-    if (rc != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
-    if (warn)
-        warn_vanished(ctx);
-    rc = bba_model_init(&ctx->model, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.B,
-                        ctx->so.mem_limit_bytes, err);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    bb_ctx_attach_bursts(ctx);
+        memmove(s->path, shown, strlen(shown) + 1);
+    }
+    return rc;
 }
 
 void
-bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
+bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st)
+{
+    bb_ctx_read(ctx, opt, file);
+    bb_ctx_build(ctx, st);
+}
+
+void
+bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
     char err[BB_ERRLEN];
     int rc;
@@ -377,7 +347,7 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     if (rc != 0)
         bb_die(rc, "%s", err);
     if (opt->system) {
-        rc = bb_system_find(opt->system, &ctx->sys, err, sizeof err);
+        rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
         if (rc != 0)
             bb_die(rc, "%s", err);
         ctx->has_system = 1;
@@ -416,8 +386,9 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
         const char *rs[3] = { "--resolution", ctx->sys.path, ctx->wl.source };
         int k = r[0] ? 0 : r[1] ? 1 : r[2] ? 2 : -1;
 
-        ctx->pf.resolution = k >= 0 ? r[k] : 100;
-        ctx->src_res = k >= 0 ? rs[k] : "the default";
+        /* 0: the front door settles it (answer.h) */
+        ctx->pf.resolution = k >= 0 ? r[k] : 0;
+        ctx->src_res = k >= 0 ? rs[k] : "automatic";
         for (int j = k + 1; k >= 0 && j < 3; j++)
             if (r[j] && r[j] != r[k])
                 bb_warn("resolution %ld from %s overrides %ld from %s", r[k], rs[k], r[j], rs[j]);
@@ -426,216 +397,171 @@ bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
     check_platform(ctx, opt);
 
-    bba_solver_defaults(&ctx->so);
-    ctx->so.kind = opt->solver;
-    ctx->so.tol = 1e-12;
-    ctx->so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
-                                                        : default_memory_limit();
-    build_model(ctx, 1);
+    bba_question_init(&ctx->qn);
+    ctx->qn.apps = ctx->wl.apps;
+    ctx->qn.n = ctx->wl.n;
+    ctx->qn.pf = ctx->pf;
+    ctx->qn.time_unit_given = tu->set;
+    ctx->qn.model = opt->model;
+    ctx->qn.so.kind = opt->solver;
+    ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
+                                                           : default_memory_limit();
+    ctx->so = ctx->qn.so;
+}
+
+/* An application whose bandwidth rounds to 0 quanta leaves the model:
+ * say so, with the share of the expected load that vanished. */
+static void
+warn_vanished(const bb_ctx *ctx)
+{
+    double frac;
+    size_t n = bba_front_vanished(ctx->front, &frac);
+    char qb[64];
+
+    if (n == 0)
+        return;
+    bb_ctx_fmt_size(ctx, qb, sizeof qb, ctx->q->quantum_bytes);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = bba_front_vanished_app(ctx->front, k);
+        char bw[64];
+
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->wl.apps[i].bw_Bps);
+        bb_warn("%s: application '%s' (%s) rounds to 0 quanta of %s per time unit at "
+                "resolution %ld and leaves the model", ctx->wl.source, ctx->wl.apps[i].name,
+                bw, qb, ctx->pf.resolution);
+    }
+    bb_warn("%s: %zu application%s vanished: %.3g%% of the expected load; raise "
+            "--resolution to keep %s", ctx->wl.source, n, n > 1 ? "s" : "", 100.0 * frac,
+            n > 1 ? "them" : "it");
 }
 
 void
-bb_ctx_attach_bursts(bb_ctx *ctx)
+bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
 {
     char err[BB_ERRLEN];
     int rc;
 
-    bba_onoff full;
-    double th_r, th_c;
-    size_t k;
-
-    memset(&ctx->onoff, 0, sizeof ctx->onoff);
-    memset(&ctx->onoff_check, 0, sizeof ctx->onoff_check);
-    ctx->has_check = 0;
-    ctx->model_kind = BB_MODEL_BERNOULLI;
-    ctx->model.onoff = NULL;
-    ctx->model.idle_decay = 0;
-    if (!ctx->q.has_burst)
-        return;
-    /* Bursts that last (issue 13): the modulated chain, exact when its
-     * phases fit. */
-    rc = bba_onoff_init(&full, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B, 0,
-                        -1, err);
+    if (st) {
+        ctx->qn.target = st->target;
+        ctx->qn.drain = st->drain;
+        ctx->qn.settle_bytes = st->settle_bytes;
+    }
+    if (bb_progress_enabled(&ctx->opt->out))
+        ctx->qn.progress = bb_progress_cb;
+    rc = bba_front_new(&ctx->qn, &ctx->front, err);
     if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    ctx->classes_total = full.n_classes;
-    ctx->phases_total = 1;
-    for (size_t c = 0; c < full.n_classes; c++)
-        ctx->phases_total *= full.N[c] + 1;
-    if (ctx->phases_total <= BB_EXACT_MAX_PHASES) {
-        bba_onoff_free(&full);
-        rc = bba_onoff_init(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
-                            ctx->q.B, 0, 0, err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        ctx->model.onoff = &ctx->onoff;
-        ctx->model_kind = BB_MODEL_BURSTS_EXACT;
-        return;
-    }
-    /* Too many phases: keep the k burst classes of largest effect exact
-     * (at most BB_APPROX_PHASES phases) and correct the decay for the
-     * others (effbw.h); R with k - 1 classes measures the error. */
-    rc = bba_effbw_decay(&full, &ctx->theta_full, err);
-    bba_onoff_free(&full);
-    if (rc != BB_OK)
-        bb_die_lib(rc == BB_EINFEASIBLE ? BB_EINFEASIBLE : rc, err);
-    for (k = 1;; k++) {
-        bba_onoff r;
-
-        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
-                              ctx->theta_full, k, &r, err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        if (r.n_phases > BB_APPROX_PHASES || k > ctx->classes_total) {
-            bba_onoff_free(&r);
-            break;
-        }
-        bba_onoff_free(&ctx->onoff_check);
-        ctx->onoff_check = ctx->onoff;
-        ctx->has_check = k > 1;
-        ctx->onoff = r;
-    }
-    k--;
-    if (k == 0) {
-        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
-                              ctx->theta_full, 0, &ctx->onoff, err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-    } else if (k == 1) {
-        /* The check model is the memoryless one. */
-        rc = bba_effbw_reduce(ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu, ctx->q.B,
-                              ctx->theta_full, 0, &ctx->onoff_check, err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-        ctx->has_check = 1;
-    }
-    if (bba_effbw_decay(&ctx->onoff, &th_r, err) != BB_OK)
-        th_r = ctx->theta_full;
-    ctx->model.onoff = &ctx->onoff;
-    ctx->model.idle_decay = ctx->theta_full - th_r;
-    if (ctx->has_check) {
-        if (bba_effbw_decay(&ctx->onoff_check, &th_c, err) == BB_OK)
-            ctx->decay_check = th_r - th_c;
-        else
-            ctx->has_check = 0;
-    }
-    /* The many-sources correction (effbw.h) replaces the decay rate's
-     * where it applies: measured closer (README, bursts section). */
-    if (bba_effbw_ms_attach(&ctx->onoff, ctx->q.n, ctx->q.b, ctx->q.p, ctx->q.burst_tu,
-                            err) == BB_OK) {
-        ctx->model.idle_decay = 0;
-        ctx->decay_check = 0;
-        if (ctx->has_check && bba_effbw_ms_attach(&ctx->onoff_check, ctx->q.n, ctx->q.b,
-                                                  ctx->q.p, ctx->q.burst_tu, err) != BB_OK)
-            ctx->has_check = 0;
-    }
-    ctx->model_kind = BB_MODEL_BURSTS_APPROX;
+        bb_ctx_die_answer(ctx, rc, err);
+    ctx->pf = *bba_front_platform(ctx->front);
+    ctx->q = bba_front_quantized(ctx->front);
+    ctx->model = bba_front_chain(ctx->front);
+    if (ctx->q)
+        warn_vanished(ctx);
 }
 
 void
-bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf, size_t len)
+bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
 {
-    double e;
-
-    buf[0] = '\0';
-    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX)
-        return;
-    e = bb_ctx_approx_error(ctx, S, pol);
-    if (isnan(e))
-        snprintf(buf, len, "; approximation error not measurable (no burst class fits the "
-                 "exact budget)");
-    else
-        snprintf(buf, len, "; idle uncertain by about %+.0f%% (the same approximation from "
-                 "one burst class fewer, against the exact solve, at this size)", 100 * e);
-}
-
-double
-bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol)
-{
-    bba_onoff_opts o;
-    bba_eval_result r, c;
-    char err[BB_ERRLEN];
-    double approx;
-
-    if (ctx->model_kind != BB_MODEL_BURSTS_APPROX || !ctx->has_check)
-        return NAN;
-    bba_onoff_defaults(&o);
-    o.tol = ctx->so.tol;
-    o.mem_limit_bytes = ctx->so.mem_limit_bytes;
-    if (bba_onoff_eval(&ctx->onoff, S, pol, &o, &r, NULL, err) != BB_OK
-        || bba_onoff_eval(&ctx->onoff_check, S, pol, &o, &c, NULL, err) != BB_OK
-        || !(r.meas.idle > 0))
-        return NAN;
-    approx = c.meas.idle * exp(-ctx->decay_check * (double)S);
-    return (approx - r.meas.idle) / r.meas.idle;
-}
-
-const char *
-bb_ctx_model_name(const bb_ctx *ctx)
-{
-    return ctx->model_kind == BB_MODEL_BURSTS_EXACT    ? "bursts exact"
-           : ctx->model_kind == BB_MODEL_BURSTS_APPROX ? "bursts approximate"
-                                                       : "Bernoulli";
+    if (st == BB_EINVAL || st == BB_EDATA)
+        bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    bb_die_lib(st, err);
 }
 
 void
 bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
 {
-    char tu[64];
-
-    bb_fmt_duration(tu, sizeof tu, ctx->pf.time_unit_s);
-    if (ctx->model_kind == BB_MODEL_BERNOULLI)
-        snprintf(buf, len, "model Bernoulli, time unit %s", tu);
-    else if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
-        snprintf(buf, len, "model bursts approximate (%zu burst classes, %.3g phases: "
-                 "%zu kept exact in %ld phases, %s for the rest), "
-                 "time unit %s", ctx->classes_total, ctx->phases_total,
-                 ctx->onoff.n_classes, ctx->onoff.n_phases,
-                 ctx->onoff.ms ? "many-sources correction" : "effective-bandwidth decay", tu);
-    else
-        snprintf(buf, len, "model %s (%zu burst class%s, %ld phases), time unit %s",
-                 bb_ctx_model_name(ctx), ctx->onoff.n_classes,
-                 ctx->onoff.n_classes == 1 ? "" : "es", ctx->onoff.n_phases, tu);
-}
-
-int
-bb_ctx_resolution_is_default(const bb_ctx *ctx)
-{
-    return !ctx->opt->resolution && !(ctx->has_system && ctx->sys.resolution)
-           && !ctx->wl.resolution;
+    bba_front_describe(ctx->front, buf, len);
 }
 
 void
-bb_ctx_requantize(bb_ctx *ctx, long R)
+bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t len)
 {
-    bba_onoff_free(&ctx->onoff);
-    bba_onoff_free(&ctx->onoff_check);
-    bba_model_free(&ctx->model);
-    bba_quantized_free(&ctx->q);
-    ctx->pf.resolution = R;
-    build_model(ctx, 0);
+    double frac;
+    size_t n = bba_front_vanished(ctx->front, &frac), o = 0;
+
+    buf[0] = '\0';
+    if (n > 0)
+        o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
+                              "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
+                              100 * frac);
+    if (o < len && !isnan(a->S_double_unit_bytes)) {
+        char tu[64], s2[64];
+
+        bb_fmt_duration(tu, sizeof tu, a->time_unit_s);
+        bb_ctx_fmt_size(ctx, s2, sizeof s2, a->S_double_unit_bytes);
+        snprintf(buf + o, len - o, "; warning: the time unit %s is the default, not a choice: "
+                 "at twice it the size would be %s (give --time-unit or '#@ time-unit')",
+                 tu, s2);
+    }
+}
+
+void
+bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target, char *buf,
+                    size_t len)
+{
+    char sz[64], q[64], rb[64], pfs[64], md[200], notes[600];
+    const char *pol = a->lazy ? "lazy" : "greedy";
+    size_t o;
+
+    bb_ctx_fmt_rate(ctx, pfs, sizeof pfs, ctx->pf.pfs_bw_Bps);
+    if (rc == BB_EINFEASIBLE && a->bandwidth_bound) {
+        char bbw[64], need[64];
+
+        bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
+        bb_ctx_fmt_rate(ctx, need, sizeof need, a->bb_bw_min_Bps);
+        snprintf(buf, len, "no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
+                 "applications %.4g of the time whatever its size, above the target %g; a "
+                 "burst-buffer bandwidth of at least %s would allow it", bbw, a->idle_limit,
+                 target, need);
+        return;
+    }
+    if (rc == BB_EINFEASIBLE) {
+        snprintf(buf, len, "no burst-buffer size suffices: the expected load is %.4g times the "
+                 "PFS bandwidth (%s), so as the buffer grows the idle fraction only falls to "
+                 "%s%.4g > %g; add PFS bandwidth or reduce the load", a->load_ratio, pfs,
+                 a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", a->idle_limit, target);
+        return;
+    }
+    bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+    bb_ctx_model_desc(ctx, md, sizeof md);
+    bb_ctx_answer_notes(ctx, a, notes, sizeof notes);
+    if (a->model == BBA_MODEL_FLUID) {
+        /* no quanta, no time unit: the size to 4 digits (the search's
+         * tolerance is 1e-4 of it) */
+        snprintf(buf, len, "burst buffer %s: idle fraction %.3g <= %g with %s draining; "
+                 "E/B = %.3g; %s%s", sz, a->idle, target, pol, a->load_ratio, md, notes);
+        return;
+    }
+    bb_ctx_fmt_size(ctx, q, sizeof q, a->quantum_bytes);
+    bb_ctx_fmt_size(ctx, rb, sizeof rb, a->max_round_bytes);
+    o = (size_t)snprintf(buf, len, "burst buffer %s (%ld quanta): idle fraction %.3g <= %g "
+                         "with %s draining; E/B = %.3g, resolution %ld (size exact to 1 "
+                         "quantum = %s, bandwidths rounded by <= %s per time unit", sz,
+                         a->S_quanta, a->idle, target, pol, a->load_ratio, a->resolution, q, rb);
+    if (o < len && a->res_change >= 0)
+        o += (size_t)snprintf(buf + o, len - o, "; doubling it moves the size by %.2g%%",
+                              100.0 * a->res_change);
+    if (o < len)
+        snprintf(buf + o, len - o, "); %s%s", md, notes);
 }
 
 void
 bb_ctx_free(bb_ctx *ctx)
 {
-    bba_onoff_free(&ctx->onoff);
-    bba_onoff_free(&ctx->onoff_check);
-    bba_model_free(&ctx->model);
-    bba_quantized_free(&ctx->q);
+    bba_front_free(ctx->front);
+    ctx->front = NULL;
     bb_workload_free(&ctx->wl);
 }
 
 double
 bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta)
 {
-    return (double)quanta * ctx->q.quantum_bytes;
+    return (double)quanta * ctx->q->quantum_bytes;
 }
 
 long
 bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size)
 {
-    return bba_size_quanta(size->v, ctx->q.quantum_bytes);
+    return bba_size_quanta(size->v, ctx->q->quantum_bytes);
 }
 
 void
@@ -653,7 +579,7 @@ bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps)
 long
 bb_ctx_s_max(const bb_ctx *ctx)
 {
-    return bba_model_s_max(&ctx->model, &ctx->so);
+    return bba_model_s_max(ctx->model, &ctx->so);
 }
 
 /* ---- progress and output ------------------------------------------------ */
@@ -696,27 +622,64 @@ bb_json_seed(uint64_t seed)
 json_t *
 bb_json_platform(const bb_ctx *ctx)
 {
-    json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:I, s:f, s:I, s:f, s:b}",
-                     "workload", ctx->wl.source,
-                     "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
-                     "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps,
-                     "time_unit_s", ctx->pf.time_unit_s,
-                     "resolution", (json_int_t)ctx->pf.resolution,
-                     "quantum_bytes", ctx->q.quantum_bytes,
-                     "applications", (json_int_t)ctx->q.n,
-                     "max_rounding_bytes", ctx->q.max_round_bytes,
-                     "data_units", ctx->plain);
+    const bba_quantized *q = ctx->q;
+    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:b}",
+                          "workload", ctx->wl.source,
+                          "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
+                          "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps > 0
+                              ? json_real(ctx->pf.bb_bw_Bps) : json_null(),
+                          "time_unit_s", ctx->pf.time_unit_s,
+                          "data_units", ctx->plain);
 
-    if (o != NULL && ctx->has_system)
-        json_object_set_new(o, "system", json_string(ctx->sys.name));
-    if (o != NULL) {
-        json_object_set_new(o, "model", json_string(bb_ctx_model_name(ctx)));
-        if (ctx->model_kind != BB_MODEL_BERNOULLI)
-            json_object_set_new(o, "phases", json_real(ctx->phases_total));
-        if (ctx->model_kind == BB_MODEL_BURSTS_APPROX)
-            json_object_set_new(o, "phases_exact", json_integer((json_int_t)ctx->onoff.n_phases));
+    if (o == NULL)
+        return NULL;
+    json_object_set_new(o, "applications", json_integer((json_int_t)ctx->wl.n));
+    if (q != NULL) {
+        json_object_set_new(o, "resolution", json_integer((json_int_t)ctx->pf.resolution));
+        json_object_set_new(o, "quantum_bytes", json_real(q->quantum_bytes));
+        json_object_set_new(o, "max_rounding_bytes", json_real(q->max_round_bytes));
     }
+    if (ctx->has_system)
+        json_object_set_new(o, "system", json_string(ctx->sys.name));
+    if (ctx->front)
+        json_object_set_new(o, "model",
+                            json_string(bba_model_kind_name(bba_front_kind(ctx->front))));
     return o;
+}
+
+static json_t *
+real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *
+bb_json_quanta(long q)
+{
+    return q >= 0 ? json_integer((json_int_t)q) : json_null();
+}
+
+void
+bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
+{
+    double frac;
+    size_t nv;
+
+    if (o == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+    nv = bba_front_vanished(ctx->front, &frac);
+    json_object_set_new(o, "model", json_string(bba_model_kind_name(a->model)));
+    json_object_set_new(o, "exact", json_boolean(a->exact));
+    json_object_set_new(o, "idle_fraction_low", real_or_null(a->idle_low));
+    json_object_set_new(o, "idle_fraction_high", real_or_null(a->idle_high));
+    if (a->model != BBA_MODEL_BERNOULLI) {
+        json_object_set_new(o, "phases", json_real(a->phases));
+        json_object_set_new(o, "phases_solved", json_integer((json_int_t)a->phases_solved));
+    }
+    if (isfinite(a->bb_in_Bps))
+        json_object_set_new(o, "bb_write_bytes_per_s", json_real(a->bb_in_Bps));
+    json_object_set_new(o, "vanished_applications", json_integer((json_int_t)nv));
+    json_object_set_new(o, "vanished_load_fraction", json_real(frac));
 }
 
 void

@@ -24,6 +24,7 @@
 typedef struct {
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;            /* 0: not given */
+    bba_model_kind model;       /* --model (answer.h) */
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
@@ -39,77 +40,73 @@ typedef struct {
 extern const struct argp bb_common_argp;
 void bb_common_init(bb_common *c);
 
-/* Which model answered (issue 13): the paper's memoryless chain, the
- * ON/OFF-modulated chain solved exactly, or its approximation. */
-enum { BB_MODEL_BERNOULLI = 0, BB_MODEL_BURSTS_EXACT, BB_MODEL_BURSTS_APPROX };
-
-/* Everything an analytic command computes from. */
+/* Everything an analytic command computes from: the workload and platform
+ * as read (once), the question they make, and the front door's answerer
+ * (analytic/answer.h) built by bb_ctx_build. */
 typedef struct {
     bb_workload_file wl;
-    bba_platform pf;
+    bba_platform pf;         /* resolution 0 when none was given */
     int plain;               /* print in data units (no unit anywhere) */
-    bba_quantized q;
-    bba_model model;
-    bba_solver_opts so;
     const bb_common *opt;
     int has_system;          /* --system NAME was given: sys is loaded */
     bb_system sys;
-    int model_kind;          /* BB_MODEL_* */
-    bba_onoff onoff;         /* the modulated chain when the workload has
-                                bursts (model.onoff points here); for the
-                                approximation, the reduced model R */
-    /* BB_MODEL_BURSTS_APPROX (effbw.h): */
-    size_t classes_total;    /* burst classes of the whole workload */
-    double phases_total;     /* their phase count, prod (N_c + 1) */
-    double theta_full;       /* theta*, per quantum */
-    int has_check;           /* onoff_check is set */
-    bba_onoff onoff_check;   /* R with one burst class fewer */
-    double decay_check;      /* theta*_R - theta*_check, per quantum */
+    bba_question qn;         /* what bb_ctx_build hands the front door */
+    bba_front *front;        /* after bb_ctx_build */
+    /* the front's quantised workload and chain (NULL for the fluid model) */
+    const bba_quantized *q;
+    const bba_model *model;
+    bba_solver_opts so;      /* the solver options of the question */
     /* where each platform value came from: "--pfs-bw", a preset's path,
      * "FILE:LINE ('#@ key')" or "the default" */
     char src_pfs[640], src_bb[640], src_tu[640];
     const char *src_res;
 } bb_ctx;
 
-/* bb_ctx_approx_error: the measured error of the approximation at size S
- * (quanta) under pol: the same approximation built from one burst class
- * fewer, against the exact solve of the reduced model R, relative.  NAN
- * when it cannot be measured (R has no burst class, or a solve failed). */
-double bb_ctx_approx_error(const bb_ctx *ctx, long S, const bba_policy *pol);
-/* bb_ctx_approx_note: "" for an exact model, else "; approximation error
- * measured here +12% (...)" for the one-line answers. */
-void bb_ctx_approx_note(const bb_ctx *ctx, long S, const bba_policy *pol, char *buf,
-                        size_t len);
+/* What the front door settles the resolution on (answer.h): the target
+ * idle fraction and the policy of the command's question, and a size to
+ * settle on when no size meets the target (0: none). */
+typedef struct {
+    double target;
+    bba_drain drain;
+    double settle_bytes;
+} bb_settle;
 
-/* bb_ctx_attach_bursts: after quantising and bba_model_init, set up the
- * modulated chain when the workload has bursts (model.onoff), else the
- * Bernoulli model.  Exits with a message on failure. */
-void bb_ctx_attach_bursts(bb_ctx *ctx);
-/* bb_ctx_model_name: "Bernoulli", "bursts exact" or "bursts approximate". */
-const char *bb_ctx_model_name(const bb_ctx *ctx);
-/* bb_ctx_model_desc: what every one-line answer ends with: the model (and
- * its phases) and the time unit, e.g. "model bursts exact (2 classes, 36
- * phases), time unit 60 s". */
+/* bb_ctx_build: build the front door's answerer for the loaded workload
+ * (st NULL: target 0.001, greedy), warn of the applications that round to
+ * nothing, and set q and model.  Exits with a message on error. */
+void bb_ctx_build(bb_ctx *ctx, const bb_settle *st);
+/* bb_ctx_model_desc: what every one-line answer ends with: the model and
+ * its accuracy ("model Bernoulli, time unit 1 min"). */
 void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
+/* bb_size_answer_line: the one line `size` prints for answer a of the size
+ * question at target (rc BB_OK or BB_EINFEASIBLE), without the newline:
+ * the report prints the same one. */
+void bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target,
+                         char *buf, size_t len);
+/* bb_ctx_answer_notes: the warnings an answer line carries (applications
+ * that vanished, a time unit nobody chose), "" when none. */
+void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t len);
 
 /* bb_ctx_load: read FILE (or the built-in workload when file is NULL),
- * combine the platform from the options, --system and the file's "#@"
- * lines (PFS and burst-buffer bandwidth, resolution: option > --system >
- * file; the time unit: option > file > --system; then the defaults), saying
- * on stderr when a source overrides a different value, check the quantum's
- * bounds, quantise (warning when an application rounds to 0 quanta),
- * compute DIST.  Exits with a message on any error (64 for an unknown
- * system, listing the known ones). */
-void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file);
-/* bb_ctx_resolution_is_default: 1 when no option, preset or file line set
- * the resolution (idle and size then choose it: doubling it must move the
- * answer by less than BB_RES_SETTLE). */
-int bb_ctx_resolution_is_default(const bb_ctx *ctx);
-#define BB_RES_SETTLE 1e-3
-#define BB_RES_MAX 6400
-/* bb_ctx_requantize: quantise the loaded workload again at resolution R
- * and rebuild the model.  Exits with a message on error. */
-void bb_ctx_requantize(bb_ctx *ctx, long R);
+ * once, and combine the platform from the options, --system and the
+ * file's "#@" lines (PFS and burst-buffer bandwidth, resolution: option >
+ * --system > file; the time unit: option > file > --system; then the
+ * defaults), saying on stderr when a source overrides a different value,
+ * and check the quantum's bounds; then bb_ctx_build(ctx, st).  Exits with
+ * a message on any error (64 for an unknown system, listing the known
+ * ones). */
+void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st);
+/* bb_system_lookup: the preset NAME from the data directories
+ * (datadir.h), with s->path shown relative to the one it lies in
+ * ("systems/cori.conf").  Returns the statuses of bb_system_find. */
+int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
+/* bb_ctx_read: the part of bb_ctx_load before quantising: the file read,
+ * the platform combined and checked, the applications' bandwidths, periods
+ * and bursts resolved to bytes/s and seconds (ctx->wl.apps, ctx->pf); no
+ * model (ctx->q, ctx->model and ctx->front stay empty; ctx->qn is the
+ * question bb_ctx_build hands the front door).  For the continuous-time
+ * commands, which need no quanta.  Exits with a message on any error. */
+void bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */
@@ -122,6 +119,10 @@ void bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps);
 /* bb_ctx_s_max: the largest buffer size (quanta) whose chain fits the
  * memory budget. */
 long bb_ctx_s_max(const bb_ctx *ctx);
+
+/* bb_ctx_die_answer: die with the front door's status and message, naming
+ * the workload file. */
+_Noreturn void bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err);
 
 /* Messages: "bbsize: ..." on stderr. */
 void bb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -142,6 +143,15 @@ void bb_json_print(json_t *obj);
 json_t *bb_json_seed(uint64_t seed);
 /* bb_json_platform: an object with the platform, resolution and rounding. */
 json_t *bb_json_platform(const bb_ctx *ctx);
+
+/* bb_json_quanta: a count of quanta, or null when negative (the fluid
+ * model has none). */
+json_t *bb_json_quanta(long q);
+
+/* bb_json_answer: add to o what every answer's JSON carries about its
+ * model and accuracy: model, exact, idle_fraction_low/high (null where not
+ * measured), phases, warnings.  o NULL: out of memory, exits 70. */
+void bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a);
 
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
 void bb_finish_stdout(void);
@@ -225,6 +235,11 @@ int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
  * exits 64 if a size threshold exceeds S. */
 void bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out);
 const char *bb_policy_name(const bba_policy *p);
+/* bb_policy_drain: the policy as the front door takes it (answer.h). */
+void bb_policy_drain(const bb_policy_opts *p, bba_drain *d);
+/* bb_policy_check_size: exit 64 when a threshold given as a size exceeds
+ * the buffer size S_bytes. */
+void bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_bytes);
 
 /* The argp child for --policy, --threshold and --empty-prob; its input is
  * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold

@@ -63,13 +63,16 @@ bb_cmd_dist(int argc, char **argv)
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_ctx_load(&ctx, &a.common, a.file);
-    m = &ctx.model;
-    qrate = ctx.q.quantum_bytes / ctx.pf.time_unit_s; /* bytes/s per quantum */
+    /* the instantaneous load is the Bernoulli model's DIST whatever
+     * model answers the sizing questions */
+    a.common.model = BBA_MODEL_BERNOULLI;
+    bb_ctx_load(&ctx, &a.common, a.file, NULL);
+    m = ctx.model;
+    qrate = ctx.q->quantum_bytes / ctx.pf.time_unit_s; /* bytes/s per quantum */
     p_pfs = bba_dist_tail(m->dist, m->M, (double)m->B);
     ch_pfs = 1.0 - bba_chernoff_cdf_lower(&m->mom, (double)m->B);
-    if (ctx.q.bb_bw > 0 || ctx.pf.bb_bw_Bps > 0)
-        p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q.bb_bw));
+    if (ctx.q->bb_bw > 0 || ctx.pf.bb_bw_Bps > 0)
+        p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q->bb_bw));
 
     if (a.common.out.csv) {
         printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
@@ -100,7 +103,7 @@ bb_cmd_dist(int argc, char **argv)
         bb_ctx_fmt_rate(&ctx, sd, sizeof sd, sqrt(m->mom.variance) * qrate);
         bb_ctx_fmt_rate(&ctx, b, sizeof b, ctx.pf.pfs_bw_Bps);
         printf("%s: %zu applications, loads 0..%ld quanta of %.4g%% of B\n",
-               ctx.wl.source, ctx.q.n, m->M, 100.0 / (double)m->B);
+               ctx.wl.source, ctx.q->n, m->M, 100.0 / (double)m->B);
         printf("expected load E = %s (E/B = %.4g), standard deviation %s\n", e, bba_model_load_ratio(m), sd);
         printf("Pr(load > B = %s) = %.6g (Theorem 1 bound: <= %.4g)\n", b, p_pfs, ch_pfs);
         if (!isnan(p_bb)) {

@@ -17,7 +17,7 @@ static const struct argp_option options[] = {
     { "p-max", OPT_PMAX, "P", 0, "p_i ~ U(0, P), P in (0, 1] (default 0.1)", 0 },
     { "load", OPT_LOAD, "ALPHA", 0, "expected load over PFS bandwidth, sum p_i b_i / B (default 0.8)", 0 },
     { "d-min", OPT_DMIN, "D", 0, "also write periods d_i ~ U(D, 2D) in time units (Section 6.3)", 0 },
-    { "burst", OPT_BURST, "L|pd", 0, "also write a burst column (issue 13): L time units "
+    { "burst", OPT_BURST, "L|pd", 0, "also write a burst column (mean I/O phase length): L time units "
       "for every application, or pd for p_i d_i (with --d-min), each raised to "
       "max(1, p_i/(1-p_i)) where shorter", 0 },
     { 0 }

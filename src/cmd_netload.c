@@ -40,7 +40,8 @@ static const struct argp_option options[] = {
       "uniform (default), group-shift (group i -> i+1), random-perm, bb-io (compute -> "
       "burst-buffer node of its group)", 2 },
     { "routing", OPT_ROUTING, "NAME", 0,
-      "min, val (Valiant) or adaptive (UGAL-style); default: the .conf's, else min", 2 },
+      "min, val (Valiant) or adaptive (UGAL-style) (default: the .conf's routing, "
+      "else min)", 2 },
     { "bias", OPT_BIAS, "B", 0, "adaptive: take the minimal path unless it costs more than "
       "(1 + B) x the best Valiant candidate (default 0)", 2 },
     { "candidates", OPT_CAND, "K", 0, "adaptive: Valiant paths compared (default 2)", 2 },
@@ -65,8 +66,8 @@ static const struct argp_option options[] = {
       3 },
     { "precision", OPT_PRECISION, "REL", 0, "stop measuring once the accepted load's 95% "
       "interval is within REL of its mean (default 0.02)", 3 },
-    { "batch", OPT_BATCH, "TIME", 0, "interval of the steady-state analysis (default: the "
-      "mean gap between a sender's messages, at most duration/40)", 3 },
+    { "batch", OPT_BATCH, "TIME", 0, "interval of the steady-state analysis (default: ten "
+      "mean gaps between a sender's messages at the offered load, at most duration/40)", 3 },
     { "fixed", OPT_FIXED, NULL, 0, "measure exactly [warmup, duration] (no steady-state "
       "detection)", 3 },
     { "exact-limit", OPT_EXACT, "N", 0, "recompute rates exactly (whole connected component) "

@@ -195,7 +195,12 @@ bb_cmd_report(int argc, char **argv)
     if (a.scales.n == 0)
         bb_grid_numbers("load-scale", "1,1.2,1.5", 1e-6, 1e6, &a.scales);
     check_output_dir(a.common.out.output);
-    bb_ctx_load(&ctx, &a.common, a.file);
+    {
+        /* settled on the question of its recommendation, as `size` is */
+        bb_settle st = { a.tgt.target_idle, { 0, 0, 0, a.eps }, 0 };
+
+        bb_ctx_load(&ctx, &a.common, a.file, &st);
+    }
     if (ctx.plain && (a.has_cost_tb || a.has_cost_gbs))
         bb_die(BB_EXIT_USAGE, "options '--cost-tb', '--cost-gbs': the workload and platform are in "
                "data units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");

@@ -93,7 +93,9 @@ static const struct argp argp = {
     "Simulate the burst-buffer platform and report the idle fraction, quiet fraction "
     "and buffer occupancy with confidence intervals over independent replications.\v"
     "--mode bernoulli is the Markov model's own workload (the simulation is the chain); "
-    "--mode periodic runs the quasi-periodic applications of Algorithm 3.  The result "
+    "--mode periodic runs the quasi-periodic applications of Algorithm 3; --mode fluid "
+    "the continuous-time fluid buffer (horizon and warm-up in seconds, by default 10^4 "
+    "mean ON/OFF cycles of the slowest application and a tenth of that).  The result "
     "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
     "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
     "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet, "
@@ -104,7 +106,7 @@ static const struct argp argp = {
 static json_t *
 volumes_json(const bb_ctx *ctx, const bbs_bb_summary *s)
 {
-    double q = ctx->q.quantum_bytes;
+    double q = ctx->q->quantum_bytes;
 
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
                      "written_bytes", s->written * q,
@@ -131,7 +133,13 @@ bb_cmd_simulate(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scenario)   /* scenario mode (cmd_scenario.c) */
         return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run);
-    bb_ctx_load(&ctx, &a.base.common, a.base.file);
+    if (a.base.sim.fluid)   /* continuous time (simfluid.c) */
+        return bb_simulate_fluid(&a.base, &a.tgt.bb_size);
+    /* the discrete simulator runs in quanta: the chain's quantisation
+     * (ON/OFF mode keeps the bursts in time units), else the paper's */
+    a.base.common.model = a.base.sim.mode == BBS_BB_ONOFF ? BBA_MODEL_CHAIN
+                                                          : BBA_MODEL_BERNOULLI;
+    bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
     bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
     bb_sim_execute(&run, &ctx, &a.base.sim);
@@ -154,9 +162,9 @@ bb_cmd_simulate(int argc, char **argv)
                       "quiet_mean", s->quiet_mean,
                       "quiet_ci_low", bb_json_real_or_null(s->quiet_lo),
                       "quiet_ci_high", bb_json_real_or_null(s->quiet_hi),
-                      "mean_occupancy_bytes", s->occ_mean * ctx.q.quantum_bytes,
-                      "occupancy_ci_low_bytes", bb_json_real_or_null(s->occ_lo * ctx.q.quantum_bytes),
-                      "occupancy_ci_high_bytes", bb_json_real_or_null(s->occ_hi * ctx.q.quantum_bytes),
+                      "mean_occupancy_bytes", s->occ_mean * ctx.q->quantum_bytes,
+                      "occupancy_ci_low_bytes", bb_json_real_or_null(s->occ_lo * ctx.q->quantum_bytes),
+                      "occupancy_ci_high_bytes", bb_json_real_or_null(s->occ_hi * ctx.q->quantum_bytes),
                       "p_empty", s->p_empty_mean,
                       "p_full", s->p_full_mean,
                       "occupancy_hist", hist,
@@ -179,12 +187,12 @@ bb_cmd_simulate(int argc, char **argv)
                       "platform", bb_json_platform(&ctx));
         bb_json_print(o);
     } else {
-        bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, occlo, sizeof occlo, s->occ_lo * ctx.q.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, occhi, sizeof occhi, s->occ_hi * ctx.q.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, w, sizeof w, s->written * ctx.q.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, pfs, sizeof pfs, s->to_pfs * ctx.q.quantum_bytes);
-        bb_ctx_fmt_size(&ctx, bb, sizeof bb, (s->left_in_bb + s->held) * ctx.q.quantum_bytes);
+        bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q->quantum_bytes);
+        bb_ctx_fmt_size(&ctx, occlo, sizeof occlo, s->occ_lo * ctx.q->quantum_bytes);
+        bb_ctx_fmt_size(&ctx, occhi, sizeof occhi, s->occ_hi * ctx.q->quantum_bytes);
+        bb_ctx_fmt_size(&ctx, w, sizeof w, s->written * ctx.q->quantum_bytes);
+        bb_ctx_fmt_size(&ctx, pfs, sizeof pfs, s->to_pfs * ctx.q->quantum_bytes);
+        bb_ctx_fmt_size(&ctx, bb, sizeof bb, (s->left_in_bb + s->held) * ctx.q->quantum_bytes);
         bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, c->pol.threshold));
         bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
         printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "

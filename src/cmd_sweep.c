@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "simcli.h"
 #include "commands.h"
 #include "grid.h"
 
@@ -151,7 +152,7 @@ bb_cmd_sweep(int argc, char **argv)
     a.eps = 0.01;
     a.threads = bb_grid_threads();
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_ctx_load(&ctx, &a.common, a.file);
+    bb_ctx_load(&ctx, &a.common, a.file, NULL);
     if (a.scales.n == 0) {
         a.scales.n = 1;
         a.scales.v = malloc(sizeof *a.scales.v);
@@ -188,27 +189,16 @@ bb_cmd_sweep(int argc, char **argv)
                 for (size_t t = 0; t < (pol ? a.thresholds.n : 1); t++)
                     for (size_t z = 0; z < a.sizes.n; z++) {
                         bba_sweep_point *p = &pts[k++];
-                        long smax = bb_ctx_s_max(&s->ctx);
 
-                        p->model = &s->ctx.model;
-                        p->S = bb_ctx_size_to_quanta(&s->ctx, &a.sizes.v[z]);
-                        if (p->S > smax) {
-                            char b1[64], b2[64];
-
-                            bb_ctx_fmt_size(&s->ctx, b1, sizeof b1, a.sizes.v[z].v);
-                            bb_ctx_fmt_size(&s->ctx, b2, sizeof b2,
-                                            bb_ctx_quanta_to_bytes(&s->ctx, smax));
-                            bb_die(BB_EXIT_TOOBIG, "option '--bb-size': %s needs a chain larger "
-                                   "than the memory budget allows (at most %s here; see "
-                                   "--max-memory, --resolution)", b1, b2);
-                        }
-                        p->pol.lazy = pol;
-                        p->pol.eps = a.eps;
-                        p->pol.threshold = pol ? (long)floor(a.thresholds.v[t] * (double)p->S) : 0;
+                        p->front = s->front;
+                        p->S_bytes = a.sizes.v[z].v;
+                        p->drain.lazy = pol;
+                        p->drain.eps = a.eps;
+                        p->drain.threshold = pol ? a.thresholds.v[t] : 0;
                     }
             }
         }
-    bb_grid_run(&a.common, pts, npts, &ctx.so, a.threads, out);
+    bb_grid_run(&a.common, pts, npts, a.threads, out);
 
     if (a.common.out.csv)
         printf("load_scale,pfs_bw_bytes_per_s,policy,threshold_fraction,threshold_bytes,"
@@ -222,36 +212,39 @@ bb_cmd_sweep(int argc, char **argv)
     for (size_t s = 0; s < nsc; s++)
         for (size_t r = 0; r < npol_rows * a.sizes.n; r++, k++) {
             const bba_sweep_point *p = &pts[k];
-            const bba_eval_result *e = &out[k].r;
-            const bb_ctx *c = &sc[s].ctx;
-            double frac = p->pol.lazy ? a.thresholds.v[(r / a.sizes.n) - (size_t)a.greedy] : 0;
-            double ratio = bba_model_load_ratio(p->model);
+            const bba_answer *e = &out[k].a;
+            double frac = p->drain.lazy ? p->drain.threshold : 0;
+            const char *pn = p->drain.lazy ? "lazy" : "greedy";
 
             if (a.common.out.csv) {
                 printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.17g,%.17g,%.17g,%ld,%.3g\n",
-                       sc[s].load_scale, sc[s].pfs_bw_Bps, bb_policy_name(&p->pol), frac,
-                       bb_ctx_quanta_to_bytes(c, e->threshold), bb_ctx_quanta_to_bytes(c, p->S),
-                       p->S, e->meas.idle, e->meas.quiet, ratio, e->n_states, e->solve.residual);
+                       sc[s].load_scale, sc[s].pfs_bw_Bps, pn, frac, e->threshold_bytes,
+                       e->S_bytes, e->S_quanta, e->idle, e->quiet, e->load_ratio, e->states,
+                       e->residual);
             } else if (a.common.out.json) {
                 json_array_append_new(rows, json_pack(
-                    "{s:f, s:f, s:s, s:f, s:f, s:I, s:f, s:I, s:f, s:f, s:f, s:I, s:f}",
+                    "{s:f, s:f, s:s, s:f, s:f, s:I, s:f, s:I, s:f, s:o, s:o, s:f, s:f, s:I, s:f}",
                     "load_scale", sc[s].load_scale, "pfs_bw_bytes_per_s", sc[s].pfs_bw_Bps,
-                    "policy", bb_policy_name(&p->pol), "threshold_fraction", frac,
-                    "threshold_bytes", bb_ctx_quanta_to_bytes(c, e->threshold),
-                    "threshold_quanta", (json_int_t)e->threshold,
-                    "bb_size_bytes", bb_ctx_quanta_to_bytes(c, p->S),
-                    "bb_size_quanta", (json_int_t)p->S, "idle_fraction", e->meas.idle,
-                    "quiet_fraction", e->meas.quiet, "load_ratio", ratio,
-                    "states", (json_int_t)e->n_states, "residual", e->solve.residual));
+                    "policy", pn, "threshold_fraction", frac,
+                    "threshold_bytes", e->threshold_bytes,
+                    "threshold_quanta", (json_int_t)(e->quantum_bytes > 0
+                                                     ? e->threshold_bytes / e->quantum_bytes + 0.5
+                                                     : 0),
+                    "bb_size_bytes", e->S_bytes,
+                    "bb_size_quanta", (json_int_t)e->S_quanta, "idle_fraction", e->idle,
+                    "idle_fraction_low", bb_json_real_or_null(e->idle_low),
+                    "idle_fraction_high", bb_json_real_or_null(e->idle_high),
+                    "quiet_fraction", e->quiet, "load_ratio", e->load_ratio,
+                    "states", (json_int_t)e->states, "residual", e->residual));
             } else {
                 char pfs[32], th[32], sz[32];
 
-                bb_ctx_fmt_rate(c, pfs, sizeof pfs, sc[s].pfs_bw_Bps);
-                bb_ctx_fmt_size(c, th, sizeof th, bb_ctx_quanta_to_bytes(c, e->threshold));
-                bb_ctx_fmt_size(c, sz, sizeof sz, bb_ctx_quanta_to_bytes(c, p->S));
+                bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, sc[s].pfs_bw_Bps);
+                bb_ctx_fmt_size(&ctx, th, sizeof th, e->threshold_bytes);
+                bb_ctx_fmt_size(&ctx, sz, sizeof sz, e->S_bytes);
                 printf("%-6g %-11s %-6s %-9g %-11s %-11s %-7ld %-11.4g %-11.4g %.4g\n",
-                       sc[s].load_scale, pfs, bb_policy_name(&p->pol), frac, th, sz, p->S,
-                       e->meas.idle, e->meas.quiet, ratio);
+                       sc[s].load_scale, pfs, pn, frac, th, sz, e->S_quanta, e->idle, e->quiet,
+                       e->load_ratio);
             }
         }
     if (a.common.out.json) {

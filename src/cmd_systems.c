@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "datadir.h"
 
 
 struct args {
@@ -39,8 +40,10 @@ static const struct argp_child children[] = {
 static const struct argp argp = {
     NULL, parse, "",
     "List the platform presets of real machines (for --system NAME).\v"
-    "Presets are read from $BBSIZE_DATADIR/systems, the installed data directory "
-    "and the source tree, in that order; see bbsize-system(5).",
+    "Presets are read from the systems folder of $BBSIZE_DATADIR when it is set, "
+    "then of the data directory shipped with bbsize (../data or ../share/bbsize "
+    "beside the executable, else the installed one; the JSON output names it); "
+    "see bbsize-system(5).",
     children, NULL, NULL
 };
 
@@ -54,17 +57,18 @@ int
 bb_cmd_systems(int argc, char **argv)
 {
     struct args a;
+    const char *dirs[BB_DATADIR_MAX];
     char **names, err[BB_ERRLEN];
-    size_t n;
+    size_t n, ndirs = bb_datadirs(dirs);
     json_t *arr = NULL;
     int status = BB_EXIT_OK;
 
     memset(&a, 0, sizeof a);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    n = bb_system_names(&names);
+    n = bb_system_names(dirs, ndirs, &names);
     if (n == 0)
-        bb_die(BB_EXIT_NOINPUT, "no platform presets found (looked in $BBSIZE_DATADIR/systems, "
-               "%s/systems and %s/systems)", BBSIZE_DATADIR, BBSIZE_SRCDATADIR);
+        bb_die(BB_EXIT_NOINPUT, "no platform presets found (no systems folder in $BBSIZE_DATADIR, "
+               "beside the executable or in %s)", BBSIZE_DATADIR);
     if (a.out.json)
         arr = json_array();
     else
@@ -73,7 +77,7 @@ bb_cmd_systems(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         bb_system s;
         char pfs[32] = "-", bbs[32] = "-", bbw[32] = "-";
-        int rc = bb_system_find(names[i], &s, err, sizeof err);
+        int rc = bb_system_lookup(names[i], &s, err, sizeof err);
 
         if (rc != 0) {
             /* One broken preset (unreadable, a dangling link, bad data)
@@ -105,7 +109,11 @@ bb_cmd_systems(int argc, char **argv)
                s.compute_nodes, s.bb_nodes, s.kind, s.title);
     }
     bb_system_names_free(names, n);
-    if (a.out.json)
-        bb_json_print(json_pack("{s:o}", "systems", arr));
+    if (a.out.json) {
+        const char *shipped = bb_datadir_shipped();
+
+        bb_json_print(json_pack("{s:o, s:o}", "systems", arr, "data_directory",
+                                shipped ? json_string(shipped) : json_null()));
+    }
     return status;
 }

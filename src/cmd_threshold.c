@@ -73,10 +73,11 @@ bb_cmd_threshold(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
-    bba_threshold_result r;
+    bb_settle st;
+    bba_answer best, greedy;
     char err[BB_ERRLEN], sz[64], th[64];
-    long S;
-    int rc;
+    int rc, feasible, monotone;
+    double S, frac;
 
     memset(&a, 0, sizeof a);
     bb_common_init(&a.common);
@@ -84,48 +85,55 @@ bb_cmd_threshold(int argc, char **argv)
     a.eps = 0.01;
     a.grid = 20;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_ctx_load(&ctx, &a.common, a.file);
-    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
-    rc = bba_threshold_best(&ctx.model, S, a.tgt.target_idle, a.eps, a.grid, &ctx.so,
-                            bb_progress_enabled(&a.common.out) ? bb_progress_cb : NULL, NULL,
-                            &r, err);
+    memset(&st, 0, sizeof st);
+    st.target = a.tgt.target_idle;
+    st.drain.eps = a.eps;
+    st.settle_bytes = a.tgt.bb_size.v;
+    bb_ctx_load(&ctx, &a.common, a.file, &st);
+    rc = bba_front_threshold(ctx.front, a.tgt.bb_size.v, a.tgt.target_idle, a.eps, a.grid,
+                             &best, &greedy, &feasible, &monotone, err);
     if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
-    bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, r.best.threshold));
+        bb_ctx_die_answer(&ctx, rc, err);
+    S = greedy.S_bytes;
+    frac = S > 0 && feasible ? best.threshold_bytes / S : 0.0;
+    bb_ctx_fmt_size(&ctx, sz, sizeof sz, S);
+    bb_ctx_fmt_size(&ctx, th, sizeof th, feasible ? best.threshold_bytes : 0);
     if (a.common.out.json) {
-        json_t *o = json_pack("{s:b, s:I, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, s:o}",
-                              "feasible", r.feasible,
-                              "bb_size_quanta", (json_int_t)S,
-                              "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, S),
-                              "threshold_quanta", (json_int_t)r.best.threshold,
-                              "threshold_fraction", S > 0 ? (double)r.best.threshold / (double)S : 0.0,
-                              "idle_fraction", r.best.meas.idle,
-                              "quiet_fraction", r.best.meas.quiet,
-                              "greedy_idle_fraction", r.greedy.meas.idle,
-                              "greedy_quiet_fraction", r.greedy.meas.quiet,
+        json_t *o = json_pack("{s:b, s:I, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, "
+                              "s:o}",
+                              "feasible", feasible,
+                              "bb_size_quanta", (json_int_t)greedy.S_quanta,
+                              "bb_size_bytes", S,
+                              "threshold_quanta", (json_int_t)(feasible && best.quantum_bytes > 0
+                                                               ? best.threshold_bytes
+                                                                 / best.quantum_bytes + 0.5 : 0),
+                              "threshold_bytes", feasible ? best.threshold_bytes : 0.0,
+                              "threshold_fraction", frac,
+                              "idle_fraction", feasible ? best.idle : greedy.idle,
+                              "quiet_fraction", feasible ? best.quiet : greedy.quiet,
+                              "greedy_idle_fraction", greedy.idle,
+                              "greedy_quiet_fraction", greedy.quiet,
                               "target_idle", a.tgt.target_idle,
-                              "monotone_idle", r.monotone_idle,
-                              "evaluations", (json_int_t)r.evaluations,
+                              "monotone_idle", monotone,
+                              "evaluations", (json_int_t)best.evaluations,
                               "platform", bb_json_platform(&ctx));
         bb_json_print(o);
-    } else if (!r.feasible) {
+    } else if (!feasible) {
         printf("no threshold keeps idle <= %g with a %s buffer: even greedy draining "
                "idles %.3g of the time; use `bbsize size` for a larger buffer\n",
-               a.tgt.target_idle, sz, r.greedy.meas.idle);
+               a.tgt.target_idle, sz, greedy.idle);
     } else {
-        char md[160];
+        char md[200];
 
         bb_ctx_model_desc(&ctx, md, sizeof md);
         printf("lazy threshold %s (%.1f%% of the %s buffer): quiet %.4g (greedy %.4g), "
                "idle %.3g <= %g (greedy %.3g); EPS %g; %s\n",
-               th, S > 0 ? 100.0 * (double)r.best.threshold / (double)S : 0.0, sz,
-               r.best.meas.quiet, r.greedy.meas.quiet, r.best.meas.idle, a.tgt.target_idle,
-               r.greedy.meas.idle, a.eps, md);
+               th, 100.0 * frac, sz, best.quiet, greedy.quiet, best.idle, a.tgt.target_idle,
+               greedy.idle, a.eps, md);
     }
-    if (!r.monotone_idle)
+    if (!monotone)
         bb_warn("idle fraction was not monotone in the threshold on the grid; "
                 "the best threshold is the best of the points evaluated");
     bb_ctx_free(&ctx);
-    return r.feasible ? BB_EXIT_OK : BB_EXIT_NO;
+    return feasible ? BB_EXIT_OK : BB_EXIT_NO;
 }

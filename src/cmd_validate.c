@@ -28,9 +28,9 @@ static const struct argp_option options[] = {
     { NULL, 0, NULL, 0, "Scenario mode (bbsize-scenario(5)):", 60 },
     { "scenario", OPT_SCENARIO, "FILE", 0, "the system-level cross-check on this scenario "
       "instead; it takes --capacity, --pfs-bw (a plain number: bytes/s), --time-unit "
-      "(default: the median write burst), --resolution, --replications (default 5), "
-      "--seed (overrides the scenario's), --threads, --confidence, --max-memory (default "
-      "4GB), --max-events, --csv, --json, --quiet", 60 },
+      "(the median write burst when absent), --resolution, --replications (5 when "
+      "absent), --seed (overrides the scenario's), --threads, --confidence, --max-memory "
+      "(4GB when absent), --max-events, --csv, --json, --quiet", 60 },
     { "capacity", OPT_CAPACITY, "SIZE", 0, "override [storage] capacity (per buffer node)",
       60 },
     { 0 }
@@ -144,15 +144,15 @@ range_die(const char *arg, const char *why)
     exit(BB_EXIT_USAGE);
 }
 
-/* Parse SIZE or FIRST:LAST:STEP into quanta; *out is malloc'ed. */
+/* Parse SIZE or FIRST:LAST:STEP into bytes; *out is malloc'ed. */
 static size_t
-parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
+parse_sizes(const char *arg, double **out)
 {
     char buf[256], *part[3], *save = NULL, msg[256];
     bb_qty q[3];
     int np = 0;
     size_t n;
-    long *S;
+    double *S;
 
     if (strlen(arg) >= sizeof buf)
         range_die(arg, "too long");
@@ -171,7 +171,7 @@ parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
         S = malloc(sizeof *S);
         if (S == NULL)
             bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        S[0] = bb_ctx_size_to_quanta(ctx, &q[0]);
+        S[0] = q[0].v;
         *out = S;
         return 1;
     }
@@ -186,13 +186,26 @@ parse_sizes(const bb_ctx *ctx, const char *arg, long **out)
     if (S == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t k = 0; k < n; k++) {
-        bb_qty x = q[0];
-
-        x.v = q[0].v + (double)k * q[2].v;
-        S[k] = bb_ctx_size_to_quanta(ctx, &x);
+        S[k] = q[0].v + (double)k * q[2].v;
     }
     *out = S;
     return n;
+}
+
+static const char *
+verdict_text(const bb_valrow *r, const char *units, char *buf, size_t len)
+{
+    if (r->ag.v.kind == BBS_INCONCLUSIVE)
+        snprintf(buf, len, "inconclusive%s: ~%.0f more replications, or ~%.0f more %s each",
+                 r->ag.below_resolution ? " (below resolution)" : "",
+                 r->ag.v.more_replications, r->ag.v.more_units, units);
+    else if (r->ag.v.kind == BBS_AGREES)
+        snprintf(buf, len, "agrees");
+    else if (isfinite(r->ag.gap))
+        snprintf(buf, len, "gap %+.1f%%", 100.0 * r->ag.gap);
+    else
+        snprintf(buf, len, "gap (analytic 0)");
+    return buf;
 }
 
 int
@@ -201,12 +214,12 @@ bb_cmd_validate(int argc, char **argv)
     struct args a;
     bb_ctx ctx;
     bb_validation V;
-    const bb_simrun *run = &V.run;
     const bb_valrow *rows;
-    long *S = NULL;
+    double *S = NULL;
     size_t n, n_agree, n_inconc;
     char err[BB_ERRLEN];
-    int rc;
+    const char *units;
+    int rc, fluid;
 
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
@@ -214,84 +227,82 @@ bb_cmd_validate(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scenario)   /* the system-level cross-check: cmd_validate_scn.c */
         return bb_validate_scenario(&a.vs);
-    bb_ctx_load(&ctx, &a.base.common, a.base.file);
-    n = parse_sizes(&ctx, a.size_arg, &S);
+    n = parse_sizes(a.size_arg, &S);
+    bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
+    fluid = bba_front_kind(ctx.front) == BBA_MODEL_FLUID;
+    if (fluid && (a.base.sim.given & BB_SIM_GIVEN_MODE) && !a.base.sim.fluid)
+        bb_die(BB_EXIT_USAGE, "option '--mode %s': the continuous-time model answers this "
+               "workload, so its own simulation (fluid) checks it; give --model bernoulli or "
+               "--model chain to check a discrete model", bb_sim_mode_name(a.base.sim.mode));
+    if (!fluid && a.base.sim.fluid)
+        bb_die(BB_EXIT_USAGE, "option '--mode fluid': the %s model answers this workload; "
+               "give --model fluid to check the continuous-time one",
+               bba_model_kind_name(bba_front_kind(ctx.front)));
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     if (rc != BB_OK)
-        bb_die_lib(rc, err);
+        bb_ctx_die_answer(&ctx, rc, err);
     rows = V.rows;
     n_agree = V.n_agree;
     n_inconc = V.n_inconclusive;
+    units = fluid ? "s" : "time units";
 
     if (a.base.common.out.json) {
         json_t *arr = json_array();
 
-        for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run->sum[k];
-
+        for (size_t k = 0; k < n; k++)
             json_array_append_new(arr, json_pack(
-                "{s:I, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
-                "bb_size_quanta", (json_int_t)rows[k].S,
-                "bb_size_bytes", bb_ctx_quanta_to_bytes(&ctx, rows[k].S),
+                "{s:o, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
+                "bb_size_quanta", bb_json_quanta(rows[k].S_quanta),
+                "bb_size_bytes", rows[k].S_bytes,
                 "analytic_idle", rows[k].analytic,
-                "idle_mean", s->idle_mean,
-                "idle_ci_low", bb_json_real_or_null(s->idle_lo),
-                "idle_ci_high", bb_json_real_or_null(s->idle_hi),
+                "idle_mean", rows[k].idle.mean,
+                "idle_ci_low", bb_json_real_or_null(rows[k].idle.lo),
+                "idle_ci_high", bb_json_real_or_null(rows[k].idle.hi),
                 "agrees", rows[k].ag.covered,
                 "verdict", bbs_verdict_name(rows[k].ag.v.kind),
                 "below_resolution", rows[k].ag.below_resolution,
                 "more_replications", more_json(rows[k].ag.v.more_replications),
-                "more_time_units", more_json(rows[k].ag.v.more_units),
+                fluid ? "more_seconds" : "more_time_units", more_json(rows[k].ag.v.more_units),
                 "relative_gap", bb_json_real_or_null(rows[k].ag.gap),
                 "analytic_quiet", rows[k].quiet_analytic,
-                "quiet_mean", s->quiet_mean));
-        }
+                "quiet_mean", rows[k].quiet_mean));
         bb_json_print(arr);
     } else if (a.base.common.out.csv) {
         printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
                "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
-               "below_resolution,more_replications,more_time_units\n");
+               "below_resolution,more_replications,%s\n",
+               fluid ? "more_seconds" : "more_time_units");
         for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run->sum[k];
+            char sq[32] = "";
 
-            printf("%ld,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", rows[k].S,
-                   bb_ctx_quanta_to_bytes(&ctx, rows[k].S), rows[k].analytic, s->idle_mean,
-                   s->idle_lo, s->idle_hi, rows[k].ag.covered, rows[k].ag.gap,
-                   rows[k].quiet_analytic, s->quiet_mean, bbs_verdict_name(rows[k].ag.v.kind),
-                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
+            if (rows[k].S_quanta >= 0)
+                snprintf(sq, sizeof sq, "%ld", rows[k].S_quanta);
+            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", sq,
+                   rows[k].S_bytes, rows[k].analytic, rows[k].idle.mean, rows[k].idle.lo,
+                   rows[k].idle.hi, rows[k].ag.covered, rows[k].ag.gap, rows[k].quiet_analytic,
+                   rows[k].quiet_mean, bbs_verdict_name(rows[k].ag.v.kind),
+                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications,
+                   rows[k].ag.v.more_units);
         }
     } else {
-        char tus[64];
-
-        bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
         printf("%-14s %10s %10s %25s  %s\n", "buffer size", "analytic", "simulated",
                "CI", "verdict");
         for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &run->sum[k];
-            char sz[64], ci[64], verdict[128];
+            char sz[64], ci[64], verdict[160];
 
-            bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, rows[k].S));
-            snprintf(ci, sizeof ci, "[%.4g, %.4g]", s->idle_lo, s->idle_hi);
-            if (rows[k].ag.v.kind == BBS_INCONCLUSIVE)
-                snprintf(verdict, sizeof verdict, "inconclusive%s: ~%.0f more replications, "
-                         "or ~%.0f more time units each", rows[k].ag.below_resolution ? " (below resolution)" : "",
-                         rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
-            else if (rows[k].ag.v.kind == BBS_AGREES)
-                snprintf(verdict, sizeof verdict, "agrees");
-            else if (isfinite(rows[k].ag.gap))
-                snprintf(verdict, sizeof verdict, "gap %+.1f%%", 100.0 * rows[k].ag.gap);
-            else
-                snprintf(verdict, sizeof verdict, "gap (analytic 0)");
-            printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, s->idle_mean, ci,
-                   verdict);
+            bb_ctx_fmt_size(&ctx, sz, sizeof sz, rows[k].S_bytes);
+            snprintf(ci, sizeof ci, "[%.4g, %.4g]", rows[k].idle.lo, rows[k].idle.hi);
+            printf("%-14s %10.4g %10.4g %25s  %s\n", sz, rows[k].analytic, rows[k].idle.mean,
+                   ci, verdict_text(&rows[k], units, verdict, sizeof verdict));
         }
         printf("%zu of %zu sizes agree, %zu disagree, %zu inconclusive at %g%% confidence "
                "(tolerance +-%g); analytic model %s, %s applications simulated, %s draining, "
-               "%ld replications x %ld time units of %s, seed %llu, %.2f s\n",
+               "%s, seed %llu, %.2f s\n",
                n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
-               a.tol, bb_ctx_model_name(&ctx), bb_sim_mode_name(a.base.sim.mode),
-               a.base.sim.pol.lazy ? "lazy" : "greedy", a.base.sim.replications, run->horizon_units,
-               tus, (unsigned long long)a.base.sim.seed, run->wall_s);
+               a.tol, bba_model_kind_name(bba_front_kind(ctx.front)),
+               fluid ? "fluid" : bb_sim_mode_name(a.base.sim.mode),
+               a.base.sim.pol.lazy ? "lazy" : "greedy", V.how,
+               (unsigned long long)a.base.sim.seed, V.wall_s);
     }
     if (!a.base.common.out.json && !a.base.common.out.csv) {
         int any_below = 0;
@@ -302,13 +313,14 @@ bb_cmd_validate(int argc, char **argv)
                "inconclusive: the prediction is inside an interval wider than +-%g of it\n",
                a.tol);
         if (any_below) {
-            double N = (double)a.base.sim.replications * (double)run->horizon_units;
+            double N = (double)V.replications * V.horizon;
 
-            printf("below resolution: no idle unit in %.0f simulated units; idle fractions "
+            printf("below resolution: no idle %s in %.0f simulated %s; idle fractions "
                    "under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) cannot be told "
-                   "from 0, so these rows can neither agree nor disagree: simulate the time "
-                   "units given (--horizon or --replications)\n", N,
-                   -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N);
+                   "from 0, so these rows can neither agree nor disagree: simulate the %s "
+                   "given (--horizon or --replications)\n", fluid ? "time" : "unit", N,
+                   fluid ? "seconds" : "units",
+                   -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N, units);
         }
     }
     free(S);

@@ -8,13 +8,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "devload.h"
 #include "device_file.h"
 #include "readfile.h"
 
-/* The preset directories, in search order. */
-static const char *preset_dirs[] = { BBSIZE_SRCDATADIR "/devices", BBSIZE_DATADIR "/devices" };
-#define NDIRS (sizeof preset_dirs / sizeof preset_dirs[0])
 #define MAX_PRESETS 256
 
 static int
@@ -26,14 +24,16 @@ cmp_str(const void *a, const void *b)
 char *
 bb_device_presets(void)
 {
-    char *names[MAX_PRESETS], *out;
-    size_t n = 0, len = 1;
+    const char *dirs[BB_DATADIR_MAX];
+    char *names[MAX_PRESETS], *out, path[4096];
+    size_t n = 0, len = 1, ndirs = bb_datadirs(dirs);
 
-    for (size_t k = 0; k < NDIRS && n == 0; k++) {
-        DIR *dp = opendir(preset_dirs[k]);
+    for (size_t k = 0; k < ndirs && n == 0; k++) {
+        DIR *dp;
         struct dirent *de;
 
-        if (!dp)
+        snprintf(path, sizeof path, "%s/devices", dirs[k]);
+        if (!(dp = opendir(path)))
             continue;
         while ((de = readdir(dp)) && n < MAX_PRESETS) {
             size_t l = strlen(de->d_name);
@@ -75,12 +75,15 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
         preset = NULL;
     }
     if (preset) {
-        for (size_t k = 0; k < NDIRS && !text; k++) {
-                snprintf(buf, sizeof buf, "%s/%s.dev", preset_dirs[k], preset);
-                rc = bb_read_file(buf, BB_READ_TEXT, &text, &len, err, sizeof err);
-                if (rc != 0 && rc != BB_EXIT_NOINPUT)
-                    bb_die(rc, "%s", err);
-            }
+        const char *dirs[BB_DATADIR_MAX];
+        size_t ndirs = bb_datadirs(dirs);
+
+        for (size_t k = 0; k < ndirs && !text; k++) {
+            snprintf(buf, sizeof buf, "%s/devices/%s.dev", dirs[k], preset);
+            rc = bb_read_file(buf, BB_READ_TEXT, &text, &len, err, sizeof err);
+            if (rc != 0 && rc != BB_EXIT_NOINPUT)
+                bb_die(rc, "%s", err);
+        }
         if (!text) {
             char *list = bb_device_presets();
 
@@ -89,7 +92,7 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
             free(list);
             exit(BB_EXIT_USAGE);
         }
-        src = buf;
+        src = bb_datadir_shown(buf);
     } else {
         src = path;
         rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);

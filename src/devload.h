@@ -2,8 +2,8 @@
  * `bbsize device` and `bbsize bbarch` (bbsize-device(5)).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A preset NAME is NAME.dev in the first of the data directories
- * (BBSIZE_SRCDATADIR/devices, then BBSIZE_DATADIR/devices) that has it.
+ * A preset NAME is devices/NAME.dev in the first of the data directories
+ * (datadir.h) that has it, named relative to it in messages.
  * Both functions are src/ code: they read files and die with the
  * documented status on error. */
 #ifndef BBSIZE_SRC_DEVLOAD_H

@@ -203,14 +203,13 @@ bb_num_list_free(bb_num_list *l)
 void
 bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
 {
+    bba_question q = base->qn;
     char err[BB_ERRLEN];
     int rc;
 
     memset(sc, 0, sizeof *sc);
     sc->load_scale = load_scale;
     sc->pfs_bw_Bps = pfs_bw_Bps;
-    sc->ctx = *base;            /* borrowed workload and options */
-    sc->ctx.pf.pfs_bw_Bps = pfs_bw_Bps;
     sc->apps = calloc(base->wl.n, sizeof *sc->apps);
     if (sc->apps == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -218,24 +217,23 @@ bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
         sc->apps[i] = base->wl.apps[i];
         sc->apps[i].bw_Bps *= load_scale;
     }
-    memset(&sc->ctx.q, 0, sizeof sc->ctx.q);
-    memset(&sc->ctx.model, 0, sizeof sc->ctx.model);
-    rc = bba_quantize(sc->apps, base->wl.n, &sc->ctx.pf, &sc->ctx.q, err);
-    if (rc != BB_OK)
-        bb_die(BB_EXIT_DATAERR, "%s (load scale %g): %s", base->wl.source, load_scale, err);
-    rc = bba_model_init(&sc->ctx.model, sc->ctx.q.n, sc->ctx.q.b, sc->ctx.q.p, sc->ctx.q.B,
-                        sc->ctx.so.mem_limit_bytes, err);
-    if (rc != BB_OK)
+    q.apps = sc->apps;
+    q.pf.pfs_bw_Bps = pfs_bw_Bps;
+    q.pf.resolution = base->pf.resolution;   /* settled once, for the base */
+    q.progress = NULL;
+    rc = bba_front_new(&q, &sc->front, err);
+    if (rc != BB_OK) {
+        if (rc == BB_EINVAL || rc == BB_EDATA)
+            bb_die(BB_EXIT_DATAERR, "%s (load scale %g): %s", base->wl.source, load_scale, err);
         bb_die_lib(rc, err);
-    bb_ctx_attach_bursts(&sc->ctx);
+    }
 }
 
 void
 bb_scenario_free(bb_scenario *sc)
 {
-    bba_onoff_free(&sc->ctx.onoff);
-    bba_model_free(&sc->ctx.model);
-    bba_quantized_free(&sc->ctx.q);
+    bba_front_free(sc->front);
+    sc->front = NULL;
     free(sc->apps);
     sc->apps = NULL;
 }
@@ -259,12 +257,12 @@ progress(void *ctx, size_t done, size_t total)
 
 void
 bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
-            const bba_solver_opts *so, int nthreads, bba_sweep_out *out)
+            int nthreads, bba_sweep_out *out)
 {
     char err[BB_ERRLEN];
     int rc;
 
-    rc = bb_sweep_run(pts, n, so, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
+    rc = bb_sweep_run(pts, n, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
                       NULL, out, err);
 
     if (rc != BB_OK)

@@ -32,12 +32,13 @@ void bb_qty_list_free(bb_qty_list *l);
 void bb_num_list_free(bb_num_list *l);
 
 /* One workload variant: every bandwidth times load_scale, PFS bandwidth
- * pfs_bw_Bps; ctx is a copy of the base context with its own quantisation
- * and model (use the bb_ctx_* helpers on it). */
+ * pfs_bw_Bps, answered by its own front (answer.h) at the base's
+ * resolution, so that the variant with scale 1 and the base's PFS
+ * bandwidth answers as the base does. */
 typedef struct {
     double load_scale;
     double pfs_bw_Bps;
-    bb_ctx ctx;
+    bba_front *front;
     bba_app *apps;
 } bb_scenario;
 
@@ -52,6 +53,6 @@ int bb_grid_threads(void);
 /* bb_grid_run: evaluate pts on nthreads threads with progress when enabled;
  * exits with the library's status and message on the first failing point. */
 void bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
-                 const bba_solver_opts *so, int nthreads, bba_sweep_out *out);
+                 int nthreads, bba_sweep_out *out);
 
 #endif

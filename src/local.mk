@@ -11,6 +11,9 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/workload_csv.c src/formats/workload_csv.h \
 	src/formats/systems.c src/formats/systems.h \
 	src/formats/darshan.c src/formats/darshan.h \
+	src/formats/dxt.c src/formats/dxt.h \
+	src/formats/timeline.c src/formats/timeline.h \
+	src/formats/fitjob.c src/formats/fitjob.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h \
 	src/formats/scenario_keys.c src/formats/scenario_keys.h \
 	src/formats/job_keys.c src/formats/job_keys.h \
@@ -26,14 +29,14 @@ nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 bin_PROGRAMS += src/bbsize
 src_bbsize_SOURCES = \
 	src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
-	src/cli.c src/cli.h src/options.c src/options.h src/outfile.c src/outfile.h \
+	src/cli.c src/cli.h src/datadir.c src/datadir.h src/options.c src/options.h src/outfile.c src/outfile.h \
 	src/devload.c src/devload.h src/topoload.c src/topoload.h \
-	src/simcli.c src/simcli.h src/valrun.c src/valrun.h \
+	src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
 	src/scnrun.c src/scnrun.h src/scnmode.h \
 	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
 	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
-	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/cmd_report.c \
+	src/cmd_systems.c src/cmd_sweep.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
 	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
 	src/report/doc.c src/report/doc.h src/report/report.h \
 	src/report/compute.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c

@@ -15,6 +15,7 @@
 #include "bbmpi.h"
 #include "cli.h"
 #include "commands.h"
+#include "datadir.h"
 #include "mpistart.h"
 
 #ifdef HAVE_MPI
@@ -38,7 +39,7 @@ static const struct {
     { "sweep", bb_cmd_sweep, "idle and quiet fractions over a grid of sizes, thresholds, loads" },
     { "report", bb_cmd_report, "what-if report (HTML with SVG plots, or Markdown)" },
     { "systems", bb_cmd_systems, "platform presets of real machines (for --system NAME)" },
-    { "fit", bb_cmd_fit, "workload rows from darshan-parser logs (fit darshan FILE...)" },
+    { "fit", bb_cmd_fit, "a workload from Darshan logs, bursts included (fit darshan PATH...)" },
     { "generate", bb_cmd_generate, "a random workload as in the paper (Section 4.3)" },
     /* the validation simulator */
     { "simulate", bb_cmd_simulate, "discrete-event simulation with confidence intervals" },
@@ -142,6 +143,7 @@ main(int argc, char **argv)
     if (bb_mpi_start(&argc, &argv) && bbs_mpi_rank() != 0)
         quiet_rank();
     gsl_set_error_handler_off();
+    bb_datadir_init(argv[0]);
     bb_limits_init();
     bb_options_init();
     argp_err_exit_status = BB_EXIT_USAGE;

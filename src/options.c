@@ -227,7 +227,7 @@ bb_options_init(void)
 
 enum {
     OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
-    OPT_SYSTEM
+    OPT_SYSTEM, OPT_MODEL
 };
 
 static const struct argp_option common_options[] = {
@@ -236,16 +236,23 @@ static const struct argp_option common_options[] = {
       "PFS bandwidth B, e.g. 1.45TB/s (plain number: data units per time unit)", 1 },
     { "bb-bw", OPT_BB_BW, "RATE", 0, "burst-buffer bandwidth B_BB (optional)", 1 },
     { "time-unit", OPT_TIME_UNIT, "DURATION", 0,
-      "the model's time unit, e.g. 60s or 1min (default 1 s)", 1 },
+      "the time unit of p and of plain numbers, e.g. 60s or 1min (default: the "
+      "file's, else the preset's, else 1 s with a warning)", 1 },
     { "resolution", OPT_RESOLUTION, "R", 0,
-      "quanta per PFS bandwidth and time unit (default 100, as in the paper)", 1 },
+      "quanta per PFS bandwidth and time unit (default: doubled from 100, the "
+      "paper's, until the size moves by less than 0.1%)", 1 },
+    { "model", OPT_MODEL, "NAME", 0,
+      "which model answers (default: auto, which is bernoulli without a burst "
+      "column, else fluid): bernoulli (the paper's chain), chain (the ON/OFF "
+      "chain at the time unit) or fluid (continuous time)", 1 },
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,
       "stationary solver: fft (FFT Wiener-Hopf GMRES, default), banded (GTH "
       "elimination), umfpack (sparse LU) or gauss-seidel (iterative)", 2 },
     { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse models and runs needing more memory than this (default 75% of RAM)", 2 },
+      "refuse models and runs needing more memory than this (default 75% of "
+      "physical memory)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
     { 0 }
@@ -289,6 +296,18 @@ common_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_SYSTEM:
         c->system = arg;
+        break;
+    case OPT_MODEL:
+        if (strcmp(arg, "auto") == 0)
+            c->model = BBA_MODEL_AUTO;
+        else if (strcmp(arg, "bernoulli") == 0)
+            c->model = BBA_MODEL_BERNOULLI;
+        else if (strcmp(arg, "chain") == 0)
+            c->model = BBA_MODEL_CHAIN;
+        else if (strcmp(arg, "fluid") == 0)
+            c->model = BBA_MODEL_FLUID;
+        else
+            usage_die(state, "model", "give auto, bernoulli, chain or fluid");
         break;
     case OPT_SOLVER:
         c->solver_set = 1;
@@ -456,6 +475,27 @@ bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy
     }
 }
 
+void
+bb_policy_drain(const bb_policy_opts *p, bba_drain *d)
+{
+    d->lazy = p->lazy;
+    d->eps = p->eps;
+    d->threshold_is_bytes = p->lazy && p->threshold_is_size;
+    d->threshold = !p->lazy ? 0 : p->threshold_is_size ? p->threshold_size.v : p->threshold_frac;
+}
+
+void
+bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_bytes)
+{
+    if (p->lazy && p->threshold_is_size && p->threshold_size.v > S_bytes) {
+        char a[64], b[64];
+
+        bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
+        bb_ctx_fmt_size(ctx, b, sizeof b, S_bytes);
+        bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+    }
+}
+
 enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
 
 static const struct argp_option policy_options[] = {
@@ -463,7 +503,7 @@ static const struct argp_option policy_options[] = {
     { "policy", OPT_POL_POLICY, "greedy|lazy", 0, "draining policy (default greedy)", 3 },
     { "threshold", OPT_POL_THRESHOLD, "T", 0,
       "lazy threshold: a fraction of the buffer size in [0, 1], or a size with a "
-      "unit (default 0; implies --policy lazy)", 3 },
+      "unit; giving one implies --policy lazy, and --policy lazy alone means 0", 3 },
     { "empty-prob", OPT_POL_EPS, "EPS", 0,
       "lazy: probability of draining below the threshold (default 0.01)", 3 },
     { 0 }

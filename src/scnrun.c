@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
 #include "vef_file.h"
 #include "alloc_file.h"
 #include "sizedist_file.h"
@@ -225,7 +226,8 @@ bb_scn_free(bb_scn_run *R)
 bbs_sizedist *
 bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
 {
-    static const char *dirs[] = { BBSIZE_SRCDATADIR "/vef", BBSIZE_DATADIR "/vef" };
+    const char *dirs[BB_DATADIR_MAX];
+    size_t ndirs = bb_datadirs(dirs);
     char path[2048], err[BB_ERRLEN];
     const bbs_sizemodel *m = NULL;
     bbs_sizedist *d;
@@ -236,17 +238,17 @@ bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
     if (v->kind == BBS_VEF_DCNW) {
         m = bbs_sizemodel_find(v->model);
         path[0] = '\0';
-        for (int i = 0; i < 2 && !path[0]; i++) {
+        for (size_t i = 0; i < ndirs && !path[0]; i++) {
             FILE *fp;
-            snprintf(path, sizeof path, "%s/%s", dirs[i], m->file);
+            snprintf(path, sizeof path, "%s/vef/%s", dirs[i], m->file);
             if ((fp = fopen(path, "rb")))
                 fclose(fp);
             else
                 path[0] = '\0';
         }
         if (!path[0])
-            bb_die(BB_EXIT_NOINPUT, "size table %s of model %s not found in %s", m->file, m->name,
-                   dirs[1]);
+            bb_die(BB_EXIT_NOINPUT, "size table vef/%s of model %s not found in the data "
+                   "directory %s", m->file, m->name, ndirs ? dirs[ndirs - 1] : "(none found)");
     } else if (override) {
         snprintf(path, sizeof path, "%s", override);
     } else if (v->model[0] == '/' || !strchr(trace, '/')) {
@@ -255,7 +257,7 @@ bb_trace_load_sizes(const bbs_vef *v, const char *trace, const char *override)
         snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(trace, '/') - trace), trace, v->model);
     }
     text = bb_read_or_die(path, &len, BB_READ_TEXT);
-    rc = bbs_sizedist_parse(&d, path, text, len, m ? m->unit_bytes : 1.0,
+    rc = bbs_sizedist_parse(&d, bb_datadir_shown(path), text, len, m ? m->unit_bytes : 1.0,
                             m ? m->tail : BBS_TAIL_NONE, err);
     free(text);
     if (rc)

@@ -17,10 +17,11 @@ enum {
 
 static const struct argp_option sim_options[] = {
     { 0, 0, 0, 0, "Simulation:", 2 },
-    { "mode", OPT_MODE, "bernoulli|periodic|onoff", 0,
+    { "mode", OPT_MODE, "bernoulli|periodic|onoff|fluid", 0,
       "application model: Bernoulli (the Markov model's own), quasi-periodic "
-      "(Algorithm 3) or onoff (ON/OFF phases with the workload's burst column, the "
-      "bursts model's own); default bernoulli", 2 },
+      "(Algorithm 3), onoff (ON/OFF phases with the workload's burst column, the "
+      "bursts model's own) or fluid (the same sources in continuous time, no time "
+      "unit and no quanta); default bernoulli", 2 },
     { "confidence", OPT_CONF, "LEVEL", 0, "confidence level in (0, 1) (default 0.95)", 2 },
     { "noise", OPT_NOISE, "U", 0, "periodic: burst-length noise u in [0, 1) (default 0)", 2 },
     { "d-min", OPT_DMIN, "D", 0,
@@ -48,8 +49,12 @@ sim_parse(int key, char *arg, struct argp_state *state)
             o->mode = BBS_BB_PERIODIC;
         else if (strcmp(arg, "onoff") == 0)
             o->mode = BBS_BB_ONOFF;
+        else if (strcmp(arg, "fluid") == 0)
+            o->fluid = 1;
         else
-            bb_opt_die("mode", "'%s' is not bernoulli, periodic or onoff", arg);
+            bb_opt_die("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
+        if (strcmp(arg, "fluid") != 0)
+            o->fluid = 0;   /* the last --mode counts */
         break;
     case OPT_CONF:
         o->confidence = bb_opt_fraction_open("confidence", arg);
@@ -161,7 +166,7 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--solver";
     if (c->out.progress)
         return "--progress";
-    if (o->given & 1u << (OPT_MODE - OPT_MODE))
+    if (o->given & BB_SIM_GIVEN_MODE)
         return "--mode";
     if (!reps && (o->given & 1u << (OPT_CONF - OPT_MODE)))
         return "--confidence";
@@ -181,6 +186,22 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--policy or --threshold";
     if (o->pol.eps != 0.01)
         return "--empty-prob";
+    return NULL;
+}
+
+const char *
+bb_simargs_fluid_foreign(const bb_simargs *a)
+{
+    const bb_simopts *o = &a->sim;
+
+    if (o->given & 1u << (OPT_NOISE - OPT_MODE))
+        return "--noise";
+    if (o->given & 1u << (OPT_DMIN - OPT_MODE))
+        return "--d-min";
+    if (a->common.resolution)
+        return "--resolution";
+    if (a->common.solver_set)
+        return "--solver";
     return NULL;
 }
 
@@ -241,11 +262,11 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     memset(run, 0, sizeof *run);
     run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
     run->warmup_units = o->warmup_arg ? units_whole("warmup", o->warmup_arg, tu, 0) : 0;
-    b->n = ctx->q.n;
-    b->b = ctx->q.b;
-    b->p = ctx->q.p;
-    b->B = ctx->q.B;
-    b->bb_bw = ctx->q.bb_bw;
+    b->n = ctx->q->n;
+    b->b = ctx->q->b;
+    b->p = ctx->q->p;
+    b->B = ctx->q->B;
+    b->bb_bw = ctx->q->bb_bw;
     b->mode = o->mode;
     b->horizon_units = run->horizon_units;
     b->warmup_units = run->warmup_units;
@@ -253,17 +274,17 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->noise = o->noise;
     b->seed = o->seed;
     if (o->mode == BBS_BB_ONOFF)
-        b->burst_tu = ctx->q.burst_tu; /* 1/(1 - p_i) where the file has none */
+        b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
                 bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
-            run->period_tu = malloc(ctx->q.n * sizeof *run->period_tu);
+            run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
             if (run->period_tu == NULL)
                 bb_die(BB_EXIT_SOFTWARE, "out of memory");
-            for (size_t i = 0; i < ctx->q.n; i++) {
+            for (size_t i = 0; i < ctx->q->n; i++) {
                 double d = ctx->wl.apps[i].period_s;
 
                 if (!(d > 0))
@@ -352,26 +373,37 @@ on_progress(void *pctx, size_t done, size_t total)
     p->shown = 1;
 }
 
-void
-bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
+double
+bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, const void *uctx,
+                 const bb_simopts *o, const bb_outopts *out, const char *what)
 {
-    unit_ctx u = { run->cfg, (size_t)o->replications };
     progress pr;
     char err[BB_ERRLEN];
+    double wall;
     int rc;
 
-    (void)ctx;
-    pr.enabled = bb_progress_enabled(&ctx->opt->out);
+    pr.enabled = bb_progress_enabled(out);
     pr.shown = 0;
-    pr.what = run->nsizes > 1 ? "validate" : "simulate";
+    pr.what = what;
     clock_gettime(CLOCK_MONOTONIC, &pr.t0);
-    rc = bbs_replicate_run(run->nsizes * u.R, sizeof *run->res, run->res, sim_unit, &u,
-                           o->threads, on_progress, &pr, err);
-    run->wall_s = since(&pr.t0);
+    rc = bbs_replicate_run(n, result_size, results, fn, uctx, o->threads, on_progress, &pr, err);
+    wall = since(&pr.t0);
     if (pr.shown)
         fputc('\n', stderr);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    return wall;
+}
+
+void
+bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
+{
+    unit_ctx u = { run->cfg, (size_t)o->replications };
+    char err[BB_ERRLEN];
+    int rc;
+
+    run->wall_s = bb_sim_run_units(run->nsizes * u.R, sizeof *run->res, run->res, sim_unit, &u,
+                                   o, &ctx->opt->out, run->nsizes > 1 ? "validate" : "simulate");
     for (size_t k = 0; k < run->nsizes; k++) {
         rc = bbs_bb_summarize(run->res + k * u.R, u.R, o->confidence, &run->sum[k], err);
         if (rc != BB_OK)

@@ -14,6 +14,7 @@
 typedef struct {
     bb_policy_opts pol;
     bbs_bb_mode mode;
+    int fluid;                 /* --mode fluid (simfluid.c; mode is unused) */
     const char *horizon_arg;   /* NULL: 1000 time units */
     const char *d_min_arg;     /* NULL: periods from the workload file */
     const char *warmup_arg;    /* NULL: 0 */
@@ -25,8 +26,11 @@ typedef struct {
     bb_runopts run;            /* as parsed by the runs child (options.h); the
                                   fields above hold the resolved values */
     unsigned given;            /* which of --mode, --confidence, --noise, --d-min,
-                                  --warmup were given (bb_simargs_foreign) */
+                                  --warmup were given (bb_simargs_foreign):
+                                  BB_SIM_GIVEN_MODE for --mode */
 } bb_simopts;
+
+#define BB_SIM_GIVEN_MODE 1u
 
 /* The argp child parsing bb_simopts (child input index 1). */
 extern const struct argp bb_simopts_argp;
@@ -61,6 +65,11 @@ error_t bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *s
 enum { BB_SCN_ALLOW_PLATFORM = 1, BB_SCN_ALLOW_REPS = 2 };
 const char *bb_simargs_foreign(const bb_simargs *a, unsigned allow);
 
+/* bb_simargs_fluid_foreign: the first option given that --mode fluid does
+ * not take (--noise, --d-min: periodic only; --resolution, --solver: no
+ * quanta, no solver), or NULL. */
+const char *bb_simargs_fluid_foreign(const bb_simargs *a);
+
 /* A prepared simulation: one configuration per buffer size. */
 typedef struct {
     bbs_bb_config base;        /* everything but S and the policy */
@@ -86,6 +95,40 @@ void bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
 void bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o);
 
 void bb_simrun_free(bb_simrun *run);
+
+/* bb_sim_run_units: run units 0 .. n-1 of fn on o->threads threads
+ * (replicate.h), with progress on stderr ("bbsize WHAT: i/n
+ * replications") after 2 s when out enables it; returns the wall time, s.
+ * Exits with the lowest failed unit's message on failure. */
+double bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn,
+                        const void *uctx, const bb_simopts *o, const bb_outopts *out,
+                        const char *what);
+
+/* The workload's applications as continuous-time sources (bytes/s and
+ * seconds): the burst is the mean ON period, an application without one
+ * enters memoryless (bba_app_on_period), with a warning when the time unit
+ * is a default nobody chose.  Exits 65 naming the file, line and field of a
+ * source whose periods are not finite. */
+typedef struct {
+    double *rate, *p, *on;
+    size_t memoryless;     /* applications with phases and no burst */
+} bb_fluid_sources;
+void bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s);
+void bb_fluid_sources_free(bb_fluid_sources *s);
+/* bb_fluid_config_make: one replication's configuration for a buffer of S
+ * bytes under o (policy, seed; horizon and warm-up given in seconds or
+ * derived, bbs_fluid_default_times), the sources borrowed from src;
+ * *horizon_s and *warmup_s receive them.  Exits 64 on bad options. */
+void bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sources *src,
+                          double S, bbs_fluid_config *c, double *horizon_s, double *warmup_s);
+/* bb_fluid_phased: the sources with phases (0 < p < 1, rate > 0). */
+size_t bb_fluid_phased(const bbs_fluid_config *c);
+
+/* bb_simulate_fluid: `bbsize simulate --mode fluid` (simfluid.c): the
+ * workload's applications as continuous-time ON/OFF sources into a buffer
+ * of bb_size bytes (sim/fluid.h); prints text or JSON.  Exits 64/65 on
+ * bad options or data, 2 beyond the bounds.  Returns the exit status. */
+int bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size);
 
 const char *bb_sim_mode_name(bbs_bb_mode m);
 

@@ -14,7 +14,6 @@ extern void openblas_set_num_threads(int) __attribute__((weak));
 
 typedef struct {
     const bba_sweep_point *pts;
-    const bba_solver_opts *so;
 } sweep_ctx;
 
 /* A unit never fails: a point's failure is part of its result, so the
@@ -25,16 +24,15 @@ point_unit(size_t unit, void *result, const void *ctx, char *err)
     const sweep_ctx *c = ctx;
 
     (void)err;
-    bba_sweep_eval_point(&c->pts[unit], c->so, result);
+    bba_sweep_eval_point(&c->pts[unit], result);
     return BB_OK;
 }
 
 int
-bb_sweep_run(const bba_sweep_point *pts, size_t n, const bba_solver_opts *so,
-             int nthreads, bb_sweep_progress_fn cb, void *cb_ctx,
+bb_sweep_run(const bba_sweep_point *pts, size_t n, int nthreads, bb_sweep_progress_fn cb, void *cb_ctx,
              bba_sweep_out *out, char *err)
 {
-    sweep_ctx c = { pts, so };
+    sweep_ctx c = { pts };
     int rc;
 
     if (nthreads < 1)

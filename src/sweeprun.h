@@ -17,8 +17,7 @@ typedef void (*bb_sweep_progress_fn)(void *ctx, size_t done, size_t total);
  * (>= 1).  Every point is evaluated even when some fail; returns BB_OK, or
  * the status of the lowest-index failing point with "point I: message"
  * (I 1-based) in err; BB_EINVAL for nthreads < 1. */
-int bb_sweep_run(const bba_sweep_point *pts, size_t n, const bba_solver_opts *so,
-                 int nthreads, bb_sweep_progress_fn cb, void *cb_ctx,
+int bb_sweep_run(const bba_sweep_point *pts, size_t n, int nthreads, bb_sweep_progress_fn cb, void *cb_ctx,
                  bba_sweep_out *out, char *err);
 
 #endif

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,61 +12,180 @@
 
 typedef struct {
     const bb_ctx *ctx;
+    const double *S;
+    const bba_drain *d;          /* NULL: the policy of each discrete config */
     const bb_simrun *run;
 } eval_ctx;
 
-/* One analytic evaluation per size, as units of the thread pool (bba_eval
- * only reads the model), stored by index. */
+/* One answer of the front door per size, as units of the thread pool (a
+ * front is read-only), stored by index. */
 static int
 eval_unit(size_t k, void *result, const void *vctx, char *err)
 {
     const eval_ctx *ec = vctx;
     bb_valrow *r = result;
-    bba_eval_result ev;
-    int rc = bba_eval(&ec->ctx->model, ec->run->cfg[k].S, &ec->run->cfg[k].pol,
-                      &ec->ctx->so, &ev, NULL, err);
+    bba_drain d;
+    bba_answer a;
+    int rc;
 
+    if (ec->run) {
+        const bbs_bb_config *c = &ec->run->cfg[k];
+        double q = ec->ctx->q->quantum_bytes;
+
+        d = (bba_drain){ c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
+    } else {
+        d = *ec->d;
+    }
+    rc = bba_front_idle(ec->ctx->front, ec->S[k], &d, &a, err);
     if (rc != BB_OK)
         return rc;
-    r->S = ec->run->cfg[k].S;
-    r->analytic = ev.meas.idle;
-    r->quiet_analytic = ev.meas.quiet;
+    r->S_bytes = a.S_bytes;
+    r->S_quanta = a.S_quanta;
+    r->analytic = a.idle;
+    r->quiet_analytic = a.quiet;
     return BB_OK;
 }
 
+/* The continuous-time simulation: size k's replication r is unit
+ * k R + r, and uses the streams of replication r (common random numbers
+ * across sizes, as the discrete runs). */
+typedef struct {
+    const bbs_fluid_config *cfg;
+    size_t R;
+} fluid_units;
+
+static int
+fluid_unit(size_t u, void *result, const void *vctx, char *err)
+{
+    const fluid_units *f = vctx;
+
+    return bbs_fluid_run(&f->cfg[u / f->R], (uint64_t)(u % f->R), result, err);
+}
+
+static int
+simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const double *S,
+               size_t n, char *err)
+{
+    bb_fluid_sources src;
+    bbs_fluid_config *cfg = calloc(n, sizeof *cfg);
+    bbs_fluid_result *res;
+    fluid_units fu;
+    size_t R = (size_t)o->replications;
+    double H = 0, W = 0, ev = 0, by = 0;
+    char detail[256], hs[64], ws[64];
+    int rc = BB_OK;
+
+    if (cfg == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu sizes", n);
+    bb_fluid_sources_make(ctx, &src);
+    for (size_t k = 0; k < n; k++) {
+        double e1, b1;
+
+        bb_fluid_config_make(ctx, o, &src, S[k], &cfg[k], &H, &W);
+        bbs_fluid_estimate(&cfg[k], &e1, &b1);
+        ev += e1 * (double)R;
+        by = fmax(by, b1);
+    }
+    snprintf(detail, sizeof detail, "%zu sizes x %zu replications of %.3g s, %.3g phase "
+             "changes per second", n, R, H + W, bbs_fluid_event_rate(&cfg[0]));
+    bb_limits_check("the simulation", ev, by * (o->threads > 0 ? o->threads : 64), detail,
+                    "--horizon, --warmup, --replications or fewer sizes");
+    res = calloc(n * R, sizeof *res);
+    if (res == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu replications", n * R);
+        goto out;
+    }
+    fu.cfg = cfg;
+    fu.R = R;
+    V->wall_s = bb_sim_run_units(n * R, sizeof *res, res, fluid_unit, &fu, o, &ctx->opt->out,
+                                 n > 1 ? "validate" : "simulate");
+    for (size_t k = 0; k < n && rc == BB_OK; k++) {
+        bbs_fluid_summary s;
+
+        rc = bbs_fluid_summarize(res + k * R, R, o->confidence, &s, err);
+        V->rows[k].idle = s.idle;
+        V->rows[k].quiet_mean = s.quiet.mean;
+    }
+    V->replications = (long)R;
+    V->horizon = H;
+    bb_fmt_duration(hs, sizeof hs, H);
+    bb_fmt_duration(ws, sizeof ws, W);
+    snprintf(V->how, sizeof V->how, "%zu replications x %s after a warm-up of %s", R, hs, ws);
+out:
+    free(res);
+    free(cfg);
+    bb_fluid_sources_free(&src);
+    return rc;
+}
+
 int
-bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const long *S,
+bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const double *S,
                   size_t n, double tol, char *err)
 {
     eval_ctx ec;
+    bba_drain d;
+    long *Sq = NULL;
     int rc;
 
     memset(V, 0, sizeof *V);
-    bb_sim_prepare(&V->run, ctx, o, S, n);
+    V->fluid = bba_front_kind(ctx->front) == BBA_MODEL_FLUID;
     V->rows = calloc(n, sizeof *V->rows);
     if (V->rows == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
     V->n = n;
+    memset(&ec, 0, sizeof ec);
+    ec.ctx = ctx;
+    ec.S = S;
+    if (!V->fluid) {
+        Sq = malloc(n * sizeof *Sq);
+        if (Sq == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
+        for (size_t k = 0; k < n; k++)
+            Sq[k] = bba_size_quanta(S[k], ctx->q->quantum_bytes);
+        bb_sim_prepare(&V->run, ctx, o, Sq, n);
+        free(Sq);
+        ec.run = &V->run;
+    } else {
+        bb_policy_drain(&o->pol, &d);
+        ec.d = &d;
+    }
     /* The analytic side first: it refuses what it cannot solve before the
      * simulation starts. */
-    ec.ctx = ctx;
-    ec.run = &V->run;
     rc = bbs_replicate_run(n, sizeof *V->rows, V->rows, eval_unit, &ec, o->threads, NULL, NULL,
                            err);
     if (rc != BB_OK)
         return rc;
-    bb_sim_execute(&V->run, ctx, o);
-    for (size_t k = 0; k < n; k++) {
-        const bbs_bb_summary *s = &V->run.sum[k];
-        /* The interval is made for a fraction (bbs_ci_fraction): no idle
-         * unit at all in N simulated units gives the Clopper-Pearson [0,
-         * about 3.7/N at 95%]: a 1e-6 prediction cannot be resolved by
-         * 15,000 units, and the verdict says so rather than agreeing. */
-        bbs_ci ci = { s->idle_mean, s->idle_lo, s->idle_hi, 0.5 * (s->idle_hi - s->idle_lo),
-                      s->level, (uint64_t)s->replications };
+    if (V->fluid) {
+        rc = simulate_fluid(V, ctx, o, S, n, err);
+        if (rc != BB_OK)
+            return rc;
+    } else {
+        char tus[64];
 
-        rc = bbs_agreement_judge(V->rows[k].analytic, &ci, (double)o->replications,
-                                 (double)V->run.horizon_units, tol, &V->rows[k].ag, err);
+        bb_sim_execute(&V->run, ctx, o);
+        for (size_t k = 0; k < n; k++) {
+            const bbs_bb_summary *s = &V->run.sum[k];
+
+            /* The interval is made for a fraction (bbs_ci_fraction): no
+             * idle unit at all in N simulated units gives the
+             * Clopper-Pearson [0, about 3.7/N at 95%]: a 1e-6 prediction
+             * cannot be resolved by 15,000 units, and the verdict says so
+             * rather than agreeing. */
+            V->rows[k].idle = (bbs_ci){ s->idle_mean, s->idle_lo, s->idle_hi,
+                                        0.5 * (s->idle_hi - s->idle_lo), s->level,
+                                        (uint64_t)s->replications };
+            V->rows[k].quiet_mean = s->quiet_mean;
+        }
+        V->replications = o->replications;
+        V->horizon = (double)V->run.horizon_units;
+        V->wall_s = V->run.wall_s;
+        bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
+        snprintf(V->how, sizeof V->how, "%ld replications x %ld time units of %s",
+                 o->replications, V->run.horizon_units, tus);
+    }
+    for (size_t k = 0; k < n; k++) {
+        rc = bbs_agreement_judge(V->rows[k].analytic, &V->rows[k].idle, (double)V->replications,
+                                 V->horizon, tol, &V->rows[k].ag, err);
         if (rc != BB_OK)
             return rc;
         V->n_agree += V->rows[k].ag.v.kind == BBS_AGREES;
@@ -78,6 +198,7 @@ void
 bb_validation_free(bb_validation *V)
 {
     free(V->rows);
-    bb_simrun_free(&V->run);
+    if (!V->fluid)
+        bb_simrun_free(&V->run);
     memset(V, 0, sizeof *V);
 }

@@ -1,7 +1,11 @@
 /* valrun.h: the computation of `bbsize validate` on a loaded workload,
  * shared by the command and by `bbsize report --validate` (which calls it
- * in-process): per buffer size, the analytic idle and quiet fractions, the
- * simulated replications, and the row's agreement (sim/crosscheck.h).
+ * in-process): per buffer size, the front door's idle and quiet fractions
+ * (analytic/answer.h), the simulated replications, and the row's
+ * agreement (sim/crosscheck.h).  The simulation is the model's own: the
+ * discrete simulator (sim/bb.h, --mode bernoulli, periodic or onoff) for
+ * the discrete models, the continuous-time one (sim/fluid.h) for the fluid
+ * model.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_VALRUN_H
 #define BBSIZE_SRC_VALRUN_H
@@ -9,27 +13,35 @@
 #include "simcli.h"
 
 typedef struct {
-    long S;                      /* quanta */
+    double S_bytes;
+    long S_quanta;               /* -1 for the fluid model */
     double analytic, quiet_analytic;
-    bbs_agreement ag;            /* against run.sum[k]'s idle interval */
+    bbs_ci idle;                 /* simulated idle fraction */
+    double quiet_mean;           /* simulated quiet fraction */
+    bbs_agreement ag;            /* analytic against idle */
 } bb_valrow;
 
 typedef struct {
-    bb_simrun run;               /* the simulation: run.sum[k] beside rows[k] */
+    int fluid;                   /* continuous time: run unused */
+    bb_simrun run;               /* the discrete simulation */
     bb_valrow *rows;             /* n rows, one per size */
     size_t n, n_agree, n_inconclusive;
+    long replications;
+    double horizon;              /* per replication: time units, or s (fluid) */
+    char how[256];               /* "15 replications x 1000 time units of 1 min" */
+    double wall_s;
 } bb_validation;
 
-/* bb_validation_run: the n sizes S (quanta) of the loaded workload and
+/* bb_validation_run: the n sizes S (bytes) of the loaded workload and
  * platform ctx under the simulation options o, at relative tolerance tol.
  * The analytic side runs first (on o->threads threads): a size it cannot
  * solve returns its status with the message in err before anything is
  * simulated (V is then empty: bb_validation_free is still safe).  The
  * simulation exits as bb_sim_prepare and bb_sim_execute do (src/ code).
- * The interval of a row is the fraction interval of bbs_bb_summarize; the
- * verdict is bbs_agreement_judge's. */
-int bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const long *S,
-                      size_t n, double tol, char *err);
+ * The interval of a row is the fraction interval of the simulator's
+ * summary; the verdict is bbs_agreement_judge's. */
+int bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o,
+                      const double *S, size_t n, double tol, char *err);
 void bb_validation_free(bb_validation *V);
 
 #endif

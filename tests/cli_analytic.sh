@@ -47,7 +47,7 @@ t_close "idle below 1e-308 is given as log10" "$(json_num log10_idle_fraction "$
 t_match "idle prints 10^x below the double range" "^idle 10\^-418\.76" "$T/tiny.txt"
 # Without a resolution, idle doubles it until the answer settles and says by how much.
 "$BBSIZE" idle --bb-size 2TB >"$T/auto.txt"
-t_match "idle reports the measured change of doubling R" "resolution [0-9]+ \(doubling it moves idle by" "$T/auto.txt"
+t_match "idle reports the measured change of doubling R" "resolution [0-9]+ \(doubling it moves the size for the target by" "$T/auto.txt"
 
 # size agrees with idle: the answer meets the target and one quantum less does not.
 "$BBSIZE" generate --seed 7 -o "$T/paper.csv"

@@ -7,7 +7,7 @@ set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 
-echo 1..17
+echo 1..16
 
 if "$BBSIZE" device --help | grep -q -- "--pattern"; then ok "--help"; else no "--help"; fi
 
@@ -45,5 +45,3 @@ printf 'model = table\ncapacity_bytes = 1e12\nrequest_sizes_bytes = 0\nread_rate
 expect 65 "rate.dev:4: field 'read_rates_MiBps': 0 is not a positive number" "zero rate" -- --device "$tmp/rate.dev" --pattern randread
 expect 64 "does not fit" "file beyond the device" -- --preset intel-d3-s4510 --pattern randread --offset 480GB
 
-# the EXAMPLES of bbsize-device(1) run and succeed
-man_examples 3

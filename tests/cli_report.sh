@@ -33,23 +33,23 @@ check_cmd "self-contained: no URL but XML namespaces" \
   test -z "$(grep -o 'https\?://[^"'"'"' )]*' "$T/r.html" | grep -v '^http://www.w3.org/')"
 check_cmd "no external resource reference" test -z "$(grep -o '\(src\|href\)=["'"'"'][^#][^"'"'"']*' "$T/r.html")"
 
-# Numbers equal those of size, idle, dist and threshold for the same inputs.
-# idle and size choose their resolution; the report stays at 100 unless told
-"$BBSIZE" size --system trinity --resolution 100 | sed 's/, resolution .*//' > "$T/size.txt"
+# Numbers equal those of size, idle, dist and threshold for the same inputs
+# (one front door: every command settles the resolution on the same question).
+"$BBSIZE" size --system trinity > "$T/size.txt"
 printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/r.html")" > "$T/answer.txt"
 check_cmd "the recommendation equals bbsize size" cmp -s "$T/size.txt" "$T/answer.txt"
 same=0
 for k in 2 6 11; do
   bytes=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][2])" "$T/r.html")
   want=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][4])" "$T/r.html")
-  got=$("$BBSIZE" idle --system trinity --resolution 100 --bb-size "${bytes}B" | sed 's/^idle \([^ ]*\) .*/\1/')
+  got=$("$BBSIZE" idle --system trinity --bb-size "${bytes}B" | sed 's/^idle \([^ ]*\) .*/\1/')
   [ "$want" = "$got" ] && same=$((same + 1)) || echo "# ${bytes} B: report $want, idle $got"
 done
 check_cmd "idle-table rows equal bbsize idle (3 sizes)" test "$same" -eq 3
 "$BBSIZE" dist --system trinity | sed -n 3p > "$T/dist3"
 X "string(//*[@id='load-distribution']/*[local-name()='p'])" "$T/r.html" > "$T/rdist"
 check_cmd "the load probabilities equal bbsize dist" grep -qF "$(cat "$T/dist3")" "$T/rdist"
-sbytes=$("$BBSIZE" size --system trinity --resolution 100 --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
+sbytes=$("$BBSIZE" size --system trinity --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
 "$BBSIZE" threshold --system trinity --bb-size "${sbytes}B" | sed -e "s/.*: \\(quiet .*\\)/\\1/" -e "s/; model .*//" > "$T/thr"
 X "string(//*[@id='best-threshold'])" "$T/r.html" > "$T/rthr"
 check_cmd "the best threshold equals bbsize threshold" grep -qF "$(cat "$T/thr")" "$T/rthr"

@@ -93,7 +93,7 @@ expect_fail "noise 1 is refused" 64 "noise" $S --mode periodic --noise 1
 expect_fail "confidence 1 is refused" 64 "confidence" $S --confidence 1
 expect_fail "periodic without a period or d_min names the application" 65 "application 1 ('a') has no period" \
     $BBSIZE simulate "$T/noperiod.csv" --bb-size 5 --mode periodic
-expect_fail "unknown mode is refused" 64 "not bernoulli, periodic or onoff" $S --mode markov
+expect_fail "unknown mode is refused" 64 "not bernoulli, periodic, onoff or fluid" $S --mode markov
 expect_fail "a negative seed is refused" 64 "seed" $S --seed -1
 expect_fail "d_min 0 is refused" 64 "d-min" $BBSIZE simulate "$T/noperiod.csv" --bb-size 5 --mode periodic --d-min 0
 expect_fail "a range with LAST < FIRST is refused" 64 "LAST is smaller" \

@@ -4,10 +4,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..21
+echo 1..24
 
 run "$BBSIZE" sweep --bb-size 0:20TB:5TB --threshold 0.2,0.6 --policy greedy,lazy \
-  --load-scale 1,1.3 --pfs-bw 1.45TB/s,2TB/s --csv
+  --load-scale 1,1.3 --pfs-bw 1.45TB/s,2TB/s --csv --resolution 100
 status_is 0 "a five-dimensional sweep exits 0"
 cp "$T/out" "$T/grid.csv"
 # 2 scales x 2 PFS x (1 greedy + 2 lazy thresholds) x 5 sizes = 60 rows.
@@ -33,7 +33,7 @@ for spec in "1 1450000000000 greedy 0 3 10TB" "1.3 2000000000000 lazy 0.6 4 15TB
     { sub(/GB\/s$/, "", $3); $3 = ($3 * s) "GB/s"; print }' \
     "$SRCDIR/data/workloads/default.csv" > "$T/scaled.csv"
   pol="--policy $3"; [ "$3" = lazy ] && pol="--policy lazy --threshold $4"
-  # (idle chooses its resolution unless told; sweep stays at 100)
+  # (each scaled file would settle its own resolution: both at 100 here)
   got=$("$BBSIZE" idle --bb-size "$6" --pfs-bw "${2}B/s" --resolution 100 $pol "$T/scaled.csv" | sed 's/^idle \([^ ]*\) .*/\1/')
   if [ "$want" = "$got" ]; then agree=$((agree + 1)); else echo "# $spec: sweep $want, idle $got"; fi
 done
@@ -56,7 +56,21 @@ check_cmd "JSON identical with 1 and 2 threads" cmp -s "$T/j1" "$T/j2"
 check_cmd "JSON has one row object per point" test "$(grep -c '"idle_fraction"' "$T/j1")" -eq 2
 
 run "$BBSIZE" sweep --bb-size 0:10TB:5TB
-check_cmd "text output has units" grep -q '1.45 TB/s .* 4.35 TB ' "$T/out"
+check_cmd "text output has units" grep -q '1.45 TB/s .* 4.894 TB ' "$T/out"
+
+# One front door: at the size `size` answers, sweep and idle print the same
+# idle fraction (to the last digit), and it meets the target.
+"$BBSIZE" size --json > "$T/size.json"
+szb=$(json_num bb_size_bytes "$T/size.json")
+"$BBSIZE" sweep --bb-size "${szb}B" --csv > "$T/one.csv"
+"$BBSIZE" idle --bb-size "${szb}B" --json > "$T/idle.json"
+sw=$(awk -F, 'NR == 2 { print $8 }' "$T/one.csv")
+id=$(json_num idle_fraction "$T/idle.json")
+check_cmd "sweep at size's answer prints idle's idle fraction ($sw, $id)" \
+  awk -v a="$sw" -v b="$id" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }'
+check_cmd "which meets the target" awk -v a="$id" 'BEGIN { exit !(a != "" && a <= 0.001) }'
+check_cmd "size's own idle fraction is that one" \
+  awk -v a="$(json_num idle_fraction "$T/size.json")" -v b="$id" 'BEGIN { exit !(a + 0 == b + 0) }'
 
 # Bad input.
 run "$BBSIZE" sweep --bb-size 0:4TB:0GB

@@ -10,7 +10,7 @@
 set -e
 . "$SRCDIR/fuzz/seeds.sh"
 B=${BBSIZE_TOP_BUILDDIR:-.}
-for n in workload units scenario vef sizedist codes wiring device system darshan alloc; do
+for n in workload units scenario vef sizedist codes wiring device system darshan alloc dxt heatmap; do
   set --
   for f in $(fuzz_seeds "$SRCDIR" "$n"); do set -- "$@" "$f"; done
   [ -d "$SRCDIR/tests/fuzz/$n" ] && set -- "$@" "$SRCDIR/tests/fuzz/$n"

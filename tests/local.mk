@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # TAP tests: C programs (cmocka) and POSIX sh scripts sharing tests/setup.sh.
 ANALYTIC_TEST_LIBS = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS)
-check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff
+check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff \
+	tests/t_bbbw
+tests_t_bbbw_SOURCES = tests/t_bbbw.c tests/testutil.h
+tests_t_bbbw_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_bbbw_LDADD = $(ANALYTIC_TEST_LIBS)
 tests_t_onoff_SOURCES = tests/t_onoff.c tests/testutil.h
 tests_t_onoff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_onoff_LDADD = $(ANALYTIC_TEST_LIBS)
@@ -20,11 +24,19 @@ tests_t_sizing_LDADD = $(ANALYTIC_TEST_LIBS)
 tests_t_fftwh_SOURCES = tests/t_fftwh.c tests/testutil.h
 tests_t_fftwh_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fftwh_LDADD = $(ANALYTIC_TEST_LIBS)
-TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff \
-	tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh tests/cli_onoff.sh \
-	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh
-EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_man.sh tests/cli_output.sh tests/cli_onoff.sh \
-	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp
+TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff tests/t_bbbw \
+	tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_datadir.sh tests/cli_helpman.sh \
+	tests/cli_hostile.sh tests/cli_overload.sh tests/examples.sh tests/zz_devices.sh
+EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_datadir.sh tests/cli_helpman.sh \
+	tests/cli_hostile.sh tests/cli_overload.sh tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp \
+	tests/help_opts.awk tests/man_opts.awk tests/examples.sh tests/examples.awk tests/examples_match.awk
+
+# The continuous-time fluid model (analytic/fluid.h).
+check_PROGRAMS += tests/t_fluid
+tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
+tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid
 
 # The shared mechanisms of issue 15 below src/: numbers, intervals, verdicts,
 # engine bounds.
@@ -88,6 +100,14 @@ tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(
 TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
 EXTRA_DIST += tests/cli_simulate.sh
 
+# The fluid (continuous-time) simulator (sim/fluidpath, sim/fluid) and its
+# command line (simulate --mode fluid).
+check_PROGRAMS += tests/t_fluidsim
+tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
+EXTRA_DIST += tests/cli_fluidsim.sh
+
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
 tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -144,3 +164,18 @@ tests_mpi_units_SOURCES = tests/mpi_units.c src/mpistart.c src/mpistart.h
 tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh
+
+# `bbsize fit darshan`: the timeline of a job (src/formats/timeline.h), one
+# job's estimate and a class's pooling (src/formats/fitjob.h) with the
+# workload writer's quoting, and the generator of synthetic Darshan logs
+# that tests/cli_fit.sh and bench/fit.sh use.
+check_PROGRAMS += tests/t_timeline tests/t_fitjob tests/gen_darshan
+tests_t_timeline_SOURCES = tests/t_timeline.c
+tests_t_timeline_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_timeline_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fitjob_SOURCES = tests/t_fitjob.c
+tests_t_fitjob_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_gen_darshan_SOURCES = tests/gen_darshan.c
+tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
+TESTS += tests/t_timeline tests/t_fitjob

@@ -48,7 +48,11 @@ check_conservation(const bbs_bb_result *r)
 /* One application always writing 15 quanta, B = 10.
  * S = 0: write (5 held), stall, write, stall ...: idle 1/2, quiet 1/2.
  * S = 5: fill 5, hold 5, stall (held 5 + buffer 5): idle 1/3.
- * S = 5, B_BB = 2: 2 into the buffer, 3 held, stall (3 + 2): idle 1/2. */
+ * With B_BB (analytic/bbbw.h), writing 24 with B = 10, B_BB = 2 takes
+ * c = (24 - 12)/12 = 1 more unit, exactly: each write of 24 is a normal
+ * unit (B to the PFS, 4 into the buffer, 10 held) and one stall (the
+ * held 10 to the PFS): idle 1/2, 4 more in the buffer per 2 units, every
+ * normal unit quiet; the fluid rule's (r - B - B_BB)/r = 12/24 too. */
 static void
 test_hand_worked_stalls(void **state)
 {
@@ -75,11 +79,19 @@ test_hand_worked_stalls(void **state)
     assert_float_equal(r.written, 8 * 15, 1e-12);
     check_conservation(&r);
 
-    c.bb_bw = 2;
-    assert_int_equal(bbs_bb_run(&c, 0, &r, err), BB_OK);
-    assert_float_equal(r.idle, 0.5, 1e-15);
-    assert_float_equal(r.to_bb, 6 * 2, 1e-12);
-    check_conservation(&r);
+    {
+        const long b24[] = { 24 };
+        bbs_bb_config t = config(1, b24, p, 10, 1000, 12);
+
+        t.bb_bw = 2;
+        assert_int_equal(bbs_bb_run(&t, 0, &r, err), BB_OK);
+        assert_float_equal(r.idle, 0.5, 1e-15);
+        assert_float_equal(r.quiet, 0.5, 1e-15);
+        assert_float_equal(r.to_bb, 6 * 4, 1e-12);
+        assert_float_equal(r.held_to_pfs, 6 * 10, 1e-12);
+        assert_float_equal(r.p_full, 0, 0);
+        check_conservation(&r);
+    }
 
     /* Warm-up: the first 2 units are not measured. */
     c.bb_bw = 0;
@@ -156,9 +168,12 @@ test_same_seed_same_result_other_seed_differs(void **state)
  * The 95% interval must cover the analytic idle fraction in 85% to 100% of
  * them (binomial(40, 0.95) is below 34 with probability 1.4%), and the
  * mean relative error over the experiments must be under 2% (its standard
- * error is about 0.6% here: a simulator off by a few percent fails). */
+ * error is about 0.6% here: a simulator off by a few percent fails).
+ * With a burst-buffer bandwidth (bb_bw > 0, analytic/bbbw.h) the same must
+ * hold for the throttled chain, and the chain that ignores B_BB (the
+ * plain one) must fail the coverage, so that the test can tell. */
 static void
-coverage(const bba_policy *pol, long S)
+coverage(const bba_policy *pol, long S, long bb_bw)
 {
     const long b[] = { 8, 6, 5 };
     const double p[] = { 0.5, 0.3, 0.2 };
@@ -173,9 +188,15 @@ coverage(const bba_policy *pol, long S)
     int covered = 0;
     double rel = 0.0, quiet_rel = 0.0, full_rel = 0.0, occ_rel = 0.0;
 
+    bba_eval_result plain;
+    int covered_plain = 0;
+
     c.pol = *pol;
+    c.bb_bw = bb_bw;
     bba_solver_defaults(&so);
     assert_int_equal(bba_model_init(&m, 3, b, p, 10, 0, err), BB_OK);
+    assert_int_equal(bba_eval(&m, S, pol, &so, &plain, NULL, err), BB_OK);
+    assert_int_equal(bba_model_set_bbbw(&m, bb_bw, err), BB_OK);
     assert_int_equal(bba_eval(&m, S, pol, &so, &ev, NULL, err), BB_OK);
     assert_true(ev.meas.idle > 0.01);   /* a measurable target */
     for (int x = 0; x < EXPERIMENTS; x++) {
@@ -184,16 +205,22 @@ coverage(const bba_policy *pol, long S)
                                            NULL, NULL, err), BB_OK);
         assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
         covered += s.idle_lo <= ev.meas.idle && ev.meas.idle <= s.idle_hi;
+        covered_plain += s.idle_lo <= plain.meas.idle && plain.meas.idle <= s.idle_hi;
         rel += (s.idle_mean - ev.meas.idle) / ev.meas.idle / EXPERIMENTS;
         quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
         full_rel += (s.p_full_mean - ev.meas.p_full) / ev.meas.p_full / EXPERIMENTS;
         occ_rel += (s.occ_mean - ev.meas.mean_load) / ev.meas.mean_load / EXPERIMENTS;
     }
-    print_message("# S = %ld %s: analytic idle %.5f, coverage %d/40, mean relative error "
-                  "%.4f (quiet %.4f, p_full %.4f, occupancy %.4f)\n", S,
-                  pol->lazy ? "lazy" : "greedy", ev.meas.idle, covered, rel, quiet_rel,
-                  full_rel, occ_rel);
+    print_message("# S = %ld %s B_BB %ld: analytic idle %.5f, coverage %d/40, mean relative "
+                  "error %.4f (quiet %.4f, p_full %.4f, occupancy %.4f)\n", S,
+                  pol->lazy ? "lazy" : "greedy", bb_bw, ev.meas.idle, covered, rel,
+                  quiet_rel, full_rel, occ_rel);
     assert_in_range(covered, 34, 40);
+    if (bb_bw > 0) {
+        print_message("#   the chain without B_BB (idle %.5f): coverage %d/40\n",
+                      plain.meas.idle, covered_plain);
+        assert_true(covered_plain < 34);
+    }
     assert_true(fabs(rel) < 0.02);
     assert_true(fabs(quiet_rel) < 0.01);
     assert_true(fabs(full_rel) < 0.02);
@@ -207,7 +234,18 @@ test_bernoulli_covers_chain_greedy(void **state)
     bba_policy pol = { 0, 0, 0.0 };
 
     (void)state;
-    coverage(&pol, 5);
+    coverage(&pol, 5, 0);
+}
+
+/* B_BB = 3 throttles the loads 14 and 19 of 8, 6, 5 over B = 10. */
+static void
+test_bernoulli_covers_chain_bbbw(void **state)
+{
+    bba_policy g = { 0, 0, 0.0 }, l = { 1, 4, 0.05 };
+
+    (void)state;
+    coverage(&g, 5, 3);
+    coverage(&l, 8, 3);
 }
 
 static void
@@ -216,7 +254,7 @@ test_bernoulli_covers_chain_lazy(void **state)
     bba_policy pol = { 1, 4, 0.05 };
 
     (void)state;
-    coverage(&pol, 8);
+    coverage(&pol, 8, 0);
 }
 
 /* ON/OFF mode is the modulated chain (analytic/onoff.h): the same 40
@@ -430,6 +468,7 @@ main(void)
         cmocka_unit_test(test_same_seed_same_result_other_seed_differs),
         cmocka_unit_test(test_bernoulli_covers_chain_greedy),
         cmocka_unit_test(test_bernoulli_covers_chain_lazy),
+        cmocka_unit_test(test_bernoulli_covers_chain_bbbw),
         cmocka_unit_test(test_onoff_covers_chain_greedy),
         cmocka_unit_test(test_onoff_covers_chain_lazy),
         cmocka_unit_test(test_onoff_memoryless_is_bernoulli),

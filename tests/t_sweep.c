@@ -19,22 +19,30 @@
 #include "sweep.h"
 #include "sweeprun.h"
 
-/* The hand-worked model below: one application, 2 quanta, p = 1/2, B = 1. */
-static long tiny_b[1] = { 2 };
-static double tiny_p[1] = { 0.5 };
+/* The hand-worked model below: one application writing 2 bytes per
+ * second with p = 1/2, B = 1 byte/s, time unit 1 s, resolution 1: 2
+ * quanta of 1 byte, B = 1 quantum. */
+static bba_app tiny_app[1] = { { "tiny", 0.5, 2.0, 0, 0 } };
 
-static void
-tiny_setup(bba_model *m, bba_solver_opts *so, bba_sweep_point *pts, size_t n)
+static bba_front *
+tiny_setup(bba_sweep_point *pts, size_t n)
 {
+    bba_question q;
+    bba_front *f;
     char err[BB_ERRLEN];
 
-    assert_int_equal(bba_model_init(m, 1, tiny_b, tiny_p, 1, 0, err), BB_OK);
-    bba_solver_defaults(so);
+    bba_question_init(&q);
+    q.apps = tiny_app;
+    q.n = 1;
+    q.pf = (bba_platform){ 1.0, 0, 1.0, 1 };
+    q.time_unit_given = 1;
+    assert_int_equal(bba_front_new(&q, &f, err), BB_OK);
     memset(pts, 0, n * sizeof *pts);
     for (size_t i = 0; i < n; i++) {
-        pts[i].model = m;
-        pts[i].S = (long)i;
+        pts[i].front = f;
+        pts[i].S_bytes = (double)i;
     }
+    return f;
 }
 
 /* Hand-worked: one application writing 2 quanta with p = 1/2, B = 1.
@@ -44,47 +52,44 @@ tiny_setup(bba_model *m, bba_solver_opts *so, bba_sweep_point *pts, size_t n)
 static void
 test_hand_worked(void **state)
 {
-    bba_model m;
-    bba_solver_opts so;
     bba_sweep_point pts[2];
     bba_sweep_out out[2];
     char err[BB_ERRLEN];
+    bba_front *f;
 
     (void)state;
-    tiny_setup(&m, &so, pts, 2);
-    assert_int_equal(bb_sweep_run(pts, 2, &so, 2, NULL, NULL, out, err), BB_OK);
-    assert_float_equal(out[0].r.meas.idle, 1.0 / 3.0, 1e-12);
-    assert_float_equal(out[1].r.meas.idle, 0.2, 1e-12);
-    bba_model_free(&m);
+    f = tiny_setup(pts, 2);
+    assert_int_equal(bb_sweep_run(pts, 2, 2, NULL, NULL, out, err), BB_OK);
+    assert_float_equal(out[0].a.idle, 1.0 / 3.0, 1e-12);
+    assert_float_equal(out[1].a.idle, 0.2, 1e-12);
+    bba_front_free(f);
 }
 
-/* A random workload of the paper's generator, quantised at R = 100. */
-static void
-paper_model(bba_model *m, long *b, double *p, size_t n, unsigned long seed)
+/* A random workload of the paper's generator at R = 100. */
+static bba_front *
+paper_front(bba_app *apps, size_t n, unsigned long seed)
 {
-    bba_app apps[40];
-    bba_platform pf = { 100.0, 0, 1.0, 100 };
-    bba_quantized q;
+    bba_question q;
+    bba_front *f;
     char err[BB_ERRLEN];
 
-    assert_true(n <= 40);
     assert_int_equal(bba_generate_paper(n, 0.3, 0.7, 100.0, 0, seed, apps, err), BB_OK);
-    assert_int_equal(bba_quantize(apps, n, &pf, &q, err), BB_OK);
-    memcpy(b, q.b, n * sizeof *b);
-    memcpy(p, q.p, n * sizeof *p);
-    bba_quantized_free(&q);
-    assert_int_equal(bba_model_init(m, n, b, p, 100, 0, err), BB_OK);
+    bba_question_init(&q);
+    q.apps = apps;
+    q.n = n;
+    q.pf = (bba_platform){ 100.0, 0, 1.0, 100 };
+    q.time_unit_given = 1;
+    assert_int_equal(bba_front_new(&q, &f, err), BB_OK);
+    return f;
 }
 
-/* Threads change nothing: every point equals a direct bba_eval, bit for
- * bit, with 1, 2 and 7 threads (more threads than cores on purpose). */
+/* Threads change nothing: every point equals a direct bba_front_idle, bit
+ * for bit, with 1, 2 and 7 threads (more threads than cores on purpose). */
 static void
 test_threads_match_sequential(void **state)
 {
-    long b[12];
-    double p[12];
-    bba_model m;
-    bba_solver_opts so;
+    bba_app apps[12];
+    bba_front *f;
     enum { N = 24 };
     bba_sweep_point pts[N];
     bba_sweep_out out[N];
@@ -92,54 +97,52 @@ test_threads_match_sequential(void **state)
     int threads[3] = { 1, 2, 7 };
 
     (void)state;
-    paper_model(&m, b, p, 12, 7);
-    bba_solver_defaults(&so);
+    f = paper_front(apps, 12, 7);
     memset(pts, 0, sizeof pts);
     for (int i = 0; i < N; i++) {
-        pts[i].model = &m;
-        pts[i].S = 5 * (i % 12);
-        pts[i].pol.lazy = i >= 12;
-        pts[i].pol.eps = 0.01;
-        pts[i].pol.threshold = i >= 12 ? pts[i].S / 3 : 0;
+        pts[i].front = f;
+        pts[i].S_bytes = 5.0 * (i % 12);
+        pts[i].drain.lazy = i >= 12;
+        pts[i].drain.eps = 0.01;
+        pts[i].drain.threshold = i >= 12 ? 1.0 / 3.0 : 0;
     }
     for (int t = 0; t < 3; t++) {
         memset(out, 0xAB, sizeof out);
-        assert_int_equal(bb_sweep_run(pts, N, &so, threads[t], NULL, NULL, out, err), BB_OK);
+        assert_int_equal(bb_sweep_run(pts, N, threads[t], NULL, NULL, out, err), BB_OK);
         for (int i = 0; i < N; i++) {
-            bba_eval_result r;
+            bba_answer r;
 
-            assert_int_equal(bba_eval(&m, pts[i].S, &pts[i].pol, &so, &r, NULL, err), BB_OK);
+            assert_int_equal(bba_front_idle(f, pts[i].S_bytes, &pts[i].drain, &r, err), BB_OK);
             assert_int_equal(out[i].status, BB_OK);
-            assert_int_equal(out[i].r.S, pts[i].S);
-            assert_memory_equal(&out[i].r.meas.idle, &r.meas.idle, sizeof r.meas.idle);
-            assert_memory_equal(&out[i].r.meas.quiet, &r.meas.quiet, sizeof r.meas.quiet);
+            assert_int_equal(out[i].a.S_quanta, (long)pts[i].S_bytes);
+            assert_memory_equal(&out[i].a.idle, &r.idle, sizeof r.idle);
+            assert_memory_equal(&out[i].a.quiet, &r.quiet, sizeof r.quiet);
         }
     }
-    bba_model_free(&m);
+    bba_front_free(f);
 }
 
 /* The lowest failing point is reported, the others are still evaluated. */
 static void
 test_error_lowest_index(void **state)
 {
-    bba_model m;
-    bba_solver_opts so;
     bba_sweep_point pts[5];
     bba_sweep_out out[5];
     char err[BB_ERRLEN];
+    bba_front *f;
 
     (void)state;
-    tiny_setup(&m, &so, pts, 5);
-    pts[2].S = pts[4].S = -1;   /* S < 0 is invalid */
-    assert_int_equal(bb_sweep_run(pts, 5, &so, 3, NULL, NULL, out, err), BB_EINVAL);
+    f = tiny_setup(pts, 5);
+    pts[2].S_bytes = pts[4].S_bytes = -1;   /* S < 0 is invalid */
+    assert_int_equal(bb_sweep_run(pts, 5, 3, NULL, NULL, out, err), BB_EINVAL);
     assert_non_null(strstr(err, "point 3:"));
     assert_int_equal(out[0].status, BB_OK);
     assert_int_equal(out[3].status, BB_OK);
-    assert_float_equal(out[1].r.meas.idle, 0.2, 1e-12);
+    assert_float_equal(out[1].a.idle, 0.2, 1e-12);
     assert_int_equal(out[4].status, BB_EINVAL);
-    assert_int_equal(bb_sweep_run(pts, 5, &so, 0, NULL, NULL, out, err), BB_EINVAL);
-    assert_int_equal(bb_sweep_run(pts, 0, &so, 2, NULL, NULL, out, err), BB_OK);
-    bba_model_free(&m);
+    assert_int_equal(bb_sweep_run(pts, 5, 0, NULL, NULL, out, err), BB_EINVAL);
+    assert_int_equal(bb_sweep_run(pts, 0, 2, NULL, NULL, out, err), BB_OK);
+    bba_front_free(f);
 }
 
 static size_t progress_calls, progress_last;
@@ -156,19 +159,18 @@ count_progress(void *ctx, size_t done, size_t total)
 static void
 test_progress(void **state)
 {
-    bba_model m;
-    bba_solver_opts so;
     bba_sweep_point pts[6];
     bba_sweep_out out[6];
     char err[BB_ERRLEN];
+    bba_front *f;
 
     (void)state;
-    tiny_setup(&m, &so, pts, 6);
+    f = tiny_setup(pts, 6);
     progress_calls = progress_last = 0;
-    assert_int_equal(bb_sweep_run(pts, 6, &so, 2, count_progress, NULL, out, err), BB_OK);
+    assert_int_equal(bb_sweep_run(pts, 6, 2, count_progress, NULL, out, err), BB_OK);
     assert_int_equal(progress_calls, 6);
     assert_int_equal(progress_last, 6);
-    bba_model_free(&m);
+    bba_front_free(f);
 }
 
 /* data/workloads/paper-random.csv is what its header says: the paper's

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,6 @@
 #include "darshan.h"
 #include "exitcodes.h"
 #include "grow.h"
-#include "readfile.h"
 #include "units.h"
 
 static const char *const mod_names[BB_DX_NMOD] = { "POSIX", "MPI-IO", "STDIO" };
@@ -61,6 +61,249 @@ note_unmonitored(bb_darshan_job *j, const char *counter)
     snprintf(j->unmonitored + len, sizeof j->unmonitored - len, "%s%s", len ? ", " : "", counter);
 }
 
+void
+bb_darshan_hdr_init(bb_darshan_hdr *h)
+{
+    memset(h, 0, sizeof *h);
+    h->run_time_s = -1;
+    h->start_epoch = -1;
+    h->start = h->end = -1;
+}
+
+int
+bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long lineno,
+                    char *err, size_t errlen)
+{
+    double v;
+
+    if (strncmp(line, "# run time:", 11) == 0) {
+        int nrc = bb_num_full(line + 11, &v);
+        char val[64];
+
+        if (h->run_line) {
+            snprintf(err, errlen, "%s:%ld: field 'run time': given twice (first at line %ld)",
+                     path, lineno, h->run_line);
+            return BB_EXIT_DATAERR;
+        }
+        h->run_line = lineno;
+        if (nrc != BB_NUM_OK || !(v > 0)) {
+            snprintf(val, sizeof val, "%s", line + 11);
+            snprintf(err, errlen, "%s:%ld: field 'run time': '%s' %s", path, lineno,
+                     bb_trim(val), nrc != BB_NUM_OK ? bb_num_why(nrc)
+                     : "is not positive (the job's wall time in seconds)");
+            return BB_EXIT_DATAERR;
+        }
+        h->run_time_s = v;
+    } else if (sscanf(line, "# nprocs: %ld", &h->nprocs) == 1)
+        ;
+    else if (sscanf(line, "# start_time: %ld", &h->start) == 1)
+        h->start_line = lineno;
+    else if (sscanf(line, "# end_time: %ld", &h->end) == 1)
+        ;
+    else if (strncmp(line, "# exe: ", 7) == 0)
+        sscanf(line + 7, "%255s", h->exe);
+    else if (strncmp(line, "# jobid: ", 9) == 0)
+        sscanf(line + 9, "%63s", h->jobid);
+    else if (strncmp(line, "# uid: ", 7) == 0)
+        sscanf(line + 7, "%31s", h->uid);
+    return 0;
+}
+
+int
+bb_darshan_hdr_finish(bb_darshan_hdr *h, const char *path, char *err, size_t errlen)
+{
+    if (h->start_line)
+        h->start_epoch = (double)h->start;
+    if (h->run_time_s < 0 && h->start >= 0 && h->end >= h->start)
+        h->run_time_s = (double)h->end - (double)h->start + 1;   /* in long, LONG_MAX - 0 + 1
+                                                                    overflowed (fz_darshan) */
+    if (h->run_time_s < 0 && h->start_line && h->end < h->start) {
+        snprintf(err, errlen, "%s:%ld: no '# run time:' line, and end_time %ld is before "
+                 "start_time %ld", path, h->start_line, h->end, h->start);
+        return BB_EXIT_DATAERR;
+    }
+    if (!(h->run_time_s > 0)) {
+        snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
+        return BB_EXIT_DATAERR;
+    }
+    return 0;
+}
+
+/* Heatmap bins of one module and one bin width, summed over records. */
+#define HEAT_WIDTHS 4
+typedef struct {
+    double w;
+    double *b;
+    size_t n, cap;
+} heat_acc;
+
+typedef struct {
+    heat_acc acc[BB_DX_NMOD][HEAT_WIDTHS];
+    char rec[64];      /* the record whose width was read last, and its rank */
+    long rec_rank;
+    int rec_mod;       /* its module, -1 for an API not used */
+    double rec_w;      /* its width, 0 before any */
+} heat_state;
+
+static void
+heat_free(heat_state *hs)
+{
+    for (int m = 0; m < BB_DX_NMOD; m++)
+        for (int k = 0; k < HEAT_WIDTHS; k++)
+            free(hs->acc[m][k].b);
+}
+
+/* The module of a heatmap record's name ("heatmap:POSIX"), -1 if another. */
+static int
+heat_module(const char *name)
+{
+    if (strcmp(name, "heatmap:POSIX") == 0)
+        return BB_DX_POSIX;
+    if (strcmp(name, "heatmap:MPIIO") == 0 || strcmp(name, "heatmap:MPI-IO") == 0)
+        return BB_DX_MPIIO;
+    if (strcmp(name, "heatmap:STDIO") == 0)
+        return BB_DX_STDIO;
+    return -1;
+}
+
+/* One HEATMAP record line (f as split by the reader): the width starts a
+ * record; a bin adds to its module's sums at the record's width. */
+static int
+heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, const char *path,
+          long lineno, char *err, size_t errlen)
+{
+    const char *ctr = f[3], *name = f[5] ? f[5] : "";
+    int m = heat_module(name), k;
+    char *endp;
+    long bin;
+    heat_acc *a;
+
+    if (strcmp(ctr, "HEATMAP_F_BIN_WIDTH_SECONDS") == 0) {
+        if (!(v > 0)) {
+            snprintf(err, errlen, "%s:%ld: HEATMAP_F_BIN_WIDTH_SECONDS: '%s' is not a positive "
+                     "width in seconds", path, lineno, f[4]);
+            return BB_EXIT_DATAERR;
+        }
+        snprintf(hs->rec, sizeof hs->rec, "%s", f[2]);
+        hs->rec_rank = rank;
+        hs->rec_mod = m;
+        hs->rec_w = v;
+        return 0;
+    }
+    if (strncmp(ctr, "HEATMAP_READ_BIN_", 17) == 0)
+        ctr += 17;
+    else if (strncmp(ctr, "HEATMAP_WRITE_BIN_", 18) == 0)
+        ctr += 18;
+    else
+        return 0;   /* a counter of a later version: not used */
+    errno = 0;
+    bin = strtol(ctr, &endp, 10);
+    if (errno || *endp || endp == ctr || bin < 0 || bin >= BB_DX_MAX_BINS) {
+        snprintf(err, errlen, "%s:%ld: counter %s: '%s' is not a bin number (0 to %ld)", path,
+                 lineno, f[3], ctr, BB_DX_MAX_BINS - 1);
+        return BB_EXIT_DATAERR;
+    }
+    if (v < 0) {
+        snprintf(err, errlen, "%s:%ld: counter %s: %s bytes is negative", path, lineno, f[3], f[4]);
+        return BB_EXIT_DATAERR;
+    }
+    if (hs->rec_w == 0 || strcmp(hs->rec, f[2]) != 0 || hs->rec_rank != rank) {
+        snprintf(err, errlen, "%s:%ld: %s of record %s rank %ld comes before its "
+                 "HEATMAP_F_BIN_WIDTH_SECONDS (darshan-parser prints the width first)",
+                 path, lineno, f[3], f[2], rank);
+        return BB_EXIT_DATAERR;
+    }
+    if (m < 0)
+        return 0;
+    j->heat_present[m] = 1;
+    for (k = 0; k < HEAT_WIDTHS; k++)
+        if (hs->acc[m][k].w == hs->rec_w || hs->acc[m][k].w == 0)
+            break;
+    if (k == HEAT_WIDTHS) {
+        snprintf(err, errlen, "%s:%ld: more than %d heatmap bin widths in module %s", path,
+                 lineno, HEAT_WIDTHS, name);
+        return BB_EXIT_DATAERR;
+    }
+    a = &hs->acc[m][k];
+    a->w = hs->rec_w;
+    if ((size_t)bin >= a->n) {
+        size_t old = a->cap;
+
+        if (bbs_grow((void **)&a->b, sizeof *a->b, &a->cap, (size_t)bin + 1)) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            return BB_EXIT_SOFTWARE;
+        }
+        memset(a->b + old, 0, (a->cap - old) * sizeof *a->b);
+        a->n = (size_t)bin + 1;
+    }
+    a->b[bin] += v;
+    if (!isfinite(a->b[bin])) {
+        snprintf(err, errlen, "%s:%ld: heatmap bin %ld of %s sums past the largest double",
+                 path, lineno, bin, name);
+        return BB_EXIT_DATAERR;
+    }
+    return 0;
+}
+
+/* The heatmap of the modules used, on the coarsest width among them: a
+ * bin of width w falls in bin floor(i w / W) of width W (widths nest by
+ * powers of 2). */
+static int
+heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size_t errlen)
+{
+    int mods[2], k;
+    double W = 0;
+    size_t n = 0;
+
+    j->heat_use_mpiio = !j->heat_present[BB_DX_POSIX] && j->heat_present[BB_DX_MPIIO];
+    mods[0] = j->heat_use_mpiio ? BB_DX_MPIIO : BB_DX_POSIX;
+    mods[1] = BB_DX_STDIO;
+    for (int i = 0; i < 2; i++)
+        for (k = 0; k < HEAT_WIDTHS; k++)
+            if (hs->acc[mods[i]][k].w > W)
+                W = hs->acc[mods[i]][k].w;
+    if (W == 0)
+        return 0;
+    for (int i = 0; i < 2; i++)
+        for (k = 0; k < HEAT_WIDTHS; k++) {
+            heat_acc *a = &hs->acc[mods[i]][k];
+            double r = a->w > 0 ? W / a->w : 0;
+            size_t last;
+
+            if (a->w == 0 || a->n == 0)
+                continue;
+            if (fabs(r - nearbyint(r)) > 1e-6 * r) {
+                snprintf(err, errlen, "%s: heatmap bin widths %g s and %g s do not nest (one "
+                         "is not a whole multiple of the other)", path, a->w, W);
+                return BB_EXIT_DATAERR;
+            }
+            last = (size_t)((double)(a->n - 1) / nearbyint(r)) + 1;
+            if (last > n)
+                n = last;
+        }
+    j->heat = calloc(n, sizeof *j->heat);
+    if (j->heat == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return BB_EXIT_SOFTWARE;
+    }
+    for (int i = 0; i < 2; i++)
+        for (k = 0; k < HEAT_WIDTHS; k++) {
+            heat_acc *a = &hs->acc[mods[i]][k];
+            double r = a->w > 0 ? nearbyint(W / a->w) : 1;
+
+            for (size_t b = 0; b < a->n; b++)
+                j->heat[(size_t)((double)b / r)] += a->b[b];
+        }
+    for (size_t b = 0; b < n; b++)
+        if (!isfinite(j->heat[b])) {
+            snprintf(err, errlen, "%s: heatmap bin %zu sums past the largest double", path, b);
+            return BB_EXIT_DATAERR;
+        }
+    j->heat_bins = n;
+    j->heat_width_s = W;
+    return 0;
+}
+
 /* The reader proper, on an open stream (a file or the caller's text; NULL
  * for empty text); path names it in messages.  The caller closes fp. */
 static int
@@ -69,18 +312,20 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    long lineno = 0, start = -1, end = -1, run_line = 0, start_line = 0;
+    long lineno = 0;
     int rc = 0;
     rank_times rt[BB_DX_NMOD];
     double shared_time[BB_DX_NMOD] = { 0 };
+    heat_state hs;
 
     memset(j, 0, sizeof *j);
     memset(rt, 0, sizeof rt);
-    j->run_time_s = -1;
+    memset(&hs, 0, sizeof hs);
+    bb_darshan_hdr_init(&j->hdr);
     snprintf(j->source, sizeof j->source, "%s", path);
     while (fp != NULL && (len = getline(&line, &cap, fp)) >= 0) {
-        char *f[8], *p = line, *endp;
-        int nf = 0, m;
+        char *f[8] = { NULL }, *p = line, *endp;
+        int nf = 0, m, heat;
         long rank;
         double v;
         const char *ctr;
@@ -97,34 +342,8 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (line[0] == '#') {
-            if (strncmp(line, "# run time:", 11) == 0) {
-                int nrc = bb_num_full(line + 11, &v);
-
-                if (run_line) {
-                    snprintf(err, errlen, "%s:%ld: field 'run time': given twice (first at "
-                             "line %ld)", path, lineno, run_line);
-                    rc = BB_EXIT_DATAERR;
-                    goto out;
-                }
-                run_line = lineno;
-                if (nrc != BB_NUM_OK || !(v > 0)) {
-                    snprintf(err, errlen, "%s:%ld: field 'run time': '%s' %s", path, lineno,
-                             bb_trim(line + 11), nrc != BB_NUM_OK ? bb_num_why(nrc)
-                             : "is not positive (the job's wall time in seconds)");
-                    rc = BB_EXIT_DATAERR;
-                    goto out;
-                }
-                j->run_time_s = v;
-            } else if (sscanf(line, "# nprocs: %ld", &j->nprocs) == 1)
-                ;
-            else if (sscanf(line, "# start_time: %ld", &start) == 1)
-                start_line = lineno;
-            else if (sscanf(line, "# end_time: %ld", &end) == 1)
-                ;
-            else if (strncmp(line, "# exe: ", 7) == 0)
-                sscanf(line + 7, "%255s", j->exe);
-            else if (strncmp(line, "# jobid: ", 9) == 0)
-                sscanf(line + 9, "%63s", j->jobid);
+            if ((rc = bb_darshan_hdr_line(&j->hdr, line, path, lineno, err, errlen)) != 0)
+                goto out;
             continue;
         }
         while (nf < 8 && p) {
@@ -143,10 +362,11 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             rc = BB_EXIT_DATAERR;
             goto out;
         }
+        heat = strcmp(f[0], "HEATMAP") == 0;
         for (m = 0; m < BB_DX_NMOD; m++)
             if (strcmp(f[0], mod_names[m]) == 0 || (m == BB_DX_MPIIO && strcmp(f[0], "MPIIO") == 0))
                 break;
-        if (m == BB_DX_NMOD)
+        if (m == BB_DX_NMOD && !heat)
             continue;   /* H5F, PNETCDF, LUSTRE, DXT...: not used */
         errno = 0;
         rank = strtol(f[1], &endp, 10);
@@ -156,10 +376,11 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
          * and 3e8 took 2.4 GB and 20 s: found while fuzzing,
          * tests/fuzz/darshan/.) */
         if (errno || *endp || rank < -1 || rank >= BB_DX_MAX_RANKS
-            || (j->nprocs > 0 && rank >= j->nprocs)) {
+            || (j->hdr.nprocs > 0 && rank >= j->hdr.nprocs)) {
             snprintf(err, errlen, "%s:%ld: field 'rank': '%s' is not a rank (-1 for a shared "
                      "file, else 0 to %ld)", path, lineno, f[1],
-                     (j->nprocs > 0 && j->nprocs < BB_DX_MAX_RANKS ? j->nprocs : BB_DX_MAX_RANKS) - 1);
+                     (j->hdr.nprocs > 0 && j->hdr.nprocs < BB_DX_MAX_RANKS ? j->hdr.nprocs
+                                                                            : BB_DX_MAX_RANKS) - 1);
             rc = BB_EXIT_DATAERR;
             goto out;
         }
@@ -170,6 +391,12 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
                      path, lineno, f[3], f[4]);
             rc = BB_EXIT_DATAERR;
             goto out;
+        }
+        if (heat) {
+            j->heat_records++;
+            if ((rc = heat_line(&hs, j, f, rank, v, path, lineno, err, errlen)) != 0)
+                goto out;
+            continue;
         }
         j->present[m] = 1;
         j->records++;
@@ -204,31 +431,32 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
                 goto out;
             }
         }
+        /* Each value is finite, but a sum can still overflow (two 1e308
+         * byte counts): infinite bytes would become a bandwidth of
+         * "infMB/s" that the workload reader refuses. */
+        if (!isfinite(j->bytes_read[m] + j->bytes_written[m]) || !isfinite(j->cumul_time_s[m])
+            || !isfinite(shared_time[m])) {
+            snprintf(err, errlen, "%s:%ld: counter %s: the %s totals pass the largest double "
+                     "(%g) with this value: not a log of a real job", path, lineno, f[3],
+                     mod_names[m], DBL_MAX);
+            rc = BB_EXIT_DATAERR;
+            goto out;
+        }
     }
     if (fp != NULL && ferror(fp)) {
         snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
         rc = BB_EXIT_NOINPUT;
         goto out;
     }
-    if (j->run_time_s < 0 && start >= 0 && end >= start)
-        j->run_time_s = (double)end - (double)start + 1;   /* in long, LONG_MAX - 0 + 1
-                                                              overflowed (fz_darshan) */
-    if (j->run_time_s < 0 && start_line && end < start) {
-        snprintf(err, errlen, "%s:%ld: no '# run time:' line, and end_time %ld is before "
-                 "start_time %ld", path, start_line, end, start);
+    if ((rc = bb_darshan_hdr_finish(&j->hdr, path, err, errlen)) != 0)
+        goto out;
+    if (j->records == 0 && j->heat_records == 0) {
+        snprintf(err, errlen, "%s: no POSIX, MPI-IO, STDIO or HEATMAP records", path);
         rc = BB_EXIT_DATAERR;
         goto out;
     }
-    if (!(j->run_time_s > 0)) {
-        snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
-        rc = BB_EXIT_DATAERR;
+    if ((rc = heat_finish(&hs, j, path, err, errlen)) != 0)
         goto out;
-    }
-    if (j->records == 0) {
-        snprintf(err, errlen, "%s: no POSIX, MPI-IO or STDIO counter records", path);
-        rc = BB_EXIT_DATAERR;
-        goto out;
-    }
     j->use_mpiio = !j->present[BB_DX_POSIX] && j->present[BB_DX_MPIIO];
     {
         int mods[2] = { j->use_mpiio ? BB_DX_MPIIO : BB_DX_POSIX, BB_DX_STDIO };
@@ -258,32 +486,38 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             j->bytes += j->bytes_read[mods[k]] + j->bytes_written[mods[k]];
         }
     }
-    j->p = j->io_time_s / j->run_time_s;
+    if (!isfinite(j->bytes) || !isfinite(j->io_time_s)) {
+        snprintf(err, errlen, "%s: the byte or time counters sum past the largest double (%g): "
+                 "not a log of a real job", path, DBL_MAX);
+        rc = BB_EXIT_DATAERR;
+        goto out;
+    }
+    j->p = j->io_time_s / j->hdr.run_time_s;
     if (j->p > 1)
         j->p = 1;
     j->bw_Bps = j->io_time_s > 0 ? j->bytes / j->io_time_s : 0;
+    if (!isfinite(j->bw_Bps)) {
+        snprintf(err, errlen, "%s: %g bytes in %g s of I/O time is a bandwidth past the largest "
+                 "double: not a log of a real job", path, j->bytes, j->io_time_s);
+        rc = BB_EXIT_DATAERR;
+        goto out;
+    }
 out:
     for (int m = 0; m < BB_DX_NMOD; m++)
         free(rt[m].p);
+    heat_free(&hs);
     free(line);
     return rc;
 }
 
-int
-bb_darshan_read(const char *path, bb_darshan_job *j, char *err, size_t errlen)
+void
+bb_darshan_job_free(bb_darshan_job *j)
 {
-    char *text = NULL;
-    size_t tlen;
-    int rc;
-
-    /* Read whole and bounded (a NUL byte refused at once: /dev/zero was an
-     * endless line), then parsed in memory. */
-    memset(j, 0, sizeof *j);
-    if ((rc = bb_read_file(path, BB_READ_TEXT, &text, &tlen, err, errlen)) != 0)
-        return rc;
-    rc = bb_darshan_parse(text, tlen, path, j, err, errlen);
-    free(text);
-    return rc;
+    if (j == NULL)
+        return;
+    free(j->heat);
+    j->heat = NULL;
+    j->heat_bins = 0;
 }
 
 int

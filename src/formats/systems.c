@@ -165,17 +165,6 @@ bb_system_parse(const char *text, size_t len, const char *source, const char *na
     return rc;
 }
 
-/* The search path, in order; entries may be NULL (unset variable). */
-static void
-search_dirs(const char *dirs[3])
-{
-    dirs[0] = getenv("BBSIZE_DATADIR");
-    if (dirs[0] != NULL && dirs[0][0] == '\0')
-        dirs[0] = NULL;
-    dirs[1] = BBSIZE_DATADIR;
-    dirs[2] = BBSIZE_SRCDATADIR;
-}
-
 static int
 valid_name(const char *name)
 {
@@ -194,21 +183,17 @@ cmp_str(const void *a, const void *b)
 }
 
 size_t
-bb_system_names(char ***out)
+bb_system_names(const char *const *dirs, size_t ndirs, char ***out)
 {
-    const char *dirs[3];
     char **names = NULL;
     size_t n = 0, cap = 0;
 
     *out = NULL;
-    search_dirs(dirs);
-    for (int d = 0; d < 3; d++) {
+    for (size_t d = 0; d < ndirs; d++) {
         char path[1024];
         DIR *dp;
         struct dirent *e;
 
-        if (dirs[d] == NULL)
-            continue;
         snprintf(path, sizeof path, "%s/systems", dirs[d]);
         if ((dp = opendir(path)) == NULL)
             continue;
@@ -259,21 +244,18 @@ bb_system_names_free(char **names, size_t n)
 }
 
 int
-bb_system_find(const char *name, bb_system *s, char *err, size_t errlen)
+bb_system_find(const char *name, const char *const *dirs, size_t ndirs, bb_system *s,
+               char *err, size_t errlen)
 {
-    const char *dirs[3];
     char **names;
     size_t n, off;
 
-    search_dirs(dirs);
     if (valid_name(name)) {
         /* Exact file name first, then a case-insensitive match. */
-        for (int d = 0; d < 3; d++) {
+        for (size_t d = 0; d < ndirs; d++) {
             char path[1024];
             struct stat st;
 
-            if (dirs[d] == NULL)
-                continue;
             snprintf(path, sizeof path, "%s/systems/%s.conf", dirs[d], name);
             /* Any directory entry of that name is the preset, readable or
              * not: a dangling link or an unreadable file is reported by
@@ -282,20 +264,20 @@ bb_system_find(const char *name, bb_system *s, char *err, size_t errlen)
                 return bb_system_read(path, name, s, err, errlen);
         }
     }
-    n = bb_system_names(&names);
+    n = bb_system_names(dirs, ndirs, &names);
     for (size_t i = 0; i < n; i++)
         if (strcasecmp(names[i], name) == 0 && strcmp(names[i], name) != 0) {
             char found[BB_SYSTEM_NAME_LEN];
 
             snprintf(found, sizeof found, "%s", names[i]);
             bb_system_names_free(names, n);
-            return bb_system_find(found, s, err, errlen);
+            return bb_system_find(found, dirs, ndirs, s, err, errlen);
         }
     off = (size_t)snprintf(err, errlen, "option '--system': unknown system '%s'; known: ", name);
     for (size_t i = 0; i < n && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
     if (n == 0 && off < errlen)
-        snprintf(err + off, errlen - off, "none (no data/systems directory found; set BBSIZE_DATADIR)");
+        snprintf(err + off, errlen - off, "none (no systems directory in the data directories; set BBSIZE_DATADIR)");
     bb_system_names_free(names, n);
     return BB_EXIT_USAGE;
 }

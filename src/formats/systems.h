@@ -6,9 +6,9 @@
  * (each value carries its public source in the comment above it).  Keys:
  * title, pfs-bw, bb-size, bb-bw, bb-kind, compute-nodes, bb-nodes,
  * time-unit, resolution.  pfs-bw is required; sizes and rates must carry a
- * unit.  Presets are looked up in $BBSIZE_DATADIR/systems, then the
- * installed pkgdatadir (BBSIZE_DATADIR), then the source tree
- * (BBSIZE_SRCDATADIR); the first directory holding NAME.conf wins. */
+ * unit.  Presets are NAME.conf in the systems/ folder of the data
+ * directories the caller gives (src/datadir.h), in order: the first
+ * directory holding NAME.conf wins. */
 #ifndef BBSIZE_SRC_SYSTEMS_H
 #define BBSIZE_SRC_SYSTEMS_H
 
@@ -22,7 +22,8 @@ typedef struct {
     char name[BB_SYSTEM_NAME_LEN];  /* file name without .conf */
     char title[256];
     char kind[64];                   /* shared, node-local, flash-pfs, none */
-    char path[1024];                 /* the file read */
+    char path[1024];                 /* the file read (bb_system_lookup in src/
+                                        shows it relative to its data directory) */
     bb_qty pfs_bw, bb_bw, bb_size, time_unit;  /* set = 0 when absent */
     long compute_nodes, bb_nodes;    /* 0 when absent */
     long resolution;                 /* 0 when absent */
@@ -39,15 +40,17 @@ int bb_system_read(const char *path, const char *name, bb_system *s,
 int bb_system_parse(const char *text, size_t len, const char *source, const char *name,
                     bb_system *s, char *err, size_t errlen);
 
-/* bb_system_find: look NAME up (case-insensitive) in the search path.
- * Returns 0, BB_EXIT_USAGE for an unknown name (err lists the known
- * ones) or the statuses of bb_system_read. */
-int bb_system_find(const char *name, bb_system *s, char *err, size_t errlen);
+/* bb_system_find: look NAME up (case-insensitive) in DIR/systems for
+ * each of the ndirs directories dirs, in order.  Returns 0, BB_EXIT_USAGE
+ * for an unknown name (err lists the known ones) or the statuses of
+ * bb_system_read. */
+int bb_system_find(const char *name, const char *const *dirs, size_t ndirs, bb_system *s,
+                   char *err, size_t errlen);
 
 /* bb_system_names: the known names, sorted, without duplicates; *out is
  * a malloc'd array of malloc'd strings (free with bb_system_names_free).
  * Returns the count (0 when there is none or memory ran out). */
-size_t bb_system_names(char ***out);
+size_t bb_system_names(const char *const *dirs, size_t ndirs, char ***out);
 void bb_system_names_free(char **names, size_t n);
 
 #endif

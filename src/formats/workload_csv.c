@@ -25,11 +25,40 @@ bb_workload_free(bb_workload_file *w)
     free(w->bw);
     free(w->period);
     free(w->burst);
+    free(w->line);
     w->burst = NULL;
+    w->line = NULL;
     w->apps = NULL;
     w->bw = NULL;
     w->period = NULL;
     w->n = 0;
+}
+
+size_t
+bb_workload_field(char *buf, size_t len, const char *s)
+{
+    size_t n = strlen(s), k = 0;
+    int quote = n > 0 && (s[0] == '#' || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' '
+                          || s[n - 1] == '\t' || strpbrk(s, ",\"") != NULL);
+
+#define PUT(c) do { if (k + 1 < len) buf[k] = (c); k++; } while (0)
+    if (quote)
+        PUT('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            PUT('?');
+        else {
+            if (*p == '"')
+                PUT('"');
+            PUT((char)*p);
+        }
+    }
+    if (quote)
+        PUT('"');
+#undef PUT
+    if (len > 0)
+        buf[k < len ? k : len - 1] = '\0';
+    return k;
 }
 
 /* Split line in place into at most MAX_FIELDS trimmed fields; a field may
@@ -253,6 +282,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             bb_qty *b = a ? realloc(w->bw, nc * sizeof *b) : NULL;
             bb_qty *d = b ? realloc(w->period, nc * sizeof *d) : NULL;
             bb_qty *u = d ? realloc(w->burst, nc * sizeof *u) : NULL;
+            long *l = u ? realloc(w->line, nc * sizeof *l) : NULL;
 
             if (a)
                 w->apps = a;
@@ -260,12 +290,14 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 w->bw = b;
             if (d)
                 w->period = d;
-            if (u == NULL) {
+            if (u)
+                w->burst = u;
+            if (l == NULL) {
                 snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
                 rc = BB_EXIT_SOFTWARE;
                 goto fail;
             }
-            w->burst = u;
+            w->line = l;
             cap = nc;
         }
         {
@@ -275,6 +307,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             memset(a, 0, sizeof *a);
             memset(&w->period[w->n], 0, sizeof w->period[w->n]);
             memset(&w->burst[w->n], 0, sizeof w->burst[w->n]);
+            w->line[w->n] = lineno;
             if (*f[col_name] == '\0') {
                 snprintf(err, errlen, "%s:%ld: field 'name': empty", source, lineno);
                 rc = BB_EXIT_DATAERR;

@@ -8,7 +8,8 @@
  * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
  * time-unit, resolution) that command-line options override.  Fields are
  * separated by commas; spaces around a field are ignored; a field may be
- * double-quoted to contain commas. */
+ * double-quoted to contain commas ("" inside is a quote); a row is one
+ * line, so no field holds a line break. */
 #ifndef BBSIZE_SRC_WORKLOAD_CSV_H
 #define BBSIZE_SRC_WORKLOAD_CSV_H
 
@@ -27,6 +28,7 @@ typedef struct {
     bb_qty *burst;         /* mean I/O phase lengths as written (set = 0 if
                               absent; plain = time units) */
     int has_burst;         /* the file has a burst column */
+    long *line;            /* the line of each application's row */
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */
@@ -52,6 +54,16 @@ void bb_workload_resolve(bb_workload_file *w, double time_unit_s);
 int bb_workload_all_plain(const bb_workload_file *w);
 
 void bb_workload_free(bb_workload_file *w);
+
+/* bb_workload_field: s written as one field of a workload file so that
+ * bb_workload_parse reads s back (the writer's half of the quoting rule
+ * above): control characters (line breaks included, which a row cannot
+ * hold) become '?'; the field is double-quoted, with each '"' doubled,
+ * when it holds a comma or a quote, starts with '#' (a comment line
+ * otherwise) or begins or ends with a blank (trimmed otherwise).  Writes
+ * at most len - 1 bytes and a NUL, and returns the field's full length
+ * (like snprintf).  s must not be empty: a name is required. */
+size_t bb_workload_field(char *buf, size_t len, const char *s);
 
 /* The text of data/workloads/default.csv, compiled in (default_workload.c). */
 extern const char bb_default_workload_csv[];

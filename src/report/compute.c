@@ -23,24 +23,42 @@ bw_needed(const bba_model *m, double target)
     return m->M > m->B ? m->M - m->B : 0;
 }
 
-/* 1. The recommendation: exactly what `bbsize size` computes. */
+/* 1. The recommendation: exactly what `bbsize size` computes (the same
+ * front door, settled on the same question). */
 static void
 recommend(bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    bba_policy_spec ps = { 0, 0, r->o.eps };
+    bba_drain d = { 0, 0, 0, r->o.eps };
     char err[BB_ERRLEN];
     int rc;
 
-    r->ratio = bba_model_load_ratio(&ctx->model);
-    rc = bba_size_min(&ctx->model, r->o.target, &ps, &ctx->so, bb_ctx_s_max(ctx), NULL, NULL,
-                      &r->sr, err);
+    rc = bba_front_size(ctx->front, r->o.target, &d, &r->rec, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
-        bb_die_lib(rc, err);
+        bb_ctx_die_answer(ctx, rc, err);
+    r->rec_rc = rc;
+    r->ratio = r->rec.load_ratio;
     r->feasible = rc == BB_OK;
-    r->S_star = r->feasible ? r->sr.best.S : -1;
-    r->bwq = bw_needed(&ctx->model, r->o.target);
-    r->qrate = ctx->q.quantum_bytes / ctx->pf.time_unit_s;
+    r->S_star = r->feasible ? r->rec.S_bytes : -1;
+    r->lm = ctx->model;
+    if (r->lm == NULL) {
+        /* the fluid model: the load law from the Bernoulli model at the
+         * paper's resolution */
+        bba_question q = ctx->qn;
+
+        q.model = BBA_MODEL_BERNOULLI;
+        q.pf.resolution = BBA_RES_START;
+        q.progress = NULL;
+        rc = bba_front_new(&q, &r->aux, err);
+        if (rc != BB_OK)
+            bb_ctx_die_answer(ctx, rc, err);
+        r->lm = bba_front_chain(r->aux);
+        r->lq = bba_front_quantized(r->aux)->quantum_bytes;
+    } else {
+        r->lq = ctx->q->quantum_bytes;
+    }
+    r->bwq = bw_needed(r->lm, r->o.target);
+    r->qrate = r->lq / ctx->pf.time_unit_s;
 }
 
 /* With E >= B no size suffices and idle(S) falls only to 1 - B/E, the gap
@@ -51,26 +69,26 @@ recommend(bb_report *r)
  * The curves end instead at the first size on a doubling grid from 10
  * where the gap is below 1e-3 of the gap at size 0 (at most M): about
  * log2(M / 10) greedy solves, each at most that size. */
-static long
+static double
 infeasible_top(const bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    bba_policy greedy = { 0, 0, r->o.eps };
-    bba_eval_result e;
-    double lim = 1.0 - 1.0 / r->ratio, gap0;
+    bba_drain greedy = { 0, 0, 0, r->o.eps };
+    bba_answer e;
+    double lim = r->rec.idle_limit, gap0, q = r->lq;
+    double top = (double)r->lm->M * q;
     char err[BB_ERRLEN];
-    long S;
 
-    if (bba_eval(&ctx->model, 0, &greedy, &ctx->so, &e, NULL, err) != BB_OK)
-        return ctx->model.M;
-    gap0 = e.meas.idle - lim;
-    for (S = 10; S < ctx->model.M; S *= 2) {
-        if (bba_eval(&ctx->model, S, &greedy, &ctx->so, &e, NULL, err) != BB_OK)
-            return ctx->model.M;
-        if (!(e.meas.idle - lim > 1e-3 * gap0))
+    if (bba_front_idle(ctx->front, 0, &greedy, &e, err) != BB_OK)
+        return top;
+    gap0 = e.idle - lim;
+    for (double S = 10 * q; S < top; S *= 2) {
+        if (bba_front_idle(ctx->front, S, &greedy, &e, err) != BB_OK)
+            return top;
+        if (!(e.idle - lim > 1e-3 * gap0))
             return S;
     }
-    return ctx->model.M;
+    return top;
 }
 
 /* 2. Idle versus size for each load scale, sizes 0..S_top; 4. lazy
@@ -84,16 +102,20 @@ curves(bb_report *r)
     int rc;
 
     r->S_top = r->feasible ? 2 * r->S_star : infeasible_top(r);
-    if (r->S_top < 10)
-        r->S_top = 10;
-    if (r->S_top > bb_ctx_s_max(ctx))
-        r->S_top = bb_ctx_s_max(ctx);
+    if (r->S_top < 10 * r->lq)
+        r->S_top = 10 * r->lq;
+    if (r->S_top > bba_front_s_max_bytes(ctx->front))
+        r->S_top = bba_front_s_max_bytes(ctx->front);
     r->sizes = calloc((size_t)r->o.points, sizeof *r->sizes);
     if (r->sizes == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     r->nsz = 0;
     for (int i = 0; i < r->o.points; i++) {
-        long s = lround((double)i * (double)r->S_top / (double)(r->o.points - 1));
+        double s = (double)i * r->S_top / (double)(r->o.points - 1);
+
+        /* whole quanta, so that every point is a size the chain has */
+        if (ctx->q)
+            s = (double)lround(s / ctx->q->quantum_bytes) * ctx->q->quantum_bytes;
 
         if (r->nsz == 0 || s != r->sizes[r->nsz - 1])
             r->sizes[r->nsz++] = s;
@@ -110,30 +132,29 @@ curves(bb_report *r)
         for (long z = 0; z < r->nsz; z++) {
             bba_sweep_point *p = &r->pts[i * (size_t)r->nsz + (size_t)z];
 
-            p->model = &r->sc[i].ctx.model;
-            /* Same bytes in every scenario: the quantum does not depend on the load. */
-            p->S = r->sizes[z];
-            p->pol.eps = r->o.eps;
+            p->front = r->sc[i].front;
+            p->S_bytes = r->sizes[z];
+            p->drain.eps = r->o.eps;
         }
     }
     r->S_lazy = r->feasible ? r->S_star : r->S_top;
     for (size_t t = 0; t < nth; t++) {
         bba_sweep_point *p = &r->pts[r->nsc * (size_t)r->nsz + t];
 
-        p->model = &ctx->model;
-        p->S = r->S_lazy;
-        p->pol.lazy = 1;
-        p->pol.eps = r->o.eps;
-        p->pol.threshold = (long)floor((double)t / (double)(nth - 1) * (double)r->S_lazy);
+        p->front = ctx->front;
+        p->S_bytes = r->S_lazy;
+        p->drain.lazy = 1;
+        p->drain.eps = r->o.eps;
+        p->drain.threshold = (double)t / (double)(nth - 1);
     }
     /* A point the solver cannot do (a lazy chain at an extreme threshold,
      * say) is left out of the plots and named, not fatal to the report. */
-    rc = bb_sweep_run(r->pts, r->npts, &ctx->so, r->o.threads, NULL, NULL, r->out, err);
+    rc = bb_sweep_run(r->pts, r->npts, r->o.threads, NULL, NULL, r->out, err);
     if (rc != BB_OK && rc != BB_ENOMEM) {
         for (size_t i = 0; i < r->npts; i++)
             if (r->out[i].status != BB_OK) {
-                r->out[i].r.meas.idle = r->out[i].r.meas.quiet = NAN;
-                r->out[i].r.threshold = r->pts[i].pol.threshold;
+                r->out[i].a.idle = r->out[i].a.quiet = NAN;
+                r->out[i].a.threshold_bytes = r->pts[i].drain.threshold * r->pts[i].S_bytes;
                 r->nfailed++;
             }
         snprintf(r->failed_msg, sizeof r->failed_msg, "%s", err);
@@ -158,23 +179,27 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
     recommend(r);
     curves(r);
     if (!r->feasible) {
-        /* E >= B: every policy idles at least 1 - B/E > target (the PFS
-         * drains at most B per time unit and stalls accept nothing), so no
-         * threshold can meet the target; the search would only repeat the
-         * sweep's solves at S_top (40 s on the default workload at
-         * 30 GB/s).  The greedy point is the sweep's threshold 0. */
+        /* No size meets the target: every policy idles at least the
+         * limit (1 - B/E, or what the buffer's bandwidth leaves) > target,
+         * so no threshold can; the search would only repeat the sweep's
+         * solves at S_top (40 s on the default workload at 30 GB/s).  The
+         * greedy point is the sweep's threshold 0. */
         const bba_sweep_out *g = &r->out[r->nsc * (size_t)r->nsz];
 
-        r->tr.feasible = 0;
+        r->thr_feasible = 0;
         if (g->status == BB_OK)
-            r->tr.greedy = g->r;
+            r->thr_greedy = g->a;
         else
             snprintf(r->thr_msg, sizeof r->thr_msg, "%s", "greedy draining could not be "
                      "solved at this size");
         return;
     }
-    rc = bba_threshold_best(&ctx->model, r->S_lazy, o->target, o->eps, 20, &ctx->so, NULL, NULL,
-                            &r->tr, err);
+    {
+        int mono;
+
+        rc = bba_front_threshold(ctx->front, r->S_lazy, o->target, o->eps, 20, &r->thr_best,
+                                 &r->thr_greedy, &r->thr_feasible, &mono, err);
+    }
     if (rc != BB_OK) {
         snprintf(r->thr_msg, sizeof r->thr_msg, "%s", err);
         bb_warn("best threshold: %s", err);
@@ -184,17 +209,24 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
 void
 bb_report_validate(bb_report *r)
 {
-    long S = r->S_lazy, step = S > 1 ? S / 2 : 1;
-    size_t n = (size_t)(2 * S / step) + 1;
-    long *sizes;
+    /* 0, S/2, S, 3S/2, 2S (whole quanta for the discrete models) */
+    double S = r->S_lazy, step = S / 2;
+    size_t n = S > 0 ? 5 : 1;
+    double *sizes;
 
     if (!r->o.validate)
         return;
+    if (r->ctx->q) {
+        long Sq = bba_size_quanta(S, r->ctx->q->quantum_bytes), sq = Sq > 1 ? Sq / 2 : 1;
+
+        n = (size_t)(2 * Sq / sq) + 1;
+        step = (double)sq * r->ctx->q->quantum_bytes;
+    }
     sizes = malloc(n * sizeof *sizes);
     if (sizes == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t k = 0; k < n; k++)
-        sizes[k] = (long)k * step;
+        sizes[k] = (double)k * step;
     bb_simopts_init(&r->val_opts);
     r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
     if (r->val_rc != BB_OK)
@@ -213,5 +245,6 @@ bb_report_free(bb_report *r)
     free(r->pts);
     free(r->out);
     free(r->sizes);
+    bba_front_free(r->aux);
     bb_validation_free(&r->val);
 }

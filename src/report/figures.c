@@ -53,14 +53,14 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
 
     if (se == NULL || xs == NULL || ys == NULL || names == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    size_unit(ctx, bb_ctx_quanta_to_bytes(ctx, r->S_top), &sdiv, &sunit);
+    size_unit(ctx, r->S_top, &sdiv, &sunit);
     for (size_t z = 0; z < nsz; z++)
-        xs[z] = bb_ctx_quanta_to_bytes(ctx, r->sizes[z]) / sdiv;
+        xs[z] = r->sizes[z] / sdiv;
     for (size_t i = 0; i < nsc; i++) {
         for (size_t z = 0; z < nsz; z++)
-            ys[i * nsz + z] = r->out[i * nsz + z].r.meas.idle;
+            ys[i * nsz + z] = r->out[i * nsz + z].a.idle;
         snprintf(names[i], sizeof names[i], "load x%g (E/B = %.3g)", r->o.scales[i],
-                 bba_model_load_ratio(&r->sc[i].ctx.model));
+                 r->out[i * nsz].a.load_ratio);
         se[i] = (bb_plot_series){ names[i], xs, ys + i * nsz, nsz, "linespoints", 0 };
     }
     tx[0] = xs[0];
@@ -86,7 +86,7 @@ static void
 fig_load(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
-    const bba_model *m = &ctx->model;
+    const bba_model *m = r->lm;
     size_t n = (size_t)m->M + 1;
     double *x = calloc(n, sizeof *x), *cdf = calloc(n, sizeof *cdf), *lo = calloc(n, sizeof *lo),
            *hi = calloc(n, sizeof *hi), c = 0, bx[2], by[2], rdiv = ctx->plain ? 1 : 1e9;
@@ -140,16 +140,16 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
 
     for (size_t t = 0; t < NTH; t++) {
         tx[t] = (double)t / (double)(NTH - 1);
-        idle[t] = lz[t].r.meas.idle;
-        quiet[t] = lz[t].r.meas.quiet;
+        idle[t] = lz[t].a.idle;
+        quiet[t] = lz[t].a.quiet;
     }
     gx[0] = 0;
     gx[1] = 1;
-    gi[0] = gi[1] = lz[0].r.meas.idle;
-    gq[0] = gq[1] = lz[0].r.meas.quiet;
+    gi[0] = gi[1] = lz[0].a.idle;
+    gq[0] = gq[1] = lz[0].a.quiet;
     ty[0] = ty[1] = r->o.target;
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
-    bb_ctx_fmt_size(r->ctx, szs, sizeof szs, bb_ctx_quanta_to_bytes(r->ctx, r->S_lazy));
+    bb_ctx_fmt_size(r->ctx, szs, sizeof szs, r->S_lazy);
     snprintf(t_idle, sizeof t_idle, "Idle fraction versus lazy threshold, %s buffer", szs);
     snprintf(t_quiet, sizeof t_quiet, "Quiet fraction versus lazy threshold, %s buffer", szs);
     se[0] = (bb_plot_series){ "lazy draining", tx, idle, NTH, "linespoints", 0 };

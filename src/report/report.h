@@ -37,14 +37,23 @@ typedef struct {
     const bb_ctx *ctx;          /* the loaded workload and platform */
     bb_plot_session *plots;
     double ratio;               /* E / B */
-    double qrate;               /* bytes/s of one quantum per time unit */
+    /* the instantaneous load: the Bernoulli model's DIST, the fluid
+     * model's stationary rate law too (every source ON with probability
+     * p, independently); for the fluid model from an auxiliary front */
+    bba_front *aux;             /* owned, NULL for the discrete models */
+    const bba_model *lm;
+    double lq;                  /* lm's quantum, bytes */
+    double qrate;               /* bytes/s of one of lm's quanta per time unit */
     /* 1. the recommendation: what `bbsize size` computes */
-    bba_size_result sr;
+    bba_answer rec;
+    int rec_rc;                 /* BB_OK or BB_EINFEASIBLE */
     int feasible;
-    long S_star, bwq;           /* size (quanta, -1 if infeasible); extra
-                                   bandwidth above B (quanta) */
-    /* 2. idle versus size: nsz sizes 0..S_top for each of nsc load scales */
-    long S_top, nsz, *sizes;
+    double S_star;              /* bytes (-1 if infeasible) */
+    long bwq;                   /* extra bandwidth above B (quanta) */
+    /* 2. idle versus size: nsz sizes 0..S_top (bytes) for each of nsc
+     * load scales */
+    double S_top, *sizes;
+    long nsz;
     bb_scenario *sc;
     size_t nsc;
     /* the sweep: nsc * nsz greedy points, then NTH lazy thresholds */
@@ -52,9 +61,10 @@ typedef struct {
     bba_sweep_out *out;
     size_t npts, nfailed;
     char failed_msg[BB_ERRLEN];
-    /* 4. greedy versus lazy at S_lazy */
-    long S_lazy;
-    bba_threshold_result tr;
+    /* 4. greedy versus lazy at S_lazy (bytes) */
+    double S_lazy;
+    bba_answer thr_best, thr_greedy;
+    int thr_feasible;
     char thr_msg[BB_ERRLEN];    /* "" unless the threshold search failed */
     /* 6. the simulation beside the predictions (o.validate) */
     int val_rc;                 /* BB_OK, or the analytic side's error */

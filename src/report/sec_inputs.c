@@ -38,12 +38,14 @@ platform_table(bb_doc *d, const bb_report *r)
                c->time_unit.set ? "--time-unit"
                : ctx->has_system && ctx->sys.time_unit.set ? ctx->sys.path
                : ctx->wl.time_unit.set ? ctx->wl.source : "default");
-    bb_doc_row(d, "resolution R\t%ld quanta per B and time unit\t%s", ctx->pf.resolution,
-               c->resolution ? "--resolution" : "default or file");
-    bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q.quantum_bytes);
-    bb_doc_row(d, "quantum q = B x time unit / R\t%s\tderived", b1);
-    bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q.max_round_bytes);
-    bb_doc_row(d, "largest bandwidth rounding\t%s per time unit\tderived", b1);
+    if (ctx->q) {
+        bb_doc_row(d, "resolution R\t%ld quanta per B and time unit\t%s", ctx->pf.resolution,
+                   c->resolution ? "--resolution" : "settled or file");
+        bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->quantum_bytes);
+        bb_doc_row(d, "quantum q = B x time unit / R\t%s\tderived", b1);
+        bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->max_round_bytes);
+        bb_doc_row(d, "largest bandwidth rounding\t%s per time unit\tderived", b1);
+    }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
     bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
     /* Every solve of the report ran ctx->so. */
@@ -63,21 +65,22 @@ assumptions(bb_doc *d, const bb_report *r)
 {
     bb_doc_para(d, "Assumptions of the model (Aupy et al. 2017, Sections 3-5):");
     bb_doc_list_begin(d);
-    if (r->ctx->model_kind == BB_MODEL_BERNOULLI)
+    if (bba_front_kind(r->ctx->front) == BBA_MODEL_BERNOULLI)
         bb_doc_item(d, "in every time unit each application does I/O with probability p at its "
                     "bandwidth, independently of the others and of the previous time unit (no "
                     "memory);");
     else
         bb_doc_item(d, "each application does I/O a fraction p of the time units, in I/O phases "
                     "of the mean length of its burst column (a two-state ON/OFF Markov chain "
-                    "over time units, independent of the others; issue 13), where the paper "
+                    "over time units, independent of the others), where the paper "
                     "draws every time unit afresh;");
     bb_doc_item(d, "all applications share one time unit, which should be close to their I/O "
                 "burst duration; the PFS takes B per time unit and the excess goes to the burst "
                 "buffer;");
     bb_doc_item(d, "when the buffer would overflow, every application stalls for one time unit "
-                "while it drains at B (the idle fraction); the buffer's own bandwidth is not a "
-                "constraint of the chain;");
+                "while it drains at B (the idle fraction); above the PFS and burst-buffer "
+                "bandwidths together the applications are throttled, and that time counts as "
+                "idle too;");
     bb_doc_item(d, "reads and writes are one load; node-local devices are pooled as if shared;");
     bb_doc_item(d, "bandwidths are rounded to quanta of B/R; the answers are stationary "
                 "(long-run) fractions.");
@@ -96,12 +99,26 @@ bb_report_sec_inputs(bb_doc *d, const bb_report *r)
                     "the plots and tables (n/a); the first: %s.", r->nfailed, r->npts,
                     r->failed_msg);
     platform_table(d, r);
-    bb_doc_table_begin(d, "applications",
-                       "application\tp (fraction of time units)\tbandwidth\tquanta");
-    for (size_t i = 0; i < ctx->q.n; i++) {
-        bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
-        bb_doc_row(d, "%s\t%.4g\t%s\t%ld", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1,
-                   ctx->q.b[i]);
+    if (ctx->q) {
+        bb_doc_table_begin(d, "applications",
+                           "application\tp (fraction of time units)\tbandwidth\tquanta");
+        for (size_t i = 0; i < ctx->wl.n; i++) {
+            bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
+            bb_doc_row(d, "%s\t%.4g\t%s\t%ld", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1,
+                       ctx->q->b[i]);
+        }
+    } else {
+        bb_doc_table_begin(d, "applications",
+                           "application\tp (fraction of the time in I/O)\tbandwidth\t"
+                           "mean I/O phase");
+        for (size_t i = 0; i < ctx->wl.n; i++) {
+            char b2[64];
+
+            bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
+            bb_fmt_duration(b2, sizeof b2, bba_app_on_period(&ctx->wl.apps[i],
+                                                             ctx->pf.time_unit_s));
+            bb_doc_row(d, "%s\t%.4g\t%s\t%s", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1, b2);
+        }
     }
     bb_doc_table_end(d);
     assumptions(d, r);
@@ -122,21 +139,21 @@ bb_report_sec_validation(bb_doc *d, const bb_report *r)
         bb_doc_para(d, "Validation failed: %s.", r->val_msg);
     } else {
         bb_doc_para(d, "The analytic idle fraction beside the simulated mean and its %g%% "
-                    "confidence interval (bbsize validate with its defaults: Bernoulli "
-                    "applications, %ld replications, seed %llu), greedy draining.  Verdicts: "
+                    "confidence interval (bbsize validate with its defaults: %s applications, "
+                    "%s, seed %llu), greedy draining.  Verdicts: "
                     "agrees (the prediction is inside an interval within +-50%% of it), "
                     "disagrees (outside), inconclusive (inside, but the interval is too wide "
                     "to tell, or no idle unit was simulated).",
-                    100 * r->val_opts.confidence, r->val_opts.replications,
-                    (unsigned long long)r->val_opts.seed);
+                    100 * r->val_opts.confidence, V->fluid ? "continuous-time" : "Bernoulli",
+                    V->how, (unsigned long long)r->val_opts.seed);
         bb_doc_table_begin(d, "validation-table",
                            "size\tanalytic idle\tsimulated mean\t95% interval\tverdict");
         for (size_t i = 0; i < V->n; i++) {
-            const bbs_bb_summary *s = &V->run.sum[i];
+            const bb_valrow *w = &V->rows[i];
 
-            bb_ctx_fmt_size(r->ctx, b1, sizeof b1, bb_ctx_quanta_to_bytes(r->ctx, V->rows[i].S));
-            bb_doc_row(d, "%s\t%.4g\t%.4g\t[%.4g, %.4g]\t%s", b1, V->rows[i].analytic,
-                       s->idle_mean, s->idle_lo, s->idle_hi, bbs_verdict_name(V->rows[i].ag.v.kind));
+            bb_ctx_fmt_size(r->ctx, b1, sizeof b1, w->S_bytes);
+            bb_doc_row(d, "%s\t%.4g\t%.4g\t[%.4g, %.4g]\t%s", b1, w->analytic,
+                       w->idle.mean, w->idle.lo, w->idle.hi, bbs_verdict_name(w->ag.v.kind));
         }
         bb_doc_table_end(d);
     }

@@ -1,0 +1,858 @@
+/* answer.c: the front door (answer.h): model choice, the resolution's
+ * settling, and the answers in the user's units.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "bb_error.h"
+#include "bbbw.h"
+#include "effbw.h"
+#include "fluid.h"
+#include "onoff.h"
+#include "quanta.h"
+
+struct bba_front {
+    bba_question q;          /* a copy; q.apps borrowed */
+    bba_model_kind kind;
+    /* BERNOULLI and CHAIN: the quantised workload at the settled R */
+    bba_platform pf;
+    bba_quantized qz;
+    bba_model model;
+    long res;
+    double res_change;
+    int settle_evals;
+    /* CHAIN: the modulated chain (model.onoff points here); for the
+     * approximation, the reduced model and one class fewer */
+    bba_onoff onoff, onoff_check;
+    int chain_exact, has_check;
+    int chain_no_bbbw;       /* B_BB binds: the chain cannot answer */
+    size_t classes_total;
+    double phases_total;
+    /* applications that round to 0 quanta */
+    size_t nvan, *van;
+    double van_frac;
+    /* FLUID: the continuous-time model (fluid.h) */
+    bba_fluid *fluid;
+    size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
+    size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
+};
+
+const char *
+bba_model_kind_name(bba_model_kind k)
+{
+    switch (k) {
+    case BBA_MODEL_AUTO: return "auto";
+    case BBA_MODEL_BERNOULLI: return "Bernoulli";
+    case BBA_MODEL_CHAIN: return "chain";
+    case BBA_MODEL_FLUID: return "fluid";
+    }
+    return "unknown";
+}
+
+void
+bba_question_init(bba_question *q)
+{
+    memset(q, 0, sizeof *q);
+    q->model = BBA_MODEL_AUTO;
+    bba_solver_defaults(&q->so);
+    q->so.tol = 1e-12;
+    q->target = 1e-3;
+    q->drain.eps = 0.01;
+}
+
+/* ---- the discrete models ------------------------------------------------ */
+
+static int
+has_bursts(const bba_question *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->apps[i].burst_s > 0)
+            return 1;
+    return 0;
+}
+
+
+static void
+discrete_free(bba_front *f)
+{
+    bba_onoff_free(&f->onoff);
+    bba_onoff_free(&f->onoff_check);
+    bba_model_free(&f->model);
+    bba_quantized_free(&f->qz);
+    memset(&f->onoff, 0, sizeof f->onoff);
+    memset(&f->onoff_check, 0, sizeof f->onoff_check);
+    memset(&f->model, 0, sizeof f->model);
+    f->has_check = 0;
+}
+
+/* The modulated chain at f->qz: exact when its phases fit, else the
+ * effective-bandwidth approximation on the burst classes of largest effect
+ * with the many-sources correction (effbw.h), one class fewer kept to show
+ * the approximation's own sensitivity. */
+static int
+attach_chain(bba_front *f, char *err)
+{
+    bba_onoff full;
+    double th_full, th_r;
+    size_t k;
+    int rc;
+
+    rc = bba_onoff_init(&full, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, 0, -1, err);
+    if (rc != BB_OK)
+        return rc;
+    f->classes_total = full.n_classes;
+    f->phases_total = 1;
+    for (size_t c = 0; c < full.n_classes; c++)
+        f->phases_total *= full.N[c] + 1;
+    if (f->phases_total <= BBA_CHAIN_EXACT_PHASES) {
+        bba_onoff_free(&full);
+        rc = bba_onoff_init(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, 0,
+                            0, err);
+        if (rc != BB_OK)
+            return rc;
+        f->model.onoff = &f->onoff;
+        f->chain_exact = 1;
+        return BB_OK;
+    }
+    rc = bba_effbw_decay(&full, &th_full, err);
+    bba_onoff_free(&full);
+    if (rc != BB_OK)
+        return rc;
+    for (k = 1;; k++) {
+        bba_onoff r;
+
+        rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, k,
+                              &r, err);
+        if (rc != BB_OK)
+            return rc;
+        if (r.n_phases > BBA_CHAIN_APPROX_PHASES || k > f->classes_total) {
+            bba_onoff_free(&r);
+            break;
+        }
+        bba_onoff_free(&f->onoff_check);
+        f->onoff_check = f->onoff;
+        f->onoff = r;
+    }
+    if (k == 1) {
+        rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, 0,
+                              &f->onoff, err);
+        if (rc != BB_OK)
+            return rc;
+    }
+    f->model.onoff = &f->onoff;
+    f->model.idle_decay = 0;
+    if (bba_effbw_ms_attach(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, err)
+        != BB_OK) {
+        /* the many-sources factor does not apply: the decay-rate one */
+        if (bba_effbw_decay(&f->onoff, &th_r, err) != BB_OK)
+            th_r = th_full;
+        f->model.idle_decay = th_full - th_r;
+    }
+    f->chain_exact = 0;
+    return BB_OK;
+}
+
+/* Quantise at resolution R and build the model of f->kind. */
+static int
+discrete_build(bba_front *f, long R, char *err)
+{
+    int rc;
+
+    discrete_free(f);
+    f->pf = f->q.pf;
+    f->pf.resolution = R;
+    if (f->kind == BBA_MODEL_BERNOULLI && has_bursts(&f->q)) {
+        /* the paper's model has no bursts: quantise without them (a burst
+         * shorter than a time unit is no error of this model) */
+        bba_app *a = malloc(f->q.n * sizeof *a);
+
+        if (a == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", f->q.n);
+        for (size_t i = 0; i < f->q.n; i++) {
+            a[i] = f->q.apps[i];
+            a[i].burst_s = 0;
+        }
+        rc = bba_quantize(a, f->q.n, &f->pf, &f->qz, err);
+        free(a);
+    } else {
+        rc = bba_quantize(f->q.apps, f->q.n, &f->pf, &f->qz, err);
+    }
+    if (rc != BB_OK)
+        return rc;
+    if (f->kind == BBA_MODEL_CHAIN && !f->qz.has_burst)
+        /* every burst is the memoryless 1/(1 - p): the paper's chain */
+        f->kind = BBA_MODEL_BERNOULLI;
+    if (f->kind == BBA_MODEL_BERNOULLI)
+        /* the paper's model: every application memoryless */
+        f->qz.has_burst = 0;
+    rc = bba_model_init(&f->model, f->qz.n, f->qz.b, f->qz.p, f->qz.B, f->q.so.mem_limit_bytes,
+                        err);
+    if (rc != BB_OK)
+        return rc;
+    if (f->kind == BBA_MODEL_CHAIN && f->qz.has_burst) {
+        /* The ON/OFF chain has no burst-buffer bandwidth: its questions
+         * are refused (chain_no_bbbw), its quantisation still serves the
+         * simulator, which has. */
+        f->chain_no_bbbw = f->qz.bb_bw > 0 && f->model.M > f->qz.B + f->qz.bb_bw;
+        return f->chain_no_bbbw ? BB_OK : attach_chain(f, err);
+    }
+    return bba_model_set_bbbw(&f->model, f->qz.bb_bw, err);
+}
+
+static long
+discrete_s_max(const bba_front *f)
+{
+    return bba_model_s_max(&f->model, &f->q.so);
+}
+
+static void
+policy_at(const bba_drain *d, long S, double quantum, bba_policy *pol)
+{
+    pol->lazy = d->lazy;
+    pol->eps = d->eps;
+    if (!d->lazy)
+        pol->threshold = 0;
+    else if (d->threshold_is_bytes)
+        pol->threshold = bba_size_quanta(d->threshold, quantum);
+    else
+        pol->threshold = (long)floor(d->threshold * (double)S);
+    if (pol->lazy && pol->threshold > S && !d->threshold_is_bytes)
+        pol->threshold = S;
+}
+
+static void
+spec_of(const bba_drain *d, bba_policy_spec *ps)
+{
+    ps->lazy = d->lazy;
+    ps->threshold_frac = d->lazy && !d->threshold_is_bytes ? d->threshold : 0;
+    ps->eps = d->eps;
+}
+
+/* The quantity the resolution settles on: the size for the target, or
+ * where no size meets it the idle fraction at q.settle_bytes; *have = 0
+ * when neither can be had. */
+static int
+settle_value(bba_front *f, double *v, int *have, char *err)
+{
+    bba_policy_spec ps;
+    bba_size_result r;
+    int rc;
+
+    *have = 0;
+    spec_of(&f->q.drain, &ps);
+    rc = bba_size_min(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), NULL, NULL,
+                      &r, err);
+    f->settle_evals += r.evaluations;
+    if (rc == BB_OK) {
+        *v = (double)r.best.S * f->qz.quantum_bytes;
+        *have = 1;
+        return BB_OK;
+    }
+    if (rc != BB_EINFEASIBLE && rc != BB_ETOOBIG)
+        return rc;
+    if (f->q.settle_bytes > 0) {
+        long S = bba_size_quanta(f->q.settle_bytes, f->qz.quantum_bytes);
+        bba_policy pol;
+        bba_eval_result e;
+
+        policy_at(&f->q.drain, S, f->qz.quantum_bytes, &pol);
+        if (pol.threshold > S)
+            pol.threshold = S;
+        rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
+        f->settle_evals++;
+        if (rc != BB_OK)
+            return rc;
+        *v = e.meas.idle;
+        *have = 1;
+    }
+    return BB_OK;
+}
+
+/* Whether every application that writes rounds to 0 quanta at f->qz. */
+static int
+all_vanish(const bba_front *f)
+{
+    for (size_t i = 0; i < f->q.n; i++)
+        if (f->q.apps[i].p * f->q.apps[i].bw_Bps > 0 && f->qz.b[i] > 0)
+            return 0;
+    return 1;
+}
+
+/* Double R from BBA_RES_START until the settled quantity moves by less
+ * than BBA_SETTLE (and something is left to size: a workload of tiny
+ * bandwidths answers 0 at every R where they all round away); keep the
+ * coarser of the last two (its change measured). */
+static int
+settle(bba_front *f, char *err)
+{
+    long R = BBA_RES_START;
+    double v0, v1;
+    int have, rc;
+
+    f->res_change = -1;
+    rc = discrete_build(f, R, err);
+    if (rc != BB_OK)
+        return rc;
+    rc = settle_value(f, &v0, &have, err);
+    if (rc != BB_OK || !have)
+        return rc;
+    for (;;) {
+        double change;
+
+        rc = discrete_build(f, 2 * R, err);
+        if (rc == BB_OK)
+            rc = settle_value(f, &v1, &have, err);
+        if (rc != BB_OK || !have) {
+            /* answer at R; the change could not be measured */
+            f->res_change = -1;
+            break;
+        }
+        change = v0 > 0 ? fabs(v1 / v0 - 1.0) : (v1 > 0 ? 1.0 : 0.0);
+        f->res_change = change;
+        if (2 * R >= BBA_RES_MAX)
+            break;
+        if (change < BBA_SETTLE) {
+            rc = discrete_build(f, R, err);
+            if (rc != BB_OK || !all_vanish(f))
+                break;
+            change = 1;   /* nothing left at R: go on */
+        }
+        R *= 2;
+        v0 = v1;
+    }
+    f->res = R;
+    return discrete_build(f, R, err);
+}
+
+/* The applications that round to 0 quanta, and the share of the expected
+ * load they carried. */
+static int
+find_vanished(bba_front *f, char *err)
+{
+    double total = 0, lost = 0;
+
+    free(f->van);
+    f->van = NULL;
+    f->nvan = 0;
+    for (size_t i = 0; i < f->q.n; i++) {
+        double l = f->q.apps[i].p * f->q.apps[i].bw_Bps;
+
+        total += l;
+        if (f->qz.b[i] == 0 && l > 0) {
+            size_t *v = realloc(f->van, (f->nvan + 1) * sizeof *v);
+
+            if (v == NULL)
+                return bb_seterr(err, BB_ENOMEM, "out of memory");
+            f->van = v;
+            f->van[f->nvan++] = i;
+            lost += l;
+        }
+    }
+    f->van_frac = total > 0 ? lost / total : 0;
+    if (total > 0 && f->nvan == f->q.n)
+        return bb_seterr(err, BB_EDATA, "every application's bandwidth rounds to 0 quanta of "
+                         "%.4g bytes at resolution %ld: nothing is left to size; raise the "
+                         "resolution", f->qz.quantum_bytes, f->res);
+    if (f->van_frac > 0.5)
+        return bb_seterr(err, BB_EDATA, "%zu of %zu applications, %.3g%% of the expected load, "
+                         "round to 0 quanta of %.4g bytes at resolution %ld: the answer would "
+                         "size a different workload; raise the resolution", f->nvan, f->q.n,
+                         100 * f->van_frac, f->qz.quantum_bytes, f->res);
+    return BB_OK;
+}
+
+/* ---- the continuous-time model ------------------------------------------- */
+
+/* The applications as fluid sources, one class each (bba_fluid_new merges
+ * the identical ones): the burst is the mean ON period; a memoryless
+ * application enters with time unit / (1 - p) (bba_app_on_period). */
+static int
+fluid_build(bba_front *f, char *err)
+{
+    const bba_question *q = &f->q;
+    bba_fluid_class *c = calloc(q->n, sizeof *c);
+    bba_fluid_opts o;
+    double phases;
+    int rc;
+
+    if (c == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", q->n);
+    f->pf = q->pf;
+    f->pf.resolution = 0;
+    f->n_memoryless = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        const bba_app *a = &q->apps[i];
+        int found = 0;
+
+        c[i].rate_Bps = a->bw_Bps;
+        c[i].p = a->p;
+        c[i].burst_s = bba_app_on_period(a, q->pf.time_unit_s);
+        c[i].count = 1;
+        if (c[i].burst_s > 0) {
+            f->n_memoryless += !(a->burst_s > 0);
+            for (size_t j = 0; j < i && !found; j++)
+                found = c[j].burst_s > 0 && c[j].rate_Bps == c[i].rate_Bps
+                        && c[j].p == c[i].p && c[j].burst_s == c[i].burst_s;
+            f->fluid_classes += !found;
+        }
+    }
+    o.pfs_bw_Bps = q->pf.pfs_bw_Bps;
+    o.bb_bw_Bps = q->pf.bb_bw_Bps;
+    o.mem_limit_bytes = q->so.mem_limit_bytes;
+    o.max_phases = 0;
+    bba_fluid_estimate(c, q->n, &o, &phases, NULL, NULL);
+    if (!(phases <= BBA_FLUID_EXACT_PHASES)) {
+        free(c);
+        return bb_seterr(err, BB_ETOOBIG, "the continuous-time model of this workload has "
+                         "%.3g phases (%zu distinct applications with bursts), more than the "
+                         "%d it solves exactly: give identical applications identical rows, "
+                         "or ask for the discrete chain (model chain)", phases,
+                         f->fluid_classes, BBA_FLUID_EXACT_PHASES);
+    }
+    rc = bba_fluid_new(c, q->n, &o, &f->fluid, err);
+    free(c);
+    return rc;
+}
+
+static void
+fluid_answer(const bba_front *f, double S, const bba_fluid_result *r, bba_answer *a)
+{
+    a->S_bytes = S;
+    a->idle = a->idle_low = a->idle_high = r->idle;
+    a->log10_idle = r->log10_idle;
+    a->quiet = r->quiet;
+    a->mean_occupancy_bytes = r->mean_occupancy_bytes;
+    a->p_empty = r->p_empty;
+    a->p_full = r->p_full;
+    a->bb_in_Bps = r->bb_in_Bps;
+    a->residual = r->residual;
+    a->states = bba_fluid_phases(f->fluid);
+}
+
+static void
+fluid_policy(const bba_drain *d, double S, bba_fluid_policy *pol)
+{
+    pol->lazy = d->lazy;
+    pol->eps = d->lazy ? d->eps : 1.0;
+    pol->threshold_bytes = !d->lazy ? 0 : d->threshold_is_bytes ? d->threshold : d->threshold * S;
+}
+
+/* ---- the front ------------------------------------------------------------ */
+
+int
+bba_front_new(const bba_question *q, bba_front **out, char *err)
+{
+    bba_front *f;
+    int rc;
+
+    *out = NULL;
+    if (q->n == 0)
+        return bb_seterr(err, BB_EINVAL, "the workload has no application");
+    f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    f->q = *q;
+    f->kind = q->model;
+    if (f->kind == BBA_MODEL_AUTO)
+        f->kind = has_bursts(q) ? BBA_MODEL_FLUID : BBA_MODEL_BERNOULLI;
+    if (f->kind == BBA_MODEL_CHAIN && !has_bursts(q))
+        f->kind = BBA_MODEL_BERNOULLI;   /* the chain without bursts is the paper's */
+    f->res_change = -1;
+    if (f->kind == BBA_MODEL_FLUID) {
+        rc = fluid_build(f, err);
+        if (rc != BB_OK) {
+            bba_front_free(f);
+            return rc;
+        }
+        *out = f;
+        return BB_OK;
+    }
+    if (q->pf.resolution > 0 || f->kind != BBA_MODEL_BERNOULLI) {
+        f->res = q->pf.resolution > 0 ? q->pf.resolution : BBA_RES_START;
+        rc = discrete_build(f, f->res, err);
+    } else {
+        rc = settle(f, err);
+    }
+    if (rc == BB_OK)
+        rc = find_vanished(f, err);
+    if (rc != BB_OK) {
+        bba_front_free(f);
+        return rc;
+    }
+    *out = f;
+    return BB_OK;
+}
+
+void
+bba_front_free(bba_front *f)
+{
+    if (f == NULL)
+        return;
+    bba_fluid_free(f->fluid);
+    discrete_free(f);
+    free(f->van);
+    free(f);
+}
+
+static int
+chain_refuses(const bba_front *f, char *err)
+{
+    if (f->kind == BBA_MODEL_CHAIN && f->chain_no_bbbw)
+        return bb_seterr(err, BB_EINVAL, "the ON/OFF chain (model chain) does not model the "
+                         "burst buffer's bandwidth, which binds here; the fluid model does");
+    return BB_OK;
+}
+
+static void
+answer_init(const bba_front *f, bba_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->model = f->kind;
+    a->exact = f->kind != BBA_MODEL_CHAIN || f->chain_exact;
+    a->phases = f->kind == BBA_MODEL_CHAIN ? f->phases_total : 0;
+    a->phases_solved = f->kind == BBA_MODEL_CHAIN ? f->onoff.n_phases : 0;
+    a->classes = f->kind == BBA_MODEL_CHAIN ? f->classes_total : 0;
+    a->resolution = f->res;
+    a->res_change = f->res_change;
+    a->time_unit_s = f->pf.time_unit_s;
+    a->quantum_bytes = f->qz.quantum_bytes;
+    a->max_round_bytes = f->qz.max_round_bytes;
+    if (f->kind == BBA_MODEL_FLUID) {
+        a->phases = (double)bba_fluid_phases(f->fluid);
+        a->phases_solved = bba_fluid_phases(f->fluid);
+        a->classes = f->fluid_classes;
+        a->load_ratio = bba_fluid_mean_rate(f->fluid) / f->pf.pfs_bw_Bps;
+    } else {
+        a->load_ratio = bba_model_load_ratio(&f->model);
+    }
+    a->S_quanta = -1;
+    a->idle = a->idle_low = a->idle_high = NAN;
+    a->log10_idle = NAN;
+    a->quiet = a->mean_occupancy_bytes = a->p_empty = a->p_full = NAN;
+    a->idle_limit = NAN;
+    a->bb_bw_min_Bps = NAN;
+    a->bb_in_Bps = NAN;
+    a->S_double_unit_bytes = NAN;
+    a->states = -1;
+    a->evaluations = f->settle_evals;
+}
+
+static void
+answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
+{
+    double q = f->qz.quantum_bytes;
+
+    a->S_quanta = e->S;
+    a->S_bytes = (double)e->S * q;
+    a->lazy = e->threshold > 0 || a->lazy;
+    a->threshold_bytes = (double)e->threshold * q;
+    a->idle = e->meas.idle;
+    a->log10_idle = e->meas.log10_idle;
+    /* an exact answer is its own interval; an approximation's is not
+     * measured on the chain (the fluid model measures its own) */
+    a->idle_low = a->idle_high = a->exact ? e->meas.idle : NAN;
+    a->quiet = e->meas.quiet;
+    a->mean_occupancy_bytes = e->meas.mean_load * q;
+    a->p_empty = e->meas.p_empty;
+    a->p_full = e->meas.p_full;
+    a->states = e->n_states;
+    a->residual = e->solve.residual;
+    a->iterations = e->solve.iterations;
+    a->fallback = e->solve.fallback;
+}
+
+int
+bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answer *a,
+               char *err)
+{
+    bba_policy pol;
+    bba_eval_result e;
+    long S;
+    int rc;
+
+    answer_init(f, a);
+    a->evaluations = 0;
+    if (!(S_bytes >= 0))
+        return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is negative", S_bytes);
+    a->lazy = d->lazy;
+    a->eps = d->eps;
+    if (f->kind == BBA_MODEL_FLUID) {
+        bba_fluid_policy fp;
+        bba_fluid_result fr;
+
+        fluid_policy(d, S_bytes, &fp);
+        if (fp.threshold_bytes > S_bytes)
+            return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the "
+                             "buffer size (%.4g bytes)", fp.threshold_bytes, S_bytes);
+        rc = bba_fluid_eval(f->fluid, S_bytes, &fp, &fr, err);
+        if (rc != BB_OK)
+            return rc;
+        a->evaluations = 1;
+        a->threshold_bytes = fp.threshold_bytes;
+        fluid_answer(f, S_bytes, &fr, a);
+        return BB_OK;
+    }
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
+    S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
+    policy_at(d, S, f->qz.quantum_bytes, &pol);
+    if (pol.threshold > S)
+        return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the buffer "
+                         "size (%.4g bytes)", d->threshold, S_bytes);
+    a->lazy = d->lazy;
+    a->eps = d->eps;
+    rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
+    if (rc != BB_OK)
+        return rc;
+    a->evaluations = 1;
+    answer_eval(f, &e, a);
+    return BB_OK;
+}
+
+static double size_at_double_unit(const bba_front *f, double target,
+                                  const bba_policy_spec *ps);
+
+static int
+fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, bba_answer *a,
+           char *err)
+{
+    bba_fluid_result fr;
+    double S;
+    int evals = 0, rc;
+
+    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, DBL_MAX, &S, &fr, &evals,
+                            err);
+    a->evaluations += evals;
+    if (rc == BB_EINFEASIBLE) {
+        double lim = bba_fluid_idle_limit(f->fluid), bw;
+        char e2[BB_ERRLEN];
+
+        a->idle_limit = lim;
+        /* the bandwidth binds when a larger B_BB would bring the limit
+         * below the target */
+        a->bandwidth_bound = f->pf.bb_bw_Bps > 0
+                             && bba_fluid_bbbw_min(f->fluid, target, &bw, e2) == BB_OK;
+        if (a->bandwidth_bound)
+            a->bb_bw_min_Bps = bw;
+        return rc;
+    }
+    if (rc != BB_OK)
+        return rc;
+    a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
+    fluid_answer(f, S, &fr, a);
+    if (!f->q.time_unit_given && f->n_memoryless > 0)
+        a->S_double_unit_bytes = size_at_double_unit(f, target, ps);
+    return BB_OK;
+}
+
+/* The size at twice a time unit nobody chose (answer.h). */
+static double
+size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps)
+{
+    bba_drain d = { ps->lazy, 0, ps->threshold_frac, ps->eps };
+    bba_question q2 = f->q;
+    bba_front *g;
+    bba_answer a;
+    char err[BB_ERRLEN];
+    double S = NAN;
+
+    q2.pf.time_unit_s *= 2;
+    q2.pf.resolution = f->res;
+    q2.progress = NULL;
+    q2.time_unit_given = 1;
+    if (bba_front_new(&q2, &g, err) != BB_OK)
+        return NAN;
+    if (bba_front_size(g, target, &d, &a, err) == BB_OK)
+        S = a.S_bytes;
+    bba_front_free(g);
+    return S;
+}
+
+int
+bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
+               char *err)
+{
+    bba_policy_spec ps;
+    bba_size_result r;
+    int rc;
+
+    answer_init(f, a);
+    a->lazy = d->lazy;
+    a->eps = d->eps;
+    if (d->lazy && d->threshold_is_bytes)
+        return bb_seterr(err, BB_EINVAL, "a size search takes the lazy threshold as a "
+                         "fraction of the size");
+    spec_of(d, &ps);
+    if (f->kind == BBA_MODEL_FLUID)
+        return fluid_size(f, target, &ps, a, err);
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
+    rc = bba_size_min(&f->model, target, &ps, &f->q.so, discrete_s_max(f), f->q.progress,
+                      f->q.progress_ctx, &r, err);
+    a->evaluations += r.evaluations;
+    if (rc == BB_EINFEASIBLE) {
+        a->idle_limit = r.idle_limit;
+        a->bandwidth_bound = r.bandwidth_bound;
+        if (f->model.mean_eff < (double)f->model.B || f->model.dist0 != NULL) {
+            const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
+
+            if (f->model.mom.mean < (double)f->model.B)
+                a->bb_bw_min_Bps = (double)bba_bbbw_min(d0, f->model.M, f->model.B, target)
+                                   * f->qz.quantum_bytes / f->pf.time_unit_s;
+        }
+        return rc;
+    }
+    if (rc != BB_OK)
+        return rc;
+    answer_eval(f, &r.best, a);
+    if (!f->q.time_unit_given && f->kind == BBA_MODEL_BERNOULLI)
+        a->S_double_unit_bytes = size_at_double_unit(f, target, &ps);
+    return BB_OK;
+}
+
+int
+bba_front_threshold(const bba_front *f, double S_bytes, double target, double eps, int grid,
+                    bba_answer *best, bba_answer *greedy, int *feasible, int *monotone,
+                    char *err)
+{
+    bba_threshold_result r;
+    long S;
+    int rc;
+
+    answer_init(f, best);
+    answer_init(f, greedy);
+    if (!(S_bytes >= 0))
+        return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is negative", S_bytes);
+    if (f->kind == BBA_MODEL_FLUID) {
+        bba_fluid_threshold_result fr;
+
+        rc = bba_fluid_threshold_best(f->fluid, S_bytes, target, eps, grid, BBA_FLUID_REL_TOL,
+                                      &fr, err);
+        if (rc != BB_OK)
+            return rc;
+        fluid_answer(f, S_bytes, &fr.greedy, greedy);
+        greedy->eps = eps;
+        best->lazy = 1;
+        best->eps = eps;
+        if (fr.feasible) {
+            fluid_answer(f, S_bytes, &fr.best, best);
+            best->threshold_bytes = fr.threshold_bytes;
+        }
+        best->evaluations = greedy->evaluations = fr.evaluations;
+        *feasible = fr.feasible;
+        *monotone = fr.monotone_idle;
+        return BB_OK;
+    }
+    if ((rc = chain_refuses(f, err)) != BB_OK)
+        return rc;
+    S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
+    rc = bba_threshold_best(&f->model, S, target, eps, grid, &f->q.so, f->q.progress,
+                            f->q.progress_ctx, &r, err);
+    if (rc != BB_OK)
+        return rc;
+    best->lazy = 1;
+    best->eps = eps;
+    greedy->eps = eps;
+    answer_eval(f, &r.greedy, greedy);
+    if (r.feasible)
+        answer_eval(f, &r.best, best);
+    best->lazy = 1;
+    best->evaluations = greedy->evaluations = r.evaluations;
+    *feasible = r.feasible;
+    *monotone = r.monotone_idle;
+    return BB_OK;
+}
+
+/* ---- what the front settled on ------------------------------------------- */
+
+bba_model_kind
+bba_front_kind(const bba_front *f)
+{
+    return f->kind;
+}
+
+const bba_quantized *
+bba_front_quantized(const bba_front *f)
+{
+    return f->kind == BBA_MODEL_FLUID ? NULL : &f->qz;
+}
+
+const bba_model *
+bba_front_chain(const bba_front *f)
+{
+    return f->kind == BBA_MODEL_FLUID ? NULL : &f->model;
+}
+
+const bba_platform *
+bba_front_platform(const bba_front *f)
+{
+    return &f->pf;
+}
+
+static void
+fmt_unit(char *buf, size_t len, double s)
+{
+    if (s >= 3600 && fmod(s, 3600) == 0)
+        snprintf(buf, len, "%g h", s / 3600);
+    else if (s >= 60 && fmod(s, 60) == 0)
+        snprintf(buf, len, "%g min", s / 60);
+    else
+        snprintf(buf, len, "%g s", s);
+}
+
+void
+bba_front_describe(const bba_front *f, char *buf, size_t len)
+{
+    char tu[64];
+
+    fmt_unit(tu, sizeof tu, f->pf.time_unit_s);
+    if (f->kind == BBA_MODEL_FLUID) {
+        long P = bba_fluid_phases(f->fluid);
+
+        if (f->n_memoryless > 0)
+            snprintf(buf, len, "model fluid (%zu class%s, %ld phase%s; %zu without a burst, "
+                     "memoryless at a time unit of %s)", f->fluid_classes,
+                     f->fluid_classes == 1 ? "" : "es", P, P == 1 ? "" : "s", f->n_memoryless,
+                     tu);
+        else
+            snprintf(buf, len, "model fluid (%zu class%s, %ld phase%s)", f->fluid_classes,
+                     f->fluid_classes == 1 ? "" : "es", P, P == 1 ? "" : "s");
+    } else if (f->kind == BBA_MODEL_BERNOULLI)
+        snprintf(buf, len, "model Bernoulli, time unit %s", tu);
+    else if (f->kind == BBA_MODEL_CHAIN && !f->chain_exact)
+        snprintf(buf, len, "model chain approximate (%zu burst classes, %.3g phases: %zu kept "
+                 "exact in %ld phases, %s for the rest), time unit %s", f->classes_total,
+                 f->phases_total, f->onoff.n_classes, f->onoff.n_phases,
+                 f->onoff.ms ? "many-sources correction" : "effective-bandwidth decay", tu);
+    else
+        snprintf(buf, len, "model chain (%zu burst class%s, %ld phases), time unit %s",
+                 f->onoff.n_classes, f->onoff.n_classes == 1 ? "" : "es", f->onoff.n_phases, tu);
+}
+
+size_t
+bba_front_vanished(const bba_front *f, double *load_frac)
+{
+    if (load_frac)
+        *load_frac = f->van_frac;
+    return f->nvan;
+}
+
+size_t
+bba_front_vanished_app(const bba_front *f, size_t i)
+{
+    return i < f->nvan ? f->van[i] : (size_t)-1;
+}
+
+double
+bba_front_s_max_bytes(const bba_front *f)
+{
+    if (f->kind == BBA_MODEL_FLUID)
+        return DBL_MAX;   /* the fluid solve does not grow with S */
+    return (double)discrete_s_max(f) * f->qz.quantum_bytes;
+}

@@ -1,0 +1,173 @@
+/* answer.h: the front door of libbbanalytic: one place that chooses the
+ * model, settles its accuracy and answers every question bbsize asks
+ * (the idle fraction at a size, the smallest size for a target, the best
+ * lazy threshold), so that every command gives the same answer to the
+ * same question.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Models (bbsize(1), MODELS):
+ *  - BERNOULLI: the paper's chain (no application has a burst): each
+ *    application writes with probability p in a time unit (Aupy et al.
+ *    2017), quantised at resolution R (chain.h, sizing.h).  With the
+ *    resolution not given, R is settled here: doubled from 100 until the
+ *    size for the target moves by less than BBA_SETTLE (at most
+ *    BBA_RES_MAX), and every question is answered at that R.
+ *  - CHAIN: the ON/OFF-modulated chain at the time unit (onoff.h), exact up
+ *    to BBA_CHAIN_EXACT_PHASES phases, beyond that the effective-bandwidth
+ *    approximation (effbw.h); only when asked for (model CHAIN).
+ *  - FLUID: the continuous-time limit of the chain (fluid.h): no time
+ *    unit, no quantisation; the default when some application has a
+ *    burst.
+ * AUTO picks BERNOULLI without bursts and FLUID with them.
+ *
+ * Units: sizes in bytes, rates in bytes/s, times in s, as in workload.h.
+ * Ownership: a front borrows the question's apps (they must outlive it)
+ * and owns everything else.  A front is read-only after bba_front_new:
+ * bba_front_idle may run from several threads at once (sweeps). */
+#ifndef BBSIZE_ANALYTIC_ANSWER_H
+#define BBSIZE_ANALYTIC_ANSWER_H
+
+#include <stddef.h>
+
+#include "sizing.h"
+#include "workload.h"
+
+#define BBA_SETTLE 1e-3     /* relative change of the size on doubling R */
+#define BBA_RES_START 100   /* the paper's resolution */
+#define BBA_RES_MAX 6400
+#define BBA_CHAIN_EXACT_PHASES 64
+#define BBA_CHAIN_APPROX_PHASES 16
+#define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
+#define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
+
+typedef enum {
+    BBA_MODEL_AUTO = 0,
+    BBA_MODEL_BERNOULLI,
+    BBA_MODEL_CHAIN,
+    BBA_MODEL_FLUID
+} bba_model_kind;
+
+/* bba_model_kind_name: "auto", "Bernoulli", "chain", "fluid". */
+const char *bba_model_kind_name(bba_model_kind k);
+
+/* A draining policy as a question states it: the threshold as a fraction
+ * of the buffer size (searches) or in bytes (one size). */
+typedef struct {
+    int lazy;
+    int threshold_is_bytes;
+    double threshold;        /* fraction of S in [0, 1], or bytes */
+    double eps;              /* EPS in [0, 1] (the paper's 0.01) */
+} bba_drain;
+
+typedef struct {
+    const bba_app *apps;     /* borrowed */
+    size_t n;
+    bba_platform pf;         /* pf.resolution 0: settle it (BERNOULLI) */
+    int time_unit_given;     /* 0: pf.time_unit_s is a default nobody chose */
+    bba_model_kind model;
+    bba_solver_opts so;      /* the chain solvers; so.mem_limit_bytes bounds
+                                every model */
+    double target;           /* the idle fraction the resolution settles on */
+    bba_drain drain;         /* ... with this policy */
+    double settle_bytes;     /* when no size meets the target: settle on the
+                                idle fraction at this size (0: do not settle) */
+    bba_progress_fn progress;   /* after each solve of a search (may be NULL) */
+    void *progress_ctx;
+} bba_question;
+
+/* bba_question_init: defaults (AUTO, target 0.001, greedy, EPS 0.01,
+ * bba_solver_defaults with tol 1e-12). */
+void bba_question_init(bba_question *q);
+
+typedef struct bba_front bba_front;
+
+/* What one question's answer says.  Quantities not computed are NAN (or -1
+ * for counts). */
+typedef struct {
+    bba_model_kind model;    /* the model that answered */
+    int exact;               /* 0: an approximation; idle_low and idle_high
+                                bracket the truth where measured (NAN where
+                                not) */
+    double phases;           /* ON/OFF phases of the whole workload (chain,
+                                fluid; 0 for BERNOULLI) */
+    long phases_solved;      /* phases solved exactly */
+    size_t classes;          /* classes of identical bursty applications */
+    long resolution;         /* discrete models: R; 0 for FLUID */
+    double res_change;       /* relative change of the settled quantity on
+                                doubling R; < 0: not measured (R given) */
+    double time_unit_s;      /* the discrete models' unit; FLUID: the unit
+                                memoryless applications enter with */
+    double quantum_bytes;    /* discrete models */
+    double max_round_bytes;  /* largest rounding of a bandwidth per unit */
+    double load_ratio;       /* E / B */
+    /* the point */
+    double S_bytes;
+    long S_quanta;           /* discrete models; -1 for FLUID */
+    int lazy;
+    double threshold_bytes, eps;
+    double idle, idle_low, idle_high;
+    double log10_idle;       /* finite where idle underflows to 0; -inf
+                                when nothing can stall */
+    double quiet, mean_occupancy_bytes, p_empty, p_full;
+    double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
+                                not computed) */
+    long states;             /* discrete models' states; phases for FLUID */
+    double residual;
+    long iterations;
+    int fallback;            /* the FFT solver fell back to banded GTH */
+    int evaluations;         /* solves of this question (settling included) */
+    /* a search that cannot meet its target (BB_EINFEASIBLE) */
+    double idle_limit;       /* the idle fraction as S grows without bound */
+    int bandwidth_bound;     /* the buffer's bandwidth sets idle_limit */
+    double bb_bw_min_Bps;    /* the smallest B_BB that would allow the
+                                target (0: none needed; NAN: E >= B) */
+    /* a time unit nobody chose (BERNOULLI): the size at twice it */
+    double S_double_unit_bytes;   /* NAN when not computed */
+} bba_answer;
+
+/* bba_front_new: check and quantise the question, choose the model, settle
+ * the resolution (BERNOULLI, resolution 0), and keep what every answer
+ * needs.  Errors: BB_EINVAL (the inputs; the message names the
+ * application, 1-based, or the platform field), BB_EDATA (most of the
+ * expected load rounds to nothing at the resolution, or every application
+ * does), BB_ETOOBIG (a model over the memory limit, with its size and
+ * what to change), BB_ENOMEM, and the solvers' errors while settling. */
+int bba_front_new(const bba_question *q, bba_front **out, char *err);
+void bba_front_free(bba_front *f);
+
+/* bba_front_idle: the measures at buffer size S_bytes (>= 0) under d.
+ * Errors: BB_EINVAL (a threshold above S), the solvers' errors. */
+int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answer *a,
+                   char *err);
+
+/* bba_front_size: the smallest size with idle <= target under d (a
+ * threshold as a fraction of the size).  BB_EINFEASIBLE when none does:
+ * a->idle_limit, a->bandwidth_bound and a->bb_bw_min_Bps say why and what
+ * would.  BB_ETOOBIG when the memory limit stops the search first. */
+int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
+                   char *err);
+
+/* bba_front_threshold: the lazy threshold (EPS eps) maximising the quiet
+ * fraction with idle <= target at size S_bytes, and greedy draining there
+ * for comparison.  *feasible = 0 when no threshold meets the target. */
+int bba_front_threshold(const bba_front *f, double S_bytes, double target, double eps,
+                        int grid, bba_answer *best, bba_answer *greedy, int *feasible,
+                        int *monotone, char *err);
+
+/* What the front settled on, for output and the commands that need the
+ * quantised model itself (dist, the report's load plot, the simulator). */
+bba_model_kind bba_front_kind(const bba_front *f);
+const bba_quantized *bba_front_quantized(const bba_front *f);  /* NULL for FLUID */
+const bba_model *bba_front_chain(const bba_front *f);          /* NULL for FLUID */
+const bba_platform *bba_front_platform(const bba_front *f);    /* resolution settled */
+/* bba_front_describe: "model Bernoulli, time unit 1 min", "model fluid
+ * (3 classes, 8 phases)", ... for the one-line answers. */
+void bba_front_describe(const bba_front *f, char *buf, size_t len);
+/* Applications that round to 0 quanta and leave the model: how many, the
+ * share of the expected load they carry, and the i-th one's index. */
+size_t bba_front_vanished(const bba_front *f, double *load_frac);
+size_t bba_front_vanished_app(const bba_front *f, size_t i);
+/* bba_front_s_max_bytes: the largest size a solve fits in memory. */
+double bba_front_s_max_bytes(const bba_front *f);
+
+#endif

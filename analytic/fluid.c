@@ -1,0 +1,839 @@
+/* fluid.c: the fluid model (fluid.h): classes and phases, the measures
+ * from a boundary solution, evaluation, the limits as S grows.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "fluid_int.h"
+#include "lapackf.h"
+
+/* Rates within this fraction of B are B: a phase of zero drift (sums of
+ * decimal rates round). */
+#define ZERO_DRIFT_REL 1e-12
+/* A solution whose residual (fluid.h) exceeds this is refused. */
+#define RESID_MAX 1e-6
+/* LAPACK's 32-bit indices address P^2 entries */
+#define PHASES_MAX 46340L
+
+typedef struct {
+    double b, p, L;
+    long N;
+} cls_in;
+
+/* Merge identical classes; constant sources into *r0.  Returns the count
+ * of classes with a phase, or -1 with err set. */
+static long
+gather(const bba_fluid_class *c, size_t n, cls_in *out, double *r0, char *err)
+{
+    long nc = 0;
+
+    *r0 = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const bba_fluid_class *x = &c[i];
+
+        if (!(x->rate_Bps >= 0.0 && isfinite(x->rate_Bps))) {
+            bb_seterr(err, BB_EINVAL, "class %zu: rate %g B/s is not a finite "
+                      "non-negative number", i + 1, x->rate_Bps);
+            return -1;
+        }
+        if (!(x->p >= 0.0 && x->p <= 1.0)) {
+            bb_seterr(err, BB_EINVAL, "class %zu: p = %g is not in [0, 1]", i + 1, x->p);
+            return -1;
+        }
+        if (x->count < 0) {
+            bb_seterr(err, BB_EINVAL, "class %zu: count %d is negative", i + 1, x->count);
+            return -1;
+        }
+        if (x->count == 0 || x->p == 0.0 || x->rate_Bps == 0.0)
+            continue;
+        if (x->p == 1.0) {
+            *r0 += x->count * x->rate_Bps;
+            continue;
+        }
+        if (!(x->burst_s > 0.0 && isfinite(x->burst_s))) {
+            bb_seterr(err, BB_EINVAL, "class %zu: burst %g s is not a finite positive "
+                      "duration", i + 1, x->burst_s);
+            return -1;
+        }
+        {
+            long j;
+
+            for (j = 0; j < nc; j++)
+                if (out[j].b == x->rate_Bps && out[j].p == x->p && out[j].L == x->burst_s)
+                    break;
+            if (j == nc) {
+                out[nc].b = x->rate_Bps;
+                out[nc].p = x->p;
+                out[nc].L = x->burst_s;
+                out[nc].N = 0;
+                nc++;
+            }
+            out[j].N += x->count;
+        }
+    }
+    return nc;
+}
+
+static double
+phase_count(const cls_in *c, long nc)
+{
+    double P = 1.0;
+
+    for (long i = 0; i < nc; i++)
+        P *= (double)c[i].N + 1.0;
+    return P;
+}
+
+/* bytes and flops of a model with P phases (separable or dense greedy
+ * spectrum) and one size search, at worst (every far mode coupled) */
+static void
+cost(double P, int dense, double *bytes, double *flops)
+{
+    /* modes, the two factored blocks, W and Z */
+    double b = 4.0 * P * P * 8.0, f = 4.0 / 3.0 * P * P * P + 2.0 * P * P * P;
+
+    if (dense) {
+        b += 5.0 * P * P * 8.0;
+        f += 20.0 * P * P * P;
+    }
+    if (bytes)
+        *bytes = b;
+    if (flops)
+        *flops = f;
+}
+
+void
+bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
+                   double *phases, double *bytes, double *flops)
+{
+    cls_in *ci = malloc((n + 1) * sizeof *ci);
+    double r0, P = INFINITY, maxr, B = o ? o->pfs_bw_Bps : 0.0;
+    long nc;
+    int dense = 0;
+
+    if (ci != NULL && (nc = gather(c, n, ci, &r0, NULL)) >= 0) {
+        P = phase_count(ci, nc);
+        maxr = r0;
+        for (long i = 0; i < nc; i++)
+            maxr += (double)ci[i].N * ci[i].b;
+        dense = o != NULL && o->bb_bw_Bps > 0.0 && maxr - B > o->bb_bw_Bps;
+    }
+    free(ci);
+    if (phases)
+        *phases = P;
+    cost(P, dense, bytes, flops);
+}
+
+long
+bba_fluid_phases(const bba_fluid *m)
+{
+    return m->P;
+}
+
+double
+bba_fluid_mean_rate(const bba_fluid *m)
+{
+    return m->E;
+}
+
+int
+bba_fluid_separable(const bba_fluid *m)
+{
+    return m->greedy != NULL && m->greedy->separable;
+}
+
+double
+bba_fluid_idle_limit(const bba_fluid *m)
+{
+    return m->idle_limit;
+}
+
+void
+bba_fluid_free(bba_fluid *m)
+{
+    if (m == NULL)
+        return;
+    free(m->N);
+    free(m->b);
+    free(m->lam);
+    free(m->mu);
+    free(m->stride);
+    free(m->rate);
+    free(m->pi);
+    free(m->cls);
+    fl_spec_free(m->greedy);
+    fl_fast_free(m->fast);
+    for (int i = 0; i < m->n_lazy; i++)
+        fl_spec_free(m->lazy[i]);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+/* ---- measures ------------------------------------------------------------ */
+
+/* Per phase and per group (log scale g): atoms at 0 and S, interior mass,
+ * its first moment, and the interior mass in a lazy region (EPS < 1). */
+typedef struct {
+    int ng;
+    double g[3];
+    double *l[3], *u[3], *mi[3], *xi[3], *m1[3];
+} acc;
+
+static void
+acc_free(acc *a)
+{
+    for (int b = 0; b < 3; b++) {
+        free(a->l[b]);
+        a->l[b] = NULL;
+    }
+}
+
+static int
+acc_alloc(acc *a, int ng, long P)
+{
+    memset(a, 0, sizeof *a);
+    a->ng = ng;
+    for (int b = 0; b < ng; b++) {
+        double *blk = calloc((size_t)5 * (size_t)P, sizeof *blk);
+
+        if (blk == NULL) {
+            acc_free(a);
+            return -1;
+        }
+        a->l[b] = blk;
+        a->u[b] = blk + P;
+        a->mi[b] = blk + 2 * P;
+        a->xi[b] = blk + 3 * P;
+        a->m1[b] = blk + 4 * P;
+    }
+    return 0;
+}
+
+/* I0 = int_0^L e^{w t} dt, I1 = int_0^L t e^{w t} dt (w <= 0 normally) */
+static void
+expint(double w, double L, double *I0, double *I1)
+{
+    double a = w * L;
+
+    if (fabs(a) < 0.5) {
+        /* L^(k+1) sum_n a^n / (n! (n + 1 + k)), k = 0, 1 */
+        double t = 1.0, s0 = 0.0, s1 = 0.0;
+
+        for (int n = 0; n < 30; n++) {
+            s0 += t / (n + 1);
+            s1 += t / (n + 2);
+            t *= a / (n + 1);
+        }
+        *I0 = L * s0;
+        *I1 = L * L * s1;
+    } else {
+        double e = exp(a);
+
+        *I0 = expm1(a) / w;
+        *I1 = (e * (a - 1.0) + 1.0) / (w * w);
+    }
+}
+
+/* Per region, the sums over its modes that the measures and the residual
+ * need, as one product Phi^T W (P x NCOL, column-major) with W the modes'
+ * weights; den[] the sum of |weight| of the two end densities (each mode's
+ * flux is scaled to max_f |phi_f d_f| = 1, so that bounds every term). */
+enum { C_MI_L, C_XI_L, C_MI_R, C_XI_R, C_END_L, C_END_R, NCOL };
+
+static int
+region_sums(const bba_fluid *m, const fl_sol *s, int r, double *out, double *den)
+{
+    const fl_spec *q = s->sp[r];
+    double x0 = s->x[r], x1 = s->x[r + 1], len = x1 - x0;
+    long P = m->P, startL = r == 0 ? fl_atoms(m, 0, NULL) : s->sp[r - 1]->m - s->sp[r - 1]->mneg;
+    double *W = calloc((size_t)NCOL * (size_t)(q->m + 1), sizeof *W);
+
+    if (W == NULL)
+        return -1;
+    den[0] = den[1] = 0.0;
+    for (long k = 0; k < q->m; k++) {
+        int left = k < q->mneg;
+        double c = left ? s->y[r][startL + k] : s->y[r + 1][k - q->mneg];
+        double I0, I1, gl = s->g[r], gr = s->g[r + 1];
+
+        if (c == 0.0)
+            continue;
+        expint(left ? q->z[k] : -q->z[k], len, &I0, &I1);
+        if (left) {
+            W[k + C_MI_L * q->m] = c * I0;
+            W[k + C_XI_L * q->m] = c * (x0 * I0 + I1);
+            W[k + C_END_L * q->m] = c;
+            W[k + C_END_R * q->m] = c * exp(q->z[k] * len + gl - gr);
+        } else {
+            W[k + C_MI_R * q->m] = c * I0;
+            W[k + C_XI_R * q->m] = c * (x1 * I0 - I1);
+            W[k + C_END_L * q->m] = c * exp(-q->z[k] * len + gr - gl);
+            W[k + C_END_R * q->m] = c;
+        }
+        den[0] += fabs(W[k + C_END_L * q->m]);
+        den[1] += fabs(W[k + C_END_R * q->m]);
+    }
+    if (q->m > 0) {
+        int nP = (int)P, nm = (int)q->m, nc = NCOL;
+        double one = 1.0, zero = 0.0;
+
+        /* row-major phi (m x P) is column-major phi^T (P x m) */
+        dgemm_("N", "N", &nP, &nc, &nm, &one, q->phi, &nP, W, &nm, &zero, out, &nP, 1, 1);
+    } else {
+        memset(out, 0, (size_t)NCOL * (size_t)P * sizeof *out);
+    }
+    free(W);
+    return 0;
+}
+
+/* Relative residual of the boundary conditions: at each boundary the
+ * largest |sum| over phases, over the largest possible term. */
+static double
+sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*den)[2])
+{
+    long P = m->P, nS = fl_atoms(m, 1, NULL);
+    double res = 0.0, *x = malloc((size_t)P * sizeof *x), *w = malloc((size_t)P * sizeof *w);
+    long *ph = malloc((size_t)P * sizeof *ph);
+
+    if (x == NULL || w == NULL || ph == NULL) {
+        free(x);
+        free(w);
+        free(ph);
+        return INFINITY;
+    }
+    for (int b = 0; b <= s->R; b++) {
+        double num = 0.0, dd = 0.0, amax = 0.0;
+
+        memset(x, 0, (size_t)P * sizeof *x);
+        memset(w, 0, (size_t)P * sizeof *w);
+        if (b == 0 || b == s->R) {
+            long na = fl_atoms(m, b != 0, ph);
+            const double *ya = b == 0 ? s->y[0] : s->y[s->R] + s->ny[s->R] - nS;
+
+            for (long i = 0; i < na; i++)
+                x[ph[i]] = ya[i];
+            fl_q_left(m, x, w);
+            for (long f = 0; f < P; f++)
+                amax = fmax(amax, fabs(x[f]) * fl_q_out(m, f));
+        }
+        if (b > 0)
+            dd += den[b - 1][1];
+        if (b < s->R)
+            dd += den[b][0];
+        for (long f = 0; f < P; f++) {
+            double v = b == 0 ? -w[f] : b == s->R ? w[f] : 0.0;
+
+            if (b > 0)
+                v += sums[b - 1][C_END_R * P + f] * s->sp[b - 1]->d[f];
+            if (b < s->R)
+                v += (b == 0 ? 1.0 : -1.0) * sums[b][C_END_L * P + f] * s->sp[b]->d[f];
+            num = fmax(num, fabs(v));
+        }
+        dd += amax;
+        if (dd > 0.0)
+            res = fmax(res, num / dd);
+    }
+    free(x);
+    free(w);
+    free(ph);
+    return res;
+}
+
+/* The measures of FLUID-SPEC.md from per-phase, per-group quantities. */
+static void
+measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_result *out,
+              double *phase_err, double *flux_err, double *neg)
+{
+    long P = m->P;
+    double Z = 0.0, gmax = -INFINITY, idle_s = 0.0, idle_hi = -INFINITY;
+    double in = 0.0, drain = 0.0;
+    double ig[3] = { 0.0, 0.0, 0.0 };
+
+    memset(out, 0, sizeof *out);
+    for (int b = 0; b < a->ng; b++)
+        gmax = fmax(gmax, a->g[b]);
+    /* total mass, on the scale of the largest group */
+    for (int b = 0; b < a->ng; b++) {
+        double zb = 0.0, sc = exp(a->g[b] - gmax);
+
+        for (long f = 0; f < P; f++)
+            zb += a->l[b][f] + a->u[b][f] + a->mi[b][f];
+        Z += sc * zb;
+    }
+    *phase_err = 0.0;
+    *neg = 0.0;
+    for (long f = 0; f < P; f++) {
+        double l = 0.0, u = 0.0, mi = 0.0, xi = 0.0, m1 = 0.0, r = m->rate[f];
+        double e = r - m->B, thr = m->cls[f] == FL_UP ? fmax(e - m->Bbb, 0.0) / r : 0.0;
+
+        for (int b = 0; b < a->ng; b++) {
+            double sc = exp(a->g[b] - gmax) / Z;
+
+            l += sc * a->l[b][f];
+            u += sc * a->u[b][f];
+            mi += sc * a->mi[b][f];
+            xi += sc * a->xi[b][f];
+            m1 += sc * a->m1[b][f];
+            if (m->cls[f] == FL_UP)
+                ig[b] += (a->u[b][f] * e / r + (a->l[b][f] + a->mi[b][f]) * thr) / Z;
+        }
+        *phase_err = fmax(*phase_err, fabs(l + u + mi - m->pi[f]));
+        *neg = fmax(*neg, fmax(-fmin(fmin(l, u), mi), 0.0));
+        out->p_empty += l;
+        out->p_full += u;
+        out->mean_occupancy_bytes += xi + S * u;
+        out->quiet += l;
+        if (m->cls[f] == FL_UP) {
+            out->quiet += u * m->B / r + mi * (1.0 - thr);
+            in += mi * fmin(e, m->Bbb);
+        } else if (m->cls[f] == FL_ZERO) {
+            out->quiet += u + mi;
+        } else {
+            out->quiet += (1.0 - eps) * m1;
+            drain += -e * (mi - m1) - eps * e * m1;
+        }
+    }
+    /* idle = sum_b e^{g_b} ig[b] (each group's terms may have either sign;
+     * their sum not), on the scale of the largest term so that an idle
+     * fraction below the double range keeps its log10 */
+    for (int b = 0; b < a->ng; b++)
+        if (ig[b] != 0.0)
+            idle_hi = fmax(idle_hi, log(fabs(ig[b])) + a->g[b] - gmax);
+    for (int b = 0; b < a->ng; b++)
+        if (ig[b] != 0.0)
+            idle_s += copysign(exp(log(fabs(ig[b])) + a->g[b] - gmax - idle_hi), ig[b]);
+    if (idle_hi > -INFINITY && idle_s > 0.0) {
+        out->log10_idle = (idle_hi + log(idle_s)) / M_LN10;
+        out->idle = exp(idle_hi) * idle_s;
+    } else {
+        out->log10_idle = -INFINITY;
+        out->idle = 0.0;
+        /* with a phase above B and S > 0 the atoms at S make it positive:
+         * a sum that is not has lost it to cancellation */
+        if (m->n_up > 0 && S > 0.0)
+            *neg = INFINITY;
+    }
+    out->bb_in_Bps = in;
+    *flux_err = (in > 0.0 || drain > 0.0) ? fabs(in - drain) / fmax(in, drain) : 0.0;
+}
+
+int
+fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
+            char *err)
+{
+    long P = m->P, n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
+    long *ph0 = malloc((size_t)P * sizeof *ph0), *phS = malloc((size_t)P * sizeof *phS);
+    double *sums[2] = { NULL, NULL }, den[2][2], perr, ferr, neg;
+    acc a;
+    int rc = BB_OK, ok = ph0 != NULL && phS != NULL;
+
+    for (int r = 0; r < s->R && ok; r++) {
+        sums[r] = malloc((size_t)NCOL * (size_t)P * sizeof **sums);
+        ok = sums[r] != NULL && region_sums(m, s, r, sums[r], den[r]) == 0;
+    }
+    if (!ok || acc_alloc(&a, s->R + 1, P) != 0) {
+        free(ph0);
+        free(phS);
+        free(sums[0]);
+        free(sums[1]);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid measures");
+    }
+    fl_atoms(m, 0, ph0);
+    fl_atoms(m, 1, phS);
+    for (int b = 0; b <= s->R; b++)
+        a.g[b] = s->g[b];
+    for (long i = 0; i < n0; i++)
+        a.l[0][ph0[i]] = s->y[0][i];
+    for (long i = 0; i < nS; i++)
+        a.u[s->R][phS[i]] = s->y[s->R][s->ny[s->R] - nS + i];
+    for (int r = 0; r < s->R; r++) {
+        const double *sm = sums[r];
+        int lazy = s->sp[r]->eps < 1.0;
+
+        for (long f = 0; f < P; f++) {
+            a.mi[r][f] += sm[C_MI_L * P + f];
+            a.xi[r][f] += sm[C_XI_L * P + f];
+            a.mi[r + 1][f] += sm[C_MI_R * P + f];
+            a.xi[r + 1][f] += sm[C_XI_R * P + f];
+            if (lazy) {
+                a.m1[r][f] += sm[C_MI_L * P + f];
+                a.m1[r + 1][f] += sm[C_MI_R * P + f];
+            }
+        }
+    }
+    measures_core(m, &a, s->x[s->R], eps, out, &perr, &ferr, &neg);
+    out->residual = fmax(sol_residual(m, s, sums, den), fmax(perr, fmax(ferr, neg)));
+    if (!(out->residual <= RESID_MAX))
+        rc = bb_seterr(err, BB_EDATA, "fluid model: the solution at size %g B has a "
+                       "residual of %.3g (boundary conditions, phase law, flux balance or "
+                       "sign), above %g", s->x[s->R], out->residual, RESID_MAX);
+    acc_free(&a);
+    free(ph0);
+    free(phS);
+    free(sums[0]);
+    free(sums[1]);
+    return rc;
+}
+
+/* Everything at 0 or S by phase: S = 0 (up phases at S, the rest at 0),
+ * no up phase (all at 0) or no down phase (all at S). */
+void
+fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
+{
+    acc a;
+    double perr, ferr, neg;
+
+    if (acc_alloc(&a, 1, m->P) != 0) {
+        memset(out, 0, sizeof *out);
+        out->residual = INFINITY;
+        return;
+    }
+    for (long f = 0; f < m->P; f++) {
+        int top = S == 0.0 ? m->cls[f] == FL_UP : m->n_down == 0;
+
+        (top ? a.u[0] : a.l[0])[f] = m->pi[f];
+    }
+    measures_core(m, &a, S, 1.0, out, &perr, &ferr, &neg);
+    out->residual = fmax(perr, neg);
+    acc_free(&a);
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+/* The spectrum below a lazy threshold for eps: from the model's cache,
+ * else built and cached; when the cache is full (more EPS values than it
+ * holds) built for the caller alone (*own = 1: the caller frees it), as
+ * spectra other threads may be using are never evicted. */
+static int
+lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
+{
+    bba_fluid *mm = (bba_fluid *)m;
+    int rc, cap = (int)(sizeof mm->lazy / sizeof mm->lazy[0]);
+
+    *own = 0;
+    pthread_mutex_lock(&mm->lock);
+    for (int i = 0; i < mm->n_lazy; i++)
+        if (mm->lazy[i]->eps == eps) {
+            *out = mm->lazy[i];
+            pthread_mutex_unlock(&mm->lock);
+            return BB_OK;
+        }
+    rc = fl_spec_build(m, eps, 0, out, err);
+    if (rc == BB_OK) {
+        if (mm->n_lazy < cap)
+            mm->lazy[mm->n_lazy++] = *out;
+        else
+            *own = 1;
+    }
+    pthread_mutex_unlock(&mm->lock);
+    return rc;
+}
+
+int
+bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
+               bba_fluid_result *out, char *err)
+{
+    fl_sol s;
+    double eps = 1.0, T = 0.0;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!(S >= 0.0 && isfinite(S)))
+        return bb_seterr(err, BB_EINVAL, "buffer size %g B is not a finite non-negative "
+                         "number", S);
+    if (pol != NULL && pol->lazy) {
+        if (!(pol->eps > 0.0 && pol->eps <= 1.0))
+            return bb_seterr(err, BB_EINVAL, "lazy EPS %g is not in (0, 1]", pol->eps);
+        if (!(pol->threshold_bytes >= 0.0 && pol->threshold_bytes <= S))
+            return bb_seterr(err, BB_EINVAL, "lazy threshold %g B is not in [0, S = %g B]",
+                             pol->threshold_bytes, S);
+        eps = pol->eps;
+        T = pol->threshold_bytes;
+    }
+    if (S == 0.0 || m->greedy == NULL) {
+        fl_trivial(m, S, out);
+        return BB_OK;
+    }
+    if (eps < 1.0 && T > 0.0) {
+        fl_spec *sl = NULL;
+        const fl_spec *sp[2];
+        double x[3] = { 0.0, T, S };
+        int own;
+
+        rc = lazy_spec(m, eps, &sl, &own, err);
+        if (rc != BB_OK)
+            return rc;
+        sp[0] = sl;
+        sp[1] = m->greedy;
+        rc = fl_solve_dense(m, T >= S ? 1 : 2, sp, x, &s, err);
+        if (rc == BB_OK) {
+            rc = fl_measures(m, &s, eps, out, err);
+            fl_sol_free(&s);
+        }
+        if (own)
+            fl_spec_free(sl);
+        return rc;
+    }
+    rc = fl_solve_fast(m, S, &s, err);
+    if (rc != BB_OK)
+        return rc;
+    rc = fl_measures(m, &s, 1.0, out, err);
+    fl_sol_free(&s);
+    return rc;
+}
+
+/* idle as S -> infinity with a positive capped drift: the process
+ * reflected at S alone (its near solution) */
+static int
+limit_top(bba_fluid *m, double *lim, char *err)
+{
+    fl_sol s;
+    bba_fluid_result r;
+    double zmin = INFINITY;
+    int rc;
+
+    /* a size so large that no mode couples the two ends: only the near
+     * (top) group carries mass */
+    for (long k = 0; k < m->greedy->m; k++)
+        zmin = fmin(zmin, fabs(m->greedy->z[k]));
+    rc = fl_solve_fast(m, 1e3 / zmin, &s, err);
+    if (rc != BB_OK)
+        return rc;
+    rc = fl_measures(m, &s, 1.0, &r, err);
+    fl_sol_free(&s);
+    *lim = r.idle;
+    return rc;
+}
+
+int
+bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
+              bba_fluid **out, char *err)
+{
+    cls_in *ci = NULL;
+    bba_fluid *m = NULL;
+    double r0, Pd, bytes;
+    long nc;
+    int rc = BB_OK;
+
+    *out = NULL;
+    if (o == NULL || !(o->pfs_bw_Bps > 0.0 && isfinite(o->pfs_bw_Bps)))
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not a finite positive "
+                         "number", o ? o->pfs_bw_Bps : 0.0);
+    if (!(o->bb_bw_Bps >= 0.0 && isfinite(o->bb_bw_Bps)))
+        return bb_seterr(err, BB_EINVAL, "burst-buffer bandwidth %g B/s is not a finite "
+                         "non-negative number (0: unlimited)", o->bb_bw_Bps);
+    if (o->max_phases < 0)
+        return bb_seterr(err, BB_EINVAL, "phase bound %ld is negative", o->max_phases);
+    ci = malloc((n + 1) * sizeof *ci);
+    if (ci == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu classes", n);
+    nc = gather(c, n, ci, &r0, err);
+    if (nc < 0) {
+        free(ci);
+        return BB_EINVAL;
+    }
+    Pd = phase_count(ci, nc);
+    bba_fluid_estimate(c, n, o, NULL, &bytes, NULL);
+    if ((o->max_phases > 0 && Pd > (double)o->max_phases) || Pd > (double)PHASES_MAX) {
+        free(ci);
+        return bb_seterr(err, BB_ETOOBIG, "the fluid model has %.0f phases, above the "
+                         "bound of %ld", Pd, o->max_phases > 0 && o->max_phases < PHASES_MAX
+                         ? o->max_phases : PHASES_MAX);
+    }
+    if (o->mem_limit_bytes > 0.0 && bytes > o->mem_limit_bytes) {
+        free(ci);
+        return bb_seterr(err, BB_ETOOBIG, "the fluid model of %.0f phases needs about "
+                         "%.3g GB, above the memory limit of %.3g GB", Pd, bytes / 1e9,
+                         o->mem_limit_bytes / 1e9);
+    }
+    m = calloc(1, sizeof *m);
+    if (m == NULL || pthread_mutex_init(&m->lock, NULL) != 0) {
+        free(m);
+        free(ci);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid model");
+    }
+    m->P = (long)Pd;
+    m->C = (int)nc;
+    m->r0 = r0;
+    m->B = o->pfs_bw_Bps;
+    m->Bbb = o->bb_bw_Bps > 0.0 ? o->bb_bw_Bps : INFINITY;
+    m->mem_limit = o->mem_limit_bytes;
+    m->N = malloc((size_t)(nc + 1) * sizeof *m->N);
+    m->b = malloc((size_t)(nc + 1) * sizeof *m->b);
+    m->lam = malloc((size_t)(nc + 1) * sizeof *m->lam);
+    m->mu = malloc((size_t)(nc + 1) * sizeof *m->mu);
+    m->stride = malloc((size_t)(nc + 1) * sizeof *m->stride);
+    m->rate = malloc((size_t)m->P * sizeof *m->rate);
+    m->pi = malloc((size_t)m->P * sizeof *m->pi);
+    m->cls = malloc((size_t)m->P * sizeof *m->cls);
+    if (m->N == NULL || m->b == NULL || m->lam == NULL || m->mu == NULL ||
+        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+        goto out;
+    }
+    {
+        long st = 1;
+
+        for (long i = 0; i < nc; i++) {
+            m->N[i] = (int)ci[i].N;
+            m->b[i] = ci[i].b;
+            m->mu[i] = 1.0 / ci[i].L;
+            m->lam[i] = ci[i].p / ((1.0 - ci[i].p) * ci[i].L);
+            m->stride[i] = st;
+            st *= ci[i].N + 1;
+        }
+    }
+    m->E = r0;
+    for (long i = 0; i < nc; i++)
+        m->E += (double)ci[i].N * ci[i].p * ci[i].b;
+    for (long f = 0; f < m->P; f++) {
+        long rem = f;
+        double r = r0, lp = 0.0;
+
+        for (long i = 0; i < nc; i++) {
+            long mc = rem % (ci[i].N + 1);
+            int N = (int)ci[i].N;
+
+            rem /= ci[i].N + 1;
+            r += (double)mc * ci[i].b;
+            lp += lgamma(N + 1.0) - lgamma(mc + 1.0) - lgamma(N - mc + 1.0) +
+                  (double)mc * log(ci[i].p) + (double)(N - mc) * log1p(-ci[i].p);
+        }
+        m->rate[f] = r;
+        m->pi[f] = exp(lp);
+        if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
+            m->cls[f] = FL_ZERO;
+            m->n_zero++;
+        } else if (r > m->B) {
+            m->cls[f] = FL_UP;
+            m->n_up++;
+        } else {
+            m->cls[f] = FL_DOWN;
+            m->n_down++;
+        }
+    }
+    if (m->n_up > 0 && m->n_down > 0) {
+        rc = fl_spec_build(m, 1.0, 1, &m->greedy, err);
+        if (rc != BB_OK)
+            goto out;
+    }
+    /* the limit as S grows */
+    if (m->n_up == 0) {
+        m->idle_limit = 0.0;
+    } else if (m->n_down == 0) {
+        bba_fluid_result r;
+
+        fl_trivial(m, 1.0, &r);
+        m->idle_limit = r.idle;
+    } else if (m->greedy->drift > 0.0) {
+        rc = limit_top(m, &m->idle_limit, err);
+        if (rc != BB_OK)
+            goto out;
+    } else {
+        for (long f = 0; f < m->P; f++)
+            if (m->cls[f] == FL_UP)
+                m->idle_limit += m->pi[f] * fmax(m->rate[f] - m->B - m->Bbb, 0.0) / m->rate[f];
+    }
+out:
+    free(ci);
+    if (rc != BB_OK)
+        bba_fluid_free(m);
+    else
+        *out = m;
+    return rc;
+}
+
+/* h(x) = sum_up pi_f max(e_f - x, 0) / r_f */
+static double
+bw_limit(const bba_fluid *m, double x)
+{
+    double h = 0.0;
+
+    for (long f = 0; f < m->P; f++)
+        if (m->cls[f] == FL_UP)
+            h += m->pi[f] * fmax(m->rate[f] - m->B - x, 0.0) / m->rate[f];
+    return h;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+int
+bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
+{
+    double *e = NULL, xmax = INFINITY, lo, hi, hlo, hhi;
+    long n = 0;
+
+    *bbbw = NAN;
+    if (!(target > 0.0 && target < 1.0))
+        return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
+    if (bw_limit(m, 0.0) <= target) {
+        *bbbw = 0.0;
+        return BB_OK;
+    }
+    if (m->n_down == 0)
+        return bb_seterr(err, BB_EINFEASIBLE, "no phase drains the buffer: the idle "
+                         "fraction tends to %.6g whatever its bandwidth", m->idle_limit);
+    e = malloc((size_t)(m->n_up + 2) * sizeof *e);
+    if (e == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    e[n++] = 0.0;
+    for (long f = 0; f < m->P; f++)
+        if (m->cls[f] == FL_UP)
+            e[n++] = m->rate[f] - m->B;
+    qsort(e, (size_t)n, sizeof *e, cmp_dbl);
+    if (m->E >= m->B) {
+        /* the capped drift sum_f pi_f min(e_f, x) is increasing in x: the
+         * buffer stays stable up to its zero */
+        double dlo = 0.0, base = 0.0;
+
+        for (long f = 0; f < m->P; f++)
+            if (m->cls[f] == FL_DOWN)
+                base += m->pi[f] * (m->rate[f] - m->B);
+        dlo = base;
+        xmax = 0.0;
+        for (long i = 1; i < n && xmax == 0.0; i++) {
+            double dhi = base;
+
+            for (long f = 0; f < m->P; f++)
+                if (m->cls[f] == FL_UP)
+                    dhi += m->pi[f] * fmin(m->rate[f] - m->B, e[i]);
+            if (dhi >= 0.0)
+                xmax = e[i - 1] + (e[i] - e[i - 1]) * (-dlo) / (dhi - dlo);
+            dlo = dhi;
+        }
+        if (bw_limit(m, xmax) > target) {
+            free(e);
+            return bb_seterr(err, BB_EINFEASIBLE, "E >= B: at any buffer bandwidth the "
+                             "idle fraction stays above %.6g (%.6g where the buffer "
+                             "just stays stable, at %.6g B/s)", target, bw_limit(m, xmax), xmax);
+        }
+    }
+    /* h is linear between the sorted excesses: find the piece, then solve */
+    lo = 0.0;
+    hlo = bw_limit(m, 0.0);
+    for (long i = 1; i < n; i++) {
+        hi = e[i];
+        hhi = bw_limit(m, hi);
+        if (hhi <= target) {
+            *bbbw = lo + (hi - lo) * (hlo - target) / (hlo - hhi);
+            if (bw_limit(m, *bbbw) > target) /* rounding: stay on the safe side */
+                *bbbw = nextafter(*bbbw, INFINITY);
+            break;
+        }
+        lo = hi;
+        hlo = hhi;
+    }
+    free(e);
+    return BB_OK;
+}

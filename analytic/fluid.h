@@ -1,0 +1,198 @@
+/* fluid.h: the continuous-time limit of the ON/OFF burst-buffer chain, a
+ * finite-buffer Markov-modulated fluid queue, solved exactly.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Model (the simulator's fluid mode follows the same rules): classes
+ * of identical ON/OFF sources (ON periods exponential with mean L seconds,
+ * Pr(ON) = p, rate b bytes/s while ON); a phase is the number of sources
+ * ON per class, P = prod_c (N_c + 1) phases, generator Q (a Kronecker sum
+ * of birth-death chains, reversible).  In phase f the sources write r_f;
+ * the buffer content X in [0, S] moves at
+ *   min(r_f - B, B_BB)   r_f > B (at S it stays: the sources are throttled
+ *                        to B and lose (r_f - B)/r_f of the time; below S
+ *                        they lose max(r_f - B - B_BB, 0)/r_f),
+ *   r_f - B              r_f < B (at 0 it stays), times EPS below a lazy
+ *                        threshold T,
+ *   0                    r_f = B (to rounding: |r_f - B| <= 1e-12 B).
+ * Phases move in real time, throttled or not.
+ *
+ * Method (fluid_spec.c, fluid_solve.c; docs/fluid.md): in a region of
+ * constant drifts D the density is a sum of modes phi_k e^{z_k x}, with
+ * phi_k Q = z_k phi_k D (Anick, Mitra and Sondhi 1982).  Q is reversible
+ * and D diagonal, so every z_k is real.  Greedy without a binding B_BB the
+ * drift is additive over classes and the spectrum is separable (Stern and
+ * Elwalid 1991): each z_k is the root of a scalar equation on one half
+ * line and phi_k a Kronecker product of class vectors, P C operations per
+ * mode.  Otherwise (B_BB binds; below a lazy threshold) the pencil is
+ * symmetrised by Pi^(1/2) and solved by two dense symmetric
+ * eigendecompositions (LAPACK dsyevd).  Phases with zero drift are
+ * censored out of the spectrum (their density follows algebraically) and
+ * keep atoms at both ends.  The boundary conditions at 0, T and S (atoms,
+ * flux continuity) form a dense system with each exponential scaled at its
+ * own boundary, so nothing overflows for any S; probabilities near S are
+ * carried with a log scale, so idle fractions far below 1e-308 still have
+ * a finite log10.  For the greedy policy the S-independent blocks are
+ * factored once and each size costs a solve in the modes that couple the
+ * two ends (those with |z| S < 46): few for large S.  Every solution gets
+ * two steps of iterative refinement (the unknowns span many orders of
+ * magnitude) and is checked (residual below).
+ *
+ * Complexity (P phases, m < P modes, 8-byte doubles): separable spectrum
+ * O(P^2 C) time, P^2 doubles; dense spectrum about 20 P^3 flops (two
+ * dsyevd, two products) and 5 P^2 doubles more while it is built.  The
+ * greedy factors: two LU of order P (4/3 P^3 flops, 2 P^2 doubles) on the
+ * first evaluation, then 4 P^2 flops and 2 P doubles per far mode the
+ * first time a size couples it.  A greedy evaluation: about twelve passes
+ * over the modes (24 m P flops, the refinement most of them), the coupling
+ * (2 r_n r_f P + r_f^3 for r_n near and r_f far modes coupled) and five
+ * triangular solves.  A lazy evaluation with 0 < T <= S: the dense system
+ * of 3 P_n + 2 P_0 - 2 unknowns (18 P^3 flops, 18 P^2 doubles with its
+ * refinement copy), and a dense spectrum per EPS (cached, eight at most).  bba_fluid_estimate
+ * gives the greedy figures for a workload before anything is built.
+ *
+ * Thread safety: after bba_fluid_new, every function taking a const model
+ * may run concurrently on it (the caches it fills lazily are locked). */
+#ifndef BBSIZE_ANALYTIC_FLUID_H
+#define BBSIZE_ANALYTIC_FLUID_H
+
+#include <stddef.h>
+
+#include "sizing.h"
+
+typedef struct {
+    double rate_Bps;   /* b: bytes/s while ON, >= 0 */
+    double p;          /* Pr(ON), in [0, 1]: 1 is a constant rate, 0 (or
+                          rate 0) writes nothing */
+    double burst_s;    /* L: mean ON period, seconds (> 0 when 0 < p < 1
+                          and rate > 0).  A memoryless application of
+                          probability p per time unit u enters with
+                          L = u / (1 - p) */
+    int count;         /* N: identical independent sources, >= 0 */
+} bba_fluid_class;
+
+typedef struct {
+    double pfs_bw_Bps;       /* B > 0 */
+    double bb_bw_Bps;        /* B_BB > 0; 0: unlimited */
+    double mem_limit_bytes;  /* refuse a model whose estimate is above
+                                this (0: no limit) */
+    long max_phases;         /* refuse more phases (0: no bound but
+                                memory) */
+} bba_fluid_opts;
+
+typedef struct bba_fluid bba_fluid;
+
+/* bba_fluid_estimate: the phase count P (after merging identical classes),
+ * the peak bytes and the flops of bba_fluid_new plus one greedy size
+ * search at worst, for the classes and options given.  O(n^2), n entries
+ * of scratch; outputs may be NULL; P = +inf when a class is invalid or
+ * the scratch cannot be had. */
+void bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
+                        double *phases, double *bytes, double *flops);
+
+/* bba_fluid_new: build the model: merge identical classes, the phases,
+ * their rates and stationary law, and the greedy spectrum (separable or
+ * dense); check every mode's residual |phi (Q - z D)|.  *out owns it.
+ * Errors: BB_EINVAL (a field out of its domain: the message names the
+ * class and field), BB_ETOOBIG (more than max_phases, or the estimate
+ * above mem_limit_bytes: the message gives both), BB_ENOCONV (a mode's
+ * residual above 1e-8: the spectrum could not be computed to accuracy),
+ * BB_ENOMEM.  Time and memory: see above. */
+int bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
+                  bba_fluid **out, char *err);
+
+/* bba_fluid_free: NULL is a no-op. */
+void bba_fluid_free(bba_fluid *m);
+
+/* The phase count P; E = sum_f pi_f r_f (bytes/s); whether the greedy
+ * spectrum is separable (1) or dense (0). */
+long bba_fluid_phases(const bba_fluid *m);
+double bba_fluid_mean_rate(const bba_fluid *m);
+int bba_fluid_separable(const bba_fluid *m);
+
+typedef struct {
+    int lazy;                /* 0: greedy */
+    double threshold_bytes;  /* T in [0, S] (lazy) */
+    double eps;              /* EPS in (0, 1] (lazy) */
+} bba_fluid_policy;
+
+typedef struct {
+    double idle;             /* stall fraction (time lost to throttling) */
+    double quiet;            /* fraction of time nothing drains (FLUID-SPEC) */
+    double mean_occupancy_bytes;
+    double p_empty, p_full;  /* Pr(X = 0), Pr(X = S) */
+    double bb_in_Bps;        /* mean rate into the buffer = mean drain */
+    double log10_idle;       /* log10(idle), finite where idle underflows;
+                                -inf when no phase can stall */
+    double residual;         /* the largest of: the boundary system's
+                                relative residual, max_f |Pr(phase f) -
+                                pi_f|, the flux balance |bb_in - drain| /
+                                max(bb_in, drain), a negative probability */
+} bba_fluid_result;
+
+/* bba_fluid_eval: the measures at buffer size S_bytes >= 0 under pol.
+ * Thread-safe on a const model.  Errors: BB_EINVAL (S < 0 or not finite,
+ * threshold outside [0, S], eps outside (0, 1]), BB_ETOOBIG (a lazy solve
+ * above the memory limit), BB_ESINGULAR (a boundary system singular to
+ * working precision), BB_EDATA (residual above 1e-6: the message gives
+ * it), BB_ENOMEM.  Cost: greedy O(r^3 + (r + m) P) with r coupled modes
+ * (plus their 2 P^2 once each); lazy as the header says. */
+int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *pol,
+                   bba_fluid_result *out, char *err);
+
+/* bba_fluid_idle_limit: idle as S -> infinity.  With the capped mean
+ * drift sum_f pi_f d_f <= 0 (always when E < B) it is
+ *   sum_f pi_f max(r_f - B - B_BB, 0) / r_f   (0 without B_BB);
+ * with a positive drift the buffer stays near full and the limit is that
+ * of the process reflected at S alone, solved when the model is built:
+ * sum_f aS_f (r_f - B)/r_f plus the B_BB term, where work conservation
+ * gives sum_f aS_f (r_f - B) = E - B without B_BB (so (E - B)/r with a
+ * single up rate r: the time lost, not the work, 1 - B/E).  O(1). */
+double bba_fluid_idle_limit(const bba_fluid *m);
+
+/* bba_fluid_bbbw_min: the smallest B_BB (bytes/s) at which the limit
+ * above is <= target, target in (0, 1): with capped drift <= 0 the limit
+ * is h(x) = sum_f pi_f max(r_f - B - x, 0)/r_f, piecewise linear and
+ * non-increasing, solved exactly between its breakpoints; 0 when the
+ * target is >= h(0).  When E >= B only x up to the zero of the capped
+ * drift is considered (beyond it the buffer fills).  Errors: BB_EINVAL,
+ * BB_EINFEASIBLE (no bandwidth reaches the target: E >= B; the message
+ * gives the limit).  O(P log P). */
+int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char *err);
+
+/* bba_fluid_size_min: the smallest S (bytes) with idle(S) <= target,
+ * target in (0, 1), to relative rel_tol (> 0; the answer meets the
+ * target, S (1 - rel_tol) does not), under the policy spec ps (NULL:
+ * greedy; lazy thresholds a fraction of S, as sizing.h).  Assumes idle
+ * non-increasing in S.  The search brackets the root of log idle(S) -
+ * log target and closes it by Illinois steps (log idle is nearly linear
+ * in S), typically 6 to 12 evaluations.  *at (may be NULL) receives the
+ * measures at the answer, *evaluations (may be NULL) the count.
+ * Returns BB_OK; 0 when idle(0) <= target; BB_EINFEASIBLE when the limit
+ * is above the target, or within 1e-12 of it (E >= B, or B_BB binds: the
+ * message gives the limit and, for B_BB, bba_fluid_bbbw_min's answer); BB_ETOOBIG when s_max_bytes
+ * (> 0) misses the target; errors of bba_fluid_eval. */
+int bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
+                       double rel_tol, double s_max_bytes, double *S_bytes,
+                       bba_fluid_result *at, int *evaluations, char *err);
+
+typedef struct {
+    int feasible;              /* some threshold keeps idle <= target */
+    double threshold_bytes;    /* the best threshold */
+    bba_fluid_result best;     /* measures there */
+    bba_fluid_result greedy;   /* threshold 0 */
+    int evaluations;
+    int monotone_idle;         /* idle non-decreasing along the grid */
+} bba_fluid_threshold_result;
+
+/* bba_fluid_threshold_best: at size S_bytes, the lazy threshold T in
+ * [0, S] maximising quiet subject to idle <= target, with EPS eps:
+ * grid + 1 evenly spaced thresholds, then bisection of the feasibility
+ * edge after the last feasible grid point to rel_tol S (the analogue of
+ * sizing.h bba_threshold_best).  Returns BB_OK (feasible may be 0) or the
+ * errors of bba_fluid_eval; BB_EINVAL for grid < 1, rel_tol <= 0, a bad
+ * target or eps. */
+int bba_fluid_threshold_best(const bba_fluid *m, double S_bytes, double target,
+                             double eps, int grid, double rel_tol,
+                             bba_fluid_threshold_result *out, char *err);
+
+#endif

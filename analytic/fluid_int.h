@@ -1,0 +1,101 @@
+/* fluid_int.h: what the fluid model's files share (fluid.c: the model and
+ * its measures; fluid_spec.c: spectra; fluid_solve.c: boundary systems;
+ * fluid_size.c: the searches).  Not part of the library's interface.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef BBSIZE_ANALYTIC_FLUID_INT_H
+#define BBSIZE_ANALYTIC_FLUID_INT_H
+
+#include <pthread.h>
+
+#include "fluid.h"
+
+enum { FL_DOWN = -1, FL_ZERO = 0, FL_UP = 1 };
+
+/* Classes with a phase: each at least doubles P, and P <= 46340 (LAPACK's
+ * 32-bit indices address P^2 entries), so at most 15. */
+#define FL_CLASSES_MAX 16
+
+/* The modes of one region (constant drifts d): phi_k Q = z_k phi_k D,
+ * k = 0..m-1, z ascending, the first mneg of them the ones scaled at the
+ * region's left end (z < 0 up to rounding), the rest at its right end.
+ * m = P_n - 1 (P_n phases with non-zero drift): the z = 0 mode pi carries
+ * a net flux pi D 1 != 0 and is absent unless the mean drift is 0, when it
+ * is the constant mode among the m. */
+typedef struct fl_spec {
+    double eps;        /* down-drift factor of the region (1: greedy) */
+    double *d;         /* P drifts, bytes/s */
+    double drift;      /* mean drift sum_f pi_f d_f */
+    long m, mneg;
+    double *z;         /* m, 1/bytes */
+    double *phi;       /* m x P, row k = mode k over all phases, scaled so
+                          that max_f |phi_kf d_f| = 1 */
+    double *mass;      /* m: sum_f phi_kf */
+    int separable;
+    double resid;      /* largest relative mode residual */
+} fl_spec;
+
+struct fl_fast;
+
+struct bba_fluid {
+    long P;            /* phases */
+    int C;             /* classes with a phase */
+    int *N;            /* C: sources per class */
+    double *b, *lam, *mu; /* C: rate ON, OFF->ON and ON->OFF rates (1/s) */
+    long *stride;      /* C: phase index = sum_c m_c stride_c */
+    double r0;         /* constant rate of the p = 1 sources */
+    double B, Bbb;     /* PFS and buffer bandwidth (Bbb = INFINITY: none) */
+    double E;          /* mean rate */
+    double *rate;      /* P: r_f */
+    double *pi;        /* P: stationary phase law (product of binomials) */
+    signed char *cls;  /* P: FL_UP, FL_DOWN, FL_ZERO */
+    long n_up, n_down, n_zero;
+    double mem_limit;
+    double idle_limit;
+    fl_spec *greedy;   /* NULL when there are no up or no down phases */
+    pthread_mutex_t lock; /* guards what follows */
+    struct fl_fast *fast; /* greedy factorisations, built on first use */
+    fl_spec *lazy[8];  /* lazy spectra by eps, oldest evicted */
+    int n_lazy;
+};
+
+/* fluid_spec.c */
+int fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
+                  char *err);
+void fl_spec_free(fl_spec *s);
+/* row f of Q, dense (P doubles) */
+void fl_q_row(const bba_fluid *m, long f, double *row);
+/* -Q_ff, the rate of leaving phase f */
+double fl_q_out(const bba_fluid *m, long f);
+/* y = x Q for a row vector x (P doubles each) */
+void fl_q_left(const bba_fluid *m, const double *x, double *y);
+
+/* The solution of a boundary system in a common layout: groups of
+ * unknowns at the boundaries x_0 = 0 < ... < x_R = S, each with a log
+ * scale g (true value = e^g times the stored one).  Group 0: atoms at 0,
+ * then the left-scaled modes of region 0; group b (0 < b < R): the
+ * right-scaled modes of region b-1, then the left-scaled ones of region b;
+ * group R: the right-scaled modes of region R-1, then atoms at S. */
+typedef struct {
+    int R;                     /* regions, 1 or 2 */
+    const fl_spec *sp[2];
+    double x[3];               /* boundaries */
+    double g[3];               /* log scales */
+    double *y[3];              /* unknowns per group */
+    long ny[3];
+} fl_sol;
+
+/* fluid.c */
+int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
+                char *err);
+void fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out);
+
+/* fluid_solve.c */
+int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
+                   fl_sol *s, char *err);
+int fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err);
+void fl_sol_free(fl_sol *s);
+void fl_fast_free(struct fl_fast *f);
+/* atoms at 0 (phases with d <= 0) and at S (d >= 0) */
+long fl_atoms(const bba_fluid *m, int at_top, long *ph);
+
+#endif

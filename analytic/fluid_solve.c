@@ -1,0 +1,885 @@
+/* fluid_solve.c: the boundary conditions of the fluid model (fluid.h):
+ * the coefficients of the modes and the atoms for a buffer size.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Conditions (row vectors over phases; p the density, l and u the atoms):
+ *   at 0:   p(0+) D - l Q = 0,  l_f = 0 where d_f > 0;
+ *   at T:   p(T-) D_below - p(T+) D_above = 0 (flux continuity);
+ *   at S:   p(S-) D + u Q = 0,  u_f = 0 where d_f < 0.
+ * Each has one redundant column: every mode carries zero net flux
+ * (phi D 1 = 0 for z != 0) and Q 1 = 0, so its columns sum to zero; one
+ * is dropped and the normalisation takes its place.  A mode with z < 0 is
+ * scaled at its region's left end (e^{z (x - x_left)}), one with z > 0 at
+ * its right end, and the unknowns at each boundary share a log scale g
+ * (the decay of the slowest mode across the region), so every coupling
+ * coefficient e^{z len + g - g'} is at most 1: no overflow for any S, and
+ * atoms at S far below the double range keep their relative accuracy.
+ *
+ * fl_solve_dense assembles and factors the whole system, 2P - 1 unknowns
+ * for one region and 3 P_n + 2 P_0 - 2 for two (lazy), by LU, refined by
+ * LAPACK dgerfs.
+ *
+ * fl_solve_fast (greedy): with the boundary where the mean drift pushes
+ * the content called near (0 when it is <= 0, else S), the near block L_n
+ * (near modes and atoms x phases) is square of rank P - 1 and the far
+ * block L_f has full row rank P - 1, independent of S.  Their LU factors
+ * are computed once.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
+ * [L_n | c]^-1 (c: the near atoms' sum), the far unknowns are
+ * y_f = -(sum_i a_i e^{-|z_i| S} phi_i D) L_f^-1 (one triangular solve)
+ * and the near ones
+ *   y_n = y_inf + t (I - W rho)^-1 W,  rho_ij = e^{-|z_i| S} R_i,j e^{-|z_j| S}
+ * (Sherman-Morrison-Woodbury), where rho is restricted to the modes with
+ * e^{-(|z_i| + |z_j|) S} > e^-46 and formed as (phi_i D) (L_f^-1 e_j):
+ * O(r_n r_f P + r_f^3) per size for r_n near and r_f far modes coupled;
+ * each W_j and L_f^-1 e_j (4 P^2 flops) is computed the first time a size
+ * couples far mode j.  Then two steps of iterative refinement on both
+ * blocks together (at REFINE_STEPS below). */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bb_error.h"
+#include "bigalloc.h"
+#include "fluid_int.h"
+#include "lapackf.h"
+
+/* Couplings below e^-LAMBDA relative to the terms they join are dropped
+ * (4e-21: below the rounding of the O(1) terms) */
+#define LAMBDA 46.0
+
+long
+fl_atoms(const bba_fluid *m, int at_top, long *ph)
+{
+    long n = 0;
+
+    for (long f = 0; f < m->P; f++)
+        if (at_top ? m->cls[f] >= 0 : m->cls[f] <= 0) {
+            if (ph != NULL)
+                ph[n] = f;
+            n++;
+        }
+    return n;
+}
+
+/* the phase whose column is dropped at a boundary: the most likely one
+ * with a non-zero drift */
+static long
+drop_col(const bba_fluid *m)
+{
+    long j = -1;
+
+    for (long f = 0; f < m->P; f++)
+        if (m->cls[f] != FL_ZERO && (j < 0 || m->pi[f] > m->pi[j]))
+            j = f;
+    return j;
+}
+
+void
+fl_sol_free(fl_sol *s)
+{
+    for (int b = 0; b < 3; b++) {
+        free(s->y[b]);
+        s->y[b] = NULL;
+    }
+}
+
+/* The log scale between the two ends of a region of length len: the
+ * slowest mode's decay (left-scaled side when the drift is <= 0) */
+static double
+region_dlog(const fl_spec *sp, double len)
+{
+    double zd = 0.0;
+
+    if (sp->drift <= 0.0 && sp->mneg > 0)
+        zd = sp->z[sp->mneg - 1];
+    else if (sp->drift > 0.0 && sp->mneg < sp->m)
+        zd = sp->z[sp->mneg];
+    return zd * len;
+}
+
+static int
+sol_alloc(const bba_fluid *m, fl_sol *s, char *err)
+{
+    long n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
+
+    for (int b = 0; b <= s->R; b++) {
+        long n = 0;
+
+        if (b == 0)
+            n += n0;
+        if (b == s->R)
+            n += nS;
+        if (b < s->R)
+            n += s->sp[b]->mneg;
+        if (b > 0)
+            n += s->sp[b - 1]->m - s->sp[b - 1]->mneg;
+        s->ny[b] = n;
+        s->y[b] = calloc((size_t)(n > 0 ? n : 1), sizeof **s->y);
+        if (s->y[b] == NULL) {
+            fl_sol_free(s);
+            return bb_seterr(err, BB_ENOMEM, "out of memory for a fluid solution");
+        }
+    }
+    return BB_OK;
+}
+
+/* ---- the whole system ---------------------------------------------------- */
+
+int
+fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
+               fl_sol *s, char *err)
+{
+    long P = m->P, n0 = fl_atoms(m, 0, NULL), nS = fl_atoms(m, 1, NULL);
+    long n = 0, jd = drop_col(m), off[3], *ph0 = NULL, *phS = NULL, *col = NULL;
+    long ncol[3], cbase[3];
+    double *A = NULL, *AF = NULL, *row = NULL, gmax;
+    int *ipiv = NULL, rc, info = 0;
+
+    memset(s, 0, sizeof *s);
+    s->R = R;
+    for (int r = 0; r < R; r++)
+        s->sp[r] = sp[r];
+    for (int b = 0; b <= R; b++)
+        s->x[b] = x[b];
+    s->g[0] = 0.0;
+    for (int r = 0; r < R; r++)
+        s->g[r + 1] = s->g[r] + region_dlog(sp[r], x[r + 1] - x[r]);
+    gmax = s->g[0];
+    for (int b = 1; b <= R; b++)
+        gmax = fmax(gmax, s->g[b]);
+    for (int b = 0; b <= R; b++)
+        s->g[b] -= gmax;
+    rc = sol_alloc(m, s, err);
+    if (rc != BB_OK)
+        return rc;
+    for (int b = 0; b <= R; b++) {
+        off[b] = n;
+        n += s->ny[b];
+    }
+    /* equation columns: phases at 0 and S, non-zero-drift phases inside,
+     * less the dropped one; then the normalisation */
+    col = malloc((size_t)P * sizeof *col);
+    ph0 = malloc((size_t)n0 * sizeof *ph0);
+    phS = malloc((size_t)nS * sizeof *phS);
+    row = malloc((size_t)P * sizeof *row);
+    if (col == NULL || ph0 == NULL || phS == NULL || row == NULL)
+        goto nomem;
+    fl_atoms(m, 0, ph0);
+    fl_atoms(m, 1, phS);
+    {
+        long e = 0;
+
+        for (int b = 0; b <= R; b++) {
+            cbase[b] = e;
+            ncol[b] = 0;
+            for (long f = 0; f < P; f++)
+                if (f != jd && (b == 0 || b == R || m->cls[f] != FL_ZERO))
+                    ncol[b]++;
+            e += ncol[b];
+        }
+        if (e + 1 != n) {
+            rc = bb_seterr(err, BB_EDATA, "fluid model: %ld equations for %ld "
+                           "unknowns", e + 1, n);
+            goto out;
+        }
+    }
+    /* col[f]: rank of phase f among the columns of an end boundary (-1:
+     * dropped); colI[f] inside (zero-drift phases skipped) */
+    {
+        long a = 0;
+
+        for (long f = 0; f < P; f++)
+            col[f] = f == jd ? -1 : a++;
+    }
+    if (2.0 * (double)n * (double)n * sizeof(double) > (m->mem_limit > 0 ? m->mem_limit : 1e300)) {
+        rc = bb_seterr(err, BB_ETOOBIG, "fluid model: the boundary system has %ld "
+                       "unknowns (%.3g GB), over the memory limit", n,
+                       2.0 * (double)n * (double)n * 8.0 / 1e9);
+        goto out;
+    }
+    A = bba_big_alloc((size_t)n * (size_t)n * sizeof *A, 1);
+    AF = bba_big_alloc((size_t)n * (size_t)n * sizeof *AF, 0);
+    ipiv = malloc((size_t)n * sizeof *ipiv);
+    if (A == NULL || AF == NULL || ipiv == NULL)
+        goto nomem;
+#define AT(u, e) A[(size_t)(u) + (size_t)(e) * (size_t)n]
+    {
+        long *colI = malloc((size_t)P * sizeof *colI), a = 0;
+
+        if (colI == NULL)
+            goto nomem;
+        for (long f = 0; f < P; f++)
+            colI[f] = (f == jd || m->cls[f] == FL_ZERO) ? -1 : a++;
+        /* atoms */
+        for (long i = 0; i < n0; i++) {
+            long u = off[0] + i;
+
+            fl_q_row(m, ph0[i], row);
+            for (long f = 0; f < P; f++)
+                if (col[f] >= 0 && row[f] != 0.0)
+                    AT(u, cbase[0] + col[f]) = -row[f];
+            AT(u, n - 1) = exp(s->g[0]);
+        }
+        for (long i = 0; i < nS; i++) {
+            long u = off[R] + s->ny[R] - nS + i;
+
+            fl_q_row(m, phS[i], row);
+            for (long f = 0; f < P; f++)
+                if (col[f] >= 0 && row[f] != 0.0)
+                    AT(u, cbase[R] + col[f]) = row[f];
+            AT(u, n - 1) = exp(s->g[R]);
+        }
+        /* modes */
+        for (int r = 0; r < R; r++) {
+            const fl_spec *q = sp[r];
+            double len = x[r + 1] - x[r];
+            long uL = off[r] + (r == 0 ? n0 : sp[r - 1]->m - sp[r - 1]->mneg);
+            long uR = off[r + 1];
+
+            for (long k = 0; k < q->m; k++) {
+                const double *ph = q->phi + (size_t)k * (size_t)P;
+                int left = k < q->mneg;
+                long u = left ? uL + k : uR + (k - q->mneg);
+                int bn = left ? r : r + 1, bo = left ? r + 1 : r; /* own, other */
+                double so = (bn == 0 || (!left)) ? 1.0 : -1.0; /* sign at own */
+                double sother = left ? 1.0 : (bo == 0 ? 1.0 : -1.0);
+                double ex = left ? exp(q->z[k] * len + s->g[r] - s->g[r + 1])
+                                 : exp(-q->z[k] * len + s->g[r + 1] - s->g[r]);
+                double w = left ? q->z[k] : -q->z[k], I0;
+
+                for (long f = 0; f < P; f++) {
+                    double v = ph[f] * q->d[f];
+                    long cn, co;
+
+                    if (v == 0.0)
+                        continue;
+                    cn = (bn == 0 || bn == R) ? col[f] : colI[f];
+                    co = (bo == 0 || bo == R) ? col[f] : colI[f];
+                    if (cn >= 0)
+                        AT(u, cbase[bn] + cn) = so * v;
+                    if (co >= 0)
+                        AT(u, cbase[bo] + co) = sother * ex * v;
+                }
+                I0 = fabs(w * len) < 1e-8 ? len * (1.0 + 0.5 * w * len)
+                                          : expm1(w * len) / w;
+                AT(u, n - 1) = exp(s->g[bn]) * q->mass[k] * I0;
+            }
+        }
+        free(colI);
+    }
+    /* LU, then iterative refinement to a small componentwise backward
+     * error (dgerfs): the unknowns span many orders of magnitude (atoms of
+     * phases with pi ~ 1e-15 beside O(1) ones) and a plain solve leaves the
+     * small ones accurate only relative to the large. */
+    {
+        int nn = (int)n, one = 1, *iw = malloc((size_t)n * sizeof *iw);
+        double *rhs = calloc((size_t)n, sizeof *rhs), *y = malloc((size_t)n * sizeof *y);
+        double *wk = malloc((size_t)3 * (size_t)n * sizeof *wk), ferr, berr;
+
+        if (rhs == NULL || y == NULL || wk == NULL || iw == NULL) {
+            free(rhs);
+            free(y);
+            free(wk);
+            free(iw);
+            goto nomem;
+        }
+        rhs[n - 1] = 1.0;
+        memcpy(AF, A, (size_t)n * (size_t)n * sizeof *A);
+        dgetrf_(&nn, &nn, AF, &nn, ipiv, &info);
+        if (info == 0) {
+            memcpy(y, rhs, (size_t)n * sizeof *y);
+            dgetrs_("T", &nn, &one, AF, &nn, ipiv, y, &nn, &info, 1);
+            dgerfs_("T", &nn, &one, A, &nn, AF, &nn, ipiv, rhs, &nn, y, &nn, &ferr, &berr,
+                    wk, iw, &info, 1);
+            for (int b = 0; b <= R; b++)
+                memcpy(s->y[b], y + off[b], (size_t)s->ny[b] * sizeof *y);
+        } else {
+            rc = bb_seterr(err, BB_ESINGULAR, "fluid model: the boundary system of "
+                           "%ld unknowns is singular (pivot %d)", n, info);
+        }
+        free(rhs);
+        free(y);
+        free(wk);
+        free(iw);
+        if (info != 0)
+            goto out;
+    }
+#undef AT
+    rc = BB_OK;
+    goto out;
+nomem:
+    rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid boundary system");
+out:
+    free(A);
+    free(AF);
+    free(ipiv);
+    free(col);
+    free(ph0);
+    free(phS);
+    free(row);
+    if (rc != BB_OK)
+        fl_sol_free(s);
+    return rc;
+}
+
+/* ---- the greedy fast path ------------------------------------------------ */
+
+typedef struct fl_fast {
+    int refl;           /* 1: the near boundary is S */
+    long P, nn, nf;     /* near modes, far modes */
+    long *nmode, *fmode;/* spectrum indices, |z| ascending */
+    double *zn, *zf;    /* their |z| */
+    long na_n, na_f;    /* near and far atoms */
+    long *natom, *fatom;
+    long jd;            /* dropped column */
+    double *Ln, *Lf;    /* LU factors, column-major, rows = unknowns */
+    int *pn, *pf;
+    double *yinf;       /* P */
+    double *W;          /* P x nf, column j: [phi_j D | 0] [L_n | c]^-1 */
+    double *Z;          /* (P-1) x nf, column j: L_f^-1 e_j */
+    long nW;            /* columns of W and Z computed */
+} fl_fast;
+
+void
+fl_fast_free(fl_fast *f)
+{
+    if (f == NULL)
+        return;
+    free(f->nmode);
+    free(f->fmode);
+    free(f->zn);
+    free(f->zf);
+    free(f->natom);
+    free(f->fatom);
+    free(f->Ln);
+    free(f->Lf);
+    free(f->pn);
+    free(f->pf);
+    free(f->yinf);
+    free(f->W);
+    free(f->Z);
+    free(f);
+}
+
+/* row of mode k, phi_k D without column jd, into out (P - 1) */
+static void
+mode_flux(const fl_spec *sp, long P, long k, long jd, double *out)
+{
+    const double *ph = sp->phi + (size_t)k * (size_t)P;
+
+    for (long f = 0, a = 0; f < P; f++)
+        if (f != jd)
+            out[a++] = ph[f] * sp->d[f];
+}
+
+/* One boundary block, column-major with rows = unknowns: the near (or
+ * far) modes' phi D, then the atoms' -Q rows at 0 or +Q rows at S, over
+ * the phases but jd; the near block has one more column, c, the atoms'
+ * sum.  row: P doubles. */
+static void
+fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *row)
+{
+    const fl_spec *sp = m->greedy;
+    long P = f->P, Pm = P - 1, ld = near ? P : Pm;
+    long nmod = near ? f->nn : f->nf, nat = near ? f->na_n : f->na_f;
+    const long *mode = near ? f->nmode : f->fmode, *atom = near ? f->natom : f->fatom;
+    double sg = (near == !f->refl) ? -1.0 : 1.0;
+
+    for (long i = 0; i < nmod; i++) {
+        mode_flux(sp, P, mode[i], f->jd, row);
+        for (long e = 0; e < Pm; e++)
+            L[(size_t)i + (size_t)e * (size_t)ld] = row[e];
+        if (near)
+            L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
+    }
+    for (long i = 0; i < nat; i++) {
+        long u = nmod + i;
+
+        fl_q_row(m, atom[i], row);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                L[(size_t)u + (size_t)(e++) * (size_t)ld] = sg * row[ph];
+        if (near)
+            L[(size_t)u + (size_t)Pm * (size_t)ld] = 1.0;
+    }
+}
+
+static int
+fast_build(const bba_fluid *m, fl_fast **out, char *err)
+{
+    const fl_spec *sp = m->greedy;
+    long P = m->P, Pm = P - 1;
+    fl_fast *f = calloc(1, sizeof *f);
+    double *row = NULL;
+    int rc = BB_OK, info = 0, nP = (int)P, nPm = (int)Pm;
+
+    if (f == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors");
+    f->P = P;
+    f->refl = sp->drift > 0.0;
+    f->jd = drop_col(m);
+    f->nn = f->refl ? sp->m - sp->mneg : sp->mneg;
+    f->nf = sp->m - f->nn;
+    f->na_n = fl_atoms(m, f->refl, NULL);
+    f->na_f = fl_atoms(m, !f->refl, NULL);
+    f->nmode = malloc((size_t)(f->nn + 1) * sizeof *f->nmode);
+    f->fmode = malloc((size_t)(f->nf + 1) * sizeof *f->fmode);
+    f->zn = malloc((size_t)(f->nn + 1) * sizeof *f->zn);
+    f->zf = malloc((size_t)(f->nf + 1) * sizeof *f->zf);
+    f->natom = malloc((size_t)(f->na_n + 1) * sizeof *f->natom);
+    f->fatom = malloc((size_t)(f->na_f + 1) * sizeof *f->fatom);
+    f->Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *f->Ln, 0);
+    f->Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *f->Lf, 0);
+    f->pn = malloc((size_t)P * sizeof *f->pn);
+    f->pf = malloc((size_t)P * sizeof *f->pf);
+    f->yinf = calloc((size_t)P, sizeof *f->yinf);
+    f->W = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->W, 0);
+    f->Z = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->Z, 0);
+    row = malloc((size_t)P * sizeof *row);
+    if (f->nmode == NULL || f->fmode == NULL || f->zn == NULL || f->zf == NULL ||
+        f->natom == NULL || f->fatom == NULL || f->Ln == NULL || f->Lf == NULL ||
+        f->pn == NULL || f->pf == NULL || f->yinf == NULL || f->W == NULL ||
+        f->Z == NULL || row == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors of %ld "
+                       "phases (%.3g GB)", P, 4.0 * (double)P * (double)P * 8.0 / 1e9);
+        goto out;
+    }
+    fl_atoms(m, f->refl, f->natom);
+    fl_atoms(m, !f->refl, f->fatom);
+    /* modes by |z| ascending: left-scaled ones are z < 0, descending index */
+    for (long i = 0; i < sp->mneg; i++) {
+        long k = sp->mneg - 1 - i;
+
+        if (f->refl) {
+            f->fmode[i] = k;
+            f->zf[i] = fabs(sp->z[k]);
+        } else {
+            f->nmode[i] = k;
+            f->zn[i] = fabs(sp->z[k]);
+        }
+    }
+    for (long i = 0; i < sp->m - sp->mneg; i++) {
+        long k = sp->mneg + i;
+
+        if (f->refl) {
+            f->nmode[i] = k;
+            f->zn[i] = fabs(sp->z[k]);
+        } else {
+            f->fmode[i] = k;
+            f->zf[i] = fabs(sp->z[k]);
+        }
+    }
+    if (f->nn + f->na_n != P || f->nf + f->na_f != Pm) {
+        rc = bb_seterr(err, BB_EDATA, "fluid model: %ld + %ld near and %ld + %ld far "
+                       "unknowns for %ld phases", f->nn, f->na_n, f->nf, f->na_f, P);
+        goto out;
+    }
+    /* L_n: rows near modes then near atoms; columns the phases but jd,
+     * then c (the near atoms' sum).  L_f likewise without c. */
+    fill_block(m, f, 1, f->Ln, row);
+    fill_block(m, f, 0, f->Lf, row);
+    dgetrf_(&nP, &nP, f->Ln, &nP, f->pn, &info);
+    if (info == 0 && Pm > 0)
+        dgetrf_(&nPm, &nPm, f->Lf, &nPm, f->pf, &info);
+    if (info != 0) {
+        rc = bb_seterr(err, BB_ESINGULAR, "fluid model: a boundary block of %ld phases "
+                       "is singular (pivot %d)", P, info);
+        goto out;
+    }
+    {
+        int one = 1;
+
+        f->yinf[P - 1] = 1.0;
+        dgetrs_("T", &nP, &one, f->Ln, &nP, f->pn, f->yinf, &nP, &info, 1);
+    }
+out:
+    free(row);
+    if (rc != BB_OK)
+        fl_fast_free(f);
+    else
+        *out = f;
+    return rc;
+}
+
+/* compute W and Z columns up to nw (m->lock held) */
+static void
+fast_extend(const bba_fluid *m, fl_fast *f, long nw)
+{
+    const fl_spec *sp = m->greedy;
+    long P = f->P, Pm = P - 1;
+    int info = 0, nP = (int)P, nPm = (int)Pm, cnt;
+    long to;
+
+    if (nw > f->nf)
+        nw = f->nf;
+    if (nw <= f->nW)
+        return;
+    /* a quarter beyond the need: nearby sizes couple nearby modes */
+    to = nw + nw / 4 > f->nf ? f->nf : nw + nw / 4;
+    cnt = (int)(to - f->nW);
+    for (long j = f->nW; j < to; j++) {
+        double *c = f->W + (size_t)j * (size_t)P, *zc = f->Z + (size_t)j * (size_t)Pm;
+
+        mode_flux(sp, P, f->fmode[j], f->jd, c);
+        c[Pm] = 0.0;
+        memset(zc, 0, (size_t)Pm * sizeof *zc);
+        zc[j] = 1.0;
+    }
+    dgetrs_("T", &nP, &cnt, f->Ln, &nP, f->pn, f->W + (size_t)f->nW * (size_t)P, &nP,
+            &info, 1);
+    dgetrs_("N", &nPm, &cnt, f->Lf, &nPm, f->pf, f->Z + (size_t)f->nW * (size_t)Pm, &nPm,
+            &info, 1);
+    f->nW = to;
+}
+
+/* The spectrum rows of the first n near (or far) modes, |z| ascending,
+ * are contiguous: ascending index for the modes with z > 0, descending for
+ * z < 0 (the near ones unless reflected).  first_row gives the block's
+ * first index, row_of the block position of the i-th mode. */
+static long
+first_row(const fl_fast *f, const fl_spec *sp, int near, long n)
+{
+    return (near == !f->refl) ? sp->mneg - n : sp->mneg;
+}
+
+static long
+row_of(const fl_fast *f, int near, long n, long i)
+{
+    return (near == !f->refl) ? n - 1 - i : i;
+}
+
+/* out (P) = (sum_i c_i phi_mode(i)) D over the first n near or far modes */
+static void
+mode_combo(const fl_fast *f, const fl_spec *sp, int near, long n, const double *c,
+           double *cr, double *out)
+{
+    int nP = (int)f->P, in = (int)n, inc = 1;
+    double one = 1.0, zero = 0.0;
+
+    if (n == 0) {
+        memset(out, 0, (size_t)f->P * sizeof *out);
+        return;
+    }
+    for (long i = 0; i < n; i++)
+        cr[row_of(f, near, n, i)] = c[i];
+    dgemv_("N", &nP, &in, &one, sp->phi + (size_t)first_row(f, sp, near, n) * (size_t)f->P,
+           &nP, cr, &inc, &zero, out, &inc, 1);
+    for (long ph = 0; ph < f->P; ph++)
+        out[ph] *= sp->d[ph];
+}
+
+/* One size's near system y M = b, M = [L_n' | c] - (the far modes'
+ * coupling, rank cf), solved by Sherman-Morrison-Woodbury. */
+typedef struct {
+    const fl_fast *f;
+    const fl_spec *sp;
+    long cn, cf;
+    double *rho;   /* cn x cf */
+    double *K;     /* LU of I - W rho, cf x cf column-major */
+    int *piv;
+} near_sys;
+
+/* g := g M^-1 (g: P) */
+static void
+near_solve(const near_sys *ns, double *g, double *t)
+{
+    const fl_fast *f = ns->f;
+    int nP = (int)f->P, one = 1, info = 0, ncf = (int)ns->cf;
+
+    dgetrs_("T", &nP, &one, f->Ln, &nP, f->pn, g, &nP, &info, 1);
+    if (ns->cf == 0)
+        return;
+    for (long j = 0; j < ns->cf; j++) {
+        double acc = 0.0;
+
+        for (long i = 0; i < ns->cn; i++)
+            acc += g[i] * ns->rho[i * ns->cf + j];
+        t[j] = acc;
+    }
+    dgetrs_("T", &ncf, &one, ns->K, &ncf, ns->piv, t, &ncf, &info, 1);
+    for (long j = 0; j < ns->cf; j++) {
+        const double *Wj = f->W + (size_t)j * (size_t)f->P;
+
+        for (long u = 0; u < f->P; u++)
+            g[u] += t[j] * Wj[u];
+    }
+}
+
+/* The two boundary blocks at one size: y_n the near unknowns (P: near
+ * modes by |z|, near atoms), y_f the far ones (P - 1) on the log scale
+ * gfar = -|z_n0| S.  Equations (phases but jd; near also the atoms' sum):
+ *   near: y_n [L_n' | c] + e^gfar sum_j y_f,j e^{-|z_j| S} [phi_j D | 0] = r_n
+ *   far:  y_f L_f'      + sum_i y_n,i e^{-(|z_i| - |z_n0|) S} phi_i D = r_f */
+typedef struct {
+    const bba_fluid *m;
+    near_sys ns;
+    double S, gfar;
+    long cr;          /* near modes that reach the far end */
+    double *w;        /* 4 P doubles */
+} sys2;
+
+/* out (P, then dropped to P - 1 in place at the caller) = the flux of one
+ * block's own unknowns: modes phi D plus atoms (-l Q at 0, +u Q at S) */
+static void
+own_flux(const sys2 *q, int near, const double *y, double *out)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P, nmod = near ? f->nn : f->nf, nat = near ? f->na_n : f->na_f;
+    const long *atom = near ? f->natom : f->fatom;
+    double sg = (near == !f->refl) ? -1.0 : 1.0, *x = q->w + P, *tmp = q->w + 2 * P;
+
+    mode_combo(f, q->ns.sp, near, nmod, y, q->w + 3 * P, out);
+    memset(x, 0, (size_t)P * sizeof *x);
+    for (long i = 0; i < nat; i++)
+        x[atom[i]] = y[nmod + i];
+    fl_q_left(q->m, x, tmp);
+    for (long ph = 0; ph < P; ph++)
+        out[ph] += sg * tmp[ph];
+}
+
+/* out (P) = the other block's modes' flux at this block's end */
+static void
+cross_flux(const sys2 *q, int near, const double *yo, long n, double *out)
+{
+    const fl_fast *f = q->ns.f;
+    double *c = q->w + 2 * f->P;
+
+    for (long i = 0; i < n; i++)
+        c[i] = near ? yo[i] * exp(q->gfar - f->zf[i] * q->S)
+                    : yo[i] * exp(-(f->zn[i] - f->zn[0]) * q->S);
+    mode_combo(f, q->ns.sp, !near, n, c, q->w + 3 * f->P, out);
+}
+
+/* r := r - (y's equations), both blocks */
+static void
+residual2(const sys2 *q, const double *yn, const double *yf, double *rn, double *rf,
+          double *t1, double *t2)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P;
+    double sum = 0.0;
+
+    own_flux(q, 1, yn, t1);
+    cross_flux(q, 1, yf, f->nf, t2);
+    for (long ph = 0, e = 0; ph < P; ph++)
+        if (ph != f->jd) {
+            rn[e] -= t1[ph] + t2[ph];
+            e++;
+        }
+    for (long i = 0; i < f->na_n; i++)
+        sum += yn[f->nn + i];
+    rn[P - 1] -= sum;
+    own_flux(q, 0, yf, t1);
+    cross_flux(q, 0, yn, f->nn, t2);
+    for (long ph = 0, e = 0; ph < P; ph++)
+        if (ph != f->jd) {
+            rf[e] -= t1[ph] + t2[ph];
+            e++;
+        }
+}
+
+/* (yn, yf) solve the system for (rn, rf), the couplings below e^-LAMBDA
+ * dropped: g = rf L_f^-1; near y_n = (rn - e^gfar sum_j g_j e^{-|z_j| S}
+ * phi_j D) M^-1; y_f = g - (sum_i y_n,i e^{...} phi_i D) L_f^-1 */
+static void
+solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf,
+       double *t1)
+{
+    const fl_fast *f = q->ns.f;
+    long P = f->P, Pm = P - 1;
+    int nPm = (int)Pm, one = 1, info = 0;
+
+    memcpy(yf, rf, (size_t)Pm * sizeof *yf);
+    if (Pm > 0)
+        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, yf, &nPm, &info, 1);
+    memcpy(yn, rn, (size_t)P * sizeof *yn);
+    if (q->ns.cf > 0) {
+        cross_flux(q, 1, yf, q->ns.cf, t1);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                yn[e++] -= t1[ph];
+    }
+    near_solve(&q->ns, yn, q->w);
+    if (Pm > 0 && q->cr > 0) {
+        cross_flux(q, 0, yn, q->cr, t1);
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd)
+                t1[e++] = t1[ph];
+        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, t1, &nPm, &info, 1);
+        for (long u = 0; u < Pm; u++)
+            yf[u] -= t1[u];
+    }
+}
+
+/* Iterative refinement (fixed precision) of the whole system: the
+ * unknowns span many orders of magnitude (atoms of phases with pi ~ 1e-15
+ * beside O(1) ones), and a plain solve leaves the small ones accurate only
+ * relative to the large; the residual, formed from every mode, brings each
+ * equation to rounding of its own terms.  Two steps: on 240 random
+ * workloads one step left a residual of 1.5e-8, two 2e-15, and further
+ * steps only move components that are rounding noise. */
+#define REFINE_STEPS 2
+
+int
+fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
+{
+    const fl_spec *sp = m->greedy;
+    fl_fast *f;
+    long P = m->P, Pm = P - 1, cn = 0, cf = 0, cr = 0;
+    double *yn = NULL, *yf = NULL, *b = NULL, *r = NULL, *w = NULL, gfar;
+    near_sys ns = { NULL, sp, 0, 0, NULL, NULL, NULL };
+    int rc = BB_OK, info = 0, nP = (int)P;
+    double one1 = 1.0, zero = 0.0;
+
+    pthread_mutex_lock((pthread_mutex_t *)&m->lock);
+    if (m->fast == NULL) {
+        rc = fast_build(m, &((bba_fluid *)m)->fast, err);
+        if (rc != BB_OK) {
+            pthread_mutex_unlock((pthread_mutex_t *)&m->lock);
+            return rc;
+        }
+    }
+    f = m->fast;
+    /* coupled sets (prefixes: |z| ascending) */
+    if (f->nf > 0)
+        while (cn < f->nn && (f->zn[cn] + f->zf[0]) * S < LAMBDA)
+            cn++;
+    if (f->nn > 0)
+        while (cf < f->nf && (f->zf[cf] + f->zn[0]) * S < LAMBDA)
+            cf++;
+    if (f->nn > 0)
+        while (cr < f->nn && (f->zn[cr] - f->zn[0]) * S < LAMBDA)
+            cr++;
+    if (cf == 0)
+        cn = 0;
+    if (cn == 0)
+        cf = 0;
+    fast_extend(m, f, cf);
+    pthread_mutex_unlock((pthread_mutex_t *)&m->lock);
+
+    ns.f = f;
+    ns.cn = cn;
+    ns.cf = cf;
+    yn = calloc((size_t)P, sizeof *yn);
+    yf = calloc((size_t)P, sizeof *yf);
+    b = calloc((size_t)P, sizeof *b);
+    r = malloc((size_t)P * sizeof *r);
+    w = malloc((size_t)8 * (size_t)P * sizeof *w);
+    ns.rho = malloc((size_t)(cn * cf + 1) * sizeof *ns.rho);
+    ns.K = malloc((size_t)(cf * cf + 1) * sizeof *ns.K);
+    ns.piv = malloc((size_t)(cf + 1) * sizeof *ns.piv);
+    if (yn == NULL || yf == NULL || b == NULL || r == NULL || w == NULL || ns.rho == NULL ||
+        ns.K == NULL || ns.piv == NULL)
+        goto nomem;
+    if (cf > 0) {
+        int ncf = (int)cf, icn = (int)cn;
+        double *DZ = malloc((size_t)P * (size_t)cf * sizeof *DZ);
+        double *C = malloc((size_t)cn * (size_t)cf * sizeof *C);
+
+        if (DZ == NULL || C == NULL) {
+            free(DZ);
+            free(C);
+            goto nomem;
+        }
+        /* rho_ij = e^-(|z_i| + |z_j|) S (phi_i D) L_f^-1 e_j  (cn x cf) */
+        for (long j = 0; j < cf; j++) {
+            const double *zc = f->Z + (size_t)j * (size_t)Pm;
+
+            for (long ph = 0, e = 0; ph < P; ph++)
+                DZ[(size_t)j * (size_t)P + (size_t)ph] = ph == f->jd ? 0.0 : sp->d[ph] * zc[e++];
+        }
+        dgemm_("T", "N", &icn, &ncf, &nP, &one1, sp->phi + (size_t)first_row(f, sp, 1, cn) * (size_t)P,
+               &nP, DZ, &nP, &zero, C, &icn, 1, 1);
+        for (long i = 0; i < cn; i++)
+            for (long j = 0; j < cf; j++)
+                ns.rho[i * cf + j] = exp(-(f->zn[i] + f->zf[j]) * S) * C[row_of(f, 1, cn, i) + j * cn];
+        free(DZ);
+        free(C);
+        /* K = I - Wa rho, Wa[j][i] = W_j[i]; column-major K[j + j2 cf] for
+         * the solves K^T s = t */
+        for (long j = 0; j < cf; j++)
+            for (long j2 = 0; j2 < cf; j2++) {
+                double acc = j == j2 ? 1.0 : 0.0;
+                const double *Wj = f->W + (size_t)j * (size_t)P;
+
+                for (long i = 0; i < cn; i++)
+                    acc -= Wj[i] * ns.rho[i * cf + j2];
+                ns.K[j + j2 * cf] = acc;
+            }
+        dgetrf_(&ncf, &ncf, ns.K, &ncf, ns.piv, &info);
+        if (info != 0) {
+            rc = bb_seterr(err, BB_ESINGULAR, "fluid model: the coupling of %ld modes "
+                           "at size %g is singular", cf, S);
+            goto out;
+        }
+    }
+    /* the near atoms sum to 1; then refinement */
+    {
+        sys2 q = { m, ns, S, f->nn > 0 ? -f->zn[0] * S : 0.0, cr, w };
+        double *rn = b, *rf = r, *dn = w + 4 * P, *df = w + 5 * P, *t1 = w + 6 * P;
+        double *t2 = w + 7 * P;
+
+        gfar = q.gfar;
+        memset(rn, 0, (size_t)P * sizeof *rn);
+        memset(rf, 0, (size_t)P * sizeof *rf);
+        rn[P - 1] = 1.0;
+        solve2(&q, rn, rf, yn, yf, t1);
+        for (int it = 0; it < REFINE_STEPS; it++) {
+            memset(rn, 0, (size_t)P * sizeof *rn);
+            memset(rf, 0, (size_t)P * sizeof *rf);
+            rn[P - 1] = 1.0;
+            residual2(&q, yn, yf, rn, rf, t1, t2);
+            solve2(&q, rn, rf, dn, df, t1);
+            for (long u = 0; u < P; u++)
+                yn[u] += dn[u];
+            for (long u = 0; u < Pm; u++)
+                yf[u] += df[u];
+        }
+    }
+    /* into the common layout: group 0 = atoms at 0 then z < 0 modes in
+     * index order; group 1 = z > 0 modes then atoms at S */
+    memset(s, 0, sizeof *s);
+    s->R = 1;
+    s->sp[0] = sp;
+    s->x[0] = 0.0;
+    s->x[1] = S;
+    s->g[f->refl ? 1 : 0] = 0.0;
+    s->g[f->refl ? 0 : 1] = gfar;
+    rc = sol_alloc(m, s, err);
+    if (rc != BB_OK)
+        goto out;
+    {
+        double *y0 = s->y[0], *y1 = s->y[1];
+        long n0 = fl_atoms(m, 0, NULL), kp = sp->m - sp->mneg;
+        const double *ylo = f->refl ? yf : yn, *yhi = f->refl ? yn : yf;
+        long nlo = f->refl ? f->nf : f->nn, nhi = f->refl ? f->nn : f->nf;
+
+        /* low side (0): its modes are z < 0, stored by |z| ascending =
+         * descending index; its atoms follow the modes */
+        for (long i = 0; i < n0; i++)
+            y0[i] = ylo[nlo + i];
+        for (long i = 0; i < sp->mneg; i++)
+            y0[n0 + (sp->mneg - 1 - i)] = ylo[i];
+        /* high side (S): modes z > 0 in index order = |z| ascending */
+        for (long i = 0; i < kp; i++)
+            y1[i] = yhi[i];
+        for (long i = 0; i < s->ny[1] - kp; i++)
+            y1[kp + i] = yhi[nhi + i];
+    }
+    goto out;
+nomem:
+    rc = bb_seterr(err, BB_ENOMEM, "out of memory for a fluid evaluation");
+out:
+    free(yn);
+    free(yf);
+    free(b);
+    free(r);
+    free(w);
+    free(ns.rho);
+    free(ns.K);
+    free(ns.piv);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* lapackf.h: the Fortran BLAS and LAPACK routines libbbanalytic calls
+ * (OpenBLAS or the reference libraries, whichever configure found).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Column-major storage, 32-bit integers (LP64), every argument by
+ * reference; a CHARACTER argument takes its length as a hidden trailing
+ * size_t (gfortran's convention, which OpenBLAS follows). */
+#ifndef BBSIZE_ANALYTIC_LAPACKF_H
+#define BBSIZE_ANALYTIC_LAPACKF_H
+
+#include <stddef.h>
+
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc,
+            size_t lta, size_t ltb);
+void dgemv_(const char *ta, const int *m, const int *n, const double *alpha,
+            const double *a, const int *lda, const double *x, const int *incx,
+            const double *beta, double *y, const int *incy, size_t lta);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
+             const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
+             size_t lt);
+void dgerfs_(const char *trans, const int *n, const int *nrhs, const double *a,
+             const int *lda, const double *af, const int *ldaf, const int *ipiv,
+             const double *b, const int *ldb, double *x, const int *ldx, double *ferr,
+             double *berr, double *work, int *iwork, int *info, size_t lt);
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+             double *w, double *work, const int *lwork, int *iwork, const int *liwork,
+             int *info, size_t lj, size_t lu);
+void dstein_(const int *n, const double *d, const double *e, const int *m, const double *w,
+             const int *iblock, const int *isplit, double *z, const int *ldz, double *work,
+             int *iwork, int *ifail, int *info);
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench/fluid.sh: speed of the fluid model (analytic/fluid.h), whole
+# process (bench/b_fluid, one piece of work per process), best of REPS
+# runs, against the targets of docs/fluid.md and against a reference run:
+# the discrete ON/OFF chain's size on the same example at a 60 s time unit
+# (bbsize size --time-unit 60s), what the fluid model replaces.  Then how
+# far exact goes: size for (N + 1)^3 phases, time and peak memory.
+# Usage: BFLUID=bench/b_fluid BBSIZE=src/bbsize sh bench/fluid.sh
+#   (about a minute; run it through flock /tmp/bbsize-heavy.lock)
+set -eu
+: "${BFLUID:=$(pwd)/bench/b_fluid}"
+: "${BBSIZE:=$(pwd)/src/bbsize}"
+: "${REPS:=3}"
+: "${NMAX:=19}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-fluid.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+now() { date +%s.%N; }
+
+# best wall time of REPS runs of "$@" (stdout of the last run kept in $T/out)
+best() {
+  b=""
+  i=0
+  while [ $i -lt "$REPS" ]; do
+    t0=$(now)
+    "$@" >"$T/out"
+    t1=$(now)
+    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { d = z - a; if (b == "" || d < b) b = d; printf "%.4f", b }')
+    i=$((i + 1))
+  done
+  echo "$b"
+}
+
+cat >"$T/example.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+name,p,bw,burst
+ckpt-a,0.10,1.5TB/s,5min
+ckpt-b,0.05,2TB/s,3min
+out-c,0.20,0.6TB/s,2min
+CSV
+ref=$(REPS=1 best "$BBSIZE" size "$T/example.csv" --time-unit 60s)
+echo "reference: discrete chain at 60 s, bbsize size: ${ref} s"
+echo "   $(cat "$T/out")"
+echo
+echo "| work | phases | time | target | time/target | reference/time | answer |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+row() { # label target args...
+  label=$1 target=$2
+  shift 2
+  t=$(best "$BFLUID" "$@")
+  ans=$(cat "$T/out")
+  ph=$(echo "$ans" | sed -n 's/^phases \([0-9]*\):.*/\1/p')
+  awk -v l="$label" -v t="$t" -v g="$target" -v r="$ref" -v a="$ans" -v p="${ph:-8}" \
+    'BEGIN { printf "| %s | %s | %.3f s | < %s s | %.2f | %.2g | %s |\n", l, p, t, g, t / g, r / t, a }'
+}
+row "size, README example" 0.05 example
+row "idle at one size, 3 classes of 5" 0.2 idle 5
+row "size, 3 classes of 9" 0.5 size 9
+row "size, 3 classes of 15" 5 size 15
+row "threshold search, README example" 0.5 threshold
+row "100 sizes, README example" 0.5 sweep
+echo
+echo "how far exact goes: size for 3 classes of N ((N + 1)^3 phases), one run"
+echo "| N | phases | time | peak memory | answer |"
+echo "| --- | --- | --- | --- | --- |"
+for n in 9 12 15 17 $NMAX; do
+  t0=$(now)
+  /usr/bin/time -f "%M" -o "$T/mem" "$BFLUID" size "$n" >"$T/out"
+  t1=$(now)
+  awk -v n="$n" -v t0="$t0" -v t1="$t1" -v m="$(tail -1 "$T/mem")" -v a="$(cat "$T/out")" \
+    'BEGIN { printf "| %d | %d | %.2f s | %.2f GB | %s |\n", n, (n + 1) ^ 3, t1 - t0, m * 1024 / 1e9, a }'
+done

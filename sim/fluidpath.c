@@ -1,0 +1,156 @@
+/* fluidpath.c: the fluid buffer's content along a given rate path,
+ * integrated piece by piece (fluidpath.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "bb_error.h"
+#include "fluidpath.h"
+
+int
+bbs_fluid_platform_check(const bbs_fluid_platform *pf, char *err)
+{
+    if (!(pf->pfs_bw_Bps > 0) || !isfinite(pf->pfs_bw_Bps))
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive and finite",
+                         pf->pfs_bw_Bps);
+    if (!(pf->bb_bw_Bps > 0))
+        return bb_seterr(err, BB_EINVAL, "burst-buffer bandwidth %g B/s is not positive "
+                         "(INFINITY: unlimited)", pf->bb_bw_Bps);
+    if (!(pf->size_bytes >= 0) || !isfinite(pf->size_bytes))
+        return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is not finite and >= 0",
+                         pf->size_bytes);
+    if (pf->lazy && !(pf->threshold_bytes >= 0 && pf->threshold_bytes <= pf->size_bytes))
+        return bb_seterr(err, BB_EINVAL, "threshold %g bytes is outside [0, %g]",
+                         pf->threshold_bytes, pf->size_bytes);
+    if (pf->lazy && !(pf->eps > 0 && pf->eps <= 1))
+        return bb_seterr(err, BB_EINVAL, "EPS %g is outside (0, 1] (the fluid buffer below "
+                         "the threshold drains at EPS (B - r))", pf->eps);
+    return BB_OK;
+}
+
+void
+bbs_fluid_path_init(bbs_fluid_path *p, const bbs_fluid_platform *pf, double t0_s,
+                    double x0_bytes, double rate_Bps)
+{
+    p->pf = *pf;
+    p->t_s = t0_s;
+    p->x_bytes = x0_bytes;
+    p->rate_Bps = rate_Bps;
+    p->pieces = 0;
+}
+
+void
+bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps)
+{
+    p->rate_Bps = rate_Bps;
+}
+
+/* The content's slope now, and the boundary it moves towards (S, T or 0);
+ * 0 when it stays. */
+static double
+slope(const bbs_fluid_path *p, double *target)
+{
+    const bbs_fluid_platform *f = &p->pf;
+    double r = p->rate_Bps, B = f->pfs_bw_Bps, x = p->x_bytes;
+
+    if (r > B) {
+        if (x >= f->size_bytes)
+            return 0;
+        *target = f->size_bytes;
+        return fmin(r - B, f->bb_bw_Bps);
+    }
+    if (r < B) {
+        if (x <= 0)
+            return 0;
+        if (f->lazy && x > f->threshold_bytes) {
+            *target = f->threshold_bytes;
+            return r - B;
+        }
+        *target = 0;
+        return f->lazy ? f->eps * (r - B) : r - B;
+    }
+    return 0;
+}
+
+/* Add one linear piece: content x0 -> x1 at slope v over dt seconds. */
+static void
+integrate(const bbs_fluid_path *p, bbs_fluid_tally *t, double x0, double x1, double v,
+          double dt)
+{
+    const bbs_fluid_platform *f = &p->pf;
+    double r = p->rate_Bps, B = f->pfs_bw_Bps, S = f->size_bytes;
+    double stall = 0, quiet, into = 0, drained = 0, written, to_pfs;
+    int at0 = 0, atS = 0;
+
+    if (v == 0) {
+        /* An atom: at S for r > B (S = 0 included), at 0 for r < B; with
+         * r = B wherever X is (0 first: with S = 0 the mass counts once). */
+        if (r > B)
+            atS = 1;
+        else if (r < B || x0 <= 0)
+            at0 = 1;
+        else if (x0 >= S)
+            atS = 1;
+    }
+    if (r > B) {
+        stall = atS ? (r - B) / r : fmax(r - B - f->bb_bw_Bps, 0) / r;
+        quiet = 1 - stall;
+        into = atS ? 0 : v;
+        written = atS ? B : fmin(r, B + f->bb_bw_Bps);
+        to_pfs = B;
+    } else if (r == B || at0) {
+        quiet = 1;
+        written = r;
+        to_pfs = r;
+    } else {
+        drained = -v;
+        quiet = f->lazy && x0 <= f->threshold_bytes ? 1 - f->eps : 0;
+        written = r;
+        to_pfs = r + drained;
+    }
+    if (t == NULL)
+        return;
+    t->time_s += dt;
+    t->stall_s += stall * dt;
+    t->quiet_s += quiet * dt;
+    t->empty_s += at0 ? dt : 0;
+    t->full_s += atS ? dt : 0;
+    t->content_Bs += (atS ? S : at0 ? 0 : 0.5 * (x0 + x1)) * dt;
+    t->written_bytes += written * dt;
+    t->to_pfs_bytes += to_pfs * dt;
+    t->into_bb_bytes += into * dt;
+    t->drained_bytes += drained * dt;
+}
+
+void
+bbs_fluid_path_advance(bbs_fluid_path *p, double t_s, bbs_fluid_tally *tally)
+{
+    /* Each piece but the last ends on a boundary that changes the slope
+     * (T then 0 going down, S going up), so four pieces always suffice. */
+    for (int k = 0; k < 4 && p->t_s < t_s; k++) {
+        double target = 0, v = slope(p, &target), dt = t_s - p->t_s;
+        double x0 = p->x_bytes, x1 = x0;
+        int snap = 0;
+
+        if (v != 0) {
+            double tb = (target - x0) / v;   /* >= 0: target lies ahead */
+
+            if (tb <= dt) {
+                dt = tb;
+                snap = 1;
+            }
+            x1 = snap ? target : x0 + v * dt;
+            /* rounding must not carry X past the boundary it heads for */
+            if ((v > 0 && x1 > target) || (v < 0 && x1 < target))
+                x1 = target;
+        }
+        integrate(p, tally, x0, x1, v, dt);
+        p->x_bytes = x1;
+        p->t_s = snap && p->t_s + dt < t_s ? p->t_s + dt : t_s;
+        p->pieces++;
+    }
+    assert(!(p->t_s < t_s));
+}

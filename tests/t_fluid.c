@@ -1,0 +1,673 @@
+/* t_fluid.c: the fluid model (analytic/fluid.h) against a closed form
+ * worked by hand, an independent discretisation in x, the discrete ON/OFF
+ * chain of onoff.h as its time unit shrinks, its own two spectra and two
+ * boundary solvers against each other, its limits, and its searches.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <gsl/gsl_linalg.h>
+
+#include "testutil.h"
+#include "fluid_int.h"
+
+static bba_fluid *
+model(const bba_fluid_class *c, size_t n, double B, double Bbb)
+{
+    bba_fluid_opts o = { B, Bbb, 0, 0 };
+    bba_fluid *m = NULL;
+    char err[BB_ERRLEN];
+    int rc = bba_fluid_new(c, n, &o, &m, err);
+
+    if (rc != BB_OK)
+        print_error("bba_fluid_new: %s\n", err);
+    assert_int_equal(rc, BB_OK);
+    return m;
+}
+
+static bba_fluid_result
+eval(const bba_fluid *m, double S, int lazy, double T, double eps)
+{
+    bba_fluid_policy pol = { lazy, T, eps };
+    bba_fluid_result r;
+    char err[BB_ERRLEN];
+    int rc = bba_fluid_eval(m, S, &pol, &r, err);
+
+    if (rc != BB_OK)
+        print_error("bba_fluid_eval(S = %g): %s\n", S, err);
+    assert_int_equal(rc, BB_OK);
+    assert_true(r.residual < 1e-10);
+    return r;
+}
+
+static void
+assert_rel(double x, double ref, double tol)
+{
+    if (!(fabs(x - ref) <= tol * fabs(ref)))
+        print_error("%.17g vs %.17g: relative error %.3g above %g\n", x, ref,
+                    fabs(x - ref) / fabs(ref), tol);
+    assert_true(fabs(x - ref) <= tol * fabs(ref));
+}
+
+/* One ON/OFF source (rate b > B while ON, Pr(ON) = p, mean ON L) into a
+ * buffer of size S, worked by hand.  Phases OFF (drift -B) and ON (drift
+ * e = min(b - B, B_BB)); lam = p / ((1 - p) L) (OFF -> ON), mu = 1/L.
+ * phi (Q - z D) = 0 has the root 0 and one more: det(Q - z D) =
+ * (-lam + z B)(-mu - z e) - lam mu = z (lam e - mu B - z B e), so
+ *   z = lam / B - mu / e,
+ * and the first column gives phi_ON = phi_OFF (lam - z B) / mu =
+ * phi_OFF B / e: the density is c (e, B) e^{z x}.  At 0 the atom l sits in
+ * OFF and p(0) D = l Q reads -c e B = -l lam, so l = c e B / lam; at S the
+ * atom u sits in ON and p(S) D = -u Q reads -c e^{zS} e B = -u mu, so
+ * u = c e^{zS} e B / mu.  Normalisation: l + u + c (e + B) (e^{zS} - 1)/z
+ * = 1.  Idle: u (b - B)/b at S, plus (p - u) (b - B - e)/b below S. */
+static void
+closed_form(double b, double p, double L, double B, double e, double S, double *idle,
+            double *pempty, double *log10idle)
+{
+    double lam = p / ((1 - p) * L), mu = 1 / L, z = lam / B - mu / e;
+    double c, u;
+
+    if (z < 0) {
+        c = 1 / (e * B / lam + exp(z * S) * e * B / mu + (e + B) * expm1(z * S) / z);
+        u = c * exp(z * S) * e * B / mu;
+    } else { /* the same divided by e^{zS}: c' = c e^{zS} */
+        c = 1 / (e * B / lam * exp(-z * S) + e * B / mu - (e + B) * expm1(-z * S) / z);
+        u = c * e * B / mu;
+        c *= exp(-z * S);
+    }
+
+    *idle = u * (b - B) / b + (p - u) * (b - B - e) / b;
+    *pempty = c * e * B / lam;
+    *log10idle = (log(c * e * B / mu * (b - B) / b) + z * S) / M_LN10;
+}
+
+static void
+one_source_closed_form(void **state)
+{
+    const double S[] = { 0.37, 12.5, 230, 2900, 4.1e4 };
+    bba_fluid_class c = { 3.1, 0.27, 61, 1 };
+    double B = 1.45;
+
+    (void)state;
+    for (int bw = 0; bw < 2; bw++) {
+        double Bbb = bw ? 0.83 : 0, e = bw ? Bbb : c.rate_Bps - B;
+        bba_fluid *m = model(&c, 1, B, Bbb);
+
+        assert_int_equal(bba_fluid_separable(m), !bw);
+        for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+            bba_fluid_result r = eval(m, S[i], 0, 0, 1);
+            double idle, pe, lg;
+
+            closed_form(c.rate_Bps, c.p, c.burst_s, B, e, S[i], &idle, &pe, &lg);
+            assert_rel(r.idle, idle, 1e-12);
+            assert_rel(r.p_empty, pe, 1e-12);
+            if (!bw) /* tiny idle fractions (1e-29 here) keep their accuracy */
+                assert_rel(r.log10_idle, lg, 1e-13);
+        }
+        bba_fluid_free(m);
+    }
+}
+
+/* Far beyond the double range the idle fraction underflows but its log10
+ * stays exact (closed form above); with no phase above B it is 0, -inf. */
+static void
+log10_idle_underflow(void **state)
+{
+    bba_fluid_class c = { 3.1, 0.27, 61, 1 };
+    bba_fluid *m = model(&c, 1, 1.45, 0);
+    bba_fluid_result r = eval(m, 4e6, 0, 0, 1);
+    double idle, pe, lg;
+
+    (void)state;
+    closed_form(3.1, 0.27, 61, 1.45, 3.1 - 1.45, 4e6, &idle, &pe, &lg);
+    assert_true(lg < -400);
+    assert_rel(r.log10_idle, lg, 1e-12);
+    assert_true(r.idle == 0.0 || r.idle < 1e-300);
+    bba_fluid_free(m);
+    m = model(&c, 1, 3.5, 0);
+    r = eval(m, 100, 0, 0, 1);
+    assert_true(r.idle == 0.0 && isinf(r.log10_idle) && r.log10_idle < 0);
+    assert_true(isinf(bba_fluid_idle_limit(m)) == 0 && bba_fluid_idle_limit(m) == 0.0);
+    bba_fluid_free(m);
+}
+
+/* ---- an independent method: an upwind CTMC on a grid in x ---------------- */
+
+/* Levels 0..K at x = j h, h = S/K: phase moves by Q; an up phase moves a
+ * level up at rate d_f / h (not from K), a down phase a level down at
+ * |d_f| / h (EPS |d_f| / h below the threshold; not from 0).  Solved by
+ * linear level reduction (R_j = A0_j (-U_{j+1})^-1, U_j = A1_j +
+ * R_j A2_{j+1}, pi_{j+1} = pi_j R_j), dense GSL LU for every block.  Idle,
+ * quiet and mean occupancy as FLUID-SPEC.md with level K for "at S" and
+ * level 0 for "at 0".  Converges at first order in h. */
+static void
+grid_measures(const bba_fluid *m, double S, double T, double eps, int K, double *idle,
+              double *quiet, double *occ)
+{
+    int P = (int)m->P;
+    double h = S / K, *Q = malloc(sizeof(double) * P * P), *up = malloc(sizeof(double) * P);
+    double *dn = malloc(sizeof(double) * P * (K + 1)), *U = malloc(sizeof(double) * P * P);
+    double *R = malloc(sizeof(double) * P * P * (K + 1)), *pi = malloc(sizeof(double) * P * (K + 1));
+    gsl_matrix *A = gsl_matrix_alloc(P, P), *Ai = gsl_matrix_alloc(P, P);
+    gsl_permutation *perm = gsl_permutation_alloc(P);
+    gsl_vector *x = gsl_vector_alloc(P), *rhs = gsl_vector_calloc(P);
+    double tot = 0;
+    int sg;
+
+    for (int f = 0; f < P; f++) {
+        double e = m->rate[f] - m->B;
+
+        fl_q_row(m, f, Q + f * P);
+        up[f] = m->cls[f] == FL_UP ? fmin(e, m->Bbb) / h : 0;
+        for (int j = 0; j <= K; j++)
+            dn[j * P + f] = m->cls[f] == FL_DOWN ? -e * (j * h < T - 1e-9 * h ? eps : 1.0) / h : 0;
+    }
+#define A1(j, a, b) (Q[(a) * P + (b)] - ((a) == (b) ? ((j) < K ? up[a] : 0) + ((j) > 0 ? dn[(j) * P + (a)] : 0) : 0))
+    for (int a = 0; a < P; a++)
+        for (int b = 0; b < P; b++)
+            U[a * P + b] = A1(K, a, b);
+    for (int j = K - 1; j >= 0; j--) {
+        double *Rj = R + (size_t)j * P * P;
+
+        for (int a = 0; a < P; a++)
+            for (int b = 0; b < P; b++)
+                gsl_matrix_set(A, a, b, U[a * P + b]);
+        gsl_linalg_LU_decomp(A, perm, &sg);
+        gsl_linalg_LU_invert(A, perm, Ai);
+        for (int a = 0; a < P; a++)
+            for (int b = 0; b < P; b++)
+                Rj[a * P + b] = -up[a] * gsl_matrix_get(Ai, a, b);
+        for (int a = 0; a < P; a++)
+            for (int b = 0; b < P; b++)
+                U[a * P + b] = A1(j, a, b) + Rj[a * P + b] * dn[(j + 1) * P + b];
+    }
+#undef A1
+    /* pi_0 U_0 = 0 with the first equation replaced by sum = 1 */
+    for (int a = 0; a < P; a++)
+        for (int b = 0; b < P; b++)
+            gsl_matrix_set(A, b, a, b == 0 ? 1.0 : U[a * P + b]);
+    gsl_vector_set(rhs, 0, 1.0);
+    gsl_linalg_LU_decomp(A, perm, &sg);
+    gsl_linalg_LU_solve(A, perm, rhs, x);
+    for (int a = 0; a < P; a++)
+        pi[a] = gsl_vector_get(x, a);
+    for (int j = 0; j < K; j++)
+        for (int b = 0; b < P; b++) {
+            double s = 0;
+
+            for (int a = 0; a < P; a++)
+                s += pi[j * P + a] * R[(size_t)j * P * P + a * P + b];
+            pi[(j + 1) * P + b] = s;
+        }
+    for (int i = 0; i < P * (K + 1); i++)
+        tot += pi[i];
+    *idle = *quiet = *occ = 0;
+    for (int j = 0; j <= K; j++)
+        for (int f = 0; f < P; f++) {
+            double pr = pi[j * P + f] / tot, r = m->rate[f], e = r - m->B;
+
+            *occ += pr * j * h;
+            if (m->cls[f] == FL_UP) {
+                double st = j == K ? e / r : fmax(e - m->Bbb, 0) / r;
+
+                *idle += pr * st;
+                *quiet += j == 0 ? pr : pr * (1 - st);
+            } else if (m->cls[f] == FL_ZERO) {
+                *quiet += pr;
+            } else if (j == 0) {
+                *quiet += pr;
+            } else if (j * h < T - 1e-9 * h) {
+                *quiet += (1 - eps) * pr;
+            }
+        }
+    free(Q);
+    free(up);
+    free(dn);
+    free(U);
+    free(R);
+    free(pi);
+    gsl_matrix_free(A);
+    gsl_matrix_free(Ai);
+    gsl_permutation_free(perm);
+    gsl_vector_free(x);
+    gsl_vector_free(rhs);
+}
+
+/* Three classes, B = 1: rates m1 0.5 + m2 1.0 + m3 0.8, so phases (2, 0, 0)
+ * and (0, 1, 0) have r = B exactly (zero drift); greedy and lazy (T = 4,
+ * EPS 0.3, and T = S), with and without B_BB = 0.6 (binds on the phases
+ * above 1.6).  The grid at K = 400, 800, 1600: errors halve (first
+ * order), the Richardson extrapolations 2 x(2K) - x(K) converge at second
+ * order towards the exact values and are within 5e-5 of them. */
+static void
+grid_convergence(void **state)
+{
+    const bba_fluid_class c[3] = { { 0.5, 0.3, 2, 2 }, { 1.0, 0.2, 5, 1 }, { 0.8, 0.15, 3.5, 1 } };
+    const struct { double Bbb, T, eps; } cs[] = {
+        { 0, 0, 1 }, { 0.6, 0, 1 }, { 0.6, 4, 0.3 }, { 0, 10, 0.3 }
+    };
+    double S = 10;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        bba_fluid *m = model(c, 3, 1.0, cs[i].Bbb);
+        bba_fluid_result r = eval(m, S, cs[i].T > 0, cs[i].T, cs[i].eps);
+        double id[3], q[3], o[3];
+
+        assert_int_equal(m->n_zero, 2);
+        for (int k = 0; k < 3; k++)
+            grid_measures(m, S, cs[i].T, cs[i].eps, 400 << k, &id[k], &q[k], &o[k]);
+        for (int k = 0; k < 2; k++) {
+            double e0 = id[k] - r.idle, e1 = id[k + 1] - r.idle;
+
+            assert_true(fabs(e0) > 1.6 * fabs(e1) && fabs(e0) < 2.4 * fabs(e1));
+        }
+        /* Richardson: second order towards the exact value */
+        assert_true(fabs(2 * id[2] - id[1] - r.idle) < 0.4 * fabs(2 * id[1] - id[0] - r.idle));
+        assert_rel(2 * id[2] - id[1], r.idle, 5e-5);
+        assert_rel(2 * q[2] - q[1], r.quiet, 5e-6);
+        assert_rel(2 * o[2] - o[1], r.mean_occupancy_bytes, 2e-5);
+        bba_fluid_free(m);
+    }
+}
+
+/* ---- the discrete chain as its time unit shrinks -------------------------- */
+
+/* B = 16 B/s, sources 24 B/s (p 0.2, L 3 s) and 12 B/s (p 0.3, L 2 s),
+ * S = 48 B, greedy and lazy (T = 16 B, EPS 0.3).  With a quantum of 1 B
+ * and time units u = 1, 1/2, 1/4 s the chain of onoff.h has B = 16, 8, 4
+ * quanta and L = 3, 6, 12 units: its idle and quiet fractions converge at
+ * first order (errors halve) and 2 x(u/4) - x(u/2) is within 0.2% of the
+ * fluid value. */
+static void
+discrete_chain_limit(void **state)
+{
+    bba_fluid_class c[2] = { { 24, 0.2, 3, 1 }, { 12, 0.3, 2, 1 } };
+    bba_fluid *m = model(c, 2, 16, 0);
+
+    (void)state;
+    for (int lazy = 0; lazy < 2; lazy++) {
+        bba_fluid_result r = eval(m, 48, lazy, 16, 0.3);
+        double idle[3], quiet[3];
+
+        for (int k = 0; k < 3; k++) {
+            int s = 1 << k;
+            long b[2] = { 24 / s, 12 / s };
+            double p[2] = { 0.2, 0.3 }, L[2] = { 3.0 * s, 2.0 * s };
+            bba_onoff om;
+            bba_onoff_opts oo;
+            bba_eval_result er;
+            bba_policy bp = { lazy, lazy ? 16 : 0, 0.3 };
+            char err[BB_ERRLEN];
+
+            assert_int_equal(bba_onoff_init(&om, 2, b, p, L, 16 / s, 1, 0, err), BB_OK);
+            bba_onoff_defaults(&oo);
+            assert_int_equal(bba_onoff_eval(&om, 48, &bp, &oo, &er, NULL, err), BB_OK);
+            idle[k] = er.meas.idle;
+            quiet[k] = er.meas.quiet;
+            bba_onoff_free(&om);
+        }
+        for (int k = 0; k < 2; k++) {
+            double ratio = (idle[k] - r.idle) / (idle[k + 1] - r.idle);
+
+            assert_true(ratio > 1.5 && ratio < 2.6);
+        }
+        assert_rel(2 * idle[2] - idle[1], r.idle, 2e-3);
+        assert_rel(2 * quiet[2] - quiet[1], r.quiet, 2e-3);
+    }
+    bba_fluid_free(m);
+}
+
+/* ---- the two spectra and the two boundary solvers ----------------------- */
+
+/* Greedy without B_BB both spectra apply: the separable roots and the
+ * dense eigenvalues agree, and so do the measures solved from either; the
+ * factor-once path agrees with the whole dense system from small sizes
+ * (every mode couples the two ends) to large (none does), here with E < B
+ * and with E > B (the near end is then S), and on one class of 200
+ * sources (idle down to 1e-2000: its LU's pivoting order matters). */
+static void
+separable_vs_dense(void **state)
+{
+    const bba_fluid_class c[3] = { { 0.45, 0.2, 3, 3 }, { 0.7, 0.1, 7, 2 }, { 0.3, 0.25, 1.5, 2 } };
+    const bba_fluid_class big = { 1.0, 0.3, 5, 200 };
+    const double B[3] = { 1.0, 0.5, 75 };
+
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        bba_fluid *m = k < 2 ? model(c, 3, B[k], 0) : model(&big, 1, B[k], 0);
+        fl_spec *sd;
+        char err[BB_ERRLEN];
+        double zmax = 0;
+
+        assert_true(bba_fluid_separable(m));
+        assert_true(k == 1 ? m->E > m->B : m->E < m->B);
+        assert_int_equal(fl_spec_build(m, 1.0, 0, &sd, err), BB_OK);
+        assert_false(sd->separable);
+        assert_int_equal(sd->m, m->greedy->m);
+        assert_int_equal(sd->mneg, m->greedy->mneg);
+        for (long j = 0; j < sd->m; j++)
+            zmax = fmax(zmax, fabs(sd->z[j]));
+        for (long j = 0; j < sd->m; j++)
+            assert_true(fabs(sd->z[j] - m->greedy->z[j]) < 1e-12 * zmax);
+        for (double S = 0.05; S < 2000; S *= 3.7) {
+            const fl_spec *sp[1] = { sd };
+            double x[2] = { 0, S };
+            fl_sol s;
+            bba_fluid_result rd, rf = eval(m, S, 0, 0, 1);
+
+            assert_int_equal(fl_solve_dense(m, 1, sp, x, &s, err), BB_OK);
+            assert_int_equal(fl_measures(m, &s, 1.0, &rd, err), BB_OK);
+            fl_sol_free(&s);
+            assert_rel(rf.idle, rd.idle, 1e-9);
+            assert_rel(rf.log10_idle, rd.log10_idle, 1e-11);
+            assert_rel(rf.quiet, rd.quiet, 1e-11);
+            assert_rel(rf.mean_occupancy_bytes, rd.mean_occupancy_bytes, 1e-9);
+            assert_rel(rf.bb_in_Bps, rd.bb_in_Bps, 1e-9);
+        }
+        fl_spec_free(sd);
+        bba_fluid_free(m);
+    }
+}
+
+/* The lazy system (two regions, dense) tends to the greedy one (one
+ * region, factor-once) as EPS -> 1 and as T -> 0: three classes of 48
+ * phases, with and without B_BB, at sizes where the ends couple. */
+static void
+lazy_tends_to_greedy(void **state)
+{
+    const bba_fluid_class c[3] = { { 0.45, 0.2, 3, 3 }, { 0.7, 0.1, 7, 2 }, { 0.3, 0.25, 1.5, 2 } };
+
+    (void)state;
+    for (int bw = 0; bw < 2; bw++) {
+        bba_fluid *m = model(c, 3, 1.0, bw ? 0.9 : 0);
+
+        for (double S = 0.3; S < 100; S *= 4.3) {
+            bba_fluid_result g = eval(m, S, 0, 0, 1);
+            bba_fluid_result e1 = eval(m, S, 1, 0.4 * S, 1 - 1e-9);
+            bba_fluid_result t0 = eval(m, S, 1, 1e-10 * S, 0.3);
+
+            assert_rel(e1.idle, g.idle, 1e-7);
+            assert_rel(e1.quiet, g.quiet, 1e-7);
+            assert_rel(t0.idle, g.idle, 1e-7);
+            assert_rel(t0.mean_occupancy_bytes, g.mean_occupancy_bytes, 1e-7);
+        }
+        bba_fluid_free(m);
+    }
+}
+
+/* ---- limits ----------------------------------------------------------------- */
+
+/* S = 0: idle = sum_f pi_f max(r_f - B, 0)/r_f; as S grows with E < B,
+ * sum_f pi_f max(r_f - B - B_BB, 0)/r_f (0 without B_BB; by hand for two
+ * sources); with E > B and one up rate r, conservation of work (the PFS
+ * always busy, the sources losing r - B while full) gives
+ * u (r - B) = E - B, so idle -> (E - B)/r: the closed form's limit. */
+static void
+limits(void **state)
+{
+    const bba_fluid_class c[2] = { { 2.0, 0.1, 10, 1 }, { 1.5, 0.2, 4, 1 } };
+    /* phases: 0 (0.72), 2.0 (0.08), 1.5 (0.18), 3.5 (0.02); B = 1.2 */
+    double i0 = 0.08 * 0.8 / 2.0 + 0.18 * 0.3 / 1.5 + 0.02 * 2.3 / 3.5;
+    double ibb = 0.08 * 0.3 / 2.0 + 0.02 * 1.8 / 3.5; /* B_BB = 0.5 */
+
+    (void)state;
+    for (int bw = 0; bw < 2; bw++) {
+        bba_fluid *m = model(c, 2, 1.2, bw ? 0.5 : 0);
+        bba_fluid_result r0 = eval(m, 0, 0, 0, 1), rl = eval(m, 2000, 0, 0, 1);
+
+        assert_rel(r0.idle, i0, 1e-14);
+        assert_rel(r0.quiet, 1 - i0, 1e-14);
+        assert_rel(bba_fluid_idle_limit(m), bw ? ibb : 0, 1e-14);
+        if (bw)
+            assert_rel(rl.idle, ibb, 1e-12);
+        else
+            assert_true(rl.idle < 1e-30);
+        bba_fluid_free(m);
+    }
+    {
+        bba_fluid_class one = { 3.0, 0.6, 20, 1 };  /* E = 1.8 > B = 1.5 */
+        bba_fluid *m = model(&one, 1, 1.5, 0);
+        bba_fluid_result r = eval(m, 5e4, 0, 0, 1);
+        double idle, pe, lg;
+
+        closed_form(3.0, 0.6, 20, 1.5, 1.5, 5e4, &idle, &pe, &lg);
+        assert_rel(r.idle, idle, 1e-12);
+        assert_rel(bba_fluid_idle_limit(m), (1.8 - 1.5) / 3.0, 1e-12);
+        assert_rel(r.idle, (1.8 - 1.5) / 3.0, 1e-12);
+        bba_fluid_free(m);
+    }
+}
+
+/* ---- the searches ---------------------------------------------------------- */
+
+/* The size meets the target and 0.99 of it does not, greedy and lazy;
+ * infeasible when E >= B and when B_BB binds (with the bandwidth that
+ * would do); too big for a size bound below the answer. */
+static void
+size_search(void **state)
+{
+    const bba_fluid_class c[3] = { { 1.5e12, 0.10, 300, 1 }, { 2e12, 0.05, 180, 1 },
+                                   { 0.6e12, 0.20, 120, 1 } };
+    bba_policy_spec lazy = { 1, 0.3, 0.01 };
+    char err[BB_ERRLEN];
+    double S, bw;
+    int ev;
+
+    (void)state;
+    for (int l = 0; l < 2; l++) {
+        bba_fluid *m = model(c, 3, 1e12, 0);
+        bba_fluid_result at;
+        double T = l ? lazy.threshold_frac : 0;
+
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, l ? &lazy : NULL, 1e-4, 0, &S, &at, &ev,
+                                            err), BB_OK);
+        assert_true(at.idle <= 1e-3);
+        assert_true(eval(m, S, l, T * S, 0.01).idle <= 1e-3);
+        assert_true(eval(m, 0.99 * S, l, T * 0.99 * S, 0.01).idle > 1e-3);
+        /* and to the tolerance asked */
+        assert_true(eval(m, (1 - 2e-4) * S, l, T * (1 - 2e-4) * S, 0.01).idle > 1e-3);
+        assert_true(ev < 25);
+        bba_fluid_free(m);
+        if (l)
+            continue;
+        m = model(c, 3, 1e12, 0);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0.5 * S, &bw, NULL, NULL, err),
+                         BB_ETOOBIG);
+        bba_fluid_free(m);
+        m = model(c, 3, 0.3e12, 0); /* E = 0.37e12 > B */
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+                         BB_EINFEASIBLE);
+        bba_fluid_free(m);
+        m = model(c, 3, 1e12, 0.4e12); /* the 2 TB/s phases stall below S */
+        assert_true(bba_fluid_idle_limit(m) > 1e-3);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+                         BB_EINFEASIBLE);
+        assert_non_null(strstr(err, "bandwidth"));
+        assert_int_equal(bba_fluid_bbbw_min(m, 1e-3, &bw, err), BB_OK);
+        bba_fluid_free(m);
+        /* at that bandwidth the limit is the target: no finite size */
+        m = model(c, 3, 1e12, bw);
+        assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-12);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+                         BB_EINFEASIBLE);
+        bba_fluid_free(m);
+        m = model(c, 3, 1e12, 1.05 * bw);
+        assert_true(bba_fluid_idle_limit(m) < 1e-3);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err), BB_OK);
+        assert_true(eval(m, S, 0, 0, 1).idle <= 1e-3);
+        bba_fluid_free(m);
+    }
+}
+
+/* B_BB for a target, by hand: one class of two sources of 1.0 (p 0.4,
+ * E = 0.8).  Up phases: one ON (pi 0.48, r 1.0) and two ON (pi 0.16,
+ * r 2.0).  B = 0.85: h(x) = 0.48 (0.15 - x)+ + 0.16 (1.15 - x)+ / 2, with
+ * h(0.15) = 0.08.  Target 0.05 lies past that break: 0.08 (1.15 - x) =
+ * 0.05, x = 0.525; target 0.1 on the first piece: 0.48 (0.15 - x) +
+ * 0.08 (1.15 - x) = 0.1, x = 0.064 / 0.56.  B = 0.7 < E: the capped drift
+ * -0.36 0.7 + 0.48 min(x, 0.3) + 0.16 min(x, 1.3) is zero at x* = 0.675,
+ * where h = 0.08 (1.3 - 0.675) = 0.05 (the lost work E - B at rate 2):
+ * target 0.06 is reached at 0.08 (1.3 - x) = 0.06, x = 0.55; target 0.04
+ * at no bandwidth. */
+static void
+bbbw_hand(void **state)
+{
+    bba_fluid_class c = { 1.0, 0.4, 5, 2 };
+    bba_fluid *m = model(&c, 1, 0.85, 0);
+    char err[BB_ERRLEN];
+    double bw;
+
+    (void)state;
+    assert_int_equal(bba_fluid_bbbw_min(m, 0.05, &bw, err), BB_OK);
+    assert_rel(bw, 0.525, 1e-13);
+    assert_int_equal(bba_fluid_bbbw_min(m, 0.1, &bw, err), BB_OK);
+    assert_rel(bw, 0.064 / 0.56, 1e-13);
+    assert_int_equal(bba_fluid_bbbw_min(m, 0.5, &bw, err), BB_OK);
+    assert_true(bw == 0.0);
+    bba_fluid_free(m);
+    m = model(&c, 1, 0.7, 0);
+    assert_int_equal(bba_fluid_bbbw_min(m, 0.06, &bw, err), BB_OK);
+    assert_rel(bw, 0.55, 1e-13);
+    assert_int_equal(bba_fluid_bbbw_min(m, 0.04, &bw, err), BB_EINFEASIBLE);
+    bba_fluid_free(m);
+}
+
+/* The best threshold keeps idle <= target and is at least as quiet as
+ * greedy; the refined edge has idle within the tolerance of the target. */
+static void
+threshold_search(void **state)
+{
+    const bba_fluid_class c[3] = { { 1.5e12, 0.10, 300, 1 }, { 2e12, 0.05, 180, 1 },
+                                   { 0.6e12, 0.20, 120, 1 } };
+    bba_fluid *m = model(c, 3, 1e12, 0);
+    bba_fluid_threshold_result t;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_fluid_threshold_best(m, 1.6e15, 1e-3, 0.01, 10, 1e-3, &t, err), BB_OK);
+    assert_true(t.feasible);
+    assert_true(t.best.idle <= 1e-3 && t.best.idle > 0.8e-3);
+    assert_true(t.best.quiet > t.greedy.quiet);
+    assert_true(t.threshold_bytes > 0 && t.threshold_bytes < 1.6e15);
+    assert_true(t.monotone_idle);
+    assert_rel(eval(m, 1.6e15, 1, t.threshold_bytes, 0.01).quiet, t.best.quiet, 1e-12);
+    bba_fluid_free(m);
+}
+
+/* ---- errors, and concurrent evaluations ------------------------------------ */
+
+static void
+errors(void **state)
+{
+    bba_fluid_class ok = { 1.0, 0.3, 5, 2 }, bad;
+    bba_fluid_opts o = { 1.0, 0, 0, 0 };
+    bba_fluid *m = NULL;
+    bba_fluid_result r;
+    bba_fluid_policy pol = { 1, 2.0, 0.5 };
+    char err[BB_ERRLEN];
+
+    (void)state;
+    bad = ok;
+    bad.p = 1.5;
+    assert_int_equal(bba_fluid_new(&bad, 1, &o, &m, err), BB_EINVAL);
+    assert_non_null(strstr(err, "class 1"));
+    bad = ok;
+    bad.burst_s = 0;
+    assert_int_equal(bba_fluid_new(&bad, 1, &o, &m, err), BB_EINVAL);
+    bad = ok;
+    bad.rate_Bps = -1;
+    assert_int_equal(bba_fluid_new(&bad, 1, &o, &m, err), BB_EINVAL);
+    bad = ok;
+    bad.count = -2;
+    assert_int_equal(bba_fluid_new(&bad, 1, &o, &m, err), BB_EINVAL);
+    o.pfs_bw_Bps = 0;
+    assert_int_equal(bba_fluid_new(&ok, 1, &o, &m, err), BB_EINVAL);
+    o.pfs_bw_Bps = 1.0;
+    o.max_phases = 2;
+    assert_int_equal(bba_fluid_new(&ok, 1, &o, &m, err), BB_ETOOBIG);
+    o.max_phases = 0;
+    o.mem_limit_bytes = 10;
+    assert_int_equal(bba_fluid_new(&ok, 1, &o, &m, err), BB_ETOOBIG);
+    assert_null(m);
+    m = model(&ok, 1, 1.0, 0);
+    assert_int_equal(bba_fluid_eval(m, -1, NULL, &r, err), BB_EINVAL);
+    assert_int_equal(bba_fluid_eval(m, NAN, NULL, &r, err), BB_EINVAL);
+    assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL); /* T > S */
+    pol.threshold_bytes = 0.5;
+    pol.eps = 0;
+    assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL);
+    assert_int_equal(bba_fluid_size_min(m, 0, NULL, 1e-3, 0, &r.idle, NULL, NULL, err),
+                     BB_EINVAL);
+    bba_fluid_free(m);
+    bba_fluid_free(NULL);
+}
+
+typedef struct {
+    const bba_fluid *m;
+    double out[12];
+} th_arg;
+
+static void *
+th_run(void *p)
+{
+    th_arg *a = p;
+
+    for (int i = 0; i < 12; i++) {
+        bba_fluid_result r;
+        bba_fluid_policy pol = { i % 3 == 0, 0.2 * (i + 1) * 10, i % 2 ? 0.1 : 0.2 };
+
+        a->out[i] = bba_fluid_eval(a->m, (i + 1) * 10, &pol, &r, NULL) == BB_OK ? r.idle : -1;
+    }
+    return NULL;
+}
+
+/* Two threads on one model fill its caches (factors, coupled columns,
+ * lazy spectra) as they go: the same answers as one thread alone. */
+static void
+concurrent(void **state)
+{
+    const bba_fluid_class c[2] = { { 0.45, 0.2, 3, 4 }, { 0.7, 0.1, 7, 3 } };
+    bba_fluid *m1 = model(c, 2, 1.0, 0), *m2 = model(c, 2, 1.0, 0);
+    th_arg a = { m1, { 0 } }, b = { m1, { 0 } }, ref = { m2, { 0 } };
+    pthread_t t1, t2;
+
+    (void)state;
+    th_run(&ref);
+    assert_int_equal(pthread_create(&t1, NULL, th_run, &a), 0);
+    assert_int_equal(pthread_create(&t2, NULL, th_run, &b), 0);
+    pthread_join(t1, NULL);
+    pthread_join(t2, NULL);
+    for (int i = 0; i < 12; i++) {
+        assert_true(ref.out[i] > 0);
+        assert_true(a.out[i] == ref.out[i] && b.out[i] == ref.out[i]);
+    }
+    bba_fluid_free(m1);
+    bba_fluid_free(m2);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_source_closed_form),
+        cmocka_unit_test(log10_idle_underflow),
+        cmocka_unit_test(grid_convergence),
+        cmocka_unit_test(discrete_chain_limit),
+        cmocka_unit_test(separable_vs_dense),
+        cmocka_unit_test(lazy_tends_to_greedy),
+        cmocka_unit_test(limits),
+        cmocka_unit_test(size_search),
+        cmocka_unit_test(bbbw_hand),
+        cmocka_unit_test(threshold_search),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(concurrent),
+    };
+
+    gsl_set_error_handler_off();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
