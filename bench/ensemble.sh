@@ -9,6 +9,8 @@
 # ensemble (the compares run one after the other, each N x 4 runs on
 # BENCH_JOBS threads) against the bar of an hour.
 # Usage: BBSIZE=src/bbsize sh bench/ensemble.sh [N]   (default 8)
+#   BENCH_PLACEMENTS="rand" runs one placement only; --table N prints the
+#   table of the CSVs already in BENCH_OUT without running anything.
 # Heavy (about half an hour on 2 cores): run it through the shared lock,
 #   flock /tmp/bbsize-heavy.lock nice -n 5 sh bench/ensemble.sh
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,13 +20,17 @@ export LC_ALL
 BBSIZE=${BBSIZE:-src/bbsize}
 TOP=${BBSIZE_TOP_SRCDIR:-$(dirname "$0")/..}
 S=$TOP/data/scenarios
+TABLE_ONLY=0
+if [ "${1:-}" = --table ]; then TABLE_ONLY=1; shift; fi
 N=${1:-8}
+PLACEMENTS=${BENCH_PLACEMENTS:-cont rand}
 JOBS=${BENCH_JOBS:-0}
 OUT=${BENCH_OUT:-/tmp/bbsize-ensemble}
 mkdir -p "$OUT"
 now() { date +%s.%N; }
+if [ $TABLE_ONLY = 0 ]; then
 T0=$(now)
-for pl in cont rand; do for rt in min adp; do
+for pl in $PLACEMENTS; do for rt in min adp; do
     for w in w1 w2; do
         case $w in w1) a=milc ;; *) a=nekbone ;; esac
         t0=$(now)
@@ -40,12 +46,14 @@ done; done
 T1=$(now)
 awk -v a="$T0" -v b="$T1" \
     'BEGIN { printf "ensemble total: %.1f s (bar: 3600 s, ratio %.2f)\n", b - a, (b - a) / 3600 }'
+fi
 echo
 echo "Findings over $N replicas: slowdown = mix / alone, mean +- sd [min, max]"
 echo
 echo "| app | mix | elapsed | communication | I/O |"
 echo "|---|---|---|---|---|"
 for w in w1 w2; do for pl in cont rand; do for rt in min adp; do
+    [ -f "$OUT/$w-$pl-$rt.csv" ] || continue
     awk -F, -v c="$w $pl-$rt" '
         function cell(m, s, lo, hi) {
             if (m == "") return "-"
