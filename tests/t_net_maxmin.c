@@ -323,6 +323,35 @@ reference_priority(int nf, int nl, const int *off, const int *path, const double
     free(sf);
 }
 
+/* random_instance: up to 12 links of capacity U(0.5, 10.5), up to 20
+ * flows with paths of up to 4 distinct links; with cls, a random class per
+ * path entry (drawn right after its link). */
+static void
+random_instance(gsl_rng *r, int *nl, int *nf, double *cap, int *off, int *path,
+                unsigned char *cls)
+{
+    int np = 0;
+    *nl = 1 + (int)gsl_rng_uniform_int(r, 12);
+    *nf = 1 + (int)gsl_rng_uniform_int(r, 20);
+    for (int l = 0; l < *nl; l++)
+        cap[l] = 0.5 + 10 * gsl_rng_uniform(r);
+    off[0] = 0;
+    for (int f = 0; f < *nf; f++) {
+        int len = 1 + (int)gsl_rng_uniform_int(r, 4);
+        for (int k = 0; k < len; k++) {
+            int l = (int)gsl_rng_uniform_int(r, (unsigned long)*nl), dup = 0;
+            for (int j = off[f]; j < np; j++)
+                dup |= path[j] == l;
+            if (dup)
+                continue;
+            if (cls)
+                cls[np] = (unsigned char)gsl_rng_uniform_int(r, BBS_NET_MM_CLASSES);
+            path[np++] = l;
+        }
+        off[f + 1] = np;
+    }
+}
+
 static void
 test_random_vs_reference(void **state)
 {
@@ -330,23 +359,9 @@ test_random_vs_reference(void **state)
 
     (void)state;
     for (int trial = 0; trial < 200; trial++) {
-        int nl = 1 + (int)gsl_rng_uniform_int(r, 12), nf = 1 + (int)gsl_rng_uniform_int(r, 20);
-        int off[21], path[21 * 4], np = 0;
+        int nl, nf, off[21], path[21 * 4];
         double cap[12], rate[20], ref[20];
-        for (int l = 0; l < nl; l++)
-            cap[l] = 0.5 + 10 * gsl_rng_uniform(r);
-        off[0] = 0;
-        for (int f = 0; f < nf; f++) {
-            int len = 1 + (int)gsl_rng_uniform_int(r, 4);
-            for (int k = 0; k < len; k++) {
-                int l = (int)gsl_rng_uniform_int(r, (unsigned long)nl), dup = 0;
-                for (int j = off[f]; j < np; j++)
-                    dup |= path[j] == l;
-                if (!dup)
-                    path[np++] = l;
-            }
-            off[f + 1] = np;
-        }
+        random_instance(r, &nl, &nf, cap, off, path, NULL);
         solve(nf, nl, off, path, cap, rate, NULL);
         reference(nf, nl, off, path, cap, ref);
         for (int f = 0; f < nf; f++)
@@ -373,27 +388,13 @@ test_priority_random(void **state)
 
     (void)state;
     for (int trial = 0; trial < 400; trial++) {
-        int nl = 1 + (int)gsl_rng_uniform_int(r, 12), nf = 1 + (int)gsl_rng_uniform_int(r, 20);
-        int off[21], path[21 * 4], np = 0, poff[21], ppath[21 * 4];
+        int nl, nf, off[21], path[21 * 4], poff[21], ppath[21 * 4];
         unsigned char cls[21 * 4], pcls[21 * 4];
         double cap[12], rate[20], ref[20], prate[20], again[20], use[12], cmax = 0;
         char err[BB_ERRLEN];
+        random_instance(r, &nl, &nf, cap, off, path, cls);
         for (int l = 0; l < nl; l++)
-            cmax = fmax(cmax, cap[l] = 0.5 + 10 * gsl_rng_uniform(r));
-        off[0] = 0;
-        for (int f = 0; f < nf; f++) {
-            int len = 1 + (int)gsl_rng_uniform_int(r, 4);
-            for (int k = 0; k < len; k++) {
-                int l = (int)gsl_rng_uniform_int(r, (unsigned long)nl), dup = 0;
-                for (int j = off[f]; j < np; j++)
-                    dup |= path[j] == l;
-                if (!dup) {
-                    cls[np] = (unsigned char)gsl_rng_uniform_int(r, BBS_NET_MM_CLASSES);
-                    path[np++] = l;
-                }
-            }
-            off[f + 1] = np;
-        }
+            cmax = fmax(cmax, cap[l]);
         solve_cls(nf, nl, off, path, cap, cls, rate, NULL);
         reference_priority(nf, nl, off, path, cap, cls, ref);
         for (int f = 0; f < nf; f++)
@@ -413,7 +414,7 @@ test_priority_random(void **state)
             assert_true(full);
         }
         /* reversed: flow f becomes nf - 1 - f, its entries backwards */
-        np = 0;
+        int np = 0;
         poff[0] = 0;
         for (int g = 0; g < nf; g++) {
             int f = nf - 1 - g;
