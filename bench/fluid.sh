@@ -60,6 +60,34 @@ row "size, 3 classes of 15" 5 size 15
 row "threshold search, README example" 0.5 threshold
 row "100 sizes, README example" 0.5 sweep
 echo
+echo "the same work through bbsize (whole process: reading the file, the front"
+echo "door, printing; the workloads of b_fluid written as CSV files)"
+echo "| work | time | target | time/target | answer |"
+echo "| --- | --- | --- | --- | --- |"
+# wl N: the example with each application replaced by N of 2/N of its rate
+wl() {
+  awk -v n="$1" 'BEGIN { k = n > 1 ? 2 / n : 1
+    print "#@ pfs-bw = 1 TB/s"; print "name,p,bw,burst"
+    for (i = 1; i <= n; i++) {
+      printf "a%d,0.10,%.17gB/s,300s\n", i, k * 1.5e12
+      printf "b%d,0.05,%.17gB/s,180s\n", i, k * 2.0e12
+      printf "c%d,0.20,%.17gB/s,120s\n", i, k * 0.6e12 } }' >"$T/w$1.csv"
+}
+for n in 1 5 9 15; do wl $n; done
+brow() { # label target args...
+  label=$1 target=$2
+  shift 2
+  t=$(best "$BBSIZE" "$@")
+  awk -v l="$label" -v t="$t" -v g="$target" -v a="$(head -c 160 "$T/out")" \
+    'BEGIN { printf "| %s | %.3f s | < %s s | %.2f | %s |\n", l, t, g, t / g, a }'
+}
+brow "size, README example" 0.05 size "$T/w1.csv"
+brow "idle at 1 PB, 3 classes of 5 (216 phases)" 0.2 idle "$T/w5.csv" --bb-size 1PB
+brow "size, 3 classes of 9 (1,000 phases)" 0.5 size "$T/w9.csv"
+brow "size, 3 classes of 15 (4,096 phases)" 5 size "$T/w15.csv"
+brow "threshold at 1.6 PB, README example" 0.5 threshold "$T/w1.csv" --bb-size 1.6PB
+brow "sweep of 100 sizes, README example" 0.5 sweep "$T/w1.csv" --bb-size 30TB:3PB:30TB
+echo
 echo "how far exact goes: size for 3 classes of N ((N + 1)^3 phases), one run"
 echo "| N | phases | time | peak memory | answer |"
 echo "| --- | --- | --- | --- | --- |"

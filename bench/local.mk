@@ -21,7 +21,7 @@ bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	  $(SHELL) $(top_srcdir)/bench/run.sh
 .PHONY: bench
 
-# Issue 11: the FFT Wiener-Hopf solver against banded GTH, Octave and SciPy.
+# The FFT Wiener-Hopf solver against banded GTH, Octave and SciPy.
 bench-solver: bench/b_export$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
 	  BBSIZE_SRCDIR=$(abs_top_srcdir) nice -n 5 $(SHELL) $(top_srcdir)/bench/solver.sh
@@ -32,7 +32,7 @@ bench-all: bench bench-solver bench-onoff bench-fluid bench-sim bench-fluidsim b
 	bench-hybrid bench-ensemble bench-mechanisms bench-validate-scn bench-mpi bench-fit
 .PHONY: bench-all
 
-# The bursts model (issue 13): time-unit convergence, quasi-periodic
+# The discrete bursts model: time-unit convergence, quasi-periodic
 # comparison, speed (a few minutes).
 bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \

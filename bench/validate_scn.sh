@@ -17,7 +17,8 @@ row() {  # LABEL FILE OPTIONS...
     label=$1 f=$2
     shift 2
     t0=$(now)
-    line=$("$BBSIZE" validate --scenario "$f" --csv --quiet "$@" | tail -n 1)
+    # the scenario's figures are columns 11 on of every job row
+    line=$("$BBSIZE" validate --scenario "$f" --csv --quiet "$@" | sed -n 2p | cut -d, -f11-)
     t1=$(now)
     echo "$line" | awk -F, -v l="$label" -v t0="$t0" -v t1="$t1" \
         '{ printf "| %s | %.3f | %.4f | %.4f [%.4f, %.4f] | %s | %.1f |\n",

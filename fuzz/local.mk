@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Parser fuzzing (issue 15): one libFuzzer harness per input format, fuzz/fz_NAME.c.
+# Parser fuzzing: one libFuzzer harness per input format, fuzz/fz_NAME.c.
 #   make check         builds every harness with fuzz/replay.c (any compiler,
 #                      no libFuzzer) and replays tests/fuzz/NAME/: the seeds and
 #                      every input that once crashed or hung a parser

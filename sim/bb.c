@@ -450,9 +450,11 @@ out:
 }
 
 int
-bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err)
+bbs_bb_grid_unit(size_t w, void *result, const void *ctx, char *err)
 {
-    return bbs_bb_run(ctx, unit, result, err);
+    const bbs_bb_grid *g = ctx;
+
+    return bbs_bb_run(&g->cfg[w / g->replications], w % g->replications, result, err);
 }
 
 int

@@ -132,9 +132,19 @@ void bbs_bb_estimate(const bbs_bb_config *c, double *events, double *bytes);
  * beyond 1e-9 relative (a bug, reported rather than hidden). */
 int bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err);
 
-/* bbs_bb_run_unit: bbs_bb_run in the shape of bbs_unit_fn (replicate.h):
- * ctx is a const bbs_bb_config *, result a bbs_bb_result *. */
-int bbs_bb_run_unit(size_t unit, void *result, const void *ctx, char *err);
+/* A grid of configurations (buffer sizes, say) each replicated R times:
+ * work unit w is replication w % R of cfg[w / R], on the random streams of
+ * unit w % R, so that every configuration sees the same draws (common
+ * random numbers). */
+typedef struct {
+    const bbs_bb_config *cfg;       /* the configurations (not owned) */
+    size_t replications;            /* R >= 1 */
+} bbs_bb_grid;
+
+/* bbs_bb_grid_unit: work unit w of a grid in the shape of bbs_unit_fn
+ * (replicate.h): ctx is a const bbs_bb_grid *, result a bbs_bb_result *.
+ * Errors: those of bbs_bb_run. */
+int bbs_bb_grid_unit(size_t w, void *result, const void *ctx, char *err);
 
 /* Summary of R replications: Welford means; intervals made for each
  * quantity (stats.h): logit-scale t for the fractions (inside [0, 1]),

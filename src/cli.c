@@ -18,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
@@ -435,6 +436,9 @@ warn_vanished(const bb_ctx *ctx)
             n > 1 ? "them" : "it");
 }
 
+/* One command runs one search at a time. */
+static bb_meter solves;
+
 void
 bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
 {
@@ -446,8 +450,10 @@ bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
         ctx->qn.drain = st->drain;
         ctx->qn.settle_bytes = st->settle_bytes;
     }
-    if (bb_progress_enabled(&ctx->opt->out))
-        ctx->qn.progress = bb_progress_cb;
+    /* the solves of a search: their number is not known in advance */
+    bb_meter_start(&solves, &ctx->opt->out, "search", "solves", 0);
+    ctx->qn.progress = bb_progress_cb;
+    ctx->qn.progress_ctx = &solves;
     rc = bba_front_new(&ctx->qn, &ctx->front, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
@@ -483,6 +489,13 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
         o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
                               "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
                               100 * frac);
+    if (o < len && a->S_bytes == 0 && a->idle == 0) {
+        /* a real zero, not a rounding: say why, and the time unit then
+         * changes nothing */
+        snprintf(buf + o, len - o, "; no buffer is needed: the applications together never "
+                 "write faster than the PFS takes");
+        return;
+    }
     if (o < len && !isnan(a->S_double_unit_bytes)) {
         char tu[64], s2[64];
 
@@ -593,8 +606,9 @@ bb_progress_enabled(const bb_outopts *o)
 void
 bb_progress_cb(void *ctx, int evaluations, long S, double idle)
 {
-    (void)ctx;
-    fprintf(stderr, "bbsize: solve %d: %ld quanta -> idle %.3g\n", evaluations, S, idle);
+    (void)S;
+    (void)idle;
+    bb_meter_update(ctx, (size_t)evaluations);
 }
 
 void
@@ -623,8 +637,7 @@ json_t *
 bb_json_platform(const bb_ctx *ctx)
 {
     const bba_quantized *q = ctx->q;
-    json_t *o = json_pack("{s:s, s:f, s:o, s:f, s:b}",
-                          "workload", ctx->wl.source,
+    json_t *o = json_pack("{s:f, s:o, s:f, s:b}",
                           "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
                           "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps > 0
                               ? json_real(ctx->pf.bb_bw_Bps) : json_null(),
@@ -639,16 +652,26 @@ bb_json_platform(const bb_ctx *ctx)
         json_object_set_new(o, "quantum_bytes", json_real(q->quantum_bytes));
         json_object_set_new(o, "max_rounding_bytes", json_real(q->max_round_bytes));
     }
-    if (ctx->has_system)
-        json_object_set_new(o, "system", json_string(ctx->sys.name));
-    if (ctx->front)
-        json_object_set_new(o, "model",
-                            json_string(bba_model_kind_name(bba_front_kind(ctx->front))));
+    json_object_set_new(o, "system", ctx->has_system ? json_string(ctx->sys.name) : json_null());
     return o;
 }
 
-static json_t *
-real_or_null(double v)
+void
+bb_json_head(json_t *o, const bb_ctx *ctx)
+{
+    if (o == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+    json_object_set_new(o, "workload", json_string(ctx->wl.source));
+    if (json_object_get(o, "model") == NULL)
+        json_object_set_new(o, "model", ctx->front
+                            ? json_string(bba_model_kind_name(bba_front_kind(ctx->front)))
+                            : json_null());
+    if (json_object_get(o, "platform") == NULL)
+        json_object_set_new(o, "platform", bb_json_platform(ctx));
+}
+
+json_t *
+bb_json_real_or_null(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
@@ -670,14 +693,14 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
     nv = bba_front_vanished(ctx->front, &frac);
     json_object_set_new(o, "model", json_string(bba_model_kind_name(a->model)));
     json_object_set_new(o, "exact", json_boolean(a->exact));
-    json_object_set_new(o, "idle_fraction_low", real_or_null(a->idle_low));
-    json_object_set_new(o, "idle_fraction_high", real_or_null(a->idle_high));
-    if (a->model != BBA_MODEL_BERNOULLI) {
-        json_object_set_new(o, "phases", json_real(a->phases));
-        json_object_set_new(o, "phases_solved", json_integer((json_int_t)a->phases_solved));
-    }
-    if (isfinite(a->bb_in_Bps))
-        json_object_set_new(o, "bb_write_bytes_per_s", json_real(a->bb_in_Bps));
+    json_object_set_new(o, "idle_fraction_low", bb_json_real_or_null(a->idle_low));
+    json_object_set_new(o, "idle_fraction_high", bb_json_real_or_null(a->idle_high));
+    /* null where the model has none (docs/json.md) */
+    json_object_set_new(o, "phases", a->model != BBA_MODEL_BERNOULLI ? json_real(a->phases)
+                                                                     : json_null());
+    json_object_set_new(o, "phases_solved", a->model != BBA_MODEL_BERNOULLI
+                        ? json_integer((json_int_t)a->phases_solved) : json_null());
+    json_object_set_new(o, "bb_write_bytes_per_s", bb_json_real_or_null(a->bb_in_Bps));
     json_object_set_new(o, "vanished_applications", json_integer((json_int_t)nv));
     json_object_set_new(o, "vanished_load_fraction", json_real(frac));
 }

@@ -141,8 +141,17 @@ void bb_json_print(json_t *obj);
 /* bb_json_seed: a seed as a JSON integer, or as a decimal string above
  * 2^63-1 (JSON integers here are signed 64-bit). */
 json_t *bb_json_seed(uint64_t seed);
-/* bb_json_platform: an object with the platform, resolution and rounding. */
+/* bb_json_platform: an object with the platform, resolution and rounding
+ * (system: the preset's name, or null). */
 json_t *bb_json_platform(const bb_ctx *ctx);
+/* bb_json_head: add to o what every command's JSON object carries (docs/
+ * json.md): "workload" (the file, or the built-in workload's label),
+ * "model" (the analytic model that answers, null where none does) and
+ * "platform", each unless o has it already.  o NULL: exits 70. */
+void bb_json_head(json_t *o, const bb_ctx *ctx);
+
+/* bb_json_real_or_null: a JSON real, or null for a non-finite value. */
+json_t *bb_json_real_or_null(double v);
 
 /* bb_json_quanta: a count of quanta, or null when negative (the fluid
  * model has none). */

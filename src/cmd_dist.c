@@ -84,10 +84,10 @@ bb_cmd_dist(int argc, char **argv)
         }
     } else if (a.common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:{s:I, s:I, s:I}, s:f, s:o}",
-                              "mean", m->mom.mean * qrate,
-                              "variance", m->mom.variance * qrate * qrate,
-                              "mean_quanta", m->mom.mean,
-                              "variance_quanta2", m->mom.variance,
+                              "load_mean_bytes_per_s", m->mom.mean * qrate,
+                              "load_variance_bytes2_per_s2", m->mom.variance * qrate * qrate,
+                              "load_mean_quanta", m->mom.mean,
+                              "load_variance_quanta2", m->mom.variance,
                               "p_exceed_pfs", p_pfs,
                               "chernoff_p_exceed_pfs", ch_pfs,
                               "support", "min_quanta", (json_int_t)0,
@@ -95,8 +95,8 @@ bb_cmd_dist(int argc, char **argv)
                               "load_ratio", bba_model_load_ratio(m),
                               "platform", bb_json_platform(&ctx));
 
-        if (!isnan(p_bb))
-            json_object_set_new(o, "p_exceed_pfs_bb", json_real(p_bb));
+        json_object_set_new(o, "p_exceed_pfs_bb", bb_json_real_or_null(p_bb));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else {
         bb_ctx_fmt_rate(&ctx, e, sizeof e, m->mom.mean * qrate);

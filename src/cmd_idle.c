@@ -107,10 +107,12 @@ bb_cmd_idle(int argc, char **argv)
 
         bb_json_answer(o, &ctx, &r);
         json_object_set_new(o, "solver_iterations", json_integer((json_int_t)r.iterations));
-        if (r.res_change >= 0)
-            json_object_set_new(o, "resolution_doubling_change", json_real(r.res_change));
-        if (r.idle == 0 && isfinite(r.log10_idle))
-            json_object_set_new(o, "log10_idle_fraction", json_real(r.log10_idle));
+        json_object_set_new(o, "resolution_doubling_change", r.res_change >= 0
+                            ? json_real(r.res_change) : json_null());
+        /* below the double range: its logarithm; else null */
+        json_object_set_new(o, "log10_idle_fraction", r.idle == 0 && isfinite(r.log10_idle)
+                            ? json_real(r.log10_idle) : json_null());
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else {
         char tus[64], of[96], sq[48] = "";

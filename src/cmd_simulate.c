@@ -111,7 +111,7 @@ volumes_json(const bb_ctx *ctx, const bbs_bb_summary *s)
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
                      "written_bytes", s->written * q,
                      "to_pfs_bytes", s->to_pfs * q,
-                     "to_bb_bytes", s->to_bb * q,
+                     "into_bb_bytes", s->to_bb * q,
                      "left_in_bb_bytes", s->left_in_bb * q,
                      "held_bytes", s->held * q,
                      "max_conservation_error_bytes", s->max_conservation_error * q);
@@ -156,15 +156,15 @@ bb_cmd_simulate(int argc, char **argv)
         o = json_pack("{s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:o, s:o, s:f, s:f, s:o,"
                       " s:I, s:o, s:I, s:I, s:f, s:I, s:I, s:s, s:s, s:I, s:f, s:f,"
                       " s:o, s:f, s:o, s:o}",
-                      "idle_mean", s->idle_mean,
-                      "idle_ci_low", bb_json_real_or_null(s->idle_lo),
-                      "idle_ci_high", bb_json_real_or_null(s->idle_hi),
-                      "quiet_mean", s->quiet_mean,
-                      "quiet_ci_low", bb_json_real_or_null(s->quiet_lo),
-                      "quiet_ci_high", bb_json_real_or_null(s->quiet_hi),
+                      "idle_fraction", s->idle_mean,
+                      "idle_fraction_low", bb_json_real_or_null(s->idle_lo),
+                      "idle_fraction_high", bb_json_real_or_null(s->idle_hi),
+                      "quiet_fraction", s->quiet_mean,
+                      "quiet_fraction_low", bb_json_real_or_null(s->quiet_lo),
+                      "quiet_fraction_high", bb_json_real_or_null(s->quiet_hi),
                       "mean_occupancy_bytes", s->occ_mean * ctx.q->quantum_bytes,
-                      "occupancy_ci_low_bytes", bb_json_real_or_null(s->occ_lo * ctx.q->quantum_bytes),
-                      "occupancy_ci_high_bytes", bb_json_real_or_null(s->occ_hi * ctx.q->quantum_bytes),
+                      "mean_occupancy_bytes_low", bb_json_real_or_null(s->occ_lo * ctx.q->quantum_bytes),
+                      "mean_occupancy_bytes_high", bb_json_real_or_null(s->occ_hi * ctx.q->quantum_bytes),
                       "p_empty", s->p_empty_mean,
                       "p_full", s->p_full_mean,
                       "occupancy_hist", hist,
@@ -185,6 +185,7 @@ bb_cmd_simulate(int argc, char **argv)
                       "d_min_units", c->mode == BBS_BB_PERIODIC && c->period_tu == NULL
                           ? json_real(c->d_min_tu) : json_null(),
                       "platform", bb_json_platform(&ctx));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else {
         bb_ctx_fmt_size(&ctx, occ, sizeof occ, s->occ_mean * ctx.q->quantum_bytes);

@@ -47,7 +47,7 @@ static const struct argp_child children[] = {
 static const struct argp argp = {
     NULL, parse, "[FILE]",
     "The smallest burst-buffer size whose idle fraction is at most the target.\v"
-    "Exit status 1 when no size suffices (expected load >= PFS bandwidth).",
+    "Exit status 1 when no size suffices: the expected load is at least the PFS bandwidth, or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
     children, NULL, NULL
 };
 
@@ -61,6 +61,50 @@ drain_of(const bb_policy_opts *p, bba_drain *d)
     d->eps = p->eps;
 }
 
+/* The answer as JSON (docs/json/size.schema.json): the same keys whether
+ * a size was found or not, null where there is none. */
+static void
+size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct args *a)
+{
+    json_t *o = json_object();
+    json_t *(*num)(double) = bb_json_real_or_null;
+
+    if (o == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+    json_object_set_new(o, "feasible", json_boolean(feasible));
+    json_object_set_new(o, "bb_size_quanta", feasible ? bb_json_quanta(r->S_quanta) : json_null());
+    json_object_set_new(o, "bb_size_bytes", feasible ? num(r->S_bytes) : json_null());
+    json_object_set_new(o, "idle_fraction", feasible ? num(r->idle) : json_null());
+    json_object_set_new(o, "target_idle", json_real(a->tgt.target_idle));
+    json_object_set_new(o, "quiet_fraction", feasible ? num(r->quiet) : json_null());
+    json_object_set_new(o, "policy", json_string(a->pol.lazy ? "lazy" : "greedy"));
+    json_object_set_new(o, "load_ratio", num(r->load_ratio));
+    json_object_set_new(o, "threshold_quanta", feasible && r->quantum_bytes > 0
+                        ? bb_json_quanta((long)(r->threshold_bytes / r->quantum_bytes + 0.5))
+                        : json_null());
+    json_object_set_new(o, "states", feasible ? json_integer((json_int_t)r->states) : json_null());
+    json_object_set_new(o, "residual", feasible ? num(r->residual) : json_null());
+    json_object_set_new(o, "evaluations", json_integer((json_int_t)r->evaluations));
+    /* infeasible: the limit the idle fraction falls to, and whether the
+     * buffer's bandwidth alone sets it */
+    json_object_set_new(o, "idle_fraction_limit", feasible ? json_null() : num(r->idle_limit));
+    json_object_set_new(o, "bandwidth_bound", json_boolean(!feasible && r->bandwidth_bound));
+    json_object_set_new(o, "bb_bw_min_bytes_per_s", !feasible && r->bandwidth_bound
+                        && r->bb_bw_min_Bps > 0 ? json_real(r->bb_bw_min_Bps) : json_null());
+    bb_json_answer(o, ctx, r);
+    if (!feasible) {
+        json_object_set_new(o, "idle_fraction_low", json_null());
+        json_object_set_new(o, "idle_fraction_high", json_null());
+        json_object_set_new(o, "bb_write_bytes_per_s", json_null());
+    }
+    json_object_set_new(o, "resolution_doubling_change", r->res_change >= 0
+                        ? json_real(r->res_change) : json_null());
+    json_object_set_new(o, "bb_size_bytes_at_double_time_unit",
+                        feasible ? num(r->S_double_unit_bytes) : json_null());
+    bb_json_head(o, ctx);
+    bb_json_print(o);
+}
+
 int
 bb_cmd_size(int argc, char **argv)
 {
@@ -68,7 +112,7 @@ bb_cmd_size(int argc, char **argv)
     bb_ctx ctx;
     bb_settle st;
     bba_answer r;
-    char err[BB_ERRLEN], sz[64], notes[600];
+    char err[BB_ERRLEN];
     int rc;
 
     memset(&a, 0, sizeof a);
@@ -86,56 +130,8 @@ bb_cmd_size(int argc, char **argv)
     rc = bba_front_size(ctx.front, a.tgt.target_idle, &st.drain, &r, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);
-    if (rc == BB_EINFEASIBLE) {
-        if (a.common.out.json) {
-            json_t *o = json_pack("{s:b, s:n, s:n, s:f, s:f, s:f, s:f, s:b, s:o}",
-                                  "feasible", 0, "bb_size_bytes", "idle_fraction",
-                                  "target_idle", a.tgt.target_idle,
-                                  "load_ratio", r.load_ratio, "idle_limit", r.idle_limit,
-                                  "idle_fraction_limit", r.idle_limit,
-                                  "bandwidth_bound", r.bandwidth_bound,
-                                  "platform", bb_json_platform(&ctx));
-
-            json_object_set_new(o, "bb_bw_min_bytes_per_s",
-                                r.bandwidth_bound && r.bb_bw_min_Bps > 0
-                                    ? json_real(r.bb_bw_min_Bps) : json_null());
-            bb_json_print(o);
-        } else {
-            char line[1400];
-
-            bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
-            printf("%s\n", line);
-        }
-        bb_ctx_free(&ctx);
-        return BB_EXIT_NO;
-    }
-    bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
-    bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
     if (a.common.out.json) {
-        json_t *o = json_pack("{s:b, s:o, s:f, s:f, s:f, s:f, s:s, s:f, s:o, s:I, s:f, s:I, s:o}",
-                              "feasible", 1,
-                              "bb_size_quanta", bb_json_quanta(r.S_quanta),
-                              "bb_size_bytes", r.S_bytes,
-                              "idle_fraction", r.idle,
-                              "target_idle", a.tgt.target_idle,
-                              "quiet_fraction", r.quiet,
-                              "policy", a.pol.lazy ? "lazy" : "greedy",
-                              "load_ratio", r.load_ratio,
-                              "threshold_quanta", r.quantum_bytes > 0
-                                  ? bb_json_quanta((long)(r.threshold_bytes / r.quantum_bytes + 0.5))
-                                  : json_null(),
-                              "states", (json_int_t)r.states,
-                              "residual", r.residual,
-                              "evaluations", (json_int_t)r.evaluations,
-                              "platform", bb_json_platform(&ctx));
-
-        bb_json_answer(o, &ctx, &r);
-        if (r.res_change >= 0)
-            json_object_set_new(o, "resolution_doubling_change", json_real(r.res_change));
-        if (!isnan(r.S_double_unit_bytes))
-            json_object_set_new(o, "bb_size_bytes_at_double_time_unit",
-                                json_real(r.S_double_unit_bytes));
-        bb_json_print(o);
+        size_json(&ctx, &r, rc == BB_OK, &a);
     } else {
         char line[1400];
 
@@ -143,5 +139,5 @@ bb_cmd_size(int argc, char **argv)
         printf("%s\n", line);
     }
     bb_ctx_free(&ctx);
-    return BB_EXIT_OK;
+    return rc == BB_OK ? BB_EXIT_OK : BB_EXIT_NO;
 }

@@ -217,33 +217,39 @@ bb_cmd_sweep(int argc, char **argv)
             const char *pn = p->drain.lazy ? "lazy" : "greedy";
 
             if (a.common.out.csv) {
-                printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.17g,%.17g,%.17g,%ld,%.3g\n",
+                char q[24] = ""; /* empty: the fluid model has no quanta */
+
+                if (e->S_quanta >= 0)
+                    snprintf(q, sizeof q, "%ld", e->S_quanta);
+                printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.3g\n",
                        sc[s].load_scale, sc[s].pfs_bw_Bps, pn, frac, e->threshold_bytes,
-                       e->S_bytes, e->S_quanta, e->idle, e->quiet, e->load_ratio, e->states,
+                       e->S_bytes, q, e->idle, e->quiet, e->load_ratio, e->states,
                        e->residual);
             } else if (a.common.out.json) {
                 json_array_append_new(rows, json_pack(
-                    "{s:f, s:f, s:s, s:f, s:f, s:I, s:f, s:I, s:f, s:o, s:o, s:f, s:f, s:I, s:f}",
+                    "{s:f, s:f, s:s, s:f, s:f, s:o, s:f, s:o, s:f, s:o, s:o, s:f, s:f, s:I, s:f}",
                     "load_scale", sc[s].load_scale, "pfs_bw_bytes_per_s", sc[s].pfs_bw_Bps,
                     "policy", pn, "threshold_fraction", frac,
                     "threshold_bytes", e->threshold_bytes,
-                    "threshold_quanta", (json_int_t)(e->quantum_bytes > 0
-                                                     ? e->threshold_bytes / e->quantum_bytes + 0.5
-                                                     : 0),
+                    "threshold_quanta", e->quantum_bytes > 0
+                        ? bb_json_quanta((long)(e->threshold_bytes / e->quantum_bytes + 0.5))
+                        : json_null(),
                     "bb_size_bytes", e->S_bytes,
-                    "bb_size_quanta", (json_int_t)e->S_quanta, "idle_fraction", e->idle,
+                    "bb_size_quanta", bb_json_quanta(e->S_quanta), "idle_fraction", e->idle,
                     "idle_fraction_low", bb_json_real_or_null(e->idle_low),
                     "idle_fraction_high", bb_json_real_or_null(e->idle_high),
                     "quiet_fraction", e->quiet, "load_ratio", e->load_ratio,
                     "states", (json_int_t)e->states, "residual", e->residual));
             } else {
-                char pfs[32], th[32], sz[32];
+                char pfs[32], th[32], sz[32], q[24] = "-";
 
                 bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, sc[s].pfs_bw_Bps);
                 bb_ctx_fmt_size(&ctx, th, sizeof th, e->threshold_bytes);
                 bb_ctx_fmt_size(&ctx, sz, sizeof sz, e->S_bytes);
-                printf("%-6g %-11s %-6s %-9g %-11s %-11s %-7ld %-11.4g %-11.4g %.4g\n",
-                       sc[s].load_scale, pfs, pn, frac, th, sz, e->S_quanta, e->idle, e->quiet,
+                if (e->S_quanta >= 0)
+                    snprintf(q, sizeof q, "%ld", e->S_quanta);
+                printf("%-6g %-11s %-6s %-9g %-11s %-11s %-7s %-11.4g %-11.4g %.4g\n",
+                       sc[s].load_scale, pfs, pn, frac, th, sz, q, e->idle, e->quiet,
                        e->load_ratio);
             }
         }
@@ -252,6 +258,7 @@ bb_cmd_sweep(int argc, char **argv)
                               "empty_prob", a.eps, "platform", bb_json_platform(&ctx),
                               "rows", rows);
 
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     }
     for (size_t s = 0; s < nsc; s++)

@@ -99,14 +99,15 @@ bb_cmd_threshold(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, S);
     bb_ctx_fmt_size(&ctx, th, sizeof th, feasible ? best.threshold_bytes : 0);
     if (a.common.out.json) {
-        json_t *o = json_pack("{s:b, s:I, s:f, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, "
+        json_t *o = json_pack("{s:b, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, "
                               "s:o}",
                               "feasible", feasible,
-                              "bb_size_quanta", (json_int_t)greedy.S_quanta,
+                              "bb_size_quanta", bb_json_quanta(greedy.S_quanta),
                               "bb_size_bytes", S,
-                              "threshold_quanta", (json_int_t)(feasible && best.quantum_bytes > 0
-                                                               ? best.threshold_bytes
-                                                                 / best.quantum_bytes + 0.5 : 0),
+                              "threshold_quanta", feasible && best.quantum_bytes > 0
+                                  ? bb_json_quanta((long)(best.threshold_bytes
+                                                          / best.quantum_bytes + 0.5))
+                                  : json_null(),
                               "threshold_bytes", feasible ? best.threshold_bytes : 0.0,
                               "threshold_fraction", frac,
                               "idle_fraction", feasible ? best.idle : greedy.idle,
@@ -117,6 +118,7 @@ bb_cmd_threshold(int argc, char **argv)
                               "monotone_idle", monotone,
                               "evaluations", (json_int_t)best.evaluations,
                               "platform", bb_json_platform(&ctx));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (!feasible) {
         printf("no threshold keeps idle <= %g with a %s buffer: even greedy draining "

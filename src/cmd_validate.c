@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "grid.h"
 #include "scnmode.h"
 #include "simcli.h"
 #include "valrun.h"
@@ -137,58 +138,28 @@ more_json(double x)
     return x > 0 ? json_integer((json_int_t)fmin(x, 9e18)) : json_integer(0);
 }
 
-static _Noreturn void
-range_die(const char *arg, const char *why)
-{
-    fprintf(stderr, "bbsize: option '--bb-size': '%s': %s\n", arg, why);
-    exit(BB_EXIT_USAGE);
-}
-
-/* Parse SIZE or FIRST:LAST:STEP into bytes; *out is malloc'ed. */
+/* SIZE, a list or FIRST:LAST:STEP (the grid's one range parser) into
+ * bytes (or data units); *out is malloc'ed. */
 static size_t
 parse_sizes(const char *arg, double **out)
 {
-    char buf[256], *part[3], *save = NULL, msg[256];
-    bb_qty q[3];
-    int np = 0;
-    size_t n;
+    bb_qty_list l;
     double *S;
+    size_t n;
 
-    if (strlen(arg) >= sizeof buf)
-        range_die(arg, "too long");
-    strcpy(buf, arg);
-    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-        if (np == 3)
-            range_die(arg, "expected SIZE or FIRST:LAST:STEP");
-        part[np++] = t;
+    bb_grid_sizes("bb-size", arg, &l);
+    if (l.n > MAX_SIZES) {
+        bb_qty_list_free(&l);
+        bb_die(BB_EXIT_USAGE, "option '--bb-size': '%s': more than %d sizes", arg, MAX_SIZES);
     }
-    if (np != 1 && np != 3)
-        range_die(arg, "expected SIZE or FIRST:LAST:STEP");
-    for (int i = 0; i < np; i++)
-        if (bb_parse_size(part[i], &q[i], msg, sizeof msg) < 0)
-            range_die(arg, msg);
-    if (np == 1) {
-        S = malloc(sizeof *S);
-        if (S == NULL)
-            bb_die(BB_EXIT_SOFTWARE, "out of memory");
-        S[0] = q[0].v;
-        *out = S;
-        return 1;
-    }
-    if (!(q[2].v > 0))
-        range_die(arg, "the step is not positive");
-    if (q[1].v < q[0].v)
-        range_die(arg, "LAST is smaller than FIRST");
-    if ((q[1].v - q[0].v) / q[2].v + 1 > MAX_SIZES)
-        range_die(arg, "more than 10000 sizes");
-    n = (size_t)floor((q[1].v - q[0].v) / q[2].v * (1 + 1e-12)) + 1;
-    S = malloc(n * sizeof *S);
+    S = malloc(l.n * sizeof *S);
     if (S == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        S[k] = q[0].v + (double)k * q[2].v;
-    }
+    for (size_t k = 0; k < l.n; k++)
+        S[k] = l.v[k].v;
     *out = S;
+    n = l.n;
+    bb_qty_list_free(&l);
     return n;
 }
 
@@ -247,42 +218,61 @@ bb_cmd_validate(int argc, char **argv)
     units = fluid ? "s" : "time units";
 
     if (a.base.common.out.json) {
-        json_t *arr = json_array();
+        json_t *arr = json_array(), *o;
 
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < n; k++) {
+            bbs_verdict_kind v = rows[k].ag.v.kind;
+
             json_array_append_new(arr, json_pack(
-                "{s:o, s:f, s:f, s:f, s:o, s:o, s:b, s:s, s:b, s:o, s:o, s:o, s:f, s:f}",
+                "{s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:b, s:b, s:o, s:o, s:o, s:f, s:f}",
                 "bb_size_quanta", bb_json_quanta(rows[k].S_quanta),
                 "bb_size_bytes", rows[k].S_bytes,
-                "analytic_idle", rows[k].analytic,
-                "idle_mean", rows[k].idle.mean,
-                "idle_ci_low", bb_json_real_or_null(rows[k].idle.lo),
-                "idle_ci_high", bb_json_real_or_null(rows[k].idle.hi),
-                "agrees", rows[k].ag.covered,
-                "verdict", bbs_verdict_name(rows[k].ag.v.kind),
+                "idle_fraction", rows[k].analytic,
+                "simulated_idle_fraction", rows[k].idle.mean,
+                "simulated_idle_fraction_low", bb_json_real_or_null(rows[k].idle.lo),
+                "simulated_idle_fraction_high", bb_json_real_or_null(rows[k].idle.hi),
+                "agrees", v == BBS_INCONCLUSIVE ? json_null() : json_boolean(v == BBS_AGREES),
+                "verdict", bbs_verdict_name(v),
+                "covered", rows[k].ag.covered,
                 "below_resolution", rows[k].ag.below_resolution,
                 "more_replications", more_json(rows[k].ag.v.more_replications),
                 fluid ? "more_seconds" : "more_time_units", more_json(rows[k].ag.v.more_units),
                 "relative_gap", bb_json_real_or_null(rows[k].ag.gap),
-                "analytic_quiet", rows[k].quiet_analytic,
-                "quiet_mean", rows[k].quiet_mean));
-        bb_json_print(arr);
+                "quiet_fraction", rows[k].quiet_analytic,
+                "simulated_quiet_fraction", rows[k].quiet_mean));
+        }
+        o = json_pack("{s:o, s:s, s:s, s:o, s:I, s:f, s:f, s:I, s:I, s:I, s:f}",
+                      "rows", arr,
+                      "simulation", fluid ? "fluid" : bb_sim_mode_name(a.base.sim.mode),
+                      "policy", a.base.sim.pol.lazy ? "lazy" : "greedy",
+                      "seed", bb_json_seed(a.base.sim.seed),
+                      "replications", (json_int_t)V.replications,
+                      "confidence", a.base.sim.confidence,
+                      "tolerance", a.tol,
+                      "agree", (json_int_t)n_agree,
+                      "disagree", (json_int_t)(n - n_agree - n_inconc),
+                      "inconclusive", (json_int_t)n_inconc,
+                      "wall_s", V.wall_s);
+        bb_json_head(o, &ctx);
+        bb_json_print(o);
     } else if (a.base.common.out.csv) {
-        printf("bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,"
-               "idle_ci_high,agrees,relative_gap,analytic_quiet,quiet_mean,verdict,"
-               "below_resolution,more_replications,%s\n",
-               fluid ? "more_seconds" : "more_time_units");
+        printf("bb_size_quanta,bb_size_bytes,idle_fraction,simulated_idle_fraction,"
+               "simulated_idle_fraction_low,simulated_idle_fraction_high,agrees,relative_gap,"
+               "quiet_fraction,simulated_quiet_fraction,verdict,covered,below_resolution,"
+               "more_replications,%s\n", fluid ? "more_seconds" : "more_time_units");
         for (size_t k = 0; k < n; k++) {
+            bbs_verdict_kind v = rows[k].ag.v.kind;
             char sq[32] = "";
 
             if (rows[k].S_quanta >= 0)
                 snprintf(sq, sizeof sq, "%ld", rows[k].S_quanta);
-            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%d,%.6g,%.9g,%.9g,%s,%d,%.0f,%.0f\n", sq,
+            /* agrees: 1, 0, or empty when inconclusive */
+            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%d,%d,%.0f,%.0f\n", sq,
                    rows[k].S_bytes, rows[k].analytic, rows[k].idle.mean, rows[k].idle.lo,
-                   rows[k].idle.hi, rows[k].ag.covered, rows[k].ag.gap, rows[k].quiet_analytic,
-                   rows[k].quiet_mean, bbs_verdict_name(rows[k].ag.v.kind),
-                   rows[k].ag.below_resolution, rows[k].ag.v.more_replications,
-                   rows[k].ag.v.more_units);
+                   rows[k].idle.hi, v == BBS_INCONCLUSIVE ? "" : v == BBS_AGREES ? "1" : "0",
+                   rows[k].ag.gap, rows[k].quiet_analytic, rows[k].quiet_mean,
+                   bbs_verdict_name(v), rows[k].ag.covered, rows[k].ag.below_resolution,
+                   rows[k].ag.v.more_replications, rows[k].ag.v.more_units);
         }
     } else {
         printf("%-14s %10s %10s %25s  %s\n", "buffer size", "analytic", "simulated",

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "grid.h"
+#include "progress.h"
 #include "sweeprun.h"
 
 typedef int (*qty_parser)(const char *, bb_qty *, char *, size_t);
@@ -249,22 +250,21 @@ bb_grid_threads(void)
 static void
 progress(void *ctx, size_t done, size_t total)
 {
-    (void)ctx;
-    if (done == total || done % 10 == 0)
-        fprintf(stderr, "bbsize: %zu/%zu points\n", done, total);
+    (void)total;
+    bb_meter_update(ctx, done);
 }
-
 
 void
 bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
             int nthreads, bba_sweep_out *out)
 {
     char err[BB_ERRLEN];
+    bb_meter m;
     int rc;
 
-    rc = bb_sweep_run(pts, n, nthreads, bb_progress_enabled(&opt->out) ? progress : NULL,
-                      NULL, out, err);
-
+    bb_meter_start(&m, &opt->out, "sweep", "points", n);
+    rc = bb_sweep_run(pts, n, nthreads, progress, &m, out, err);
+    bb_meter_end(&m);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
 }

@@ -244,7 +244,7 @@ static const struct argp_option common_options[] = {
     { "model", OPT_MODEL, "NAME", 0,
       "which model answers (default: auto, which is bernoulli without a burst "
       "column, else fluid): bernoulli (the paper's chain), chain (the ON/OFF "
-      "chain at the time unit) or fluid (continuous time)", 1 },
+      "chain at a time unit) or fluid (the continuous-time model)", 1 },
     { "system", OPT_SYSTEM, "NAME", 0, "platform preset of a real machine (see `bbsize systems`)", 1 },
     { NULL, 0, NULL, 0, "Solver:", 2 },
     { "solver", OPT_SOLVER, "NAME", 0,

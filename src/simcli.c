@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
 #include "simcli.h"
 
 enum {
@@ -211,12 +212,6 @@ bb_sim_mode_name(bbs_bb_mode m)
     return m == BBS_BB_PERIODIC ? "periodic" : m == BBS_BB_ONOFF ? "onoff" : "bernoulli";
 }
 
-json_t *
-bb_json_real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* A duration option in time units: a plain number counts time units, a
  * number with a unit is converted with the time unit. */
 static double
@@ -332,64 +327,25 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     }
 }
 
-typedef struct {
-    const bbs_bb_config *cfg;
-    size_t R;
-} unit_ctx;
-
-/* Work unit w is replication w % R of size w / R, on random streams of
- * unit w % R. */
-static int
-sim_unit(size_t w, void *result, const void *vctx, char *err)
-{
-    const unit_ctx *u = vctx;
-
-    return bbs_bb_run(&u->cfg[w / u->R], w % u->R, result, err);
-}
-
-typedef struct {
-    struct timespec t0;
-    int enabled, shown;
-    const char *what;
-} progress;
-
-static double
-since(const struct timespec *t0)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
 static void
 on_progress(void *pctx, size_t done, size_t total)
 {
-    progress *p = pctx;
-
-    if (!p->enabled || since(&p->t0) < 2.0)
-        return;
-    fprintf(stderr, "\rbbsize %s: %zu/%zu replications", p->what, done, total);
-    p->shown = 1;
+    (void)total;
+    bb_meter_update(pctx, done);
 }
 
 double
 bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, const void *uctx,
                  const bb_simopts *o, const bb_outopts *out, const char *what)
 {
-    progress pr;
+    bb_meter pr;
     char err[BB_ERRLEN];
     double wall;
     int rc;
 
-    pr.enabled = bb_progress_enabled(out);
-    pr.shown = 0;
-    pr.what = what;
-    clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+    bb_meter_start(&pr, out, what, "replications", n);
     rc = bbs_replicate_run(n, result_size, results, fn, uctx, o->threads, on_progress, &pr, err);
-    wall = since(&pr.t0);
-    if (pr.shown)
-        fputc('\n', stderr);
+    wall = bb_meter_end(&pr);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     return wall;
@@ -398,14 +354,16 @@ bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, co
 void
 bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
 {
-    unit_ctx u = { run->cfg, (size_t)o->replications };
+    bbs_bb_grid u = { run->cfg, (size_t)o->replications };
     char err[BB_ERRLEN];
     int rc;
 
-    run->wall_s = bb_sim_run_units(run->nsizes * u.R, sizeof *run->res, run->res, sim_unit, &u,
+    run->wall_s = bb_sim_run_units(run->nsizes * u.replications, sizeof *run->res, run->res,
+                                   bbs_bb_grid_unit, &u,
                                    o, &ctx->opt->out, run->nsizes > 1 ? "validate" : "simulate");
     for (size_t k = 0; k < run->nsizes; k++) {
-        rc = bbs_bb_summarize(run->res + k * u.R, u.R, o->confidence, &run->sum[k], err);
+        rc = bbs_bb_summarize(run->res + k * u.replications, u.replications, o->confidence,
+                              &run->sum[k], err);
         if (rc != BB_OK)
             bb_die_lib(rc, err);
     }

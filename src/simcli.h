@@ -132,7 +132,5 @@ int bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size);
 
 const char *bb_sim_mode_name(bbs_bb_mode m);
 
-/* bb_json_real_or_null: a JSON real, or null for a non-finite value. */
-json_t *bb_json_real_or_null(double v);
 
 #endif

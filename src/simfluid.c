@@ -141,9 +141,9 @@ ci_pack(json_t *o, const char *key, const bbs_ci *ci)
     char k[96];
 
     json_object_set_new(o, key, json_real(ci->mean));
-    snprintf(k, sizeof k, "%s_ci_low", key);
+    snprintf(k, sizeof k, "%s_low", key);
     json_object_set_new(o, k, bb_json_real_or_null(ci->lo));
-    snprintf(k, sizeof k, "%s_ci_high", key);
+    snprintf(k, sizeof k, "%s_high", key);
     json_object_set_new(o, k, bb_json_real_or_null(ci->hi));
     return o;
 }
@@ -170,6 +170,7 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     json_object_set_new(o, "warmup_s", json_real(c->warmup_s));
     json_object_set_new(o, "events", json_integer((json_int_t)s->events));
     json_object_set_new(o, "mode", json_string("fluid"));
+    json_object_set_new(o, "model", json_string("fluid"));
     json_object_set_new(o, "bb_size_bytes", json_real(c->pf.size_bytes));
     json_object_set_new(o, "policy", json_string(c->pf.lazy ? "lazy" : "greedy"));
     json_object_set_new(o, "threshold_bytes", json_real(c->pf.threshold_bytes));
@@ -179,20 +180,15 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
                   "into_bb_bytes", s->into_bb, "drained_bytes", s->drained,
                   "left_in_bb_bytes", s->left,
                   "max_conservation_error_bytes", s->max_conservation_error);
-    pf = json_pack("{s:s, s:f, s:o, s:f, s:I, s:I, s:b}",
-                   "workload", ctx->wl.source,
-                   "pfs_bw_bytes_per_s", c->pf.pfs_bw_Bps,
-                   "bb_bw_bytes_per_s", bb_json_real_or_null(c->pf.bb_bw_Bps),
-                   "time_unit_s", ctx->pf.time_unit_s,
-                   "applications", (json_int_t)c->n,
-                   "onoff_sources", (json_int_t)nv,
-                   "data_units", ctx->plain);
+    pf = bb_json_platform(ctx);
     if (v == NULL || pf == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
-    if (ctx->has_system)
-        json_object_set_new(pf, "system", json_string(ctx->sys.name));
+    /* the simulated platform: the buffer bandwidth the run used */
+    json_object_set_new(pf, "bb_bw_bytes_per_s", bb_json_real_or_null(c->pf.bb_bw_Bps));
+    json_object_set_new(pf, "onoff_sources", json_integer((json_int_t)nv));
     json_object_set_new(o, "volumes", v);
     json_object_set_new(o, "platform", pf);
+    bb_json_head(o, ctx);
     bb_json_print(o);
 }
 

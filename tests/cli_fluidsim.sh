@@ -62,11 +62,11 @@ sim() { "$BBSIZE" simulate "$@"; }
 
 sim "$T/ex.csv" --bb-size 1PB $F --seed 5 --json >"$T/a.json"
 missing=""
-for k in idle_fraction idle_fraction_ci_low idle_fraction_ci_high quiet_fraction \
-         quiet_fraction_ci_low quiet_fraction_ci_high p_full p_full_ci_low p_full_ci_high \
-         p_empty p_empty_ci_low p_empty_ci_high mean_occupancy_bytes \
-         mean_occupancy_bytes_ci_low mean_occupancy_bytes_ci_high bb_write_bytes_per_s \
-         bb_write_bytes_per_s_ci_low bb_write_bytes_per_s_ci_high replications seed \
+for k in idle_fraction idle_fraction_low idle_fraction_high quiet_fraction \
+         quiet_fraction_low quiet_fraction_high p_full p_full_low p_full_high \
+         p_empty p_empty_low p_empty_high mean_occupancy_bytes \
+         mean_occupancy_bytes_low mean_occupancy_bytes_high bb_write_bytes_per_s \
+         bb_write_bytes_per_s_low bb_write_bytes_per_s_high replications seed \
          horizon_s warmup_s events; do
     grep -q "\"$k\":" "$T/a.json" || missing="$missing $k"
 done
@@ -77,8 +77,8 @@ check "JSON records mode, seed and replications" \
 # of them, a tenth of that as warm-up (E < B).
 t_close "default horizon: 10^4 cycles of the slowest source" "$(json_num horizon_s "$T/a.json")" 36000000 1e-3
 t_close "default warm-up: a tenth of the horizon" "$(json_num warmup_s "$T/a.json")" 3600000 1e-3
-lo=$(json_num idle_fraction_ci_low "$T/a.json")
-hi=$(json_num idle_fraction_ci_high "$T/a.json")
+lo=$(json_num idle_fraction_low "$T/a.json")
+hi=$(json_num idle_fraction_high "$T/a.json")
 m=$(json_num idle_fraction "$T/a.json")
 check "the interval brackets the mean ($lo <= $m <= $hi)" \
     'awk -v l="$lo" -v m="$m" -v h="$hi" "BEGIN { exit !(l > 0 && l <= m && m <= h && h < 1) }"'
@@ -115,16 +115,16 @@ check "--horizon 2h is 7200 s with a warm-up of a tenth" \
 
 # Hand-worked values through the command.
 sim "$T/one.csv" --bb-size 0 $F --confidence 0.999 --json >"$T/s0.json"
-lo=$(json_num idle_fraction_ci_low "$T/s0.json")
-hi=$(json_num idle_fraction_ci_high "$T/s0.json")
+lo=$(json_num idle_fraction_low "$T/s0.json")
+hi=$(json_num idle_fraction_high "$T/s0.json")
 check "S = 0: the 99.9% interval [$lo, $hi] covers p (b - B)/b = 0.15" \
     'awk -v l="$lo" -v h="$hi" "BEGIN { exit !(l <= 0.15 && 0.15 <= h && h - l < 0.01) }"'
 check "S = 0: no occupancy" '[ "$(json_num mean_occupancy_bytes "$T/s0.json")" = "0.0" ]'
 # S large, E < B: the buffer never fills; the buffer's bandwidth 0.5 alone
 # stalls (2 - 1 - 0.5)/2 of the ON time: idle 0.075.
 sim "$T/one.csv" --bb-size 1000 $F --bb-bw 0.5 --confidence 0.999 --json >"$T/bw.json"
-lo=$(json_num idle_fraction_ci_low "$T/bw.json")
-hi=$(json_num idle_fraction_ci_high "$T/bw.json")
+lo=$(json_num idle_fraction_low "$T/bw.json")
+hi=$(json_num idle_fraction_high "$T/bw.json")
 check "--bb-bw binds: the 99.9% interval [$lo, $hi] covers 0.075" \
     'awk -v l="$lo" -v h="$hi" "BEGIN { exit !(l <= 0.075 && 0.075 <= h && h - l < 0.01) }"'
 sim "$T/const.csv" --bb-size 10 --mode fluid --replications 2 --horizon 100 --warmup 10 \

@@ -224,24 +224,24 @@ t_st "a UTF-16 workload: the message names UTF-16, not 'binary'" 65 "UTF-16 text
 
 # ---- class 5: honest numbers ---------------------------------------------
 "$B" simulate --bb-size 100TB --horizon 10000 --replications 2 --json >"$T/s.json" 2>/dev/null
-lo=$(json_num idle_ci_low "$T/s.json"); hi=$(json_num idle_ci_high "$T/s.json")
-m=$(json_num idle_mean "$T/s.json")
+lo=$(json_num idle_fraction_low "$T/s.json"); hi=$(json_num idle_fraction_high "$T/s.json")
+m=$(json_num idle_fraction "$T/s.json")
 check "2 replications: the idle interval is inside [0, 1] and holds the mean ($lo, $m, $hi)" \
   "awk -v l=$lo -v m=$m -v h=$hi 'BEGIN { exit !(l >= 0 && l <= m && m <= h && h <= 1) }'"
-ol=$(json_num occupancy_ci_low_bytes "$T/s.json")
+ol=$(json_num mean_occupancy_bytes_low "$T/s.json")
 check "the occupancy interval is at or above 0 ($ol)" "awk -v l=$ol 'BEGIN { exit !(l >= 0) }'"
 "$B" simulate --bb-size 2PB --json >"$T/s2.json" 2>/dev/null
 check "no stall simulated: the interval is [0, u] with 0 < u < 1 (Clopper-Pearson)" \
-  "awk -v l=$(json_num idle_ci_low "$T/s2.json") -v h=$(json_num idle_ci_high "$T/s2.json") 'BEGIN { exit !(l == 0 && h > 0 && h < 1) }'"
+  "awk -v l=$(json_num idle_fraction_low "$T/s2.json") -v h=$(json_num idle_fraction_high "$T/s2.json") 'BEGIN { exit !(l == 0 && h > 0 && h < 1) }'"
 "$B" simulate --bb-size 1TB --replications 3 --horizon 50 --json >"$T/s3.json" 2>/dev/null
 check "quiet fraction near 1: its interval stays <= 1" \
-  "awk -v h=$(json_num quiet_ci_high "$T/s3.json") 'BEGIN { exit !(h <= 1) }'"
+  "awk -v h=$(json_num quiet_fraction_high "$T/s3.json") 'BEGIN { exit !(h <= 1) }'"
 
 "$B" validate --bb-size 0:300TB:100TB --csv >"$T/v.csv" 2>/dev/null
 check "validate --csv: a verdict per row, one of the three" \
   '[ "$(awk -F, '"'"'NR > 1 && $11 !~ /^(agrees|disagrees|inconclusive)$/'"'"' "$T/v.csv" | wc -l)" -eq 0 ] && [ "$(wc -l <"$T/v.csv")" -eq 5 ]'
 check "validate: at 300 TB the prediction is below resolution, inconclusive, with more units" \
-  "awk -F, 'NR == 5 { exit !(\$11 == \"inconclusive\" && \$12 == 1 && \$14 > 0 && \$7 == 1) }' '$T/v.csv'"
+  "awk -F, 'NR == 5 { exit !(\$11 == \"inconclusive\" && \$13 == 1 && \$15 > 0 && \$12 == 1 && \$7 == \"\") }' '$T/v.csv'"
 check "validate: at S = 0 (many stalls) the rows agree" \
   "awk -F, 'NR == 2 { exit !(\$11 == \"agrees\") }' '$T/v.csv'"
 "$B" validate --bb-size 0:300TB:100TB >"$T/v.txt" 2>/dev/null
@@ -250,7 +250,7 @@ check "validate text explains 'below resolution' under the table" \
 check "validate text counts the three verdicts" 'grep -Eq "agree, [0-9]+ disagree, [0-9]+ inconclusive" "$T/v.txt"'
 "$B" validate --bb-size 0 --tolerance 0.001 --csv >"$T/vt.csv" 2>/dev/null
 check "validate --tolerance 0.001: an interval that wide is inconclusive, saying how many more" \
-  "awk -F, 'NR == 2 { exit !(\$11 == \"inconclusive\" && \$13 > 0) }' '$T/vt.csv'"
+  "awk -F, 'NR == 2 { exit !(\$11 == \"inconclusive\" && \$14 > 0) }' '$T/vt.csv'"
 
 "$B" size >"$T/one" 2>/dev/null
 check "the one-line answer states its time unit" 'grep -q "time unit 1 min" "$T/one"'

@@ -81,7 +81,7 @@ else t_ok "np 3: the failed validate wrote nothing on stdout"; fi
 t_same "np 2, rank 0 not computing: same bytes" 0 "$T/units.ref" \
   mpi 2 -x BBSIZE_MPI_MASTER_WORKS=no "$UNITS" -v -s 200 40
 t_match "np 2, rank 0 not computing: rank 1 computed all 40 units" '^rank 1 computed 40 units$' "$T/err"
-# bbsize sweep (issue 7), once it is in this tree: one unit per grid point.
+# bbsize sweep: one unit per grid point.
 SWEEP="sweep --bb-size 0:300TB:100TB --load-scale 1,1.3 --policy greedy,lazy --threshold 0.5 --csv"
 if "$BBSIZE" sweep --help >/dev/null 2>&1; then
   "$BBSIZE" $SWEEP >"$T/sweep.ref"

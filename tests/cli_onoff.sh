@@ -51,7 +51,7 @@ t_match "the report names the model and time unit" 'comes from the model chain \
 
 # simulate --mode onoff is the modulated chain: a long run covers 6/37.
 t_run "simulate --mode onoff" 0 "$BBSIZE" simulate "$T/h4.csv" --bb-size 50 --mode onoff --horizon 50000 --replications 10 --seed 3 --json
-lo=$(json_num idle_ci_low "$T/out"); hi=$(json_num idle_ci_high "$T/out")
+lo=$(json_num idle_fraction_low "$T/out"); hi=$(json_num idle_fraction_high "$T/out")
 awk -v l="$lo" -v h="$hi" 'BEGIN { x = 6 / 37; exit !(l != "" && l <= x && x <= h) }' \
   && t_ok "its interval [$lo, $hi] covers 6/37" || t_fail "its interval [$lo, $hi] covers 6/37" "$T/out"
 t_run "validate --mode onoff" 0 "$BBSIZE" validate $M "$T/h4.csv" --bb-size 0:100:50 --mode onoff --horizon 20000 --replications 10

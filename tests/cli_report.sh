@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..48
+echo 1..49
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
@@ -38,6 +38,18 @@ check_cmd "no external resource reference" test -z "$(grep -o '\(src\|href\)=["'
 "$BBSIZE" size --system trinity > "$T/size.txt"
 printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/r.html")" > "$T/answer.txt"
 check_cmd "the recommendation equals bbsize size" cmp -s "$T/size.txt" "$T/answer.txt"
+# The same for a workload with bursts (the continuous-time model answers).
+cat > "$T/bursts.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+name,p,bw,burst
+ckpt-a,0.10,1.5TB/s,5min
+ckpt-b,0.05,2TB/s,3min
+out-c,0.20,0.6TB/s,2min
+CSV
+"$BBSIZE" report "$T/bursts.csv" -o "$T/b.html" --quiet
+"$BBSIZE" size "$T/bursts.csv" > "$T/bsize.txt"
+printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/b.html")" > "$T/banswer.txt"
+check_cmd "fluid: the recommendation equals bbsize size" cmp -s "$T/bsize.txt" "$T/banswer.txt"
 same=0
 for k in 2 6 11; do
   bytes=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][2])" "$T/r.html")
@@ -95,7 +107,7 @@ solver_row() { X "string(//*[local-name()='tr'][*[local-name()='td'][1]='station
 check_cmd "the inputs table names the default solver (FFT Wiener-Hopf, and its fallback)" test "$(solver_row "$T/r.html")" = "FFT Wiener-Hopf (banded GTH where GMRES does not converge)"
 run "$BBSIZE" report -o "$T/gth.html" --points 5 --solver banded
 check_cmd "the inputs table names banded GTH under --solver banded" test "$(solver_row "$T/gth.html")" = "banded GTH"
-run "$BBSIZE" report -o "$T/umf.html" --points 5 --solver umfpack
+run "$BBSIZE" report -o "$T/umf.html" --points 5 --solver umfpack --resolution 100
 check_cmd "the inputs table names UMFPACK under --solver umfpack" test "$(solver_row "$T/umf.html")" = "UMFPACK (sparse LU)"
 run "$BBSIZE" report -o "$T/gs.html" --points 5 --solver gauss-seidel
 check_cmd "the inputs table names Gauss-Seidel under --solver gauss-seidel" test "$(solver_row "$T/gs.html")" = "Gauss-Seidel"

@@ -29,11 +29,11 @@ name,p,bw
 a,1.5,8
 CSV
 
-echo "1..34"
+echo "1..35"
 
 S="$BBSIZE simulate $T/small.csv --bb-size 5 --horizon 500 --replications 6"
 $S --json --seed 7 >"$T/a.json"
-for k in idle_mean idle_ci_low idle_ci_high quiet_mean replications seed events; do
+for k in idle_fraction idle_fraction_low idle_fraction_high quiet_fraction replications seed events; do
     grep -q "\"$k\":" "$T/a.json" || { echo "# missing $k"; false; } || break
 done && ok "simulate --json has the issue's keys" || notok "simulate --json has the issue's keys"
 check "JSON records the seed and replications" \
@@ -59,8 +59,8 @@ check "text output gives the interval and the units" \
 $BBSIZE validate "$T/small.csv" --bb-size 0:10:5 --horizon 500 --replications 6 --seed 7 \
     --csv >"$T/v.csv"
 check "validate --csv: a header and one row per size" \
-    '[ "$(sed -n 1p "$T/v.csv" | cut -d, -f1-7)" = "bb_size_quanta,bb_size_bytes,analytic_idle,idle_mean,idle_ci_low,idle_ci_high,agrees" ] && [ "$(wc -l <"$T/v.csv")" -eq 4 ]'
-sim_mean=$(sed -n 's/.*"idle_mean": \([^,]*\),.*/\1/p' "$T/a.json")
+    '[ "$(sed -n 1p "$T/v.csv" | cut -d, -f1-7)" = "bb_size_quanta,bb_size_bytes,idle_fraction,simulated_idle_fraction,simulated_idle_fraction_low,simulated_idle_fraction_high,agrees" ] && [ "$(wc -l <"$T/v.csv")" -eq 4 ]'
+sim_mean=$(sed -n 's/.*"idle_fraction": \([^,]*\),.*/\1/p' "$T/a.json")
 row_mean=$(awk -F, '$1 == 5 { print $4 }' "$T/v.csv")
 check "validate row at S = 5 equals simulate at S = 5 ($row_mean vs $sim_mean)" \
     'awk -v a="$sim_mean" -v b="$row_mean" "BEGIN { d = a - b; exit !(d < 1e-8 && d > -1e-8) }"'
@@ -74,7 +74,9 @@ check "0:3000:100 gives 31 rows" '[ "$(wc -l <"$T/r.csv")" -eq 32 ]'
 $BBSIZE validate --bb-size 0:200TB:10TB --horizon 50 --replications 2 --json --quiet >"$T/u.json"
 check "a range with units (0:200TB:10TB) gives 21 rows" \
     '[ "$(grep -c "\"bb_size_quanta\"" "$T/u.json")" -eq 21 ]'
-check "validate --json rows carry agrees" 'grep -q "\"agrees\": \(true\|false\)" "$T/u.json"'
+check "validate --json rows carry agrees" 'grep -q "\"agrees\": \(true\|false\|null\)" "$T/u.json"'
+check "validate --json: an inconclusive row's agrees is null" \
+    'grep -A1 "\"agrees\": null" "$T/u.json" | grep -q "\"verdict\": \"inconclusive\""'
 $BBSIZE validate "$T/small.csv" --bb-size 5 --horizon 500 --replications 6 --seed 7 >"$T/vt"
 check "validate text has a verdict per row" 'grep -Eq "agrees|gap" "$T/vt" && grep -q "sizes agree" "$T/vt"'
 check "--help exits 0 and names --replications" \
@@ -96,9 +98,9 @@ expect_fail "periodic without a period or d_min names the application" 65 "appli
 expect_fail "unknown mode is refused" 64 "not bernoulli, periodic, onoff or fluid" $S --mode markov
 expect_fail "a negative seed is refused" 64 "seed" $S --seed -1
 expect_fail "d_min 0 is refused" 64 "d-min" $BBSIZE simulate "$T/noperiod.csv" --bb-size 5 --mode periodic --d-min 0
-expect_fail "a range with LAST < FIRST is refused" 64 "LAST is smaller" \
+expect_fail "a range with LAST < FIRST is refused" 64 "below its start" \
     $BBSIZE validate "$T/small.csv" --bb-size 5:1:1
-expect_fail "a range with step 0 is refused" 64 "step is not positive" \
+expect_fail "a range with step 0 is refused" 64 "step of a range A:B:STEP must be positive" \
     $BBSIZE validate "$T/small.csv" --bb-size 0:5:0
 expect_fail "a workload with p = 1.5 is refused with file and line" 65 "badp.csv:2" \
     $BBSIZE simulate "$T/badp.csv" --bb-size 5
@@ -110,6 +112,6 @@ expect_fail "--csv with --json is refused" 64 "exclude" \
 # below 3/(R T) (rule of three at 95%), and only then.
 $BBSIZE validate "$T/small.csv" --bb-size 60 --replications 3 --horizon 100 --csv \
     >"$T/res.csv" 2>/dev/null
-check "validate: an unresolvable tiny idle fraction agrees (rule of three)" \
-    "awk -F, 'NR == 2 { exit !(\$3 > 0 && \$3 < 0.01 && \$4 == 0 && \$7 == 1) }' '$T/res.csv'"
+check "validate: an unresolvable tiny idle fraction is covered, below resolution (rule of three)" \
+    "awk -F, 'NR == 2 { exit !(\$3 > 0 && \$3 < 0.01 && \$4 == 0 && \$12 == 1 && \$13 == 1 && \$11 == \"inconclusive\") }' '$T/res.csv'"
 exit "$_failed"

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..24
+echo 1..30
 
 run "$BBSIZE" sweep --bb-size 0:20TB:5TB --threshold 0.2,0.6 --policy greedy,lazy \
   --load-scale 1,1.3 --pfs-bw 1.45TB/s,2TB/s --csv --resolution 100
@@ -59,18 +59,33 @@ run "$BBSIZE" sweep --bb-size 0:10TB:5TB
 check_cmd "text output has units" grep -q '1.45 TB/s .* 4.894 TB ' "$T/out"
 
 # One front door: at the size `size` answers, sweep and idle print the same
-# idle fraction (to the last digit), and it meets the target.
-"$BBSIZE" size --json > "$T/size.json"
-szb=$(json_num bb_size_bytes "$T/size.json")
-"$BBSIZE" sweep --bb-size "${szb}B" --csv > "$T/one.csv"
-"$BBSIZE" idle --bb-size "${szb}B" --json > "$T/idle.json"
-sw=$(awk -F, 'NR == 2 { print $8 }' "$T/one.csv")
-id=$(json_num idle_fraction "$T/idle.json")
-check_cmd "sweep at size's answer prints idle's idle fraction ($sw, $id)" \
-  awk -v a="$sw" -v b="$id" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }'
-check_cmd "which meets the target" awk -v a="$id" 'BEGIN { exit !(a != "" && a <= 0.001) }'
-check_cmd "size's own idle fraction is that one" \
-  awk -v a="$(json_num idle_fraction "$T/size.json")" -v b="$id" 'BEGIN { exit !(a + 0 == b + 0) }'
+# idle fraction (to the last digit), and it meets the target; for the
+# Bernoulli model, the fluid model (a workload with bursts) and lazy
+# draining alike.
+cat > "$T/bursts.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+name,p,bw,burst
+ckpt-a,0.10,1.5TB/s,5min
+ckpt-b,0.05,2TB/s,3min
+out-c,0.20,0.6TB/s,2min
+CSV
+for w in "" "$T/bursts.csv" "--policy lazy --threshold 0.4"; do
+  # shellcheck disable=SC2086
+  "$BBSIZE" size $w --json > "$T/size.json"
+  szb=$(json_num bb_size_bytes "$T/size.json")
+  # shellcheck disable=SC2086
+  "$BBSIZE" sweep $w --bb-size "${szb}B" --csv > "$T/one.csv"
+  # shellcheck disable=SC2086
+  "$BBSIZE" idle $w --bb-size "${szb}B" --json > "$T/idle.json"
+  sw=$(awk -F, 'NR == 2 { print $8 }' "$T/one.csv")
+  id=$(json_num idle_fraction "$T/idle.json")
+  m=$(sed -n 's/^  "model": "\(.*\)",$/\1/p' "$T/idle.json")
+  check_cmd "$m${w:+ ($(basename -- "$w"))}: sweep at size's answer prints idle's idle fraction ($sw, $id)" \
+    awk -v a="$sw" -v b="$id" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }'
+  check_cmd "$m: which meets the target" awk -v a="$id" 'BEGIN { exit !(a != "" && a <= 0.001) }'
+  check_cmd "$m: size's own idle fraction is that one" \
+    awk -v a="$(json_num idle_fraction "$T/size.json")" -v b="$id" 'BEGIN { exit !(a + 0 == b + 0) }'
+done
 
 # Bad input.
 run "$BBSIZE" sweep --bb-size 0:4TB:0GB

@@ -38,7 +38,7 @@ tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid
 
-# The shared mechanisms of issue 15 below src/: numbers, intervals, verdicts,
+# The shared mechanisms below src/: numbers, intervals, verdicts,
 # engine bounds.
 check_PROGRAMS += tests/t_bounds
 tests_t_bounds_SOURCES = tests/t_bounds.c
@@ -181,3 +181,13 @@ tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
 tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
+
+# Every command's --json against its documented schema (docs/json/).
+check_PROGRAMS += tests/jschema
+tests_jschema_SOURCES = tests/jschema.c
+tests_jschema_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_jschema_LDADD = $(JANSSON_LIBS)
+TESTS += tests/cli_json.sh
+EXTRA_DIST += tests/cli_json.sh docs/json/size.schema.json docs/json/idle.schema.json \
+	docs/json/dist.schema.json docs/json/threshold.schema.json docs/json/sweep.schema.json \
+	docs/json/simulate.schema.json docs/json/validate.schema.json

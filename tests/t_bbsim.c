@@ -201,7 +201,7 @@ coverage(const bba_policy *pol, long S, long bb_bw)
     assert_true(ev.meas.idle > 0.01);   /* a measurable target */
     for (int x = 0; x < EXPERIMENTS; x++) {
         c.seed = 1000 + (uint64_t)x;
-        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_grid_unit, &(bbs_bb_grid){ &c, R }, 2,
                                            NULL, NULL, err), BB_OK);
         assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
         covered += s.idle_lo <= ev.meas.idle && ev.meas.idle <= s.idle_hi;
@@ -292,7 +292,7 @@ onoff_coverage(const bba_policy *pol, long S)
     assert_true(ev.meas.idle > 0.01);
     for (int x = 0; x < EXPERIMENTS; x++) {
         c.seed = 2000 + (uint64_t)x;
-        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+        assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_grid_unit, &(bbs_bb_grid){ &c, R }, 2,
                                            NULL, NULL, err), BB_OK);
         assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
         covered += s.idle_lo <= ev.meas.idle && ev.meas.idle <= s.idle_hi;
@@ -355,7 +355,7 @@ test_onoff_memoryless_is_bernoulli(void **state)
     c.mode = BBS_BB_ONOFF;
     c.burst_tu = L;
     c.seed = 77;
-    assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_run_unit, &c, 2,
+    assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_grid_unit, &(bbs_bb_grid){ &c, R }, 2,
                                        NULL, NULL, err), BB_OK);
     assert_int_equal(bbs_bb_summarize(res, R, 0.95, &s, err), BB_OK);
     assert_true(fabs(s.idle_mean - ev.meas.idle) < 4 * s.idle_sd / sqrt((double)R));

@@ -167,7 +167,7 @@ umfpack_refuses_over_limit(void **state)
 
 /* Output's name and note for each solver: the FFT default names its GTH
  * fallback (bbsize report's platform table), unless the fallback is off;
- * the banded solver is never "Gauss-Seidel" (the bug of issue 12). */
+ * the banded solver is never "Gauss-Seidel" (a bug once). */
 static void
 solver_described(void **state)
 {

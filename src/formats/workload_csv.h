@@ -4,7 +4,7 @@
  * CSV, one application per row, after a header row naming the columns.
  * Required columns: name, p, bw; optional: period (quasi-period for the
  * simulator, a duration), burst (mean length of one I/O phase, a duration
- * or a plain number of time units; issue 13).  Other columns are ignored.  '#' starts a comment
+ * or a plain number of time units).  Other columns are ignored.  '#' starts a comment
  * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
  * time-unit, resolution) that command-line options override.  Fields are
  * separated by commas; spaces around a field are ignored; a field may be

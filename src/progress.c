@@ -1,0 +1,82 @@
+/* progress.c: the progress meter (progress.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "progress.h"
+
+static double
+since(const struct timespec *t0)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+void
+bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const char *unit,
+               size_t total)
+{
+    m->what = what;
+    m->unit = unit;
+    m->total = total;
+    m->last = 0;
+    m->shown = 0;
+    m->enabled = bb_progress_enabled(out);
+    /* redrawn in place only when the end is known (an open-ended search
+     * prints whole lines, so that its answer never lands on one) */
+    m->tty = total > 0 && isatty(STDERR_FILENO);
+    clock_gettime(CLOCK_MONOTONIC, &m->t0);
+}
+
+/* "2 min 5 s", "45 s" */
+static void
+fmt_left(char *buf, size_t len, double s)
+{
+    if (s >= 3600)
+        snprintf(buf, len, "%ld h %ld min", (long)s / 3600, (long)s % 3600 / 60);
+    else if (s >= 60)
+        snprintf(buf, len, "%ld min %ld s", (long)s / 60, (long)s % 60);
+    else
+        snprintf(buf, len, "%.0f s", s);
+}
+
+void
+bb_meter_update(bb_meter *m, size_t done)
+{
+    double t, rate;
+    char left[48] = "";
+
+    if (!m->enabled)
+        return;
+    t = since(&m->t0);
+    if (t < 2.0 || t - m->last < (m->tty ? 0.2 : 5.0))
+        return;
+    m->last = t;
+    rate = done / t;
+    if (m->total > 0 && rate > 0 && done < m->total) {
+        char l[32];
+
+        fmt_left(l, sizeof l, (double)(m->total - done) / rate);
+        snprintf(left, sizeof left, ", about %s left", l);
+    }
+    if (m->total > 0)
+        fprintf(stderr, "%sbbsize %s: %zu/%zu %s, %.3g/s%s%s", m->tty ? "\r" : "", m->what,
+                done, m->total, m->unit, rate, left, m->tty ? "\033[K" : "\n");
+    else
+        fprintf(stderr, "%sbbsize %s: %zu %s, %.3g/s%s", m->tty ? "\r" : "", m->what, done,
+                m->unit, rate, m->tty ? "\033[K" : "\n");
+    m->shown = 1;
+}
+
+double
+bb_meter_end(bb_meter *m)
+{
+    if (m->shown && m->tty)
+        fputc('\n', stderr);
+    return since(&m->t0);
+}

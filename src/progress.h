@@ -1,0 +1,35 @@
+/* progress.h: one progress meter for every long run, on standard error.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "bbsize WHAT: DONE/TOTAL UNIT, RATE/s, about T left".  On a terminal the
+ * line is redrawn in place at most 5 times a second; off a terminal (with
+ * --progress) a line is printed at most every 5 s.  Nothing is shown in
+ * the first 2 s, so quick runs stay silent, nor with --quiet.  A run whose
+ * total is unknown shows DONE UNIT and the rate, in whole lines (every 5 s).  Not thread-safe: callers
+ * from worker threads hold a lock (sim/pool.c calls under its own). */
+#ifndef BBSIZE_SRC_PROGRESS_H
+#define BBSIZE_SRC_PROGRESS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "options.h"
+
+typedef struct {
+    const char *what, *unit;
+    size_t total;               /* 0: unknown */
+    struct timespec t0;
+    double last;                /* seconds since t0 of the last line */
+    int enabled, tty, shown;
+} bb_meter;
+
+/* bb_meter_start: start timing; enabled as bb_progress_enabled(out). */
+void bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const char *unit,
+                    size_t total);
+/* bb_meter_update: done units of total so far (non-decreasing). */
+void bb_meter_update(bb_meter *m, size_t done);
+/* bb_meter_end: end the line if one was drawn; returns the seconds since
+ * bb_meter_start. */
+double bb_meter_end(bb_meter *m);
+
+#endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# cli_json.sh: every command's --json against its documented schema
+# (docs/json/*.schema.json, checked by tests/jschema): each variant of the
+# answer (Bernoulli, fluid, infeasible, bandwidth-bound, lazy, a preset)
+# carries exactly the keys its schema documents, with their types, and
+# the keys every command shares (workload, model, platform).  The checker
+# itself is tested first on documents that must fail, so a schema check
+# that cannot fail would be caught.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
+JS=${JSCHEMA:-$(dirname "$BBSIZE")/../tests/jschema}
+D=$SRCDIR/docs/json
+
+cat >"$T/w.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+name,p,bw,burst
+ckpt-a,0.10,1.5TB/s,5min
+ckpt-b,0.05,2TB/s,3min
+out-c,0.20,0.6TB/s,2min
+CSV
+cat >"$T/b.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+#@ time-unit = 60 s
+name,p,bw
+a,0.1,2TB/s
+b,0.2,1TB/s
+CSV
+
+# conforms DESC SCHEMA CMD...: CMD's standard output satisfies SCHEMA.
+conforms() {
+  _d=$1 _s=$2
+  shift 2
+  _rc=0
+  "$@" >"$T/doc.json" 2>"$T/err" || _rc=$?
+  if [ "$_rc" -gt 1 ]; then t_fail "$_d (exit $_rc)" "$T/err"; return; fi
+  if "$JS" "$D/$_s.schema.json" "$T/doc.json" 2>"$T/js"; then t_ok "$_d"
+  else t_fail "$_d" "$T/js"; fi
+}
+
+t_plan 27
+
+# The checker: a document with a key the schema lacks, without a required
+# key, or with a wrong type fails; an unsupported schema keyword is an error.
+"$BBSIZE" size "$T/b.csv" --json >"$T/ok.json"
+sed 's/^{$/{ "undocumented": 1,/' "$T/ok.json" >"$T/extra.json"
+grep -v '"target_idle"' "$T/ok.json" >"$T/missing.json"
+sed 's/"feasible": true/"feasible": 1/' "$T/ok.json" >"$T/type.json"
+printf '{"type": "object", "patternProperties": {}}\n' >"$T/bad.schema.json"
+if "$JS" "$D/size.schema.json" "$T/ok.json"; then t_ok "checker: size's own output passes"
+else t_fail "checker: size's own output passes"; fi
+for f in extra missing type; do
+  if "$JS" "$D/size.schema.json" "$T/$f.json" 2>"$T/js"; then t_fail "checker: a document with a $f key fails"
+  else t_ok "checker: a document with a $f key fails"; fi
+done
+_rc=0; "$JS" "$T/bad.schema.json" "$T/ok.json" 2>"$T/js" || _rc=$?
+if [ "$_rc" -eq 1 ] && grep -q 'not supported' "$T/js"; then t_ok "checker: an unsupported keyword is an error"
+else t_fail "checker: an unsupported keyword is an error" "$T/js"; fi
+
+conforms "size, Bernoulli (built-in workload)" size "$BBSIZE" size --json
+conforms "size, Bernoulli, no time unit (warning)" size "$BBSIZE" size "$T/b.csv" --json --time-unit 1s
+conforms "size, fluid" size "$BBSIZE" size "$T/w.csv" --json
+conforms "size, lazy" size "$BBSIZE" size --json --policy lazy --threshold 0.5
+conforms "size, infeasible (E >= B)" size "$BBSIZE" size "$T/b.csv" --json --pfs-bw 300GB/s
+conforms "size, bandwidth-bound (Cori)" size "$BBSIZE" size --system cori --json
+conforms "size, fluid, bandwidth-bound" size "$BBSIZE" size "$T/w.csv" --json --bb-bw 500GB/s
+conforms "size, chain" size "$BBSIZE" size "$T/w.csv" --json --model chain --time-unit 60s --resolution 20
+conforms "idle, Bernoulli" idle "$BBSIZE" idle --bb-size 100TB --json
+conforms "idle, below the double range" idle "$BBSIZE" idle --bb-size 1PB --json
+conforms "idle, fluid, lazy" idle "$BBSIZE" idle "$T/w.csv" --bb-size 1PB --policy lazy --threshold 0.3 --json
+conforms "dist" dist "$BBSIZE" dist --json
+conforms "dist with a buffer bandwidth" dist "$BBSIZE" dist --json --bb-bw 1TB/s
+conforms "threshold, Bernoulli" threshold "$BBSIZE" threshold --bb-size 200TB --json
+conforms "threshold, fluid" threshold "$BBSIZE" threshold "$T/w.csv" --bb-size 1.3PB --json
+conforms "sweep, Bernoulli, two policies" sweep "$BBSIZE" sweep --bb-size 0:200TB:100TB --threshold 0,0.5 --json
+conforms "sweep, fluid" sweep "$BBSIZE" sweep "$T/w.csv" --bb-size 0:2PB:1PB --json
+conforms "simulate, Bernoulli" simulate "$BBSIZE" simulate --bb-size 200TB --replications 2 --horizon 200 --json
+conforms "simulate, periodic" simulate "$BBSIZE" simulate --bb-size 200TB --mode periodic --d-min 5 --replications 2 --horizon 200 --json
+conforms "simulate, fluid" simulate "$BBSIZE" simulate "$T/w.csv" --mode fluid --bb-size 1PB --horizon 1e5 --replications 3 --json
+conforms "validate, Bernoulli" validate "$BBSIZE" validate --bb-size 0:200TB:100TB --replications 3 --horizon 300 --json
+conforms "validate, fluid" validate "$BBSIZE" validate "$T/w.csv" --bb-size 1PB --replications 3 --horizon 1e5 --json
