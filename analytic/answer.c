@@ -12,6 +12,7 @@
 #include "answer.h"
 #include "bb_error.h"
 #include "bbbw.h"
+#include "cost.h"
 #include "effbw.h"
 #include "fluid.h"
 #include "onoff.h"
@@ -299,6 +300,14 @@ settle(bba_front *f, char *err)
     rc = discrete_build(f, R, err);
     if (rc != BB_OK)
         return rc;
+    {
+        bba_policy_spec ps;
+
+        spec_of(&f->q.drain, &ps);   /* bounded before the first solve */
+        rc = bba_cost_settle(&f->model, f->q.target, &ps, &f->q.so, R, BBA_RES_MAX, err);
+        if (rc != BB_OK)
+            return rc;
+    }
     rc = settle_value(f, &v0, &have, err);
     if (rc != BB_OK || !have)
         return rc;
@@ -699,6 +708,7 @@ bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer
     if (rc == BB_EINFEASIBLE) {
         a->idle_limit = r.idle_limit;
         a->bandwidth_bound = r.bandwidth_bound;
+        a->lazy_bound = r.lazy_bound;
         if (f->model.mean_eff < (double)f->model.B || f->model.dist0 != NULL) {
             const double *d0 = f->model.dist0 ? f->model.dist0 : f->model.dist;
 

@@ -107,7 +107,9 @@ typedef struct {
     double threshold_bytes, eps;
     double idle, idle_low, idle_high;
     double log10_idle;       /* finite where idle underflows to 0; -inf
-                                when nothing can stall */
+                                when nothing can stall; NAN when it
+                                underflowed to an unknown order (the
+                                chain solvers but FFT) */
     double quiet, mean_occupancy_bytes, p_empty, p_full;
     double bb_in_Bps;        /* mean rate into the buffer (FLUID; NAN where
                                 not computed) */
@@ -119,6 +121,8 @@ typedef struct {
     /* a search that cannot meet its target (BB_EINFEASIBLE) */
     double idle_limit;       /* the idle fraction as S grows without bound */
     int bandwidth_bound;     /* the buffer's bandwidth sets idle_limit */
+    int lazy_bound;          /* a lazy threshold at the whole buffer sets it
+                                (sizing.h) */
     double bb_bw_min_Bps;    /* the smallest B_BB that would allow the
                                 target (0: none needed; NAN: E >= B) */
     /* a time unit nobody chose (BERNOULLI): the size at twice it */
@@ -142,7 +146,7 @@ int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_a
 
 /* bba_front_size: the smallest size with idle <= target under d (a
  * threshold as a fraction of the size).  BB_EINFEASIBLE when none does:
- * a->idle_limit, a->bandwidth_bound and a->bb_bw_min_Bps say why and what
+ * a->idle_limit, a->bandwidth_bound, a->lazy_bound and a->bb_bw_min_Bps say why and what
  * would.  BB_ETOOBIG when the memory limit stops the search first. */
 int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
                    char *err);

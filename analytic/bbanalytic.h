@@ -15,6 +15,7 @@
 #include "measures.h"
 #include "bbbw.h"
 #include "sizing.h"
+#include "cost.h"
 #include "quanta.h"
 #include "generate.h"
 #include "onoff.h"

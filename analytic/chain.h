@@ -29,11 +29,17 @@
 
 #include <stddef.h>
 
+/* The smallest positive EPS the chains are solved at: below the threshold
+ * a state holds for 1/EPS time units, and far below this the solvers'
+ * unnormalised vectors overflow; EPS moves the answer to first order only,
+ * so every smaller EPS gives this one's answer to double precision. */
+#define BBA_EPS_MIN 1e-15
+
 typedef struct {
     int lazy;          /* 0: greedy (Algorithm 2); 1: lazy (Algorithm 4) */
     long threshold;    /* THRESHOLD in quanta, 0 <= threshold <= S (lazy) */
-    double eps;        /* EPS in [0, 1]: probability of draining below the
-                          threshold (the paper's 0.01) */
+    double eps;        /* EPS, 0 or in [BBA_EPS_MIN, 1]: probability of
+                          draining below the threshold (the paper's 0.01) */
 } bba_policy;
 
 typedef struct {

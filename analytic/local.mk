@@ -15,6 +15,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/measures.c analytic/measures.h \
 	analytic/bbbw.c analytic/bbbw.h \
 	analytic/sizing.c analytic/sizing.h \
+	analytic/cost.c analytic/cost.h \
 	analytic/quanta.c analytic/quanta.h \
 	analytic/generate.c analytic/generate.h \
 	analytic/sweep.c analytic/sweep.h \

@@ -29,7 +29,9 @@ bba_measures_compute(const bba_chain *c, const double *pi, bba_measures *m)
     m->mean_load = normal > 0 ? load / normal : 0;
     m->p_empty = pi[0];
     m->p_full = idle + pi[c->S];
-    m->log10_idle = idle > 0 ? log10(idle) : -INFINITY;
+    /* 0 is exact when no load exceeds B; else it underflowed (NAN: the
+     * order is not known here) */
+    m->log10_idle = idle > 0 ? log10(idle) : c->M <= c->B ? -INFINITY : NAN;
 }
 
 long

@@ -21,7 +21,10 @@ typedef struct {
     double p_full;        /* probability the occupancy is S or beyond
                              (normal state S plus overflow states) */
     double log10_idle;    /* log10(idle), finite below the double range
-                             (FFT solver); -inf when idle is exactly 0 */
+                             (FFT solver); -inf when idle is exactly 0;
+                             NAN when it underflowed in a chain solver
+                             (banded GTH, UMFPACK, Gauss-Seidel, the ON/OFF
+                             chain), whose order is then unknown */
 } bba_measures;
 
 /* bba_measures_compute: fill *m from chain c and stationary pi. */

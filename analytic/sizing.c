@@ -11,6 +11,7 @@
 #include "bbbw.h"
 #include "onoff.h"
 #include "fftwh.h"
+#include "cost.h"
 #include "sizing.h"
 
 int
@@ -167,6 +168,20 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
+    if (pol->lazy && pol->eps > 0 && pol->eps < BBA_EPS_MIN)
+        return bb_seterr(err, BB_EINVAL, "EPS %g is below %g, where the solvers lose the states "
+                         "below the threshold (each holds for 1/EPS time units)",
+                         pol->eps, BBA_EPS_MIN);
+    if (so->max_ops > 0) {
+        bba_cost cost;
+
+        bba_cost_eval(m, S, so, &cost);
+        /* a chain whose one vector is over the memory limit is left to the
+         * memory estimate below, which names the memory */
+        if (!(so->mem_limit_bytes > 0 && cost.states * sizeof(double) > so->mem_limit_bytes)
+            && (rc = bba_cost_check(m, &cost, so->max_ops, "the solve", err)) != BB_OK)
+            return rc;
+    }
     if (m->onoff) {
         bba_onoff_opts oo;
 
@@ -181,6 +196,11 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
             out->meas.p_full += idle - out->meas.idle;
             out->meas.idle = idle;
         }
+        if (rc == BB_OK)
+            /* 0 is exact when no load exceeds B; else the idle fraction
+             * underflowed and its order is not known here (NAN) */
+            out->meas.log10_idle = out->meas.idle > 0 ? log10(out->meas.idle)
+                                   : m->onoff->M <= m->onoff->B ? -INFINITY : NAN;
         return rc;
     }
     if (so->kind == BBA_SOLVER_FFT && !fft_applies(m, S, pol)) {
@@ -282,6 +302,33 @@ eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
     return BB_OK;
 }
 
+/* The buffer's mean rise per time unit below a lazy threshold (Algorithm
+ * 4): a load k > B adds k - B; a load k <= B drains B - k only with
+ * probability EPS.  Quanta per time unit, on the chain's load law. */
+static double
+lazy_drift(const bba_model *m, double eps)
+{
+    double up = 0, down = 0;
+
+    for (long k = 0; k <= m->M; k++) {
+        if (k > m->B)
+            up += (double)(k - m->B) * m->dist[k];
+        else
+            down += (double)(m->B - k) * m->dist[k];
+    }
+    return up - eps * down;
+}
+
+/* Whether a lazy search keeps every size below its threshold (a fraction
+ * of 1 or more: THRESHOLD = S) while the buffer rises there on average:
+ * then the buffer climbs to the top at every size, and the idle fraction
+ * tends to a positive limit as S grows instead of to 0. */
+static int
+lazy_top_rises(const bba_model *m, const bba_policy_spec *ps)
+{
+    return ps->lazy && ps->threshold_frac >= 1.0 && lazy_drift(m, ps->eps) > 0;
+}
+
 int
 bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
              const bba_solver_opts *so, long s_max, bba_progress_fn cb,
@@ -309,6 +356,13 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
                          "size suffices; as the size grows the idle fraction tends to "
                          "1 - B/E = %.4g", m->mom.mean / (double)m->B, out->idle_limit);
     }
+    if (so->max_ops > 0) {
+        bba_cost c;
+
+        bba_cost_search(m, target, ps, so, &c);
+        if ((rc = bba_cost_check(m, &c, so->max_ops, "the size search", err)) != BB_OK)
+            return rc;
+    }
     rc = eval_at(m, 0, ps, so, cb, ctx, &out->evaluations, &rlo, err);
     if (rc != BB_OK)
         return rc;
@@ -334,6 +388,17 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
             return rc;
         if (rhi.meas.idle <= target)
             break;
+        if (lazy_top_rises(m, ps) && rhi.meas.idle >= rlo.meas.idle * (1 - BBA_LAZY_FLAT)) {
+            /* doubling S no longer lowers the idle fraction: its limit */
+            out->feasible = 0;
+            out->idle_limit = rhi.meas.idle;
+            out->lazy_bound = 1;
+            return bb_seterr(err, BB_EINFEASIBLE,
+                             "with the lazy threshold at the whole buffer and EPS %g the "
+                             "buffer rises by %.3g quanta per time unit on average and sits "
+                             "full: the idle fraction stays at %.4g > %g whatever the size",
+                             ps->eps, lazy_drift(m, ps->eps), rhi.meas.idle, target);
+        }
         lo = hi;
         rlo = rhi;
         hi *= 2;
@@ -416,6 +481,16 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
     if (grid < 1)
         return bb_seterr(err, BB_EINVAL, "threshold grid %d is not positive", grid);
+    if (so->max_ops > 0) {
+        bba_cost c;
+
+        /* the grid, then a bisection of at most log2(S) more */
+        bba_cost_eval(m, S, so, &c);
+        c.evaluations = grid + 2 + (S > 1 ? (int)log2((double)S) : 0);
+        c.ops *= c.evaluations;
+        if ((rc = bba_cost_check(m, &c, so->max_ops, "the threshold search", err)) != BB_OK)
+            return rc;
+    }
     pts = malloc(((size_t)grid + 1) * sizeof *pts);
     th = malloc(((size_t)grid + 1) * sizeof *th);
     if (pts == NULL || th == NULL) {

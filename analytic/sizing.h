@@ -81,7 +81,8 @@ typedef struct {
  * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
  * set (bba_onoff_eval with so's tolerance and memory limit).  If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it).
- * Errors: those of bba_chain_build, bba_chain_check_reachable and
+ * Errors: BB_EINVAL (a lazy EPS in (0, BBA_EPS_MIN)), those of
+ * bba_chain_build, bba_chain_check_reachable and
  * bba_stationary_solve; with the FFT solver, those of bba_fftwh_eval,
  * except that BB_ENOCONV falls back to banded GTH (unless
  * so->no_fallback) and becomes BB_ETOOBIG, naming the memory GTH would
@@ -106,6 +107,11 @@ typedef struct {
                                 without bound (bba_model_idle_limit) */
     int bandwidth_bound;     /* infeasible because of the buffer's bandwidth
                                 (B_BB), not of E >= B */
+    int lazy_bound;          /* infeasible because a lazy threshold at the
+                                whole buffer (fraction >= 1) lets the buffer
+                                rise to the top at every size: idle_limit is
+                                the idle fraction where doubling S no longer
+                                lowers it (by BBA_LAZY_FLAT) */
     bba_eval_result best;    /* feasible: the smallest S reaching the target */
     int evaluations;         /* stationary solves used */
 } bba_size_result;
@@ -114,12 +120,17 @@ typedef struct {
  * may be NULL. */
 typedef void (*bba_progress_fn)(void *ctx, int evaluations, long S, double idle);
 
+/* The relative fall of the idle fraction on doubling S below which a lazy
+ * search with the threshold at the whole buffer has met its limit. */
+#define BBA_LAZY_FLAT 1e-3
+
 /* bba_size_min: the smallest S (quanta) with idle(S) <= target, target in
  * (0, 1), assuming idle is non-increasing in S (tested, not proved).
  * s_max bounds the search (quanta; from the memory budget).
  * Returns BB_OK with feasible = 1, or BB_EINFEASIBLE with feasible = 0 and
  * idle_limit set when the limit of bba_model_idle_limit is >= target (E >= B,
- * or the buffer's bandwidth alone stalls that much), or BB_ETOOBIG when even s_max misses the
+ * or the buffer's bandwidth alone stalls that much, or a lazy threshold at
+ * the whole buffer lets it rise to the top: lazy_bound), or BB_ETOOBIG when even s_max misses the
  * target (the message says the idle fraction reached there).  Other errors
  * as bba_eval. */
 int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,

@@ -47,6 +47,7 @@ bba_solver_defaults(bba_solver_opts *o)
     o->restart = 30;
     o->krylov_max_iter = 300;
     o->no_fallback = 0;
+    o->max_ops = 0;   /* no cost bound (cost.h); the command sets --max-ops */
 }
 
 double

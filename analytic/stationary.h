@@ -42,6 +42,8 @@ typedef struct {
     long krylov_max_iter;   /* FFT solver: GMRES steps at most (300) */
     int no_fallback;        /* FFT solver: report BB_ENOCONV instead of
                                falling back to banded GTH (tests) */
+    double max_ops;         /* refuse a solve or search estimated above
+                               this many multiply-adds (cost.h; 0: none) */
 } bba_solver_opts;
 
 /* bba_solver_name: the method's name for people ("FFT Wiener-Hopf",

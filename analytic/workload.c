@@ -5,6 +5,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,18 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
         double bbq = pf->bb_bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution;
 
         q->bb_bw = bbq >= (double)(LONG_MAX / 4) ? LONG_MAX / 4 : (long)llround(bbq);
+        if (pf->bb_bw_Bps > 0 && q->bb_bw == 0) {
+            /* 0 quanta is "no limit": the slowest buffer would answer as
+             * the fastest */
+            double rmin = ceil(pf->pfs_bw_Bps / pf->bb_bw_Bps);
+
+            bba_quantized_free(q);
+            return bb_seterr(err, BB_EINVAL, "the burst-buffer bandwidth %g B/s is %.3g of a "
+                             "quantum per time unit at resolution %ld and would round to none, "
+                             "that is to no limit: give --resolution %.0f or more (one quantum "
+                             "of it at least), or --model fluid (no quanta)", pf->bb_bw_Bps,
+                             bbq, pf->resolution, rmin);
+        }
     }
     for (size_t i = 0; i < n; i++) {
         double x, r;
@@ -129,9 +142,18 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
         x = apps[i].bw_Bps / pf->pfs_bw_Bps * (double)pf->resolution;
         if (x > (double)BBA_MAX_QUANTA) {
             bba_quantized_free(q);
-            return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth is %.3g times "
-                             "the PFS bandwidth, too large at resolution %ld",
-                             i + 1, apps[i].name, x / (double)pf->resolution, pf->resolution);
+            char ratio[32];
+
+            if (isfinite(x))
+                snprintf(ratio, sizeof ratio, "%.3g times", x / (double)pf->resolution);
+            else
+                snprintf(ratio, sizeof ratio, "over %.3g times", DBL_MAX);
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth %g B/s is %s "
+                             "the PFS bandwidth (%g B/s), more than %ld quanta at "
+                             "resolution %ld: check the PFS bandwidth and the application's, "
+                             "or lower --resolution", i + 1, apps[i].name, apps[i].bw_Bps,
+                             ratio, pf->pfs_bw_Bps, BBA_MAX_QUANTA,
+                             pf->resolution);
         }
         q->b[i] = (long)llround(x);
         q->p[i] = apps[i].p;

@@ -234,14 +234,27 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
                                                     : default_memory_limit();
     char b1[64], b2[64];
 
-    if (!(events <= bb_run_limits.max_events))
-        bb_die(BB_EXIT_TOOBIG, "%s would execute about %.3g events (%s), more than the bound "
+    if (!(events <= bb_run_limits.max_events)) {
+        /* no "about inf events": beyond the double range, say so */
+        if (isfinite(events))
+            snprintf(b1, sizeof b1, "about %.3g", events);
+        else
+            snprintf(b1, sizeof b1, "more than %.3g", DBL_MAX);
+        bb_die(BB_EXIT_TOOBIG, "%s would execute %s events (%s), more than the bound "
                "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
-               events, detail, bb_run_limits.max_events, shrink);
+               b1, detail, bb_run_limits.max_events, shrink);
+    }
     if (!(bytes <= mem)) {
-        bb_fmt_size(b1, sizeof b1, bytes, 0);
+        char n[48];
+
+        if (isfinite(bytes)) {
+            bb_fmt_size(n, sizeof n, bytes, 0);
+            snprintf(b1, sizeof b1, "about %s", n);
+        } else {
+            snprintf(b1, sizeof b1, "more than %.3g bytes", DBL_MAX);
+        }
         bb_fmt_size(b2, sizeof b2, mem, 0);
-        bb_die(BB_EXIT_TOOBIG, "%s would need about %s of memory (%s), more than the bound "
+        bb_die(BB_EXIT_TOOBIG, "%s would need %s of memory (%s), more than the bound "
                "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
     }
 }
@@ -407,6 +420,7 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->qn.so.kind = opt->solver;
     ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
                                                            : default_memory_limit();
+    ctx->qn.so.max_ops = opt->max_ops;
     ctx->so = ctx->qn.so;
 }
 
@@ -464,9 +478,43 @@ bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
         warn_vanished(ctx);
 }
 
+/* The fluid model's spectral solve and boundary conditions lose double
+ * precision when the workload's time scales (its bursts, and the time
+ * unit memoryless applications enter with) span more than about 1e12
+ * (measured: bursts of 3 and 1e13 time units leave a residual of 1e-6,
+ * 1e17 a singular boundary block; 3 and 1e12 answer).  The span, when
+ * the model is the fluid one and it is beyond that; else 0. */
+#define FLUID_SPAN_MAX 1e12
+static double
+fluid_span(const bb_ctx *ctx, double *lo, double *hi)
+{
+    *lo = ctx->pf.time_unit_s;
+    *hi = 0;
+    if (ctx->qn.model == BBA_MODEL_BERNOULLI || ctx->qn.model == BBA_MODEL_CHAIN)
+        return 0;
+    for (size_t i = 0; i < ctx->wl.n; i++) {
+        double b = ctx->wl.apps[i].burst_s;
+
+        if (b > 0 && b < *lo)
+            *lo = b;
+        if (b > *hi)
+            *hi = b;
+    }
+    return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
+}
+
 void
 bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
 {
+    double lo, hi, span = fluid_span(ctx, &lo, &hi);
+
+    if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))
+        /* not an internal failure: an input beyond the model's precision */
+        bb_die(BB_EXIT_DATAERR, "%s: %s; the workload's time scales span %.3g (bursts of up "
+               "to %g s against %g s), beyond the %.0e the fluid model resolves in double "
+               "precision: shorten the longest bursts (a burst far longer than the buffer "
+               "takes to fill acts as one that never ends) or give the shortest ones a "
+               "longer time unit", ctx->wl.source, err, span, hi, lo, FLUID_SPAN_MAX);
     if (st == BB_EINVAL || st == BB_EDATA)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
     bb_die_lib(st, err);
@@ -525,6 +573,13 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
                  "applications %.4g of the time whatever its size, above the target %g; a "
                  "burst-buffer bandwidth of at least %s would allow it", bbw, a->idle_limit,
                  target, need);
+        return;
+    }
+    if (rc == BB_EINFEASIBLE && a->lazy_bound) {
+        snprintf(buf, len, "no burst-buffer size suffices: with the lazy threshold at the "
+                 "whole buffer (--threshold 1) and EPS %g the buffer fills and stays full, so "
+                 "the idle fraction stays at %.4g > %g whatever the size; lower --threshold or "
+                 "raise --empty-prob", a->eps, a->idle_limit, target);
         return;
     }
     if (rc == BB_EINFEASIBLE) {
@@ -680,6 +735,42 @@ json_t *
 bb_json_quanta(long q)
 {
     return q >= 0 ? json_integer((json_int_t)q) : json_null();
+}
+
+/* A CSV number: 17 digits, empty when not finite (or when !have). */
+static void
+csv_num(double v, int have, const char *sep)
+{
+    if (have && isfinite(v))
+        printf("%.17g", v);
+    fputs(sep, stdout);
+}
+
+void
+bb_csv_answer(const bba_answer *a, int rc, double target)
+{
+    int size_q = !isnan(target), ok = rc == BB_OK;
+
+    printf("%sbb_size_bytes,bb_size_quanta,idle_fraction,log10_idle_fraction,quiet_fraction,"
+           "policy,threshold_bytes,empty_prob,mean_occupancy_bytes,load_ratio,target_idle,"
+           "idle_limit,states,residual,model\n", size_q ? "feasible," : "");
+    if (size_q)
+        printf("%d,", ok);
+    csv_num(a->S_bytes, ok, ",");
+    csv_num((double)a->S_quanta, ok && a->S_quanta >= 0, ",");
+    csv_num(a->idle, ok, ",");
+    csv_num(a->log10_idle, ok && a->idle == 0, ",");
+    csv_num(a->quiet, ok, ",");
+    printf("%s,", a->lazy ? "lazy" : "greedy");
+    csv_num(a->threshold_bytes, ok && a->lazy, ",");
+    csv_num(a->eps, a->lazy, ",");
+    csv_num(a->mean_occupancy_bytes, ok, ",");
+    csv_num(a->load_ratio, 1, ",");
+    csv_num(target, size_q, ",");
+    csv_num(a->idle_limit, !ok, ",");
+    csv_num((double)a->states, ok, ",");
+    csv_num(a->residual, ok, ",");
+    printf("%s\n", bba_model_kind_name(a->model));
 }
 
 void

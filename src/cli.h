@@ -28,6 +28,7 @@ typedef struct {
     bba_solver_kind solver;
     int solver_set;             /* 1 when --solver was given */
     double max_memory_bytes;    /* 0: default (75% of physical memory) */
+    double max_ops;             /* --max-ops: the analytic cost bound (cost.h) */
     bb_outopts out;             /* the output options (options.h): the
                                    command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */
@@ -157,6 +158,16 @@ json_t *bb_json_real_or_null(double v);
  * model has none). */
 json_t *bb_json_quanta(long q);
 
+/* bb_csv_answer: print answer a of size (rc BB_OK or BB_EINFEASIBLE,
+ * target its target idle fraction) or idle (target NAN) as CSV, a header
+ * line and one row: feasible (size only), bb_size_bytes, bb_size_quanta,
+ * idle_fraction, log10_idle_fraction, quiet_fraction, policy,
+ * threshold_bytes, empty_prob, mean_occupancy_bytes, load_ratio,
+ * target_idle, idle_limit, states, residual, model; numbers to 17
+ * digits, empty where none (no size when none suffices, no quanta for
+ * the fluid model, no log10 unless idle underflowed). */
+void bb_csv_answer(const bba_answer *a, int rc, double target);
+
 /* bb_json_answer: add to o what every answer's JSON carries about its
  * model and accuracy: model, exact, idle_fraction_low/high (null where not
  * measured), phases, warnings.  o NULL: out of memory, exits 70. */
@@ -223,6 +234,8 @@ _Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */
 double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */
 long bb_opt_long(const char *opt, const char *arg, long lo, long hi);
+/* bb_opt_eps: --empty-prob, 0 or in [BBA_EPS_MIN, 1] (exits 64). */
+double bb_opt_eps(const char *arg);
 void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
 
 /* Draining policy as given on the command line: --policy, --threshold
@@ -234,6 +247,8 @@ typedef struct {
     bb_qty threshold_size;
     double eps;              /* EPS, default 0.01 */
     int threshold_set;
+    int policy_set;          /* --policy given */
+    int eps_set;             /* --empty-prob given */
 } bb_policy_opts;
 
 void bb_policy_opts_init(bb_policy_opts *p);
@@ -252,7 +267,9 @@ void bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_b
 
 /* The argp child for --policy, --threshold and --empty-prob; its input is
  * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold
- * implies --policy lazy. */
+ * implies --policy lazy; a threshold or --empty-prob with --policy greedy,
+ * and --empty-prob with greedy draining, are refused (64): greedy draining
+ * has neither. */
 extern const struct argp bb_policy_argp;
 
 /* bb_argp_file: store the positional workload FILE of a command; a second

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +65,9 @@ parse(int key, char *arg, struct argp_state *state)
 
         if (bb_parse_number(arg, &a->d_min, msg, sizeof msg) < 0 || !(a->d_min > 0))
             argp_error(state, "--d-min: '%s' is not a positive number", arg);
+        if (!isfinite(2 * a->d_min))
+            argp_error(state, "--d-min: '%s' is too large: periods reach 2D, which "
+                       "overflows; at most %.6g", arg, DBL_MAX / 2);
         break;
     }
     case OPT_BURST: {

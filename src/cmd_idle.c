@@ -46,7 +46,7 @@ parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
     { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_TARGETS_ARGP(BB_TGT_SIZE | BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
@@ -88,7 +88,9 @@ bb_cmd_idle(int argc, char **argv)
     bb_ctx_fmt_size(&ctx, th, sizeof th, r.threshold_bytes);
     bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.mean_occupancy_bytes);
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
-    if (a.common.out.json) {
+    if (a.common.out.csv) {
+        bb_csv_answer(&r, rc, NAN);
+    } else if (a.common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:I, s:o, s:f, s:f, s:s, s:o, s:f, s:f, s:f, s:o}",
                               "idle_fraction", r.idle,
                               "quiet_fraction", r.quiet,
@@ -127,6 +129,9 @@ bb_cmd_idle(int argc, char **argv)
         if (r.idle == 0 && isfinite(r.log10_idle)) /* below the double range */
             printf("idle 10^%.4f (%s), quiet %.4g, with a %s burst buffer%s, %s draining",
                    r.log10_idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+        else if (r.idle == 0 && isnan(r.log10_idle))
+            printf("idle below 1e-308 (underflows; %s), quiet %.4g, with a %s burst buffer%s, "
+                   "%s draining", of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
         else if (r.idle == 0)
             printf("idle 0 (no load can stall the applications), quiet %.4g, with a %s burst "
                    "buffer%s, %s draining", r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");

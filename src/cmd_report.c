@@ -101,7 +101,7 @@ parse(int key, char *arg, struct argp_state *state)
         a->points = (int)bb_opt_long("points", arg, 3, 1000);
         break;
     case OPT_EPS:
-        a->eps = bb_opt_fraction_closed("empty-prob", arg);
+        a->eps = bb_opt_eps(arg);
         break;
     case OPT_VALIDATE:
         a->validate = 1;
@@ -112,6 +112,10 @@ parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_END:
         if (a->common.out.output == NULL)   /* -o FILE, the report */
             argp_error(state, "-o FILE is required");
+        if (a->md && strcmp(a->common.out.output, "-") == 0)
+            argp_error(state, "-o -: a Markdown report writes its figures beside it as "
+                       "FILE-BASE-*.svg, and standard output has no name to put them "
+                       "beside: give -o FILE.md");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -234,10 +238,15 @@ bb_cmd_report(int argc, char **argv)
     bb_report_sec_inputs(&d, &r);
     bb_report_sec_validation(&d, &r);
     bb_doc_end(&d);
-    if (a.md)
-        for (int i = 0; i < 4; i++)
-            bb_out_commit(&r.fig[i].out);
-    bb_out_commit(&main_out);
+    {
+        bb_out *outs[5] = { &main_out, NULL, NULL, NULL, NULL };
+        size_t n = 1;
+
+        if (a.md)
+            for (int i = 0; i < 4; i++)
+                outs[n++] = &r.fig[i].out;
+        bb_out_commit_all(outs, n);
+    }
 
     bb_report_free(&r);
     bb_num_list_free(&a.scales);

@@ -282,11 +282,11 @@ print_run(const bb_scn_run *R, const scn_args *a)
                                                              R->par.local_delay_s, "global",
                                                              R->par.global_delay_s));
         bb_json_print(json_pack(
-            "{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
+            "{s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:{s:f, s:I, s:I, s:f, s:f, s:f, s:f, "
             "s:I, s:I}}",
             "scenario", s->source, "topology", s->preset[0] ? s->preset : s->codes,
             "nodes", R->topo->nodes, "routing", bbs_net_route_name(s->routing),
-            "placement", place_name(s), "seed", (json_int_t)s->seed, "mechanisms", mech, "jobs", jobs,
+            "placement", place_name(s), "seed", bb_json_seed(s->seed), "mechanisms", mech, "jobs", jobs,
             "links", links, "run", "simulated_s", r->end_s, "events", (json_int_t)r->events,
             "flows", (json_int_t)r->flows, "wall_s", R->wall_s,
             "events_per_s", R->wall_s > 0 ? r->events / R->wall_s : 0.0,
@@ -563,6 +563,43 @@ print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
     free(v);
 }
 
+/* The slowdowns compare a job with itself: say on stderr where an alone
+ * file A and the mix M give it, or the machine, something else. */
+static void
+warn_unlike(const bb_scn_run *A, const bb_scn_run *M, const char *fa, const char *fm)
+{
+    const bbs_scenario *s0 = &A->s, *s1 = &M->s;
+
+    if (strcmp(s0->preset, s1->preset) != 0 || strcmp(s0->codes, s1->codes) != 0
+        || A->topo->nodes != M->topo->nodes)
+        bb_warn("%s and %s run on different machines (%s, %d nodes; %s, %d nodes): the "
+                "slowdowns mix the machine's effect with the other jobs'", fa, fm,
+                s0->preset[0] ? s0->preset : s0->codes, A->topo->nodes,
+                s1->preset[0] ? s1->preset : s1->codes, M->topo->nodes);
+    if (s0->routing != s1->routing)
+        bb_warn("%s and %s route differently (%s, %s): the slowdowns mix the routing's effect "
+                "with the other jobs'", fa, fm, bbs_net_route_name(s0->routing),
+                bbs_net_route_name(s1->routing));
+    for (int j = 0; j < s0->njobs; j++) {
+        const bbs_scn_job *x = &s0->jobs[j], *y = NULL;
+        for (int k = 0; k < s1->njobs; k++)
+            if (!strcmp(x->name, s1->jobs[k].name))
+                y = &s1->jobs[k];
+        if (!y)
+            continue;
+        const char *mx = bbs_scn_job_model_name(x), *my = bbs_scn_job_model_name(y);
+        if (x->ranks != y->ranks || strcmp(mx, my) != 0
+            || (!x->trace && !y->trace
+                && (x->model.iterations != y->model.iterations
+                    || x->model.compute_s != y->model.compute_s)))
+            bb_warn("job '%s' differs between %s (line %d: %s, %d ranks) and %s (line %d: %s, "
+                    "%d ranks%s): its slowdown compares two different jobs", x->name, fa,
+                    x->line, mx, x->ranks, fm, y->line, my, y->ranks,
+                    x->ranks == y->ranks && strcmp(mx, my) == 0
+                        ? ", other iterations or compute time" : "");
+    }
+}
+
 int
 bb_cmd_compare(int argc, char **argv)
 {
@@ -606,6 +643,8 @@ bb_cmd_compare(int argc, char **argv)
                        "the same names)", a.files[f], R[f].s.jobs[j].name, R[f].s.jobs[j].line,
                        a.files[nf - 1]);
         }
+    for (int f = 0; f < nf - 1; f++)
+        warn_unlike(&R[f], &R[nf - 1], a.files[f], a.files[nf - 1]);
     /* replica i of every scenario, then replica i + 1: the runs of a
      * replica finish together */
     for (int i = 0; i < N; i++)
@@ -652,8 +691,8 @@ bb_cmd_compare(int argc, char **argv)
         json_t *al = json_array();
         for (int f = 0; f < nf - 1; f++)
             json_array_append_new(al, json_string(a.files[f]));
-        json_t *o = json_pack("{s:s, s:o, s:s, s:I, s:o}", "alone", a.files[0], "alone_files", al,
-                              "mix", a.files[nf - 1], "seed", (json_int_t)R[nf - 1].s.seed,
+        json_t *o = json_pack("{s:s, s:o, s:s, s:o, s:o}", "alone", a.files[0], "alone_files", al,
+                              "mix", a.files[nf - 1], "seed", bb_json_seed(R[nf - 1].s.seed),
                               "jobs", arr);
         if (a.replicas > 0)
             json_object_set_new(o, "replicas", json_integer(N));

@@ -41,7 +41,7 @@ parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
     { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
 };
 static const struct argp argp = {
@@ -89,6 +89,7 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
      * buffer's bandwidth alone sets it */
     json_object_set_new(o, "idle_fraction_limit", feasible ? json_null() : num(r->idle_limit));
     json_object_set_new(o, "bandwidth_bound", json_boolean(!feasible && r->bandwidth_bound));
+    json_object_set_new(o, "lazy_bound", json_boolean(!feasible && r->lazy_bound));
     json_object_set_new(o, "bb_bw_min_bytes_per_s", !feasible && r->bandwidth_bound
                         && r->bb_bw_min_Bps > 0 ? json_real(r->bb_bw_min_Bps) : json_null());
     bb_json_answer(o, ctx, r);
@@ -130,7 +131,9 @@ bb_cmd_size(int argc, char **argv)
     rc = bba_front_size(ctx.front, a.tgt.target_idle, &st.drain, &r, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);
-    if (a.common.out.json) {
+    if (a.common.out.csv) {
+        bb_csv_answer(&r, rc, a.tgt.target_idle);
+    } else if (a.common.out.json) {
         size_json(&ctx, &r, rc == BB_OK, &a);
     } else {
         char line[1400];

@@ -97,7 +97,7 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     }
     case OPT_EPS:
-        a->eps = bb_opt_fraction_closed("empty-prob", arg);
+        a->eps = bb_opt_eps(arg);
         break;
     case ARGP_KEY_ARG:
         bb_argp_file(state, arg, &a->file);

@@ -38,7 +38,7 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[2] = &a->tgt;
         break;
     case OPT_EPS:
-        a->eps = bb_opt_fraction_closed("empty-prob", arg);
+        a->eps = bb_opt_eps(arg);
         break;
     case OPT_GRID:
         a->grid = (int)bb_opt_long("grid", arg, 1, 10000);

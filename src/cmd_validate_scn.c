@@ -269,9 +269,9 @@ bb_validate_scenario(const vs_args *ap)
                 RES(u)->span_s > 0 ? RES(u)->stall_busy_s / RES(u)->span_s : 0.0,
                 "write_wait_total_s", RES(u)->stall_s));
         bb_json_print(json_pack(
-            "{s:s, s:I, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
+            "{s:s, s:o, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
             "s:o, s:f, s:I, s:b, s:o, s:i}",
-            "scenario", a.file, "seed", (json_int_t)s->seed, "pfs_bw_bytes_per_s", B,
+            "scenario", a.file, "seed", bb_json_seed(s->seed), "pfs_bw_bytes_per_s", B,
             "bb_capacity_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
             "time_unit_s", tu, "median_write_burst_s", D->median_burst_s,
             "time_unit_from", a.tu_s > 0 ? "option" : "median write burst",

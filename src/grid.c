@@ -255,6 +255,41 @@ progress(void *ctx, size_t done, size_t total)
 }
 
 void
+bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
+{
+    bba_solver_opts so;
+    bba_cost tot = { 0 };
+    char err[BB_ERRLEN], what[160];
+    const bba_front *last = NULL;
+    double theta = 0;
+
+    bba_solver_defaults(&so);
+    so.kind = opt->solver;
+    for (size_t i = 0; i < n; i++) {
+        const bba_model *m = bba_front_chain(pts[i].front);
+        const bba_quantized *q = bba_front_quantized(pts[i].front);
+        bba_cost c;
+
+        if (m == NULL || q == NULL)   /* the fluid model: phases, not sizes */
+            continue;
+        if (pts[i].front != last)   /* a grid's points share their fronts */
+            theta = bba_cost_decay(m);
+        last = pts[i].front;
+        bba_cost_eval_decay(m, bba_size_quanta(pts[i].S_bytes, q->quantum_bytes), &so, theta,
+                            &c);
+        tot.ops += c.ops;
+        tot.S_quanta = fmax(tot.S_quanta, c.S_quanta);
+        tot.states = fmax(tot.states, c.states);
+        tot.power_steps = fmax(tot.power_steps, c.power_steps);
+        tot.burst_units = fmax(tot.burst_units, c.burst_units);
+        tot.evaluations++;
+    }
+    snprintf(what, sizeof what, "the grid of %zu points (fewer or smaller sizes shrink it)", n);
+    if (bba_cost_check(NULL, &tot, opt->max_ops, what, err) != BB_OK)
+        bb_die_lib(BB_ETOOBIG, err);
+}
+
+void
 bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
             int nthreads, bba_sweep_out *out)
 {
@@ -262,6 +297,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
     bb_meter m;
     int rc;
 
+    bb_grid_cost(opt, pts, n);
     bb_meter_start(&m, &opt->out, "sweep", "points", n);
     rc = bb_sweep_run(pts, n, nthreads, progress, &m, out, err);
     bb_meter_end(&m);

@@ -227,7 +227,7 @@ bb_options_init(void)
 
 enum {
     OPT_PFS_BW = 0x1000, OPT_BB_BW, OPT_TIME_UNIT, OPT_RESOLUTION, OPT_SOLVER,
-    OPT_SYSTEM, OPT_MODEL
+    OPT_SYSTEM, OPT_MODEL, OPT_MAX_OPS
 };
 
 static const struct argp_option common_options[] = {
@@ -255,6 +255,9 @@ static const struct argp_option common_options[] = {
       "physical memory)", 2 },
     { "max-events", BB_OPT_MAX_EVENTS, "N", 0,
       "refuse simulations of more events than this (default 1e9, a few minutes)", 2 },
+    { "max-ops", OPT_MAX_OPS, "N", 0,
+      "refuse analytic solves and searches estimated at more multiply-adds than "
+      "this (default 1e12, minutes)", 2 },
     { 0 }
 };
 
@@ -329,6 +332,16 @@ common_parse(int key, char *arg, struct argp_state *state)
     case BB_OPT_MAX_EVENTS:
         bb_limits_set_events(arg);
         break;
+    case OPT_MAX_OPS: {
+        double v;
+
+        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+            usage_die(state, "max-ops", msg);
+        if (!(v >= 1) || v > 1e30)
+            usage_die(state, "max-ops", "not a number of operations in [1, 1e30]");
+        c->max_ops = v;
+        break;
+    }
     default:
         return ARGP_ERR_UNKNOWN;
     }
@@ -342,6 +355,7 @@ bb_common_init(bb_common *c)
 {
     memset(c, 0, sizeof *c);
     c->solver = BBA_SOLVER_FFT;
+    c->max_ops = BBA_COST_MAX_OPS_DEFAULT;
 }
 
 void
@@ -376,6 +390,19 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
         bb_opt_die(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
         bb_opt_die(opt, "%s is not in [0, 1]", arg);
+    return v;
+}
+
+double
+bb_opt_eps(const char *arg)
+{
+    double v = bb_opt_fraction_closed("empty-prob", arg);
+
+    if (v > 0 && v < BBA_EPS_MIN)
+        bb_opt_die("empty-prob", "'%s' is below 1e-15: EPS moves the answer only to first "
+                   "order, so below 1e-15 it changes nothing a double can hold, while the "
+                   "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
+                   arg);
     return v;
 }
 
@@ -426,6 +453,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
             p->lazy = 1;
         else
             bb_opt_die("policy", "'%s' is not greedy or lazy", arg);
+        p->policy_set = 1;
         return 1;
     }
     if (strcmp(name, "threshold") == 0) {
@@ -447,7 +475,8 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         return 1;
     }
     if (strcmp(name, "empty-prob") == 0) {
-        p->eps = bb_opt_fraction_closed("empty-prob", arg);
+        p->eps = bb_opt_eps(arg);
+        p->eps_set = 1;
         return 1;
     }
     return 0;
@@ -525,8 +554,14 @@ policy_parse(int key, char *arg, struct argp_state *state)
         bb_policy_opt_parse(p, "empty-prob", arg);
         break;
     case ARGP_KEY_END:
+        if (p->threshold_set && p->policy_set && !p->lazy)
+            bb_opt_die("threshold", "greedy draining has no threshold, but --policy greedy "
+                       "was given: drop one of them", NULL);
         if (p->threshold_set && !p->lazy)
             p->lazy = 1; /* a threshold implies lazy draining */
+        if (p->eps_set && !p->lazy)
+            bb_opt_die("empty-prob", "EPS is lazy draining's, but the policy is greedy: add "
+                       "--policy lazy or --threshold, or drop --empty-prob", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

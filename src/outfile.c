@@ -68,6 +68,48 @@ resolve_target(const char *path, struct stat *st)
     return NULL;
 }
 
+/* The temporaries not yet committed or aborted: removed at exit, so that a
+ * run dying between open and commit (another output refused, a failed
+ * write, an error in the computation) leaves nothing behind. */
+#define PENDING_MAX 32
+static bb_out *pending[PENDING_MAX];
+static size_t n_pending;
+
+static void
+pending_cleanup(void)
+{
+    for (size_t i = 0; i < n_pending; i++)
+        if (pending[i]->tmp != NULL)
+            unlink(pending[i]->tmp);
+    n_pending = 0;
+}
+
+static void
+pending_add(bb_out *o)
+{
+    static int registered;
+
+    if (!registered) {
+        atexit(pending_cleanup);
+        registered = 1;
+    }
+    if (n_pending == PENDING_MAX) {
+        unlink(o->tmp);
+        bb_die(BB_EXIT_SOFTWARE, "more than %d output files open at once", PENDING_MAX);
+    }
+    pending[n_pending++] = o;
+}
+
+static void
+pending_remove(const bb_out *o)
+{
+    for (size_t i = 0; i < n_pending; i++)
+        if (pending[i] == o) {
+            pending[i] = pending[--n_pending];
+            return;
+        }
+}
+
 void
 bb_out_open(bb_out *o, const char *path)
 {
@@ -141,11 +183,13 @@ bb_out_open(bb_out *o, const char *path)
         bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(e));
     }
     o->kind = BB_OUT_RENAME;
+    pending_add(o);
 }
 
 void
 bb_out_abort(bb_out *o)
 {
+    pending_remove(o);
     if (o->kind == BB_OUT_STDOUT) {
         memset(o, 0, sizeof *o);
         return;
@@ -159,10 +203,49 @@ bb_out_abort(bb_out *o)
     memset(o, 0, sizeof *o);
 }
 
+/* Flush, fsync and close o; the failing step's name, or NULL. */
+static const char *
+out_finish(bb_out *o, int *e)
+{
+    const char *step = NULL;
+
+    if (fflush(o->fp) != 0 || ferror(o->fp)) {
+        step = "write";
+        *e = errno;
+    } else if (o->kind == BB_OUT_RENAME && fsync(fileno(o->fp)) != 0) {
+        step = "fsync";
+        *e = errno;
+    }
+    if (fclose(o->fp) != 0 && step == NULL) {
+        step = "close";
+        *e = errno;
+    }
+    o->fp = NULL;
+    return step;
+}
+
+static _Noreturn void
+out_fail(bb_out *o, const char *step, int e)
+{
+    char *path = strdup(o->path);
+
+    bb_out_abort(o);
+    bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
+}
+
+static void
+out_done(bb_out *o)
+{
+    pending_remove(o);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
 void
 bb_out_commit(bb_out *o)
 {
-    const char *step = NULL;
+    const char *step;
     int e = 0;
 
     if (o->kind == BB_OUT_STDOUT) {
@@ -170,29 +253,38 @@ bb_out_commit(bb_out *o)
         bb_finish_stdout();
         return;
     }
-    if (fflush(o->fp) != 0 || ferror(o->fp)) {
-        step = "write";
-        e = errno;
-    } else if (o->kind == BB_OUT_RENAME && fsync(fileno(o->fp)) != 0) {
-        step = "fsync";
-        e = errno;
-    }
-    if (fclose(o->fp) != 0 && step == NULL) {
-        step = "close";
-        e = errno;
-    }
-    o->fp = NULL;
+    step = out_finish(o, &e);
     if (step == NULL && o->kind == BB_OUT_RENAME && rename(o->tmp, o->path) != 0) {
         step = "rename";
         e = errno;
     }
-    if (step != NULL) {
-        char *path = strdup(o->path);
+    if (step != NULL)
+        out_fail(o, step, e);
+    out_done(o);
+}
 
-        bb_out_abort(o);
-        bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
+void
+bb_out_commit_all(bb_out *const *outs, size_t n)
+{
+    const char *step;
+    int e = 0;
+
+    /* every file written and closed before any is renamed: a failure
+     * here leaves none of them */
+    for (size_t i = 0; i < n; i++) {
+        if (outs[i]->kind == BB_OUT_STDOUT)
+            continue;
+        if ((step = out_finish(outs[i], &e)) != NULL)
+            out_fail(outs[i], step, e);
     }
-    free(o->tmp);
-    free(o->path);
-    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < n; i++) {
+        if (outs[i]->kind == BB_OUT_STDOUT) {
+            memset(outs[i], 0, sizeof *outs[i]);
+            bb_finish_stdout();
+            continue;
+        }
+        if (outs[i]->kind == BB_OUT_RENAME && rename(outs[i]->tmp, outs[i]->path) != 0)
+            out_fail(outs[i], "rename", errno);
+        out_done(outs[i]);
+    }
 }

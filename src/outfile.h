@@ -18,7 +18,11 @@
  *   a directory, block device  refused (status 73).
  * bb_out_commit flushes and closes (and renames); bb_out_abort discards
  * the temporary (a device or FIFO cannot be unwritten).  Both open and
- * commit exit on failure (status 73 or 74) after removing the temporary. */
+ * commit exit on failure (status 73 or 74) after removing the temporary.
+ * bb_out_commit_all commits several files together: all are written and
+ * closed before the first is renamed, so a failed write leaves none.
+ * A temporary not committed or aborted when the program exits (a later
+ * refusal or failure) is removed at exit.  At most 32 are open at once. */
 enum { BB_OUT_RENAME = 1, BB_OUT_DIRECT, BB_OUT_STDOUT };
 typedef struct {
     FILE *fp;
@@ -29,5 +33,6 @@ typedef struct {
 void bb_out_open(bb_out *o, const char *path);
 void bb_out_commit(bb_out *o);
 void bb_out_abort(bb_out *o);
+void bb_out_commit_all(bb_out *const *outs, size_t n);
 
 #endif

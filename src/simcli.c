@@ -268,6 +268,10 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->time_unit_s = tu;
     b->noise = o->noise;
     b->seed = o->seed;
+    if (o->mode != BBS_BB_PERIODIC && (o->d_min_arg || (o->given & 1u << (OPT_NOISE - OPT_MODE))))
+        bb_die(BB_EXIT_USAGE, "option '%s' applies to --mode periodic only, and the mode is "
+               "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
+               bb_sim_mode_name(o->mode));
     if (o->mode == BBS_BB_ONOFF)
         b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {

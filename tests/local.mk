@@ -182,6 +182,13 @@ tests_gen_darshan_SOURCES = tests/gen_darshan.c
 tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
 
+# The hostile-input corpus: one file per class of problem (docs/bounds.md).
+HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/nonanswer.sh \
+	tests/hostile/written.sh tests/hostile/silent.sh tests/hostile/readonce.sh \
+	tests/hostile/messages.sh
+TESTS += tests/cli_hostile_corpus.sh tests/cli_property.sh
+EXTRA_DIST += tests/cli_hostile_corpus.sh tests/cli_property.sh $(HOSTILE_CASES)
+
 # Every command's --json against its documented schema (docs/json/).
 check_PROGRAMS += tests/jschema
 tests_jschema_SOURCES = tests/jschema.c

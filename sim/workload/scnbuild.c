@@ -3,7 +3,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "bb_error.h"
+#include "network/route.h"
+#include "storage/failure.h"
 #include "workload/models.h"
 #include "workload/scnbuild.h"
 #include "workload/tracegen.h"
@@ -80,4 +86,120 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->seed = s->seed;
     c->horizon_s = s->horizon_s;
     c->fail = s->fail;
+}
+
+/* One term of an estimate: add it, and keep it as the largest so far. */
+static void
+cost_term(bbs_scenario_cost *c, double *top, double v, const char *change, const char *fmt,
+          ...) __attribute__((format(printf, 5, 6)));
+
+static void
+cost_term(bbs_scenario_cost *c, double *top, double v, const char *change, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!(v > 0))
+        return;
+    c->events += v;
+    if (!(v > *top))
+        return;
+    *top = v;
+    va_start(ap, fmt);
+    vsnprintf(c->what, sizeof c->what, fmt, ap);
+    va_end(ap);
+    snprintf(c->change, sizeof c->change, "%s", change);
+}
+
+/* A model job's iterations, its operations per rank and iteration (at
+ * least), and its bytes written to or read from the buffers. */
+static double
+model_iterations(const bbs_model *m, double *ops_per_rank_iter)
+{
+    *ops_per_rank_iter = 1;
+    if (m->kind == BBS_MODEL_NEKBONE) {
+        double orders = m->p_step > 0 ? floor((double)(m->p_end - m->p_begin) / m->p_step) + 1
+                                      : 1;
+
+        *ops_per_rank_iter = 2;
+        return (orders > 1 ? orders : 1) * (double)m->cg_iterations;
+    }
+    return (double)m->iterations;
+}
+
+static double
+model_io_bytes(const bbs_model *m, int ranks)
+{
+    if (m->kind == BBS_MODEL_CHECKPOINT)
+        return (double)m->iterations * m->total_bytes;
+    if (m->kind == BBS_MODEL_COSMOFLOW)
+        return (double)m->iterations * (double)ranks * m->read_bytes;
+    return 0;
+}
+
+void
+bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
+{
+    double top = 0, io = 0, net = 0, T = 0;
+    const bbs_exec_failures *f = &s->fail;
+
+    c->ops = c->bytes = c->events = 0;
+    c->what[0] = c->change[0] = '\0';
+    for (int j = 0; j < s->njobs; j++) {
+        const bbs_scn_job *sj = &s->jobs[j];
+        double k, it, ops, t;
+
+        if (sj->trace)
+            continue;
+        it = model_iterations(&sj->model, &k);
+        ops = (double)sj->ranks * it * k;
+        c->ops += ops;
+        cost_term(c, &top, isfinite(s->horizon_s) ? 0 : ops, "the job's iterations or ranks",
+                  "%.3g operations of job '%s' (%d ranks x %.6g iterations)", ops, sj->name,
+                  sj->ranks, it);
+        io += model_io_bytes(&sj->model, sj->ranks);
+        net += model_io_bytes(&sj->model, sj->ranks) + bbs_model_p2p_bytes(&sj->model,
+                                                                            sj->ranks);
+        t = sj->start_s + it * sj->model.compute_s;
+        if (t > T)
+            T = t;
+    }
+    c->bytes = c->ops * (double)sizeof(bbs_op);
+    if (isfinite(s->horizon_s)) {
+        /* the run stops at the horizon: what it transfers is not bounded
+         * below, its length is */
+        io = net = 0;
+        if (T > s->horizon_s)
+            T = s->horizon_s;
+    }
+    if (s->piece_bytes > 0 && s->piece_threads > 0)
+        cost_term(c, &top, io / s->piece_bytes, "[storage] piece",
+                  "%.3g pieces of %.4g bytes ([storage] piece)", io / s->piece_bytes,
+                  s->piece_bytes);
+    if (s->chunk_bytes > 0 && s->pfs_bw_Bps > 0)
+        cost_term(c, &top, io / s->chunk_bytes, "[storage] chunk",
+                  "%.3g drain chunks of %.4g bytes ([storage] chunk)", io / s->chunk_bytes,
+                  s->chunk_bytes);
+    if (s->routing == BBS_NET_ROUTE_ADAPTIVE && s->route_piece_bytes > 0)
+        cost_term(c, &top, net / s->route_piece_bytes, "[topology] route_piece",
+                  "%.3g routed pieces of %.4g bytes ([topology] route_piece)",
+                  net / s->route_piece_bytes, s->route_piece_bytes);
+    if (nbb > 0 && f->node_mttf_s > 0 && T > 0) {
+        bbs_arrhenius a = { 1.0 / f->node_mttf_s, f->ea_eV, f->tref_C };
+        double t0 = 0, h, n;
+        bbs_temp_series ts = { 1, &t0, &f->temp_C };
+
+        h = bbs_arrhenius_hazard(&a, &ts, 0, T);
+        n = 2.0 * nbb * h / (1.0 + h * f->mttr_s / T);
+        cost_term(c, &top, n, "[failures] mttf or mttr",
+                  "%.3g node failures and repairs over %.4g s ([failures] mttf)", n, T);
+    }
+    if (nbb > 0 && f->drive_scale_s > 0 && f->drive_shape > 0 && T > 0) {
+        bbs_weibull w = { f->drive_shape, f->drive_scale_s };
+        double h = bbs_weibull_cum_hazard(&w, f->drive_age_s + T)
+                   - bbs_weibull_cum_hazard(&w, f->drive_age_s), n;
+
+        n = 2.0 * nbb * h / (1.0 + h * f->mttr_s / T);
+        cost_term(c, &top, n, "[failures] drive_scale or mttr",
+                  "%.3g drive failures and repairs over %.4g s ([failures] drive_scale)", n, T);
+    }
 }

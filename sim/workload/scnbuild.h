@@ -24,6 +24,31 @@
 int bbs_scenario_build(const bbs_scenario *s, bbs_vef *const *vef, bbs_sizedist *const *sizes,
                        uint64_t unit, bbs_wl **out, char *err);
 
+/* What a scenario's run will cost, from its keys alone (nothing built). */
+typedef struct {
+    double ops;        /* operations the model jobs generate: at least one per
+                          rank and iteration (MILC, Checkpoint, Cosmoflow), two
+                          per rank and CG iteration (Nekbone); trace jobs are
+                          bounded by their own generators and not counted */
+    double bytes;      /* memory those operations hold (ops x sizeof(bbs_op)) */
+    double events;     /* engine events: one per operation, per piece of a
+                          buffer request (piece), per routed piece of a
+                          transfer (route_piece, adaptive routing), per drain
+                          chunk (chunk), and two per failure and repair of a
+                          buffer node over the shortest run the jobs allow
+                          (their start plus iterations x compute) */
+    char what[160];    /* the largest term, in words */
+    char change[96];   /* the keys that shrink it */
+} bbs_scenario_cost;
+
+/* bbs_scenario_estimate: the cost of running s once, before anything is
+ * built: lower bounds from its keys (the jobs' iterations, sizes and
+ * times, piece, route_piece, chunk, the failure laws over the run), so
+ * that a run refused on it is certainly over the bound.  nbb: buffer
+ * nodes of the topology (failures); horizon: s->horizon_s caps the run.
+ * O(jobs). */
+void bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c);
+
 /* bbs_scenario_exec_config: c initialised (bbs_exec_config_init) and set
  * from s: routing, message and packet sizes, the burst-buffer
  * architecture, capacity, draining, PFS bandwidth, seed, horizon and

@@ -59,8 +59,8 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "an integer >= 1";
         ok = parse_int(value, &m->iterations) == BB_OK && m->iterations >= 1 ? BB_OK : BB_EINVAL;
     } else if (IS("compute", || 1)) {
-        what = "a time >= 0 (" BB_TIME_UNITS ")";
-        ok = bb_unit_seconds(value, &m->compute_s);
+        what = "a time in " BB_SIM_TIME_RANGE " (" BB_TIME_UNITS ")";
+        ok = bb_unit_sim_seconds(value, &m->compute_s);
     } else if (IS("msg_bytes", || k == BBS_MODEL_MILC)) {
         what = "a size >= 0 (" BB_SIZE_UNITS ")";
         ok = bb_unit_bytes(value, &m->msg_bytes);
@@ -105,8 +105,8 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "a time >= 0 (" BB_TIME_UNITS ")";
         ok = bb_unit_seconds(value, &m->mtti_s);
     } else if (IS("delta", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a time >= 0 (" BB_TIME_UNITS ")";
-        ok = bb_unit_seconds(value, &m->delta_s);
+        what = "a time in " BB_SIM_TIME_RANGE " (" BB_TIME_UNITS ")";
+        ok = bb_unit_sim_seconds(value, &m->delta_s);
     } else if (IS("read_bytes", || k == BBS_MODEL_COSMOFLOW)) {
         what = "a size >= 0 (" BB_SIZE_UNITS ")";
         ok = bb_unit_bytes(value, &m->read_bytes);
@@ -207,9 +207,9 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
             ok = BB_OK;
         }
     } else if (KEY("query_time", BBS_TJ_GRAPH500)) {
-        what = "a time >= 0 (" BB_TIME_UNITS ")";
+        what = "a time in " BB_SIM_TIME_RANGE " (" BB_TIME_UNITS ")";
         double v;
-        ok = bb_unit_seconds(value, &v);
+        ok = bb_unit_sim_seconds(value, &v);
         if (ok == BB_OK)
             j->g.tq_s = v;
     } else if (KEY("signal_bytes", BBS_TJ_GRAPH500)) {
@@ -246,8 +246,8 @@ bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
             j->f.size_min = lo, j->f.size_max = hi;
     } else if (KEY("pause", BBS_TJ_FILELOAD)) {
         double lo, hi;
-        what = "a time or MIN:MAX times";
-        ok = range(value, bb_unit_seconds, &lo, &hi);
+        what = "a time or MIN:MAX times in " BB_SIM_TIME_RANGE;
+        ok = range(value, bb_unit_sim_seconds, &lo, &hi);
         if (ok == BB_OK)
             j->f.pause_min = lo, j->f.pause_max = hi;
     } else if (KEY("mode", BBS_TJ_FILELOAD)) {

@@ -41,7 +41,7 @@ choice(const char *val, const char *a, const char *b)
 }
 
 #define NOT_SIZE "not a size >= 0 (" BB_SIZE_UNITS ")"
-#define NOT_TIME "not a time >= 0 (" BB_TIME_UNITS ")"
+#define NOT_TIME "not a time in " BB_SIM_TIME_RANGE " (" BB_TIME_UNITS ")"
 
 static const char *const sec_names[] = { "", "topology", "storage", "placement", "run", "job",
                                          "failures" };
@@ -149,7 +149,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "hdd"))
             return copy_str(s->hdd, sizeof s->hdd, val) ? BAD("too long") : BB_OK;
         if (!strcmp(key, "capacity"))
-            return bb_unit_bytes(val, &s->capacity_bytes) ? BAD(NOT_SIZE) : BB_OK;
+            return bb_unit_bytes(val, &s->capacity_bytes) || !(s->capacity_bytes > 0)
+                       ? BAD("not a size > 0 (" BB_SIZE_UNITS "; leave the key out for the "
+                             "device's own capacity)") : BB_OK;
         if (!strcmp(key, "ssd_threshold"))
             return bb_unit_bytes(val, &s->ssd_threshold_bytes) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "pfs_bandwidth"))
@@ -204,8 +206,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return BB_OK;
         }
         if (!strcmp(key, "horizon"))
-            return bb_unit_seconds(val, &s->horizon_s) || !(s->horizon_s > 0)
-                       ? BAD("not a time > 0 (" BB_TIME_UNITS ")") : BB_OK;
+            return bb_unit_sim_seconds(val, &s->horizon_s) || !(s->horizon_s > 0)
+                       ? BAD("not a time in (0, 1e9 s] (" BB_TIME_UNITS ")") : BB_OK;
         if (!strcmp(key, "allreduce"))
             return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub) : (s->allreduce_algo = k, BB_OK);
         return bb_seterr(err, BB_EDATA,
@@ -238,7 +240,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
             return bb_parse_long_in(val, 1, 100000000, &l) ? BAD("not an integer >= 1")
                                                            : (jb->alloc_line = (int)l, BB_OK);
         if (!strcmp(key, "start"))
-            return bb_unit_seconds(val, &jb->start_s) ? BAD(NOT_TIME) : BB_OK;
+            return bb_unit_sim_seconds(val, &jb->start_s) ? BAD(NOT_TIME) : BB_OK;
         if (!strcmp(key, "allreduce"))
             return bbs_coll_algo_parse(val, &k, sub) ? BAD(sub)
                                                      : (jb->allreduce_algo = k, BB_OK);
@@ -270,7 +272,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                 double v, *dst = (double *)((char *)f + fk[i].off);
                 if (fk[i].time) {
                     if (bb_unit_seconds(val, &v))
-                        return BAD(NOT_TIME);
+                        return BAD("not a time >= 0 (" BB_TIME_UNITS ")");
                 } else {
                     if (bb_num_full(val, &v) != BB_NUM_OK
                         || (fk[i].lo == 0 ? !(v >= 0) : !(v > fk[i].lo)))

@@ -286,6 +286,14 @@ file_qty(int (*parse)(const char *, bb_qty *, char *, size_t), const char *s, do
 
 int bb_unit_bytes(const char *s, double *v) { return file_qty(bb_parse_size, s, v); }
 int bb_unit_seconds(const char *s, double *v) { return file_qty(bb_parse_duration, s, v); }
+
+int
+bb_unit_sim_seconds(const char *s, double *v)
+{
+    int rc = bb_unit_seconds(s, v);
+
+    return rc != 0 || *v > BB_SIM_TIME_MAX ? -1 : 0;
+}
 int bb_unit_Bps(const char *s, double *v) { return file_qty(bb_parse_rate, s, v); }
 
 double

@@ -47,6 +47,13 @@ int bb_parse_long_in(const char *s, long lo, long hi, long *v);
 int bb_unit_bytes(const char *s, double *v);
 int bb_unit_seconds(const char *s, double *v);
 int bb_unit_Bps(const char *s, double *v);
+/* bb_unit_sim_seconds: a time of the simulated system (scenario and trace
+ * keys): bb_unit_seconds, and at most BB_SIM_TIME_MAX, the clock time up
+ * to which the event engine's double still resolves 0.25 us (beyond it a
+ * transfer of many gigabytes takes no time at all). */
+#define BB_SIM_TIME_MAX 1e9
+#define BB_SIM_TIME_RANGE "[0, 1e9 s]"
+int bb_unit_sim_seconds(const char *s, double *v);
 #define BB_SIZE_UNITS "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
 #define BB_TIME_UNITS "ns, us, ms, s, min, h, d"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "grid.h"
 #include "sweeprun.h"
 
 /* The smallest extra bandwidth k (quanta) above B with Pr(load > B + k) <=
@@ -149,6 +150,7 @@ curves(bb_report *r)
     }
     /* A point the solver cannot do (a lazy chain at an extreme threshold,
      * say) is left out of the plots and named, not fatal to the report. */
+    bb_grid_cost(ctx->opt, r->pts, r->npts);
     rc = bb_sweep_run(r->pts, r->npts, r->o.threads, NULL, NULL, r->out, err);
     if (rc != BB_OK && rc != BB_ENOMEM) {
         for (size_t i = 0; i < r->npts; i++)

@@ -1,0 +1,206 @@
+/* cost.c: the cost of an analytic question before it is solved (cost.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "bb_error.h"
+#include "cost.h"
+#include "effbw.h"
+#include "onoff.h"
+
+/* The damped power steps that relax the ON/OFF chain's slowest phase mode
+ * to the residual target tol (cost.h). */
+static double
+slowest_class(const bba_onoff *o)
+{
+    double worst = 1;
+
+    for (size_t c = 0; c < o->n_classes; c++) {
+        double t = o->L[c] * (1.0 - o->p[c]);
+
+        if (t > worst)
+            worst = t;
+    }
+    return worst;
+}
+
+/* log E[e^(t (X - B))] of the load law d, as a log-sum-exp. */
+static double
+excess_lmgf(const bba_model *m, const double *d, double t)
+{
+    double mx = -INFINITY, s = 0;
+
+    for (long k = 0; k <= m->M; k++)
+        if (d[k] > 0 && t * (double)(k - m->B) > mx)
+            mx = t * (double)(k - m->B);
+    for (long k = 0; k <= m->M; k++)
+        if (d[k] > 0)
+            s += d[k] * exp(t * (double)(k - m->B) - mx);
+    return mx + log(s);
+}
+
+/* theta*, per quantum, of the Bernoulli chain: the positive root of
+ * log sum_k dist[k] e^(theta (k - B)) = 0 (Chernoff; Cramer-Lundberg),
+ * by bisection on the log-sum-exp.  0 when there is none (E >= B) and
+ * INFINITY when no load exceeds B. */
+static double
+decay_bernoulli(const bba_model *m)
+{
+    const double *d = m->dist0 ? m->dist0 : m->dist;
+    double lo = 0, hi = 1;
+    long top = -1;
+
+    for (long k = m->M; k > m->B; k--)
+        if (d[k] > 0) {
+            top = k;
+            break;
+        }
+    if (top < 0)
+        return INFINITY;
+    if (!(m->mom.mean < (double)m->B))
+        return 0;
+    while (!(excess_lmgf(m, d, hi) > 0 || hi > 1e6)) {   /* bracket the root */
+        lo = hi;
+        hi *= 2;
+    }
+    for (int it = 0; it < 100 && hi - lo > 1e-13 * hi; it++) {
+        double t = 0.5 * (lo + hi);
+
+        if (excess_lmgf(m, d, t) > 0)
+            hi = t;
+        else
+            lo = t;
+    }
+    return 0.5 * (lo + hi);
+}
+
+double
+bba_cost_decay(const bba_model *m)
+{
+    double theta;
+    char err[BB_ERRLEN];
+
+    if (m->onoff == NULL)
+        return decay_bernoulli(m);
+    return bba_effbw_decay(m->onoff, &theta, err) == BB_OK ? theta : 0;
+}
+
+void
+bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c)
+{
+    bba_cost_eval_decay(m, S, so, so->kind == BBA_SOLVER_FFT && m->onoff == NULL
+                                      ? bba_cost_decay(m) : 0, c);
+}
+
+void
+bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
+                    bba_cost *c)
+{
+    double N = (double)S + (double)m->M + 1.0;
+    double w = (double)(m->B > m->M - m->B ? m->B : m->M - m->B) + 1.0;
+    double gth = ((double)S + 1.0) * w * w;   /* banded GTH (cost.h) */
+
+    c->S_quanta = (double)S;
+    c->states = N;
+    c->evaluations = 1;
+    c->power_steps = 0;
+    c->burst_units = 0;
+    if (m->onoff != NULL) {
+        const bba_onoff *o = m->onoff;
+        double sr = 0;
+
+        for (size_t k = 0; k < o->n_classes; k++)
+            sr += o->N[k] + 1;
+        c->states = ((double)S + 1.0) * (double)o->n_phases;
+        c->burst_units = slowest_class(o);
+        c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13))
+                         * c->burst_units;
+        c->ops = c->power_steps * ((double)S + 1.0)
+                 * ((double)o->n_phases * ((double)o->M0 + 1.0 + sr) + (double)o->M + 1.0);
+        return;
+    }
+    switch (so->kind) {
+    case BBA_SOLVER_FFT:
+        c->ops = BBA_COST_FFT_STEPS * 5.0 * N * log2(N + 1.0);
+        if (!so->no_fallback && !(theta * (double)S < BBA_COST_UNDERFLOW))
+            /* GMRES stalls where the idle fraction underflows, and banded
+             * GTH answers */
+            c->ops += gth;
+        break;
+    case BBA_SOLVER_BANDED:
+        c->ops = gth;
+        break;
+    default:
+        c->ops = N * w;
+        break;
+    }
+}
+
+void
+bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
+                const bba_solver_opts *so, bba_cost *c)
+{
+    double theta, S, span, evals;
+
+    theta = bba_cost_decay(m);
+    if (!(theta > 0) || !isfinite(theta) || !(target > 0 && target < 1)) {
+        bba_cost_eval(m, 0, so, c);
+        return;
+    }
+    S = log(1.0 / target) / theta;
+    if (ps->lazy && ps->threshold_frac < 1)
+        S /= 1.0 - ps->threshold_frac;
+    else if (ps->lazy)
+        S *= 4;   /* the search stops when doubling no longer helps */
+    span = (double)(m->B > m->M - m->B ? m->B : m->M - m->B);
+    evals = 6 + (S > span ? 2.0 * log2(S / span) : 0);
+    bba_cost_eval_decay(m, S < 9e18 ? (long)S : (long)9e18, so, theta, c);
+    c->S_quanta = S;
+    c->evaluations = (int)evals;
+    c->ops *= evals;
+}
+
+int
+bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char *what,
+               char *err)
+{
+    if (!(max_ops > 0) || c->ops <= max_ops)
+        return BB_OK;
+    if (c->power_steps > 0)
+        return bb_seterr(err, BB_ETOOBIG,
+                         "%s would take about %.2g operations (%d solve%s of the ON/OFF chain at "
+                         "up to %.3g quanta, %.3g states, each %.3g power steps to relax bursts "
+                         "of up to %.3g time units), more than the bound of %.3g: use a coarser "
+                         "--time-unit (bursts of fewer units) or --model fluid, or raise "
+                         "--max-ops", what, c->ops, c->evaluations,
+                         c->evaluations == 1 ? "" : "s", c->S_quanta, c->states,
+                         c->power_steps, c->burst_units, max_ops);
+    (void)m;
+    return bb_seterr(err, BB_ETOOBIG,
+                     "%s would take about %.2g operations (%d solve%s at up to %.3g quanta, "
+                     "%.3g states), more than the bound of %.3g: lower --resolution, raise "
+                     "--target-idle or lower --threshold (a lazy buffer sized over its greedy "
+                     "part only), or raise --max-ops", what, c->ops, c->evaluations,
+                     c->evaluations == 1 ? "" : "s", c->S_quanta, c->states, max_ops);
+}
+
+int
+bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
+                const bba_solver_opts *so, long R, long R_max, char *err)
+{
+    bba_cost c;
+    double levels = 1;
+    char what[200];
+
+    if (!(so->max_ops > 0))
+        return BB_OK;
+    bba_cost_search(m, target, ps, so, &c);
+    for (long r = R; r < R_max; r *= 2)
+        levels = 2 * levels + 1;
+    c.ops *= levels;
+    snprintf(what, sizeof what, "settling the resolution (a size search at R = %ld, %ld, ... "
+             "up to %ld; --resolution R answers at R alone)", R, 2 * R, R_max);
+    return bba_cost_check(m, &c, so->max_ops, what, err);
+}

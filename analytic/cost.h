@@ -1,0 +1,98 @@
+/* cost.h: what an analytic question will cost, estimated before any
+ * stationary solve, so that a question too large for the machine is
+ * refused at once (BB_ETOOBIG, naming what to change) instead of running
+ * for hours or until memory runs out.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The unit is one multiply-add.  One evaluation at buffer size S:
+ *  - the FFT solver (fftwh.h): BBA_COST_FFT_STEPS GMRES steps (it takes
+ *    8 to 12 where it converges; its bound, krylov_max_iter, is no
+ *    estimate), each an FFT convolution of N = S + M + 1 points, 5 N log2
+ *    N; plus, at sizes where the idle fraction exp(-theta* S) underflows
+ *    (theta* S >= BBA_COST_UNDERFLOW) and GMRES stalls, its banded GTH
+ *    fallback (measured on the default workload: 230468 states, 23 s of
+ *    banded GTH after GMRES gave up);
+ *  - banded GTH (stationary.h): (S + 1) w^2, w = max(B, M - B) + 1 the
+ *    band, the overflow states censored (an upper bound on its
+ *    (S + 1) B (M - B) that tracks time better: measured on the default
+ *    workload, 230468 states at R = 100, 8.3e10, 23 s of CPU; its report
+ *    at --points 5 --solver banded, R = 800, 36 solves up to 2160 quanta,
+ *    1.1e12 in all, 123 s);
+ *  - UMFPACK and Gauss-Seidel: N w (one sweep; UMFPACK's fill is its own
+ *    memory estimate's business);
+ *  - the ON/OFF chain (onoff.h): the damped power steps that relax its
+ *    slowest phase, ln(1/tol) L (1 - p) of them for the class with the
+ *    longest bursts (L time units, Pr(ON) = p: the phase mode decays at
+ *    1 - 1/(L (1 - p)) per step), each (S + 1) P (M0 + 1 + sum_c (N_c + 1))
+ *    plus (S + 1) W, W = M + 1 the level chain's band: the smoothing is
+ *    raised to the cost of one banded level solve, so the level solves
+ *    cost about as much per step (measured: 2 classes of 2 to 90-unit
+ *    bursts, 4 to 5 x 10^9 of these operations per second, as the FFT
+ *    path's).
+ * A size search: the size it will reach, from the large-deviation decay
+ * rate theta* of the idle fraction (Chernoff for the Bernoulli chain,
+ * effective bandwidths for the ON/OFF chain, effbw.h), S ~ ln(1/target) /
+ * theta*, over the greedy part 1 - f of the buffer under a lazy threshold
+ * f; evaluations 2 log2(S / max(B, M - B)) + 6 (sizing.h), each at most
+ * the cost at S.  These are estimates, not bounds: good to a small factor
+ * where the searches behave as sizing.h says, which is what the refusal
+ * needs (runs beyond it are orders of magnitude beyond). */
+#ifndef BBSIZE_ANALYTIC_COST_H
+#define BBSIZE_ANALYTIC_COST_H
+
+#include "sizing.h"
+
+/* The default bound on one question's multiply-adds (minutes). */
+#define BBA_COST_MAX_OPS_DEFAULT 1e12
+/* GMRES steps an FFT solve is costed at (a few times what it takes). */
+#define BBA_COST_FFT_STEPS 30.0
+/* theta* S beyond which the idle fraction underflows (ln 1e-308). */
+#define BBA_COST_UNDERFLOW 708.0
+
+typedef struct {
+    double ops;          /* multiply-adds of the whole question */
+    double S_quanta;     /* the largest size it solves at */
+    double states;       /* of the largest chain */
+    int evaluations;     /* stationary solves expected */
+    double power_steps;  /* ON/OFF chain: damped power steps per solve (0
+                            for the other models) */
+    double burst_units;  /* ON/OFF chain: the slowest class's L (1 - p) */
+} bba_cost;
+
+/* bba_cost_eval: one evaluation of m at size S (quanta) with solver so.
+ * O(M x 100) (the decay rate, for the FFT solver's fallback). */
+void bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c);
+
+/* bba_cost_decay: theta*, the decay rate per quantum of m's idle fraction
+ * with the size (0: none, E >= B; INFINITY: no load exceeds B).
+ * O(M x 100).  bba_cost_eval_decay: bba_cost_eval with it given, O(1),
+ * for many sizes of one model. */
+double bba_cost_decay(const bba_model *m);
+void bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
+                         bba_cost *c);
+
+/* bba_cost_search: bba_size_min on m for target under ps.  O(M x 100)
+ * (the decay rate by bisection).  When no size is reachable by the
+ * estimate (E >= B, or a lazy threshold at the whole buffer), the search
+ * refuses or stops early on its own and the cost is one evaluation. */
+void bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
+                     const bba_solver_opts *so, bba_cost *c);
+
+/* bba_cost_settle: BB_OK when settling the resolution fits max_ops: a
+ * size search (bba_cost_search) at each of R, 2R, ... up to R_max, the
+ * worst case, each costing twice the one before (S and M double with R);
+ * else BB_ETOOBIG naming --resolution (give one: no settling) and the
+ * rest as bba_cost_check.  m is the model at R. */
+int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
+                    const bba_solver_opts *so, long R, long R_max, char *err);
+
+/* bba_cost_check: BB_OK when c->ops <= max_ops (0: no bound), else
+ * BB_ETOOBIG with a message saying what would be solved ("what", e.g.
+ * "the size search") and what shrinks it: a coarser --time-unit or the
+ * fluid model for ON/OFF bursts, a lower --resolution, a larger
+ * --target-idle or lower --threshold for a search, or --max-ops.  m is
+ * not read (may be NULL). */
+int bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char *what,
+                   char *err);
+
+#endif
