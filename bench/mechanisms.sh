@@ -23,6 +23,15 @@
 #   +routepiece route_piece = 256KiB (adaptive routing only)
 #   +vcprio     vc_priority = on (strict virtual-channel priority; every
 #               variant before it sets vc_priority = off)
+#   +chunklat   the preset's link latencies, one 4-KiB chunk per link
+#               (dragonfly-dally's defaults on kronos-union; every variant
+#               before it sets cn_delay, local_delay, global_delay = 0)
+#   +portdelay  router_delay_per_packet = on (a router's ports busy 100 ns
+#               per packet; before: off)
+#   +chanqueue  queue = channel (the M/D/1 wait per port and channel;
+#               before: queue = flow, per flow)
+#   +groupvc    vc_scheme = group (kronos-union's channels; before:
+#               legacy): the shipped scenarios as they are
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
 # Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
@@ -83,8 +92,10 @@ report() {
     done
 }
 
+K="cn_delay=0 local_delay=0 global_delay=0 router_delay_per_packet=off queue=flow"
+K1="vc_scheme=legacy"
 L="compute_per_group=0 store_forward=off"
-N=vc_priority=off
+N="vc_priority=off $K $K1"
 O="piece_threads=0 send_overhead=0 copy_per_byte=0 backpressure=off $L"
 variant none injection=concurrent packet=0 piece=0 pieces_in_flight=1 $O route_piece=0 $N
 variant fcfs injection=fcfs packet=0 piece=0 pieces_in_flight=1 $O route_piece=0 $N
@@ -100,11 +111,16 @@ variant terminals injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
     compute_per_group=30 store_forward=off route_piece=0 $N
 variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
 variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB $N
-variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O vc_priority=on
+variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O vc_priority=on $K $K1
+variant chunklat injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
+    router_delay_per_packet=off queue=flow $K1
+variant portdelay injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O queue=flow $K1
+variant chanqueue injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $K1
+variant groupvc injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
 for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \
-        routepiece vcprio}; do
+        routepiece vcprio chunklat portdelay chanqueue groupvc}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done

@@ -16,26 +16,36 @@
 #include "scnmode.h"
 #include "scnrun.h"
 
-enum { OPT_SCENARIO = 0x3100 };
+enum { OPT_SCENARIO = 0x3100, OPT_REPLICAS };
+
+/* compare: at most this many scenarios (the alone ones and the mix) and
+ * replicas */
+#define CMP_FILES 16
+#define CMP_REPLICAS_MAX 1000
 
 typedef struct {
-    const char *files[2];
+    const char *files[CMP_FILES];
     int nfiles;
     int compare;
+    int replicas;       /* compare --replicas (0: not given, one run each) */
     bb_outopts out;     /* the output child: --csv, --json, --quiet */
     bb_runopts run;     /* the runs child: --seed */
 } scn_args;
 
-static const struct argp_option scn_options[] = {
-    { "scenario", OPT_SCENARIO, "FILE", 0, "the scenario file (bbsize-scenario(5))", 0 },
+static const struct argp_option cmp_options[] = {
+    { "scenario", OPT_SCENARIO, "FILE", 0, "a scenario file (bbsize-scenario(5))", 0 },
+    { "replicas", OPT_REPLICAS, "N", 0,
+      "run every scenario N times (1 to 1000), replica i with the random streams of unit i "
+      "(adaptive routing's draws, the send jitter), and give each slowdown's mean, standard "
+      "deviation, minimum and maximum", 0 },
+    { "replications", 0, NULL, OPTION_ALIAS, NULL, 0 },
     { 0 }
 };
 
-/* --seed overrides the scenario's [run] seed; --csv prints the tables as
+/* --seed overrides the scenarios' [run] seed; --csv prints the tables as
  * CSV (one header line per table), --json one JSON object; --quiet: no run
- * statistics on stderr; --threads 1 runs ALONE.ini, then MIX.ini,
- * otherwise both at once when there are two cores (the results do not
- * change). */
+ * statistics on stderr; --threads N: at most N runs at once (0, the
+ * default: one per core; the results do not change). */
 static const struct argp_child cmp_children[] = {
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_THREADS), 0, NULL, 0 },
@@ -54,13 +64,21 @@ scn_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_SCENARIO:
     case ARGP_KEY_ARG:
-        if (a->nfiles >= (a->compare ? 2 : 1))
-            argp_error(state, "too many scenario files");
+        if (a->nfiles >= (a->compare ? CMP_FILES : 1))
+            argp_error(state, "too many scenario files (at most %d)", a->compare ? CMP_FILES : 1);
         a->files[a->nfiles++] = arg;
         break;
+    case OPT_REPLICAS: {
+        long n;
+        if (bb_parse_long_in(arg, 1, CMP_REPLICAS_MAX, &n))
+            argp_error(state, "--replicas '%s': not an integer in 1..%d", arg, CMP_REPLICAS_MAX);
+        a->replicas = (int)n;
+        break;
+    }
     case ARGP_KEY_END:
-        if (a->nfiles != (a->compare ? 2 : 1))
-            argp_error(state, a->compare ? "give ALONE.ini and MIX.ini" : "give a scenario file");
+        if (a->compare ? a->nfiles < 2 : a->nfiles != 1)
+            argp_error(state, a->compare ? "give ALONE.ini [ALONE2.ini ...] and MIX.ini"
+                                         : "give a scenario file");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -68,46 +86,83 @@ scn_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-/* scn_job: a scenario to run; after scn_run (R's simulation, timed into
- * R->wall_s) its status, with a message in err. */
+/* scn_job: one run of a loaded scenario R with the random streams of unit
+ * unit (R's workload, or one built for the unit when its jobs draw), its
+ * result into *res; after run_one, its wall time and status, with a
+ * message in err. */
 typedef struct {
-    bb_scn_run *R;
+    const bb_scn_run *R;
+    uint64_t unit;
+    bbs_exec_result *res;
+    double wall_s;
     int rc;
     char err[BB_ERRLEN];
 } scn_job;
 
-static void *
-scn_run(void *arg)
+static void
+run_one(scn_job *j)
 {
-    scn_job *j = arg;
     struct timespec t0, t1;
+    bbs_exec_config c = j->R->cfg;
+    bbs_wl *own = NULL;
 
+    c.unit = j->unit;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    j->rc = bbs_exec_run(j->R->w, &j->R->cfg, &j->R->res, j->err);
+    if (j->unit > 0 && j->R->random_wl)
+        j->rc = bb_scn_build(j->R, j->unit, &own, j->err);
+    if (j->rc == BB_OK)
+        j->rc = bbs_exec_run(own ? own : j->R->w, &c, j->res, j->err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    j->R->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    return NULL;
+    bbs_wl_free(own);
+    j->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
-/* scn_exec: run the n (1 or 2) scenarios, side by side on two threads when
- * allowed and there are two cores; dies with the first one's error (in
- * the order given, whatever finished first). */
-static void
-scn_exec(bb_scn_run *R, int n, int threads)
-{
-    scn_job j[2] = { { &R[0], 0, "" }, { n > 1 ? &R[1] : NULL, 0, "" } };
-    pthread_t tid;
-    int side = n > 1 && threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1
-               && pthread_create(&tid, NULL, scn_run, &j[1]) == 0;
+/* The runs of a command, taken in order by its threads. */
+typedef struct {
+    scn_job *jobs;
+    int n, next;
+    pthread_mutex_t mu;
+} scn_pool;
 
-    scn_run(&j[0]);
-    if (side)
-        pthread_join(tid, NULL);
-    else if (n > 1 && j[0].rc == BB_OK)
-        scn_run(&j[1]);
+static void *
+pool_worker(void *arg)
+{
+    scn_pool *p = arg;
+
+    for (;;) {
+        int i;
+        pthread_mutex_lock(&p->mu);
+        i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->n)
+            return NULL;
+        run_one(&p->jobs[i]);
+    }
+}
+
+/* scn_exec: the n runs on up to `threads` threads (0: every core); the
+ * results do not depend on how many; dies with the first failed run's
+ * error in the order given, whatever finished first. */
+static void
+scn_exec(scn_job *jobs, int n, int threads)
+{
+    scn_pool p = { jobs, n, 0, PTHREAD_MUTEX_INITIALIZER };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = threads > 0 ? threads : cores > 1 ? (int)cores : 1, started = 0;
+    pthread_t tid[64];
+
+    if (nt > n)
+        nt = n;
+    if (nt > 64)
+        nt = 64;
+    while (started < nt - 1 && pthread_create(&tid[started], NULL, pool_worker, &p) == 0)
+        started++;
+    pool_worker(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
     for (int i = 0; i < n; i++)
-        if (j[i].rc != BB_OK)
-            bb_die(bb_exit_status(j[i].rc), "%s: %s", R[i].s.source, j[i].err);
+        if (jobs[i].rc != BB_OK)
+            bb_die(bb_exit_status(jobs[i].rc), "%s: %s", jobs[i].R->s.source, jobs[i].err);
 }
 
 static const char *
@@ -119,19 +174,30 @@ place_name(const bbs_scenario *s)
 static json_t *
 job_json(const bbs_scn_job *sj, const bbs_exec_job_result *J)
 {
-    return json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
-                     "s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}",
-                     "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks", sj->ranks,
-                     "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
-                     "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
-                     "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
-                     "bytes_sent", J->bytes_sent, "bytes_written", J->bytes_written,
-                     "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
-                     "latency_mean_s", J->lat_mean_s, "latency_rank_mean_s", J->lat_rank_mean_s,
-                     "latency_rank_max_s", J->lat_rank_max_s, "latency_p50_s", J->lat_p50_s,
-                     "latency_p90_s", J->lat_p90_s, "latency_p99_s", J->lat_p99_s,
-                     "latency_max_s", J->lat_max_s, "hops_mean", J->hops_mean,
-                     "finished", J->finished);
+    json_t *o = json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, "
+                          "s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b}",
+                          "job", sj->name, "model", bbs_scn_job_model_name(sj), "ranks",
+                          sj->ranks, "elapsed_s", J->elapsed_s, "comm_mean_s", J->comm_mean_s,
+                          "comm_max_s", J->comm_max_s, "io_mean_s", J->io_mean_s,
+                          "io_max_s", J->io_max_s, "compute_mean_s", J->compute_mean_s,
+                          "bytes_sent", J->bytes_sent, "bytes_written", J->bytes_written,
+                          "bytes_read", J->bytes_read, "messages", (json_int_t)J->messages,
+                          "latency_mean_s", J->lat_mean_s, "latency_rank_mean_s",
+                          J->lat_rank_mean_s, "latency_rank_max_s", J->lat_rank_max_s,
+                          "latency_p50_s", J->lat_p50_s, "latency_p90_s", J->lat_p90_s,
+                          "latency_p99_s", J->lat_p99_s, "latency_max_s", J->lat_max_s,
+                          "hops_mean", J->hops_mean, "finished", J->finished);
+    /* per rank, the time with an op of each kind of communication in
+     * progress (exec.h): where the communication time goes */
+    json_t *k = json_object();
+    json_object_set_new(k, "p2p_s", json_real(J->kind_mean_s[BBS_EXEC_P2P]));
+    for (int c = 0; c < BBS_COLL_NKINDS; c++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_s", bbs_coll_name((bbs_coll_kind)c));
+        json_object_set_new(k, key, json_real(J->kind_mean_s[1 + c]));
+    }
+    json_object_set_new(o, "comm_by_kind", k);
+    return o;
 }
 
 static int
@@ -206,6 +272,11 @@ print_run(const bb_scn_run *R, const scn_args *a)
         json_object_set_new(mech, "bb_per_group", json_integer(R->par.bb_per_group));
         json_object_set_new(mech, "store_forward", json_string(s->store_forward ? "on" : "off"));
         json_object_set_new(mech, "vc_priority", json_string(s->vc_priority ? "on" : "off"));
+        json_object_set_new(mech, "vc_scheme", json_string(bbs_net_vc_scheme_name(s->vc_scheme)));
+        json_object_set_new(mech, "jitter_s", json_real(s->jitter_s));
+        json_object_set_new(mech, "queue", json_string(s->queue_per_flow ? "flow" : "channel"));
+        json_object_set_new(mech, "router_delay_per_packet",
+                            json_string(s->router_per_packet ? "on" : "off"));
         json_object_set_new(mech, "link_delay_s", json_pack("{s:f, s:f, s:f}", "cn",
                                                              R->par.cn_delay_s, "local",
                                                              R->par.local_delay_s, "global",
@@ -299,7 +370,11 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
     a.out = *out;
     a.run = *run;
     bb_scn_load(&R, a.files[0], a.run.seed_set, a.run.seed);
-    scn_exec(&R, 1, 1);
+    {
+        scn_job j = { &R, 0, &R.res, 0, BB_OK, "" };
+        scn_exec(&j, 1, 1);
+        R.wall_s = j.wall_s;
+    }
     print_run(&R, &a);
     report_speed(&R, &a);
     bb_scn_free(&R);
@@ -315,39 +390,211 @@ ratio(double mix, double alone)
 }
 
 static const char cmp_doc[] =
-    "Compare applications alone and in a mix: runs ALONE.ini and MIX.ini and, for every job "
-    "of ALONE.ini, the job of the same name in MIX.ini: elapsed, communication and I/O times "
-    "and their slowdown (mix / alone), and the mean message latency per rank (MFNetSim's "
-    "\"avg msg time\") and its growth.";
+    "Compare applications alone and in a mix: runs ALONE.ini (one or more scenarios) and "
+    "MIX.ini and, for every job of each ALONE.ini, the job of the same name in MIX.ini: "
+    "elapsed, communication and I/O times and their slowdown (mix / alone), and the mean "
+    "message latency per rank (MFNetSim's \"avg msg time\") and its growth.  With --replicas "
+    "N every scenario runs N times and each slowdown is given as mean, standard deviation, "
+    "minimum and maximum over the replicas.";
 
-/* The slowdowns compare a job with itself: say on stderr where the two
- * files give it, or the machine, something else. */
+/* The ratios compare gives per job, mix / alone. */
+enum { X_ELAPSED, X_COMM, X_IO, X_LAT, X_LATMAX, NX };
+static const char *const x_key[NX] = { "elapsed_slowdown", "comm_slowdown", "io_slowdown",
+                                       "lat_growth", "lat_max_growth" };
+
 static void
-warn_unlike(const bb_scn_run R[2], const int *match, const scn_args *a)
+ratios(const bbs_exec_job_result *A, const bbs_exec_job_result *M, double *x)
 {
-    const bbs_scenario *s0 = &R[0].s, *s1 = &R[1].s;
+    x[X_ELAPSED] = ratio(M->elapsed_s, A->elapsed_s);
+    x[X_COMM] = ratio(M->comm_mean_s, A->comm_mean_s);
+    x[X_IO] = ratio(M->io_mean_s, A->io_mean_s);
+    x[X_LAT] = ratio(M->lat_rank_mean_s, A->lat_rank_mean_s);
+    x[X_LATMAX] = ratio(M->lat_max_s, A->lat_max_s);
+}
+
+/* A ratio over the replicas: mean, sample standard deviation (0 for one),
+ * minimum, maximum; all NAN when a replica's is (its alone time is 0). */
+typedef struct {
+    double mean, sd, min, max;
+} xstat;
+
+static xstat
+xstat_of(const double *v, int n)
+{
+    xstat x = { 0, 0, INFINITY, -INFINITY };
+    double ss = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (isnan(v[i]))
+            return (xstat){ NAN, NAN, NAN, NAN };
+        x.mean += v[i] / n;
+        x.min = fmin(x.min, v[i]);
+        x.max = fmax(x.max, v[i]);
+    }
+    for (int i = 0; i < n; i++)
+        ss += (v[i] - x.mean) * (v[i] - x.mean);
+    x.sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+    return x;
+}
+
+static json_t *
+json_num(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+/* A compared job: job j of alone scenario a, job k of the mix. */
+typedef struct {
+    int a, j, k;
+} cmp_row;
+
+/* print_one: the single-run table, CSV or JSON row of r (results A, M). */
+static void
+print_one(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
+          const bbs_exec_job_result *A, const bbs_exec_job_result *M, json_t *arr)
+{
+    double x[NX];
+    char xs[NX][16];
+    const char *nm = R[r->a].s.jobs[r->j].name, *mo = bbs_scn_job_model_name(&R[r->a].s.jobs[r->j]);
+
+    ratios(A, M, x);
+    /* NAN printed empty, "-" or null */
+    for (int i = 0; i < NX; i++)
+        if (isnan(x[i]))
+            strcpy(xs[i], a->out.csv ? "" : "-");
+        else
+            snprintf(xs[i], sizeof xs[i], a->out.csv ? "%.6g" : "%.3f", x[i]);
+    if (arr) {
+        json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                              "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
+                              "elapsed_mix_s", M->elapsed_s, "comm_alone_s", A->comm_mean_s,
+                              "comm_mix_s", M->comm_mean_s, "io_alone_s", A->io_mean_s,
+                              "io_mix_s", M->io_mean_s, "lat_p99_alone_s", A->lat_p99_s,
+                              "lat_p99_mix_s", M->lat_p99_s,
+                              "lat_rank_mean_alone_s", A->lat_rank_mean_s,
+                              "lat_rank_mean_mix_s", M->lat_rank_mean_s);
+        json_object_set_new(o, "lat_max_alone_s", json_real(A->lat_max_s));
+        json_object_set_new(o, "lat_max_mix_s", json_real(M->lat_max_s));
+        for (int i = 0; i < NX; i++)
+            json_object_set_new(o, x_key[i], json_num(x[i]));
+        json_array_append_new(arr, o);
+    } else if (a->out.csv)
+        printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s,"
+               "%.6g,%.6g,%s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[X_ELAPSED],
+               A->comm_mean_s, M->comm_mean_s, xs[X_COMM], A->io_mean_s, M->io_mean_s, xs[X_IO],
+               A->lat_p99_s, M->lat_p99_s, A->lat_rank_mean_s, M->lat_rank_mean_s, xs[X_LAT],
+               A->lat_max_s, M->lat_max_s, xs[X_LATMAX]);
+    else
+        printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
+               "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[X_ELAPSED], A->comm_mean_s,
+               M->comm_mean_s, xs[X_COMM], A->io_mean_s, M->io_mean_s, xs[X_IO],
+               A->lat_rank_mean_s * 1e6, M->lat_rank_mean_s * 1e6, xs[X_LAT]);
+}
+
+/* print_ensemble: row r over the N replicas (res[i nf + f]: replica i of
+ * scenario f, the mix last): the times' means and each ratio's
+ * statistics. */
+static void
+print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
+               const bbs_exec_result *res, int nf, int N, json_t *arr)
+{
+    double *v = malloc((size_t)N * NX * sizeof *v), t[6] = { 0 };
+    const char *nm = R[r->a].s.jobs[r->j].name, *mo = bbs_scn_job_model_name(&R[r->a].s.jobs[r->j]);
+    xstat st[NX];
+
+    if (!v)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (int i = 0; i < N; i++) {
+        const bbs_exec_job_result *A = &res[i * nf + r->a].jobs[r->j];
+        const bbs_exec_job_result *M = &res[i * nf + nf - 1].jobs[r->k];
+        double x[NX];
+        ratios(A, M, x);
+        for (int q = 0; q < NX; q++)
+            v[q * N + i] = x[q];
+        t[0] += A->elapsed_s / N;
+        t[1] += M->elapsed_s / N;
+        t[2] += A->comm_mean_s / N;
+        t[3] += M->comm_mean_s / N;
+        t[4] += A->io_mean_s / N;
+        t[5] += M->io_mean_s / N;
+    }
+    for (int q = 0; q < NX; q++)
+        st[q] = xstat_of(v + q * N, N);
+    if (arr) {
+        json_t *o = json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "job", nm,
+                              "model", mo, "replicas", N, "elapsed_alone_s", t[0],
+                              "elapsed_mix_s", t[1], "comm_alone_s", t[2], "comm_mix_s", t[3],
+                              "io_alone_s", t[4], "io_mix_s", t[5]);
+        for (int q = 0; q < NX; q++) {
+            json_t *vals = json_array();
+            for (int i = 0; i < N; i++)
+                json_array_append_new(vals, json_num(v[q * N + i]));
+            json_object_set_new(o, x_key[q],
+                                json_pack("{s:o, s:o, s:o, s:o, s:o}", "mean",
+                                          json_num(st[q].mean), "sd", json_num(st[q].sd), "min",
+                                          json_num(st[q].min), "max", json_num(st[q].max),
+                                          "values", vals));
+        }
+        json_array_append_new(arr, o);
+    } else if (a->out.csv) {
+        printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", nm, mo, N, t[0], t[1], t[2], t[3], t[4],
+               t[5]);
+        for (int q = 0; q < NX; q++) {
+            if (isnan(st[q].mean))
+                printf(",,,,");
+            else
+                printf(",%.6g,%.6g,%.6g,%.6g", st[q].mean, st[q].sd, st[q].min, st[q].max);
+        }
+        printf("\n");
+    } else {
+        printf("%-12s %-10s %3d", nm, mo, N);
+        for (int q = 0; q < X_LATMAX; q++) {
+            if (isnan(st[q].mean))
+                printf("  %-30s", "-");
+            else {
+                char b[64];
+                snprintf(b, sizeof b, "%.3f +- %.3f [%.3f, %.3f]", st[q].mean, st[q].sd,
+                         st[q].min, st[q].max);
+                printf("  %-30s", b);
+            }
+        }
+        printf("\n");
+    }
+    free(v);
+}
+
+/* The slowdowns compare a job with itself: say on stderr where an alone
+ * file A and the mix M give it, or the machine, something else. */
+static void
+warn_unlike(const bb_scn_run *A, const bb_scn_run *M, const char *fa, const char *fm)
+{
+    const bbs_scenario *s0 = &A->s, *s1 = &M->s;
 
     if (strcmp(s0->preset, s1->preset) != 0 || strcmp(s0->codes, s1->codes) != 0
-        || R[0].topo->nodes != R[1].topo->nodes)
+        || A->topo->nodes != M->topo->nodes)
         bb_warn("%s and %s run on different machines (%s, %d nodes; %s, %d nodes): the "
-                "slowdowns mix the machine's effect with the other jobs'", a->files[0],
-                a->files[1], s0->preset[0] ? s0->preset : s0->codes, R[0].topo->nodes,
-                s1->preset[0] ? s1->preset : s1->codes, R[1].topo->nodes);
+                "slowdowns mix the machine's effect with the other jobs'", fa, fm,
+                s0->preset[0] ? s0->preset : s0->codes, A->topo->nodes,
+                s1->preset[0] ? s1->preset : s1->codes, M->topo->nodes);
     if (s0->routing != s1->routing)
         bb_warn("%s and %s route differently (%s, %s): the slowdowns mix the routing's effect "
-                "with the other jobs'", a->files[0], a->files[1],
-                bbs_net_route_name(s0->routing), bbs_net_route_name(s1->routing));
+                "with the other jobs'", fa, fm, bbs_net_route_name(s0->routing),
+                bbs_net_route_name(s1->routing));
     for (int j = 0; j < s0->njobs; j++) {
-        const bbs_scn_job *x = &s0->jobs[j], *y = &s1->jobs[match[j]];
+        const bbs_scn_job *x = &s0->jobs[j], *y = NULL;
+        for (int k = 0; k < s1->njobs; k++)
+            if (!strcmp(x->name, s1->jobs[k].name))
+                y = &s1->jobs[k];
+        if (!y)
+            continue;
         const char *mx = bbs_scn_job_model_name(x), *my = bbs_scn_job_model_name(y);
-
         if (x->ranks != y->ranks || strcmp(mx, my) != 0
             || (!x->trace && !y->trace
                 && (x->model.iterations != y->model.iterations
                     || x->model.compute_s != y->model.compute_s)))
             bb_warn("job '%s' differs between %s (line %d: %s, %d ranks) and %s (line %d: %s, "
-                    "%d ranks%s): its slowdown compares two different jobs", x->name,
-                    a->files[0], x->line, mx, x->ranks, a->files[1], y->line, my, y->ranks,
+                    "%d ranks%s): its slowdown compares two different jobs", x->name, fa,
+                    x->line, mx, x->ranks, fm, y->line, my, y->ranks,
                     x->ranks == y->ranks && strcmp(mx, my) == 0
                         ? ", other iterations or compute time" : "");
     }
@@ -357,89 +604,108 @@ int
 bb_cmd_compare(int argc, char **argv)
 {
     scn_args a;
-    bb_scn_run R[2];
-    struct argp argp = { scn_options, scn_parse, "ALONE.ini MIX.ini", cmp_doc, cmp_children,
-                         NULL, NULL };
+    bb_scn_run *R;
+    struct argp argp = { cmp_options, scn_parse, "ALONE.ini [ALONE2.ini ...] MIX.ini", cmp_doc,
+                         cmp_children, NULL, NULL };
+    int nf, N, nrow = 0;
+    cmp_row *row;
+    scn_job *runs;
+    bbs_exec_result *res;
+
     memset(&a, 0, sizeof a);
     a.compare = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
-    bb_scn_load(&R[0], a.files[0], a.run.seed_set, a.run.seed);
-    bb_scn_load(&R[1], a.files[1], a.run.seed_set, a.run.seed);
-    int *match = malloc((size_t)R[0].s.njobs * sizeof *match);
-    if (!match)
+    nf = a.nfiles;
+    N = a.replicas > 0 ? a.replicas : 1;
+    R = calloc((size_t)nf, sizeof *R);
+    runs = calloc((size_t)nf * N, sizeof *runs);
+    res = calloc((size_t)nf * N, sizeof *res);
+    if (!R || !runs || !res)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (int j = 0; j < R[0].s.njobs; j++) {
-        match[j] = -1;
-        for (int k = 0; k < R[1].s.njobs; k++)
-            if (!strcmp(R[0].s.jobs[j].name, R[1].s.jobs[k].name))
-                match[j] = k;
-        if (match[j] < 0)
-            bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d) is not in %s (its jobs must have the "
-                   "same names)", a.files[0], R[0].s.jobs[j].name, R[0].s.jobs[j].line,
-                   a.files[1]);
+    for (int f = 0; f < nf; f++)
+        bb_scn_load(&R[f], a.files[f], a.run.seed_set, a.run.seed);
+    for (int f = 0; f < nf - 1; f++)
+        nrow += R[f].s.njobs;
+    if (!(row = malloc((size_t)nrow * sizeof *row)))
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    nrow = 0;
+    for (int f = 0; f < nf - 1; f++)
+        for (int j = 0; j < R[f].s.njobs; j++) {
+            cmp_row *r = &row[nrow++];
+            r->a = f;
+            r->j = j;
+            r->k = -1;
+            for (int k = 0; k < R[nf - 1].s.njobs; k++)
+                if (!strcmp(R[f].s.jobs[j].name, R[nf - 1].s.jobs[k].name))
+                    r->k = k;
+            if (r->k < 0)
+                bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d) is not in %s (its jobs must have "
+                       "the same names)", a.files[f], R[f].s.jobs[j].name, R[f].s.jobs[j].line,
+                       a.files[nf - 1]);
+        }
+    for (int f = 0; f < nf - 1; f++)
+        warn_unlike(&R[f], &R[nf - 1], a.files[f], a.files[nf - 1]);
+    /* replica i of every scenario, then replica i + 1: the runs of a
+     * replica finish together */
+    for (int i = 0; i < N; i++)
+        for (int f = 0; f < nf; f++)
+            runs[i * nf + f] = (scn_job){ &R[f], (uint64_t)i, &res[i * nf + f], 0, BB_OK, "" };
+    scn_exec(runs, nf * N, a.run.threads);
+    for (int f = 0; f < nf && !a.out.quiet; f++) {
+        double wall = 0, ev = 0;
+        for (int i = 0; i < N; i++) {
+            wall += runs[i * nf + f].wall_s;
+            ev += (double)res[i * nf + f].events;
+        }
+        fprintf(stderr, "bbsize: %s: %d run%s, wall %.2f s, %.0f events, %.0f events/s\n",
+                R[f].s.source, N, N > 1 ? "s" : "", wall, ev, wall > 0 ? ev / wall : 0.0);
     }
-    warn_unlike(R, match, &a);
-    scn_exec(R, 2, a.run.threads);
-    report_speed(&R[0], &a);
-    report_speed(&R[1], &a);
     json_t *arr = a.out.json ? json_array() : NULL;
-    if (a.out.csv)
-        printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
-               "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
-               "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth,"
-               "lat_max_alone_s,lat_max_mix_s,lat_max_growth\n");
-    else if (!a.out.json)
-        printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n", "job",
-               "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x", "io_al(s)",
-               "io_mix(s)", "x", "lat_al(us)", "lat_mix(us)", "x");
-    for (int j = 0; j < R[0].s.njobs; j++) {
-        const bbs_exec_job_result *A = &R[0].res.jobs[j], *M = &R[1].res.jobs[match[j]];
-        /* mix / alone; NAN (printed empty, "-" or null) when alone is 0 */
-        double x[5] = { ratio(M->elapsed_s, A->elapsed_s), ratio(M->comm_mean_s, A->comm_mean_s),
-                        ratio(M->io_mean_s, A->io_mean_s),
-                        ratio(M->lat_rank_mean_s, A->lat_rank_mean_s),
-                        ratio(M->lat_max_s, A->lat_max_s) };
-        char xs[5][16];
-        const char *nm = R[0].s.jobs[j].name, *mo = bbs_scn_job_model_name(&R[0].s.jobs[j]);
-        for (int i = 0; i < 5; i++)
-            if (isnan(x[i]))
-                strcpy(xs[i], a.out.csv ? "" : "-");
-            else
-                snprintf(xs[i], sizeof xs[i], a.out.csv ? "%.6g" : "%.3f", x[i]);
-        if (a.out.json) {
-            json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-                                  "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
-                                  "elapsed_mix_s", M->elapsed_s, "comm_alone_s", A->comm_mean_s,
-                                  "comm_mix_s", M->comm_mean_s, "io_alone_s", A->io_mean_s,
-                                  "io_mix_s", M->io_mean_s, "lat_p99_alone_s", A->lat_p99_s,
-                                  "lat_p99_mix_s", M->lat_p99_s,
-                                  "lat_rank_mean_alone_s", A->lat_rank_mean_s,
-                                  "lat_rank_mean_mix_s", M->lat_rank_mean_s);
-            static const char *const xk[5] = { "elapsed_slowdown", "comm_slowdown",
-                                               "io_slowdown", "lat_growth", "lat_max_growth" };
-            json_object_set_new(o, "lat_max_alone_s", json_real(A->lat_max_s));
-            json_object_set_new(o, "lat_max_mix_s", json_real(M->lat_max_s));
-            for (int i = 0; i < 5; i++)
-                json_object_set_new(o, xk[i], isnan(x[i]) ? json_null() : json_real(x[i]));
-            json_array_append_new(arr, o);
-        } else if (a.out.csv)
-            printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s,"
-                   "%.6g,%.6g,%s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s,
-                   M->comm_mean_s, xs[1], A->io_mean_s, M->io_mean_s, xs[2], A->lat_p99_s,
-                   M->lat_p99_s, A->lat_rank_mean_s, M->lat_rank_mean_s, xs[3], A->lat_max_s,
-                   M->lat_max_s, xs[4]);
-        else
-            printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
-                   "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[0], A->comm_mean_s,
-                   M->comm_mean_s, xs[1], A->io_mean_s, M->io_mean_s, xs[2],
-                   A->lat_rank_mean_s * 1e6, M->lat_rank_mean_s * 1e6, xs[3]);
+    if (a.replicas > 0) {
+        if (a.out.csv) {
+            printf("job,model,replicas,elapsed_alone_s,elapsed_mix_s,comm_alone_s,comm_mix_s,"
+                   "io_alone_s,io_mix_s");
+            for (int q = 0; q < NX; q++)
+                printf(",%s_mean,%s_sd,%s_min,%s_max", x_key[q], x_key[q], x_key[q], x_key[q]);
+            printf("\n");
+        } else if (!a.out.json)
+            printf("%-12s %-10s %3s  %-30s  %-30s  %-30s  %-30s\n", "job", "model", "n",
+                   "elapsed x: mean +- sd [min, max]", "comm x", "io x", "latency x");
+        for (int r = 0; r < nrow; r++)
+            print_ensemble(&a, R, &row[r], res, nf, N, arr);
+    } else {
+        if (a.out.csv)
+            printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
+                   "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
+                   "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth,"
+                   "lat_max_alone_s,lat_max_mix_s,lat_max_growth\n");
+        else if (!a.out.json)
+            printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n",
+                   "job", "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x",
+                   "io_al(s)", "io_mix(s)", "x", "lat_al(us)", "lat_mix(us)", "x");
+        for (int r = 0; r < nrow; r++)
+            print_one(&a, R, &row[r], &res[row[r].a].jobs[row[r].j],
+                      &res[nf - 1].jobs[row[r].k], arr);
     }
-    if (a.out.json)
-        bb_json_print(json_pack("{s:s, s:s, s:o}", "alone", a.files[0], "mix", a.files[1],
-                                "jobs", arr));
-    free(match);
-    bb_scn_free(&R[0]);
-    bb_scn_free(&R[1]);
+    if (arr) {
+        json_t *al = json_array();
+        for (int f = 0; f < nf - 1; f++)
+            json_array_append_new(al, json_string(a.files[f]));
+        json_t *o = json_pack("{s:s, s:o, s:s, s:o, s:o}", "alone", a.files[0], "alone_files", al,
+                              "mix", a.files[nf - 1], "seed", bb_json_seed(R[nf - 1].s.seed),
+                              "jobs", arr);
+        if (a.replicas > 0)
+            json_object_set_new(o, "replicas", json_integer(N));
+        bb_json_print(o);
+    }
+    for (int i = 0; i < nf * N; i++)
+        bbs_exec_result_free(&res[i]);
+    for (int f = 0; f < nf; f++)
+        bb_scn_free(&R[f]);
+    free(row);
+    free(runs);
+    free(res);
+    free(R);
     bb_finish_stdout();
     return BB_EXIT_OK;
 }

@@ -124,6 +124,7 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
             if (s->link_delay_s[k] >= 0)
                 *delay[k] = s->link_delay_s[k];
     }
+    t.par.port_chunk_bytes = s->router_per_packet ? s->packet_bytes : 0;
     bb_topo_build(&t);
     R->par = t.par;
     R->topo = t.topo;    /* R owns it; t has no wiring (generated) */

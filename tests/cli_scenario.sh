@@ -27,7 +27,7 @@ cosmo() { printf '[job cosmoflow]\nmodel = cosmoflow\nranks = 16\niterations = 1
 { hdr minimal contiguous; milc; } > "$T/alone.ini"
 { hdr adaptive random-node; milc; ckpt; cosmo; } > "$T/rand.ini"
 
-t_plan 38
+t_plan 43
 check "simulate --help exits 0 (classic mode)" '"$BBSIZE" simulate --help >/dev/null'
 check "scenario mode prints the per-application and per-link tables" \
     '"$BBSIZE" simulate --quiet "$T/mix.ini" >"$T/o" && grep -q "^milc  *milc  *16" "$T/o" && grep -q "^global " "$T/o" && grep -q "elapsed(s)" "$T/o"'
@@ -38,18 +38,18 @@ check "MILC bytes = 16 x 2 x 16 x 497664 + 2 x 2 x 64 x 8" \
     'awk -F, "\$1==\"milc\" {exit !(\$9==16*2*16*497664+2*2*64*8)}" "$T/c"'
 check "checkpoint writes total_bytes (160 MB)" \
     'awk -F, "\$1==\"checkpoint\" {exit !(\$10==160000000)}" "$T/c"'
-check "cosmoflow reads 16 x 8 MiB" \
-    'awk -F, "\$1==\"cosmoflow\" {exit !(\$11==16*8388608)}" "$T/c"'
+check "cosmoflow writes 16 x 8 MiB (the artifact's batch)" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$10==16*8388608 && \$11==0)}" "$T/c"'
 # ring allreduce of 1 MB over 16 ranks: 2 (p - 1) / p x 1 MB per rank
 check "cosmoflow sends 2 x 15 x 1 MB (ring)" \
     'awk -F, "\$1==\"cosmoflow\" {exit !(\$9 > 29999999 && \$9 < 30000001)}" "$T/c"'
 # a job's own allreduce and the artifact's batch direction (bbsize-scenario(5))
-{ hdr minimal contiguous; cosmo; printf 'allreduce = recursive-doubling\nbatch_op = write\n'; } >"$T/cw.ini"
+{ hdr minimal contiguous; cosmo; printf 'allreduce = recursive-doubling\nbatch_op = read\n'; } >"$T/cw.ini"
 "$BBSIZE" simulate --quiet --csv "$T/cw.ini" >"$T/cw"
 check "job allreduce = recursive-doubling: 16 ranks x 4 rounds x 1 MB" \
     'awk -F, "\$1==\"cosmoflow\" {exit !(\$9==16*4*1000000)}" "$T/cw"'
-check "batch_op = write: 16 x 8 MiB written, nothing read" \
-    'awk -F, "\$1==\"cosmoflow\" {exit !(\$10==16*8388608 && \$11==0)}" "$T/cw"'
+check "batch_op = read (the paper): 16 x 8 MiB read, nothing written" \
+    'awk -F, "\$1==\"cosmoflow\" {exit !(\$11==16*8388608 && \$10==0)}" "$T/cw"'
 check "CSV link table has the four link kinds" \
     'grep -c "^injection,\|^ejection,\|^local,\|^global," "$T/c" | grep -qx 4'
 check "--json has jobs, links and run" \
@@ -113,6 +113,24 @@ check "compare: a bad MIX.ini is refused by name before either runs (65)" \
 "$BBSIZE" compare --quiet --csv "$T/alone.ini" "$T/rand.ini" >"$T/cmp3"
 check "compare: the largest latency alone and in the other run is simulate's latency_max_s, its growth their ratio" \
     '"$BBSIZE" simulate --quiet --csv "$T/alone.ini" >"$T/sa" && awk -F, "FNR==1 {f++; if (f==1) for (i = 1; i <= NF; i++) if (\$i==\"latency_max_s\") c = i} f==1 && \$1==\"milc\" {a = \$c} f==2 && \$1==\"milc\" {m = \$c} f==3 && NR>1 && \$1==\"milc\" {ok = (\$17 / a - 1)^2 < 1e-10 && (\$18 / m - 1)^2 < 1e-10 && \$19 + 0 > 0 && (\$19 * a / m - 1)^2 < 1e-10} END {exit !ok}" "$T/sa" "$T/r1" "$T/cmp3"'
+# ensembles: replica i runs with the random streams of unit i
+{ hdr adaptive random-node; printf '[topology]\njitter = 0.001ns\n'; milc; ckpt; cosmo; } >"$T/rj.ini"
+{ hdr adaptive random-node; printf '[topology]\njitter = 0.001ns\n'; milc; } >"$T/rja.ini"
+{ hdr adaptive random-node; printf '[topology]\njitter = 0.001ns\n'; ckpt; } >"$T/rjc.ini"
+"$BBSIZE" compare --quiet --csv "$T/rja.ini" "$T/rj.ini" >"$T/e0"
+"$BBSIZE" compare --quiet --csv --replicas 1 "$T/rja.ini" "$T/rj.ini" >"$T/e1"
+check "compare --replicas 1: replica 0 is the plain run (mean = its slowdown, sd 0, min = max)" \
+    'awk -F, "FNR==1 {f++} f==1 && FNR==2 {x = \$5} f==2 && FNR==2 {ok = \$10==x && \$11==0 && \$12==x && \$13==x} END {exit !ok}" "$T/e0" "$T/e1"'
+"$BBSIZE" compare --quiet --json --replicas 2 "$T/rja.ini" "$T/rj.ini" >"$T/e2"
+check "compare --replicas 2 --json: mean, sd, min and max of the two values of each slowdown" \
+    'awk "/\"elapsed_slowdown\"/ {b = 1} b && /\"mean\"/ {m = \$2 + 0} b && /\"sd\"/ {s = \$2 + 0} b && /\"min\"/ {lo = \$2 + 0} b && /\"max\"/ {hi = \$2 + 0} b && /\"values\"/ {v = 1; next} v && n < 2 {x[n++] = \$1 + 0} v && n == 2 {d = x[0] - x[1]; if (d < 0) d = -d; ok = (m - (x[0] + x[1]) / 2)^2 < 1e-24 && (s - d / sqrt(2))^2 < 1e-24 && lo == (x[0] < x[1] ? x[0] : x[1]) && hi == (x[0] < x[1] ? x[1] : x[0]) && d > 0; exit} END {exit !ok}" "$T/e2"'
+"$BBSIZE" compare --quiet --csv --replicas 3 "$T/rja.ini" "$T/rjc.ini" "$T/rj.ini" >"$T/e3"
+check "compare --replicas 3, two alone files: one row per job, the same bytes one run at a time" \
+    '"$BBSIZE" compare --quiet --csv --replicas 3 --threads 1 "$T/rja.ini" "$T/rjc.ini" "$T/rj.ini" | cmp -s - "$T/e3" && [ $(wc -l <"$T/e3") -eq 3 ] && grep -q "^milc,milc,3," "$T/e3" && grep -q "^checkpoint,checkpoint,3," "$T/e3"'
+check "compare --replicas 0 and 1001 are refused (64)" \
+    '"$BBSIZE" compare --replicas 0 "$T/rja.ini" "$T/rj.ini" 2>/dev/null; [ $? -eq 64 ] && { "$BBSIZE" compare --replicas 1001 "$T/rja.ini" "$T/rj.ini" 2>/dev/null; [ $? -eq 64 ]; }'
+check "simulate --json: the communication time by kind of MILC is its halos and allreduces" \
+    '"$BBSIZE" simulate --quiet --json "$T/alone.ini" | awk "/\"comm_mean_s\"/ {c = \$2 + 0} /\"p2p_s\"/ {p = \$2 + 0} /\"allreduce_s\"/ {a = \$2 + 0} /\"barrier_s\"/ {b = \$2 + 0} END {exit !(p > 0 && a > 0 && b == 0 && p + a >= c * (1 - 1e-9))}"'
 check "24 shipped MFNetSim scenarios" '[ $(ls "$S"/mfnetsim-*.ini | wc -l) -eq 24 ]'
 check "shipped checkpoint alone (MFNetSim allocation file) writes 50 GB at full scale" \
     '"$BBSIZE" simulate --quiet --csv "$S/mfnetsim-checkpoint-alone-rand-min.ini" | awk -F, "\$1==\"checkpoint\" {exit !(\$10==50000000000)}"'

@@ -122,6 +122,7 @@ model = cosmoflow
 ranks = 4
 iterations = 2
 read_bytes = 1MiB
+batch_op = read
 allreduce_bytes = 1MB
 EOT
 t_run "small scenario: text" 0 "$BBSIZE" validate --scenario "$T/small.ini" --replications 4
@@ -156,7 +157,7 @@ t_close "trace scenario: replications differ" "$(awk -v l="$(json_num simulated_
 printf '[job c]\nmodel = checkpoint\nranks = 2\n' >"$T/nopfs.ini"
 expect_fail "no PFS bandwidth (65)" 65 "needs a PFS bandwidth" \
     "$BBSIZE" validate --scenario "$T/nopfs.ini"
-printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[storage]\npfs_bandwidth = 1GB/s\n[job c]\nmodel = cosmoflow\nranks = 4\n' >"$T/nowrite.ini"
+printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[storage]\npfs_bandwidth = 1GB/s\n[job c]\nmodel = cosmoflow\nranks = 4\nbatch_op = read\n' >"$T/nowrite.ini"
 expect_fail "no job writes (65)" 65 "no job writes" \
     "$BBSIZE" validate --scenario "$T/nowrite.ini"
 expect_fail "no such scenario (66)" 66 "cannot open" \

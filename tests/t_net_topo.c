@@ -225,9 +225,12 @@ test_codes_conf(void **state)
     assert_float_equal(d.par.local_bw_Bps, 5.25 * GiB, 1e-3);
     assert_float_equal(d.par.cn_bw_Bps, 16.0 * GiB, 1e-3);
     assert_float_equal(d.par.router_delay_s, 100e-9, 1e-15); /* CODES' default */
-    /* no link latency keys: none (dragonfly-dally's cn_delay etc. are a
-     * chunk's serialization, the executor's store-and-forward) */
-    assert_true(d.par.cn_delay_s == 0 && d.par.local_delay_s == 0 && d.par.global_delay_s == 0);
+    /* no link latency keys: dragonfly-dally's defaults on kronos-union, one
+     * chunk (chunk_size = "4096") at the link's bandwidth: 4096 B / 16 GiB/s
+     * = 238.4 ns, / 5.25 GiB/s = 726.6 ns, / 4.7 GiB/s = 811.6 ns */
+    assert_float_equal(d.par.cn_delay_s, 4096 / (16.0 * GiB), 1e-18);
+    assert_float_equal(d.par.local_delay_s, 4096 / (5.25 * GiB), 1e-18);
+    assert_float_equal(d.par.global_delay_s, 4096 / (4.7 * GiB), 1e-18);
     /* 30 test-checkpoint-client LPs per repetition: 30 compute nodes per
      * group, mapped group-modulo beside the 2 servers */
     assert_int_equal(d.par.compute_per_group, 30);
@@ -248,14 +251,16 @@ test_codes_conf(void **state)
     assert_float_equal(d.par.global_bw_Bps, 2.0 * GiB, 1e-3);
     bbs_net_conf_free(c);
 
-    /* given link delays (ns) are read, the others stay 0 */
+    /* given link delays (ns) are read, the others are one chunk of
+     * CODES' default chunk_size, 512 B: 512 / (2 GiB/s) and / (4 GiB/s) */
     c = parse_text("PARAMS { num_groups=\"9\"; num_routers=\"4\"; num_cns_per_router=\"2\";\n"
                    "num_global_channels=\"2\"; local_delay=\"50\";\n"
                    "cn_bandwidth=\"2\"; local_bandwidth=\"2\"; global_bandwidth=\"4\"; }",
                    BB_OK, err);
     assert_int_equal(bbs_net_conf_dally_params(c, &d, err), BB_OK);
     assert_float_equal(d.par.local_delay_s, 50e-9, 1e-18);
-    assert_true(d.par.cn_delay_s == 0 && d.par.global_delay_s == 0);
+    assert_float_equal(d.par.cn_delay_s, 512 / (2 * GiB), 1e-18);
+    assert_float_equal(d.par.global_delay_s, 512 / (4 * GiB), 1e-18);
     bbs_net_conf_free(c);
 
     /* comments of the three kinds, an annotation, a list, nested sections */
@@ -521,6 +526,31 @@ test_presets(void **state)
         assert_int_equal(bbs_net_preset(want[i].name, &par, err), BB_OK);
         assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
         assert_int_equal(t->nodes, want[i].nodes);
+        bbs_net_topo_free(t);
+    }
+    /* mfnetsim-1056: link latencies of one 4,096-B chunk; with the router's
+     * 100 ns per chunk (port_chunk_bytes), a link out of a router carries
+     * bw x 4096 / (4096 + bw x 1e-7): local 5.25 GiB/s (5,637,144,576 B/s)
+     * -> 4096 / 4659.714 of it, 4.955184e9 B/s; the terminal's link into its
+     * router keeps its 16 GiB/s; the wires keep their bandwidth */
+    {
+        bbs_net_params par;
+        bbs_net_topo *t;
+        double loc = 5.25 * 1073741824.0, cn = 16.0 * 1073741824.0;
+        assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
+        assert_float_equal(par.local_delay_s, 4096 / loc, 1e-18);
+        par.port_chunk_bytes = 4096;
+        assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+        for (int l = 0; l < t->nlinks; l++) {
+            int k = t->link_kind[l];
+            double bw = k == BBS_NET_LINK_LOCAL ? loc
+                        : k == BBS_NET_LINK_GLOBAL ? 4.7 * 1073741824.0 : cn;
+            double cap = k == BBS_NET_LINK_INJ ? bw : bw * 4096 / (4096 + bw * 1e-7);
+            assert_float_equal(t->link_cap_Bps[l], cap * t->link_mult[l], 1e-6);
+            assert_true(bbs_net_link_wire_Bps(t, l) == bw * t->link_mult[l]);
+            if (k == BBS_NET_LINK_LOCAL && t->link_mult[l] == 1)
+                assert_float_equal(t->link_cap_Bps[l], 4.955184e9, 1e3);
+        }
         bbs_net_topo_free(t);
     }
     {

@@ -19,6 +19,10 @@ routing = $2
 # are not flows; rates re-solved exactly on components of <= 500 flows
 small_message = 4KiB
 exact_limit = 500
+# every message leaves up to 1 ps late, drawn from the seed: runs with
+# other seeds are replicas that differ in timing alone (bbsize compare
+# --replicas)
+jitter = 0.001ns
 
 [storage]
 architecture = compute-global
@@ -38,9 +42,9 @@ job() {
         cat <<EOT
 # MFNetSim's allreduce: Rabenseifner's recursive halving and doubling
 allreduce = rabenseifner
-# the batch is read from the burst buffer, as the paper says; MFNetSim's
-# skeleton writes it (compute node -> buffer) instead: batch_op = write
-batch_op = read
+# the batch is written to the burst buffer, as MFNetSim's skeleton does
+# (Union's cosmo.c); the paper reads it: batch_op = read
+batch_op = write
 EOT
     fi
 }

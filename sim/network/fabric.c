@@ -35,6 +35,7 @@ typedef struct {
     int n;
     size_t cap;
     double rate, t_last, bytes, sat_s;
+    double crate[BBS_NET_MM_CLASSES]; /* the rate of its flows per channel */
     double backed;               /* rate of its flows held downstream of it */
     int nbacked;                 /* how many */
     unsigned stamp;
@@ -66,12 +67,8 @@ struct bbs_net_fabric {
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
     unsigned char *pvc;          /* per path entry, with vc_priority */
-    double *vcap;                /* per link and channel, with vc_priority:
-                                    where the last solve left its share
-                                    (maxmin.h's cls_cap), -1 none yet */
-    double *ccap;                /* the component's part of it */
     size_t capcf, capcl, cappath, cappvc;
-    int vc_priority;
+    int vc_priority, vc_scheme;
     double *cap, *rate;
     unsigned char *sat;
     bbs_net_mm_ws *ws;
@@ -139,8 +136,6 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->path);
     free(f->bott);
     free(f->pvc);
-    free(f->vcap);
-    free(f->ccap);
     free(f->cap);
     free(f->rate);
     free(f->sat);
@@ -212,7 +207,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     x->tag = tag;
     x->hops = bbs_net_path_router_hops(t, path, len);
     x->delay = bbs_net_path_delay_s(t, path, len);
-    bbs_net_path_vc(t, path, len, x->vc);
+    bbs_net_path_vc(t, path, len, f->vc_scheme, x->vc);
     x->active = 1;
     x->ev = 0;
     for (int i = 0; i < len; i++) {
@@ -383,9 +378,7 @@ recompute(bbs_net_fabric *f, char *err)
         || !(f->sat = realloc(f->sat, f->capcl))
         || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
         || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
-        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int)))
-        || (f->vc_priority
-            && !(f->ccap = realloc(f->ccap, f->capcl * BBS_NET_MM_CLASSES * sizeof(double)))))
+        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
         goto nomem;
     for (int i = 0; i < ncl; i++) {
         int l = f->cl[i];
@@ -403,6 +396,7 @@ recompute(bbs_net_fabric *f, char *err)
             f->path[np++] = f->lmap[x->path[j]];
             /* local: what the re-solved flows may use is what the others leave */
             f->lk[x->path[j]].rate -= x->rate;
+            f->lk[x->path[j]].crate[x->vc[j]] -= x->rate;
         }
         f->poff[i + 1] = np;
         x->rem -= x->rate * (now - x->t_last);
@@ -414,6 +408,9 @@ recompute(bbs_net_fabric *f, char *err)
         link *L = &f->lk[f->cl[i]];
         if (exact || L->rate < 0)
             L->rate = 0; /* exact: nobody else; clamp rounding */
+        for (int c = 0; c < BBS_NET_MM_CLASSES; c++)
+            if (exact || L->crate[c] < 0)
+                L->crate[c] = 0;
         f->cap[i] -= L->rate;
         if (f->cap[i] < 0)
             f->cap[i] = 0;
@@ -424,23 +421,15 @@ recompute(bbs_net_fabric *f, char *err)
     pb.path = f->path;
     pb.cap = f->cap;
     pb.cls = f->vc_priority ? f->pvc : NULL;
-    pb.cls_cap = f->vc_priority ? f->ccap : NULL;
-    if (pb.cls_cap)
-        for (int i = 0; i < ncl; i++)
-            memcpy(&f->ccap[i * BBS_NET_MM_CLASSES], &f->vcap[f->cl[i] * BBS_NET_MM_CLASSES],
-                   BBS_NET_MM_CLASSES * sizeof(double));
     if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
         return rc;
-    if (pb.cls_cap)
-        for (int i = 0; i < ncl; i++)
-            memcpy(&f->vcap[f->cl[i] * BBS_NET_MM_CLASSES], &f->ccap[i * BBS_NET_MM_CLASSES],
-                   BBS_NET_MM_CLASSES * sizeof(double));
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         double r = f->rate[i];
         int bk = 0;
         for (int j = 0; j < x->len; j++) {
             f->lk[x->path[j]].rate += r;
+            f->lk[x->path[j]].crate[x->vc[j]] += r;
             if (f->lmap[x->path[j]] == f->bott[i])
                 bk = j;
         }
@@ -509,6 +498,11 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
         L->rate -= x->rate;
         if (L->n == 0 || L->rate < 0)
             L->rate = 0;
+        L->crate[x->vc[i]] -= x->rate;
+        if (L->crate[x->vc[i]] < 0)
+            L->crate[x->vc[i]] = 0;
+        if (L->n == 0)
+            memset(L->crate, 0, sizeof L->crate);
         /* swap-remove; fix the moved flow's position for this link */
         L->fl[p] = last;
         if (last != id) {
@@ -544,14 +538,18 @@ on_done(bbs_engine *e, const bbs_event *ev, void *ctx)
     return f->done ? f->done(e, &info, f->ctx) : BB_OK;
 }
 
+/* Rates summed over a link are exact to about this share of its capacity
+ * (the drift of adding and taking away rates). */
+#define RATE_TOL 1e-9
+
 /* waits_behind: whether a held rate r on link l is one to wait behind:
- * below 1e-9 of the link's capacity it is the drift of adding and taking
- * away rates, or flows held at 0 (a local re-solve can leave a flow no
- * capacity, a higher channel can starve it). */
+ * below RATE_TOL of the link's capacity it is drift, or flows held at 0
+ * (a local re-solve can leave a flow no capacity, a higher channel can
+ * starve it). */
 static int
 waits_behind(const bbs_net_fabric *f, int l, double r)
 {
-    return r > 1e-9 * f->t->link_cap_Bps[l];
+    return r > RATE_TOL * f->t->link_cap_Bps[l];
 }
 
 double
@@ -571,34 +569,50 @@ path_index(const flow *x, int l)
     return -1;
 }
 
-/* lower_clear_s: with strict priority, link l on channel vc: when the
- * lower channels fill l (their rates reach its capacity, to the priority
- * solver's resolution, BBS_NET_MM_PRIO_RES), the time l needs to send
- * what their flows have left, at its capacity (the link serves them first
- * and stays busy with them until they are done, with no new ones); else
- * -1 (they leave room: nothing to wait for). */
+/* lower_left: the bytes the flows on link l below channel vc (with a
+ * rate) have left to send, now; *use: their rate. */
 static double
-lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
+lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use)
 {
     const link *L = &f->lk[l];
-    double use = 0, left = 0, cap = f->t->link_cap_Bps[l];
+    double left = 0;
 
+    *use = 0;
     for (int k = 0; k < L->n; k++) {
         const flow *g = &f->fl[L->fl[k]];
         int j = path_index(g, l);
         if (j >= 0 && g->vc[j] < vc && g->rate > 0) {
-            use += g->rate;
+            *use += g->rate;
             left += fmax(g->rem - g->rate * (now - g->t_last), 0);
         }
     }
-    return use >= cap * (1 - BBS_NET_MM_PRIO_RES) ? left / cap : -1;
+    return left;
+}
+
+/* lower_clear_s: with strict priority, link l on channel vc: when the
+ * lower channels fill l (their rates reach its capacity, to RATE_TOL),
+ * the time l needs to send what their flows have left, at its capacity
+ * (the link serves them first and stays busy with them until they are
+ * done, with no new ones); else -1 (they leave room: nothing to wait
+ * for). */
+static double
+lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
+{
+    double use, left = lower_left(f, l, vc, now, &use);
+
+    return use >= f->t->link_cap_Bps[l] * (1 - RATE_TOL) ? left / f->t->link_cap_Bps[l] : -1;
 }
 
 double
 bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
 {
-    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, bbs_engine_now(f->e)) : -1;
-    return t > 0 && isfinite(t) ? t : 0;
+    double now = bbs_engine_now(f->e);
+    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now) : -1;
+    /* a wait the clock cannot add to now is the rounding of a flow that
+     * ends within a unit of it (its bytes less its rate times the time):
+     * none, else whoever waits would look again at the same instant for
+     * ever */
+    return t > 0 && isfinite(t) && now + t > now ? t : 0;
 }
 
 double
@@ -636,6 +650,46 @@ bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_byte
     if (bounded)
         w = fmin(w, clear);
     return isfinite(w) ? w : 0;
+}
+
+double
+bbs_net_md1_wait_s(double cap_Bps, double pkt_bytes, double buf_bytes, const double *class_Bps,
+                   int nclass, int c)
+{
+    double rho = 0, lo = 0, hi, S = pkt_bytes / cap_Bps, most;
+
+    for (int q = 0; q < nclass; q++) {
+        rho += class_Bps[q] / cap_Bps;
+        if (q < c)
+            lo += class_Bps[q] / cap_Bps;
+    }
+    hi = lo + class_Bps[c] / cap_Bps;
+    if (!(rho > 0))
+        return 0;
+    most = buf_bytes / (cap_Bps * (lo < 1 ? 1 - lo : 1));
+    return hi < 1 ? fmin(rho * S / (2 * (1 - lo) * (1 - hi)), most) : most;
+}
+
+double
+bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_bytes,
+                            double buf_bytes)
+{
+    const link *L = &f->lk[l];
+    double cap = f->t->link_cap_Bps[l], buf = fmax(buf_bytes, pkt_bytes);
+
+    double w, use;
+
+    if (!(pkt_bytes > 0))
+        return 0;
+    if (!f->vc_priority)
+        return bbs_net_md1_wait_s(cap, pkt_bytes, buf, &L->rate, 1, 0);
+    w = bbs_net_md1_wait_s(cap, pkt_bytes, buf, L->crate, BBS_NET_MM_CLASSES, vc);
+    /* the buffer ahead goes at what the lower channels leave, but their
+     * flows end: at most until the link has sent what they have left,
+     * then the buffer at the whole link */
+    if (vc > 0 && w > buf / cap)
+        w = fmin(w, lower_left(f, l, vc, bbs_engine_now(f->e), &use) / cap + buf / cap);
+    return w;
 }
 
 const int *
@@ -731,18 +785,9 @@ bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit)
     f->exact_limit = limit;
 }
 
-int
-bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err)
+void
+bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, int scheme)
 {
-    size_t n = (size_t)f->t->nlinks * BBS_NET_MM_CLASSES;
-
     f->vc_priority = on != 0;
-    if (f->vc_priority && !f->vcap) {
-        if (!(f->vcap = malloc(n * sizeof(double))))
-            return bb_seterr(err, BB_ENOMEM, "out of memory (channel shares of %d links)",
-                             f->t->nlinks);
-        for (size_t i = 0; i < n; i++)
-            f->vcap[i] = -1;
-    }
-    return BB_OK;
+    f->vc_scheme = scheme;
 }

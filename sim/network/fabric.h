@@ -91,14 +91,14 @@ int bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, g
 void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
 
 /* bbs_net_fabric_set_vc_priority: on (1), a link serves its flows in
- * strict priority by the virtual channel each uses there
- * (bbs_net_path_vc: traffic still in its source group before traffic
- * arriving in its destination group, as dragonfly-dally's output ports
- * serve their channels lowest first), max-min within a channel
- * (maxmin.h's classes; each solve starts from the channel shares the
- * last one left on its links); off (0, the default), max-min among all.
- * Set it before the first flow starts.  BB_ENOMEM. */
-int bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, char *err);
+ * strict priority by the virtual channel each uses there (bbs_net_path_vc
+ * under scheme: traffic still in its source group before traffic arriving
+ * in its destination group, as dragonfly-dally's output ports serve their
+ * channels lowest first), max-min within a channel (maxmin.h's classes,
+ * filled one after the other); off (0, the default), max-min among all.
+ * The channels are tracked under scheme either way (the default:
+ * BBS_NET_VC_GROUP).  Set it before the first flow starts. */
+void bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, int scheme);
 
 /* Number of active flows on each link (indexed by link id). */
 const int *bbs_net_fabric_link_flows(const bbs_net_fabric *f);
@@ -126,11 +126,40 @@ double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double 
 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
  * vc > 0 waits at link l, now, when the lower channels fill it (to the
- * priority solver's resolution, maxmin.h): the time l needs to send what
- * their flows have left, at its capacity; else 0.
+ * rounding of summed rates, 1e-9 of the link): the time l needs to send what
+ * their flows have left, at its capacity; else 0 (and 0 when now + that
+ * time is now: the rounding of flows that end within a unit of the
+ * clock).
  * (A flow's own starvation is in its rate; this is for the packets that
  * are not flows.) */
 double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);
+
+/* bbs_net_md1_wait_s: the mean wait (s) of a packet of pkt_bytes on
+ * channel c at an output port of capacity cap_Bps whose nclass channels
+ * carry class_Bps[0 .. nclass-1] (bytes/s), one packet after the other
+ * (deterministic service S = pkt_bytes / cap_Bps), lowest non-empty
+ * channel first: Cobham's wait of a non-preemptive priority M/G/1 queue,
+ * rho S / (2 (1 - s_lo) (1 - s_hi)), with rho the port's utilisation (every
+ * channel), s_lo that of the channels below c and s_hi of those up to c
+ * (one channel: the M/D/1 wait rho S / (2 (1 - rho))).  At most buf_bytes
+ * of the packet's own channel are ahead of it (the channel's buffer:
+ * credit flow control per port and channel), sent at what the lower
+ * channels leave, so the wait is at most buf_bytes / (cap (1 - s_lo)),
+ * and buf_bytes / cap when the lower channels fill the port (that wait
+ * is bbs_net_fabric_starve_wait_s's).  O(nclass). */
+double bbs_net_md1_wait_s(double cap_Bps, double pkt_bytes, double buf_bytes,
+                          const double *class_Bps, int nclass, int c);
+
+/* bbs_net_fabric_queue_wait_s: bbs_net_md1_wait_s at link l now, for a
+ * packet on channel vc, with the link's rate per channel (with
+ * vc_priority; without it, one channel carrying them all) and buffers of
+ * max(buf_bytes, pkt_bytes) = B; with vc_priority at most the time the
+ * link needs to send what the lower channels' flows have left, at its
+ * capacity, plus B at its capacity (those flows end: the buffer does not
+ * wait for ever behind lower channels that leave it a sliver).  O(flows
+ * on l) with vc_priority, O(1) without. */
+double bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_bytes,
+                                   double buf_bytes);
 
 /* bbs_net_fabric_flush: bring every link's counters to time now_s
  * (>= the last update); call before reading them at the end of a run. */

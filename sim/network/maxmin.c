@@ -25,25 +25,26 @@ struct bbs_net_mm_ws {
                                      occurrence of its link */
     hent *heap;
     int nheap;
-    /* strict priority: (link, class) pairs */
-    size_t cap_pairs, cap_ppath, cap_pflows;
-    int *pair_of, *ppath;        /* link * CLASSES + class -> pair; pair path */
-    int *pair_link, *pair_cls;   /* pair -> link, class */
-    double *pcap, *use, *scale, *ptgt; /* ptgt: a pair's target in the last pass */
-    unsigned char *psat;
-    int passes;                  /* of the last solve */
+    /* strict priority: the stages' subproblems (flows, path entries and
+     * links of one class, or of the leftovers) */
+    double *bound;               /* per flow: its rate so far */
+    int *fbk;                    /* per flow: the link that set it */
+    double *use;                 /* per link and class: the class's rate */
+    int *sf, *soff, *spath;      /* subproblem: its flows, paths */
+    int *slink, *smap;           /* sub link -> link (-1: a flow's own cap);
+                                    link -> sub link (-1: none) */
+    double *scap, *srate;
+    int *sbk;
+    int *ord, *ef;               /* path entries by class (in flow and path
+                                    order within a class); entry -> flow */
+    int cstart[BBS_NET_MM_CLASSES + 1]; /* class c's entries: ord[cstart[c] ..] */
+    size_t c_bound, c_fbk, c_use, c_sf, c_soff, c_spath, c_slink, c_smap, c_scap, c_srate, c_sbk;
+    size_t c_ord, c_ef;
 };
-
 bbs_net_mm_ws *
 bbs_net_mm_ws_alloc(void)
 {
     return calloc(1, sizeof(bbs_net_mm_ws));
-}
-
-int
-bbs_net_mm_ws_passes(const bbs_net_mm_ws *ws)
-{
-    return ws->passes;
 }
 
 void
@@ -60,15 +61,19 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
     free(ws->frozen);
     free(ws->last);
     free(ws->heap);
-    free(ws->pair_of);
-    free(ws->ppath);
-    free(ws->pair_link);
-    free(ws->pair_cls);
-    free(ws->pcap);
+    free(ws->bound);
+    free(ws->fbk);
     free(ws->use);
-    free(ws->scale);
-    free(ws->ptgt);
-    free(ws->psat);
+    free(ws->sf);
+    free(ws->soff);
+    free(ws->spath);
+    free(ws->slink);
+    free(ws->smap);
+    free(ws->scap);
+    free(ws->srate);
+    free(ws->sbk);
+    free(ws->ord);
+    free(ws->ef);
     free(ws);
 }
 
@@ -141,227 +146,208 @@ static int index_links(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, char *er
 static void fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
                  unsigned char *saturated);
 
-/* use[l * C + c]: the rate of class c on link l. */
-static void
-class_use(const bbs_net_mm_problem *pb, const double *rate, double *use)
-{
-    int C = BBS_NET_MM_CLASSES;
-    memset(use, 0, (size_t)pb->nlinks * C * sizeof(double));
-    for (int f = 0; f < pb->nflows; f++)
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
-            use[pb->path[k] * C + pb->cls[k]] += rate[f];
-}
+/* What the lower classes leave of a link, and what a link has left over,
+ * are differences of sums of rates: a difference below this share of the
+ * link is their rounding, and is none (a flow would otherwise get a rate
+ * of a few bytes per second and end a billion seconds later). */
+#define ROUNDING 1e-12
 
-/* room_left: what the classes before c leave of link l's capacity cap
- * (ws->use from class_use; may be negative). */
-static double
-room_left(const bbs_net_mm_ws *ws, double cap, int l, int c)
-{
-    for (int q = 0; q < c; q++)
-        cap -= ws->use[l * BBS_NET_MM_CLASSES + q];
-    return cap;
-}
-
-/* solve_unclassed: pb solved as plain max-min, its classes ignored; the
- * pairs' kept capacities reset (keep_caps). */
+/* grow_prio: room for nf flows, nl links and np path entries in the
+ * stages' subproblems (a subproblem has at most nl + nf links: the real
+ * ones and one cap per flow). */
 static int
-solve_unclassed(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int npair, double *rate,
-                int *bottleneck, unsigned char *saturated, char *err);
-
-/* keep_caps: write each pair's capacity back to pb->cls_cap (if given),
- * where the next solve of these links starts; reset: the link's (-1). */
-static void
-keep_caps(const bbs_net_mm_problem *pb, const bbs_net_mm_ws *ws, int npair, int reset)
+grow_prio(bbs_net_mm_ws *ws, int nf, int nl, int np)
 {
-    if (pb->cls_cap)
-        for (int v = 0; v < npair; v++)
-            pb->cls_cap[ws->pair_link[v] * BBS_NET_MM_CLASSES + ws->pair_cls[v]] =
-                reset ? -1 : ws->pcap[v];
+    size_t f1 = (size_t)nf + 2, l1 = (size_t)nl + (size_t)nf + 1, e1 = (size_t)np + f1;
+#define G(field, n) bbs_grow((void **)&ws->field, sizeof *ws->field, &ws->c_##field, (n))
+    return G(bound, f1) || G(fbk, f1) || G(sf, f1) || G(soff, f1) || G(srate, f1)
+           || G(sbk, f1) || G(slink, l1) || G(scap, l1) || G(smap, l1) || G(spath, e1)
+           || G(ord, e1) || G(ef, e1) || G(use, ((size_t)nl + 1) * BBS_NET_MM_CLASSES) ? -1 : 0;
+#undef G
+}
+
+/* sub_solve: plain water-filling of the subproblem in ws (nsf flows with
+ * paths soff/spath over nsl links of capacity scap): srate, sbk. */
+static int
+sub_solve(bbs_net_mm_ws *ws, int nsf, int nsl, char *err)
+{
+    bbs_net_mm_problem sp = { nsf, nsl, ws->soff, ws->spath, ws->scap, NULL };
+    int rc = index_links(&sp, ws, err);
+
+    if (rc == BB_OK)
+        fill(&sp, ws, ws->srate, ws->sbk, NULL);
+    return rc;
+}
+
+/* sub_link: the subproblem's link for pb's link l (added with capacity
+ * room when new). */
+static int
+sub_link(bbs_net_mm_ws *ws, int l, double room, int *nsl)
+{
+    if (ws->smap[l] < 0) {
+        ws->smap[l] = *nsl;
+        ws->slink[*nsl] = l;
+        ws->scap[*nsl] = room > 0 ? room : 0;
+        (*nsl)++;
+    }
+    return ws->smap[l];
+}
+
+/* stage: step 1 of maxmin.h for class c: fill the entries of class c on
+ * what the lower classes leave (ws->use, their rates), each flow at most
+ * ws->bound; updates bound and fbk of the flows that have such entries. */
+static int
+stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
+{
+    int C = BBS_NET_MM_CLASSES, nsf = 0, nsl = 0, np = 0, rc;
+
+    ws->soff[0] = 0;
+    for (int i = ws->cstart[c]; i < ws->cstart[c + 1];) {
+        int f = ws->ef[ws->ord[i]];
+        double least = INFINITY;  /* the least room of its links here */
+        for (; i < ws->cstart[c + 1] && ws->ef[ws->ord[i]] == f; i++) {
+            int l = pb->path[ws->ord[i]], v;
+            double room = pb->cap[l];
+            for (int q = 0; q < c; q++)
+                room -= ws->use[l * C + q];
+            if (room <= ROUNDING * pb->cap[l])
+                room = 0;
+            v = sub_link(ws, l, room, &nsl);
+            ws->spath[np++] = v;
+            least = fmin(least, ws->scap[v]);
+        }
+        /* its own link, what its earlier classes gave, where it can bind
+         * (below the least room: a flow never gets more than that) */
+        if (ws->bound[f] < least) {
+            ws->slink[nsl] = -1;
+            ws->scap[nsl] = ws->bound[f];
+            ws->spath[np++] = nsl++;
+        }
+        ws->sf[nsf++] = f;
+        ws->soff[nsf] = np;
+    }
+    rc = sub_solve(ws, nsf, nsl, err);
+    for (int i = 0; i < nsl; i++)
+        if (ws->slink[i] >= 0)
+            ws->smap[ws->slink[i]] = -1;
+    if (rc != BB_OK)
+        return rc;
+    for (int i = 0; i < nsf; i++) {
+        int f = ws->sf[i], l = ws->slink[ws->sbk[i]];
+        ws->bound[f] = ws->srate[i];
+        if (l >= 0)
+            ws->fbk[f] = l;
+    }
+    return BB_OK;
 }
 
 static int
 solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
                unsigned char *saturated, char *err)
 {
-    int nl = pb->nlinks, nf = pb->nflows, C = BBS_NET_MM_CLASSES, np, npair = 0, rc;
-    int stale = 0, cmax = 0;      /* stale: ws->use is not of rate */
-    double capmax = 0;
-    size_t nlc = (size_t)nl * C;
-    bbs_net_mm_problem vp;
+    int nl = pb->nlinks, nf = pb->nflows, C = BBS_NET_MM_CLASSES, np, rc, nsf = 0, nsl = 0;
+    int present[BBS_NET_MM_CLASSES] = { 0 };
 
     if (nf < 0 || nl < 0)
         return bb_seterr(err, BB_EINVAL, "max-min: %d flows, %d links", nf, nl);
     np = pb->path_off[nf];
-    if (bbs_grow((void **)&ws->pair_of, sizeof(int), &ws->cap_pairs, nlc + 1)
-        || bbs_grow((void **)&ws->ppath, sizeof(int), &ws->cap_ppath, (size_t)np + 1)
-        || bbs_grow((void **)&ws->scale, sizeof(double), &ws->cap_pflows, (size_t)nf + 1))
+    for (int f = 0; f < nf; f++)
+        if (pb->path_off[f + 1] <= pb->path_off[f])
+            return bb_seterr(err, BB_EINVAL, "max-min: flow %d has an empty path", f);
+    for (int k = 0; k < np; k++)
+        if (pb->cls[k] >= C)
+            return bb_seterr(err, BB_EINVAL, "max-min: class %d (0..%d)", pb->cls[k], C - 1);
+    if (grow_prio(ws, nf, nl, np))
         return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows)", nf);
-    /* the arrays sized by pairs follow pair_of's capacity */
-    if (!(ws->pair_link = realloc(ws->pair_link, ws->cap_pairs * sizeof(int)))
-        || !(ws->pair_cls = realloc(ws->pair_cls, ws->cap_pairs * sizeof(int)))
-        || !(ws->pcap = realloc(ws->pcap, ws->cap_pairs * sizeof(double)))
-        || !(ws->use = realloc(ws->use, ws->cap_pairs * sizeof(double)))
-        || !(ws->ptgt = realloc(ws->ptgt, ws->cap_pairs * sizeof(double)))
-        || !(ws->psat = realloc(ws->psat, ws->cap_pairs)))
-        return bb_seterr(err, BB_ENOMEM, "out of memory in max-min solver (%d flows)", nf);
-    for (size_t i = 0; i < nlc; i++)
-        ws->pair_of[i] = -1;
-    for (int k = 0; k < np; k++) {
-        int l = pb->path[k], c = pb->cls[k];
-        if (c >= C)
-            return bb_seterr(err, BB_EINVAL, "max-min: class %d (0..%d)", c, C - 1);
-        if (ws->pair_of[l * C + c] < 0) {
-            ws->pair_link[npair] = l;
-            ws->pair_cls[npair] = c;
-            ws->pair_of[l * C + c] = npair++;
-        }
-        ws->ppath[k] = ws->pair_of[l * C + c];
-    }
-    for (int v = 0; v < npair; v++) {
-        int l = ws->pair_link[v];
-        double c0 = pb->cls_cap ? pb->cls_cap[l * C + ws->pair_cls[v]] : -1;
-        ws->pcap[v] = c0 >= 0 && c0 < pb->cap[l] ? c0 : pb->cap[l];
-    }
-    vp = (bbs_net_mm_problem){ nf, npair, pb->path_off, ws->ppath, ws->pcap, NULL, NULL };
+    /* the entries by class, each class in flow and path order */
     {
-        /* no link with two classes: plain max-min */
-        int mixed = 0;
-        for (int v = 0; v < npair && !mixed; v++)
-            for (int c = 0; c < C && !mixed; c++)
-                if (c != ws->pair_cls[v] && ws->pair_of[ws->pair_link[v] * C + c] >= 0)
-                    mixed = 1;
-        if (!mixed)
-            return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);
-    }
-    if ((rc = index_links(&vp, ws, err)) != BB_OK)
-        return rc;
-    for (int it = 0; it < BBS_NET_MM_PRIO_ITERS; it++) {
-        int moved = 0;
-        ws->passes = it + 1;
-        fill(&vp, ws, rate, bottleneck, ws->psat);
-        class_use(pb, rate, ws->use);
-        for (int v = 0; v < npair; v++) {
-            int l = ws->pair_link[v];
-            double c0 = pb->cap[l], left = room_left(ws, c0, l, ws->pair_cls[v]);
-            double to;
-            if (left < 0)
-                left = 0;
-            /* halfway: two classes that hold each other back on two links
-             * settle between, instead of starving each other in turn; a
-             * target that held still over a pass is where the halving
-             * goes: all the way there */
-            to = it > 0 && fabs(left - ws->ptgt[v]) <= BBS_NET_MM_PRIO_RES * c0
-                 ? left : 0.5 * (ws->pcap[v] + left);
-            ws->ptgt[v] = left;
-            if (fabs(to - ws->pcap[v]) > BBS_NET_MM_PRIO_RES * c0)
-                moved = 1;
-            ws->pcap[v] = to;
+        int fill_at[BBS_NET_MM_CLASSES + 1] = { 0 };
+        for (int k = 0; k < np; k++)
+            fill_at[pb->cls[k] + 1]++;
+        for (int c = 0; c < C; c++) {
+            present[c] = fill_at[c + 1] > 0;
+            fill_at[c + 1] += fill_at[c];
         }
-        if (!moved)
-            break;
-    }
-    /* below the passes' resolution a pair is starved (maxmin.h), and a
-     * rate that small is not one to wait behind: the fabric's head-of-line
-     * wait, buffer / rate, would come out at a tenth of a second for
-     * 16 KiB behind a pair halved 16 times */
-    for (int v = 0; v < npair; v++) {
-        if (ws->pcap[v] > 0 && ws->pcap[v] < BBS_NET_MM_PRIO_RES * pb->cap[ws->pair_link[v]]) {
-            ws->pcap[v] = 0;
-            stale = 1;
-        }
-        if (ws->pair_cls[v] > cmax)
-            cmax = ws->pair_cls[v];
-    }
-    if (stale)
-        fill(&vp, ws, rate, bottleneck, ws->psat);
-    /* feasible, class by class: what exceeds the room the earlier classes
-     * leave on a link is scaled down there (ws->use is stale once rates
-     * change) */
-    for (int c = 1; c <= cmax; c++) {
-        int over = 0;
-        if (stale)
-            class_use(pb, rate, ws->use);
-        stale = 0;
-        for (int f = 0; f < nf; f++)
-            ws->scale[f] = 1;
+        memcpy(ws->cstart, fill_at, sizeof ws->cstart);
         for (int f = 0; f < nf; f++)
             for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
-                int l = pb->path[k];
-                double room, u = ws->use[l * C + c];
-                if (pb->cls[k] != c)
-                    continue;
-                room = room_left(ws, pb->cap[l], l, c);
-                if (room < 0)
-                    room = 0;
-                if (u > room * (1 + 1e-12) && u > 0) {
-                    double s = room / u;
-                    if (s < ws->scale[f])
-                        ws->scale[f] = s;
-                    over = 1;
-                }
+                ws->ef[k] = f;
+                ws->ord[fill_at[pb->cls[k]]++] = k;
             }
-        if (over) {
-            for (int f = 0; f < nf; f++)
-                rate[f] *= ws->scale[f];
-            stale = 1;
-        }
     }
-    /* a flow below the passes' resolution (of its links' capacity: what
-     * the halving and the scaling leave) is starved, and must be
-     * starved by someone: an earlier class using at least half of one of
-     * its links; otherwise (the passes did not settle) fall back to plain
-     * max-min rather than park it for nothing */
-    if (stale)
-        class_use(pb, rate, ws->use);
-    for (int l = 0; l < nl; l++)
-        capmax = fmax(capmax, pb->cap[l]);
     for (int f = 0; f < nf; f++) {
-        int held = 0;
-        double most = 0;
-        if (rate[f] >= BBS_NET_MM_PRIO_RES * capmax)
-            continue; /* at least that share of every link */
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
-            most = fmax(most, pb->cap[pb->path[k]]);
-        if (rate[f] >= BBS_NET_MM_PRIO_RES * most)
-            continue;
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1] && !held; k++) {
-            int l = pb->path[k];
-            held = room_left(ws, pb->cap[l], l, pb->cls[k]) <= 0.5 * pb->cap[l];
-        }
-        if (!held)
-            return solve_unclassed(pb, ws, npair, rate, bottleneck, saturated, err);
-        rate[f] = 0;
+        ws->bound[f] = INFINITY;
+        ws->fbk[f] = -1;
     }
-    keep_caps(pb, ws, npair, 0);
+    for (int l = 0; l < nl; l++)
+        ws->smap[l] = -1;
+    /* step 1, class by class; use[l C + q] holds the rates of class q < c */
+    for (int c = 0; c < C; c++) {
+        if (!present[c])
+            continue;
+        for (int l = 0; l < nl; l++)
+            for (int q = 0; q < c; q++)
+                ws->use[l * C + q] = 0;
+        for (int i = 0; i < ws->cstart[c]; i++) {
+            int k = ws->ord[i];
+            ws->use[pb->path[k] * C + pb->cls[k]] += ws->bound[ws->ef[k]];
+        }
+        if ((rc = stage(pb, ws, c, err)) != BB_OK)
+            return rc;
+    }
+    /* step 2: the leftovers, ws->use[l C] now holding each link's */
+    for (int l = 0; l < nl; l++)
+        ws->use[l * C] = pb->cap[l];
+    for (int f = 0; f < nf; f++)
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
+            ws->use[pb->path[k] * C] -= ws->bound[f];
+    for (int l = 0; l < nl; l++)
+        if (ws->use[l * C] <= ROUNDING * pb->cap[l])
+            ws->use[l * C] = 0;
+    /* a flow with a full link stays where step 1 left it (it would get no
+     * increment, and taking none it changes no other's), held by its
+     * class's link if full, else by the first full link on its path; the
+     * others fill the leftovers */
+    ws->soff[0] = 0;
+    np = 0;
+    for (int f = 0; f < nf; f++) {
+        int full = ws->use[ws->fbk[f] * C] == 0 ? ws->fbk[f] : -1;
+        rate[f] = ws->bound[f];
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1] && full < 0; k++)
+            if (ws->use[pb->path[k] * C] == 0)
+                full = pb->path[k];
+        if (full >= 0) {
+            ws->fbk[f] = full;
+            continue;
+        }
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
+            ws->spath[np++] = sub_link(ws, pb->path[k], ws->use[pb->path[k] * C], &nsl);
+        ws->sf[nsf++] = f;
+        ws->soff[nsf] = np;
+    }
+    rc = sub_solve(ws, nsf, nsl, err);
+    for (int i = 0; i < nsl; i++)
+        ws->smap[ws->slink[i]] = -1;
+    if (rc != BB_OK)
+        return rc;
+    for (int i = 0; i < nsf; i++) {
+        rate[ws->sf[i]] += ws->srate[i];
+        ws->fbk[ws->sf[i]] = ws->slink[ws->sbk[i]];
+    }
     if (bottleneck)
-        for (int f = 0; f < nf; f++)
-            bottleneck[f] = ws->pair_link[bottleneck[f]];
+        memcpy(bottleneck, ws->fbk, (size_t)nf * sizeof(int));
     if (saturated) {
         memset(saturated, 0, (size_t)nl);
-        for (int v = 0; v < npair; v++)
-            if (ws->psat[v])
-                saturated[ws->pair_link[v]] = 1;
+        for (int f = 0; f < nf; f++)
+            saturated[ws->fbk[f]] = 1;
     }
     return BB_OK;
-}
-
-static int
-solve_unclassed(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int npair, double *rate,
-                int *bottleneck, unsigned char *saturated, char *err)
-{
-    bbs_net_mm_problem plain = *pb;
-
-    keep_caps(pb, ws, npair, 1);
-    plain.cls = NULL;
-    plain.cls_cap = NULL;
-    return solve_plain(&plain, ws, rate, bottleneck, saturated, err);
 }
 
 int
 bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
                      int *bottleneck, unsigned char *saturated, char *err)
 {
-    ws->passes = 0;
     if (pb->cls)
         return solve_priority(pb, ws, rate, bottleneck, saturated, err);
     return solve_plain(pb, ws, rate, bottleneck, saturated, err);

@@ -17,54 +17,53 @@ typedef struct {
     const int *path_off;     /* nflows + 1 offsets into path */
     const int *path;         /* link indices 0..nlinks-1; a link listed twice
                                 in one path carries the flow twice */
-    const double *cap;       /* per link, bytes/s, > 0 */
+    const double *cap;       /* per link, bytes/s, >= 0 */
     const unsigned char *cls;/* NULL: every flow alike on every link; else
                                 per path entry, the flow's priority class
                                 on that link, 0 (first) .. BBS_NET_MM_CLASSES-1 */
-    double *cls_cap;         /* with cls, may be NULL: per link and class
-                                (l * BBS_NET_MM_CLASSES + c), in: where the
-                                class's capacity on the link starts (< 0:
-                                the link's), out: where it ended */
 } bbs_net_mm_problem;
 
 #define BBS_NET_MM_CLASSES 4
 
-/* Strict priority (cls given): on each link, class c shares max-min what
- * classes 0..c-1 leave of its capacity, as an output port serving its
- * virtual channels lowest first.  Solved as max-min over (link, class)
- * pairs whose capacities start at the link's (or where cls_cap says) and
- * move halfway, each pass, towards what the classes before them leave
- * (halfway: two flows that hold each other back on two links settle
- * between instead of starving each other in turn), until no capacity
- * moves by BBS_NET_MM_PRIO_RES of its link (at most BBS_NET_MM_PRIO_ITERS
- * passes); then made feasible class by class: a class over what the
- * earlier ones leave on a link is scaled down to it.  That is the
- * resolution (halving steps stop below it: a share is found to within
- * twice it): a pair left less than BBS_NET_MM_PRIO_RES of its link is
- * starved (capacity 0, solved again: halving towards nothing stops short
- * of it, and one pair's remainder leaves another's), and so is a flow
- * below that share of its links.  A pair whose target (what the classes
- * before it leave) held still over a pass, to that resolution, goes all
- * the way to it: the halving would end there, 8 to 10 passes later (the
- * converged rates satisfy the same conditions; two classes holding each
- * other back move each other's targets, and keep halving).  Each pass
- * costs one plain solve of the pairs in use; started where the last solve
- * of the same links ended (cls_cap). */
-#define BBS_NET_MM_PRIO_ITERS 16
-#define BBS_NET_MM_PRIO_RES 1e-3
+/* Strict priority (cls given), as an output port serving its virtual
+ * channels lowest first, by sequential water-filling per class:
+ *  1. For c = 0, 1, ... (the classes present), the path entries of class c
+ *     are filled max-min on what the lower classes leave of each link
+ *     (its capacity less the rates the entries of classes below c have so
+ *     far), each flow held to at most the rate its earlier classes gave it.
+ *     A flow's rate is the one its last class gave it (it only goes down).
+ *  2. What a flow held on a later link does not use of an earlier one is
+ *     left over: the leftover of every link is shared max-min among the
+ *     flows that can still grow, in equal increments (plain progressive
+ *     filling of the leftovers).
+ * What the lower classes leave and what is left over are differences of
+ * sums of rates: below 1e-12 of the link they are rounding, and read as 0
+ * (a flow would otherwise get bytes per second and end a billion seconds
+ * later).
+ * The rates are unique: no iteration, damping or resolution, independent
+ * of the order of the flows (to rounding) and of any earlier solve.  On a
+ * link whose lower classes are never held further on, class c gets
+ * exactly what classes below it leave (strict priority); where a lower
+ * class is held later on its path, step 2 gives its leftover to whoever
+ * can use it, by equal increments rather than by class (the one departure
+ * from strict priority, and what makes the answer unique where two flows
+ * hold each other back on two links: they each keep what step 1 gave
+ * them, then share).  Every flow ends with a bottleneck: a full link that
+ * set its rate (its last class's, or where step 2 stopped it).  Cost: one
+ * progressive filling per class present over that class's entries, plus
+ * one over the flows that can grow: O(P log P) for P path entries. */
 
 typedef struct bbs_net_mm_ws bbs_net_mm_ws;
 
 bbs_net_mm_ws *bbs_net_mm_ws_alloc(void);
 void bbs_net_mm_ws_free(bbs_net_mm_ws *ws);
-/* bbs_net_mm_ws_passes: the passes of the last solve with classes (0: it
- * needed none, no link carrying two). */
-int bbs_net_mm_ws_passes(const bbs_net_mm_ws *ws);
 
 /* bbs_net_maxmin_solve: rate[f] (bytes/s) for every flow; bottleneck[f]
- * (may be NULL) is the link that froze it; saturated[l] (may be NULL) is 1
- * for a link that froze at least one flow (full, flows held back by it),
- * else 0.  A flow with an empty path: BB_EINVAL.  BB_ENOMEM. */
+ * (may be NULL) is the link that froze it (with classes: the one that set
+ * its rate, above); saturated[l] (may be NULL) is 1 for a link that is
+ * some flow's bottleneck (full, flows held back by it), else 0.  The
+ * workspace carries nothing from one solve to the next.  A flow with an
+ * empty path, a class out of range: BB_EINVAL.  BB_ENOMEM. */
 int bbs_net_maxmin_solve(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
                          int *bottleneck, unsigned char *saturated, char *err);
 

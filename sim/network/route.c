@@ -131,8 +131,28 @@ bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len)
     return h;
 }
 
-void
-bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, unsigned char *vc)
+int
+bbs_net_vc_scheme_parse(const char *name, int *scheme, char *err)
+{
+    if (!strcmp(name, "group") || !strcmp(name, "kronos-union"))
+        *scheme = BBS_NET_VC_GROUP;
+    else if (!strcmp(name, "legacy"))
+        *scheme = BBS_NET_VC_LEGACY;
+    else
+        return bb_seterr(err, BB_EINVAL, "unknown channel scheme '%s' (known: group, legacy)",
+                         name);
+    return BB_OK;
+}
+
+const char *
+bbs_net_vc_scheme_name(int scheme)
+{
+    return scheme == BBS_NET_VC_LEGACY ? "legacy" : "group";
+}
+
+/* The legacy rule reads only the kinds of the links. */
+static void
+path_vc_legacy(const bbs_net_topo *t, const int *path, int len, unsigned char *vc)
 {
     int globals = 0, last_global = 0;
 
@@ -148,6 +168,31 @@ bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, unsigned char *
         } else {
             vc[i] = 0;
         }
+    }
+}
+
+void
+bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, int scheme, unsigned char *vc)
+{
+    int gs, gd, local = 0;
+
+    if (scheme == BBS_NET_VC_LEGACY) {
+        path_vc_legacy(t, path, len, vc);
+        return;
+    }
+    /* the source group is that of the first router, the destination's
+     * that of the last (a terminal end is -1 - node) */
+    gs = BBS_NET_ROUTER_GROUP(t, t->link_dst[path[0]]);
+    gd = BBS_NET_ROUTER_GROUP(t, t->link_src[path[len - 1]]);
+    for (int i = 0; i < len; i++) {
+        int r = t->link_src[path[i]], g;
+        if (r < 0) { /* the terminal's link into its router */
+            vc[i] = 0;
+            continue;
+        }
+        g = BBS_NET_ROUTER_GROUP(t, r);
+        vc[i] = g == gs ? (unsigned char)(local < 1 ? local : 1) : g == gd ? 3 : 2;
+        local += t->link_kind[path[i]] == BBS_NET_LINK_LOCAL;
     }
 }
 

@@ -56,13 +56,33 @@ double bbs_net_link_vc_bytes(const bbs_net_topo *t, int l);
 /* bbs_net_path_router_hops: router-to-router links in a path. */
 int bbs_net_path_router_hops(const bbs_net_topo *t, const int *path, int len);
 
+/* How packets get their virtual channel on each link (bbs_net_path_vc). */
+enum bbs_net_vc_scheme {
+    /* CODES' dragonfly-dally on the kronos-union branch MFNetSim builds
+     * (router_packet_receive, since 2020): the channel of a hop leaving a
+     * router is the number of local hops the packet made so far while in
+     * its source group (1 once a non-minimal route was chosen, which, on a
+     * 1-D dragonfly, caps it at 1), 2 in an intermediate group, 3 in the
+     * destination group; the hop into the terminal counts as the router's;
+     * the terminal's link into its router has one channel, 0. */
+    BBS_NET_VC_GROUP = 0,
+    /* the scheme that code replaced (kept there as a comment): a global
+     * link gets the number of global links before it; a local link 0
+     * before any global link, 1 right after the first, 2 after a local hop
+     * in an intermediate group, 3 after the second; terminal links 0 */
+    BBS_NET_VC_LEGACY = 1
+};
+
+/* bbs_net_vc_scheme_parse: "group" (also "kronos-union") or "legacy".
+ * BB_EINVAL naming them otherwise. */
+int bbs_net_vc_scheme_parse(const char *name, int *scheme, char *err);
+const char *bbs_net_vc_scheme_name(int scheme);
+
 /* bbs_net_path_vc: the virtual channel a packet uses on each link of a
- * path, as CODES' dragonfly-dally (MFNetSim's fork, df-dally-vc = 1)
- * assigns them: a global link gets the number of global links before it;
- * a local link 0 before any global link, 1 right after the first, 2 after
- * a local hop in an intermediate group, 3 after the second; terminal
- * links 0.  A router's output port serves its channels lowest first. */
-void bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, unsigned char *vc);
+ * path under scheme (enum bbs_net_vc_scheme).  A router's output port
+ * serves its channels lowest first (fabric.h's vc_priority). */
+void bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, int scheme,
+                     unsigned char *vc);
 
 /* bbs_net_path_delay_s: per-hop router and link delays of a path. */
 double bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len);

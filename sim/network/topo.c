@@ -34,6 +34,8 @@ bbs_net_params_check(const bbs_net_params *par, char *err)
     if (!(par->router_delay_s >= 0) || !(par->cn_delay_s >= 0) || !(par->local_delay_s >= 0)
         || !(par->global_delay_s >= 0))
         return bb_seterr(err, BB_EINVAL, "delays must be >= 0");
+    if (!(par->port_chunk_bytes >= 0 && par->port_chunk_bytes < 1e15))
+        return bb_seterr(err, BB_EINVAL, "the router's chunk must be >= 0 B and finite");
     if (!(par->cn_vc_bytes >= 0 && par->cn_vc_bytes < 1e15) || !(par->local_vc_bytes >= 0
         && par->local_vc_bytes < 1e15) || !(par->global_vc_bytes >= 0 && par->global_vc_bytes < 1e15))
         return bb_seterr(err, BB_EINVAL, "virtual-channel buffers must be >= 0 B and finite");
@@ -241,6 +243,15 @@ check_wiring(const bbs_net_params *par, const bbs_net_wiring *w, int *loc, int *
     return BB_OK;
 }
 
+/* port_Bps: what a link of bandwidth bw out of a router carries
+ * (bbs_net_params' port_chunk_bytes). */
+static double
+port_Bps(const bbs_net_params *par, double bw)
+{
+    double c = par->port_chunk_bytes;
+    return c > 0 ? bw * c / (c + bw * par->router_delay_s) : bw;
+}
+
 int
 bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_net_topo **out,
                    char *err)
@@ -314,7 +325,8 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
         t->link_dst[N + n] = -1 - n;
         t->link_kind[N + n] = BBS_NET_LINK_EJ;
         t->link_mult[n] = t->link_mult[N + n] = 1;
-        t->link_cap_Bps[n] = t->link_cap_Bps[N + n] = par->cn_bw_Bps;
+        t->link_cap_Bps[n] = par->cn_bw_Bps;
+        t->link_cap_Bps[N + n] = port_Bps(par, par->cn_bw_Bps);
         int off = n % (a * p);
         t->node_kind[n] = off < par->bb_per_group ? BBS_NET_NODE_BB : 0;
         if (par->compute_per_group > 0 ? off < par->compute_per_group : off >= par->bb_per_group)
@@ -331,14 +343,14 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
                 int s = gi * a + loc[2 * i], d = gi * a + loc[2 * i + 1];
                 if (i > 0 && cmp_pair(loc + 2 * i, loc + 2 * (i - 1)) == 0) {
                     t->link_mult[id - 1]++;
-                    t->link_cap_Bps[id - 1] += par->local_bw_Bps;
+                    t->link_cap_Bps[id - 1] += port_Bps(par, par->local_bw_Bps);
                     continue;
                 }
                 t->link_src[id] = s;
                 t->link_dst[id] = d;
                 t->link_kind[id] = BBS_NET_LINK_LOCAL;
                 t->link_mult[id] = 1;
-                t->link_cap_Bps[id] = par->local_bw_Bps;
+                t->link_cap_Bps[id] = port_Bps(par, par->local_bw_Bps);
                 t->local_link[s * a + loc[2 * i + 1]] = id;
                 id++;
             }
@@ -346,14 +358,14 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
             int s = glob[2 * i], d = glob[2 * i + 1];
             if (i > 0 && cmp_pair(glob + 2 * i, glob + 2 * (i - 1)) == 0) {
                 t->link_mult[id - 1]++;
-                t->link_cap_Bps[id - 1] += par->global_bw_Bps;
+                t->link_cap_Bps[id - 1] += port_Bps(par, par->global_bw_Bps);
                 continue;
             }
             t->link_src[id] = s;
             t->link_dst[id] = d;
             t->link_kind[id] = BBS_NET_LINK_GLOBAL;
             t->link_mult[id] = 1;
-            t->link_cap_Bps[id] = par->global_bw_Bps;
+            t->link_cap_Bps[id] = port_Bps(par, par->global_bw_Bps);
             t->gl_off[(s / a) * g + d / a + 1]++;
             id++;
         }
@@ -382,6 +394,16 @@ out:
     bbs_net_wiring_free(&gen);
     bbs_net_topo_free(t);
     return rc;
+}
+
+double
+bbs_net_link_wire_Bps(const bbs_net_topo *t, int l)
+{
+    const bbs_net_params *par = &t->par;
+    int k = t->link_kind[l];
+    double bw = k == BBS_NET_LINK_LOCAL ? par->local_bw_Bps
+                : k == BBS_NET_LINK_GLOBAL ? par->global_bw_Bps : par->cn_bw_Bps;
+    return bw * t->link_mult[l];
 }
 
 static const char *const preset_names[] = { "graph500-72", "mfnetsim-1056", "balanced-16k",
@@ -417,10 +439,12 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         /* Paper 001 Table 2 and MFNetSim's dally-1056-min.conf: 33 groups x
          * 8 routers x 4 nodes, h = 4; cn 16, local 5.25, global 4.7 GiB/s
          * as CODES reads the file (the paper text says 4.37 GiB/s, i.e.
-         * 4.7 GB/s); CODES' default router delay 100 ns; no link latency
-         * beyond a packet's serialization (dragonfly-dally's cn_delay,
-         * local_delay and global_delay are the time of one chunk on the
-         * link: the model's store-and-forward, exec.h).
+         * 4.7 GB/s); CODES' default router delay 100 ns; a link latency
+         * of one chunk (the file's chunk_size, 4,096 B) at the link's
+         * bandwidth, the default of dragonfly-dally on the kronos-union
+         * branch MFNetSim builds (cn_delay, local_delay, global_delay:
+         * every chunk arrives that long after its serialization,
+         * router_packet_send).
          * Its LP groups: per group 2 codes-store servers and 30 clients on
          * 32 terminals, mapped group-modulo (servers on the clients'
          * terminals 0 and 1, terminals 30 and 31 idle). */
@@ -432,6 +456,9 @@ bbs_net_preset(const char *name, bbs_net_params *par, char *err)
         par->local_bw_Bps = 5.25 * GIB;
         par->global_bw_Bps = 4.7 * GIB;
         par->router_delay_s = 100e-9;
+        par->cn_delay_s = 4096 / par->cn_bw_Bps;
+        par->local_delay_s = 4096 / par->local_bw_Bps;
+        par->global_delay_s = 4096 / par->global_bw_Bps;
         par->bb_per_group = 2;
         par->compute_per_group = 30;
         /* its cn_vc_size, local_vc_size, global_vc_size */

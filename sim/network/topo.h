@@ -58,6 +58,13 @@ typedef struct {
      * not known): terminal -> router, router -> router in a group, across
      * groups (CODES' cn_vc_size, local_vc_size, global_vc_size) */
     double cn_vc_bytes, local_vc_bytes, global_vc_bytes;
+    /* > 0: every chunk of this many bytes a router sends keeps its output
+     * port busy router_delay_s beyond the chunk's serialization, as
+     * dragonfly-dally's router_packet_send adds router_delay to each
+     * chunk's injection delay: a link out of a router (ejection, local,
+     * global) carries at most bw x chunk / (chunk + bw x router_delay_s)
+     * (link_cap_Bps); 0: bw */
+    double port_chunk_bytes;
 } bbs_net_params;
 
 /* Wiring records as in CODES' binary files (little-endian int32):
@@ -76,7 +83,7 @@ typedef struct {
     int *link_src, *link_dst;      /* routers (-1 - node for a terminal end) */
     unsigned char *link_kind;      /* enum bbs_net_link_kind */
     int *link_mult;                /* parallel physical links merged */
-    double *link_cap_Bps;
+    double *link_cap_Bps;          /* what the link carries (port_chunk_bytes) */
     int *local_link;               /* [r * a + j]: link r -> local router j, or -1 */
     int *gl_off;                   /* CSR over group pairs x * g + y ... */
     int *gl_link;                  /* ... global links from group x to group y */
@@ -146,8 +153,9 @@ bbs_net_topo_global_links(const bbs_net_topo *t, int x, int y)
 /* Presets.  Names: "graph500-72" (paper 002 Table IV: 9 groups x 4
  * routers x 2 nodes, h = 2, 40 Gb/s links, latencies 50/500/200 cycles at
  * an assumed 1 GHz), "mfnetsim-1056" (paper 001 Table 2 with the CODES file's
- * bandwidths: terminal 16, local 5.25, global 4.7 GiB/s; first 2 nodes per
- * group burst-buffer nodes), "balanced-16k" (a = 2p = 2h = 16, g = 129,
+ * bandwidths: terminal 16, local 5.25, global 4.7 GiB/s, link latencies of
+ * one 4,096-B chunk on the link as dragonfly-dally computes them; first 2
+ * nodes per group burst-buffer nodes), "balanced-16k" (a = 2p = 2h = 16, g = 129,
  * 16,512 nodes, all links 16 GiB/s).  BB_OK, or BB_EINVAL for an unknown
  * name (the message lists the names). */
 int bbs_net_preset(const char *name, bbs_net_params *par, char *err);
@@ -155,5 +163,10 @@ int bbs_net_preset(const char *name, bbs_net_params *par, char *err);
 const char *const *bbs_net_preset_names(void);
 
 const char *bbs_net_link_kind_name(int kind);
+
+/* bbs_net_link_wire_Bps: the bandwidth of link l's wires (its kind's
+ * bandwidth times its multiplicity), before the router's per-chunk delay
+ * (link_cap_Bps).  O(1). */
+double bbs_net_link_wire_Bps(const bbs_net_topo *t, int l);
 
 #endif

@@ -71,18 +71,31 @@ blk_kind(int kind)
     return kind == BBS_OP_READ || kind == BBS_OP_WRITE ? BLK_IO : BLK_COMM;
 }
 
-/* Communication (I/O) time: the union of the intervals during which the
- * rank has at least one communication (I/O) op between issue and
- * completion. */
+/* span: one more (delta > 0) or one fewer op in progress of a count cnt
+ * whose time with at least one is *acc, the last opening at *t0. */
 static void
-activity(rank_st *r, int k, int delta, double now)
+span(int *cnt, double *t0, double *acc, int delta, double now)
 {
-    int *cnt = k == BLK_IO ? &r->act_io : &r->act_comm;
-    double *t0 = k == BLK_IO ? &r->t_io0 : &r->t_comm0;
     if (delta > 0 && (*cnt)++ == 0)
         *t0 = now;
     else if (delta < 0 && --(*cnt) == 0)
-        *(k == BLK_IO ? &r->io_s : &r->comm_s) += now - *t0;
+        *acc += now - *t0;
+}
+
+/* Communication (I/O) time: the union of the intervals during which the
+ * rank has at least one communication (I/O) op between issue and
+ * completion; and the same per kind of communication (exec.h). */
+static void
+activity(rank_st *r, const bbs_op *op, int delta, double now)
+{
+    int k = op->kind == BBS_OP_COLL ? 1 + op->coll : BBS_EXEC_P2P;
+
+    if (blk_kind(op->kind) == BLK_IO) {
+        span(&r->act_io, &r->t_io0, &r->io_s, delta, now);
+        return;
+    }
+    span(&r->act_comm, &r->t_comm0, &r->comm_s, delta, now);
+    span(&r->act_kind[k], &r->t_kind0[k], &r->kind_s[k], delta, now);
 }
 
 int
@@ -97,7 +110,7 @@ exec_op_complete(bbs_exec_state *x, int gr, int idx)
     if (op->kind == BBS_OP_COMPUTE)
         r->compute_s += op->delay_s;
     else if (op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
-        activity(r, blk_kind(op->kind), -1, now);
+        activity(r, op, -1, now);
     if (r->ndone == r->n) {
         r->end_s = now;
         /* the last rank: look for quiescence once this event's kicks are done */
@@ -144,7 +157,7 @@ issue(bbs_exec_state *x, int gr, int idx)
     r->t_issue[idx] = bbs_engine_now(x->e);
     r->last_issued = idx;
     if (op->kind != BBS_OP_COMPUTE && op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
-        activity(r, blk_kind(op->kind), +1, r->t_issue[idx]);
+        activity(r, op, +1, r->t_issue[idx]);
     if (op->nonblocking) {
         r->nb_out++;
     }
@@ -383,6 +396,8 @@ x_free(bbs_exec_state *x)
     bbs_engine_free(x->e);
     if (x->rng_route)
         gsl_rng_free(x->rng_route);
+    if (x->rng_jitter)
+        gsl_rng_free(x->rng_jitter);
     free(x->rk);
     free(x->job_off);
     free(x->op_base);
@@ -429,6 +444,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
                          "piece %g B and packet %g B (>= 0) out of range", c->pieces_in_flight,
                          BBS_BBNODE_MAX_INFLIGHT, c->piece_threads, BBS_BBNODE_MAX_INFLIGHT,
                          c->piece_bytes, c->packet_bytes);
+    if (!(c->jitter_s >= 0 && c->jitter_s < 1))
+        return bb_seterr(err, BB_EINVAL, "send jitter %g s: need 0 <= jitter < 1 s", c->jitter_s);
     if (!(c->send_overhead_s >= 0 && c->send_overhead_s < 1e6)
         || !(c->copy_s_per_byte >= 0 && c->copy_s_per_byte < 1))
         return bb_seterr(err, BB_EINVAL, "send overhead %g s and copy time %g s/B are not >= 0 "
@@ -479,6 +496,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
+    for (int g = 0; g < x->nranks; g++)
+        x->rk[g].jit_t = -1;
     for (int j = 0; j < nj; j++) {
         x->job_start[j] = w->jobs[j].start_s;
         x->job_end[j] = w->jobs[j].start_s;
@@ -512,7 +531,10 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     x->rng_route = bbs_rng_stream_new(NULL, c->seed, c->unit,
                                       BBS_ENTITY(BBS_ECLASS_NETWORK, 1));
-    if (!x->rng_route) {
+    if (c->jitter_s > 0)
+        x->rng_jitter = bbs_rng_stream_new(NULL, c->seed, c->unit,
+                                           BBS_ENTITY(BBS_ECLASS_NETWORK, 2));
+    if (!x->rng_route || (c->jitter_s > 0 && !x->rng_jitter)) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
@@ -533,8 +555,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if ((rc = bbs_net_fabric_new(&x->fab, c->topo, x->e, exec_on_flow_done, x, err)) != BB_OK)
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
-    if ((rc = bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority, err)) != BB_OK)
-        goto out;
+    bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority, c->vc_scheme);
     x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
     x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
     x->inj_busy = calloc((size_t)c->topo->nodes, 1);

@@ -124,11 +124,22 @@ typedef struct {
     int vc_priority;                   /* links serve their virtual channels in
                                           strict priority (bbs_net_fabric_set_vc_priority;
                                           0; the scenarios' key vc_priority: on) */
+    int vc_scheme;                     /* how packets get their channels
+                                          (route.h; BBS_NET_VC_GROUP) */
     double send_overhead_s;            /* a message enters its node's interface this long */
     double copy_s_per_byte;            /* plus this per byte after its send (0, 0; the
                                           MFNetSim scenarios: 3.51 us, 0.55 ns/B) */
+    double jitter_s;                   /* plus U(0, jitter_s): one uniform, from stream
+                                          (seed, unit, NETWORK 2), per rank and instant
+                                          at which it sends (its sends of that instant
+                                          keep their program order): replicas that
+                                          differ by seed only in timing (0: none) */
     double packet_bytes;               /* queueing delay per loaded link, in packets of
                                           this size (4096); 0: none */
+    int queue_per_flow;                /* 0: the M/D/1 wait per port and channel, at
+                                          most a channel buffer; 1: at the link's
+                                          utilisation, at most a packet (or buffer)
+                                          per flow (the earlier model) */
     double route_piece_bytes;          /* adaptive routing decides per piece of this
                                           size (256 KiB; 0: per message) */
     int allreduce_algo;                /* BBS_ALGO_* (coll.h), unless the job sets one */
@@ -150,11 +161,19 @@ typedef struct {
     int progress;                      /* unused by the library; for callers */
 } bbs_exec_config;
 
+/* The kinds of communication a job's time is broken down by
+ * (bbs_exec_job_result.kind_mean_s): point-to-point messages (SEND, RECV),
+ * then each collective kind (1 + bbs_coll_kind). */
+enum { BBS_EXEC_P2P = 0, BBS_EXEC_NKINDS = 1 + BBS_COLL_NKINDS };
+
 typedef struct {
     double start_s, end_s, elapsed_s;
     double comm_mean_s, comm_max_s;    /* per-rank communication time */
     double io_mean_s, io_max_s;        /* per-rank I/O time */
     double compute_mean_s;
+    double kind_mean_s[BBS_EXEC_NKINDS]; /* per rank, the time with an op of
+                                        * the kind in progress (the union,
+                                        * as comm_mean_s) */
     double bytes_sent, bytes_written, bytes_read;
     uint64_t messages;
     double hops_mean;                  /* router-to-router hops per network

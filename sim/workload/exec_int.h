@@ -100,6 +100,10 @@ typedef struct {
     int64_t lat_n;              /* and their number */
     int act_comm, act_io;       /* ops in progress */
     double t_comm0, t_io0;      /* since when */
+    int act_kind[BBS_EXEC_NKINDS];       /* the same by kind (exec.h) */
+    double jit_t, jit_s;        /* jitter_s: the instant of its last send and
+                                   the jitter drawn then (-1: none yet) */
+    double t_kind0[BBS_EXEC_NKINDS], kind_s[BBS_EXEC_NKINDS];
     int last_issued;
 } rank_st;
 
@@ -125,6 +129,7 @@ struct bbs_exec_state {
     bbs_engine *e;
     bbs_net_fabric *fab;
     gsl_rng *rng_route;
+    gsl_rng *rng_jitter;         /* jitter_s > 0: one uniform per message sent */
     int kinds[EV_NKINDS];
     int nranks;
     int *job_off;

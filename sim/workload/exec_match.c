@@ -227,6 +227,16 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
         q_push(x, &x->mn[j].sq_head, &x->mn[j].sq_tail, mi);
     }
     double d = x->c->send_overhead_s + x->c->copy_s_per_byte * bytes;
+    if (x->rng_jitter) {
+        /* one draw per rank and instant: the sends a rank issues at once
+         * keep their program order (as CODES' replay issues them) */
+        rank_st *R = &x->rk[m->src_gr];
+        if (R->jit_t != m->t_issue) {
+            R->jit_t = m->t_issue;
+            R->jit_s = x->c->jitter_s * gsl_rng_uniform(x->rng_jitter);
+        }
+        d += R->jit_s;
+    }
     if (d > 0)
         return exec_sched(x, bbs_engine_now(x->e) + d, EV_POST, 0, mi, NULL);
     return exec_msg_post(x, mi);

@@ -19,18 +19,17 @@
 #include "workload/wl_int.h"
 
 /* queue_delay: what the first packet of a transfer waits on its path's
- * loaded links, from the utilisation the fabric tracks: at each link the
- * mean wait of an M/D/1 queue, rho / (2 (1 - rho)) packet times at
- * utilisation rho, but at most one packet time per flow on the link (the
- * router serves its flows' packets in turn), or with back-pressure one
- * virtual-channel buffer per flow (credits let each flow keep that much
- * queued: on a saturated link the packet waits behind all of it); 0
- * without a packet size.
+ * loaded links (vc: its channel on each, bbs_net_path_vc); 0 without a
+ * packet size.  At each link, the M/D/1 wait of its output port
+ * (bbs_net_fabric_queue_wait_s: per channel, Cobham's priority queue under
+ * vc_priority, at most the channel's buffer ahead of it); or (queue_per_flow,
+ * the earlier model) the M/D/1 wait at the link's utilisation rho,
+ * rho / (2 (1 - rho)) packet times, but at most one packet time per flow
+ * on the link, or with back-pressure one virtual-channel buffer per flow.
  * With back-pressure, also the head-of-line wait in the buffer at each
  * link's far end (bbs_net_fabric_hol_wait_s): when flows on the link are
  * held further on, credit-based flow control keeps that virtual-channel
  * buffer full of their packets, which leave at their rate.
- * vc: the path's virtual channels (bbs_net_path_vc).
  * (With strict channel priority a small message also waits for the lower
  * channels: starve_hold.) */
 static double
@@ -41,10 +40,12 @@ queue_delay(const bbs_exec_state *x, const int *path, const unsigned char *vc, i
     double pkt = x->c->packet_bytes, d = 0;
 
     for (int i = 0; i < len; i++) {
-        double cap = t->link_cap_Bps[path[i]];
-        double vcb = x->c->backpressure ? bbs_net_link_vc_bytes(t, path[i]) : 0;
+        double cap = t->link_cap_Bps[path[i]], buf = bbs_net_link_vc_bytes(t, path[i]);
+        double vcb = x->c->backpressure ? buf : 0;
 
-        if (pkt > 0) {
+        if (pkt > 0 && !x->c->queue_per_flow) {
+            d += bbs_net_fabric_queue_wait_s(x->fab, path[i], vc[i], pkt, buf);
+        } else if (pkt > 0) {
             bbs_net_link_stat st;
             double rho, w, most = nf[path[i]] * fmax(vcb / pkt, 1);
 
@@ -104,22 +105,24 @@ exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx)
 /* store_forward: what a message's first packet adds by being received
  * whole at every hop before it goes on (CODES' dragonfly-dally times each
  * chunk on each link at its own size, at most a packet): the sum over the
- * path of min(bytes, packet) / capacity, less the slowest link's, which
- * the flow's bytes / rate already counts; 0 without a packet size or
- * with store_forward off. */
+ * path of min(bytes, packet) / the link's wire bandwidth, less that
+ * packet's time on the slowest link (its capacity, router delay per
+ * packet included: the bytes / rate of a flow, or of a small message,
+ * already count that one); 0 without a packet size or with store_forward
+ * off. */
 static double
 store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
 {
-    const double *cap = x->c->topo->link_cap_Bps;
+    const bbs_net_topo *t = x->c->topo;
     double p = fmin(bytes, x->c->packet_bytes), sum = 0, slowest = INFINITY;
 
     if (!x->c->store_forward || !(p > 0))
         return 0;
     for (int i = 0; i < len; i++) {
-        sum += p / cap[path[i]];
-        slowest = fmin(slowest, cap[path[i]]);
+        sum += p / bbs_net_link_wire_Bps(t, path[i]);
+        slowest = fmin(slowest, t->link_cap_Bps[path[i]]);
     }
-    return sum - p / slowest;
+    return fmax(sum - p / slowest, 0);
 }
 
 /* first_packet_delay: what message m's first packet adds on the path
@@ -149,7 +152,7 @@ exec_send_piece(bbs_exec_state *x, int mi)
                         bbs_net_fabric_link_flows(x->fab), path, &minimal);
     if (m->xfer_left == m->bytes) {
         unsigned char vc[BBS_NET_MAX_PATH];
-        bbs_net_path_vc(t, path, len, vc);
+        bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
         m->qdelay = first_packet_delay(x, m, path, vc, len);
     }
     m->xfer_left -= piece;
@@ -175,7 +178,7 @@ transmit(bbs_exec_state *x, int mi)
 
         len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
                             bbs_net_fabric_link_flows(x->fab), path, NULL);
-        bbs_net_path_vc(t, path, len, vc);
+        bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
         m->qdelay = first_packet_delay(x, m, path, vc, len);
         held = starve_hold(x, m, path, vc, len);
         for (int i = 0; i < len; i++) {

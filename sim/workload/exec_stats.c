@@ -123,6 +123,8 @@ exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err)
             J->comm_mean_s += R->comm_s / n;
             J->io_mean_s += R->io_s / n;
             J->compute_mean_s += R->compute_s / n;
+            for (int k = 0; k < BBS_EXEC_NKINDS; k++)
+                J->kind_mean_s[k] += R->kind_s[k] / n;
             if (R->comm_s > J->comm_max_s)
                 J->comm_max_s = R->comm_s;
             if (R->io_s > J->io_max_s)

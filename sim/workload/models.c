@@ -69,6 +69,7 @@ bbs_model_defaults(bbs_model *m, bbs_model_kind kind)
         m->compute_s = 0.129;
         m->allreduce_bytes = 7379200.0 * 4;
         m->read_bytes = 8.0 * 1048576;
+        m->batch_write = 1;     /* the artifact's skeleton (models.h) */
         break;
     default:
         break;
@@ -306,9 +307,11 @@ gen_checkpoint(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
     return BB_OK;
 }
 
-/* Figure 6 of the paper (its coNCePTuaL program): per iteration every
- * task READs a sample, then COMPUTES, then the Allreduce, each blocking.
- * batch_write: the skeleton's I/O is a write of the batch to the buffer. */
+/* Figure 6 of the paper (its coNCePTuaL program) and the artifact's
+ * skeleton: per iteration every task does its batch's I/O, then COMPUTES,
+ * then the Allreduce, each blocking; the batch is a file of its own (the
+ * skeleton's fid = rank * 1000 + iteration, at offset 0), written
+ * (batch_write, the skeleton) or read (the paper). */
 static int
 gen_cosmoflow(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
 {
@@ -316,8 +319,9 @@ gen_cosmoflow(const bbs_model *m, bbs_wl *w, int job, int ranks, char *err)
     for (int r = 0; r < ranks; r++)
         for (int it = 0; it < m->iterations; it++)
             if ((rc = bbs_wl_io(w, job, r, m->batch_write, m->read_bytes,
-                                (uint64_t)job << 32 | (uint64_t)r,
-                                (uint64_t)(m->read_bytes * it), err))
+                                (uint64_t)job << 32
+                                    | (uint64_t)((int64_t)r * m->iterations + it),
+                                0, err))
                 || (rc = bbs_wl_compute(w, job, r, m->compute_s, err))
                 || (rc = bbs_wl_coll(w, job, r, BBS_COLL_ALLREDUCE, 0, 0, m->allreduce_bytes,
                                      err)))

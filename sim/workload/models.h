@@ -44,19 +44,21 @@
  * > 0 the interval is Young/Daly's sqrt(2 delta MTTI) - delta for the
  * checkpoint duration delta_s.
  *
- * Cosmoflow (union_conceptual.json "cosmo 5 7379200 129000000"; paper
- * Figure 6): iterations (5), each: a blocking read of read_bytes (8 MiB)
- * from the burst buffer, then compute_s (129 ms), then an Allreduce of
- * allreduce_bytes (7,379,200 ints x 4 B = 29,516,800 B), each waiting for
- * the one before, as Figure 6's coNCePTuaL program draws it ("all tasks
- * READ sample then all tasks COMPUTES ... then ... Allreduce").  The text
- * of Section 7.2 says the reads are pipelined with the computation; the
- * figure and the artifact's skeleton do not overlap them.  batch_write =
- * 1 (key batch_op = write) follows the artifact instead: its skeleton
- * issues the batch as a write, so the bytes travel from the compute node
- * to the burst buffer and fill it.  The artifact's allreduce is
- * Rabenseifner's (the MFNetSim scenario files say allreduce =
- * rabenseifner for the job; coll.h). */
+ * Cosmoflow (union_conceptual.json "cosmo 5 7379200 129000000"; the
+ * artifact's skeleton, SPEAR-UIC/Union branch mfnetsim,
+ * src/benchmarks/cosmo.c, cosmo_main; paper Figure 6): iterations (5),
+ * each: a blocking write of read_bytes (8 MiB) to the burst buffer, a new
+ * file per iteration (fid = rank * 1000 + i, offset 0: UNION_IO_OPEN_FILE,
+ * UNION_IO_WRITE, UNION_IO_CLOSE_FILE), then compute_s (129 ms:
+ * UNION_Compute(interval_nsec)), then an Allreduce of allreduce_bytes
+ * (7,379,200 ints x 4 B = 29,516,800 B), each waiting for the one before.
+ * The paper's text and Figure 6's coNCePTuaL program READ the sample
+ * instead (batch_write = 0, key batch_op = read: the bytes travel from
+ * the buffer to the compute node); the text says the reads are pipelined
+ * with the computation, the figure and the skeleton do not overlap them.
+ * The artifact's allreduce is Rabenseifner's (UNION_MPI_Allreduce in
+ * codes' kronos-union, codes-conc-online-comm-wrkld.C, above 81,920 B;
+ * the MFNetSim scenario files say allreduce = rabenseifner; coll.h). */
 #ifndef BBSIZE_SIM_WORKLOAD_MODELS_H
 #define BBSIZE_SIM_WORKLOAD_MODELS_H
 
@@ -90,7 +92,7 @@ typedef struct {
     double mtti_s, delta_s;
     /* Cosmoflow */
     double read_bytes;
-    int batch_write;             /* 0: read the batch (paper), 1: write it (artifact) */
+    int batch_write;             /* 1: write the batch (artifact, default), 0: read it (paper) */
 } bbs_model;
 
 /* bbs_model_parse_kind: "milc", "nekbone", "checkpoint", "cosmoflow"

@@ -47,7 +47,9 @@ bbs_scenario_init(bbs_scenario *s, const char *source)
     s->inject_fcfs = 1;
     s->backpressure = 1;            /* credit flow control, as CODES */
     s->store_forward = 1;           /* dragonfly-dally's per-hop chunk time */
-    s->vc_priority = 1;             /* dragonfly-dally's channel order (README) */
+    s->vc_priority = 1;             /* dragonfly-dally's channel order */
+    s->vc_scheme = BBS_NET_VC_GROUP; /* and its channels on kronos-union */
+    s->router_per_packet = 1;       /* its ports: router_delay with every chunk */
     s->send_overhead_s = 3.51e-6;  /* MFNetSim's client: 10 + 2500 + 1000 ns */
     s->copy_s_per_byte = 0.55e-9;  /* its copy_per_byte_eager */
     s->packet_bytes = 4096;

@@ -55,8 +55,13 @@ typedef struct {
     int backpressure;                 /* backpressure: on (1, default) or off */
     int store_forward;                /* store_forward: on (1, default) or off */
     int vc_priority;                  /* vc_priority: on (1, default) or off */
+    int vc_scheme;                    /* vc_scheme: group (default) or legacy */
+    int queue_per_flow;               /* queue: channel (0, default) or flow */
+    int router_per_packet;            /* router_delay_per_packet: on (1, default):
+                                         the topology's port_chunk_bytes = packet */
     double send_overhead_s;           /* send_overhead: per message (3.51 us) */
     double copy_s_per_byte;           /* copy_per_byte: per byte sent (0.55 ns) */
+    double jitter_s;                  /* jitter: per message sent (0: none) */
     double packet_bytes;              /* packet: queueing delay unit (4096; 0 none) */
     double route_piece_bytes;         /* route_piece: adaptive per piece (256 KiB) */
     /* [storage] */

@@ -65,8 +65,11 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->backpressure = s->backpressure;
     c->store_forward = s->store_forward;
     c->vc_priority = s->vc_priority;
+    c->vc_scheme = s->vc_scheme;
+    c->queue_per_flow = s->queue_per_flow;
     c->send_overhead_s = s->send_overhead_s;
     c->copy_s_per_byte = s->copy_s_per_byte;
+    c->jitter_s = s->jitter_s;
     c->packet_bytes = s->packet_bytes;
     c->route_piece_bytes = s->route_piece_bytes;
     c->allreduce_algo = s->allreduce_algo;

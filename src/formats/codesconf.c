@@ -541,15 +541,19 @@ bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *
     if ((rc = get_num(c, "router_delay", 0, 100, 0, 1e12, &d, err)) != BB_OK)
         return rc;
     par->router_delay_s = d * 1e-9;
-    /* link latencies in ns when given (newer CODES reads them so; the
-     * dragonfly-dally MFNetSim ran computes them as one chunk's
-     * serialization, which is the model's store-and-forward, exec.h): 0
-     * when absent */
+    /* link latencies in ns; when absent, what dragonfly-dally computes
+     * (dragonfly_read_config on codes' kronos-union branch, which MFNetSim
+     * builds): one chunk (chunk_size, 512 B by default) at the link's
+     * bandwidth, a propagation delay per hop beyond the chunk's
+     * serialization */
     {
         static const char *const key[3] = { "cn_delay", "local_delay", "global_delay" };
         double *delay[3] = { &par->cn_delay_s, &par->local_delay_s, &par->global_delay_s };
+        double bw[3] = { par->cn_bw_Bps, par->local_bw_Bps, par->global_bw_Bps }, chunk;
+        if ((rc = get_num(c, "chunk_size", 0, 512, 1, 1e12, &chunk, err)) != BB_OK)
+            return rc;
         for (int k = 0; k < 3; k++) {
-            if ((rc = get_num(c, key[k], 0, 0, 0, 1e12, &d, err)) != BB_OK)
+            if ((rc = get_num(c, key[k], 0, chunk / bw[k] * 1e9, 0, 1e12, &d, err)) != BB_OK)
                 return rc;
             *delay[k] = d * 1e-9;
         }

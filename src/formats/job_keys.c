@@ -113,7 +113,8 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
     } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
         what = "read (the paper) or write (the artifact)";
         ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;
-        m->batch_write = !strcasecmp(value, "write");
+        if (ok == BB_OK)
+            m->batch_write = !strcasecmp(value, "write");
     } else {
         return bb_seterr(err, BB_EINVAL, "unknown parameter '%s' for model %s (known: %s)", key,
                          bbs_model_name(k), keys_of[k]);

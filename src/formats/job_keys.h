@@ -5,8 +5,7 @@
  *
  * Sizes and times take the units of units.h (a bare number is bytes or
  * seconds).  Each setter changes one field, O(length of value), and on
- * error leaves the struct as it was (a failed batch_op excepted: it is
- * read as 'read'). */
+ * error leaves the struct as it was. */
 #ifndef BBSIZE_SRC_FORMATS_JOB_KEYS_H
 #define BBSIZE_SRC_FORMATS_JOB_KEYS_H
 

@@ -102,6 +102,14 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "vc_priority"))
             return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
                                                       : (s->vc_priority = k, BB_OK);
+        if (!strcmp(key, "queue"))
+            return (k = choice(val, "channel", "flow")) < 0 ? BAD("not channel or flow")
+                                                            : (s->queue_per_flow = k, BB_OK);
+        if (!strcmp(key, "router_delay_per_packet"))
+            return (k = choice(val, "off", "on")) < 0 ? BAD("not on or off")
+                                                      : (s->router_per_packet = k, BB_OK);
+        if (!strcmp(key, "vc_scheme"))
+            return bbs_net_vc_scheme_parse(val, &k, sub) ? BAD(sub) : (s->vc_scheme = k, BB_OK);
         for (int d = 0; d < 3; d++)
             if (!strcmp(key, (const char *[]){ "cn_delay", "local_delay", "global_delay" }[d]))
                 return bb_unit_seconds(val, &s->link_delay_s[d]) || !(s->link_delay_s[d] < 1)
@@ -112,13 +120,17 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "copy_per_byte"))
             return bb_unit_seconds(val, &s->copy_s_per_byte) || !(s->copy_s_per_byte < 1)
                        ? BAD("not a duration per byte >= 0 (e.g. 0.55ns)") : BB_OK;
+        if (!strcmp(key, "jitter"))
+            return bb_unit_seconds(val, &s->jitter_s) || !(s->jitter_s < 1)
+                       ? BAD("not a duration >= 0 and < 1 s (e.g. 0.001ns)") : BB_OK;
         if (!strcmp(key, "route_piece"))
             return bb_unit_bytes(val, &s->route_piece_bytes) ? BAD(NOT_SIZE) : BB_OK;
         return bb_seterr(err, BB_EDATA, "%s: [topology] unknown key '%s' (known: preset, codes, "
                          "bb_per_group, compute_per_group, routing, bias, candidates, "
-                         "exact_limit, small_message, injection, packet, route_piece, "
-                         "backpressure, store_forward, vc_priority, cn_delay, local_delay, "
-                         "global_delay, send_overhead, copy_per_byte)", where, key);
+                         "exact_limit, small_message, injection, packet, queue, route_piece, "
+                         "backpressure, store_forward, vc_priority, vc_scheme, "
+                         "router_delay_per_packet, cn_delay, local_delay, global_delay, "
+                         "send_overhead, copy_per_byte, jitter)", where, key);
     case S_STORAGE:
         if (!strcmp(key, "architecture")) {
             if (!strcasecmp(val, "compute-global") || !strcasecmp(val, "global"))
