@@ -197,7 +197,7 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
     if (mi < 0)
         return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (messages)");
     msg *m = &x->m[mi];
-    int off = x->job_off[job];
+    int off = x->jb[job].off;
     m->kind = M_P2P;
     m->job = job;
     m->src = src;
@@ -208,8 +208,8 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
     m->t_issue = bbs_engine_now(x->e);
     m->send_op = op;
     m->send_coll = cr;
-    x->job_bytes[job] += bytes;
-    x->job_msgs[job]++;
+    x->jb[job].bytes_sent += bytes;
+    x->jb[job].msgs++;
     /* match with a posted receive */
     mkey k = { job, space, src, dst, tag };
     int j = mnode_get(x, &k, 1);
@@ -331,7 +331,7 @@ exec_coll_start(bbs_exec_state *x, int gr, int idx)
     cr->op = idx;
     cr->job = r->job;
     cr->comm = op->comm;
-    cr->inst = r->inst[idx];
+    cr->inst = r->os[idx].inst;
     int algo = bbs_wl_job_allreduce(x->w, r->job);
     int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
                                cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
