@@ -363,6 +363,7 @@ x_free(bbs_exec_state *x)
             if (x->bb[b].frng)
                 gsl_rng_free(x->bb[b].frng);
         }
+    exec_coll_free_all(x);
     if (x->jb)
         for (int j = 0; j < x->w->njobs; j++) {
             free(x->jb[j].lat.v);

@@ -72,6 +72,7 @@ struct coll_run {
     cact *act;
     int nact, pos;              /* actions; first of the current step */
     int pending;                /* actions of the current step not done */
+    coll_run *prev, *next;      /* bbs_exec_state.colls: those in progress */
 };
 
 typedef struct {
@@ -180,6 +181,7 @@ struct bbs_exec_state {
     int nbucket, nkeys;
     int nbb;
     bbnode_st *bb;
+    coll_run *colls;            /* collectives in progress (a horizon leaves some) */
     node_st *nd;                /* per topology node */
     bbs_bbsys *sys;             /* the buffer nodes and the PFS */
     job_st *jb;                 /* per job */
@@ -214,6 +216,8 @@ int exec_msg_recv(bbs_exec_state *x, int job, int me, int src, int space, int64_
 int exec_deliver(bbs_exec_state *x, int mi);
 int exec_local_send_done(bbs_exec_state *x, int mi);
 int exec_coll_start(bbs_exec_state *x, int gr, int idx);
+/* exec_coll_free_all: free the collectives still in progress. */
+void exec_coll_free_all(bbs_exec_state *x);
 
 /* exec_net.c: the network interface of a node */
 int exec_inject(bbs_exec_state *x, int mi, int src, int dst);

@@ -283,14 +283,35 @@ exec_msg_recv(bbs_exec_state *x, int job, int me, int src, int space, int64_t ta
     return BB_OK;
 }
 
+/* A collective's rank part is done (or the run is over): unlink it from
+ * x->colls and free it. */
+static void
+coll_free(bbs_exec_state *x, coll_run *cr)
+{
+    if (cr->prev)
+        cr->prev->next = cr->next;
+    else
+        x->colls = cr->next;
+    if (cr->next)
+        cr->next->prev = cr->prev;
+    free(cr->act);
+    free(cr);
+}
+
+void
+exec_coll_free_all(bbs_exec_state *x)
+{
+    while (x->colls)
+        coll_free(x, x->colls);
+}
+
 static int
 coll_step_start(bbs_exec_state *x, coll_run *cr)
 {
     for (;;) {
         if (cr->pos >= cr->nact) {
             int gr = cr->gr, op = cr->op;
-            free(cr->act);
-            free(cr);
+            coll_free(x, cr);
             return exec_op_complete(x, gr, op);
         }
         const bbs_wl_comm *cm = &x->w->jobs[cr->job].comms[cr->comm];
@@ -341,5 +362,9 @@ exec_coll_start(bbs_exec_state *x, int gr, int idx)
         return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
                                                          : "collective: bad arguments");
     }
+    cr->next = x->colls;
+    if (x->colls)
+        x->colls->prev = cr;
+    x->colls = cr;
     return coll_step_start(x, cr);
 }
