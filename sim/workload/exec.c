@@ -107,6 +107,10 @@ exec_op_complete(bbs_exec_state *x, int gr, int idx)
     int rc;
     r->os[idx].done = 1;
     r->ndone++;
+    if (++x->ops_done == x->progress_next) {
+        x->progress_next += x->c->progress_ops > 0 ? x->c->progress_ops : 4096;
+        x->c->progress(x->c->progress_ctx, x->ops_done, x->ops_total);
+    }
     if (op->kind == BBS_OP_COMPUTE)
         r->compute_s += op->delay_s;
     else if (op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
@@ -426,16 +430,16 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             return bb_seterr(err, BB_EINVAL, "job '%s' has %d ranks but %d are placed",
                              w->jobs[j].name, w->jobs[j].nranks, placed);
         x->nranks += w->jobs[j].nranks;
-        for (int r = 0; r < w->jobs[j].nranks; r++) {
-            x->ops_total += w->jobs[j].streams[r].n;
-            if (x->ops_total > (1L << 30))
-                return bb_seterr(err, BB_EINVAL, "workload of more than 2^30 ops");
-        }
     }
+    x->ops_total = (int64_t)bbs_wl_nops(w);
+    if (x->ops_total > (1L << 30))
+        return bb_seterr(err, BB_EINVAL, "workload of more than 2^30 ops");
     x->jb = calloc((size_t)nj, sizeof *x->jb);
     x->rk = calloc((size_t)x->nranks, sizeof *x->rk);
     x->os = calloc((size_t)x->ops_total + 1, sizeof *x->os);
     x->nd = malloc((size_t)c->topo->nodes * sizeof *x->nd);
+    /* no progress call: ops_done never reaches -1 */
+    x->progress_next = c->progress ? (c->progress_ops > 0 ? c->progress_ops : 4096) : -1;
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
     if (!x->jb || !x->rk || !x->os || !x->nd || !res->jobs) {
@@ -517,6 +521,8 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     rc = bbs_engine_run(x->e, c->horizon_s);
     if (rc != BB_OK)
         goto out;
+    if (c->progress)
+        c->progress(c->progress_ctx, x->ops_done, x->ops_total);
     double now = bbs_engine_now(x->e);
     int horizon_hit = bbs_engine_pending(x->e) > 0;
     for (int gr = 0; gr < x->nranks && !horizon_hit; gr++) {

@@ -191,6 +191,8 @@ struct bbs_exec_state {
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
     int64_t ops_total;          /* every rank's ops */
+    int64_t ops_done;           /* completed (exec_op_complete) */
+    int64_t progress_next;      /* ops_done at the next progress call */
     char *err;
 };
 
