@@ -48,7 +48,7 @@ double bb_exec_meter_end(bb_exec_meter *em);
 /* The executor's speed, to turn bbs_scenario_estimate's events into
  * seconds: wall seconds per estimated event and node of the topology
  * (bench/estimate.sh measures it). */
-#define BB_EXEC_S_PER_EVENT_NODE 7e-9
+#define BB_EXEC_S_PER_EVENT_NODE 6.5e-9
 
 /* bb_exec_seconds: the wall time of a run of `events` events
  * (bbs_scenario_estimate's) on a topology of `nodes` nodes. */
