@@ -172,7 +172,7 @@ bb_validate_scenario(const vs_args *ap)
     bb_exec_meter em;
     size_t ops = (size_t)bbs_wl_nops(R.w);
     long nt = a.threads > 0 ? a.threads : bbs_replicate_threads();
-    nt = nt < a.reps ? nt : a.reps;
+    nt = nt < a.reps ? nt : a.reps > 0 ? a.reps : 1;
     bb_meter_estimate(&po, bb_exec_seconds(R.est_events, R.topo->nodes)
                                * (1 + ceil((double)a.reps / (double)nt)),
                       R.est_events * (double)nu);

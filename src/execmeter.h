@@ -45,13 +45,13 @@ void bb_exec_slot_report(bb_exec_slot *slot, bbs_exec_config *cfg);
 /* bb_exec_meter_end: bb_meter_end; the seconds since the start. */
 double bb_exec_meter_end(bb_exec_meter *em);
 
-/* The executor's speed, to turn bbs_scenario_estimate's events into
- * seconds: wall seconds per estimated event and node of the topology
- * (bench/estimate.sh measures it). */
+/* The executor's speed, to turn a scenario's estimated events
+ * (bb_scn_run.est_events) into seconds: wall seconds per estimated event
+ * and node of the topology (bench/estimate.sh measures it). */
 #define BB_EXEC_S_PER_EVENT_NODE 6.5e-9
 
-/* bb_exec_seconds: the wall time of a run of `events` events
- * (bbs_scenario_estimate's) on a topology of `nodes` nodes. */
+/* bb_exec_seconds: the wall time of a run of `events` estimated events
+ * on a topology of `nodes` nodes. */
 double bb_exec_seconds(double events, int nodes);
 
 #endif
