@@ -16,7 +16,8 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
 	bench/hybrid.sh bench/mechanisms.sh bench/ensemble.sh bench/fluidsim.sh bench/fit.sh bench/fit_accuracy.sh \
-	bench/fluid.sh bench/approx.sh bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh
+	bench/fluid.sh bench/approx.sh bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh \
+	bench/estimate.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
@@ -50,6 +51,14 @@ bench-walks: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	  nice -n 5 $(SHELL) $(top_srcdir)/bench/walks.sh
 .PHONY: bench-walks
+
+# The estimate scenario runs print before they start against the runs:
+# events, CPU seconds, ratios, the rate constant (BENCH_FULL=1: five
+# MFNetSim runs too, about a minute of CPU).
+bench-estimate: src/bbsize$(EXEEXT)
+	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
+	  nice -n 5 $(SHELL) $(top_srcdir)/bench/estimate.sh
+.PHONY: bench-estimate
 
 # This build against another (BBSIZE_REF=.../src/bbsize) on the analytic
 # commands: user time and ratio.

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "execmeter.h"
 #include "scnmode.h"
 #include "scnrun.h"
 
@@ -28,7 +29,7 @@ typedef struct {
     int nfiles;
     int compare;
     int replicas;       /* compare --replicas (0: not given, one run each) */
-    bb_outopts out;     /* the output child: --csv, --json, --quiet */
+    bb_outopts out;     /* the output child: --csv, --json, --quiet, --progress */
     bb_runopts run;     /* the runs child: --seed */
 } scn_args;
 
@@ -44,10 +45,11 @@ static const struct argp_option cmp_options[] = {
 
 /* --seed overrides the scenarios' [run] seed; --csv prints the tables as
  * CSV (one header line per table), --json one JSON object; --quiet: no run
- * statistics on stderr; --threads N: at most N runs at once (0, the
+ * statistics or progress on stderr; --progress: progress even off a
+ * terminal; --threads N: at most N runs at once (0, the
  * default: one per core; the results do not change). */
 static const struct argp_child cmp_children[] = {
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_THREADS), 0, NULL, 0 },
     { &bb_limits_argp, 0, NULL, 0 },
     { 0 }
@@ -88,8 +90,8 @@ scn_parse(int key, char *arg, struct argp_state *state)
 
 /* scn_job: one run of a loaded scenario R with the random streams of unit
  * unit (R's workload, or one built for the unit when its jobs draw), its
- * result into *res; after run_one, its wall time and status, with a
- * message in err. */
+ * result into *res, its progress into slot (scn_exec); after run_one, its
+ * wall time and status, with a message in err. */
 typedef struct {
     const bb_scn_run *R;
     uint64_t unit;
@@ -97,6 +99,7 @@ typedef struct {
     double wall_s;
     int rc;
     char err[BB_ERRLEN];
+    bb_exec_slot slot;
 } scn_job;
 
 static void
@@ -107,6 +110,7 @@ run_one(scn_job *j)
     bbs_wl *own = NULL;
 
     c.unit = j->unit;
+    bb_exec_slot_report(&j->slot, &c);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (j->unit > 0 && j->R->random_wl)
         j->rc = bb_scn_build(j->R, j->unit, &own, j->err);
@@ -141,25 +145,39 @@ pool_worker(void *arg)
 }
 
 /* scn_exec: the n runs on up to `threads` threads (0: every core); the
- * results do not depend on how many; dies with the first failed run's
- * error in the order given, whatever finished first. */
+ * results do not depend on how many; first the estimate of a long run,
+ * progress while they run (out); dies with the first failed run's error
+ * in the order given, whatever finished first. */
 static void
-scn_exec(scn_job *jobs, int n, int threads)
+scn_exec(scn_job *jobs, int n, int threads, const bb_outopts *out, const char *what)
 {
     scn_pool p = { jobs, n, 0, PTHREAD_MUTEX_INITIALIZER };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nt = threads > 0 ? threads : cores > 1 ? (int)cores : 1, started = 0;
     pthread_t tid[64];
+    bb_exec_meter em;
+    double events = 0, secs = 0;
+    size_t ops = 0;
 
     if (nt > n)
         nt = n;
     if (nt > 64)
         nt = 64;
+    for (int i = 0; i < n; i++) {
+        events += jobs[i].R->est_events;
+        secs += bb_exec_seconds(jobs[i].R->est_events, jobs[i].R->topo->nodes);
+        ops += (size_t)bbs_wl_nops(jobs[i].R->w);
+    }
+    bb_meter_estimate(out, secs / nt, events);
+    bb_exec_meter_start(&em, out, what, ops);
+    for (int i = 0; i < n; i++)
+        bb_exec_meter_slot(&em, &jobs[i].slot, (size_t)bbs_wl_nops(jobs[i].R->w));
     while (started < nt - 1 && pthread_create(&tid[started], NULL, pool_worker, &p) == 0)
         started++;
     pool_worker(&p);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    bb_exec_meter_end(&em);
     for (int i = 0; i < n; i++)
         if (jobs[i].rc != BB_OK)
             bb_die(bb_exit_status(jobs[i].rc), "%s: %s", jobs[i].R->s.source, jobs[i].err);
@@ -371,8 +389,8 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
     a.run = *run;
     bb_scn_load(&R, a.files[0], a.run.seed_set, a.run.seed);
     {
-        scn_job j = { &R, 0, &R.res, 0, BB_OK, "" };
-        scn_exec(&j, 1, 1);
+        scn_job j = { &R, 0, &R.res, 0, BB_OK, "", { 0 } };
+        scn_exec(&j, 1, 1, &a.out, "simulate");
         R.wall_s = j.wall_s;
     }
     print_run(&R, &a);
@@ -649,8 +667,9 @@ bb_cmd_compare(int argc, char **argv)
      * replica finish together */
     for (int i = 0; i < N; i++)
         for (int f = 0; f < nf; f++)
-            runs[i * nf + f] = (scn_job){ &R[f], (uint64_t)i, &res[i * nf + f], 0, BB_OK, "" };
-    scn_exec(runs, nf * N, a.run.threads);
+            runs[i * nf + f] = (scn_job){ &R[f], (uint64_t)i, &res[i * nf + f], 0, BB_OK, "",
+                                          { 0 } };
+    scn_exec(runs, nf * N, a.run.threads, &a.out, "compare");
     for (int f = 0; f < nf && !a.out.quiet; f++) {
         double wall = 0, ev = 0;
         for (int i = 0; i < N; i++) {

@@ -68,7 +68,7 @@ parse(int key, char *arg, struct argp_state *state)
                            a->base.file);
             if (f)
                 argp_error(state, "%s does not apply to a scenario (scenario mode takes "
-                           "--seed, --csv, --json, --quiet, --max-events, --max-memory)", f);
+                           "--seed, --csv, --json, --quiet, --progress, --max-events, --max-memory)", f);
             break;
         }
         if (a->base.common.out.csv)
@@ -99,7 +99,7 @@ static const struct argp argp = {
     "depends only on the inputs and --seed, not on --threads.  Scenario mode: "
     "`bbsize simulate SCENARIO.ini` (or --scenario FILE) runs applications on the "
     "dragonfly and the burst buffers (bbsize-scenario(5); --csv, --json, --seed, --quiet, "
-    "--max-events, --max-memory).",
+    "--progress, --max-events, --max-memory).",
     children, NULL, NULL
 };
 

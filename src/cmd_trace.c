@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "devload.h"
+#include "execmeter.h"
 #include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
@@ -81,7 +82,7 @@ enum { M_VEF = 0, M_G500, M_FILE };
 typedef struct {
     const char *file, *sizes, *place, *routing, *device;
     int model, have_model, g500_nodes, file_ranks;
-    bb_outopts out;     /* --json, --csv (Graph500: the per-level table), -q */
+    bb_outopts out;     /* --json, --csv (Graph500: the per-level table), -q, --progress */
     bb_runopts run;     /* --seed (default 1) */
     bb_topo_opts net;   /* --topology: also run the streams on a dragonfly; with
                            --bb-per-group (default: the topology's; 1 if it has
@@ -228,10 +229,21 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         bb_die(BB_EXIT_USAGE, "--routing: %s", err);
     c.route.kind = bb_topo_routing(&net, a->routing);
     bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
-    t0 = now_s();
-    if ((rc = bbs_exec_run(w, &c, &r, err)))
-        bb_die_lib(rc, err);
-    t0 = now_s() - t0;
+    {
+        bb_exec_meter em;
+        bb_exec_slot sl;
+        size_t ops = (size_t)bbs_wl_nops(w);
+
+        bb_exec_meter_start(&em, &a->out, "trace", ops);
+        bb_exec_meter_slot(&em, &sl, ops);
+        bb_exec_slot_report(&sl, &c);
+        t0 = now_s();
+        rc = bbs_exec_run(w, &c, &r, err);
+        t0 = now_s() - t0;
+        bb_exec_meter_end(&em);
+        if (rc)
+            bb_die_lib(rc, err);
+    }
     {
         const bbs_exec_job_result *J = &r.jobs[0];
         if (human) {
@@ -283,7 +295,7 @@ bb_cmd_trace(int argc, char **argv)
         "with --topology, also run it on a dragonfly.\vFILE is a VEF trace (plain MPI, or EXT "
         "DCNW, CDCNW, FLOWS, HOROVOD; grammar in bbsize-vef(5)).  See bbsize-trace(1).";
     static const struct argp_child children[] = {
-        { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET), 0, NULL, 0 },
+        { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
         { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
         { &bb_topo_argp, 0, NULL, 0 },
         { &bb_limits_argp, 0, NULL, 0 },

@@ -73,6 +73,7 @@ scenario_opts(struct args *a, struct argp_state *state)
         .threads = o->run.threads,
         .have_seed = o->run.seed_set, .seed = o->run.seed,
         .csv = c->out.csv, .json = c->out.json, .quiet = c->out.quiet,
+        .progress = c->out.progress,
         .level = o->confidence,
         .pfs_Bps = c->pfs_bw.set ? c->pfs_bw.v : 0,
         .cap_bytes = a->capacity.set ? a->capacity.v : 0,

@@ -28,10 +28,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bbmpi.h"
 #include "replicate.h"
 #include "stats.h"
 #include "cli.h"
 #include "commands.h"
+#include "execmeter.h"
 #include "scnmode.h"
 #include "scnrun.h"
 #include "simcli.h"
@@ -57,6 +59,7 @@ typedef struct {
     double cap_bytes;      /* per node for replications (0: the scenario's) */
     int replications;      /* 1: unit 0 (the demand, run before) is skipped */
     double check_s;        /* lazy: the executor's EPS check interval, > 0 */
+    bb_exec_slot *slots;   /* per unit, its progress (NULL: none) */
 } vs_ctx;
 
 static int
@@ -79,6 +82,8 @@ vs_unit(size_t unit, void *result, const void *vctx, char *err)
         return BB_OK;
     cfg.unit = unit;
     cfg.lazy_check_s = C->check_s;
+    if (C->slots)
+        bb_exec_slot_report(&C->slots[unit], &cfg);
     if (unit == 0) {           /* the demand: no capacity limit, no failures */
         cfg.capacity_bytes = INFINITY;
         cfg.fail.node_mttf_s = cfg.fail.drive_scale_s = 0;
@@ -160,7 +165,21 @@ bb_validate_scenario(const vs_args *ap)
     vs_res *D = calloc(1, rsz);
     if (!D)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    vs_ctx C = { &R, a.cap_bytes, 0, R.cfg.lazy_check_s };
+    vs_ctx C = { &R, a.cap_bytes, 0, R.cfg.lazy_check_s, NULL };
+    /* the demand run, then the replications on nt threads; their ops on
+     * the meter (here: MPI ranks run their units elsewhere) */
+    bb_outopts po = { .quiet = a.quiet, .progress = a.progress };
+    bb_exec_meter em;
+    size_t ops = (size_t)bbs_wl_nops(R.w);
+    long nt = a.threads > 0 ? a.threads : bbs_replicate_threads();
+    nt = nt < a.reps ? nt : a.reps > 0 ? a.reps : 1;
+    bb_meter_estimate(&po, bb_exec_seconds(R.est_events, R.topo->nodes)
+                               * (1 + ceil((double)a.reps / (double)nt)),
+                      R.est_events * (double)nu);
+    bb_exec_meter_start(&em, &po, "validate", ops * nu);
+    if (bbs_mpi_size() <= 1 && (C.slots = calloc(nu, sizeof *C.slots)))
+        for (size_t u = 0; u < nu; u++)
+            bb_exec_meter_slot(&em, &C.slots[u], ops);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = bbs_replicate_run(1, rsz, D, vs_unit, &C, 1, NULL, NULL, err);
@@ -174,6 +193,8 @@ bb_validate_scenario(const vs_args *ap)
     C.check_s = tu;
     if (rc == BB_OK)
         rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+    bb_exec_meter_end(&em);
+    free(C.slots);
     memcpy(RES(0), D, rsz);   /* unit 0 of the results: the demand */
     free(D);
     D = RES(0);

@@ -35,7 +35,7 @@ src_bbsize_SOURCES = \
 	src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
 	src/cli.c src/cli.h src/datadir.c src/datadir.h src/options.c src/options_cost.c src/options.h src/outfile.c src/outfile.h \
 	src/devload.c src/devload.h src/topoload.c src/topoload.h \
-	src/progress.c src/progress.h src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
+	src/progress.c src/progress.h src/execmeter.c src/execmeter.h src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
 	src/scnrun.c src/scnrun.h src/scnmode.h \
 	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \

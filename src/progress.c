@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,6 +28,16 @@ bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const char 
     m->last = 0;
     m->shown = 0;
     m->enabled = bb_progress_enabled(out);
+    m->quiet_s = 2.0;
+    m->every_s = 5.0;
+    {
+        const char *e = getenv("BBSIZE_PROGRESS_INTERVAL");
+        char *end;
+        double v = e ? strtod(e, &end) : -1;
+
+        if (e && end != e && *end == '\0' && v >= 0 && v <= 1e6)
+            m->quiet_s = m->every_s = v;
+    }
     /* redrawn in place only when the end is known (an open-ended search
      * prints whole lines, so that its answer never lands on one) */
     m->tty = total > 0 && isatty(STDERR_FILENO);
@@ -54,7 +65,7 @@ bb_meter_update(bb_meter *m, size_t done)
     if (!m->enabled)
         return;
     t = since(&m->t0);
-    if (t < 2.0 || t - m->last < (m->tty ? 0.2 : 5.0))
+    if (t < m->quiet_s || t - m->last < (m->tty ? 0.2 : m->every_s))
         return;
     m->last = t;
     rate = done / t;
@@ -71,6 +82,20 @@ bb_meter_update(bb_meter *m, size_t done)
         fprintf(stderr, "%sbbsize %s: %zu %s, %.3g/s%s", m->tty ? "\r" : "", m->what, done,
                 m->unit, rate, m->tty ? "\033[K" : "\n");
     m->shown = 1;
+}
+
+void
+bb_meter_estimate(const bb_outopts *out, double seconds, double events)
+{
+    char t[32];
+
+    if (out->quiet || !(seconds > 10 || out->progress))
+        return;
+    if (seconds < 10)
+        snprintf(t, sizeof t, "%.2g s", seconds);
+    else
+        fmt_left(t, sizeof t, seconds);
+    fprintf(stderr, "bbsize: this run is estimated at about %s (%.3g events)\n", t, events);
 }
 
 double

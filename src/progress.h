@@ -4,7 +4,9 @@
  * "bbsize WHAT: DONE/TOTAL UNIT, RATE/s, about T left".  On a terminal the
  * line is redrawn in place at most 5 times a second; off a terminal (with
  * --progress) a line is printed at most every 5 s.  Nothing is shown in
- * the first 2 s, so quick runs stay silent, nor with --quiet.  A run whose
+ * the first 2 s, so quick runs stay silent, nor with --quiet.  The
+ * environment's BBSIZE_PROGRESS_INTERVAL=S (seconds, >= 0) replaces both
+ * the 2 s and the 5 s (the tests use 0: every update).  A run whose
  * total is unknown shows DONE UNIT and the rate, in whole lines (every 5 s).  Not thread-safe: callers
  * from worker threads hold a lock (sim/pool.c calls under its own). */
 #ifndef BBSIZE_SRC_PROGRESS_H
@@ -20,6 +22,7 @@ typedef struct {
     size_t total;               /* 0: unknown */
     struct timespec t0;
     double last;                /* seconds since t0 of the last line */
+    double quiet_s, every_s;    /* nothing before; off a terminal, the interval */
     int enabled, tty, shown;
 } bb_meter;
 
@@ -31,5 +34,10 @@ void bb_meter_update(bb_meter *m, size_t done);
 /* bb_meter_end: end the line if one was drawn; returns the seconds since
  * bb_meter_start. */
 double bb_meter_end(bb_meter *m);
+
+/* bb_meter_estimate: before a run estimated at `seconds` (over 10, or
+ * any with --progress; never with --quiet), one line on stderr: "bbsize:
+ * this run is estimated at about 40 s (N events)". */
+void bb_meter_estimate(const bb_outopts *out, double seconds, double events);
 
 #endif

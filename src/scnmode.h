@@ -20,7 +20,7 @@ typedef struct {
     long reps;                 /* --replications, default 5 */
     long resolution;           /* --resolution, default 100 */
     long threads;              /* --threads, 0: every core */
-    int have_seed, csv, json, quiet;
+    int have_seed, csv, json, quiet, progress;
     unsigned long long seed;   /* --seed (with have_seed) */
     double level;              /* --confidence, default 0.95 */
     double pfs_Bps;            /* --pfs-bw, 0: the scenario's */

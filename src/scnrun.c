@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,19 +194,22 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
         if (s->jobs[j].trace && s->jobs[j].tj.kind == BBS_TJ_VEF)
             vef_read(R, file, j);
     }
-    {
-        /* bounded before anything is built: the streams of 10^9
-         * iterations would fill memory before the engine's bounds act */
-        bbs_scenario_cost cost;
-        char what[BB_ERRLEN + 64];
-        int nbb = R->topo->nodes - R->topo->ncompute;
+    /* bounded before anything is built: the streams of 10^9 iterations
+     * would fill memory before the engine's bounds act */
+    bbs_scenario_cost cost;
+    char what[BB_ERRLEN + 64];
+    int nbb = R->topo->nodes - R->topo->ncompute;
 
-        bbs_scenario_estimate(s, nbb > 0 ? nbb : 1, &cost);
-        snprintf(what, sizeof what, "the scenario %s", file);
-        bb_limits_check(what, cost.events, cost.bytes, cost.what, cost.change);
-    }
+    bbs_scenario_estimate(s, nbb > 0 ? nbb : 1, &cost);
+    snprintf(what, sizeof what, "the scenario %s", file);
+    bb_limits_check(what, cost.events, cost.bytes, cost.what, cost.change);
     if ((rc = bb_scn_build(R, 0, &R->w, err)) != BB_OK)
         bb_die(bb_exit_status(rc), "%s", err);
+    /* the run's events: the estimate with its lower bound of operations
+     * replaced by the operations built (trace jobs' too) */
+    R->est_events = cost.events;
+    if (!isfinite(s->horizon_s) && (double)bbs_wl_nops(R->w) > cost.ops)
+        R->est_events += (double)bbs_wl_nops(R->w) - cost.ops;
     /* executor */
     bbs_exec_config *c = &R->cfg;
     bbs_scenario_exec_config(s, c);

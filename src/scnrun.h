@@ -26,6 +26,7 @@ typedef struct {
     bbs_sizedist **sizes;       /* per job: its size table (DCNW, CDCNW), else NULL */
     int random_wl;              /* trace jobs: the streams depend on the unit */
     bbs_exec_config cfg;
+    double est_events;          /* events of one run, estimated (scnrun.c) */
     bbs_exec_result res;
     double wall_s;
 } bb_scn_run;

@@ -165,8 +165,6 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--system";
     if (c->solver_set)
         return "--solver";
-    if (c->out.progress)
-        return "--progress";
     if (o->given & BB_SIM_GIVEN_MODE)
         return "--mode";
     if (!reps && (o->given & 1u << (OPT_CONF - OPT_MODE)))
@@ -328,7 +326,20 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         bb_limits_check("the simulation", ev, by * threads, detail,
                         o->mode == BBS_BB_PERIODIC ? "--horizon, --replications, longer periods or --d-min"
                                                    : "--horizon, --warmup or --replications");
+        bb_sim_announce(&ctx->opt->out, o, ev, BB_SIM_S_PER_EVENT,
+                        nsizes * (size_t)o->replications);
     }
+}
+
+void
+bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events, double s_per_event,
+                size_t units)
+{
+    double nt = o->threads > 0 ? (double)o->threads : (double)bbs_replicate_threads();
+
+    if (units > 0 && nt > (double)units)
+        nt = (double)units;
+    bb_meter_estimate(out, events * s_per_event / nt, events);
 }
 
 static void

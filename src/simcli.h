@@ -96,6 +96,19 @@ void bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o);
 
 void bb_simrun_free(bb_simrun *run);
 
+/* Wall seconds per event of the simulators' estimates (bench/estimate.sh
+ * measures them on one thread): bbs_bb_estimate's (the discrete
+ * simulator: a time unit, or a period's start or end) and
+ * bbs_fluid_estimate's (a phase change). */
+#define BB_SIM_S_PER_EVENT 1e-7
+#define BB_FLUID_S_PER_EVENT 1e-7
+
+/* bb_sim_announce: bb_meter_estimate (progress.h) of `units` runs of
+ * `events` events in all at s_per_event, spread over o->threads threads
+ * (0: every core). */
+void bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events,
+                     double s_per_event, size_t units);
+
 /* bb_sim_run_units: run units 0 .. n-1 of fn on o->threads threads
  * (replicate.h), with progress on stderr ("bbsize WHAT: i/n
  * replications") after 2 s when out enables it; returns the wall time, s.

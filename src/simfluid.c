@@ -308,6 +308,7 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     bb_limits_check("the simulation", ev * (double)R,
                     by * (o->threads > 0 ? o->threads : 64), detail,
                     "--horizon, --warmup or --replications");
+    bb_sim_announce(&a->common.out, o, ev * (double)R, BB_FLUID_S_PER_EVENT, R);
     res = calloc(R, sizeof *res);
     if (res == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu replications", R);

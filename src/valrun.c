@@ -91,6 +91,7 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
              "changes per second", n, R, H + W, bbs_fluid_event_rate(&cfg[0]));
     bb_limits_check("the simulation", ev, by * (o->threads > 0 ? o->threads : 64), detail,
                     "--horizon, --warmup, --replications or fewer sizes");
+    bb_sim_announce(&ctx->opt->out, o, ev, BB_FLUID_S_PER_EVENT, n * R);
     res = calloc(n * R, sizeof *res);
     if (res == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu replications", n * R);

@@ -500,13 +500,7 @@ test_capacity_drain(void **state)
     for (int i = 0; i < 2; i++)
         assert_int_equal(bbs_wl_io(w, job, i, 1, 1e8, (uint64_t)i, 0, err), BB_OK);
     place_list(&pl, 1, ranks, nodes);
-    bbs_exec_config_init(&c);
-    c.topo = t;
-    c.place = &pl;
-    bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
-    c.bb_dev.capacity_bytes = 1e12;
-    c.bb_dev.table.nbins = 1;
-    c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
+    exec_config_on(&c, t, &pl);
     c.capacity_bytes = 1.5e8;
     c.pfs_bw_Bps = 1e9;
     c.drain_chunk_bytes = 5e7;
@@ -521,6 +515,83 @@ test_capacity_drain(void **state)
     assert_int_equal(bbs_wl_io(w, job, 0, 1, 2e8, 0, 0, err), BB_OK);
     assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_EINVAL);
     assert_non_null(strstr(err, "exceeds the buffer capacity"));
+    bbs_wl_free(w);
+    bbs_net_placement_free(&pl);
+    bbs_net_topo_free(t);
+}
+
+/* The progress callback: done never decreases, total is every rank's
+ * ops, calls every progress_ops ops and once at the end. */
+typedef struct {
+    int64_t seen[16], total;
+    int n, bad_total;
+} prog_log;
+
+static void
+prog_cb(void *ctx, int64_t done, int64_t total)
+{
+    prog_log *L = ctx;
+    if (L->n < 16)
+        L->seen[L->n] = done;
+    L->n++;
+    if (total != L->total)
+        L->bad_total = 1;
+}
+
+static void
+test_progress(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(1);
+    bbs_wl *w;
+    int job, ranks[1] = { 4 };
+    bbs_net_placement pl;
+    bbs_exec_result r0, r;
+    bbs_exec_config c;
+    int nodes[4] = { t->compute_nodes[0], t->compute_nodes[3], t->compute_nodes[6],
+                     t->compute_nodes[9] };
+    /* 4 ranks x 5 ops (compute, send to the next, receive from the
+     * previous, allreduce, write): 20 ops */
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "p", 4, 0, &job, err), BB_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(bbs_wl_compute(w, job, i, 1e-3 * (i + 1), err), BB_OK);
+        assert_int_equal(bbs_wl_send(w, job, i, (i + 1) % 4, 1e6, 0, 1, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_recv(w, job, i, (i + 3) % 4, 0, 0, NULL, err), BB_OK);
+        assert_int_equal(bbs_wl_coll(w, job, i, BBS_COLL_ALLREDUCE, 0, 0, 1e5, err), BB_OK);
+        assert_int_equal(bbs_wl_io(w, job, i, 1, 1e7, (uint64_t)i, 0, err), BB_OK);
+    }
+    place_list(&pl, 1, ranks, nodes);
+    exec_config_on(&c, t, &pl);
+    assert_int_equal(bbs_exec_run(w, &c, &r0, err), BB_OK);
+    /* every 3 ops: 3, 6, ..., 18, then the end at 20 */
+    prog_log L = { { 0 }, 20, 0, 0 };
+    c.progress = prog_cb;
+    c.progress_ctx = &L;
+    c.progress_ops = 3;
+    assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_OK);
+    assert_int_equal(L.n, 7);
+    assert_false(L.bad_total);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(L.seen[i], 3 * (i + 1));
+    assert_int_equal(L.seen[6], 20);
+    /* the callback changes nothing */
+    assert_true(r.jobs[0].elapsed_s == r0.jobs[0].elapsed_s);
+    assert_true(r.events == r0.events);
+    bbs_exec_result_free(&r);
+    /* stopped at a horizon before the end: the last call says so */
+    L.n = 0;
+    c.progress_ops = 1;
+    c.horizon_s = 2.5e-3;
+    assert_int_equal(bbs_exec_run(w, &c, &r, err), BB_OK);
+    assert_true(L.n >= 2 && L.n < 16);
+    for (int i = 1; i < L.n; i++)
+        assert_true(L.seen[i] >= L.seen[i - 1]);
+    assert_true(L.seen[L.n - 1] > 0 && L.seen[L.n - 1] < 20);
+    assert_false(L.bad_total);
+    bbs_exec_result_free(&r);
+    bbs_exec_result_free(&r0);
     bbs_wl_free(w);
     bbs_net_placement_free(&pl);
     bbs_net_topo_free(t);
@@ -552,6 +623,7 @@ main(void)
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_capacity_drain),
         cmocka_unit_test(test_young_daly),
+        cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,20 @@ place_list(bbs_net_placement *pl, int njobs, const int *ranks, const int *nodes)
     memcpy(pl->node, nodes, (size_t)tot * sizeof(int));
 }
 
+/* The default configuration on topology t and placement pl, with a
+ * 1 TB buffer device of 1000 MiB/s both ways. */
+static inline void
+exec_config_on(bbs_exec_config *c, const bbs_net_topo *t, const bbs_net_placement *pl)
+{
+    bbs_exec_config_init(c);
+    c->topo = t;
+    c->place = pl;
+    bbs_dev_params_init(&c->bb_dev, BBS_DEV_TABLE);
+    c->bb_dev.capacity_bytes = 1e12;
+    c->bb_dev.table.nbins = 1;
+    c->bb_dev.table.read_MiBps[0] = c->bb_dev.table.write_MiBps[0] = 1000.0;
+}
+
 /* Network-interface settings of a run (run_net); run() keeps the
  * defaults. */
 typedef struct {
@@ -60,7 +74,7 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         char *err, const netif *ni)
 {
     bbs_exec_config c;
-    bbs_exec_config_init(&c);
+    exec_config_on(&c, t, pl);
     if (ni) {
         c.inject_fcfs = ni->fcfs;
         c.small_bytes = ni->small_bytes;
@@ -75,12 +89,6 @@ run_net(bbs_wl *w, bbs_net_topo *t, bbs_net_placement *pl, bbs_exec_result *r, i
         c.jitter_s = ni->jitter_s;
         c.seed = 1;
     }
-    c.topo = t;
-    c.place = pl;
-    bbs_dev_params_init(&c.bb_dev, BBS_DEV_TABLE);
-    c.bb_dev.capacity_bytes = 1e12;
-    c.bb_dev.table.nbins = 1;
-    c.bb_dev.table.read_MiBps[0] = c.bb_dev.table.write_MiBps[0] = 1000.0;
     int rc = bbs_exec_run(w, &c, r, err);
     if (rc != want)
         fail_msg("status %d, wanted %d: %s", rc, want, err);

@@ -105,8 +105,12 @@ exec_op_complete(bbs_exec_state *x, int gr, int idx)
     const bbs_op *op = &r->ops[idx];
     double now = bbs_engine_now(x->e);
     int rc;
-    r->done[idx] = 1;
+    r->os[idx].done = 1;
     r->ndone++;
+    if (++x->ops_done == x->progress_next) {
+        x->progress_next += x->c->progress_ops > 0 ? x->c->progress_ops : 4096;
+        x->c->progress(x->c->progress_ctx, x->ops_done, x->ops_total);
+    }
     if (op->kind == BBS_OP_COMPUTE)
         r->compute_s += op->delay_s;
     else if (op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
@@ -117,12 +121,12 @@ exec_op_complete(bbs_exec_state *x, int gr, int idx)
         if (--x->ranks_left == 0 && (x->fail_on || x->lazy_on)
             && (rc = exec_sched(x, now, EV_QUIESCE, 0, 0, NULL)) != BB_OK)
             return rc;
-        if (now > x->job_end[r->job])
-            x->job_end[r->job] = now;
+        if (now > x->jb[r->job].end_s)
+            x->jb[r->job].end_s = now;
     }
     /* dependents */
     if (x->dep_off) {
-        int g = x->op_base[gr] + idx;
+        int g = r->base + idx;
         for (int k = x->dep_off[g]; k < x->dep_off[g + 1]; k++) {
             int64_t v = x->dep_val[k];
             if ((rc = ready(x, (int)(v >> 32), (int)(v & 0xFFFFFFFF))) != BB_OK)
@@ -154,10 +158,9 @@ issue(bbs_exec_state *x, int gr, int idx)
     rank_st *r = &x->rk[gr];
     const bbs_op *op = &r->ops[idx];
     int rc = BB_OK;
-    r->t_issue[idx] = bbs_engine_now(x->e);
     r->last_issued = idx;
     if (op->kind != BBS_OP_COMPUTE && op->kind != BBS_OP_WAIT && op->kind != BBS_OP_WAITALL)
-        activity(r, op, +1, r->t_issue[idx]);
+        activity(r, op, +1, bbs_engine_now(x->e));
     if (op->nonblocking) {
         r->nb_out++;
     }
@@ -178,7 +181,7 @@ issue(bbs_exec_state *x, int gr, int idx)
         rc = exec_io_start(x, gr, idx);
         break;
     case BBS_OP_WAIT:
-        if (r->done[op->ref])
+        if (r->os[op->ref].done)
             return exec_op_complete(x, gr, idx);
         if (r->wait_op >= 0)
             return bbs_engine_fail(x->e, BB_EDATA,
@@ -230,7 +233,7 @@ h_arrive(bbs_engine *e, const bbs_event *ev, void *ctx)
     /* latency: send to arrival at the receiver's node, whether or not a
      * receive is posted (MFNetSim's client: arrival minus the send's start) */
     double lat = bbs_engine_now(x->e) - m->t_issue;
-    if (exec_dvec_push(&x->lat[m->job], lat))
+    if (exec_dvec_push(&x->jb[m->job].lat, lat))
         return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (latencies)");
     x->rk[m->src_gr].lat_sum_s += lat;
     x->rk[m->src_gr].lat_n++;
@@ -261,15 +264,7 @@ prepare(bbs_exec_state *x, char *err)
 {
     const bbs_wl *w = x->w;
     int ndep = 0;
-    long total = 0;
-    for (int gr = 0; gr < x->nranks; gr++) {
-        rank_st *r = &x->rk[gr];
-        x->op_base[gr] = (int)total;
-        total += r->n;
-        if (total > (1L << 30))
-            return bb_seterr(err, BB_EINVAL, "workload of more than 2^30 ops");
-    }
-    x->op_base[x->nranks] = (int)total;
+    long total = (long)x->ops_total;
     for (int j = 0; j < w->njobs; j++) {
         const bbs_wl_job *jb = &w->jobs[j];
         for (int c = 0; c < jb->ncomms; c++) {
@@ -277,13 +272,13 @@ prepare(bbs_exec_state *x, char *err)
             /* members' COLL ops on c, in stream order, must agree */
             int ref_rank = cm->members[0], ref_cnt = 0;
             for (int i = 0; i < cm->n; i++) {
-                rank_st *r = &x->rk[x->job_off[j] + cm->members[i]];
-                rank_st *r0 = &x->rk[x->job_off[j] + ref_rank];
+                rank_st *r = &x->rk[x->jb[j].off + cm->members[i]];
+                rank_st *r0 = &x->rk[x->jb[j].off + ref_rank];
                 int k = 0, k0 = 0;
                 for (int o = 0; o < r->n; o++) {
                     if (r->ops[o].kind != BBS_OP_COLL || r->ops[o].comm != c)
                         continue;
-                    r->inst[o] = k;
+                    r->os[o].inst = k;
                     if (i > 0) {
                         while (k0 < r0->n && (r0->ops[k0].kind != BBS_OP_COLL
                                               || r0->ops[k0].comm != c))
@@ -325,7 +320,7 @@ prepare(bbs_exec_state *x, char *err)
         for (int o = 0; o < r->n; o++)
             if (r->ops[o].dep == BBS_DEP_OP) {
                 const bbs_op *op = &r->ops[o];
-                int tg = x->job_off[r->job] + op->dep_rank;
+                int tg = x->jb[r->job].off + op->dep_rank;
                 if (op->dep_op >= x->rk[tg].n)
                     return bb_seterr(err, BB_EINVAL,
                                      "job '%s' rank %d op %d: depends on op %d of rank %d, "
@@ -344,7 +339,7 @@ prepare(bbs_exec_state *x, char *err)
         rank_st *r = &x->rk[gr];
         for (int o = 0; o < r->n; o++)
             if (r->ops[o].dep == BBS_DEP_OP)
-                x->dep_off[x->op_base[x->job_off[r->job] + r->ops[o].dep_rank]
+                x->dep_off[x->rk[x->jb[r->job].off + r->ops[o].dep_rank].base
                            + r->ops[o].dep_op + 2]++;
     }
     for (long g = 0; g < total; g++)
@@ -353,7 +348,7 @@ prepare(bbs_exec_state *x, char *err)
         rank_st *r = &x->rk[gr];
         for (int o = 0; o < r->n; o++)
             if (r->ops[o].dep == BBS_DEP_OP) {
-                int g = x->op_base[x->job_off[r->job] + r->ops[o].dep_rank] + r->ops[o].dep_op;
+                int g = x->rk[x->jb[r->job].off + r->ops[o].dep_rank].base + r->ops[o].dep_op;
                 x->dep_val[x->dep_off[g + 1]++] = ((int64_t)gr << 32) | (uint32_t)o;
             }
     }
@@ -363,12 +358,6 @@ prepare(bbs_exec_state *x, char *err)
 static void
 x_free(bbs_exec_state *x)
 {
-    if (x->rk)
-        for (int gr = 0; gr < x->nranks; gr++) {
-            free(x->rk[gr].done);
-            free(x->rk[gr].t_issue);
-            free(x->rk[gr].inst);
-        }
     if (x->bb)
         for (int b = 0; b < x->nbb; b++) {
             if (x->bb[b].rng)
@@ -378,19 +367,12 @@ x_free(bbs_exec_state *x)
             if (x->bb[b].frng)
                 gsl_rng_free(x->bb[b].frng);
         }
-    if (x->lat)
-        for (int j = 0; j < x->w->njobs; j++)
-            free(x->lat[j].v);
-    if (x->bursts)
-        for (int j = 0; j < x->w->njobs; j++)
-            free(x->bursts[j].v);
-    free(x->bursts);
-    free(x->job_wact);
-    free(x->job_wt0);
-    free(x->job_write_s);
-    free(x->job_pfs);
-    free(x->job_lost);
-    free(x->job_files_lost);
+    exec_coll_free_all(x);
+    if (x->jb)
+        for (int j = 0; j < x->w->njobs; j++) {
+            free(x->jb[j].lat.v);
+            free(x->jb[j].bursts.v);
+        }
     bbs_net_fabric_free(x->fab);
     bbs_bbsys_free(x->sys);
     bbs_engine_free(x->e);
@@ -398,29 +380,16 @@ x_free(bbs_exec_state *x)
         gsl_rng_free(x->rng_route);
     if (x->rng_jitter)
         gsl_rng_free(x->rng_jitter);
+    free(x->jb);
     free(x->rk);
-    free(x->job_off);
-    free(x->op_base);
+    free(x->os);
+    free(x->nd);
     free(x->dep_off);
     free(x->dep_val);
     free(x->m);
     free(x->mn);
     free(x->bucket);
     free(x->bb);
-    free(x->bb_nodes);
-    free(x->node_bb);
-    free(x->lat);
-    free(x->job_start);
-    free(x->job_end);
-    free(x->job_bytes);
-    free(x->job_w);
-    free(x->job_r);
-    free(x->job_msgs);
-    free(x->inj_head);
-    free(x->inj_tail);
-    free(x->inj_busy);
-    free(x->job_hops);
-    free(x->job_hopn);
 }
 
 int
@@ -455,54 +424,36 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     if (c->place->njobs != nj)
         return bb_seterr(err, BB_EINVAL, "placement of %d jobs for a workload of %d jobs",
                          c->place->njobs, nj);
-    x->job_off = malloc((size_t)(nj + 1) * sizeof *x->job_off);
-    if (!x->job_off)
-        return bb_seterr(err, BB_ENOMEM, "out of memory");
-    x->job_off[0] = 0;
     for (int j = 0; j < nj; j++) {
         int placed = c->place->job_off[j + 1] - c->place->job_off[j];
-        if (placed != w->jobs[j].nranks) {
-            free(x->job_off);
+        if (placed != w->jobs[j].nranks)
             return bb_seterr(err, BB_EINVAL, "job '%s' has %d ranks but %d are placed",
                              w->jobs[j].name, w->jobs[j].nranks, placed);
-        }
-        x->job_off[j + 1] = x->job_off[j] + w->jobs[j].nranks;
+        x->nranks += w->jobs[j].nranks;
     }
-    x->nranks = x->job_off[nj];
+    x->ops_total = (int64_t)bbs_wl_nops(w);
+    if (x->ops_total > (1L << 30))
+        return bb_seterr(err, BB_EINVAL, "workload of more than 2^30 ops");
+    x->jb = calloc((size_t)nj, sizeof *x->jb);
     x->rk = calloc((size_t)x->nranks, sizeof *x->rk);
-    x->op_base = malloc((size_t)(x->nranks + 1) * sizeof *x->op_base);
-    x->lat = calloc((size_t)nj, sizeof *x->lat);
-    x->job_start = calloc((size_t)nj, sizeof(double));
-    x->job_end = calloc((size_t)nj, sizeof(double));
-    x->job_bytes = calloc((size_t)nj, sizeof(double));
-    x->job_w = calloc((size_t)nj, sizeof(double));
-    x->job_r = calloc((size_t)nj, sizeof(double));
-    x->job_msgs = calloc((size_t)nj, sizeof(uint64_t));
-    x->job_hops = calloc((size_t)nj, sizeof(double));
-    x->job_hopn = calloc((size_t)nj, sizeof(uint64_t));
-    x->job_wact = calloc((size_t)nj, sizeof(int));
-    x->job_wt0 = calloc((size_t)nj, sizeof(double));
-    x->job_write_s = calloc((size_t)nj, sizeof(double));
-    x->bursts = calloc((size_t)nj, sizeof *x->bursts);
-    x->job_pfs = calloc((size_t)nj, sizeof(double));
-    x->job_lost = calloc((size_t)nj, sizeof(double));
-    x->job_files_lost = calloc((size_t)nj, sizeof(uint64_t));
+    x->os = calloc((size_t)x->ops_total + 1, sizeof *x->os);
+    x->nd = malloc((size_t)c->topo->nodes * sizeof *x->nd);
+    /* no progress call: ops_done never reaches -1 */
+    x->progress_next = c->progress ? (c->progress_ops > 0 ? c->progress_ops : 4096) : -1;
     res->jobs = calloc((size_t)nj, sizeof *res->jobs);
     res->njobs = nj;
-    if (!x->rk || !x->op_base || !x->lat || !x->job_start || !x->job_end || !x->job_bytes
-        || !x->job_w || !x->job_r || !x->job_msgs || !x->job_hops || !x->job_hopn || !x->job_wact || !x->job_wt0
-        || !x->job_write_s || !x->bursts || !x->job_pfs || !x->job_lost || !x->job_files_lost
-        || !res->jobs) {
+    if (!x->jb || !x->rk || !x->os || !x->nd || !res->jobs) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
-    for (int g = 0; g < x->nranks; g++)
-        x->rk[g].jit_t = -1;
-    for (int j = 0; j < nj; j++) {
-        x->job_start[j] = w->jobs[j].start_s;
-        x->job_end[j] = w->jobs[j].start_s;
+    for (int n = 0; n < c->topo->nodes; n++)
+        x->nd[n] = (node_st){ .inj_head = -1, .inj_tail = -1, .bb = -1 };
+    for (int j = 0, off = 0, base = 0; j < nj; j++) {
+        x->jb[j].off = off;
+        x->jb[j].start_s = w->jobs[j].start_s;
+        x->jb[j].end_s = w->jobs[j].start_s;
         for (int r = 0; r < w->jobs[j].nranks; r++) {
-            rank_st *R = &x->rk[x->job_off[j] + r];
+            rank_st *R = &x->rk[off++];
             const bbs_wl_strm *s = &w->jobs[j].streams[r];
             int node = c->place->node[c->place->job_off[j] + r];
             if (node < 0 || node >= c->topo->nodes) {
@@ -518,13 +469,10 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
             R->wait_op = R->waitall_op = -1;
             R->last_issued = -1;
             R->end_s = w->jobs[j].start_s;
-            R->done = calloc((size_t)s->n + 1, 1);
-            R->t_issue = calloc((size_t)s->n + 1, sizeof(double));
-            R->inst = calloc((size_t)s->n + 1, sizeof(int));
-            if (!R->done || !R->t_issue || !R->inst) {
-                rc = bb_seterr(err, BB_ENOMEM, "out of memory (ranks)");
-                goto out;
-            }
+            R->jit_t = -1;
+            R->base = base;
+            R->os = x->os + base;
+            base += s->n;
         }
     }
     if ((rc = prepare(x, err)) != BB_OK)
@@ -556,15 +504,6 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
         goto out;
     bbs_net_fabric_set_exact_limit(x->fab, c->exact_limit);
     bbs_net_fabric_set_vc_priority(x->fab, c->vc_priority, c->vc_scheme);
-    x->inj_head = malloc((size_t)c->topo->nodes * sizeof *x->inj_head);
-    x->inj_tail = malloc((size_t)c->topo->nodes * sizeof *x->inj_tail);
-    x->inj_busy = calloc((size_t)c->topo->nodes, 1);
-    if (!x->inj_head || !x->inj_tail || !x->inj_busy) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory (injection queues)");
-        goto out;
-    }
-    for (int n = 0; n < c->topo->nodes; n++)
-        x->inj_head[n] = x->inj_tail[n] = -1;
     if ((rc = exec_fail_setup(x, err)) != BB_OK)
         goto out;
     for (int gr = 0; gr < x->nranks; gr++) {
@@ -582,13 +521,15 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
     rc = bbs_engine_run(x->e, c->horizon_s);
     if (rc != BB_OK)
         goto out;
+    if (c->progress)
+        c->progress(c->progress_ctx, x->ops_done, x->ops_total);
     double now = bbs_engine_now(x->e);
     int horizon_hit = bbs_engine_pending(x->e) > 0;
     for (int gr = 0; gr < x->nranks && !horizon_hit; gr++) {
         rank_st *R = &x->rk[gr];
         if (R->ndone < R->n) {
             int o = 0;
-            while (o < R->n && R->done[o])
+            while (o < R->n && R->os[o].done)
                 o++;
             const bbs_op *op = &R->ops[o];
             char what[128];
@@ -597,7 +538,7 @@ bbs_exec_run(const bbs_wl *w, const bbs_exec_config *c, bbs_exec_result *res, ch
                          (long long)op->tag);
             else if (op->kind == BBS_OP_COLL)
                 snprintf(what, sizeof what, "%s #%d on communicator %d",
-                         bbs_coll_name(op->coll), R->inst[o], op->comm);
+                         bbs_coll_name(op->coll), R->os[o].inst, op->comm);
             else if (op->kind == BBS_OP_WAIT || op->kind == BBS_OP_WAITALL)
                 snprintf(what, sizeof what, "a wait");
             else

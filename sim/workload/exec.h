@@ -158,7 +158,15 @@ typedef struct {
     BBS_BBSYS_PARAMS_MEMBER;
     uint64_t seed, unit;
     bbs_exec_failures fail;            /* buffer-node failures (off by default) */
-    int progress;                      /* unused by the library; for callers */
+    /* progress (NULL: none): progress(progress_ctx, done, total) with the
+     * ops completed so far and the ops of every rank's stream, every
+     * progress_ops completed ops (0: 4096) and once when the run ends
+     * (done == total when every rank reached its end; less at a horizon);
+     * done never decreases.  Called on the run's thread, between events:
+     * it must not call the executor. */
+    void (*progress)(void *progress_ctx, int64_t done, int64_t total);
+    void *progress_ctx;
+    int64_t progress_ops;
 } bbs_exec_config;
 
 /* The kinds of communication a job's time is broken down by

@@ -72,6 +72,7 @@ struct coll_run {
     cact *act;
     int nact, pos;              /* actions; first of the current step */
     int pending;                /* actions of the current step not done */
+    coll_run *prev, *next;      /* bbs_exec_state.colls: those in progress */
 };
 
 typedef struct {
@@ -86,13 +87,18 @@ typedef struct {
     int next;
 } mnode;
 
+/* One op's state while the run goes (rank_st.os[op]). */
+typedef struct {
+    int inst;                   /* COLL: instance number on its communicator */
+    unsigned char done;
+} op_st;
+
 typedef struct {
     int job, rank, node, bbnode;
     const bbs_op *ops;
     int n, ndone;
-    unsigned char *done;
-    double *t_issue;
-    int *inst;                  /* COLL: instance number on its communicator */
+    int base;                   /* index of its op 0 among every rank's ops */
+    op_st *os;                  /* n entries: its part of bbs_exec_state.os */
     int nb_out;                 /* non-blocking ops issued, not complete */
     int wait_op, waitall_op;    /* pending WAIT / WAITALL op, or -1 */
     double comm_s, io_s, compute_s, end_s;
@@ -110,6 +116,7 @@ typedef struct {
 /* A buffer node in use: the shared model (storage/bbnode.h) and its
  * failures: 0 electronics (Arrhenius), 1 drive (Weibull), both losing. */
 typedef struct {
+    int node;                   /* its topology node */
     bbs_bbnode *bn;
     gsl_rng *rng, *rlazy;       /* device times, lazy checks */
     bbs_component comp[2];
@@ -123,6 +130,34 @@ typedef struct {
     size_t cap;                 /* grow.h */
 } dvec;
 
+/* One job's state: its ranks, times and counters, summed into its
+ * bbs_exec_job_result at the end. */
+typedef struct {
+    int off;                    /* global index of its rank 0 */
+    double start_s, end_s;
+    double bytes_sent, bytes_written, bytes_read;
+    uint64_t msgs;
+    double hops;                /* router hops summed over network messages */
+    uint64_t hopn;              /* network messages (flows and small ones) */
+    dvec lat;                   /* message latencies */
+    /* writes in progress, since when, their union, the bursts */
+    int wact;
+    double wt0, write_s;
+    dvec bursts;
+    /* stored bytes: reached the PFS, lost; writes lost */
+    double pfs, lost;
+    uint64_t files_lost;
+} job_st;
+
+/* One topology node: its injection queue (inject_fcfs: messages waiting
+ * to exec_inject, and whether one is injecting) and, for a compute node,
+ * its buffer node (-1: none). */
+typedef struct {
+    int inj_head, inj_tail;
+    unsigned char inj_busy;
+    int bb;
+} node_st;
+
 struct bbs_exec_state {
     const bbs_wl *w;
     const bbs_exec_config *c;
@@ -132,11 +167,10 @@ struct bbs_exec_state {
     gsl_rng *rng_jitter;         /* jitter_s > 0: one uniform per message sent */
     int kinds[EV_NKINDS];
     int nranks;
-    int *job_off;
     rank_st *rk;
-    int *dep_off, *dep_list;    /* CSR: op (global) -> dependents (gr << 32 | op) */
+    op_st *os;                  /* every rank's ops, rank after rank */
+    int *dep_off;               /* CSR: op (global) -> dependents (gr << 32 | op) */
     int64_t *dep_val;
-    int *op_base;
     msg *m;
     int nm, mfree;
     size_t capm;
@@ -146,31 +180,19 @@ struct bbs_exec_state {
     int *bucket;
     int nbucket, nkeys;
     int nbb;
-    int *bb_nodes;              /* topology node of each buffer node */
     bbnode_st *bb;
-    int *node_bb;               /* topology node -> buffer node (compute nodes) */
+    coll_run *colls;            /* collectives in progress (a horizon leaves some) */
+    node_st *nd;                /* per topology node */
     bbs_bbsys *sys;             /* the buffer nodes and the PFS */
-    dvec *lat;                  /* per job */
-    double *job_start, *job_end, *job_bytes, *job_w, *job_r;
-    uint64_t *job_msgs;
-    double *job_hops;           /* router hops summed over network messages */
-    uint64_t *job_hopn;         /* network messages (flows and small ones) */
-    /* per job: writes in progress, since when, their union, the bursts */
-    int *job_wact;
-    double *job_wt0, *job_write_s;
-    dvec *bursts;
-    /* stored bytes per job: reached the PFS, lost; writes lost */
-    double *job_pfs, *job_lost;
-    uint64_t *job_files_lost;
+    job_st *jb;                 /* per job */
     int fail_on, lazy_on, ranks_left, quiesced;
     uint64_t nfail[2];
     bbs_temp_series ts;
     int depth;                  /* nested direct issues (ready) */
     double small_link_bytes[BBS_EXEC_NLINKKINDS];
-    /* per topology node (inject_fcfs): messages waiting to exec_inject, and
-     * whether one is injecting */
-    int *inj_head, *inj_tail;
-    unsigned char *inj_busy;
+    int64_t ops_total;          /* every rank's ops */
+    int64_t ops_done;           /* completed (exec_op_complete) */
+    int64_t progress_next;      /* ops_done at the next progress call */
     char *err;
 };
 
@@ -196,6 +218,8 @@ int exec_msg_recv(bbs_exec_state *x, int job, int me, int src, int space, int64_
 int exec_deliver(bbs_exec_state *x, int mi);
 int exec_local_send_done(bbs_exec_state *x, int mi);
 int exec_coll_start(bbs_exec_state *x, int gr, int idx);
+/* exec_coll_free_all: free the collectives still in progress. */
+void exec_coll_free_all(bbs_exec_state *x);
 
 /* exec_net.c: the network interface of a node */
 int exec_inject(bbs_exec_state *x, int mi, int src, int dst);

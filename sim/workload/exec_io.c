@@ -53,12 +53,13 @@ exec_io_start(bbs_exec_state *x, int gr, int idx)
     m->object = op->object;
     m->offset = op->offset;
     if (m->kind == M_IOW) {
-        x->job_w[r->job] += op->bytes;
-        if (x->job_wact[r->job]++ == 0)
-            x->job_wt0[r->job] = m->t_issue;
+        job_st *J = &x->jb[r->job];
+        J->bytes_written += op->bytes;
+        if (J->wact++ == 0)
+            J->wt0 = m->t_issue;
     } else
-        x->job_r[r->job] += op->bytes;
-    int bn = x->bb_nodes[r->bbnode];
+        x->jb[r->job].bytes_read += op->bytes;
+    int bn = x->bb[r->bbnode].node;
     /* with the server's threads the request (a control message, not
      * modelled) reaches the node at once and its pieces cross the network */
     if (m->kind == M_IOR || bn == r->node || x->c->piece_threads > 0)
@@ -138,10 +139,11 @@ exec_h_quiesce(bbs_engine *e, const bbs_event *ev, void *ctx)
 static int
 write_end(bbs_exec_state *x, int j)
 {
-    if (--x->job_wact[j] == 0) {
-        double d = bbs_engine_now(x->e) - x->job_wt0[j];
-        x->job_write_s[j] += d;
-        if (exec_dvec_push(&x->bursts[j], d))
+    job_st *J = &x->jb[j];
+    if (--J->wact == 0) {
+        double d = bbs_engine_now(x->e) - J->wt0;
+        J->write_s += d;
+        if (exec_dvec_push(&J->bursts, d))
             return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (write bursts)");
     }
     return BB_OK;
@@ -162,12 +164,12 @@ io_done(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, int hdd, int lost)
         if ((rc = write_end(x, m->job)) != BB_OK)
             return rc;
         if (hdd)
-            x->job_pfs[m->job] += m->bytes;
+            x->jb[m->job].pfs += m->bytes;
         exec_msg_free(x, mi);
         return exec_op_complete(x, gr, op);
     }
     rank_st *r = &x->rk[m->src_gr];
-    int bn_node = x->bb_nodes[bbs_bbnode_index(bn)];
+    int bn_node = x->bb[bbs_bbnode_index(bn)].node;
     if (x->c->piece_threads > 0) {  /* the pieces are at the client */
         int gr = m->src_gr, op = m->send_op;
         exec_msg_free(x, mi);
@@ -185,7 +187,7 @@ io_move(void *ctx, bbs_bbnode *bn, const bbs_bbnode_req *rq, const bbs_bbnode_pi
 {
     bbs_exec_state *x = ctx;
     const msg *io = &x->m[(int)rq->tag];
-    int client = x->rk[io->src_gr].node, node = x->bb_nodes[bbs_bbnode_index(bn)];
+    int client = x->rk[io->src_gr].node, node = x->bb[bbs_bbnode_index(bn)].node;
     int mi = exec_msg_new(x);
 
     if (mi < 0)
@@ -220,7 +222,7 @@ io_drained(void *ctx, bbs_bbnode *bn, int job, double bytes)
 {
     bbs_exec_state *x = ctx;
     (void)bn;
-    x->job_pfs[job] += bytes;
+    x->jb[job].pfs += bytes;
 }
 
 static void
@@ -228,8 +230,8 @@ io_lost(void *ctx, bbs_bbnode *bn, int job, double bytes, int files)
 {
     bbs_exec_state *x = ctx;
     (void)bn;
-    x->job_lost[job] += bytes;
-    x->job_files_lost[job] += (uint64_t)files;
+    x->jb[job].lost += bytes;
+    x->jb[job].files_lost += (uint64_t)files;
 }
 
 static void
@@ -261,37 +263,27 @@ exec_setup_storage(bbs_exec_state *x, char *err)
         x->rk[gr].bbnode = -1;
     if (!any_io)
         return BB_OK;
-    if (c->arch == BBS_ARCH_NODE_LOCAL) {
-        x->nbb = t->nodes;
-        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
-        if (!x->bb_nodes)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-        for (int n = 0; n < t->nodes; n++)
-            x->bb_nodes[n] = n;
-        for (int gr = 0; gr < x->nranks; gr++)
-            x->rk[gr].bbnode = x->rk[gr].node;
-    } else {
-        x->bb_nodes = malloc((size_t)t->nodes * sizeof *x->bb_nodes);
-        x->node_bb = malloc((size_t)t->nodes * sizeof *x->node_bb);
-        if (!x->bb_nodes || !x->node_bb)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
-        for (int n = 0; n < t->nodes; n++)
-            if (t->node_kind[n] & BBS_NET_NODE_BB)
-                x->bb_nodes[x->nbb++] = n;
-        if (x->nbb == 0)
-            return bb_seterr(err, BB_EINVAL,
-                             "the workload does I/O but the topology has no burst-buffer "
-                             "node (set bb_per_group > 0)");
-        for (int n = 0; n < t->nodes; n++)
-            x->node_bb[n] = -1;
-        for (int i = 0; i < t->ncompute; i++)
-            x->node_bb[t->compute_nodes[i]] = (int)((long)i * x->nbb / t->ncompute);
-        for (int gr = 0; gr < x->nranks; gr++)
-            x->rk[gr].bbnode = x->node_bb[x->rk[gr].node];
-    }
+    int local = c->arch == BBS_ARCH_NODE_LOCAL;
+    for (int n = 0; n < t->nodes; n++)
+        x->nbb += local || (t->node_kind[n] & BBS_NET_NODE_BB);
+    if (x->nbb == 0)
+        return bb_seterr(err, BB_EINVAL,
+                         "the workload does I/O but the topology has no burst-buffer "
+                         "node (set bb_per_group > 0)");
     x->bb = calloc((size_t)x->nbb, sizeof *x->bb);
     if (!x->bb)
         return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");
+    for (int n = 0, b = 0; n < t->nodes; n++)
+        if (local || (t->node_kind[n] & BBS_NET_NODE_BB))
+            x->bb[b++].node = n;
+    if (local)
+        for (int n = 0; n < t->nodes; n++)
+            x->nd[n].bb = n;
+    else
+        for (int i = 0; i < t->ncompute; i++)
+            x->nd[t->compute_nodes[i]].bb = (int)((long)i * x->nbb / t->ncompute);
+    for (int gr = 0; gr < x->nranks; gr++)
+        x->rk[gr].bbnode = x->nd[x->rk[gr].node].bb;
     int *used = calloc((size_t)x->nbb, sizeof *used);
     if (!used)
         return bb_seterr(err, BB_ENOMEM, "out of memory (buffer nodes)");

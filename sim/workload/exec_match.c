@@ -197,7 +197,7 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
     if (mi < 0)
         return bbs_engine_fail(x->e, BB_ENOMEM, "out of memory (messages)");
     msg *m = &x->m[mi];
-    int off = x->job_off[job];
+    int off = x->jb[job].off;
     m->kind = M_P2P;
     m->job = job;
     m->src = src;
@@ -208,8 +208,8 @@ exec_msg_send(bbs_exec_state *x, int job, int src, int dst, int space, int64_t t
     m->t_issue = bbs_engine_now(x->e);
     m->send_op = op;
     m->send_coll = cr;
-    x->job_bytes[job] += bytes;
-    x->job_msgs[job]++;
+    x->jb[job].bytes_sent += bytes;
+    x->jb[job].msgs++;
     /* match with a posted receive */
     mkey k = { job, space, src, dst, tag };
     int j = mnode_get(x, &k, 1);
@@ -283,14 +283,35 @@ exec_msg_recv(bbs_exec_state *x, int job, int me, int src, int space, int64_t ta
     return BB_OK;
 }
 
+/* A collective's rank part is done (or the run is over): unlink it from
+ * x->colls and free it. */
+static void
+coll_free(bbs_exec_state *x, coll_run *cr)
+{
+    if (cr->prev)
+        cr->prev->next = cr->next;
+    else
+        x->colls = cr->next;
+    if (cr->next)
+        cr->next->prev = cr->prev;
+    free(cr->act);
+    free(cr);
+}
+
+void
+exec_coll_free_all(bbs_exec_state *x)
+{
+    while (x->colls)
+        coll_free(x, x->colls);
+}
+
 static int
 coll_step_start(bbs_exec_state *x, coll_run *cr)
 {
     for (;;) {
         if (cr->pos >= cr->nact) {
             int gr = cr->gr, op = cr->op;
-            free(cr->act);
-            free(cr);
+            coll_free(x, cr);
             return exec_op_complete(x, gr, op);
         }
         const bbs_wl_comm *cm = &x->w->jobs[cr->job].comms[cr->comm];
@@ -331,7 +352,7 @@ exec_coll_start(bbs_exec_state *x, int gr, int idx)
     cr->op = idx;
     cr->job = r->job;
     cr->comm = op->comm;
-    cr->inst = r->inst[idx];
+    cr->inst = r->os[idx].inst;
     int algo = bbs_wl_job_allreduce(x->w, r->job);
     int rc = bbs_coll_schedule(op->coll, algo >= 0 ? algo : x->c->allreduce_algo, cm->n,
                                cm->index[r->rank], cm->index[op->root], op->bytes, &cr->act,
@@ -341,5 +362,9 @@ exec_coll_start(bbs_exec_state *x, int gr, int idx)
         return bbs_engine_fail(x->e, rc, rc == BB_ENOMEM ? "out of memory (collective)"
                                                          : "collective: bad arguments");
     }
+    cr->next = x->colls;
+    if (x->colls)
+        x->colls->prev = cr;
+    x->colls = cr;
     return coll_step_start(x, cr);
 }

@@ -185,8 +185,8 @@ transmit(bbs_exec_state *x, int mi)
             cap = fmin(cap, t->link_cap_Bps[path[i]]);
             x->small_link_bytes[t->link_kind[path[i]]] += m->bytes;
         }
-        x->job_hops[m->job] += bbs_net_path_router_hops(t, path, len);
-        x->job_hopn[m->job]++;
+        x->jb[m->job].hops += bbs_net_path_router_hops(t, path, len);
+        x->jb[m->job].hopn++;
         t_sent = bbs_engine_now(x->e) + m->bytes / cap;
         if ((rc = exec_sched(x, t_sent, EV_LOCALSEND, 0, mi, NULL)) != BB_OK)
             return rc;
@@ -215,16 +215,17 @@ exec_inject(bbs_exec_state *x, int mi, int src, int dst)
     m->dst_node = dst;
     if (!x->c->inject_fcfs)
         return transmit(x, mi);
-    if (x->inj_busy[src]) {
+    node_st *q = &x->nd[src];
+    if (q->inj_busy) {
         m->inj_next = -1;
-        if (x->inj_tail[src] >= 0)
-            x->m[x->inj_tail[src]].inj_next = mi;
+        if (q->inj_tail >= 0)
+            x->m[q->inj_tail].inj_next = mi;
         else
-            x->inj_head[src] = mi;
-        x->inj_tail[src] = mi;
+            q->inj_head = mi;
+        q->inj_tail = mi;
         return BB_OK;
     }
-    x->inj_busy[src] = 1;
+    q->inj_busy = 1;
     m->injecting = 1;
     return transmit(x, mi);
 }
@@ -235,19 +236,20 @@ int
 exec_injected(bbs_exec_state *x, int mi)
 {
     msg *m = &x->m[mi];
-    int src = m->src_node, nx;
+    node_st *q = &x->nd[m->src_node];
+    int nx;
 
     if (!m->injecting)
         return BB_OK;
     m->injecting = 0;
-    nx = x->inj_head[src];
+    nx = q->inj_head;
     if (nx < 0) {
-        x->inj_busy[src] = 0;
+        q->inj_busy = 0;
         return BB_OK;
     }
-    x->inj_head[src] = x->m[nx].inj_next;
-    if (x->inj_head[src] < 0)
-        x->inj_tail[src] = -1;
+    q->inj_head = x->m[nx].inj_next;
+    if (q->inj_head < 0)
+        q->inj_tail = -1;
     x->m[nx].inj_next = -1;
     x->m[nx].injecting = 1;
     return transmit(x, nx);
@@ -262,8 +264,8 @@ exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
     if (m->xfer_left > 0)
         return exec_send_piece(x, mi);
-    x->job_hops[m->job] += info->router_hops;
-    x->job_hopn[m->job]++;
+    x->jb[m->job].hops += info->router_hops;
+    x->jb[m->job].hopn++;
     if ((rc = exec_injected(x, mi)) != BB_OK)
         return rc;
     if (m->kind == M_P2P) {

@@ -115,11 +115,12 @@ exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err)
     for (int j = 0; j < nj; j++) {
         bbs_exec_job_result *J = &res->jobs[j];
         int n = w->jobs[j].nranks, fin = 1, nsent = 0;
-        J->start_s = x->job_start[j];
-        J->end_s = x->job_end[j];
+        job_st *S = &x->jb[j];
+        J->start_s = S->start_s;
+        J->end_s = S->end_s;
         J->elapsed_s = J->end_s - J->start_s;
         for (int r = 0; r < n; r++) {
-            rank_st *R = &x->rk[x->job_off[j] + r];
+            rank_st *R = &x->rk[S->off + r];
             J->comm_mean_s += R->comm_s / n;
             J->io_mean_s += R->io_s / n;
             J->compute_mean_s += R->compute_s / n;
@@ -142,28 +143,28 @@ exec_collect(bbs_exec_state *x, bbs_exec_result *res, double now, char *err)
         J->finished = fin;
         if (nsent > 0)
             J->lat_rank_mean_s /= nsent;
-        J->bytes_sent = x->job_bytes[j];
-        J->bytes_written = x->job_w[j];
-        J->write_s = x->job_write_s[j];
-        J->bytes_on_pfs = x->job_pfs[j];
-        J->bytes_lost = x->job_lost[j];
-        J->writes_lost = x->job_files_lost[j];
-        if (x->job_wact[j] > 0) {
-            double d = now - x->job_wt0[j];
+        J->bytes_sent = S->bytes_sent;
+        J->bytes_written = S->bytes_written;
+        J->write_s = S->write_s;
+        J->bytes_on_pfs = S->pfs;
+        J->bytes_lost = S->lost;
+        J->writes_lost = S->files_lost;
+        if (S->wact > 0) {
+            double d = now - S->wt0;
             J->write_s += d;
-            if (exec_dvec_push(&x->bursts[j], d)) {
+            if (exec_dvec_push(&S->bursts, d)) {
                 rc = bb_seterr(err, BB_ENOMEM, "out of memory (write bursts)");
                 return rc;
             }
         }
-        J->nbursts = x->bursts[j].n;
-        J->bursts_s = x->bursts[j].v;   /* ownership moves to the result */
-        x->bursts[j].v = NULL;
-        x->bursts[j].n = x->bursts[j].cap = 0;
-        J->bytes_read = x->job_r[j];
-        J->messages = x->job_msgs[j];
-        J->hops_mean = x->job_hopn[j] ? x->job_hops[j] / (double)x->job_hopn[j] : 0;
-        dvec *d = &x->lat[j];
+        J->nbursts = S->bursts.n;
+        J->bursts_s = S->bursts.v;   /* ownership moves to the result */
+        S->bursts.v = NULL;
+        S->bursts.n = S->bursts.cap = 0;
+        J->bytes_read = S->bytes_read;
+        J->messages = S->msgs;
+        J->hops_mean = S->hopn ? S->hops / (double)S->hopn : 0;
+        dvec *d = &S->lat;
         if (d->n > 0) {
             double s = 0;
             for (int i = 0; i < d->n; i++)

@@ -386,6 +386,17 @@ bbs_wl_stream(const bbs_wl *w, int job, int rank, int *n)
     return w->jobs[job].streams[rank].ops;
 }
 
+uint64_t
+bbs_wl_nops(const bbs_wl *w)
+{
+    uint64_t n = 0;
+
+    for (int j = 0; j < w->njobs; j++)
+        for (int r = 0; r < w->jobs[j].nranks; r++)
+            n += (uint64_t)w->jobs[j].streams[r].n;
+    return n;
+}
+
 void
 bbs_wl_job_totals(const bbs_wl *w, int job, bbs_wl_totals *t)
 {

@@ -203,6 +203,8 @@ int bbs_wl_set_job_start(bbs_wl *w, int job, double start_s, char *err);
  * (bbs_exec_config.allreduce_algo).  BB_EINVAL. */
 int bbs_wl_set_job_allreduce(bbs_wl *w, int job, int algo, char *err);
 int bbs_wl_job_allreduce(const bbs_wl *w, int job);
+/* bbs_wl_nops: the ops of every stream of w (O(ranks)). */
+uint64_t bbs_wl_nops(const bbs_wl *w);
 /* bbs_wl_stream: the ops of (job, rank) and their number. */
 const bbs_op *bbs_wl_stream(const bbs_wl *w, int job, int rank, int *n);
 
