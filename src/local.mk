@@ -24,7 +24,7 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/device_file.c src/formats/device_file.h \
 	src/formats/codesconf.c src/formats/codesconf.h \
 	src/formats/wiring.c src/formats/wiring.h \
-	src/formats/vef_file.c src/formats/vef_file.h src/formats/vef_int.h \
+	src/formats/vef_file.c src/formats/vef_file.h src/formats/vef_int.h src/formats/vef_lex.c \
 	src/formats/vef_ext.c src/formats/vef_mpi.c \
 	src/formats/sizedist_file.c src/formats/sizedist_file.h \
 	src/formats/alloc_file.c src/formats/alloc_file.h
