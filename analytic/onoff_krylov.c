@@ -11,6 +11,7 @@
 
 #include "bb_error.h"
 #include "krylov.h"
+#include "lapackf.h"
 #include "onoff_int.h"
 
 /* Products with A and M^-1 at most in one solve. */
@@ -110,23 +111,23 @@ out:
 }
 
 /* z = u M^-1 (krylov.h's Minv): levels below the threshold times their
- * block's inverse, the others copied.  T P^2 operations. */
+ * block's inverse, the others copied.  Levels 1..T-1 share one block: one
+ * matrix product (T - 1) x P by P x P (BLAS dgemm; row-major Z = U A is
+ * column-major Z^t = A^t U^t), level 0 one vector-matrix product.
+ * T >= 1 (the preconditioner exists below a positive threshold only);
+ * T P^2 operations. */
 static void
 lazy_prec_apply(void *ctx, const double *u, double *z)
 {
     const bba_onoff_work *w = ctx;
     long P = w->P, T = w->pol->threshold;
+    int n = (int)P, rows = (int)(T - 1), one = 1;
+    double d1 = 1.0, d0 = 0.0;
 
     memcpy(z + T * P, u + T * P, (size_t)(w->S + 1 - T) * (size_t)P * sizeof *z);
-    for (long j = 0; j < T; j++) {
-        const double *uj = u + j * P, *Ai = w->pinv[j == 0 ? 0 : 1];
-        double *zj = z + j * P;
-
-        memset(zj, 0, (size_t)P * sizeof *zj);
-        for (long f = 0; f < P; f++)
-            if (uj[f] != 0)
-                bba_krylov_axpy(uj[f], Ai + f * P, zj, P);
-    }
+    dgemv_("N", &n, &n, &d1, w->pinv[0], &n, u, &one, &d0, z, &one, 1);
+    if (rows > 0)
+        dgemm_("N", "N", &n, &rows, &n, &d1, w->pinv[1], &n, u + P, &n, &d0, z + P, &n, 1, 1);
 }
 
 /* A v = v - v P (krylov.h's A), v signed. */

@@ -46,7 +46,7 @@ bench-onoff: src/bbsize$(EXEEXT) bench/b_onoff$(EXEEXT)
 .PHONY: bench-onoff
 
 # The files a question walks through from the analytic front door to the
-# solver (docs/hacking.md), recorded by gdb.
+# solver, and its route from the command (docs/hacking.md), recorded by gdb.
 bench-walks: src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) \
 	  nice -n 5 $(SHELL) $(top_srcdir)/bench/walks.sh

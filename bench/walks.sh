@@ -9,6 +9,9 @@
 # distinct files, whether src/ is entered again once in the library, and
 # the call stack at the end.  The model is built by bba_front_new: the
 # burst column's walks end when the command's code runs again.
+# Then the routes from the command (route below): the files a question
+# crosses from the command to its solver, and how often it comes back to
+# src/ once in a library.
 # BBSIZE (default src/bbsize, built with -g, as configure's default CFLAGS
 # are) may be another build, to measure a branch against another.
 set -eu
@@ -69,3 +72,75 @@ walk "the burst column: the approximation built (128 phases)" bba_front_new src/
   idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain
 walk "the approximation's correction of an answer" bba_front_idle \
   "bba_effbw_approx_factor bba_effbw_ms_factor" stack idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain
+
+# route LABEL FROM STOP ARGS...: from the command to STOP (every function
+# of src/, analytic/ and sim/ a breakpoint).  The path: the files of the
+# call stack at STOP's first entry (consecutive repeats merged); with FROM
+# (not "-") the path runs from FROM's first entry up to the frame its
+# stack shares with STOP's, then down to STOP (how a value read by FROM
+# reaches STOP).  Callbacks: src/ frames (src/formats/ is a library) below
+# a library frame on the path.  Returns: in time order, from the command's
+# work after its options (bb_ctx_load) to STOP, each time control enters
+# src/ again after the first entry into analytic/ or sim/ (a run of src/
+# files between two library entries is one return), named by the first
+# function entered; leaf helpers that call nothing back (bb_num.c,
+# bb_error.c, units.c) are not counted.
+route() {
+  label=$1 from=$2 stop=$3
+  shift 3
+  : >"$T/from"
+  if [ "$from" != - ]; then
+    WALK_OUT="$T/flog" WALK_START=main WALK_STOP="$from" WALK_DIRS="src/ analytic/ sim/" \
+      gdb -q -batch -x "$PY" --args "$BBSIZE" "$@" >/dev/null 2>"$T/gdb.err" || true
+    sed -n 's/^# stack: //p' "$T/flog" >"$T/from"
+  fi
+  WALK_OUT="$T/log" WALK_START=bb_ctx_load WALK_STOP="$stop" WALK_DIRS="src/ analytic/ sim/" \
+    gdb -q -batch -x "$PY" --args "$BBSIZE" "$@" >/dev/null 2>"$T/gdb.err" || true
+  if ! grep -q '^# stop' "$T/log" 2>/dev/null || { [ "$from" != - ] && [ ! -s "$T/from" ]; }; then
+    echo "## $label: the run did not reach $from or $stop"; sed 's/^/#   /' "$T/gdb.err" | tail -5
+    return 0
+  fi
+  echo "## $label"
+  echo "\$ bbsize $*" | sed "s|$T/||g"
+  awk -v from="$(cat "$T/from")" '
+    function cmd(f) { return f ~ /^src\// && f !~ /^src\/formats\// }
+    $1 == "#" { if ($2 == "stack:") { $1 = ""; $2 = ""; to = substr($0, 3) } next }
+    $1 ~ /(bb_num|bb_error|units)\.c$/ { next }
+    $2 == "bb_ctx_load" { on = 1 }
+    !on || $1 == last { next }
+    { last = $1 }
+    !cmd($1) { inseg = 0 }
+    $1 ~ /^(analytic|sim)\// { lib = 1 }
+    lib && cmd($1) && !inseg { ret++; inseg = 1; rets = rets (rets == "" ? "" : ", ") $1 " (" $2 ")" }
+    END {
+      nt = split(to, t, " ")
+      nf = split(from, f, " ")
+      c = 0
+      while (c < nf && c < nt && f[c + 1] == t[c + 1]) c++
+      path = ""
+      n = 0
+      if (nf > 0) {
+        for (i = nf; i > c; i--) { path = path (n ? " < " : "") f[i]; n++ }
+        path = path " < " t[c]; n++
+        for (i = c + 1; i <= nt; i++) { path = path " > " t[i]; n++ }
+      } else {
+        for (i = 1; i <= nt; i++) { path = path (n ? " > " : "") t[i]; n++ }
+      }
+      inlib = 0; cb = 0
+      for (i = 1; i <= nt; i++) {
+        if (!cmd(t[i])) inlib = 1
+        else if (inlib) cb++
+      }
+      printf "path (%d files, %d callbacks into src/): %s\n", n, cb, path
+      printf "returns to src/ once in analytic/ or sim/: %d%s\n", ret, (ret ? ": " rets : "")
+    }' "$T/log"
+  echo
+}
+
+echo "# routes from the command to the solver ($(basename "$BBSIZE"), $(date +%Y-%m-%d))"
+route "idle --bb-size, Bernoulli" - "bba_fftwh_eval bba_stationary_solve" \
+  idle --bb-size 100TB --resolution 800
+route "simulate --bb-size (one thread, to the first replication)" - bbs_bb_run \
+  simulate --bb-size 100TB --replications 2 --horizon 1000 --threads 1
+route "the burst column, from the CSV reader to the chain" bb_workload_parse bba_onoff_init \
+  idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain

@@ -5,8 +5,9 @@
 # are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
 AM_CPPFLAGS += -I$(top_srcdir)/src/formats
-# The readers see the structs they fill (sim/, analytic/) and src/ for
-# exitcodes.h and their own "formats/..." names.
+# The readers see the structs they fill (sim/, analytic/) and, until
+# they return BB_* statuses only, src/ for exitcodes.h (tests/layers.sh
+# marks it TODO, then fails while -I$(top_srcdir)/src stays here).
 src_formats_libbbformats_a_CPPFLAGS = -I$(top_srcdir)/src/formats -I$(top_srcdir)/src \
 	-I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(INIH_CFLAGS)
 src_formats_libbbformats_a_SOURCES = \
@@ -24,7 +25,7 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/device_file.c src/formats/device_file.h \
 	src/formats/codesconf.c src/formats/codesconf.h \
 	src/formats/wiring.c src/formats/wiring.h \
-	src/formats/vef_file.c src/formats/vef_file.h src/formats/vef_int.h \
+	src/formats/vef_file.c src/formats/vef_file.h src/formats/vef_int.h src/formats/vef_lex.c \
 	src/formats/vef_ext.c src/formats/vef_mpi.c \
 	src/formats/sizedist_file.c src/formats/sizedist_file.h \
 	src/formats/alloc_file.c src/formats/alloc_file.h

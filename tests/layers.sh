@@ -1,13 +1,71 @@
 #!/bin/sh
 # tests/layers.sh: the layers go one way (ARCHITECTURE.md): src/formats/
 # reads text into the structs of sim/ and analytic/, never the other way.
-# Checked twice: no file below sim/ or analytic/ includes a header of
-# src/formats/, and no symbol that the built libraries of sim/ and analytic/
-# leave undefined is defined by libbbformats.a.
+# Checked three ways: each library's own compile command (its _CPPFLAGS,
+# from tests/layerflags) finds its own headers and none of a layer above
+# it (analytic/ sees only itself; sim/ sim/ and analytic/; libbbformats
+# those and src/formats/, not src/), and no library names a header by a
+# path around that (#include "../src/cli.h"); no file below sim/ or
+# analytic/ includes a header of src/formats/; and no symbol that the built
+# libraries of sim/ and analytic/ leave undefined is defined by
+# libbbformats.a.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 B=${BBSIZE_TOP_BUILDDIR:-$(pwd)}
-t_plan 3
+t_plan 10
+
+# probe HEADER: compile "config.h" then HEADER with $cmd, from the build
+# directory (the flags name the source tree relative to it); 0: it
+# compiles, 1: HEADER is not found, 2: another failure (in $T/perr).
+probe() {
+  printf '#include "config.h"\n#include "%s"\n' "$1" >"$T/probe.c"
+  # shellcheck disable=SC2086
+  if (cd "$B" && $cmd -fsyntax-only "$T/probe.c") >"$T/perr" 2>&1; then return 0; fi
+  grep -q "$1: No such file" "$T/perr" && return 1
+  return 2
+}
+# The layers above each library: src/ (the command), src/formats/, sim/.
+above() {
+  case $1 in
+    analytic/*) echo "cli.h options.h exitcodes.h units.h readfile.h engine.h workload/exec.h" ;;
+    sim/*) echo "cli.h options.h exitcodes.h units.h readfile.h" ;;
+    src/formats/*) echo "cli.h options.h exitcodes.h" ;;
+  esac
+}
+if [ ! -s "$B/tests/layerflags" ]; then
+  for i in 1 2 3 4 5 6; do t_skip "a library's include path" "no tests/layerflags (make check builds it)"; done
+else
+  while IFS='|' read -r lib own cmd; do
+    : >"$T/seen"
+    probe "$own"; rc=$?
+    if [ "$rc" -ne 0 ]; then
+      t_fail "$lib: its compile command finds its own $own" "$T/perr"
+      continue
+    fi
+    for h in $(above "$lib"); do
+      probe "$h"; rc=$?
+      [ "$rc" -eq 1 ] || echo "$h ($([ "$rc" -eq 0 ] && echo found || echo 'another error'))" >>"$T/seen"
+    done
+    what="$lib: sees its own headers, none of $(above "$lib" | sed 's/ /, /g')"
+    if [ ! -s "$T/seen" ]; then t_ok "$what"
+    elif [ "$lib" = src/formats/libbbformats.a ] && grep -q '#include "exitcodes.h"' "$SRCDIR"/src/formats/*.c; then
+      # Its readers still return exit codes (exitcodes.h): src/ stays on
+      # its path until they return BB_* statuses; then this is a failure
+      # until -I$(top_srcdir)/src leaves its _CPPFLAGS (src/local.mk).
+      _n=$((_n + 1)); echo "not ok $_n - $what # TODO src/formats/*.c include exitcodes.h"
+    else t_fail "$what" "$T/seen"; fi
+  done <"$B/tests/layerflags"
+fi
+
+# A path around the include path: no library names a header by a folder
+# above its own (analytic/ by any folder at all).
+{ grep -Hn '^#include "[^"]*/' "$SRCDIR"/analytic/*.[ch]
+  grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' \
+    "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch]
+  grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' "$SRCDIR"/src/formats/*.[ch]
+} >"$T/paths" 2>/dev/null
+if [ -s "$T/paths" ]; then t_fail "no library includes a header by a path above its folder" "$T/paths"
+else t_ok "no library includes a header by a path above its folder"; fi
 
 : >"$T/inc"
 for h in "$SRCDIR"/src/formats/*.h; do

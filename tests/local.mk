@@ -84,6 +84,20 @@ tests_t_units_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_units
 TESTS += tests/layers.sh tests/circles.sh
 EXTRA_DIST += tests/layers.sh tests/circles.sh tests/circles.awk
+# Each library's compile command as this Makefile runs it (its own
+# _CPPFLAGS), one line each: "library|a header of its own|command", for
+# tests/layers.sh to compile probe includes with.
+check_DATA = tests/layerflags
+CLEANFILES += tests/layerflags
+tests/layerflags: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests && { \
+	  echo 'analytic/libbbanalytic.a|bb_error.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(analytic_libbbanalytic_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'sim/libbbsim.a|engine.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_libbbsim_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'sim/network/libbbsnet.a|network/topo.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_network_libbbsnet_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'sim/storage/libbbsstor.a|storage/device.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_storage_libbbsstor_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'sim/workload/libbbswl.a|workload/exec.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_workload_libbbswl_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'src/formats/libbbformats.a|units.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(src_formats_libbbformats_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	} >$@.tmp && mv $@.tmp $@
 
 # The shared burst-buffer node (sim/storage/bbnode.h) by hand, and through
 # both of its front ends (bbarch and the scenario executor).

@@ -1,6 +1,8 @@
-/* vef_int.h: the VEF reader's internals, shared by vef_file.c (lines,
- * tokens, header, dispatch), vef_ext.c (extended dialects) and vef_mpi.c
- * (plain MPI traces).  Not for use outside these three files.
+/* vef_int.h: the VEF reader's internals, shared by vef_lex.c (lines,
+ * tokens, errors), vef_file.c (header, dispatch), vef_ext.c (extended
+ * dialects) and vef_mpi.c (plain MPI traces).  Not for use outside these
+ * four files.  Calls go one way: vef_file.c -> vef_ext.c, vef_mpi.c ->
+ * vef_lex.c (tests/circles.sh).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_FORMATS_VEF_INT_H
 #define BBSIZE_SRC_FORMATS_VEF_INT_H
@@ -23,7 +25,7 @@ typedef struct {
     bbs_vef *v;
 } pstate;
 
-/* vef_err: BB_EDATA with "name:line: " and the message. */
+/* vef_lex.c.  vef_err: BB_EDATA with "name:line: " and the message. */
 int vef_err(pstate *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* vef_next_record: the next non-blank, non-comment line split into
  * tokens; 1, 0 at the end, or -1 (error set) when out of memory or a line
@@ -35,12 +37,12 @@ int vef_tok_long(pstate *s, int i, const char *what, long lo, long hi, long *out
 int vef_tok_u64(pstate *s, int i, const char *what, uint64_t *out);
 int vef_tok_double(pstate *s, int i, const char *what, double lo, double hi, double *out);
 
-/* The extended dialects, after "EXT type": BB_OK or BB_EDATA/BB_ENOMEM. */
+/* vef_ext.c.  The extended dialects, after "EXT type": BB_OK or BB_EDATA/BB_ENOMEM. */
 int vef_parse_dcnw(pstate *s, int custom);
 int vef_parse_flows(pstate *s);
 int vef_parse_horovod(pstate *s);
 
-/* A plain MPI trace after the header: communicator lines (mark: one byte
+/* vef_mpi.c.  A plain MPI trace after the header: communicator lines (mark: one byte
  * per task, scratch), then the records, then the checks of the whole. */
 int vef_parse_comms(pstate *s, char *mark);
 int vef_parse_records(pstate *s);
