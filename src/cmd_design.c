@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -186,9 +187,9 @@ bb_cmd_design(int argc, char **argv)
         double dwpd = ok ? bba_drive_writes_per_day(x->a.bb_write_Bps, x->a.S_bytes) : NAN;
 
         if (a.common.out.csv) {
-            printf("%.17g,%d,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%d\n", x->pfs_bw_Bps,
-                   ok, ok ? x->a.S_bytes : NAN, x->bb_bw_Bps, x->share, ok ? x->a.idle : NAN,
-                   binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best);
+            bb_csv_row(stdout, "ndnnnnsnnnd", x->pfs_bw_Bps, ok, ok ? x->a.S_bytes : NAN,
+                       x->bb_bw_Bps > 0 ? x->bb_bw_Bps : NAN, x->share, ok ? x->a.idle : NAN,
+                       binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best);
         } else if (a.common.out.json) {
             json_t *o = json_pack("{s:f, s:b, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b}",
                                   "pfs_bw_bytes_per_s", x->pfs_bw_Bps, "feasible", ok,

@@ -16,6 +16,7 @@
 #include "alloc_file.h"
 #include "rng.h"
 #include "cli.h"
+#include "csvout.h"
 #include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
@@ -620,15 +621,14 @@ bb_cmd_netload(int argc, char **argv)
             else
                 snprintf(ci, sizeof ci, "%.2g", r->accepted_half);
             if (a.out.csv)
-                printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu,%s,%.6g,"
-                       "%.6g\n",
-                       a.loads[i], r->offered, r->accepted, r->accepted_Bps / GIB,
-                       r->latency_s.mean * 1e6, r->latency_s.p99 * 1e6, r->hops.mean, nm,
-                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
-                       (unsigned long long)r->delivered, strcmp(ci, "-") ? ci : "", r->warmup_s,
-                       r->window_s);
+                bb_csv_row(stdout, "nnnnnnnnnnnunnn", a.loads[i], r->offered, r->accepted,
+                           r->accepted_Bps / GIB, r->latency_s.mean * 1e6,
+                           r->latency_s.p99 * 1e6, r->hops.mean, nm,
+                           r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                           r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                           r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
+                           (unsigned long long)r->delivered,
+                           a.fixed ? NAN : r->accepted_half, r->warmup_s, r->window_s);
             else if (r->delivered == 0) /* nothing measured arrived: no latency */
                 printf("%8.3f %8.4f %8s %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f %8.3g %8.3g\n",
                        r->offered, r->accepted, ci, r->accepted_Bps / GIB, "-", "-", "-", "-",

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "devload.h"
 #include "topoload.h"
 #include "readfile.h"
@@ -185,9 +186,10 @@ print_levels_csv(const bbs_g500_plan *pl, const bbs_g500_params *g)
 {
     printf("level,mean_edges,sigma_edges,queries,messages,bytes\n");
     for (int l = 0; l < pl->nlevels; l++)
-        printf("%d,%.6g,%.6g,%llu,%zu,%.0f\n", l, pl->levels[l].mean, pl->levels[l].sigma,
-               (unsigned long long)pl->levels[l].queries, pl->levels[l].nmsgs,
-               (double)pl->levels[l].queries * g->query_bytes);
+        bb_csv_row(stdout, "dnnuun", l, pl->levels[l].mean, pl->levels[l].sigma,
+                   (unsigned long long)pl->levels[l].queries,
+                   (unsigned long long)pl->levels[l].nmsgs,
+                   (double)pl->levels[l].queries * g->query_bytes);
 }
 
 static void

@@ -31,6 +31,7 @@
 #include "replicate.h"
 #include "stats.h"
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "scnmode.h"
 #include "scnrun.h"
@@ -285,21 +286,18 @@ bb_validate_scenario(const vs_args *ap)
     } else if (a.csv) {
         /* one table: a row per job, the scenario's figures repeated on
          * each (docs/json.md: one table per CSV stream) */
-        char tail[512];
-
-        snprintf(tail, sizeof tail, "%.9g,%.17g,%ld,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%d,"
-                 "%.6g", B, S_bytes, Sq, tu, a.resolution, q.quantum_bytes,
-                 bba_model_load_ratio(&m), pred, ci.mean, ci.lo, ci.hi, a.reps, agrees, gap);
         printf("job,model,ranks,elapsed_s,write_s,bytes_written,write_bursts,p,bw_bytes_per_s,"
                "b_quanta,pfs_bw_bytes_per_s,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,"
                "resolution,quantum_bytes,load_ratio,idle_fraction,simulated_idle_fraction,"
                "simulated_idle_fraction_low,simulated_idle_fraction_high,replications,agrees,"
                "relative_gap\n");
         for (int j = 0; j < nj; j++)
-            printf("%s,%s,%d,%.9g,%.9g,%.0f,%d,%.9g,%.9g,%ld,%s\n", s->jobs[j].name,
-                   bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, D->job[j].elapsed_s,
-                   D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
-                   apps[j].bw_Bps, q.b[j], tail);
+            bb_csv_row(stdout, "ssdnnndnnl" "nnlnlnnnnnnldn", s->jobs[j].name,
+                       bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, D->job[j].elapsed_s,
+                       D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
+                       apps[j].bw_Bps, q.b[j], B, S_bytes, Sq, tu, a.resolution,
+                       q.quantum_bytes, bba_model_load_ratio(&m), pred, ci.mean, ci.lo, ci.hi,
+                       a.reps, agrees, gap);
     } else {
         char bs[64], ss[64], ts[64], qs[64];
         bb_fmt_rate(bs, sizeof bs, B, 1, 0);
