@@ -773,7 +773,7 @@ bb_csv_answer(const bba_answer *a, int rc, double target)
 
     printf("%sbb_size_bytes,bb_size_quanta,idle_fraction,log10_idle_fraction,quiet_fraction,"
            "policy,threshold_bytes,empty_prob,mean_occupancy_bytes,load_ratio,target_idle,"
-           "idle_limit,states,residual,model\n", size_q ? "feasible," : "");
+           "idle_fraction_limit,states,residual,model\n", size_q ? "feasible," : "");
     if (size_q)
         printf("%d,", ok);
     bb_csv_row(stdout, "nnnnnsnnnnnnnns", ok ? a->S_bytes : none,

@@ -225,6 +225,11 @@ bb_cmd_frontier(int argc, char **argv)
                               "bb_bw_min_bytes_per_s", least, "target_idle", a.tgt.target_idle,
                               "platform", bb_json_platform(&ctx));
 
+        /* the model that answered (the first point found; null if none) */
+        for (size_t i = 0; i < n && !json_object_get(o, "model"); i++)
+            if (d[i].status == BB_OK)
+                json_object_set_new(o, "model", json_string(bba_model_kind_name(d[i].a.model)));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (!a.common.out.csv) {
         printf("any capacity needs a burst-buffer bandwidth of at least %s (SHARE: the share of "

@@ -339,6 +339,9 @@ bb_cmd_partition(int argc, char **argv)
                                   "idle_fraction", ok ? bb_json_real_or_null(p.a[g].idle)
                                                       : json_null());
 
+            /* null without --validate (docs/json.md) */
+            json_object_set_new(x, "static", json_null());
+            json_object_set_new(x, "shared", json_null());
             if (ok && a.validate) {
                 json_object_set_new(x, "static", json_pack(
                     "{s:f, s:f, s:f}", "simulated_idle_fraction", st.idle[g].mean,
@@ -359,11 +362,13 @@ bb_cmd_partition(int argc, char **argv)
                       "platform", bb_json_platform(&ctx));
         json_object_set_new(o, "resolution", p.resolution > 0 ? json_integer(p.resolution)
                                                               : json_null());
+        json_object_set_new(o, "simulation", json_null());
         if (a.validate && p.feasible)
             json_object_set_new(o, "simulation",
                                 json_pack("{s:I, s:I, s:I}", "replications", (json_int_t)R,
                                           "horizon_units", (json_int_t)H, "seed",
                                           (json_int_t)(a.run.seed_set ? a.run.seed : 1)));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (a.common.out.csv) {
         /* the simulated columns are empty without --validate */

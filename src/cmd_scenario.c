@@ -420,7 +420,7 @@ static const char cmp_doc[] =
 /* The ratios compare gives per job, mix / alone. */
 enum { X_ELAPSED, X_COMM, X_IO, X_LAT, X_LATMAX, NX };
 static const char *const x_key[NX] = { "elapsed_slowdown", "comm_slowdown", "io_slowdown",
-                                       "lat_growth", "lat_max_growth" };
+                                       "latency_growth", "latency_max_growth" };
 
 static void
 ratios(const bbs_exec_job_result *A, const bbs_exec_job_result *M, double *x)
@@ -489,12 +489,13 @@ print_one(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
                               "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
                               "elapsed_mix_s", M->elapsed_s, "comm_alone_s", A->comm_mean_s,
                               "comm_mix_s", M->comm_mean_s, "io_alone_s", A->io_mean_s,
-                              "io_mix_s", M->io_mean_s, "lat_p99_alone_s", A->lat_p99_s,
-                              "lat_p99_mix_s", M->lat_p99_s,
-                              "lat_rank_mean_alone_s", A->lat_rank_mean_s,
-                              "lat_rank_mean_mix_s", M->lat_rank_mean_s);
-        json_object_set_new(o, "lat_max_alone_s", json_real(A->lat_max_s));
-        json_object_set_new(o, "lat_max_mix_s", json_real(M->lat_max_s));
+                              "io_mix_s", M->io_mean_s, "latency_p99_alone_s", A->lat_p99_s,
+                              "latency_p99_mix_s", M->lat_p99_s,
+                              "latency_rank_mean_alone_s", A->lat_rank_mean_s,
+                              "latency_rank_mean_mix_s", M->lat_rank_mean_s);
+        json_object_set_new(o, "latency_max_alone_s", json_real(A->lat_max_s));
+        json_object_set_new(o, "latency_max_mix_s", json_real(M->lat_max_s));
+        json_object_set_new(o, "replicas", json_null());   /* no --replicas */
         for (int i = 0; i < NX; i++)
             json_object_set_new(o, x_key[i], json_num(x[i]));
         json_array_append_new(arr, o);
@@ -544,6 +545,13 @@ print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
                               "model", mo, "replicas", N, "elapsed_alone_s", t[0],
                               "elapsed_mix_s", t[1], "comm_alone_s", t[2], "comm_mix_s", t[3],
                               "io_alone_s", t[4], "io_mix_s", t[5]);
+        /* latencies: given by their growth's statistics only */
+        static const char *const lat_keys[] = { "latency_p99_alone_s", "latency_p99_mix_s",
+                                                "latency_rank_mean_alone_s",
+                                                "latency_rank_mean_mix_s", "latency_max_alone_s",
+                                                "latency_max_mix_s" };
+        for (size_t q = 0; q < sizeof lat_keys / sizeof *lat_keys; q++)
+            json_object_set_new(o, lat_keys[q], json_null());
         for (int q = 0; q < NX; q++) {
             json_t *vals = json_array();
             for (int i = 0; i < N; i++)
@@ -693,9 +701,9 @@ bb_cmd_compare(int argc, char **argv)
     } else {
         if (a.out.csv)
             printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
-                   "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
-                   "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth,"
-                   "lat_max_alone_s,lat_max_mix_s,lat_max_growth\n");
+                   "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,latency_p99_alone_s,"
+                   "latency_p99_mix_s,latency_rank_mean_alone_s,latency_rank_mean_mix_s,"
+                   "latency_growth,latency_max_alone_s,latency_max_mix_s,latency_max_growth\n");
         else if (!a.out.json)
             printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n",
                    "job", "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x",
@@ -711,8 +719,7 @@ bb_cmd_compare(int argc, char **argv)
         json_t *o = json_pack("{s:s, s:o, s:s, s:o, s:o}", "alone", a.files[0], "alone_files", al,
                               "mix", a.files[nf - 1], "seed", bb_json_seed(R[nf - 1].s.seed),
                               "jobs", arr);
-        if (a.replicas > 0)
-            json_object_set_new(o, "replicas", json_integer(N));
+        json_object_set_new(o, "replicas", a.replicas > 0 ? json_integer(N) : json_null());
         bb_json_print(o);
     }
     for (int i = 0; i < nf * N; i++)

@@ -273,21 +273,21 @@ bb_validate_scenario(const vs_args *ap)
             "{s:s, s:o, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
             "s:o, s:f, s:I, s:b, s:o, s:i}",
             "scenario", a.file, "seed", bb_json_seed(s->seed), "pfs_bw_bytes_per_s", B,
-            "bb_capacity_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
+            "bb_size_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
             "time_unit_s", tu, "median_write_burst_s", D->median_burst_s,
             "time_unit_from", a.tu_s > 0 ? "option" : "median write burst",
-            "resolution", (json_int_t)a.resolution, "bb_capacity_quanta", (json_int_t)Sq,
-            "quantum_bytes", q.quantum_bytes, "jobs", jobs, "replications", reps,
+            "resolution", (json_int_t)a.resolution, "bb_size_quanta", (json_int_t)Sq,
+            "quantum_bytes", q.quantum_bytes, "jobs", jobs, "replication_runs", reps,
             "load_ratio", bba_model_load_ratio(&m), "idle_fraction", pred,
             "simulated_idle_fraction_low", bb_json_real_or_null(ci.lo),
             "simulated_idle_fraction_high", bb_json_real_or_null(ci.hi), "simulated_idle_fraction", ci.mean,
-            "n_replications", (json_int_t)a.reps, "agrees", agrees,
+            "replications", (json_int_t)a.reps, "agrees", agrees,
             "relative_gap", bb_json_real_or_null(gap), "unfinished_jobs", unfinished));
     } else if (a.csv) {
         /* one table: a row per job, the scenario's figures repeated on
          * each (docs/json.md: one table per CSV stream) */
         printf("job,model,ranks,elapsed_s,write_s,bytes_written,write_bursts,p,bw_bytes_per_s,"
-               "b_quanta,pfs_bw_bytes_per_s,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,"
+               "b_quanta,pfs_bw_bytes_per_s,bb_size_bytes,bb_size_quanta,time_unit_s,"
                "resolution,quantum_bytes,load_ratio,idle_fraction,simulated_idle_fraction,"
                "simulated_idle_fraction_low,simulated_idle_fraction_high,replications,agrees,"
                "relative_gap\n");

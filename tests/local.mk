@@ -208,7 +208,11 @@ tests_jschema_LDADD = $(JANSSON_LIBS)
 TESTS += tests/cli_json.sh
 EXTRA_DIST += tests/cli_json.sh docs/json/size.schema.json docs/json/idle.schema.json \
 	docs/json/dist.schema.json docs/json/threshold.schema.json docs/json/sweep.schema.json \
-	docs/json/simulate.schema.json docs/json/validate.schema.json
+	docs/json/simulate.schema.json docs/json/validate.schema.json \
+	docs/json/simulate-scenario.schema.json docs/json/validate-scenario.schema.json \
+	docs/json/frontier.schema.json docs/json/design.schema.json docs/json/partition.schema.json \
+	docs/json/systems.schema.json docs/json/compare.schema.json docs/json/device.schema.json \
+	docs/json/bbarch.schema.json docs/json/netload.schema.json docs/json/trace.schema.json
 # The CSV writer every command shares (src/csvout.c), and every command's
 # --csv stream as one table.
 check_PROGRAMS += tests/t_csvout
