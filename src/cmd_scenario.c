@@ -255,24 +255,23 @@ print_jobs_csv(const bb_scn_run *R)
     }
 }
 
-/* --csv-links FILE: one row per link type, written atomically (outfile.h)
- * whatever standard output carries. */
+/* --csv-links FILE: one row per link type into o (opened before the run,
+ * so that a file that cannot be written stops it before it starts),
+ * committed atomically (outfile.h), whatever standard output carries. */
 static void
-write_links_csv(const bb_scn_run *R, const char *path)
+write_links_csv(const bb_scn_run *R, bb_out *o)
 {
     const bbs_exec_result *r = &R->res;
-    bb_out o;
 
-    bb_out_open(&o, path);
-    fprintf(o.fp, "link_kind,links,bytes,small_message_bytes,saturated_total_s,"
+    fprintf(o->fp, "link_kind,links,bytes,small_message_bytes,saturated_total_s,"
             "saturated_mean_s,saturated_max_s\n");
     for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
         const bbs_exec_link_result *L = &r->links[k];
-        bb_csv_row(o.fp, "sdnnnnn", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
+        bb_csv_row(o->fp, "sdnnnnn", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
                    L->small_bytes, L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0.0,
                    L->saturated_max_s);
     }
-    bb_out_commit(&o);
+    bb_out_commit(o);
 }
 
 static void
@@ -383,11 +382,14 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
 {
     scn_args a;
     bb_scn_run R;
+    bb_out links;
     memset(&a, 0, sizeof a);
     a.files[a.nfiles++] = file;
     a.out = *out;
     a.run = *run;
     bb_scn_load(&R, a.files[0], a.run.seed_set, a.run.seed);
+    if (links_csv)
+        bb_out_open(&links, links_csv);
     {
         scn_job j = { &R, 0, &R.res, 0, BB_OK, "" };
         scn_exec(&j, 1, 1);
@@ -395,7 +397,7 @@ bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *
     }
     print_run(&R, &a);
     if (links_csv)
-        write_links_csv(&R, links_csv);
+        write_links_csv(&R, &links);
     report_speed(&R, &a);
     bb_scn_free(&R);
     bb_finish_stdout();

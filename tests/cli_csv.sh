@@ -34,13 +34,7 @@ for f in two short nan dup; do
 done
 table "checker: a quoted comma is one field" "$T/quoted.csv"
 
-cat >"$T/w.csv" <<'CSV'
-#@ pfs-bw = 1 TB/s
-name,p,bw,burst
-ckpt-a,0.10,1.5TB/s,5min
-ckpt-b,0.05,2TB/s,3min
-out-c,0.20,0.6TB/s,2min
-CSV
+cp "$SRCDIR/tests/bursts3.csv" "$T/w.csv"
 csv "size" 0 "$BBSIZE" size --csv
 csv "size, fluid" 0 "$BBSIZE" size "$T/w.csv" --csv
 csv "size, infeasible" 1 "$BBSIZE" size --csv --pfs-bw 500GB/s
@@ -63,6 +57,12 @@ if [ "$(sed 1d "$T/links.csv" | cut -d, -f1 | tr '\n' ' ')" = "injection ejectio
    && [ "$(sed 1d "$T/out.csv" | wc -l)" -eq 3 ]; then
   t_ok "simulate: three jobs on standard output, four link kinds in the file"
 else t_fail "simulate: three jobs on standard output, four link kinds in the file" "$T/out.csv" "$T/links.csv"; fi
+_rc=0
+"$BBSIZE" simulate "$S/validate-small.ini" --csv --quiet --csv-links "$T/none/links.csv" \
+    >"$T/out.csv" 2>"$T/err" || _rc=$?
+if [ "$_rc" -eq 73 ] && [ ! -s "$T/out.csv" ] && [ ! -e "$T/none" ] && grep -q 'none/links.csv' "$T/err"; then
+  t_ok "simulate --csv-links into a missing directory: 73 before the run, nothing written"
+else t_fail "simulate --csv-links into a missing directory: 73 before the run, nothing written (exit $_rc)" "$T/err"; fi
 # a scenario with failures: the fate of the written bytes is in the same table
 { sed '/^\[placement\]/,$d' "$S/validate-small.ini"
   printf '[failures]\nmttf = 20s\nmttr = 100ms\n'

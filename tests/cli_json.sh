@@ -11,13 +11,7 @@
 JS=${JSCHEMA:-$(dirname "$BBSIZE")/../tests/jschema}
 D=$SRCDIR/docs/json
 
-cat >"$T/w.csv" <<'CSV'
-#@ pfs-bw = 1 TB/s
-name,p,bw,burst
-ckpt-a,0.10,1.5TB/s,5min
-ckpt-b,0.05,2TB/s,3min
-out-c,0.20,0.6TB/s,2min
-CSV
+cp "$SRCDIR/tests/bursts3.csv" "$T/w.csv"
 cat >"$T/b.csv" <<'CSV'
 #@ pfs-bw = 1 TB/s
 #@ time-unit = 60 s

@@ -221,7 +221,7 @@ tests_t_csvout_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
 tests_t_csvout_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_csvout_LDADD = $(CMOCKA_LIBS)
 TESTS += tests/t_csvout tests/cli_csv.sh
-EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk
+EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk tests/bursts3.csv
 # The volume into the buffer and the endurance size (analytic/endurance.h).
 check_PROGRAMS += tests/t_endurance
 tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
