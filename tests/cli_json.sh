@@ -92,6 +92,16 @@ conforms "partition --validate" partition "$BBSIZE" partition "$G" --validate --
 conforms "partition, fluid" partition "$BBSIZE" partition "$T/wg.csv" --json
 conforms "partition, infeasible" partition "$BBSIZE" partition "$G" --pfs-bw 500GB/s --json
 conforms "systems" systems "$BBSIZE" systems --json
+DA=$SRCDIR/data/darshan
+conforms "fit, counters and DXT of one job" fit "$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.darshan-parser.txt" \
+    "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" --json -q
+conforms "fit, counters only (no burst)" fit "$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.darshan-parser.txt" --json -q
+conforms "fit --skip-bad, a given gap" fit "$BBSIZE" fit darshan --skip-bad --gap 1s "$DA" --json -q
+# fit --json gives the values the workload's row rounds (%.6g): p agrees
+"$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" -q >"$T/fit.csv" 2>/dev/null
+"$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" -q --json >"$T/fit.json" 2>/dev/null
+t_close "fit: the JSON's p is the workload row's" "$(json_num p "$T/fit.json")" \
+    "$(awk -F, '$1 == "namd2-32p" { print $2 }' "$T/fit.csv")" 1e-8
 # The simulators of devices, architectures, networks, traces and scenarios
 S=$SRCDIR/data/scenarios
 conforms "device, a table preset" device "$BBSIZE" device --preset mfnetsim-bb --pattern seqwrite --bs 1MiB --size 64MiB --json

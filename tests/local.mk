@@ -212,7 +212,8 @@ EXTRA_DIST += tests/cli_json.sh docs/json/size.schema.json docs/json/idle.schema
 	docs/json/simulate-scenario.schema.json docs/json/validate-scenario.schema.json \
 	docs/json/frontier.schema.json docs/json/design.schema.json docs/json/partition.schema.json \
 	docs/json/systems.schema.json docs/json/compare.schema.json docs/json/device.schema.json \
-	docs/json/bbarch.schema.json docs/json/netload.schema.json docs/json/trace.schema.json
+	docs/json/bbarch.schema.json docs/json/netload.schema.json docs/json/trace.schema.json \
+	docs/json/fit.schema.json
 # The CSV writer every command shares (src/csvout.c), and every command's
 # --csv stream as one table.
 check_PROGRAMS += tests/t_csvout
