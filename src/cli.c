@@ -18,6 +18,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "progress.h"
 #include "datadir.h"
 #include "readfile.h"
@@ -764,40 +765,24 @@ bb_json_quanta(long q)
     return q >= 0 ? json_integer((json_int_t)q) : json_null();
 }
 
-/* A CSV number: 17 digits, empty when not finite (or when !have). */
-static void
-csv_num(double v, int have, const char *sep)
-{
-    if (have && isfinite(v))
-        printf("%.17g", v);
-    fputs(sep, stdout);
-}
-
 void
 bb_csv_answer(const bba_answer *a, int rc, double target)
 {
     int size_q = !isnan(target), ok = rc == BB_OK;
+    double none = NAN;
 
     printf("%sbb_size_bytes,bb_size_quanta,idle_fraction,log10_idle_fraction,quiet_fraction,"
            "policy,threshold_bytes,empty_prob,mean_occupancy_bytes,load_ratio,target_idle,"
-           "idle_limit,states,residual,model\n", size_q ? "feasible," : "");
+           "idle_fraction_limit,states,residual,model\n", size_q ? "feasible," : "");
     if (size_q)
         printf("%d,", ok);
-    csv_num(a->S_bytes, ok, ",");
-    csv_num((double)a->S_quanta, ok && a->S_quanta >= 0, ",");
-    csv_num(a->idle, ok, ",");
-    csv_num(a->log10_idle, ok && a->idle == 0, ",");
-    csv_num(a->quiet, ok, ",");
-    printf("%s,", a->lazy ? "lazy" : "greedy");
-    csv_num(a->threshold_bytes, ok && a->lazy, ",");
-    csv_num(a->eps, a->lazy, ",");
-    csv_num(a->mean_occupancy_bytes, ok, ",");
-    csv_num(a->load_ratio, 1, ",");
-    csv_num(target, size_q, ",");
-    csv_num(a->idle_limit, !ok, ",");
-    csv_num((double)a->states, ok, ",");
-    csv_num(a->residual, ok, ",");
-    printf("%s\n", bba_model_kind_name(a->model));
+    bb_csv_row(stdout, "nnnnnsnnnnnnnns", ok ? a->S_bytes : none,
+               ok && a->S_quanta >= 0 ? (double)a->S_quanta : none, ok ? a->idle : none,
+               ok && a->idle == 0 ? a->log10_idle : none, ok ? a->quiet : none,
+               a->lazy ? "lazy" : "greedy", ok && a->lazy ? a->threshold_bytes : none,
+               a->lazy ? a->eps : none, ok ? a->mean_occupancy_bytes : none, a->load_ratio,
+               target, !ok ? a->idle_limit : none, ok ? (double)a->states : none,
+               ok ? a->residual : none, bba_model_kind_name(a->model));
 }
 
 void

@@ -163,8 +163,8 @@ json_t *bb_json_quanta(long q);
  * line and one row: feasible (size only), bb_size_bytes, bb_size_quanta,
  * idle_fraction, log10_idle_fraction, quiet_fraction, policy,
  * threshold_bytes, empty_prob, mean_occupancy_bytes, load_ratio,
- * target_idle, idle_limit, states, residual, model; numbers to 17
- * digits, empty where none (no size when none suffices, no quanta for
+ * target_idle, idle_fraction_limit, states, residual, model; numbers as csvout.h
+ * writes them, empty where none (no size when none suffices, no quanta for
  * the fluid model, no log10 unless idle underflowed). */
 void bb_csv_answer(const bba_answer *a, int rc, double target);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -172,7 +173,7 @@ bb_cmd_design(int argc, char **argv)
     if (a.common.out.csv)
         printf("pfs_bw_bytes_per_s,feasible,bb_size_bytes,bb_bw_bytes_per_s,throttle_share,"
                "idle_fraction,binding,bb_write_bytes_per_day,drive_writes_per_day,cost,"
-               "cheapest\n");
+               "cheapest,idle_fraction_limit\n");
     else if (a.common.out.json)
         rows = json_array();
     else
@@ -186,9 +187,10 @@ bb_cmd_design(int argc, char **argv)
         double dwpd = ok ? bba_drive_writes_per_day(x->a.bb_write_Bps, x->a.S_bytes) : NAN;
 
         if (a.common.out.csv) {
-            printf("%.17g,%d,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%d\n", x->pfs_bw_Bps,
-                   ok, ok ? x->a.S_bytes : NAN, x->bb_bw_Bps, x->share, ok ? x->a.idle : NAN,
-                   binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best);
+            bb_csv_row(stdout, "ndnnnnsnnndn", x->pfs_bw_Bps, ok, ok ? x->a.S_bytes : NAN,
+                       x->bb_bw_Bps > 0 ? x->bb_bw_Bps : NAN, x->share, ok ? x->a.idle : NAN,
+                       binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best,
+                       ok ? NAN : x->a.idle_limit);
         } else if (a.common.out.json) {
             json_t *o = json_pack("{s:f, s:b, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b}",
                                   "pfs_bw_bytes_per_s", x->pfs_bw_Bps, "feasible", ok,
@@ -203,8 +205,8 @@ bb_cmd_design(int argc, char **argv)
                                   "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null(),
                                   "cheapest", (long)i == best);
 
-            if (!ok)
-                json_object_set_new(o, "idle_limit", bb_json_real_or_null(x->a.idle_limit));
+            json_object_set_new(o, "idle_fraction_limit",
+                                ok ? json_null() : bb_json_real_or_null(x->a.idle_limit));
             json_array_append_new(rows, o);
         } else {
             char pb[32], sz[32], bw[32], wd[32], c[48];
@@ -238,9 +240,19 @@ bb_cmd_design(int argc, char **argv)
                               "platform", bb_json_platform(&ctx));
 
         if (priced)
-            json_object_set_new(o, "prices", json_pack("{s:f, s:f, s:f}", "tb", a.prices.tb,
+            json_object_set_new(o, "prices", json_pack("{s:f, s:f, s:f, s:o}", "tb", a.prices.tb,
                                                        "bb_gbs", a.prices.gbs, "pfs_gbs",
-                                                       a.prices.pfs_gbs));
+                                                       a.prices.pfs_gbs, "currency",
+                                                       a.prices.currency
+                                                           ? json_string(a.prices.currency)
+                                                           : json_null()));
+        else
+            json_object_set_new(o, "prices", json_null());
+        /* the model that answered (the first design found; null if none) */
+        for (size_t i = 0; i < a.pfs.n && !json_object_get(o, "model"); i++)
+            if (d[i].status == BB_OK)
+                json_object_set_new(o, "model", json_string(bba_model_kind_name(d[i].a.model)));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (!a.common.out.csv) {
         if (best >= 0) {

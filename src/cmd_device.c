@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "devload.h"
 #include "storage/bench.h"
@@ -193,7 +194,7 @@ bb_cmd_device(int argc, char **argv)
     } else if (a.out.csv) {
         printf("device,model,pattern,bs_bytes,size_bytes,qd,seed,ios,elapsed_s,MBps,iops,"
                "lat_mean_ms,lat_p50_ms,lat_p99_ms,lat_max_ms\n");
-        printf("%s,%s,%s,%llu,%llu,%d,%llu,%llu,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+        bb_csv_row(stdout, "sssuudu" "unnnnnnn",
                p.name, bbs_dev_kind_name(p.kind), bbs_bench_pattern_name(o.pattern),
                (unsigned long long)o.bs_bytes, (unsigned long long)o.size_bytes, o.qd,
                (unsigned long long)o.seed, (unsigned long long)r.ios, r.elapsed_s, r.MBps,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 
 /* --csv: one row per load k (quanta): k, load, pmf, cdf, chernoff_lower,
@@ -78,9 +79,9 @@ bb_cmd_dist(int argc, char **argv)
         printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
         for (long k = 0; k <= m->M; k++) {
             cdf += m->dist[k];
-            printf("%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", k, k * qrate, m->dist[k],
-                   cdf > 1 ? 1.0 : cdf, bba_chernoff_cdf_lower(&m->mom, (double)k),
-                   bba_chernoff_cdf_upper(&m->mom, (double)k));
+            bb_csv_row(stdout, "lnnnnn", k, k * qrate, m->dist[k], cdf > 1 ? 1.0 : cdf,
+                       bba_chernoff_cdf_lower(&m->mom, (double)k),
+                       bba_chernoff_cdf_upper(&m->mom, (double)k));
         }
     } else if (a.common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:{s:I, s:I, s:I}, s:f, s:o}",

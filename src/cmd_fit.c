@@ -147,7 +147,7 @@ static const struct argp_option options[] = {
 };
 
 static const struct argp_child children[] = {
-    { BB_OUTPUT_ARGP(BB_OUT_FILE | BB_OUT_QUIET), 0, NULL, 0 }, { 0 }
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_FILE | BB_OUT_QUIET), 0, NULL, 0 }, { 0 }
 };
 
 static const struct argp argp = {
@@ -482,6 +482,56 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
     }
 }
 
+/* --json: the logs read and every class's pooled values (null where a
+ * class has none), one object (docs/json/fit.schema.json), into fp. */
+static void
+write_json(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nlogs, size_t dups,
+           const fit_class *cls, size_t ncls, char **bad, size_t nbad)
+{
+    size_t by[BB_FIT_NSOURCES] = { 0 };
+    json_t *classes = json_array(), *left = json_array(), *o;
+
+    for (size_t i = 0; i < nlogs; i++)
+        if (!logs[i].dup_of)
+            by[logs[i].est.source]++;
+    for (size_t i = 0; i < nbad; i++)
+        json_array_append_new(left, json_string(bad[i]));
+    for (size_t k = 0; k < ncls; k++) {
+        const bb_fit_class *c = &cls[k].c;
+        const bb_fit_row *r = &cls[k].r;
+        json_t *x = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}",
+                              "name", cls[k].name, "jobs", (json_int_t)c->jobs,
+                              "jobs_without_io", (json_int_t)(c->jobs - c->jobs_io),
+                              "jobs_dxt", (json_int_t)c->by_source[BB_FIT_DXT],
+                              "jobs_heatmap", (json_int_t)c->by_source[BB_FIT_HEATMAP],
+                              "jobs_counters_only", (json_int_t)c->by_source[BB_FIT_COUNTERS],
+                              "run_s", c->run_s, "io_s", c->on_s, "bytes", c->bytes,
+                              "p", r->p, "bw_bytes_per_s", r->bw_Bps);
+
+        json_object_set_new(x, "burst_s", r->has_burst ? json_real(r->burst_s) : json_null());
+        json_object_set_new(x, "burst_cv", r->has_burst ? bb_json_real_or_null(r->burst_cv)
+                                                         : json_null());
+        json_object_set_new(x, "phases", r->has_burst ? json_real(c->phases) : json_null());
+        json_object_set_new(x, "jobs_periodic", json_integer((json_int_t)c->jobs_periodic));
+        json_object_set_new(x, "period_s", c->jobs_periodic > 0
+                            ? bb_json_real_or_null(bb_spread_mean(&c->period)) : json_null());
+        json_object_set_new(x, "concurrency", bb_json_real_or_null(r->concurrency));
+        json_object_set_new(x, "row", json_boolean(cls[k].carries));
+        json_array_append_new(classes, x);
+    }
+    o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s, s:o, s:o, s:o}", "logs", (json_int_t)nlogs,
+                  "logs_dxt", (json_int_t)by[BB_FIT_DXT], "logs_heatmap",
+                  (json_int_t)by[BB_FIT_HEATMAP], "logs_counters_only",
+                  (json_int_t)by[BB_FIT_COUNTERS], "duplicates", (json_int_t)dups, "group_by",
+                  a->group_arg ? a->group_arg : "exe,nprocs", "gap_s",
+                  a->tl.gap_s < 0 ? json_null() : json_real(a->tl.gap_s), "left_out", left,
+                  "classes", classes);
+    if (o == NULL || json_dumpf(o, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory writing JSON");
+    fputc('\n', fp);
+    json_decref(o);
+}
+
 /* A row name from the class key: at most BBA_NAME_LEN - 1 bytes, a
  * shortened one made unique by the class number. */
 static void
@@ -612,10 +662,13 @@ bb_cmd_fit(int argc, char **argv)
      * written: fit never writes a file bbsize refuses. */
     if ((mem = open_memstream(&text, &tlen)) == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    write_workload(mem, &a, logs, nlogs, dups, cls, ncls, keys, bad, nbad, with_burst);
+    if (a.out.json)
+        write_json(mem, &a, logs, nlogs, dups, cls, ncls, bad, nbad);
+    else
+        write_workload(mem, &a, logs, nlogs, dups, cls, ncls, keys, bad, nbad, with_burst);
     if (fclose(mem) != 0 || text == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory writing the workload");
-    {
+    if (!a.out.json) {
         bb_workload_file w;
 
         if (bb_workload_parse(text, a.out.output ? a.out.output : "(standard output)", &w, err,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -184,9 +185,9 @@ bb_cmd_frontier(int argc, char **argv)
         const char *binds = !ok ? "none" : x->endurance_binds ? "endurance" : "idle";
 
         if (a.common.out.csv) {
-            printf("%.17g,%.17g,%d,%.17g,%.17g,%.17g,%s,%.17g,%.17g\n", bbw[i], share[i], ok,
-                   ok ? x->a.S_bytes : NAN, ok ? x->a.idle : NAN, x->a.idle_limit, binds,
-                   ok ? x->a.bb_write_Bps * 86400.0 : NAN, priced && ok ? x->cost : NAN);
+            bb_csv_row(stdout, "nndnnnsnn", bbw[i] > 0 ? bbw[i] : NAN, share[i], ok,
+                       ok ? x->a.S_bytes : NAN, ok ? x->a.idle : NAN, x->a.idle_limit, binds,
+                       ok ? x->a.bb_write_Bps * 86400.0 : NAN, priced && ok ? x->cost : NAN);
         } else if (a.common.out.json) {
             json_array_append_new(rows, json_pack(
                 "{s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o}",
@@ -224,6 +225,11 @@ bb_cmd_frontier(int argc, char **argv)
                               "bb_bw_min_bytes_per_s", least, "target_idle", a.tgt.target_idle,
                               "platform", bb_json_platform(&ctx));
 
+        /* the model that answered (the first point found; null if none) */
+        for (size_t i = 0; i < n && !json_object_get(o, "model"); i++)
+            if (d[i].status == BB_OK)
+                json_object_set_new(o, "model", json_string(bba_model_kind_name(d[i].a.model)));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (!a.common.out.csv) {
         printf("any capacity needs a burst-buffer bandwidth of at least %s (SHARE: the share of "

@@ -16,6 +16,7 @@
 #include "alloc_file.h"
 #include "rng.h"
 #include "cli.h"
+#include "csvout.h"
 #include "topoload.h"
 #include "readfile.h"
 #include "commands.h"
@@ -341,8 +342,10 @@ write_wiring(const bb_topo *ns, const char *prefix)
 static json_t *
 json_summary(const bbs_net_summary *s)
 {
-    if (s->n == 0)
-        return json_pack("{s:I}", "n", (json_int_t)0);
+    if (s->n == 0)   /* nothing measured: every statistic null (docs/json.md) */
+        return json_pack("{s:I, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n}", "n", (json_int_t)0,
+                         "mean", "min", "whisker_lo", "q1", "median", "q3", "whisker_hi", "p99",
+                         "max");
     return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "n",
                      (json_int_t)s->n, "mean", s->mean, "min", s->min, "whisker_lo",
                      s->whisker_lo, "q1", s->q1, "median", s->median, "q3", s->q3,
@@ -379,13 +382,13 @@ json_point(const bbs_net_topo *t, double load, const bbs_net_load_result *r, int
         (json_int_t)r->cost.max_component, "flows_started", (json_int_t)r->cost.flows_started);
     json_object_set_new(o, "warmup_s", json_real(r->warmup_s));
     json_object_set_new(o, "window_s", json_real(r->window_s));
-    if (steady) {
-        json_object_set_new(o, "intervals", json_integer(r->batches));
-        json_object_set_new(o, "settled", json_boolean(r->settled));
-        json_object_set_new(o, "precise", json_boolean(r->precise));
-        json_object_set_new(o, "accepted_load_ci95_half",
-                            isfinite(r->accepted_half) ? json_real(r->accepted_half) : json_null());
-    }
+    /* null in --fixed mode, which measures one window (docs/json.md) */
+    json_object_set_new(o, "intervals", steady ? json_integer(r->batches) : json_null());
+    json_object_set_new(o, "settled", steady ? json_boolean(r->settled) : json_null());
+    json_object_set_new(o, "precise", steady ? json_boolean(r->precise) : json_null());
+    json_object_set_new(o, "accepted_load_ci95_half",
+                        steady && isfinite(r->accepted_half) ? json_real(r->accepted_half)
+                                                             : json_null());
     (void)t;
     return o;
 }
@@ -578,8 +581,8 @@ bb_cmd_netload(int argc, char **argv)
             "points", pts);
         if (top != NULL) {
             json_object_set_new(top, "mode", json_string(a.fixed ? "fixed" : "steady"));
-            if (!a.fixed)
-                json_object_set_new(top, "precision", json_real(a.precision));
+            json_object_set_new(top, "precision",
+                                a.fixed ? json_null() : json_real(a.precision));
         }
         bb_json_print(top);
     } else {
@@ -620,15 +623,14 @@ bb_cmd_netload(int argc, char **argv)
             else
                 snprintf(ci, sizeof ci, "%.2g", r->accepted_half);
             if (a.out.csv)
-                printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%llu,%s,%.6g,"
-                       "%.6g\n",
-                       a.loads[i], r->offered, r->accepted, r->accepted_Bps / GIB,
-                       r->latency_s.mean * 1e6, r->latency_s.p99 * 1e6, r->hops.mean, nm,
-                       r->class_util[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
-                       r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
-                       (unsigned long long)r->delivered, strcmp(ci, "-") ? ci : "", r->warmup_s,
-                       r->window_s);
+                bb_csv_row(stdout, "nnnnnnnnnnnunnn", a.loads[i], r->offered, r->accepted,
+                           r->accepted_Bps / GIB, r->latency_s.mean * 1e6,
+                           r->latency_s.p99 * 1e6, r->hops.mean, nm,
+                           r->class_util[BBS_NET_LINK_GLOBAL].mean,
+                           r->class_sat_frac[BBS_NET_LINK_GLOBAL].mean,
+                           r->class_sat_frac[BBS_NET_LINK_LOCAL].mean,
+                           (unsigned long long)r->delivered,
+                           a.fixed ? NAN : r->accepted_half, r->warmup_s, r->window_s);
             else if (r->delivered == 0) /* nothing measured arrived: no latency */
                 printf("%8.3f %8.4f %8s %10.4g %11s %11s %6s %7s %8.3f %8.3f %8.3f %8.3g %8.3g\n",
                        r->offered, r->accepted, ci, r->accepted_Bps / GIB, "-", "-", "-", "-",

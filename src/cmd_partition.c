@@ -13,6 +13,7 @@
 
 #include "bbpart.h"
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -327,7 +328,7 @@ bb_cmd_partition(int argc, char **argv)
         for (size_t g = 0; g < G; g++) {
             int ok = p.feasible;
             json_t *x = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
-                                  "name", names[g], "applications", (json_int_t)napps[g],
+                                  "group", names[g], "applications", (json_int_t)napps[g],
                                   "bb_size_bytes", ok ? json_real(p.bytes[g]) : json_null(),
                                   "pfs_bw_bytes_per_s", ok ? json_real(p.pfs_bw_Bps[g])
                                                            : json_null(),
@@ -338,43 +339,51 @@ bb_cmd_partition(int argc, char **argv)
                                   "idle_fraction", ok ? bb_json_real_or_null(p.a[g].idle)
                                                       : json_null());
 
+            /* null without --validate (docs/json.md) */
+            json_object_set_new(x, "static", json_null());
+            json_object_set_new(x, "shared", json_null());
             if (ok && a.validate) {
-                json_object_set_new(x, "simulated_static", json_pack(
-                    "{s:f, s:f, s:f}", "idle_mean", st.idle[g].mean, "idle_ci_low",
-                    st.idle[g].lo, "idle_ci_high", st.idle[g].hi));
-                json_object_set_new(x, "simulated_shared", json_pack(
-                    "{s:f, s:f, s:f}", "idle_mean", sh.idle[g].mean, "idle_ci_low",
-                    sh.idle[g].lo, "idle_ci_high", sh.idle[g].hi));
+                json_object_set_new(x, "static", json_pack(
+                    "{s:f, s:f, s:f}", "simulated_idle_fraction", st.idle[g].mean,
+                    "simulated_idle_fraction_low", st.idle[g].lo,
+                    "simulated_idle_fraction_high", st.idle[g].hi));
+                json_object_set_new(x, "shared", json_pack(
+                    "{s:f, s:f, s:f}", "simulated_idle_fraction", sh.idle[g].mean,
+                    "simulated_idle_fraction_low", sh.idle[g].lo,
+                    "simulated_idle_fraction_high", sh.idle[g].hi));
             }
             json_array_append_new(arr, x);
         }
         o = json_pack("{s:b, s:o, s:o, s:o, s:i, s:f, s:f, s:s, s:o}", "feasible", p.feasible,
-                      "groups", arr, "total_bytes", bb_json_real_or_null(p.total_bytes),
-                      "shared_bytes", bb_json_real_or_null(p.shared_bytes), "steps", p.steps,
+                      "groups", arr, "total_bb_size_bytes", bb_json_real_or_null(p.total_bytes),
+                      "shared_bb_size_bytes", bb_json_real_or_null(p.shared_bytes), "steps", p.steps,
                       "granularity_bytes", sp.granularity_bytes, "target_idle",
                       a.tgt.target_idle, "model", bba_model_kind_name(p.model),
                       "platform", bb_json_platform(&ctx));
         json_object_set_new(o, "resolution", p.resolution > 0 ? json_integer(p.resolution)
                                                               : json_null());
+        json_object_set_new(o, "simulation", json_null());
         if (a.validate && p.feasible)
             json_object_set_new(o, "simulation",
                                 json_pack("{s:I, s:I, s:I}", "replications", (json_int_t)R,
                                           "horizon_units", (json_int_t)H, "seed",
                                           (json_int_t)(a.run.seed_set ? a.run.seed : 1)));
+        bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (a.common.out.csv) {
+        /* the simulated columns are empty without --validate */
+        int v = a.validate;
+
         printf("group,applications,steps,pfs_bw_bytes_per_s,bb_bw_bytes_per_s,bb_size_bytes,"
-               "idle_fraction%s\n", a.validate ? ",static_idle_mean,static_idle_ci_low,"
-               "static_idle_ci_high,shared_idle_mean,shared_idle_ci_low,shared_idle_ci_high"
-               : "");
-        for (size_t g = 0; p.feasible && g < G; g++) {
-            printf("%s,%zu,%d,%.17g,%.17g,%.17g,%.9g", names[g], napps[g], p.k[g],
-                   p.pfs_bw_Bps[g], p.bb_bw_Bps[g], p.bytes[g], p.a[g].idle);
-            if (a.validate)
-                printf(",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", st.idle[g].mean, st.idle[g].lo,
-                       st.idle[g].hi, sh.idle[g].mean, sh.idle[g].lo, sh.idle[g].hi);
-            printf("\n");
-        }
+               "idle_fraction,static_simulated_idle_fraction,static_simulated_idle_fraction_low,"
+               "static_simulated_idle_fraction_high,shared_simulated_idle_fraction,"
+               "shared_simulated_idle_fraction_low,shared_simulated_idle_fraction_high\n");
+        for (size_t g = 0; p.feasible && g < G; g++)
+            bb_csv_row(stdout, "sudnnnnnnnnnn", names[g], (unsigned long long)napps[g], p.k[g],
+                       p.pfs_bw_Bps[g], p.bb_bw_Bps[g] > 0 ? p.bb_bw_Bps[g] : NAN, p.bytes[g],
+                       p.a[g].idle, v ? st.idle[g].mean : NAN, v ? st.idle[g].lo : NAN,
+                       v ? st.idle[g].hi : NAN, v ? sh.idle[g].mean : NAN,
+                       v ? sh.idle[g].lo : NAN, v ? sh.idle[g].hi : NAN);
     } else if (!p.feasible) {
         printf("no static partition meets the target: in every split of the PFS bandwidth "
                "in %d steps some group's share is at or below its expected load, or too "

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "csvout.h"
 #include "execmeter.h"
 #include "scnmode.h"
 #include "scnrun.h"
@@ -226,20 +227,10 @@ has_failures(const bbs_scenario *s)
 
 /* The fate of every job's written bytes, printed when [failures] is on. */
 static void
-print_fate(const bb_scn_run *R, const scn_args *a)
+print_fate(const bb_scn_run *R)
 {
     const bbs_scenario *s = &R->s;
     const bbs_exec_result *r = &R->res;
-    if (a->out.csv) {
-        printf("\njob,bytes_written,bytes_on_pfs,bytes_in_buffer,bytes_lost,writes_lost\n");
-        for (int j = 0; j < r->njobs; j++)
-            printf("%s,%.0f,%.0f,%.0f,%.0f,%llu\n", s->jobs[j].name, r->jobs[j].bytes_written,
-                   r->jobs[j].bytes_on_pfs, r->jobs[j].bytes_in_buffer, r->jobs[j].bytes_lost,
-                   (unsigned long long)r->jobs[j].writes_lost);
-        printf("\nnode_failures,drive_failures\n%llu,%llu\n",
-               (unsigned long long)r->node_failures, (unsigned long long)r->drive_failures);
-        return;
-    }
     printf("\n%-12s %12s %12s %12s %12s %12s\n", "job", "written(GB)", "on_pfs(GB)",
            "buffer(GB)", "lost(GB)", "writes_lost");
     for (int j = 0; j < r->njobs; j++)
@@ -253,6 +244,53 @@ print_fate(const bb_scn_run *R, const scn_args *a)
 
 static const char *const lk_names[BBS_EXEC_NLINKKINDS] = { "injection", "ejection", "local",
                                                            "global" };
+
+/* --csv: one row per job (one table on standard output, docs/json.md):
+ * its times, traffic, latencies and the fate of its written bytes; the
+ * run's failure counts repeated on every row. */
+static void
+print_jobs_csv(const bb_scn_run *R)
+{
+    const bbs_scenario *s = &R->s;
+    const bbs_exec_result *r = &R->res;
+
+    printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,bytes_sent,"
+           "bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,latency_p99_s,"
+           "latency_max_s,hops_mean,latency_mean_s,latency_rank_mean_s,latency_rank_max_s,"
+           "compute_mean_s,finished,bytes_on_pfs,bytes_in_buffer,bytes_lost,writes_lost,"
+           "node_failures,drive_failures\n");
+    for (int j = 0; j < r->njobs; j++) {
+        const bbs_exec_job_result *J = &r->jobs[j];
+        bb_csv_row(stdout, "ssdnnnnnnnnunnnnnnnnndnnnuuu", s->jobs[j].name,
+                   bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, J->elapsed_s,
+                   J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s, J->bytes_sent,
+                   J->bytes_written, J->bytes_read, (unsigned long long)J->messages,
+                   J->lat_p50_s, J->lat_p90_s, J->lat_p99_s, J->lat_max_s, J->hops_mean,
+                   J->lat_mean_s, J->lat_rank_mean_s, J->lat_rank_max_s, J->compute_mean_s,
+                   J->finished ? 1 : 0, J->bytes_on_pfs, J->bytes_in_buffer,
+                   J->bytes_lost, (unsigned long long)J->writes_lost,
+                   (unsigned long long)r->node_failures, (unsigned long long)r->drive_failures);
+    }
+}
+
+/* --csv-links FILE: one row per link type into o (opened before the run,
+ * so that a file that cannot be written stops it before it starts),
+ * committed atomically (outfile.h), whatever standard output carries. */
+static void
+write_links_csv(const bb_scn_run *R, bb_out *o)
+{
+    const bbs_exec_result *r = &R->res;
+
+    fprintf(o->fp, "link_kind,links,bytes,small_message_bytes,saturated_total_s,"
+            "saturated_mean_s,saturated_max_s\n");
+    for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
+        const bbs_exec_link_result *L = &r->links[k];
+        bb_csv_row(o->fp, "sdnnnnn", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
+                   L->small_bytes, L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0.0,
+                   L->saturated_max_s);
+    }
+    bb_out_commit(o);
+}
 
 static void
 print_run(const bb_scn_run *R, const scn_args *a)
@@ -314,29 +352,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
         return;
     }
     if (a->out.csv) {
-        printf("job,model,ranks,elapsed_s,comm_mean_s,comm_max_s,io_mean_s,io_max_s,"
-               "bytes_sent,bytes_written,bytes_read,messages,latency_p50_s,latency_p90_s,"
-               "latency_p99_s,latency_max_s,hops_mean,latency_mean_s,latency_rank_mean_s,"
-               "latency_rank_max_s\n");
-        for (int j = 0; j < r->njobs; j++) {
-            const bbs_exec_job_result *J = &r->jobs[j];
-            printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.0f,%.0f,%.0f,%llu,%.6g,%.6g,%.6g,%.6g,"
-                   "%.6g,%.6g,%.6g,%.6g\n",
-                   s->jobs[j].name, bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks,
-                   J->elapsed_s, J->comm_mean_s, J->comm_max_s, J->io_mean_s, J->io_max_s,
-                   J->bytes_sent, J->bytes_written, J->bytes_read,
-                   (unsigned long long)J->messages, J->lat_p50_s, J->lat_p90_s, J->lat_p99_s,
-                   J->lat_max_s, J->hops_mean, J->lat_mean_s, J->lat_rank_mean_s,
-                   J->lat_rank_max_s);
-        }
-        printf("\nlink_kind,links,bytes,saturated_total_s,saturated_mean_s,saturated_max_s\n");
-        for (int k = 0; k < BBS_EXEC_NLINKKINDS; k++) {
-            const bbs_exec_link_result *L = &r->links[k];
-            printf("%s,%d,%.0f,%.9g,%.9g,%.9g\n", lk_names[k], L->nlinks, L->bytes + L->small_bytes,
-                   L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
-        }
-        if (has_failures(s))
-            print_fate(R, a);
+        print_jobs_csv(R);
         return;
     }
     printf("scenario %s: %s (%d nodes), routing %s, placement %s, seed %llu\n", s->source,
@@ -363,7 +379,7 @@ print_run(const bb_scn_run *R, const scn_args *a)
                L->saturated_s, L->nlinks ? L->saturated_s / L->nlinks : 0, L->saturated_max_s);
     }
     if (has_failures(s))
-        print_fate(R, a);
+        print_fate(R);
     printf("\nsimulated %.6f s; %llu events, %llu flows\n", r->end_s,
            (unsigned long long)r->events, (unsigned long long)r->flows);
 }
@@ -379,21 +395,27 @@ report_speed(const bb_scn_run *R, const scn_args *a)
 
 
 int
-bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run)
+bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run,
+                     const char *links_csv)
 {
     scn_args a;
     bb_scn_run R;
+    bb_out links;
     memset(&a, 0, sizeof a);
     a.files[a.nfiles++] = file;
     a.out = *out;
     a.run = *run;
     bb_scn_load(&R, a.files[0], a.run.seed_set, a.run.seed);
+    if (links_csv)
+        bb_out_open(&links, links_csv);
     {
         scn_job j = { &R, 0, &R.res, 0, BB_OK, "", { 0 } };
         scn_exec(&j, 1, 1, &a.out, "simulate");
         R.wall_s = j.wall_s;
     }
     print_run(&R, &a);
+    if (links_csv)
+        write_links_csv(&R, &links);
     report_speed(&R, &a);
     bb_scn_free(&R);
     bb_finish_stdout();
@@ -418,7 +440,7 @@ static const char cmp_doc[] =
 /* The ratios compare gives per job, mix / alone. */
 enum { X_ELAPSED, X_COMM, X_IO, X_LAT, X_LATMAX, NX };
 static const char *const x_key[NX] = { "elapsed_slowdown", "comm_slowdown", "io_slowdown",
-                                       "lat_growth", "lat_max_growth" };
+                                       "latency_growth", "latency_max_growth" };
 
 static void
 ratios(const bbs_exec_job_result *A, const bbs_exec_job_result *M, double *x)
@@ -476,32 +498,32 @@ print_one(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
     const char *nm = R[r->a].s.jobs[r->j].name, *mo = bbs_scn_job_model_name(&R[r->a].s.jobs[r->j]);
 
     ratios(A, M, x);
-    /* NAN printed empty, "-" or null */
+    /* NAN printed "-", empty in CSV, null in JSON */
     for (int i = 0; i < NX; i++)
         if (isnan(x[i]))
-            strcpy(xs[i], a->out.csv ? "" : "-");
+            strcpy(xs[i], "-");
         else
-            snprintf(xs[i], sizeof xs[i], a->out.csv ? "%.6g" : "%.3f", x[i]);
+            snprintf(xs[i], sizeof xs[i], "%.3f", x[i]);
     if (arr) {
         json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
                               "job", nm, "model", mo, "elapsed_alone_s", A->elapsed_s,
                               "elapsed_mix_s", M->elapsed_s, "comm_alone_s", A->comm_mean_s,
                               "comm_mix_s", M->comm_mean_s, "io_alone_s", A->io_mean_s,
-                              "io_mix_s", M->io_mean_s, "lat_p99_alone_s", A->lat_p99_s,
-                              "lat_p99_mix_s", M->lat_p99_s,
-                              "lat_rank_mean_alone_s", A->lat_rank_mean_s,
-                              "lat_rank_mean_mix_s", M->lat_rank_mean_s);
-        json_object_set_new(o, "lat_max_alone_s", json_real(A->lat_max_s));
-        json_object_set_new(o, "lat_max_mix_s", json_real(M->lat_max_s));
+                              "io_mix_s", M->io_mean_s, "latency_p99_alone_s", A->lat_p99_s,
+                              "latency_p99_mix_s", M->lat_p99_s,
+                              "latency_rank_mean_alone_s", A->lat_rank_mean_s,
+                              "latency_rank_mean_mix_s", M->lat_rank_mean_s);
+        json_object_set_new(o, "latency_max_alone_s", json_real(A->lat_max_s));
+        json_object_set_new(o, "latency_max_mix_s", json_real(M->lat_max_s));
+        json_object_set_new(o, "replicas", json_null());   /* no --replicas */
         for (int i = 0; i < NX; i++)
             json_object_set_new(o, x_key[i], json_num(x[i]));
         json_array_append_new(arr, o);
     } else if (a->out.csv)
-        printf("%s,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.9g,%.9g,%s,%.6g,%.6g,%.6g,%.6g,%s,"
-               "%.6g,%.6g,%s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[X_ELAPSED],
-               A->comm_mean_s, M->comm_mean_s, xs[X_COMM], A->io_mean_s, M->io_mean_s, xs[X_IO],
-               A->lat_p99_s, M->lat_p99_s, A->lat_rank_mean_s, M->lat_rank_mean_s, xs[X_LAT],
-               A->lat_max_s, M->lat_max_s, xs[X_LATMAX]);
+        bb_csv_row(stdout, "ssnnnnnnnnnnnnnnnnn", nm, mo, A->elapsed_s, M->elapsed_s,
+                   x[X_ELAPSED], A->comm_mean_s, M->comm_mean_s, x[X_COMM], A->io_mean_s,
+                   M->io_mean_s, x[X_IO], A->lat_p99_s, M->lat_p99_s, A->lat_rank_mean_s,
+                   M->lat_rank_mean_s, x[X_LAT], A->lat_max_s, M->lat_max_s, x[X_LATMAX]);
     else
         printf("%-12s %-10s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.6f %11.6f %6s %11.2f "
                "%11.2f %7s\n", nm, mo, A->elapsed_s, M->elapsed_s, xs[X_ELAPSED], A->comm_mean_s,
@@ -543,6 +565,13 @@ print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
                               "model", mo, "replicas", N, "elapsed_alone_s", t[0],
                               "elapsed_mix_s", t[1], "comm_alone_s", t[2], "comm_mix_s", t[3],
                               "io_alone_s", t[4], "io_mix_s", t[5]);
+        /* latencies: given by their growth's statistics only */
+        static const char *const lat_keys[] = { "latency_p99_alone_s", "latency_p99_mix_s",
+                                                "latency_rank_mean_alone_s",
+                                                "latency_rank_mean_mix_s", "latency_max_alone_s",
+                                                "latency_max_mix_s" };
+        for (size_t q = 0; q < sizeof lat_keys / sizeof *lat_keys; q++)
+            json_object_set_new(o, lat_keys[q], json_null());
         for (int q = 0; q < NX; q++) {
             json_t *vals = json_array();
             for (int i = 0; i < N; i++)
@@ -555,15 +584,13 @@ print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
         }
         json_array_append_new(arr, o);
     } else if (a->out.csv) {
-        printf("%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", nm, mo, N, t[0], t[1], t[2], t[3], t[4],
-               t[5]);
-        for (int q = 0; q < NX; q++) {
-            if (isnan(st[q].mean))
-                printf(",,,,");
-            else
-                printf(",%.6g,%.6g,%.6g,%.6g", st[q].mean, st[q].sd, st[q].min, st[q].max);
-        }
-        printf("\n");
+        /* each ratio's mean, sd, min and max; empty where NAN */
+        bb_csv_row(stdout, "ssdnnnnnn" "nnnn" "nnnn" "nnnn" "nnnn" "nnnn", nm, mo, N, t[0], t[1],
+                   t[2], t[3], t[4], t[5], st[X_ELAPSED].mean, st[X_ELAPSED].sd,
+                   st[X_ELAPSED].min, st[X_ELAPSED].max, st[X_COMM].mean, st[X_COMM].sd,
+                   st[X_COMM].min, st[X_COMM].max, st[X_IO].mean, st[X_IO].sd, st[X_IO].min,
+                   st[X_IO].max, st[X_LAT].mean, st[X_LAT].sd, st[X_LAT].min, st[X_LAT].max,
+                   st[X_LATMAX].mean, st[X_LATMAX].sd, st[X_LATMAX].min, st[X_LATMAX].max);
     } else {
         printf("%-12s %-10s %3d", nm, mo, N);
         for (int q = 0; q < X_LATMAX; q++) {
@@ -695,9 +722,9 @@ bb_cmd_compare(int argc, char **argv)
     } else {
         if (a.out.csv)
             printf("job,model,elapsed_alone_s,elapsed_mix_s,elapsed_slowdown,comm_alone_s,"
-                   "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,lat_p99_alone_s,"
-                   "lat_p99_mix_s,lat_rank_mean_alone_s,lat_rank_mean_mix_s,lat_growth,"
-                   "lat_max_alone_s,lat_max_mix_s,lat_max_growth\n");
+                   "comm_mix_s,comm_slowdown,io_alone_s,io_mix_s,io_slowdown,latency_p99_alone_s,"
+                   "latency_p99_mix_s,latency_rank_mean_alone_s,latency_rank_mean_mix_s,"
+                   "latency_growth,latency_max_alone_s,latency_max_mix_s,latency_max_growth\n");
         else if (!a.out.json)
             printf("%-12s %-10s %11s %11s %6s %11s %11s %6s %11s %11s %6s %11s %11s %7s\n",
                    "job", "model", "alone(s)", "mix(s)", "x", "comm_al(s)", "comm_mix(s)", "x",
@@ -713,8 +740,7 @@ bb_cmd_compare(int argc, char **argv)
         json_t *o = json_pack("{s:s, s:o, s:s, s:o, s:o}", "alone", a.files[0], "alone_files", al,
                               "mix", a.files[nf - 1], "seed", bb_json_seed(R[nf - 1].s.seed),
                               "jobs", arr);
-        if (a.replicas > 0)
-            json_object_set_new(o, "replicas", json_integer(N));
+        json_object_set_new(o, "replicas", a.replicas > 0 ? json_integer(N) : json_null());
         bb_json_print(o);
     }
     for (int i = 0; i < nf * N; i++)

@@ -14,11 +14,13 @@
 #include "scnmode.h"
 #include "simcli.h"
 
-enum { OPT_SCENARIO = 0x2000 };
+enum { OPT_SCENARIO = 0x2000, OPT_CSV_LINKS };
 
 static const struct argp_option options[] = {
     { "scenario", OPT_SCENARIO, "FILE", 0, "scenario mode: run this scenario "
       "(bbsize-scenario(5)) instead; a FILE argument ending in .ini does the same", 0 },
+    { "csv-links", OPT_CSV_LINKS, "FILE", 0, "scenario mode: write the table of link types "
+      "(traffic, saturated time) to FILE as CSV", 0 },
     { 0 }
 };
 
@@ -26,6 +28,7 @@ struct args {
     bb_simargs base;   /* first: bb_simargs_parse casts */
     bb_tgtopts tgt;    /* --bb-size (required) */
     const char *scenario;   /* scenario mode: --scenario FILE or FILE.ini */
+    const char *links_csv;  /* --csv-links FILE (scenario mode) */
 };
 
 static int
@@ -50,6 +53,9 @@ parse(int key, char *arg, struct argp_state *state)
             argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario, arg);
         a->scenario = arg;
         break;
+    case OPT_CSV_LINKS:
+        a->links_csv = arg;
+        break;
     case ARGP_KEY_END:
         if (ends_ini(a->base.file)) {
             if (a->scenario)
@@ -68,11 +74,13 @@ parse(int key, char *arg, struct argp_state *state)
                            a->base.file);
             if (f)
                 argp_error(state, "%s does not apply to a scenario (scenario mode takes "
-                           "--seed, --csv, --json, --quiet, --progress, --max-events, --max-memory)", f);
+                           "--seed, --csv, --csv-links, --json, --quiet, --progress, --max-events, --max-memory)", f);
             break;
         }
         if (a->base.common.out.csv)
             argp_error(state, "--csv is for scenario mode (the tables of a scenario)");
+        if (a->links_csv)
+            argp_error(state, "--csv-links is for scenario mode (the links of a scenario)");
         if (!a->tgt.bb_size.set)
             argp_error(state, "--bb-size SIZE is required");
         break;
@@ -133,7 +141,8 @@ bb_cmd_simulate(int argc, char **argv)
     bb_simargs_init(&a.base);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.scenario)   /* scenario mode (cmd_scenario.c) */
-        return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run);
+        return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run,
+                                    a.links_csv);
     if (a.base.sim.fluid)   /* continuous time (simfluid.c) */
         return bb_simulate_fluid(&a.base, &a.tgt.bb_size);
     /* the discrete simulator runs in quanta: the chain's quantisation

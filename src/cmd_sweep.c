@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "simcli.h"
 #include "commands.h"
 #include "grid.h"
@@ -217,14 +218,11 @@ bb_cmd_sweep(int argc, char **argv)
             const char *pn = p->drain.lazy ? "lazy" : "greedy";
 
             if (a.common.out.csv) {
-                char q[24] = ""; /* empty: the fluid model has no quanta */
-
-                if (e->S_quanta >= 0)
-                    snprintf(q, sizeof q, "%ld", e->S_quanta);
-                printf("%.17g,%.17g,%s,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g,%ld,%.3g\n",
-                       sc[s].load_scale, sc[s].pfs_bw_Bps, pn, frac, e->threshold_bytes,
-                       e->S_bytes, q, e->idle, e->quiet, e->load_ratio, e->states,
-                       e->residual);
+                /* empty quanta: the fluid model has none */
+                bb_csv_row(stdout, "nnsnnnnnnnln", sc[s].load_scale, sc[s].pfs_bw_Bps, pn, frac,
+                           e->threshold_bytes, e->S_bytes,
+                           e->S_quanta >= 0 ? (double)e->S_quanta : NAN, e->idle, e->quiet,
+                           e->load_ratio, e->states, e->residual);
             } else if (a.common.out.json) {
                 json_array_append_new(rows, json_pack(
                     "{s:f, s:f, s:s, s:f, s:f, s:o, s:f, s:o, s:f, s:o, s:o, s:f, s:f, s:I, s:f}",

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "csvout.h"
 #include "devload.h"
 #include "execmeter.h"
 #include "topoload.h"
@@ -186,9 +187,10 @@ print_levels_csv(const bbs_g500_plan *pl, const bbs_g500_params *g)
 {
     printf("level,mean_edges,sigma_edges,queries,messages,bytes\n");
     for (int l = 0; l < pl->nlevels; l++)
-        printf("%d,%.6g,%.6g,%llu,%zu,%.0f\n", l, pl->levels[l].mean, pl->levels[l].sigma,
-               (unsigned long long)pl->levels[l].queries, pl->levels[l].nmsgs,
-               (double)pl->levels[l].queries * g->query_bytes);
+        bb_csv_row(stdout, "dnnuun", l, pl->levels[l].mean, pl->levels[l].sigma,
+                   (unsigned long long)pl->levels[l].queries,
+                   (unsigned long long)pl->levels[l].nmsgs,
+                   (double)pl->levels[l].queries * g->query_bytes);
 }
 
 static void
@@ -437,8 +439,7 @@ bb_cmd_trace(int argc, char **argv)
         json_t *ops = json_object(), *colls = json_object();
         root = json_object();
         json_object_set_new(root, "model", json_string(model_label(&a, v)));
-        if (a.file)
-            json_object_set_new(root, "file", json_string(a.file));
+        json_object_set_new(root, "file", a.file ? json_string(a.file) : json_null());
         json_object_set_new(root, "ranks", json_integer(bbs_wl_nranks(w, 0)));
         json_object_set_new(root, "seed", bb_json_seed(a.run.seed));
         json_object_set_new(ops, "total", json_integer((json_int_t)nops));
@@ -453,13 +454,14 @@ bb_cmd_trace(int argc, char **argv)
         json_object_set_new(root, "write_bytes", json_real(t.write_bytes));
         json_object_set_new(root, "read_bytes", json_real(t.read_bytes));
         json_object_set_new(root, "compute_s", json_real(t.compute_s));
-        for (int k = 0; k < BBS_COLL_NKINDS; k++)
-            if (t.colls[k]) {
-                json_t *c = json_object();
-                json_object_set_new(c, "parts", json_integer((json_int_t)t.colls[k]));
-                json_object_set_new(c, "bytes", json_real(t.coll_bytes[k]));
-                json_object_set_new(colls, bbs_coll_name(k), c);
-            }
+        /* every kind, 0 where the trace has none (docs/json.md: every key
+         * present) */
+        for (int k = 0; k < BBS_COLL_NKINDS; k++) {
+            json_t *c = json_object();
+            json_object_set_new(c, "parts", json_integer((json_int_t)t.colls[k]));
+            json_object_set_new(c, "bytes", json_real(t.coll_bytes[k]));
+            json_object_set_new(colls, bbs_coll_name(k), c);
+        }
         json_object_set_new(root, "collectives", colls);
         if (pl) {
             json_t *lv = json_array();
@@ -476,11 +478,18 @@ bb_cmd_trace(int argc, char **argv)
                 json_array_append_new(lv, o);
             }
             json_object_set_new(root, "levels", lv);
+        } else {   /* not a Graph500 BFS: no plan */
+            json_object_set_new(root, "root_degree", json_null());
+            json_object_set_new(root, "queries", json_null());
+            json_object_set_new(root, "edges2", json_null());
+            json_object_set_new(root, "levels", json_null());
         }
         json_object_set_new(root, "generation_s", json_real(gen_s));
     }
     if (a.net.topology)
         run_network(&a, w, t.write_bytes > 0 || t.read_bytes > 0, root, human);
+    if (root && !json_object_get(root, "run"))   /* no --topology: not run */
+        json_object_set_new(root, "run", json_null());
     if (root)
         bb_json_print(root); /* takes the reference */
     bbs_wl_free(w);

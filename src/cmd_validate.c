@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "csvout.h"
 #include "grid.h"
 #include "scnmode.h"
 #include "simcli.h"
@@ -273,13 +274,11 @@ bb_cmd_validate(int argc, char **argv)
                fluid ? "more_seconds" : "more_time_units");
         for (size_t k = 0; k < n; k++) {
             bbs_verdict_kind v = rows[k].ag.v.kind;
-            char sq[32] = "";
 
-            if (rows[k].S_quanta >= 0)
-                snprintf(sq, sizeof sq, "%ld", rows[k].S_quanta);
-            /* agrees: 1, 0, or empty when inconclusive */
-            printf("%s,%.17g,%.9g,%.9g,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%d,%d,%.0f,%.0f,"
-                   "%.9g,%.9g,%.9g,%.9g\n", sq,
+            /* no quanta for the fluid model; agrees: 1, 0, or empty when
+             * inconclusive */
+            bb_csv_row(stdout, "nnnnnnsnnnsddnnnnnn",
+                   rows[k].S_quanta >= 0 ? (double)rows[k].S_quanta : NAN,
                    rows[k].S_bytes, rows[k].analytic, rows[k].idle.mean, rows[k].idle.lo,
                    rows[k].idle.hi, v == BBS_INCONCLUSIVE ? "" : v == BBS_AGREES ? "1" : "0",
                    rows[k].ag.gap, rows[k].quiet_analytic, rows[k].quiet_mean,

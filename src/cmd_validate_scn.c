@@ -32,6 +32,7 @@
 #include "replicate.h"
 #include "stats.h"
 #include "cli.h"
+#include "csvout.h"
 #include "commands.h"
 #include "execmeter.h"
 #include "scnmode.h"
@@ -293,34 +294,31 @@ bb_validate_scenario(const vs_args *ap)
             "{s:s, s:o, s:f, s:f, s:i, s:f, s:f, s:s, s:I, s:I, s:f, s:o, s:o, s:f, s:f, s:o, "
             "s:o, s:f, s:I, s:b, s:o, s:i}",
             "scenario", a.file, "seed", bb_json_seed(s->seed), "pfs_bw_bytes_per_s", B,
-            "bb_capacity_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
+            "bb_size_bytes", S_bytes, "bb_nodes", RES(1)->nbb_used,
             "time_unit_s", tu, "median_write_burst_s", D->median_burst_s,
             "time_unit_from", a.tu_s > 0 ? "option" : "median write burst",
-            "resolution", (json_int_t)a.resolution, "bb_capacity_quanta", (json_int_t)Sq,
-            "quantum_bytes", q.quantum_bytes, "jobs", jobs, "replications", reps,
+            "resolution", (json_int_t)a.resolution, "bb_size_quanta", (json_int_t)Sq,
+            "quantum_bytes", q.quantum_bytes, "jobs", jobs, "replication_runs", reps,
             "load_ratio", bba_model_load_ratio(&m), "idle_fraction", pred,
             "simulated_idle_fraction_low", bb_json_real_or_null(ci.lo),
             "simulated_idle_fraction_high", bb_json_real_or_null(ci.hi), "simulated_idle_fraction", ci.mean,
-            "n_replications", (json_int_t)a.reps, "agrees", agrees,
+            "replications", (json_int_t)a.reps, "agrees", agrees,
             "relative_gap", bb_json_real_or_null(gap), "unfinished_jobs", unfinished));
     } else if (a.csv) {
         /* one table: a row per job, the scenario's figures repeated on
          * each (docs/json.md: one table per CSV stream) */
-        char tail[512];
-
-        snprintf(tail, sizeof tail, "%.9g,%.17g,%ld,%.9g,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%ld,%d,"
-                 "%.6g", B, S_bytes, Sq, tu, a.resolution, q.quantum_bytes,
-                 bba_model_load_ratio(&m), pred, ci.mean, ci.lo, ci.hi, a.reps, agrees, gap);
         printf("job,model,ranks,elapsed_s,write_s,bytes_written,write_bursts,p,bw_bytes_per_s,"
-               "b_quanta,pfs_bw_bytes_per_s,bb_capacity_bytes,bb_capacity_quanta,time_unit_s,"
+               "b_quanta,pfs_bw_bytes_per_s,bb_size_bytes,bb_size_quanta,time_unit_s,"
                "resolution,quantum_bytes,load_ratio,idle_fraction,simulated_idle_fraction,"
                "simulated_idle_fraction_low,simulated_idle_fraction_high,replications,agrees,"
                "relative_gap\n");
         for (int j = 0; j < nj; j++)
-            printf("%s,%s,%d,%.9g,%.9g,%.0f,%d,%.9g,%.9g,%ld,%s\n", s->jobs[j].name,
-                   bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, D->job[j].elapsed_s,
-                   D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
-                   apps[j].bw_Bps, q.b[j], tail);
+            bb_csv_row(stdout, "ssdnnndnnl" "nnlnlnnnnnnldn", s->jobs[j].name,
+                       bbs_scn_job_model_name(&s->jobs[j]), s->jobs[j].ranks, D->job[j].elapsed_s,
+                       D->job[j].write_s, D->job[j].bytes_written, D->job[j].nbursts, apps[j].p,
+                       apps[j].bw_Bps, q.b[j], B, S_bytes, Sq, tu, a.resolution,
+                       q.quantum_bytes, bba_model_load_ratio(&m), pred, ci.mean, ci.lo, ci.hi,
+                       a.reps, agrees, gap);
     } else {
         char bs[64], ss[64], ts[64], qs[64];
         bb_fmt_rate(bs, sizeof bs, B, 1, 0);

@@ -9,10 +9,13 @@
 #include "options.h"
 
 /* bb_scenario_simulate (cmd_scenario.c): run the scenario in file and
- * print per application and per link type (--json, --csv, text);
+ * print per application and per link type (--json, text), or with --csv
+ * the table of applications; links_csv (NULL: none) names a file that
+ * receives the table of link types as CSV, written atomically;
  * run->seed_set overrides the scenario's [run] seed.  Returns the exit
  * status; dies on error. */
-int bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run);
+int bb_scenario_simulate(const char *file, const bb_outopts *out, const bb_runopts *run,
+                         const char *links_csv);
 
 /* What `validate --scenario` reads (bbsize-validate(1)). */
 typedef struct {

@@ -11,13 +11,7 @@
 JS=${JSCHEMA:-$(dirname "$BBSIZE")/../tests/jschema}
 D=$SRCDIR/docs/json
 
-cat >"$T/w.csv" <<'CSV'
-#@ pfs-bw = 1 TB/s
-name,p,bw,burst
-ckpt-a,0.10,1.5TB/s,5min
-ckpt-b,0.05,2TB/s,3min
-out-c,0.20,0.6TB/s,2min
-CSV
+cp "$SRCDIR/tests/bursts3.csv" "$T/w.csv"
 cat >"$T/b.csv" <<'CSV'
 #@ pfs-bw = 1 TB/s
 #@ time-unit = 60 s
@@ -36,8 +30,6 @@ conforms() {
   if "$JS" "$D/$_s.schema.json" "$T/doc.json" 2>"$T/js"; then t_ok "$_d"
   else t_fail "$_d" "$T/js"; fi
 }
-
-t_plan 28
 
 # The checker: a document with a key the schema lacks, without a required
 # key, or with a wrong type fails; an unsupported schema keyword is an error.
@@ -82,3 +74,52 @@ conforms "simulate, periodic" simulate "$BBSIZE" simulate --bb-size 200TB --mode
 conforms "simulate, fluid" simulate "$BBSIZE" simulate "$T/w.csv" --mode fluid --bb-size 1PB --horizon 1e5 --replications 3 --json
 conforms "validate, Bernoulli" validate "$BBSIZE" validate --bb-size 0:200TB:100TB --replications 3 --horizon 300 --json
 conforms "validate, fluid" validate "$BBSIZE" validate "$T/w.csv" --bb-size 1PB --replications 3 --horizon 1e5 --json
+
+# The design commands, the static partitions (data/workloads/groups.csv)
+G=$SRCDIR/data/workloads/groups.csv
+printf 'name,p,bw,burst,group\nckpt-a,0.10,1.5TB/s,5min,x\nckpt-b,0.05,2TB/s,3min,y\nout-c,0.20,0.6TB/s,2min,y\n' >"$T/wg.csv"
+sed -n '/^#@/p' "$T/w.csv" >>"$T/wg.csv"
+conforms "frontier" frontier "$BBSIZE" frontier --json
+conforms "frontier, priced, at a given PFS bandwidth" frontier "$BBSIZE" frontier --pfs-bw 1TB/s --cost-tb 100000 --cost-gbs 30000 --json
+conforms "frontier, fluid" frontier "$BBSIZE" frontier "$T/w.csv" --json
+conforms "design, an infeasible PFS bandwidth among them" design "$BBSIZE" design --pfs-bw 0.5TB/s,1TB/s,2TB/s --json
+conforms "design, priced, with a drive rating and a currency" design "$BBSIZE" design --pfs-bw 0.5TB/s,1TB/s \
+    --cost-tb 100000 --cost-pfs-gbs 20000 --cost-gbs 30000 --currency '$' --dwpd 3 --json
+conforms "design, a given buffer bandwidth" design "$BBSIZE" design --pfs-bw 1TB/s --bb-bw 2TB/s --json
+conforms "design, fluid" design "$BBSIZE" design "$T/w.csv" --pfs-bw 1TB/s,2TB/s --json
+conforms "partition" partition "$BBSIZE" partition "$G" --json
+conforms "partition --validate" partition "$BBSIZE" partition "$G" --validate --steps 20 --replications 2 --horizon 2000 --json
+conforms "partition, fluid" partition "$BBSIZE" partition "$T/wg.csv" --json
+conforms "partition, infeasible" partition "$BBSIZE" partition "$G" --pfs-bw 500GB/s --json
+conforms "systems" systems "$BBSIZE" systems --json
+DA=$SRCDIR/data/darshan
+conforms "fit, counters and DXT of one job" fit "$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.darshan-parser.txt" \
+    "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" --json -q
+conforms "fit, counters only (no burst)" fit "$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.darshan-parser.txt" --json -q
+conforms "fit --skip-bad, a given gap" fit "$BBSIZE" fit darshan --skip-bad --gap 1s "$DA" --json -q
+# fit --json gives the values the workload's row rounds (%.6g): p agrees
+"$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" -q >"$T/fit.csv" 2>/dev/null
+"$BBSIZE" fit darshan "$DA/bbthemis-namd2-tacc-32p.dxt-parser.txt" -q --json >"$T/fit.json" 2>/dev/null
+t_close "fit: the JSON's p is the workload row's" "$(json_num p "$T/fit.json")" \
+    "$(awk -F, '$1 == "namd2-32p" { print $2 }' "$T/fit.csv")" 1e-8
+# The simulators of devices, architectures, networks, traces and scenarios
+S=$SRCDIR/data/scenarios
+conforms "device, a table preset" device "$BBSIZE" device --preset mfnetsim-bb --pattern seqwrite --bs 1MiB --size 64MiB --json
+conforms "device, a disk" device "$BBSIZE" device --preset seagate-st2000nx0253 --pattern randread --bs 4KiB --size 4MiB --json
+conforms "bbarch" bbarch "$BBSIZE" bbarch --horizon 5s --json
+conforms "bbarch with failures" bbarch "$BBSIZE" bbarch --horizon 5s --mttf 1h --json
+conforms "netload, steady state" netload "$BBSIZE" netload --topology graph500-72 --load 0.1 --duration 2ms --json
+conforms "netload --fixed" netload "$BBSIZE" netload --topology graph500-72 --load 0.5 --fixed --warmup 0.2ms --duration 1ms --json
+conforms "trace, a VEF file" trace "$BBSIZE" trace "$SRCDIR/data/traces/mpi-ring.vef" --json
+conforms "trace, graph500" trace "$BBSIZE" trace --model graph500 --json
+conforms "trace, fileload" trace "$BBSIZE" trace --model fileload --files 4 --file-size 1MB --ranks 2 --json
+conforms "trace, run on a topology" trace "$BBSIZE" trace "$SRCDIR/data/traces/mpi-ring.vef" --topology graph500-72 --json
+conforms "simulate SCENARIO.ini" simulate-scenario "$BBSIZE" simulate "$S/validate-small.ini" --quiet --json
+{ sed '/^\[placement\]/,$d' "$S/validate-small.ini"
+  printf '[failures]\nmttf = 20s\nmttr = 100ms\n'
+  sed -n '/^\[job ckpt-a\]/,/^total_bytes/p' "$S/validate-small.ini"; } >"$T/f.ini"
+conforms "simulate SCENARIO.ini with [failures]" simulate-scenario "$BBSIZE" simulate "$T/f.ini" --quiet --json
+conforms "validate --scenario" validate-scenario "$BBSIZE" validate --scenario "$S/validate-small.ini" --replications 2 --quiet --json
+conforms "compare" compare "$BBSIZE" compare "$S/validate-small.ini" "$S/validate-small.ini" --quiet --json
+conforms "compare --replicas 2" compare "$BBSIZE" compare "$S/validate-small.ini" "$S/validate-small.ini" --replicas 2 --quiet --json
+t_done

@@ -19,8 +19,8 @@ cp "$T/out" "$T/one.json"
 status_is 0 "partition with one group exits 0"
 "$BBSIZE" size "$T/one.csv" --json > "$T/size.json"
 check "one group: the total is bbsize size's answer, to the byte" \
-  '[ "$(json_num total_bytes "$T/one.json")" = "$(json_num bb_size_bytes "$T/size.json")" ] &&
-   [ "$(json_num shared_bytes "$T/one.json")" = "$(json_num bb_size_bytes "$T/size.json")" ]'
+  '[ "$(json_num total_bb_size_bytes "$T/one.json")" = "$(json_num bb_size_bytes "$T/size.json")" ] &&
+   [ "$(json_num shared_bb_size_bytes "$T/one.json")" = "$(json_num bb_size_bytes "$T/size.json")" ]'
 
 # Five groups: each partition is `size` on its group alone.
 run "$BBSIZE" partition "$W" --csv
@@ -45,9 +45,9 @@ while IFS=, read -r name napps k pfs bbw bytes idle; do
 done < "$T/g.csv"
 check "each partition equals bbsize size for its group at its share" 'test "$bad" -eq 0'
 check "the total is the sum of the partitions" \
-  'awk -F, -v t="$(json_num total_bytes "$T/g.json")" "NR > 1 { s += \$6 } END { d = s - t; exit !(d < 1 && d > -1) }" "$T/g.csv"'
+  'awk -F, -v t="$(json_num total_bb_size_bytes "$T/g.json")" "NR > 1 { s += \$6 } END { d = s - t; exit !(d < 1 && d > -1) }" "$T/g.csv"'
 check "partitions need more than the shared buffer here (pooling)" \
-  'awk -v t="$(json_num total_bytes "$T/g.json")" -v s="$(json_num shared_bytes "$T/g.json")" "BEGIN { exit !(t > s) }"'
+  'awk -v t="$(json_num total_bb_size_bytes "$T/g.json")" -v s="$(json_num shared_bb_size_bytes "$T/g.json")" "BEGIN { exit !(t > s) }"'
 check "the text names the total and the shared buffer" \
   '"$BBSIZE" partition "$W" --steps 20 | grep -q "^total .* in 5 partitions against 117.7 TB shared: partitioning needs"'
 
@@ -59,7 +59,7 @@ status_is 0 "partition --granularity 82GiB exits 0"
 check "every allocation is a multiple of 82 GiB" \
   'awk -F, "NR > 1 { q = \$6 / (82 * 1073741824); if (q != int(q)) exit 1 }" "$T/out"'
 check "granularity does not lower the total" \
-  'awk -F, -v t="$(json_num total_bytes "$T/g20.json")" "NR > 1 { s += \$6 } END { exit !(s >= t) }" "$T/out"'
+  'awk -F, -v t="$(json_num total_bb_size_bytes "$T/g20.json")" "NR > 1 { s += \$6 } END { exit !(s >= t) }" "$T/out"'
 
 # The simulated partitioned platform.
 run "$BBSIZE" partition "$W" --validate --steps 20 --replications 4 --horizon 20000 --seed 3 --csv
@@ -78,7 +78,7 @@ printf 'name,p,bw,burst,group\nckpt,0.05,1200GB/s,5min,a\nana,0.3,300GB/s,2min,a
 "$BBSIZE" partition "$T/bursts1.csv" --json > "$T/b1.json"
 "$BBSIZE" size "$T/bursts1.csv" --json > "$T/bs.json"
 check "fluid, one group: the total is bbsize size's answer" \
-  '[ "$(json_num total_bytes "$T/b1.json")" = "$(json_num bb_size_bytes "$T/bs.json")" ]'
+  '[ "$(json_num total_bb_size_bytes "$T/b1.json")" = "$(json_num bb_size_bytes "$T/bs.json")" ]'
 expect_fail_fixed "--validate refuses the fluid model" 64 "partitioned simulation is of the Bernoulli model" \
   "$BBSIZE" partition "$T/bursts.csv" --validate
 

@@ -1,12 +1,13 @@
 # help_opts.awk: the long options of an argp --help text, one line each:
 # "NAME<TAB>DEFAULT", DEFAULT the value the help states after "(default",
-# "; default" or ", default" (up to the next ')', ';', ',' or ':'; an
+# "; default" or ", default" (up to the next ')', ';', ':' or ', '; a
+# comma with no space after it is part of a list, "exe,nprocs"; an
 # opening ':' is skipped), empty when it states none.  --help, --usage and
 # --version are left out.  Used by tests/cli_helpman.sh.
 # SPDX-License-Identifier: GPL-3.0-or-later
 function default_of(d,   v) {
   gsub(/[ \t]+/, " ", d)
-  if (!match(d, /[(;,] ?default:? [^);,:]*/)) return ""
+  if (!match(d, /[(;,] ?default:? ([^);,:]|,[^ );,:])*/)) return ""
   v = substr(d, RSTART, RLENGTH)
   sub(/^[(;,] ?default:? /, "", v); sub(/ +$/, "", v)
   return v

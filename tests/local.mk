@@ -224,7 +224,21 @@ tests_jschema_LDADD = $(JANSSON_LIBS)
 TESTS += tests/cli_json.sh
 EXTRA_DIST += tests/cli_json.sh docs/json/size.schema.json docs/json/idle.schema.json \
 	docs/json/dist.schema.json docs/json/threshold.schema.json docs/json/sweep.schema.json \
-	docs/json/simulate.schema.json docs/json/validate.schema.json
+	docs/json/simulate.schema.json docs/json/validate.schema.json \
+	docs/json/simulate-scenario.schema.json docs/json/validate-scenario.schema.json \
+	docs/json/frontier.schema.json docs/json/design.schema.json docs/json/partition.schema.json \
+	docs/json/systems.schema.json docs/json/compare.schema.json docs/json/device.schema.json \
+	docs/json/bbarch.schema.json docs/json/netload.schema.json docs/json/trace.schema.json \
+	docs/json/fit.schema.json
+# The CSV writer every command shares (src/csvout.c), and every command's
+# --csv stream as one table.
+check_PROGRAMS += tests/t_csvout
+tests_t_csvout_SOURCES = tests/t_csvout.c src/csvout.c src/csvout.h
+tests_t_csvout_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_t_csvout_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_csvout_LDADD = $(CMOCKA_LIBS)
+TESTS += tests/t_csvout tests/cli_csv.sh
+EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk tests/bursts3.csv
 # The volume into the buffer and the endurance size (analytic/endurance.h).
 check_PROGRAMS += tests/t_endurance
 tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h

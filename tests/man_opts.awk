@@ -20,7 +20,7 @@ function flush(   i, n, names, d, v, found) {
   if (opts == "") return
   d = body; gsub(/[ \t]+/, " ", d); found = 0
   n = split(opts, names, " ")
-  while (match(d, /[(;,] ?default:? [^);,:]*/)) {
+  while (match(d, /[(;,] ?default:? ([^);,:]|,[^ );,:])*/)) {
     v = substr(d, RSTART, RLENGTH); d = substr(d, RSTART + RLENGTH)
     sub(/^[(;,] ?default:? /, "", v); sub(/ +$/, "", v)
     for (i = 1; i <= n; i++) print names[i] "\t" v
