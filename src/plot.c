@@ -295,6 +295,8 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
         fputs("set logscale y\nset format y '%.0e'\n", fp);
     if (p->ymin != 0 || p->ymax != 0)
         fprintf(fp, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
+    if (p->xmin != 0 || p->xmax != 0)
+        fprintf(fp, "set xrange [%.17g:%.17g]\n", p->xmin, p->xmax);
     for (size_t i = 0; i < p->nseries && p->nlabels > 0; i++)
         for (size_t j = 0; j < p->series[i].n; j++) {
             xlo = fmin(xlo, p->series[i].x[j]);

@@ -40,6 +40,7 @@ typedef struct {
                                  plots in one page must not share ids) */
     const bb_plot_label *labels;   /* nlabels marked points (may be NULL) */
     size_t nlabels;
+    double xmin, xmax;        /* both 0: automatic */
 } bb_plot;
 
 typedef struct {

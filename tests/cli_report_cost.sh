@@ -102,6 +102,22 @@ while [ "$k" -le 17 ]; do
 done
 check_cmd "the default walk's points are bbsize design's" cmp -s "$T/want16" "$T/got16"
 
+# ---- the buffer's bandwidth binds at the platform's PFS bandwidth ----------------------
+# Cori's preset gives 1.7 TB/s of buffer bandwidth: no capacity meets the
+# target at 700 GB/s (E/B = 0.776 < 1, so not for lack of PFS bandwidth);
+# the headline says what bandwidth would, and the cost plot still shows
+# the PFS bandwidths where a design exists.
+run "$BBSIZE" report -o "$T/cori.html" --points 3 --load-scale 1 --system cori --cost-tb 100000 --cost-pfs-gbs 20000
+status_is 0 "a report where the buffer's bandwidth binds exits 0"
+least=$("$BBSIZE" size --system cori 2>/dev/null | sed -n 's/.*bandwidth of at least \([0-9.]* [kMGTP]*B\/s\) would allow it.*/\1/p')
+X "string(//*[@id='headline'])" "$T/cori.html" > "$T/cori-head.txt"
+check "the headline blames the buffer's bandwidth and buys bbsize size's least one ($least)" \
+  'grep -q "^No burst-buffer capacity meets the target with a burst-buffer bandwidth of 1.7 TB/s.*Buy at least $least of burst-buffer bandwidth" "$T/cori-head.txt"'
+check "the headline does not blame the PFS's mean load" '! grep -q "write more on average" "$T/cori-head.txt"'
+check "the cost plot is there, with its cheapest design" \
+  'test "$(X "count(//*[local-name()='"'"'figure'"'"'][@id='"'"'fig-cost'"'"'])" "$T/cori.html")" -eq 1 &&
+   X "string(//*[@id='"'"'cheapest'"'"'])" "$T/cori.html" | grep -q "^The cheapest design of the plot: a PFS of "' 
+
 # ---- bounded before it runs; bad input --------------------------------------------------
 mkdir "$T/empty"
 run "$BBSIZE" report -o "$T/empty/r.html" --points 3 --load-scale 1 $PRICES --max-ops 1e10 "$G"

@@ -204,6 +204,18 @@ bb_report_headline(bb_doc *d, const bb_report *r)
     char sz[64], bw[64], rec[64];
     double minutes;
 
+    if (!r->feasible && r->rec.bandwidth_bound) {
+        /* E < B: the buffer's bandwidth given throttles too much */
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps);
+        bb_ctx_fmt_rate(ctx, sz, sizeof sz, r->rec.bb_bw_min_Bps);
+        bb_doc_para_id(d, "headline", NULL, "No burst-buffer capacity meets the target with a "
+                       "burst-buffer bandwidth of %s: above the PFS and buffer bandwidths "
+                       "together the applications are throttled %.2g%% of the time, about %.2g "
+                       "minutes a day, whatever the capacity.  Buy at least %s of burst-buffer "
+                       "bandwidth, or more PFS bandwidth.", bw, 100 * r->rec.idle_limit,
+                       1440 * r->rec.idle_limit, sz);
+        return;
+    }
     if (!r->feasible) {
         bb_doc_para_id(d, "headline", NULL, "No burst buffer meets the target: the applications "
                        "write more on average than the PFS drains (E/B = %.3g); add PFS "
@@ -293,20 +305,15 @@ cost_table(bb_doc *d, const bb_report *r)
 }
 
 /* The price of the pair, item by item, with the PFS bandwidth when it has
- * a price; then the cost plot and the cheapest design of the walk. */
-void
-bb_report_cost(bb_doc *d, const bb_report *r)
+ * a price. */
+static void
+pair_cost_table(bb_doc *d, const bb_report *r, double size_b, double bw_b)
 {
-    const bb_ctx *ctx = r->ctx;
     const bb_prices *pr = r->o.prices;
-    int paired = r->pair.status == BB_OK;
-    double size_b = paired ? r->pair.a.S_bytes : r->S_star;
-    double bw_b = paired ? r->pair.bb_bw_Bps : 0, pfs_b = ctx->pf.pfs_bw_Bps;
+    double pfs_b = r->ctx->pf.pfs_bw_Bps;
     double ct = pr->tb * size_b / 1e12, cb = pr->gbs * bw_b / 1e9, cp = pr->pfs_gbs * pfs_b / 1e9;
     char m1[64], m2[64];
 
-    if (!r->o.priced)
-        return;
     bb_doc_table_begin(d, "cost", "item\tquantity\tunit price\tcost");
     if (pr->has_tb) {
         bb_fmt_money(m1, sizeof m1, pr, pr->tb);
@@ -326,6 +333,22 @@ bb_report_cost(bb_doc *d, const bb_report *r)
     bb_fmt_money(m2, sizeof m2, pr, ct + cb + cp);
     bb_doc_row(d, "total\t\t\t%s", m2);
     bb_doc_table_end(d);
+}
+
+/* With prices: the pair's price when there is one to buy, then the cost
+ * plot, its data and the cheapest design of the walk. */
+void
+bb_report_cost(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bb_prices *pr = r->o.prices;
+    int paired = r->pair.status == BB_OK;
+
+    if (!r->o.priced)
+        return;
+    if (paired || r->feasible)
+        pair_cost_table(d, r, paired ? r->pair.a.S_bytes : r->S_star,
+                        paired ? r->pair.bb_bw_Bps : 0);
     if (r->nfig > 4) {
         bb_doc_figure(d, &r->fig[4]);
         cost_table(d, r);

@@ -106,7 +106,7 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
     }
     snprintf(xl, sizeof xl, "burst-buffer size (%s)", sunit);
     p = (bb_plot){ "Idle fraction versus burst-buffer size (greedy draining)", xl,
-                   "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size", lab, nl };
+                   "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size", lab, nl, 0, 0 };
     f->id = "fig-idle-vs-size";
     f->caption = "Idle fraction versus buffer size, for the workload and for load growth "
                  "(every bandwidth scaled), the answer and the size for each growth marked; "
@@ -164,7 +164,7 @@ fig_load(bb_report *r, bb_figure *f)
     snprintf(xl, sizeof xl, "instantaneous I/O load (%s)",
              ctx->plain ? "data units per time unit" : "GB/s");
     p = (bb_plot){ "Distribution of the instantaneous load: Pr(load <= x)", xl,
-                   "cumulative probability", 0, 0, 1.05, se, ns, "load-distribution", NULL, 0 };
+                   "cumulative probability", 0, 0, 1.05, se, ns, "load-distribution", NULL, 0, 0, 0 };
     f->id = "fig-load-distribution";
     f->caption = "Cumulative distribution of the instantaneous I/O load with the Chernoff "
                  "bounds of Theorem 1, the PFS bandwidth and the bandwidth the answer adds "
@@ -218,7 +218,7 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
         nl = 1;
     }
     p = (bb_plot){ t_idle, "threshold (fraction of the buffer size)",
-                   "idle fraction (log scale)", 1, 0, 0, se, 3, "lazy-idle", &lab, nl };
+                   "idle fraction (log scale)", 1, 0, 0, se, 3, "lazy-idle", &lab, nl, 0, 0 };
     f_idle->id = "fig-lazy-idle";
     f_idle->caption = "Idle fraction of lazy draining versus its threshold at the recommended "
                       "size, the best threshold marked; the paper's Figure 5 view.";
@@ -228,7 +228,7 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     lab.y = r->thr_best.quiet;
     p = (bb_plot){ t_quiet, "threshold (fraction of the buffer size)",
                    "quiet fraction (time units without draining)", 0, 0, 0, se, 2,
-                   "lazy-quiet", &lab, nl };
+                   "lazy-quiet", &lab, nl, 0, 0 };
     f_quiet->id = "fig-lazy-quiet";
     f_quiet->caption = "Quiet fraction (time units in which the buffer is not drained) versus "
                        "the threshold, the best threshold marked; the paper's Figure 6 view.";
@@ -324,8 +324,10 @@ fig_cost(bb_report *r, bb_figure *f)
                                b->cost > 0.2 * cmax };
     }
     snprintf(xl, sizeof xl, "PFS bandwidth (%s)", rname);
+    /* the whole walk, where no design is too, and the platform's */
     p = (bb_plot){ "Cost of the cheapest burst buffer meeting the target, by PFS bandwidth", xl,
-                   yl, 0, 0, 0, se, ns, "cost", &lab, r->walk_best >= 0 };
+                   yl, 0, 0, 0, se, ns, "cost", &lab, r->walk_best >= 0,
+                   fmin(x[0], bx[0]), fmax(x[n - 1], bx[0]) };
     f->id = "fig-cost";
     f->caption = "At each PFS bandwidth, the cost of the burst buffer bbsize design chooses "
                  "there (capacity and bandwidth meeting the target) and of the PFS bandwidth; "
@@ -344,6 +346,10 @@ bb_report_figures(bb_report *r)
     fig_load(r, &r->fig[1]);
     fig_lazy(r, &r->fig[2], &r->fig[3]);
     r->nfig = 4;
-    if (r->o.priced && r->nwalk > 0)
-        fig_cost(r, &r->fig[r->nfig++]);
+    for (size_t i = 0; r->o.priced && i < r->nwalk; i++)
+        if (r->walk[i].status == BB_OK && isfinite(r->walk[i].cost)) {
+            /* a plot only with a design to show */
+            fig_cost(r, &r->fig[r->nfig++]);
+            break;
+        }
 }

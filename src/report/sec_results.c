@@ -74,6 +74,7 @@ bb_report_sec_recommendation(bb_doc *d, const bb_report *r)
 
         bb_size_answer_line(ctx, &r->rec, r->rec_rc, o->target, line, sizeof line);
         bb_doc_para_id(d, "answer", "answer", "%s", line);
+        bb_report_cost(d, r);
     }
     if (ctx->q) {
         bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->quantum_bytes);
