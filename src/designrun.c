@@ -28,15 +28,20 @@ bb_design_spec_init(bba_design_spec *sp, const bba_question *base, const bb_pric
 }
 
 int
-bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, long R,
-                    bba_cost *tot, char *err)
+bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_cost *tot,
+                    char *err)
 {
-    /* searches at R a point: a settled design 4, one at a fixed
-     * resolution 1 (PRICED: the half share and the cheapest settled, the
-     * shares and their refinement at the half share's resolution) */
-    const double per_point = sp->rule == BBA_BW_PRICED ? 2 * 4 + BBA_DESIGN_NSHARES + 4 : 4;
+    /* designs a point: PRICED settles two (the half share and the
+     * cheapest) and compares the shares and their refinement */
+    const double per_point = sp->rule == BBA_BW_PRICED ? 2 + BBA_DESIGN_NSHARES + 4 : 1;
+    const long R = sp->base->pf.resolution > 0 ? sp->base->pf.resolution : BBA_RES_START;
     bba_policy_spec ps = { 0, 0, sp->base->drain.eps };
+    double levels = 1;
 
+    /* settling's worst case, as bba_cost_settle costs it: a search at
+     * each of R, 2R, ... up to BBA_RES_MAX, each twice the one before */
+    for (long r = R; sp->base->pf.resolution == 0 && r < BBA_RES_MAX; r *= 2)
+        levels = 2 * levels + 1;
     memset(tot, 0, sizeof *tot);
     for (size_t i = 0; i < n; i++) {
         bba_question q = *sp->base;
@@ -46,7 +51,7 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, long
         int rc;
 
         q.pf.pfs_bw_Bps = pfs[i];
-        q.pf.resolution = R > 0 ? R : BBA_RES_START;   /* quantising only: no solve */
+        q.pf.resolution = R;   /* quantising only: no solve */
         q.progress = NULL;
         rc = bba_front_new(&q, &f, err);
         if (rc != BB_OK)
@@ -54,8 +59,8 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, long
         m = bba_front_chain(f);
         if (m != NULL) {
             bba_cost_search(m, q.target, &ps, &q.so, &c);
-            tot->ops += per_point * c.ops;
-            tot->evaluations += (int)per_point * c.evaluations;
+            tot->ops += per_point * levels * c.ops;
+            tot->evaluations += (int)(per_point * levels) * c.evaluations;
             tot->S_quanta = fmax(tot->S_quanta, c.S_quanta);
             tot->states = fmax(tot->states, c.states);
         }

@@ -25,18 +25,22 @@ void bb_design_spec_init(bba_design_spec *sp, const bba_question *base, const bb
                          const bb_endopts *e);
 
 /* bb_design_walk_cost: the multiply-adds (analytic/cost.h) of choosing the
- * designs at pfs[0..n-1] (bytes/s), estimated without a solve from the
- * model of each at resolution R (0: BBA_RES_START), R being where the
- * designs are expected to settle: a size search there (bba_cost_search)
- * is the unit; a settled design costs 4 (settling ends with searches at R
- * and 2R, the one at 2R about twice the one at R, the coarser ones
- * halving), one at a fixed resolution 1; BBA_BW_PRICED settles 2 and
- * fixes BBA_DESIGN_NSHARES + 4 a point.  *tot has the sum of the
- * operations and solves, the largest size and chain.  The fluid model is
- * not costed (0).  O(n (apps + M x 100)).  BB_OK, or an error of
- * quantising (err). */
-int bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, long R,
-                        bba_cost *tot, char *err);
+ * designs at pfs[0..n-1] (bytes/s), estimated without a solve as
+ * bba_cost_settle costs one `bbsize size`: a size search on the model at
+ * the question's resolution or, to be settled, at BBA_RES_START
+ * (bba_cost_search), times the worst case of settling (a search at each
+ * resolution up to BBA_RES_MAX, each twice the one before), for each
+ * design a point chooses from (1; BBA_BW_PRICED 2 + BBA_DESIGN_NSHARES +
+ * 4).  An estimate, not a bound: on data/workloads/groups.csv, the
+ * report's 16 priced designs, 2.1e11 for 8.4 s of CPU (about 3e10 at the
+ * 4e9 a second cost.h measures); on three applications whose designs
+ * settle at R = 1600 (tests/cli_report_cost.sh's), 3 priced designs,
+ * 9.2e10 for 38 s.  *tot
+ * has the sums of operations and solves, the largest size and chain.  The
+ * fluid model is not costed (0).  O(n (apps + M x 100)).  BB_OK, or an
+ * error of quantising (err). */
+int bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_cost *tot,
+                        char *err);
 
 /* bb_design_walk: bba_design_choose at each of pfs[0..n-1] (bytes/s) into
  * d[0..n-1] on threads threads (0: all processors), with progress on meter

@@ -73,8 +73,7 @@ cost_walk(bb_report *r)
         r->walk_pfs[i] = r->o.walk ? r->o.walk[i]
                                    : ctx->pf.pfs_bw_Bps * (double)(BB_REPORT_WALK_FIRST + (int)i)
                                      / 10.0;
-    rc = bb_design_walk_cost(&r->dspec, r->walk_pfs, n, ctx->q ? ctx->pf.resolution : 0, &c,
-                             err);
+    rc = bb_design_walk_cost(&r->dspec, r->walk_pfs, n, &c, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     snprintf(what, sizeof what, "the cost plot's designs at %zu PFS bandwidths (fewer, or "
