@@ -162,4 +162,9 @@ check "a user's file is named as given" 'test "$(preamble "$T/s3.html")" = "else
 run "$BBSIZE" report -o "$T/s4.html" --points 3 --load-scale 1 --system cori
 check "the built-in workload is the shipped file it is, the preset relative to the data directory" \
   'test "$(preamble "$T/s4.html")|$(srcrow "$T/s4.html")" = "workloads/default.csv (built in)|systems/cori.conf"'
+# A walk where no PFS bandwidth has a design (E = 0.68 TB/s): no plot, said.
+run "$BBSIZE" report -o "$T/none.html" --points 3 --load-scale 1 --cost-tb 1 --pfs-bw-walk 0.3TB/s,0.5TB/s "$T/w.csv"
+check "a walk below the expected load has no cost plot and says why" \
+  'test "$rc" -eq 0 && test "$(X "count(//*[local-name()='"'"'svg'"'"'])" "$T/none.html")" -eq 4 &&
+   X "string(//*[@id='"'"'cheapest'"'"'])" "$T/none.html" | grep -q "^No PFS bandwidth of the walk (2 from 300 GB/s"'
 t_done

@@ -367,8 +367,12 @@ bb_report_cost(bb_doc *d, const bb_report *r)
                        "a %s burst buffer of %s, %s in all (bbsize design --pfs-bw with the "
                        "same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
     } else {
-        bb_doc_para_id(d, "cheapest", NULL, "No PFS bandwidth of the plot has a design meeting "
-                       "the target.");
+        char first[64];
+
+        bb_ctx_fmt_rate(ctx, first, sizeof first, r->walk_pfs[0]);
+        bb_doc_para_id(d, "cheapest", NULL, "No PFS bandwidth of the walk (%zu from %s, "
+                       "--pfs-bw-walk) has a design meeting the target: no cost plot.",
+                       r->nwalk, first);
     }
     if (r->walk_failed)
         bb_doc_para(d, "%zu of the %zu PFS bandwidths could not be solved and are missing from "
