@@ -12,10 +12,10 @@
 #include "cli.h"
 #include "csvout.h"
 #include "commands.h"
+#include "designrun.h"
 #include "simcli.h"
 #include "grid.h"
 #include "progress.h"
-#include "replicate.h"
 
 enum { OPT_PFS_LIST = 0x2000 };
 
@@ -93,22 +93,6 @@ static const struct argp argp = {
     children, NULL, NULL
 };
 
-typedef struct {
-    const bba_design_spec *sp;
-    const double *pfs;
-} walk;
-
-/* A unit never fails: a design's status is part of its result. */
-static int
-design_unit(size_t unit, void *result, const void *ctx, char *err)
-{
-    const walk *w = ctx;
-
-    (void)err;
-    bba_design_choose(w->sp, w->pfs[unit], result);
-    return BB_OK;
-}
-
 static const char *
 rule_name(bba_bw_rule r)
 {
@@ -125,9 +109,8 @@ bb_cmd_design(int argc, char **argv)
     bba_design_spec sp;
     bba_design *d;
     double *pfs;
-    walk w;
     long best;
-    int priced, rc, threads;
+    int priced, rc;
     char err[BB_ERRLEN];
     json_t *rows = NULL;
     bb_meter meter;
@@ -142,12 +125,7 @@ bb_cmd_design(int argc, char **argv)
         bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
                "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
     ctx.qn.target = a.tgt.target_idle;
-    memset(&sp, 0, sizeof sp);
-    sp.base = &ctx.qn;
-    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
-    sp.rule = ctx.pf.bb_bw_Bps > 0 ? BBA_BW_FIXED : a.prices.has_gbs ? BBA_BW_PRICED : BBA_BW_HALF;
-    sp.has_endurance = a.end.set;
-    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
+    bb_design_spec_init(&sp, &ctx.qn, &a.prices, &a.end);
     priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
     d = calloc(a.pfs.n, sizeof *d);
     pfs = calloc(a.pfs.n, sizeof *pfs);
@@ -155,12 +133,8 @@ bb_cmd_design(int argc, char **argv)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < a.pfs.n; i++)
         pfs[i] = bb_qty_rate_Bps(&a.pfs.v[i], ctx.pf.time_unit_s);
-    w.sp = &sp;
-    w.pfs = pfs;
-    threads = a.run.threads > 0 ? a.run.threads : bb_grid_threads();
     bb_meter_start(&meter, &a.common.out, "design", "PFS bandwidths", a.pfs.n);
-    rc = bbs_replicate_run(a.pfs.n, sizeof *d, d, design_unit, &w, threads,
-                           bb_grid_progress, &meter, err);
+    rc = bb_design_walk(&sp, pfs, a.pfs.n, a.run.threads, &meter, d, err);
     bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_lib(rc, err);

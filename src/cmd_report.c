@@ -20,15 +20,17 @@
 #include "plot.h"
 #include "report/report.h"
 
-enum { OPT_COST_TB = 0x2000, OPT_COST_GBS, OPT_FORMAT,
-       OPT_VALIDATE, OPT_LOAD_SCALE, OPT_POINTS, OPT_EPS };
+enum { OPT_FORMAT = 0x2000, OPT_VALIDATE, OPT_LOAD_SCALE, OPT_POINTS, OPT_EPS,
+       OPT_PFS_WALK };
 
 static const struct argp_option options[] = {
     { "format", OPT_FORMAT, "html|md", 0,
       "html: one self-contained file with inline SVG (default); md: Markdown plus "
       "FILE-BASE-*.svg files beside it", 0 },
-    { "cost-tb", OPT_COST_TB, "PRICE", 0, "price of one TB of burst-buffer capacity (any currency)", 0 },
-    { "cost-gbs", OPT_COST_GBS, "PRICE", 0, "price of one GB/s of burst-buffer bandwidth", 0 },
+    { "pfs-bw-walk", OPT_PFS_WALK, "RATES", 0,
+      "with prices, the PFS bandwidths of the cost plot, as bbsize design's --pfs-bw: "
+      "FIRST:LAST:STEP or a list (default 0.5 to 2 times the platform's PFS bandwidth in "
+      "steps of 0.1 times)", 0 },
     { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
       "load growth scenarios for the idle-versus-size plot (default 1,1.2,1.5)", 0 },
     { "points", OPT_POINTS, "N", 0, "buffer sizes per curve (default 41)", 0 },
@@ -42,25 +44,13 @@ struct args {
     bb_common common;
     const char *file;
     int md, validate, points;
-    double eps, cost_tb, cost_gbs;
-    int has_cost_tb, has_cost_gbs;
+    double eps;
+    bb_prices prices;   /* --cost-tb, --cost-gbs, --cost-pfs-gbs, --currency */
+    bb_qty_list walk;   /* --pfs-bw-walk */
     bb_num_list scales;
     bb_runopts run;     /* --threads (options.h) */
     bb_tgtopts tgt;     /* --target-idle */
 };
-
-static double
-price(struct argp_state *state, const char *opt, const char *arg)
-{
-    double v;
-    char msg[128];
-
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
-        argp_error(state, "--%s: '%s' is not a number", opt, arg);
-    if (v < 0)
-        argp_error(state, "--%s: %s is negative (a price is >= 0)", opt, arg);
-    return v;
-}
 
 static error_t
 parse(int key, char *arg, struct argp_state *state)
@@ -73,6 +63,7 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[1] = &a->common.out;
         state->child_inputs[2] = &a->run;
         state->child_inputs[3] = &a->tgt;
+        state->child_inputs[4] = &a->prices;
         bb_tgtopts_init(&a->tgt);
         break;
     case OPT_FORMAT:
@@ -83,13 +74,12 @@ parse(int key, char *arg, struct argp_state *state)
         else
             argp_error(state, "--format: '%s' is not html or md", arg);
         break;
-    case OPT_COST_TB:
-        a->cost_tb = price(state, "cost-tb", arg);
-        a->has_cost_tb = 1;
-        break;
-    case OPT_COST_GBS:
-        a->cost_gbs = price(state, "cost-gbs", arg);
-        a->has_cost_gbs = 1;
+    case OPT_PFS_WALK:
+        bb_qty_list_free(&a->walk);
+        bb_grid_rates("pfs-bw-walk", arg, &a->walk);
+        if (a->walk.n > BB_REPORT_WALK_MAX)
+            argp_error(state, "--pfs-bw-walk: at most %d PFS bandwidths in a report (%zu given)",
+                       BB_REPORT_WALK_MAX, a->walk.n);
         break;
     case OPT_LOAD_SCALE:
         bb_num_list_free(&a->scales);
@@ -129,12 +119,14 @@ static const struct argp_child children[] = {
     { BB_OUTPUT_ARGP(BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
     { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
+    { &bb_prices_argp, 0, NULL, 0 },
     { 0 }
 };
 static const struct argp argp = {
     options, parse, "[FILE]",
     "A what-if report: recommendation, idle fraction versus buffer size under load "
-    "growth, load distribution, greedy versus lazy draining, inputs and assumptions.\v"
+    "growth, load distribution, greedy versus lazy draining, inputs and assumptions; with "
+    "prices, the cost against the PFS bandwidth and the cheapest design.\v"
     "Plots are drawn by gnuplot (found on PATH).  Nothing is written unless the "
     "whole report succeeds.",
     children, NULL, NULL
@@ -169,7 +161,7 @@ figures_open(bb_report *r, const char *output)
     dot = strrchr(base, '.');
     if (dot != NULL && strchr(dot, '/') == NULL)
         *dot = '\0';
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < r->nfig; i++) {
         bb_figure *f = &r->fig[i];
 
         snprintf(f->file, sizeof f->file, "%s-%s.svg", base, f->id + 4);
@@ -188,6 +180,7 @@ bb_cmd_report(int argc, char **argv)
     bb_report_opts o;
     bb_out main_out;
     bb_doc d;
+    double *walk = NULL;
     char err[BB_ERRLEN];
     int rc;
 
@@ -205,19 +198,30 @@ bb_cmd_report(int argc, char **argv)
 
         bb_ctx_load(&ctx, &a.common, a.file, &st);
     }
-    if (ctx.plain && (a.has_cost_tb || a.has_cost_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-tb', '--cost-gbs': the workload and platform are in "
-               "data units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
+        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
+               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    if (a.walk.n > 0 && !(a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
+        bb_die(BB_EXIT_USAGE, "option '--pfs-bw-walk': the walk is the cost plot's; give prices "
+               "(--cost-tb, --cost-gbs, --cost-pfs-gbs)");
     rc = bb_plot_session_begin(&plots, err, sizeof err);
     if (rc != 0)
         bb_die(rc, "%s", err);
     atexit(plots_cleanup);
 
     /* Everything is computed and drawn first ... */
-    o = (bb_report_opts){ a.file, &a.common, a.tgt.target_idle, a.eps, a.cost_tb, a.cost_gbs,
-                          a.has_cost_tb, a.has_cost_gbs, a.points,
-                          a.run.threads > 0 ? a.run.threads : bb_grid_threads(), a.validate,
-                          a.scales.v, a.scales.n };
+    o = (bb_report_opts){ a.file, &a.common, a.tgt.target_idle, a.eps, &a.prices,
+                          a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs,
+                          a.points, a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
+                          a.validate, a.scales.v, a.scales.n, NULL, a.walk.n };
+    if (a.walk.n > 0) {
+        walk = calloc(a.walk.n, sizeof *walk);
+        if (walk == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        for (size_t i = 0; i < a.walk.n; i++)
+            walk[i] = bb_qty_rate_Bps(&a.walk.v[i], ctx.pf.time_unit_s);
+        o.walk = walk;
+    }
     bb_report_compute(&r, &ctx, &o, &plots);
     bb_report_committee(&r);
     bb_report_figures(&r);
@@ -240,16 +244,18 @@ bb_cmd_report(int argc, char **argv)
     bb_report_sec_validation(&d, &r);
     bb_doc_end(&d);
     {
-        bb_out *outs[5] = { &main_out, NULL, NULL, NULL, NULL };
+        bb_out *outs[1 + BB_REPORT_NFIG] = { &main_out };
         size_t n = 1;
 
         if (a.md)
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < r.nfig; i++)
                 outs[n++] = &r.fig[i].out;
         bb_out_commit_all(outs, n);
     }
 
     bb_report_free(&r);
+    free(walk);
+    bb_qty_list_free(&a.walk);
     bb_num_list_free(&a.scales);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;

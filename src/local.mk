@@ -38,7 +38,7 @@ src_bbsize_SOURCES = \
 	src/devload.c src/devload.h src/topoload.c src/topoload.h \
 	src/progress.c src/progress.h src/execmeter.c src/execmeter.h src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
 	src/scnrun.c src/scnrun.h src/scnmode.h \
-	src/sweeprun.c src/sweeprun.h src/grid.c src/grid.h src/plot.c src/plot.h \
+	src/sweeprun.c src/sweeprun.h src/designrun.c src/designrun.h src/grid.c src/grid.h src/plot.c src/plot.h \
 	src/cmd_dist.c src/cmd_idle.c src/cmd_size.c src/cmd_threshold.c src/cmd_generate.c \
 	src/cmd_simulate.c src/cmd_validate.c src/cmd_validate_scn.c \
 	src/cmd_systems.c src/cmd_sweep.c src/cmd_frontier.c src/cmd_design.c src/cmd_partition.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \

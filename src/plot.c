@@ -112,6 +112,10 @@ bb_plot_session_end(bb_plot_session *s)
     s->dir[0] = '\0';
 }
 
+/* The canvas, pixels, with a key of at most two rows. */
+#define PLOT_WIDTH 760
+#define PLOT_HEIGHT 460
+
 /* A gnuplot double-quoted string: escape backslash and quote. */
 static void
 put_str(FILE *fp, const char *s)
@@ -230,7 +234,9 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     FILE *fp = NULL;
     int status, k = s->count++;
     char *text, *start, rerr[512];
-    size_t len;
+    size_t len, longest = 0, rows;
+    double xlo = INFINITY, xhi = -INFINITY;
+    int cols;
 
     *svg = NULL;
     snprintf(dat, sizeof dat, "%s/plot%d.dat", s->dir, k);
@@ -255,26 +261,59 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
         goto ioerr;
     if ((fp = fopen(gp, "w")) == NULL)
         goto ioerr;
-    fprintf(fp, "set terminal svg size 760,460 dynamic noenhanced font 'sans,13' background '#ffffff'\n"
-                "set encoding utf8\nset output '%s'\n", out);
+    /* the key's rows: two columns when the longest entry fits twice in the
+     * canvas as gnuplot lays it out (measured on its SVG terminal at 13 px
+     * sans: entries of 33 characters fit two abreast, of 37 do not: about
+     * 9 px a character and 60 for the sample line), else one; the canvas
+     * grows by a row's height for each row beyond two.  Its rows are
+     * spaced wider than text lines: the bottom margin (below) gives them a
+     * line and a third each. */
+    for (size_t i = 0; i < p->nseries; i++)
+        if (p->series[i].title && strlen(p->series[i].title) > longest)
+            longest = strlen(p->series[i].title);
+    cols = 2 * (9 * (double)longest + 60) <= PLOT_WIDTH ? 2 : 1;
+    rows = (p->nseries + cols - 1) / cols;
+    fprintf(fp, "set terminal svg size %d,%zu dynamic noenhanced font 'sans,13' "
+                "background '#ffffff'\nset encoding utf8\nset output '%s'\n", PLOT_WIDTH,
+            PLOT_HEIGHT + 20 * (rows > 2 ? rows - 2 : 0), out);
     fputs("set title ", fp);
     put_str(fp, p->title);
     fputs("\nset xlabel ", fp);
     put_str(fp, p->xlabel);
     fputs("\nset ylabel ", fp);
     put_str(fp, p->ylabel);
-    /* The key sits at the bottom of the canvas, under the x label, in at
-     * most two rows; the bottom margin (7 lines: tick labels, x label, key)
-     * keeps it off the plot.  Inside the border some position always covers
-     * a curve for some workload (top right hid the idle-versus-size curves),
-     * and gnuplot 5.4's 'outside below' put the key over the x label;
-     * tests/cli_report.sh checks both from the SVG. */
-    fputs("\nset grid\nset key at screen 0.5, screen 0.015 center bottom horizontal Left "
-          "reverse box maxrows 2\nset bmargin 7\nset datafile missing NaN\n", fp);
+    /* The key sits at the bottom of the canvas, under the x label; the
+     * bottom margin (5 lines for tick labels and x label, then the key's
+     * rows) keeps it off the plot.  Inside the border some position always
+     * covers a curve for some workload (top right hid the idle-versus-size
+     * curves), and gnuplot 5.4's 'outside below' put the key over the x
+     * label; tests/cli_report.sh checks both from the SVG. */
+    fprintf(fp, "\nset grid\nset key at screen 0.5, screen 0.015 center bottom horizontal Left "
+                "reverse box maxcols %d\nset bmargin %zu\nset datafile missing NaN\n", cols,
+            5 + rows + (rows + 1) / 3);
     if (p->logy)
         fputs("set logscale y\nset format y '%.0e'\n", fp);
     if (p->ymin != 0 || p->ymax != 0)
         fprintf(fp, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
+    if (p->xmin != 0 || p->xmax != 0)
+        fprintf(fp, "set xrange [%.17g:%.17g]\n", p->xmin, p->xmax);
+    for (size_t i = 0; i < p->nseries && p->nlabels > 0; i++)
+        for (size_t j = 0; j < p->series[i].n; j++) {
+            xlo = fmin(xlo, p->series[i].x[j]);
+            xhi = fmax(xhi, p->series[i].x[j]);
+        }
+    for (size_t i = 0; i < p->nlabels; i++) {
+        const bb_plot_label *l = &p->labels[i];
+        /* where the point lies across the plot: 0 left, 1 right */
+        double at = xhi > xlo ? (l->x - xlo) / (xhi - xlo) : 0.5;
+
+        fprintf(fp, "set label %zu ", i + 1);
+        put_str(fp, l->text);
+        fprintf(fp, " at %.17g, %.17g %s point pointtype 7 pointsize 1.5 offset character "
+                "%d, %s front\n", l->x, l->y,
+                at > 0.6 ? "right" : at < 0.4 || !l->below ? "left" : "center",
+                at > 0.6 ? -1 : at < 0.4 || !l->below ? 1 : 0, l->below ? "-1.2" : "0.8");
+    }
     fputs("plot ", fp);
     for (size_t i = 0; i < p->nseries; i++) {
         fprintf(fp, "%s'%s' index %zu using 1:2 with %s lw 2", i ? ", \\\n     " : "", dat, i,

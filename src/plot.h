@@ -21,6 +21,15 @@ typedef struct {
     int dash;                /* 0 solid, else a gnuplot dashtype number */
 } bb_plot_series;
 
+/* A point marked on the plot with its text above it (below it when below
+ * is set: at a minimum), aligned away from the nearer edge (the x range
+ * of the series). */
+typedef struct {
+    double x, y;
+    const char *text;
+    int below;
+} bb_plot_label;
+
 typedef struct {
     const char *title, *xlabel, *ylabel;   /* axis labels carry the units */
     int logy;
@@ -29,6 +38,9 @@ typedef struct {
     size_t nseries;
     const char *id_prefix;    /* prefix of every id in the SVG (several
                                  plots in one page must not share ids) */
+    const bb_plot_label *labels;   /* nlabels marked points (may be NULL) */
+    size_t nlabels;
+    double xmin, xmax;        /* both 0: automatic */
 } bb_plot;
 
 typedef struct {

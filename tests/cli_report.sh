@@ -16,7 +16,7 @@ check_cmd "the HTML parses as XML (xmllint)" xmllint --noout "$T/r.html"
 X "//*[local-name()='section']/@id" "$T/r.html" | tr -d ' ' | tr '\n' ' ' > "$T/ids"
 check_cmd "sections come in the issue's order" test "$(cat "$T/ids")" = \
   'id="recommendation" id="idle-vs-size" id="load-distribution" id="greedy-vs-lazy" id="inputs" id="validation" '
-check_cmd "four inline SVG plots" test "$(X "count(//*[local-name()='svg'])" "$T/r.html")" -eq 4
+check_cmd "five inline SVG plots (the cost plot with prices)" test "$(X "count(//*[local-name()='svg'])" "$T/r.html")" -eq 5
 series() { X "//*[local-name()='figure'][@id='$1']//*[@class='series']/*[local-name()='title']/text()" "$T/r.html"; }
 series fig-idle-vs-size > "$T/s1"
 check_cmd "idle-vs-size has the three load scenarios and the target" \
@@ -152,8 +152,8 @@ if [ -z "$CHROME" ]; then
 else
   "$CHROME" --headless --no-sandbox --disable-gpu --dump-dom "file://$T/r.html" \
     >"$T/dom.html" 2>/dev/null || true
-  check_cmd "Chromium parses the page (no parsererror) and builds its four SVG plots" \
-    test "$(grep -c parsererror "$T/dom.html")" -eq 0 -a "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq 4
+  check_cmd "Chromium parses the page (no parsererror) and builds its five SVG plots" \
+    test "$(grep -c parsererror "$T/dom.html")" -eq 0 -a "$(grep -o '<svg' "$T/dom.html" | wc -l)" -eq 5
   "$CHROME" --headless --no-sandbox --disable-gpu --window-size=1000,3400 \
     --screenshot="$T/shot.png" "file://$T/r.html" >/dev/null 2>&1 || true
   # A blank page compresses to almost nothing; the plots do not.
@@ -196,9 +196,9 @@ else
 fi
 run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb -5
 status_is 64 "a negative price exits 64"
-err_has "--cost-tb: -5 is negative" "the negative-price message names the option"
+err_has "option '--cost-tb': '-5' is not in [0, inf]" "the negative-price message names the option"
 run "$BBSIZE" report -o "$T/empty/r.html" --cost-gbs ten
-err_has "--cost-gbs: 'ten' is not a number" "a non-numeric price is refused"
+err_has "option '--cost-gbs': 'ten' is not a finite number" "a non-numeric price is refused"
 run "$BBSIZE" report -o "$T/empty/r.html" --cost-tb 1 "$SRCDIR/data/workloads/paper-random.csv"
 status_is 64 "prices on a workload in data units exit 64"
 PATH=/nonexistent run "$BBSIZE" report -o "$T/empty/r.html"

@@ -139,8 +139,9 @@ tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_sweep_SOURCES = tests/t_sweep.c src/sweeprun.c src/sweeprun.h
 tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
-	tests/cli_report.sh
-EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh tests/svg_key.awk
+	tests/cli_report.sh tests/cli_report_cost.sh
+EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \
+	tests/cli_report_cost.sh tests/svg_key.awk
 
 # Storage: devices, failures, the architectures; bbsize device and bbarch.
 check_PROGRAMS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch

@@ -15,32 +15,87 @@
 
 #define LEVER_GAIN 0.01   /* quiet fraction lazy draining must add to count */
 
-/* The pair to buy: at the platform's PFS bandwidth, the buffer bandwidth
- * given, or else the one whose throttling takes half the idle budget, and
- * the capacity `bbsize size --bb-bw` answers there (analytic/design.h, as
- * `bbsize design` chooses it). */
+/* The question of the designs (the pair and the walk), as `bbsize design`
+ * asks it: the default solver (--solver chooses the sections' solves, and
+ * a direct factorisation at the resolutions a design settles on takes
+ * minutes; the sizes agree to the solvers' tolerance), the bounds of the
+ * options. */
+static void
+design_question(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+
+    r->dq = ctx->qn;
+    r->dq.target = r->o.target;
+    memset(&r->dq.drain, 0, sizeof r->dq.drain);
+    r->dq.drain.eps = r->o.eps;
+    r->dq.progress = NULL;
+    bba_solver_defaults(&r->dq.so);
+    r->dq.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
+    r->dq.so.max_ops = ctx->qn.so.max_ops;
+    bb_design_spec_init(&r->dspec, &r->dq, r->o.priced ? r->o.prices : NULL, NULL);
+}
+
+/* The pair to buy: at the platform's PFS bandwidth, the design `bbsize
+ * design` chooses there with the same prices (designrun.h): the buffer
+ * bandwidth given, or the cheapest share of the idle budget when the
+ * buffer's bandwidth has a price, or half of it. */
 static void
 pair(bb_report *r)
 {
-    const bb_ctx *ctx = r->ctx;
-    bba_question q = ctx->qn;
-    bba_design_spec sp;
-
-    q.target = r->o.target;
-    memset(&q.drain, 0, sizeof q.drain);
-    q.drain.eps = r->o.eps;
-    q.progress = NULL;
-    /* the default solver: --solver chooses the sections' solves, and a
-     * direct factorisation at the resolutions a design settles on takes
-     * minutes (the sizes agree to the solvers' tolerance) */
-    bba_solver_defaults(&q.so);
-    q.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
-    memset(&sp, 0, sizeof sp);
-    sp.base = &q;
-    sp.rule = ctx->pf.bb_bw_Bps > 0 ? BBA_BW_FIXED : BBA_BW_HALF;
-    bba_design_choose(&sp, ctx->pf.pfs_bw_Bps, &r->pair);
+    bba_design_choose(&r->dspec, r->ctx->pf.pfs_bw_Bps, &r->pair);
     if (r->pair.status != BB_OK && r->pair.status != BB_EINFEASIBLE)
         bb_warn("the burst-buffer bandwidth to buy: %s", r->pair.err);
+}
+
+/* With prices, the designs over the PFS bandwidths of --pfs-bw-walk (by
+ * default 0.5 to 2 times the platform's), as `bbsize design --pfs-bw`
+ * walks them, the walk's cost estimated first; a design that fails is
+ * left out of the plot and named. */
+static void
+cost_walk(bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    size_t n = r->o.walk ? r->o.nwalk : BB_REPORT_WALK_LAST - BB_REPORT_WALK_FIRST + 1;
+    bba_cost c;
+    char err[BB_ERRLEN], what[200];
+    int rc;
+
+    r->walk_best = -1;
+    if (!r->o.priced)
+        return;
+    r->walk_pfs = calloc(n, sizeof *r->walk_pfs);
+    r->walk = calloc(n, sizeof *r->walk);
+    if (r->walk_pfs == NULL || r->walk == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    r->nwalk = n;
+    for (size_t i = 0; i < n; i++)
+        r->walk_pfs[i] = r->o.walk ? r->o.walk[i]
+                                   : ctx->pf.pfs_bw_Bps * (double)(BB_REPORT_WALK_FIRST + (int)i)
+                                     / 10.0;
+    rc = bb_design_walk_cost(&r->dspec, r->walk_pfs, n, &c, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    snprintf(what, sizeof what, "the cost plot's designs at %zu PFS bandwidths (fewer, or "
+             "further above the load, with --pfs-bw-walk, shrink it)", n);
+    if (bba_cost_check(NULL, &c, ctx->opt->max_ops, what, err) != BB_OK)
+        bb_die_lib(BB_ETOOBIG, err);
+    rc = bb_design_walk(&r->dspec, r->walk_pfs, n, r->o.threads, NULL, r->walk, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+    for (size_t i = 0; i < n; i++) {
+        const bba_design *d = &r->walk[i];
+
+        if (d->status != BB_OK && d->status != BB_EINFEASIBLE) {
+            char bw[64];
+
+            if (r->walk_failed++ == 0) {
+                bb_ctx_fmt_rate(ctx, bw, sizeof bw, r->walk_pfs[i]);
+                bb_warn("the cost plot leaves out PFS bandwidth %s: %s", bw, d->err);
+            }
+        }
+    }
+    r->walk_best = bba_design_cheapest(r->walk, n);
 }
 
 /* The size for each load growth: the scenarios' fronts (grid.h). */
@@ -118,9 +173,11 @@ partitions(bb_report *r)
 void
 bb_report_committee(bb_report *r)
 {
+    design_question(r);
     pair(r);
     growth(r);
     partitions(r);
+    cost_walk(r);
 }
 
 void
@@ -130,6 +187,8 @@ bb_report_committee_free(bb_report *r)
     free(r->growth_rc);
     free(r->part_group);
     free(r->part_names);
+    free(r->walk_pfs);
+    free(r->walk);
     if (r->has_part)
         bba_partition_free(&r->part);
 }
@@ -144,6 +203,18 @@ bb_report_headline(bb_doc *d, const bb_report *r)
     char sz[64], bw[64], rec[64];
     double minutes;
 
+    if (!r->feasible && r->rec.bandwidth_bound) {
+        /* E < B: the buffer's bandwidth given throttles too much */
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps);
+        bb_ctx_fmt_rate(ctx, sz, sizeof sz, r->rec.bb_bw_min_Bps);
+        bb_doc_para_id(d, "headline", NULL, "No burst-buffer capacity meets the target with a "
+                       "burst-buffer bandwidth of %s: above the PFS and buffer bandwidths "
+                       "together the applications are throttled %.2g%% of the time, about %.2g "
+                       "minutes a day, whatever the capacity.  Buy at least %s of burst-buffer "
+                       "bandwidth, or more PFS bandwidth.", bw, 100 * r->rec.idle_limit,
+                       1440 * r->rec.idle_limit, sz);
+        return;
+    }
     if (!r->feasible) {
         bb_doc_para_id(d, "headline", NULL, "No burst buffer meets the target: the applications "
                        "write more on average than the PFS drains (E/B = %.3g); add PFS "
@@ -179,12 +250,133 @@ bb_report_headline(bb_doc *d, const bb_report *r)
         char least[64];
 
         bb_ctx_fmt_rate(ctx, least, sizeof least, r->rec.bb_bw_min_Bps);
-        bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
-                    "(the load above the PFS and buffer bandwidths together) takes half the "
-                    "idle budget, and the capacity keeps the other half (as bbsize design "
-                    "chooses it).  Below %s no capacity meets the target; with unlimited "
-                    "buffer bandwidth %s would do (the answer line below).", bw, least, rec);
+        if (r->dspec.rule == BBA_BW_PRICED)
+            bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
+                        "(the load above the PFS and buffer bandwidths together) takes %.3g of "
+                        "the idle budget, the capacity keeping the rest: the cheapest split at "
+                        "the prices given (as bbsize design chooses it).  Below %s no capacity "
+                        "meets the target; with unlimited buffer bandwidth %s would do (the "
+                        "answer line below).", bw, p->share, least, rec);
+        else
+            bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
+                        "(the load above the PFS and buffer bandwidths together) takes half the "
+                        "idle budget, and the capacity keeps the other half (as bbsize design "
+                        "chooses it).  Below %s no capacity meets the target; with unlimited "
+                        "buffer bandwidth %s would do (the answer line below).", bw, least, rec);
     }
+}
+
+/* The cost plot's data: each design of the walk as bbsize design prints
+ * it, the cheapest marked. */
+static void
+cost_table(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    char pb[64], sz[64], bw[64], mc[64];
+
+    bb_doc_details_begin(d, "Data of the plot");
+    bb_doc_table_begin(d, "cost-table", "PFS bandwidth\tburst-buffer size\tburst-buffer "
+                       "bandwidth\tidle\tcost\tcheapest");
+    for (size_t i = 0; i < r->nwalk; i++) {
+        const bba_design *x = &r->walk[i];
+        int ok = x->status == BB_OK;
+
+        bb_ctx_fmt_rate(ctx, pb, sizeof pb, r->walk_pfs[i]);
+        if (ok) {
+            bb_ctx_fmt_size(ctx, sz, sizeof sz, x->a.S_bytes);
+            bb_fmt_money(mc, sizeof mc, r->o.prices, x->cost);
+        } else {
+            snprintf(sz, sizeof sz, x->status == BB_EINFEASIBLE ? "none (E >= B)" : "n/a");
+            snprintf(mc, sizeof mc, "-");
+        }
+        if (ok && x->bb_bw_Bps > 0)
+            bb_ctx_fmt_rate(ctx, bw, sizeof bw, x->bb_bw_Bps);
+        else
+            snprintf(bw, sizeof bw, ok ? "unlimited" : "-");
+        if (ok)
+            bb_doc_row(d, "%s\t%s\t%s\t%.3g\t%s\t%s", pb, sz, bw, x->a.idle, mc,
+                       (long)i == r->walk_best ? "*" : "");
+        else
+            bb_doc_row(d, "%s\t%s\t%s\t-\t%s\t", pb, sz, bw, mc);
+    }
+    bb_doc_table_end(d);
+    bb_doc_details_end(d);
+}
+
+/* The price of the pair, item by item, with the PFS bandwidth when it has
+ * a price. */
+static void
+pair_cost_table(bb_doc *d, const bb_report *r, double size_b, double bw_b)
+{
+    const bb_prices *pr = r->o.prices;
+    double pfs_b = r->ctx->pf.pfs_bw_Bps;
+    double ct = pr->tb * size_b / 1e12, cb = pr->gbs * bw_b / 1e9, cp = pr->pfs_gbs * pfs_b / 1e9;
+    char m1[64], m2[64];
+
+    bb_doc_table_begin(d, "cost", "item\tquantity\tunit price\tcost");
+    if (pr->has_tb) {
+        bb_fmt_money(m1, sizeof m1, pr, pr->tb);
+        bb_fmt_money(m2, sizeof m2, pr, ct);
+        bb_doc_row(d, "burst-buffer capacity\t%.6g TB\t%s per TB\t%s", size_b / 1e12, m1, m2);
+    }
+    if (pr->has_gbs) {
+        bb_fmt_money(m1, sizeof m1, pr, pr->gbs);
+        bb_fmt_money(m2, sizeof m2, pr, cb);
+        bb_doc_row(d, "burst-buffer bandwidth\t%.6g GB/s\t%s per GB/s\t%s", bw_b / 1e9, m1, m2);
+    }
+    if (pr->has_pfs_gbs) {
+        bb_fmt_money(m1, sizeof m1, pr, pr->pfs_gbs);
+        bb_fmt_money(m2, sizeof m2, pr, cp);
+        bb_doc_row(d, "PFS bandwidth\t%.6g GB/s\t%s per GB/s\t%s", pfs_b / 1e9, m1, m2);
+    }
+    bb_fmt_money(m2, sizeof m2, pr, ct + cb + cp);
+    bb_doc_row(d, "total\t\t\t%s", m2);
+    bb_doc_table_end(d);
+}
+
+/* With prices: the pair's price when there is one to buy, then the cost
+ * plot, its data and the cheapest design of the walk. */
+void
+bb_report_cost(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bb_prices *pr = r->o.prices;
+    int paired = r->pair.status == BB_OK;
+
+    if (!r->o.priced)
+        return;
+    if (paired || r->feasible)
+        pair_cost_table(d, r, paired ? r->pair.a.S_bytes : r->S_star,
+                        paired ? r->pair.bb_bw_Bps : 0);
+    if (r->nfig > 4) {
+        bb_doc_figure(d, &r->fig[4]);
+        cost_table(d, r);
+    }
+    if (r->walk_best >= 0) {
+        const bba_design *b = &r->walk[r->walk_best];
+        char pb[64], sz[64], bw[64], mc[64];
+
+        bb_ctx_fmt_rate(ctx, pb, sizeof pb, b->pfs_bw_Bps);
+        bb_ctx_fmt_size(ctx, sz, sizeof sz, b->a.S_bytes);
+        if (b->bb_bw_Bps > 0)
+            bb_ctx_fmt_rate(ctx, bw, sizeof bw, b->bb_bw_Bps);
+        else
+            snprintf(bw, sizeof bw, "unlimited bandwidth");
+        bb_fmt_money(mc, sizeof mc, pr, b->cost);
+        bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s with "
+                       "a %s burst buffer of %s, %s in all (bbsize design --pfs-bw with the "
+                       "same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
+    } else {
+        char first[64];
+
+        bb_ctx_fmt_rate(ctx, first, sizeof first, r->walk_pfs[0]);
+        bb_doc_para_id(d, "cheapest", NULL, "No PFS bandwidth of the walk (%zu from %s, "
+                       "--pfs-bw-walk) has a design meeting the target: no cost plot.",
+                       r->nwalk, first);
+    }
+    if (r->walk_failed)
+        bb_doc_para(d, "%zu of the %zu PFS bandwidths could not be solved and are missing from "
+                    "the plot.", r->walk_failed, r->nwalk);
 }
 
 static void

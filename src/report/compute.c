@@ -226,7 +226,7 @@ bb_report_validate(bb_report *r)
 void
 bb_report_free(bb_report *r)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < BB_REPORT_NFIG; i++)
         free(r->fig[i].svg);
     for (size_t i = 0; i < r->nsc; i++)
         bb_scenario_free(&r->sc[i]);

@@ -13,6 +13,7 @@
 #define BBSIZE_SRC_REPORT_REPORT_H
 
 #include "cli.h"
+#include "designrun.h"
 #include "grid.h"
 #include "plot.h"
 #include "report/doc.h"
@@ -23,14 +24,22 @@ typedef struct {
     const char *file;           /* the workload FILE, or NULL (built-in) */
     const bb_common *common;    /* the platform options given (sources) */
     double target, eps;         /* --target-idle, --empty-prob */
-    double cost_tb, cost_gbs;   /* prices, when has_cost_* */
-    int has_cost_tb, has_cost_gbs;
+    const bb_prices *prices;    /* --cost-*, --currency */
+    int priced;                 /* some price was given */
     int points, threads, validate;
     const double *scales;       /* --load-scale factors */
     size_t nscales;
+    const double *walk;         /* --pfs-bw-walk, bytes/s (NULL: the default) */
+    size_t nwalk;
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
+enum { BB_REPORT_WALK_MAX = 200 };   /* PFS bandwidths of the cost plot */
+/* the default walk: BB_REPORT_WALK_FIRST to BB_REPORT_WALK_LAST tenths of
+ * the platform's PFS bandwidth, every tenth */
+enum { BB_REPORT_WALK_FIRST = 5, BB_REPORT_WALK_LAST = 20 };
+/* idle-vs-size, load-distribution, lazy-idle, lazy-quiet; cost when priced */
+enum { BB_REPORT_NFIG = 5 };
 
 typedef struct {
     bb_report_opts o;
@@ -71,16 +80,25 @@ typedef struct {
     bb_validation val;
     bb_simopts val_opts;
     /* what a committee reads first (committee.c): the pair to buy, the
-     * size for each load growth, the partitions when there are groups */
+     * size for each load growth, the partitions when there are groups,
+     * and with prices the designs over PFS bandwidths (designrun.h) */
+    bba_question dq;            /* the designs' question (the specs borrow it) */
+    bba_design_spec dspec;
     bba_design pair;
+    double *walk_pfs;           /* nwalk PFS bandwidths, bytes/s */
+    bba_design *walk;
+    size_t nwalk, walk_failed;
+    long walk_best;             /* the cheapest design's index, -1: none */
     bba_answer *growth;         /* nsc answers, one per load scale */
     int *growth_rc;
     int has_part;
     bba_partition part;
     size_t part_n, *part_group;
     char (*part_names)[BBA_NAME_LEN];
-    /* the plots: idle-vs-size, load-distribution, lazy-idle, lazy-quiet */
-    bb_figure fig[4];
+    /* the plots: idle-vs-size, load-distribution, lazy-idle, lazy-quiet,
+     * and cost (priced) */
+    bb_figure fig[BB_REPORT_NFIG];
+    int nfig;
 } bb_report;
 
 /* bb_report_compute: the recommendation, the sweep and the best threshold
@@ -91,18 +109,27 @@ void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
  * (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S (S = S_lazy) with
  * its defaults (Bernoulli, 15 replications, seed 1, greedy). */
 void bb_report_validate(bb_report *r);
-/* bb_report_figures: draw the four plots (gnuplot); exits on failure. */
+/* bb_report_figures: draw the plots (gnuplot), the cost plot when
+ * priced; exits on failure. */
 void bb_report_figures(bb_report *r);
 void bb_report_free(bb_report *r);
 /* bb_report_committee: after bb_report_compute, the pair to buy, the
- * sizes for the load growths and the partitions (committee.c). */
+ * sizes for the load growths, the partitions, and with prices the walk
+ * over PFS bandwidths, its cost estimated first (exit 2 beyond --max-ops)
+ * (committee.c). */
 void bb_report_committee(bb_report *r);
 void bb_report_committee_free(bb_report *r);
+
+/* bb_report_source: the workload as the report names it: a file in a
+ * data directory relative to it ("workloads/groups.csv", datadir.h), a
+ * user's file as given, the built-in one as the shipped file it is. */
+const char *bb_report_source(const bb_report *r);
 
 /* The document: the preamble, then one function per section. */
 void bb_report_preamble(bb_doc *d, const bb_report *r);
 void bb_report_headline(bb_doc *d, const bb_report *r);
 void bb_report_sec_committee(bb_doc *d, const bb_report *r);
+void bb_report_cost(bb_doc *d, const bb_report *r);
 void bb_report_sec_recommendation(bb_doc *d, const bb_report *r);
 void bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r);
 void bb_report_sec_load(bb_doc *d, const bb_report *r);

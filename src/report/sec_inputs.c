@@ -4,7 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "datadir.h"
 #include "report/report.h"
+
+const char *
+bb_report_source(const bb_report *r)
+{
+    /* the built-in workload is data/workloads/default.csv compiled in */
+    return r->o.file == NULL ? "workloads/default.csv (built in)"
+                             : bb_datadir_shown(r->ctx->wl.source);
+}
 
 /* Where a platform figure came from: the option, the preset, or the
  * workload file. */
@@ -13,7 +22,8 @@ source(const bb_report *r, int by_option, const char *option, int in_preset)
 {
     const bb_ctx *ctx = r->ctx;
 
-    return by_option ? option : ctx->has_system && in_preset ? ctx->sys.path : ctx->wl.source;
+    return by_option ? option : ctx->has_system && in_preset ? ctx->sys.path
+                                                             : bb_report_source(r);
 }
 
 static void
@@ -37,7 +47,7 @@ platform_table(bb_doc *d, const bb_report *r)
     bb_doc_row(d, "time unit\t%s\t%s", b1,
                c->time_unit.set ? "--time-unit"
                : ctx->has_system && ctx->sys.time_unit.set ? ctx->sys.path
-               : ctx->wl.time_unit.set ? ctx->wl.source : "default");
+               : ctx->wl.time_unit.set ? bb_report_source(r) : "default");
     if (ctx->q) {
         bb_doc_row(d, "resolution R\t%ld quanta per B and time unit\t%s", ctx->pf.resolution,
                    c->resolution ? "--resolution" : "settled or file");
