@@ -55,7 +55,7 @@ price(struct argp_state *state, const char *opt, const char *arg)
     double v;
     char msg[128];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         argp_error(state, "--%s: '%s' is not a number", opt, arg);
     if (v < 0)
         argp_error(state, "--%s: %s is negative (a price is >= 0)", opt, arg);

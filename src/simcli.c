@@ -61,7 +61,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         o->confidence = bb_opt_fraction_open("confidence", arg);
         break;
     case OPT_NOISE:
-        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
+        if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= 0 && v < 1))
             bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
@@ -226,7 +226,7 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
             bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
         fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
         exit(BB_EXIT_USAGE);
     }

@@ -77,7 +77,7 @@ seconds_opt(const char *opt, const char *arg, int positive)
     bb_qty q;
     char msg[256];
 
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
         fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
         exit(BB_EXIT_USAGE);
     }

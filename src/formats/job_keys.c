@@ -142,7 +142,7 @@ int_in(const char *s, long lo, long hi, long *v)
 
 /* MIN or MIN:MAX with parse (sizes or times). */
 static int
-range(const char *s, int (*parse)(const char *, double *), double *lo, double *hi)
+range(const char *s, enum bb_status (*parse)(const char *, double *), double *lo, double *hi)
 {
     char buf[128], *c;
 

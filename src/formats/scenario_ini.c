@@ -18,7 +18,7 @@
 #include <ini.h>
 
 #include "bb_error.h"
-#include "formats/scenario_ini.h"
+#include "scenario_ini.h"
 #include "scenario_keys.h"
 
 typedef struct {
