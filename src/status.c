@@ -72,30 +72,42 @@ names_option(const char *s, const char *o)
 void
 bb_status_options(const char *msg, char *buf, size_t len)
 {
-    size_t off = 0, n = sizeof quantity_options / sizeof quantity_options[0];
+    enum { N = sizeof quantity_options / sizeof quantity_options[0] };
+    const char *at[N];
+    size_t off = 0;
 
     if (len == 0)
         return;
     buf[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
+    /* where each option's quantity is first named (NULL: not, or the
+     * option is named already) */
+    for (size_t i = 0; i < N; i++) {
         const char *o = quantity_options[i].option;
-        int dup = 0;
 
-        if (strstr(msg, quantity_options[i].phrase) == NULL || names_option(msg, o))
-            continue;
-        for (size_t j = 0; j < i && !dup; j++)   /* two phrases, one option */
-            dup = strcmp(quantity_options[j].option, o) == 0
-                  && strstr(msg, quantity_options[j].phrase) != NULL;
-        if (dup)
-            continue;
-        off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
-                                off == 0 ? " (" : ", ", o);
-        if (off >= len)
-            break;
+        at[i] = names_option(msg, o) ? NULL : strstr(msg, quantity_options[i].phrase);
+        for (size_t j = 0; j < i && at[i]; j++)   /* two phrases, one option */
+            if (at[j] && strcmp(quantity_options[j].option, o) == 0) {
+                if (at[i] < at[j])
+                    at[j] = at[i];
+                at[i] = NULL;
+            }
     }
-    if (off > 0 && off < len)
-        snprintf(buf + off, len - off, ")");
-    if (off >= len - 1)     /* cut: no option rather than half of one */
+    /* in the order the message names them */
+    for (;;) {
+        size_t k = N;
+
+        for (size_t i = 0; i < N; i++)
+            if (at[i] && (k == N || at[i] < at[k]))
+                k = i;
+        if (k == N)
+            break;
+        at[k] = NULL;
+        off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+                                off == 0 ? " (" : ", ", quantity_options[k].option);
+    }
+    if (off > 0)
+        off += (size_t)snprintf(buf + off, off < len ? len - off : 0, ")");
+    if (off >= len)     /* cut: no option rather than half of one */
         buf[0] = '\0';
 }
 
