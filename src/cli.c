@@ -179,9 +179,9 @@ bb_limits_check_topology(const void *vpar, const char *source)
                     "fewer groups, routers or nodes per router");
 }
 
-void
-bb_limits_check(const char *what, double events, double bytes, const char *detail,
-                const char *shrink)
+int
+bb_limits_test(const char *what, double events, double bytes, const char *detail,
+               const char *shrink, char *err)
 {
     double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
                                                     : default_memory_limit();
@@ -193,9 +193,9 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
             snprintf(b1, sizeof b1, "about %.3g", events);
         else
             snprintf(b1, sizeof b1, "more than %.3g", DBL_MAX);
-        bb_die(BB_EXIT_TOOBIG, "%s would execute %s events (%s), more than the bound "
-               "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
-               b1, detail, bb_run_limits.max_events, shrink);
+        return bb_seterr(err, BB_ETOOBIG, "%s would execute %s events (%s), more than the "
+                         "bound of %.6g: shorten it (%s), or raise --max-events to run it "
+                         "anyway", what, b1, detail, bb_run_limits.max_events, shrink);
     }
     if (!(bytes <= mem)) {
         char n[48];
@@ -207,9 +207,22 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
             snprintf(b1, sizeof b1, "more than %.3g bytes", DBL_MAX);
         }
         bb_fmt_size(b2, sizeof b2, mem, 0);
-        bb_die(BB_EXIT_TOOBIG, "%s would need %s of memory (%s), more than the bound "
-               "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
+        return bb_seterr(err, BB_ETOOBIG, "%s would need %s of memory (%s), more than the "
+                         "bound of %s: shrink it (%s), or raise --max-memory", what, b1,
+                         detail, b2, shrink);
     }
+    return BB_OK;
+}
+
+void
+bb_limits_check(const char *what, double events, double bytes, const char *detail,
+                const char *shrink)
+{
+    char err[BB_ERRLEN];
+    int rc = bb_limits_test(what, events, bytes, detail, shrink, err);
+
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
 }
 
 /* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5

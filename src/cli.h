@@ -208,6 +208,10 @@ extern const struct argp bb_events_argp;
  * options that make it smaller. */
 void bb_limits_check(const char *what, double events, double bytes, const char *detail,
                      const char *shrink);
+/* bb_limits_test: the same check returning BB_OK, or BB_ETOOBIG with the
+ * message in err (BB_ERRLEN bytes), for a caller that returns statuses. */
+int bb_limits_test(const char *what, double events, double bytes, const char *detail,
+                   const char *shrink, char *err);
 
 /* bb_limits_check_topology: the same for building a dragonfly of shape
  * par (source names where it came from), before anything is allocated. */
