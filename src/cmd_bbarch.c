@@ -515,7 +515,7 @@ bb_cmd_bbarch(int argc, char **argv)
     if (rc != BB_OK) {
         free(rs.v);
         free(fr.v);
-        bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
+        bb_die(bb_exit_status_opts(rc), "%s", err);
     }
     if (a.iostat)
         write_iostat(a.iostat, &rs);

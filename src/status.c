@@ -26,6 +26,12 @@ bb_exit_status(int st)
     }
 }
 
+int
+bb_exit_status_opts(int st)
+{
+    return st == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(st);
+}
+
 /* What the libraries' messages say, and the option that sets it.  A
  * phrase is the quantity as the advice names it ("lower the resolution"),
  * so that a message merely mentioning a resolution gets no option. */

@@ -26,6 +26,10 @@
  *   BB_ESINGULAR, BB_ENOCONV and anything else 70 (internal or numerical
  *   failure). */
 int bb_exit_status(int bb_status);
+/* bb_exit_status_opts: the same for a run built from the command line
+ * alone (bbarch, device, netload): a value the library refuses
+ * (BB_EINVAL) is a bad command line, 64. */
+int bb_exit_status_opts(int bb_status);
 
 /* bb_status_options: the options the quantities named in msg stand for,
  * as " (--max-ops, --resolution)" in buf (len bytes; "" when msg names

@@ -248,6 +248,10 @@ test_exit_map(void **state)
         if (bb_exit_status(doc[i].st) != doc[i].exit)
             fail_msg("%s: exit %d, bbsize(1) says %d", bb_strstatus(doc[i].st),
                      bb_exit_status(doc[i].st), doc[i].exit);
+    /* a run built from options alone: a refused value is a bad command line */
+    assert_int_equal(bb_exit_status_opts(BB_EINVAL), 64);
+    assert_int_equal(bb_exit_status_opts(BB_EDATA), 65);
+    assert_int_equal(bb_exit_status_opts(BB_ETOOBIG), 2);
 }
 
 static void
