@@ -173,7 +173,7 @@ bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char
                          "%s would take about %.2g operations (%d solve%s of the ON/OFF chain at "
                          "up to %.3g quanta, %.3g states, each %.3g power steps to relax bursts "
                          "of up to %.3g time units), more than the bound of %.3g: use a coarser "
-                         "time unit (bursts of fewer units) or the fluid model, or raise "
+                         "time unit (bursts of fewer units), use the fluid model, or raise "
                          "the operation bound", what, c->ops, c->evaluations,
                          c->evaluations == 1 ? "" : "s", c->S_quanta, c->states,
                          c->power_steps, c->burst_units, max_ops);

@@ -44,7 +44,7 @@ static const struct {
     { "a resolution given", "--resolution" },
     { "a number of steps", "--steps" },
     { "a coarser time unit", "--time-unit" },
-    { "the fluid model", "--model fluid" },
+    { "use the fluid model", "--model fluid" },
     { "the Gauss-Seidel solver", "--solver gauss-seidel" },
     { "raise the target idle fraction", "--target-idle" },
     { "lower the lazy threshold", "--threshold" },

@@ -281,7 +281,8 @@ test_options(void **state)
     /* an option named already is not repeated; a longer one is not it */
     opts_is("lower the resolution (--resolution 50)", "");
     opts_is("--max-memory-x: raise the memory bound", " (--max-memory)");
-    opts_is("a coarser time unit or the fluid model", " (--time-unit, --model fluid)");
+    opts_is("a coarser time unit, or use the fluid model", " (--time-unit, --model fluid)");
+    opts_is("the fluid model has 9 phases, above the bound", "");
     /* too small a buffer: nothing rather than half an option */
     bb_status_options("raise the operation bound", small, sizeof small);
     assert_string_equal(small, "");
