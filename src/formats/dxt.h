@@ -56,8 +56,8 @@ typedef struct {
  * named source in messages.  Returns BB_OK, BB_EDATA (a bad row or
  * header, "FILE:LINE: field '...': ..." in err, errlen bytes) or BB_ENOMEM
  * (out of memory).  Free log with bb_dxt_free whatever the result. */
-enum bb_status bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log,
-                 char *err, size_t errlen);
+enum bb_status bb_dxt_parse(const char *text, size_t len, const char *source,
+                            bb_dxt_log *log, char *err, size_t errlen);
 
 /* bb_dxt_looks_like: 1 when the text has a DXT or DXLT block header line
  * (what tells darshan-dxt-parser output from darshan-parser output). */

@@ -29,7 +29,7 @@ enum { BB_READ_BINARY = 0, BB_READ_TEXT = 1 };
  * UTF-16 byte-order mark in text, too large; BB_ENOMEM: out of memory) with
  * a message naming the file in err (errlen bytes); *out is then NULL.
  * O(size of the file). */
-enum bb_status bb_read_file(const char *path, int mode, char **out, size_t *len, char *err,
-                 size_t errlen);
+enum bb_status bb_read_file(const char *path, int mode, char **out, size_t *len,
+                            char *err, size_t errlen);
 
 #endif

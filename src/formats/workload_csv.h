@@ -51,8 +51,8 @@ typedef struct {
  * failure; on success the caller frees it with bb_workload_free. */
 enum bb_status bb_workload_read(const char *path, bb_workload_file *w, char *err,
                                 size_t errlen);
-enum bb_status bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
-                      char *err, size_t errlen);
+enum bb_status bb_workload_parse(const char *text, const char *source,
+                                 bb_workload_file *w, char *err, size_t errlen);
 /* bb_workload_default: the built-in default workload (data/workloads/default.csv). */
 enum bb_status bb_workload_default(bb_workload_file *w, char *err, size_t errlen);
 
