@@ -88,7 +88,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
             grid_die(opt, "a range is START:END:STEP", arg);
         }
         for (int i = 0; i < 3; i++)
-            if (parse(f[i], &q[i], msg, sizeof msg) < 0) {
+            if (parse(f[i], &q[i], msg, sizeof msg) != BB_OK) {
                 split_free(f);
                 bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
             }
@@ -118,7 +118,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
     if (out->v == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < nf; i++)
-        if (parse(f[i], &out->v[i], msg, sizeof msg) < 0) {
+        if (parse(f[i], &out->v[i], msg, sizeof msg) != BB_OK) {
             split_free(f);
             bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
         }
