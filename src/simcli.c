@@ -252,6 +252,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
 {
     bbs_bb_config *b = &run->base;
     double tu = ctx->pf.time_unit_s;
+    int rc;
 
     memset(run, 0, sizeof *run);
     run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
@@ -324,11 +325,14 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
                  nsizes, nsizes == 1 ? "" : "s", o->replications,
                  run->horizon_units + run->warmup_units,
                  o->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
-        return bb_limits_test("the simulation", ev, by * threads, detail,
-                              o->mode == BBS_BB_PERIODIC
-                                  ? "--horizon, --replications, longer periods or --d-min"
-                                  : "--horizon, --warmup or --replications", err);
+        rc = bb_limits_test("the simulation", ev, by * threads, detail,
+                            o->mode == BBS_BB_PERIODIC
+                                ? "--horizon, --replications, longer periods or --d-min"
+                                : "--horizon, --warmup or --replications", err);
+        if (rc != BB_OK)
+            return rc;
     }
+    return BB_OK;
 }
 
 static void
