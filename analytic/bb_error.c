@@ -34,6 +34,8 @@ bb_strstatus(int code)
     case BB_ENOCONV: return "enoconv";
     case BB_EIO: return "eio";
     case BB_EINFEASIBLE: return "einfeasible";
+    case BB_ENOINPUT: return "enoinput";
+    case BB_EUNKNOWN: return "eunknown";
     default: return "unknown";
     }
 }

@@ -4,8 +4,11 @@
  *
  * Every library function that can fail returns one of these codes and, when
  * the caller passes a buffer of BB_ERRLEN bytes, a one-line message saying
- * what was wrong (no trailing newline).  Nothing below src/ prints or exits:
- * src/ turns a code into an exit status (src/exitcodes.h). */
+ * what was wrong (no trailing newline).  Nothing below src/ prints or exits,
+ * and no message names a command-line option: a message names the quantity
+ * ("lower the resolution", "raise the operation bound") and src/ turns a
+ * code into an exit status and the quantity into its option, in one place
+ * (src/status.h). */
 #ifndef BBSIZE_ANALYTIC_BB_ERROR_H
 #define BBSIZE_ANALYTIC_BB_ERROR_H
 
@@ -26,8 +29,13 @@ enum bb_status {
                          message gives the residual reached */
     BB_EIO = 7,       /* an I/O operation failed (library helpers that
                          write to a caller-opened stream) */
-    BB_EINFEASIBLE = 8 /* the question has no answer (e.g. no buffer size
+    BB_EINFEASIBLE = 8, /* the question has no answer (e.g. no buffer size
                          reaches the target idle fraction) */
+    BB_ENOINPUT = 9,  /* an input file cannot be opened or read (missing, a
+                         directory, a dangling link, a read error); the
+                         message names the file */
+    BB_EUNKNOWN = 10  /* a name to look up is none of the known ones (e.g. a
+                         platform preset); the message lists the known ones */
 };
 
 /* bb_seterr: format a message into err (BB_ERRLEN bytes); err may be NULL,

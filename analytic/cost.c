@@ -173,16 +173,16 @@ bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char
                          "%s would take about %.2g operations (%d solve%s of the ON/OFF chain at "
                          "up to %.3g quanta, %.3g states, each %.3g power steps to relax bursts "
                          "of up to %.3g time units), more than the bound of %.3g: use a coarser "
-                         "--time-unit (bursts of fewer units) or --model fluid, or raise "
-                         "--max-ops", what, c->ops, c->evaluations,
+                         "time unit (bursts of fewer units), use the fluid model, or raise "
+                         "the operation bound", what, c->ops, c->evaluations,
                          c->evaluations == 1 ? "" : "s", c->S_quanta, c->states,
                          c->power_steps, c->burst_units, max_ops);
     (void)m;
     return bb_seterr(err, BB_ETOOBIG,
                      "%s would take about %.2g operations (%d solve%s at up to %.3g quanta, "
-                     "%.3g states), more than the bound of %.3g: lower --resolution, raise "
-                     "--target-idle or lower --threshold (a lazy buffer sized over its greedy "
-                     "part only), or raise --max-ops", what, c->ops, c->evaluations,
+                     "%.3g states), more than the bound of %.3g: lower the resolution, "
+                     "raise the target idle fraction or lower the lazy threshold (a lazy "
+                     "buffer sized over its greedy part only), or raise the operation bound", what, c->ops, c->evaluations,
                      c->evaluations == 1 ? "" : "s", c->S_quanta, c->states, max_ops);
 }
 
@@ -201,6 +201,6 @@ bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
         levels = 2 * levels + 1;
     c.ops *= levels;
     snprintf(what, sizeof what, "settling the resolution (a size search at R = %ld, %ld, ... "
-             "up to %ld; --resolution R answers at R alone)", R, 2 * R, R_max);
+             "up to %ld; a resolution given answers at that resolution alone)", R, 2 * R, R_max);
     return bba_cost_check(m, &c, so->max_ops, what, err);
 }

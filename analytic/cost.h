@@ -88,9 +88,10 @@ int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps
 
 /* bba_cost_check: BB_OK when c->ops <= max_ops (0: no bound), else
  * BB_ETOOBIG with a message saying what would be solved ("what", e.g.
- * "the size search") and what shrinks it: a coarser --time-unit or the
- * fluid model for ON/OFF bursts, a lower --resolution, a larger
- * --target-idle or lower --threshold for a search, or --max-ops.  m is
+ * "the size search") and what shrinks it, named as quantities (bb_error.h):
+ * a coarser time unit or the fluid model for ON/OFF bursts, a lower
+ * resolution, a larger target idle fraction or lower lazy threshold for a
+ * search, or a higher operation bound.  m is
  * not read (may be NULL). */
 int bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char *what,
                    char *err);

@@ -114,8 +114,8 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
         K = (int)gcd_long(out->resolution, K);
     if (K < (int)G) {
         rc = bb_seterr(err, BB_EINVAL, "the resolution %ld has only %d steps in common with "
-                       "%d: fewer than the %zu groups; give --resolution or --steps so that "
-                       "the steps divide the resolution", out->resolution, K, sp->steps, G);
+                       "%d: fewer than the %zu groups; give a resolution or a number of steps "
+                       "such that the steps divide the resolution", out->resolution, K, sp->steps, G);
         goto out;
     }
     out->steps = K;

@@ -241,8 +241,8 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
 
                 snprintf(why, sizeof why, "%s", err ? err : "the FFT solver did not converge");
                 return bb_seterr(err, BB_ETOOBIG, "%s; the banded GTH fallback would need "
-                                 "%.3g GB for %ld states (limit %.3g GB): raise --max-memory, "
-                                 "or lower --resolution or the buffer size", why,
+                                 "%.3g GB for %ld states (limit %.3g GB): raise the memory "
+                                 "bound, or lower the resolution or the buffer size", why,
                                  (chain_bytes + band_bytes) / 1e9, S + U + 1,
                                  so->mem_limit_bytes / 1e9);
             }

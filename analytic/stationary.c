@@ -184,7 +184,7 @@ solve_umfpack(const bba_chain *c, const bba_solver_opts *o, double *pi,
     if (o->mem_limit_bytes > 0 && info->peak_bytes > o->mem_limit_bytes) {
         rc = bb_seterr(err, BB_ETOOBIG,
                        "factorising the %ld-state chain would need about %.3g GB "
-                       "(limit %.3g GB); try --solver gauss-seidel or a lower --resolution",
+                       "(limit %.3g GB); try the Gauss-Seidel solver or a lower resolution",
                        n, info->peak_bytes / 1e9, o->mem_limit_bytes / 1e9);
         goto out;
     }
@@ -363,7 +363,7 @@ solve_banded(const bba_chain *c, const bba_solver_opts *o, double *pi,
     if (o->mem_limit_bytes > 0 && bytes > o->mem_limit_bytes)
         return bb_seterr(err, BB_ETOOBIG,
                          "the banded solve of the %ld-state chain would need %.3g GB "
-                         "(limit %.3g GB); try --solver gauss-seidel or a lower --resolution",
+                         "(limit %.3g GB); try the Gauss-Seidel solver or a lower resolution",
                          n, bytes / 1e9, o->mem_limit_bytes / 1e9);
     band = bba_big_alloc((size_t)(S + 1) * (size_t)W * sizeof *band, 1);
     den = malloc((size_t)(S + 1) * sizeof *den);

@@ -125,8 +125,8 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
             bba_quantized_free(q);
             return bb_seterr(err, BB_EINVAL, "the burst-buffer bandwidth %g B/s is %.3g of a "
                              "quantum per time unit at resolution %ld and would round to none, "
-                             "that is to no limit: give --resolution %.0f or more (one quantum "
-                             "of it at least), or --model fluid (no quanta)", pf->bb_bw_Bps,
+                             "that is to no limit: give a resolution of %.0f or more (one "
+                             "quantum of it at least), or use the fluid model (no quanta)", pf->bb_bw_Bps,
                              bbq, pf->resolution, rmin);
         }
     }
@@ -155,7 +155,7 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
             return bb_seterr(err, BB_EINVAL, "application %zu (%s): bandwidth %g B/s is %s "
                              "the PFS bandwidth (%g B/s), more than %ld quanta at "
                              "resolution %ld: check the PFS bandwidth and the application's, "
-                             "or lower --resolution", i + 1, apps[i].name, apps[i].bw_Bps,
+                             "or lower the resolution", i + 1, apps[i].name, apps[i].bw_Bps,
                              ratio, pf->pfs_bw_Bps, BBA_MAX_QUANTA,
                              pf->resolution);
         }

@@ -244,7 +244,7 @@ bbs_engine_schedule(bbs_engine *e, double time_s, int kind, int prio,
         if (e->max_pending && e->n_slots >= e->max_pending)
             return bb_seterr(e->err, BB_ETOOBIG, "the simulation would hold more than %zu "
                              "pending events (%.3g bytes) at simulated time %.6g s: raise "
-                             "--max-memory, or shrink the run", e->max_pending,
+                             "the memory bound, or shrink the run", e->max_pending,
                              (double)e->max_pending * (double)bbs_engine_event_bytes(), e->now_s);
         if (e->n_slots == e->cap_slots && grow(e, e->n_slots + 1) != BB_OK)
             return bb_seterr(e->err, BB_ENOMEM, "out of memory for %zu pending events",
@@ -330,7 +330,7 @@ bbs_engine_run(bbs_engine *e, double until_s)
 
             return bb_seterr(e->err, BB_ETOOBIG, "the simulation reached the bound of %llu "
                              "events at simulated time %.6g s of %.6g s (about %.3g events in "
-                             "all%s): raise --max-events, or shorten the run",
+                             "all%s): raise the event bound, or shorten the run",
                              (unsigned long long)e->max_events, e->now_s, until_s, est,
                              e->now_s == sl->time_s ? "; the clock is not advancing" : "");
         }

@@ -1,4 +1,4 @@
-/* cli.c: messages and exit statuses, run bounds, loading the workload into
+/* cli.c: run bounds, loading the workload into
  * a bb_ctx, progress and JSON helpers (cli.h; the option parsers of cli.h
  * are in options.c, the output files in outfile.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
@@ -26,53 +26,6 @@
 #include "network/topo.h"
 #include "workload/ops.h"
 
-/* ---- messages ---------------------------------------------------------- */
-
-void
-bb_warn(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("bbsize: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-void
-bb_die(int status, const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("bbsize: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(status);
-}
-
-int
-bb_exit_status(int st)
-{
-    switch (st) {
-    case BB_OK: return BB_EXIT_OK;
-    case BB_EINVAL:
-    case BB_EDATA: return BB_EXIT_DATAERR;
-    case BB_ETOOBIG: return BB_EXIT_TOOBIG;
-    case BB_EINFEASIBLE: return BB_EXIT_NO;
-    case BB_EIO: return BB_EXIT_IOERR;
-    default: return BB_EXIT_SOFTWARE;
-    }
-}
-
-void
-bb_die_lib(int st, const char *err)
-{
-    bb_die(bb_exit_status(st), "%s", err);
-}
-
 /* ---- loading ------------------------------------------------------------ */
 
 char *
@@ -82,8 +35,8 @@ bb_read_or_die(const char *path, size_t *len, int mode)
     size_t n;
     int rc = bb_read_file(path, mode, &b, len ? len : &n, err, sizeof err);
 
-    if (rc != 0)
-        bb_die(rc, "%s", err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
     return b;
 }
 
@@ -158,7 +111,7 @@ bb_limits_set_events(const char *arg)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
         bb_opt_die("max-events", "%s", msg);
     if (!(v >= 1) || v > 1.8e19)
         bb_opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
@@ -172,7 +125,7 @@ bb_limits_set_memory(const char *arg)
     bb_qty q;
     char msg[256];
 
-    if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
+    if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK)
         bb_opt_die("max-memory", "%s", msg);
     if (!(q.v > 0))
         bb_opt_die("max-memory", "'%s' is not positive", arg);
@@ -227,9 +180,9 @@ bb_limits_check_topology(const void *vpar, const char *source)
                     "fewer groups, routers or nodes per router");
 }
 
-void
-bb_limits_check(const char *what, double events, double bytes, const char *detail,
-                const char *shrink)
+int
+bb_limits_test(const char *what, double events, double bytes, const char *detail,
+               const char *shrink, char *err)
 {
     double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
                                                     : default_memory_limit();
@@ -241,9 +194,9 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
             snprintf(b1, sizeof b1, "about %.3g", events);
         else
             snprintf(b1, sizeof b1, "more than %.3g", DBL_MAX);
-        bb_die(BB_EXIT_TOOBIG, "%s would execute %s events (%s), more than the bound "
-               "of %.6g: shorten it (%s), or raise --max-events to run it anyway", what,
-               b1, detail, bb_run_limits.max_events, shrink);
+        return bb_seterr(err, BB_ETOOBIG, "%s would execute %s events (%s), more than the "
+                         "bound of %.6g: shorten it (%s), or raise --max-events to run it "
+                         "anyway", what, b1, detail, bb_run_limits.max_events, shrink);
     }
     if (!(bytes <= mem)) {
         char n[48];
@@ -255,9 +208,22 @@ bb_limits_check(const char *what, double events, double bytes, const char *detai
             snprintf(b1, sizeof b1, "more than %.3g bytes", DBL_MAX);
         }
         bb_fmt_size(b2, sizeof b2, mem, 0);
-        bb_die(BB_EXIT_TOOBIG, "%s would need %s of memory (%s), more than the bound "
-               "of %s: shrink it (%s), or raise --max-memory", what, b1, detail, b2, shrink);
+        return bb_seterr(err, BB_ETOOBIG, "%s would need %s of memory (%s), more than the "
+                         "bound of %s: shrink it (%s), or raise --max-memory", what, b1,
+                         detail, b2, shrink);
     }
+    return BB_OK;
+}
+
+void
+bb_limits_check(const char *what, double events, double bytes, const char *detail,
+                const char *shrink)
+{
+    char err[BB_ERRLEN];
+    int rc = bb_limits_test(what, events, bytes, detail, shrink, err);
+
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
 }
 
 /* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5
@@ -333,10 +299,19 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
     size_t n = bb_datadirs(dirs);
     int rc = bb_system_find(name, dirs, n, s, err, errlen);
 
-    if (rc == 0) {
+    if (rc == BB_OK) {
         const char *shown = bb_datadir_shown(s->path);
 
         memmove(s->path, shown, strlen(shown) + 1);
+    } else if (rc == BB_EUNKNOWN && errlen > 0) {
+        /* the name came from the command line: say which option */
+        static const char opt[] = "option '--system': ";
+        size_t l = strnlen(err, errlen - 1), k = sizeof opt - 1;
+
+        if (l + k < errlen) {
+            memmove(err + k, err, l + 1);
+            memcpy(err, opt, k);
+        }
     }
     return rc;
 }
@@ -359,12 +334,12 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->opt = opt;
     rc = file ? bb_workload_read(file, &ctx->wl, err, sizeof err)
               : bb_workload_default(&ctx->wl, err, sizeof err);
-    if (rc != 0)
-        bb_die(rc, "%s", err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
     if (opt->system) {
         rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
-        if (rc != 0)
-            bb_die(rc, "%s", err);
+        if (rc != BB_OK)
+            bb_die_lib(rc, err);
         ctx->has_system = 1;
     }
     /* Precedence (bbsize(1), PRECEDENCE): machine values (PFS and

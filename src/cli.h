@@ -1,7 +1,8 @@
 /* cli.h: what every bbsize subcommand shares: the platform and solver
  * options (an argp child), loading the workload and quantising it, status
  * mapping, messages, progress; the other shared option children are in
- * options.h, output files in outfile.h (cli.c, options.c, outfile.c).
+ * options.h, output files in outfile.h, messages and exit statuses in
+ * status.h (cli.c, options.c, outfile.c, status.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_CLI_H
 #define BBSIZE_SRC_CLI_H
@@ -13,9 +14,9 @@
 #include <jansson.h>
 
 #include "bbanalytic.h"
-#include "exitcodes.h"
 #include "options.h"
 #include "outfile.h"
+#include "status.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -99,7 +100,8 @@ void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st);
 /* bb_system_lookup: the preset NAME from the data directories
  * (datadir.h), with s->path shown relative to the one it lies in
- * ("systems/cori.conf").  Returns the statuses of bb_system_find. */
+ * ("systems/cori.conf").  Returns the statuses of bb_system_find, the
+ * message of BB_EUNKNOWN starting "option '--system': ". */
 int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
 /* bb_ctx_read: the part of bb_ctx_load before quantising: the file read,
  * the platform combined and checked, the applications' bandwidths, periods
@@ -125,13 +127,7 @@ long bb_ctx_s_max(const bb_ctx *ctx);
  * the workload file. */
 _Noreturn void bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err);
 
-/* Messages: "bbsize: ..." on stderr. */
-void bb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void bb_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* bb_exit_status: the exit status for a library status code. */
-int bb_exit_status(int bb_status);
-/* bb_die_lib: die with the library message and the mapped status. */
-_Noreturn void bb_die_lib(int bb_status, const char *err);
+/* Messages and the status -> exit map: status.h. */
 
 /* Progress on stderr (a terminal, or --progress; never with --quiet). */
 int bb_progress_enabled(const bb_outopts *o);
@@ -212,6 +208,10 @@ extern const struct argp bb_events_argp;
  * options that make it smaller. */
 void bb_limits_check(const char *what, double events, double bytes, const char *detail,
                      const char *shrink);
+/* bb_limits_test: the same check returning BB_OK, or BB_ETOOBIG with the
+ * message in err (BB_ERRLEN bytes), for a caller that returns statuses. */
+int bb_limits_test(const char *what, double events, double bytes, const char *detail,
+                   const char *shrink, char *err);
 
 /* bb_limits_check_topology: the same for building a dragonfly of shape
  * par (source names where it came from), before anything is allocated. */

@@ -115,7 +115,7 @@ qty_opt(const char *opt, const char *arg, int kind)
     int rc = kind == 0 ? bb_parse_size(arg, &q, msg, sizeof msg)
              : kind == 1 ? bb_parse_rate(arg, &q, msg, sizeof msg)
                          : bb_parse_duration(arg, &q, msg, sizeof msg);
-    if (rc < 0)
+    if (rc != BB_OK)
         bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
     if (q.plain && kind != 2)
         bb_die(BB_EXIT_USAGE, "option '--%s': '%s' needs a unit (e.g. %s)", opt, arg,
@@ -145,7 +145,7 @@ num_opt(const char *opt, const char *arg, double lo, double hi)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= lo && v <= hi))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= lo && v <= hi))
         bb_die(BB_EXIT_USAGE, "option '--%s': '%s' is not a number in [%g, %g]", opt, arg, lo,
                hi);
     return v;
@@ -281,7 +281,7 @@ load_temps(const char *path, double **t, double **T, size_t *n)
     int lineno = 0, rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);
 
     if (rc != 0)
-        bb_die(rc, "cannot read the temperature file: %s", err);
+        bb_die(bb_exit_status(rc), "cannot read the temperature file: %s", err);
     *n = 0;
     *t = *T = NULL;
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -515,7 +515,7 @@ bb_cmd_bbarch(int argc, char **argv)
     if (rc != BB_OK) {
         free(rs.v);
         free(fr.v);
-        bb_die(rc == BB_EINVAL ? BB_EXIT_USAGE : bb_exit_status(rc), "%s", err);
+        bb_die(bb_exit_status_opts(rc), "%s", err);
     }
     if (a.iostat)
         write_iostat(a.iostat, &rs);

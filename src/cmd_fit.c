@@ -86,7 +86,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_GAP:
         if (strcmp(arg, "auto") == 0)
             a->tl.gap_s = -1;
-        else if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0)
+        else if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
             bb_opt_die("gap", "%s", msg);
         else if (!(q.v >= 0) || !isfinite(q.v))
             bb_opt_die("gap", "'%s' is not a duration >= 0 (or auto)", arg);
@@ -98,7 +98,7 @@ parse(int key, char *arg, struct argp_state *state)
         a->group_arg = arg;
         break;
     case OPT_MIN_ACF:
-        if (bb_parse_number(arg, &a->tl.min_acf, msg, sizeof msg) < 0)
+        if (bb_parse_number(arg, &a->tl.min_acf, msg, sizeof msg) != BB_OK)
             bb_opt_die("min-acf", "%s", msg);
         if (!(a->tl.min_acf > 0 && a->tl.min_acf <= 1))
             bb_opt_die("min-acf", "'%s' is not in (0, 1]", arg);
@@ -589,13 +589,13 @@ bb_cmd_fit(int argc, char **argv)
     for (size_t i = 0; i < fl.n; i++) {
         int rc = bb_fit_read_log(fl.f[i].path, &a.tl, &logs[nlogs], err, sizeof err);
 
-        if (rc == 0) {
+        if (rc == BB_OK) {
             nlogs++;
             continue;
         }
         free(logs[nlogs].unmonitored);
-        if (!a.skip_bad || rc == BB_EXIT_SOFTWARE)
-            bb_die(rc, "%s", err);
+        if (!a.skip_bad || rc == BB_ENOMEM)
+            bb_die_lib(rc, err);
         bb_warn("fit darshan: left out: %s", err);
         {
             char **nb = realloc(bad, (nbad + 1) * sizeof *nb);

@@ -51,7 +51,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_LOAD: {
         char msg[256];
 
-        if (bb_parse_number(arg, &a->alpha, msg, sizeof msg) < 0 || !(a->alpha > 0)
+        if (bb_parse_number(arg, &a->alpha, msg, sizeof msg) != BB_OK || !(a->alpha > 0)
             || a->alpha > 1e6)
             argp_error(state, "--load: '%s' is not a positive number", arg);
         break;
@@ -63,7 +63,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_DMIN: {
         char msg[256];
 
-        if (bb_parse_number(arg, &a->d_min, msg, sizeof msg) < 0 || !(a->d_min > 0))
+        if (bb_parse_number(arg, &a->d_min, msg, sizeof msg) != BB_OK || !(a->d_min > 0))
             argp_error(state, "--d-min: '%s' is not a positive number", arg);
         if (!isfinite(2 * a->d_min))
             argp_error(state, "--d-min: '%s' is too large: periods reach 2D, which "
@@ -75,7 +75,7 @@ parse(int key, char *arg, struct argp_state *state)
 
         if (strcmp(arg, "pd") == 0)
             a->burst = -1;
-        else if (bb_parse_number(arg, &a->burst, msg, sizeof msg) < 0 || !(a->burst >= 1)
+        else if (bb_parse_number(arg, &a->burst, msg, sizeof msg) != BB_OK || !(a->burst >= 1)
                  || a->burst > 1e9)
             argp_error(state, "--burst: '%s' is not pd or a number of time units >= 1", arg);
         break;

@@ -61,11 +61,11 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[3] = &a->tgt;
         break;
     case OPT_STEPS:
-        if (bb_parse_long_in(arg, 1, 100000, &a->steps) < 0)
+        if (bb_parse_long_in(arg, 1, 100000, &a->steps) != BB_OK)
             argp_error(state, "--steps '%s': a whole number from 1 to 100000", arg);
         break;
     case OPT_GRAN:
-        if (bb_parse_size(arg, &a->gran, msg, sizeof msg) < 0)
+        if (bb_parse_size(arg, &a->gran, msg, sizeof msg) != BB_OK)
             argp_error(state, "--granularity '%s': %s", arg, msg);
         if (!(a->gran.v > 0))
             argp_error(state, "--granularity '%s': not a positive size", arg);

@@ -135,7 +135,9 @@ bb_cmd_simulate(int argc, char **argv)
     const bbs_bb_config *c;
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
     double perday;   /* bytes a day of one quantum per time unit */
+    char err[BB_ERRLEN];
     long S;
+    int rc;
 
     memset(&a, 0, sizeof a);
     bb_simargs_init(&a.base);
@@ -151,8 +153,9 @@ bb_cmd_simulate(int argc, char **argv)
                                                           : BBA_MODEL_BERNOULLI;
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
-    bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1);
-    bb_sim_execute(&run, &ctx, &a.base.sim);
+    if ((rc = bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1, err)) != BB_OK
+        || (rc = bb_sim_execute(&run, &ctx, &a.base.sim, err)) != BB_OK)
+        bb_die_lib(rc, err);
     s = &run.sum[0];
     c = &run.cfg[0];
     perday = ctx.q->quantum_bytes * 86400.0 / ctx.pf.time_unit_s;

@@ -84,7 +84,7 @@ bb_cmd_systems(int argc, char **argv)
              * does not hide the others; it is named and sets the status. */
             bb_warn("%s", err);
             if (status == BB_EXIT_OK)
-                status = rc;
+                status = bb_exit_status(rc);
             continue;
         }
         if (a.out.json) {

@@ -213,8 +213,10 @@ bb_cmd_validate(int argc, char **argv)
                "give --model fluid to check the continuous-time one",
                bba_model_kind_name(bba_front_kind(ctx.front)));
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
-    if (rc != BB_OK)
+    if (rc != BB_OK && V.analytic_failed)
         bb_ctx_die_answer(&ctx, rc, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
     rows = V.rows;
     n_agree = V.n_agree;
     n_inconc = V.n_inconclusive;

@@ -81,8 +81,8 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
         for (size_t k = 0; k < ndirs && !text; k++) {
             snprintf(buf, sizeof buf, "%s/devices/%s.dev", dirs[k], preset);
             rc = bb_read_file(buf, BB_READ_TEXT, &text, &len, err, sizeof err);
-            if (rc != 0 && rc != BB_EXIT_NOINPUT)
-                bb_die(rc, "%s", err);
+            if (rc != BB_OK && rc != BB_ENOINPUT)
+                bb_die_lib(rc, err);
         }
         if (!text) {
             char *list = bb_device_presets();
@@ -96,8 +96,8 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
     } else {
         src = path;
         rc = bb_read_file(path, BB_READ_TEXT, &text, &len, err, sizeof err);
-        if (rc != 0)
-            bb_die(rc, "cannot read the device file: %s", err);
+        if (rc != BB_OK)
+            bb_die(bb_exit_status(rc), "cannot read the device file: %s", err);
     }
     rc = bbs_dev_params_parse(p, text, src, err);
     free(text);

@@ -127,13 +127,12 @@ take_header(bb_fit_log *lg, const bb_darshan_hdr *h)
     lg->start_epoch = h->start_epoch;
 }
 
-/* A library status of the timeline as an exit status, its message after
- * the file's name. */
+/* A status of the timeline, its message after the file's name. */
 static int
 tl_failed(int rc, const char *path, const char *msg, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s: %s", path, msg);
-    return bb_exit_status(rc);
+    return rc;
 }
 
 static int
@@ -199,7 +198,7 @@ read_parser(const char *path, const char *text, size_t len, const bb_tl_opts *o,
         lg->warn |= BB_FITW_UNMONITORED;
         if ((lg->unmonitored = strdup(j.unmonitored)) == NULL) {
             snprintf(err, errlen, "%s: out of memory", path);
-            rc = BB_EXIT_SOFTWARE;
+            rc = BB_ENOMEM;
         }
     }
 out:

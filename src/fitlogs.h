@@ -58,9 +58,10 @@ typedef struct {
 } bb_fit_log;
 
 /* bb_fit_read_log: read path (either text format, told apart by its
- * content) and estimate its job with the timeline options o.  Returns 0,
- * or an exit status (65 bad content, 66 unreadable, 70 out of memory)
- * with a message naming the file in err.  Free lg->unmonitored after. */
+ * content) and estimate its job with the timeline options o.  Returns
+ * BB_OK, or a status of bb_error.h (BB_EDATA or BB_EINVAL bad content,
+ * BB_ENOINPUT unreadable, BB_ENOMEM out of memory) with a message naming
+ * the file in err.  Free lg->unmonitored after. */
 int bb_fit_read_log(const char *path, const bb_tl_opts *o, bb_fit_log *lg, char *err,
                     size_t errlen);
 

@@ -11,7 +11,7 @@
 #include "progress.h"
 #include "sweeprun.h"
 
-typedef int (*qty_parser)(const char *, bb_qty *, char *, size_t);
+typedef enum bb_status (*qty_parser)(const char *, bb_qty *, char *, size_t);
 
 static _Noreturn void
 grid_die(const char *opt, const char *msg, const char *arg)
@@ -88,7 +88,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
             grid_die(opt, "a range is START:END:STEP", arg);
         }
         for (int i = 0; i < 3; i++)
-            if (parse(f[i], &q[i], msg, sizeof msg) < 0) {
+            if (parse(f[i], &q[i], msg, sizeof msg) != BB_OK) {
                 split_free(f);
                 bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
             }
@@ -118,7 +118,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
     if (out->v == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < nf; i++)
-        if (parse(f[i], &out->v[i], msg, sizeof msg) < 0) {
+        if (parse(f[i], &out->v[i], msg, sizeof msg) != BB_OK) {
             split_free(f);
             bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
         }
@@ -152,7 +152,7 @@ bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_l
     if (x == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < nf; i++)
-        if (bb_parse_number(f[i], &x[i], msg, sizeof msg) < 0 || !isfinite(x[i])) {
+        if (bb_parse_number(f[i], &x[i], msg, sizeof msg) != BB_OK || !isfinite(x[i])) {
             split_free(f);
             grid_die(opt, "not a number", arg);
         }

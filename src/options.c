@@ -146,7 +146,7 @@ run_parse(int key, char *arg, struct argp_state *state)
         r->replications = bb_opt_long("replications", arg, 1, BB_REPLICATIONS_MAX);
         break;
     case OPT_HORIZON:
-        if (bb_parse_duration(arg, &r->horizon, msg, sizeof msg) < 0)
+        if (bb_parse_duration(arg, &r->horizon, msg, sizeof msg) != BB_OK)
             bad("horizon", arg, msg);
         if (!(r->horizon.v > 0) || !isfinite(r->horizon.v))
             bad("horizon", arg, "not a positive duration");
@@ -276,20 +276,20 @@ common_parse(int key, char *arg, struct argp_state *state)
 
     switch (key) {
     case OPT_PFS_BW:
-        if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) < 0)
+        if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) != BB_OK)
             usage_die(state, "pfs-bw", msg);
         if (!(c->pfs_bw.v > 0))
             usage_die(state, "pfs-bw", "the PFS bandwidth must be positive");
         break;
     case OPT_BB_BW:
-        if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) < 0)
+        if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) != BB_OK)
             usage_die(state, "bb-bw", msg);
         if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
             usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
                       "burst-buffer bandwidth)");
         break;
     case OPT_TIME_UNIT:
-        if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
+        if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) != BB_OK)
             usage_die(state, "time-unit", msg);
         if (!(c->time_unit.v > 0))
             usage_die(state, "time-unit", "the time unit must be positive");
@@ -335,7 +335,7 @@ common_parse(int key, char *arg, struct argp_state *state)
     case OPT_MAX_OPS: {
         double v;
 
-        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+        if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
             usage_die(state, "max-ops", msg);
         if (!(v >= 1) || v > 1e30)
             usage_die(state, "max-ops", "not a number of operations in [1, 1e30]");
@@ -373,7 +373,7 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         bb_opt_die(opt, "%s", msg);
     if (!(v > 0 && v < 1))
         bb_opt_die(opt, "%s is not in (0, 1)", arg);
@@ -386,7 +386,7 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         bb_opt_die(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
         bb_opt_die(opt, "%s is not in [0, 1]", arg);
@@ -412,7 +412,7 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     double v;
     char msg[256];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
         bb_opt_die(opt, "%s", msg);
     if (v != floor(v))
         bb_opt_die(opt, "'%s' is not a whole number", arg);
@@ -428,7 +428,7 @@ bb_opt_size(const char *opt, const char *arg, bb_qty *q)
 {
     char msg[256];
 
-    if (bb_parse_size(arg, q, msg, sizeof msg) < 0) {
+    if (bb_parse_size(arg, q, msg, sizeof msg) != BB_OK) {
         fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
         exit(BB_EXIT_USAGE);
     }
@@ -460,7 +460,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         bb_qty q;
         char msg[256];
 
-        if (bb_parse_size(arg, &q, msg, sizeof msg) < 0) {
+        if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK) {
             fprintf(stderr, "bbsize: option '--threshold': %s\n", msg);
             exit(BB_EXIT_USAGE);
         }

@@ -24,7 +24,7 @@ number(const char *opt, const char *arg, double lo, double hi, int open_lo)
     double v;
     char msg[128];
 
-    if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !isfinite(v))
+    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         bb_opt_die(opt, "'%s' is not a finite number", arg);
     if (v < lo || (open_lo && v == lo) || v > hi) {
         char why[160];

@@ -61,7 +61,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         o->confidence = bb_opt_fraction_open("confidence", arg);
         break;
     case OPT_NOISE:
-        if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
+        if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= 0 && v < 1))
             bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
@@ -224,7 +224,7 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
             bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
         fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
         exit(BB_EXIT_USAGE);
     }
@@ -244,13 +244,13 @@ units_whole(const char *opt, const char *arg, double tu_s, int positive)
     return (long)v;
 }
 
-void
+int
 bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
-               const long *S, size_t nsizes)
+               const long *S, size_t nsizes, char *err)
 {
     bbs_bb_config *b = &run->base;
     double tu = ctx->pf.time_unit_s;
-    char err[BB_ERRLEN];
+    int rc;
 
     memset(run, 0, sizeof *run);
     run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
@@ -280,15 +280,15 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         } else {
             run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
             if (run->period_tu == NULL)
-                bb_die(BB_EXIT_SOFTWARE, "out of memory");
+                return bb_seterr(err, BB_ENOMEM, "out of memory");
             for (size_t i = 0; i < ctx->q->n; i++) {
                 double d = ctx->wl.apps[i].period_s;
 
                 if (!(d > 0))
-                    bb_die(BB_EXIT_DATAERR,
-                           "%s: application %zu ('%s') has no period: periodic mode needs a "
-                           "'period' column with a positive duration, or --d-min",
-                           ctx->wl.source, i + 1, ctx->wl.apps[i].name);
+                    return bb_seterr(err, BB_EDATA, "%s: application %zu ('%s') has no "
+                                     "period: periodic mode needs a 'period' column with a "
+                                     "positive duration, or --d-min", ctx->wl.source, i + 1,
+                                     ctx->wl.apps[i].name);
                 run->period_tu[i] = d / tu;
             }
             b->period_tu = run->period_tu;
@@ -299,8 +299,8 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     run->sum = calloc(nsizes ? nsizes : 1, sizeof *run->sum);
     run->res = calloc((nsizes ? nsizes : 1) * (size_t)o->replications, sizeof *run->res);
     if (!run->cfg || !run->sum || !run->res)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu x %ld replications", nsizes,
-               o->replications);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu x %ld replications", nsizes,
+                         o->replications);
     for (size_t k = 0; k < nsizes; k++) {
         run->cfg[k] = *b;
         run->cfg[k].S = S[k];
@@ -323,12 +323,16 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
                  nsizes, nsizes == 1 ? "" : "s", o->replications,
                  run->horizon_units + run->warmup_units,
                  o->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
-        bb_limits_check("the simulation", ev, by * threads, detail,
-                        o->mode == BBS_BB_PERIODIC ? "--horizon, --replications, longer periods or --d-min"
-                                                   : "--horizon, --warmup or --replications");
+        rc = bb_limits_test("the simulation", ev, by * threads, detail,
+                            o->mode == BBS_BB_PERIODIC
+                                ? "--horizon, --replications, longer periods or --d-min"
+                                : "--horizon, --warmup or --replications", err);
+        if (rc != BB_OK)
+            return rc;
         bb_sim_announce(&ctx->opt->out, o, ev, BB_SIM_S_PER_EVENT,
                         nsizes * (size_t)o->replications);
     }
+    return BB_OK;
 }
 
 void
@@ -349,39 +353,33 @@ on_progress(void *pctx, size_t done, size_t total)
     bb_meter_update(pctx, done);
 }
 
-double
+int
 bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, const void *uctx,
-                 const bb_simopts *o, const bb_outopts *out, const char *what)
+                 const bb_simopts *o, const bb_outopts *out, const char *what, double *wall_s,
+                 char *err)
 {
     bb_meter pr;
-    char err[BB_ERRLEN];
-    double wall;
     int rc;
 
     bb_meter_start(&pr, out, what, "replications", n);
     rc = bbs_replicate_run(n, result_size, results, fn, uctx, o->threads, on_progress, &pr, err);
-    wall = bb_meter_end(&pr);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    return wall;
+    *wall_s = bb_meter_end(&pr);
+    return rc;
 }
 
-void
-bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o)
+int
+bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o, char *err)
 {
     bbs_bb_grid u = { run->cfg, (size_t)o->replications };
-    char err[BB_ERRLEN];
     int rc;
 
-    run->wall_s = bb_sim_run_units(run->nsizes * u.replications, sizeof *run->res, run->res,
-                                   bbs_bb_grid_unit, &u,
-                                   o, &ctx->opt->out, run->nsizes > 1 ? "validate" : "simulate");
-    for (size_t k = 0; k < run->nsizes; k++) {
+    rc = bb_sim_run_units(run->nsizes * u.replications, sizeof *run->res, run->res,
+                          bbs_bb_grid_unit, &u, o, &ctx->opt->out,
+                          run->nsizes > 1 ? "validate" : "simulate", &run->wall_s, err);
+    for (size_t k = 0; k < run->nsizes && rc == BB_OK; k++)
         rc = bbs_bb_summarize(run->res + k * u.replications, u.replications, o->confidence,
                               &run->sum[k], err);
-        if (rc != BB_OK)
-            bb_die_lib(rc, err);
-    }
+    return rc;
 }
 
 void

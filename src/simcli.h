@@ -84,15 +84,22 @@ typedef struct {
 
 /* bb_sim_prepare: resolve the options against the loaded workload and
  * platform (horizon, periods, d_min) and make one configuration per size
- * S[k] (quanta).  Exits 64/65 with a message on bad options or data. */
-void bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
-                    const long *S, size_t nsizes);
+ * S[k] (quanta), bounded before it starts (bb_limits_test).  A bad option
+ * value exits 64, as option parsing does; anything else returns its
+ * status with the message in err (BB_ERRLEN bytes): BB_EDATA (an
+ * application without a period in periodic mode), BB_ENOMEM, BB_ETOOBIG
+ * (beyond the run bounds).  run is freed by bb_simrun_free whatever the
+ * result. */
+int bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
+                   const long *S, size_t nsizes, char *err);
 
 /* bb_sim_execute: run every (size, replication) unit on the thread pool;
  * replication r of every size uses the streams of unit r (common random
  * numbers across sizes), so a row of `validate` equals `simulate` at that
- * size.  Progress on stderr after 2 s when enabled.  Exits on failure. */
-void bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o);
+ * size.  Progress on stderr after 2 s when enabled.  Returns BB_OK or the
+ * lowest failed unit's status (the simulator's, e.g. BB_ETOOBIG beyond the
+ * event bound) with its message in err. */
+int bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o, char *err);
 
 void bb_simrun_free(bb_simrun *run);
 
@@ -111,22 +118,25 @@ void bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events,
 
 /* bb_sim_run_units: run units 0 .. n-1 of fn on o->threads threads
  * (replicate.h), with progress on stderr ("bbsize WHAT: i/n
- * replications") after 2 s when out enables it; returns the wall time, s.
- * Exits with the lowest failed unit's message on failure. */
-double bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn,
-                        const void *uctx, const bb_simopts *o, const bb_outopts *out,
-                        const char *what);
+ * replications") after 2 s when out enables it; the wall time, s, in
+ * *wall_s.  Returns BB_OK or the lowest failed unit's status with its
+ * message in err (BB_ERRLEN bytes). */
+int bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn,
+                     const void *uctx, const bb_simopts *o, const bb_outopts *out,
+                     const char *what, double *wall_s, char *err);
 
 /* The workload's applications as continuous-time sources (bytes/s and
  * seconds): the burst is the mean ON period, an application without one
  * enters memoryless (bba_app_on_period), with a warning when the time unit
- * is a default nobody chose.  Exits 65 naming the file, line and field of a
- * source whose periods are not finite. */
+ * is a default nobody chose.  Returns BB_OK, BB_ENOMEM, or BB_EDATA naming
+ * the file, line and field of a source whose periods are not finite (err,
+ * BB_ERRLEN bytes); s is freed by bb_fluid_sources_free whatever the
+ * result. */
 typedef struct {
     double *rate, *p, *on;
     size_t memoryless;     /* applications with phases and no burst */
 } bb_fluid_sources;
-void bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s);
+int bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s, char *err);
 void bb_fluid_sources_free(bb_fluid_sources *s);
 /* bb_fluid_config_make: one replication's configuration for a buffer of S
  * bytes under o (policy, seed; horizon and warm-up given in seconds or

@@ -17,8 +17,8 @@
  * application of the paper, L = time unit / (1 - p).  What the file's
  * checks cannot see (a period that overflows) is refused by file, line
  * and field. */
-void
-bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s)
+int
+bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s, char *err)
 {
     const bb_workload_file *w = &ctx->wl;
     double tu = ctx->pf.time_unit_s;
@@ -28,7 +28,7 @@ bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s)
     s->on = malloc(w->n * sizeof *s->on);
     s->memoryless = 0;
     if (!s->rate || !s->p || !s->on)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu applications", w->n);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", w->n);
     for (size_t i = 0; i < w->n; i++) {
         const bba_app *a = &w->apps[i];
         int phases = a->p > 0 && a->p < 1 && a->bw_Bps > 0;
@@ -37,18 +37,19 @@ bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s)
         s->p[i] = a->p;
         s->on[i] = bba_app_on_period(a, tu);
         if (!isfinite(a->bw_Bps))
-            bb_die(BB_EXIT_DATAERR, "%s:%ld: field 'bw': %g data units per time unit of %g s "
-                   "is not a finite rate", w->source, w->line[i], w->bw[i].v, tu);
+            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'bw': %g data units per time unit "
+                             "of %g s is not a finite rate", w->source, w->line[i], w->bw[i].v,
+                             tu);
         if (!phases)
             continue;
         s->memoryless += !(a->burst_s > 0);
         if (!isfinite(s->on[i]))
-            bb_die(BB_EXIT_DATAERR, "%s:%ld: field 'burst': %g time units of %g s is not a "
-                   "finite duration", w->source, w->line[i], w->burst[i].v, tu);
+            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'burst': %g time units of %g s is "
+                             "not a finite duration", w->source, w->line[i], w->burst[i].v, tu);
         if (!isfinite(s->on[i] * (1 - a->p) / a->p))
-            bb_die(BB_EXIT_DATAERR, "%s:%ld: field 'p': %g with a mean ON period of %g s "
-                   "gives a mean OFF period L (1 - p)/p that is not finite", w->source,
-                   w->line[i], a->p, s->on[i]);
+            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'p': %g with a mean ON period of "
+                             "%g s gives a mean OFF period L (1 - p)/p that is not finite",
+                             w->source, w->line[i], a->p, s->on[i]);
     }
     if (s->memoryless > 0 && !ctx->qn.time_unit_given) {
         char tus[64];
@@ -60,6 +61,7 @@ bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s)
                 ctx->wl.source, s->memoryless, s->memoryless == 1 ? "" : "s",
                 s->memoryless == 1 ? "s" : "", tus);
     }
+    return BB_OK;
 }
 
 void
@@ -77,7 +79,7 @@ seconds_opt(const char *opt, const char *arg, int positive)
     bb_qty q;
     char msg[256];
 
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
         fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
         exit(BB_EXIT_USAGE);
     }
@@ -293,12 +295,14 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     char err[BB_ERRLEN], detail[256];
     double ev, by, H = 0, W = 0, wall;
     size_t nv = 0, R = (size_t)o->replications;
+    int rc;
 
     if (f)
         bb_die(BB_EXIT_USAGE, "%s does not apply to --mode fluid (no time unit, no quanta; "
                "see bbsize-simulate(1))", f);
     bb_ctx_read(&ctx, &a->common, a->file);
-    bb_fluid_sources_make(&ctx, &src);
+    if ((rc = bb_fluid_sources_make(&ctx, &src, err)) != BB_OK)
+        bb_die_lib(rc, err);
     bb_fluid_config_make(&ctx, o, &src, bb_size->v, &c, &H, &W);
     nv = bb_fluid_phased(&c);
     /* Bounded before it starts (bbsize(1), BOUNDS). */
@@ -312,8 +316,10 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     res = calloc(R, sizeof *res);
     if (res == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu replications", R);
-    wall = bb_sim_run_units(R, sizeof *res, res, bbs_fluid_run_unit, &c, o, &a->common.out,
-                            "simulate");
+    rc = bb_sim_run_units(R, sizeof *res, res, bbs_fluid_run_unit, &c, o, &a->common.out,
+                          "simulate", &wall, err);
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
     if (bbs_fluid_summarize(res, R, o->confidence, &s, err) != BB_OK)
         bb_die_lib(BB_EINVAL, err);
     if (a->common.out.json)

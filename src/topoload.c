@@ -175,7 +175,7 @@ bb_topo_build(bb_topo *t)
     bb_limits_check_topology(&t->par, t->source);
     rc = bbs_net_topo_build(&t->par, t->have_wiring ? &t->w : NULL, &t->topo, err);
     if (rc != BB_OK)
-        bb_die(rc == BB_ENOMEM ? BB_EXIT_SOFTWARE : BB_EXIT_DATAERR, "%s: %s", t->source, err);
+        bb_die(bb_exit_status(rc), "%s: %s", t->source, err);
 }
 
 int

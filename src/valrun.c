@@ -69,7 +69,7 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
 {
     bb_fluid_sources src;
     bbs_fluid_config *cfg = calloc(n, sizeof *cfg);
-    bbs_fluid_result *res;
+    bbs_fluid_result *res = NULL;
     fluid_units fu;
     size_t R = (size_t)o->replications;
     double H = 0, W = 0, ev = 0, by = 0;
@@ -78,7 +78,8 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
 
     if (cfg == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu sizes", n);
-    bb_fluid_sources_make(ctx, &src);
+    if ((rc = bb_fluid_sources_make(ctx, &src, err)) != BB_OK)
+        goto out;
     for (size_t k = 0; k < n; k++) {
         double e1, b1;
 
@@ -89,8 +90,10 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
     }
     snprintf(detail, sizeof detail, "%zu sizes x %zu replications of %.3g s, %.3g phase "
              "changes per second", n, R, H + W, bbs_fluid_event_rate(&cfg[0]));
-    bb_limits_check("the simulation", ev, by * (o->threads > 0 ? o->threads : 64), detail,
-                    "--horizon, --warmup, --replications or fewer sizes");
+    rc = bb_limits_test("the simulation", ev, by * (o->threads > 0 ? o->threads : 64), detail,
+                        "--horizon, --warmup, --replications or fewer sizes", err);
+    if (rc != BB_OK)
+        goto out;
     bb_sim_announce(&ctx->opt->out, o, ev, BB_FLUID_S_PER_EVENT, n * R);
     res = calloc(n * R, sizeof *res);
     if (res == NULL) {
@@ -99,8 +102,8 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
     }
     fu.cfg = cfg;
     fu.R = R;
-    V->wall_s = bb_sim_run_units(n * R, sizeof *res, res, fluid_unit, &fu, o, &ctx->opt->out,
-                                 n > 1 ? "validate" : "simulate");
+    rc = bb_sim_run_units(n * R, sizeof *res, res, fluid_unit, &fu, o, &ctx->opt->out,
+                          n > 1 ? "validate" : "simulate", &V->wall_s, err);
     for (size_t k = 0; k < n && rc == BB_OK; k++) {
         bbs_fluid_summary s;
 
@@ -145,8 +148,10 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
             return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
         for (size_t k = 0; k < n; k++)
             Sq[k] = bba_size_quanta(S[k], ctx->q->quantum_bytes);
-        bb_sim_prepare(&V->run, ctx, o, Sq, n);
+        rc = bb_sim_prepare(&V->run, ctx, o, Sq, n, err);
         free(Sq);
+        if (rc != BB_OK)
+            return rc;
         ec.run = &V->run;
     } else {
         bb_policy_drain(&o->pol, &d);
@@ -156,8 +161,10 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
      * simulation starts. */
     rc = bbs_replicate_run(n, sizeof *V->rows, V->rows, eval_unit, &ec, o->threads, NULL, NULL,
                            err);
-    if (rc != BB_OK)
+    if (rc != BB_OK) {
+        V->analytic_failed = 1;
         return rc;
+    }
     if (V->fluid) {
         rc = simulate_fluid(V, ctx, o, S, n, err);
         if (rc != BB_OK)
@@ -165,7 +172,8 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
     } else {
         char tus[64];
 
-        bb_sim_execute(&V->run, ctx, o);
+        if ((rc = bb_sim_execute(&V->run, ctx, o, err)) != BB_OK)
+            return rc;
         for (size_t k = 0; k < n; k++) {
             const bbs_bb_summary *s = &V->run.sum[k];
 

@@ -33,14 +33,20 @@ typedef struct {
     double horizon;              /* per replication: time units, or s (fluid) */
     char how[256];               /* "15 replications x 1000 time units of 1 min" */
     double wall_s;
+    int analytic_failed;         /* the failure was the front door's: its
+                                    message names no file (bb_ctx_die_answer
+                                    adds it); else the simulation's, whose
+                                    messages do */
 } bb_validation;
 
 /* bb_validation_run: the n sizes S (bytes) of the loaded workload and
  * platform ctx under the simulation options o, at relative tolerance tol.
  * The analytic side runs first (on o->threads threads): a size it cannot
  * solve returns its status with the message in err before anything is
- * simulated (V is then empty: bb_validation_free is still safe).  The
- * simulation exits as bb_sim_prepare and bb_sim_execute do (src/ code).
+ * simulated.  The simulation returns the statuses of bb_sim_prepare and
+ * bb_sim_execute (BB_ETOOBIG beyond the run bounds, BB_EDATA, BB_ENOMEM;
+ * a bad option value exits 64 as option parsing does).  On failure V is
+ * partly filled: bb_validation_free is still safe, and required.
  * The interval of a row is the fraction interval of the simulator's
  * summary; the verdict is bbs_agreement_judge's. */
 int bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o,

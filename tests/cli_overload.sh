@@ -50,5 +50,5 @@ fi
 # refusal naming what to change (exit 2, bbsize(1)), not an internal
 # error (it was 70)
 t_err "without room for the solvers: exit 2 naming --max-memory" 2 \
-  'residual .*banded GTH fallback would need [0-9.]+ GB .*raise --max-memory' \
+  'residual .*banded GTH fallback would need [0-9.]+ GB .*raise the memory bound.*--max-memory' \
   timeout "$limit" "$BBSIZE" idle --pfs-bw 30GB/s --bb-size 1PB --resolution 100 --max-memory 40MB -q

@@ -99,6 +99,16 @@ tests/layerflags: Makefile
 	  echo 'src/formats/libbbformats.a|units.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(src_formats_libbbformats_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
 	} >$@.tmp && mv $@.tmp $@
 
+# One error convention: the readers' BB_* statuses, the one status -> exit
+# map and the options appended to a library's quantities (src/status.h);
+# nothing below src/ names an exit status or an option.
+check_PROGRAMS += tests/t_status
+tests_t_status_SOURCES = tests/t_status.c src/status.c src/status.h
+tests_t_status_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_status_LDADD = $(WL_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_status tests/lib_errors.sh
+EXTRA_DIST += tests/lib_errors.sh
+
 # The shared burst-buffer node (sim/storage/bbnode.h) by hand, and through
 # both of its front ends (bbarch and the scenario executor).
 check_PROGRAMS += tests/t_bbnode

@@ -510,7 +510,7 @@ no_convergence_and_fallback(void **state)
     /* a refusal naming what to change (exit 2), not an internal error */
     assert_int_equal(bba_eval(&m, 400, &pol, &so, &r, NULL, err), BB_ETOOBIG);
     assert_non_null(strstr(err, "residual"));
-    assert_non_null(strstr(err, "--max-memory"));
+    assert_non_null(strstr(err, "raise the memory bound"));
     /* and the FFT solver's own budget is checked first */
     so.krylov_max_iter = 300;
     so.mem_limit_bytes = 1000;

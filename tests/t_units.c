@@ -159,21 +159,21 @@ test_refused(void **state)
 
     (void)state;
     for (size_t i = 0; i < N(bad_size); i++) {
-        assert_int_equal(bb_parse_size(bad_size[i], &q, err, sizeof err), -1);
-        assert_int_equal(bb_unit_bytes(bad_size[i], &v), -1);
+        assert_int_equal(bb_parse_size(bad_size[i], &q, err, sizeof err), BB_EINVAL);
+        assert_int_equal(bb_unit_bytes(bad_size[i], &v), BB_EINVAL);
     }
     for (size_t i = 0; i < N(bad_time); i++) {
-        assert_int_equal(bb_parse_duration(bad_time[i], &q, err, sizeof err), -1);
-        assert_int_equal(bb_unit_seconds(bad_time[i], &v), -1);
+        assert_int_equal(bb_parse_duration(bad_time[i], &q, err, sizeof err), BB_EINVAL);
+        assert_int_equal(bb_unit_seconds(bad_time[i], &v), BB_EINVAL);
     }
     for (size_t i = 0; i < N(bad_rate); i++) {
-        assert_int_equal(bb_parse_rate(bad_rate[i], &q, err, sizeof err), -1);
-        assert_int_equal(bb_unit_Bps(bad_rate[i], &v), -1);
+        assert_int_equal(bb_parse_rate(bad_rate[i], &q, err, sizeof err), BB_EINVAL);
+        assert_int_equal(bb_unit_Bps(bad_rate[i], &v), BB_EINVAL);
     }
     /* the message lists the table */
-    assert_int_equal(bb_parse_size("1 Gb", &q, err, sizeof err), -1);
+    assert_int_equal(bb_parse_size("1 Gb", &q, err, sizeof err), BB_EINVAL);
     assert_non_null(strstr(err, "EiB"));
-    assert_int_equal(bb_parse_duration("1 hr", &q, err, sizeof err), -1);
+    assert_int_equal(bb_parse_duration("1 hr", &q, err, sizeof err), BB_EINVAL);
     assert_non_null(strstr(err, "ns, us, ms, s, min, h, d"));
 }
 

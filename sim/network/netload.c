@@ -246,7 +246,8 @@ check_opts(const bbs_net_topo *t, const bbs_net_load_opts *o, char *err)
                          ">= 0", o->batch_s, o->rel_half);
     if (o->steady && o->batch_s > 0 && o->duration_s / o->batch_s > 1e7)
         return bb_seterr(err, BB_EINVAL, "steady mode: %g s in intervals of %g s is %.3g "
-                         "intervals (at most 1e7): raise --batch or lower --duration",
+                         "intervals (at most 1e7): raise the interval length or lower the "
+                         "run duration",
                          o->duration_s, o->batch_s, o->duration_s / o->batch_s);
     if (o->route.bias < 0 || o->route.candidates < 1)
         return bb_seterr(err, BB_EINVAL, "adaptive bias must be >= 0 and candidates >= 1");
@@ -434,7 +435,7 @@ run_steady(run *R, double *b0, double *s0, double *ej0, double *ej1, bbs_net_loa
     res->accepted_half = half;
     if (R->end <= R->warm)
         rc = bb_seterr(R->err, BB_EINVAL, "steady mode: nothing left to measure after the "
-                       "warm-up (%g s of %g s): raise --duration", R->warm, o->duration_s);
+                       "warm-up (%g s of %g s): raise the run duration", R->warm, o->duration_s);
 out:
     free(acc);
     return rc;

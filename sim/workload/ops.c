@@ -243,8 +243,8 @@ bbs_wl_append(bbs_wl *w, int job, int rank, const bbs_op *op, int *index_out, ch
         return bb_seterr(err, BB_EINVAL, "job '%s' rank %d: too many ops", who, rank);
     if (w->max_ops && w->nops >= w->max_ops)
         return bb_seterr(err, BB_ETOOBIG, "the workload would hold more than %llu operations "
-                         "(%.3g bytes): generate fewer (--messages, --files, --nodes, --scale), "
-                         "or raise --max-memory", (unsigned long long)w->max_ops,
+                         "(%.3g bytes): generate fewer operations (fewer messages, fewer "
+                         "files, fewer nodes or a smaller scale), or raise the memory bound", (unsigned long long)w->max_ops,
                          (double)w->max_ops * (double)sizeof *s->ops);
     if (bbs_grow((void **)&s->ops, sizeof *s->ops, &s->cap, (size_t)s->n + 1))
         return bb_seterr(err, BB_ENOMEM, "out of memory (ops)");

@@ -11,7 +11,7 @@
 #include "bb_num.h"
 #include "grow.h"
 
-int
+enum bb_status
 bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const char *name,
                     bbs_net_placement *pl, char *err)
 {

@@ -9,13 +9,14 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "network/place.h"
 
 /* bbs_net_alloc_parse: read an allocation file from memory.  Errors
  * (BB_EDATA, "name:line: field N: ..."): a field that is not a
  * non-negative integer, an index >= the number of compute nodes, an index
  * used twice (naming both lines), no job at all. */
-int bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const char *name,
-                        bbs_net_placement *pl, char *err);
+enum bb_status bbs_net_alloc_parse(const bbs_net_topo *t, const char *text, size_t len, const char *name,
+                                   bbs_net_placement *pl, char *err);
 
 #endif

@@ -335,7 +335,7 @@ bbs_net_conf_free(bbs_net_conf *c)
     free(c);
 }
 
-int
+enum bb_status
 bbs_net_conf_parse(const char *text, size_t len, const char *name, bbs_net_conf **out,
                    char *err)
 {
@@ -506,7 +506,7 @@ lp_counts(const bbs_net_conf *c, bbs_net_params *par, char *err)
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *err)
 {
     bbs_net_params *par = &out->par;

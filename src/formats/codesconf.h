@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "network/topo.h"
 
 typedef struct {
@@ -41,8 +42,8 @@ typedef struct {
 /* bbs_net_conf_parse: parse len bytes of text (need not be NUL-terminated).
  * Syntax errors: BB_EDATA with "name:line: ..." and what was expected.
  * On success *out is owned by the caller (bbs_net_conf_free). */
-int bbs_net_conf_parse(const char *text, size_t len, const char *name, bbs_net_conf **out,
-                       char *err);
+enum bb_status bbs_net_conf_parse(const char *text, size_t len, const char *name, bbs_net_conf **out,
+                                  char *err);
 void bbs_net_conf_free(bbs_net_conf *c);
 
 /* bbs_net_conf_get: the first entry with this section path and key (any
@@ -69,6 +70,6 @@ typedef struct {
  * in particular num_global_channels, which CODES silently defaults to 10.
  * LP counts that do not add up to g*a*p terminals and g*a routers are
  * BB_EDATA too. */
-int bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *err);
+enum bb_status bbs_net_conf_dally_params(const bbs_net_conf *c, bbs_net_conf_dally *out, char *err);
 
 #endif

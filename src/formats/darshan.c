@@ -11,7 +11,7 @@
 
 #include "bb_num.h"
 #include "darshan.h"
-#include "exitcodes.h"
+#include "bb_error.h"
 #include "grow.h"
 #include "units.h"
 
@@ -70,7 +70,7 @@ bb_darshan_hdr_init(bb_darshan_hdr *h)
     h->start = h->end = -1;
 }
 
-int
+enum bb_status
 bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long lineno,
                     char *err, size_t errlen)
 {
@@ -83,7 +83,7 @@ bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long 
         if (h->run_line) {
             snprintf(err, errlen, "%s:%ld: field 'run time': given twice (first at line %ld)",
                      path, lineno, h->run_line);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         h->run_line = lineno;
         if (nrc != BB_NUM_OK || !(v > 0)) {
@@ -91,7 +91,7 @@ bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long 
             snprintf(err, errlen, "%s:%ld: field 'run time': '%s' %s", path, lineno,
                      bb_trim(val), nrc != BB_NUM_OK ? bb_num_why(nrc)
                      : "is not positive (the job's wall time in seconds)");
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         h->run_time_s = v;
     } else if (sscanf(line, "# nprocs: %ld", &h->nprocs) == 1)
@@ -109,7 +109,7 @@ bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long 
     return 0;
 }
 
-int
+enum bb_status
 bb_darshan_hdr_finish(bb_darshan_hdr *h, const char *path, char *err, size_t errlen)
 {
     if (h->start_line)
@@ -120,11 +120,11 @@ bb_darshan_hdr_finish(bb_darshan_hdr *h, const char *path, char *err, size_t err
     if (h->run_time_s < 0 && h->start_line && h->end < h->start) {
         snprintf(err, errlen, "%s:%ld: no '# run time:' line, and end_time %ld is before "
                  "start_time %ld", path, h->start_line, h->end, h->start);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (!(h->run_time_s > 0)) {
         snprintf(err, errlen, "%s: no '# run time:' header (is this darshan-parser output?)", path);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     return 0;
 }
@@ -182,7 +182,7 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
         if (!(v > 0)) {
             snprintf(err, errlen, "%s:%ld: HEATMAP_F_BIN_WIDTH_SECONDS: '%s' is not a positive "
                      "width in seconds", path, lineno, f[4]);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         snprintf(hs->rec, sizeof hs->rec, "%s", f[2]);
         hs->rec_rank = rank;
@@ -201,17 +201,17 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
     if (errno || *endp || endp == ctr || bin < 0 || bin >= BB_DX_MAX_BINS) {
         snprintf(err, errlen, "%s:%ld: counter %s: '%s' is not a bin number (0 to %ld)", path,
                  lineno, f[3], ctr, BB_DX_MAX_BINS - 1);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (v < 0) {
         snprintf(err, errlen, "%s:%ld: counter %s: %s bytes is negative", path, lineno, f[3], f[4]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (hs->rec_w == 0 || strcmp(hs->rec, f[2]) != 0 || hs->rec_rank != rank) {
         snprintf(err, errlen, "%s:%ld: %s of record %s rank %ld comes before its "
                  "HEATMAP_F_BIN_WIDTH_SECONDS (darshan-parser prints the width first)",
                  path, lineno, f[3], f[2], rank);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (m < 0)
         return 0;
@@ -222,7 +222,7 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
     if (k == HEAT_WIDTHS) {
         snprintf(err, errlen, "%s:%ld: more than %d heatmap bin widths in module %s", path,
                  lineno, HEAT_WIDTHS, name);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     a = &hs->acc[m][k];
     a->w = hs->rec_w;
@@ -231,7 +231,7 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
 
         if (bbs_grow((void **)&a->b, sizeof *a->b, &a->cap, (size_t)bin + 1)) {
             snprintf(err, errlen, "%s: out of memory", path);
-            return BB_EXIT_SOFTWARE;
+            return BB_ENOMEM;
         }
         memset(a->b + old, 0, (a->cap - old) * sizeof *a->b);
         a->n = (size_t)bin + 1;
@@ -240,7 +240,7 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
     if (!isfinite(a->b[bin])) {
         snprintf(err, errlen, "%s:%ld: heatmap bin %ld of %s sums past the largest double",
                  path, lineno, bin, name);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     return 0;
 }
@@ -275,7 +275,7 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
             if (fabs(r - nearbyint(r)) > 1e-6 * r) {
                 snprintf(err, errlen, "%s: heatmap bin widths %g s and %g s do not nest (one "
                          "is not a whole multiple of the other)", path, a->w, W);
-                return BB_EXIT_DATAERR;
+                return BB_EDATA;
             }
             last = (size_t)((double)(a->n - 1) / nearbyint(r)) + 1;
             if (last > n)
@@ -284,7 +284,7 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
     j->heat = calloc(n, sizeof *j->heat);
     if (j->heat == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
-        return BB_EXIT_SOFTWARE;
+        return BB_ENOMEM;
     }
     for (int i = 0; i < 2; i++)
         for (k = 0; k < HEAT_WIDTHS; k++) {
@@ -297,7 +297,7 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
     for (size_t b = 0; b < n; b++)
         if (!isfinite(j->heat[b])) {
             snprintf(err, errlen, "%s: heatmap bin %zu sums past the largest double", path, b);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
     j->heat_bins = n;
     j->heat_width_s = W;
@@ -336,7 +336,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
              * file cut short (a copy interrupted, a full disk). */
             snprintf(err, errlen, "%s:%ld: truncated: the last line has no end (is the file "
                      "complete?)", path, lineno);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -359,7 +359,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             snprintf(err, errlen, "%s:%ld: truncated record: %d tab-separated fields, "
                      "expected at least 5 (module, rank, record id, counter, value)",
                      path, lineno, nf);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         heat = strcmp(f[0], "HEATMAP") == 0;
@@ -381,7 +381,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
                      "file, else 0 to %ld)", path, lineno, f[1],
                      (j->hdr.nprocs > 0 && j->hdr.nprocs < BB_DX_MAX_RANKS ? j->hdr.nprocs
                                                                             : BB_DX_MAX_RANKS) - 1);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         errno = 0;
@@ -389,7 +389,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         if (errno || *endp || !isfinite(v)) {
             snprintf(err, errlen, "%s:%ld: field 'value' of %s: '%s' is not a number",
                      path, lineno, f[3], f[4]);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         if (heat) {
@@ -413,7 +413,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         }
         if (v < 0) {
             snprintf(err, errlen, "%s:%ld: counter %s: %s is negative", path, lineno, f[3], f[4]);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         if (strcmp(ctr, "BYTES_READ") == 0)
@@ -427,7 +427,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             j->cumul_time_s[m] += v;
             if (rank >= 0 && rank_add(&rt[m], rank, v) < 0) {
                 snprintf(err, errlen, "%s: out of memory", path);
-                rc = BB_EXIT_SOFTWARE;
+                rc = BB_ENOMEM;
                 goto out;
             }
         }
@@ -439,20 +439,20 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
             snprintf(err, errlen, "%s:%ld: counter %s: the %s totals pass the largest double "
                      "(%g) with this value: not a log of a real job", path, lineno, f[3],
                      mod_names[m], DBL_MAX);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
     }
     if (fp != NULL && ferror(fp)) {
         snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        rc = BB_EXIT_NOINPUT;
+        rc = BB_ENOINPUT;
         goto out;
     }
     if ((rc = bb_darshan_hdr_finish(&j->hdr, path, err, errlen)) != 0)
         goto out;
     if (j->records == 0 && j->heat_records == 0) {
         snprintf(err, errlen, "%s: no POSIX, MPI-IO, STDIO or HEATMAP records", path);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto out;
     }
     if ((rc = heat_finish(&hs, j, path, err, errlen)) != 0)
@@ -466,7 +466,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
 
         if (all == NULL) {
             snprintf(err, errlen, "%s: out of memory", path);
-            rc = BB_EXIT_SOFTWARE;
+            rc = BB_ENOMEM;
             goto out;
         }
         if (rt[mods[0]].n)
@@ -489,7 +489,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
     if (!isfinite(j->bytes) || !isfinite(j->io_time_s)) {
         snprintf(err, errlen, "%s: the byte or time counters sum past the largest double (%g): "
                  "not a log of a real job", path, DBL_MAX);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto out;
     }
     j->p = j->io_time_s / j->hdr.run_time_s;
@@ -499,7 +499,7 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
     if (!isfinite(j->bw_Bps)) {
         snprintf(err, errlen, "%s: %g bytes in %g s of I/O time is a bandwidth past the largest "
                  "double: not a log of a real job", path, j->bytes, j->io_time_s);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto out;
     }
 out:
@@ -520,7 +520,7 @@ bb_darshan_job_free(bb_darshan_job *j)
     j->heat_bins = 0;
 }
 
-int
+enum bb_status
 bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
                  char *err, size_t errlen)
 {
@@ -530,7 +530,7 @@ bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_jo
     if (len > 0 && fp == NULL) {
         memset(j, 0, sizeof *j);
         snprintf(err, errlen, "%s: %s", source, strerror(errno));
-        return BB_EXIT_SOFTWARE;
+        return BB_ENOMEM;
     }
     rc = darshan_parse_fp(fp, source, j, err, errlen);
     if (fp != NULL)

@@ -30,6 +30,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 enum { BB_DX_POSIX, BB_DX_MPIIO, BB_DX_STDIO, BB_DX_NMOD };
 
 /* The largest rank count read (2^24, 16.7 million; the largest machines
@@ -55,14 +57,15 @@ typedef struct {
 void bb_darshan_hdr_init(bb_darshan_hdr *h);
 /* bb_darshan_hdr_line: read one comment line (starting with '#', no
  * newline) into h if it is a header line; other comments are ignored.
- * Returns 0 or BB_EXIT_DATAERR (a run time given twice, not a positive
- * number: "PATH:LINENO: ..."). */
-int bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long lineno,
-                        char *err, size_t errlen);
+ * Returns BB_OK or BB_EDATA (a run time given twice, not a positive
+ * number: "PATH:LINENO: ..." in err, errlen bytes). */
+enum bb_status bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path,
+                                   long lineno, char *err, size_t errlen);
 /* bb_darshan_hdr_finish: after the last line: the run time from the start
- * and end times when "# run time:" was absent; BB_EXIT_DATAERR when there
- * is no run time at all or end is before start. */
-int bb_darshan_hdr_finish(bb_darshan_hdr *h, const char *path, char *err, size_t errlen);
+ * and end times when "# run time:" was absent; BB_EDATA when there is no
+ * run time at all or end is before start. */
+enum bb_status bb_darshan_hdr_finish(bb_darshan_hdr *h, const char *path, char *err,
+                                     size_t errlen);
 
 typedef struct {
     char source[512];
@@ -88,14 +91,14 @@ typedef struct {
 } bb_darshan_job;
 
 /* bb_darshan_parse: parse len bytes of text (need not be NUL-terminated)
- * named source in messages and compute the estimate.  Returns 0,
- * BB_EXIT_DATAERR (no run time, a counter value that is not a number,
+ * named source in messages and compute the estimate.  Returns BB_OK,
+ * BB_EDATA (no run time, a counter value that is not a number,
  * counters summing past the largest double, a heatmap bin before its
  * width or of widths that do not nest, neither counter nor heatmap
- * records: "FILE:LINE: ..."), or BB_EXIT_SOFTWARE (out of memory, or no
+ * records: "FILE:LINE: ..."), or BB_ENOMEM (out of memory, or no
  * stream could be made of the text).  j is filled (free it with
  * bb_darshan_job_free) even on failure. */
-int bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
+enum bb_status bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
                      char *err, size_t errlen);
 
 /* bb_darshan_job_free: release the heatmap; j may be NULL. */

@@ -63,7 +63,7 @@ parse_number(const char *s, const char *end, double *v, const char **next)
     return 0;
 }
 
-int
+enum bb_status
 bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, char *err)
 {
     const char *s, *nl;

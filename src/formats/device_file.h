@@ -4,6 +4,7 @@
 #ifndef BBSIZE_SRC_FORMATS_DEVICE_FILE_H
 #define BBSIZE_SRC_FORMATS_DEVICE_FILE_H
 
+#include "bb_error.h"
 #include "storage/device.h"
 
 /* bbs_dev_params_parse: read a bbsize-device(5) text (key = value lines,
@@ -12,7 +13,7 @@
  * bbs_dev_params_check.  O(length x fields).  Errors: BB_EDATA (syntax,
  * unknown key, bad or missing value), BB_EINVAL (a value out of its
  * domain). */
-int bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source,
-                         char *err);
+enum bb_status bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source,
+                                    char *err);
 
 #endif

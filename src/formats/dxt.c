@@ -11,7 +11,7 @@
 
 #include "bb_num.h"
 #include "dxt.h"
-#include "exitcodes.h"
+#include "bb_error.h"
 #include "grow.h"
 
 enum { MOD_POSIX, MOD_MPIIO };
@@ -79,7 +79,7 @@ block_close(block *b, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s:%ld: this block announces %ld transfers (write_count + "
                  "read_count) but %ld rows follow it (is the file complete?)", path, b->line,
                  b->expect, b->rows);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     b->open = 0;
     return 0;
@@ -112,12 +112,12 @@ block_line(bb_dxt_log *log, block *b, const char *line, long lineno, char *err, 
             || (log->hdr.nprocs > 0 && r >= log->hdr.nprocs)) {
             snprintf(err, errlen, "%s:%ld: field 'rank': not a rank (0 to %ld)", log->source,
                      lineno, (log->hdr.nprocs > 0 ? log->hdr.nprocs : BB_DX_MAX_RANKS) - 1);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         if (!b->open) {
             snprintf(err, errlen, "%s:%ld: a rank line outside a file block (no '# DXT, "
                      "file_id:' line before it)", log->source, lineno);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         b->rank = r;
     }
@@ -128,7 +128,7 @@ block_line(bb_dxt_log *log, block *b, const char *line, long lineno, char *err, 
             snprintf(err, errlen, "%s:%ld: field 'write_count'/'read_count': %s", log->source,
                      lineno, b->open ? "not two counts >= 0 of a sum below 2^63"
                                      : "outside a file block");
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         b->expect = w + r;
     }
@@ -156,22 +156,22 @@ row(bb_dxt_log *log, block *b, iv_list *lists, char **tok, int nt, long lineno, 
     else {
         snprintf(err, errlen, "%s:%ld: field 'Module': '%.40s' is not X_POSIX or X_MPIIO "
                  "(is this darshan-dxt-parser output?)", path, lineno, tok[0]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (nt != 7 && nt != 8) {
         snprintf(err, errlen, "%s:%ld: %d fields, expected Module, Rank, Wt/Rd, Segment, "
                  "[Offset,] Length, Start(s), End(s)", path, lineno, nt);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (!b->open || b->rank < 0) {
         snprintf(err, errlen, "%s:%ld: a transfer row outside a file block (no '# DXT, "
                  "file_id:' and rank lines before it)", path, lineno);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (bb_strtol(tok[1], &rank, &e) != BB_NUM_OK || *e || rank != b->rank) {
         snprintf(err, errlen, "%s:%ld: field 'Rank': '%.40s' is not the block's rank %ld",
                  path, lineno, tok[1], b->rank);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (strcmp(tok[2], "write") == 0)
         write = 1;
@@ -180,34 +180,34 @@ row(bb_dxt_log *log, block *b, iv_list *lists, char **tok, int nt, long lineno, 
     else {
         snprintf(err, errlen, "%s:%ld: field 'Wt/Rd': '%.40s' is not write or read", path,
                  lineno, tok[2]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (bb_num_full(tok[4 + off], &len) != BB_NUM_OK || len < 0) {
         snprintf(err, errlen, "%s:%ld: field 'Length': '%.40s' is not a byte count >= 0",
                  path, lineno, tok[4 + off]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (bb_num_full(tok[5 + off], &start) != BB_NUM_OK || start < 0) {
         snprintf(err, errlen, "%s:%ld: field 'Start(s)': '%.40s' is not a time >= 0", path,
                  lineno, tok[5 + off]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (bb_num_full(tok[6 + off], &end) != BB_NUM_OK || end < start) {
         snprintf(err, errlen, "%s:%ld: field 'End(s)': '%.40s' is not a time at or after the "
                  "start %s", path, lineno, tok[6 + off], tok[5 + off]);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (b->expect >= 0 && b->rows >= b->expect) {
         snprintf(err, errlen, "%s:%ld: more rows than the block announces (%ld; its header is "
                  "at line %ld)", path, lineno, b->expect, b->line);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     b->rows++;
     log->rows[mod]++;
     l = &lists[mod];
     if (bbs_grow((void **)&l->p, sizeof *l->p, &l->cap, l->n + 1)) {
         snprintf(err, errlen, "%s: out of memory after %zu transfers", path, l->n);
-        return BB_EXIT_SOFTWARE;
+        return BB_ENOMEM;
     }
     v = &l->p[l->n++];
     v->start_s = start;
@@ -220,12 +220,12 @@ row(bb_dxt_log *log, block *b, iv_list *lists, char **tok, int nt, long lineno, 
     if (!isfinite(l->bytes_read + l->bytes_written)) {
         snprintf(err, errlen, "%s:%ld: field 'Length': the bytes sum past the largest double "
                  "(%g): not a trace of a real job", path, lineno, DBL_MAX);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     return 0;
 }
 
-int
+enum bb_status
 bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log, char *err,
              size_t errlen)
 {
@@ -251,13 +251,13 @@ bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log, 
         if (nl == NULL) {
             snprintf(err, errlen, "%s:%ld: truncated: the last line has no end (is the file "
                      "complete?)", source, lineno);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         l = (size_t)(nl - p);
         if (bbs_grow((void **)&line, 1, &cap, l + 1)) {
             snprintf(err, errlen, "%s: out of memory", source);
-            rc = BB_EXIT_SOFTWARE;
+            rc = BB_ENOMEM;
             goto out;
         }
         memcpy(line, p, l);
@@ -297,7 +297,7 @@ bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log, 
     if (log->blocks == 0) {
         snprintf(err, errlen, "%s: no '# DXT, file_id:' block (is this darshan-dxt-parser "
                  "output?)", source);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto out;
     }
     keep = log->rows[MOD_POSIX] == 0 && log->rows[MOD_MPIIO] > 0 ? MOD_MPIIO : MOD_POSIX;

@@ -32,6 +32,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 #include "darshan.h"
 #include "timeline.h"
 
@@ -51,11 +53,11 @@ typedef struct {
 } bb_dxt_log;
 
 /* bb_dxt_parse: parse len bytes of text (need not be NUL-terminated)
- * named source in messages.  Returns 0, BB_EXIT_DATAERR (a bad row or
- * header, "FILE:LINE: field '...': ..."), BB_EXIT_SOFTWARE (out of
- * memory).  Free log with bb_dxt_free whatever the result. */
-int bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log,
-                 char *err, size_t errlen);
+ * named source in messages.  Returns BB_OK, BB_EDATA (a bad row or
+ * header, "FILE:LINE: field '...': ..." in err, errlen bytes) or BB_ENOMEM
+ * (out of memory).  Free log with bb_dxt_free whatever the result. */
+enum bb_status bb_dxt_parse(const char *text, size_t len, const char *source,
+                            bb_dxt_log *log, char *err, size_t errlen);
 
 /* bb_dxt_looks_like: 1 when the text has a DXT or DXLT block header line
  * (what tells darshan-dxt-parser output from darshan-parser output). */

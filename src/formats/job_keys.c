@@ -48,7 +48,7 @@ static const char *const keys_of[BBS_MODEL_N] = {
     "iterations, compute, allreduce_bytes, read_bytes, batch_op"
 };
 
-int
+enum bb_status
 bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
 {
     int k = m->kind, ok = BB_EINVAL, n;
@@ -142,7 +142,7 @@ int_in(const char *s, long lo, long hi, long *v)
 
 /* MIN or MIN:MAX with parse (sizes or times). */
 static int
-range(const char *s, int (*parse)(const char *, double *), double *lo, double *hi)
+range(const char *s, enum bb_status (*parse)(const char *, double *), double *lo, double *hi)
 {
     char buf[128], *c;
 
@@ -171,7 +171,7 @@ word(const char *s, const char *a, const char *b, int *out)
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err)
 {
     const char *what = NULL;

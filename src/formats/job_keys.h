@@ -9,6 +9,7 @@
 #ifndef BBSIZE_SRC_FORMATS_JOB_KEYS_H
 #define BBSIZE_SRC_FORMATS_JOB_KEYS_H
 
+#include "bb_error.h"
 #include "workload/models.h"
 #include "workload/tracejob.h"
 
@@ -19,11 +20,11 @@
  * for dims and grid, "8:17:3" for orders).  BB_EINVAL "parameter 'k': 'v'
  * is not ..." or naming the key and listing the keys of the model when
  * unknown. */
-int bbs_model_set(bbs_model *m, const char *key, const char *value, char *err);
+enum bb_status bbs_model_set(bbs_model *m, const char *key, const char *value, char *err);
 
 /* bbs_tracejob_set: one key of a graph500, fileload or vef job (the list
  * is in workload/tracejob.h).  BB_EINVAL "key 'k': expected ..., got 'v'"
  * or "unknown key 'k' for graph500 (known: ...)". */
-int bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err);
+enum bb_status bbs_tracejob_set(bbs_tracejob *j, const char *key, const char *value, char *err);
 
 #endif

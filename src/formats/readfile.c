@@ -8,16 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exitcodes.h"
+#include "bb_error.h"
 #include "readfile.h"
 
-int
+enum bb_status
 bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, size_t errlen)
 {
     FILE *fp;
     char *buf = NULL;
     size_t n = 0, cap = 0;
-    int rc = 0;
+    int rc = BB_OK;
     size_t max = mode == BB_READ_TEXT ? BB_READ_MAX_BYTES : BB_READ_MAX_BINARY_BYTES;
 
     *out = NULL;
@@ -34,7 +34,7 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
         } else {
             snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
         }
-        return BB_EXIT_NOINPUT;
+        return BB_ENOINPUT;
     }
     for (;;) {
         size_t got;
@@ -47,7 +47,7 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
                 nc = max + 65536;
             if (nc <= cap || (nb = realloc(buf, nc + 1)) == NULL) {
                 snprintf(err, errlen, "%s: out of memory reading it", path);
-                rc = BB_EXIT_SOFTWARE;
+                rc = BB_ENOMEM;
                 goto out;
             }
             buf = nb;
@@ -60,7 +60,7 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
             /* what some spreadsheet programs write: name it, not "binary" */
             snprintf(err, errlen, "%s: UTF-16 text (a UTF-16 byte-order mark): save it as "
                      "UTF-8 or plain text", path);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         if (mode == BB_READ_TEXT && memchr(buf + n, '\0', got) != NULL) {
@@ -71,14 +71,14 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
                 line += buf[i] == '\n';
             snprintf(err, errlen, "%s:%ld: a NUL byte at offset %zu: binary data, not a text "
                      "file", path, line, at);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         n += got;
         if (n > max) {
             snprintf(err, errlen, "%s: larger than %zu bytes: not an input bbsize reads whole",
                      path, max);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto out;
         }
         if (got == 0)
@@ -86,12 +86,12 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
     }
     if (ferror(fp)) {
         snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        rc = BB_EXIT_NOINPUT;
+        rc = BB_ENOINPUT;
         goto out;
     }
     if (buf == NULL && (buf = malloc(1)) == NULL) {
         snprintf(err, errlen, "%s: out of memory reading it", path);
-        rc = BB_EXIT_SOFTWARE;
+        rc = BB_ENOMEM;
         goto out;
     }
     buf[n] = '\0';

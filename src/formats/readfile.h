@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 /* The largest input read whole: 1 GiB of text (traces and logs are
  * megabytes), 64 MiB of binary data (wiring files are kilobytes). */
 #define BB_READ_MAX_BYTES ((size_t)1 << 30)
@@ -21,12 +23,13 @@
 enum { BB_READ_BINARY = 0, BB_READ_TEXT = 1 };
 
 /* bb_read_file: path's bytes in *out (malloc'd, NUL-terminated, *len
- * bytes without the terminator).  Returns 0, or an exit status
- * (BB_EXIT_NOINPUT: cannot open or read, a directory, a dangling symbolic
- * link (named with its target); BB_EXIT_DATAERR: a NUL
- * byte in text, too large; BB_EXIT_SOFTWARE: out of memory) with a message
- * naming the file in err; *out is then NULL. */
-int bb_read_file(const char *path, int mode, char **out, size_t *len, char *err,
-                 size_t errlen);
+ * bytes without the terminator; the caller frees it).  Returns BB_OK, or a
+ * status of bb_error.h (BB_ENOINPUT: cannot open or read, a directory, a
+ * dangling symbolic link (named with its target); BB_EDATA: a NUL byte or a
+ * UTF-16 byte-order mark in text, too large; BB_ENOMEM: out of memory) with
+ * a message naming the file in err (errlen bytes); *out is then NULL.
+ * O(size of the file). */
+enum bb_status bb_read_file(const char *path, int mode, char **out, size_t *len,
+                            char *err, size_t errlen);
 
 #endif

@@ -128,7 +128,7 @@ handler(void *user, const char *section, const char *name, const char *value)
     return c->rc == BB_OK;
 }
 
-int
+enum bb_status
 bb_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
                   char *err)
 {

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "workload/scenario.h"
 
 /* BB_SCN_MAX_LINE: the longest line, in bytes without its newline, that
@@ -22,7 +23,7 @@
  * and keys, a key given twice in a section; BB_EINVAL for a value;
  * BB_ENOMEM.  On error *s is freed; on success free it with
  * bbs_scenario_free.  Not thread-safe: libinih's options are globals. */
-int bb_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
-                      char *err);
+enum bb_status bb_scenario_parse(const char *text, size_t len, const char *source, bbs_scenario *s,
+                                 char *err);
 
 #endif

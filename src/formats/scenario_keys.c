@@ -292,7 +292,7 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
 #undef BAD
 }
 
-int
+enum bb_status
 bbs_scenario_section(bbs_scenario *s, const char *name_in, int lineno, const char *where,
                      char *err)
 {
@@ -350,7 +350,7 @@ seen_line(const bbs_scenario *s, int sec, int job, const char *key)
     return 0;
 }
 
-int
+enum bb_status
 bbs_scenario_set(bbs_scenario *s, const char *key, const char *val, int lineno,
                  const char *where, char *err)
 {
@@ -381,7 +381,7 @@ bbs_scenario_set(bbs_scenario *s, const char *key, const char *val, int lineno,
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_scenario_finish(bbs_scenario *s, char *err)
 {
     const char *source = s->source;

@@ -42,7 +42,7 @@ prefix(int rc, const char *name, long lineno, char *err)
     return bb_seterr(err, rc, "%s: %s", name, sub);
 }
 
-int
+enum bb_status
 bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_t len,
                    double unit_bytes, int tail, char *err)
 {

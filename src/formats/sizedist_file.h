@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "workload/vefdist.h"
 
 /* bbs_sizedist_parse: read a HOMA-format table from text (len bytes; need
@@ -15,6 +16,6 @@
  * bbs_sizedist_tail.  Errors: BB_EDATA (bad number, sizes not increasing,
  * cdf decreasing or outside [0,1], cdf not ending at 1 without a tail, no
  * rows), BB_ENOMEM. */
-int bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_t len,
-                       double unit_bytes, int tail, char *err);
+enum bb_status bbs_sizedist_parse(bbs_sizedist **out, const char *name, const char *text, size_t len,
+                                  double unit_bytes, int tail, char *err);
 #endif

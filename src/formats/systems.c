@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bb_num.h"
-#include "exitcodes.h"
+#include "bb_error.h"
 #include "readfile.h"
 #include "systems.h"
 #include "units.h"
@@ -44,11 +44,11 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
     snprintf(s->kind, sizeof s->kind, "shared");
 #define BAD(...) do { int o_ = snprintf(err, errlen, "%s:%d: ", path, lineno); \
         if (o_ >= 0 && (size_t)o_ < errlen) snprintf(err + o_, errlen - (size_t)o_, __VA_ARGS__); \
-        rc = BB_EXIT_DATAERR; goto out; } while (0)
+        rc = BB_EDATA; goto out; } while (0)
     while (fgets(line, sizeof line, fp)) {
         char *hash, *eq, *key, *val;
         bb_qty *q = NULL;
-        int (*parser)(const char *, bb_qty *, char *, size_t) = NULL;
+        enum bb_status (*parser)(const char *, bb_qty *, char *, size_t) = NULL;
 
         lineno++;
         if (lineno == 1 && bb_skip_bom(line) != line)    /* a UTF-8 BOM reads as absent */
@@ -110,7 +110,7 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
                 "compute-nodes, bb-nodes, time-unit or resolution)", key);
         }
         if (q != NULL) {
-            if (parser(val, q, msg, sizeof msg) < 0)
+            if (parser(val, q, msg, sizeof msg) != BB_OK)
                 BAD("key '%s': %s", key, msg);
             if (q->plain && parser != bb_parse_duration)
                 BAD("key '%s': '%s' needs a unit (e.g. TB, GB/s)", key, val);
@@ -120,19 +120,19 @@ system_parse_fp(FILE *fp, const char *path, const char *name, bb_system *s, char
     }
     if (ferror(fp)) {
         snprintf(err, errlen, "%s: read error", path);
-        rc = BB_EXIT_NOINPUT;
+        rc = BB_ENOINPUT;
         goto out;
     }
     if (!s->pfs_bw.set) {
         snprintf(err, errlen, "%s: no 'pfs-bw = RATE' line (the PFS bandwidth is required)", path);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
     }
 #undef BAD
 out:
     return rc;
 }
 
-int
+enum bb_status
 bb_system_read(const char *path, const char *name, bb_system *s, char *err, size_t errlen)
 {
     char *text;
@@ -148,7 +148,7 @@ bb_system_read(const char *path, const char *name, bb_system *s, char *err, size
     return rc;
 }
 
-int
+enum bb_status
 bb_system_parse(const char *text, size_t len, const char *source, const char *name,
                 bb_system *s, char *err, size_t errlen)
 {
@@ -158,7 +158,7 @@ bb_system_parse(const char *text, size_t len, const char *source, const char *na
     if (fp == NULL) {
         memset(s, 0, sizeof *s);
         snprintf(err, errlen, "%s: %s", source, strerror(errno));
-        return BB_EXIT_SOFTWARE;
+        return BB_ENOMEM;
     }
     rc = system_parse_fp(fp, source, name, s, err, errlen);
     fclose(fp);
@@ -243,7 +243,7 @@ bb_system_names_free(char **names, size_t n)
     free(names);
 }
 
-int
+enum bb_status
 bb_system_find(const char *name, const char *const *dirs, size_t ndirs, bb_system *s,
                char *err, size_t errlen)
 {
@@ -273,11 +273,11 @@ bb_system_find(const char *name, const char *const *dirs, size_t ndirs, bb_syste
             bb_system_names_free(names, n);
             return bb_system_find(found, dirs, ndirs, s, err, errlen);
         }
-    off = (size_t)snprintf(err, errlen, "option '--system': unknown system '%s'; known: ", name);
+    off = (size_t)snprintf(err, errlen, "unknown system '%s'; known: ", name);
     for (size_t i = 0; i < n && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "", names[i]);
     if (n == 0 && off < errlen)
         snprintf(err + off, errlen - off, "none (no systems directory in the data directories; set BBSIZE_DATADIR)");
     bb_system_names_free(names, n);
-    return BB_EXIT_USAGE;
+    return BB_EUNKNOWN;
 }

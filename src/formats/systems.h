@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 #include "units.h"
 
 #define BB_SYSTEM_NAME_LEN 64
@@ -29,23 +31,24 @@ typedef struct {
     long resolution;                 /* 0 when absent */
 } bb_system;
 
-/* bb_system_read: parse one preset file.  Returns 0, BB_EXIT_NOINPUT
- * (cannot open) or BB_EXIT_DATAERR ("FILE:LINE: key 'k': ..." in err). */
-int bb_system_read(const char *path, const char *name, bb_system *s,
-                   char *err, size_t errlen);
+/* bb_system_read: parse one preset file.  Returns BB_OK, the statuses of
+ * bb_read_file (readfile.h: BB_ENOINPUT when it cannot be opened) or
+ * BB_EDATA ("FILE:LINE: key 'k': ..." in err, errlen bytes). */
+enum bb_status bb_system_read(const char *path, const char *name, bb_system *s,
+                              char *err, size_t errlen);
 
 /* bb_system_parse: the same reader on len bytes of text (need not be
  * NUL-terminated) named source in messages: what the tests and the fuzzer
- * link.  BB_EXIT_SOFTWARE when no stream could be made of the text. */
-int bb_system_parse(const char *text, size_t len, const char *source, const char *name,
-                    bb_system *s, char *err, size_t errlen);
+ * link.  BB_ENOMEM when no stream could be made of the text. */
+enum bb_status bb_system_parse(const char *text, size_t len, const char *source,
+                               const char *name, bb_system *s, char *err, size_t errlen);
 
 /* bb_system_find: look NAME up (case-insensitive) in DIR/systems for
- * each of the ndirs directories dirs, in order.  Returns 0, BB_EXIT_USAGE
- * for an unknown name (err lists the known ones) or the statuses of
- * bb_system_read. */
-int bb_system_find(const char *name, const char *const *dirs, size_t ndirs, bb_system *s,
-                   char *err, size_t errlen);
+ * each of the ndirs directories dirs, in order.  Returns BB_OK,
+ * BB_EUNKNOWN for an unknown name (err: "unknown system 'NAME'; known:
+ * ..." listing the known ones) or the statuses of bb_system_read. */
+enum bb_status bb_system_find(const char *name, const char *const *dirs, size_t ndirs,
+                              bb_system *s, char *err, size_t errlen);
 
 /* bb_system_names: the known names, sorted, without duplicates; *out is
  * a malloc'd array of malloc'd strings (free with bb_system_names_free).

@@ -160,7 +160,7 @@ phases_from_blocks(const bb_tl_iv *b, size_t nb, const bb_tl_opts *o, double *ga
         st->start_cv = NAN;
 }
 
-int
+enum bb_status
 bb_tl_period(const double *x, size_t n, double bin_s, double min_acf, double *period_s,
              double *acf, char *err)
 {
@@ -342,7 +342,7 @@ stats_init(bb_tl_stats *st, double horizon_s, size_t n)
     st->period_s = st->period_acf = NAN;
 }
 
-int
+enum bb_status
 bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o, bb_tl_stats *st,
               char *err)
 {
@@ -400,7 +400,7 @@ bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o, bb_tl_s
     return BB_OK;
 }
 
-int
+enum bb_status
 bb_tl_analyze_bins(const double *bytes, size_t nbins, double bin_s, double run_s,
                    const bb_tl_opts *o, bb_tl_stats *st, char *err)
 {

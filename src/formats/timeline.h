@@ -55,6 +55,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 /* One transfer: [start_s, end_s) in seconds from the job's start, and the
  * bytes it moved (0 allowed: a call that moved nothing still took time). */
 typedef struct {
@@ -116,8 +118,8 @@ typedef struct {
  * BB_EDATA for a transfer with a negative or non-finite time or bytes, or
  * ending before it starts, or bytes summing past the largest double (the
  * message gives its index); BB_ENOMEM. */
-int bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o,
-                  bb_tl_stats *st, char *err);
+enum bb_status bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o,
+                             bb_tl_stats *st, char *err);
 
 /* bb_tl_analyze_bins: the same from bytes[0..nbins) moved in consecutive
  * bins of bin_s seconds from the job's start (a Darshan heatmap summed
@@ -126,15 +128,15 @@ int bb_tl_analyze(bb_tl_iv *iv, size_t n, double run_s, const bb_tl_opts *o,
  * resolution used is bin_s whatever o says.  The period comes from the
  * bins themselves.  Same status codes (BB_EDATA: a negative or non-finite
  * bin); bytes is not modified. */
-int bb_tl_analyze_bins(const double *bytes, size_t nbins, double bin_s, double run_s,
-                       const bb_tl_opts *o, bb_tl_stats *st, char *err);
+enum bb_status bb_tl_analyze_bins(const double *bytes, size_t nbins, double bin_s, double run_s,
+                                  const bb_tl_opts *o, bb_tl_stats *st, char *err);
 
 /* bb_tl_period: the period of signal x[0..n) sampled every bin_s seconds,
  * as above (min_acf: the height that makes a peak the period): *period_s
  * and *acf (NAN when there is no peak: a constant signal, n < 8, no zero
  * crossing before lag n/2).  BB_ENOMEM only.  O(n log n) time, about 6n
  * doubles of work space. */
-int bb_tl_period(const double *x, size_t n, double bin_s, double min_acf, double *period_s,
-                 double *acf, char *err);
+enum bb_status bb_tl_period(const double *x, size_t n, double bin_s, double min_acf, double *period_s,
+                            double *acf, char *err);
 
 #endif

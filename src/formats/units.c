@@ -147,28 +147,28 @@ nonneg(double v, const char *s, char *err, size_t errlen)
 }
 
 /* The value times its unit must stay finite ("1e300 EB" overflows). */
-static int
+static enum bb_status
 finite_qty(const char *s, bb_qty *q, char *err, size_t errlen)
 {
     if (!isfinite(q->v)) {
         snprintf(err, errlen, "'%s' overflows (too large to represent in bytes or seconds)", s);
-        return -1;
+        return BB_EINVAL;
     }
-    return 0;
+    return BB_OK;
 }
 
-int
+enum bb_status
 bb_parse_number(const char *s, double *v, char *err, size_t errlen)
 {
     const char *u;
 
     if (split(s, v, &u, err, errlen) < 0)
-        return -1;
+        return BB_EINVAL;
     if (trimlen(u) != 0) {
         snprintf(err, errlen, "'%s' is not a number", s);
-        return -1;
+        return BB_EINVAL;
     }
-    return 0;
+    return BB_OK;
 }
 
 /* The common start of the quantity parsers: a non-negative number, then
@@ -192,7 +192,7 @@ parse_head(const char *s, bb_qty *q, double *v, const char **u, size_t *n,
 
 /* A size or a duration: a number and a unit of table t (nt units, named
  * kind and listed in list in messages). */
-static int
+static enum bb_status
 parse_scaled(const char *s, bb_qty *q, const unit_def *t, size_t nt, const char *kind,
              const char *list, char *err, size_t errlen)
 {
@@ -204,23 +204,23 @@ parse_scaled(const char *s, bb_qty *q, const unit_def *t, size_t nt, const char 
     int h = parse_head(s, q, &v, &u, &n, err, errlen);
 
     if (h != 0)
-        return h < 0 ? -1 : 0;
+        return h < 0 ? BB_EINVAL : BB_OK;
     if (!(d = lookup(t, nt, u, n))) {
         snprintf(err, errlen, "unknown %s unit '%.*s' (expected %s)", kind, (int)n, u, list);
-        return -1;
+        return BB_EINVAL;
     }
     q->v = scaled(s, v, d->factor, d->dec);
     return finite_qty(s, q, err, errlen);
 }
 
-int
+enum bb_status
 bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen)
 {
     return parse_scaled(s, q, size_units, NUNITS(size_units), "size", SIZE_UNITS_LIST, err,
                         errlen);
 }
 
-int
+enum bb_status
 bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
 {
     const char *u, *slash;
@@ -231,70 +231,83 @@ bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen)
     int h = parse_head(s, q, &v, &u, &n, err, errlen);
 
     if (h != 0)
-        return h < 0 ? -1 : 0;
+        return h < 0 ? BB_EINVAL : BB_OK;
     slash = memchr(u, '/', n);
     if (slash == NULL) {
         snprintf(err, errlen, "unknown rate unit '%.*s' (expected a size unit per "
                  "time, e.g. GB/s; size units " SIZE_UNITS_LIST ")", (int)n, u);
-        return -1;
+        return BB_EINVAL;
     }
     if (!(f = lookup_size(u, (size_t)(slash - u)))) {
         snprintf(err, errlen, "unknown size unit '%.*s' in rate '%s' (expected "
                  SIZE_UNITS_LIST ")", (int)(slash - u), u, s);
-        return -1;
+        return BB_EINVAL;
     }
     if (!(t = lookup_time(slash + 1, n - (size_t)(slash - u) - 1))) {
         snprintf(err, errlen, "unknown time unit '%.*s' in rate '%s' (expected "
                  TIME_UNITS_LIST ")", (int)(n - (size_t)(slash - u) - 1), slash + 1, s);
-        return -1;
+        return BB_EINVAL;
     }
     q->v = f->dec != NOTDEC && t->dec != NOTDEC ? scaled(s, v, 1, f->dec - t->dec)
                                                  : v * f->factor / t->factor;
     return finite_qty(s, q, err, errlen);
 }
 
-int
+enum bb_status
 bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen)
 {
     return parse_scaled(s, q, time_units, NUNITS(time_units), "time", TIME_UNITS_LIST, err,
                         errlen);
 }
 
-int
+enum bb_status
 bb_parse_long_in(const char *s, long lo, long hi, long *v)
 {
     long x;
 
     if (bb_num_full_long(s, &x) != BB_NUM_OK || x < lo || x > hi)
-        return -1;
+        return BB_EINVAL;
     *v = x;
-    return 0;
+    return BB_OK;
 }
 
 /* A value of a file format through one of the parsers above. */
-static int
-file_qty(int (*parse)(const char *, bb_qty *, char *, size_t), const char *s, double *v)
+static enum bb_status
+file_qty(enum bb_status (*parse)(const char *, bb_qty *, char *, size_t), const char *s,
+         double *v)
 {
     bb_qty q = { 0, 0, 0 };
     char err[160];
 
-    if (parse(s, &q, err, sizeof err) < 0)
-        return -1;
+    if (parse(s, &q, err, sizeof err) != BB_OK)
+        return BB_EINVAL;
     *v = q.v;
-    return 0;
+    return BB_OK;
 }
 
-int bb_unit_bytes(const char *s, double *v) { return file_qty(bb_parse_size, s, v); }
-int bb_unit_seconds(const char *s, double *v) { return file_qty(bb_parse_duration, s, v); }
+enum bb_status
+bb_unit_bytes(const char *s, double *v)
+{
+    return file_qty(bb_parse_size, s, v);
+}
+enum bb_status
+bb_unit_seconds(const char *s, double *v)
+{
+    return file_qty(bb_parse_duration, s, v);
+}
 
-int
+enum bb_status
 bb_unit_sim_seconds(const char *s, double *v)
 {
     int rc = bb_unit_seconds(s, v);
 
-    return rc != 0 || *v > BB_SIM_TIME_MAX ? -1 : 0;
+    return rc != BB_OK || *v > BB_SIM_TIME_MAX ? BB_EINVAL : BB_OK;
 }
-int bb_unit_Bps(const char *s, double *v) { return file_qty(bb_parse_rate, s, v); }
+enum bb_status
+bb_unit_Bps(const char *s, double *v)
+{
+    return file_qty(bb_parse_rate, s, v);
+}
 
 double
 bb_qty_rate_Bps(const bb_qty *q, double time_unit_s)

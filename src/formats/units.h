@@ -20,40 +20,42 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 typedef struct {
     double v;      /* bytes, bytes/s or seconds; the number itself if plain */
     int plain;     /* 1 when no unit was written */
     int set;       /* 1 when a value was given */
 } bb_qty;
 
-/* Each parser returns 0 and fills *q, or -1 with a message in err
- * (errlen bytes) such as "unknown unit 'Gb' (expected ...)".  Values must
- * be finite and >= 0. */
-int bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen);
-int bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen);
-int bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen);
-/* bb_parse_number: a plain finite number (any sign); 0 or -1. */
-int bb_parse_number(const char *s, double *v, char *err, size_t errlen);
+/* Each parser returns BB_OK and fills *q, or BB_EINVAL with a message in
+ * err (errlen bytes) such as "unknown unit 'Gb' (expected ...)".  Values
+ * must be finite and >= 0. */
+enum bb_status bb_parse_size(const char *s, bb_qty *q, char *err, size_t errlen);
+enum bb_status bb_parse_rate(const char *s, bb_qty *q, char *err, size_t errlen);
+enum bb_status bb_parse_duration(const char *s, bb_qty *q, char *err, size_t errlen);
+/* bb_parse_number: a plain finite number (any sign); BB_OK or BB_EINVAL. */
+enum bb_status bb_parse_number(const char *s, double *v, char *err, size_t errlen);
 
 /* bb_parse_long_in: a whole decimal number in [lo, hi] (white space
- * allowed around it); 0, or -1 without a message. */
-int bb_parse_long_in(const char *s, long lo, long hi, long *v);
+ * allowed around it); BB_OK, or BB_EINVAL without a message. */
+enum bb_status bb_parse_long_in(const char *s, long lo, long hi, long *v);
 
 /* The units of file formats: a size, a duration or a rate of the table
- * above, a plain number being bytes, seconds or bytes per second.  0 with
- * *v in bytes, seconds or bytes per second, or -1 (no message: the caller
- * names file, line and key; BB_SIZE_UNITS and friends list what is
- * accepted).  Negative values are refused. */
-int bb_unit_bytes(const char *s, double *v);
-int bb_unit_seconds(const char *s, double *v);
-int bb_unit_Bps(const char *s, double *v);
+ * above, a plain number being bytes, seconds or bytes per second.  BB_OK
+ * with *v in bytes, seconds or bytes per second, or BB_EINVAL (no message:
+ * the caller names file, line and key; BB_SIZE_UNITS and friends list what
+ * is accepted).  Negative values are refused. */
+enum bb_status bb_unit_bytes(const char *s, double *v);
+enum bb_status bb_unit_seconds(const char *s, double *v);
+enum bb_status bb_unit_Bps(const char *s, double *v);
 /* bb_unit_sim_seconds: a time of the simulated system (scenario and trace
  * keys): bb_unit_seconds, and at most BB_SIM_TIME_MAX, the clock time up
  * to which the event engine's double still resolves 0.25 us (beyond it a
  * transfer of many gigabytes takes no time at all). */
 #define BB_SIM_TIME_MAX 1e9
 #define BB_SIM_TIME_RANGE "[0, 1e9 s]"
-int bb_unit_sim_seconds(const char *s, double *v);
+enum bb_status bb_unit_sim_seconds(const char *s, double *v);
 #define BB_SIZE_UNITS "B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
 #define BB_TIME_UNITS "ns, us, ms, s, min, h, d"
 

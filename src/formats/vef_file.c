@@ -55,7 +55,7 @@ parse_header(pstate *s)
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_vef_parse(bbs_vef **out, const char *name, const char *text, size_t len, char *err)
 {
     pstate s;

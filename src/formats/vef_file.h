@@ -6,9 +6,10 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "workload/vef.h"
 
 /* bbs_vef_parse: parse text (len bytes) of file name.  *out is NULL on
  * error.  Errors: BB_EDATA (message names file, line, token), BB_ENOMEM. */
-int bbs_vef_parse(bbs_vef **out, const char *name, const char *text, size_t len, char *err);
+enum bb_status bbs_vef_parse(bbs_vef **out, const char *name, const char *text, size_t len, char *err);
 #endif

@@ -63,7 +63,7 @@ decode(const unsigned char *buf, size_t len, int fields, const char *name, void 
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
                            const char *name, char *err)
 {
@@ -74,7 +74,7 @@ bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t l
     return rc;
 }
 
-int
+enum bb_status
 bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
                            const char *name, char *err)
 {
@@ -97,14 +97,14 @@ encode(const int *v, size_t nint, unsigned char **buf, size_t *len, char *err)
     return BB_OK;
 }
 
-int
+enum bb_status
 bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
                             char *err)
 {
     return encode(&w->intra[0][0], 3 * w->nintra, buf, len, err);
 }
 
-int
+enum bb_status
 bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
                             char *err)
 {

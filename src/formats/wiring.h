@@ -8,22 +8,23 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
 #include "network/topo.h"
 
 /* bbs_net_wiring_parse_intra / _inter: decode CODES' binary files from
  * memory (name is used in messages).  A size that is not a whole number of
  * records, or an empty file: BB_EDATA.  Range checks happen in
  * bbs_net_topo_build. */
-int bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                               const char *name, char *err);
-int bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
-                               const char *name, char *err);
+enum bb_status bbs_net_wiring_parse_intra(bbs_net_wiring *w, const unsigned char *buf, size_t len,
+                                          const char *name, char *err);
+enum bb_status bbs_net_wiring_parse_inter(bbs_net_wiring *w, const unsigned char *buf, size_t len,
+                                          const char *name, char *err);
 
 /* bbs_net_wiring_encode_intra / _inter: the binary files' bytes (malloc'd,
  * caller frees).  BB_ENOMEM. */
-int bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                                char *err);
-int bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
-                                char *err);
+enum bb_status bbs_net_wiring_encode_intra(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
+                                           char *err);
+enum bb_status bbs_net_wiring_encode_inter(const bbs_net_wiring *w, unsigned char **buf, size_t *len,
+                                           char *err);
 
 #endif

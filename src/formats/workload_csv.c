@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bb_num.h"
-#include "exitcodes.h"
+#include "bb_error.h"
 #include "readfile.h"
 #include "workload_csv.h"
 
@@ -130,7 +130,7 @@ directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen
     if (eq == NULL) {
         snprintf(err, errlen, "%s:%ld: directive '#@%s' has no '=' (expected "
                  "'#@ key = value')", w->source, lineno, text);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     *eq = '\0';
     key = bb_trim(text);
@@ -146,7 +146,7 @@ directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen
         if (seen != NULL && *seen != 0) {
             snprintf(err, errlen, "%s:%ld: directive '%s' given twice (first at line %ld); "
                      "a key appears once", w->source, lineno, key, *seen);
-            return BB_EXIT_DATAERR;
+            return BB_EDATA;
         }
         if (seen != NULL)
             *seen = lineno;
@@ -180,16 +180,16 @@ directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen
     } else {
         snprintf(err, errlen, "%s:%ld: unknown directive '%s' (expected pfs-bw, "
                  "bb-bw, time-unit or resolution)", w->source, lineno, key);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     if (rc != 0) {
         snprintf(err, errlen, "%s:%ld: directive '%s': %s", w->source, lineno, key, msg);
-        return BB_EXIT_DATAERR;
+        return BB_EDATA;
     }
     return 0;
 }
 
-int
+enum bb_status
 bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                   char *err, size_t errlen)
 {
@@ -206,7 +206,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
     buf = strdup(bb_skip_bom((char *)text));
     if (buf == NULL) {
         snprintf(err, errlen, "%s: out of memory", source);
-        return BB_EXIT_SOFTWARE;
+        return BB_ENOMEM;
     }
     for (line = buf; line != NULL; line = next) {
         char *s;
@@ -230,7 +230,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
         if (nf < 0) {
             snprintf(err, errlen, "%s:%ld: malformed row (unterminated quote or more "
                      "than %d fields)", source, lineno, MAX_FIELDS);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto fail;
         }
         if (ncols == 0) {
@@ -249,7 +249,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 if (*slot >= 0) {
                     snprintf(err, errlen, "%s:%ld: column '%s' appears twice in the header",
                              source, lineno, f[i]);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
                 *slot = i;
@@ -267,7 +267,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 else
                     snprintf(err, errlen, "%s:%ld: the header has no column '%s' "
                              "(required: name, p, bw)", source, lineno, miss);
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             w->has_period = col_period >= 0;
@@ -278,7 +278,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
         if (nf != ncols) {
             snprintf(err, errlen, "%s:%ld: %d fields, but the header has %d",
                      source, lineno, nf, ncols);
-            rc = BB_EXIT_DATAERR;
+            rc = BB_EDATA;
             goto fail;
         }
         if (w->n == cap) {
@@ -302,7 +302,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 w->line = l;
             if (g == NULL) {
                 snprintf(err, errlen, "%s: out of memory at line %ld", source, lineno);
-                rc = BB_EXIT_SOFTWARE;
+                rc = BB_ENOMEM;
                 goto fail;
             }
             w->group = g;
@@ -318,7 +318,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             w->line[w->n] = lineno;
             if (*f[col_name] == '\0') {
                 snprintf(err, errlen, "%s:%ld: field 'name': empty", source, lineno);
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             snprintf(a->name, sizeof a->name, "%s", f[col_name]);
@@ -327,32 +327,32 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 if (*f[col_group] == '\0') {
                     snprintf(err, errlen, "%s:%ld: field 'group': empty (every application "
                              "of a file with a group column names its group)", source, lineno);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
                 if (strlen(f[col_group]) >= BBA_NAME_LEN) {
                     snprintf(err, errlen, "%s:%ld: field 'group': longer than %d characters",
                              source, lineno, BBA_NAME_LEN - 1);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
                 snprintf(w->group[w->n], BBA_NAME_LEN, "%s", f[col_group]);
             }
-            if (bb_parse_number(f[col_p], &p, msg, sizeof msg) < 0 || !isfinite(p)) {
+            if (bb_parse_number(f[col_p], &p, msg, sizeof msg) != BB_OK || !isfinite(p)) {
                 snprintf(err, errlen, "%s:%ld: field 'p': %s", source, lineno, msg);
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             if (!(p >= 0.0 && p <= 1.0)) {
                 snprintf(err, errlen, "%s:%ld: field 'p': %s is not in [0, 1]",
                          source, lineno, f[col_p]);
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             a->p = p;
-            if (bb_parse_rate(f[col_bw], &w->bw[w->n], msg, sizeof msg) < 0) {
+            if (bb_parse_rate(f[col_bw], &w->bw[w->n], msg, sizeof msg) != BB_OK) {
                 snprintf(err, errlen, "%s:%ld: field 'bw': %s", source, lineno, msg);
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             /* A plain number is data units per time unit; beside rows with
@@ -368,34 +368,34 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                          f[col_bw], w->bw[w->n].plain ? "has no unit" : "has a unit",
                          w->bw[w->n].plain ? unit_line : plain_line,
                          w->bw[w->n].plain ? "has one" : "has none (data units per time unit)");
-                rc = BB_EXIT_DATAERR;
+                rc = BB_EDATA;
                 goto fail;
             }
             if (col_period >= 0 && *f[col_period] != '\0') {
-                if (bb_parse_duration(f[col_period], &w->period[w->n], msg, sizeof msg) < 0) {
+                if (bb_parse_duration(f[col_period], &w->period[w->n], msg, sizeof msg) != BB_OK) {
                     snprintf(err, errlen, "%s:%ld: field 'period': %s", source, lineno, msg);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
                 if (!(w->period[w->n].v > 0)) {
                     snprintf(err, errlen, "%s:%ld: field 'period': '%s' is not positive "
                              "(leave the field empty for no period)", source, lineno,
                              f[col_period]);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
             }
             if (col_burst >= 0 && *f[col_burst] != '\0') {
-                if (bb_parse_duration(f[col_burst], &w->burst[w->n], msg, sizeof msg) < 0) {
+                if (bb_parse_duration(f[col_burst], &w->burst[w->n], msg, sizeof msg) != BB_OK) {
                     snprintf(err, errlen, "%s:%ld: field 'burst': %s", source, lineno, msg);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
                 if (!(w->burst[w->n].v > 0)) {
                     snprintf(err, errlen, "%s:%ld: field 'burst': '%s' is not positive "
                              "(the mean length of one I/O phase)", source, lineno,
                              f[col_burst]);
-                    rc = BB_EXIT_DATAERR;
+                    rc = BB_EDATA;
                     goto fail;
                 }
             }
@@ -404,12 +404,12 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
     }
     if (ncols == 0) {
         snprintf(err, errlen, "%s: empty workload (no header row name,p,bw)", source);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto fail;
     }
     if (w->n == 0) {
         snprintf(err, errlen, "%s: the workload has no application (only a header)", source);
-        rc = BB_EXIT_DATAERR;
+        rc = BB_EDATA;
         goto fail;
     }
     free(buf);
@@ -420,7 +420,7 @@ fail:
     return rc;
 }
 
-int
+enum bb_status
 bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen)
 {
     char *text;
@@ -436,7 +436,7 @@ bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen
     return rc;
 }
 
-int
+enum bb_status
 bb_workload_default(bb_workload_file *w, char *err, size_t errlen)
 {
     return bb_workload_parse(bb_default_workload_csv, "(built-in default workload)",

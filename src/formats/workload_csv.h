@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "bb_error.h"
+
 #include "bbanalytic.h"
 #include "units.h"
 
@@ -42,14 +44,17 @@ typedef struct {
     long pfs_bw_line, bb_bw_line, time_unit_line, resolution_line;
 } bb_workload_file;
 
-/* Status of the readers: 0 ok, BB_EXIT_DATAERR (bad content) or
- * BB_EXIT_NOINPUT (cannot open or read); err holds "FILE:LINE: field 'p':
- * ..." style messages. */
-int bb_workload_read(const char *path, bb_workload_file *w, char *err, size_t errlen);
-int bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
-                      char *err, size_t errlen);
+/* Status of the readers: BB_OK, BB_EDATA (bad content), BB_ENOMEM (out
+ * of memory) or, for bb_workload_read, the statuses of bb_read_file
+ * (readfile.h: BB_ENOINPUT when it cannot be opened or read); err (errlen
+ * bytes) holds "FILE:LINE: field 'p': ..." style messages.  w is freed on
+ * failure; on success the caller frees it with bb_workload_free. */
+enum bb_status bb_workload_read(const char *path, bb_workload_file *w, char *err,
+                                size_t errlen);
+enum bb_status bb_workload_parse(const char *text, const char *source,
+                                 bb_workload_file *w, char *err, size_t errlen);
 /* bb_workload_default: the built-in default workload (data/workloads/default.csv). */
-int bb_workload_default(bb_workload_file *w, char *err, size_t errlen);
+enum bb_status bb_workload_default(bb_workload_file *w, char *err, size_t errlen);
 
 /* bb_workload_resolve: turn plain bandwidths into bytes/s with the time
  * unit; sets apps[i].bw_Bps, period_s and burst_s (a plain burst is in

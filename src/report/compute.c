@@ -218,6 +218,8 @@ bb_report_validate(bb_report *r)
         sizes[k] = (double)k * step;
     bb_simopts_init(&r->val_opts);
     r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
+    if (r->val_rc != BB_OK && !r->val.analytic_failed)   /* a run refused or failed */
+        bb_die_lib(r->val_rc, r->val_msg);
     if (r->val_rc != BB_OK)
         bb_warn("--validate: %s", r->val_msg);
     free(sizes);

@@ -75,7 +75,8 @@ typedef struct {
     int thr_feasible;
     char thr_msg[BB_ERRLEN];    /* "" unless the threshold search failed */
     /* 6. the simulation beside the predictions (o.validate) */
-    int val_rc;                 /* BB_OK, or the analytic side's error */
+    int val_rc;                 /* BB_OK, or the analytic side's error (a
+                                   failed simulation exits) */
     char val_msg[BB_ERRLEN];
     bb_validation val;
     bb_simopts val_opts;
