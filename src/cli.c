@@ -158,9 +158,9 @@ bb_limits_set_events(const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) < 0)
-        bb_opt_die("max-events", "%s", msg);
+        bb_usage_error("max-events", "%s", msg);
     if (!(v >= 1) || v > 1.8e19)
-        bb_opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+        bb_usage_error("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
     bb_run_limits.max_events = floor(v);
     limits_apply();
 }
@@ -172,9 +172,9 @@ bb_limits_set_memory(const char *arg)
     char msg[256];
 
     if (bb_parse_size(arg, &q, msg, sizeof msg) < 0)
-        bb_opt_die("max-memory", "%s", msg);
+        bb_usage_error("max-memory", "%s", msg);
     if (!(q.v > 0))
-        bb_opt_die("max-memory", "'%s' is not positive", arg);
+        bb_usage_error("max-memory", "'%s' is not positive", arg);
     bb_run_limits.max_memory_bytes = q.v;
     limits_apply();
 }

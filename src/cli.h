@@ -16,6 +16,7 @@
 #include "exitcodes.h"
 #include "options.h"
 #include "outfile.h"
+#include "usage.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -228,9 +229,6 @@ char *bb_read_or_die(const char *path, size_t *len, int mode);
  * none exists (out of memory exits 70).  bb_path_exists: stat succeeds. */
 char *bb_path_beside(const char *from, const char *p, int by_base);
 int bb_path_exists(const char *p);
-
-/* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
-_Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */

@@ -148,7 +148,7 @@ bb_cmd_frontier(int argc, char **argv)
         if (a.bbw.n) {
             bbw[i] = bb_qty_rate_Bps(&a.bbw.v[i], ctx.pf.time_unit_s);
             if (!(bbw[i] > 0))
-                bb_opt_die("bb-bw", "'%s': a bandwidth must be positive", "0");
+                bb_usage_error("bb-bw", "'%s': a bandwidth must be positive", "0");
         } else if (i < BBA_DESIGN_NSHARES) {
             share[i] = BBA_DESIGN_SHARES[i];
             rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, share[i], &bbw[i], err);

@@ -53,7 +53,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "fluid") == 0)
             o->fluid = 1;
         else
-            bb_opt_die("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
+            bb_usage_error("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
         if (strcmp(arg, "fluid") != 0)
             o->fluid = 0;   /* the last --mode counts */
         break;
@@ -62,7 +62,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_NOISE:
         if (bb_parse_number(arg, &v, msg, sizeof msg) < 0 || !(v >= 0 && v < 1))
-            bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
+            bb_usage_error("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
     case OPT_DMIN:
@@ -223,13 +223,11 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
-            bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
+            bb_usage_error(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0)
+        bb_usage_error(opt, "%s", msg);
     return q.v / time_unit_s;
 }
 
@@ -239,10 +237,10 @@ units_whole(const char *opt, const char *arg, double tu_s, int positive)
     double v = duration_tu(opt, arg, tu_s);
 
     if (v > 1e12)
-        bb_opt_die(opt, "'%s' is more than 10^12 time units", arg);
+        bb_usage_error(opt, "'%s' is more than 10^12 time units", arg);
     v = ceil(v - 1e-9);
     if (positive && v < 1)
-        bb_opt_die(opt, "'%s' is not a positive number of time units", arg);
+        bb_usage_error(opt, "'%s' is not a positive number of time units", arg);
     return (long)v;
 }
 
@@ -278,7 +276,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
-                bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
+                bb_usage_error("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
             run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
             if (run->period_tu == NULL)

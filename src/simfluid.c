@@ -77,12 +77,10 @@ seconds_opt(const char *opt, const char *arg, int positive)
     bb_qty q;
     char msg[256];
 
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) < 0)
+        bb_usage_error(opt, "%s", msg);
     if (!isfinite(q.v) || (positive && !(q.v > 0)))
-        bb_opt_die(opt, "'%s' is not a positive duration", arg);
+        bb_usage_error(opt, "'%s' is not a positive duration", arg);
     return q.v;
 }
 
@@ -98,7 +96,7 @@ fluid_policy(const bb_ctx *ctx, const bb_policy_opts *o, double S, bbs_fluid_pla
     if (!o->lazy)
         return;
     if (!(o->eps > 0))
-        bb_opt_die("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
+        bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
                    "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
     f->threshold_bytes = o->threshold_is_size ? o->threshold_size.v : o->threshold_frac * S;
     if (f->threshold_bytes > S) {
