@@ -389,8 +389,8 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
                    ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, ctx->src_tu);
     }
     if (!pfs->set)
-        bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
-               "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
+        bb_usage_error(NULL, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
+                       "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
     ctx->pf.time_unit_s = tu->set ? tu->v : 1.0;
     ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
     ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;

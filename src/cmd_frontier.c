@@ -121,8 +121,8 @@ bb_cmd_frontier(int argc, char **argv)
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
     if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
-               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
+                       "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
     ctx.qn.target = a.tgt.target_idle;
     memset(&sp, 0, sizeof sp);
     sp.base = &ctx.qn;

@@ -206,12 +206,12 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
     int rc, threads = a->run.threads > 0 ? a->run.threads : bb_grid_threads();
 
     if (p->model != BBA_MODEL_BERNOULLI)
-        bb_die(BB_EXIT_USAGE, "option '--validate': the partitioned simulation is of the "
-               "Bernoulli model, and the %s model answers this workload; give --model "
-               "bernoulli", bba_model_kind_name(p->model));
+        bb_usage_error("validate", "the partitioned simulation is of the "
+                       "Bernoulli model, and the %s model answers this workload; give --model "
+                       "bernoulli", bba_model_kind_name(p->model));
     if (ctx->pf.bb_bw_Bps > 0)
-        bb_die(BB_EXIT_USAGE, "option '--validate': the partitioned simulation does not model "
-               "the burst buffer's bandwidth; give --bb-bw 0 or leave it out");
+        bb_usage_error("validate", "the partitioned simulation does not model "
+                       "the burst buffer's bandwidth; give --bb-bw 0 or leave it out");
     q.pf.resolution = p->resolution;
     q.model = BBA_MODEL_BERNOULLI;
     q.progress = NULL;
@@ -274,15 +274,15 @@ bb_cmd_partition(int argc, char **argv)
     a.steps = 100;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.file == NULL)
-        bb_die(BB_EXIT_USAGE, "a workload FILE with a group column is required (the built-in "
-               "workload has no groups)");
+        bb_usage_error(NULL, "a workload FILE with a group column is required (the built-in "
+                       "workload has no groups)");
     bb_ctx_read(&ctx, &a.common, a.file);
     if (!ctx.wl.has_group)
         bb_die(BB_EXIT_DATAERR, "%s: no group column: name each application's partition in "
                "a column 'group'", ctx.wl.source);
     if (ctx.plain && a.gran.set && a.gran.plain == 0)
-        bb_die(BB_EXIT_USAGE, "option '--granularity': the workload is in data units, not "
-               "bytes; give it without a unit");
+        bb_usage_error("granularity", "the workload is in data units, not "
+                       "bytes; give it without a unit");
     gi = calloc(ctx.wl.n, sizeof *gi);
     names = calloc(BBS_PART_MAX, sizeof *names);
     napps = calloc(BBS_PART_MAX, sizeof *napps);
@@ -292,8 +292,7 @@ bb_cmd_partition(int argc, char **argv)
     for (size_t i = 0; i < ctx.wl.n; i++)
         napps[gi[i]]++;
     if ((long)G > a.steps)
-        bb_die(BB_EXIT_USAGE, "option '--steps %ld': fewer steps than the %zu groups", a.steps,
-               G);
+        bb_usage_error("steps", "%ld is fewer steps than the %zu groups", a.steps, G);
     ctx.qn.target = a.tgt.target_idle;
     memset(&ctx.qn.drain, 0, sizeof ctx.qn.drain);
     ctx.qn.drain.eps = 1;

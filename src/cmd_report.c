@@ -206,8 +206,9 @@ bb_cmd_report(int argc, char **argv)
         bb_ctx_load(&ctx, &a.common, a.file, &st);
     }
     if (ctx.plain && (a.has_cost_tb || a.has_cost_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-tb', '--cost-gbs': the workload and platform are in "
-               "data units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+        bb_usage_error(NULL, "options '--cost-tb', '--cost-gbs': the workload and platform are "
+                       "in data units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) "
+                       "to price them");
     rc = bb_plot_session_begin(&plots, err, sizeof err);
     if (rc != 0)
         bb_die(rc, "%s", err);

@@ -185,8 +185,8 @@ bb_cmd_size(int argc, char **argv)
     bb_endopts_init(&a.end);
     argp_parse(&argp, argc, argv, 0, NULL, &a);
     if (a.pol.threshold_is_size)
-        bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
-               "(the size is what is searched)");
+        bb_usage_error("threshold", "give a fraction of the buffer size "
+                       "(the size is what is searched)");
     memset(&st, 0, sizeof st);
     st.target = a.tgt.target_idle;
     drain_of(&a.pol, &st.drain);

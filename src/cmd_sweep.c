@@ -169,7 +169,7 @@ bb_cmd_sweep(int argc, char **argv)
     nsc = a.scales.n * (a.pfs.n ? a.pfs.n : 1);
     npol_rows = (size_t)a.greedy + (a.lazy ? a.thresholds.n : 0);
     if (nsc * npol_rows > BB_GRID_MAX / a.sizes.n)
-        bb_die(BB_EXIT_USAGE, "the grid has more than %d points; narrow it", BB_GRID_MAX);
+        bb_usage_error(NULL, "the grid has more than %d points; narrow it", BB_GRID_MAX);
     npts = nsc * npol_rows * a.sizes.n;
     sc = calloc(nsc, sizeof *sc);
     pts = calloc(npts, sizeof *pts);

@@ -267,9 +267,9 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->noise = o->noise;
     b->seed = o->seed;
     if (o->mode != BBS_BB_PERIODIC && (o->d_min_arg || (o->given & 1u << (OPT_NOISE - OPT_MODE))))
-        bb_die(BB_EXIT_USAGE, "option '%s' applies to --mode periodic only, and the mode is "
-               "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
-               bb_sim_mode_name(o->mode));
+        bb_usage_error(NULL, "option '%s' applies to --mode periodic only, and the mode is "
+                       "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
+                       bb_sim_mode_name(o->mode));
     if (o->mode == BBS_BB_ONOFF)
         b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {
@@ -306,7 +306,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         run->cfg[k].S = S[k];
         bb_policy_resolve(ctx, &o->pol, S[k], &run->cfg[k].pol);
         if (bbs_bb_check(&run->cfg[k], err) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "%s", err);
+            bb_usage_error(NULL, "%s", err);
     }
     {
         /* Bounded before it starts (bbsize(1), BOUNDS). */

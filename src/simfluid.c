@@ -104,7 +104,7 @@ fluid_policy(const bb_ctx *ctx, const bb_policy_opts *o, double S, bbs_fluid_pla
 
         bb_ctx_fmt_size(ctx, a, sizeof a, f->threshold_bytes);
         bb_ctx_fmt_size(ctx, b, sizeof b, S);
-        bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
     }
 }
 
@@ -273,7 +273,7 @@ bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sour
     c->horizon_s = H;
     c->warmup_s = W;
     if (bbs_fluid_check(c, err) != BB_OK)
-        bb_die(BB_EXIT_USAGE, "%s", err);
+        bb_usage_error(NULL, "%s", err);
     *horizon_s = H;
     *warmup_s = W;
 }
@@ -293,8 +293,8 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     size_t nv = 0, R = (size_t)o->replications;
 
     if (f)
-        bb_die(BB_EXIT_USAGE, "%s does not apply to --mode fluid (no time unit, no quanta; "
-               "see bbsize-simulate(1))", f);
+        bb_usage_error(NULL, "%s does not apply to --mode fluid (no time unit, no quanta; "
+                       "see bbsize-simulate(1))", f);
     bb_ctx_read(&ctx, &a->common, a->file);
     bb_fluid_sources_make(&ctx, &src);
     bb_fluid_config_make(&ctx, o, &src, bb_size->v, &c, &H, &W);
