@@ -33,13 +33,21 @@ typedef struct {
     bb_outopts out;             /* the output options (options.h): the
                                    command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */
+    unsigned walks;             /* BB_PLAT_*: the command walks these values over its
+                                   own list, and pfs_bw or bb_bw holds the list's first
+                                   (bb_ctx_read calls it no override) */
 } bb_common;
 
-/* The argp child that parses bb_common's platform and solver options (pass
- * &common as the input of the child: the parent's parser must set
- * state->child_inputs[0] = common); the output options come from an output
- * child (options.h) whose input is &common.out. */
-extern const struct argp bb_common_argp;
+/* Platform options a command may walk over a list of its own instead. */
+enum { BB_PLAT_PFS_BW = 1, BB_PLAT_BB_BW = 2 };
+#define BB_PLAT_ALL 3
+
+/* The argp children that parse bb_common's platform and solver options,
+ * BB_COMMON_ARGP(walks) without the options in walks (their input is a
+ * bb_common); the output options come from an output child (options.h)
+ * whose input is &common.out.  Filled by bb_options_init. */
+extern struct argp bb_common_argps[BB_PLAT_ALL + 1];
+#define BB_COMMON_ARGP(walks) (&bb_common_argps[(walks)])
 void bb_common_init(bb_common *c);
 
 /* Everything an analytic command computes from: the workload and platform

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -25,13 +26,8 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    bb_tgtopts tgt;
-    bb_endopts end;
-    bb_prices prices;
-    bb_runopts run;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     bb_qty_list bbw;
-    const char *file;
 };
 
 static error_t
@@ -40,22 +36,11 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        state->child_inputs[3] = &a->tgt;
-        state->child_inputs[4] = &a->end;
-        state->child_inputs[5] = &a->prices;
-        break;
     case OPT_BB_LIST:
         bb_qty_list_free(&a->bbw);
         bb_grid_rates("bb-bw", arg, &a->bbw);
         if (a->bbw.n > 10000)
             argp_error(state, "--bb-bw: at most 10000 bandwidths (%zu given)", a->bbw.n);
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -63,23 +48,20 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
-    { &bb_endurance_argp, 0, NULL, 0 },
-    { &bb_prices_argp, 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "[FILE]",
+    .doc = "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
     "capacity whose idle fraction is at most the target (with --dwpd, whose drives last "
     "too), as `bbsize size --bb-bw` gives it; with prices, what each costs.\v"
     "Below the smallest bandwidth any capacity needs (printed) no capacity suffices.  "
     "Points run in parallel; the output is the same for any --threads.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
+    .walks = BB_PLAT_BB_BW,
 };
 
 typedef struct {
@@ -115,10 +97,7 @@ bb_cmd_frontier(int argc, char **argv)
     bb_meter meter;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_tgtopts_init(&a.tgt);
-    bb_endopts_init(&a.end);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
     if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
         bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "simcli.h"
 #include "commands.h"
 #include "grid.h"
@@ -32,14 +33,12 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     bb_qty_list sizes, pfs;
     bb_num_list thresholds, scales;
     int greedy, lazy, threshold_set;
     double eps;
     int threads;       /* --threads, else every core */
-    bb_runopts run;
-    const char *file;
 };
 
 static error_t
@@ -48,11 +47,6 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        break;
     case OPT_BB_SIZE:
         bb_qty_list_free(&a->sizes);
         bb_grid_sizes("bb-size", arg, &a->sizes);
@@ -99,9 +93,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_EPS:
         a->eps = bb_opt_eps(arg);
         break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
     case ARGP_KEY_END:
         if (a->sizes.n == 0)
             argp_error(state, "--bb-size SIZES is required (e.g. 0:4TB:100GB)");
@@ -119,20 +110,19 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 /* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "
+/* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "[FILE]",
+    .doc = "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "
     "scales, PFS bandwidths and policies, one row per point.\v"
     "Rows come in grid order: load scale, then PFS bandwidth, policy (greedy "
     "before lazy), threshold, and buffer size innermost.  Greedy rows ignore the "
     "thresholds.  Points run in parallel; the output is the same for any --threads.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .walks = BB_PLAT_PFS_BW,
 };
 
 int
@@ -148,10 +138,9 @@ bb_cmd_sweep(int argc, char **argv)
     json_t *rows = NULL;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
     a.eps = 0.01;
     a.threads = bb_grid_threads();
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_load(&ctx, &a.common, a.file, NULL);
     if (a.scales.n == 0) {
         a.scales.n = 1;

@@ -194,28 +194,6 @@ tgt_parse(int key, char *arg, struct argp_state *state)
 struct argp bb_targets_argps[BB_TGT_ALL + 1];
 static struct argp_option tgt_opts[BB_TGT_ALL + 1][NTGT + 2];
 
-/* ---- the tables ------------------------------------------------------------ */
-
-void
-bb_options_init(void)
-{
-    for (unsigned m = 0; m <= BB_OUT_ALL; m++) {
-        pick(&out_header, out_all, out_bits, NOUT, m, out_opts[m]);
-        bb_output_argps[m].options = out_opts[m];
-        bb_output_argps[m].parser = out_parse;
-    }
-    for (unsigned m = 0; m <= BB_RUN_ALL; m++) {
-        pick(&run_header, run_all, run_bits, NRUN, m, run_opts[m]);
-        bb_runs_argps[m].options = run_opts[m];
-        bb_runs_argps[m].parser = run_parse;
-    }
-    for (unsigned m = 0; m <= BB_TGT_ALL; m++) {
-        pick(&tgt_header, tgt_all, tgt_bits, NTGT, m, tgt_opts[m]);
-        bb_targets_argps[m].options = tgt_opts[m];
-        bb_targets_argps[m].parser = tgt_parse;
-    }
-}
-
 /* ---- options ------------------------------------------------------------ */
 
 enum {
@@ -334,7 +312,48 @@ common_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-const struct argp bb_common_argp = { common_options, common_parse, NULL, NULL, NULL, NULL, NULL };
+struct argp bb_common_argps[BB_PLAT_ALL + 1];
+static struct argp_option common_opts[BB_PLAT_ALL + 1][sizeof common_options
+                                                       / sizeof common_options[0]];
+
+/* common_fill: the platform and solver options without those in walks. */
+static void
+common_fill(unsigned walks)
+{
+    size_t k = 0;
+
+    for (const struct argp_option *o = common_options; o->name || o->doc; o++)
+        if (!((walks & BB_PLAT_PFS_BW) && o->key == OPT_PFS_BW)
+            && !((walks & BB_PLAT_BB_BW) && o->key == OPT_BB_BW))
+            common_opts[walks][k++] = *o;
+    memset(&common_opts[walks][k], 0, sizeof common_opts[walks][k]);
+    bb_common_argps[walks].options = common_opts[walks];
+    bb_common_argps[walks].parser = common_parse;
+}
+
+/* ---- the tables ------------------------------------------------------------ */
+
+void
+bb_options_init(void)
+{
+    for (unsigned m = 0; m <= BB_OUT_ALL; m++) {
+        pick(&out_header, out_all, out_bits, NOUT, m, out_opts[m]);
+        bb_output_argps[m].options = out_opts[m];
+        bb_output_argps[m].parser = out_parse;
+    }
+    for (unsigned m = 0; m <= BB_RUN_ALL; m++) {
+        pick(&run_header, run_all, run_bits, NRUN, m, run_opts[m]);
+        bb_runs_argps[m].options = run_opts[m];
+        bb_runs_argps[m].parser = run_parse;
+    }
+    for (unsigned m = 0; m <= BB_TGT_ALL; m++) {
+        pick(&tgt_header, tgt_all, tgt_bits, NTGT, m, tgt_opts[m]);
+        bb_targets_argps[m].options = tgt_opts[m];
+        bb_targets_argps[m].parser = tgt_parse;
+    }
+    for (unsigned m = 0; m <= BB_PLAT_ALL; m++)
+        common_fill(m);
+}
 
 void
 bb_common_init(bb_common *c)

@@ -111,12 +111,12 @@ bb_simopts_init(bb_simopts *o)
 }
 
 const struct argp_child bb_sim_children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_COMMON_ARGP(0), 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 }, { 0 }
 };
 
 const struct argp_child bb_sim_children_csv[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_COMMON_ARGP(0), 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { 0 }
 };
