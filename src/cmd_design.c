@@ -116,17 +116,8 @@ bb_cmd_design(int argc, char **argv)
     memset(&a, 0, sizeof a);
     bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
-    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
-                       "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
-    ctx.qn.target = a.tgt.target_idle;
-    memset(&sp, 0, sizeof sp);
-    sp.base = &ctx.qn;
-    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
+    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
     sp.rule = ctx.pf.bb_bw_Bps > 0 ? BBA_BW_FIXED : a.prices.has_gbs ? BBA_BW_PRICED : BBA_BW_HALF;
-    sp.has_endurance = a.end.set;
-    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
-    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
     d = calloc(a.pfs.n, sizeof *d);
     pfs = calloc(a.pfs.n, sizeof *pfs);
     if (d == NULL || pfs == NULL)

@@ -99,17 +99,8 @@ bb_cmd_frontier(int argc, char **argv)
     memset(&a, 0, sizeof a);
     bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
-    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
-                       "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
-    ctx.qn.target = a.tgt.target_idle;
-    memset(&sp, 0, sizeof sp);
-    sp.base = &ctx.qn;
+    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
     sp.rule = BBA_BW_FIXED;
-    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
-    sp.has_endurance = a.end.set;
-    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
-    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
     rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, 1.0, &least, err);
     if (rc == BB_EINFEASIBLE)
         bb_die(BB_EXIT_NO, "%s: no capacity suffices at any burst-buffer bandwidth: the expected "

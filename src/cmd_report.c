@@ -112,7 +112,6 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 /* -o FILE: the report (required; written atomically). */
-/* -o FILE: the report (required; written atomically). */
 static const bb_cmd_spec spec = {
     .options = options,
     .parser = parse,

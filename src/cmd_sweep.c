@@ -110,7 +110,6 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 /* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
-/* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
 static const bb_cmd_spec spec = {
     .options = options,
     .parser = parse,

@@ -80,3 +80,22 @@ bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, voi
         argp_parse(&argp, argc, argv, 0, NULL, &w);
     }
 }
+
+int
+bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp)
+{
+    const bb_prices *p = &a->prices;
+    const bb_endopts *e = &a->end;
+    int priced = p->has_tb || p->has_gbs || p->has_pfs_gbs;
+
+    if (ctx->plain && priced)
+        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
+                       "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    ctx->qn.target = a->tgt.target_idle;
+    memset(sp, 0, sizeof *sp);
+    sp->base = &ctx->qn;
+    sp->prices = (bba_prices){ p->tb, p->gbs, p->pfs_gbs };
+    sp->has_endurance = e->set;
+    sp->endurance = (bba_endurance){ e->dwpd, e->rated_years, e->lifetime_years, e->waf };
+    return priced;
+}

@@ -69,4 +69,12 @@ typedef struct {
  * Exits 64 on a usage error, 0 after --help. */
 void bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, void *own);
 
+/* bb_cmd_design_spec: what design and frontier ask analytic/design.h,
+ * from their options: sp zeroed, then its base the question of ctx (read
+ * by bb_ctx_read; its target set to --target-idle), the prices and the
+ * endurance; the bandwidth rule is the caller's.  Returns whether any
+ * price was given; exits 64 when one was and the workload and platform
+ * are in data units, which no price applies to. */
+int bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp);
+
 #endif
