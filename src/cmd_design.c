@@ -17,47 +17,12 @@
 #include "progress.h"
 #include "replicate.h"
 
-enum { OPT_PFS_LIST = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
-      "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or a list "
-      "(required)", 0 },
-    { 0 }
-};
-
 struct args {
     BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
-    bb_qty_list pfs;
+    bb_qty_list pfs;   /* the walk */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case OPT_PFS_LIST:
-        bb_qty_list_free(&a->pfs);
-        bb_grid_rates("pfs-bw", arg, &a->pfs);
-        /* the platform's is the first (bb_ctx_read needs one) */
-        a->common.pfs_bw = a->pfs.v[0];
-        break;
-    case ARGP_KEY_END:
-        if (a->pfs.n == 0)
-            argp_error(state, "--pfs-bw RATES is required (e.g. 0.8TB/s:3TB/s:0.1TB/s)");
-        if (a->pfs.n > 10000)
-            argp_error(state, "--pfs-bw: at most 10000 PFS bandwidths (%zu given)", a->pfs.n);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
 static const bb_cmd_spec spec = {
-    .options = options,
-    .parser = parse,
     .args_doc = "[FILE]",
     .doc = "The cheapest design over PFS bandwidths: at each, the smallest burst buffer "
     "(capacity and bandwidth; with --dwpd, endurance too) meeting the target, as "
@@ -72,6 +37,12 @@ static const bb_cmd_spec spec = {
     .targets = BB_TGT_IDLE,
     .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
     .walks = BB_PLAT_PFS_BW,
+    .walk_doc = "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or "
+    "a list (required)",
+    .walk_at = offsetof(struct args, pfs),
+    .walk_max = 10000,
+    .walk_required = 1,
+    .walk_example = "0.8TB/s:3TB/s:0.1TB/s",
 };
 
 typedef struct {

@@ -16,41 +16,12 @@
 #include "progress.h"
 #include "replicate.h"
 
-enum { OPT_BB_LIST = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "bb-bw", OPT_BB_LIST, "RATES", 0,
-      "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose throttling "
-      "takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and unlimited)", 0 },
-    { 0 }
-};
-
 struct args {
     BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
-    bb_qty_list bbw;
+    bb_qty_list bbw;   /* the walk */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case OPT_BB_LIST:
-        bb_qty_list_free(&a->bbw);
-        bb_grid_rates("bb-bw", arg, &a->bbw);
-        if (a->bbw.n > 10000)
-            argp_error(state, "--bb-bw: at most 10000 bandwidths (%zu given)", a->bbw.n);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
 static const bb_cmd_spec spec = {
-    .options = options,
-    .parser = parse,
     .args_doc = "[FILE]",
     .doc = "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
     "capacity whose idle fraction is at most the target (with --dwpd, whose drives last "
@@ -62,6 +33,11 @@ static const bb_cmd_spec spec = {
     .targets = BB_TGT_IDLE,
     .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
     .walks = BB_PLAT_BB_BW,
+    .walk_doc = "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose "
+    "throttling takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and "
+    "unlimited)",
+    .walk_at = offsetof(struct args, bbw),
+    .walk_max = 10000,
 };
 
 typedef struct {

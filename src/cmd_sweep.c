@@ -14,8 +14,7 @@
 #include "commands.h"
 #include "grid.h"
 
-enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_PFS_LIST, OPT_POLICY,
-       OPT_EPS };
+enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_POLICY, OPT_EPS };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZES", 0,
@@ -24,9 +23,6 @@ static const struct argp_option options[] = {
       "lazy thresholds as fractions of the size, a list or range in [0, 1] (implies lazy)", 0 },
     { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
       "scale every application bandwidth by each factor, e.g. 1,1.2,1.5 (default 1)", 0 },
-    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
-      "PFS bandwidth options: one rate, a list (1TB/s,1.45TB/s) or a range "
-      "(default: the platform's)", 0 },
     { "policy", OPT_POLICY, "LIST", 0, "greedy, lazy or greedy,lazy (default greedy; lazy with --threshold)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
     { 0 }
@@ -59,12 +55,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_LOAD_SCALE:
         bb_num_list_free(&a->scales);
         bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
-        break;
-    case OPT_PFS_LIST:
-        bb_qty_list_free(&a->pfs);
-        bb_grid_rates("pfs-bw", arg, &a->pfs);
-        /* The first option is the platform's (bb_ctx_load needs one). */
-        a->common.pfs_bw = a->pfs.v[0];
         break;
     case OPT_POLICY: {
         char *copy = strdup(arg), *tok, *save = NULL;
@@ -122,6 +112,9 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .runs = BB_RUN_THREADS,
     .walks = BB_PLAT_PFS_BW,
+    .walk_doc = "PFS bandwidth options: one rate, a list (1TB/s,1.45TB/s) or a range "
+    "(default: the platform's)",
+    .walk_at = offsetof(struct args, pfs),
 };
 
 int

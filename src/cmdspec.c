@@ -6,14 +6,45 @@
 
 #include "cmdspec.h"
 
-/* The command's own options, the seven shared groups and the end. */
-#define MAX_CHILDREN 9
+/* The command's own options, the walk, the seven shared groups and the end. */
+#define MAX_CHILDREN 10
 
 typedef struct {
     const bb_cmd_spec *spec;
     bb_cmd_args *a;
+    void *own;
     void *inputs[MAX_CHILDREN];
 } wiring;
+
+enum { OPT_WALK = 0x1f80 };
+
+/* The walk: --pfs-bw RATES or --bb-bw RATES (cmdspec.h). */
+static error_t
+walk_parse(int key, char *arg, struct argp_state *state)
+{
+    const wiring *w = state->input;
+    const bb_cmd_spec *spec = w->spec;
+    const char *name = spec->walks == BB_PLAT_PFS_BW ? "pfs-bw" : "bb-bw";
+    bb_qty_list *l = (bb_qty_list *)((char *)w->own + spec->walk_at);
+
+    switch (key) {
+    case OPT_WALK:
+        bb_qty_list_free(l);
+        bb_grid_rates(name, arg, l);
+        if (spec->walk_max && l->n > spec->walk_max)
+            bb_usage_error(name, "at most %zu values (%zu given)", spec->walk_max, l->n);
+        if (spec->walks == BB_PLAT_PFS_BW)   /* bb_ctx_read needs one */
+            w->a->common.pfs_bw = l->v[0];
+        break;
+    case ARGP_KEY_END:
+        if (spec->walk_required && l->n == 0)
+            argp_error(state, "--%s RATES is required (e.g. %s)", name, spec->walk_example);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
 
 static error_t
 parse(int key, char *arg, struct argp_state *state)
@@ -42,6 +73,12 @@ void
 bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, void *own)
 {
     struct argp own_argp = { spec->options, spec->parser, NULL, NULL, NULL, NULL, NULL };
+    struct argp_option walk_opt[2] = {
+        { spec->walks == BB_PLAT_PFS_BW ? "pfs-bw" : "bb-bw", OPT_WALK, "RATES", 0,
+          spec->walk_doc, 0 },
+        { 0 }
+    };
+    struct argp walk_argp = { walk_opt, walk_parse, NULL, NULL, NULL, NULL, NULL };
     struct argp_child children[MAX_CHILDREN];
     wiring w;
     size_t n = 0;
@@ -50,10 +87,13 @@ bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, voi
     memset(&w, 0, sizeof w);
     w.spec = spec;
     w.a = a;
+    w.own = own;
 #define CHILD(argp_, input_) \
     do { children[n].argp = (argp_); w.inputs[n++] = (input_); } while (0)
     if (spec->options != NULL || spec->parser != NULL)
         CHILD(&own_argp, own);
+    if (spec->walks)
+        CHILD(&walk_argp, &w);
     CHILD(BB_COMMON_ARGP(spec->walks), &a->common);
     if (spec->groups & BB_CMD_POLICY)
         CHILD(&bb_policy_argp, &a->pol);

@@ -7,14 +7,18 @@
  * platform and solver, the draining policy, output, runs, targets,
  * endurance, prices), parses, and stores the workload FILE.
  *
- * A command whose own options walk a platform value (design and sweep
+ * A command that walks a platform value over a list (design and sweep
  * --pfs-bw RATES, frontier --bb-bw RATES) names it in spec->walks: the
- * platform group then lacks that option, so --help lists it once, and
- * bb_ctx_read takes the walk's first value without calling it an
- * override (bb_common.walks).
+ * wiring gives the option RATES (FIRST:LAST:STEP or a list, bb_grid_rates)
+ * in place of the platform group's RATE, so --help lists it once, stores
+ * the list in the command's struct (spec->walk_at), and a PFS walk's
+ * first value stands for the platform's, which bb_ctx_read does not call
+ * an override (bb_common.walks).
  *
  * Errors: bad values and missing required options exit 64 with the
- * option's name (usage.h); nothing is allocated here.
+ * option's name (usage.h).  Ownership: the walk's list is allocated by
+ * bb_grid_rates and freed by the command (bb_qty_list_free); nothing
+ * else is allocated.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_CMDSPEC_H
 #define BBSIZE_SRC_CMDSPEC_H
@@ -22,6 +26,7 @@
 #include <argp.h>
 
 #include "cli.h"
+#include "grid.h"
 #include "options.h"
 
 /* Everything the shared groups parse into:
@@ -59,7 +64,13 @@ typedef struct {
     unsigned targets;       /* BB_TGT_*; 0: no targets group */
     unsigned required;      /* BB_TGT_SIZE: --bb-size SIZE is required */
     unsigned groups;        /* BB_CMD_* */
-    unsigned walks;         /* BB_PLAT_* (cli.h): platform options the own ones walk */
+    unsigned walks;         /* BB_PLAT_PFS_BW or BB_PLAT_BB_BW (cli.h): the walk, or 0 */
+    const char *walk_doc;   /* the walk option's help */
+    size_t walk_at;         /* offsetof the bb_qty_list in the own struct (freed by
+                               the command) */
+    size_t walk_max;        /* at most this many values; 0: the grid's bound */
+    int walk_required;      /* the walk must be given */
+    const char *walk_example;  /* for the message when it is not */
 } bb_cmd_spec;
 
 /* bb_cmd_parse: initialise a's shared options (bb_common_init and the
