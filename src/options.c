@@ -194,6 +194,32 @@ tgt_parse(int key, char *arg, struct argp_state *state)
 struct argp bb_targets_argps[BB_TGT_ALL + 1];
 static struct argp_option tgt_opts[BB_TGT_ALL + 1][NTGT + 2];
 
+static void common_fill(unsigned walks);
+
+/* ---- the tables ------------------------------------------------------------ */
+
+void
+bb_options_init(void)
+{
+    for (unsigned m = 0; m <= BB_OUT_ALL; m++) {
+        pick(&out_header, out_all, out_bits, NOUT, m, out_opts[m]);
+        bb_output_argps[m].options = out_opts[m];
+        bb_output_argps[m].parser = out_parse;
+    }
+    for (unsigned m = 0; m <= BB_RUN_ALL; m++) {
+        pick(&run_header, run_all, run_bits, NRUN, m, run_opts[m]);
+        bb_runs_argps[m].options = run_opts[m];
+        bb_runs_argps[m].parser = run_parse;
+    }
+    for (unsigned m = 0; m <= BB_TGT_ALL; m++) {
+        pick(&tgt_header, tgt_all, tgt_bits, NTGT, m, tgt_opts[m]);
+        bb_targets_argps[m].options = tgt_opts[m];
+        bb_targets_argps[m].parser = tgt_parse;
+    }
+    for (unsigned m = 0; m <= BB_PLAT_ALL; m++)
+        common_fill(m);   /* below */
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 enum {
@@ -250,7 +276,7 @@ common_parse(int key, char *arg, struct argp_state *state)
             bb_usage_error("bb-bw", "%s", msg);
         if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
             bb_usage_error("bb-bw", "must be positive (leave --bb-bw out for no "
-                      "burst-buffer bandwidth)");
+                           "burst-buffer bandwidth)");
         break;
     case OPT_TIME_UNIT:
         if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) < 0)
@@ -331,30 +357,6 @@ common_fill(unsigned walks)
     bb_common_argps[walks].parser = common_parse;
 }
 
-/* ---- the tables ------------------------------------------------------------ */
-
-void
-bb_options_init(void)
-{
-    for (unsigned m = 0; m <= BB_OUT_ALL; m++) {
-        pick(&out_header, out_all, out_bits, NOUT, m, out_opts[m]);
-        bb_output_argps[m].options = out_opts[m];
-        bb_output_argps[m].parser = out_parse;
-    }
-    for (unsigned m = 0; m <= BB_RUN_ALL; m++) {
-        pick(&run_header, run_all, run_bits, NRUN, m, run_opts[m]);
-        bb_runs_argps[m].options = run_opts[m];
-        bb_runs_argps[m].parser = run_parse;
-    }
-    for (unsigned m = 0; m <= BB_TGT_ALL; m++) {
-        pick(&tgt_header, tgt_all, tgt_bits, NTGT, m, tgt_opts[m]);
-        bb_targets_argps[m].options = tgt_opts[m];
-        bb_targets_argps[m].parser = tgt_parse;
-    }
-    for (unsigned m = 0; m <= BB_PLAT_ALL; m++)
-        common_fill(m);
-}
-
 void
 bb_common_init(bb_common *c)
 {
@@ -396,9 +398,9 @@ bb_opt_eps(const char *arg)
 
     if (v > 0 && v < BBA_EPS_MIN)
         bb_usage_error("empty-prob", "'%s' is below 1e-15: EPS moves the answer only to first "
-                   "order, so below 1e-15 it changes nothing a double can hold, while the "
-                   "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
-                   arg);
+                       "order, so below 1e-15 it changes nothing a double can hold, while the "
+                       "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
+                       arg);
     return v;
 }
 

@@ -124,7 +124,7 @@ price_parse(int key, char *arg, struct argp_state *state)
     case OPT_CURRENCY:
         if (strlen(arg) > 16 || strpbrk(arg, "\n\r\t<>&\"") != NULL)
             bb_usage_error("currency", "'%s' is not a short symbol (at most 16 characters, no "
-                       "control or markup characters)", arg);
+                           "control or markup characters)", arg);
         p->currency = arg;
         break;
     default:

@@ -97,7 +97,7 @@ fluid_policy(const bb_ctx *ctx, const bb_policy_opts *o, double S, bbs_fluid_pla
         return;
     if (!(o->eps > 0))
         bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
-                   "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
+                       "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
     f->threshold_bytes = o->threshold_is_size ? o->threshold_size.v : o->threshold_frac * S;
     if (f->threshold_bytes > S) {
         char a[64], b[64];
