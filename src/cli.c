@@ -112,9 +112,9 @@ bb_limits_set_events(const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
-        bb_opt_die("max-events", "%s", msg);
+        bb_usage_error("max-events", "%s", msg);
     if (!(v >= 1) || v > 1.8e19)
-        bb_opt_die("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
+        bb_usage_error("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
     bb_run_limits.max_events = floor(v);
     limits_apply();
 }
@@ -126,9 +126,9 @@ bb_limits_set_memory(const char *arg)
     char msg[256];
 
     if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK)
-        bb_opt_die("max-memory", "%s", msg);
+        bb_usage_error("max-memory", "%s", msg);
     if (!(q.v > 0))
-        bb_opt_die("max-memory", "'%s' is not positive", arg);
+        bb_usage_error("max-memory", "'%s' is not positive", arg);
     bb_run_limits.max_memory_bytes = q.v;
     limits_apply();
 }
@@ -241,16 +241,17 @@ fmt_qty(char *buf, size_t len, const char *what, const bb_qty *q)
 
 /* pick3: the first set value of a, b, c (in that order of precedence);
  * *src names where it came from.  When a lower source gives a different
- * value, stderr says which value was used and where both came from. */
+ * value, stderr says which value was used and where both came from,
+ * unless walked: a is the first of the values the command walks, which
+ * replace the others rather than override them. */
 static const bb_qty *
-pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
+pick3(const char *what, int walked, const bb_qty *a, const char *as,
       const bb_qty *b, const char *bs, const bb_qty *c, const char *cs, char src[640])
 {
     const bb_qty *q[3] = { a, b, c };
     const char *s[3] = { as, bs, cs };
     int k = -1;
 
-    (void)ctx;
     for (int i = 0; i < 3 && k < 0; i++)
         if (q[i] != NULL && q[i]->set)
             k = i;
@@ -260,7 +261,7 @@ pick3(const char *what, const bb_ctx *ctx, const bb_qty *a, const char *as,
         snprintf(src, 640, "the default");
         return &unset;   /* callers test ->set */
     }
-    for (int j = k + 1; j < 3; j++)
+    for (int j = k + 1; j < 3 && !(walked && k == 0); j++)
         if (q[j] != NULL && q[j]->set && (q[j]->v != q[k]->v || q[j]->plain != q[k]->plain)) {
             char v1[64], v2[64];
 
@@ -354,19 +355,19 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
         snprintf(wl_src[0], sizeof wl_src[0], "%s:%ld ('#@ pfs-bw')", ctx->wl.source, ctx->wl.pfs_bw_line);
         snprintf(wl_src[1], sizeof wl_src[1], "%s:%ld ('#@ bb-bw')", ctx->wl.source, ctx->wl.bb_bw_line);
         snprintf(wl_src[2], sizeof wl_src[2], "%s:%ld ('#@ time-unit')", ctx->wl.source, ctx->wl.time_unit_line);
-        pfs = pick3("PFS bandwidth", ctx, &opt->pfs_bw, "--pfs-bw",
+        pfs = pick3("PFS bandwidth", (opt->walks & BB_PLAT_PFS_BW) != 0, &opt->pfs_bw, "--pfs-bw",
                     ctx->has_system ? &ctx->sys.pfs_bw : no, ctx->sys.path,
                     &ctx->wl.pfs_bw, wl_src[0], ctx->src_pfs);
-        bb = pick3("burst-buffer bandwidth", ctx, &opt->bb_bw, "--bb-bw",
+        bb = pick3("burst-buffer bandwidth", (opt->walks & BB_PLAT_BB_BW) != 0, &opt->bb_bw, "--bb-bw",
                    ctx->has_system ? &ctx->sys.bb_bw : no, ctx->sys.path,
                    &ctx->wl.bb_bw, wl_src[1], ctx->src_bb);
-        tu = pick3("time unit", ctx, &opt->time_unit, "--time-unit",
+        tu = pick3("time unit", 0, &opt->time_unit, "--time-unit",
                    &ctx->wl.time_unit, wl_src[2],
                    ctx->has_system ? &ctx->sys.time_unit : no, ctx->sys.path, ctx->src_tu);
     }
     if (!pfs->set)
-        bb_die(BB_EXIT_USAGE, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
-               "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
+        bb_usage_error(NULL, "%s: no PFS bandwidth: give --pfs-bw RATE or a line "
+                       "'#@ pfs-bw = RATE' in the workload file", ctx->wl.source);
     ctx->pf.time_unit_s = tu->set ? tu->v : 1.0;
     ctx->pf.pfs_bw_Bps = bb_qty_rate_Bps(pfs, ctx->pf.time_unit_s);
     ctx->pf.bb_bw_Bps = bb->set ? bb_qty_rate_Bps(bb, ctx->pf.time_unit_s) : 0;

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "status.h"
+#include "usage.h"
 #include "systems.h"
 #include "units.h"
 #include "workload_csv.h"
@@ -33,13 +34,21 @@ typedef struct {
     bb_outopts out;             /* the output options (options.h): the
                                    command gives &common.out to its output child */
     const char *system;         /* --system NAME (platform preset), or NULL */
+    unsigned walks;             /* BB_PLAT_*: the command walks these values over its
+                                   own list, and pfs_bw or bb_bw holds the list's first
+                                   (bb_ctx_read calls it no override) */
 } bb_common;
 
-/* The argp child that parses bb_common's platform and solver options (pass
- * &common as the input of the child: the parent's parser must set
- * state->child_inputs[0] = common); the output options come from an output
- * child (options.h) whose input is &common.out. */
-extern const struct argp bb_common_argp;
+/* Platform options a command may walk over a list of its own instead. */
+enum { BB_PLAT_PFS_BW = 1, BB_PLAT_BB_BW = 2 };
+#define BB_PLAT_ALL 3
+
+/* The argp children that parse bb_common's platform and solver options,
+ * BB_COMMON_ARGP(walks) without the options in walks (their input is a
+ * bb_common); the output options come from an output child (options.h)
+ * whose input is &common.out.  Filled by bb_options_init. */
+extern struct argp bb_common_argps[BB_PLAT_ALL + 1];
+#define BB_COMMON_ARGP(walks) (&bb_common_argps[(walks)])
 void bb_common_init(bb_common *c);
 
 /* Everything an analytic command computes from: the workload and platform
@@ -228,9 +237,6 @@ char *bb_read_or_die(const char *path, size_t *len, int mode);
  * none exists (out of memory exits 70).  bb_path_exists: stat succeeds. */
 char *bb_path_beside(const char *from, const char *p, int by_base);
 int bb_path_exists(const char *p);
-
-/* bb_opt_die: "bbsize: option '--OPT': " then fmt with arg; exit 64. */
-_Noreturn void bb_opt_die(const char *opt, const char *fmt, const char *arg);
 
 /* Parse helpers for option values; exit 64 with the option's name. */
 double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */

@@ -116,10 +116,10 @@ qty_opt(const char *opt, const char *arg, int kind)
              : kind == 1 ? bb_parse_rate(arg, &q, msg, sizeof msg)
                          : bb_parse_duration(arg, &q, msg, sizeof msg);
     if (rc != BB_OK)
-        bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
+        bb_usage_error(opt, "%s", msg);
     if (q.plain && kind != 2)
-        bb_die(BB_EXIT_USAGE, "option '--%s': '%s' needs a unit (e.g. %s)", opt, arg,
-               kind == 0 ? "64KiB" : "1GB/s");
+        bb_usage_error(opt, "'%s' needs a unit (e.g. %s)", arg,
+                       kind == 0 ? "64KiB" : "1GB/s");
     return q.v;
 }
 
@@ -132,10 +132,10 @@ pos_dur(const char *opt, const char *arg)
     double v = qty_opt(opt, arg, 2);
 
     if (!(v > 0))
-        bb_die(BB_EXIT_USAGE, "option '--%s': '%s' is not positive%s", opt, arg,
-               strcmp(opt, "interval") == 0 ? " (leave --interval out for no samples)"
-               : strcmp(opt, "drive-scale") == 0 ? " (leave --drive-scale out for no drive failures)"
-               : "");
+        bb_usage_error(opt, "'%s' is not positive%s", arg,
+                       strcmp(opt, "interval") == 0 ? " (leave --interval out for no samples)"
+                       : strcmp(opt, "drive-scale") == 0 ? " (leave --drive-scale out for no drive failures)"
+                       : "");
     return v;
 }
 
@@ -146,8 +146,7 @@ num_opt(const char *opt, const char *arg, double lo, double hi)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= lo && v <= hi))
-        bb_die(BB_EXIT_USAGE, "option '--%s': '%s' is not a number in [%g, %g]", opt, arg, lo,
-               hi);
+        bb_usage_error(opt, "'%s' is not a number in [%g, %g]", arg, lo, hi);
     return v;
 }
 
@@ -162,7 +161,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (strcmp(arg, "local") == 0) c->kind = BBS_ARCH_NODE_LOCAL;
         else if (strcmp(arg, "compute") == 0) c->kind = BBS_ARCH_COMPUTE_GLOBAL;
         else if (strcmp(arg, "storage") == 0) c->kind = BBS_ARCH_STORAGE_SIDE;
-        else bb_die(BB_EXIT_USAGE, "option '--arch': '%s' is not local, compute or storage", arg);
+        else bb_usage_error("arch", "'%s' is not local, compute or storage", arg);
         break;
     case OPT_CLIENTS: c->n_clients = (int)bb_opt_long("clients", arg, 1, 1000000); break;
     case OPT_NODES: c->n_nodes = (int)bb_opt_long("nodes", arg, 1, 1000000); break;
@@ -170,7 +169,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (strcmp(arg, "block") == 0) c->map = BBS_MAP_STATIC_BLOCK;
         else if (strcmp(arg, "roundrobin") == 0) c->map = BBS_MAP_ROUND_ROBIN;
         else if (strcmp(arg, "random") == 0) c->map = BBS_MAP_RANDOM;
-        else bb_die(BB_EXIT_USAGE, "option '--map': '%s' is not block, roundrobin or random", arg);
+        else bb_usage_error("map", "'%s' is not block, roundrobin or random", arg);
         break;
     case OPT_BBDEV: a->bbdev = arg; break;
     case OPT_HDD: a->hdd = arg; break;
@@ -182,15 +181,15 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_DRAIN:
         if (strcmp(arg, "greedy") == 0) c->drain = BBS_DRAIN_GREEDY;
         else if (strcmp(arg, "lazy") == 0) c->drain = BBS_DRAIN_LAZY;
-        else bb_die(BB_EXIT_USAGE, "option '--drain': '%s' is not greedy or lazy", arg);
+        else bb_usage_error("drain", "'%s' is not greedy or lazy", arg);
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
     case OPT_PIECE:
         c->piece_bytes = qty_opt("piece", arg, 0);
         if (c->piece_bytes != 0 && !(c->piece_bytes >= 512))
-            bb_die(BB_EXIT_USAGE, "option '--piece': '%s' is neither 0 (whole requests) nor at "
-                   "least 512B", arg);
+            bb_usage_error("piece", "'%s' is neither 0 (whole requests) nor at "
+                           "least 512B", arg);
         break;
     case OPT_THREADS:
         c->piece_threads = (int)bb_opt_long("piece-threads", arg, 0, BBS_BBNODE_MAX_INFLIGHT);
@@ -215,7 +214,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_ROUTING: {
         char msg[BB_ERRLEN];
         if (bbs_net_route_parse(arg, &a->routing, msg) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "option '--routing': %s", msg);
+            bb_usage_error("routing", "%s", msg);
         a->routing_arg = arg;
         break;
     }
@@ -409,8 +408,8 @@ arch_topology(const struct arch_args *a, bb_topo *t)
 {
     bb_topo_read(&a->topo, NULL, t);
     if (t->par.bb_per_group == 0)
-        bb_die(BB_EXIT_USAGE, "topology %s has no burst-buffer terminals: give "
-               "--bb-per-group N", t->source);
+        bb_usage_error(NULL, "topology %s has no burst-buffer terminals: give "
+                       "--bb-per-group N", t->source);
     bb_topo_build(t);
 }
 
@@ -418,7 +417,7 @@ static double
 mttf_rate(const char *opt, const bb_qty *q)
 {
     if (!(q->v > 0))
-        bb_die(BB_EXIT_USAGE, "option '--%s': must be > 0", opt);
+        bb_usage_error(opt, "must be > 0");
     return 1 / q->v;
 }
 

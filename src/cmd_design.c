@@ -11,78 +11,21 @@
 
 #include "cli.h"
 #include "csvout.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "designrun.h"
 #include "simcli.h"
 #include "grid.h"
 #include "progress.h"
 
-enum { OPT_PFS_LIST = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
-      "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or a list "
-      "(required)", 0 },
-    { 0 }
-};
-
 struct args {
-    bb_common common;
-    bb_tgtopts tgt;
-    bb_endopts end;
-    bb_prices prices;
-    bb_runopts run;
-    bb_qty_list pfs;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
+    bb_qty_list pfs;   /* the walk */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        state->child_inputs[3] = &a->tgt;
-        state->child_inputs[4] = &a->end;
-        state->child_inputs[5] = &a->prices;
-        break;
-    case OPT_PFS_LIST:
-        bb_qty_list_free(&a->pfs);
-        bb_grid_rates("pfs-bw", arg, &a->pfs);
-        /* the platform's is the first (bb_ctx_read needs one) */
-        a->common.pfs_bw = a->pfs.v[0];
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    case ARGP_KEY_END:
-        if (a->pfs.n == 0)
-            argp_error(state, "--pfs-bw RATES is required (e.g. 0.8TB/s:3TB/s:0.1TB/s)");
-        if (a->pfs.n > 10000)
-            argp_error(state, "--pfs-bw: at most 10000 PFS bandwidths (%zu given)", a->pfs.n);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
-    { &bb_endurance_argp, 0, NULL, 0 },
-    { &bb_prices_argp, 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "The cheapest design over PFS bandwidths: at each, the smallest burst buffer "
+static const bb_cmd_spec spec = {
+    .args_doc = "[FILE]",
+    .doc = "The cheapest design over PFS bandwidths: at each, the smallest burst buffer "
     "(capacity and bandwidth; with --dwpd, endurance too) meeting the target, as "
     "`bbsize size` gives it there, its cost, and the cheapest.\v"
     "The buffer's bandwidth is the platform's when it has one (--bb-bw, the preset, the "
@@ -90,7 +33,17 @@ static const struct argp argp = {
     "budget; else the cheapest share of the budget (bbsize-design(1)).  A PFS "
     "bandwidth at or below the expected load has no design.  Designs run in parallel; "
     "the output is the same for any --threads.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
+    .walks = BB_PLAT_PFS_BW,
+    .walk_doc = "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or "
+    "a list (required)",
+    .walk_at = offsetof(struct args, pfs),
+    .walk_max = 10000,
+    .walk_required = 1,
+    .walk_example = "0.8TB/s:3TB/s:0.1TB/s",
 };
 
 static const char *
@@ -116,17 +69,9 @@ bb_cmd_design(int argc, char **argv)
     bb_meter meter;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_tgtopts_init(&a.tgt);
-    bb_endopts_init(&a.end);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
-    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
-               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
-    ctx.qn.target = a.tgt.target_idle;
-    bb_design_spec_init(&sp, &ctx.qn, &a.prices, &a.end);
-    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
+    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
     d = calloc(a.pfs.n, sizeof *d);
     pfs = calloc(a.pfs.n, sizeof *pfs);
     if (d == NULL || pfs == NULL)

@@ -53,7 +53,7 @@ size_opt(const char *opt, const char *arg, bb_qty *q)
     bb_opt_size(opt, arg, q);
     v = bb_qty_size_bytes(q);
     if (v != floor(v) || v > 9.0e18)
-        bb_die(BB_EXIT_USAGE, "option '--%s': %s is not a whole number of bytes", opt, arg);
+        bb_usage_error(opt, "%s is not a whole number of bytes", arg);
     return (uint64_t)v;
 }
 
@@ -82,8 +82,8 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_PATTERN:
         a->pattern = bbs_bench_pattern_parse(arg);
         if (a->pattern < 0)
-            bb_die(BB_EXIT_USAGE, "option '--pattern': '%s' is not one of seqread, seqwrite, "
-                   "randread, randwrite", arg);
+            bb_usage_error("pattern", "'%s' is not one of seqread, seqwrite, "
+                           "randread, randwrite", arg);
         break;
     case OPT_BS: size_opt("bs", arg, &a->bs); break;
     case OPT_SIZE: size_opt("size", arg, &a->size); break;
@@ -160,10 +160,10 @@ bb_cmd_device(int argc, char **argv)
     o.qd = (int)a.qd;
     o.seed = a.run.seed;
     if (o.bs_bytes == 0)
-        bb_die(BB_EXIT_USAGE, "option '--bs': the block size must be positive");
+        bb_usage_error("bs", "the block size must be positive");
     if (o.size_bytes == 0 || o.size_bytes % o.bs_bytes)
-        bb_die(BB_EXIT_USAGE, "option '--size': %llu B is not a positive multiple of --bs "
-               "(%llu B)", (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
+        bb_usage_error("size", "%llu B is not a positive multiple of --bs (%llu B)",
+                       (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
     rc = bbs_storage_bench(&p, &o, &r, err);
     if (rc != BB_OK)
         bb_die(bb_exit_status_opts(rc), "%s", err);

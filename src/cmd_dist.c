@@ -10,46 +10,22 @@
 
 #include "cli.h"
 #include "csvout.h"
+#include "cmdspec.h"
 #include "commands.h"
 
 /* --csv: one row per load k (quanta): k, load, pmf, cdf, chernoff_lower,
  * chernoff_upper (bbsize(1)). */
 
 struct args {
-    bb_common common;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    NULL, parse, "[FILE]",
-    "The distribution of the instantaneous I/O load X = sum b_i X_i.\v"
+static const bb_cmd_spec spec = {
+    .args_doc = "[FILE]",
+    .doc = "The distribution of the instantaneous I/O load X = sum b_i X_i.\v"
     "Loads are in quanta of B/R per time unit; the text and JSON outputs give "
     "rates in the user's units.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
 };
 
 int
@@ -61,9 +37,7 @@ bb_cmd_dist(int argc, char **argv)
     double qrate, p_pfs, p_bb = NAN, ch_pfs, cdf = 0;
     char e[64], sd[64], b[64], bbw[64];
 
-    memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
     /* the instantaneous load is the Bernoulli model's DIST whatever
      * model answers the sizing questions */
     a.common.model = BBA_MODEL_BERNOULLI;

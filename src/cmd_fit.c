@@ -87,9 +87,9 @@ parse(int key, char *arg, struct argp_state *state)
         if (strcmp(arg, "auto") == 0)
             a->tl.gap_s = -1;
         else if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
-            bb_opt_die("gap", "%s", msg);
+            bb_usage_error("gap", "%s", msg);
         else if (!(q.v >= 0) || !isfinite(q.v))
-            bb_opt_die("gap", "'%s' is not a duration >= 0 (or auto)", arg);
+            bb_usage_error("gap", "'%s' is not a duration >= 0 (or auto)", arg);
         else
             a->tl.gap_s = q.v;   /* a plain number is in seconds */
         break;
@@ -99,9 +99,9 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_MIN_ACF:
         if (bb_parse_number(arg, &a->tl.min_acf, msg, sizeof msg) != BB_OK)
-            bb_opt_die("min-acf", "%s", msg);
+            bb_usage_error("min-acf", "%s", msg);
         if (!(a->tl.min_acf > 0 && a->tl.min_acf <= 1))
-            bb_opt_die("min-acf", "'%s' is not in (0, 1]", arg);
+            bb_usage_error("min-acf", "'%s' is not in (0, 1]", arg);
         break;
     case OPT_SKIP_BAD:
         a->skip_bad = 1;

@@ -10,77 +10,35 @@
 
 #include "cli.h"
 #include "csvout.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
 #include "progress.h"
 #include "replicate.h"
 
-enum { OPT_BB_LIST = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "bb-bw", OPT_BB_LIST, "RATES", 0,
-      "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose throttling "
-      "takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and unlimited)", 0 },
-    { 0 }
-};
-
 struct args {
-    bb_common common;
-    bb_tgtopts tgt;
-    bb_endopts end;
-    bb_prices prices;
-    bb_runopts run;
-    bb_qty_list bbw;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
+    bb_qty_list bbw;   /* the walk */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        state->child_inputs[3] = &a->tgt;
-        state->child_inputs[4] = &a->end;
-        state->child_inputs[5] = &a->prices;
-        break;
-    case OPT_BB_LIST:
-        bb_qty_list_free(&a->bbw);
-        bb_grid_rates("bb-bw", arg, &a->bbw);
-        if (a->bbw.n > 10000)
-            argp_error(state, "--bb-bw: at most 10000 bandwidths (%zu given)", a->bbw.n);
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
-    { &bb_endurance_argp, 0, NULL, 0 },
-    { &bb_prices_argp, 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
+static const bb_cmd_spec spec = {
+    .args_doc = "[FILE]",
+    .doc = "The capacity-bandwidth frontier: for each burst-buffer bandwidth, the smallest "
     "capacity whose idle fraction is at most the target (with --dwpd, whose drives last "
     "too), as `bbsize size --bb-bw` gives it; with prices, what each costs.\v"
     "Below the smallest bandwidth any capacity needs (printed) no capacity suffices.  "
     "Points run in parallel; the output is the same for any --threads.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
+    .walks = BB_PLAT_BB_BW,
+    .walk_doc = "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose "
+    "throttling takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and "
+    "unlimited)",
+    .walk_at = offsetof(struct args, bbw),
+    .walk_max = 10000,
 };
 
 typedef struct {
@@ -116,22 +74,10 @@ bb_cmd_frontier(int argc, char **argv)
     bb_meter meter;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_tgtopts_init(&a.tgt);
-    bb_endopts_init(&a.end);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_read(&ctx, &a.common, a.file);
-    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
-               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
-    ctx.qn.target = a.tgt.target_idle;
-    memset(&sp, 0, sizeof sp);
-    sp.base = &ctx.qn;
+    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
     sp.rule = BBA_BW_FIXED;
-    sp.prices = (bba_prices){ a.prices.tb, a.prices.gbs, a.prices.pfs_gbs };
-    sp.has_endurance = a.end.set;
-    sp.endurance = (bba_endurance){ a.end.dwpd, a.end.rated_years, a.end.lifetime_years, a.end.waf };
-    priced = a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs;
     rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, 1.0, &least, err);
     if (rc == BB_EINFEASIBLE)
         bb_die(BB_EXIT_NO, "%s: no capacity suffices at any burst-buffer bandwidth: the expected "
@@ -149,7 +95,7 @@ bb_cmd_frontier(int argc, char **argv)
         if (a.bbw.n) {
             bbw[i] = bb_qty_rate_Bps(&a.bbw.v[i], ctx.pf.time_unit_s);
             if (!(bbw[i] > 0))
-                bb_opt_die("bb-bw", "'%s': a bandwidth must be positive", "0");
+                bb_usage_error("bb-bw", "'%s': a bandwidth must be positive", "0");
         } else if (i < BBA_DESIGN_NSHARES) {
             share[i] = BBA_DESIGN_SHARES[i];
             rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, share[i], &bbw[i], err);

@@ -123,14 +123,14 @@ bb_cmd_generate(int argc, char **argv)
                 "workload of seed %llu", (unsigned long long)a.run.seed,
                 (unsigned long long)(a.run.seed & 0xffffffffULL));
     if (a.burst < 0 && !(a.d_min > 0))
-        bb_die(BB_EXIT_USAGE, "option '--burst pd' needs --d-min (the periods d_i)");
+        bb_usage_error(NULL, "option '--burst pd' needs --d-min (the periods d_i)");
     apps = calloc((size_t)a.n, sizeof *apps);
     if (apps == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     rc = bba_generate_paper((size_t)a.n, a.p_max, a.alpha, 100.0, a.d_min, (unsigned long)(a.run.seed & 0xffffffffULL), apps,
                             err);
     if (rc != BB_OK)
-        bb_die(BB_EXIT_USAGE, "%s", err);
+        bb_usage_error(NULL, "%s", err);
     if (a.out.output) {
         bb_out_open(&o, a.out.output);
         fp = o.fp;

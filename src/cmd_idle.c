@@ -9,53 +9,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "commands.h"
 
-
 struct args {
-    bb_common common;
-    bb_policy_opts pol;
-    bb_tgtopts tgt;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->pol;
-        state->child_inputs[2] = &a->common.out;
-        state->child_inputs[3] = &a->tgt;
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    case ARGP_KEY_END:
-        if (!a->tgt.bb_size.set)
-            argp_error(state, "--bb-size SIZE is required");
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_SIZE | BB_TGT_IDLE), 0, NULL, 0 }, { 0 }
-};
-static const struct argp argp = {
-    NULL, parse, "[FILE]",
-    "Idle and quiet fractions of a burst buffer of a given size.\v"
+static const bb_cmd_spec spec = {
+    .args_doc = "[FILE]",
+    .doc = "Idle and quiet fractions of a burst buffer of a given size.\v"
     "The idle fraction is the fraction of time units in which every application "
     "stalls because the buffer would overflow (Theorem 3); the quiet fraction the "
     "fraction in which the buffer is not drained to the PFS (Theorem 5).",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .targets = BB_TGT_SIZE | BB_TGT_IDLE,
+    .required = BB_TGT_SIZE,
+    .groups = BB_CMD_POLICY,
 };
 
 int
@@ -68,11 +38,7 @@ bb_cmd_idle(int argc, char **argv)
     char err[BB_ERRLEN], sz[64], th[64], occ[64], md[256], notes[600];
     int rc;
 
-    memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_policy_opts_init(&a.pol);
-    bb_tgtopts_init(&a.tgt);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
     memset(&st, 0, sizeof st);
     st.target = a.tgt.target_idle;
     bb_policy_drain(&a.pol, &st.drain);

@@ -110,14 +110,14 @@ parse_loads(struct args *a, const char *spec)
         if (*end || errno || !(step > 0) || !(to >= from))
             goto bad;
         if (!(from > 0 && from <= 1) || !(to > 0 && to <= 1))
-            bb_die(BB_EXIT_USAGE, "--load '%s': %g is outside (0, 1] (a fraction of injection "
-                   "bandwidth)", spec, !(from > 0 && from <= 1) ? from : to);
+            bb_usage_error("load", "'%s': %g is outside (0, 1] (a fraction of injection "
+                           "bandwidth)", spec, !(from > 0 && from <= 1) ? from : to);
         for (int i = 0;; i++) {
             double x = from + i * step;
             if (x > to + 1e-9 * step)
                 break;
             if (a->nloads == 1000)
-                bb_die(BB_EXIT_USAGE, "--load '%s': more than 1000 points", spec);
+                bb_usage_error("load", "'%s': more than 1000 points", spec);
             a->loads[a->nloads++] = x > 1 && x < 1 + 1e-9 ? 1 : x;
         }
     } else {
@@ -137,14 +137,14 @@ parse_loads(struct args *a, const char *spec)
     }
     for (int i = 0; i < a->nloads; i++)
         if (!(a->loads[i] > 0 && a->loads[i] <= 1))
-            bb_die(BB_EXIT_USAGE, "--load: %g is outside (0, 1] (a fraction of injection "
-                   "bandwidth)", a->loads[i]);
+            bb_usage_error("load", "%g is outside (0, 1] (a fraction of injection "
+                           "bandwidth)", a->loads[i]);
     if (a->nloads == 0)
         goto bad;
     return;
 bad:
-    bb_die(BB_EXIT_USAGE, "--load '%s': expected X, X,Y,... or FROM:TO:STEP with values in "
-           "(0, 1]", spec);
+    bb_usage_error("load", "'%s': expected X, X,Y,... or FROM:TO:STEP with values in "
+                   "(0, 1]", spec);
 }
 
 static double
@@ -154,9 +154,9 @@ opt_duration(const char *opt, const char *arg)
     char err[256];
 
     if (bb_parse_duration(arg, &q, err, sizeof err) != 0)
-        bb_die(BB_EXIT_USAGE, "--%s '%s': %s", opt, arg, err);
+        bb_usage_error(opt, "'%s': %s", arg, err);
     if (!(q.v > 0))
-        bb_die(BB_EXIT_USAGE, "--%s '%s': must be > 0", opt, arg);
+        bb_usage_error(opt, "'%s': must be > 0", arg);
     return q.v;
 }
 
@@ -177,12 +177,12 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_WRITE_WIRING: a->write_wiring = arg; break;
     case OPT_PATTERN:
         if (bbs_net_pattern_parse(arg, &a->pattern, err) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "--pattern: %s", err);
+            bb_usage_error("pattern", "%s", err);
         break;
     case OPT_ROUTING: {
         int k;
         if (bbs_net_route_parse(arg, &k, err) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "--routing: %s", err);
+            bb_usage_error("routing", "%s", err);
         a->routing = arg;
         break;
     }
@@ -191,16 +191,16 @@ parse(int key, char *arg, struct argp_state *state)
         errno = 0;
         a->bias = bb_strtod_lax(arg, &end);
         if (*end || errno || !(a->bias >= 0) || !isfinite(a->bias))
-            bb_die(BB_EXIT_USAGE, "--bias '%s': expected a number >= 0", arg);
+            bb_usage_error("bias", "'%s': expected a number >= 0", arg);
         break;
     }
     case OPT_CAND: a->cand = (int)bb_opt_long("candidates", arg, 1, 64); break;
     case OPT_LOAD: parse_loads(a, arg); break;
     case OPT_MSG:
         if (bb_parse_size(arg, &q, err, sizeof err) != 0)
-            bb_die(BB_EXIT_USAGE, "--msg-size '%s': %s", arg, err);
+            bb_usage_error("msg-size", "'%s': %s", arg, err);
         if (!(q.v > 0))
-            bb_die(BB_EXIT_USAGE, "--msg-size '%s': must be > 0", arg);
+            bb_usage_error("msg-size", "'%s': must be > 0", arg);
         a->msg_bytes = q.v;
         break;
     case OPT_WINDOW: a->window = (int)bb_opt_long("window", arg, 1, 1000000); break;
@@ -210,19 +210,19 @@ parse(int key, char *arg, struct argp_state *state)
         else if (!strcmp(arg, "compute"))
             a->compute_only = 1;
         else
-            bb_die(BB_EXIT_USAGE, "--senders '%s': expected all or compute", arg);
+            bb_usage_error("senders", "'%s': expected all or compute", arg);
         break;
     case OPT_JOBS: a->jobs = arg; break;
     case OPT_PLACEMENT:
         if (bbs_net_place_parse(arg, &a->placement, err) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "--placement: %s", err);
+            bb_usage_error("placement", "%s", err);
         break;
     case OPT_ALLOC: a->alloc = arg; break;
     case OPT_DURATION: a->duration_s = opt_duration("duration", arg); break;
     case OPT_WARMUP: {
         bb_qty w;
         if (bb_parse_duration(arg, &w, err, sizeof err) != 0)
-            bb_die(BB_EXIT_USAGE, "--warmup '%s': %s", arg, err);
+            bb_usage_error("warmup", "'%s': %s", arg, err);
         a->warmup_s = w.v;
         break;
     }
@@ -407,7 +407,7 @@ parse_jobs(const char *spec, int **ranks, int *njobs)
         errno = 0;
         v = strtol(p, &end, 10);
         if (end == p || errno || v < 1 || v > INT_MAX || (*end && *end != ','))
-            bb_die(BB_EXIT_USAGE, "--jobs '%s': expected sizes N1,N2,... (each >= 1)", spec);
+            bb_usage_error("jobs", "'%s': expected sizes N1,N2,... (each >= 1)", spec);
         nr = realloc(*ranks, (size_t)(*njobs + 1) * sizeof(int));
         if (!nr)
             bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -448,10 +448,10 @@ bb_cmd_netload(int argc, char **argv)
     if (a.warmup_s < 0)
         a.warmup_s = a.fixed ? 0.2 * a.duration_s : 0;
     if (a.fixed && a.batch_s > 0)
-        bb_die(BB_EXIT_USAGE, "--batch goes with the steady-state analysis, not --fixed");
+        bb_usage_error(NULL, "--batch goes with the steady-state analysis, not --fixed");
     if (!(a.warmup_s < a.duration_s))
-        bb_die(BB_EXIT_USAGE, "--warmup (%g s) must be shorter than --duration (%g s)",
-               a.warmup_s, a.duration_s);
+        bb_usage_error(NULL, "--warmup (%g s) must be shorter than --duration (%g s)",
+                       a.warmup_s, a.duration_s);
     bb_topo_read(&a.topo, "mfnetsim-1056", &ns);
     bb_topo_build(&ns);
     if (a.describe || a.write_wiring) {

@@ -14,6 +14,7 @@
 #include "bbpart.h"
 #include "cli.h"
 #include "csvout.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
@@ -38,13 +39,10 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    bb_tgtopts tgt;
-    bb_runopts run;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     long steps;
     bb_qty gran;
     int validate;
-    const char *file;
 };
 
 static error_t
@@ -54,12 +52,6 @@ parse(int key, char *arg, struct argp_state *state)
     char msg[256];
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        state->child_inputs[3] = &a->tgt;
-        break;
     case OPT_STEPS:
         if (bb_parse_long_in(arg, 1, 100000, &a->steps) != BB_OK)
             argp_error(state, "--steps '%s': a whole number from 1 to 100000", arg);
@@ -73,25 +65,17 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_VALIDATE:
         a->validate = 1;
         break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
     default:
         return ARGP_ERR_UNKNOWN;
     }
     return 0;
 }
 
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_ALL), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "FILE",
-    "Static partitions of the burst buffer, one per group of FILE's group column, each "
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "FILE",
+    .doc = "Static partitions of the burst buffer, one per group of FILE's group column, each "
     "with its own capacity and a share of the PFS (and buffer) bandwidth and each "
     "meeting the target, against one shared buffer: the shares that minimise the total "
     "capacity, and what partitioning costs.\v"
@@ -101,7 +85,9 @@ static const struct argp argp = {
     "--seed): each group's idle fraction with the PFS split in the static shares, which "
     "the analytic sizes bound, and shared work-conservingly.  Exit status 1 when no "
     "partition meets the target.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_ALL,
+    .targets = BB_TGT_IDLE,
 };
 
 /* The groups of the file, in order of first appearance. */
@@ -207,12 +193,12 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
     int rc, threads = a->run.threads > 0 ? a->run.threads : bb_grid_threads();
 
     if (p->model != BBA_MODEL_BERNOULLI)
-        bb_die(BB_EXIT_USAGE, "option '--validate': the partitioned simulation is of the "
-               "Bernoulli model, and the %s model answers this workload; give --model "
-               "bernoulli", bba_model_kind_name(p->model));
+        bb_usage_error("validate", "the partitioned simulation is of the "
+                       "Bernoulli model, and the %s model answers this workload; give --model "
+                       "bernoulli", bba_model_kind_name(p->model));
     if (ctx->pf.bb_bw_Bps > 0)
-        bb_die(BB_EXIT_USAGE, "option '--validate': the partitioned simulation does not model "
-               "the burst buffer's bandwidth; give --bb-bw 0 or leave it out");
+        bb_usage_error("validate", "the partitioned simulation does not model "
+                       "the burst buffer's bandwidth; give --bb-bw 0 or leave it out");
     q.pf.resolution = p->resolution;
     q.model = BBA_MODEL_BERNOULLI;
     q.progress = NULL;
@@ -270,20 +256,18 @@ bb_cmd_partition(int argc, char **argv)
     int rc, threads;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_tgtopts_init(&a.tgt);
     a.steps = 100;
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     if (a.file == NULL)
-        bb_die(BB_EXIT_USAGE, "a workload FILE with a group column is required (the built-in "
-               "workload has no groups)");
+        bb_usage_error(NULL, "a workload FILE with a group column is required (the built-in "
+                       "workload has no groups)");
     bb_ctx_read(&ctx, &a.common, a.file);
     if (!ctx.wl.has_group)
         bb_die(BB_EXIT_DATAERR, "%s: no group column: name each application's partition in "
                "a column 'group'", ctx.wl.source);
     if (ctx.plain && a.gran.set && a.gran.plain == 0)
-        bb_die(BB_EXIT_USAGE, "option '--granularity': the workload is in data units, not "
-               "bytes; give it without a unit");
+        bb_usage_error("granularity", "the workload is in data units, not "
+                       "bytes; give it without a unit");
     gi = calloc(ctx.wl.n, sizeof *gi);
     names = calloc(BBS_PART_MAX, sizeof *names);
     napps = calloc(BBS_PART_MAX, sizeof *napps);
@@ -293,8 +277,7 @@ bb_cmd_partition(int argc, char **argv)
     for (size_t i = 0; i < ctx.wl.n; i++)
         napps[gi[i]]++;
     if ((long)G > a.steps)
-        bb_die(BB_EXIT_USAGE, "option '--steps %ld': fewer steps than the %zu groups", a.steps,
-               G);
+        bb_usage_error("steps", "%ld is fewer steps than the %zu groups", a.steps, G);
     ctx.qn.target = a.tgt.target_idle;
     memset(&ctx.qn.drain, 0, sizeof ctx.qn.drain);
     ctx.qn.drain.eps = 1;

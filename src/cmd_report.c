@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "grid.h"
 #include "plot.h"
@@ -41,15 +42,11 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     int md, validate, points;
     double eps;
-    bb_prices prices;   /* --cost-tb, --cost-gbs, --cost-pfs-gbs, --currency */
     bb_qty_list walk;   /* --pfs-bw-walk */
     bb_num_list scales;
-    bb_runopts run;     /* --threads (options.h) */
-    bb_tgtopts tgt;     /* --target-idle */
 };
 
 static error_t
@@ -58,14 +55,6 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        state->child_inputs[3] = &a->tgt;
-        state->child_inputs[4] = &a->prices;
-        bb_tgtopts_init(&a->tgt);
-        break;
     case OPT_FORMAT:
         if (strcmp(arg, "html") == 0)
             a->md = 0;
@@ -96,9 +85,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_VALIDATE:
         a->validate = 1;
         break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
     case ARGP_KEY_END:
         if (a->common.out.output == NULL)   /* -o FILE, the report */
             argp_error(state, "-o FILE is required");
@@ -114,22 +100,19 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 /* -o FILE: the report (required; written atomically). */
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 },
-    { &bb_prices_argp, 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "A what-if report: recommendation, idle fraction versus buffer size under load "
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "[FILE]",
+    .doc = "A what-if report: recommendation, idle fraction versus buffer size under load "
     "growth, load distribution, greedy versus lazy draining, inputs and assumptions; with "
     "prices, the cost against the PFS bandwidth and the cheapest design.\v"
     "Plots are drawn by gnuplot (found on PATH).  Nothing is written unless the "
     "whole report succeeds.",
-    children, NULL, NULL
+    .out = BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_PRICES,
 };
 
 static void
@@ -185,10 +168,9 @@ bb_cmd_report(int argc, char **argv)
     int rc;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
     a.eps = 0.01;
     a.points = 41;
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     if (a.scales.n == 0)
         bb_grid_numbers("load-scale", "1,1.2,1.5", 1e-6, 1e6, &a.scales);
     check_output_dir(a.common.out.output);
@@ -199,11 +181,12 @@ bb_cmd_report(int argc, char **argv)
         bb_ctx_load(&ctx, &a.common, a.file, &st);
     }
     if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_die(BB_EXIT_USAGE, "options '--cost-*': the workload and platform are in data units, "
-               "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data "
+                       "units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to "
+                       "price them");
     if (a.walk.n > 0 && !(a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_die(BB_EXIT_USAGE, "option '--pfs-bw-walk': the walk is the cost plot's; give prices "
-               "(--cost-tb, --cost-gbs, --cost-pfs-gbs)");
+        bb_usage_error("pfs-bw-walk", "the walk is the cost plot's; give prices "
+                       "(--cost-tb, --cost-gbs, --cost-pfs-gbs)");
     rc = bb_plot_session_begin(&plots, err, sizeof err);
     if (rc != 0)
         bb_die(rc, "%s", err);

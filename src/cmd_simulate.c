@@ -91,7 +91,7 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_COMMON_ARGP(0), 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_TARGETS_ARGP(BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
 };

@@ -8,52 +8,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "commands.h"
 #include "simcli.h"
 
-
 struct args {
-    bb_common common;
-    bb_policy_opts pol;
-    bb_tgtopts tgt;
-    bb_endopts end;
-    const char *file;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
 };
 
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->pol;
-        state->child_inputs[2] = &a->common.out;
-        state->child_inputs[3] = &a->tgt;
-        state->child_inputs[4] = &a->end;
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
-
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_policy_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE), 0, NULL, 0 }, { &bb_endurance_argp, 0, NULL, 0 }, { 0 }
-};
-static const struct argp argp = {
-    NULL, parse, "[FILE]",
-    "The smallest burst-buffer size whose idle fraction is at most the target (and, with "
-    "--dwpd, whose drives last).\v"
+static const bb_cmd_spec spec = {
+    .args_doc = "[FILE]",
+    .doc = "The smallest burst-buffer size whose idle fraction is at most the target (and, "
+    "with --dwpd, whose drives last).\v"
     "Exit status 1 when no size suffices: the expected load is at least the PFS bandwidth, "
     "or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_POLICY | BB_CMD_ENDURANCE,
 };
 
 /* The policy of a search: a threshold is a fraction of the size. */
@@ -178,15 +149,10 @@ bb_cmd_size(int argc, char **argv)
     double need = NAN;
     int rc, binds = 0;
 
-    memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_policy_opts_init(&a.pol);
-    bb_tgtopts_init(&a.tgt);
-    bb_endopts_init(&a.end);
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
     if (a.pol.threshold_is_size)
-        bb_die(BB_EXIT_USAGE, "option '--threshold': give a fraction of the buffer size "
-               "(the size is what is searched)");
+        bb_usage_error("threshold", "give a fraction of the buffer size "
+                       "(the size is what is searched)");
     memset(&st, 0, sizeof st);
     st.target = a.tgt.target_idle;
     drain_of(&a.pol, &st.drain);

@@ -10,12 +10,12 @@
 
 #include "cli.h"
 #include "csvout.h"
+#include "cmdspec.h"
 #include "simcli.h"
 #include "commands.h"
 #include "grid.h"
 
-enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_PFS_LIST, OPT_POLICY,
-       OPT_EPS };
+enum { OPT_BB_SIZE = 0x2000, OPT_THRESHOLD, OPT_LOAD_SCALE, OPT_POLICY, OPT_EPS };
 
 static const struct argp_option options[] = {
     { "bb-size", OPT_BB_SIZE, "SIZES", 0,
@@ -24,23 +24,18 @@ static const struct argp_option options[] = {
       "lazy thresholds as fractions of the size, a list or range in [0, 1] (implies lazy)", 0 },
     { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
       "scale every application bandwidth by each factor, e.g. 1,1.2,1.5 (default 1)", 0 },
-    { "pfs-bw", OPT_PFS_LIST, "RATES", 0,
-      "PFS bandwidth options: one rate, a list (1TB/s,1.45TB/s) or a range "
-      "(default: the platform's)", 0 },
     { "policy", OPT_POLICY, "LIST", 0, "greedy, lazy or greedy,lazy (default greedy; lazy with --threshold)", 0 },
     { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
     { 0 }
 };
 
 struct args {
-    bb_common common;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     bb_qty_list sizes, pfs;
     bb_num_list thresholds, scales;
     int greedy, lazy, threshold_set;
     double eps;
     int threads;       /* --threads, else every core */
-    bb_runopts run;
-    const char *file;
 };
 
 static error_t
@@ -49,11 +44,6 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->run;
-        break;
     case OPT_BB_SIZE:
         bb_qty_list_free(&a->sizes);
         bb_grid_sizes("bb-size", arg, &a->sizes);
@@ -66,12 +56,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_LOAD_SCALE:
         bb_num_list_free(&a->scales);
         bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
-        break;
-    case OPT_PFS_LIST:
-        bb_qty_list_free(&a->pfs);
-        bb_grid_rates("pfs-bw", arg, &a->pfs);
-        /* The first option is the platform's (bb_ctx_load needs one). */
-        a->common.pfs_bw = a->pfs.v[0];
         break;
     case OPT_POLICY: {
         char *copy = strdup(arg), *tok, *save = NULL;
@@ -100,9 +84,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_EPS:
         a->eps = bb_opt_eps(arg);
         break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
     case ARGP_KEY_END:
         if (a->sizes.n == 0)
             argp_error(state, "--bb-size SIZES is required (e.g. 0:4TB:100GB)");
@@ -120,20 +101,21 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 /* --csv: one CSV row per point, numbers in bytes, bytes/s and fractions. */
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_RUNS_ARGP(BB_RUN_THREADS), 0, NULL, 0 },
-    { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "[FILE]",
+    .doc = "Idle and quiet fractions over a grid of buffer sizes, lazy thresholds, load "
     "scales, PFS bandwidths and policies, one row per point.\v"
     "Rows come in grid order: load scale, then PFS bandwidth, policy (greedy "
     "before lazy), threshold, and buffer size innermost.  Greedy rows ignore the "
     "thresholds.  Points run in parallel; the output is the same for any --threads.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .runs = BB_RUN_THREADS,
+    .walks = BB_PLAT_PFS_BW,
+    .walk_doc = "PFS bandwidth options: one rate, a list (1TB/s,1.45TB/s) or a range "
+    "(default: the platform's)",
+    .walk_at = offsetof(struct args, pfs),
 };
 
 int
@@ -149,10 +131,9 @@ bb_cmd_sweep(int argc, char **argv)
     json_t *rows = NULL;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
     a.eps = 0.01;
     a.threads = bb_grid_threads();
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     bb_ctx_load(&ctx, &a.common, a.file, NULL);
     if (a.scales.n == 0) {
         a.scales.n = 1;
@@ -170,7 +151,7 @@ bb_cmd_sweep(int argc, char **argv)
     nsc = a.scales.n * (a.pfs.n ? a.pfs.n : 1);
     npol_rows = (size_t)a.greedy + (a.lazy ? a.thresholds.n : 0);
     if (nsc * npol_rows > BB_GRID_MAX / a.sizes.n)
-        bb_die(BB_EXIT_USAGE, "the grid has more than %d points; narrow it", BB_GRID_MAX);
+        bb_usage_error(NULL, "the grid has more than %d points; narrow it", BB_GRID_MAX);
     npts = nsc * npol_rows * a.sizes.n;
     sc = calloc(nsc, sizeof *sc);
     pts = calloc(npts, sizeof *pts);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdspec.h"
 #include "commands.h"
 
 enum { OPT_EPS = 0x2000, OPT_GRID };
@@ -19,11 +20,9 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-    bb_common common;
-    bb_tgtopts tgt;
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
     double eps;
     int grid;
-    const char *file;
 };
 
 static error_t
@@ -32,23 +31,11 @@ parse(int key, char *arg, struct argp_state *state)
     struct args *a = state->input;
 
     switch (key) {
-    case ARGP_KEY_INIT:
-        state->child_inputs[0] = &a->common;
-        state->child_inputs[1] = &a->common.out;
-        state->child_inputs[2] = &a->tgt;
-        break;
     case OPT_EPS:
         a->eps = bb_opt_eps(arg);
         break;
     case OPT_GRID:
         a->grid = (int)bb_opt_long("grid", arg, 1, 10000);
-        break;
-    case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
-        break;
-    case ARGP_KEY_END:
-        if (!a->tgt.bb_size.set)
-            argp_error(state, "--bb-size SIZE is required");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -56,16 +43,15 @@ parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-static const struct argp_child children[] = {
-    { &bb_common_argp, 0, NULL, 0 },
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
-    { BB_TARGETS_ARGP(BB_TGT_IDLE | BB_TGT_SIZE), 0, NULL, 0 }, { 0 }
-};
-static const struct argp argp = {
-    options, parse, "[FILE]",
-    "The lazy threshold with the largest quiet fraction among those whose idle "
+static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
+    .args_doc = "[FILE]",
+    .doc = "The lazy threshold with the largest quiet fraction among those whose idle "
     "fraction is at most the target.",
-    children, NULL, NULL
+    .out = BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS,
+    .targets = BB_TGT_IDLE | BB_TGT_SIZE,
+    .required = BB_TGT_SIZE,
 };
 
 int
@@ -80,11 +66,9 @@ bb_cmd_threshold(int argc, char **argv)
     double S, frac;
 
     memset(&a, 0, sizeof a);
-    bb_common_init(&a.common);
-    bb_tgtopts_init(&a.tgt);
     a.eps = 0.01;
     a.grid = 20;
-    argp_parse(&argp, argc, argv, 0, NULL, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     memset(&st, 0, sizeof st);
     st.target = a.tgt.target_idle;
     st.drain.eps = a.eps;

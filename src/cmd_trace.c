@@ -215,7 +215,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
         bb_die(BB_EXIT_DATAERR, "the %s job has %d ranks but topology %s has %d compute nodes (one "
                "rank per node)", bbs_wl_job_name(w, 0), ranks, net.source, topo->ncompute);
     if (a->place && bbs_net_place_parse(a->place, &kind, err))
-        bb_die(BB_EXIT_USAGE, "--placement: %s", err);
+        bb_usage_error("placement", "%s", err);
     rng = bbs_rng_stream_new(NULL, a->run.seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
     if (!rng)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -228,7 +228,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     c.place = &pl;
     c.seed = a->run.seed;
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
-        bb_die(BB_EXIT_USAGE, "--routing: %s", err);
+        bb_usage_error("routing", "%s", err);
     c.route.kind = bb_topo_routing(&net, a->routing);
     bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
     {
@@ -396,7 +396,7 @@ bb_cmd_trace(int argc, char **argv)
                 (unsigned long long)nops, gen_s, nops / fmax(gen_s, 1e-9));
     if (a.out.csv) {
         if (!pl)
-            bb_die(BB_EXIT_USAGE, "--csv is the Graph500 per-level table (use --model graph500)");
+            bb_usage_error(NULL, "--csv is the Graph500 per-level table (use --model graph500)");
         print_levels_csv(pl, &a.gj.g);
     }
     if (human) {

@@ -153,7 +153,7 @@ parse_sizes(const char *arg, double **out)
     bb_grid_sizes("bb-size", arg, &l);
     if (l.n > MAX_SIZES) {
         bb_qty_list_free(&l);
-        bb_die(BB_EXIT_USAGE, "option '--bb-size': '%s': more than %d sizes", arg, MAX_SIZES);
+        bb_usage_error("bb-size", "'%s': more than %d sizes", arg, MAX_SIZES);
     }
     S = malloc(l.n * sizeof *S);
     if (S == NULL)
@@ -205,13 +205,14 @@ bb_cmd_validate(int argc, char **argv)
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     fluid = bba_front_kind(ctx.front) == BBA_MODEL_FLUID;
     if (fluid && (a.base.sim.given & BB_SIM_GIVEN_MODE) && !a.base.sim.fluid)
-        bb_die(BB_EXIT_USAGE, "option '--mode %s': the continuous-time model answers this "
-               "workload, so its own simulation (fluid) checks it; give --model bernoulli or "
-               "--model chain to check a discrete model", bb_sim_mode_name(a.base.sim.mode));
+        bb_usage_error(NULL, "option '--mode %s': the continuous-time model answers this "
+                       "workload, so its own simulation (fluid) checks it; give --model "
+                       "bernoulli or --model chain to check a discrete model",
+                       bb_sim_mode_name(a.base.sim.mode));
     if (!fluid && a.base.sim.fluid)
-        bb_die(BB_EXIT_USAGE, "option '--mode fluid': the %s model answers this workload; "
-               "give --model fluid to check the continuous-time one",
-               bba_model_kind_name(bba_front_kind(ctx.front)));
+        bb_usage_error(NULL, "option '--mode fluid': the %s model answers this workload; "
+                       "give --model fluid to check the continuous-time one",
+                       bba_model_kind_name(bba_front_kind(ctx.front)));
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     if (rc != BB_OK && V.analytic_failed)
         bb_ctx_die_answer(&ctx, rc, err);

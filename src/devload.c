@@ -87,10 +87,8 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
         if (!text) {
             char *list = bb_device_presets();
 
-            bb_warn("unknown device preset '%s'; the presets are: %s", preset,
-                    *list ? list : "(none found)");
-            free(list);
-            exit(BB_EXIT_USAGE);
+            bb_usage_error(NULL, "unknown device preset '%s'; the presets are: %s", preset,
+                           *list ? list : "(none found)");
         }
         src = bb_datadir_shown(buf);
     } else {

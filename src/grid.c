@@ -13,12 +13,6 @@
 
 typedef enum bb_status (*qty_parser)(const char *, bb_qty *, char *, size_t);
 
-static _Noreturn void
-grid_die(const char *opt, const char *msg, const char *arg)
-{
-    bb_die(BB_EXIT_USAGE, "option '--%s': %s: '%s'", opt, msg, arg);
-}
-
 /* Split arg at commas or colons into a fresh array of strings. */
 static size_t
 split(const char *arg, char sep, char ***out)
@@ -63,12 +57,12 @@ range_count(const char *opt, const char *arg, double a, double b, double step)
     double k;
 
     if (!(step > 0))
-        grid_die(opt, "the step of a range A:B:STEP must be positive", arg);
+        bb_usage_error(opt, "the step of a range A:B:STEP must be positive: '%s'", arg);
     if (b < a)
-        grid_die(opt, "the end of a range A:B:STEP is below its start", arg);
+        bb_usage_error(opt, "the end of a range A:B:STEP is below its start: '%s'", arg);
     k = floor((b - a) / step + 1e-9);
     if (k + 1 > BB_GRID_MAX)
-        grid_die(opt, "too many values in the range (at most 100000)", arg);
+        bb_usage_error(opt, "too many values in the range (at most 100000): '%s'", arg);
     return (size_t)k + 1;
 }
 
@@ -85,18 +79,18 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
         nf = split(arg, ':', &f);
         if (nf != 3) {
             split_free(f);
-            grid_die(opt, "a range is START:END:STEP", arg);
+            bb_usage_error(opt, "a range is START:END:STEP: '%s'", arg);
         }
         for (int i = 0; i < 3; i++)
             if (parse(f[i], &q[i], msg, sizeof msg) != BB_OK) {
                 split_free(f);
-                bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
+                bb_usage_error(opt, "%s", msg);
             }
         split_free(f);
         /* A plain 0 mixes with any unit; other plain values must not. */
         for (int i = 0; i < 3; i++)
             if (q[i].plain && q[i].v != 0 && !(q[0].plain && q[1].plain && q[2].plain))
-                grid_die(opt, "give every value of the range in units, or none", arg);
+                bb_usage_error(opt, "give every value of the range in units, or none: '%s'", arg);
         out->n = range_count(opt, arg, q[0].v, q[1].v, q[2].v);
         out->v = calloc(out->n, sizeof *out->v);
         if (out->v == NULL)
@@ -111,7 +105,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
     nf = split(arg, ',', &f);
     if (nf > BB_GRID_MAX) {
         split_free(f);
-        grid_die(opt, "too many values (at most 100000)", arg);
+        bb_usage_error(opt, "too many values (at most 100000): '%s'", arg);
     }
     out->n = nf;
     out->v = calloc(nf, sizeof *out->v);
@@ -120,7 +114,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
     for (size_t i = 0; i < nf; i++)
         if (parse(f[i], &out->v[i], msg, sizeof msg) != BB_OK) {
             split_free(f);
-            bb_die(BB_EXIT_USAGE, "option '--%s': %s", opt, msg);
+            bb_usage_error(opt, "%s", msg);
         }
     split_free(f);
 }
@@ -137,7 +131,7 @@ bb_grid_rates(const char *opt, const char *arg, bb_qty_list *out)
     grid_qty(opt, arg, bb_parse_rate, out);
     for (size_t i = 0; i < out->n; i++)
         if (!(out->v[i].v > 0))
-            grid_die(opt, "rates must be positive", arg);
+            bb_usage_error(opt, "rates must be positive: '%s'", arg);
 }
 
 void
@@ -154,14 +148,14 @@ bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_l
     for (size_t i = 0; i < nf; i++)
         if (bb_parse_number(f[i], &x[i], msg, sizeof msg) != BB_OK || !isfinite(x[i])) {
             split_free(f);
-            grid_die(opt, "not a number", arg);
+            bb_usage_error(opt, "not a number: '%s'", arg);
         }
     split_free(f);
     if (!range && nf > BB_GRID_MAX)
-        grid_die(opt, "too many values (at most 100000)", arg);
+        bb_usage_error(opt, "too many values (at most 100000): '%s'", arg);
     if (range) {
         if (nf != 3)
-            grid_die(opt, "a range is START:END:STEP", arg);
+            bb_usage_error(opt, "a range is START:END:STEP: '%s'", arg);
         out->n = range_count(opt, arg, x[0], x[1], x[2]);
         out->v = calloc(out->n, sizeof *out->v);
         if (out->v == NULL)
@@ -177,12 +171,8 @@ bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_l
         out->v = x;
     }
     for (size_t i = 0; i < out->n; i++)
-        if (!(out->v[i] >= lo && out->v[i] <= hi)) {
-            char m[128];
-
-            snprintf(m, sizeof m, "%g is not in [%g, %g]", out->v[i], lo, hi);
-            grid_die(opt, m, arg);
-        }
+        if (!(out->v[i] >= lo && out->v[i] <= hi))
+            bb_usage_error(opt, "%g is not in [%g, %g]: '%s'", out->v[i], lo, hi, arg);
 }
 
 void

@@ -169,6 +169,7 @@ main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0) {
             snprintf(name, sizeof name, "bbsize %s", commands[i].name);
             argv[1] = name;
+            bb_usage_command(name);
             status = commands[i].run(argc - 1, argv + 1);
             bb_finish_stdout();
             return status;

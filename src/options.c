@@ -25,13 +25,6 @@ enum {
 /* A help group per child, after the commands' own options. */
 enum { GROUP_TARGETS = 20, GROUP_RUNS = 30, GROUP_OUTPUT = 40 };
 
-static _Noreturn void
-bad(const char *opt, const char *arg, const char *why)
-{
-    fprintf(stderr, "bbsize: option '--%s': '%s': %s\n", opt, arg, why);
-    exit(BB_EXIT_USAGE);
-}
-
 /* pick: the entries of all[] whose bit is in which, after the group header,
  * into out (NULL-terminated). */
 static void
@@ -136,7 +129,7 @@ run_parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case OPT_SEED:
         if (bb_parse_seed(arg, &r->seed, msg, sizeof msg) < 0)
-            bad("seed", arg, msg);
+            bb_usage_error("seed", "'%s': %s", arg, msg);
         r->seed_set = 1;
         break;
     case OPT_THREADS:
@@ -147,9 +140,9 @@ run_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_HORIZON:
         if (bb_parse_duration(arg, &r->horizon, msg, sizeof msg) != BB_OK)
-            bad("horizon", arg, msg);
+            bb_usage_error("horizon", "'%s': %s", arg, msg);
         if (!(r->horizon.v > 0) || !isfinite(r->horizon.v))
-            bad("horizon", arg, "not a positive duration");
+            bb_usage_error("horizon", "'%s': not a positive duration", arg);
         r->horizon_arg = arg;
         break;
     default:
@@ -201,6 +194,8 @@ tgt_parse(int key, char *arg, struct argp_state *state)
 struct argp bb_targets_argps[BB_TGT_ALL + 1];
 static struct argp_option tgt_opts[BB_TGT_ALL + 1][NTGT + 2];
 
+static void common_fill(unsigned walks);
+
 /* ---- the tables ------------------------------------------------------------ */
 
 void
@@ -221,6 +216,8 @@ bb_options_init(void)
         bb_targets_argps[m].options = tgt_opts[m];
         bb_targets_argps[m].parser = tgt_parse;
     }
+    for (unsigned m = 0; m <= BB_PLAT_ALL; m++)
+        common_fill(m);   /* below */
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -261,13 +258,6 @@ static const struct argp_option common_options[] = {
     { 0 }
 };
 
-static void
-usage_die(struct argp_state *state, const char *opt, const char *msg)
-{
-    argp_failure(state, BB_EXIT_USAGE, 0, "option '--%s': %s", opt, msg);
-    exit(BB_EXIT_USAGE); /* argp_failure exits; this keeps the compiler sure */
-}
-
 static error_t
 common_parse(int key, char *arg, struct argp_state *state)
 {
@@ -277,22 +267,22 @@ common_parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case OPT_PFS_BW:
         if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) != BB_OK)
-            usage_die(state, "pfs-bw", msg);
+            bb_usage_error("pfs-bw", "%s", msg);
         if (!(c->pfs_bw.v > 0))
-            usage_die(state, "pfs-bw", "the PFS bandwidth must be positive");
+            bb_usage_error("pfs-bw", "the PFS bandwidth must be positive");
         break;
     case OPT_BB_BW:
         if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) != BB_OK)
-            usage_die(state, "bb-bw", msg);
+            bb_usage_error("bb-bw", "%s", msg);
         if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
-            usage_die(state, "bb-bw", "must be positive (leave --bb-bw out for no "
-                      "burst-buffer bandwidth)");
+            bb_usage_error("bb-bw", "must be positive (leave --bb-bw out for no "
+                           "burst-buffer bandwidth)");
         break;
     case OPT_TIME_UNIT:
         if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) != BB_OK)
-            usage_die(state, "time-unit", msg);
+            bb_usage_error("time-unit", "%s", msg);
         if (!(c->time_unit.v > 0))
-            usage_die(state, "time-unit", "the time unit must be positive");
+            bb_usage_error("time-unit", "the time unit must be positive");
         break;
     case OPT_RESOLUTION:
         c->resolution = bb_opt_long("resolution", arg, 1, 100000000L);
@@ -310,7 +300,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "fluid") == 0)
             c->model = BBA_MODEL_FLUID;
         else
-            usage_die(state, "model", "give auto, bernoulli, chain or fluid");
+            bb_usage_error("model", "give auto, bernoulli, chain or fluid");
         break;
     case OPT_SOLVER:
         c->solver_set = 1;
@@ -323,7 +313,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
             c->solver = BBA_SOLVER_GAUSS_SEIDEL;
         else
-            usage_die(state, "solver", "expected fft, banded, umfpack or gauss-seidel");
+            bb_usage_error("solver", "expected fft, banded, umfpack or gauss-seidel");
         break;
     case BB_OPT_MAX_MEMORY:
         bb_limits_set_memory(arg);
@@ -336,9 +326,9 @@ common_parse(int key, char *arg, struct argp_state *state)
         double v;
 
         if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
-            usage_die(state, "max-ops", msg);
+            bb_usage_error("max-ops", "%s", msg);
         if (!(v >= 1) || v > 1e30)
-            usage_die(state, "max-ops", "not a number of operations in [1, 1e30]");
+            bb_usage_error("max-ops", "not a number of operations in [1, 1e30]");
         c->max_ops = v;
         break;
     }
@@ -348,7 +338,24 @@ common_parse(int key, char *arg, struct argp_state *state)
     return 0;
 }
 
-const struct argp bb_common_argp = { common_options, common_parse, NULL, NULL, NULL, NULL, NULL };
+struct argp bb_common_argps[BB_PLAT_ALL + 1];
+static struct argp_option common_opts[BB_PLAT_ALL + 1][sizeof common_options
+                                                       / sizeof common_options[0]];
+
+/* common_fill: the platform and solver options without those in walks. */
+static void
+common_fill(unsigned walks)
+{
+    size_t k = 0;
+
+    for (const struct argp_option *o = common_options; o->name || o->doc; o++)
+        if (!((walks & BB_PLAT_PFS_BW) && o->key == OPT_PFS_BW)
+            && !((walks & BB_PLAT_BB_BW) && o->key == OPT_BB_BW))
+            common_opts[walks][k++] = *o;
+    memset(&common_opts[walks][k], 0, sizeof common_opts[walks][k]);
+    bb_common_argps[walks].options = common_opts[walks];
+    bb_common_argps[walks].parser = common_parse;
+}
 
 void
 bb_common_init(bb_common *c)
@@ -358,15 +365,6 @@ bb_common_init(bb_common *c)
     c->max_ops = BBA_COST_MAX_OPS_DEFAULT;
 }
 
-void
-bb_opt_die(const char *opt, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "bbsize: option '--%s': ", opt);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(BB_EXIT_USAGE);
-}
-
 double
 bb_opt_fraction_open(const char *opt, const char *arg)
 {
@@ -374,9 +372,9 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
-        bb_opt_die(opt, "%s", msg);
+        bb_usage_error(opt, "%s", msg);
     if (!(v > 0 && v < 1))
-        bb_opt_die(opt, "%s is not in (0, 1)", arg);
+        bb_usage_error(opt, "%s is not in (0, 1)", arg);
     return v;
 }
 
@@ -387,9 +385,9 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
-        bb_opt_die(opt, "%s", msg);
+        bb_usage_error(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
-        bb_opt_die(opt, "%s is not in [0, 1]", arg);
+        bb_usage_error(opt, "%s is not in [0, 1]", arg);
     return v;
 }
 
@@ -399,10 +397,10 @@ bb_opt_eps(const char *arg)
     double v = bb_opt_fraction_closed("empty-prob", arg);
 
     if (v > 0 && v < BBA_EPS_MIN)
-        bb_opt_die("empty-prob", "'%s' is below 1e-15: EPS moves the answer only to first "
-                   "order, so below 1e-15 it changes nothing a double can hold, while the "
-                   "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
-                   arg);
+        bb_usage_error("empty-prob", "'%s' is below 1e-15: EPS moves the answer only to first "
+                       "order, so below 1e-15 it changes nothing a double can hold, while the "
+                       "solvers lose the states that hold for 1/EPS time units; use 1e-15 (or 0)",
+                       arg);
     return v;
 }
 
@@ -413,13 +411,11 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
-        bb_opt_die(opt, "%s", msg);
+        bb_usage_error(opt, "%s", msg);
     if (v != floor(v))
-        bb_opt_die(opt, "'%s' is not a whole number", arg);
-    if (v < (double)lo || v > (double)hi) {
-        fprintf(stderr, "bbsize: option '--%s': %s is not in [%ld, %ld]\n", opt, arg, lo, hi);
-        exit(BB_EXIT_USAGE);
-    }
+        bb_usage_error(opt, "'%s' is not a whole number", arg);
+    if (v < (double)lo || v > (double)hi)
+        bb_usage_error(opt, "%s is not in [%ld, %ld]", arg, lo, hi);
     return (long)v;
 }
 
@@ -428,10 +424,8 @@ bb_opt_size(const char *opt, const char *arg, bb_qty *q)
 {
     char msg[256];
 
-    if (bb_parse_size(arg, q, msg, sizeof msg) != BB_OK) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
+    if (bb_parse_size(arg, q, msg, sizeof msg) != BB_OK)
+        bb_usage_error(opt, "%s", msg);
 }
 
 /* ---- draining policy ---------------------------------------------------- */
@@ -452,7 +446,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         else if (strcmp(arg, "lazy") == 0)
             p->lazy = 1;
         else
-            bb_opt_die("policy", "'%s' is not greedy or lazy", arg);
+            bb_usage_error("policy", "'%s' is not greedy or lazy", arg);
         p->policy_set = 1;
         return 1;
     }
@@ -460,10 +454,8 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         bb_qty q;
         char msg[256];
 
-        if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK) {
-            fprintf(stderr, "bbsize: option '--threshold': %s\n", msg);
-            exit(BB_EXIT_USAGE);
-        }
+        if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK)
+            bb_usage_error("threshold", "%s", msg);
         if (q.plain) {
             p->threshold_frac = bb_opt_fraction_closed("threshold", arg);
             p->threshold_is_size = 0;
@@ -497,7 +489,7 @@ bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy
 
             bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
             bb_ctx_fmt_size(ctx, b, sizeof b, bb_ctx_quanta_to_bytes(ctx, S));
-            bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+            bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
         }
     } else {
         out->threshold = (long)floor(p->threshold_frac * (double)S);
@@ -521,7 +513,7 @@ bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_bytes)
 
         bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
         bb_ctx_fmt_size(ctx, b, sizeof b, S_bytes);
-        bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
     }
 }
 
@@ -555,13 +547,13 @@ policy_parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if (p->threshold_set && p->policy_set && !p->lazy)
-            bb_opt_die("threshold", "greedy draining has no threshold, but --policy greedy "
-                       "was given: drop one of them", NULL);
+            bb_usage_error("threshold", "greedy draining has no threshold, but --policy greedy "
+                           "was given: drop one of them");
         if (p->threshold_set && !p->lazy)
             p->lazy = 1; /* a threshold implies lazy draining */
         if (p->eps_set && !p->lazy)
-            bb_opt_die("empty-prob", "EPS is lazy draining's, but the policy is greedy: add "
-                       "--policy lazy or --threshold, or drop --empty-prob", NULL);
+            bb_usage_error("empty-prob", "EPS is lazy draining's, but the policy is greedy: add "
+                           "--policy lazy or --threshold, or drop --empty-prob");
         break;
     default:
         return ARGP_ERR_UNKNOWN;

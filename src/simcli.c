@@ -53,7 +53,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "fluid") == 0)
             o->fluid = 1;
         else
-            bb_opt_die("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
+            bb_usage_error("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
         if (strcmp(arg, "fluid") != 0)
             o->fluid = 0;   /* the last --mode counts */
         break;
@@ -62,7 +62,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_NOISE:
         if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= 0 && v < 1))
-            bb_opt_die("noise", "'%s' is not a number in [0, 1)", arg);
+            bb_usage_error("noise", "'%s' is not a number in [0, 1)", arg);
         o->noise = v;
         break;
     case OPT_DMIN:
@@ -111,12 +111,12 @@ bb_simopts_init(bb_simopts *o)
 }
 
 const struct argp_child bb_sim_children[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_COMMON_ARGP(0), 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 }, { 0 }
 };
 
 const struct argp_child bb_sim_children_csv[] = {
-    { &bb_common_argp, 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
+    { BB_COMMON_ARGP(0), 0, NULL, 0 }, { &bb_simopts_argp, 0, NULL, 0 },
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { 0 }
 };
@@ -221,13 +221,11 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
-            bb_opt_die(opt, "'%s' is not a non-negative number of time units", arg);
+            bb_usage_error(opt, "'%s' is not a non-negative number of time units", arg);
         return v;
     }
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
+        bb_usage_error(opt, "%s", msg);
     return q.v / time_unit_s;
 }
 
@@ -237,10 +235,10 @@ units_whole(const char *opt, const char *arg, double tu_s, int positive)
     double v = duration_tu(opt, arg, tu_s);
 
     if (v > 1e12)
-        bb_opt_die(opt, "'%s' is more than 10^12 time units", arg);
+        bb_usage_error(opt, "'%s' is more than 10^12 time units", arg);
     v = ceil(v - 1e-9);
     if (positive && v < 1)
-        bb_opt_die(opt, "'%s' is not a positive number of time units", arg);
+        bb_usage_error(opt, "'%s' is not a positive number of time units", arg);
     return (long)v;
 }
 
@@ -267,16 +265,16 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
     b->noise = o->noise;
     b->seed = o->seed;
     if (o->mode != BBS_BB_PERIODIC && (o->d_min_arg || (o->given & 1u << (OPT_NOISE - OPT_MODE))))
-        bb_die(BB_EXIT_USAGE, "option '%s' applies to --mode periodic only, and the mode is "
-               "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
-               bb_sim_mode_name(o->mode));
+        bb_usage_error(NULL, "option '%s' applies to --mode periodic only, and the mode is "
+                       "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
+                       bb_sim_mode_name(o->mode));
     if (o->mode == BBS_BB_ONOFF)
         b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (o->mode == BBS_BB_PERIODIC) {
         if (o->d_min_arg) {
             b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
             if (!(b->d_min_tu > 0))
-                bb_opt_die("d-min", "'%s' is not positive", o->d_min_arg);
+                bb_usage_error("d-min", "'%s' is not positive", o->d_min_arg);
         } else {
             run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
             if (run->period_tu == NULL)
@@ -306,7 +304,7 @@ bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
         run->cfg[k].S = S[k];
         bb_policy_resolve(ctx, &o->pol, S[k], &run->cfg[k].pol);
         if (bbs_bb_check(&run->cfg[k], err) != BB_OK)
-            bb_die(BB_EXIT_USAGE, "%s", err);
+            bb_usage_error(NULL, "%s", err);
     }
     {
         /* Bounded before it starts (bbsize(1), BOUNDS). */

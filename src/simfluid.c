@@ -79,12 +79,10 @@ seconds_opt(const char *opt, const char *arg, int positive)
     bb_qty q;
     char msg[256];
 
-    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK) {
-        fprintf(stderr, "bbsize: option '--%s': %s\n", opt, msg);
-        exit(BB_EXIT_USAGE);
-    }
+    if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
+        bb_usage_error(opt, "%s", msg);
     if (!isfinite(q.v) || (positive && !(q.v > 0)))
-        bb_opt_die(opt, "'%s' is not a positive duration", arg);
+        bb_usage_error(opt, "'%s' is not a positive duration", arg);
     return q.v;
 }
 
@@ -100,15 +98,15 @@ fluid_policy(const bb_ctx *ctx, const bb_policy_opts *o, double S, bbs_fluid_pla
     if (!o->lazy)
         return;
     if (!(o->eps > 0))
-        bb_opt_die("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
-                   "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
+        bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
+                       "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
     f->threshold_bytes = o->threshold_is_size ? o->threshold_size.v : o->threshold_frac * S;
     if (f->threshold_bytes > S) {
         char a[64], b[64];
 
         bb_ctx_fmt_size(ctx, a, sizeof a, f->threshold_bytes);
         bb_ctx_fmt_size(ctx, b, sizeof b, S);
-        bb_die(BB_EXIT_USAGE, "option '--threshold': %s is larger than the buffer (%s)", a, b);
+        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
     }
 }
 
@@ -277,7 +275,7 @@ bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sour
     c->horizon_s = H;
     c->warmup_s = W;
     if (bbs_fluid_check(c, err) != BB_OK)
-        bb_die(BB_EXIT_USAGE, "%s", err);
+        bb_usage_error(NULL, "%s", err);
     *horizon_s = H;
     *warmup_s = W;
 }
@@ -298,8 +296,8 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     int rc;
 
     if (f)
-        bb_die(BB_EXIT_USAGE, "%s does not apply to --mode fluid (no time unit, no quanta; "
-               "see bbsize-simulate(1))", f);
+        bb_usage_error(NULL, "%s does not apply to --mode fluid (no time unit, no quanta; "
+                       "see bbsize-simulate(1))", f);
     bb_ctx_read(&ctx, &a->common, a->file);
     if ((rc = bb_fluid_sources_make(&ctx, &src, err)) != BB_OK)
         bb_die_lib(rc, err);

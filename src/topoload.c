@@ -144,7 +144,7 @@ bb_topo_read(const bb_topo_opts *o, const char *dflt, bb_topo *t)
 
         if (!strchr(name, '/') && !strstr(name, ".conf") && !bb_path_exists(name)
             && !(o->base && (path = bb_path_beside(o->base, name, 0)) != NULL && (free(path), 1)))
-            bb_die(BB_EXIT_USAGE, "--topology: %s", err);
+            bb_usage_error("topology", "%s", err);
         path = bb_path_beside(o->base, name, 0);
         if (path == NULL)   /* as written: bb_read_file names the error */
             path = strdup(name);

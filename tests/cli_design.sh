@@ -124,4 +124,18 @@ status_is 64 "--waf below 1: usage error"
 run "$BBSIZE" frontier --pfs-bw 0.5TB/s
 status_is 1 "frontier with E >= B: status 1"
 err_has "no capacity suffices" "... saying why"
+
+# 6. A walk is not an override: design and sweep walk --pfs-bw RATES,
+# frontier --bb-bw RATES, and the platform's value (here the built-in
+# workload's 1.45 TB/s) is replaced, not overridden; the platform option
+# itself still says when it overrides.
+run "$BBSIZE" design --pfs-bw 0.8TB/s:3.25TB/s:0.05TB/s -q
+status_is 0 "design walking --pfs-bw over the built-in workload exits 0"
+check "... and says nothing of an override" '! grep -q overrides "$T/err"'
+run "$BBSIZE" sweep --bb-size 0:100TB:50TB --pfs-bw 1TB/s,2TB/s -q
+status_is 0 "sweep walking --pfs-bw exits 0"
+check "... and says nothing of an override" '! grep -q overrides "$T/err"'
+run "$BBSIZE" size --pfs-bw 2TB/s -q
+check "size --pfs-bw 2TB/s says it overrides the file's 1.45 TB/s" \
+  'grep -q "PFS bandwidth 2 TB/s from --pfs-bw overrides 1.45 TB/s" "$T/err"'
 t_done

@@ -4,7 +4,7 @@
 # no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 set -e
-t_plan 24
+t_plan 34
 
 w() { printf '%s\n' "$@" >"$T/w.csv"; }
 B="--pfs-bw 100"
@@ -46,3 +46,30 @@ t_err "threshold above 1" 64 "--threshold.*not in \[0, 1\]" "$BBSIZE" idle "$T/w
 t_err "buffer too large for memory" 2 "would have [0-9]+ states.*GB" "$BBSIZE" idle "$T/w.csv" $B --bb-size 1e12
 t_err "bad directive" 65 "w\.csv:1: directive 'pfs-bw'" sh -c "printf '#@ pfs-bw = fast\nname,p,bw\na,0.1,10\n' >'$T/w.csv'; exec '$BBSIZE' idle '$T/w.csv' --bb-size 10"
 t_err "unknown command" 64 "unknown command 'sizes'" "$BBSIZE" sizes
+
+# Every usage error has the one form (usage.h), whichever parser finds
+# it: "bbsize CMD: option '--OPT': ..." and the line pointing at the
+# command's help; status 64.
+usage_form() {
+  _d=$1 _cmd=$2 _opt=$3; shift 3
+  _rc=0
+  "$BBSIZE" "$_cmd" "$@" >"$T/out" 2>"$T/err" || _rc=$?
+  if [ "$_rc" -eq 64 ] && head -n 1 "$T/err" | grep -q "^bbsize $_cmd: option '--$_opt': " \
+     && grep -q "^Try \`bbsize $_cmd --help' or \`bbsize $_cmd --usage'" "$T/err"; then
+    t_ok "usage form: $_d"
+  else
+    t_fail "usage form: $_d (exit $_rc)" "$T/err"
+  fi
+}
+usage_form "a whole number out of range" idle resolution --bb-size 10 --resolution 0
+usage_form "a size without a known unit" idle bb-size --bb-size 1XB
+usage_form "a threshold above the buffer" idle threshold --bb-size 1TB --threshold 5PB
+usage_form "a platform rate" idle pfs-bw --bb-size 1TB --pfs-bw 0
+usage_form "a seed" simulate seed --bb-size 1TB --seed -1
+usage_form "a range of sizes" sweep bb-size --bb-size 1:0:1
+usage_form "a duration in time units" simulate warmup --bb-size 1TB --warmup 5parsecs
+usage_form "a list of loads" netload load --load 2
+usage_form "a device option" device bs --preset intel-d3-s4510 --pattern randread --bs 0
+t_err "an unknown device preset names the command and the presets" 64 \
+  "^bbsize device: unknown device preset 'nosuch'; the presets are: " \
+  "$BBSIZE" device --preset nosuch --pattern randread

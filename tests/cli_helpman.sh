@@ -12,6 +12,8 @@
 #     run with that one in both runs).  Defaults stated in words ("the
 #     preset's") are refused as values and skipped.
 #  3. `bbsize --help` lists every command of src/commands.h.
+#  4. --help lists each long option once (a command's own --pfs-bw RATES
+#     walk is not listed again as the platform's --pfs-bw RATE).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 M=$SRCDIR/man
@@ -62,7 +64,11 @@ for c in $cmds; do
   page=$M/bbsize-$c.1
   [ -f "$page" ] || page=$M/bbsize.1
   pname=$(basename "$page")
-  "$BBSIZE" "$c" --help | awk -f "$SRCDIR/tests/help_opts.awk" | sort -u >"$T/help.$c"
+  "$BBSIZE" "$c" --help | awk -f "$SRCDIR/tests/help_opts.awk" >"$T/help.all"
+  twice=$(cut -f1 "$T/help.all" | sort | uniq -d | paste -sd ' ' -)
+  [ -z "$twice" ] && ok "$c --help lists each option once" \
+    || notok "$c --help lists each option once (twice: $twice)"
+  sort -u "$T/help.all" >"$T/help.$c"
   awk -f "$SRCDIR/tests/man_opts.awk" "$page" >"$T/page"
   base=$(base_args "$c")
   if [ -n "$base" ]; then

@@ -1,0 +1,137 @@
+/* cmdspec.c: the one argp wiring of the analytic commands (cmdspec.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "cmdspec.h"
+#include "designrun.h"
+
+/* The command's own options, the walk, the seven shared groups and the end. */
+#define MAX_CHILDREN 10
+
+typedef struct {
+    const bb_cmd_spec *spec;
+    bb_cmd_args *a;
+    void *own;
+    void *inputs[MAX_CHILDREN];
+} wiring;
+
+enum { OPT_WALK = 0x1f80 };
+
+/* The walk: --pfs-bw RATES or --bb-bw RATES (cmdspec.h). */
+static error_t
+walk_parse(int key, char *arg, struct argp_state *state)
+{
+    const wiring *w = state->input;
+    const bb_cmd_spec *spec = w->spec;
+    const char *name = spec->walks == BB_PLAT_PFS_BW ? "pfs-bw" : "bb-bw";
+    bb_qty_list *l = (bb_qty_list *)((char *)w->own + spec->walk_at);
+
+    switch (key) {
+    case OPT_WALK:
+        bb_qty_list_free(l);
+        bb_grid_rates(name, arg, l);
+        if (spec->walk_max && l->n > spec->walk_max)
+            bb_usage_error(name, "at most %zu values (%zu given)", spec->walk_max, l->n);
+        if (spec->walks == BB_PLAT_PFS_BW)   /* bb_ctx_read needs one */
+            w->a->common.pfs_bw = l->v[0];
+        break;
+    case ARGP_KEY_END:
+        if (spec->walk_required && l->n == 0)
+            argp_error(state, "--%s RATES is required (e.g. %s)", name, spec->walk_example);
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    wiring *w = state->input;
+
+    switch (key) {
+    case ARGP_KEY_INIT:
+        for (int i = 0; i < MAX_CHILDREN && w->inputs[i] != NULL; i++)
+            state->child_inputs[i] = w->inputs[i];
+        break;
+    case ARGP_KEY_ARG:
+        bb_argp_file(state, arg, &w->a->file);
+        break;
+    case ARGP_KEY_END:
+        if ((w->spec->required & BB_TGT_SIZE) && !w->a->tgt.bb_size.set)
+            argp_error(state, "--bb-size SIZE is required");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+void
+bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, void *own)
+{
+    struct argp own_argp = { spec->options, spec->parser, NULL, NULL, NULL, NULL, NULL };
+    struct argp_option walk_opt[2] = {
+        { spec->walks == BB_PLAT_PFS_BW ? "pfs-bw" : "bb-bw", OPT_WALK, "RATES", 0,
+          spec->walk_doc, 0 },
+        { 0 }
+    };
+    struct argp walk_argp = { walk_opt, walk_parse, NULL, NULL, NULL, NULL, NULL };
+    struct argp_child children[MAX_CHILDREN];
+    wiring w;
+    size_t n = 0;
+
+    memset(children, 0, sizeof children);
+    memset(&w, 0, sizeof w);
+    w.spec = spec;
+    w.a = a;
+    w.own = own;
+#define CHILD(argp_, input_) \
+    do { children[n].argp = (argp_); w.inputs[n++] = (input_); } while (0)
+    if (spec->options != NULL || spec->parser != NULL)
+        CHILD(&own_argp, own);
+    if (spec->walks)
+        CHILD(&walk_argp, &w);
+    CHILD(BB_COMMON_ARGP(spec->walks), &a->common);
+    if (spec->groups & BB_CMD_POLICY)
+        CHILD(&bb_policy_argp, &a->pol);
+    CHILD(BB_OUTPUT_ARGP(spec->out), &a->common.out);
+    if (spec->runs)
+        CHILD(BB_RUNS_ARGP(spec->runs), &a->run);
+    if (spec->targets)
+        CHILD(BB_TARGETS_ARGP(spec->targets), &a->tgt);
+    if (spec->groups & BB_CMD_ENDURANCE)
+        CHILD(&bb_endurance_argp, &a->end);
+    if (spec->groups & BB_CMD_PRICES)
+        CHILD(&bb_prices_argp, &a->prices);
+#undef CHILD
+
+    {
+        struct argp argp = { NULL, parse, spec->args_doc, spec->doc, children, NULL, NULL };
+
+        memset(a, 0, sizeof *a);
+        bb_common_init(&a->common);
+        a->common.walks = spec->walks;
+        bb_policy_opts_init(&a->pol);
+        bb_tgtopts_init(&a->tgt);
+        bb_endopts_init(&a->end);
+        argp_parse(&argp, argc, argv, 0, NULL, &w);
+    }
+}
+
+int
+bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp)
+{
+    const bb_prices *p = &a->prices;
+    int priced = p->has_tb || p->has_gbs || p->has_pfs_gbs;
+
+    if (ctx->plain && priced)
+        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
+                       "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    ctx->qn.target = a->tgt.target_idle;
+    bb_design_spec_init(sp, &ctx->qn, &a->prices, &a->end);
+    return priced;
+}
