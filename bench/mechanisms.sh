@@ -32,10 +32,17 @@
 #               before: queue = flow, per flow)
 #   +groupvc    vc_scheme = group (kronos-union's channels; before:
 #               legacy): the shipped scenarios as they are
+# and, named in MECHANISMS only, the shipped scenarios with one mechanism
+# taken away (what each adds to the present figures):
+#   -vcprio     vc_priority = off
+#   -groupvc    vc_scheme = legacy
+#   -chunklat   cn_delay, local_delay, global_delay = 0
+#   -chanqueue  queue = flow
 # and prints per job: elapsed alone and in the mix, and the mix/alone
 # slowdown of elapsed, communication and I/O time (per-rank means).
 # Usage: BBSIZE=src/bbsize sh bench/mechanisms.sh [w1|w2] [min|adp]
-# (MECHANISMS="pieces routepiece" runs only those variants.)
+# (MECHANISMS="pieces routepiece" runs only those variants; BENCH_APPS="milc"
+# only the mix and those applications alone.)
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 LC_ALL=C
@@ -49,6 +56,7 @@ w1) APPS="milc checkpoint cosmoflow" ;;
 w2) APPS="nekbone checkpoint cosmoflow" ;;
 *) echo "usage: $0 [w1|w2] [min|adp]" >&2; exit 64 ;;
 esac
+APPS=${BENCH_APPS:-$APPS}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-mech.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # The scenarios name their placement files as ../network/...: keep that.
@@ -117,6 +125,10 @@ variant chunklat injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
 variant portdelay injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O queue=flow $K1
 variant chanqueue injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $K1
 variant groupvc injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O
+variant -vcprio vc_priority=off
+variant -groupvc vc_scheme=legacy
+variant -chunklat cn_delay=0 local_delay=0 global_delay=0
+variant -chanqueue queue=flow
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
 for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \
