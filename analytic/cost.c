@@ -202,5 +202,16 @@ bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
     c.ops *= levels;
     snprintf(what, sizeof what, "settling the resolution (a size search at R = %ld, %ld, ... "
              "up to %ld; a resolution given answers at that resolution alone)", R, 2 * R, R_max);
-    return bba_cost_check(m, &c, so->max_ops, what, err);
+    return bba_cost_admit(m, &c, so, what, err);
+}
+
+int
+bba_cost_admit(const bba_model *m, const bba_cost *c, const bba_solver_opts *so,
+               const char *what, char *err)
+{
+    int rc = bba_cost_check(m, c, so->max_ops, what, err);
+
+    if (rc == BB_OK && so->announce != NULL)
+        so->announce(so->announce_ctx, c->ops, what);
+    return rc;
 }

@@ -48,6 +48,11 @@
 #define BBA_COST_FFT_STEPS 30.0
 /* theta* S beyond which the idle fraction underflows (ln 1e-308). */
 #define BBA_COST_UNDERFLOW 708.0
+/* Multiply-adds per second of CPU, to turn an estimate into time: the
+ * measurements above give 3.6e9 (banded GTH, default workload), 4e9 to
+ * 5e9 (ON/OFF chain) and 9e9 (the report's solves); an order of
+ * magnitude, not a promise. */
+#define BBA_COST_OPS_PER_S 4e9
 
 typedef struct {
     double ops;          /* multiply-adds of the whole question */
@@ -85,6 +90,13 @@ void bba_cost_search(const bba_model *m, double target, const bba_policy_spec *p
  * rest as bba_cost_check.  m is the model at R. */
 int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
                     const bba_solver_opts *so, long R, long R_max, char *err);
+
+/* bba_cost_admit: bba_cost_check against so->max_ops, then, when it
+ * passes, so->announce (when set) with c->ops and what.  Every solve and
+ * search is admitted through it, so that a caller hears the estimate
+ * before a long run. */
+int bba_cost_admit(const bba_model *m, const bba_cost *c, const bba_solver_opts *so,
+                   const char *what, char *err);
 
 /* bba_cost_check: BB_OK when c->ops <= max_ops (0: no bound), else
  * BB_ETOOBIG with a message saying what would be solved ("what", e.g.

@@ -189,7 +189,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         /* a chain whose one vector is over the memory limit is left to the
          * memory estimate below, which names the memory */
         if (!(so->mem_limit_bytes > 0 && cost.states * sizeof(double) > so->mem_limit_bytes)
-            && (rc = bba_cost_check(m, &cost, so->max_ops, "the solve", err)) != BB_OK)
+            && (rc = bba_cost_admit(m, &cost, so, "the solve", err)) != BB_OK)
             return rc;
     }
     if (m->onoff) {
@@ -453,7 +453,7 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         bba_cost c;
 
         bba_cost_search(m, target, ps, so, &c);
-        if ((rc = bba_cost_check(m, &c, so->max_ops, "the size search", err)) != BB_OK)
+        if ((rc = bba_cost_admit(m, &c, so, "the size search", err)) != BB_OK)
             return rc;
     }
     if (hint > 0) {
@@ -596,7 +596,7 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
         bba_cost_eval(m, S, so, &c);
         c.evaluations = grid + 2 + (S > 1 ? (int)log2((double)S) : 0);
         c.ops *= c.evaluations;
-        if ((rc = bba_cost_check(m, &c, so->max_ops, "the threshold search", err)) != BB_OK)
+        if ((rc = bba_cost_admit(m, &c, so, "the threshold search", err)) != BB_OK)
             return rc;
     }
     pts = malloc(((size_t)grid + 1) * sizeof *pts);

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -398,7 +399,30 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
                                                            : default_memory_limit();
     ctx->qn.so.max_ops = opt->max_ops;
+    bb_solver_announce(&ctx->qn.so, &opt->out);
     ctx->so = ctx->qn.so;
+}
+
+/* The first estimate of a solve or search that bb_meter_estimate prints
+ * (over 10 s of CPU at BBA_COST_OPS_PER_S, or any with --progress) is the
+ * one line of the run; the walks' threads may call it at once. */
+static void
+announce_cost(void *out, double ops, const char *what)
+{
+    static atomic_int said;
+    const bb_outopts *o = out;
+    double s = ops / BBA_COST_OPS_PER_S;
+
+    (void)what;
+    if (!o->quiet && (s > 10 || o->progress) && atomic_exchange(&said, 1) == 0)
+        bb_meter_estimate(o, s, ops, "multiply-adds");
+}
+
+void
+bb_solver_announce(bba_solver_opts *so, const bb_outopts *out)
+{
+    so->announce = announce_cost;
+    so->announce_ctx = (void *)out;
 }
 
 /* An application whose bandwidth rounds to 0 quanta leaves the model:

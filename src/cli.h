@@ -142,6 +142,12 @@ _Noreturn void bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err);
 int bb_progress_enabled(const bb_outopts *o);
 void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
 
+/* bb_solver_announce: so hears the estimate of each solve and search
+ * before it runs (stationary.h announce) and prints, once a run, the
+ * line of bb_meter_estimate (progress.h) when it is over 10 s of CPU
+ * (or with --progress), at BBA_COST_OPS_PER_S (cost.h). */
+void bb_solver_announce(bba_solver_opts *so, const bb_outopts *out);
+
 /* JSON: print obj to stdout (indented, one trailing newline) and release it. */
 void bb_json_print(json_t *obj);
 /* bb_json_seed: a seed as a JSON integer, or as a decimal string above

@@ -169,7 +169,7 @@ scn_exec(scn_job *jobs, int n, int threads, const bb_outopts *out, const char *w
         secs += bb_exec_seconds(jobs[i].R->est_events, jobs[i].R->topo->nodes);
         ops += (size_t)bbs_wl_nops(jobs[i].R->w);
     }
-    bb_meter_estimate(out, secs / nt, events);
+    bb_meter_estimate(out, secs / nt, events, "events");
     bb_exec_meter_start(&em, out, what, ops);
     for (int i = 0; i < n; i++)
         bb_exec_meter_slot(&em, &jobs[i].slot, (size_t)bbs_wl_nops(jobs[i].R->w));

@@ -176,7 +176,7 @@ bb_validate_scenario(const vs_args *ap)
     nt = nt < a.reps ? nt : a.reps > 0 ? a.reps : 1;
     bb_meter_estimate(&po, bb_exec_seconds(R.est_events, R.topo->nodes)
                                * (1 + ceil((double)a.reps / (double)nt)),
-                      R.est_events * (double)nu);
+                      R.est_events * (double)nu, "events");
     bb_exec_meter_start(&em, &po, "validate", ops * nu);
     if (bbs_mpi_size() <= 1 && (C.slots = calloc(nu, sizeof *C.slots)))
         for (size_t u = 0; u < nu; u++)

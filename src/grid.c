@@ -255,6 +255,7 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
 
     bba_solver_defaults(&so);
     so.kind = opt->solver;
+    bb_solver_announce(&so, &opt->out);
     for (size_t i = 0; i < n; i++) {
         const bba_model *m = bba_front_chain(pts[i].front);
         const bba_quantized *q = bba_front_quantized(pts[i].front);
@@ -275,7 +276,7 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
         tot.evaluations++;
     }
     snprintf(what, sizeof what, "the grid of %zu points (fewer or smaller sizes shrink it)", n);
-    if (bba_cost_check(NULL, &tot, opt->max_ops, what, err) != BB_OK)
+    if (bba_cost_admit(NULL, &tot, &so, what, err) != BB_OK)
         bb_die_lib(BB_ETOOBIG, err);
 }
 

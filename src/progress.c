@@ -84,18 +84,19 @@ bb_meter_update(bb_meter *m, size_t done)
     m->shown = 1;
 }
 
-void
-bb_meter_estimate(const bb_outopts *out, double seconds, double events)
+int
+bb_meter_estimate(const bb_outopts *out, double seconds, double count, const char *unit)
 {
     char t[32];
 
     if (out->quiet || !(seconds > 10 || out->progress))
-        return;
+        return 0;
     if (seconds < 10)
         snprintf(t, sizeof t, "%.2g s", seconds);
     else
         fmt_left(t, sizeof t, seconds);
-    fprintf(stderr, "bbsize: this run is estimated at about %s (%.3g events)\n", t, events);
+    fprintf(stderr, "bbsize: this run is estimated at about %s (%.3g %s)\n", t, count, unit);
+    return 1;
 }
 
 double

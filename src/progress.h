@@ -37,7 +37,8 @@ double bb_meter_end(bb_meter *m);
 
 /* bb_meter_estimate: before a run estimated at `seconds` (over 10, or
  * any with --progress; never with --quiet), one line on stderr: "bbsize:
- * this run is estimated at about 40 s (N events)". */
-void bb_meter_estimate(const bb_outopts *out, double seconds, double events);
+ * this run is estimated at about 40 s (N UNIT)", unit e.g. "events".
+ * Returns whether it printed. */
+int bb_meter_estimate(const bb_outopts *out, double seconds, double count, const char *unit);
 
 #endif

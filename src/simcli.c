@@ -341,7 +341,7 @@ bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events, doubl
 
     if (units > 0 && nt > (double)units)
         nt = (double)units;
-    bb_meter_estimate(out, events * s_per_event / nt, events);
+    bb_meter_estimate(out, events * s_per_event / nt, events, "events");
 }
 
 static void

@@ -1,0 +1,30 @@
+#!/bin/sh
+# cli_estimate.sh: before an analytic run estimated over 10 s of CPU the
+# command says so on stderr, once, with the multiply-adds the cost bound
+# (--max-ops) admits; a short run says nothing unless --progress asks,
+# and --quiet silences it.  The estimate is the one the refusal prints:
+# the same question under --max-ops 1 names the same operation count.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
+
+# banded GTH at resolution 1600: about 1.6e12 multiply-adds, minutes;
+# stopped after 3 s, when the line has long been written
+timeout 3 "$BBSIZE" size --solver banded --resolution 1600 --max-ops 1e13 >"$T/out" 2>"$T/err"
+n=$(grep -c 'this run is estimated' "$T/err")
+t_match "a run of minutes says so before it starts" \
+  '^bbsize: this run is estimated at about [0-9]+ min( [0-9]+ s)? \([0-9.e+]+ multiply-adds\)$' "$T/err"
+check "it says so once ($n lines)" '[ "$n" -eq 1 ]'
+est=$(sed -n 's/.*(\([0-9.e+]*\) multiply-adds).*/\1/p' "$T/err" | head -n 1)
+"$BBSIZE" size --solver banded --resolution 1600 --max-ops 1 >/dev/null 2>"$T/err2"
+ref=$(sed -n 's/.*would take about \([0-9.e+]*\) operations.*/\1/p' "$T/err2")
+check "the estimate is the refusal's operation count ($est, $ref)" \
+  "awk -v a='$est' -v b='$ref' 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.95 && a / b < 1.05) }'"
+
+"$BBSIZE" size >"$T/plain" 2>"$T/err"
+check "a short run says nothing" '! grep -q "estimated" "$T/err"'
+"$BBSIZE" size --progress >"$T/prog" 2>"$T/err"
+check "--progress prints the estimate of a short run, stdout unchanged" \
+  'grep -q "this run is estimated at about .* s (.* multiply-adds)" "$T/err" && cmp -s "$T/plain" "$T/prog"'
+timeout 3 "$BBSIZE" size --solver banded --resolution 1600 --max-ops 1e13 -q >/dev/null 2>"$T/err"
+check "--quiet silences it" '! grep -q "estimated" "$T/err"'
+t_done
