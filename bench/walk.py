@@ -8,7 +8,8 @@
 # WALK_STOP (default: the solvers) writes "# stop", then "# stack: " and
 # the files of the call stack there, outermost first, and ends the run; a
 # folder in WALK_STOP ("src/": back in the command) stops before the first
-# entry of a function of that folder after the start.
+# entry of a function of that folder after the start, and a function
+# written "^FUNCTION" stops before its first entry after the start.
 # SPDX-License-Identifier: GPL-3.0-or-later
 import os
 import re
@@ -31,8 +32,9 @@ class Entry(gdb.Breakpoint):
         if self.fn == START:
             started[0] = True
         back = started[0] and any(d.endswith("/") and self.fname.startswith(d) for d in STOPS)
-        if back:    # back in that folder: the walk ended before this entry
-            out.write("# stop: back in %s %s\n" % (self.fname, self.fn))
+        if back or (started[0] and "^" + self.fn in STOPS):
+            # back in that folder, or at that function: the walk ended before this entry
+            out.write("# stop: at %s %s\n" % (self.fname, self.fn))
             out.flush()
             return True
         out.write("%s %s\n" % (self.fname, self.fn))

@@ -8,7 +8,9 @@
 # in time order (a file entered again after another counts again), the
 # distinct files, whether src/ is entered again once in the library, and
 # the call stack at the end.  The model is built by bba_front_new: the
-# burst column's walks end when the command's code runs again.
+# burst column's walks end when the command's code runs again or the
+# front door is asked for the answer (bba_front_idle), whichever comes
+# first.
 # Then the routes from the command (route below): the files a question
 # crosses from the command to its solver, and how often it comes back to
 # src/ once in a library.
@@ -66,9 +68,9 @@ walk "idle --bb-size, Bernoulli" bba_front_idle "bba_fftwh_eval bba_stationary_s
   idle --bb-size 100TB --resolution 800
 walk "idle --bb-size, ON/OFF chain (16 phases)" bba_front_idle bba_onoff_eval walk \
   idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain
-walk "the burst column: the chain built (16 phases)" bba_front_new src/ walk \
+walk "the burst column: the chain built (16 phases)" bba_front_new "src/ ^bba_front_idle" walk \
   idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain
-walk "the burst column: the approximation built (128 phases)" bba_front_new src/ walk \
+walk "the burst column: the approximation built (128 phases)" bba_front_new "src/ ^bba_front_idle" walk \
   idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain
 walk "the approximation's correction of an answer" bba_front_idle \
   "bba_effbw_approx_factor bba_effbw_ms_factor" stack idle "$T/many.csv" --bb-size 100 --resolution 10 --model chain

@@ -318,15 +318,68 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
     return rc;
 }
 
+/* The question (analytic/answer.h) made from the inputs read: the first
+ * call into the library; nothing of src/ runs after it (so that
+ * bb_ctx_load goes down into analytic/ once). */
+static void
+ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
+{
+    bba_question_init(&ctx->qn);
+    ctx->qn.apps = ctx->wl.apps;
+    ctx->qn.n = ctx->wl.n;
+    ctx->qn.pf = ctx->pf;
+    ctx->qn.time_unit_given = time_unit_given;
+    ctx->qn.model = ctx->opt->model;
+    ctx->qn.so.kind = ctx->opt->solver;
+    ctx->qn.so.mem_limit_bytes = mem_limit_bytes;
+    ctx->qn.so.max_ops = ctx->opt->max_ops;
+    bb_solver_announce(&ctx->qn.so, &ctx->opt->out);
+    ctx->so = ctx->qn.so;
+}
+
+static int ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file);
+static void ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given,
+                      double mem_limit_bytes);
+
+/* A lazy threshold given as a size must fit in the question's buffer:
+ * a usage error, before any model is built. */
+static void
+check_threshold(const bb_ctx *ctx, const bb_settle *st)
+{
+    if (st->check_size && st->drain.lazy && st->drain.threshold_is_bytes
+        && st->drain.threshold > st->settle_bytes) {
+        char a[64], b[64];
+
+        bb_ctx_fmt_size(ctx, a, sizeof a, st->drain.threshold);
+        bb_ctx_fmt_size(ctx, b, sizeof b, st->settle_bytes);
+        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
+    }
+}
+
 void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st)
 {
-    bb_ctx_read(ctx, opt, file);
-    bb_ctx_build(ctx, st);
+    int tu_given = ctx_read_inputs(ctx, opt, file);
+    double mem = opt->max_memory_bytes > 0 ? opt->max_memory_bytes : default_memory_limit();
+
+    if (st)
+        check_threshold(ctx, st);
+    ctx_build(ctx, st, tu_given, mem);
 }
 
 void
 bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
+{
+    int tu_given = ctx_read_inputs(ctx, opt, file);
+
+    ctx_question(ctx, tu_given, opt->max_memory_bytes > 0 ? opt->max_memory_bytes
+                                                          : default_memory_limit());
+}
+
+/* bb_ctx_read without the question: src/ only.  Returns 1 when a time
+ * unit was given (option, file or preset). */
+static int
+ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
     char err[BB_ERRLEN];
     int rc;
@@ -388,19 +441,7 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     bb_workload_resolve(&ctx->wl, ctx->pf.time_unit_s);
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
     check_platform(ctx, opt);
-
-    bba_question_init(&ctx->qn);
-    ctx->qn.apps = ctx->wl.apps;
-    ctx->qn.n = ctx->wl.n;
-    ctx->qn.pf = ctx->pf;
-    ctx->qn.time_unit_given = tu->set;
-    ctx->qn.model = opt->model;
-    ctx->qn.so.kind = opt->solver;
-    ctx->qn.so.mem_limit_bytes = opt->max_memory_bytes > 0 ? opt->max_memory_bytes
-                                                           : default_memory_limit();
-    ctx->qn.so.max_ops = opt->max_ops;
-    bb_solver_announce(&ctx->qn.so, &opt->out);
-    ctx->so = ctx->qn.so;
+    return tu->set;
 }
 
 /* The first estimate of a solve or search that bb_meter_estimate prints
@@ -454,19 +495,23 @@ warn_vanished(const bb_ctx *ctx)
 /* One command runs one search at a time. */
 static bb_meter solves;
 
-void
-bb_ctx_build(bb_ctx *ctx, const bb_settle *st)
+/* The front door's answerer for the inputs read: the command's own work
+ * (the progress meter) first, then the question and the model, so that
+ * src/ hands analytic/ the whole question at once. */
+static void
+ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limit_bytes)
 {
     char err[BB_ERRLEN];
     int rc;
 
+    /* the solves of a search: their number is not known in advance */
+    bb_meter_start(&solves, &ctx->opt->out, "search", "solves", 0);
+    ctx_question(ctx, time_unit_given, mem_limit_bytes);
     if (st) {
         ctx->qn.target = st->target;
         ctx->qn.drain = st->drain;
         ctx->qn.settle_bytes = st->settle_bytes;
     }
-    /* the solves of a search: their number is not known in advance */
-    bb_meter_start(&solves, &ctx->opt->out, "search", "solves", 0);
     ctx->qn.progress = bb_progress_cb;
     ctx->qn.progress_ctx = &solves;
     rc = bba_front_new(&ctx->qn, &ctx->front, err);

@@ -53,7 +53,7 @@ void bb_common_init(bb_common *c);
 
 /* Everything an analytic command computes from: the workload and platform
  * as read (once), the question they make, and the front door's answerer
- * (analytic/answer.h) built by bb_ctx_build. */
+ * (analytic/answer.h) built by bb_ctx_load. */
 typedef struct {
     bb_workload_file wl;
     bba_platform pf;         /* resolution 0 when none was given */
@@ -61,8 +61,8 @@ typedef struct {
     const bb_common *opt;
     int has_system;          /* --system NAME was given: sys is loaded */
     bb_system sys;
-    bba_question qn;         /* what bb_ctx_build hands the front door */
-    bba_front *front;        /* after bb_ctx_build */
+    bba_question qn;         /* what bb_ctx_load hands the front door */
+    bba_front *front;        /* after bb_ctx_load */
     /* the front's quantised workload and chain (NULL for the fluid model) */
     const bba_quantized *q;
     const bba_model *model;
@@ -80,12 +80,11 @@ typedef struct {
     double target;
     bba_drain drain;
     double settle_bytes;
+    int check_size;          /* 1: settle_bytes is the question's buffer, and a
+                                lazy threshold given as a size above it is a
+                                usage error (exit 64) before any model is built */
 } bb_settle;
 
-/* bb_ctx_build: build the front door's answerer for the loaded workload
- * (st NULL: target 0.001, greedy), warn of the applications that round to
- * nothing, and set q and model.  Exits with a message on error. */
-void bb_ctx_build(bb_ctx *ctx, const bb_settle *st);
 /* bb_ctx_model_desc: what every one-line answer ends with: the model and
  * its accuracy ("model Bernoulli, time unit 1 min"). */
 void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
@@ -103,9 +102,12 @@ void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size
  * file's "#@" lines (PFS and burst-buffer bandwidth, resolution: option >
  * --system > file; the time unit: option > file > --system; then the
  * defaults), saying on stderr when a source overrides a different value,
- * and check the quantum's bounds; then bb_ctx_build(ctx, st).  Exits with
- * a message on any error (64 for an unknown system, listing the known
- * ones). */
+ * and check the quantum's bounds (and st's threshold, when check_size);
+ * then build the question and the front door's answerer (st NULL: target
+ * 0.001, greedy), warn of the applications that round to nothing, and set
+ * q and model.  The command's own work comes first: from the question on,
+ * src/ calls analytic/ only.  Exits with a message on any error (64 for an
+ * unknown system, listing the known ones). */
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st);
 /* bb_system_lookup: the preset NAME from the data directories
  * (datadir.h), with s->path shown relative to the one it lies in
@@ -116,7 +118,7 @@ int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
  * the platform combined and checked, the applications' bandwidths, periods
  * and bursts resolved to bytes/s and seconds (ctx->wl.apps, ctx->pf); no
  * model (ctx->q, ctx->model and ctx->front stay empty; ctx->qn is the
- * question bb_ctx_build hands the front door).  For the continuous-time
+ * question bb_ctx_load hands the front door).  For the continuous-time
  * commands, which need no quanta.  Exits with a message on any error. */
 void bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file);
 void bb_ctx_free(bb_ctx *ctx);
@@ -275,9 +277,6 @@ void bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_p
 const char *bb_policy_name(const bba_policy *p);
 /* bb_policy_drain: the policy as the front door takes it (answer.h). */
 void bb_policy_drain(const bb_policy_opts *p, bba_drain *d);
-/* bb_policy_check_size: exit 64 when a threshold given as a size exceeds
- * the buffer size S_bytes. */
-void bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_bytes);
 
 /* The argp child for --policy, --threshold and --empty-prob; its input is
  * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold

@@ -43,8 +43,8 @@ bb_cmd_idle(int argc, char **argv)
     st.target = a.tgt.target_idle;
     bb_policy_drain(&a.pol, &st.drain);
     st.settle_bytes = a.tgt.bb_size.v;
+    st.check_size = 1;
     bb_ctx_load(&ctx, &a.common, a.file, &st);
-    bb_policy_check_size(&ctx, &a.pol, a.tgt.bb_size.v);
     rc = bba_front_idle(ctx.front, a.tgt.bb_size.v, &st.drain, &r, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(&ctx, rc, err);

@@ -505,18 +505,6 @@ bb_policy_drain(const bb_policy_opts *p, bba_drain *d)
     d->threshold = !p->lazy ? 0 : p->threshold_is_size ? p->threshold_size.v : p->threshold_frac;
 }
 
-void
-bb_policy_check_size(const bb_ctx *ctx, const bb_policy_opts *p, double S_bytes)
-{
-    if (p->lazy && p->threshold_is_size && p->threshold_size.v > S_bytes) {
-        char a[64], b[64];
-
-        bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
-        bb_ctx_fmt_size(ctx, b, sizeof b, S_bytes);
-        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
-    }
-}
-
 enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
 
 static const struct argp_option policy_options[] = {

@@ -4,7 +4,7 @@
 # no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 set -e
-t_plan 34
+t_plan 35
 
 w() { printf '%s\n' "$@" >"$T/w.csv"; }
 B="--pfs-bw 100"
@@ -64,6 +64,11 @@ usage_form() {
 usage_form "a whole number out of range" idle resolution --bb-size 10 --resolution 0
 usage_form "a size without a known unit" idle bb-size --bb-size 1XB
 usage_form "a threshold above the buffer" idle threshold --bb-size 1TB --threshold 5PB
+# checked with the options, before any model is built: a model over the
+# memory limit (exit 2 alone) does not hide it
+t_err "a threshold above the buffer, before the model" 64 \
+  "option '--threshold': 5 PB is larger than the buffer \(1 TB\)" \
+  "$BBSIZE" idle --bb-size 1TB --threshold 5PB --max-memory 1KB
 usage_form "a platform rate" idle pfs-bw --bb-size 1TB --pfs-bw 0
 usage_form "a seed" simulate seed --bb-size 1TB --seed -1
 usage_form "a range of sizes" sweep bb-size --bb-size 1:0:1
