@@ -45,7 +45,7 @@ static const struct argp_option cmp_options[] = {
 };
 
 /* --seed overrides the scenarios' [run] seed; --csv prints the tables as
- * CSV (one header line per table), --json one JSON object; --quiet: no run
+ * CSV (one table, its header first), --json one JSON object; --quiet: no run
  * statistics or progress on stderr; --progress: progress even off a
  * terminal; --threads N: at most N runs at once (0, the
  * default: one per core; the results do not change). */

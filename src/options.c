@@ -45,7 +45,7 @@ pick(const struct argp_option *header, const struct argp_option *all, const unsi
 static const struct argp_option out_header = { NULL, 0, NULL, 0, "Output:", GROUP_OUTPUT };
 static const struct argp_option out_all[] = {
     { "json", OPT_JSON, NULL, 0, "print JSON instead of text", GROUP_OUTPUT },
-    { "csv", OPT_CSV, NULL, 0, "print CSV (one header line per table)", GROUP_OUTPUT },
+    { "csv", OPT_CSV, NULL, 0, "print CSV: one table, its header line first", GROUP_OUTPUT },
     { "output", 'o', "FILE", 0,
       "write to FILE (atomically; - is standard output) instead of standard output",
       GROUP_OUTPUT },

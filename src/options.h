@@ -40,7 +40,7 @@ typedef struct {
 
 enum {
     BB_OUT_JSON = 1,       /* --json: print JSON */
-    BB_OUT_CSV = 2,        /* --csv: print CSV (one header line per table) */
+    BB_OUT_CSV = 2,        /* --csv: print CSV: one table, its header line first */
     BB_OUT_FILE = 4,       /* -o, --output FILE: written atomically (bb_out_open) */
     BB_OUT_QUIET = 8,      /* -q, --quiet: nothing on stderr but warnings and errors */
     BB_OUT_PROGRESS = 16   /* --progress: progress even when stderr is no terminal */
