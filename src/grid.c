@@ -255,6 +255,7 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
 
     bba_solver_defaults(&so);
     so.kind = opt->solver;
+    so.max_ops = opt->max_ops;
     bb_solver_announce(&so, &opt->out);
     for (size_t i = 0; i < n; i++) {
         const bba_model *m = bba_front_chain(pts[i].front);
