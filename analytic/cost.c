@@ -212,6 +212,6 @@ bba_cost_admit(const bba_model *m, const bba_cost *c, const bba_solver_opts *so,
     int rc = bba_cost_check(m, c, so->max_ops, what, err);
 
     if (rc == BB_OK && so->announce != NULL)
-        so->announce(so->announce_ctx, c->ops, what);
+        so->announce(so->announce_ctx, c->ops);
     return rc;
 }

@@ -92,7 +92,7 @@ int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps
                     const bba_solver_opts *so, long R, long R_max, char *err);
 
 /* bba_cost_admit: bba_cost_check against so->max_ops, then, when it
- * passes, so->announce (when set) with c->ops and what.  Every solve and
+ * passes, so->announce (when set) with c->ops.  Every solve and
  * search is admitted through it, so that a caller hears the estimate
  * before a long run. */
 int bba_cost_admit(const bba_model *m, const bba_cost *c, const bba_solver_opts *so,

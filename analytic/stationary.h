@@ -48,7 +48,7 @@ typedef struct {
                                falling back to banded GTH (tests) */
     double max_ops;         /* refuse a solve or search estimated above
                                this many multiply-adds (cost.h; 0: none) */
-    void (*announce)(void *ctx, double ops, const char *what);
+    void (*announce)(void *ctx, double ops);
                             /* with max_ops > 0, called with the estimate
                                of each solve or search before it is
                                admitted (may be NULL; cost.h) */

@@ -448,13 +448,12 @@ ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
  * (over 10 s of CPU at BBA_COST_OPS_PER_S, or any with --progress) is the
  * one line of the run; the walks' threads may call it at once. */
 static void
-announce_cost(void *out, double ops, const char *what)
+announce_cost(void *out, double ops)
 {
     static atomic_int said;
     const bb_outopts *o = out;
     double s = ops / BBA_COST_OPS_PER_S;
 
-    (void)what;
     if (!o->quiet && (s > 10 || o->progress) && atomic_exchange(&said, 1) == 0)
         bb_meter_estimate(o, s, ops, "multiply-adds");
 }

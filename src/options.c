@@ -125,7 +125,6 @@ run_parse(int key, char *arg, struct argp_state *state)
     bb_runopts *r = state->input;
     char msg[256];
 
-    (void)state;
     switch (key) {
     case OPT_SEED:
         if (bb_parse_seed(arg, &r->seed, msg, sizeof msg) < 0)

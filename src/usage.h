@@ -4,8 +4,9 @@
  *   bbsize CMD: option '--OPT': MESSAGE
  *   Try `bbsize CMD --help' or `bbsize CMD --usage' for more information.
  *
- * Every bad option value, and every combination of options a command
- * refuses, ends here, whether the argp parse is still running or not.
+ * Bad option values and refused combinations found after argp's parse
+ * end here; those found inside an argp parser may use argp_error, which
+ * prints the same first word and last line around "--OPT: MESSAGE".
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_USAGE_H
 #define BBSIZE_SRC_USAGE_H
