@@ -17,8 +17,8 @@
 #   (copies of the scenarios with jitter = 0, seed 1: one compare each)
 #   and prints each of their slowdowns beside the ensemble's [min, max]
 #   in BENCH_OUT: inside, or by how much outside.
-# Heavy (4,441 s measured on a shared 2-core machine; the contiguous w2
-# adaptive compare, the heaviest, 805 s): run it
+# Heavy (2,323 s of wall time on 2 cores, docs/mfnetsim.md "Speed"; the
+# contiguous w2 adaptive compare, the heaviest, 682 s): run it
 # through the shared lock, a compare at a time,
 #   flock /tmp/bbsize-heavy.lock nice -n 5 sh bench/ensemble.sh
 # SPDX-License-Identifier: GPL-3.0-or-later
