@@ -204,8 +204,8 @@ EXTRA_DIST += tests/wl_exec_test.h tests/cli_trace.sh tests/cli_scenario.sh test
 check_PROGRAMS += tests/mpi_units
 tests_mpi_units_SOURCES = tests/mpi_units.c src/mpistart.c src/mpistart.h
 tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
-TESTS += tests/cli_mpi.sh tests/cli_mpi_progress.sh
-EXTRA_DIST += tests/cli_mpi.sh tests/cli_mpi_progress.sh
+TESTS += tests/cli_mpi.sh
+EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
 # `bbsize fit darshan`: the timeline of a job (src/formats/timeline.h), one
 # job's estimate and a class's pooling (src/formats/fitjob.h) with the
