@@ -529,7 +529,7 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
 {
     bba_eval_result rlo, rhi, r;
     long lo = 0, hi = 0, hi0;
-    int rc;
+    int rc, after0;
     search_meter sm;
 
     memset(out, 0, sizeof *out);
@@ -557,12 +557,14 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         if ((rc = bba_cost_admit(m, &c, so, "the size search", err)) != BB_OK)
             return rc;
     }
-    /* the first bracket of a search with no guess: [0, hi0], doubled */
+    /* the first bracket of a search with no guess: [0, hi0], doubled;
+     * after S = 0, at most after0 solves */
     hi0 = m->B > m->M - m->B ? m->B : m->M - m->B;
     if (hi0 < 1)
         hi0 = 1;
     if (hi0 > s_max)
         hi0 = s_max;
+    after0 = hi0 > 0 ? 1 + imax(shrink_left(hi0, 0), stepping_left(hi0, hi0, s_max)) : 0;
     if (hint > 0) {
         long h = hint < s_max ? hint : s_max, step = h / 256 > 1 ? h / 256 : 1;
         int found;
@@ -580,9 +582,7 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         }
         goto shrink;
     }
-    meter_start(&sm, cb, ctx, &out->evaluations,
-                1 + (hi0 > 0 ? 1 + imax(shrink_left(hi0, 0), stepping_left(hi0, hi0, s_max))
-                             : 0));
+    meter_start(&sm, cb, ctx, &out->evaluations, 1 + after0);
     rc = eval_at(m, 0, ps, so, &out->evaluations, &rlo, err);
     if (rc != BB_OK)
         return rc;
@@ -592,13 +592,10 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         out->best = rlo;
         return BB_OK;
     }
-    meter_tell(&sm, hi0 > 0 ? 1 + imax(shrink_left(hi0, 0), stepping_left(hi0, hi0, s_max)) : 0,
-               0);
+    meter_tell(&sm, after0, 0);
     /* Bracket: double until the target is met. */
     lo = 0;
-    hi = m->B > m->M - m->B ? m->B : m->M - m->B;
-    if (hi < 1)
-        hi = 1;
+    hi = hi0;
     for (;;) {
         if (hi > s_max)
             hi = s_max;
