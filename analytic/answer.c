@@ -241,6 +241,23 @@ spec_of(const bba_drain *d, bba_policy_spec *ps)
     ps->eps = d->eps;
 }
 
+/* A settling search's progress: the question's, with the resolution. */
+typedef struct {
+    const bba_question *q;
+    long R;
+} settle_meter;
+
+static void
+settle_progress(void *ctx, const bba_progress *p)
+{
+    const settle_meter *sm = ctx;
+    bba_progress p2 = *p;
+
+    p2.resolution = sm->R;
+    p2.resolution_max = BBA_RES_MAX;
+    sm->q->progress(sm->q->progress_ctx, &p2);
+}
+
 /* The quantity the resolution settles on: the size for the target (*S_out
  * in quanta; the search starts from hint), or where no size meets it the
  * idle fraction at q.settle_bytes (*S_out -1); *have = 0 when neither can
@@ -250,13 +267,14 @@ settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *e
 {
     bba_policy_spec ps;
     bba_size_result r;
+    settle_meter sm = { &f->q, f->pf.resolution };
     int rc;
 
     *have = 0;
     *S_out = -1;
     spec_of(&f->q.drain, &ps);
     rc = bba_size_min_from(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), hint,
-                           NULL, NULL, &r, err);
+                           f->q.progress ? settle_progress : NULL, &sm, &r, err);
     f->settle_evals += r.evaluations;
     if (rc == BB_OK) {
         *v = (double)r.best.S * f->qz.quantum_bytes;

@@ -78,7 +78,9 @@ typedef struct {
     bba_drain drain;         /* ... with this policy */
     double settle_bytes;     /* when no size meets the target: settle on the
                                 idle fraction at this size (0: do not settle) */
-    bba_progress_fn progress;   /* after each solve of a search (may be NULL) */
+    bba_progress_fn progress;   /* at the start and after each solve of a
+                                   search, settling's included (sizing.h;
+                                   may be NULL; not of the fluid model's) */
     void *progress_ctx;
 } bba_question;
 

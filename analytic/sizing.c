@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,11 +297,105 @@ bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out)
         out->threshold = 0;
 }
 
-/* One evaluation of a search, with the progress callback. */
+/* ---- the most solves a search can take (bba_progress) -------------------- */
+
+/* A search's progress: its count of solves and what it tells cb. */
+typedef struct {
+    bba_progress_fn cb;
+    void *ctx;
+    int *count;
+    bba_progress p;
+} search_meter;
+
+static void
+meter_start(search_meter *sm, bba_progress_fn cb, void *ctx, int *count, int left)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->cb = cb;
+    sm->ctx = ctx;
+    sm->count = count;
+    sm->p.solves_max = left;
+    if (cb)
+        cb(ctx, &sm->p);
+}
+
+/* After a solve: at most `left` more, the bound lowered, never raised. */
+static void
+meter_tell(search_meter *sm, int left, int sizes_seen)
+{
+    sm->p.solves = *sm->count;
+    if (sm->p.solves + left < sm->p.solves_max)
+        sm->p.solves_max = sm->p.solves + left;
+    sm->p.sizes_seen = sizes_seen;
+    if (sm->cb)
+        sm->cb(sm->ctx, &sm->p);
+}
+
+/* ceil(log2(w)), w >= 1 */
+static int
+ceil_log2(long w)
+{
+    int k = 0;
+
+    while (k < 62 && (1L << k) < w)
+        k++;
+    return k;
+}
+
+/* The most solves shrinking a bracket of width w = hi - lo to adjacent
+ * sizes takes, `slow` its count of slow steps (the shrinking below).
+ * Every step narrows the bracket by at least one size; from any state the
+ * width falls to at most ceil(w / 2) within 4 steps (two slow secant
+ * steps, one probe next to an end, one bisection), within 3, 2, 1 from
+ * slow = 1, 2, >= 3: so min(w - 1, first + 4 (ceil(log2 w) - 1)). */
+static int
+shrink_left(long w, int slow)
+{
+    static const int first[4] = { 4, 3, 2, 1 };
+    long n;
+
+    if (w <= 1)
+        return 0;
+    n = first[slow < 3 ? slow : 3] + 4L * (ceil_log2(w) - 1);
+    return (int)(n < w - 1 ? n : w - 1);
+}
+
+/* The most solves left to a search that steps from x (solved) towards
+ * limit by step, 2 step, 4 step, ... (clipped at limit, nothing beyond):
+ * a probe may bracket the answer with the point before it, leaving that
+ * step's width to shrink. */
+static int
+stepping_left(long x, long step, long limit)
+{
+    int best = 0, j = 0;
+
+    if (step < 1)
+        step = 1;
+    while (x != limit) {
+        long d = x < limit ? limit - x : x - limit, nx;
+
+        if (step > d)
+            step = d;
+        nx = x < limit ? x + step : x - step;
+        j++;
+        if (j + shrink_left(step, 0) > best)
+            best = j + shrink_left(step, 0);
+        x = nx;
+        step = step <= LONG_MAX / 2 ? 2 * step : LONG_MAX;
+    }
+    return best;
+}
+
+static int
+imax(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* One evaluation of a search, counted. */
 static int
 eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
-        const bba_solver_opts *so, bba_progress_fn cb, void *ctx, int *count,
-        bba_eval_result *r, char *err)
+        const bba_solver_opts *so, int *count, bba_eval_result *r, char *err)
 {
     bba_policy pol;
     int rc;
@@ -310,8 +405,6 @@ eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
     if (rc != BB_OK)
         return rc;
     (*count)++;
-    if (cb)
-        cb(ctx, *count, S, r->meas.idle);
     return BB_OK;
 }
 
@@ -357,8 +450,8 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
  * idle(lo) > target >= idle(hi). */
 static int
 bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
-             const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb, void *ctx,
-             int *count, long *lo, long *hi, bba_eval_result *rlo, bba_eval_result *rhi,
+             const bba_solver_opts *so, long s_max, long hint, search_meter *sm,
+             long *lo, long *hi, bba_eval_result *rlo, bba_eval_result *rhi,
              int *found, char *err)
 {
     bba_eval_result r;
@@ -368,12 +461,13 @@ bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
     *found = 0;
     if (hint > s_max)
         hint = s_max;
-    rc = eval_at(m, hint, ps, so, cb, ctx, count, &r, err);
+    rc = eval_at(m, hint, ps, so, sm->count, &r, err);
     if (rc != BB_OK)
         return rc;
     if (r.meas.idle <= target) {
         *hi = hint;
         *rhi = r;
+        meter_tell(sm, stepping_left(hint, step, 0), 1);
         for (;;) {   /* down until it misses the target */
             x = *hi - step < 0 ? 0 : *hi - step;
             if (x == *hi) {   /* hint 0 meets it */
@@ -381,12 +475,13 @@ bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
                 *rlo = *rhi;
                 return BB_OK;
             }
-            rc = eval_at(m, x, ps, so, cb, ctx, count, &r, err);
+            rc = eval_at(m, x, ps, so, sm->count, &r, err);
             if (rc != BB_OK)
                 return rc;
             if (r.meas.idle > target) {
                 *lo = x;
                 *rlo = r;
+                meter_tell(sm, shrink_left(*hi - x, 0), 1);
                 return BB_OK;
             }
             *hi = x;
@@ -394,13 +489,16 @@ bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
             if (x == 0) {
                 *found = 1;
                 *rlo = r;
+                meter_tell(sm, 0, 1);
                 return BB_OK;
             }
             step *= 2;
+            meter_tell(sm, stepping_left(x, step, 0), 1);
         }
     }
     *lo = hint;
     *rlo = r;
+    meter_tell(sm, stepping_left(hint, step, s_max), 0);
     for (;;) {   /* up until it meets the target */
         x = *lo + step > s_max ? s_max : *lo + step;
         if (x <= *lo)
@@ -408,17 +506,19 @@ bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
                              "even the largest buffer that fits in memory (%ld quanta) "
                              "leaves an idle fraction of %.3g > %g", *lo, rlo->meas.idle,
                              target);
-        rc = eval_at(m, x, ps, so, cb, ctx, count, &r, err);
+        rc = eval_at(m, x, ps, so, sm->count, &r, err);
         if (rc != BB_OK)
             return rc;
         if (r.meas.idle <= target) {
             *hi = x;
             *rhi = r;
+            meter_tell(sm, shrink_left(x - *lo, 0), 1);
             return BB_OK;
         }
         *lo = x;
         *rlo = r;
         step *= 2;
+        meter_tell(sm, stepping_left(x, step, s_max), 0);
     }
 }
 
@@ -428,8 +528,9 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
                   void *ctx, bba_size_result *out, char *err)
 {
     bba_eval_result rlo, rhi, r;
-    long lo = 0, hi = 0;
-    int rc;
+    long lo = 0, hi = 0, hi0;
+    int rc, after0;
+    search_meter sm;
 
     memset(out, 0, sizeof *out);
     if (!(target > 0.0 && target < 1.0))
@@ -456,11 +557,22 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         if ((rc = bba_cost_admit(m, &c, so, "the size search", err)) != BB_OK)
             return rc;
     }
+    /* the first bracket of a search with no guess: [0, hi0], doubled;
+     * after S = 0, at most after0 solves */
+    hi0 = m->B > m->M - m->B ? m->B : m->M - m->B;
+    if (hi0 < 1)
+        hi0 = 1;
+    if (hi0 > s_max)
+        hi0 = s_max;
+    after0 = hi0 > 0 ? 1 + imax(shrink_left(hi0, 0), stepping_left(hi0, hi0, s_max)) : 0;
     if (hint > 0) {
+        long h = hint < s_max ? hint : s_max, step = h / 256 > 1 ? h / 256 : 1;
         int found;
 
-        rc = bracket_from(m, target, ps, so, s_max, hint, cb, ctx, &out->evaluations, &lo, &hi,
-                          &rlo, &rhi, &found, err);
+        meter_start(&sm, cb, ctx, &out->evaluations,
+                    1 + imax(stepping_left(h, step, 0), stepping_left(h, step, s_max)));
+        rc = bracket_from(m, target, ps, so, s_max, hint, &sm, &lo, &hi, &rlo, &rhi, &found,
+                          err);
         if (rc != BB_OK)
             return rc;
         if (found) {
@@ -470,19 +582,20 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         }
         goto shrink;
     }
-    rc = eval_at(m, 0, ps, so, cb, ctx, &out->evaluations, &rlo, err);
+    meter_start(&sm, cb, ctx, &out->evaluations, 1 + after0);
+    rc = eval_at(m, 0, ps, so, &out->evaluations, &rlo, err);
     if (rc != BB_OK)
         return rc;
     if (rlo.meas.idle <= target) {
+        meter_tell(&sm, 0, 1);
         out->feasible = 1;
         out->best = rlo;
         return BB_OK;
     }
+    meter_tell(&sm, after0, 0);
     /* Bracket: double until the target is met. */
     lo = 0;
-    hi = m->B > m->M - m->B ? m->B : m->M - m->B;
-    if (hi < 1)
-        hi = 1;
+    hi = hi0;
     for (;;) {
         if (hi > s_max)
             hi = s_max;
@@ -490,11 +603,13 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
             return bb_seterr(err, BB_ETOOBIG,
                              "even the largest buffer that fits in memory (%ld quanta) "
                              "leaves an idle fraction of %.3g > %g", lo, rlo.meas.idle, target);
-        rc = eval_at(m, hi, ps, so, cb, ctx, &out->evaluations, &rhi, err);
+        rc = eval_at(m, hi, ps, so, &out->evaluations, &rhi, err);
         if (rc != BB_OK)
             return rc;
-        if (rhi.meas.idle <= target)
+        if (rhi.meas.idle <= target) {
+            meter_tell(&sm, shrink_left(hi - lo, 0), 1);
             break;
+        }
         if (lazy_top_rises(m, ps) && rhi.meas.idle >= rlo.meas.idle * (1 - BBA_LAZY_FLAT)) {
             /* doubling S no longer lowers the idle fraction: its limit */
             out->feasible = 0;
@@ -508,6 +623,7 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
         }
         lo = hi;
         rlo = rhi;
+        meter_tell(&sm, stepping_left(lo, lo, s_max), 0);
         hi *= 2;
     }
 shrink:
@@ -515,7 +631,8 @@ shrink:
      * the secant method on log(idle), which is close to linear in S, through
      * the two most recent points; bisect when the secant leaves the bracket
      * or fails to halve it twice in a row (unless it points next to an end
-     * of the bracket, which one probe settles). */
+     * of the bracket, which one probe settles, once: then the search
+     * takes at most shrink_left's solves). */
     {
         double x1 = (double)lo, y1 = log(rlo.meas.idle);
         double x2 = (double)hi, y2 = rhi.meas.idle > 0 ? log(rhi.meas.idle) : -INFINITY;
@@ -529,7 +646,7 @@ shrink:
                 est = x2 + (log(target) - y2) * (x2 - x1) / (y2 - y1);
             /* After two slow secant steps, bisect unless the secant says the
              * answer is next to an end of the bracket. */
-            if (slow >= 2 && !(est >= (double)hi - 2 || est <= (double)lo + 2))
+            if (slow >= 2 && !(slow == 2 && (est >= (double)hi - 2 || est <= (double)lo + 2)))
                 est = NAN;
             if (isfinite(est) && est > (double)lo && est < (double)hi + 1)
                 x = (long)ceil(est - 1e-9);
@@ -539,7 +656,7 @@ shrink:
                 x = lo + 1;
             if (x >= hi)
                 x = hi - 1;
-            rc = eval_at(m, x, ps, so, cb, ctx, &out->evaluations, &r, err);
+            rc = eval_at(m, x, ps, so, &out->evaluations, &r, err);
             if (rc != BB_OK)
                 return rc;
             if (r.meas.idle <= target) {
@@ -554,6 +671,7 @@ shrink:
             x2 = (double)x;
             y2 = r.meas.idle > 0 ? log(r.meas.idle) : -INFINITY;
             slow = (hi - lo) * 2 > width ? slow + 1 : 0;
+            meter_tell(&sm, shrink_left(hi - lo, slow), 1);
         }
     }
     out->feasible = 1;
@@ -583,6 +701,9 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
     long *th = NULL, lo, hi;
     int rc = BB_OK, npts = 0, last_ok = -1;
     bba_policy pol = { 1, 0, eps };
+    search_meter sm;
+    /* the bisection after the grid: grid points differ by at most this */
+    int edge = ceil_log2(S / grid + 1);
 
     memset(out, 0, sizeof *out);
     if (!(target > 0.0 && target < 1.0))
@@ -606,6 +727,7 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
         goto out;
     }
     out->monotone_idle = 1;
+    meter_start(&sm, cb, ctx, &out->evaluations, grid + 1 + edge);
     for (int g = 0; g <= grid; g++) {
         long t = (long)((double)S * g / grid);
 
@@ -617,8 +739,7 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
             goto out;
         th[npts] = t;
         out->evaluations++;
-        if (cb)
-            cb(ctx, out->evaluations, t, pts[npts].meas.idle);
+        meter_tell(&sm, grid - g + edge, 1);
         if (npts == 0)
             out->greedy = pts[0];
         else if (pts[npts].meas.idle < pts[npts - 1].meas.idle)
@@ -640,13 +761,12 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
             if (rc != BB_OK)
                 goto out;
             out->evaluations++;
-            if (cb)
-                cb(ctx, out->evaluations, x, r.meas.idle);
             consider(out, &r, target);
             if (r.meas.idle <= target)
                 lo = x;
             else
                 hi = x;
+            meter_tell(&sm, ceil_log2(hi - lo), 1);
         }
     }
 out:

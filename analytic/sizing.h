@@ -119,9 +119,27 @@ typedef struct {
     int evaluations;         /* stationary solves used */
 } bba_size_result;
 
-/* Called after each evaluation of a search (progress reporting in src/);
- * may be NULL. */
-typedef void (*bba_progress_fn)(void *ctx, int evaluations, long S, double idle);
+/* What a search says of itself (progress reporting in src/): once when it
+ * starts (solves 0) and after each solve.  solves_max bounds the solves
+ * of the whole search, done ones included, from its state: the sizes a
+ * search can still step through before it brackets the answer (up to
+ * s_max, down to 0) and the bracket's width; it never rises and never
+ * falls below the solves the search then takes (tested).  sizes_seen is
+ * 1 when every solve left is at a size no larger than one this search
+ * has solved (shrinking a bracket, stepping down, a threshold search's
+ * thresholds at one size), so that the slowest solve so far bounds the
+ * time of each one left; 0 while it may still step up to larger sizes.
+ * resolution is the resolution being settled (answer.h), 0 when the
+ * search is not part of settling it. */
+typedef struct {
+    int solves;              /* of this search so far */
+    int solves_max;          /* the most it can take in all */
+    int sizes_seen;
+    long resolution, resolution_max;
+} bba_progress;
+
+/* Called as bba_progress says; may be NULL. */
+typedef void (*bba_progress_fn)(void *ctx, const bba_progress *p);
 
 /* The relative fall of the idle fraction on doubling S below which a lazy
  * search with the threshold at the whole buffer has met its limit. */

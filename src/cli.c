@@ -491,8 +491,16 @@ warn_vanished(const bb_ctx *ctx)
             n > 1 ? "them" : "it");
 }
 
-/* One command runs one search at a time. */
-static bb_meter solves;
+/* One command runs one search at a time: the meter of its solves, how
+ * many the run has made, and the current search's slowest solve, which
+ * bounds the time of each one left while no larger size is to come
+ * (bba_progress sizes_seen). */
+typedef struct {
+    bb_meter m;
+    size_t solves;
+    double last, slowest;
+} search_meter;
+static search_meter search;
 
 /* The front door's answerer for the inputs read: the command's own work
  * (the progress meter) first, then the question and the model, so that
@@ -503,8 +511,8 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
     char err[BB_ERRLEN];
     int rc;
 
-    /* the solves of a search: their number is not known in advance */
-    bb_meter_start(&solves, &ctx->opt->out, "search", "solves", 0);
+    /* the solves of a search: bounded, not known, in advance */
+    bb_meter_start(&search.m, &ctx->opt->out, "search", "solves", 0);
     ctx_question(ctx, time_unit_given, mem_limit_bytes);
     if (st) {
         ctx->qn.target = st->target;
@@ -512,7 +520,7 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
         ctx->qn.settle_bytes = st->settle_bytes;
     }
     ctx->qn.progress = bb_progress_cb;
-    ctx->qn.progress_ctx = &solves;
+    ctx->qn.progress_ctx = &search;
     rc = bba_front_new(&ctx->qn, &ctx->front, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
@@ -731,11 +739,27 @@ bb_progress_enabled(const bb_outopts *o)
 }
 
 void
-bb_progress_cb(void *ctx, int evaluations, long S, double idle)
+bb_progress_cb(void *ctx, const bba_progress *p)
 {
-    (void)S;
-    (void)idle;
-    bb_meter_update(ctx, (size_t)evaluations);
+    search_meter *sm = ctx;
+    double t = bb_meter_elapsed(&sm->m);
+    char what[96];
+
+    if (p->solves == 0) {   /* a search starts */
+        sm->last = t;
+        sm->slowest = 0;
+        return;
+    }
+    if (t - sm->last > sm->slowest)
+        sm->slowest = t - sm->last;
+    sm->last = t;
+    sm->solves++;
+    if (p->resolution > 0)
+        snprintf(what, sizeof what, "search at resolution %ld (settling it, up to %ld)",
+                 p->resolution, p->resolution_max);
+    bb_meter_bound(&sm->m, p->resolution > 0 ? what : NULL, sm->solves, (size_t)p->solves,
+                   (size_t)p->solves_max,
+                   p->sizes_seen ? (p->solves_max - p->solves) * sm->slowest : -1);
 }
 
 void

@@ -140,9 +140,13 @@ _Noreturn void bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err);
 
 /* Messages and the status -> exit map: status.h. */
 
-/* Progress on stderr (a terminal, or --progress; never with --quiet). */
+/* Progress on stderr (a terminal, or --progress; never with --quiet).
+ * bb_progress_cb: the front door's progress (ctx the command's search
+ * meter, set by its context): each search's solves of at most how many,
+ * and the time left as that many of its slowest solve while no larger
+ * size is to come. */
 int bb_progress_enabled(const bb_outopts *o);
-void bb_progress_cb(void *ctx, int evaluations, long S, double idle);
+void bb_progress_cb(void *ctx, const bba_progress *p);
 
 /* bb_solver_announce: so hears the estimate of each solve and search
  * before it runs (stationary.h announce) and prints, once a run, the

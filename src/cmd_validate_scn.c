@@ -167,10 +167,13 @@ bb_validate_scenario(const vs_args *ap)
     if (!D)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     vs_ctx C = { &R, a.cap_bytes, 0, R.cfg.lazy_check_s, NULL };
-    /* the demand run, then the replications on nt threads; their ops on
-     * the meter (here: MPI ranks run their units elsewhere) */
-    bb_outopts po = { .quiet = a.quiet, .progress = a.progress };
+    /* the demand run, then the replications on nt threads, their ops on
+     * the meter as they complete; under an MPI launcher on rank 0 alone,
+     * a unit's ops when it ends, on whichever rank (its runner counts them
+     * there) */
+    bb_outopts po = { .quiet = a.quiet || bbs_mpi_rank() != 0, .progress = a.progress };
     bb_exec_meter em;
+    bbs_progress_fn ended = NULL;
     size_t ops = (size_t)bbs_wl_nops(R.w);
     long nt = a.threads > 0 ? a.threads : bbs_replicate_threads();
     nt = nt < a.reps ? nt : a.reps > 0 ? a.reps : 1;
@@ -178,12 +181,16 @@ bb_validate_scenario(const vs_args *ap)
                                * (1 + ceil((double)a.reps / (double)nt)),
                       R.est_events * (double)nu, "events");
     bb_exec_meter_start(&em, &po, "validate", ops * nu);
-    if (bbs_mpi_size() <= 1 && (C.slots = calloc(nu, sizeof *C.slots)))
+    if (bbs_mpi_size() > 1) {
+        em.per_unit = ops;
+        ended = bb_exec_meter_units;
+    } else if ((C.slots = calloc(nu, sizeof *C.slots)))
         for (size_t u = 0; u < nu; u++)
             bb_exec_meter_slot(&em, &C.slots[u], ops);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = bbs_replicate_run(1, rsz, D, vs_unit, &C, 1, NULL, NULL, err);
+    /* unit 0 of either run is the demand's: one unit's ops */
+    int rc = bbs_replicate_run(1, rsz, D, vs_unit, &C, 1, ended, &em, err);
     double tu = a.tu_s > 0 ? a.tu_s : D->median_burst_s;
     if (rc == BB_OK && D->nbursts == 0)
         bb_die(BB_EXIT_DATAERR, "%s: no job writes to the burst buffer: nothing for the "
@@ -193,7 +200,7 @@ bb_validate_scenario(const vs_args *ap)
     C.replications = 1;
     C.check_s = tu;
     if (rc == BB_OK)
-        rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, NULL, NULL, err);
+        rc = bbs_replicate_run(nu, rsz, res, vs_unit, &C, (int)a.threads, ended, &em, err);
     bb_exec_meter_end(&em);
     free(C.slots);
     memcpy(RES(0), D, rsz);   /* unit 0 of the results: the demand */

@@ -9,7 +9,7 @@ void
 bb_exec_meter_start(bb_exec_meter *em, const bb_outopts *out, const char *what, size_t total)
 {
     pthread_mutex_init(&em->mu, NULL);
-    em->done = 0;
+    em->done = em->per_unit = 0;
     bb_meter_start(&em->m, out, what, "ops", total);
 }
 
@@ -25,6 +25,20 @@ on_ops(void *ctx, int64_t done, int64_t total)
     if (now > s->shown) {
         em->done += now - s->shown;
         s->shown = now;
+        bb_meter_update(&em->m, em->done);
+    }
+    pthread_mutex_unlock(&em->mu);
+}
+
+void
+bb_exec_meter_units(void *pctx, size_t done, size_t total)
+{
+    bb_exec_meter *em = pctx;
+
+    (void)total;
+    pthread_mutex_lock(&em->mu);
+    if (done * em->per_unit > em->done) {
+        em->done = done * em->per_unit;
         bb_meter_update(&em->m, em->done);
     }
     pthread_mutex_unlock(&em->mu);

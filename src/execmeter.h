@@ -31,6 +31,7 @@ struct bb_exec_meter {
     bb_meter m;
     pthread_mutex_t mu;
     size_t done;
+    size_t per_unit;    /* bb_exec_meter_units: the ops of one unit */
 };
 
 /* bb_exec_meter_start: total, the ops of every run (the slots' expect
@@ -42,6 +43,13 @@ void bb_exec_meter_slot(bb_exec_meter *em, bb_exec_slot *slot, size_t expect);
 /* bb_exec_slot_report: cfg reports its run's progress to slot (when the
  * meter is shown; else cfg is unchanged). */
 void bb_exec_slot_report(bb_exec_slot *slot, bbs_exec_config *cfg);
+/* bb_exec_meter_units: a runner's progress callback (sim/pool.h
+ * bbs_progress_fn; pctx the meter) for runs whose ops are seen only when
+ * a unit ends, as under an MPI launcher, where units run on other ranks
+ * and rank 0's runner counts every rank's units as they come back: the
+ * meter shows `done` units of per_unit ops each (never less than it
+ * showed).  Set em->per_unit first. */
+void bb_exec_meter_units(void *pctx, size_t done, size_t total);
 /* bb_exec_meter_end: bb_meter_end; the seconds since the start. */
 double bb_exec_meter_end(bb_exec_meter *em);
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -56,18 +57,29 @@ fmt_left(char *buf, size_t len, double s)
         snprintf(buf, len, "%.0f s", s);
 }
 
+/* The seconds since the start when a line is due, else -1. */
+static double
+due(bb_meter *m)
+{
+    double t;
+
+    if (!m->enabled)
+        return -1;
+    t = since(&m->t0);
+    if (t < m->quiet_s || t - m->last < (m->tty ? 0.2 : m->every_s))
+        return -1;
+    m->last = t;
+    return t;
+}
+
 void
 bb_meter_update(bb_meter *m, size_t done)
 {
-    double t, rate;
+    double t = due(m), rate;
     char left[48] = "";
 
-    if (!m->enabled)
+    if (t < 0)
         return;
-    t = since(&m->t0);
-    if (t < m->quiet_s || t - m->last < (m->tty ? 0.2 : m->every_s))
-        return;
-    m->last = t;
     rate = done / t;
     if (m->total > 0 && rate > 0 && done < m->total) {
         char l[32];
@@ -82,6 +94,33 @@ bb_meter_update(bb_meter *m, size_t done)
         fprintf(stderr, "%sbbsize %s: %zu %s, %.3g/s%s", m->tty ? "\r" : "", m->what, done,
                 m->unit, rate, m->tty ? "\033[K" : "\n");
     m->shown = 1;
+}
+
+void
+bb_meter_bound(bb_meter *m, const char *what, size_t units, size_t done, size_t most,
+               double left_s)
+{
+    double t = due(m);
+    char left[48] = "";
+
+    if (t < 0)
+        return;
+    if (left_s >= 0) {
+        char l[32];
+
+        fmt_left(l, sizeof l, ceil(left_s));   /* a bound: rounded up */
+        snprintf(left, sizeof left, ", at most %s left", l);
+    }
+    fprintf(stderr, "%sbbsize %s: %zu of at most %zu %s, %.3g/s%s%s", m->tty ? "\r" : "",
+            what ? what : m->what, done, most, m->unit, t > 0 ? units / t : 0.0, left,
+            m->tty ? "\033[K" : "\n");
+    m->shown = 1;
+}
+
+double
+bb_meter_elapsed(const bb_meter *m)
+{
+    return since(&m->t0);
 }
 
 int

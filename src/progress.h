@@ -7,8 +7,11 @@
  * the first 2 s, so quick runs stay silent, nor with --quiet.  The
  * environment's BBSIZE_PROGRESS_INTERVAL=S (seconds, >= 0) replaces both
  * the 2 s and the 5 s (the tests use 0: every update).  A run whose
- * total is unknown shows DONE UNIT and the rate, in whole lines (every 5 s).  Not thread-safe: callers
- * from worker threads hold a lock (sim/pool.c calls under its own). */
+ * total is unknown shows DONE UNIT and the rate, in whole lines (every 5 s);
+ * one whose total is only bounded (bb_meter_bound) shows "DONE of at most
+ * MOST UNIT, RATE/s, at most T left", in whole lines too.  Not
+ * thread-safe: callers from worker threads hold a lock (sim/pool.c calls
+ * under its own). */
 #ifndef BBSIZE_SRC_PROGRESS_H
 #define BBSIZE_SRC_PROGRESS_H
 
@@ -31,6 +34,17 @@ void bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const 
                     size_t total);
 /* bb_meter_update: done units of total so far (non-decreasing). */
 void bb_meter_update(bb_meter *m, size_t done);
+/* bb_meter_bound: a stage of a run whose length is bounded, not known (a
+ * search, sizing.h bba_progress): done of at most `most` units of the
+ * stage, named `what` (NULL: the meter's), `units` of the whole run so far
+ * (the rate is theirs since bb_meter_start), left_s the most seconds the
+ * stage can still take (< 0: not known; left out). */
+void bb_meter_bound(bb_meter *m, const char *what, size_t units, size_t done, size_t most,
+                    double left_s);
+
+/* bb_meter_elapsed: seconds since bb_meter_start. */
+double bb_meter_elapsed(const bb_meter *m);
+
 /* bb_meter_end: end the line if one was drawn; returns the seconds since
  * bb_meter_start. */
 double bb_meter_end(bb_meter *m);

@@ -3,7 +3,8 @@
 # synthetic units of uneven cost, `bbsize simulate --json` and `bbsize
 # validate --csv` give the same bytes as the thread runner (a plain run);
 # a failing unit stops every rank with the message naming the lowest failed
-# unit and the documented status, within a timeout.  A TAP skip when bbsize
+# unit and the documented status, within a timeout; `validate --scenario
+# --progress` shows on rank 0 alone every rank's runs as they end.  A TAP skip when bbsize
 # was built without --with-mpi or no mpirun is on PATH.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
@@ -11,7 +12,7 @@ set -e
 : "${BBSIZE_TOP_BUILDDIR:=$(dirname "$(dirname "$BBSIZE")")}"
 UNITS=$BBSIZE_TOP_BUILDDIR/tests/mpi_units
 NP="1 2 3"
-PLAN=31
+PLAN=41
 t_plan $PLAN
 
 if ! "$BBSIZE" --version | grep -q '(MPI)'; then
@@ -123,3 +124,34 @@ t_same "np 3: units with nested units, same bytes" 0 "$T/nested.ref" mpi 3 "$UNI
 "$UNITS" -s 0 40 39 >"$T/u39.ref" || :
 t_same "np 3: runner, unit 0 fails" 2 "$T/u0.ref" mpi 3 "$UNITS" -s 0 40 0
 t_same "np 3: runner, the last unit fails" 2 "$T/u39.ref" mpi 3 "$UNITS" -s 0 40 39
+
+# validate --scenario --progress: rank 0 shows the operations of every
+# rank's runs as each ends, never decreasing, in whole runs, ending at
+# DONE = TOTAL = 3 runs x the scenario's operations as simulate counts
+# them; the other ranks print nothing (one estimate, one summary).
+BBSIZE_PROGRESS_INTERVAL=0   # every update shown (progress.h)
+export BBSIZE_PROGRESS_INTERVAL
+MIX=$BBSIZE_TOP_SRCDIR/tests/mix.ini
+"$BBSIZE" simulate --progress --csv "$MIX" >/dev/null 2>"$T/sim"
+ops=$(sed -n 's/^bbsize simulate: [0-9]*\/\([0-9]*\) ops.*/\1/p' "$T/sim" | tail -n 1)
+VSC="validate --scenario $MIX --replications 2 --csv"
+"$BBSIZE" $VSC >"$T/vsc.ref" 2>/dev/null
+for np in 2 3; do
+  mpi "$np" "$BBSIZE" $VSC --progress >"$T/out" 2>"$T/err"
+  check "np $np: validate --scenario --progress, stdout one process's bytes" \
+    'cmp -s "$T/vsc.ref" "$T/out"'
+  sed -n 's/^bbsize validate: \([0-9]*\)\/\([0-9]*\) ops.*/\1 \2/p' "$T/err" >"$T/lines"
+  check "np $np: progress lines, done never decreasing, whole runs of $ops ops" \
+    'awk -v o="$ops" "NR > 1 && \$1 < p { bad = 1 } \$1 % o { bad = 1 } { p = \$1; n++ }
+         END { exit !(n > 0 && o > 0 && !bad) }" "$T/lines"'
+  check "np $np: the last line is DONE = TOTAL = 3 runs x $ops ops" \
+    '[ "$(tail -n 1 "$T/lines")" = "$((3 * ops)) $((3 * ops))" ]'
+  check "np $np: the other ranks print nothing: one estimate, one summary" \
+    '[ "$(grep -c "this run is estimated" "$T/err")" -eq 1 ] &&
+     [ "$(grep -c "3 runs, wall" "$T/err")" -eq 1 ]'
+done
+mpi 2 "$BBSIZE" $VSC >"$T/out" 2>"$T/err"
+check "np 2: validate --scenario, no progress off a terminal without --progress" \
+  '! grep -q " ops" "$T/err"'
+mpi 2 "$BBSIZE" $VSC --progress --quiet >"$T/out" 2>"$T/err"
+check "np 2: validate --scenario, --quiet wins over --progress" '[ ! -s "$T/err" ]'

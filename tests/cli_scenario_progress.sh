@@ -11,28 +11,7 @@ set -e
 BBSIZE_PROGRESS_INTERVAL=0
 export BBSIZE_PROGRESS_INTERVAL
 S=$BBSIZE_TOP_SRCDIR/data/scenarios
-cat >"$T/mix.ini" <<'EOT'
-[topology]
-preset = graph500-72
-bb_per_group = 1
-routing = adaptive
-[placement]
-policy = random-node
-[storage]
-capacity = 1GB
-pfs_bandwidth = 1GB/s
-[run]
-seed = 7
-[job milc]
-model = milc
-ranks = 16
-dims = 2x2x2x2
-iterations = 2
-[job checkpoint]
-model = checkpoint
-ranks = 16
-total_bytes = 160MB
-EOT
+cp "$BBSIZE_TOP_SRCDIR/tests/mix.ini" "$T/mix.ini"
 sed '/^\[job checkpoint\]/,$d' "$T/mix.ini" >"$T/alone.ini"
 
 # last_ops WHAT FILE: "DONE TOTAL" of the last progress line of WHAT

@@ -120,6 +120,90 @@ size_is_minimal(void **state)
             }
 }
 
+/* What a search says of its progress (bba_progress), recorded: it starts
+ * at 0 solves, counts each solve, and its bound never rises. */
+typedef struct {
+    int calls, solves, most;
+} progress_rec;
+
+static void
+record(void *ctx, const bba_progress *p)
+{
+    progress_rec *r = ctx;
+
+    assert_int_equal(p->solves, r->calls == 0 ? 0 : r->solves + 1);
+    assert_true(p->solves_max >= p->solves);
+    if (r->calls > 0)
+        assert_true(p->solves_max <= r->most);
+    assert_int_equal(p->resolution, 0);
+    r->calls++;
+    r->solves = p->solves;
+    r->most = p->solves_max;
+}
+
+/* Every bound a search states holds: the last (the lowest) is at least
+ * the solves it took, counted by the search itself, over searches from
+ * no guess and from guesses below, at and above the answer, with memory
+ * bounds that clip the stepping, greedy and lazy, and the threshold
+ * search over grids coarse and fine. */
+static void
+search_bounds_hold(void **state)
+{
+    double targets[] = { 1e-2, 1e-4, 1e-7 };
+    long s_maxes[] = { 100000, 300 };
+
+    (void)state;
+    for (unsigned long seed = 1; seed <= 3; seed++)
+        for (size_t t = 0; t < 3; t++)
+            for (int lazy = 0; lazy <= 1; lazy++)
+                for (size_t k = 0; k < 2; k++) {
+                    tu_workload w;
+                    bba_model m;
+                    bba_solver_opts so;
+                    bba_size_result r;
+                    bba_policy_spec ps = { lazy, 0.3, 0.01 };
+                    progress_rec rec = { 0, 0, 0 };
+                    char err[BB_ERRLEN];
+                    long S;
+                    int rc;
+
+                    tu_random(&w, 10, 40, 0.1, 20, seed + 7);
+                    tu_model(&m, &w);
+                    tu_solver(&so, BBA_SOLVER_BANDED);
+                    rc = bba_size_min(&m, targets[t], &ps, &so, s_maxes[k], record, &rec, &r,
+                                      err);
+                    assert_true(rc == BB_OK || rc == BB_ETOOBIG);
+                    assert_int_equal(rec.calls, r.evaluations + 1);
+                    assert_true(rec.most >= r.evaluations);
+                    S = rc == BB_OK ? r.best.S : s_maxes[k];
+                    {
+                        const long hints[] = { 1, S > 9 ? S - 9 : 1, S, S + 1, S + 300,
+                                               4 * S + 7 };
+
+                        for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+                            progress_rec rh = { 0, 0, 0 };
+
+                            rc = bba_size_min_from(&m, targets[t], &ps, &so, s_maxes[k],
+                                                   hints[h], record, &rh, &r, err);
+                            assert_true(rc == BB_OK || rc == BB_ETOOBIG);
+                            assert_int_equal(rh.calls, r.evaluations + 1);
+                            assert_true(rh.most >= r.evaluations);
+                        }
+                    }
+                    for (int grid = 1; grid <= 16; grid *= 4) {
+                        bba_threshold_result tr;
+                        progress_rec rt = { 0, 0, 0 };
+
+                        assert_int_equal(bba_threshold_best(&m, 2 * S + 10, targets[t], 0.01,
+                                                            grid, &so, record, &rt, &tr, err),
+                                         BB_OK);
+                        assert_int_equal(rt.calls, tr.evaluations + 1);
+                        assert_true(rt.most >= tr.evaluations);
+                    }
+                    bba_model_free(&m);
+                }
+}
+
 /* E >= B: no size suffices; the limit is reported.  A target outside
  * (0, 1) is refused.  A size beyond the budget says how far it got. */
 static void
@@ -254,6 +338,7 @@ main(void)
         cmocka_unit_test(idle_non_increasing_in_size),
         cmocka_unit_test(overloaded_limit),
         cmocka_unit_test(size_is_minimal),
+        cmocka_unit_test(search_bounds_hold),
         cmocka_unit_test(size_infeasible_and_bounds),
         cmocka_unit_test(threshold_best_is_exhaustive_best),
         cmocka_unit_test(paper_findings),
