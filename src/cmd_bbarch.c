@@ -522,7 +522,7 @@ bb_cmd_bbarch(int argc, char **argv)
     if (rc != BB_OK) {
         free(rs.v);
         free(fr.v);
-        bb_die(bb_exit_status_opts(rc), "%s", err);
+        bb_die_opts(rc, err);
     }
     if (a.iostat)
         write_iostat(a.iostat, &rs);

@@ -167,7 +167,7 @@ bb_cmd_device(int argc, char **argv)
                        (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
     rc = bbs_storage_bench(&p, &o, &r, err);
     if (rc != BB_OK)
-        bb_die(bb_exit_status_opts(rc), "%s", err);
+        bb_die_opts(rc, err);
 
     fmt_bytes(bs, sizeof bs, o.bs_bytes);
     fmt_bytes(sz, sizeof sz, o.size_bytes);

@@ -534,7 +534,7 @@ bb_cmd_netload(int argc, char **argv)
         if (rc != BB_OK) {
             if (a.link_stats)
                 bb_out_abort(&ls);
-            bb_die(bb_exit_status_opts(rc), "%s", err);
+            bb_die_opts(rc, err);
         }
         if (bb_progress_enabled(&a.out))
             fprintf(stderr, "bbsize: load %.3g: accepted %.4g over %.3g ms after %.3g ms of "

@@ -4,7 +4,7 @@
 # no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 set -e
-t_plan 46
+t_plan 47
 
 w() { printf '%s\n' "$@" >"$T/w.csv"; }
 B="--pfs-bw 100"
@@ -113,3 +113,6 @@ usage_line "a second workload file" \
   idle a.csv b.csv
 usage_line "a missing argument" \
   "bbsize trace: missing argument FILE (a VEF trace, or --model graph500 or fileload)" trace
+usage_line "a run the library refuses, built from the command line alone" \
+  "bbsize device: 24414062500 blocks: at most 2^32 - 1 per run" \
+  device --preset intel-d3-s4510 --pattern randread --size 100TB
