@@ -553,7 +553,7 @@ const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, N
 void
 bb_argp_file(struct argp_state *state, char *arg, const char **file)
 {
-    (void)state;   /* the parser's, as every ARGP_KEY_ARG case has it */
+    (void)state;   /* unused: the parsers call it with their state */
     if (*file)
         bb_usage_unexpected(arg, "a second workload file after '%s'", *file);
     *file = arg;
