@@ -99,7 +99,8 @@ struct arch_args {
     const char *bbdev, *hdd, *temp_file, *iostat;
     bb_qty mttf, mttr, lazyth, cmttf, cmttr, lmttf, lmttr;
     const char *fail_log;
-    int routing, net_opt;
+    int routing;
+    const char *net_opt;   /* the simple network's option given, or NULL */
     const char *routing_arg;   /* --routing as given; NULL: the .conf's, else min */
     double ambient;
     bb_outopts out;     /* --json: the totals as JSON */
@@ -132,7 +133,7 @@ pos_dur(const char *opt, const char *arg)
     double v = qty_opt(opt, arg, 2);
 
     if (!(v > 0))
-        bb_usage_error(opt, "'%s' is not positive%s", arg,
+        bb_usage_value(opt, arg, "positive%s",
                        strcmp(opt, "interval") == 0 ? " (leave --interval out for no samples)"
                        : strcmp(opt, "drive-scale") == 0 ? " (leave --drive-scale out for no drive failures)"
                        : "");
@@ -146,7 +147,7 @@ num_opt(const char *opt, const char *arg, double lo, double hi)
     char msg[256];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= lo && v <= hi))
-        bb_usage_error(opt, "'%s' is not a number in [%g, %g]", arg, lo, hi);
+        bb_usage_value(opt, arg, "a number in [%g, %g]", lo, hi);
     return v;
 }
 
@@ -161,7 +162,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (strcmp(arg, "local") == 0) c->kind = BBS_ARCH_NODE_LOCAL;
         else if (strcmp(arg, "compute") == 0) c->kind = BBS_ARCH_COMPUTE_GLOBAL;
         else if (strcmp(arg, "storage") == 0) c->kind = BBS_ARCH_STORAGE_SIDE;
-        else bb_usage_error("arch", "'%s' is not local, compute or storage", arg);
+        else bb_usage_value("arch", arg, "local, compute or storage");
         break;
     case OPT_CLIENTS: c->n_clients = (int)bb_opt_long("clients", arg, 1, 1000000); break;
     case OPT_NODES: c->n_nodes = (int)bb_opt_long("nodes", arg, 1, 1000000); break;
@@ -169,19 +170,25 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (strcmp(arg, "block") == 0) c->map = BBS_MAP_STATIC_BLOCK;
         else if (strcmp(arg, "roundrobin") == 0) c->map = BBS_MAP_ROUND_ROBIN;
         else if (strcmp(arg, "random") == 0) c->map = BBS_MAP_RANDOM;
-        else bb_usage_error("map", "'%s' is not block, roundrobin or random", arg);
+        else bb_usage_value("map", arg, "block, roundrobin or random");
         break;
     case OPT_BBDEV: a->bbdev = arg; break;
     case OPT_HDD: a->hdd = arg; break;
     case OPT_CAP: c->capacity_bytes = qty_opt("capacity", arg, 0); break;
     case OPT_THRESH: c->ssd_threshold_bytes = qty_opt("threshold", arg, 0); break;
-    case OPT_NETLAT: c->net_latency_s = qty_opt("net-latency", arg, 2); a->net_opt = 1; break;
-    case OPT_NETBW: c->net_bw_Bps = qty_opt("net-bw", arg, 1); a->net_opt = 1; break;
+    case OPT_NETLAT:
+        c->net_latency_s = qty_opt("net-latency", arg, 2);
+        a->net_opt = "net-latency";
+        break;
+    case OPT_NETBW:
+        c->net_bw_Bps = qty_opt("net-bw", arg, 1);
+        a->net_opt = "net-bw";
+        break;
     case OPT_PFSBW: c->pfs_bw_Bps = qty_opt("pfs-bw", arg, 1); break;
     case OPT_DRAIN:
         if (strcmp(arg, "greedy") == 0) c->drain = BBS_DRAIN_GREEDY;
         else if (strcmp(arg, "lazy") == 0) c->drain = BBS_DRAIN_LAZY;
-        else bb_usage_error("drain", "'%s' is not greedy or lazy", arg);
+        else bb_usage_value("drain", arg, "greedy or lazy");
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
@@ -229,7 +236,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[2] = &a->topo;
         break;
     case ARGP_KEY_ARG:
-        argp_error(state, "unexpected argument '%s'", arg);
+        bb_usage_unexpected(arg, NULL);
         break;
     case ARGP_KEY_END:
         if (a->run.seed_set)
@@ -239,12 +246,13 @@ arch_parse(int key, char *arg, struct argp_state *state)
         if (c->drive.scale_s > 0 && c->drive.shape == 0)
             c->drive.shape = 1; /* exponential unless told */
         if (a->iostat && !(c->sample_interval_s > 0))
-            argp_error(state, "--iostat needs --interval DURATION (> 0)");
+            bb_usage_needs("iostat", "interval", "a duration > 0");
         if (a->topo.topology && a->net_opt)
-            argp_error(state, "--net-latency and --net-bw describe the simple network; with "
-                       "--topology the dragonfly's links are used");
+            bb_usage_exclusive(a->net_opt, "topology", "--net-latency and --net-bw describe "
+                               "the simple network; with --topology the dragonfly's links "
+                               "are used");
         if (a->topo.topology && c->kind == BBS_ARCH_NODE_LOCAL)
-            argp_error(state, "node-local buffers use no network: --topology does not apply");
+            bb_usage_inapplicable("topology", "to node-local buffers (they use no network)");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -408,8 +416,8 @@ arch_topology(const struct arch_args *a, bb_topo *t)
 {
     bb_topo_read(&a->topo, NULL, t);
     if (t->par.bb_per_group == 0)
-        bb_usage_error(NULL, "topology %s has no burst-buffer terminals: give "
-                       "--bb-per-group N", t->source);
+        bb_usage_needs("topology", "bb-per-group", "topology %s has no burst-buffer terminals",
+                       t->source);
     bb_topo_build(t);
 }
 
@@ -456,9 +464,9 @@ bb_cmd_bbarch(int argc, char **argv)
     argp_parse(&arch_argp, argc, argv, 0, NULL, &a);
 
     memset(&topo, 0, sizeof topo);
-    bb_device_load(a.bbdev ? a.bbdev : "intel-d3-s4510", NULL, &a.c.bb_dev);
+    bb_device_load("device", a.bbdev ? a.bbdev : "intel-d3-s4510", NULL, &a.c.bb_dev);
     if (a.c.kind == BBS_ARCH_STORAGE_SIDE)
-        bb_device_load(a.hdd ? a.hdd : "seagate-st2000nx0253", NULL, &a.c.hdd_dev);
+        bb_device_load("hdd", a.hdd ? a.hdd : "seagate-st2000nx0253", NULL, &a.c.hdd_dev);
     a.c.lazy_threshold_bytes = a.lazyth.set ? bb_qty_size_bytes(&a.lazyth)
                                             : a.c.capacity_bytes / 2;
     if (a.mttf.set)
@@ -514,7 +522,7 @@ bb_cmd_bbarch(int argc, char **argv)
     if (rc != BB_OK) {
         free(rs.v);
         free(fr.v);
-        bb_die(bb_exit_status_opts(rc), "%s", err);
+        bb_die_opts(rc, err);
     }
     if (a.iostat)
         write_iostat(a.iostat, &rs);

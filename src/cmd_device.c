@@ -53,7 +53,7 @@ size_opt(const char *opt, const char *arg, bb_qty *q)
     bb_opt_size(opt, arg, q);
     v = bb_qty_size_bytes(q);
     if (v != floor(v) || v > 9.0e18)
-        bb_usage_error(opt, "%s is not a whole number of bytes", arg);
+        bb_usage_value(opt, arg, "a whole number of bytes");
     return (uint64_t)v;
 }
 
@@ -82,8 +82,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_PATTERN:
         a->pattern = bbs_bench_pattern_parse(arg);
         if (a->pattern < 0)
-            bb_usage_error("pattern", "'%s' is not one of seqread, seqwrite, "
-                           "randread, randwrite", arg);
+            bb_usage_value("pattern", arg, "seqread, seqwrite, randread or randwrite");
         break;
     case OPT_BS: size_opt("bs", arg, &a->bs); break;
     case OPT_SIZE: size_opt("size", arg, &a->size); break;
@@ -95,15 +94,17 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_LIST: a->list = 1; break;
     case ARGP_KEY_ARG:
-        argp_error(state, "unexpected argument '%s'", arg);
+        bb_usage_unexpected(arg, NULL);
         break;
     case ARGP_KEY_END:
         if (a->list)
             break;
-        if (!a->preset == !a->device)
-            argp_error(state, "give one of --preset NAME or --device FILE");
+        if (a->preset && a->device)
+            bb_usage_exclusive("preset", "device", NULL);
+        if (!a->preset && !a->device)
+            bb_usage_one_of("preset", "device", NULL);
         if (a->pattern < 0)
-            argp_error(state, "--pattern is required");
+            bb_usage_required("pattern", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -150,7 +151,7 @@ bb_cmd_device(int argc, char **argv)
         free(list);
         return BB_EXIT_OK;
     }
-    bb_device_load(a.preset, a.device, &p);
+    bb_device_load("preset", a.preset, a.device, &p);
 
     memset(&o, 0, sizeof o);
     o.pattern = (bbs_pattern)a.pattern;
@@ -166,7 +167,7 @@ bb_cmd_device(int argc, char **argv)
                        (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
     rc = bbs_storage_bench(&p, &o, &r, err);
     if (rc != BB_OK)
-        bb_die(bb_exit_status_opts(rc), "%s", err);
+        bb_die_opts(rc, err);
 
     fmt_bytes(bs, sizeof bs, o.bs_bytes);
     fmt_bytes(sz, sizeof sz, o.size_bytes);

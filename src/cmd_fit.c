@@ -48,7 +48,7 @@ static const struct {
 };
 
 static unsigned
-parse_group(const char *arg, struct argp_state *state)
+parse_group(const char *arg)
 {
     char *copy = strdup(arg), *save = NULL, *tok;
     unsigned mask = 0;
@@ -62,13 +62,12 @@ parse_group(const char *arg, struct argp_state *state)
             if (strcmp(bb_trim(tok), group_keys[k].name) == 0)
                 break;
         if (k == sizeof group_keys / sizeof group_keys[0])
-            argp_error(state, "--group-by: unknown key '%s' (keys: exe, nprocs, uid, jobid, "
-                       "log)", bb_trim(tok));
+            bb_usage_value("group-by", bb_trim(tok), "a key (exe, nprocs, uid, jobid, log)");
         mask |= group_keys[k].bit;
     }
     free(copy);
     if (mask == 0)
-        argp_error(state, "--group-by: give at least one key (exe, nprocs, uid, jobid, log)");
+        bb_usage_value("group-by", arg, "a list of keys (exe, nprocs, uid, jobid, log)");
     return mask;
 }
 
@@ -89,19 +88,19 @@ parse(int key, char *arg, struct argp_state *state)
         else if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
             bb_usage_error("gap", "%s", msg);
         else if (!(q.v >= 0) || !isfinite(q.v))
-            bb_usage_error("gap", "'%s' is not a duration >= 0 (or auto)", arg);
+            bb_usage_value("gap", arg, "a duration >= 0 (or auto)");
         else
             a->tl.gap_s = q.v;   /* a plain number is in seconds */
         break;
     case OPT_GROUP_BY:
-        a->group = parse_group(arg, state);
+        a->group = parse_group(arg);
         a->group_arg = arg;
         break;
     case OPT_MIN_ACF:
         if (bb_parse_number(arg, &a->tl.min_acf, msg, sizeof msg) != BB_OK)
             bb_usage_error("min-acf", "%s", msg);
         if (!(a->tl.min_acf > 0 && a->tl.min_acf <= 1))
-            bb_usage_error("min-acf", "'%s' is not in (0, 1]", arg);
+            bb_usage_value("min-acf", arg, "in (0, 1]");
         break;
     case OPT_SKIP_BAD:
         a->skip_bad = 1;
@@ -111,15 +110,14 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_ARGS:
         if (strcmp(state->argv[state->next], "darshan") != 0)
-            argp_error(state, "unknown source '%s' (only 'darshan' is supported)",
-                       state->argv[state->next]);
+            bb_usage_unexpected(state->argv[state->next], "the one source is darshan");
         a->paths = state->argv + state->next + 1;
         a->npaths = state->argc - state->next - 1;
         if (a->npaths == 0)
-            argp_error(state, "give at least one Darshan text log or directory");
+            bb_usage_missing("PATH", "a Darshan text log or a directory of them");
         break;
     case ARGP_KEY_NO_ARGS:
-        argp_error(state, "usage: bbsize fit darshan PATH...");
+        bb_usage_missing("SOURCE", "bbsize fit darshan PATH...");
         break;
     default:
         return ARGP_ERR_UNKNOWN;

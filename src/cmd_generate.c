@@ -46,14 +46,14 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_PMAX:
         a->p_max = bb_opt_fraction_closed("p-max", arg);
         if (a->p_max == 0)
-            argp_error(state, "--p-max must be positive");
+            bb_usage_value("p-max", arg, "in (0, 1]");
         break;
     case OPT_LOAD: {
         char msg[256];
 
         if (bb_parse_number(arg, &a->alpha, msg, sizeof msg) != BB_OK || !(a->alpha > 0)
             || a->alpha > 1e6)
-            argp_error(state, "--load: '%s' is not a positive number", arg);
+            bb_usage_value("load", arg, "a positive number (at most 1e6)");
         break;
     }
     case ARGP_KEY_INIT:
@@ -64,10 +64,10 @@ parse(int key, char *arg, struct argp_state *state)
         char msg[256];
 
         if (bb_parse_number(arg, &a->d_min, msg, sizeof msg) != BB_OK || !(a->d_min > 0))
-            argp_error(state, "--d-min: '%s' is not a positive number", arg);
+            bb_usage_value("d-min", arg, "a positive number");
         if (!isfinite(2 * a->d_min))
-            argp_error(state, "--d-min: '%s' is too large: periods reach 2D, which "
-                       "overflows; at most %.6g", arg, DBL_MAX / 2);
+            bb_usage_error("d-min", "'%s' is too large: periods reach 2D, which overflows; "
+                           "at most %.6g", arg, DBL_MAX / 2);
         break;
     }
     case OPT_BURST: {
@@ -77,11 +77,11 @@ parse(int key, char *arg, struct argp_state *state)
             a->burst = -1;
         else if (bb_parse_number(arg, &a->burst, msg, sizeof msg) != BB_OK || !(a->burst >= 1)
                  || a->burst > 1e9)
-            argp_error(state, "--burst: '%s' is not pd or a number of time units >= 1", arg);
+            bb_usage_value("burst", arg, "pd or a number of time units in [1, 1e9]");
         break;
     }
     case ARGP_KEY_ARG:
-        argp_error(state, "unexpected argument '%s'", arg);
+        bb_usage_unexpected(arg, NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -123,7 +123,7 @@ bb_cmd_generate(int argc, char **argv)
                 "workload of seed %llu", (unsigned long long)a.run.seed,
                 (unsigned long long)(a.run.seed & 0xffffffffULL));
     if (a.burst < 0 && !(a.d_min > 0))
-        bb_usage_error(NULL, "option '--burst pd' needs --d-min (the periods d_i)");
+        bb_usage_needs("burst", "d-min", "--burst pd draws the bursts from the periods d_i");
     apps = calloc((size_t)a.n, sizeof *apps);
     if (apps == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");

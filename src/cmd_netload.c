@@ -143,8 +143,7 @@ parse_loads(struct args *a, const char *spec)
         goto bad;
     return;
 bad:
-    bb_usage_error("load", "'%s': expected X, X,Y,... or FROM:TO:STEP with values in "
-                   "(0, 1]", spec);
+    bb_usage_value("load", spec, "X, X,Y,... or FROM:TO:STEP with values in (0, 1]");
 }
 
 static double
@@ -154,9 +153,9 @@ opt_duration(const char *opt, const char *arg)
     char err[256];
 
     if (bb_parse_duration(arg, &q, err, sizeof err) != 0)
-        bb_usage_error(opt, "'%s': %s", arg, err);
+        bb_usage_error(opt, "%s", err);
     if (!(q.v > 0))
-        bb_usage_error(opt, "'%s': must be > 0", arg);
+        bb_usage_value(opt, arg, "positive");
     return q.v;
 }
 
@@ -191,16 +190,16 @@ parse(int key, char *arg, struct argp_state *state)
         errno = 0;
         a->bias = bb_strtod_lax(arg, &end);
         if (*end || errno || !(a->bias >= 0) || !isfinite(a->bias))
-            bb_usage_error("bias", "'%s': expected a number >= 0", arg);
+            bb_usage_value("bias", arg, "a number >= 0");
         break;
     }
     case OPT_CAND: a->cand = (int)bb_opt_long("candidates", arg, 1, 64); break;
     case OPT_LOAD: parse_loads(a, arg); break;
     case OPT_MSG:
         if (bb_parse_size(arg, &q, err, sizeof err) != 0)
-            bb_usage_error("msg-size", "'%s': %s", arg, err);
+            bb_usage_error("msg-size", "%s", err);
         if (!(q.v > 0))
-            bb_usage_error("msg-size", "'%s': must be > 0", arg);
+            bb_usage_value("msg-size", arg, "positive");
         a->msg_bytes = q.v;
         break;
     case OPT_WINDOW: a->window = (int)bb_opt_long("window", arg, 1, 1000000); break;
@@ -210,7 +209,7 @@ parse(int key, char *arg, struct argp_state *state)
         else if (!strcmp(arg, "compute"))
             a->compute_only = 1;
         else
-            bb_usage_error("senders", "'%s': expected all or compute", arg);
+            bb_usage_value("senders", arg, "all or compute");
         break;
     case OPT_JOBS: a->jobs = arg; break;
     case OPT_PLACEMENT:
@@ -222,7 +221,7 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_WARMUP: {
         bb_qty w;
         if (bb_parse_duration(arg, &w, err, sizeof err) != 0)
-            bb_usage_error("warmup", "'%s': %s", arg, err);
+            bb_usage_error("warmup", "%s", err);
         a->warmup_s = w.v;
         break;
     }
@@ -233,10 +232,10 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_BATCH: a->batch_s = opt_duration("batch", arg); break;
     case OPT_EXACT: a->exact_limit = (int)bb_opt_long("exact-limit", arg, -1, INT_MAX); break;
     case OPT_LINKSTATS: a->link_stats = arg; break;
-    case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
+    case ARGP_KEY_ARG: bb_usage_unexpected(arg, NULL); break;
     case ARGP_KEY_END:
         if (a->jobs && a->alloc)
-            argp_error(state, "--jobs and --alloc exclude each other");
+            bb_usage_exclusive("jobs", "alloc", NULL);
         break;
     default: return ARGP_ERR_UNKNOWN;
     }
@@ -407,7 +406,7 @@ parse_jobs(const char *spec, int **ranks, int *njobs)
         errno = 0;
         v = strtol(p, &end, 10);
         if (end == p || errno || v < 1 || v > INT_MAX || (*end && *end != ','))
-            bb_usage_error("jobs", "'%s': expected sizes N1,N2,... (each >= 1)", spec);
+            bb_usage_value("jobs", spec, "sizes N1,N2,... (each >= 1)");
         nr = realloc(*ranks, (size_t)(*njobs + 1) * sizeof(int));
         if (!nr)
             bb_die(BB_EXIT_SOFTWARE, "out of memory");
@@ -448,10 +447,10 @@ bb_cmd_netload(int argc, char **argv)
     if (a.warmup_s < 0)
         a.warmup_s = a.fixed ? 0.2 * a.duration_s : 0;
     if (a.fixed && a.batch_s > 0)
-        bb_usage_error(NULL, "--batch goes with the steady-state analysis, not --fixed");
+        bb_usage_exclusive("batch", "fixed", "--batch is for the steady-state analysis");
     if (!(a.warmup_s < a.duration_s))
-        bb_usage_error(NULL, "--warmup (%g s) must be shorter than --duration (%g s)",
-                       a.warmup_s, a.duration_s);
+        bb_usage_error("warmup", "%g s is not shorter than --duration (%g s)", a.warmup_s,
+                       a.duration_s);
     bb_topo_read(&a.topo, "mfnetsim-1056", &ns);
     bb_topo_build(&ns);
     if (a.describe || a.write_wiring) {
@@ -535,7 +534,7 @@ bb_cmd_netload(int argc, char **argv)
         if (rc != BB_OK) {
             if (a.link_stats)
                 bb_out_abort(&ls);
-            bb_die(bb_exit_status_opts(rc), "%s", err);
+            bb_die_opts(rc, err);
         }
         if (bb_progress_enabled(&a.out))
             fprintf(stderr, "bbsize: load %.3g: accepted %.4g over %.3g ms after %.3g ms of "

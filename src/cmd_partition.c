@@ -49,18 +49,15 @@ static error_t
 parse(int key, char *arg, struct argp_state *state)
 {
     struct args *a = state->input;
-    char msg[256];
 
     switch (key) {
     case OPT_STEPS:
-        if (bb_parse_long_in(arg, 1, 100000, &a->steps) != BB_OK)
-            argp_error(state, "--steps '%s': a whole number from 1 to 100000", arg);
+        a->steps = bb_opt_long("steps", arg, 1, 100000);
         break;
     case OPT_GRAN:
-        if (bb_parse_size(arg, &a->gran, msg, sizeof msg) != BB_OK)
-            argp_error(state, "--granularity '%s': %s", arg, msg);
+        bb_opt_size("granularity", arg, &a->gran);
         if (!(a->gran.v > 0))
-            argp_error(state, "--granularity '%s': not a positive size", arg);
+            bb_usage_value("granularity", arg, "a positive size");
         break;
     case OPT_VALIDATE:
         a->validate = 1;
@@ -259,8 +256,8 @@ bb_cmd_partition(int argc, char **argv)
     a.steps = 100;
     bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     if (a.file == NULL)
-        bb_usage_error(NULL, "a workload FILE with a group column is required (the built-in "
-                       "workload has no groups)");
+        bb_usage_missing("FILE", "a workload with a group column; the built-in workload has "
+                         "no groups");
     bb_ctx_read(&ctx, &a.common, a.file);
     if (!ctx.wl.has_group)
         bb_die(BB_EXIT_DATAERR, "%s: no group column: name each application's partition in "

@@ -61,20 +61,21 @@ parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "md") == 0 || strcmp(arg, "markdown") == 0)
             a->md = 1;
         else
-            argp_error(state, "--format: '%s' is not html or md", arg);
+            bb_usage_value("format", arg, "html or md");
         break;
     case OPT_PFS_WALK:
         bb_qty_list_free(&a->walk);
         bb_grid_rates("pfs-bw-walk", arg, &a->walk);
         if (a->walk.n > BB_REPORT_WALK_MAX)
-            argp_error(state, "--pfs-bw-walk: at most %d PFS bandwidths in a report (%zu given)",
-                       BB_REPORT_WALK_MAX, a->walk.n);
+            bb_usage_error("pfs-bw-walk", "at most %d PFS bandwidths in a report (%zu given)",
+                           BB_REPORT_WALK_MAX, a->walk.n);
         break;
     case OPT_LOAD_SCALE:
         bb_num_list_free(&a->scales);
         bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
         if (a->scales.n > 8)
-            argp_error(state, "--load-scale: at most 8 scenarios in a report");
+            bb_usage_error("load-scale", "at most 8 scenarios in a report (%zu given)",
+                           a->scales.n);
         break;
     case OPT_POINTS:
         a->points = (int)bb_opt_long("points", arg, 3, 1000);
@@ -87,11 +88,11 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if (a->common.out.output == NULL)   /* -o FILE, the report */
-            argp_error(state, "-o FILE is required");
+            bb_usage_required("o", "the report's FILE");
         if (a->md && strcmp(a->common.out.output, "-") == 0)
-            argp_error(state, "-o -: a Markdown report writes its figures beside it as "
-                       "FILE-BASE-*.svg, and standard output has no name to put them "
-                       "beside: give -o FILE.md");
+            bb_usage_error("o", "'-': a Markdown report writes its figures beside it as "
+                           "FILE-BASE-*.svg, and standard output has no name to put them "
+                           "beside: give -o FILE.md");
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -68,20 +68,16 @@ scn_parse(int key, char *arg, struct argp_state *state)
     case OPT_SCENARIO:
     case ARGP_KEY_ARG:
         if (a->nfiles >= (a->compare ? CMP_FILES : 1))
-            argp_error(state, "too many scenario files (at most %d)", a->compare ? CMP_FILES : 1);
+            bb_usage_unexpected(arg, "at most %d scenario files", a->compare ? CMP_FILES : 1);
         a->files[a->nfiles++] = arg;
         break;
-    case OPT_REPLICAS: {
-        long n;
-        if (bb_parse_long_in(arg, 1, CMP_REPLICAS_MAX, &n))
-            argp_error(state, "--replicas '%s': not an integer in 1..%d", arg, CMP_REPLICAS_MAX);
-        a->replicas = (int)n;
+    case OPT_REPLICAS:
+        a->replicas = (int)bb_opt_long("replicas", arg, 1, CMP_REPLICAS_MAX);
         break;
-    }
     case ARGP_KEY_END:
         if (a->compare ? a->nfiles < 2 : a->nfiles != 1)
-            argp_error(state, a->compare ? "give ALONE.ini [ALONE2.ini ...] and MIX.ini"
-                                         : "give a scenario file");
+            bb_usage_missing(!a->compare ? "FILE" : a->nfiles == 0 ? "ALONE.ini" : "MIX.ini",
+                             NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

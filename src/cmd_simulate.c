@@ -50,7 +50,8 @@ parse(int key, char *arg, struct argp_state *state)
         return bb_simargs_parse(&a->base, key, arg, state);
     case OPT_SCENARIO:
         if (a->scenario)
-            argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario, arg);
+            bb_usage_error("scenario", "'%s' is a second scenario after '%s'", arg,
+                           a->scenario);
         a->scenario = arg;
         break;
     case OPT_CSV_LINKS:
@@ -59,8 +60,8 @@ parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_END:
         if (ends_ini(a->base.file)) {
             if (a->scenario)
-                argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario,
-                           a->base.file);
+                bb_usage_unexpected(a->base.file, "a second scenario after '%s'",
+                                    a->scenario);
             a->scenario = a->base.file;
             a->base.file = NULL;
         }
@@ -70,19 +71,21 @@ parse(int key, char *arg, struct argp_state *state)
             if (f == NULL && a->tgt.bb_size.set)
                 f = "--bb-size";
             if (f == NULL && a->base.file)
-                argp_error(state, "a workload FILE ('%s') and a scenario exclude each other",
-                           a->base.file);
+                bb_usage_unexpected(a->base.file, "a workload file, and the scenario is the "
+                                    "workload");
             if (f)
-                argp_error(state, "%s does not apply to a scenario (scenario mode takes "
-                           "--seed, --csv, --csv-links, --json, --quiet, --progress, --max-events, --max-memory)", f);
+                bb_usage_inapplicable(f, "to a scenario (scenario mode takes --seed, --csv, "
+                                      "--csv-links, --json, --quiet, --progress, "
+                                      "--max-events, --max-memory)");
             break;
         }
         if (a->base.common.out.csv)
-            argp_error(state, "--csv is for scenario mode (the tables of a scenario)");
+            bb_usage_inapplicable("csv", "without a scenario (it writes a scenario's tables)");
         if (a->links_csv)
-            argp_error(state, "--csv-links is for scenario mode (the links of a scenario)");
+            bb_usage_inapplicable("csv-links", "without a scenario (it writes a scenario's "
+                                  "links)");
         if (!a->tgt.bb_size.set)
-            argp_error(state, "--bb-size SIZE is required");
+            bb_usage_required("bb-size", NULL);
         break;
     default:
         return bb_simargs_parse(&a->base, key, arg, state);

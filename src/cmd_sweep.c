@@ -68,17 +68,17 @@ parse(int key, char *arg, struct argp_state *state)
                 a->lazy = 1;
             else {
                 /* The message is built before copy (which tok points into)
-                 * is freed: argp_error exits. */
+                 * is freed: bb_usage_value exits. */
                 char bad[64];
 
                 snprintf(bad, sizeof bad, "%s", tok);
                 free(copy);
-                argp_error(state, "--policy: '%s' is not greedy or lazy", bad);
+                bb_usage_value("policy", bad, "greedy or lazy");
             }
         }
         free(copy);
         if (!a->greedy && !a->lazy)
-            argp_error(state, "--policy: give greedy, lazy or greedy,lazy");
+            bb_usage_value("policy", arg, "greedy, lazy or greedy,lazy");
         break;
     }
     case OPT_EPS:
@@ -86,7 +86,7 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if (a->sizes.n == 0)
-            argp_error(state, "--bb-size SIZES is required (e.g. 0:4TB:100GB)");
+            bb_usage_required("bb-size", "SIZES, e.g. 0:4TB:100GB");
         if (a->run.threads > 0)
             a->threads = a->run.threads;
         if (!a->greedy && !a->lazy) {

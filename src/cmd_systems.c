@@ -25,7 +25,7 @@ parse(int key, char *arg, struct argp_state *state)
         state->child_inputs[0] = &a->out;
         break;
     case ARGP_KEY_ARG:
-        argp_error(state, "unexpected argument '%s'", arg);
+        bb_usage_unexpected(arg, NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

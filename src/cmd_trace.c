@@ -94,12 +94,12 @@ typedef struct {
 
 /* A model option as the scenario key of tracejob.h. */
 static void
-tj_set(struct argp_state *st, bbs_tracejob *j, const char *opt, const char *key, const char *arg)
+tj_set(bbs_tracejob *j, const char *opt, const char *key, const char *arg)
 {
     char err[BB_ERRLEN];
 
     if (bbs_tracejob_set(j, key, arg, err))
-        argp_error(st, "%s: %s", opt, err);
+        bb_usage_error(opt, "%s", err);
 }
 
 static error_t
@@ -117,29 +117,29 @@ parse_opt(int key, char *arg, struct argp_state *st)
         else if (!strcasecmp(arg, "fileload") || !strcasecmp(arg, "sango"))
             a->model = M_FILE;
         else
-            argp_error(st, "unknown model '%s' (known: vef, graph500, fileload)", arg);
+            bb_usage_value("model", arg, "a known model (vef, graph500, fileload)");
         break;
-    case OPT_MESSAGES: a->messages = bb_opt_long("--messages", arg, 1, LONG_MAX); break;
+    case OPT_MESSAGES: a->messages = bb_opt_long("messages", arg, 1, LONG_MAX); break;
     case OPT_SIZES: a->sizes = arg; break;
-    case OPT_SCALE: tj_set(st, &a->gj, "--scale", "scale", arg); break;
-    case OPT_EF: tj_set(st, &a->gj, "--edgefactor", "edgefactor", arg); break;
-    case OPT_NODES: a->g500_nodes = (int)bb_opt_long("--nodes", arg, 2, 1 << 20); break;
-    case OPT_CS: tj_set(st, &a->gj, "--coalescing", "coalescing", arg); break;
+    case OPT_SCALE: tj_set(&a->gj, "scale", "scale", arg); break;
+    case OPT_EF: tj_set(&a->gj, "edgefactor", "edgefactor", arg); break;
+    case OPT_NODES: a->g500_nodes = (int)bb_opt_long("nodes", arg, 2, 1 << 20); break;
+    case OPT_CS: tj_set(&a->gj, "coalescing", "coalescing", arg); break;
     case OPT_ARCH:
         if (!bbs_g500_arch_find(arg))
-            argp_error(st, "unknown --arch '%s' (known: %s)", arg, bbs_g500_arch_names());
-        tj_set(st, &a->gj, "--arch", "arch", arg);
+            bb_usage_value("arch", arg, "a known architecture (%s)", bbs_g500_arch_names());
+        tj_set(&a->gj, "arch", "arch", arg);
         break;
-    case OPT_TQ: tj_set(st, &a->gj, "--query-time", "query_time", arg); break;
-    case OPT_EQ: tj_set(st, &a->gj, "--equations", "equations", arg); break;
-    case OPT_ROOTLAW: tj_set(st, &a->gj, "--root-law", "root_law", arg); break;
-    case OPT_ROOTDEG: tj_set(st, &a->gj, "--root-degree", "root_degree", arg); break;
-    case OPT_TAIL: tj_set(st, &a->gj, "--tail", "tail", arg); break;
-    case OPT_FILES: tj_set(st, &a->fj, "--files", "files", arg); break;
-    case OPT_FSIZE: tj_set(st, &a->fj, "--file-size", "file_size", arg); break;
-    case OPT_PAUSE: tj_set(st, &a->fj, "--pause", "pause", arg); break;
-    case OPT_READ: tj_set(st, &a->fj, "--read", "mode", "read"); break;
-    case OPT_RANKS: a->file_ranks = (int)bb_opt_long("--ranks", arg, 1, 1 << 24); break;
+    case OPT_TQ: tj_set(&a->gj, "query-time", "query_time", arg); break;
+    case OPT_EQ: tj_set(&a->gj, "equations", "equations", arg); break;
+    case OPT_ROOTLAW: tj_set(&a->gj, "root-law", "root_law", arg); break;
+    case OPT_ROOTDEG: tj_set(&a->gj, "root-degree", "root_degree", arg); break;
+    case OPT_TAIL: tj_set(&a->gj, "tail", "tail", arg); break;
+    case OPT_FILES: tj_set(&a->fj, "files", "files", arg); break;
+    case OPT_FSIZE: tj_set(&a->fj, "file-size", "file_size", arg); break;
+    case OPT_PAUSE: tj_set(&a->fj, "pause", "pause", arg); break;
+    case OPT_READ: tj_set(&a->fj, "read", "mode", "read"); break;
+    case OPT_RANKS: a->file_ranks = (int)bb_opt_long("ranks", arg, 1, 1 << 24); break;
     case OPT_DEVICE: a->device = arg; break;
     case OPT_PLACE: a->place = arg; break;
     case OPT_ROUTING: a->routing = arg; break;
@@ -153,10 +153,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
         if (!a->have_model)
             a->model = M_VEF;
         if (a->model == M_VEF && !a->file)
-            argp_error(st, "a VEF trace FILE is needed (or --model graph500 / fileload)");
+            bb_usage_missing("FILE", "a VEF trace, or --model graph500 or fileload");
         if (a->model != M_VEF && a->file)
-            argp_error(st, "FILE is for VEF traces, not --model %s",
-                       a->model == M_G500 ? "graph500" : "fileload");
+            bb_usage_unexpected(a->file, "a trace FILE is for --model vef, not %s",
+                                a->model == M_G500 ? "graph500" : "fileload");
         break;
     default: return ARGP_ERR_UNKNOWN;
     }
@@ -230,7 +230,7 @@ run_network(const targs *a, bbs_wl *w, int io, json_t *root, int human)
     if (a->routing && bbs_net_route_parse(a->routing, &c.route.kind, err))
         bb_usage_error("routing", "%s", err);
     c.route.kind = bb_topo_routing(&net, a->routing);
-    bb_device_load(a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
+    bb_device_load("device", a->device ? a->device : "mfnetsim-bb", NULL, &c.bb_dev);
     {
         bb_exec_meter em;
         bb_exec_slot sl;
@@ -396,7 +396,8 @@ bb_cmd_trace(int argc, char **argv)
                 (unsigned long long)nops, gen_s, nops / fmax(gen_s, 1e-9));
     if (a.out.csv) {
         if (!pl)
-            bb_usage_error(NULL, "--csv is the Graph500 per-level table (use --model graph500)");
+            bb_usage_inapplicable("csv", "without --model graph500 (it writes the Graph500 "
+                                  "per-level table)");
         print_levels_csv(pl, &a.gj.g);
     }
     if (human) {

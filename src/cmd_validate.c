@@ -52,21 +52,20 @@ struct args {
 /* scenario_opts: the options of validate --scenario, or a usage error for
  * one that does not apply. */
 static void
-scenario_opts(struct args *a, struct argp_state *state)
+scenario_opts(struct args *a)
 {
     const bb_common *c = &a->base.common;
     const bb_simopts *o = &a->base.sim;
     const char *f = bb_simargs_foreign(&a->base, BB_SCN_ALLOW_PLATFORM | BB_SCN_ALLOW_REPS);
 
     if (f == NULL && a->size_arg)
-        f = "--bb-size";
+        f = "bb-size";
     if (f == NULL && a->tol_set)
-        f = "--tolerance";
+        f = "tolerance";
     if (f)
-        argp_error(state, "%s does not apply to validate --scenario", f);
+        bb_usage_inapplicable(f, "to a scenario");
     if (a->base.file)
-        argp_error(state, "a workload FILE ('%s') and --scenario exclude each other",
-                   a->base.file);
+        bb_usage_unexpected(a->base.file, "a workload file, and the scenario is the workload");
     a->vs = (bb_scn_vopts){
         .file = a->scenario,
         .reps = o->run.replications > 0 ? o->run.replications : 5,
@@ -98,23 +97,24 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_SCENARIO:
         if (a->scenario)
-            argp_error(state, "more than one scenario ('%s' and '%s')", a->scenario, arg);
+            bb_usage_error("scenario", "'%s' is a second scenario after '%s'", arg,
+                           a->scenario);
         a->scenario = arg;
         break;
     case OPT_CAPACITY:
         bb_opt_size("capacity", arg, &a->capacity);
         if (!(a->capacity.v > 0))
-            argp_error(state, "--capacity '%s': must be positive", arg);
+            bb_usage_value("capacity", arg, "positive");
         break;
     case ARGP_KEY_END:
         if (a->scenario) {
-            scenario_opts(a, state);
+            scenario_opts(a);
             break;
         }
         if (a->capacity.set)
-            argp_error(state, "--capacity is for validate --scenario");
+            bb_usage_inapplicable("capacity", "without a scenario");
         if (!a->size_arg)
-            argp_error(state, "--bb-size SIZE or FIRST:LAST:STEP is required");
+            bb_usage_required("bb-size", "SIZE or FIRST:LAST:STEP");
         break;
     default:
         return bb_simargs_parse(&a->base, key, arg, state);
@@ -205,13 +205,13 @@ bb_cmd_validate(int argc, char **argv)
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     fluid = bba_front_kind(ctx.front) == BBA_MODEL_FLUID;
     if (fluid && (a.base.sim.given & BB_SIM_GIVEN_MODE) && !a.base.sim.fluid)
-        bb_usage_error(NULL, "option '--mode %s': the continuous-time model answers this "
-                       "workload, so its own simulation (fluid) checks it; give --model "
-                       "bernoulli or --model chain to check a discrete model",
+        bb_usage_error("mode", "'%s': the continuous-time model answers this workload, so "
+                       "its own simulation (fluid) checks it; give --model bernoulli or "
+                       "--model chain to check a discrete model",
                        bb_sim_mode_name(a.base.sim.mode));
     if (!fluid && a.base.sim.fluid)
-        bb_usage_error(NULL, "option '--mode fluid': the %s model answers this workload; "
-                       "give --model fluid to check the continuous-time one",
+        bb_usage_error("mode", "'fluid': the %s model answers this workload; give --model "
+                       "fluid to check the continuous-time one",
                        bba_model_kind_name(bba_front_kind(ctx.front)));
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     if (rc != BB_OK && V.analytic_failed)

@@ -39,7 +39,7 @@ walk_parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if (spec->walk_required && l->n == 0)
-            argp_error(state, "--%s RATES is required (e.g. %s)", name, spec->walk_example);
+            bb_usage_required(name, "RATES, e.g. %s", spec->walk_example);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -62,7 +62,7 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if ((w->spec->required & BB_TGT_SIZE) && !w->a->tgt.bb_size.set)
-            argp_error(state, "--bb-size SIZE is required");
+            bb_usage_required("bb-size", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -63,7 +63,7 @@ bb_device_presets(void)
 }
 
 void
-bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
+bb_device_load(const char *opt, const char *preset, const char *path, bbs_dev_params *p)
 {
     char buf[4096], err[BB_ERRLEN], *text = NULL;
     const char *src;
@@ -87,8 +87,10 @@ bb_device_load(const char *preset, const char *path, bbs_dev_params *p)
         if (!text) {
             char *list = bb_device_presets();
 
-            bb_usage_error(NULL, "unknown device preset '%s'; the presets are: %s", preset,
-                           *list ? list : "(none found)");
+            if (opt)
+                bb_usage_value(opt, preset, "a device preset (%s)", *list ? list : "(none found)");
+            bb_die(BB_EXIT_NOINPUT, "device '%s': no such preset (the presets are %s)", preset,
+                   *list ? list : "(none found)");
         }
         src = bb_datadir_shown(buf);
     } else {

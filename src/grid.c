@@ -57,12 +57,12 @@ range_count(const char *opt, const char *arg, double a, double b, double step)
     double k;
 
     if (!(step > 0))
-        bb_usage_error(opt, "the step of a range A:B:STEP must be positive: '%s'", arg);
+        bb_usage_error(opt, "'%s': the step of a range A:B:STEP must be positive", arg);
     if (b < a)
-        bb_usage_error(opt, "the end of a range A:B:STEP is below its start: '%s'", arg);
+        bb_usage_error(opt, "'%s': the end of a range A:B:STEP is below its start", arg);
     k = floor((b - a) / step + 1e-9);
     if (k + 1 > BB_GRID_MAX)
-        bb_usage_error(opt, "too many values in the range (at most 100000): '%s'", arg);
+        bb_usage_error(opt, "'%s': too many values in the range (at most 100000)", arg);
     return (size_t)k + 1;
 }
 
@@ -79,7 +79,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
         nf = split(arg, ':', &f);
         if (nf != 3) {
             split_free(f);
-            bb_usage_error(opt, "a range is START:END:STEP: '%s'", arg);
+            bb_usage_value(opt, arg, "a range START:END:STEP");
         }
         for (int i = 0; i < 3; i++)
             if (parse(f[i], &q[i], msg, sizeof msg) != BB_OK) {
@@ -90,7 +90,8 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
         /* A plain 0 mixes with any unit; other plain values must not. */
         for (int i = 0; i < 3; i++)
             if (q[i].plain && q[i].v != 0 && !(q[0].plain && q[1].plain && q[2].plain))
-                bb_usage_error(opt, "give every value of the range in units, or none: '%s'", arg);
+                bb_usage_error(opt, "'%s': give every value of the range in units, or none",
+                               arg);
         out->n = range_count(opt, arg, q[0].v, q[1].v, q[2].v);
         out->v = calloc(out->n, sizeof *out->v);
         if (out->v == NULL)
@@ -105,7 +106,7 @@ grid_qty(const char *opt, const char *arg, qty_parser parse, bb_qty_list *out)
     nf = split(arg, ',', &f);
     if (nf > BB_GRID_MAX) {
         split_free(f);
-        bb_usage_error(opt, "too many values (at most 100000): '%s'", arg);
+        bb_usage_error(opt, "'%s': too many values (at most 100000)", arg);
     }
     out->n = nf;
     out->v = calloc(nf, sizeof *out->v);
@@ -131,7 +132,7 @@ bb_grid_rates(const char *opt, const char *arg, bb_qty_list *out)
     grid_qty(opt, arg, bb_parse_rate, out);
     for (size_t i = 0; i < out->n; i++)
         if (!(out->v[i].v > 0))
-            bb_usage_error(opt, "rates must be positive: '%s'", arg);
+            bb_usage_error(opt, "'%s': rates must be positive", arg);
 }
 
 void
@@ -148,14 +149,14 @@ bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_l
     for (size_t i = 0; i < nf; i++)
         if (bb_parse_number(f[i], &x[i], msg, sizeof msg) != BB_OK || !isfinite(x[i])) {
             split_free(f);
-            bb_usage_error(opt, "not a number: '%s'", arg);
+            bb_usage_value(opt, arg, "a number, a list of numbers or a range of them");
         }
     split_free(f);
     if (!range && nf > BB_GRID_MAX)
-        bb_usage_error(opt, "too many values (at most 100000): '%s'", arg);
+        bb_usage_error(opt, "'%s': too many values (at most 100000)", arg);
     if (range) {
         if (nf != 3)
-            bb_usage_error(opt, "a range is START:END:STEP: '%s'", arg);
+            bb_usage_value(opt, arg, "a range START:END:STEP");
         out->n = range_count(opt, arg, x[0], x[1], x[2]);
         out->v = calloc(out->n, sizeof *out->v);
         if (out->v == NULL)
@@ -172,7 +173,7 @@ bb_grid_numbers(const char *opt, const char *arg, double lo, double hi, bb_num_l
     }
     for (size_t i = 0; i < out->n; i++)
         if (!(out->v[i] >= lo && out->v[i] <= hi))
-            bb_usage_error(opt, "%g is not in [%g, %g]: '%s'", out->v[i], lo, hi, arg);
+            bb_usage_error(opt, "'%s': %g is not in [%g, %g]", arg, out->v[i], lo, hi);
 }
 
 void

@@ -70,7 +70,7 @@ out_parse(int key, char *arg, struct argp_state *state)
     case OPT_PROGRESS: o->progress = 1; break;
     case ARGP_KEY_END:
         if (o->json && o->csv)
-            argp_error(state, "--csv and --json exclude each other");
+            bb_usage_exclusive("csv", "json", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -141,7 +141,7 @@ run_parse(int key, char *arg, struct argp_state *state)
         if (bb_parse_duration(arg, &r->horizon, msg, sizeof msg) != BB_OK)
             bb_usage_error("horizon", "'%s': %s", arg, msg);
         if (!(r->horizon.v > 0) || !isfinite(r->horizon.v))
-            bb_usage_error("horizon", "'%s': not a positive duration", arg);
+            bb_usage_value("horizon", arg, "a positive duration");
         r->horizon_arg = arg;
         break;
     default:
@@ -268,20 +268,20 @@ common_parse(int key, char *arg, struct argp_state *state)
         if (bb_parse_rate(arg, &c->pfs_bw, msg, sizeof msg) != BB_OK)
             bb_usage_error("pfs-bw", "%s", msg);
         if (!(c->pfs_bw.v > 0))
-            bb_usage_error("pfs-bw", "the PFS bandwidth must be positive");
+            bb_usage_value("pfs-bw", arg, "positive");
         break;
     case OPT_BB_BW:
         if (bb_parse_rate(arg, &c->bb_bw, msg, sizeof msg) != BB_OK)
             bb_usage_error("bb-bw", "%s", msg);
         if (!(c->bb_bw.v > 0))   /* 0 silently meant "no burst-buffer bandwidth" */
-            bb_usage_error("bb-bw", "must be positive (leave --bb-bw out for no "
-                           "burst-buffer bandwidth)");
+            bb_usage_value("bb-bw", arg, "positive (leave --bb-bw out for no burst-buffer "
+                           "bandwidth)");
         break;
     case OPT_TIME_UNIT:
         if (bb_parse_duration(arg, &c->time_unit, msg, sizeof msg) != BB_OK)
             bb_usage_error("time-unit", "%s", msg);
         if (!(c->time_unit.v > 0))
-            bb_usage_error("time-unit", "the time unit must be positive");
+            bb_usage_value("time-unit", arg, "positive");
         break;
     case OPT_RESOLUTION:
         c->resolution = bb_opt_long("resolution", arg, 1, 100000000L);
@@ -299,7 +299,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "fluid") == 0)
             c->model = BBA_MODEL_FLUID;
         else
-            bb_usage_error("model", "give auto, bernoulli, chain or fluid");
+            bb_usage_value("model", arg, "auto, bernoulli, chain or fluid");
         break;
     case OPT_SOLVER:
         c->solver_set = 1;
@@ -312,7 +312,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "gauss-seidel") == 0 || strcmp(arg, "gs") == 0)
             c->solver = BBA_SOLVER_GAUSS_SEIDEL;
         else
-            bb_usage_error("solver", "expected fft, banded, umfpack or gauss-seidel");
+            bb_usage_value("solver", arg, "fft, banded, umfpack or gauss-seidel");
         break;
     case BB_OPT_MAX_MEMORY:
         bb_limits_set_memory(arg);
@@ -327,7 +327,7 @@ common_parse(int key, char *arg, struct argp_state *state)
         if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
             bb_usage_error("max-ops", "%s", msg);
         if (!(v >= 1) || v > 1e30)
-            bb_usage_error("max-ops", "not a number of operations in [1, 1e30]");
+            bb_usage_value("max-ops", arg, "a number of operations in [1, 1e30]");
         c->max_ops = v;
         break;
     }
@@ -373,7 +373,7 @@ bb_opt_fraction_open(const char *opt, const char *arg)
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         bb_usage_error(opt, "%s", msg);
     if (!(v > 0 && v < 1))
-        bb_usage_error(opt, "%s is not in (0, 1)", arg);
+        bb_usage_value(opt, arg, "in (0, 1)");
     return v;
 }
 
@@ -386,7 +386,7 @@ bb_opt_fraction_closed(const char *opt, const char *arg)
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
         bb_usage_error(opt, "%s", msg);
     if (!(v >= 0 && v <= 1))
-        bb_usage_error(opt, "%s is not in [0, 1]", arg);
+        bb_usage_value(opt, arg, "in [0, 1]");
     return v;
 }
 
@@ -412,9 +412,9 @@ bb_opt_long(const char *opt, const char *arg, long lo, long hi)
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
         bb_usage_error(opt, "%s", msg);
     if (v != floor(v))
-        bb_usage_error(opt, "'%s' is not a whole number", arg);
+        bb_usage_value(opt, arg, "a whole number");
     if (v < (double)lo || v > (double)hi)
-        bb_usage_error(opt, "%s is not in [%ld, %ld]", arg, lo, hi);
+        bb_usage_value(opt, arg, "in [%ld, %ld]", lo, hi);
     return (long)v;
 }
 
@@ -445,7 +445,7 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
         else if (strcmp(arg, "lazy") == 0)
             p->lazy = 1;
         else
-            bb_usage_error("policy", "'%s' is not greedy or lazy", arg);
+            bb_usage_value("policy", arg, "greedy or lazy");
         p->policy_set = 1;
         return 1;
     }
@@ -553,8 +553,9 @@ const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, N
 void
 bb_argp_file(struct argp_state *state, char *arg, const char **file)
 {
+    (void)state;   /* unused: the parsers call it with their state */
     if (*file)
-        argp_error(state, "more than one workload file ('%s' and '%s')", *file, arg);
+        bb_usage_unexpected(arg, "a second workload file after '%s'", *file);
     *file = arg;
 }
 

@@ -25,13 +25,9 @@ number(const char *opt, const char *arg, double lo, double hi, int open_lo)
     char msg[128];
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !isfinite(v))
-        bb_usage_error(opt, "'%s' is not a finite number", arg);
-    if (v < lo || (open_lo && v == lo) || v > hi) {
-        char why[160];
-
-        snprintf(why, sizeof why, "'%%s' is not in %s%g, %g]", open_lo ? "(" : "[", lo, hi);
-        bb_usage_error(opt, why, arg);
-    }
+        bb_usage_value(opt, arg, "a finite number");
+    if (v < lo || (open_lo && v == lo) || v > hi)
+        bb_usage_value(opt, arg, "in %s%g, %g]", open_lo ? "(" : "[", lo, hi);
     return v;
 }
 
@@ -123,8 +119,8 @@ price_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_CURRENCY:
         if (strlen(arg) > 16 || strpbrk(arg, "\n\r\t<>&\"") != NULL)
-            bb_usage_error("currency", "'%s' is not a short symbol (at most 16 characters, no "
-                           "control or markup characters)", arg);
+            bb_usage_value("currency", arg, "a short symbol (at most 16 characters, no "
+                           "control or markup characters)");
         p->currency = arg;
         break;
     default:

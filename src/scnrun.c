@@ -42,12 +42,12 @@ load_device(const bbs_scenario *s, const char *name, bbs_dev_params *p)
             bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device (the presets "
                    "are %s; or give a path)", s->source, name, *list ? list : "(none found)");
         free(list);
-        bb_device_load(name, NULL, p);
+        bb_device_load(NULL, name, NULL, p);
     } else if ((path = bb_path_beside(s->source, name, 0)) == NULL) {
         bb_die(BB_EXIT_NOINPUT, "%s: [storage] device '%s': no such device file", s->source,
                name);
     } else {
-        bb_device_load(NULL, path, p);
+        bb_device_load(NULL, NULL, path, p);
         free(path);
     }
 }

@@ -82,7 +82,7 @@ seconds_opt(const char *opt, const char *arg, int positive)
     if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
         bb_usage_error(opt, "%s", msg);
     if (!isfinite(q.v) || (positive && !(q.v > 0)))
-        bb_usage_error(opt, "'%s' is not a positive duration", arg);
+        bb_usage_value(opt, arg, "a positive duration");
     return q.v;
 }
 
@@ -296,8 +296,8 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
     int rc;
 
     if (f)
-        bb_usage_error(NULL, "%s does not apply to --mode fluid (no time unit, no quanta; "
-                       "see bbsize-simulate(1))", f);
+        bb_usage_inapplicable(f, "to --mode fluid (no time unit, no quanta; see "
+                              "bbsize-simulate(1))");
     bb_ctx_read(&ctx, &a->common, a->file);
     if ((rc = bb_fluid_sources_make(&ctx, &src, err)) != BB_OK)
         bb_die_lib(rc, err);

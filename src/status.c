@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "status.h"
+#include "usage.h"
 
 int
 bb_exit_status(int st)
@@ -158,4 +159,16 @@ void
 bb_die_lib(int st, const char *err)
 {
     bb_die(bb_exit_status(st), "%s", err);
+}
+
+void
+bb_die_opts(int st, const char *err)
+{
+    if (bb_exit_status_opts(st) == BB_EXIT_USAGE) {
+        char opts[256];
+
+        bb_status_options(err, opts, sizeof opts);
+        bb_usage_error(NULL, "%s%s", err, opts);
+    }
+    bb_die_lib(st, err);
 }

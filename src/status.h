@@ -45,5 +45,10 @@ _Noreturn void bb_die(int status, const char *fmt, ...) __attribute__((format(pr
  * its status st (bb_exit_status): what every command does with a library
  * failure it does not handle itself. */
 _Noreturn void bb_die_lib(int bb_status, const char *err);
+/* bb_die_opts: the same for a run built from the command line alone
+ * (bb_exit_status_opts): a status that maps to 64 is a usage error,
+ * printed in the form of usage.h (the command's name, err and its
+ * options, the line pointing at --help). */
+_Noreturn void bb_die_opts(int bb_status, const char *err);
 
 #endif

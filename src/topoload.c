@@ -53,7 +53,7 @@ topo_parse(int key, char *arg, struct argp_state *state)
         break;
     case ARGP_KEY_END:
         if (!o->intra != !o->inter)
-            argp_error(state, "--intra and --inter go together");
+            bb_usage_together("intra", "inter", NULL);
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -39,7 +39,7 @@ expect 64 "option '--threshold'" "threshold that is not a number" -- --arch stor
 expect 65 "temperature series is empty" "empty temperature series" -- --mttf 1h --temperature "$tmp/empty.csv"
 printf '0,25\n10,hot\n' >"$tmp/bad.csv"
 expect 65 "bad.csv:2: field" "bad temperature line" -- --mttf 1h --temperature "$tmp/bad.csv"
-expect 64 "needs --interval" "--iostat without --interval" -- --iostat "$tmp/x.csv"
+expect 64 "option '--iostat' needs option '--interval'" "--iostat without --interval" -- --iostat "$tmp/x.csv"
 expect 64 "capacity 0 B is not > 0" "zero capacity" -- --capacity 0B
 expect 64 "intel-d3-s4510" "unknown buffer device preset" -- --device nope
 
@@ -82,7 +82,7 @@ if acct "$tmp/d.json" && grep -q '"network": "graph500-72"' "$tmp/d.json" \
 else no "dragonfly run: $(cat "$tmp/d.json")"; fi
 
 expect 64 "graph500-72" "unknown topology (names listed)" -- --topology nope
-expect 64 "give --bb-per-group" "topology without burst-buffer terminals" -- --topology graph500-72
+expect 64 "option '--topology' needs option '--bb-per-group'" "topology without burst-buffer terminals" -- --topology graph500-72
 expect 64 "54 compute terminals" "more clients than compute terminals" -- --topology graph500-72 --bb-per-group 2 --clients 55
 expect 64 "describe the simple network" "--net-bw with --topology" -- --topology mfnetsim-1056 --net-bw 1GB/s
 expect 64 "use no network" "--topology with node-local buffers" -- --arch local --topology mfnetsim-1056

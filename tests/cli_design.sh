@@ -111,7 +111,7 @@ check "the least bandwidth any capacity needs is reported (1.087 TB/s rounded up
 # 5. Bad input.
 run "$BBSIZE" design --cost-tb 1
 status_is 64 "design without --pfs-bw: usage error"
-err_has "--pfs-bw RATES is required" "... naming the option"
+err_has "option '--pfs-bw' is required (RATES" "... naming the option"
 run "$BBSIZE" design --pfs-bw 1TB/s --cost-tb -5
 status_is 64 "a negative price: usage error"
 err_has "cost-tb" "... naming the option"

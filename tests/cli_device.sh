@@ -31,10 +31,10 @@ if cmp -s "$tmp/a" "$tmp/c"; then no "seeds 5 and 6 give the same run"; else ok 
 if grep -q '"iops"' "$tmp/a" && grep -q '"lat_percentiles_ms"' "$tmp/a"; then ok "--json fields"; else no "--json fields"; fi
 
 expect 64 "seagate-st2000nx0253" "unknown preset lists the presets" -- --preset nope --pattern randread
-expect 64 "not one of seqread" "bad pattern" -- --preset intel-d3-s4510 --pattern sideways
+expect 64 "option '--pattern': 'sideways' is not seqread" "bad pattern" -- --preset intel-d3-s4510 --pattern sideways
 expect 64 "not a positive multiple" "size not a multiple of bs" -- --preset intel-d3-s4510 --pattern randread --bs 4KiB --size 5000
 expect 64 "--bs" "bs of zero" -- --preset intel-d3-s4510 --pattern randread --bs 0
-expect 64 "give one of" "no device" -- --pattern randread
+expect 64 "one of options '--preset' and '--device' is required" "no device" -- --pattern randread
 expect 66 "cannot read" "unreadable device file" -- --device "$tmp/missing.dev" --pattern randread
 
 printf 'model = hdd\nname = x\nrpm = 0\n' >"$tmp/zero.dev"

@@ -4,7 +4,7 @@
 # no crash.  Statuses: 64 usage, 65 bad data, 66 unreadable, 2 too big.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 set -e
-t_plan 35
+t_plan 47
 
 w() { printf '%s\n' "$@" >"$T/w.csv"; }
 B="--pfs-bw 100"
@@ -76,5 +76,43 @@ usage_form "a duration in time units" simulate warmup --bb-size 1TB --warmup 5pa
 usage_form "a list of loads" netload load --load 2
 usage_form "a device option" device bs --preset intel-d3-s4510 --pattern randread --bs 0
 t_err "an unknown device preset names the command and the presets" 64 \
-  "^bbsize device: unknown device preset 'nosuch'; the presets are: " \
+  "^bbsize device: option '--preset': 'nosuch' is not a device preset \\(" \
   "$BBSIZE" device --preset nosuch --pattern randread
+
+# One wording per kind of mistake, whichever command makes it (usage.h):
+# the whole first line, the help line, status 64.
+usage_line() {
+  _d=$1 _want=$2; shift 2
+  _rc=0
+  "$BBSIZE" "$@" >"$T/out" 2>"$T/err" || _rc=$?
+  if [ "$_rc" -eq 64 ] && [ "$(head -n 1 "$T/err")" = "$_want" ] \
+     && sed -n 2p "$T/err" | grep -q "^Try \`bbsize $1 --help' or \`bbsize $1 --usage' for more information\.$"
+  then t_ok "usage wording: $_d"
+  else t_fail "usage wording: $_d (exit $_rc)" "$T/err"; fi
+}
+usage_line "a bad value" "bbsize generate: option '--load': 'x' is not a positive number (at most 1e6)" \
+  generate --load x
+usage_line "a required option" "bbsize device: option '--pattern' is required" \
+  device --preset intel-d3-s4510
+usage_line "a required -o" "bbsize report: option '-o' is required (the report's FILE)" report
+usage_line "one of two options" "bbsize device: one of options '--preset' and '--device' is required" \
+  device --pattern randread
+usage_line "an option that needs another" \
+  "bbsize generate: option '--burst' needs option '--d-min' (--burst pd draws the bursts from the periods d_i)" \
+  generate --burst pd
+usage_line "options in conflict" "bbsize netload: options '--jobs' and '--alloc' exclude each other" \
+  netload --jobs 2 --alloc x
+usage_line "options that go together" "bbsize bbarch: options '--intra' and '--inter' go together" \
+  bbarch --intra x
+usage_line "an option out of place" \
+  "bbsize validate: option '--capacity' does not apply without a scenario" \
+  validate --bb-size 100 --capacity 1TB
+usage_line "a stray argument" "bbsize systems: unexpected argument 'foo'" systems foo
+usage_line "a second workload file" \
+  "bbsize idle: unexpected argument 'b.csv' (a second workload file after 'a.csv')" \
+  idle a.csv b.csv
+usage_line "a missing argument" \
+  "bbsize trace: missing argument FILE (a VEF trace, or --model graph500 or fileload)" trace
+usage_line "a run the library refuses, built from the command line alone" \
+  "bbsize device: 24414062500 blocks: at most 2^32 - 1 per run" \
+  device --preset intel-d3-s4510 --pattern randread --size 100TB

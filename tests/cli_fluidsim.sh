@@ -146,16 +146,16 @@ check "the man page's example runs" '[ "$rc" -eq 0 ] && grep -q "lazy draining (
 
 # Bad input: options (64), data (65 with file, line, field), bounds (2).
 S1="$BBSIZE simulate $T/ex.csv --bb-size 1PB --mode fluid"
-expect_fail "--noise is periodic only" 64 "--noise does not apply to --mode fluid" $S1 --noise 0.1
-expect_fail "--d-min is periodic only" 64 "--d-min does not apply" $S1 --d-min 5
-expect_fail "--resolution has no meaning without quanta" 64 "--resolution does not apply" $S1 --resolution 50
-expect_fail "--solver has no meaning here" 64 "--solver does not apply" $S1 --solver banded
+expect_fail "--noise is periodic only" 64 "option '--noise' does not apply to --mode fluid" $S1 --noise 0.1
+expect_fail "--d-min is periodic only" 64 "option '--d-min' does not apply" $S1 --d-min 5
+expect_fail "--resolution has no meaning without quanta" 64 "option '--resolution' does not apply" $S1 --resolution 50
+expect_fail "--solver has no meaning here" 64 "option '--solver' does not apply" $S1 --solver banded
 expect_fail "EPS 0 never drains" 64 "'--empty-prob'" $S1 --policy lazy --empty-prob 0
 expect_fail "a threshold above the size" 64 "larger than the buffer" $S1 --threshold 2PB
 expect_fail "a negative warm-up" 64 "warmup" $S1 --warmup -5
 expect_fail "a warm-up that is no duration" 64 "warmup" $S1 --warmup 5GB
 expect_fail "horizon 0" 64 "horizon" $S1 --horizon 0
-expect_fail "--bb-size is required" 64 "--bb-size SIZE is required" $BBSIZE simulate "$T/ex.csv" --mode fluid
+expect_fail "--bb-size is required" 64 "option '--bb-size' is required" $BBSIZE simulate "$T/ex.csv" --mode fluid
 expect_fail "validate --mode fluid on a workload the Bernoulli model answers" 64 \
     "give --model fluid" $BBSIZE validate --bb-size 1PB --mode fluid
 expect_fail "a run beyond --max-events is refused before it starts" 2 "would execute about" \

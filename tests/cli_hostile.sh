@@ -43,7 +43,7 @@ BBSIZE_DATADIR=$T/dd t_st "--system GHOST (case-insensitive) too" 66 "dangling" 
 BBSIZE_DATADIR=$T/dd t_st "--system naming a directory: no signal" 66 "adir.conf" \
   "$B" size --system adir
 t_st "sweep --policy foo names foo (no freed memory in the message)" 64 \
-  "--policy: 'foo' is not greedy or lazy" "$B" sweep --policy foo
+  "option '--policy': 'foo' is not greedy or lazy" "$B" sweep --policy foo
 t_st "sweep --policy greedy,bogus names bogus" 64 "'bogus' is not greedy or lazy" \
   "$B" sweep --policy greedy,bogus
 

@@ -106,6 +106,6 @@ check "CSV ends with the interval, warm-up and measured time" \
 "$BBSIZE" netload --topology graph500-72 --load 0.5 --fixed --warmup 0.2ms --duration 1ms --csv >"$T/fx.csv"
 check "--fixed measures exactly [warmup, duration]" \
     'tail -1 "$T/fx.csv" | awk -F, "{ exit !(\$14 == 0.0002 && \$15 == 0.0008 && \$13 == \"\") }"'
-expect_fail "--batch with --fixed: 64" 64 "not --fixed" "$BBSIZE" netload --fixed --batch 1ms
+expect_fail "--batch with --fixed: 64" 64 "options '--batch' and '--fixed' exclude each other" "$BBSIZE" netload --fixed --batch 1ms
 expect_fail "--precision 0: 64" 64 "precision" "$BBSIZE" netload --precision 0
 t_done

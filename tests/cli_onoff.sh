@@ -71,5 +71,5 @@ t_run "generate --burst" 0 "$BBSIZE" generate --apps 3 --burst 5 --seed 2 -o "$T
 t_match "with a burst column" '^name,p,bw,burst$' "$T/g.csv"
 t_run "idle on the generated bursts" 0 "$BBSIZE" idle $M "$T/g.csv" --bb-size 100
 t_match "solved as bursts" 'model chain \(3 burst classes, 8 phases\)' "$T/out"
-t_err "generate --burst pd needs periods" 64 "needs --d-min" "$BBSIZE" generate --burst pd
+t_err "generate --burst pd needs periods" 64 "option '--burst' needs option '--d-min'" "$BBSIZE" generate --burst pd
 t_done

@@ -94,7 +94,7 @@ expect_fail_fixed "a file without a group column" 65 "no group column" \
 printf 'name,p,bw,group\na,0.1,100GB/s,x\nb,0.1,100GB/s,\n' > "$T/empty.csv"
 expect_fail_fixed "an empty group names its line" 65 "empty.csv:3: field 'group': empty" \
   "$BBSIZE" partition "$T/empty.csv"
-expect_fail_fixed "no FILE" 64 "a workload FILE with a group column is required" \
+expect_fail_fixed "no FILE" 64 "missing argument FILE (a workload with a group column" \
   "$BBSIZE" partition
 expect_fail "--steps 0" 64 "steps" "$BBSIZE" partition "$W" --steps 0
 expect_fail_fixed "fewer steps than groups" 64 "fewer steps than the 5 groups" \

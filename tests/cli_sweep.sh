@@ -90,7 +90,7 @@ done
 # Bad input.
 run "$BBSIZE" sweep --bb-size 0:4TB:0GB
 status_is 64 "a zero step exits 64"
-err_has "the step of a range A:B:STEP must be positive: '0:4TB:0GB'" "the zero-step message names the range"
+err_has "'0:4TB:0GB': the step of a range A:B:STEP must be positive" "the zero-step message names the range"
 run "$BBSIZE" sweep --bb-size 0:4TB:-100GB
 status_is 64 "a negative step exits 64"
 err_has "'-100GB' is negative" "the negative-step message names the value"
@@ -99,8 +99,8 @@ err_has "end of a range A:B:STEP is below its start" "a decreasing range is refu
 run "$BBSIZE" sweep --bb-size 1TB --threshold 0,1.5
 status_is 64 "a threshold above 1 exits 64"
 run "$BBSIZE" sweep --bb-size 1TB --load-scale 1,x
-err_has "option '--load-scale': not a number: '1,x'" "a non-numeric load scale is refused"
+err_has "option '--load-scale': '1,x' is not a number" "a non-numeric load scale is refused"
 run "$BBSIZE" sweep --threshold 0.2
-err_has "--bb-size SIZES is required" "--bb-size is required"
+err_has "option '--bb-size' is required (SIZES" "--bb-size is required"
 run "$BBSIZE" sweep --bb-size 1TB --csv --json
 status_is 64 "--csv with --json exits 64"

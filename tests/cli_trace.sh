@@ -47,7 +47,7 @@ t_err "CDCNW table whose CDF does not reach 1" 65 "sizes.txt:3: the CDF ends at 
 printf '100\n10 0.5\n20 1\n' > "$T/sizes.txt"
 t_run "CDCNW table beside the trace" 0 "$BBSIZE" trace -q "$T/c.vef"
 t_err "missing trace" 66 "nope.vef" "$BBSIZE" trace "$T/nope.vef"
-t_err "unknown --model" 64 "unknown model 'petsc' \(known: vef, graph500, fileload\)" "$BBSIZE" trace --model petsc
-t_err "unknown --arch lists Table III" 64 "known: altamira, i5-5200u, xeon-e5-2620, mont-blanc" "$BBSIZE" trace --model graph500 --arch cray
-t_err "bad --scale names the key" 64 "--scale: key 'scale': expected an integer in \\[1, 40\\], got '99'" "$BBSIZE" trace --model graph500 --scale 99
+t_err "unknown --model" 64 "option '--model': 'petsc' is not a known model \(vef, graph500, fileload\)" "$BBSIZE" trace --model petsc
+t_err "unknown --arch lists Table III" 64 "option '--arch': 'cray' is not a known architecture \(altamira, i5-5200u, xeon-e5-2620, mont-blanc\)" "$BBSIZE" trace --model graph500 --arch cray
+t_err "bad --scale names the key" 64 "option '--scale': key 'scale': expected an integer in \\[1, 40\\], got '99'" "$BBSIZE" trace --model graph500 --scale 99
 t_err "more ranks than nodes" 65 "128 ranks but topology graph500-72 has" "$BBSIZE" trace -q --messages 10 "$D/dcnw-google.vef" --topology graph500-72

@@ -5,10 +5,12 @@
 # includes src/exitcodes.h or names a BB_EXIT_* status, no string names a
 # command-line option ("--max-ops"), and every public function of
 # src/formats/ that can fail returns an enum bb_status (the two predicates
-# that answer yes or no return int).
+# that answer yes or no return int).  On the command's side, every usage
+# error goes through src/usage.c (one wording, usage.h): no other file of
+# src/ calls argp_error.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
-t_plan 4
+t_plan 5
 
 lib_files() {
   find "$SRCDIR/analytic" "$SRCDIR/sim" "$SRCDIR/src/formats" -name '*.[ch]' | sort
@@ -32,3 +34,8 @@ grep -n '^int [a-z_]*(' "$SRCDIR"/src/formats/*.h | grep -v '/vef_int\.h:' \
   | grep -v ':int bb_dxt_looks_like(\|:int bb_workload_all_plain(' >"$T/int"
 if [ -s "$T/int" ]; then t_fail "every reader of src/formats/ returns an enum bb_status" "$T/int"
 else t_ok "every reader of src/formats/ returns an enum bb_status"; fi
+
+find "$SRCDIR/src" -name '*.c' ! -path "$SRCDIR/src/usage.c" | sort | xargs grep -n 'argp_error *(' \
+  >"$T/argp" 2>/dev/null
+if [ -s "$T/argp" ]; then t_fail "no file of src/ but usage.c calls argp_error (usage.h)" "$T/argp"
+else t_ok "no file of src/ but usage.c calls argp_error (usage.h)"; fi

@@ -105,7 +105,7 @@ tests/layerflags: Makefile
 # map and the options appended to a library's quantities (src/status.h);
 # nothing below src/ names an exit status or an option.
 check_PROGRAMS += tests/t_status
-tests_t_status_SOURCES = tests/t_status.c src/status.c src/status.h
+tests_t_status_SOURCES = tests/t_status.c src/status.c src/status.h src/usage.c src/usage.h
 tests_t_status_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_status_LDADD = $(WL_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_status tests/lib_errors.sh

@@ -4,7 +4,7 @@
 
 hnew
 hcase "generate --d-min 1e308: refused, no file (wrote 'inf' periods)" 64 \
-  "--d-min: '1e308' is too large.*at most 8\.98847e\+307" - \
+  "option '--d-min': '1e308' is too large.*at most 8\.98847e\+307" - \
   "$B" generate --d-min 1e308 -o w.csv
 hnew
 "$B" generate --d-min 8.98e307 -o w.csv 2>/dev/null
@@ -12,7 +12,7 @@ hcase "generate at the largest --d-min: the file is read back" 0 \
   "burst buffer" - "$B" size w.csv --resolution 1000
 hnew
 hcase "report --format md -o -: refused, no figures in the working directory" 64 \
-  "-o -: a Markdown report writes its figures beside it" - \
+  "option '-o': '-': a Markdown report writes its figures beside it" - \
   "$B" report --format md -o -
 hnew
 hcase "a Markdown report refused after its files are opened: nothing left" 2 \
