@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "csvout.h"
 #include "progress.h"
+#include "usage.h"
 #include "datadir.h"
 #include "readfile.h"
 #include "engine.h"
@@ -282,16 +283,20 @@ check_platform(const bb_ctx *ctx, const bb_common *opt)
     /* an automatic resolution reaches at most BBA_RES_MAX */
     long R = ctx->pf.resolution > 0 ? ctx->pf.resolution : BBA_RES_MAX;
     double qb = ctx->pf.pfs_bw_Bps * ctx->pf.time_unit_s / (double)R;
-    int st = opt->pfs_bw.set || opt->time_unit.set || opt->resolution ? BB_EXIT_USAGE
-                                                                         : BB_EXIT_DATAERR;
+    int over = !isfinite(qb) || !isfinite(ctx->pf.pfs_bw_Bps);
+    char msg[2048];
 
-    if (!isfinite(ctx->pf.pfs_bw_Bps) || !isfinite(qb) || qb < DBL_MIN)
-        bb_die(st, "the quantum, PFS bandwidth (%g B/s, from %s) times the time unit (%g s, "
-               "from %s) over the resolution (%ld, from %s), is %g bytes: %s; give a smaller "
-               "--time-unit or --pfs-bw", ctx->pf.pfs_bw_Bps, ctx->src_pfs,
-               ctx->pf.time_unit_s, ctx->src_tu, R, ctx->src_res, qb,
-               isfinite(qb) && isfinite(ctx->pf.pfs_bw_Bps) ? "too small to represent"
-                                                             : "it overflows");
+    if (!over && qb >= DBL_MIN)
+        return;
+    snprintf(msg, sizeof msg, "the quantum, PFS bandwidth (%g B/s, from %s) times the time "
+             "unit (%g s, from %s) over the resolution (%ld, from %s), is %g bytes: %s; give "
+             "a %s --time-unit or --pfs-bw", ctx->pf.pfs_bw_Bps, ctx->src_pfs,
+             ctx->pf.time_unit_s, ctx->src_tu, R, ctx->src_res, qb,
+             over ? "it overflows" : "too small to represent", over ? "smaller" : "larger");
+    /* given on the command line: a usage error; from a file: bad data */
+    if (opt->pfs_bw.set || opt->time_unit.set || opt->resolution)
+        bb_usage_error(NULL, "%s", msg);
+    bb_die(BB_EXIT_DATAERR, "%s", msg);
 }
 
 int
@@ -305,15 +310,6 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
         const char *shown = bb_datadir_shown(s->path);
 
         memmove(s->path, shown, strlen(shown) + 1);
-    } else if (rc == BB_EUNKNOWN && errlen > 0) {
-        /* the name came from the command line: say which option */
-        static const char opt[] = "option '--system': ";
-        size_t l = strnlen(err, errlen - 1), k = sizeof opt - 1;
-
-        if (l + k < errlen) {
-            memmove(err + k, err, l + 1);
-            memcpy(err, opt, k);
-        }
     }
     return rc;
 }
@@ -393,6 +389,8 @@ ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
         bb_die_lib(rc, err);
     if (opt->system) {
         rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
+        if (rc == BB_EUNKNOWN)
+            bb_usage_error("system", "%s", err);
         if (rc != BB_OK)
             bb_die_lib(rc, err);
         ctx->has_system = 1;

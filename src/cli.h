@@ -111,8 +111,8 @@ void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size
 void bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st);
 /* bb_system_lookup: the preset NAME from the data directories
  * (datadir.h), with s->path shown relative to the one it lies in
- * ("systems/cori.conf").  Returns the statuses of bb_system_find, the
- * message of BB_EUNKNOWN starting "option '--system': ". */
+ * ("systems/cori.conf").  Returns the statuses of bb_system_find (the
+ * caller names the option of an unknown NAME). */
 int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
 /* bb_ctx_read: the part of bb_ctx_load before quantising: the file read,
  * the platform combined and checked, the applications' bandwidths, periods
