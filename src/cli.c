@@ -91,8 +91,7 @@ bb_limits bb_run_limits = { BB_DEFAULT_MAX_EVENTS, 0 };
 static void
 limits_apply(void)
 {
-    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
-                                                    : default_memory_limit();
+    double mem = bb_limits_memory();
     double pend = mem / (double)bbs_engine_event_bytes();
 
     bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
@@ -181,12 +180,18 @@ bb_limits_check_topology(const void *vpar, const char *source)
                     "fewer groups, routers or nodes per router");
 }
 
+double
+bb_limits_memory(void)
+{
+    return bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                              : default_memory_limit();
+}
+
 int
 bb_limits_test(const char *what, double events, double bytes, const char *detail,
                const char *shrink, char *err)
 {
-    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
-                                                    : default_memory_limit();
+    double mem = bb_limits_memory();
     char b1[64], b2[64];
 
     if (!(events <= bb_run_limits.max_events)) {
