@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -90,36 +89,6 @@ span_units(const bbs_span *sp, double tu_s, int positive, const char *what, long
                          "of time units: ask for a longer %s", what,
                          sp->seconds ? sp->v / tu_s : sp->v, what);
     *out = (long)v;
-    return BB_OK;
-}
-
-/* The run bound (bbsize(1), BOUNDS): events in all and the bytes of the
- * replications running at once. */
-static int
-plat_bound(const bbs_plat_question *qn, double events, double bytes, const char *detail,
-           const char *shrink, char *err)
-{
-    char b[64];
-
-    if (!(events <= qn->max_events)) {
-        /* no "about inf events": beyond the double range, say so */
-        if (isfinite(events))
-            snprintf(b, sizeof b, "about %.3g", events);
-        else
-            snprintf(b, sizeof b, "more than %.3g", DBL_MAX);
-        return bb_seterr(err, BB_ETOOBIG, "the simulation would execute %s events (%s), "
-                         "more than the bound of %.6g: ask for %s, or raise the event "
-                         "bound to run it anyway", b, detail, qn->max_events, shrink);
-    }
-    if (!(bytes <= qn->max_bytes)) {
-        if (isfinite(bytes))
-            snprintf(b, sizeof b, "about %.4g GB", bytes / 1e9);
-        else
-            snprintf(b, sizeof b, "more than %.3g bytes", DBL_MAX);
-        return bb_seterr(err, BB_ETOOBIG, "the simulation would need %s of memory (%s), more "
-                         "than the bound of %.4g GB: ask for %s, or raise the memory "
-                         "bound", b, detail, qn->max_bytes / 1e9, shrink);
-    }
     return BB_OK;
 }
 
@@ -212,11 +181,14 @@ bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
     snprintf(detail, sizeof detail, "%zu size%s x %zu replications of %ld time units%s",
              n, n == 1 ? "" : "s", R, r->horizon_units + r->warmup_units,
              qn->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
-    return plat_bound(qn, r->events, by * (qn->threads > 0 ? qn->threads : 64), detail,
-                      qn->mode == BBS_BB_PERIODIC
-                          ? "a shorter horizon, fewer replications, longer periods or a "
-                            "longer minimum period"
-                          : "a shorter horizon, a shorter warm-up or fewer replications", err);
+    /* bounded before it starts: every thread's replication at once */
+    return bb_bound_test("the simulation", r->events, by * (qn->threads > 0 ? qn->threads : 64),
+                         qn->max_events, qn->max_bytes, detail,
+                         qn->mode == BBS_BB_PERIODIC
+                             ? "a shorter horizon, fewer replications, longer periods or a "
+                               "longer minimum period"
+                             : "a shorter horizon, a shorter warm-up or fewer replications",
+                         err);
 }
 
 int

@@ -125,8 +125,6 @@ void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */
 double bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta);
-/* bb_ctx_size_to_quanta: floor(bytes / q); a plain size is in data units. */
-long bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size);
 void bb_ctx_fmt_size(const bb_ctx *ctx, char *buf, size_t len, double bytes);
 void bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps);
 
