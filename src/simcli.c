@@ -1,5 +1,5 @@
-/* simcli.c: shared options and runner of `simulate` and `validate`
- * (simcli.h).
+/* simcli.c: shared options, question and progress of `simulate` and
+ * `validate` (simcli.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 

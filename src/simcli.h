@@ -1,7 +1,7 @@
 /* simcli.h: what `bbsize simulate` and `bbsize validate` share: the
- * simulation options (an argp child), turning a loaded workload into
- * simulator configurations, and running replications for a list of buffer
- * sizes on the thread pool.
+ * simulation options (an argp child), the simulator's question made from
+ * them (sim/replicate.h runs it), its progress on stderr, and the
+ * continuous-time simulator's units on the thread pool.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_SIMCLI_H
 #define BBSIZE_SRC_SIMCLI_H
