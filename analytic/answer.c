@@ -218,8 +218,8 @@ discrete_s_max(const bba_front *f)
     return bba_model_s_max(&f->model, &f->q.so);
 }
 
-static void
-policy_at(const bba_drain *d, long S, double quantum, bba_policy *pol)
+void
+bba_drain_policy(const bba_drain *d, long S, double quantum, bba_policy *pol)
 {
     pol->lazy = d->lazy;
     pol->eps = d->eps;
@@ -289,7 +289,7 @@ settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *e
         bba_policy pol;
         bba_eval_result e;
 
-        policy_at(&f->q.drain, S, f->qz.quantum_bytes, &pol);
+        bba_drain_policy(&f->q.drain, S, f->qz.quantum_bytes, &pol);
         if (pol.threshold > S)
             pol.threshold = S;
         rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
@@ -652,7 +652,7 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
     S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
-    policy_at(d, S, f->qz.quantum_bytes, &pol);
+    bba_drain_policy(d, S, f->qz.quantum_bytes, &pol);
     if (pol.threshold > S)
         return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the buffer "
                          "size (%.4g bytes)", d->threshold, S_bytes);

@@ -66,6 +66,11 @@ typedef struct {
     double eps;              /* EPS in [0, 1] (the paper's 0.01) */
 } bba_drain;
 
+/* bba_drain_policy: d at a buffer of S quanta of quantum_bytes each: a
+ * threshold in bytes in whole quanta (bba_size_quanta, so possibly above
+ * S: the caller refuses it), a fraction of S rounded down.  O(1). */
+void bba_drain_policy(const bba_drain *d, long S, double quantum_bytes, bba_policy *pol);
+
 typedef struct {
     const bba_app *apps;     /* borrowed */
     size_t n;

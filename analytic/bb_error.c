@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,34 @@ bb_seterr(char *err, int code, const char *fmt, ...)
     vsnprintf(err, BB_ERRLEN, fmt, ap);
     va_end(ap);
     return code;
+}
+
+int
+bb_bound_test(const char *what, double events, double bytes, double max_events,
+              double max_bytes, const char *detail, const char *shrink, char *err)
+{
+    char b[64];
+
+    if (!(events <= max_events)) {
+        /* no "about inf events": beyond the double range, say so */
+        if (isfinite(events))
+            snprintf(b, sizeof b, "about %.3g", events);
+        else
+            snprintf(b, sizeof b, "more than %.3g", DBL_MAX);
+        return bb_seterr(err, BB_ETOOBIG, "%s would execute %s events (%s), more than the "
+                         "bound of %.6g: shorten it (%s), or raise the event bound to run it "
+                         "anyway", what, b, detail, max_events, shrink);
+    }
+    if (!(bytes <= max_bytes)) {
+        if (isfinite(bytes))
+            snprintf(b, sizeof b, "about %.4g GB", bytes / 1e9);
+        else
+            snprintf(b, sizeof b, "more than %.3g bytes", DBL_MAX);
+        return bb_seterr(err, BB_ETOOBIG, "%s would need %s of memory (%s), more than the "
+                         "bound of %.4g GB: shrink it (%s), or raise the memory bound", what, b,
+                         detail, max_bytes / 1e9, shrink);
+    }
+    return BB_OK;
 }
 
 const char *

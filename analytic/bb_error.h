@@ -50,6 +50,15 @@ int bb_seterr(char *err, int code, const char *fmt, ...)
  * two numbers never shows two equal-looking ones. */
 void bb_fmt_apart(double x, double y, char *bx, char *by, size_t len);
 
+/* bb_bound_test: a run's bound before it starts (bbsize(1), BOUNDS):
+ * BB_OK when about `events` events and `bytes` bytes are within max_events
+ * and max_bytes, else BB_ETOOBIG with a message in err (BB_ERRLEN bytes,
+ * may be NULL) naming what ("the simulation"), the estimate and detail
+ * (how it was made), shrink (what makes it smaller) and the event or
+ * memory bound to raise.  A NaN estimate is beyond the bound. */
+int bb_bound_test(const char *what, double events, double bytes, double max_events,
+                  double max_bytes, const char *detail, const char *shrink, char *err);
+
 /* bb_strstatus: a constant one-word name for a status code ("ok", "einval"...). */
 const char *bb_strstatus(int code);
 

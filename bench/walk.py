@@ -3,7 +3,8 @@
 #   WALK_OUT=FILE gdb -batch -x bench/walk.py --args src/bbsize ...
 # A breakpoint that never stops is set on every function of the source
 # files under WALK_DIRS (default "src/ analytic/"), inlined ones included;
-# each entry writes "FILE FUNCTION" to WALK_OUT.  After the first entry
+# each entry writes "FILE FUNCTION CALLER" to WALK_OUT (CALLER: the file
+# of the calling frame).  After the first entry
 # of WALK_START (default bba_front_idle), the first entry of a function in
 # WALK_STOP (default: the solvers) writes "# stop", then "# stack: " and
 # the files of the call stack there, outermost first, and ends the run; a
@@ -23,6 +24,22 @@ out = open(os.environ.get("WALK_OUT", "/dev/stdout"), "w")
 started = [False]
 
 
+def caller_file():
+    """The source file of the frame that called the one stopped in ("-":
+    none known), so that a walk can tell a library calling a function of
+    src/ (a callback) from src/ calling it (control back in the command)."""
+    try:
+        f = gdb.newest_frame().older()
+        while f is not None:
+            sal = f.find_sal()
+            if sal.symtab is not None:
+                return sal.symtab.filename
+            f = f.older()
+    except gdb.error:
+        pass
+    return "-"
+
+
 class Entry(gdb.Breakpoint):
     def __init__(self, fname, fn):
         super().__init__("%s:%s" % (fname, fn), internal=True)
@@ -37,7 +54,7 @@ class Entry(gdb.Breakpoint):
             out.write("# stop: at %s %s\n" % (self.fname, self.fn))
             out.flush()
             return True
-        out.write("%s %s\n" % (self.fname, self.fn))
+        out.write("%s %s %s\n" % (self.fname, self.fn, caller_file()))
         if started[0] and self.fn in STOPS:
             out.write("# stop\n")
             out.flush()

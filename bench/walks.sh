@@ -85,8 +85,10 @@ walk "the approximation's correction of an answer" bba_front_idle \
 # work after its options (bb_ctx_load) to STOP, each time control enters
 # src/ again after the first entry into analytic/ or sim/ (a run of src/
 # files between two library entries is one return), named by the first
-# function entered; leaf helpers that call nothing back (bb_num.c,
-# bb_error.c, units.c) are not counted.
+# function entered, when the command's own code calls it; when a library
+# frame calls it (a function the command passed, e.g. progress) it is a
+# callback on the way, counted apart; leaf helpers that call nothing back
+# (bb_num.c, bb_error.c, units.c) are not counted.
 route() {
   label=$1 from=$2 stop=$3
   shift 3
@@ -113,7 +115,11 @@ route() {
     { last = $1 }
     !cmd($1) { inseg = 0 }
     $1 ~ /^(analytic|sim)\// { lib = 1 }
-    lib && cmd($1) && !inseg { ret++; inseg = 1; rets = rets (rets == "" ? "" : ", ") $1 " (" $2 ")" }
+    lib && cmd($1) && !inseg {
+      inseg = 1
+      if ($3 ~ /^(analytic|sim|src\/formats)\//) { cbw++; k = $1 " (" $2 ")"; if (!(k in ncb)) ocb[++nk] = k; ncb[k]++ }
+      else { ret++; rets = rets (rets == "" ? "" : ", ") $1 " (" $2 ")" }
+    }
     END {
       nt = split(to, t, " ")
       nf = split(from, f, " ")
@@ -135,6 +141,9 @@ route() {
       }
       printf "path (%d files, %d callbacks into src/): %s\n", n, cb, path
       printf "returns to src/ once in analytic/ or sim/: %d%s\n", ret, (ret ? ": " rets : "")
+      cbws = ""
+      for (i = 1; i <= nk; i++) cbws = cbws (i > 1 ? ", " : ": ") ncb[ocb[i]] " x " ocb[i]
+      printf "callbacks into src/ on the way (a library calls a function the command passed): %d%s\n", cbw, cbws
     }' "$T/log"
   echo
 }

@@ -1,18 +1,22 @@
 /* replicate.c: the runner of independent units (replicate.h): the one
  * place that chooses between the MPI runner (bbmpi.h) and threads over a
- * unit pool (pool.h).
+ * unit pool (pool.h); and the platform at a list of sizes, the simulator's
+ * entry for `simulate` and `validate`, dispatched by that runner.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bb_error.h"
 #include "bbmpi.h"
 #include "pool.h"
+#include "quanta.h"
 #include "replicate.h"
 
 int
@@ -64,4 +68,156 @@ bbs_replicate_run(size_t n_units, size_t result_size, void *results,
         pthread_join(tids[i], NULL);
     free(tids);
     return bbs_pool_finish(&p, err);
+}
+
+/* ---- The platform at a list of buffer sizes (replicate.h) --------------- */
+
+/* A span in whole time units: ceil, with a ratio within 1e-9 of a whole
+ * number that number; at most 10^12.  what: "horizon" or "warm-up". */
+static int
+span_units(const bbs_span *sp, double tu_s, int positive, const char *what, long *out,
+           char *err)
+{
+    double v = sp->seconds ? sp->v / tu_s : sp->v;
+
+    if (v > 1e12)
+        return bb_seterr(err, BB_EINVAL, "a %s of %.6g time units is more than 10^12 time "
+                         "units: ask for a shorter %s", what, v, what);
+    v = ceil(v - 1e-9);
+    if (positive && v < 1)
+        return bb_seterr(err, BB_EINVAL, "a %s of %.3g time units is not a positive number "
+                         "of time units: ask for a longer %s", what,
+                         sp->seconds ? sp->v / tu_s : sp->v, what);
+    *out = (long)v;
+    return BB_OK;
+}
+
+/* Everything the sizes share: workload, platform, mode, durations. */
+static int
+plat_base(bbs_plat_runs *r, const bbs_plat_question *qn, bbs_bb_config *b, char *err)
+{
+    const bba_quantized *q = qn->q;
+    double tu = qn->time_unit_s;
+    int rc;
+
+    if ((rc = span_units(&qn->horizon, tu, 1, "horizon", &r->horizon_units, err)) != BB_OK
+        || (rc = span_units(&qn->warmup, tu, 0, "warm-up", &r->warmup_units, err)) != BB_OK)
+        return rc;
+    memset(b, 0, sizeof *b);
+    b->n = q->n;
+    b->b = q->b;
+    b->p = q->p;
+    b->B = q->B;
+    b->bb_bw = q->bb_bw;
+    b->mode = qn->mode;
+    b->horizon_units = r->horizon_units;
+    b->warmup_units = r->warmup_units;
+    b->time_unit_s = tu;
+    b->noise = qn->noise;
+    b->seed = qn->seed;
+    if (qn->mode == BBS_BB_ONOFF)
+        b->burst_tu = q->burst_tu; /* 1/(1 - p_i) where the file has none */
+    if (qn->mode != BBS_BB_PERIODIC)
+        return BB_OK;
+    if (qn->d_min.v > 0) {
+        b->d_min_tu = qn->d_min.seconds ? qn->d_min.v / tu : qn->d_min.v;
+        return BB_OK;
+    }
+    r->period_tu = malloc((q->n ? q->n : 1) * sizeof *r->period_tu);
+    if (r->period_tu == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < q->n; i++) {
+        double d = qn->apps[i].period_s;
+
+        if (!(d > 0))
+            return bb_seterr(err, BB_EDATA, "%s: application %zu ('%s') has no period: "
+                             "periodic mode needs a 'period' column with a positive "
+                             "duration, or a minimum period", qn->source, i + 1,
+                             qn->apps[i].name);
+        r->period_tu[i] = d / tu;
+    }
+    b->period_tu = r->period_tu;
+    return BB_OK;
+}
+
+int
+bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
+{
+    bbs_bb_config base;
+    size_t n = qn->nsizes, R = (size_t)qn->replications;
+    double by = 0, e1, b1;
+    char detail[256];
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    r->nsizes = n;
+    r->replications = R;
+    if ((rc = plat_base(r, qn, &base, err)) != BB_OK)
+        return rc;
+    r->cfg = calloc(n ? n : 1, sizeof *r->cfg);
+    r->sum = calloc(n ? n : 1, sizeof *r->sum);
+    r->res = calloc((n ? n : 1) * R, sizeof *r->res);
+    if (!r->cfg || !r->sum || !r->res)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu x %zu replications", n, R);
+    for (size_t k = 0; k < n; k++) {
+        bbs_bb_config *c = &r->cfg[k];
+
+        *c = base;
+        c->S = bba_size_quanta(qn->S_bytes[k], qn->q->quantum_bytes);
+        bba_drain_policy(&qn->drain, c->S, qn->q->quantum_bytes, &c->pol);
+        if (c->pol.lazy && c->pol.threshold > c->S)
+            return bb_seterr(err, BB_EINVAL, "the lazy threshold, %ld quanta, is larger than "
+                             "the buffer of %ld quanta: lower the lazy threshold",
+                             c->pol.threshold, c->S);
+        if ((rc = bbs_bb_check(c, err)) != BB_OK)
+            return rc;
+    }
+    for (size_t k = 0; k < n; k++) {
+        bbs_bb_estimate(&r->cfg[k], &e1, &b1);
+        r->events += e1 * (double)R;
+        if (b1 > by)
+            by = b1;
+    }
+    snprintf(detail, sizeof detail, "%zu size%s x %zu replications of %ld time units%s",
+             n, n == 1 ? "" : "s", R, r->horizon_units + r->warmup_units,
+             qn->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
+    /* bounded before it starts: every thread's replication at once */
+    return bb_bound_test("the simulation", r->events, by * (qn->threads > 0 ? qn->threads : 64),
+                         qn->max_events, qn->max_bytes, detail,
+                         qn->mode == BBS_BB_PERIODIC
+                             ? "a shorter horizon, fewer replications, longer periods or a "
+                               "longer minimum period"
+                             : "a shorter horizon, a shorter warm-up or fewer replications",
+                         err);
+}
+
+int
+bbs_plat_execute(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
+{
+    bbs_bb_grid g = { r->cfg, r->replications };
+    size_t units = r->nsizes * r->replications;
+    struct timespec t0, t1;
+    int rc;
+
+    if (qn->start)
+        qn->start(qn->rctx, r->events, units);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = bbs_replicate_run(units, sizeof *r->res, r->res, bbs_bb_grid_unit, &g, qn->threads,
+                           qn->progress, qn->rctx, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    for (size_t k = 0; k < r->nsizes && rc == BB_OK; k++)
+        rc = bbs_bb_summarize(r->res + k * r->replications, r->replications, qn->confidence,
+                              &r->sum[k], err);
+    return rc;
+}
+
+void
+bbs_plat_free(bbs_plat_runs *r)
+{
+    free(r->period_tu);
+    free(r->cfg);
+    free(r->res);
+    free(r->sum);
+    memset(r, 0, sizeof *r);
 }

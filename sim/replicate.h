@@ -1,5 +1,7 @@
 /* replicate.h: run independent units of work (replications, sweep points)
- * on a pool of threads, with results stored by unit index.
+ * on a pool of threads, with results stored by unit index; and the
+ * simulator's entry for the paper's platform (bb.h) at a list of buffer
+ * sizes, which dispatches its replications here.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A unit is a self-contained function of (unit index, shared read-only
@@ -15,7 +17,10 @@
 #define BBSIZE_SIM_REPLICATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "answer.h"
+#include "bb.h"
 #include "pool.h"
 
 /* bbs_replicate_threads: the number of threads to use for n_threads = 0
@@ -35,5 +40,90 @@ int bbs_replicate_threads(void);
 int bbs_replicate_run(size_t n_units, size_t result_size, void *results,
                       bbs_unit_fn fn, const void *ctx, int n_threads,
                       bbs_progress_fn progress, void *pctx, char *err);
+
+/* ---- The platform at a list of buffer sizes ------------------------------
+ *
+ * What `simulate` and `validate` ask of the simulator, made by the command
+ * before its first library call: the question (the front door's quantised
+ * workload, the sizes, the draining policy), the simulation options and the
+ * run bounds as plain numbers.  bbs_plat_prepare converts the sizes to
+ * quanta, resolves each size's policy and the durations, makes one
+ * configuration per size and refuses a run beyond the bounds before it
+ * starts; bbs_plat_execute runs every (size, replication) unit and
+ * summarises each size.  Replication r of every size uses the streams of
+ * unit r (common random numbers across sizes), so a row of `validate`
+ * equals `simulate` at that size.  Messages name quantities ("raise the
+ * event bound", "a shorter horizon"), not options. */
+
+/* A duration: v time units, or v seconds when seconds is 1 (v >= 0,
+ * finite). */
+typedef struct {
+    double v;
+    int seconds;
+} bbs_span;
+
+typedef struct {
+    /* the question (borrowed) */
+    const bba_quantized *q;    /* n, bandwidths and probabilities in quanta,
+                                  B, B_BB, burst_tu, quantum_bytes */
+    const bba_app *apps;       /* q->n applications: name and period_s */
+    const char *source;        /* the workload's name, for messages */
+    double time_unit_s;        /* > 0 */
+    const double *S_bytes;     /* nsizes buffer sizes, bytes (data units for
+                                  a plain workload: the quantum's unit) */
+    size_t nsizes;
+    bba_drain drain;           /* the threshold a fraction of each size, or
+                                  bytes */
+    /* the simulation */
+    bbs_bb_mode mode;
+    bbs_span horizon;          /* measured time (e.g. 1000 time units) */
+    bbs_span warmup;           /* simulated before measuring (v 0: none) */
+    bbs_span d_min;            /* periodic: v > 0 draws each period in
+                                  [d_min, 2 d_min]; v 0 takes apps' period_s */
+    double noise;              /* periodic: u in [0, 1) */
+    long replications;         /* >= 1 */
+    uint64_t seed;
+    double confidence;         /* in (0, 1) */
+    int threads;               /* 0: bbs_replicate_threads() */
+    /* the run bounds: events in all, and bytes of every thread's
+       replication at once (threads, or 64 when 0) */
+    double max_events, max_bytes;
+    /* progress (may be NULL): start once before the first unit, with the
+       estimated events in all and the number of units; progress as
+       bbs_replicate_run's */
+    void (*start)(void *rctx, double events, size_t units);
+    bbs_progress_fn progress;
+    void *rctx;
+} bbs_plat_question;
+
+/* Prepared, then run: what the command reads (owned). */
+typedef struct {
+    size_t nsizes, replications;
+    bbs_bb_config *cfg;        /* nsizes: S (quanta) and policy per size */
+    bbs_bb_result *res;        /* nsizes * replications, by unit */
+    bbs_bb_summary *sum;       /* nsizes (after bbs_plat_execute) */
+    long horizon_units, warmup_units;
+    double events;             /* the estimate, in all */
+    double wall_s;             /* wall time of the replications */
+    double *period_tu;         /* the applications' periods, or NULL */
+} bbs_plat_runs;
+
+/* bbs_plat_prepare: everything before the run, O(nsizes n).  Errors:
+ * BB_EINVAL (a value outside its domain: a horizon or warm-up beyond 10^12
+ * time units, a horizon under one, a lazy threshold in bytes above a size,
+ * or a configuration bbs_bb_check refuses, with its message); BB_EDATA
+ * (periodic mode without d_min and an application without a period,
+ * naming the source and the application); BB_ETOOBIG (beyond max_events
+ * or max_bytes, naming the estimate and what it counts); BB_ENOMEM.  r is
+ * freed by bbs_plat_free whatever the result. */
+int bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err);
+
+/* bbs_plat_execute: the replications on qn->threads threads (or MPI
+ * ranks), then the summaries.  Returns BB_OK or the lowest failed unit's
+ * status (the simulator's, e.g. BB_ETOOBIG beyond the engine's event
+ * bound) with its message in err. */
+int bbs_plat_execute(bbs_plat_runs *r, const bbs_plat_question *qn, char *err);
+
+void bbs_plat_free(bbs_plat_runs *r);
 
 #endif

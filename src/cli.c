@@ -92,8 +92,7 @@ bb_limits bb_run_limits = { BB_DEFAULT_MAX_EVENTS, 0 };
 static void
 limits_apply(void)
 {
-    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
-                                                    : default_memory_limit();
+    double mem = bb_limits_memory();
     double pend = mem / (double)bbs_engine_event_bytes();
 
     bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
@@ -182,39 +181,19 @@ bb_limits_check_topology(const void *vpar, const char *source)
                     "fewer groups, routers or nodes per router");
 }
 
+double
+bb_limits_memory(void)
+{
+    return bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
+                                              : default_memory_limit();
+}
+
 int
 bb_limits_test(const char *what, double events, double bytes, const char *detail,
                const char *shrink, char *err)
 {
-    double mem = bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
-                                                    : default_memory_limit();
-    char b1[64], b2[64];
-
-    if (!(events <= bb_run_limits.max_events)) {
-        /* no "about inf events": beyond the double range, say so */
-        if (isfinite(events))
-            snprintf(b1, sizeof b1, "about %.3g", events);
-        else
-            snprintf(b1, sizeof b1, "more than %.3g", DBL_MAX);
-        return bb_seterr(err, BB_ETOOBIG, "%s would execute %s events (%s), more than the "
-                         "bound of %.6g: shorten it (%s), or raise --max-events to run it "
-                         "anyway", what, b1, detail, bb_run_limits.max_events, shrink);
-    }
-    if (!(bytes <= mem)) {
-        char n[48];
-
-        if (isfinite(bytes)) {
-            bb_fmt_size(n, sizeof n, bytes, 0);
-            snprintf(b1, sizeof b1, "about %s", n);
-        } else {
-            snprintf(b1, sizeof b1, "more than %.3g bytes", DBL_MAX);
-        }
-        bb_fmt_size(b2, sizeof b2, mem, 0);
-        return bb_seterr(err, BB_ETOOBIG, "%s would need %s of memory (%s), more than the "
-                         "bound of %s: shrink it (%s), or raise --max-memory", what, b1,
-                         detail, b2, shrink);
-    }
-    return BB_OK;
+    return bb_bound_test(what, events, bytes, bb_run_limits.max_events, bb_limits_memory(),
+                         detail, shrink, err);
 }
 
 void
@@ -702,12 +681,6 @@ double
 bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta)
 {
     return (double)quanta * ctx->q->quantum_bytes;
-}
-
-long
-bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size)
-{
-    return bba_size_quanta(size->v, ctx->q->quantum_bytes);
 }
 
 void

@@ -125,8 +125,6 @@ void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */
 double bb_ctx_quanta_to_bytes(const bb_ctx *ctx, long quanta);
-/* bb_ctx_size_to_quanta: floor(bytes / q); a plain size is in data units. */
-long bb_ctx_size_to_quanta(const bb_ctx *ctx, const bb_qty *size);
 void bb_ctx_fmt_size(const bb_ctx *ctx, char *buf, size_t len, double bytes);
 void bb_ctx_fmt_rate(const bb_ctx *ctx, char *buf, size_t len, double Bps);
 
@@ -223,6 +221,9 @@ extern const struct argp bb_events_argp;
 #define BB_OPT_MAX_MEMORY 0x1f01
 #define BB_MAX_EVENTS_OPTION { "max-events", BB_OPT_MAX_EVENTS, "N", 0, \
       "refuse runs of more events than this (default 1e9, a few minutes)", 0 }
+/* bb_limits_memory: the memory bound, bytes: --max-memory, or three
+ * quarters of the machine's memory. */
+double bb_limits_memory(void);
 /* bb_limits_check: before a run, die with status 2 when about `events`
  * events or `bytes` bytes exceed the bounds.  what names the run ("the
  * simulation"), detail says how the estimate was made, shrink names the
@@ -275,9 +276,6 @@ void bb_policy_opts_init(bb_policy_opts *p);
 /* bb_policy_opt_parse: handle --policy, --threshold, --empty-prob values;
  * returns 1 if key was one of them.  Exits 64 on a bad value. */
 int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
-/* bb_policy_resolve: the concrete policy for buffer size S (quanta);
- * exits 64 if a size threshold exceeds S. */
-void bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out);
 const char *bb_policy_name(const bba_policy *p);
 /* bb_policy_drain: the policy as the front door takes it (answer.h). */
 void bb_policy_drain(const bb_policy_opts *p, bba_drain *d);

@@ -133,7 +133,9 @@ bb_cmd_simulate(int argc, char **argv)
 {
     struct args a;
     bb_ctx ctx;
-    bb_simrun run;
+    bbs_plat_question qn;
+    bb_sim_report rep;
+    bbs_plat_runs run;
     const bbs_bb_summary *s;
     const bbs_bb_config *c;
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
@@ -154,13 +156,23 @@ bb_cmd_simulate(int argc, char **argv)
      * (ON/OFF mode keeps the bursts in time units), else the paper's */
     a.base.common.model = a.base.sim.mode == BBS_BB_ONOFF ? BBA_MODEL_CHAIN
                                                           : BBA_MODEL_BERNOULLI;
+    /* the question made first: from bb_ctx_load on, src/ calls the
+     * libraries only, down to the replications (sim/replicate.h) */
+    bb_sim_question(&qn, &rep, &a.base.sim, &a.base.common.out, "simulate");
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
-    S = bb_ctx_size_to_quanta(&ctx, &a.tgt.bb_size);
-    if ((rc = bb_sim_prepare(&run, &ctx, &a.base.sim, &S, 1, err)) != BB_OK
-        || (rc = bb_sim_execute(&run, &ctx, &a.base.sim, err)) != BB_OK)
-        bb_die_lib(rc, err);
+    qn.q = ctx.q;
+    qn.apps = ctx.wl.apps;
+    qn.source = ctx.wl.source;
+    qn.time_unit_s = ctx.pf.time_unit_s;
+    qn.S_bytes = &a.tgt.bb_size.v;
+    qn.nsizes = 1;
+    if ((rc = bbs_plat_prepare(&run, &qn, err)) != BB_OK
+        || (rc = bbs_plat_execute(&run, &qn, err)) != BB_OK)
+        bb_sim_die(rc, err);
+    bb_sim_report_end(&rep);
     s = &run.sum[0];
     c = &run.cfg[0];
+    S = c->S;
     perday = ctx.q->quantum_bytes * 86400.0 / ctx.pf.time_unit_s;
 
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, bb_ctx_quanta_to_bytes(&ctx, S));
@@ -237,7 +249,7 @@ bb_cmd_simulate(int argc, char **argv)
         bb_ctx_fmt_rate(&ctx, occhi, sizeof occhi, s->bb_in_hi * perday / 86400.0);
         printf("  into the buffer %s [%s, %s]\n", w, occlo, occhi);
     }
-    bb_simrun_free(&run);
+    bbs_plat_free(&run);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
 }

@@ -216,6 +216,8 @@ bb_cmd_validate(int argc, char **argv)
     rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     if (rc != BB_OK && V.analytic_failed)
         bb_ctx_die_answer(&ctx, rc, err);
+    if (rc != BB_OK && !fluid)
+        bb_sim_die(rc, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     rows = V.rows;

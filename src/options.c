@@ -474,28 +474,6 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
 }
 
 void
-bb_policy_resolve(const bb_ctx *ctx, const bb_policy_opts *p, long S, bba_policy *out)
-{
-    out->lazy = p->lazy;
-    out->eps = p->eps;
-    out->threshold = 0;
-    if (!p->lazy)
-        return;
-    if (p->threshold_is_size) {
-        out->threshold = bb_ctx_size_to_quanta(ctx, &p->threshold_size);
-        if (out->threshold > S) {
-            char a[64], b[64];
-
-            bb_ctx_fmt_size(ctx, a, sizeof a, p->threshold_size.v);
-            bb_ctx_fmt_size(ctx, b, sizeof b, bb_ctx_quanta_to_bytes(ctx, S));
-            bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
-        }
-    } else {
-        out->threshold = (long)floor(p->threshold_frac * (double)S);
-    }
-}
-
-void
 bb_policy_drain(const bb_policy_opts *p, bba_drain *d)
 {
     d->lazy = p->lazy;

@@ -1,5 +1,5 @@
-/* simcli.c: shared options and runner of `simulate` and `validate`
- * (simcli.h).
+/* simcli.c: shared options, question and progress of `simulate` and
+ * `validate` (simcli.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -210,10 +210,10 @@ bb_sim_mode_name(bbs_bb_mode m)
     return m == BBS_BB_PERIODIC ? "periodic" : m == BBS_BB_ONOFF ? "onoff" : "bernoulli";
 }
 
-/* A duration option in time units: a plain number counts time units, a
- * number with a unit is converted with the time unit. */
-static double
-duration_tu(const char *opt, const char *arg, double time_unit_s)
+/* A duration option: a plain number counts time units, a number with a
+ * unit is in seconds (the simulator converts it with the time unit). */
+static bbs_span
+duration_opt(const char *opt, const char *arg)
 {
     double v;
     bb_qty q;
@@ -222,115 +222,83 @@ duration_tu(const char *opt, const char *arg, double time_unit_s)
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
             bb_usage_error(opt, "'%s' is not a non-negative number of time units", arg);
-        return v;
+        return (bbs_span){ v, 0 };
     }
     if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
         bb_usage_error(opt, "%s", msg);
-    return q.v / time_unit_s;
+    return (bbs_span){ q.v, 1 };
 }
 
-static long
-units_whole(const char *opt, const char *arg, double tu_s, int positive)
+/* Progress: pctx is a meter, or a bb_sim_report (its first member). */
+static void
+on_progress(void *pctx, size_t done, size_t total)
 {
-    double v = duration_tu(opt, arg, tu_s);
-
-    if (v > 1e12)
-        bb_usage_error(opt, "'%s' is more than 10^12 time units", arg);
-    v = ceil(v - 1e-9);
-    if (positive && v < 1)
-        bb_usage_error(opt, "'%s' is not a positive number of time units", arg);
-    return (long)v;
+    (void)total;
+    bb_meter_update(pctx, done);
 }
 
-int
-bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
-               const long *S, size_t nsizes, char *err)
+static void
+report_start(void *rctx, double events, size_t units)
 {
-    bbs_bb_config *b = &run->base;
-    double tu = ctx->pf.time_unit_s;
-    int rc;
+    bb_sim_report *rep = rctx;
 
-    memset(run, 0, sizeof *run);
-    run->horizon_units = o->horizon_arg ? units_whole("horizon", o->horizon_arg, tu, 1) : 1000;
-    run->warmup_units = o->warmup_arg ? units_whole("warmup", o->warmup_arg, tu, 0) : 0;
-    b->n = ctx->q->n;
-    b->b = ctx->q->b;
-    b->p = ctx->q->p;
-    b->B = ctx->q->B;
-    b->bb_bw = ctx->q->bb_bw;
-    b->mode = o->mode;
-    b->horizon_units = run->horizon_units;
-    b->warmup_units = run->warmup_units;
-    b->time_unit_s = tu;
-    b->noise = o->noise;
-    b->seed = o->seed;
+    bb_sim_announce(rep->out, rep->o, events, BB_SIM_S_PER_EVENT, units);
+    bb_meter_start(&rep->meter, rep->out, rep->what, "replications", units);
+    rep->started = 1;
+}
+
+void
+bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
+                const bb_outopts *out, const char *what)
+{
+    memset(qn, 0, sizeof *qn);
+    memset(rep, 0, sizeof *rep);
     if (o->mode != BBS_BB_PERIODIC && (o->d_min_arg || (o->given & 1u << (OPT_NOISE - OPT_MODE))))
         bb_usage_error(NULL, "option '%s' applies to --mode periodic only, and the mode is "
                        "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
                        bb_sim_mode_name(o->mode));
-    if (o->mode == BBS_BB_ONOFF)
-        b->burst_tu = ctx->q->burst_tu; /* 1/(1 - p_i) where the file has none */
-    if (o->mode == BBS_BB_PERIODIC) {
-        if (o->d_min_arg) {
-            b->d_min_tu = duration_tu("d-min", o->d_min_arg, tu);
-            if (!(b->d_min_tu > 0))
-                bb_usage_error("d-min", "'%s' is not positive", o->d_min_arg);
-        } else {
-            run->period_tu = malloc(ctx->q->n * sizeof *run->period_tu);
-            if (run->period_tu == NULL)
-                return bb_seterr(err, BB_ENOMEM, "out of memory");
-            for (size_t i = 0; i < ctx->q->n; i++) {
-                double d = ctx->wl.apps[i].period_s;
+    qn->mode = o->mode;
+    qn->horizon = o->horizon_arg ? duration_opt("horizon", o->horizon_arg) : (bbs_span){ 1000, 0 };
+    if (o->warmup_arg)
+        qn->warmup = duration_opt("warmup", o->warmup_arg);
+    if (o->mode == BBS_BB_PERIODIC && o->d_min_arg) {
+        qn->d_min = duration_opt("d-min", o->d_min_arg);
+        if (!(qn->d_min.v > 0))
+            bb_usage_error("d-min", "'%s' is not positive", o->d_min_arg);
+    }
+    qn->noise = o->noise;
+    bb_policy_drain(&o->pol, &qn->drain);
+    qn->replications = o->replications;
+    qn->seed = o->seed;
+    qn->confidence = o->confidence;
+    qn->threads = o->threads;
+    qn->max_events = bb_run_limits.max_events;
+    qn->max_bytes = bb_limits_memory();
+    rep->out = out;
+    rep->o = o;
+    rep->what = what;
+    qn->start = report_start;
+    qn->progress = on_progress;
+    qn->rctx = rep;
+}
 
-                if (!(d > 0))
-                    return bb_seterr(err, BB_EDATA, "%s: application %zu ('%s') has no "
-                                     "period: periodic mode needs a 'period' column with a "
-                                     "positive duration, or --d-min", ctx->wl.source, i + 1,
-                                     ctx->wl.apps[i].name);
-                run->period_tu[i] = d / tu;
-            }
-            b->period_tu = run->period_tu;
-        }
-    }
-    run->nsizes = nsizes;
-    run->cfg = calloc(nsizes ? nsizes : 1, sizeof *run->cfg);
-    run->sum = calloc(nsizes ? nsizes : 1, sizeof *run->sum);
-    run->res = calloc((nsizes ? nsizes : 1) * (size_t)o->replications, sizeof *run->res);
-    if (!run->cfg || !run->sum || !run->res)
-        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu x %ld replications", nsizes,
-                         o->replications);
-    for (size_t k = 0; k < nsizes; k++) {
-        run->cfg[k] = *b;
-        run->cfg[k].S = S[k];
-        bb_policy_resolve(ctx, &o->pol, S[k], &run->cfg[k].pol);
-        if (bbs_bb_check(&run->cfg[k], err) != BB_OK)
-            bb_usage_error(NULL, "%s", err);
-    }
-    {
-        /* Bounded before it starts (bbsize(1), BOUNDS). */
-        double ev = 0, by = 0, e1, b1, threads = o->threads > 0 ? o->threads : 64;
-        char detail[256];
+void
+bb_sim_report_end(bb_sim_report *rep)
+{
+    if (rep->started)
+        bb_meter_end(&rep->meter);
+    rep->started = 0;
+}
 
-        for (size_t k = 0; k < nsizes; k++) {
-            bbs_bb_estimate(&run->cfg[k], &e1, &b1);
-            ev += e1 * (double)o->replications;
-            if (b1 > by)
-                by = b1;
-        }
-        snprintf(detail, sizeof detail, "%zu size%s x %ld replications of %ld time units%s",
-                 nsizes, nsizes == 1 ? "" : "s", o->replications,
-                 run->horizon_units + run->warmup_units,
-                 o->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
-        rc = bb_limits_test("the simulation", ev, by * threads, detail,
-                            o->mode == BBS_BB_PERIODIC
-                                ? "--horizon, --replications, longer periods or --d-min"
-                                : "--horizon, --warmup or --replications", err);
-        if (rc != BB_OK)
-            return rc;
-        bb_sim_announce(&ctx->opt->out, o, ev, BB_SIM_S_PER_EVENT,
-                        nsizes * (size_t)o->replications);
-    }
-    return BB_OK;
+void
+bb_sim_die(int rc, const char *err)
+{
+    char opts[256];
+
+    if (rc != BB_EINVAL)
+        bb_die_lib(rc, err);
+    bb_status_options(err, opts, sizeof opts);
+    bb_usage_error(NULL, "%s%s", err, opts);
 }
 
 void
@@ -342,13 +310,6 @@ bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events, doubl
     if (units > 0 && nt > (double)units)
         nt = (double)units;
     bb_meter_estimate(out, events * s_per_event / nt, events, "events");
-}
-
-static void
-on_progress(void *pctx, size_t done, size_t total)
-{
-    (void)total;
-    bb_meter_update(pctx, done);
 }
 
 int
@@ -363,29 +324,4 @@ bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, co
     rc = bbs_replicate_run(n, result_size, results, fn, uctx, o->threads, on_progress, &pr, err);
     *wall_s = bb_meter_end(&pr);
     return rc;
-}
-
-int
-bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o, char *err)
-{
-    bbs_bb_grid u = { run->cfg, (size_t)o->replications };
-    int rc;
-
-    rc = bb_sim_run_units(run->nsizes * u.replications, sizeof *run->res, run->res,
-                          bbs_bb_grid_unit, &u, o, &ctx->opt->out,
-                          run->nsizes > 1 ? "validate" : "simulate", &run->wall_s, err);
-    for (size_t k = 0; k < run->nsizes && rc == BB_OK; k++)
-        rc = bbs_bb_summarize(run->res + k * u.replications, u.replications, o->confidence,
-                              &run->sum[k], err);
-    return rc;
-}
-
-void
-bb_simrun_free(bb_simrun *run)
-{
-    free(run->period_tu);
-    free(run->cfg);
-    free(run->res);
-    free(run->sum);
-    memset(run, 0, sizeof *run);
 }

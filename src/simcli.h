@@ -1,7 +1,7 @@
 /* simcli.h: what `bbsize simulate` and `bbsize validate` share: the
- * simulation options (an argp child), turning a loaded workload into
- * simulator configurations, and running replications for a list of buffer
- * sizes on the thread pool.
+ * simulation options (an argp child), the simulator's question made from
+ * them (sim/replicate.h runs it), its progress on stderr, and the
+ * continuous-time simulator's units on the thread pool.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_SIMCLI_H
 #define BBSIZE_SRC_SIMCLI_H
@@ -10,6 +10,7 @@
 
 #include "bbsim.h"
 #include "cli.h"
+#include "progress.h"
 
 typedef struct {
     bb_policy_opts pol;
@@ -70,38 +71,33 @@ const char *bb_simargs_foreign(const bb_simargs *a, unsigned allow);
  * quanta, no solver), or NULL. */
 const char *bb_simargs_fluid_foreign(const bb_simargs *a);
 
-/* A prepared simulation: one configuration per buffer size. */
+/* bb_sim_question: the simulator's question (sim/replicate.h) from the
+ * options alone, made before the command's first library call: mode,
+ * horizon (1000 time units when not given), warm-up, d_min, noise, the
+ * policy, replications, seed, confidence, threads, the run bounds
+ * (--max-events, --max-memory or three quarters of the machine's memory)
+ * and the progress report rep, "bbsize WHAT: i/n replications" (rep is
+ * zeroed here; end it with bb_sim_report_end).  A bad value exits 64, as
+ * option parsing does: a duration that does not parse or is negative,
+ * --d-min not positive, --d-min or --noise without --mode periodic.  The
+ * sizes and what the loaded workload gives (q, apps, source, time unit)
+ * are for the command to set. */
 typedef struct {
-    bbs_bb_config base;        /* everything but S and the policy */
-    double *period_tu;         /* owned, or NULL */
-    long horizon_units, warmup_units;
-    size_t nsizes;
-    bbs_bb_config *cfg;        /* nsizes configurations */
-    bbs_bb_result *res;        /* nsizes * replications results */
-    bbs_bb_summary *sum;       /* nsizes summaries */
-    double wall_s;             /* wall time of the replications */
-} bb_simrun;
-
-/* bb_sim_prepare: resolve the options against the loaded workload and
- * platform (horizon, periods, d_min) and make one configuration per size
- * S[k] (quanta), bounded before it starts (bb_limits_test).  A bad option
- * value exits 64, as option parsing does; anything else returns its
- * status with the message in err (BB_ERRLEN bytes): BB_EDATA (an
- * application without a period in periodic mode), BB_ENOMEM, BB_ETOOBIG
- * (beyond the run bounds).  run is freed by bb_simrun_free whatever the
- * result. */
-int bb_sim_prepare(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o,
-                   const long *S, size_t nsizes, char *err);
-
-/* bb_sim_execute: run every (size, replication) unit on the thread pool;
- * replication r of every size uses the streams of unit r (common random
- * numbers across sizes), so a row of `validate` equals `simulate` at that
- * size.  Progress on stderr after 2 s when enabled.  Returns BB_OK or the
- * lowest failed unit's status (the simulator's, e.g. BB_ETOOBIG beyond the
- * event bound) with its message in err. */
-int bb_sim_execute(bb_simrun *run, const bb_ctx *ctx, const bb_simopts *o, char *err);
-
-void bb_simrun_free(bb_simrun *run);
+    bb_meter meter;            /* first: the progress callback's meter */
+    const bb_outopts *out;
+    const bb_simopts *o;
+    const char *what;
+    int started;
+} bb_sim_report;
+void bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
+                     const bb_outopts *out, const char *what);
+/* bb_sim_report_end: end the progress line, if the run started one. */
+void bb_sim_report_end(bb_sim_report *rep);
+/* bb_sim_die: exit with a failure of bbs_plat_prepare or bbs_plat_execute:
+ * BB_EINVAL (a value out of its domain) as a usage error (64) with the
+ * options its quantities stand for (status.h), anything else as
+ * bb_die_lib. */
+_Noreturn void bb_sim_die(int rc, const char *err);
 
 /* Wall seconds per event of the simulators' estimates (bench/estimate.sh
  * measures them on one thread): bbs_bb_estimate's (the discrete

@@ -14,7 +14,7 @@ typedef struct {
     const bb_ctx *ctx;
     const double *S;
     const bba_drain *d;          /* NULL: the policy of each discrete config */
-    const bb_simrun *run;
+    const bbs_plat_runs *run;
 } eval_ctx;
 
 /* One answer of the front door per size, as units of the thread pool (a
@@ -130,7 +130,8 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
 {
     eval_ctx ec;
     bba_drain d;
-    long *Sq = NULL;
+    bbs_plat_question qn;
+    bb_sim_report rep;
     int rc;
 
     memset(V, 0, sizeof *V);
@@ -143,14 +144,15 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
     ec.ctx = ctx;
     ec.S = S;
     if (!V->fluid) {
-        Sq = malloc(n * sizeof *Sq);
-        if (Sq == NULL)
-            return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
-        for (size_t k = 0; k < n; k++)
-            Sq[k] = bba_size_quanta(S[k], ctx->q->quantum_bytes);
-        rc = bb_sim_prepare(&V->run, ctx, o, Sq, n, err);
-        free(Sq);
-        if (rc != BB_OK)
+        /* the simulator's entry, as simulate's: one configuration per size */
+        bb_sim_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+        qn.q = ctx->q;
+        qn.apps = ctx->wl.apps;
+        qn.source = ctx->wl.source;
+        qn.time_unit_s = ctx->pf.time_unit_s;
+        qn.S_bytes = S;
+        qn.nsizes = n;
+        if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK)
             return rc;
         ec.run = &V->run;
     } else {
@@ -172,7 +174,9 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
     } else {
         char tus[64];
 
-        if ((rc = bb_sim_execute(&V->run, ctx, o, err)) != BB_OK)
+        rc = bbs_plat_execute(&V->run, &qn, err);
+        bb_sim_report_end(&rep);
+        if (rc != BB_OK)
             return rc;
         for (size_t k = 0; k < n; k++) {
             const bbs_bb_summary *s = &V->run.sum[k];
@@ -216,6 +220,6 @@ bb_validation_free(bb_validation *V)
 {
     free(V->rows);
     if (!V->fluid)
-        bb_simrun_free(&V->run);
+        bbs_plat_free(&V->run);
     memset(V, 0, sizeof *V);
 }

@@ -26,7 +26,7 @@ typedef struct {
 
 typedef struct {
     int fluid;                   /* continuous time: run unused */
-    bb_simrun run;               /* the discrete simulation */
+    bbs_plat_runs run;           /* the discrete simulation */
     bb_valrow *rows;             /* n rows, one per size */
     size_t n, n_agree, n_inconclusive;
     long replications;
@@ -43,9 +43,11 @@ typedef struct {
  * platform ctx under the simulation options o, at relative tolerance tol.
  * The analytic side runs first (on o->threads threads): a size it cannot
  * solve returns its status with the message in err before anything is
- * simulated.  The simulation returns the statuses of bb_sim_prepare and
- * bb_sim_execute (BB_ETOOBIG beyond the run bounds, BB_EDATA, BB_ENOMEM;
- * a bad option value exits 64 as option parsing does).  On failure V is
+ * simulated.  The discrete simulation returns the statuses of
+ * bbs_plat_prepare and bbs_plat_execute (sim/replicate.h: BB_EINVAL for a
+ * value out of its domain, bb_sim_die's usage error; BB_ETOOBIG beyond the
+ * run bounds, BB_EDATA, BB_ENOMEM; a value that does not parse exits 64
+ * as option parsing does).  On failure V is
  * partly filled: bb_validation_free is still safe, and required.
  * The interval of a row is the fraction interval of the simulator's
  * summary; the verdict is bbs_agreement_judge's. */

@@ -135,13 +135,18 @@ tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $
 tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
+# The simulator's entry for simulate and validate (sim/replicate.h).
+check_PROGRAMS += tests/t_platrun
+tests_t_platrun_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_platrun_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_platrun
 EXTRA_DIST += tests/cli_simulate.sh
 
 # The fluid (continuous-time) simulator (sim/fluidpath, sim/fluid) and its
 # command line (simulate --mode fluid).
 check_PROGRAMS += tests/t_fluidsim
 tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
 EXTRA_DIST += tests/cli_fluidsim.sh
 
