@@ -165,10 +165,11 @@ bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
         *c = base;
         c->S = bba_size_quanta(qn->S_bytes[k], qn->q->quantum_bytes);
         bba_drain_policy(&qn->drain, c->S, qn->q->quantum_bytes, &c->pol);
-        if (c->pol.lazy && c->pol.threshold > c->S)
-            return bb_seterr(err, BB_EINVAL, "the lazy threshold, %ld quanta, is larger than "
-                             "the buffer of %ld quanta: lower the lazy threshold",
-                             c->pol.threshold, c->S);
+        if (c->pol.lazy && c->pol.threshold > c->S)   /* only a threshold in bytes */
+            return bb_seterr(err, BB_EINVAL, "the lazy threshold, %.4g bytes (%ld quanta), is "
+                             "larger than the buffer, %.4g bytes (%ld quanta): lower the lazy "
+                             "threshold", qn->drain.threshold, c->pol.threshold,
+                             qn->S_bytes[k], c->S);
         if ((rc = bbs_bb_check(c, err)) != BB_OK)
             return rc;
     }

@@ -106,13 +106,13 @@ bb_parse_seed(const char *arg, uint64_t *out, char *msg, size_t len)
     char *end;
 
     if (arg[0] == '\0' || strspn(arg, "0123456789") != strlen(arg)) {
-        snprintf(msg, len, "not a whole number in [0, 2^64-1]");
+        snprintf(msg, len, "a whole number in [0, 2^64-1]");
         return -1;
     }
     errno = 0;
     v = strtoull(arg, &end, 10);
     if (errno == ERANGE || *end != '\0') {
-        snprintf(msg, len, "larger than 2^64-1");
+        snprintf(msg, len, "a whole number in [0, 2^64-1] (it is larger)");
         return -1;
     }
     *out = (uint64_t)v;
@@ -128,7 +128,7 @@ run_parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case OPT_SEED:
         if (bb_parse_seed(arg, &r->seed, msg, sizeof msg) < 0)
-            bb_usage_error("seed", "'%s': %s", arg, msg);
+            bb_usage_value("seed", arg, "%s", msg);
         r->seed_set = 1;
         break;
     case OPT_THREADS:
@@ -139,7 +139,7 @@ run_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_HORIZON:
         if (bb_parse_duration(arg, &r->horizon, msg, sizeof msg) != BB_OK)
-            bb_usage_error("horizon", "'%s': %s", arg, msg);
+            bb_usage_error("horizon", "%s", msg);
         if (!(r->horizon.v > 0) || !isfinite(r->horizon.v))
             bb_usage_value("horizon", arg, "a positive duration");
         r->horizon_arg = arg;

@@ -68,8 +68,8 @@ extern struct argp bb_runs_argps[BB_RUN_ALL + 1];
 #define BB_RUNS_ARGP(which) (&bb_runs_argps[(which)])
 
 /* bb_parse_seed: a whole number in [0, 2^64-1], decimal digits only, read
- * exactly (no rounding through a double).  Returns 0, or -1 with a
- * message in msg. */
+ * exactly (no rounding through a double).  Returns 0, or -1 with what
+ * the value must be in msg (for bb_usage_value). */
 int bb_parse_seed(const char *arg, uint64_t *out, char *msg, size_t len);
 
 /* ---- targets ------------------------------------------------------------- */

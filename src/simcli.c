@@ -53,7 +53,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         else if (strcmp(arg, "fluid") == 0)
             o->fluid = 1;
         else
-            bb_usage_error("mode", "'%s' is not bernoulli, periodic, onoff or fluid", arg);
+            bb_usage_value("mode", arg, "bernoulli, periodic, onoff or fluid");
         if (strcmp(arg, "fluid") != 0)
             o->fluid = 0;   /* the last --mode counts */
         break;
@@ -62,7 +62,7 @@ sim_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_NOISE:
         if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK || !(v >= 0 && v < 1))
-            bb_usage_error("noise", "'%s' is not a number in [0, 1)", arg);
+            bb_usage_value("noise", arg, "a number in [0, 1)");
         o->noise = v;
         break;
     case OPT_DMIN:
@@ -221,7 +221,7 @@ duration_opt(const char *opt, const char *arg)
 
     if (bb_parse_number(arg, &v, msg, sizeof msg) == 0) {
         if (!isfinite(v) || v < 0)
-            bb_usage_error(opt, "'%s' is not a non-negative number of time units", arg);
+            bb_usage_value(opt, arg, "a non-negative number of time units");
         return (bbs_span){ v, 0 };
     }
     if (bb_parse_duration(arg, &q, msg, sizeof msg) != BB_OK)
@@ -254,9 +254,9 @@ bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
     memset(qn, 0, sizeof *qn);
     memset(rep, 0, sizeof *rep);
     if (o->mode != BBS_BB_PERIODIC && (o->d_min_arg || (o->given & 1u << (OPT_NOISE - OPT_MODE))))
-        bb_usage_error(NULL, "option '%s' applies to --mode periodic only, and the mode is "
-                       "%s: add --mode periodic or drop it", o->d_min_arg ? "--d-min" : "--noise",
-                       bb_sim_mode_name(o->mode));
+        bb_usage_inapplicable(o->d_min_arg ? "d-min" : "noise",
+                              "to --mode %s (periodic only): add --mode periodic or drop it",
+                              bb_sim_mode_name(o->mode));
     qn->mode = o->mode;
     qn->horizon = o->horizon_arg ? duration_opt("horizon", o->horizon_arg) : (bbs_span){ 1000, 0 };
     if (o->warmup_arg)
@@ -264,7 +264,7 @@ bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
     if (o->mode == BBS_BB_PERIODIC && o->d_min_arg) {
         qn->d_min = duration_opt("d-min", o->d_min_arg);
         if (!(qn->d_min.v > 0))
-            bb_usage_error("d-min", "'%s' is not positive", o->d_min_arg);
+            bb_usage_value("d-min", o->d_min_arg, "positive");
     }
     qn->noise = o->noise;
     bb_policy_drain(&o->pol, &qn->drain);

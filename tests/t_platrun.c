@@ -100,7 +100,7 @@ test_threshold_in_bytes(void **state)
     (void)state;
     qn.drain = (bba_drain){ 1, 1, 55, 0.01 };
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_EINVAL);
-    assert_non_null(strstr(err, "5 quanta, is larger than the buffer of 4 quanta"));
+    assert_non_null(strstr(err, "55 bytes (5 quanta), is larger than the buffer, 45 bytes (4 quanta)"));
     assert_non_null(strstr(err, "lower the lazy threshold"));
     bbs_plat_free(&r);
     qn.nsizes = 1;
