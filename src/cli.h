@@ -289,6 +289,6 @@ extern const struct argp bb_policy_argp;
 
 /* bb_argp_file: store the positional workload FILE of a command; a second
  * one is a usage error. */
-void bb_argp_file(struct argp_state *state, char *arg, const char **file);
+void bb_argp_file(char *arg, const char **file);
 
 #endif

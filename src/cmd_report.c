@@ -181,11 +181,7 @@ bb_cmd_report(int argc, char **argv)
 
         bb_ctx_load(&ctx, &a.common, a.file, &st);
     }
-    if (ctx.plain && (a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
-        bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data "
-                       "units, not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to "
-                       "price them");
-    if (a.walk.n > 0 && !(a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs))
+    if (!bb_prices_check(&ctx, &a.prices) && a.walk.n > 0)
         bb_usage_error("pfs-bw-walk", "the walk is the cost plot's; give prices "
                        "(--cost-tb, --cost-gbs, --cost-pfs-gbs)");
     rc = bb_plot_session_begin(&plots, err, sizeof err);

@@ -148,7 +148,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
         st->child_inputs[1] = &a->run;
         st->child_inputs[2] = &a->net;
         break;
-    case ARGP_KEY_ARG: bb_argp_file(st, arg, &a->file); break;
+    case ARGP_KEY_ARG: bb_argp_file(arg, &a->file); break;
     case ARGP_KEY_END:
         if (!a->have_model)
             a->model = M_VEF;

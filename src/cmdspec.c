@@ -58,7 +58,7 @@ parse(int key, char *arg, struct argp_state *state)
             state->child_inputs[i] = w->inputs[i];
         break;
     case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &w->a->file);
+        bb_argp_file(arg, &w->a->file);
         break;
     case ARGP_KEY_END:
         if ((w->spec->required & BB_TGT_SIZE) && !w->a->tgt.bb_size.set)
@@ -123,14 +123,21 @@ bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, voi
 }
 
 int
-bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp)
+bb_prices_check(const bb_ctx *ctx, const bb_prices *p)
 {
-    const bb_prices *p = &a->prices;
     int priced = p->has_tb || p->has_gbs || p->has_pfs_gbs;
 
     if (ctx->plain && priced)
         bb_usage_error(NULL, "options '--cost-*': the workload and platform are in data units, "
                        "not bytes; give --pfs-bw with a unit (e.g. 1.45TB/s) to price them");
+    return priced;
+}
+
+int
+bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp)
+{
+    int priced = bb_prices_check(ctx, &a->prices);
+
     ctx->qn.target = a->tgt.target_idle;
     bb_design_spec_init(sp, &ctx->qn, &a->prices, &a->end);
     return priced;

@@ -80,13 +80,16 @@ typedef struct {
  * Exits 64 on a usage error, 0 after --help. */
 void bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, void *own);
 
+/* bb_prices_check: whether any price was given; exits 64 when one was
+ * and the workload and platform of ctx are in data units, which no price
+ * applies to. */
+int bb_prices_check(const bb_ctx *ctx, const bb_prices *p);
+
 /* bb_cmd_design_spec: what design and frontier ask analytic/design.h,
  * from their options: bb_design_spec_init (designrun.h) on the question
  * of ctx (read by bb_ctx_read; its target set to --target-idle), the
  * prices and the endurance, so design's bandwidth rule; frontier sets
- * its own.  Returns whether any
- * price was given; exits 64 when one was and the workload and platform
- * are in data units, which no price applies to. */
+ * its own.  Returns bb_prices_check's answer. */
 int bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp);
 
 #endif

@@ -529,9 +529,8 @@ policy_parse(int key, char *arg, struct argp_state *state)
 const struct argp bb_policy_argp = { policy_options, policy_parse, NULL, NULL, NULL, NULL, NULL };
 
 void
-bb_argp_file(struct argp_state *state, char *arg, const char **file)
+bb_argp_file(char *arg, const char **file)
 {
-    (void)state;   /* unused: the parsers call it with their state */
     if (*file)
         bb_usage_unexpected(arg, "a second workload file after '%s'", *file);
     *file = arg;

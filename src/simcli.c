@@ -139,7 +139,7 @@ bb_simargs_parse(bb_simargs *a, int key, char *arg, struct argp_state *state)
         state->child_inputs[2] = &a->common.out;
         return 0;
     case ARGP_KEY_ARG:
-        bb_argp_file(state, arg, &a->file);
+        bb_argp_file(arg, &a->file);
         return 0;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -117,6 +117,14 @@ status_is 64 "a negative price: usage error"
 err_has "cost-tb" "... naming the option"
 run "$BBSIZE" design --pfs-bw 1TB/s --currency '<b>'
 status_is 64 "markup as a currency: usage error"
+printf '#@ pfs-bw = 100\nname,p,bw\na,0.1,50\nb,0.2,40\n' > "$T/plain.csv"
+run "$BBSIZE" design "$T/plain.csv" --pfs-bw 100:200:50 --cost-tb 5
+status_is 64 "a price on a workload in data units: usage error"
+err_has "options '--cost-*': the workload and platform are in data units" "... saying why"
+run "$BBSIZE" report "$T/plain.csv" --cost-gbs 5 -o "$T/plain.html"
+status_is 64 "report: a price on a workload in data units: usage error"
+err_has "options '--cost-*': the workload and platform are in data units" "... in the same words"
+if [ ! -e "$T/plain.html" ]; then t_ok "... and writes no report"; else t_fail "... and writes no report"; fi
 run "$BBSIZE" size --dwpd 0
 status_is 64 "--dwpd 0: usage error"
 run "$BBSIZE" size --dwpd 1 --waf 0.5
