@@ -12,11 +12,11 @@ hcase "--empty-prob under greedy draining: refused (ignored)" 64 \
   "$B" idle --bb-size 1TB --empty-prob 0.5
 hnew
 hcase "simulate --mode onoff --d-min: refused (ignored)" 64 \
-  "option '--d-min' does not apply to --mode onoff (periodic only)" - \
+  "option '--d-min' does not apply to --mode onoff \(periodic only\)" - \
   "$B" simulate --mode onoff --d-min 5 --bb-size 1TB
 hnew
 hcase "validate --d-min without --mode periodic: refused (ran Bernoulli)" 64 \
-  "option '--d-min' does not apply to --mode bernoulli (periodic only)" - \
+  "option '--d-min' does not apply to --mode bernoulli \(periodic only\)" - \
   "$B" validate --d-min 3 --bb-size 1TB
 hnew
 hcase "validate --mode periodic --d-min -1: refused" 64 \
