@@ -241,20 +241,23 @@ spec_of(const bba_drain *d, bba_policy_spec *ps)
     ps->eps = d->eps;
 }
 
-/* A settling search's progress: the question's, with the resolution. */
+/* A search's progress told to the question's callback with the
+ * resolution being settled (0: none) and the stage. */
 typedef struct {
     const bba_question *q;
     long R;
-} settle_meter;
+    bba_stage stage;
+} stage_meter;
 
 static void
-settle_progress(void *ctx, const bba_progress *p)
+stage_progress(void *ctx, const bba_progress *p)
 {
-    const settle_meter *sm = ctx;
+    const stage_meter *sm = ctx;
     bba_progress p2 = *p;
 
     p2.resolution = sm->R;
-    p2.resolution_max = BBA_RES_MAX;
+    p2.resolution_max = sm->R > 0 ? BBA_RES_MAX : 0;
+    p2.stage = sm->stage;
     sm->q->progress(sm->q->progress_ctx, &p2);
 }
 
@@ -267,14 +270,14 @@ settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *e
 {
     bba_policy_spec ps;
     bba_size_result r;
-    settle_meter sm = { &f->q, f->pf.resolution };
+    stage_meter sm = { &f->q, f->pf.resolution, BBA_STAGE_ANSWER };
     int rc;
 
     *have = 0;
     *S_out = -1;
     spec_of(&f->q.drain, &ps);
     rc = bba_size_min_from(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), hint,
-                           f->q.progress ? settle_progress : NULL, &sm, &r, err);
+                           f->q.progress ? stage_progress : NULL, &sm, &r, err);
     f->settle_evals += r.evaluations;
     if (rc == BB_OK) {
         *v = (double)r.best.S * f->qz.quantum_bytes;
@@ -685,8 +688,8 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
     double S;
     int evals = 0, rc;
 
-    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, s_max_bytes, &S, &fr,
-                            &evals, err);
+    rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, s_max_bytes,
+                            f->q.progress, f->q.progress_ctx, &S, &fr, &evals, err);
     a->evaluations += evals;
     if (rc == BB_EINFEASIBLE) {
         double lim = bba_fluid_idle_limit(f->fluid), bw;
@@ -713,8 +716,11 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
     a->idle_limit = bba_fluid_idle_limit(f->fluid);
     bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!bba_fluid_approx_exact(f->fa)) {
-        rc = bba_fluid_approx_size_interval(f->fa, target, ps, S, &a->S_low_bytes,
-                                            &a->S_high_bytes, err);
+        stage_meter sm = { &f->q, 0, BBA_STAGE_INTERVAL };
+
+        rc = bba_fluid_approx_size_interval(f->fa, target, ps, S,
+                                            f->q.progress ? stage_progress : NULL, &sm,
+                                            &a->S_low_bytes, &a->S_high_bytes, err);
         if (rc != BB_OK)
             return rc;
     } else {
@@ -735,10 +741,12 @@ size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps
     bba_answer a;
     char err[BB_ERRLEN];
     double S = NAN;
+    stage_meter sm = { &f->q, 0, BBA_STAGE_DOUBLE_UNIT };
 
     q2.pf.time_unit_s *= 2;
     q2.pf.resolution = f->res;
-    q2.progress = NULL;
+    q2.progress = f->q.progress ? stage_progress : NULL;
+    q2.progress_ctx = &sm;
     q2.time_unit_given = 1;
     if (bba_front_new(&q2, &g, err) != BB_OK)
         return NAN;
@@ -868,7 +876,7 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
         bba_fluid_threshold_result fr;
 
         rc = bba_fluid_threshold_best(f->fluid, S_bytes, target, eps, grid, BBA_FLUID_REL_TOL,
-                                      &fr, err);
+                                      f->q.progress, f->q.progress_ctx, &fr, err);
         if (rc != BB_OK)
             return rc;
         {

@@ -84,8 +84,11 @@ typedef struct {
     double settle_bytes;     /* when no size meets the target: settle on the
                                 idle fraction at this size (0: do not settle) */
     bba_progress_fn progress;   /* at the start and after each solve of a
-                                   search, settling's included (sizing.h;
-                                   may be NULL; not of the fluid model's) */
+                                   search, settling's, the fluid model's,
+                                   the size at twice a default time unit
+                                   and an approximation's size interval
+                                   included (sizing.h bba_progress stage;
+                                   may be NULL) */
     void *progress_ctx;
 } bba_question;
 

@@ -165,15 +165,24 @@ int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char
  * greedy; lazy thresholds a fraction of S, as sizing.h).  Assumes idle
  * non-increasing in S.  The search brackets the root of log idle(S) -
  * log target and closes it by Illinois steps (log idle is nearly linear
- * in S), typically 6 to 12 evaluations.  *at (may be NULL) receives the
- * measures at the answer, *evaluations (may be NULL) the count.
+ * in S), typically 6 to 12 evaluations; after as many Illinois steps as
+ * a bisection of the first bracket would take, it bisects.  cb (may be
+ * NULL) hears its progress (sizing.h bba_progress): the most solves left
+ * are the steps up to s_max (by a tenth at least) and the closing of a
+ * bracket at most 9 times as wide as its lower end, then the Illinois
+ * steps left and the bisection of the bracket; 201 (the cap) while it
+ * steps down or has no s_max.  A greedy solve costs no more at a larger
+ * size (fewer modes couple the ends) and a lazy one about the same at
+ * every size above 0, so the slowest solve bounds each one left except
+ * while stepping down.  *at (may be NULL) receives the measures at the
+ * answer, *evaluations (may be NULL) the count.
  * Returns BB_OK; 0 when idle(0) <= target; BB_EINFEASIBLE when the limit
  * is above the target, or within 1e-12 of it (E >= B, or B_BB binds: the
  * message gives the limit and, for B_BB, bba_fluid_bbbw_min's answer); BB_ETOOBIG when s_max_bytes
  * (> 0) misses the target; errors of bba_fluid_eval. */
 int bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
-                       double rel_tol, double s_max_bytes, double *S_bytes,
-                       bba_fluid_result *at, int *evaluations, char *err);
+                       double rel_tol, double s_max_bytes, bba_progress_fn cb, void *ctx,
+                       double *S_bytes, bba_fluid_result *at, int *evaluations, char *err);
 
 typedef struct {
     int feasible;              /* some threshold keeps idle <= target */
@@ -188,11 +197,13 @@ typedef struct {
  * [0, S] maximising quiet subject to idle <= target, with EPS eps:
  * grid + 1 evenly spaced thresholds, then bisection of the feasibility
  * edge after the last feasible grid point to rel_tol S (the analogue of
- * sizing.h bba_threshold_best).  Returns BB_OK (feasible may be 0) or the
+ * sizing.h bba_threshold_best).  cb (may be NULL) hears its progress: at
+ * most grid + 1 solves and ceil(log2(1 / (grid rel_tol))) + 1 more, the
+ * bisection's bound falling with its bracket.  Returns BB_OK (feasible may be 0) or the
  * errors of bba_fluid_eval; BB_EINVAL for grid < 1, rel_tol <= 0, a bad
  * target or eps. */
 int bba_fluid_threshold_best(const bba_fluid *m, double S_bytes, double target,
-                             double eps, int grid, double rel_tol,
-                             bba_fluid_threshold_result *out, char *err);
+                             double eps, int grid, double rel_tol, bba_progress_fn cb,
+                             void *ctx, bba_fluid_threshold_result *out, char *err);
 
 #endif

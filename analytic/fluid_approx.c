@@ -621,8 +621,8 @@ bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_p
 
 int
 bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
-                               const bba_policy_spec *ps, double S, double *S_lo,
-                               double *S_hi, char *err)
+                               const bba_policy_spec *ps, double S, bba_progress_fn cb,
+                               void *ctx, double *S_lo, double *S_hi, char *err)
 {
     bba_fluid_policy pol = { ps->lazy, ps->lazy ? ps->threshold_frac * S : 0,
                              ps->lazy ? ps->eps : 1.0 };
@@ -643,13 +643,15 @@ bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
         *S_hi = INFINITY;
         return BB_OK;
     }
-    rc = bba_fluid_size_min(a->v[0].m, target / f, ps, 1e-4, 0, S_hi, NULL, NULL, err);
+    rc = bba_fluid_size_min(a->v[0].m, target / f, ps, 1e-4, 0, cb, ctx, S_hi, NULL, NULL,
+                            err);
     if (rc == BB_EINFEASIBLE)
         *S_hi = INFINITY;
     else if (rc != BB_OK)
         return rc;
     if (target * f < 1)
-        rc = bba_fluid_size_min(a->v[0].m, target * f, ps, 1e-4, 0, S_lo, NULL, NULL, err);
+        rc = bba_fluid_size_min(a->v[0].m, target * f, ps, 1e-4, 0, cb, ctx, S_lo, NULL,
+                                NULL, err);
     else
         *S_lo = 0;
     return rc == BB_EINFEASIBLE ? BB_OK : rc;

@@ -133,9 +133,11 @@ double bba_fluid_approx_folded(const bba_fluid_approx *a);
  * reaches target f (S_lo; 0 when target f >= 1) and target / f (S_hi;
  * +inf when it never does).  S_lo = S_hi = S when exact.  Errors: those
  * of bba_fluid_eval and bba_fluid_size_min.  Cost: the interval's
- * evaluations and two size searches on the primary. */
+ * evaluations and two size searches on the primary, whose progress cb
+ * (may be NULL) hears (fluid.h bba_fluid_size_min). */
 int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
-                                   const bba_policy_spec *ps, double S_bytes, double *S_lo,
+                                   const bba_policy_spec *ps, double S_bytes,
+                                   bba_progress_fn cb, void *ctx, double *S_lo,
                                    double *S_hi, char *err);
 
 /* bba_fluid_approx_describe: one line, e.g. "5 of 20 classes exact, 15

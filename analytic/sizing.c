@@ -299,36 +299,46 @@ bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out)
 
 /* ---- the most solves a search can take (bba_progress) -------------------- */
 
-/* A search's progress: its count of solves and what it tells cb. */
-typedef struct {
-    bba_progress_fn cb;
-    void *ctx;
-    int *count;
-    bba_progress p;
-} search_meter;
-
-static void
-meter_start(search_meter *sm, bba_progress_fn cb, void *ctx, int *count, int left)
+void
+bba_search_start(bba_search *sm, bba_progress_fn cb, void *ctx, int left)
 {
     memset(sm, 0, sizeof *sm);
     sm->cb = cb;
     sm->ctx = ctx;
-    sm->count = count;
     sm->p.solves_max = left;
     if (cb)
         cb(ctx, &sm->p);
 }
 
-/* After a solve: at most `left` more, the bound lowered, never raised. */
-static void
-meter_tell(search_meter *sm, int left, int sizes_seen)
+void
+bba_search_tell(bba_search *sm, int solves, int left, int sizes_seen)
 {
-    sm->p.solves = *sm->count;
-    if (sm->p.solves + left < sm->p.solves_max)
-        sm->p.solves_max = sm->p.solves + left;
+    sm->p.solves = solves;
+    if (solves + left < sm->p.solves_max)
+        sm->p.solves_max = solves + left;
     sm->p.sizes_seen = sizes_seen;
     if (sm->cb)
         sm->cb(sm->ctx, &sm->p);
+}
+
+/* A search here counts its solves in *count. */
+typedef struct {
+    bba_search s;
+    int *count;
+} search_meter;
+
+static void
+meter_start(search_meter *sm, bba_progress_fn cb, void *ctx, int *count, int left)
+{
+    sm->count = count;
+    bba_search_start(&sm->s, cb, ctx, left);
+}
+
+/* After a solve: at most `left` more. */
+static void
+meter_tell(search_meter *sm, int left, int sizes_seen)
+{
+    bba_search_tell(&sm->s, *sm->count, left, sizes_seen);
 }
 
 /* ceil(log2(w)), w >= 1 */

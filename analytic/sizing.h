@@ -129,17 +129,40 @@ typedef struct {
  * has solved (shrinking a bracket, stepping down, a threshold search's
  * thresholds at one size), so that the slowest solve so far bounds the
  * time of each one left; 0 while it may still step up to larger sizes.
+ * The fluid model's searches (fluid.h) say the same of theirs, sizes_seen
+ * meaning there that no solve left can cost more than one made.
  * resolution is the resolution being settled (answer.h), 0 when the
- * search is not part of settling it. */
+ * search is not part of settling it; stage says which search of the
+ * question it is. */
+typedef enum {
+    BBA_STAGE_ANSWER = 0,    /* the answer's, or settling the resolution */
+    BBA_STAGE_DOUBLE_UNIT,   /* the size at twice a default time unit */
+    BBA_STAGE_INTERVAL       /* an approximation's size interval */
+} bba_stage;
+
 typedef struct {
     int solves;              /* of this search so far */
     int solves_max;          /* the most it can take in all */
     int sizes_seen;
     long resolution, resolution_max;
+    bba_stage stage;
 } bba_progress;
 
 /* Called as bba_progress says; may be NULL. */
 typedef void (*bba_progress_fn)(void *ctx, const bba_progress *p);
+
+/* A search's side of bba_progress: bba_search_start once, with the most
+ * solves it can take (`left`), then bba_search_tell after each solve with
+ * the solves made and the most left: the bound kept is the lowest told,
+ * so it never rises.  cb may be NULL (nothing is told). */
+typedef struct {
+    bba_progress_fn cb;
+    void *ctx;
+    bba_progress p;
+} bba_search;
+
+void bba_search_start(bba_search *sm, bba_progress_fn cb, void *ctx, int left);
+void bba_search_tell(bba_search *sm, int solves, int left, int sizes_seen);
 
 /* The relative fall of the idle fraction on doubling S below which a lazy
  * search with the threshold at the whole buffer has met its limit. */

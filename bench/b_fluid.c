@@ -55,7 +55,7 @@ main(int argc, char **argv)
         return 1;
     }
     if (strcmp(what, "example") == 0 || strcmp(what, "size") == 0) {
-        rc = bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, &r, &ev, err);
+        rc = bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL, &S, &r, &ev, err);
         if (rc == BB_OK)
             printf("phases %ld: size %.5g PB (idle %.4g, %d evaluations, residual %.2g)\n",
                    bba_fluid_phases(m), S / 1e15, r.idle, ev, r.residual);
@@ -69,9 +69,9 @@ main(int argc, char **argv)
     } else if (strcmp(what, "threshold") == 0) {
         bba_fluid_threshold_result t;
 
-        rc = bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, &r, &ev, err);
+        rc = bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL, &S, &r, &ev, err);
         if (rc == BB_OK)
-            rc = bba_fluid_threshold_best(m, 1.25 * S, 1e-3, 0.01, 10, 1e-3, &t, err);
+            rc = bba_fluid_threshold_best(m, 1.25 * S, 1e-3, 0.01, 10, 1e-3, NULL, NULL, &t, err);
         if (rc == BB_OK)
             printf("size %.5g PB: best threshold %.5g PB, quiet %.4f (greedy %.4f), "
                    "%d evaluations\n", 1.25 * S / 1e15, t.threshold_bytes / 1e15,

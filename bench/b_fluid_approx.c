@@ -237,18 +237,19 @@ main(int argc, char **argv)
             goto fail;
         P = bba_fluid_phases(ex);
         budget = (long)(P / div) < 32 ? 32 : (long)(P / div);
-        rc = bba_fluid_size_min(ex, TARGET, &ps, 1e-4, 0, &Sx, NULL, NULL, err);
+        rc = bba_fluid_size_min(ex, TARGET, &ps, 1e-4, 0, NULL, NULL, &Sx, NULL, NULL, err);
         if (rc != BB_OK)
             goto fail;
         t0 = now();
         if (bba_fluid_approx_new(w.c, w.n, &o, budget, &a, err) != BB_OK)
             goto fail;
-        rc = bba_fluid_size_min(bba_fluid_approx_model(a), TARGET, &ps, 1e-4, 0, &Sa, NULL,
-                                NULL, err);
+        rc = bba_fluid_size_min(bba_fluid_approx_model(a), TARGET, &ps, 1e-4, 0, NULL, NULL,
+                                &Sa, NULL, NULL, err);
         if (rc != BB_OK)
             goto fail;
         t1 = now();
-        if (bba_fluid_approx_size_interval(a, TARGET, &ps, Sa, &Slo, &Shi, err) != BB_OK)
+        if (bba_fluid_approx_size_interval(a, TARGET, &ps, Sa, NULL, NULL,
+                                           &Slo, &Shi, err) != BB_OK)
             goto fail;
         bba_fluid_approx_describe(a, desc, sizeof desc);
         t.sizes++;

@@ -728,7 +728,12 @@ bb_progress_cb(void *ctx, const bba_progress *p)
     if (p->resolution > 0)
         snprintf(what, sizeof what, "search at resolution %ld (settling it, up to %ld)",
                  p->resolution, p->resolution_max);
-    bb_meter_bound(&sm->m, p->resolution > 0 ? what : NULL, sm->solves, (size_t)p->solves,
+    else if (p->stage == BBA_STAGE_DOUBLE_UNIT)
+        snprintf(what, sizeof what, "search at twice the time unit");
+    else if (p->stage == BBA_STAGE_INTERVAL)
+        snprintf(what, sizeof what, "search for the size interval");
+    bb_meter_bound(&sm->m, p->resolution > 0 || p->stage != BBA_STAGE_ANSWER ? what : NULL,
+                   sm->solves, (size_t)p->solves,
                    (size_t)p->solves_max,
                    p->sizes_seen ? (p->solves_max - p->solves) * sm->slowest : -1);
 }

@@ -455,8 +455,8 @@ size_search(void **state)
         bba_fluid_result at;
         double T = l ? lazy.threshold_frac : 0;
 
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, l ? &lazy : NULL, 1e-4, 0, &S, &at, &ev,
-                                            err), BB_OK);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, l ? &lazy : NULL, 1e-4, 0, NULL, NULL,
+                                            &S, &at, &ev, err), BB_OK);
         assert_true(at.idle <= 1e-3);
         assert_true(eval(m, S, l, T * S, 0.01).idle <= 1e-3);
         assert_true(eval(m, 0.99 * S, l, T * 0.99 * S, 0.01).idle > 1e-3);
@@ -467,16 +467,19 @@ size_search(void **state)
         if (l)
             continue;
         m = model(c, 3, 1e12, 0);
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0.5 * S, &bw, NULL, NULL, err),
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0.5 * S, NULL, NULL,
+                                            &bw, NULL, NULL, err),
                          BB_ETOOBIG);
         bba_fluid_free(m);
         m = model(c, 3, 0.3e12, 0); /* E = 0.37e12 > B */
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
+                                            &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
         bba_fluid_free(m);
         m = model(c, 3, 1e12, 0.4e12); /* the 2 TB/s phases stall below S */
         assert_true(bba_fluid_idle_limit(m) > 1e-3);
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
+                                            &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
         assert_non_null(strstr(err, "bandwidth"));
         assert_int_equal(bba_fluid_bbbw_min(m, 1e-3, &bw, err), BB_OK);
@@ -484,12 +487,14 @@ size_search(void **state)
         /* at that bandwidth the limit is the target: no finite size */
         m = model(c, 3, 1e12, bw);
         tu_assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-12);
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err),
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
+                                            &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
         bba_fluid_free(m);
         m = model(c, 3, 1e12, 1.05 * bw);
         assert_true(bba_fluid_idle_limit(m) < 1e-3);
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, &S, NULL, NULL, err), BB_OK);
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
+                                            &S, NULL, NULL, err), BB_OK);
         assert_true(eval(m, S, 0, 0, 1).idle <= 1e-3);
         bba_fluid_free(m);
     }
@@ -540,7 +545,8 @@ threshold_search(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bba_fluid_threshold_best(m, 1.6e15, 1e-3, 0.01, 10, 1e-3, &t, err), BB_OK);
+    assert_int_equal(bba_fluid_threshold_best(m, 1.6e15, 1e-3, 0.01, 10, 1e-3, NULL, NULL,
+                                              &t, err), BB_OK);
     assert_true(t.feasible);
     assert_true(t.best.idle <= 1e-3 && t.best.idle > 0.8e-3);
     assert_true(t.best.quiet > t.greedy.quiet);
@@ -548,6 +554,78 @@ threshold_search(void **state)
     assert_true(t.monotone_idle);
     tu_assert_rel(eval(m, 1.6e15, 1, t.threshold_bytes, 0.01).quiet, t.best.quiet, 1e-12);
     bba_fluid_free(m);
+}
+
+/* Every bound the fluid searches state holds: the last (the lowest) is at
+ * least the solves taken, counted by the search itself, over workloads of
+ * one to five classes (separable and dense spectra), targets, greedy and
+ * lazy, tolerances, no size bound and bounds above and below the answer,
+ * and the threshold search over grids coarse and fine. */
+static void
+search_bounds_hold(void **state)
+{
+    const bba_fluid_class w[][5] = {
+        { { 1.5e12, 0.10, 300, 1 }, { 2e12, 0.05, 180, 1 }, { 0.6e12, 0.20, 120, 1 } },
+        { { 2.5e12, 0.30, 60, 1 } },
+        { { 0.4e12, 0.25, 600, 3 }, { 0.9e12, 0.05, 30, 2 } },
+        { { 0.3e12, 0.1, 100, 1 }, { 0.5e12, 0.2, 200, 1 }, { 0.7e12, 0.05, 50, 1 },
+          { 0.2e12, 0.4, 400, 2 }, { 1.1e12, 0.02, 20, 1 } },
+    };
+    const size_t nc[] = { 3, 1, 2, 5 };
+    const double Bbb[] = { 0, 0, 1.5e12, 0 };
+    const double targets[] = { 1e-2, 1e-4, 1e-7 }, tols[] = { 1e-4, 1e-8 };
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (size_t k = 0; k < sizeof nc / sizeof nc[0]; k++) {
+        bba_fluid *m = model(w[k], nc[k], 1e12, Bbb[k]);
+
+        for (size_t t = 0; t < 3; t++)
+            for (int lazy = 0; lazy <= 1; lazy++)
+                for (size_t e = 0; e < 2; e++) {
+                    bba_policy_spec ps = { lazy, 0.3, 0.01 };
+                    tu_progress_rec rec = { 0, 0, 0 };
+                    double S, caps[3];
+                    int ev, rc;
+
+                    rc = bba_fluid_size_min(m, targets[t], &ps, tols[e], 0,
+                                            tu_progress_record, &rec, &S, NULL, &ev, err);
+                    /* B_BB binds for the smallest target */
+                    assert_true(rc == BB_OK || (Bbb[k] > 0 && rc == BB_EINFEASIBLE));
+                    assert_int_equal(rec.calls, ev + 1);
+                    assert_true(rec.most >= ev);
+                    if (rc != BB_OK)
+                        continue;
+                    caps[0] = 0.5 * S;
+                    caps[1] = S * (1 + tols[e]);
+                    caps[2] = 30 * S;
+                    for (size_t c = 0; c < 3 && S > 0; c++) {
+                        tu_progress_rec rc2 = { 0, 0, 0 };
+                        double Sc;
+
+                        rc = bba_fluid_size_min(m, targets[t], &ps, tols[e], caps[c],
+                                                tu_progress_record, &rc2, &Sc, NULL, &ev, err);
+                        assert_true(rc == BB_OK || (c == 0 && rc == BB_ETOOBIG));
+                        assert_int_equal(rc2.calls, ev + 1);
+                        assert_true(rc2.most >= ev);
+                    }
+                    if (lazy || e)
+                        continue;
+                    for (int grid = 1; grid <= 16; grid *= 4) {
+                        bba_fluid_threshold_result tr;
+                        tu_progress_rec rt = { 0, 0, 0 };
+
+                        assert_int_equal(bba_fluid_threshold_best(m, 2 * S, targets[t], 0.01,
+                                                                  grid, 1e-3,
+                                                                  tu_progress_record, &rt, &tr,
+                                                                  err),
+                                         BB_OK);
+                        assert_int_equal(rt.calls, tr.evaluations + 1);
+                        assert_true(rt.most >= tr.evaluations);
+                    }
+                }
+        bba_fluid_free(m);
+    }
 }
 
 /* ---- errors, and concurrent evaluations ------------------------------------ */
@@ -592,7 +670,7 @@ errors(void **state)
     pol.threshold_bytes = 0.5;
     pol.eps = 0;
     assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL);
-    assert_int_equal(bba_fluid_size_min(m, 0, NULL, 1e-3, 0, &r.idle, NULL, NULL, err),
+    assert_int_equal(bba_fluid_size_min(m, 0, NULL, 1e-3, 0, NULL, NULL, &r.idle, NULL, NULL, err),
                      BB_EINVAL);
     bba_fluid_free(m);
     bba_fluid_free(NULL);
@@ -655,6 +733,7 @@ main(void)
         cmocka_unit_test(size_search),
         cmocka_unit_test(bbbw_hand),
         cmocka_unit_test(threshold_search),
+        cmocka_unit_test(search_bounds_hold),
         cmocka_unit_test(errors),
         cmocka_unit_test(concurrent),
     };

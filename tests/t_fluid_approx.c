@@ -140,7 +140,8 @@ exact_when_it_fits(void **state)
     tu_assert_rel(r2.quiet, r1.quiet, 1e-13);
     assert_int_equal(bba_fluid_approx_interval(a, 5 * TB, &pol, r2.idle, &lo, &hi, err), BB_OK);
     assert_true(lo == r2.idle && hi == r2.idle);
-    assert_int_equal(bba_fluid_approx_size_interval(a, 1e-3, &ps, 7 * TB, &slo, &shi, err),
+    assert_int_equal(bba_fluid_approx_size_interval(a, 1e-3, &ps, 7 * TB, NULL, NULL,
+                                                    &slo, &shi, err),
                      BB_OK);
     assert_true(slo == 7 * TB && shi == 7 * TB);
     bba_fluid_free(m);
@@ -176,9 +177,10 @@ interval_covers(void **state)
         assert_int_equal(bba_fluid_new(c, w[k].n, &o, &m, err), BB_OK);
         assert_int_equal(bba_fluid_approx_new(c, w[k].n, &o, 32, &a, err), BB_OK);
         assert_false(bba_fluid_approx_exact(a));
-        assert_int_equal(bba_fluid_size_min(m, 1e-3, &ps, 1e-6, 0, &Sx, NULL, NULL, err), BB_OK);
-        assert_int_equal(bba_fluid_size_min(bba_fluid_approx_model(a), 1e-3, &ps, 1e-6, 0, &Sa,
-                                            &ra, NULL, err),
+        assert_int_equal(bba_fluid_size_min(m, 1e-3, &ps, 1e-6, 0, NULL, NULL,
+                                            &Sx, NULL, NULL, err), BB_OK);
+        assert_int_equal(bba_fluid_size_min(bba_fluid_approx_model(a), 1e-3, &ps, 1e-6, 0,
+                                            NULL, NULL, &Sa, &ra, NULL, err),
                          BB_OK);
         {
             bba_fluid_policy pol = { w[k].lazy, w[k].lazy ? 0.3 * Sa : 0,
@@ -192,7 +194,8 @@ interval_covers(void **state)
             print_error("workload %zu: exact idle %g outside [%g, %g]\n", k, rx.idle, lo, hi);
         assert_true(rx.idle >= lo && rx.idle <= hi);
         assert_true(lo < ra.idle && ra.idle < hi);
-        assert_int_equal(bba_fluid_approx_size_interval(a, 1e-3, &ps, Sa, &slo, &shi, err),
+        assert_int_equal(bba_fluid_approx_size_interval(a, 1e-3, &ps, Sa, NULL, NULL,
+                                                        &slo, &shi, err),
                          BB_OK);
         if (!(Sx >= slo && Sx <= shi))
             print_error("workload %zu: exact size %g outside [%g, %g]\n", k, Sx, slo, shi);

@@ -120,27 +120,6 @@ size_is_minimal(void **state)
             }
 }
 
-/* What a search says of its progress (bba_progress), recorded: it starts
- * at 0 solves, counts each solve, and its bound never rises. */
-typedef struct {
-    int calls, solves, most;
-} progress_rec;
-
-static void
-record(void *ctx, const bba_progress *p)
-{
-    progress_rec *r = ctx;
-
-    assert_int_equal(p->solves, r->calls == 0 ? 0 : r->solves + 1);
-    assert_true(p->solves_max >= p->solves);
-    if (r->calls > 0)
-        assert_true(p->solves_max <= r->most);
-    assert_int_equal(p->resolution, 0);
-    r->calls++;
-    r->solves = p->solves;
-    r->most = p->solves_max;
-}
-
 /* Every bound a search states holds: the last (the lowest) is at least
  * the solves it took, counted by the search itself, over searches from
  * no guess and from guesses below, at and above the answer, with memory
@@ -162,7 +141,7 @@ search_bounds_hold(void **state)
                     bba_solver_opts so;
                     bba_size_result r;
                     bba_policy_spec ps = { lazy, 0.3, 0.01 };
-                    progress_rec rec = { 0, 0, 0 };
+                    tu_progress_rec rec = { 0, 0, 0 };
                     char err[BB_ERRLEN];
                     long S;
                     int rc;
@@ -170,7 +149,8 @@ search_bounds_hold(void **state)
                     tu_random(&w, 10, 40, 0.1, 20, seed + 7);
                     tu_model(&m, &w);
                     tu_solver(&so, BBA_SOLVER_BANDED);
-                    rc = bba_size_min(&m, targets[t], &ps, &so, s_maxes[k], record, &rec, &r,
+                    rc = bba_size_min(&m, targets[t], &ps, &so, s_maxes[k],
+                                      tu_progress_record, &rec, &r,
                                       err);
                     assert_true(rc == BB_OK || rc == BB_ETOOBIG);
                     assert_int_equal(rec.calls, r.evaluations + 1);
@@ -181,10 +161,11 @@ search_bounds_hold(void **state)
                                                4 * S + 7 };
 
                         for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
-                            progress_rec rh = { 0, 0, 0 };
+                            tu_progress_rec rh = { 0, 0, 0 };
 
                             rc = bba_size_min_from(&m, targets[t], &ps, &so, s_maxes[k],
-                                                   hints[h], record, &rh, &r, err);
+                                                   hints[h], tu_progress_record, &rh, &r,
+                                                   err);
                             assert_true(rc == BB_OK || rc == BB_ETOOBIG);
                             assert_int_equal(rh.calls, r.evaluations + 1);
                             assert_true(rh.most >= r.evaluations);
@@ -192,10 +173,11 @@ search_bounds_hold(void **state)
                     }
                     for (int grid = 1; grid <= 16; grid *= 4) {
                         bba_threshold_result tr;
-                        progress_rec rt = { 0, 0, 0 };
+                        tu_progress_rec rt = { 0, 0, 0 };
 
                         assert_int_equal(bba_threshold_best(&m, 2 * S + 10, targets[t], 0.01,
-                                                            grid, &so, record, &rt, &tr, err),
+                                                            grid, &so, tu_progress_record,
+                                                            &rt, &tr, err),
                                          BB_OK);
                         assert_int_equal(rt.calls, tr.evaluations + 1);
                         assert_true(rt.most >= tr.evaluations);

@@ -1,5 +1,6 @@
 /* testutil.h: helpers shared by the analytic test programs: random
- * workloads in quanta and a model built from them.
+ * workloads in quanta and a model built from them, a search's progress
+ * checked as it is told.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_TESTS_TESTUTIL_H
 #define BBSIZE_TESTS_TESTUTIL_H
@@ -65,6 +66,30 @@ tu_solver(bba_solver_opts *so, bba_solver_kind kind)
     so->kind = kind;
     so->tol = 1e-13;
     so->max_iter = 2000000;
+}
+
+/* A search's progress as it tells it (sizing.h bba_progress), checked by
+ * tu_progress_record (a bba_progress_fn): solves counting 1, 2, ... after
+ * the start's 0, bounds never rising nor below the solves made, a search
+ * of the answer's outside settling.  most: the last (the lowest) bound. */
+typedef struct {
+    int calls, solves, most;
+} tu_progress_rec;
+
+static inline void
+tu_progress_record(void *ctx, const bba_progress *p)
+{
+    tu_progress_rec *r = ctx;
+
+    assert_int_equal(p->solves, r->calls == 0 ? 0 : r->solves + 1);
+    assert_true(p->solves_max >= p->solves);
+    if (r->calls > 0)
+        assert_true(p->solves_max <= r->most);
+    assert_int_equal(p->resolution, 0);
+    assert_int_equal(p->stage, BBA_STAGE_ANSWER);
+    r->calls++;
+    r->solves = p->solves;
+    r->most = p->solves_max;
 }
 
 #endif
