@@ -385,6 +385,18 @@ choose(const unit *u, size_t nu, long budget, const unit **order, size_t *first,
     return any;
 }
 
+/* Whether two lists of classes are the same, field by field (a class has
+ * padding, which memcmp would read uninitialised). */
+static int
+same_classes(const bba_fluid_class *a, const bba_fluid_class *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].rate_Bps != b[i].rate_Bps || a[i].p != b[i].p || a[i].burst_s != b[i].burst_s
+            || a[i].count != b[i].count)
+            return 0;
+    return 1;
+}
+
 /* Build the variant (k, g, kind) into a->v[a->nv] unless it has the same
  * classes as one built already (rounding often changes no count). */
 static int
@@ -397,7 +409,7 @@ add_variant(bba_fluid_approx *a, const unit *u, size_t nu, size_t k, size_t g, i
     if (rc != BB_OK)
         return rc;
     for (int i = 0; i < a->nv; i++)
-        if (a->v[i].n == v->n && memcmp(a->v[i].c, v->c, v->n * sizeof *v->c) == 0) {
+        if (a->v[i].n == v->n && same_classes(a->v[i].c, v->c, v->n)) {
             variant_free(v);
             return BB_OK;
         }
