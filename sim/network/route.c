@@ -361,29 +361,6 @@ par_towards(const par_ctx *p, int cur, int y, double *score)
     return best;
 }
 
-/* A new intermediate group for a router of the source group that has no
- * global link to the one drawn: one of the groups its own global links
- * reach, other than xs and xd, at random (dfdally_select_intermediate_group);
- * -1 when there is none. */
-static int
-par_repick(const par_ctx *p, int cur, int xs, int xd)
-{
-    const bbs_net_topo *t = p->t;
-    int g = t->par.g, pick = -1, n = 0;
-
-    for (int y = 0; y < g; y++) {
-        const int *gl = bbs_net_topo_global_links(t, xs, y);
-        int has = 0;
-        if (y == xs || y == xd)
-            continue;
-        for (int i = 0; i < bbs_net_topo_nglobal(t, xs, y) && !has; i++)
-            has = t->link_src[gl[i]] == cur;
-        if (has && gsl_rng_uniform_int(p->r, (unsigned long)++n) == 0)
-            pick = y;
-    }
-    return pick;
-}
-
 /* Whether router cur has a global link to group y. */
 static int
 par_has_global(const bbs_net_topo *t, int cur, int y)
@@ -395,6 +372,22 @@ par_has_global(const bbs_net_topo *t, int cur, int y)
         if (t->link_src[gl[i]] == cur)
             return 1;
     return 0;
+}
+
+/* A new intermediate group for a router of the source group that has no
+ * global link to the one drawn: one of the groups its own global links
+ * reach, other than xs and xd, at random (dfdally_select_intermediate_group);
+ * -1 when there is none. */
+static int
+par_repick(const par_ctx *p, int cur, int xs, int xd)
+{
+    int pick = -1, n = 0;
+
+    for (int y = 0; y < p->t->par.g; y++)
+        if (y != xs && y != xd && par_has_global(p->t, cur, y)
+            && gsl_rng_uniform_int(p->r, (unsigned long)++n) == 0)
+            pick = y;
+    return pick;
 }
 
 int
