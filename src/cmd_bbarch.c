@@ -83,8 +83,8 @@ static const struct argp_option arch_options[] = {
       "next node whose link works", 0 },
     { "failures", OPT_FLOG, "FILE", 0, "write every failure and repair there (CSV: "
       "t_s,node,component,health)", 0 },
-    { "routing", OPT_ROUTING, "ROUTING", 0, "dragonfly routing: min, valiant or "
-      "adaptive (default: the .conf's routing, else min)", 0 },
+    { "routing", OPT_ROUTING, "ROUTING", 0, "dragonfly routing: min, valiant, "
+      "adaptive or par (default: the .conf's routing, else min)", 0 },
     { "activation-energy", OPT_EA, "EV", 0, "Arrhenius activation energy (default 0.38)", 0 },
     { "temperature", OPT_TEMP, "FILE", 0, "ambient series: CSV lines 'time_s,temp_C'", 0 },
     { "ambient", OPT_AMBIENT, "C", 0, "constant ambient temperature (default 25)", 0 },

@@ -41,8 +41,8 @@ static const struct argp_option options[] = {
       "uniform (default), group-shift (group i -> i+1), random-perm, bb-io (compute -> "
       "burst-buffer node of its group)", 2 },
     { "routing", OPT_ROUTING, "NAME", 0,
-      "min, val (Valiant) or adaptive (UGAL-style) (default: the .conf's routing, "
-      "else min)", 2 },
+      "min, val (Valiant), adaptive (UGAL-style) or par (progressive adaptive) "
+      "(default: the .conf's routing, else min)", 2 },
     { "bias", OPT_BIAS, "B", 0, "adaptive: take the minimal path unless it costs more than "
       "(1 + B) x the best Valiant candidate (default 0)", 2 },
     { "candidates", OPT_CAND, "K", 0, "adaptive: Valiant paths compared (default 2)", 2 },

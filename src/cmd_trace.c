@@ -73,8 +73,8 @@ static const struct argp_option options[] = {
       "of data/devices (default mfnetsim-bb) or a .dev file", 4 },
     { "placement", OPT_PLACE, "POLICY", 0, "cont (default), random-node, random-router, "
       "random-group", 4 },
-    { "routing", OPT_ROUTING, "NAME", 0, "min, val or adaptive (default: the .conf's "
-      "routing, else min)", 4 },
+    { "routing", OPT_ROUTING, "NAME", 0, "min, val, adaptive or par (default: the "
+      ".conf's routing, else min)", 4 },
     { 0 }
 };
 

@@ -180,12 +180,12 @@ t_match "trace runs on a CODES .conf (was: presets only)" "\"topology\": \"$T/df
 "$BBSIZE" bbarch --horizon 5s --json --topology "$T/dfdally_72.conf" --generate-wiring \
     --bb-per-group 2 >"$T/ba.json"
 t_match "bbarch runs on a CODES .conf (was: presets only)" "\"network\": \"$T/dfdally_72.conf\"" "$T/ba.json"
-sed 's/routing="minimal"/routing="prog-adaptive"/' "$T/dfdally_72.conf" >"$T/adaptive.conf"
-"$BBSIZE" trace --model fileload --files 2 --topology "$T/adaptive.conf" --generate-wiring \
+sed 's/routing="minimal"/routing="prog-adaptive"/' "$T/dfdally_72.conf" >"$T/par.conf"
+"$BBSIZE" trace --model fileload --files 2 --topology "$T/par.conf" --generate-wiring \
     >"$T/tra" 2>/dev/null
 t_match "trace routes as the .conf says when --routing is not given (as netload)" \
-    'adaptive routing' "$T/tra"
-"$BBSIZE" trace --model fileload --files 2 --topology "$T/adaptive.conf" --generate-wiring \
+    'par routing' "$T/tra"
+"$BBSIZE" trace --model fileload --files 2 --topology "$T/par.conf" --generate-wiring \
     --routing min >"$T/trm" 2>/dev/null
 t_match "trace: --routing overrides the .conf's" 'min(imal)? routing' "$T/trm"
 t_err "trace: the .conf's missing wiring files named (66)" 66 "wiring file" \

@@ -173,14 +173,17 @@ TESTS += tests/t_storage_dev tests/t_storage_fail tests/t_storage_arch tests/cli
 EXTRA_DIST += tests/cli_device.sh tests/cli_bbarch.sh tests/storage_cli.sh tests/storage_test.h
 
 # The network: topology, max-min sharing, synthetic load; bbsize netload.
-check_PROGRAMS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load
+check_PROGRAMS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load tests/t_net_par
 tests_t_net_topo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_net_topo_LDADD = src/formats/libbbformats.a $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_net_maxmin_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_net_maxmin_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_net_load_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_net_load_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
-TESTS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load tests/cli_netload.sh
+tests_t_net_par_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_net_par_LDADD = $(NET_LIBS) $(CMOCKA_LIBS) -lpthread
+TESTS += tests/t_net_topo tests/t_net_maxmin tests/t_net_load tests/t_net_par \
+	tests/cli_netload.sh
 EXTRA_DIST += tests/cli_netload.sh
 
 # Workloads: the executor, the application models, collectives, traces,

@@ -281,6 +281,8 @@ test_bad_options(void **state)
     assert_int_equal(bbs_net_route_parse("ecmp", &k, err), BB_EINVAL);
     assert_non_null(strstr(err, "unknown routing 'ecmp'"));
     assert_int_equal(bbs_net_route_parse("prog-adaptive", &k, err), BB_OK);
+    assert_int_equal(k, BBS_NET_ROUTE_PAR);
+    assert_int_equal(bbs_net_route_parse("ugal", &k, err), BB_OK);
     assert_int_equal(k, BBS_NET_ROUTE_ADAPTIVE);
     bbs_net_topo_free(t);
 }

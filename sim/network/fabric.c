@@ -242,8 +242,57 @@ bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_r
     if (src < 0 || src >= f->t->nodes || dst < 0 || dst >= f->t->nodes || src == dst)
         return bb_seterr(err, BB_EINVAL, "flow %d -> %d: nodes must differ and be in 0..%d",
                          src, dst, f->t->nodes - 1);
-    len = bbs_net_route(f->t, o, src, dst, r, f->lflows, path, &minimal);
+    len = bbs_net_fabric_route(f, o, r, src, dst, path, &minimal);
     return bbs_net_fabric_start(f, src, dst, bytes, path, len, minimal, tag, flow_out, err);
+}
+
+/* The buffer of a channel at link l's far end; a chunk when not known. */
+static double
+vc_buffer(const bbs_net_topo *t, int l)
+{
+    double b = bbs_net_link_vc_bytes(t, l);
+
+    return b > 0 ? b : BBS_NET_CHUNK_BYTES;
+}
+
+double
+bbs_net_fabric_port_occupancy(const bbs_net_fabric *f, int l)
+{
+    const link *L = &f->lk[l];
+    double buf = vc_buffer(f->t, l), passing[BBS_NET_MM_CLASSES] = { 0 }, occ = 0;
+    unsigned char full[BBS_NET_MM_CLASSES] = { 0 };
+
+    for (int k = 0; k < L->n; k++) {
+        const flow *x = &f->fl[L->fl[k]];
+        int j = 0;
+        while (j < x->len - 1 && x->path[j] != l)
+            j++;
+        if (j <= x->bk) {
+            full[x->vc[j]] = 1;
+            if (j > 0)
+                occ += vc_buffer(f->t, x->path[j - 1]);
+        } else {
+            passing[x->vc[j]] += BBS_NET_CHUNK_BYTES;
+        }
+    }
+    for (int c = 0; c < BBS_NET_MM_CLASSES; c++)
+        occ += full[c] ? buf : fmin(buf, passing[c]);
+    return occ;
+}
+
+static double
+occupancy_cb(int l, void *ctx)
+{
+    return bbs_net_fabric_port_occupancy(ctx, l);
+}
+
+int
+bbs_net_fabric_route(const bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_rng *r, int src,
+                     int dst, int *path, int *took_min)
+{
+    if (o->kind == BBS_NET_ROUTE_PAR)
+        return bbs_net_route_par(f->t, o, src, dst, r, occupancy_cb, (void *)f, path, took_min);
+    return bbs_net_route(f->t, o, src, dst, r, f->lflows, path, took_min);
 }
 
 /* Bring link l's counters to now with its current rate. */

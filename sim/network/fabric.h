@@ -72,11 +72,34 @@ void bbs_net_fabric_free(bbs_net_fabric *f);
 int bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const int *path,
                          int len, int minimal, int64_t tag, int *flow_out, char *err);
 
-/* bbs_net_fabric_route_start: route with o and r (route.h, using the
- * fabric's current link loads for adaptive routing), then start. */
+/* bbs_net_fabric_route_start: route with o and r (bbs_net_fabric_route),
+ * then start. */
 int bbs_net_fabric_route_start(bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_rng *r,
                                int src, int dst, double bytes, int64_t tag, int *flow_out,
                                char *err);
+
+/* bbs_net_fabric_route: the path from src to dst under o (route.h) on the
+ * fabric's state now: adaptive routing on its flows per link, par on its
+ * ports' occupancies (bbs_net_fabric_port_occupancy).  Returns the length;
+ * *took_min as bbs_net_route. */
+int bbs_net_fabric_route(const bbs_net_fabric *f, const bbs_net_route_opts *o, gsl_rng *r,
+                         int src, int dst, int *path, int *took_min);
+
+/* bbs_net_fabric_port_occupancy: the bytes a router's output port that
+ * sends on link l holds now, as dragonfly-dally's route scoring counts
+ * them (dfdally_score_connection: the credits in use on every channel of
+ * the port, vc_occupancy, plus the chunks waiting there for a credit,
+ * queued_count), at flow level.  A flow held at l or further on (l is
+ * its bottleneck or lies before it: it sends into l faster than l, or
+ * what follows l, takes its bytes) keeps its channel's buffer beyond l
+ * full (the link's VC buffer, bbs_net_link_vc_bytes) and the buffer it
+ * came from before l full of chunks waiting for a credit (counted per
+ * flow: CODES' are per input port and channel); a flow held before l
+ * passes with one chunk in flight (BBS_NET_CHUNK_BYTES; at most the
+ * channel's buffer for all such flows of a channel).  A flow started at
+ * this instant, not yet given a rate, counts as passing.  0 for an idle
+ * port.  O(flows on l). */
+double bbs_net_fabric_port_occupancy(const bbs_net_fabric *f, int l);
 
 /* bbs_net_fabric_set_exact_limit: how rates are recomputed.  -1 (the
  * default): exact, over the whole connected component of the changed

@@ -15,12 +15,13 @@ bbs_net_route_parse(const char *name, int *kind, char *err)
     else if (!strcmp(name, "val") || !strcmp(name, "valiant") || !strcmp(name, "nonminimal")
              || !strcmp(name, "non-minimal"))
         *kind = BBS_NET_ROUTE_VAL;
-    else if (!strcmp(name, "adaptive") || !strcmp(name, "ugal") || !strcmp(name, "prog-adaptive")
-             || !strcmp(name, "par"))
+    else if (!strcmp(name, "adaptive") || !strcmp(name, "ugal"))
         *kind = BBS_NET_ROUTE_ADAPTIVE;
+    else if (!strcmp(name, "par") || !strcmp(name, "prog-adaptive"))
+        *kind = BBS_NET_ROUTE_PAR;
     else
-        return bb_seterr(err, BB_EINVAL, "unknown routing '%s' (expected min, val or adaptive)",
-                         name);
+        return bb_seterr(err, BB_EINVAL,
+                         "unknown routing '%s' (expected min, val, adaptive or par)", name);
     return BB_OK;
 }
 
@@ -31,8 +32,29 @@ bbs_net_route_name(int kind)
     case BBS_NET_ROUTE_MIN: return "min";
     case BBS_NET_ROUTE_VAL: return "val";
     case BBS_NET_ROUTE_ADAPTIVE: return "adaptive";
+    case BBS_NET_ROUTE_PAR: return "par";
     default: return "?";
     }
+}
+
+int
+bbs_net_route_is_adaptive(int kind)
+{
+    return kind == BBS_NET_ROUTE_ADAPTIVE || kind == BBS_NET_ROUTE_PAR;
+}
+
+/* A random group other than x and y (x != y, g >= 3). */
+static int
+other_group(int g, int x, int y, gsl_rng *rng)
+{
+    int xi = (int)gsl_rng_uniform_int(rng, (unsigned long)(g - 2));
+    int lo = x < y ? x : y, hi = x < y ? y : x;
+
+    if (xi >= lo)
+        xi++;
+    if (xi >= hi)
+        xi++;
+    return xi;
 }
 
 /* Append the minimal router-level hops from router r to group y (r not in
@@ -91,14 +113,7 @@ valiant(const bbs_net_topo *t, int src, int dst, gsl_rng *rng, int *path)
             }
         }
     } else if (g >= 3) {
-        int k = (int)gsl_rng_uniform_int(rng, (unsigned long)(g - 2));
-        int xi = k;
-        /* the k-th group that is neither xs nor xd */
-        int lo = xs < xd ? xs : xd, hi = xs < xd ? xd : xs;
-        if (xi >= lo)
-            xi++;
-        if (xi >= hi)
-            xi++;
+        int xi = other_group(g, xs, xd, rng);
         rs = to_group(t, rs, xi, rng, path, &len);
         rs = to_group(t, rs, xd, rng, path, &len);
     } else {
@@ -246,6 +261,8 @@ bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int d
         if (took_min)
             *took_min = 0;
         return valiant(t, src, dst, r, path);
+    case BBS_NET_ROUTE_PAR:
+        return bbs_net_route_par(t, o, src, dst, r, NULL, NULL, path, took_min);
     case BBS_NET_ROUTE_ADAPTIVE:
         len = minimal(t, src, dst, r, path);
         if (link_flows) {
@@ -272,4 +289,156 @@ bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int d
     default:
         return minimal(t, src, dst, r, path);
     }
+}
+
+/* Progressive adaptive routing (bbs_net_route_par). */
+typedef struct {
+    const bbs_net_topo *t;
+    gsl_rng *r;
+    bbs_net_port_occ_fn occ;
+    void *ctx;
+    int k;                       /* global links polled */
+} par_ctx;
+
+/* Keep link l if its occupancy beats the best so far; ties at random,
+ * each of n tied links kept with probability 1/n (CODES draws one of the
+ * tied best). */
+static void
+par_consider(const par_ctx *p, int l, int *best, double *bs, int *nties)
+{
+    double s = p->occ ? p->occ(l, p->ctx) : 0;
+
+    if (*best < 0 || s < *bs) {
+        *best = l;
+        *bs = s;
+        *nties = 1;
+    } else if (s == *bs && gsl_rng_uniform_int(p->r, (unsigned long)++*nties) == 0) {
+        *best = l;
+    }
+}
+
+/* The best next hop from router cur towards group y (cur not in y): one of
+ * cur's global links to y (the best of k polled at random,
+ * dfdally_get_best_from_k_connections), or, when cur has none, the best
+ * local link to a router of its group that has one
+ * (get_absolute_best_connection_from_conns).  -1 when y cannot be reached
+ * (no global link joins the groups).  *score: its occupancy. */
+static int
+par_towards(const par_ctx *p, int cur, int y, double *score)
+{
+    const bbs_net_topo *t = p->t;
+    int a = t->par.a, x = BBS_NET_ROUTER_GROUP(t, cur), n = bbs_net_topo_nglobal(t, x, y);
+    const int *gl = bbs_net_topo_global_links(t, x, y);
+    int best = -1, nties = 0, nd = 0;
+
+    *score = 0;
+    for (int i = 0; i < n; i++)
+        nd += t->link_src[gl[i]] == cur;
+    if (nd > 0) {
+        /* poll min(k, nd) of cur's nd links without replacement: the i-th
+         * is taken with probability (still wanted) / (still left) */
+        int want = nd < p->k ? nd : p->k, left = nd;
+        for (int i = 0; i < n && want > 0; i++) {
+            if (t->link_src[gl[i]] != cur)
+                continue;
+            if (want < left && gsl_rng_uniform_int(p->r, (unsigned long)left) >= (unsigned long)want) {
+                left--;
+                continue;
+            }
+            par_consider(p, gl[i], &best, score, &nties);
+            want--;
+            left--;
+        }
+        return best;
+    }
+    for (int i = 0; i < n; i++) {
+        int gw = t->link_src[gl[i]], dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = t->link_src[gl[j]] == gw;
+        if (!dup)
+            par_consider(p, t->local_link[cur * a + gw % a], &best, score, &nties);
+    }
+    return best;
+}
+
+/* Whether router cur has a global link to group y. */
+static int
+par_has_global(const bbs_net_topo *t, int cur, int y)
+{
+    int x = BBS_NET_ROUTER_GROUP(t, cur);
+    const int *gl = bbs_net_topo_global_links(t, x, y);
+
+    for (int i = 0; i < bbs_net_topo_nglobal(t, x, y); i++)
+        if (t->link_src[gl[i]] == cur)
+            return 1;
+    return 0;
+}
+
+/* A new intermediate group for a router of the source group that has no
+ * global link to the one drawn: one of the groups its own global links
+ * reach, other than xs and xd, at random (dfdally_select_intermediate_group);
+ * -1 when there is none. */
+static int
+par_repick(const par_ctx *p, int cur, int xs, int xd)
+{
+    int pick = -1, n = 0;
+
+    for (int y = 0; y < p->t->par.g; y++)
+        if (y != xs && y != xd && par_has_global(p->t, cur, y)
+            && gsl_rng_uniform_int(p->r, (unsigned long)++n) == 0)
+            pick = y;
+    return pick;
+}
+
+int
+bbs_net_route_par(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
+                  gsl_rng *r, bbs_net_port_occ_fn occ, void *ctx, int *path, int *took_min)
+{
+    int a = t->par.a, g = t->par.g, len = 0, nonmin = 0;
+    int rs = BBS_NET_NODE_ROUTER(t, src), rd = BBS_NET_NODE_ROUTER(t, dst);
+    int xs = rs / a, xd = rd / a, cur = rs, xi;
+    double factor = 2.0 * (1.0 + o->bias);
+    par_ctx p = { t, r, occ, ctx, o->candidates > 0 ? o->candidates : 1 };
+
+    if (took_min)
+        *took_min = 1;
+    if (xs == xd || g < 3 || !occ)
+        return minimal(t, src, dst, r, path);
+    path[len++] = BBS_NET_INJ(t, src);
+    xi = other_group(g, xs, xd, r);
+    /* the routers of the source group: the source, and at most one more */
+    for (;;) {
+        double smin, snon = 0;
+        int lmin = par_towards(&p, cur, xd, &smin), lnon = -1, l;
+        if (cur != rs && !par_has_global(t, cur, xi))
+            xi = par_repick(&p, cur, xs, xd);
+        if (xi >= 0)
+            lnon = par_towards(&p, cur, xi, &snon);
+        if (nonmin && lnon >= 0)
+            l = lnon;
+        else if (lnon < 0 || smin <= factor * snon)
+            l = lmin;
+        else {
+            l = lnon;
+            nonmin = 1;
+        }
+        path[len++] = l;
+        cur = t->link_dst[l];
+        if (t->link_kind[l] == BBS_NET_LINK_GLOBAL)
+            break;
+    }
+    /* minimal from here: an intermediate group's routers, then the
+     * destination group's */
+    while (BBS_NET_ROUTER_GROUP(t, cur) != xd) {
+        double s;
+        int l = par_towards(&p, cur, xd, &s);
+        path[len++] = l;
+        cur = t->link_dst[l];
+    }
+    if (cur != rd)
+        path[len++] = t->local_link[cur * a + rd % a];
+    path[len++] = BBS_NET_EJ(t, dst);
+    if (took_min)
+        *took_min = !nonmin;
+    return len;
 }

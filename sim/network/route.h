@@ -12,7 +12,12 @@
  * adaptive modes): cost = router hops x max over the path's router links of
  * (flows on the link + 1) / capacity; the minimal path is taken when
  * cost_min <= (1 + bias) x the best of `candidates` Valiant costs.
- * When several global links join two groups one is picked at random.
+ * Progressive adaptive (PAR, CODES' dragonfly-dally `prog-adaptive`, the
+ * routing MFNetSim's runs use): the choice between the minimal and a
+ * non-minimal next hop is taken again at every router of the source
+ * group, on the occupancy of the candidate output ports
+ * (bbs_net_route_par).  When several global links join two groups one is
+ * picked at random (PAR: the least occupied of `candidates` polled).
  * Random draws use the caller's GSL stream; the number of draws per call is
  * not fixed (it depends on the topology and on the choice). */
 #ifndef BBSIZE_SIM_NETWORK_ROUTE_H
@@ -27,27 +32,67 @@
 enum bbs_net_routing {
     BBS_NET_ROUTE_MIN = 0,
     BBS_NET_ROUTE_VAL = 1,
-    BBS_NET_ROUTE_ADAPTIVE = 2
+    BBS_NET_ROUTE_ADAPTIVE = 2,
+    BBS_NET_ROUTE_PAR = 3
 };
+
+/* A chunk, bytes: what a flow passing a router's output port holds there
+ * (CODES' chunk_size in MFNetSim's configuration). */
+#define BBS_NET_CHUNK_BYTES 4096.0
 
 typedef struct {
     int kind;              /* enum bbs_net_routing */
-    double bias;           /* adaptive: >= 0, favours the minimal path */
-    int candidates;        /* adaptive: Valiant paths compared, >= 1 */
+    double bias;           /* adaptive: >= 0, favours the minimal path;
+                              par: the minimal port is taken while its
+                              occupancy is at most 2 (1 + bias) times the
+                              non-minimal one's (CODES' 2:1 with bias 0) */
+    int candidates;        /* adaptive: Valiant paths compared; par: global
+                              links polled (CODES' global_k_picks); >= 1 */
 } bbs_net_route_opts;
 
 /* bbs_net_route_parse: "min"/"minimal", "val"/"valiant"/"nonminimal",
- * "adaptive"/"ugal"/"prog-adaptive"/"par" (CODES' names included).
+ * "adaptive"/"ugal", "par"/"prog-adaptive" (CODES' names included).
  * BB_EINVAL with the accepted names otherwise. */
 int bbs_net_route_parse(const char *name, int *kind, char *err);
 const char *bbs_net_route_name(int kind);
+/* bbs_net_route_is_adaptive: the routing decides on the network's load
+ * (adaptive, par): messages go in route pieces. */
+int bbs_net_route_is_adaptive(int kind);
 
 /* bbs_net_route: write the path from node src to node dst (src != dst)
  * into path[BBS_NET_MAX_PATH]; returns its length.  link_flows (may be
  * NULL: then adaptive routing acts as minimal) gives the number of flows on
- * each link now.  *took_min (may be NULL) says whether the path is minimal. */
+ * each link now.  par needs port occupancies (bbs_net_route_par): here it
+ * acts as minimal.  *took_min (may be NULL) says whether the path is
+ * minimal. */
 int bbs_net_route(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
                   gsl_rng *r, const int *link_flows, int *path, int *took_min);
+
+/* The occupancy, bytes, of the output port that sends on router link l
+ * now (fabric.h's bbs_net_fabric_port_occupancy). */
+typedef double (*bbs_net_port_occ_fn)(int l, void *ctx);
+
+/* bbs_net_route_par: progressive adaptive routing as dragonfly-dally on
+ * the kronos-union branch does it per packet (dfdally_prog_adaptive_routing),
+ * for one route piece.  At the source router an intermediate group is
+ * drawn (any but the source's and the destination's).  At each router of
+ * the source group, while the route is minimal, the best minimal next hop
+ * (a global link to the destination group, or a local link to a router
+ * that has one) is set against the best non-minimal one (a global link to
+ * the intermediate group, or at the source router a local link to a router
+ * that has one; at a later router without such a link, a new intermediate
+ * group among those its own global links reach): the minimal one is taken
+ * when its occupancy is at most 2 (1 + o->bias) times
+ * the non-minimal one's, else the route turns non-minimal and goes on to
+ * the intermediate group.  "Best": the least occupied of the candidate
+ * local links, or of `candidates` global links polled at random; ties at
+ * random.  Beyond the source group the route is minimal (best ports
+ * likewise).  Inside one group, or with fewer than 3 groups: minimal.
+ * occ (may be NULL: every port empty, so minimal) gives occupancies; r
+ * must not be NULL.  Returns the length; *took_min (may be NULL) is 0 when
+ * the route turned non-minimal.  O(a + h + g) port looks. */
+int bbs_net_route_par(const bbs_net_topo *t, const bbs_net_route_opts *o, int src, int dst,
+                      gsl_rng *r, bbs_net_port_occ_fn occ, void *ctx, int *path, int *took_min);
 
 /* bbs_net_link_vc_bytes: the virtual-channel buffer a packet enters
  * when it has crossed link l (0 for a link into a terminal, or unknown). */

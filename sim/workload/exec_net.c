@@ -146,10 +146,10 @@ exec_send_piece(bbs_exec_state *x, int mi)
     int path[BBS_NET_MAX_PATH], minimal, len;
     double piece = m->xfer_left, rp = x->c->route_piece_bytes;
 
-    if (x->c->route.kind == BBS_NET_ROUTE_ADAPTIVE && rp > 0 && piece > rp)
+    if (bbs_net_route_is_adaptive(x->c->route.kind) && rp > 0 && piece > rp)
         piece = rp;
-    len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
-                        bbs_net_fabric_link_flows(x->fab), path, &minimal);
+    len = bbs_net_fabric_route(x->fab, &x->c->route, x->rng_route, m->src_node, m->dst_node, path,
+                               &minimal);
     if (m->xfer_left == m->bytes) {
         unsigned char vc[BBS_NET_MAX_PATH];
         bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
@@ -176,8 +176,8 @@ transmit(bbs_exec_state *x, int mi)
         unsigned char vc[BBS_NET_MAX_PATH];
         double cap = INFINITY, t_sent, held;
 
-        len = bbs_net_route(t, &x->c->route, m->src_node, m->dst_node, x->rng_route,
-                            bbs_net_fabric_link_flows(x->fab), path, NULL);
+        len = bbs_net_fabric_route(x->fab, &x->c->route, x->rng_route, m->src_node, m->dst_node,
+                                   path, NULL);
         bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
         m->qdelay = first_packet_delay(x, m, path, vc, len);
         held = starve_hold(x, m, path, vc, len);

@@ -179,7 +179,7 @@ bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
         cost_term(c, &top, io / s->chunk_bytes, "[storage] chunk",
                   "%.3g drain chunks of %.4g bytes ([storage] chunk)", io / s->chunk_bytes,
                   s->chunk_bytes);
-    if (s->routing == BBS_NET_ROUTE_ADAPTIVE && s->route_piece_bytes > 0)
+    if (bbs_net_route_is_adaptive(s->routing) && s->route_piece_bytes > 0)
         cost_term(c, &top, net / s->route_piece_bytes, "[topology] route_piece",
                   "%.3g routed pieces of %.4g bytes ([topology] route_piece)",
                   net / s->route_piece_bytes, s->route_piece_bytes);

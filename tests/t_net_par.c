@@ -1,0 +1,309 @@
+/* t_net_par.c: progressive adaptive routing (route.h's bbs_net_route_par)
+ * on hand-set port occupancies, and the ports' occupancy at flow level
+ * (fabric.h's bbs_net_fabric_port_occupancy).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bb_error.h"
+#include "network/bbsnet.h"
+#include "rng.h"
+
+/* graph500-72: 9 groups of 4 routers (2 nodes each), 2 global links per
+ * router, one global link between every two groups. */
+static bbs_net_topo *
+g500(void)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    char err[BB_ERRLEN];
+
+    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    return t;
+}
+
+static double
+occ_table(int l, void *ctx)
+{
+    return ((const double *)ctx)[l];
+}
+
+/* The global link from group x to group y (one per pair here). */
+static int
+glink(const bbs_net_topo *t, int x, int y)
+{
+    assert_int_equal(bbs_net_topo_nglobal(t, x, y), 1);
+    return bbs_net_topo_global_links(t, x, y)[0];
+}
+
+/* A path is connected from src's injection link to dst's ejection link. */
+static void
+check_path(const bbs_net_topo *t, int src, int dst, const int *p, int len)
+{
+    assert_true(len >= 2 && len <= 7);
+    assert_int_equal(p[0], BBS_NET_INJ(t, src));
+    assert_int_equal(p[len - 1], BBS_NET_EJ(t, dst));
+    for (int i = 0; i + 1 < len; i++)
+        assert_int_equal(t->link_dst[p[i]], t->link_src[p[i + 1]]);
+}
+
+/* The group the first global link of a path leads to. */
+static int
+first_global_group(const bbs_net_topo *t, const int *p, int len)
+{
+    for (int i = 0; i < len; i++)
+        if (t->link_kind[p[i]] == BBS_NET_LINK_GLOBAL)
+            return t->link_dst[p[i]] / t->par.a;
+    return -1;
+}
+
+static int
+globals(const bbs_net_topo *t, const int *p, int len)
+{
+    int n = 0;
+
+    for (int i = 0; i < len; i++)
+        n += t->link_kind[p[i]] == BBS_NET_LINK_GLOBAL;
+    return n;
+}
+
+/* Every port empty (or no occupancies at all): the minimal path, for every
+ * pair of nodes. */
+static void
+test_par_idle_is_minimal(void **state)
+{
+    bbs_net_topo *t = g500();
+    bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 }, mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 3, 0, 0);
+    double *occ = calloc((size_t)t->nlinks, sizeof(double));
+
+    (void)state;
+    for (int s = 0; s < t->nodes; s++)
+        for (int d = 0; d < t->nodes; d++) {
+            int p[BBS_NET_MAX_PATH], m[BBS_NET_MAX_PATH], lp, lm, took = -1;
+            if (s == d)
+                continue;
+            lm = bbs_net_route(t, &mo, s, d, r, NULL, m, NULL);
+            lp = bbs_net_route_par(t, &po, s, d, r, occ_table, occ, p, &took);
+            assert_int_equal(lp, lm);
+            assert_memory_equal(p, m, (size_t)lm * sizeof(int));
+            assert_int_equal(took, 1);
+            lp = bbs_net_route(t, &po, s, d, r, NULL, p, &took);
+            assert_int_equal(lp, lm);
+            assert_memory_equal(p, m, (size_t)lm * sizeof(int));
+        }
+    free(occ);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* Node 0 is on router 0 of group 0, whose global links go to groups y1
+ * and y2.  To a node of y1 the minimal route leaves router 0 on its global
+ * link.  (a) That port holds 16 KiB, every other port is empty: the route
+ * turns non-minimal at router 0, whatever intermediate group is drawn
+ * (its candidate port is empty: 16384 > 2 x 0).  (b) Every router port
+ * holds one chunk (4,096 B) and router 0's global link to y1 two: 8,192 <=
+ * 2 x 4,096, minimal; (c) one byte more, non-minimal; (d) with bias 0.5
+ * (3 x 4,096), minimal again. */
+static void
+test_par_source_port(void **state)
+{
+    bbs_net_topo *t = g500();
+    bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
+    double *occ = calloc((size_t)t->nlinks, sizeof(double));
+    int y1 = -1, lg, dst;
+
+    (void)state;
+    for (int y = 1; y < t->par.g && y1 < 0; y++)
+        if (t->link_src[glink(t, 0, y)] == 0)
+            y1 = y;
+    assert_true(y1 > 0);
+    lg = glink(t, 0, y1);
+    dst = y1 * t->par.a * t->par.p; /* the first node of group y1 */
+    for (int c = 0; c < 4; c++) {
+        for (int l = 0; l < t->nlinks; l++)
+            occ[l] = c == 0 || t->link_kind[l] < BBS_NET_LINK_LOCAL ? 0 : 4096;
+        occ[lg] = c == 0 ? 16384 : c == 2 ? 8193 : 8192;
+        po.bias = c == 3 ? 0.5 : 0;
+        for (int seed = 0; seed < 50; seed++) {
+            int p[BBS_NET_MAX_PATH], len, took = -1, gi;
+            gsl_rng_set(r, (unsigned long)seed + 1);
+            len = bbs_net_route_par(t, &po, 0, dst, r, occ_table, occ, p, &took);
+            check_path(t, 0, dst, p, len);
+            if (c == 1 || c == 3) {
+                assert_int_equal(took, 1);
+                assert_int_equal(p[1], lg);
+                continue;
+            }
+            assert_int_equal(took, 0);
+            assert_true(p[1] != lg);
+            gi = first_global_group(t, p, len);
+            assert_true(gi != 0 && gi != y1);
+            assert_int_equal(globals(t, p, len), 2);
+            assert_true(bbs_net_path_router_hops(t, p, len) <= 5);
+        }
+    }
+    free(occ);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+/* To a group xd that router 0 has no global link to, the minimal route
+ * goes first to gw, the router of group 0 that has one.  (a) The local
+ * hop 0 -> gw is free but gw's global link to xd holds 16 KiB: the route
+ * stays minimal at router 0 (its port is empty) and turns non-minimal at
+ * gw, out of gw's other global link (to a group other than 0 and xd),
+ * whatever group router 0 drew.  (b) The reverse: the local hop 0 -> gw
+ * holds 16 KiB and every other port is empty: the route turns at router
+ * 0, unless the intermediate group drawn is the one gw's other global
+ * link reaches (then the non-minimal candidate is that same local hop,
+ * 16384 <= 2 x 16384): one draw in 7 over the 7 groups other than 0 and
+ * xd. */
+static void
+test_par_later_router(void **state)
+{
+    bbs_net_topo *t = g500();
+    bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 9, 0, 0);
+    double *occ = calloc((size_t)t->nlinks, sizeof(double));
+    int a = t->par.a, xd = -1, gw, lgw, lloc, dst, nmin = 0, runs = 700;
+
+    (void)state;
+    for (int y = 1; y < t->par.g && xd < 0; y++)
+        if (t->link_src[glink(t, 0, y)] != 0)
+            xd = y;
+    assert_true(xd > 0);
+    lgw = glink(t, 0, xd);
+    gw = t->link_src[lgw];
+    lloc = t->local_link[0 * a + gw % a];
+    dst = xd * a * t->par.p + 1;
+    occ[lgw] = 16384;
+    for (int seed = 0; seed < 50; seed++) {
+        int p[BBS_NET_MAX_PATH], len, took = -1, gi;
+        gsl_rng_set(r, (unsigned long)seed + 1);
+        len = bbs_net_route_par(t, &po, 0, dst, r, occ_table, occ, p, &took);
+        check_path(t, 0, dst, p, len);
+        assert_int_equal(took, 0);
+        assert_int_equal(p[1], lloc);
+        assert_int_equal(t->link_kind[p[2]], BBS_NET_LINK_GLOBAL);
+        assert_int_equal(t->link_src[p[2]], gw);
+        assert_true(p[2] != lgw);
+        gi = first_global_group(t, p, len);
+        assert_true(gi != 0 && gi != xd);
+        assert_int_equal(globals(t, p, len), 2);
+    }
+    occ[lgw] = 0;
+    occ[lloc] = 16384;
+    for (int seed = 0; seed < runs; seed++) {
+        int p[BBS_NET_MAX_PATH], len, took = -1;
+        gsl_rng_set(r, (unsigned long)seed + 1);
+        len = bbs_net_route_par(t, &po, 0, dst, r, occ_table, occ, p, &took);
+        check_path(t, 0, dst, p, len);
+        if (took) {
+            nmin++;
+            assert_int_equal(p[1], lloc);
+            assert_int_equal(p[2], lgw);
+        } else {
+            assert_true(p[1] != lloc);
+            assert_int_equal(globals(t, p, len), 2);
+        }
+    }
+    /* binomial(700, 1/7): mean 100, sd 9.3 */
+    assert_true(nmin >= 60 && nmin <= 140);
+    free(occ);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
+static int
+no_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
+{
+    (void)e;
+    (void)info;
+    (void)ctx;
+    return BB_OK;
+}
+
+/* The occupancy of a port at flow level, by hand, on mfnetsim-1056
+ * (local 4.96e9 B/s, global 4.49e9 B/s, injection 17.2e9 B/s; channel
+ * buffers 16 KiB beyond a local or global link, 32 KiB beyond an
+ * injection link).  A flow from node 0 (router 0) to a node of a group
+ * router 0 has no global link to, not on the router where the global link
+ * arrives, goes inj, local, global, local, ej: its bottleneck is the
+ * global link.  Before its rate is known it passes every
+ * port with a chunk in flight (4,096 B).  Then the local link before the
+ * global one is held (its channel's 16 KiB full, and 32 KiB of chunks
+ * waiting for a credit in the injection buffer): 49,152 B; the global
+ * link, its bottleneck: 16,384 + the local buffer it comes from, 16,384;
+ * the local link after it: a chunk in flight.  A second flow from node 1
+ * on the same routers doubles the waiting chunks (81,920 and 49,152) and
+ * the chunks in flight (8,192), and an idle port holds 0. */
+static void
+test_port_occupancy(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int p[BBS_NET_MAX_PATH], q[BBS_NET_MAX_PATH], len, dst = -1, a;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    a = t->par.a;
+    for (int y = 1; y < t->par.g && dst < 0; y++) {
+        int l = glink(t, 0, y);
+        if (t->link_src[l] != 0)
+            dst = (y * a + (t->link_dst[l] % a + 1) % a) * t->par.p;
+    }
+    assert_true(dst > 0);
+    len = bbs_net_route(t, &mo, 0, dst, NULL, NULL, p, NULL);
+    assert_int_equal(len, 5);
+    assert_int_equal(t->link_kind[p[1]], BBS_NET_LINK_LOCAL);
+    assert_int_equal(t->link_kind[p[2]], BBS_NET_LINK_GLOBAL);
+    assert_int_equal(t->link_kind[p[3]], BBS_NET_LINK_LOCAL);
+    assert_int_equal(bbs_net_route(t, &mo, 1, dst, NULL, NULL, q, NULL), 5);
+    assert_memory_equal(p + 1, q + 1, 4 * sizeof(int));
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_start(f, 0, dst, 1e9, p, len, 1, 0, NULL, err), BB_OK);
+    for (int i = 1; i < 4; i++)
+        assert_true(bbs_net_fabric_port_occupancy(f, p[i]) == 4096);
+    assert_int_equal(bbs_engine_run(e, 1e-6), BB_OK);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[1]) == 49152);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[2]) == 32768);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[3]) == 4096);
+    assert_int_equal(bbs_net_fabric_start(f, 1, dst, 1e9, q, len, 1, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 2e-6), BB_OK);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[1]) == 81920);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[2]) == 49152);
+    assert_true(bbs_net_fabric_port_occupancy(f, p[3]) == 8192);
+    assert_true(bbs_net_fabric_port_occupancy(f, t->local_link[1 * t->par.a + 2]) == 0);
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    bbs_net_topo_free(t);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_par_idle_is_minimal),
+        cmocka_unit_test(test_par_source_port),
+        cmocka_unit_test(test_par_later_router),
+        cmocka_unit_test(test_port_occupancy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
