@@ -1,5 +1,6 @@
-/* answer.c: the front door (answer.h): model choice, the resolution's
- * settling, and the answers in the user's units.
+/* answer.c: the front door (answer.h): model choice, the continuous-time
+ * model, and the answers in the user's units (the discrete models and the
+ * resolution's settling: front_discrete.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "front.h"
 #include "bb_error.h"
 #include "bbbw.h"
 #include "cost.h"
@@ -19,37 +21,6 @@
 #include "onoff.h"
 #include "quanta.h"
 
-struct bba_front {
-    bba_question q;          /* a copy; q.apps borrowed */
-    bba_model_kind kind;
-    /* BERNOULLI and CHAIN: the quantised workload at the settled R */
-    bba_platform pf;
-    bba_quantized qz;
-    bba_model model;
-    long res;
-    double res_change;
-    int settle_evals;
-    long settled_S;          /* the size for q's own question at res, quanta
-                                (-1: not known): the guess of bba_front_size */
-    /* CHAIN: the modulated chain (model.onoff points here); for the
-     * approximation, the reduced model and one class fewer */
-    bba_onoff onoff, onoff_check;
-    bba_effbw_approx *approx;   /* the approximation's correction, or NULL */
-    int chain_exact, has_check;
-    int chain_no_bbbw;       /* B_BB binds: the chain cannot answer */
-    size_t classes_total;
-    double phases_total;
-    /* applications that round to 0 quanta */
-    size_t nvan, *van;
-    double van_frac;
-    /* FLUID: the continuous-time model (fluid.h), exact or folded
-     * (fluid_approx.h); fluid is the model answered with, fa owns it */
-    bba_fluid_approx *fa;
-    const bba_fluid *fluid;
-    double fluid_phases;     /* of the whole workload */
-    size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
-    size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
-};
 
 const char *
 bba_model_kind_name(bba_model_kind k)
@@ -72,342 +43,6 @@ bba_question_init(bba_question *q)
     q->so.tol = 1e-12;
     q->target = 1e-3;
     q->drain.eps = 0.01;
-}
-
-/* ---- the discrete models ------------------------------------------------ */
-
-static int
-has_bursts(const bba_question *q)
-{
-    for (size_t i = 0; i < q->n; i++)
-        if (q->apps[i].burst_s > 0)
-            return 1;
-    return 0;
-}
-
-
-static void
-discrete_free(bba_front *f)
-{
-    bba_effbw_approx_free(f->approx);
-    f->approx = NULL;
-    bba_onoff_free(&f->onoff);
-    bba_onoff_free(&f->onoff_check);
-    bba_model_free(&f->model);
-    bba_quantized_free(&f->qz);
-    memset(&f->onoff, 0, sizeof f->onoff);
-    memset(&f->onoff_check, 0, sizeof f->onoff_check);
-    memset(&f->model, 0, sizeof f->model);
-    f->has_check = 0;
-}
-
-/* The modulated chain at f->qz: exact when its phases fit, else the
- * effective-bandwidth approximation on the burst classes of largest effect
- * with the many-sources correction (effbw.h), one class fewer kept to show
- * the approximation's own sensitivity. */
-static int
-attach_chain(bba_front *f, char *err)
-{
-    bba_onoff full;
-    double th_full;
-    size_t k;
-    int rc;
-
-    rc = bba_onoff_init(&full, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, 0, -1, err);
-    if (rc != BB_OK)
-        return rc;
-    f->classes_total = full.n_classes;
-    f->phases_total = 1;
-    for (size_t c = 0; c < full.n_classes; c++)
-        f->phases_total *= full.N[c] + 1;
-    if (f->phases_total <= BBA_CHAIN_EXACT_PHASES) {
-        bba_onoff_free(&full);
-        rc = bba_onoff_init(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, 0,
-                            0, err);
-        if (rc != BB_OK)
-            return rc;
-        f->model.onoff = &f->onoff;
-        f->chain_exact = 1;
-        return BB_OK;
-    }
-    rc = bba_effbw_decay(&full, &th_full, err);
-    bba_onoff_free(&full);
-    if (rc != BB_OK)
-        return rc;
-    for (k = 1;; k++) {
-        bba_onoff r;
-
-        rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, k,
-                              &r, err);
-        if (rc != BB_OK)
-            return rc;
-        if (r.n_phases > BBA_CHAIN_APPROX_PHASES || k > f->classes_total) {
-            bba_onoff_free(&r);
-            break;
-        }
-        bba_onoff_free(&f->onoff_check);
-        f->onoff_check = f->onoff;
-        f->onoff = r;
-    }
-    if (k == 1) {
-        rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, 0,
-                              &f->onoff, err);
-        if (rc != BB_OK)
-            return rc;
-    }
-    f->model.onoff = &f->onoff;
-    rc = bba_effbw_approx_new(&f->onoff, f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu,
-                              BBA_EFFBW_MANY_SOURCES, &f->approx, err);
-    if (rc != BB_OK)
-        return rc;
-    f->model.approx = f->approx;
-    f->chain_exact = 0;
-    return BB_OK;
-}
-
-/* Quantise at resolution R and build the model of f->kind. */
-static int
-discrete_build(bba_front *f, long R, char *err)
-{
-    int rc;
-
-    discrete_free(f);
-    f->pf = f->q.pf;
-    f->pf.resolution = R;
-    if (f->kind == BBA_MODEL_BERNOULLI && has_bursts(&f->q)) {
-        /* the paper's model has no bursts: quantise without them (a burst
-         * shorter than a time unit is no error of this model) */
-        bba_app *a = malloc(f->q.n * sizeof *a);
-
-        if (a == NULL)
-            return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", f->q.n);
-        for (size_t i = 0; i < f->q.n; i++) {
-            a[i] = f->q.apps[i];
-            a[i].burst_s = 0;
-        }
-        rc = bba_quantize(a, f->q.n, &f->pf, &f->qz, err);
-        free(a);
-    } else {
-        rc = bba_quantize(f->q.apps, f->q.n, &f->pf, &f->qz, err);
-    }
-    if (rc != BB_OK)
-        return rc;
-    if (f->kind == BBA_MODEL_CHAIN && !f->qz.has_burst)
-        /* every burst is the memoryless 1/(1 - p): the paper's chain */
-        f->kind = BBA_MODEL_BERNOULLI;
-    if (f->kind == BBA_MODEL_BERNOULLI)
-        /* the paper's model: every application memoryless */
-        f->qz.has_burst = 0;
-    rc = bba_model_init(&f->model, f->qz.n, f->qz.b, f->qz.p, f->qz.B, f->q.so.mem_limit_bytes,
-                        err);
-    if (rc != BB_OK)
-        return rc;
-    if (f->kind == BBA_MODEL_CHAIN && f->qz.has_burst) {
-        /* The ON/OFF chain has no burst-buffer bandwidth: its questions
-         * are refused (chain_no_bbbw), its quantisation still serves the
-         * simulator, which has. */
-        f->chain_no_bbbw = f->qz.bb_bw > 0 && f->model.M > f->qz.B + f->qz.bb_bw;
-        return f->chain_no_bbbw ? BB_OK : attach_chain(f, err);
-    }
-    return bba_model_set_bbbw(&f->model, f->qz.bb_bw, err);
-}
-
-static long
-discrete_s_max(const bba_front *f)
-{
-    return bba_model_s_max(&f->model, &f->q.so);
-}
-
-void
-bba_drain_policy(const bba_drain *d, long S, double quantum, bba_policy *pol)
-{
-    pol->lazy = d->lazy;
-    pol->eps = d->eps;
-    if (!d->lazy)
-        pol->threshold = 0;
-    else if (d->threshold_is_bytes)
-        pol->threshold = bba_size_quanta(d->threshold, quantum);
-    else
-        pol->threshold = (long)floor(d->threshold * (double)S);
-    if (pol->lazy && pol->threshold > S && !d->threshold_is_bytes)
-        pol->threshold = S;
-}
-
-static void
-spec_of(const bba_drain *d, bba_policy_spec *ps)
-{
-    ps->lazy = d->lazy;
-    ps->threshold_frac = d->lazy && !d->threshold_is_bytes ? d->threshold : 0;
-    ps->eps = d->eps;
-}
-
-/* A search's progress told to the question's callback with the
- * resolution being settled (0: none) and the stage. */
-typedef struct {
-    const bba_question *q;
-    long R;
-    bba_stage stage;
-} stage_meter;
-
-static void
-stage_progress(void *ctx, const bba_progress *p)
-{
-    const stage_meter *sm = ctx;
-    bba_progress p2 = *p;
-
-    p2.resolution = sm->R;
-    p2.resolution_max = sm->R > 0 ? BBA_RES_MAX : 0;
-    p2.stage = sm->stage;
-    sm->q->progress(sm->q->progress_ctx, &p2);
-}
-
-/* The quantity the resolution settles on: the size for the target (*S_out
- * in quanta; the search starts from hint), or where no size meets it the
- * idle fraction at q.settle_bytes (*S_out -1); *have = 0 when neither can
- * be had. */
-static int
-settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *err)
-{
-    bba_policy_spec ps;
-    bba_size_result r;
-    stage_meter sm = { &f->q, f->pf.resolution, BBA_STAGE_ANSWER };
-    int rc;
-
-    *have = 0;
-    *S_out = -1;
-    spec_of(&f->q.drain, &ps);
-    rc = bba_size_min_from(&f->model, f->q.target, &ps, &f->q.so, discrete_s_max(f), hint,
-                           f->q.progress ? stage_progress : NULL, &sm, &r, err);
-    f->settle_evals += r.evaluations;
-    if (rc == BB_OK) {
-        *v = (double)r.best.S * f->qz.quantum_bytes;
-        *S_out = r.best.S;
-        *have = 1;
-        return BB_OK;
-    }
-    if (rc != BB_EINFEASIBLE && rc != BB_ETOOBIG)
-        return rc;
-    if (f->q.settle_bytes > 0) {
-        long S = bba_size_quanta(f->q.settle_bytes, f->qz.quantum_bytes);
-        bba_policy pol;
-        bba_eval_result e;
-
-        bba_drain_policy(&f->q.drain, S, f->qz.quantum_bytes, &pol);
-        if (pol.threshold > S)
-            pol.threshold = S;
-        rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
-        f->settle_evals++;
-        if (rc != BB_OK)
-            return rc;
-        *v = e.meas.idle;
-        *have = 1;
-    }
-    return BB_OK;
-}
-
-/* Whether every application that writes rounds to 0 quanta at f->qz. */
-static int
-all_vanish(const bba_front *f)
-{
-    for (size_t i = 0; i < f->q.n; i++)
-        if (f->q.apps[i].p * f->q.apps[i].bw_Bps > 0 && f->qz.b[i] > 0)
-            return 0;
-    return 1;
-}
-
-/* Double R from BBA_RES_START until the settled quantity moves by less
- * than BBA_SETTLE (and something is left to size: a workload of tiny
- * bandwidths answers 0 at every R where they all round away); keep the
- * coarser of the last two (its change measured). */
-static int
-settle(bba_front *f, char *err)
-{
-    long R = BBA_RES_START, S0, S1;
-    double v0, v1;
-    int have, rc;
-
-    f->res_change = -1;
-    rc = discrete_build(f, R, err);
-    if (rc != BB_OK)
-        return rc;
-    {
-        bba_policy_spec ps;
-
-        spec_of(&f->q.drain, &ps);   /* bounded before the first solve */
-        rc = bba_cost_settle(&f->model, f->q.target, &ps, &f->q.so, R, BBA_RES_MAX, err);
-        if (rc != BB_OK)
-            return rc;
-    }
-    rc = settle_value(f, -1, &v0, &S0, &have, err);
-    f->settled_S = S0;
-    if (rc != BB_OK || !have)
-        return rc;
-    for (;;) {
-        double change;
-
-        /* the size in quanta about doubles with R: the guess */
-        rc = discrete_build(f, 2 * R, err);
-        if (rc == BB_OK)
-            rc = settle_value(f, S0 > 0 ? 2 * S0 : -1, &v1, &S1, &have, err);
-        if (rc != BB_OK || !have) {
-            /* answer at R; the change could not be measured */
-            f->res_change = -1;
-            break;
-        }
-        change = v0 > 0 ? fabs(v1 / v0 - 1.0) : (v1 > 0 ? 1.0 : 0.0);
-        f->res_change = change;
-        if (2 * R >= BBA_RES_MAX)
-            break;
-        if (change < BBA_SETTLE) {
-            rc = discrete_build(f, R, err);
-            if (rc != BB_OK || !all_vanish(f))
-                break;
-            change = 1;   /* nothing left at R: go on */
-        }
-        R *= 2;
-        v0 = v1;
-        S0 = S1;
-    }
-    f->res = R;
-    f->settled_S = S0;
-    return discrete_build(f, R, err);
-}
-
-/* The applications that round to 0 quanta, and the share of the expected
- * load they carried. */
-static int
-find_vanished(bba_front *f, char *err)
-{
-    double total = 0, lost = 0;
-
-    free(f->van);
-    f->van = NULL;
-    f->nvan = 0;
-    for (size_t i = 0; i < f->q.n; i++) {
-        double l = f->q.apps[i].p * f->q.apps[i].bw_Bps;
-
-        total += l;
-        if (f->qz.b[i] == 0 && l > 0) {
-            size_t *v = realloc(f->van, (f->nvan + 1) * sizeof *v);
-
-            if (v == NULL)
-                return bb_seterr(err, BB_ENOMEM, "out of memory");
-            f->van = v;
-            f->van[f->nvan++] = i;
-            lost += l;
-        }
-    }
-    f->van_frac = total > 0 ? lost / total : 0;
-    if (total > 0 && f->nvan == f->q.n)
-        return bb_seterr(err, BB_EDATA, "every application's bandwidth rounds to 0 quanta of "
-                         "%.4g bytes at resolution %ld: nothing is left to size; raise the "
-                         "resolution", f->qz.quantum_bytes, f->res);
-    if (f->van_frac > 0.5)
-        return bb_seterr(err, BB_EDATA, "%zu of %zu applications, %.3g%% of the expected load, "
-                         "round to 0 quanta of %.4g bytes at resolution %ld: the answer would "
-                         "size a different workload; raise the resolution", f->nvan, f->q.n,
-                         100 * f->van_frac, f->qz.quantum_bytes, f->res);
-    return BB_OK;
 }
 
 /* ---- the continuous-time model ------------------------------------------- */
@@ -512,8 +147,8 @@ bba_front_new(const bba_question *q, bba_front **out, char *err)
     f->settled_S = -1;
     f->kind = q->model;
     if (f->kind == BBA_MODEL_AUTO)
-        f->kind = has_bursts(q) ? BBA_MODEL_FLUID : BBA_MODEL_BERNOULLI;
-    if (f->kind == BBA_MODEL_CHAIN && !has_bursts(q))
+        f->kind = front_has_bursts(q) ? BBA_MODEL_FLUID : BBA_MODEL_BERNOULLI;
+    if (f->kind == BBA_MODEL_CHAIN && !front_has_bursts(q))
         f->kind = BBA_MODEL_BERNOULLI;   /* the chain without bursts is the paper's */
     f->res_change = -1;
     if (f->kind == BBA_MODEL_FLUID) {
@@ -527,12 +162,12 @@ bba_front_new(const bba_question *q, bba_front **out, char *err)
     }
     if (q->pf.resolution > 0 || f->kind != BBA_MODEL_BERNOULLI) {
         f->res = q->pf.resolution > 0 ? q->pf.resolution : BBA_RES_START;
-        rc = discrete_build(f, f->res, err);
+        rc = front_discrete_build(f, f->res, err);
     } else {
-        rc = settle(f, err);
+        rc = front_settle(f, err);
     }
     if (rc == BB_OK)
-        rc = find_vanished(f, err);
+        rc = front_find_vanished(f, err);
     if (rc != BB_OK) {
         bba_front_free(f);
         return rc;
@@ -547,7 +182,7 @@ bba_front_free(bba_front *f)
     if (f == NULL)
         return;
     bba_fluid_approx_free(f->fa);
-    discrete_free(f);
+    front_discrete_free(f);
     free(f->van);
     free(f);
 }
@@ -716,10 +351,10 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
     a->idle_limit = bba_fluid_idle_limit(f->fluid);
     bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!bba_fluid_approx_exact(f->fa)) {
-        stage_meter sm = { &f->q, 0, BBA_STAGE_INTERVAL };
+        front_stage_meter sm = { &f->q, 0, BBA_STAGE_INTERVAL };
 
         rc = bba_fluid_approx_size_interval(f->fa, target, ps, S,
-                                            f->q.progress ? stage_progress : NULL, &sm,
+                                            f->q.progress ? front_stage_progress : NULL, &sm,
                                             &a->S_low_bytes, &a->S_high_bytes, err);
         if (rc != BB_OK)
             return rc;
@@ -741,11 +376,11 @@ size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps
     bba_answer a;
     char err[BB_ERRLEN];
     double S = NAN;
-    stage_meter sm = { &f->q, 0, BBA_STAGE_DOUBLE_UNIT };
+    front_stage_meter sm = { &f->q, 0, BBA_STAGE_DOUBLE_UNIT };
 
     q2.pf.time_unit_s *= 2;
     q2.pf.resolution = f->res;
-    q2.progress = f->q.progress ? stage_progress : NULL;
+    q2.progress = f->q.progress ? front_stage_progress : NULL;
     q2.progress_ctx = &sm;
     q2.time_unit_given = 1;
     if (bba_front_new(&q2, &g, err) != BB_OK)
@@ -806,12 +441,12 @@ size_search(const bba_front *f, double target, const bba_drain *d, long hint, do
     if (d->lazy && d->threshold_is_bytes)
         return bb_seterr(err, BB_EINVAL, "a size search takes the lazy threshold as a "
                          "fraction of the size");
-    spec_of(d, &ps);
+    front_spec_of(d, &ps);
     if (f->kind == BBA_MODEL_FLUID)
         return fluid_size(f, target, &ps, cap_bytes > 0 ? cap_bytes : DBL_MAX, a, err);
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
-    s_max = discrete_s_max(f);
+    s_max = front_s_max(f);
     if (cap_bytes > 0 && bba_size_quanta(cap_bytes, f->qz.quantum_bytes) < s_max)
         s_max = bba_size_quanta(cap_bytes, f->qz.quantum_bytes);
     rc = bba_size_min_from(&f->model, target, &ps, &f->q.so, s_max, hint,
@@ -1012,5 +647,5 @@ bba_front_s_max_bytes(const bba_front *f)
 {
     if (f->kind == BBA_MODEL_FLUID)
         return DBL_MAX;   /* the fluid solve does not grow with S */
-    return (double)discrete_s_max(f) * f->qz.quantum_bytes;
+    return (double)front_s_max(f) * f->qz.quantum_bytes;
 }

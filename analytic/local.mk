@@ -27,6 +27,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/onoff_dense.c analytic/onoff.h analytic/onoff_int.h \
 	analytic/effbw.c analytic/effbw.h \
 	analytic/answer.c analytic/answer_endure.c analytic/answer.h \
+	analytic/front.h analytic/front_discrete.c \
 	analytic/endurance.c analytic/endurance.h \
 	analytic/design.c analytic/design.h \
 	analytic/partition.c analytic/partition.h \

@@ -7,10 +7,11 @@
 # src/formats/ that can fail returns an enum bb_status (the two predicates
 # that answer yes or no return int).  On the command's side, every usage
 # error goes through src/usage.c (one wording, usage.h): no other file of
-# src/ calls argp_error.
+# src/ calls argp_error.  And small files: no source file of analytic/,
+# sim/ or src/ is over 1,000 lines.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
-t_plan 5
+t_plan 6
 
 lib_files() {
   find "$SRCDIR/analytic" "$SRCDIR/sim" "$SRCDIR/src/formats" -name '*.[ch]' | sort
@@ -39,3 +40,8 @@ find "$SRCDIR/src" -name '*.c' ! -path "$SRCDIR/src/usage.c" | sort | xargs grep
   >"$T/argp" 2>/dev/null
 if [ -s "$T/argp" ]; then t_fail "no file of src/ but usage.c calls argp_error (usage.h)" "$T/argp"
 else t_ok "no file of src/ but usage.c calls argp_error (usage.h)"; fi
+
+find "$SRCDIR/analytic" "$SRCDIR/sim" "$SRCDIR/src" -name '*.[ch]' | sort | xargs wc -l \
+  | awk '$2 != "total" && $1 > 1000' >"$T/long"
+if [ -s "$T/long" ]; then t_fail "no source file is over 1,000 lines" "$T/long"
+else t_ok "no source file is over 1,000 lines"; fi
