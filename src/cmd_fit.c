@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "fitjob.h"
 #include "fitlogs.h"
+#include "progress.h"
 #include "workload_csv.h"
 
 /* A phase-length coefficient of variation outside [1/2, 2] is a factor 2
@@ -145,7 +146,7 @@ static const struct argp_option options[] = {
 };
 
 static const struct argp_child children[] = {
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_FILE | BB_OUT_QUIET), 0, NULL, 0 }, { 0 }
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 }, { 0 }
 };
 
 static const struct argp argp = {
@@ -559,6 +560,7 @@ bb_cmd_fit(int argc, char **argv)
     int with_burst = 0;
     FILE *mem;
     size_t tlen = 0;
+    bb_meter meter;
 
     memset(&a, 0, sizeof a);
     bb_tl_opts_default(&a.tl);
@@ -584,9 +586,11 @@ bb_cmd_fit(int argc, char **argv)
     keys = calloc(fl.n, sizeof *keys);
     if (logs == NULL || keys == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu logs", fl.n);
+    bb_meter_start(&meter, &a.out, "fit darshan", "logs", fl.n);
     for (size_t i = 0; i < fl.n; i++) {
         int rc = bb_fit_read_log(fl.f[i].path, &a.tl, &logs[nlogs], err, sizeof err);
 
+        bb_meter_update(&meter, i + 1);
         if (rc == BB_OK) {
             nlogs++;
             continue;
@@ -604,6 +608,7 @@ bb_cmd_fit(int argc, char **argv)
             nbad++;
         }
     }
+    bb_meter_end(&meter);
     if (nlogs == 0)
         bb_die(BB_EXIT_DATAERR, "no log could be read (%zu left out)", nbad);
     dups = mark_duplicates(logs, nlogs);

@@ -194,6 +194,10 @@ done
 : >"$T/many/.hidden"
 run "$BBSIZE" fit darshan "$T/many" -o "$T/many.csv"
 status_is 0 "fit darshan on a directory exits 0"
+BBSIZE_PROGRESS_INTERVAL=0 run "$BBSIZE" fit darshan --progress "$T/many" -o "$T/many2.csv"
+check "--progress: one line per log read, 1/6 to 6/6" \
+  '[ "$(grep -o "^bbsize fit darshan: [0-9]*/6 logs" "$T/err" | sed "s/.*: //; s/ .*//" | paste -sd" ")" = "1/6 2/6 3/6 4/6 5/6 6/6" ]'
+check "... and the same workload" 'cmp -s "$T/many.csv" "$T/many2.csv"'
 check "two classes, two rows" '[ "$(grep -c "^alpha-4p,\|^beta-8p," "$T/many.csv")" -eq 2 ]'
 check_cmd "alpha: 4 jobs, 3 DXT and 1 counters only" \
   grep -q '# class alpha-4p: 4 jobs (3 DXT, 1 counters only), 0 without I/O' "$T/many.csv"

@@ -138,7 +138,13 @@ curves(bb_report *r)
     /* A point the solver cannot do (a lazy chain at an extreme threshold,
      * say) is left out of the plots and named, not fatal to the report. */
     bb_grid_cost(ctx->opt, r->pts, r->npts);
-    rc = bb_sweep_run(r->pts, r->npts, r->o.threads, NULL, NULL, r->out, err);
+    {
+        bb_meter m;
+
+        bb_meter_start(&m, &ctx->opt->out, "report", "points", r->npts);
+        rc = bb_sweep_run(r->pts, r->npts, r->o.threads, bb_grid_progress, &m, r->out, err);
+        bb_meter_end(&m);
+    }
     if (rc != BB_OK && rc != BB_ENOMEM) {
         for (size_t i = 0; i < r->npts; i++)
             if (r->out[i].status != BB_OK) {
