@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "devload.h"
+#include "progress.h"
 #include "readfile.h"
 #include "topoload.h"
 #include "grow.h"
@@ -261,7 +262,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-    { BB_OUTPUT_ARGP(BB_OUT_JSON), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_SEED | BB_RUN_HORIZON), 0, NULL, 0 },
     { &bb_topo_argp, 0, NULL, 0 },
     { &bb_limits_argp, 0, NULL, 0 },
@@ -431,6 +432,25 @@ mttf_rate(const char *opt, const bb_qty *q)
 
 static const char *arch_names[] = { "node-local", "compute-side global", "storage-side" };
 
+/* Wall seconds per event of bbs_arch_estimate's count on one core
+ * (measured: docs/bounds.md). */
+#define BB_ARCH_S_PER_EVENT 6e-8
+
+/* The meter, at each hundredth of the horizon simulated. */
+typedef struct {
+    bb_meter m;
+    size_t done;
+} arch_meter;
+
+static void
+arch_progress(void *ctx, double t_s)
+{
+    arch_meter *am = ctx;
+
+    (void)t_s;
+    bb_meter_update(&am->m, ++am->done);
+}
+
 int
 bb_cmd_bbarch(int argc, char **argv)
 {
@@ -443,6 +463,7 @@ bb_cmd_bbarch(int argc, char **argv)
     double *tt = NULL, *TT = NULL, one_t = 0, one_T;
     size_t nt = 1;
     char err[BB_ERRLEN], w[32], p[32], b[32], l[32];
+    arch_meter meter = { .done = 0 };
     int rc;
 
     memset(&a, 0, sizeof a);
@@ -514,8 +535,13 @@ bb_cmd_bbarch(int argc, char **argv)
                  a.c.mean_interarrival_s);
         bb_limits_check("the bbarch run", ev, by, detail,
                         "--horizon, --clients, --interarrival, longer --mttf/--mttr, --interval");
+        bb_meter_estimate(&a.out, ev * BB_ARCH_S_PER_EVENT, ev, "events");
     }
+    bb_meter_start(&meter.m, &a.out, "bbarch", "hundredths of the horizon", 100);
+    a.c.progress_fn = arch_progress;
+    a.c.progress_ctx = &meter;
     rc = bbs_arch_run(&a.c, &r, err);
+    bb_meter_end(&meter.m);
     free(tt);
     free(TT);
     bb_topo_free(&topo);

@@ -10,7 +10,7 @@ set -eu
 # field NAME FILE: a number from the indented JSON of bb_json_print
 field() { sed -n "s/^ *\"$1\": \([-0-9.e+]*\),*$/\1/p" "$2"; }
 
-echo 1..33
+echo 1..35
 
 run="--arch compute --clients 30 --nodes 2 --capacity 256MiB --pfs-bw 200MB/s --request 8MiB --horizon 200s --mttf 40s --mttr 5s"
 "$BBSIZE" bbarch $run --json >"$tmp/a.json"
@@ -24,6 +24,14 @@ else no "accounting: $w vs $p + $b + $l"; fi
 "$BBSIZE" bbarch $run --json --seed 2 >"$tmp/c.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "same seed, same bytes"; else no "same seed differs"; fi
 if cmp -s "$tmp/a.json" "$tmp/c.json"; then no "seed 2 gives seed 1's run"; else ok "another seed, another run"; fi
+# --progress: the run resumed at each hundredth of the horizon is the same
+# run (failures and repairs included), and the meter counts 1 to 100.
+BBSIZE_PROGRESS_INTERVAL=0 "$BBSIZE" bbarch $run --json --progress >"$tmp/p.json" 2>"$tmp/p.err"
+if cmp -s "$tmp/a.json" "$tmp/p.json"; then ok "--progress: the same run"; else no "--progress changes the run"; fi
+if [ "$(grep -c '^bbsize bbarch: [0-9]*/100 hundredths of the horizon' "$tmp/p.err")" -eq 100 ] \
+   && tail -1 "$tmp/p.err" | grep -q '^bbsize bbarch: 100/100 '; then
+  ok "--progress: 100 lines, the last 100/100"
+else no "--progress lines: $(wc -l <"$tmp/p.err")"; fi
 
 "$BBSIZE" bbarch $run --interval 20s --iostat "$tmp/io.csv" >/dev/null
 rows=$(($(wc -l <"$tmp/io.csv") - 1))

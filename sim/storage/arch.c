@@ -700,7 +700,14 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         && (rc = bbs_engine_schedule(s.e, c->sample_interval_s, s.k_sample, 1, 0, 0, NULL,
                                      NULL)) != BB_OK)
         goto out;
-    rc = bbs_engine_run(s.e, c->horizon_s);
+    if (c->progress_fn == NULL)
+        rc = bbs_engine_run(s.e, c->horizon_s);
+    for (int k = 1; c->progress_fn != NULL && k <= 100 && rc == BB_OK; k++) {
+        double t = k == 100 ? c->horizon_s : c->horizon_s * (double)k / 100.0;
+
+        if ((rc = bbs_engine_run(s.e, t)) == BB_OK)
+            c->progress_fn(c->progress_ctx, t);
+    }
     if (rc != BB_OK)
         goto out;
     bbs_bbsys_get_totals(s.sys, &tot);

@@ -152,6 +152,11 @@ typedef struct {
     double sample_interval_s;
     bbs_arch_sample_fn sample_fn;
     void *sample_ctx;
+    /* Progress (may be NULL): called with the simulated time reached, at
+     * each hundredth of horizon_s; the run goes on in the same events
+     * (bbs_engine_run resumed, nothing scheduled for it). */
+    void (*progress_fn)(void *ctx, double t_s);
+    void *progress_ctx;
 } bbs_arch_config;
 
 typedef struct {
