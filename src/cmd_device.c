@@ -12,6 +12,7 @@
 #include "csvout.h"
 #include "commands.h"
 #include "devload.h"
+#include "progress.h"
 #include "storage/bench.h"
 #include "storage/device.h"
 #include "device_file.h"
@@ -113,7 +114,7 @@ parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV), 0, NULL, 0 },
+    { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
     { 0 }
 };
@@ -130,6 +131,14 @@ static const struct argp argp = {
     children, NULL, NULL
 };
 
+/* The meter, at each hundredth of the requests completed. */
+static void
+bench_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)total;
+    bb_meter_update(ctx, (size_t)done);
+}
+
 int
 bb_cmd_device(int argc, char **argv)
 {
@@ -137,6 +146,7 @@ bb_cmd_device(int argc, char **argv)
     bbs_dev_params p;
     bbs_bench_opts o;
     bbs_bench_result r;
+    bb_meter meter;
     char err[BB_ERRLEN], bs[32], sz[32];
     int rc;
 
@@ -165,7 +175,11 @@ bb_cmd_device(int argc, char **argv)
     if (o.size_bytes == 0 || o.size_bytes % o.bs_bytes)
         bb_usage_error("size", "%llu B is not a positive multiple of --bs (%llu B)",
                        (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
+    bb_meter_start(&meter, &a.out, "device", "requests", (size_t)(o.size_bytes / o.bs_bytes));
+    o.progress_fn = bench_progress;
+    o.progress_ctx = &meter;
     rc = bbs_storage_bench(&p, &o, &r, err);
+    bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_opts(rc, err);
 

@@ -7,7 +7,7 @@ set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 
-echo 1..16
+echo 1..18
 
 if "$BBSIZE" device --help | grep -q -- "--pattern"; then ok "--help"; else no "--help"; fi
 
@@ -28,6 +28,15 @@ else no "table seqwrite IOPS $iops"; fi
 "$BBSIZE" device --preset seagate-st2000nx0253 --pattern randread --size 8MiB --seed 6 --json >"$tmp/c"
 if cmp -s "$tmp/a" "$tmp/b"; then ok "same seed, same bytes"; else no "same seed differs"; fi
 if cmp -s "$tmp/a" "$tmp/c"; then no "seeds 5 and 6 give the same run"; else ok "another seed, another run"; fi
+# --progress: a line at each hundredth of the 2048 requests (20 of them)
+# and the end, the last 2048/2048; the run is the same.
+BBSIZE_PROGRESS_INTERVAL=0 "$BBSIZE" device --preset seagate-st2000nx0253 --pattern randread \
+  --size 8MiB --seed 5 --json --progress >"$tmp/p" 2>"$tmp/p.err"
+if cmp -s "$tmp/a" "$tmp/p"; then ok "--progress: the same run"; else no "--progress changes the run"; fi
+if [ "$(grep -c '^bbsize device: [0-9]*/2048 requests' "$tmp/p.err")" -eq 103 ] \
+   && tail -1 "$tmp/p.err" | grep -q '^bbsize device: 2048/2048 requests'; then
+  ok "--progress: 103 lines (every 20 of 2048, and the last), ending 2048/2048"
+else no "--progress: $(grep -c . "$tmp/p.err") lines"; fi
 if grep -q '"iops"' "$tmp/a" && grep -q '"lat_percentiles_ms"' "$tmp/a"; then ok "--json fields"; else no "--json fields"; fi
 
 expect 64 "seagate-st2000nx0253" "unknown preset lists the presets" -- --preset nope --pattern randread

@@ -45,9 +45,10 @@ cmp_double(const void *a, const void *b)
 typedef struct {
     bbs_devq *q;
     const uint32_t *perm;
-    uint64_t n, next, bs, base;
+    uint64_t n, next, bs, base, done, step;
     double *lat, end_s;
     bbs_io io;
+    const bbs_bench_opts *o;
 } bench_ctx;
 
 static int
@@ -74,6 +75,8 @@ on_complete(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t
     (void)io;
     c->end_s = bbs_engine_now(e);
     c->lat[tag] = c->end_s - t_submit;
+    if (c->o->progress_fn && (++c->done % c->step == 0 || c->done == c->n))
+        c->o->progress_fn(c->o->progress_ctx, c->done, c->n);
     if ((rc = submit_next(c, msg)) != BB_OK)
         return bbs_engine_fail(e, rc, "%s", msg);
     return BB_OK;
@@ -98,6 +101,8 @@ run_closed_loop(bbs_dev *dev, const bbs_bench_opts *o, const uint32_t *perm, uin
     c.bs = o->bs_bytes;
     c.base = o->offset_bytes;
     c.lat = lat;
+    c.o = o;
+    c.step = n / 100 > 0 ? n / 100 : 1;
     c.io.op = (o->pattern == BBS_PAT_SEQREAD || o->pattern == BBS_PAT_RANDREAD) ? BBS_IO_READ
                                                                               : BBS_IO_WRITE;
     c.io.size_bytes = o->bs_bytes;

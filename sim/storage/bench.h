@@ -27,6 +27,10 @@ typedef struct {
     uint64_t offset_bytes;  /* where the file starts on the device */
     int qd;                 /* outstanding requests, >= 1 */
     uint64_t seed;          /* random offsets and rotational latencies */
+    /* Progress (may be NULL): the requests completed, at each hundredth
+     * of them and at the end; it changes nothing of the run. */
+    void (*progress_fn)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } bbs_bench_opts;
 
 #define BBS_BENCH_NPCT 6
