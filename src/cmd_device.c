@@ -116,6 +116,7 @@ parse(int key, char *arg, struct argp_state *state)
 static const struct argp_child children[] = {
     { BB_OUTPUT_ARGP(BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS), 0, NULL, 0 },
     { BB_RUNS_ARGP(BB_RUN_SEED), 0, NULL, 0 },
+    { &bb_limits_argp, 0, NULL, 0 },
     { 0 }
 };
 
@@ -130,6 +131,9 @@ static const struct argp argp = {
     "and bbsize-device(5).",
     children, NULL, NULL
 };
+
+/* Wall seconds per request on one core (measured: docs/bounds.md). */
+#define BB_DEVICE_S_PER_REQUEST 1.6e-7
 
 /* The meter, at each hundredth of the requests completed. */
 static void
@@ -175,6 +179,18 @@ bb_cmd_device(int argc, char **argv)
     if (o.size_bytes == 0 || o.size_bytes % o.bs_bytes)
         bb_usage_error("size", "%llu B is not a positive multiple of --bs (%llu B)",
                        (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
+    {
+        /* Bounded before it starts (bbsize(1), BOUNDS): a latency and an
+         * offset kept per request. */
+        double n = (double)(o.size_bytes / o.bs_bytes);
+        char detail[128];
+
+        snprintf(detail, sizeof detail, "%.0f requests of %llu B", n,
+                 (unsigned long long)o.bs_bytes);
+        bb_limits_check("the device run", n, n * (sizeof(double) + sizeof(uint32_t)), detail,
+                        "a smaller --size or a larger --bs");
+        bb_meter_estimate(&a.out, n * BB_DEVICE_S_PER_REQUEST, n, "requests");
+    }
     bb_meter_start(&meter, &a.out, "device", "requests", (size_t)(o.size_bytes / o.bs_bytes));
     o.progress_fn = bench_progress;
     o.progress_ctx = &meter;

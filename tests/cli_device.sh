@@ -7,7 +7,7 @@ set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 . "$BBSIZE_TOP_SRCDIR/tests/storage_cli.sh"
 
-echo 1..18
+echo 1..21
 
 if "$BBSIZE" device --help | grep -q -- "--pattern"; then ok "--help"; else no "--help"; fi
 
@@ -42,6 +42,14 @@ if grep -q '"iops"' "$tmp/a" && grep -q '"lat_percentiles_ms"' "$tmp/a"; then ok
 expect 64 "seagate-st2000nx0253" "unknown preset lists the presets" -- --preset nope --pattern randread
 expect 64 "option '--pattern': 'sideways' is not seqread" "bad pattern" -- --preset intel-d3-s4510 --pattern sideways
 expect 64 "not a positive multiple" "size not a multiple of bs" -- --preset intel-d3-s4510 --pattern randread --bs 4KiB --size 5000
+# Bounded before it starts: 4 GiB in 4 KiB requests are 1048576 requests,
+# 12 B each (a latency and an offset) = 12582912 B > 1 MB; 10 requests
+# of the 8 MiB run are fewer than its 2048.
+expect 2 "about 0.01258 GB of memory (1048576 requests of 4096 B)" "memory bound" -- \
+  --preset intel-d3-s4510 --pattern randwrite --bs 4KiB --size 4GiB --max-memory 1MB
+expect 2 "about 2.05e+03 events (2048 requests of 4096 B), more than the bound of 10" "event bound" -- \
+  --preset seagate-st2000nx0253 --pattern randread --size 8MiB --max-events 10
+if [ ! -s "$tmp/out" ]; then ok "a refused run prints nothing on stdout"; else no "refused run wrote stdout"; fi
 expect 64 "--bs" "bs of zero" -- --preset intel-d3-s4510 --pattern randread --bs 0
 expect 64 "one of options '--preset' and '--device' is required" "no device" -- --pattern randread
 expect 66 "cannot read" "unreadable device file" -- --device "$tmp/missing.dev" --pattern randread
