@@ -180,15 +180,17 @@ bb_cmd_device(int argc, char **argv)
         bb_usage_error("size", "%llu B is not a positive multiple of --bs (%llu B)",
                        (unsigned long long)o.size_bytes, (unsigned long long)o.bs_bytes);
     {
-        /* Bounded before it starts (bbsize(1), BOUNDS): a latency and an
-         * offset kept per request. */
-        double n = (double)(o.size_bytes / o.bs_bytes);
+        /* A bad value first, then bounded before it starts (bbsize(1),
+         * BOUNDS). */
+        double n, by;
         char detail[128];
 
+        if ((rc = bbs_storage_bench_check(&p, &o, err)) != BB_OK)
+            bb_die_opts(rc, err);
+        bbs_storage_bench_estimate(&o, &n, &by);
         snprintf(detail, sizeof detail, "%.0f requests of %llu B", n,
                  (unsigned long long)o.bs_bytes);
-        bb_limits_check("the device run", n, n * (sizeof(double) + sizeof(uint32_t)), detail,
-                        "a smaller --size or a larger --bs");
+        bb_limits_check("the device run", n, by, detail, "a smaller --size or a larger --bs");
         bb_meter_estimate(&a.out, n * BB_DEVICE_S_PER_REQUEST, n, "requests");
     }
     bb_meter_start(&meter, &a.out, "device", "requests", (size_t)(o.size_bytes / o.bs_bytes));

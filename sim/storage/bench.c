@@ -118,17 +118,10 @@ out:
 }
 
 int
-bbs_storage_bench(const bbs_dev_params *p, const bbs_bench_opts *o, bbs_bench_result *r,
-                  char *err)
+bbs_storage_bench_check(const bbs_dev_params *p, const bbs_bench_opts *o, char *err)
 {
-    bbs_dev *dev = NULL;
-    gsl_rng *rwl = NULL, *rdev = NULL;
-    uint32_t *perm = NULL;
-    double *lat = NULL, end_s = 0, sum = 0;
     uint64_t n;
-    int rc;
 
-    memset(r, 0, sizeof *r);
     if (o->bs_bytes == 0 || o->size_bytes == 0 || o->size_bytes % o->bs_bytes != 0)
         return bb_seterr(err, BB_EINVAL, "file size %llu B is not a positive multiple of the "
                          "block size %llu B", (unsigned long long)o->size_bytes,
@@ -146,6 +139,35 @@ bbs_storage_bench(const bbs_dev_params *p, const bbs_bench_opts *o, bbs_bench_re
         return bb_seterr(err, BB_EINVAL, "the file (%llu B at %llu B) does not fit on the "
                          "device (%.0f B)", (unsigned long long)o->size_bytes,
                          (unsigned long long)o->offset_bytes, p->capacity_bytes);
+    return BB_OK;
+}
+
+void
+bbs_storage_bench_estimate(const bbs_bench_opts *o, double *requests, double *bytes)
+{
+    double n = o->bs_bytes > 0 ? (double)(o->size_bytes / o->bs_bytes) : 0;
+
+    int random = o->pattern == BBS_PAT_RANDREAD || o->pattern == BBS_PAT_RANDWRITE;
+
+    *requests = n;
+    *bytes = n * (double)(sizeof(double) + (random ? sizeof(uint32_t) : 0));   /* lat, perm */
+}
+
+int
+bbs_storage_bench(const bbs_dev_params *p, const bbs_bench_opts *o, bbs_bench_result *r,
+                  char *err)
+{
+    bbs_dev *dev = NULL;
+    gsl_rng *rwl = NULL, *rdev = NULL;
+    uint32_t *perm = NULL;
+    double *lat = NULL, end_s = 0, sum = 0;
+    uint64_t n;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if ((rc = bbs_storage_bench_check(p, o, err)) != BB_OK)
+        return rc;
+    n = o->size_bytes / o->bs_bytes;
     if ((rc = bbs_dev_new(&dev, p, err)) != BB_OK)
         return rc;
     rc = BB_ENOMEM;

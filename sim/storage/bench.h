@@ -60,4 +60,13 @@ const char *bbs_bench_pattern_name(bbs_pattern p);
 int bbs_storage_bench(const bbs_dev_params *p, const bbs_bench_opts *o, bbs_bench_result *r,
                       char *err);
 
+/* bbs_storage_bench_check: the errors BB_EINVAL of bbs_storage_bench,
+ * before anything is built (so that a command refuses a bad value before
+ * it bounds the run). */
+int bbs_storage_bench_check(const bbs_dev_params *p, const bbs_bench_opts *o, char *err);
+
+/* bbs_storage_bench_estimate: the requests of the run and the bytes it
+ * keeps (a latency per request, and an offset for random patterns). */
+void bbs_storage_bench_estimate(const bbs_bench_opts *o, double *requests, double *bytes);
+
 #endif
