@@ -436,21 +436,6 @@ static const char *arch_names[] = { "node-local", "compute-side global", "storag
  * (measured: docs/bounds.md). */
 #define BB_ARCH_S_PER_EVENT 6e-8
 
-/* The meter, at each hundredth of the horizon simulated. */
-typedef struct {
-    bb_meter m;
-    size_t done;
-} arch_meter;
-
-static void
-arch_progress(void *ctx, double t_s)
-{
-    arch_meter *am = ctx;
-
-    (void)t_s;
-    bb_meter_update(&am->m, ++am->done);
-}
-
 int
 bb_cmd_bbarch(int argc, char **argv)
 {
@@ -463,7 +448,7 @@ bb_cmd_bbarch(int argc, char **argv)
     double *tt = NULL, *TT = NULL, one_t = 0, one_T;
     size_t nt = 1;
     char err[BB_ERRLEN], w[32], p[32], b[32], l[32];
-    arch_meter meter = { .done = 0 };
+    bb_meter meter;
     int rc;
 
     memset(&a, 0, sizeof a);
@@ -537,11 +522,11 @@ bb_cmd_bbarch(int argc, char **argv)
                         "--horizon, --clients, --interarrival, longer --mttf/--mttr, --interval");
         bb_meter_estimate(&a.out, ev * BB_ARCH_S_PER_EVENT, ev, "events");
     }
-    bb_meter_start(&meter.m, &a.out, "bbarch", "hundredths of the horizon", 100);
-    a.c.progress_fn = arch_progress;
+    bb_meter_start(&meter, &a.out, "bbarch", "hundredths of the horizon", 100);
+    a.c.progress_fn = bb_meter_progress;
     a.c.progress_ctx = &meter;
     rc = bbs_arch_run(&a.c, &r, err);
-    bb_meter_end(&meter.m);
+    bb_meter_end(&meter);
     free(tt);
     free(TT);
     bb_topo_free(&topo);

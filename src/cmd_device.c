@@ -135,14 +135,6 @@ static const struct argp argp = {
 /* Wall seconds per request on one core (measured: docs/bounds.md). */
 #define BB_DEVICE_S_PER_REQUEST 1.6e-7
 
-/* The meter, at each hundredth of the requests completed. */
-static void
-bench_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)total;
-    bb_meter_update(ctx, (size_t)done);
-}
-
 int
 bb_cmd_device(int argc, char **argv)
 {
@@ -194,7 +186,7 @@ bb_cmd_device(int argc, char **argv)
         bb_meter_estimate(&a.out, n * BB_DEVICE_S_PER_REQUEST, n, "requests");
     }
     bb_meter_start(&meter, &a.out, "device", "requests", (size_t)(o.size_bytes / o.bs_bytes));
-    o.progress_fn = bench_progress;
+    o.progress_fn = bb_meter_progress;
     o.progress_ctx = &meter;
     rc = bbs_storage_bench(&p, &o, &r, err);
     bb_meter_end(&meter);

@@ -107,7 +107,7 @@ bb_cmd_frontier(int argc, char **argv)
     bb_meter_start(&meter, &a.common.out, "frontier", "points", n);
     rc = bbs_replicate_run(n, sizeof *d, d, point_unit, &l,
                            a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
-                           bb_grid_progress, &meter, err);
+                           bb_meter_progress, &meter, err);
     bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_lib(rc, err);

@@ -93,5 +93,5 @@ bb_design_walk(const bba_design_spec *sp, const double *pfs, size_t n, int threa
 
     return bbs_replicate_run(n, sizeof *d, d, design_unit, &w,
                              threads > 0 ? threads : bb_grid_threads(),
-                             meter != NULL ? bb_grid_progress : NULL, meter, err);
+                             meter != NULL ? bb_meter_progress : NULL, meter, err);
 }

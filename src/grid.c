@@ -239,13 +239,6 @@ bb_grid_threads(void)
 }
 
 void
-bb_grid_progress(void *ctx, size_t done, size_t total)
-{
-    (void)total;
-    bb_meter_update(ctx, done);
-}
-
-void
 bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
 {
     bba_solver_opts so;
@@ -292,7 +285,7 @@ bb_grid_run(const bb_common *opt, const bba_sweep_point *pts, size_t n,
 
     bb_grid_cost(opt, pts, n);
     bb_meter_start(&m, &opt->out, "sweep", "points", n);
-    rc = bb_sweep_run(pts, n, nthreads, bb_grid_progress, &m, out, err);
+    rc = bb_sweep_run(pts, n, nthreads, bb_meter_progress, &m, out, err);
     bb_meter_end(&m);
     if (rc != BB_OK)
         bb_die_lib(rc, err);

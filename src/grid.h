@@ -55,10 +55,6 @@ int bb_grid_threads(void);
  * (opt->max_ops), saying what to change.  O(n + fronts x M x 100). */
 void bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n);
 
-/* bb_grid_progress: the unit runner's progress callback (replicate.h);
- * ctx is a bb_meter * (progress.h). */
-void bb_grid_progress(void *ctx, size_t done, size_t total);
-
 /* bb_grid_run: bb_grid_cost, then evaluate pts on nthreads threads with
  * progress when enabled; exits with the library's status and message on
  * the first failing point. */

@@ -123,6 +123,13 @@ bb_meter_elapsed(const bb_meter *m)
     return since(&m->t0);
 }
 
+void
+bb_meter_progress(void *ctx, size_t done, size_t total)
+{
+    (void)total;
+    bb_meter_update(ctx, done);
+}
+
 int
 bb_meter_estimate(const bb_outopts *out, double seconds, double count, const char *unit)
 {

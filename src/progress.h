@@ -49,6 +49,10 @@ double bb_meter_elapsed(const bb_meter *m);
  * bb_meter_start. */
 double bb_meter_end(bb_meter *m);
 
+/* bb_meter_progress: a progress callback of the libraries (sim/pool.h's
+ * bbs_progress_fn: done of total units) whose ctx is a bb_meter *. */
+void bb_meter_progress(void *ctx, size_t done, size_t total);
+
 /* bb_meter_estimate: before a run estimated at `seconds` (over 10, or
  * any with --progress; never with --quiet), one line on stderr: "bbsize:
  * this run is estimated at about 40 s (N UNIT)", unit e.g. "events".

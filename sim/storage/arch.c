@@ -706,7 +706,7 @@ bbs_arch_run(const bbs_arch_config *c, bbs_arch_result *r, char *err)
         double t = k == 100 ? c->horizon_s : c->horizon_s * (double)k / 100.0;
 
         if ((rc = bbs_engine_run(s.e, t)) == BB_OK)
-            c->progress_fn(c->progress_ctx, t);
+            c->progress_fn(c->progress_ctx, (size_t)k, 100);
     }
     if (rc != BB_OK)
         goto out;

@@ -70,6 +70,7 @@
 #include "bbnode.h"
 #include "device.h"
 #include "failure.h"
+#include "pool.h"
 
 typedef enum {
     BBS_ARCH_NODE_LOCAL = 0, BBS_ARCH_COMPUTE_GLOBAL, BBS_ARCH_STORAGE_SIDE
@@ -152,10 +153,10 @@ typedef struct {
     double sample_interval_s;
     bbs_arch_sample_fn sample_fn;
     void *sample_ctx;
-    /* Progress (may be NULL): called with the simulated time reached, at
-     * each hundredth of horizon_s; the run goes on in the same events
+    /* Progress (may be NULL): called at each hundredth of horizon_s
+     * simulated, done of 100 (pool.h); the run goes on in the same events
      * (bbs_engine_run resumed, nothing scheduled for it). */
-    void (*progress_fn)(void *ctx, double t_s);
+    bbs_progress_fn progress_fn;
     void *progress_ctx;
 } bbs_arch_config;
 

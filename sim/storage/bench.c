@@ -76,7 +76,7 @@ on_complete(bbs_engine *e, bbs_devq *q, const bbs_io *io, uint64_t tag, double t
     c->end_s = bbs_engine_now(e);
     c->lat[tag] = c->end_s - t_submit;
     if (c->o->progress_fn && (++c->done % c->step == 0 || c->done == c->n))
-        c->o->progress_fn(c->o->progress_ctx, c->done, c->n);
+        c->o->progress_fn(c->o->progress_ctx, (size_t)c->done, (size_t)c->n);
     if ((rc = submit_next(c, msg)) != BB_OK)
         return bbs_engine_fail(e, rc, "%s", msg);
     return BB_OK;

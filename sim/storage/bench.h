@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "pool.h"
 
 typedef enum {
     BBS_PAT_SEQREAD = 0, BBS_PAT_SEQWRITE, BBS_PAT_RANDREAD, BBS_PAT_RANDWRITE
@@ -29,7 +30,7 @@ typedef struct {
     uint64_t seed;          /* random offsets and rotational latencies */
     /* Progress (may be NULL): the requests completed, at each hundredth
      * of them and at the end; it changes nothing of the run. */
-    void (*progress_fn)(void *ctx, uint64_t done, uint64_t total);
+    bbs_progress_fn progress_fn;   /* pool.h */
     void *progress_ctx;
 } bbs_bench_opts;
 

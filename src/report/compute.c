@@ -142,7 +142,7 @@ curves(bb_report *r)
         bb_meter m;
 
         bb_meter_start(&m, &ctx->opt->out, "report", "points", r->npts);
-        rc = bb_sweep_run(r->pts, r->npts, r->o.threads, bb_grid_progress, &m, r->out, err);
+        rc = bb_sweep_run(r->pts, r->npts, r->o.threads, bb_meter_progress, &m, r->out, err);
         bb_meter_end(&m);
     }
     if (rc != BB_OK && rc != BB_ENOMEM) {
