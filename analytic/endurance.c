@@ -30,7 +30,8 @@ tail_cum(const double *law, long M)
     return cum;
 }
 
-/* sum_{x=0}^{c-1} Pr(K > t0 + x), c >= 0, any t0. */
+/* sum_{x=0}^{c-1} Pr(K > t0 + x), c >= 0, any t0 (t0 + c < 0 included: a
+ * phase's load above B by more than the free room, ones only). */
 static double
 tail_sum(const double *cum, long M, long t0, long c)
 {
@@ -45,6 +46,8 @@ tail_sum(const double *cum, long M, long t0, long c)
         s += (double)ones;
         t0 += ones;
         c -= ones;
+        if (c == 0)             /* all of them below 0: t0 is still < 0 */
+            return s;
     }
     a = t0 > M ? M : t0;
     b = t0 + c > M ? M : t0 + c;

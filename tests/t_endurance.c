@@ -158,6 +158,34 @@ test_onoff_matches_chain(void **state)
     bba_model_free(&m);
 }
 
+/* A phase whose load exceeds B by more than the free room, worked by hand:
+ * one phase of load L = 10^15 quanta (a phase load the front door can
+ * build, issue 38: 2,000 TB/s bursts at 1 TB/s), no memoryless load (D0 =
+ * 1 at 0), B = 1, S = 2.  Every normal state fills the buffer:
+ * min((L - B)+, S - j) = S - j, so with x = (0.5, 0.25, 0.25) over the
+ * levels W = (0.5 x 2 + 0.25 x 1 + 0) x (1 - idle) = 1.25 x 0.8 = 1.0.
+ * B - L is far below 0: the sum is ones only (it once read cum[B - L + S],
+ * before the array, and crashed). */
+static void
+test_phase_far_above(void **state)
+{
+    long load = 1000000000000000L;
+    double D0[] = { 1.0 };
+    const double x[] = { 0.5, 0.25, 0.25 };
+    bba_onoff o;
+
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.n_phases = 1;
+    o.phase_load = &load;
+    o.M0 = 0;
+    o.D0 = D0;
+    o.B = 1;
+    assert_float_equal(bba_bbin_onoff(&o, 2, x, 0.2), 1.0, 1e-15);
+    load = 2;   /* L - B = 1 < S - j for j = 0: 0.5 x 1 + 0.25 x 1 + 0 */
+    assert_float_equal(bba_bbin_onoff(&o, 2, x, 0.2), 0.75 * 0.8, 1e-15);
+}
+
 /* 1 GB/s written, drives rated 1 DWPD over 5 years, write amplification 2,
  * 10 years of service: 86.4 TB a day x 2 x 10 / (1 x 5) = 345.6 TB. */
 static void
@@ -241,6 +269,7 @@ main(void)
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_flow_balance),
         cmocka_unit_test(test_onoff_matches_chain),
+        cmocka_unit_test(test_phase_far_above),
         cmocka_unit_test(test_rating),
         cmocka_unit_test(test_front_endure),
     };
