@@ -291,9 +291,9 @@ ms_rate(const double *lam, const double *th, int nmax, double S, double B, int *
     return best;
 }
 
-/* exp(I_r(S) - I_full(S)). */
+/* exp(I_r(S) - I_full(S)); *ir I_r(S) when ir is not NULL. */
 static double
-ms_factor(const bba_effbw_approx *a, long S)
+ms_factor(const bba_effbw_approx *a, long S, double *ir)
 {
     double th[MS_GRID], If = 0, Ir = 0, *lf = NULL, *lr = NULL;
     int nmax = 64;
@@ -322,6 +322,8 @@ ms_factor(const bba_effbw_approx *a, long S)
     }
     free(lf);
     free(lr);
+    if (ir != NULL)
+        *ir = Ir;
     return exp(Ir - If);
 }
 
@@ -332,20 +334,44 @@ bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol
         return exp(-a->decay * (double)S);
     if (pol != NULL && pol->lazy)
         S -= lround((1.0 - pol->eps) * (double)pol->threshold);
-    return ms_factor(a, S);
+    return ms_factor(a, S, NULL);
 }
 
-void
+int
 bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
-                       bba_measures *me)
+                       bba_measures *me, char *err)
 {
-    double f = bba_effbw_approx_factor(a, S, pol), idle = me->idle * f;
+    double f, idle, ir = NAN;
+    long Sx = S;
 
+    if (a->kind == BBA_EFFBW_DECAY) {
+        f = bba_effbw_approx_factor(a, S, pol);
+    } else {
+        if (pol != NULL && pol->lazy)
+            Sx -= lround((1.0 - pol->eps) * (double)pol->threshold);
+        f = ms_factor(a, Sx, &ir);
+    }
+    if (isnan(f))
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the many-sources correction");
+    idle = me->idle * f;
+    /* The factor keeps r's prefactor idle_r e^(I_r), which the Chernoff
+     * bound keeps below the horizons summed (at most 2^16): far above it,
+     * idle_r is the solve's rounding, not r's tail, and the product is
+     * noise times a huge factor (200 identical applications at 100 TB
+     * gave idle 1).  A product above 1 is no idle fraction either. */
+    if (me->idle > 0 && isfinite(ir) && log(me->idle) + ir > BBA_EFFBW_PREFACTOR_MAX)
+        return bb_seterr(err, BB_ENOCONV, "the many-sources correction fails at %ld quanta: "
+                         "the reduced model's idle fraction %.3g is its solve's rounding, "
+                         "far above its large-deviation bound e^-%.4g; use the fluid model "
+                         "(--model fluid)", S, me->idle, ir);
     if (idle > 1)
-        idle = 1;
+        return bb_seterr(err, BB_ENOCONV, "the %s correction fails at %ld quanta: it makes "
+                         "the idle fraction %.3g, above 1; use the fluid model (--model fluid)",
+                         a->kind == BBA_EFFBW_DECAY ? "decay-rate" : "many-sources", S, idle);
     /* a product below the double range keeps its logarithm */
     me->log10_idle = idle > 0 ? log10(idle)
                      : me->idle > 0 && f > 0 ? log10(me->idle) + log10(f) : -INFINITY;
     me->p_full += idle - me->idle;
     me->idle = idle;
+    return BB_OK;
 }

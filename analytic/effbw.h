@@ -108,9 +108,16 @@ bba_effbw_kind bba_effbw_approx_kind(const bba_effbw_approx *a);
 double bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol);
 
 /* bba_effbw_approx_apply: the measures of r at (S, pol) made the full
- * model's: idle multiplied by the factor (at most 1), p_full moved with
- * it, log10_idle recomputed.  Thread-safe. */
-void bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
-                            bba_measures *me);
+ * model's: idle multiplied by the factor, p_full moved with it,
+ * log10_idle recomputed.  Errors (me unchanged): BB_ENOCONV when the
+ * product is no idle fraction: above 1, or (many sources) r's idle
+ * fraction far above its own large-deviation bound, idle_r e^(I_r(S)) >
+ * e^BBA_EFFBW_PREFACTOR_MAX, which means r's solve rounded a tail it
+ * cannot resolve (the message says to use the fluid model); BB_ENOMEM.
+ * Thread-safe. */
+#define BBA_EFFBW_PREFACTOR_MAX 16.0   /* e^16 = 9e6, a safe margin over the
+                                          2^16 horizons the bound sums */
+int bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
+                           bba_measures *me, char *err);
 
 #endif

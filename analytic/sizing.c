@@ -208,7 +208,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         else
             free(x);
         if (rc == BB_OK && m->approx)
-            bba_effbw_approx_apply(m->approx, S, pol, &out->meas);
+            rc = bba_effbw_approx_apply(m->approx, S, pol, &out->meas, err);
         if (rc == BB_OK)
             /* 0 is exact when no load exceeds B; else the idle fraction
              * underflowed and its order is not known here (NAN) */

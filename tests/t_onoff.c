@@ -398,9 +398,9 @@ lazy_many_sources(void **state)
     assert_int_equal(bba_onoff_eval(&r, S, &l0, &o, &r0, NULL, err), BB_OK);
     fg = bba_effbw_approx_factor(ms, S, &g);
     f0 = bba_effbw_approx_factor(ms, S, &l0);
-    bba_effbw_approx_apply(ms, S, &g, &rg.meas);
-    bba_effbw_approx_apply(ms, S, &l1, &r1.meas);
-    bba_effbw_approx_apply(ms, S, &l0, &r0.meas);
+    assert_int_equal(bba_effbw_approx_apply(ms, S, &g, &rg.meas, err), BB_OK);
+    assert_int_equal(bba_effbw_approx_apply(ms, S, &l1, &r1.meas, err), BB_OK);
+    assert_int_equal(bba_effbw_approx_apply(ms, S, &l0, &r0.meas, err), BB_OK);
     print_message("# corrected idle: greedy %.6g, lazy EPS 1 %.6g, lazy EPS 0.01 %.6g; "
                   "factor at S %.4g, at S - 0.99 T %.4g\n", rg.meas.idle, r1.meas.idle,
                   r0.meas.idle, fg, f0);
