@@ -139,11 +139,13 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
         rc = bb_seterr(err, BB_ENOMEM, "out of memory");
         goto out;
     }
-    /* B_g = k B / K must exceed the group's expected load */
+    /* B_g = k B / K must exceed the group's expected load; a group that
+     * writes nothing (load 0: every application p = 0 or no bandwidth)
+     * needs no share and no capacity (k = 0, size 0, idle 0) */
     for (size_t g = 0; g < G; g++) {
         double k0 = floor(load[g] * K / B) + 1;
 
-        out->k_lo[g] = k0 < 1 ? 1 : k0 > K ? K + 1 : (int)k0;
+        out->k_lo[g] = !(load[g] > 0) ? 0 : k0 < 1 ? 1 : k0 > K ? K + 1 : (int)k0;
         sum_lo += out->k_lo[g];
     }
     out->feasible = sum_lo <= K;
@@ -157,20 +159,20 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
         for (size_t g = 0; g < G; g++)
             total += load[g];
         for (size_t g = 0; g < G; g++) {
-            double x = total > 0 ? (double)left * load[g] / total : (double)left / (double)G;
+            double x = !(load[g] > 0) ? 0 : (double)left * load[g] / total;
 
             out->k_fair[g] = out->k_lo[g] + (int)floor(x);
             given += (long)floor(x);
         }
-        while (given < left) {   /* the remainder, one step at a time */
+        while (total > 0 && given < left) {   /* the remainder, one step at a time */
             size_t best = 0;
             double rb = -1;
 
             for (size_t g = 0; g < G; g++) {
-                double x = total > 0 ? (double)left * load[g] / total : (double)left / (double)G;
+                double x = !(load[g] > 0) ? 0 : (double)left * load[g] / total;
                 double r = x - (double)(out->k_fair[g] - out->k_lo[g]);
 
-                if (r > rb) {
+                if (load[g] > 0 && r > rb) {
                     rb = r;
                     best = g;
                 }
@@ -184,7 +186,7 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
     for (size_t g = 0; g < G; g++) {
         size_t n;
 
-        out->k_hi[g] = (int)(K - (sum_lo - out->k_lo[g]));
+        out->k_hi[g] = out->k_lo[g] == 0 ? 0 : (int)(K - (sum_lo - out->k_lo[g]));
         if (out->k_hi[g] < out->k_lo[g])
             continue;   /* nothing to tabulate: infeasible */
         n = (size_t)(out->k_hi[g] - out->k_lo[g] + 1);
@@ -195,7 +197,7 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
             goto out;
         }
         for (size_t j = 0; j < n; j++)
-            out->table[g][j] = INFINITY;
+            out->table[g][j] = out->k_hi[g] == 0 ? 0 : INFINITY;   /* no load: 0 B */
     }
     rc = BB_OK;
 out:
@@ -265,8 +267,8 @@ bba_partition_bound(const bba_partition_spec *sp, bba_partition *out, size_t g, 
     bba_app *apps = NULL;
     int rc;
 
-    if (out->table == NULL || out->table[g] == NULL)
-        return BB_OK;
+    if (out->table == NULL || out->table[g] == NULL || out->k_hi[g] == 0)
+        return BB_OK;   /* no load: nothing to search */
     if ((rc = group_question(sp, out, g, &q, &apps, err)) != BB_OK)
         return rc;
     rc = tabulate(sp, out, g, &q, out->k_hi[g], 0, err);
@@ -312,7 +314,8 @@ bba_partition_group(const bba_partition_spec *sp, bba_partition *out, size_t g, 
     double hint, prev, prev2 = -1;
     int rc = BB_OK;
 
-    if (out->table == NULL || out->table[g] == NULL || out->k_lo[g] > out->k_hi[g])
+    if (out->table == NULL || out->table[g] == NULL || out->k_lo[g] > out->k_hi[g]
+        || out->k_hi[g] == 0)
         return BB_OK;
     if ((rc = group_question(sp, out, g, &q, &apps, err)) != BB_OK)
         return rc;
@@ -402,12 +405,21 @@ bba_partition_finish(const bba_partition_spec *sp, bba_partition *out, char *err
         }
         memcpy(F, Fn, ((size_t)K + 1) * sizeof *F);
     }
-    if (!isfinite(F[K])) {
+    /* every group without load: nothing handed out (F[0] = 0) */
+    c = K;
+    {
+        int loaded = 0;
+
+        for (size_t g = 0; g < G; g++)
+            loaded |= out->k_hi[g] > 0;
+        if (!loaded)
+            c = 0;
+    }
+    if (!isfinite(F[c])) {
         out->feasible = 0;
         goto out;
     }
-    out->total_bytes = F[K];
-    c = K;
+    out->total_bytes = F[c];
     for (size_t g = G; g-- > 0;) {
         int k = choice[g * ((size_t)K + 1) + (size_t)c];
 

@@ -11,7 +11,9 @@
  * the allocation granularity; it is non-increasing in k (more bandwidth
  * drains faster: tested, not proved), infinite below the first k whose
  * B_g exceeds the group's expected load (or whose throttling alone misses
- * the target).  Minimise sum_g S_g(k_g).
+ * the target).  A group that writes nothing (expected load 0: every
+ * application p = 0 or no bandwidth) gets k_g = 0 and S_g = 0: no share,
+ * no capacity, idle 0.  Minimise sum_g S_g(k_g).
  *
  * The algorithm: dynamic programming over the groups,
  *     F_g(c) = min_{k} F_{g-1}(c - k) + S_g(k),   F_0 = 0,

@@ -53,9 +53,9 @@ bbs_part_check(const bbs_part_config *c, char *err)
                              c->p[i]);
     }
     for (size_t g = 0; g < c->G; g++) {
-        if (c->B[g] <= 0)
-            return bb_seterr(err, BB_EINVAL, "partition %zu: PFS share %ld quanta is not "
-                             "positive", g + 1, c->B[g]);
+        if (c->B[g] < 0)
+            return bb_seterr(err, BB_EINVAL, "partition %zu: PFS share %ld quanta is "
+                             "negative", g + 1, c->B[g]);
         if (c->S[g] < 0)
             return bb_seterr(err, BB_EINVAL, "partition %zu: size %ld quanta is negative", g + 1,
                              c->S[g]);

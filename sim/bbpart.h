@@ -46,7 +46,8 @@ typedef struct {
     const double *p;          /* [0, 1] */
     const size_t *group;      /* partition of each application, < G */
     size_t G;
-    const long *B;            /* G PFS shares, quanta per time unit, > 0 */
+    const long *B;            /* G PFS shares, quanta per time unit, >= 0
+                                 (0: a partition that writes nothing) */
     const long *S;            /* G buffer sizes, quanta, >= 0 */
     bba_policy pol;           /* draining; a lazy threshold as a fraction
                                  of each S_g: threshold_frac */

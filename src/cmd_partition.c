@@ -287,6 +287,20 @@ bb_cmd_partition(int argc, char **argv)
     rc = bba_partition_begin(&sp, &p, err);
     if (rc != BB_OK)
         bb_die(bb_exit_status(rc), "%s: %s", ctx.wl.source, err);
+    /* a granule above the whole shared buffer makes every partition one
+     * granule or more and the comparison the granularity's, not the
+     * partitioning's (--granularity 1e300B printed 1e+282 EB both ways) */
+    if (sp.granularity_bytes > 0 && p.shared_status == BB_OK && p.shared.S_bytes > 0
+        && sp.granularity_bytes > p.shared.S_bytes) {
+        char gs[32], ss[32];
+
+        bb_ctx_fmt_size(&ctx, gs, sizeof gs, sp.granularity_bytes);
+        bb_ctx_fmt_size(&ctx, ss, sizeof ss, p.shared.S_bytes);
+        bba_partition_free(&p);
+        bb_usage_error("granularity", "%s is more than the whole shared buffer (%s): every "
+                       "partition would be one granule and the totals the granularity's; give "
+                       "at most %s", gs, ss, ss);
+    }
     gc.sp = &sp;
     gc.p = &p;
     threads = a.run.threads > 0 ? a.run.threads : bb_grid_threads();
@@ -400,10 +414,14 @@ bb_cmd_partition(int argc, char **argv)
             char dif[32];
 
             bb_ctx_fmt_size(&ctx, dif, sizeof dif, fabs(p.total_bytes - p.shared_bytes));
-            printf("total %s in %zu partitions against %s shared: partitioning needs %s %s "
-                   "(%.3g times the shared buffer)\n", tot, G, shs, dif,
-                   p.total_bytes >= p.shared_bytes ? "more" : "less",
-                   p.total_bytes / p.shared_bytes);
+            if (p.total_bytes == p.shared_bytes)
+                printf("total %s in %zu partitions against %s shared: partitioning needs "
+                       "nothing more\n", tot, G, shs);
+            else
+                printf("total %s in %zu partitions against %s shared: partitioning needs %s "
+                       "%s (%.3g times the shared buffer)\n", tot, G, shs, dif,
+                       p.total_bytes >= p.shared_bytes ? "more" : "less",
+                       p.shared_bytes > 0 ? p.total_bytes / p.shared_bytes : INFINITY);
         } else {
             printf("total %s in %zu partitions; no shared buffer meets the target\n", tot, G);
         }
