@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,7 @@ bb_cmd_simulate(int argc, char **argv)
     bb_sim_report rep;
     bbs_plat_runs run;
     const bbs_bb_summary *s;
+    bbs_bb_summary one;
     const bbs_bb_config *c;
     char sz[64], occ[64], occlo[64], occhi[64], w[64], pfs[64], bb[64], th[64], tus[64];
     double perday;   /* bytes a day of one quantum per time unit */
@@ -171,6 +173,12 @@ bb_cmd_simulate(int argc, char **argv)
         bb_sim_die(rc, err);
     bb_sim_report_end(&rep);
     s = &run.sum[0];
+    if (s->replications < 2) {   /* one replication: no interval (bbsize-simulate(1)) */
+        one = *s;
+        one.idle_lo = one.idle_hi = one.quiet_lo = one.quiet_hi = NAN;
+        one.occ_lo = one.occ_hi = one.bb_in_lo = one.bb_in_hi = NAN;
+        s = &one;
+    }
     c = &run.cfg[0];
     S = c->S;
     perday = ctx.q->quantum_bytes * 86400.0 / ctx.pf.time_unit_s;
@@ -231,10 +239,14 @@ bb_cmd_simulate(int argc, char **argv)
         bb_ctx_fmt_size(&ctx, bb, sizeof bb, (s->left_in_bb + s->held) * ctx.q->quantum_bytes);
         bb_ctx_fmt_size(&ctx, th, sizeof th, bb_ctx_quanta_to_bytes(&ctx, c->pol.threshold));
         bb_fmt_duration(tus, sizeof tus, ctx.pf.time_unit_s);
-        printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
-               "mean occupancy %s [%s, %s]\n",
-               s->idle_mean, 100.0 * s->level, s->idle_lo, s->idle_hi,
-               s->quiet_mean, s->quiet_lo, s->quiet_hi, occ, occlo, occhi);
+        if (s->replications < 2)
+            printf("simulated idle %.4g, quiet %.4g, mean occupancy %s (%s)\n", s->idle_mean,
+                   s->quiet_mean, occ, BB_SIM_ONE_REPLICATION);
+        else
+            printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
+                   "mean occupancy %s [%s, %s]\n",
+                   s->idle_mean, 100.0 * s->level, s->idle_lo, s->idle_hi,
+                   s->quiet_mean, s->quiet_lo, s->quiet_hi, occ, occlo, occhi);
         printf("  %s burst buffer (%ld quanta), %s draining", sz, S, bb_policy_name(&c->pol));
         if (c->pol.lazy)
             printf(" (threshold %s, EPS %g)", th, c->pol.eps);
@@ -247,7 +259,10 @@ bb_cmd_simulate(int argc, char **argv)
         bb_ctx_fmt_rate(&ctx, w, sizeof w, s->bb_in_mean * perday / 86400.0);
         bb_ctx_fmt_rate(&ctx, occlo, sizeof occlo, s->bb_in_lo * perday / 86400.0);
         bb_ctx_fmt_rate(&ctx, occhi, sizeof occhi, s->bb_in_hi * perday / 86400.0);
-        printf("  into the buffer %s [%s, %s]\n", w, occlo, occhi);
+        if (s->replications < 2)
+            printf("  into the buffer %s\n", w);
+        else
+            printf("  into the buffer %s [%s, %s]\n", w, occlo, occhi);
     }
     bbs_plat_free(&run);
     bb_ctx_free(&ctx);

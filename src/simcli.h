@@ -105,6 +105,12 @@ _Noreturn void bb_sim_die(int rc, const char *err);
  * bbs_fluid_estimate's (a phase change). */
 #define BB_SIM_S_PER_EVENT 1e-7
 #define BB_FLUID_S_PER_EVENT 1e-7
+/* What `simulate --replications 1` says instead of an interval: one
+ * replication has no spread to build one from (bbsize-simulate(1)); the
+ * JSON's _low and _high are null. */
+#define BB_SIM_ONE_REPLICATION "one replication: no confidence interval; give " \
+    "--replications 2 or more for one"
+
 
 /* bb_sim_announce: bb_meter_estimate (progress.h) of `units` runs of
  * `events` events in all at s_per_event, spread over o->threads threads

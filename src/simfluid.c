@@ -217,13 +217,20 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     fmt_time(H, sizeof H, c->horizon_s);
     fmt_time(W, sizeof W, c->warmup_s);
     bb_ctx_fmt_size(ctx, err, sizeof err, s->max_conservation_error);
-    printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
-           "mean occupancy %s [%s, %s]\n",
-           s->idle.mean, 100.0 * s->level, s->idle.lo, s->idle.hi,
-           s->quiet.mean, s->quiet.lo, s->quiet.hi, occ[0], occ[1], occ[2]);
-    printf("  full %.4g [%.4g, %.4g], empty %.4g [%.4g, %.4g]; into the buffer %s [%s, %s], "
-           "drained %s\n", s->p_full.mean, s->p_full.lo, s->p_full.hi, s->p_empty.mean,
-           s->p_empty.lo, s->p_empty.hi, in[0], in[1], in[2], out);
+    if (s->replications < 2) {
+        printf("simulated idle %.4g, quiet %.4g, mean occupancy %s (%s)\n", s->idle.mean,
+               s->quiet.mean, occ[0], BB_SIM_ONE_REPLICATION);
+        printf("  full %.4g, empty %.4g; into the buffer %s, drained %s\n", s->p_full.mean,
+               s->p_empty.mean, in[0], out);
+    } else {
+        printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
+               "mean occupancy %s [%s, %s]\n",
+               s->idle.mean, 100.0 * s->level, s->idle.lo, s->idle.hi,
+               s->quiet.mean, s->quiet.lo, s->quiet.hi, occ[0], occ[1], occ[2]);
+        printf("  full %.4g [%.4g, %.4g], empty %.4g [%.4g, %.4g]; into the buffer %s [%s, %s], "
+               "drained %s\n", s->p_full.mean, s->p_full.lo, s->p_full.hi, s->p_empty.mean,
+               s->p_empty.lo, s->p_empty.hi, in[0], in[1], in[2], out);
+    }
     printf("  %s burst buffer, %s draining", sz, c->pf.lazy ? "lazy" : "greedy");
     if (c->pf.lazy)
         printf(" (threshold %s, EPS %g)", th, c->pf.eps);
@@ -320,6 +327,13 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
         bb_die_lib(rc, err);
     if (bbs_fluid_summarize(res, R, o->confidence, &s, err) != BB_OK)
         bb_die_lib(BB_EINVAL, err);
+    if (s.replications < 2) {   /* one replication: no interval (bbsize-simulate(1)) */
+        bbs_ci *ci[] = { &s.idle, &s.quiet, &s.p_empty, &s.p_full, &s.occupancy_bytes,
+                         &s.bb_in_Bps };
+
+        for (size_t k = 0; k < sizeof ci / sizeof ci[0]; k++)
+            ci[k]->lo = ci[k]->hi = NAN;
+    }
     if (a->common.out.json)
         print_json(&ctx, &c, &s, a, nv);
     else
