@@ -56,7 +56,7 @@ fluid_build(bba_front *f, char *err)
     const bba_question *q = &f->q;
     bba_fluid_class *c = calloc(q->n, sizeof *c);
     bba_fluid_opts o;
-    double phases;
+    double phases, flops = 0;
     int rc;
 
     if (c == NULL)
@@ -84,8 +84,19 @@ fluid_build(bba_front *f, char *err)
     o.bb_bw_Bps = q->pf.bb_bw_Bps;
     o.mem_limit_bytes = q->so.mem_limit_bytes;
     o.max_phases = 0;
-    bba_fluid_estimate(c, q->n, &o, &phases, NULL, NULL);
+    bba_fluid_estimate(c, q->n, &o, &phases, NULL, &flops);
     f->fluid_phases = phases;
+    /* costed before anything is built (cost.h): the exact model, or the
+     * folded ones (the primary and its variants, fluid_approx.h), each of
+     * BBA_FLUID_APPROX_PHASES at most, the flops going as P^3 */
+    if (phases > BBA_FLUID_EXACT_PHASES)
+        flops = isfinite(phases) ? flops * BBA_FLUID_APPROX_MODELS
+                                   * pow(BBA_FLUID_APPROX_PHASES / phases, 3.0) : INFINITY;
+    rc = bba_cost_fluid(phases, flops, &q->so, err);
+    if (rc != BB_OK) {
+        free(c);
+        return rc;
+    }
     /* exact when it fits; beyond, folded into BBA_FLUID_APPROX_PHASES */
     rc = bba_fluid_approx_new(c, q->n, &o,
                               phases <= BBA_FLUID_EXACT_PHASES ? BBA_FLUID_EXACT_PHASES

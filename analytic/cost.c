@@ -215,3 +215,17 @@ bba_cost_admit(const bba_model *m, const bba_cost *c, const bba_solver_opts *so,
         so->announce(so->announce_ctx, c->ops);
     return rc;
 }
+
+int
+bba_cost_fluid(double phases, double flops, const bba_solver_opts *so, char *err)
+{
+    if (so->max_ops > 0 && !(flops <= so->max_ops))
+        return bb_seterr(err, BB_ETOOBIG,
+                         "the fluid model would take about %.2g operations (%.3g phases: its "
+                         "spectrum and a size search), more than the bound of %.3g: fewer "
+                         "distinct bursty applications, or raise the operation bound",
+                         flops, phases, so->max_ops);
+    if (so->announce != NULL && isfinite(flops))
+        so->announce(so->announce_ctx, flops);
+    return BB_OK;
+}

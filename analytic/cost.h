@@ -91,6 +91,14 @@ void bba_cost_search(const bba_model *m, double target, const bba_policy_spec *p
 int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
                     const bba_solver_opts *so, long R, long R_max, char *err);
 
+/* bba_cost_fluid: the fluid model's build and one size search (fluid.h
+ * bba_fluid_estimate: phases P, flops, counted as multiply-adds) against
+ * so->max_ops, then so->announce; BB_ETOOBIG naming the phases and what
+ * shrinks them otherwise.  O(1).  Measured (bbsize size, 12 distinct
+ * ON/OFF sources, 4,096 phases): estimated 2.3e11, about 58 s at
+ * BBA_COST_OPS_PER_S; docs/bounds.md. */
+int bba_cost_fluid(double phases, double flops, const bba_solver_opts *so, char *err);
+
 /* bba_cost_admit: bba_cost_check against so->max_ops, then, when it
  * passes, so->announce (when set) with c->ops.  Every solve and
  * search is admitted through it, so that a caller hears the estimate
