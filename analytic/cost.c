@@ -229,3 +229,26 @@ bba_cost_fluid(double phases, double flops, const bba_solver_opts *so, char *err
         so->announce(so->announce_ctx, flops);
     return BB_OK;
 }
+
+int
+bba_cost_dist(size_t n, long M, long rows, const bba_solver_opts *so, char *err)
+{
+    double ops = (double)n * ((double)M + 1.0) + (double)rows * BBA_COST_DIST_ROW;
+
+    if (so->max_ops > 0 && !(ops <= so->max_ops)) {
+        if (rows > 0)
+            return bb_seterr(err, BB_ETOOBIG,
+                             "the load distribution's %ld rows would take about %.2g "
+                             "operations, more than the bound of %.3g: lower the resolution "
+                             "(fewer, coarser loads), or raise the operation bound", rows, ops,
+                             so->max_ops);
+        return bb_seterr(err, BB_ETOOBIG,
+                         "the load distribution would take about %.2g operations (%zu "
+                         "applications over %.3g loads), more than the bound of %.3g: lower "
+                         "the resolution, or raise the operation bound", ops, n,
+                         (double)M + 1.0, so->max_ops);
+    }
+    if (so->announce != NULL)
+        so->announce(so->announce_ctx, ops);
+    return BB_OK;
+}

@@ -99,6 +99,15 @@ int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps
  * BBA_COST_OPS_PER_S; docs/bounds.md. */
 int bba_cost_fluid(double phases, double flops, const bba_solver_opts *so, char *err);
 
+/* bba_cost_dist: the load distribution DIST (dist.h, Algorithm 1) of n
+ * applications over M + 1 loads, n (M + 1) multiply-adds, plus rows of
+ * `dist --csv` (each a Chernoff bound pair: measured 5.3 us of CPU a row,
+ * 988,001 rows in 5.3 s, so BBA_COST_DIST_ROW multiply-adds) against
+ * so->max_ops, then so->announce.  BB_ETOOBIG names the resolution and
+ * the bound.  O(1). */
+#define BBA_COST_DIST_ROW 2e4
+int bba_cost_dist(size_t n, long M, long rows, const bba_solver_opts *so, char *err);
+
 /* bba_cost_admit: bba_cost_check against so->max_ops, then, when it
  * passes, so->announce (when set) with c->ops.  Every solve and
  * search is admitted through it, so that a caller hears the estimate

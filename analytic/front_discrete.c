@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,15 @@ front_discrete_build(bba_front *f, long R, char *err)
     if (f->kind == BBA_MODEL_BERNOULLI)
         /* the paper's model: every application memoryless */
         f->qz.has_burst = 0;
+    {
+        double M = 0;   /* the largest load: DIST's length (cost.h) */
+
+        for (size_t i = 0; i < f->qz.n; i++)
+            M += (double)f->qz.b[i];
+        rc = bba_cost_dist(f->qz.n, M < (double)LONG_MAX ? (long)M : LONG_MAX, 0, &f->q.so, err);
+        if (rc != BB_OK)
+            return rc;
+    }
     rc = bba_model_init(&f->model, f->qz.n, f->qz.b, f->qz.p, f->qz.B, f->q.so.mem_limit_bytes,
                         err);
     if (rc != BB_OK)

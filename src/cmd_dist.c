@@ -12,6 +12,7 @@
 #include "csvout.h"
 #include "cmdspec.h"
 #include "commands.h"
+#include "cost.h"
 
 /* --csv: one row per load k (quanta): k, load, pmf, cdf, chernoff_lower,
  * chernoff_upper (bbsize(1)). */
@@ -50,6 +51,11 @@ bb_cmd_dist(int argc, char **argv)
         p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q->bb_bw));
 
     if (a.common.out.csv) {
+        char err[BB_ERRLEN];
+        int rc = bba_cost_dist(0, 0, m->M + 1, &ctx.qn.so, err);
+
+        if (rc != BB_OK)   /* a row per load: bounded before the first */
+            bb_die_lib(rc, err);
         printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
         for (long k = 0; k <= m->M; k++) {
             cdf += m->dist[k];
