@@ -8,6 +8,7 @@
 #   silent.sh      contradictory or meaningless input refused, never run
 #   readonce.sh    every input read once (FIFOs, pipes)
 #   messages.sh    messages that name the right thing, in the right terms
+#   round4_runs.sh round four (issue 38): a crash, non-answers, bounds ignored
 # Each case runs in a directory of its own and asserts the exit status, key
 # words of the message and the files left there.  Every run has a
 # timeout, so a regression that hangs fails instead of blocking the suite.
