@@ -92,6 +92,7 @@ fluid_build(bba_front *f, char *err)
     if (phases > BBA_FLUID_EXACT_PHASES)
         flops = isfinite(phases) ? flops * BBA_FLUID_APPROX_MODELS
                                    * pow(BBA_FLUID_APPROX_PHASES / phases, 3.0) : INFINITY;
+    f->fluid_flops = flops;
     rc = bba_cost_fluid(phases, flops, &q->so, err);
     if (rc != BB_OK) {
         free(c);

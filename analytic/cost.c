@@ -248,7 +248,8 @@ bba_cost_dist(size_t n, long M, long rows, const bba_solver_opts *so, char *err)
                          "the resolution, or raise the operation bound", ops, n,
                          (double)M + 1.0, so->max_ops);
     }
-    if (so->announce != NULL)
+    /* the model's own build is part of the solves announced after it */
+    if (rows > 0 && so->announce != NULL)
         so->announce(so->announce_ctx, ops);
     return BB_OK;
 }

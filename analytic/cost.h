@@ -103,8 +103,9 @@ int bba_cost_fluid(double phases, double flops, const bba_solver_opts *so, char 
  * applications over M + 1 loads, n (M + 1) multiply-adds, plus rows of
  * `dist --csv` (each a Chernoff bound pair: measured 5.3 us of CPU a row,
  * 988,001 rows in 5.3 s, so BBA_COST_DIST_ROW multiply-adds) against
- * so->max_ops, then so->announce.  BB_ETOOBIG names the resolution and
- * the bound.  O(1). */
+ * so->max_ops, then so->announce for rows only (the build is part of the
+ * solves announced after it).  BB_ETOOBIG names the resolution and the
+ * bound.  O(1). */
 #define BBA_COST_DIST_ROW 2e4
 int bba_cost_dist(size_t n, long M, long rows, const bba_solver_opts *so, char *err);
 

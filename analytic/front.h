@@ -40,6 +40,8 @@ struct bba_front {
     bba_fluid_approx *fa;
     const bba_fluid *fluid;
     double fluid_phases;     /* of the whole workload */
+    double fluid_flops;      /* its build and one size search, estimated
+                                (cost.h bba_cost_fluid) */
     size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
     size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
 };

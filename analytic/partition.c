@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
+#include "front.h"
 #include "partition.h"
 
 double
@@ -53,6 +55,45 @@ bba_partition_free(bba_partition *p)
     free(p->bytes);
     free(p->a);
     memset(p, 0, sizeof *p);
+}
+
+/* The tables costed before the first group's search (cost.h): every
+ * share of every group a size search, each costed as the shared buffer's
+ * (bba_cost_search on its model, at the shared resolution: a group's
+ * model is smaller, its sizes at small shares larger, and its searches
+ * start from the last size; measured on two groups at --steps 1000
+ * --resolution 1000, docs/bounds.md).  The fluid model: each search its
+ * build and search (the front's fluid_flops). */
+static int
+admit_tables(const bba_front *f, const bba_partition *out, char *err)
+{
+    const bba_question *q = &f->q;
+    double searches = 0, per;
+    bba_cost c;
+
+    if (!(q->so.max_ops > 0) && q->so.announce == NULL)
+        return BB_OK;
+    for (size_t g = 0; g < out->ngroups; g++)
+        if (out->table[g] != NULL && out->k_hi[g] > 0)
+            searches += out->k_hi[g] - out->k_lo[g] + 1;
+    if (bba_front_kind(f) == BBA_MODEL_FLUID) {
+        per = f->fluid_flops;
+    } else {
+        bba_policy_spec ps;
+
+        front_spec_of(&q->drain, &ps);
+        bba_cost_search(&f->model, q->target, &ps, &q->so, &c);
+        per = c.ops;
+    }
+    if (q->so.max_ops > 0 && !(searches * per <= q->so.max_ops))
+        return bb_seterr(err, BB_ETOOBIG, "the partition's tables would take about %.2g "
+                         "operations (%.0f size searches, one per share of each group, each "
+                         "about %.2g), more than the bound of %.3g: give fewer steps or lower "
+                         "the resolution, or raise the operation bound", searches * per,
+                         searches, per, q->so.max_ops);
+    if (q->so.announce != NULL)
+        q->so.announce(q->so.announce_ctx, searches * per);
+    return BB_OK;
 }
 
 int
@@ -199,7 +240,7 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
         for (size_t j = 0; j < n; j++)
             out->table[g][j] = out->k_hi[g] == 0 ? 0 : INFINITY;   /* no load: 0 B */
     }
-    rc = BB_OK;
+    rc = admit_tables(f, out, err);
 out:
     bba_front_free(f);
     free(load);

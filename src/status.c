@@ -44,6 +44,7 @@ static const struct {
     { "give a resolution", "--resolution" },
     { "a resolution given", "--resolution" },
     { "a number of steps", "--steps" },
+    { "fewer steps", "--steps" },
     { "a coarser time unit", "--time-unit" },
     { "use the fluid model", "--model fluid" },
     { "the Gauss-Seidel solver", "--solver gauss-seidel" },
