@@ -163,7 +163,14 @@ bb_fmt_money(char *buf, size_t len, const bb_prices *p, double v)
 {
     char whole[64];
     double r = round(fabs(v) * 100.0);
-    long cents = (long)fmod(r, 100.0);
+    long cents;
+
+    if (!isfinite(r)) {   /* no cents: a NaN or infinity cast to long is undefined */
+        snprintf(buf, len, "%s%s%g", v < 0 ? "-" : "", p && p->currency ? p->currency : "",
+                 fabs(v));
+        return;
+    }
+    cents = (long)fmod(r, 100.0);
 
     bb_fmt_thousands(whole, sizeof whole, floor(r / 100.0));
     snprintf(buf, len, "%s%s%s.%02ld", v < 0 ? "-" : "", p && p->currency ? p->currency : "",
