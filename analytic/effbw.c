@@ -362,11 +362,11 @@ bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
     if (me->idle > 0 && isfinite(ir) && log(me->idle) + ir > BBA_EFFBW_PREFACTOR_MAX)
         return bb_seterr(err, BB_ENOCONV, "the many-sources correction fails at %ld quanta: "
                          "the reduced model's idle fraction %.3g is its solve's rounding, "
-                         "far above its large-deviation bound e^-%.4g; use the fluid model "
-                         "(--model fluid)", S, me->idle, ir);
+                         "far above its large-deviation bound e^-%.4g; use the fluid model",
+                         S, me->idle, ir);
     if (idle > 1)
         return bb_seterr(err, BB_ENOCONV, "the %s correction fails at %ld quanta: it makes "
-                         "the idle fraction %.3g, above 1; use the fluid model (--model fluid)",
+                         "the idle fraction %.3g, above 1; use the fluid model",
                          a->kind == BBA_EFFBW_DECAY ? "decay-rate" : "many-sources", S, idle);
     /* a product below the double range keeps its logarithm */
     me->log10_idle = idle > 0 ? log10(idle)
