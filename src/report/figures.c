@@ -46,11 +46,11 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
     const size_t nsc = r->nsc, nsz = (size_t)r->nsz;
-    bb_plot_series *se = calloc(nsc + 2, sizeof *se);
+    bb_plot_series *se = calloc(nsc + 3, sizeof *se);
     double *xs = calloc(nsz, sizeof *xs), *ys = calloc(nsc * nsz, sizeof *ys);
-    double tx[2], ty[2], ax[2], ay[2], sdiv, ymin = INFINITY, ymax = 0;
+    double tx[2], ty[2], ax[2], ay[2], ux[2], sdiv, ymin = INFINITY, ymax = 0;
     char (*names)[96] = calloc(nsc, sizeof *names);
-    char xl[128], ttl[256], atl[160], asz[64], (*gtext)[96] = calloc(nsc, sizeof *gtext);
+    char xl[128], ttl[256], atl[160], utl[160], asz[64], (*gtext)[96] = calloc(nsc, sizeof *gtext);
     bb_plot_label *lab = calloc(nsc, sizeof *lab);
     size_t ns, nl = 0;
     const char *sunit;
@@ -85,19 +85,34 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         ay[0] = isfinite(ymin) ? fmin(ymin, r->o.target / 10) : r->o.target / 10;
         ay[1] = ymax > 0 ? ymax : 1;
         bb_ctx_fmt_size(ctx, asz, sizeof asz, r->S_star);
-        /* the curves are at the platform's buffer bandwidth: unlimited
-         * unless given, where the headline buys a bandwidth */
-        snprintf(atl, sizeof atl, "the answer: %s%s", asz,
-                 r->pair.status == BB_OK && ctx->pf.bb_bw_Bps == 0 && r->pair.bb_bw_Bps > 0
-                 ? " (unlimited buffer bandwidth)" : "");
+        /* the curves are at the answer's platform: the buffer bandwidth
+         * the headline buys when it buys one */
+        if (r->bought) {
+            char bw[64];
+
+            bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps);
+            snprintf(atl, sizeof atl, "the answer: %s (buffer bandwidth %s)", asz, bw);
+        } else {
+            snprintf(atl, sizeof atl, "the answer: %s", asz);
+        }
         se[ns++] = (bb_plot_series){ atl, ax, ay, 2, ANSWER_STYLE, 4 };
+        if (r->bought && r->unl_rc == BB_OK && r->unl.S_bytes <= r->S_top) {
+            /* the size with unlimited buffer bandwidth, named as such */
+            ux[0] = ux[1] = r->unl.S_bytes / sdiv;
+            bb_ctx_fmt_size(ctx, asz, sizeof asz, r->unl.S_bytes);
+            snprintf(utl, sizeof utl, "unlimited buffer bandwidth would need %s", asz);
+            se[ns++] = (bb_plot_series){ utl, ux, ay, 2, "lines", 5 };
+        }
     }
     /* the size for each load growth, where it meets the target inside the
      * plot (the growth table has them all) */
     for (size_t i = 0; i < nsc; i++) {
         char gs[64];
 
-        if (r->growth_rc[i] != BB_OK || r->o.scales[i] == 1 || r->growth[i].S_bytes > r->S_top)
+        /* bought: a growth's design has its own bandwidth, not the
+         * curves' (the growth table has it) */
+        if (r->bought || r->growth_rc[i] != BB_OK || r->o.scales[i] == 1
+            || r->growth[i].S_bytes > r->S_top)
             continue;
         bb_ctx_fmt_size(ctx, gs, sizeof gs, r->growth[i].S_bytes);
         snprintf(gtext[nl], sizeof gtext[nl], "load x%g: %s", r->o.scales[i], gs);
