@@ -146,4 +146,34 @@ check "... and says nothing of an override" '! grep -q overrides "$T/err"'
 run "$BBSIZE" size --pfs-bw 2TB/s -q
 check "size --pfs-bw 2TB/s says it overrides the file's 1.45 TB/s" \
   'grep -q "PFS bandwidth 2 TB/s from --pfs-bw overrides 1.45 TB/s" "$T/err"'
+# 7. Answers that are answers (issue 38).  An infeasible PFS bandwidth
+# (E >= B) prints the limit `bbsize size` gives, not 0.
+G=$SRCDIR/data/workloads/groups.csv
+"$BBSIZE" size --pfs-bw 0.5TB/s "$G" --json 2>/dev/null > "$T/lim.json" || true
+want=$(json_num idle_fraction_limit "$T/lim.json")
+"$BBSIZE" design --pfs-bw 0.5TB/s "$G" --csv 2>/dev/null > "$T/lim.csv"
+t_close "design's idle limit at 0.5 TB/s is size's ($want)" \
+  "$(awk -F, 'NR == 2 { print $12 }' "$T/lim.csv")" "$want" "$(awk -v w="$want" 'BEGIN { print w * 1e-3 }')"
+"$BBSIZE" design --pfs-bw 0.5TB/s "$G" 2>/dev/null | awk 'NR == 2 { print $5 }' > "$T/lim.txt"
+check "... and its table prints it to 3 digits" \
+  'test "$(cat "$T/lim.txt")" = "$(awk -v w="$want" "BEGIN { printf \"%.3g\", w }")"'
+# Prices whose totals overflow: inf, and no cheapest among infinite costs.
+run "$BBSIZE" design --pfs-bw 1TB/s,2TB/s --cost-tb 1e308 -q
+status_is 0 "design with a price of 1e308 exits 0"
+check "... prints no garbage integer" '! grep -q "9223372036854775808" "$T/out"'
+check "... prints the infinite costs as inf" 'test "$(grep -c " inf$" "$T/out")" -eq 2'
+check "... and marks no cheapest" '! grep -q " \*$" "$T/out" && grep -q "^no cheapest" "$T/out"'
+# frontier prints no nan (an infeasible row has no idle fraction: -).
+run "$BBSIZE" frontier -q
+status_is 0 "frontier exits 0"
+check "frontier prints no nan" '! grep -qi nan "$T/out"'
+# The cheapest at an end of the walk is warned about; inside it is not.
+"$BBSIZE" design --pfs-bw 1TB/s,1.2TB/s $PR -q > "$T/e.txt" 2> "$T/e.err"
+star=$(awk 'NR > 1 && / \*$/ { print NR - 1 }' "$T/e.txt")
+check "design warns when the cheapest ($star of 2) is at an end of the walk" \
+  'test -n "$star" && grep -q "at the .* end of the walk" "$T/e.err"'
+# A buffer of 0 B buys no bandwidth: every 0 B row has none, at no price.
+"$BBSIZE" design --pfs-bw 2TB/s,4TB/s,8TB/s,16TB/s $PR --csv -q > "$T/z.csv"
+check "no design of 0 B prices a buffer bandwidth" \
+  'test "$(awk -F, '"'"'NR > 1 && $3 == 0 && $4 != "" { n++ } END { print n + 0 }'"'"' "$T/z.csv")" -eq 0'
 t_done

@@ -33,7 +33,8 @@ design_question(bb_report *r)
     bba_solver_defaults(&r->dq.so);
     r->dq.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
     r->dq.so.max_ops = ctx->qn.so.max_ops;
-    bb_design_spec_init(&r->dspec, &r->dq, r->o.priced ? r->o.prices : NULL, NULL);
+    bb_design_spec_init(&r->dspec, &r->dq, r->o.priced ? r->o.prices : NULL,
+                        r->o.end != NULL && r->o.end->set ? r->o.end : NULL);
 }
 
 /* The pair to buy: at the platform's PFS bandwidth, the design `bbsize
@@ -97,6 +98,14 @@ cost_walk(bb_report *r)
         }
     }
     r->walk_best = bba_design_cheapest(r->walk, n);
+    if (r->walk_best >= 0 && n > 1 && (r->walk_best == 0 || (size_t)r->walk_best == n - 1)) {
+        char bw[64];
+
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, r->walk_pfs[r->walk_best]);
+        bb_warn("the cheapest design of the cost plot is at the %s end of its walk (%s): a "
+                "cheaper one may lie beyond it (--pfs-bw-walk)",
+                r->walk_best == 0 ? "low" : "high", bw);
+    }
 }
 
 /* The size for each load growth: the scenarios' fronts (grid.h). */
@@ -218,6 +227,36 @@ bb_report_committee_free(bb_report *r)
 
 /* ---- the document ------------------------------------------------------------ */
 
+/* Which of stalls, bandwidth or endurance sets what the headline buys. */
+static void
+binds(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_design *p = &r->pair;
+    const bb_endopts *e = r->o.end;
+    char st[64], dw[256];
+
+    if (e == NULL || !e->set) {
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity%s; drive endurance was not asked (--dwpd gives the drives' "
+                       "rating).", r->bought ? ", and the buffer bandwidth is bought so that "
+                       "throttling keeps within its share of the idle budget" : "");
+        return;
+    }
+    snprintf(dw, sizeof dw, "drives rated %g writes a day for %g years, write amplification "
+             "%g, over %g years", e->dwpd, e->rated_years, e->waf, e->lifetime_years);
+    bb_report_fmt_up(ctx, st, sizeof st, p->stall_bytes, 0);
+    if (p->endurance_binds)
+        bb_doc_para_id(d, "binds", NULL, "What binds: endurance sets the capacity (%s); the "
+                       "idle target alone needs %s.  At the capacity bought the buffer sees "
+                       "%.3g drive writes a day.", dw, st,
+                       bba_drive_writes_per_day(p->a.bb_write_Bps, p->a.S_bytes));
+    else
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity; the drives last at it (%s): %.3g drive writes a day.", dw,
+                       bba_drive_writes_per_day(p->a.bb_write_Bps, p->a.S_bytes));
+}
+
 void
 bb_report_headline(bb_doc *d, const bb_report *r)
 {
@@ -250,6 +289,8 @@ bb_report_headline(bb_doc *d, const bb_report *r)
         bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer; applications "
                        "then wait on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
                        100 * r->rec.idle, minutes);
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity.");
         return;
     }
     bb_report_fmt_up(ctx, sz, sizeof sz, p->a.S_bytes, 0);
@@ -265,6 +306,7 @@ bb_report_headline(bb_doc *d, const bb_report *r)
                        "on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
                        100 * p->a.idle, minutes);
     }
+    binds(d, r);
     if (!r->bought)
         return;
     bb_ctx_fmt_size(ctx, rec, sizeof rec, r->unl.S_bytes);
@@ -308,7 +350,10 @@ cost_table(bb_doc *d, const bb_report *r)
         bb_ctx_fmt_rate(ctx, pb, sizeof pb, r->walk_pfs[i]);
         if (ok) {
             bb_ctx_fmt_size(ctx, sz, sizeof sz, x->a.S_bytes);
-            bb_fmt_money(mc, sizeof mc, r->o.prices, x->cost);
+            if (isfinite(x->cost))
+                bb_fmt_money(mc, sizeof mc, r->o.prices, x->cost);
+            else
+                snprintf(mc, sizeof mc, "inf");
         } else {
             snprintf(sz, sizeof sz, x->status == BB_EINFEASIBLE ? "none (E >= B)" : "n/a");
             snprintf(mc, sizeof mc, "-");
@@ -316,7 +361,7 @@ cost_table(bb_doc *d, const bb_report *r)
         if (ok && x->bb_bw_Bps > 0)
             bb_ctx_fmt_rate(ctx, bw, sizeof bw, x->bb_bw_Bps);
         else
-            snprintf(bw, sizeof bw, ok ? "unlimited" : "-");
+            snprintf(bw, sizeof bw, ok && x->a.S_bytes > 0 ? "unlimited" : "-");
         if (ok)
             bb_doc_row(d, "%s\t%s\t%s\t%.3g\t%s\t%s", pb, sz, bw, x->a.idle, mc,
                        (long)i == r->walk_best ? "*" : "");
@@ -387,9 +432,19 @@ bb_report_cost(bb_doc *d, const bb_report *r)
         else
             snprintf(bw, sizeof bw, "unlimited bandwidth");
         bb_fmt_money(mc, sizeof mc, pr, b->cost);
-        bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s with "
-                       "a %s burst buffer of %s, %s in all (bbsize design --pfs-bw with the "
-                       "same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
+        if (b->a.S_bytes == 0)   /* no buffer: no bandwidth bought */
+            bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s "
+                           "and no burst buffer (the PFS alone meets the target), %s in all "
+                           "(bbsize design --pfs-bw with the same PFS bandwidths and prices "
+                           "gives it).", pb, mc);
+        else
+            bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s "
+                           "with a %s burst buffer of %s, %s in all (bbsize design --pfs-bw "
+                           "with the same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
+        if (r->nwalk > 1 && (r->walk_best == 0 || (size_t)r->walk_best == r->nwalk - 1))
+            bb_doc_para_id(d, "cheapest-edge", NULL, "It lies at the %s end of the PFS "
+                           "bandwidths walked: a cheaper design may lie beyond it (walk "
+                           "further with --pfs-bw-walk).", r->walk_best == 0 ? "low" : "high");
     } else {
         char first[64];
 
@@ -506,9 +561,55 @@ lever(bb_doc *d, const bb_report *r)
                        r->thr_best.quiet, r->thr_greedy.quiet);
 }
 
+/* The requirements a vendor answers, in the committee's vocabulary: each
+ * target with the acceptance test that shows it (the headline's design). */
+static void
+requirements(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_answer *a = &r->rec;
+    const bb_endopts *e = r->o.end;
+    double bw = r->bought ? ctx->pf.bb_bw_Bps : ctx->pf.bb_bw_Bps > 0 ? ctx->pf.bb_bw_Bps : 0;
+    double day = a->bb_write_Bps * 86400.0, waf = e != NULL && e->set ? e->waf : 1;
+    double years = e != NULL && e->set ? e->lifetime_years : 5;
+    char sz[64], rt[64], v[64], t[64], wd[64], tot[64];
+
+    if (!r->feasible || !(a->S_bytes > 0) || ctx->plain)
+        return;
+    bb_report_fmt_up(ctx, sz, sizeof sz, a->S_bytes, 0);
+    bb_doc_para(d, "Requirements, as a vendor answers them (each a target and the acceptance "
+                "test that shows it):");
+    bb_doc_table_begin(d, "requirements", "requirement\ttarget\tacceptance test");
+    if (bw > 0) {
+        bb_report_fmt_up(ctx, rt, sizeof rt, bw, 1);
+        bb_doc_row(d, "capacity\tat least %s usable\twrite %s into the burst buffer, read "
+                   "it back and verify it", sz, sz);
+        bb_fmt_duration(t, sizeof t, ceil(a->S_bytes / bw));
+        bb_doc_row(d, "bandwidth\tat least %s aggregate write, beside the PFS's own\twrite "
+                   "%s at %s or more, sustained, for %s (the capacity filled at the bandwidth) "
+                   "while the PFS drains", rt, sz, rt, t);
+    } else {
+        bb_doc_row(d, "capacity\tat least %s usable\twrite %s into the burst buffer, read "
+                   "it back and verify it", sz, sz);
+        bb_doc_row(d, "bandwidth\tnot bound by this model (unlimited burst-buffer bandwidth "
+                   "assumed)\t-");
+    }
+    if (isfinite(day) && day > 0) {
+        bb_ctx_fmt_size(ctx, v, sizeof v, day * waf);
+        bb_ctx_fmt_size(ctx, tot, sizeof tot, day * waf * 365.0 * years);
+        snprintf(wd, sizeof wd, "%.3g", bba_drive_writes_per_day(a->bb_write_Bps, a->S_bytes)
+                 * waf);
+        bb_doc_row(d, "endurance\t%s drive writes a day at the capacity (%s a day, write "
+                   "amplification %g) for %g years\tthe drives' rated writes (DWPD x "
+                   "capacity x 365 x rated years) cover %s", wd, v, waf, years, tot);
+    }
+    bb_doc_table_end(d);
+}
+
 void
 bb_report_sec_committee(bb_doc *d, const bb_report *r)
 {
+    requirements(d, r);
     bb_doc_para(d, "Sizes for each load growth asked (every bandwidth scaled, --load-scale), "
                 "beyond the plot's range:");
     growth_table(d, r);

@@ -69,6 +69,8 @@ answer_platform(bb_report *r)
     r->ctx = g;
     r->rec = r->unl;
     r->rec_rc = r->unl_rc;
+    if (r->pair.status == BB_OK && r->pair.endurance_binds)
+        r->rec = r->pair.a;   /* the drives' rating sets the size (--dwpd) */
     if (r->pair.status != BB_OK || g->pf.bb_bw_Bps > 0 || !(r->pair.bb_bw_Bps > 0))
         return;
     *a = *g;

@@ -241,12 +241,17 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     se[0] = (bb_plot_series){ "lazy draining", tx, quiet, NTH, "linespoints", 0 };
     se[1] = (bb_plot_series){ "greedy draining", gx, gq, 2, "lines", 2 };
     lab.y = r->thr_best.quiet;
+    /* the fluid model has no time unit: the quiet fraction is of time */
     p = (bb_plot){ t_quiet, "threshold (fraction of the buffer size)",
-                   "quiet fraction (time units without draining)", 0, 0, 0, se, 2,
+                   r->ctx->q ? "quiet fraction (time units without draining)"
+                             : "quiet fraction (time without draining)", 0, 0, 0, se, 2,
                    "lazy-quiet", &lab, nl, 0, 0 };
     f_quiet->id = "fig-lazy-quiet";
-    f_quiet->caption = "Quiet fraction (time units in which the buffer is not drained) versus "
-                       "the threshold, the best threshold marked; the paper's Figure 6 view.";
+    f_quiet->caption = r->ctx->q
+        ? "Quiet fraction (time units in which the buffer is not drained) versus the "
+          "threshold, the best threshold marked; the paper's Figure 6 view."
+        : "Quiet fraction (the time in which the buffer is not drained) versus the "
+          "threshold, the best threshold marked; the paper's Figure 6 view.";
     draw(r, f_quiet, &p);
 }
 

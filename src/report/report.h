@@ -31,6 +31,8 @@ typedef struct {
     size_t nscales;
     const double *walk;         /* --pfs-bw-walk, bytes/s (NULL: the default) */
     size_t nwalk;
+    const bb_endopts *end;      /* --dwpd, --waf, --lifetime (end->set: size for
+                                   endurance too, as bbsize design does) */
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */

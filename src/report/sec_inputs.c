@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "datadir.h"
 #include "report/report.h"
 
@@ -40,6 +42,9 @@ platform_table(bb_doc *d, const bb_report *r)
                source(r, c->pfs_bw.set, "--pfs-bw", ctx->sys.pfs_bw.set));
     if (ctx->pf.bb_bw_Bps > 0) {
         bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.bb_bw_Bps);
+        if (r->bought)   /* exact, so that bbsize size --bb-bw can repeat it */
+            snprintf(b1 + strlen(b1), sizeof b1 - strlen(b1), " (%.17g B/s)",
+                     ctx->pf.bb_bw_Bps);
         bb_doc_row(d, "burst-buffer bandwidth\t%s\t%s", b1,
                    r->bought ? "bought (section 1: the headline's design)"
                    : source(r, c->bb_bw.set, "--bb-bw", ctx->sys.bb_bw.set));
@@ -60,7 +65,7 @@ platform_table(bb_doc *d, const bb_report *r)
         bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->max_round_bytes);
         bb_doc_row(d, "largest bandwidth rounding\t%s per time unit\tderived", b1);
     } else {
-        bb_doc_row(d, "time\tcontinuous (no time unit, no quanta)\tthe fluid model");
+        bb_doc_row(d, "time\tcontinuous (no discrete step, nothing rounded)\tthe fluid model");
     }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
     bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
@@ -84,7 +89,7 @@ assumptions(bb_doc *d, const bb_report *r)
 
     if (k == BBA_MODEL_FLUID) {
         bb_doc_para(d, "Assumptions of the continuous-time (fluid) model, the limit of the "
-                    "ON/OFF chain as its time unit shrinks (analytic/fluid.h):");
+                    "ON/OFF chain as its step shrinks (analytic/fluid.h):");
         bb_doc_list_begin(d);
         bb_doc_item(d, "each application alternates I/O phases and quiet periods of "
                     "exponential lengths, in I/O a fraction p of the time, its phases of the "
