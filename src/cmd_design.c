@@ -209,8 +209,12 @@ bb_cmd_design(int argc, char **argv)
             else
                 snprintf(bw, sizeof bw, "unlimited bandwidth");
             bb_fmt_money(c, sizeof c, &a.prices, d[best].cost);
-            printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer bandwidth: %s\n",
-                   pb, sz, bw, c, rule_name(sp.rule));
+            if (d[best].a.S_bytes == 0)   /* no buffer, no bandwidth bought */
+                printf("cheapest (*): PFS %s and no burst buffer (the PFS alone meets the "
+                       "target), %s\n", pb, c);
+            else
+                printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer "
+                       "bandwidth: %s\n", pb, sz, bw, c, rule_name(sp.rule));
         } else if (priced) {
             size_t feas = 0;
 
