@@ -210,4 +210,15 @@ check "the answer lies where sweep's idle fraction crosses 0.001 ($cross)" \
 run "$BBSIZE" design $T/nova.csv --bb-bw 800GB/s --pfs-bw 4TB/s:8TB/s:1TB/s $PR -q
 status_is 0 "a priced design walk over the bursty workload exits 0"
 check "... with a row per PFS bandwidth" 'test "$(grep -c "^[0-9.]* TB/s " "$T/out")" -eq 5'
+# 9. size --load-scale: each line is `size` on the workload with every
+# bandwidth scaled (written out here), at the same resolution.
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.1,2TB/s\nb,0.2,0.8TB/s\nc,0.05,3TB/s\n' > "$T/ls1.csv"
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.1,2.4TB/s\nb,0.2,0.96TB/s\nc,0.05,3.6TB/s\n' > "$T/ls12.csv"
+run "$BBSIZE" size "$T/ls1.csv" --resolution 200 --load-scale 1,1.2 -q
+status_is 0 "size --load-scale 1,1.2 exits 0"
+check "... one line per load" 'test "$(grep -c "^load x" "$T/out")" -eq 2'
+check "... x1 is plain size" 'test "$(sed -n "s/^load x1: //p" "$T/out")" = "$("$BBSIZE" size "$T/ls1.csv" --resolution 200 -q)"'
+check "... x1.2 is size on the scaled workload" 'test "$(sed -n "s/^load x1.2: //p" "$T/out")" = "$("$BBSIZE" size "$T/ls12.csv" --resolution 200 -q)"'
+run "$BBSIZE" size --load-scale 1.2 --json
+status_is 64 "size --load-scale with --json is refused (64)"
 t_done
