@@ -122,9 +122,9 @@ check "the endurance line gives drive writes per day" \
 gain=$(X "string(//*[@id='best-threshold'])" "$T/c.html" | sed -n 's/.*quiet \([0-9.e-]*\) (greedy \([0-9.e-]*\)).*/\1 \2/p' | awk '{ print ($1 - $2 < 0.01) }')
 check "lazy draining gaining nothing is said exactly when it gains < 0.01 quiet" \
   'test "$(X "count(//*[@id='"'"'lever-lazy'"'"'])" "$T/c.html")" = "$gain"'
-check "the best threshold is at the headline's size" \
-  'X "string(//*[@id='"'"'best-threshold'"'"'])" "$T/c.html" | grep -q "for a $asz buffer"'
-check "the answer is marked on the idle-versus-size plot at the headline's design" 'grep -q "the answer: $asz (buffer bandwidth" "$T/c.html"'
+check "the best threshold is at the headline's size ($dsz)" \
+  'X "string(//*[@id='"'"'best-threshold'"'"'])" "$T/c.html" | grep -q "for a $dsz buffer"'
+check "the answer is marked on the idle-versus-size plot at the headline's design" 'grep -q "the answer: $dsz (buffer bandwidth $dbw)" "$T/c.html"'
 check "the unlimited-bandwidth size is named as such ($usz)" 'grep -q "unlimited buffer bandwidth would need $usz" "$T/c.html"'
 check "the partitions' shared buffer is named unlimited" \
   'X "string(//*[@id='"'"'partitions'"'"'])" "$T/c.html" | grep -q "against $usz for one shared.*unlimited\|unlimited.*against $usz for one shared"'

@@ -76,8 +76,11 @@ check "idle-vs-size marks no load growth (each growth has its own bandwidth)" \
 check "the growth row for x1.2 has its own buffer bandwidth" \
   'cell "$T/c.html" growth-table 3 4 | grep -q "B/s$"'
 "$BBSIZE" design --pfs-bw 1.45TB/s $PRICES --csv "$G" 2>/dev/null | sed -n 2p > "$T/d.csv"
-asz=$("$BBSIZE" size "$G" --bb-bw "$(cut -d, -f4 "$T/d.csv")B/s" 2>/dev/null | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
-check "idle-vs-size marks the answer with the headline's size ($asz)" 'series "$T/c.html" fig-idle-vs-size | grep -q "^the answer: $asz (buffer bandwidth"'
+# the headline's size (rounded up, as it says "at least")
+asz=$(X "string(//*[@id='headline'])" "$T/c.html" | sed -n 's/^Buy at least \([0-9.]* [kMGTP]*B\) of burst buffer.*/\1/p')
+check "idle-vs-size marks the answer with the headline's size ($asz)" 'test -n "$asz" && series "$T/c.html" fig-idle-vs-size | grep -q "^the answer: $asz (buffer bandwidth"'
+check "the answer line is bbsize size at the bought bandwidth" \
+  'test "$(X "string(//*[@id='"'"'answer'"'"'])" "$T/c.html")" = "$("$BBSIZE" size "$G" --bb-bw "$(cut -d, -f4 "$T/d.csv")B/s" 2>/dev/null | head -n 1)"'
 "$BBSIZE" design --pfs-bw 1.45TB/s $PRICES --json "$G" 2>/dev/null > "$T/d.json"
 bbbw=$(json_num bb_bw_bytes_per_s "$T/d.json")
 marked=$(series "$T/c.html" fig-load-distribution | sed -n 's/^B + buffer bandwidth bought: \([0-9.]*\) TB\/s$/\1/p')

@@ -155,6 +155,11 @@ curves(bb_report *r)
     int rc;
 
     r->S_top = r->feasible ? 2 * r->S_star : infeasible_top(r);
+    if (r->feasible && r->pair.status == BB_OK && r->pair.endurance_binds
+        && r->pair.stall_bytes > 0)
+        /* endurance sets the size far above where idle falls: the curves
+         * show the idle target's range (the answer is marked when in it) */
+        r->S_top = fmin(r->S_top, 2 * r->pair.stall_bytes);
     if (r->S_top < 10 * r->lq)
         r->S_top = 10 * r->lq;
     if (r->S_top > bba_front_s_max_bytes(ctx->front))

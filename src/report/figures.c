@@ -74,7 +74,7 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
     se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2 };
     ns = nsc + 1;
-    if (r->feasible) {
+    if (r->feasible && r->S_star <= r->S_top) {
         /* the answer, marked: a vertical line at the recommended size */
         for (size_t k = 0; k < nsc * nsz; k++)
             if (ys[k] > 0) {
@@ -84,13 +84,13 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         ax[0] = ax[1] = r->S_star / sdiv;
         ay[0] = isfinite(ymin) ? fmin(ymin, r->o.target / 10) : r->o.target / 10;
         ay[1] = ymax > 0 ? ymax : 1;
-        bb_ctx_fmt_size(ctx, asz, sizeof asz, r->S_star);
+        bb_report_fmt_up(ctx, asz, sizeof asz, r->S_star, 0);   /* as the headline */
         /* the curves are at the answer's platform: the buffer bandwidth
          * the headline buys when it buys one */
         if (r->bought) {
             char bw[64];
 
-            bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps);
+            bb_report_fmt_up(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps, 1);
             snprintf(atl, sizeof atl, "the answer: %s (buffer bandwidth %s)", asz, bw);
         } else {
             snprintf(atl, sizeof atl, "the answer: %s", asz);
@@ -216,7 +216,7 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     gq[0] = gq[1] = lz[0].a.quiet;
     ty[0] = ty[1] = r->o.target;
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
-    bb_ctx_fmt_size(r->ctx, szs, sizeof szs, r->S_lazy);
+    bb_report_fmt_up(r->ctx, szs, sizeof szs, r->S_lazy, 0);   /* as the headline */
     snprintf(t_idle, sizeof t_idle, "Idle fraction versus lazy threshold, %s buffer", szs);
     snprintf(t_quiet, sizeof t_quiet, "Quiet fraction versus lazy threshold, %s buffer", szs);
     se[0] = (bb_plot_series){ "lazy draining", tx, idle, NTH, "linespoints", 0 };

@@ -160,7 +160,7 @@ bb_report_sec_lazy(bb_doc *d, const bb_report *r)
     bb_doc_section(d, "greedy-vs-lazy", "4. Greedy versus lazy draining");
     bb_doc_figure(d, &r->fig[2]);
     bb_doc_figure(d, &r->fig[3]);
-    bb_ctx_fmt_size(ctx, b1, sizeof b1, S);
+    bb_report_fmt_up(ctx, b1, sizeof b1, S, 0);   /* as the headline */
     if (r->thr_msg[0]) {
         bb_doc_para(d, "The best threshold could not be computed: %s.", r->thr_msg);
     } else if (r->thr_feasible) {
