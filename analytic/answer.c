@@ -327,6 +327,74 @@ same_drain(const bba_drain *a, const bba_drain *b)
 static double size_at_double_unit(const bba_front *f, double target,
                                   const bba_policy_spec *ps);
 
+/* idle at S under ps (a lazy threshold a fraction of S), minus nothing:
+ * one evaluation of the fluid model. */
+static int
+fluid_idle_at(const bba_front *f, const bba_policy_spec *ps, double S, bba_fluid_result *fr,
+              int *evals, char *err)
+{
+    bba_fluid_policy fp = { ps->lazy, ps->lazy ? ps->threshold_frac * S : 0,
+                            ps->lazy ? ps->eps : 1.0 };
+
+    ++*evals;
+    return bba_fluid_eval(f->fluid, S, &fp, fr, err);
+}
+
+/* When the fluid search gives up without a bracket (BB_ENOCONV: its steps
+ * from the spectrum's scale did not reach the target), bracket from the
+ * model's own limits: idle(0) is above the target (else the search would
+ * have answered 0) and the limit as S grows below it (else BB_EINFEASIBLE),
+ * so a size exists.  Doubling from one second of the PFS bandwidth
+ * brackets it (idle non-increasing in S), bisection closes the bracket to
+ * rel_tol: log2(S / B s) + log2(1 / rel_tol) evaluations. */
+static int
+fluid_bracket(const bba_front *f, double target, const bba_policy_spec *ps, double s_max,
+              double *S_out, bba_fluid_result *fr, int *evals, char *err)
+{
+    double lo = 0, hi = f->pf.pfs_bw_Bps;
+    bba_fluid_result r;
+    int rc;
+
+    if (!(bba_fluid_idle_limit(f->fluid) < target))
+        return bb_seterr(err, BB_EINFEASIBLE, "the idle fraction tends to %.6g as the buffer "
+                         "grows, not below %g", bba_fluid_idle_limit(f->fluid), target);
+    for (;;) {
+        if (hi > s_max)
+            hi = s_max;
+        if ((rc = fluid_idle_at(f, ps, hi, &r, evals, err)) != BB_OK)
+            return rc;
+        if (r.idle <= target)
+            break;
+        if (hi >= s_max)
+            return bb_seterr(err, BB_ETOOBIG, "the idle fraction at the size bound %.6g B is "
+                             "%.6g, above the target %g", s_max, r.idle, target);
+        if (hi > 1e300)
+            return bb_seterr(err, BB_ENOCONV, "no size up to 1e300 B meets the target");
+        lo = hi;
+        hi *= 2;
+    }
+    *fr = r;
+    while (hi - lo > BBA_FLUID_REL_TOL * hi) {
+        double mid = lo > 0 ? sqrt(lo * hi) : hi / 2;
+        bba_fluid_result m;
+
+        if (mid <= lo || mid >= hi)
+            mid = lo + (hi - lo) / 2;
+        if ((rc = fluid_idle_at(f, ps, mid, &m, evals, err)) != BB_OK)
+            return rc;
+        if (m.idle <= target) {
+            hi = mid;
+            *fr = m;
+        } else {
+            lo = mid;
+        }
+        if (*evals > 10000)
+            return bb_seterr(err, BB_ENOCONV, "the bracketed fluid size search did not close");
+    }
+    *S_out = hi;
+    return BB_OK;
+}
+
 static int
 fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double s_max_bytes,
            bba_answer *a, char *err)
@@ -337,6 +405,8 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
 
     rc = bba_fluid_size_min(f->fluid, target, ps, BBA_FLUID_REL_TOL, s_max_bytes,
                             f->q.progress, f->q.progress_ctx, &S, &fr, &evals, err);
+    if (rc == BB_ENOCONV)   /* no bracket from its scale: from the limits */
+        rc = fluid_bracket(f, target, ps, s_max_bytes, &S, &fr, &evals, err);
     a->evaluations += evals;
     if (rc == BB_EINFEASIBLE) {
         double lim = bba_fluid_idle_limit(f->fluid), bw;

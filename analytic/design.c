@@ -56,9 +56,16 @@ design_eval(const bba_design_spec *sp, double pfs_bw_Bps, double bb_bw_Bps, doub
                 rc = bba_front_endure(f, &a, &q.drain, &sp->endurance, &out->a,
                                       &out->endurance_binds, out->err);
             }
-            if (rc == BB_OK)
+            if (rc == BB_OK && out->a.S_bytes == 0) {
+                /* no buffer: the PFS alone meets the target, and a buffer
+                 * of 0 B has no bandwidth to buy (the idle fraction at
+                 * S = 0 does not depend on it): the PFS's price alone */
+                out->bb_bw_Bps = 0;
+                out->cost = sp->prices.pfs_gbs * pfs_bw_Bps / 1e9;
+            } else if (rc == BB_OK) {
                 out->cost = bba_design_cost(&sp->prices, out->a.S_bytes, bb_bw_Bps,
                                             pfs_bw_Bps);
+            }
         }
     }
     bba_front_free(f);
@@ -126,6 +133,20 @@ at_share(const bba_design_spec *sp, double pfs_bw_Bps, double s, long R, double 
         out->stall_bytes = NAN;
         out->designs = 1;
         out->status = rc;
+        if (rc == BB_EINFEASIBLE) {
+            /* E >= B: why no design, as bba_front_size says it (the idle
+             * fraction falls only to 1 - B/E as S grows), from the
+             * applications' expected load without a solve */
+            double E = 0;
+
+            for (size_t i = 0; i < sp->base->n; i++)
+                E += sp->base->apps[i].p * sp->base->apps[i].bw_Bps;
+            out->a.load_ratio = E / pfs_bw_Bps;
+            out->a.idle_limit = E > 0 ? fmax(0.0, 1 - pfs_bw_Bps / E) : 0;
+            out->a.bb_bw_min_Bps = NAN;
+            out->a.S_bytes = NAN;
+            out->a.idle = NAN;
+        }
         return rc;
     }
     /* bw 0: no load above B, nothing to throttle, no bandwidth to buy */
@@ -230,8 +251,9 @@ bba_design_cheapest(const bba_design *d, size_t n)
 {
     long best = -1;
 
+    /* an infinite (or overflowed, or undefined) cost is no cheapest */
     for (size_t i = 0; i < n; i++)
-        if (d[i].status == BB_OK && (best < 0 || d[i].cost < d[best].cost))
+        if (d[i].status == BB_OK && isfinite(d[i].cost) && (best < 0 || d[i].cost < d[best].cost))
             best = (long)i;
     return best;
 }

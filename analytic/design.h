@@ -67,7 +67,8 @@ typedef struct {
     double share;              /* the share of the target throttling takes
                                   (NAN for FIXED) */
     int status;                /* BB_OK, BB_EINFEASIBLE (no capacity meets the
-                                  target: a.idle_limit says why), or an error */
+                                  target: a.idle_limit and a.load_ratio say
+                                  why, E >= B included), or an error */
     bba_answer a;              /* bba_front_size's answer, after endurance */
     double stall_bytes;        /* the size the idle target alone needs */
     int endurance_binds;
@@ -87,7 +88,8 @@ typedef struct {
 
 /* bba_design_at: the design at PFS bandwidth pfs and buffer bandwidth
  * bb_bw (0: unlimited): one front, bba_front_size for the base question's
- * target and drain, then bba_front_endure when asked.  Fills *out (its
+ * target and drain, then bba_front_endure when asked.  A design of 0 B
+ * buys no bandwidth (out->bb_bw_Bps 0, none priced).  Fills *out (its
  * status too: BB_EINFEASIBLE is an answer, not a failure).  Returns
  * out->status.  Thread-safe for distinct outs. */
 int bba_design_at(const bba_design_spec *sp, double pfs_bw_Bps, double bb_bw_Bps,
@@ -108,8 +110,10 @@ int bba_design_bandwidth(const bba_design_spec *sp, double pfs_bw_Bps, double sh
  * at a fixed resolution (PRICED).  Returns out->status. */
 int bba_design_choose(const bba_design_spec *sp, double pfs_bw_Bps, bba_design *out);
 
-/* bba_design_cheapest: the index of the feasible design of least cost
- * among d[0..n-1] (the first on ties), or -1 when none is feasible. */
+/* bba_design_cheapest: the index of the feasible design of least finite
+ * cost among d[0..n-1] (the first on ties), or -1 when none is feasible
+ * at a finite cost (an unlimited bandwidth priced, or a total beyond the
+ * largest double, is no cheapest). */
 long bba_design_cheapest(const bba_design *d, size_t n);
 
 #endif

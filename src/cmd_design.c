@@ -83,11 +83,23 @@ bb_cmd_design(int argc, char **argv)
     bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    /* a point that cannot be solved is skipped with its reason; the walk
+     * goes on */
     for (size_t i = 0; i < a.pfs.n; i++)
-        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
-            bb_die(bb_exit_status(d[i].status), "%s: PFS bandwidth %g bytes/s: %s",
-                   ctx.wl.source, pfs[i], d[i].err);
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
+            char pb[32];
+
+            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, pfs[i]);
+            bb_warn("%s: PFS bandwidth %s left out: %s", ctx.wl.source, pb, d[i].err);
+        }
     best = priced ? bba_design_cheapest(d, a.pfs.n) : -1;
+    if (best >= 0 && a.pfs.n > 1 && (best == 0 || (size_t)best == a.pfs.n - 1)) {
+        char pb[32];
+
+        bb_ctx_fmt_rate(&ctx, pb, sizeof pb, pfs[best]);
+        bb_warn("the cheapest design is at the %s end of the walk (%s): a cheaper one may lie "
+                "beyond it; walk further (--pfs-bw)", best == 0 ? "low" : "high", pb);
+    }
 
     if (a.common.out.csv)
         printf("pfs_bw_bytes_per_s,feasible,bb_size_bytes,bb_bw_bytes_per_s,throttle_share,"
@@ -101,7 +113,8 @@ bb_cmd_design(int argc, char **argv)
     for (size_t i = 0; i < a.pfs.n; i++) {
         const bba_design *x = &d[i];
         int ok = x->status == BB_OK;
-        const char *binds = !ok ? "none" : x->endurance_binds ? "endurance" : "idle";
+        const char *binds = !ok ? (x->status == BB_EINFEASIBLE ? "none" : "failed")
+                                : x->endurance_binds ? "endurance" : "idle";
         double day = ok ? x->a.bb_write_Bps * 86400.0 : NAN;
         double dwpd = ok ? bba_drive_writes_per_day(x->a.bb_write_Bps, x->a.S_bytes) : NAN;
 
@@ -137,8 +150,8 @@ bb_cmd_design(int argc, char **argv)
                 snprintf(sz, sizeof sz, "none");
             if (x->bb_bw_Bps > 0)
                 bb_ctx_fmt_rate(&ctx, bw, sizeof bw, x->bb_bw_Bps);
-            else
-                snprintf(bw, sizeof bw, ok ? "unlimited" : "-");
+            else   /* a buffer of 0 B has no bandwidth */
+                snprintf(bw, sizeof bw, ok && x->a.S_bytes > 0 ? "unlimited" : "-");
             if (ok && isfinite(dwpd))
                 snprintf(wd, sizeof wd, "%.3g", dwpd);
             else
@@ -146,8 +159,20 @@ bb_cmd_design(int argc, char **argv)
             c[0] = '\0';
             if (priced && ok && isfinite(x->cost))
                 bb_fmt_money(c, sizeof c, &a.prices, x->cost);
-            printf("%-12s %-11s %-12s %-10.3g %-8s %-12s %s%s\n", pb, sz, bw,
-                   ok ? x->a.idle : x->a.idle_limit, binds, wd, c, (long)i == best ? " *" : "");
+            else if (priced && ok)   /* priced unlimited bandwidth, or an overflow */
+                snprintf(c, sizeof c, "inf");
+            {
+                /* infeasible: the limit the idle fraction falls to; failed: none */
+                double v = ok ? x->a.idle : x->status == BB_EINFEASIBLE ? x->a.idle_limit : NAN;
+                char iv[32];
+
+                if (isfinite(v))
+                    snprintf(iv, sizeof iv, "%.3g", v);
+                else
+                    snprintf(iv, sizeof iv, "-");
+                printf("%-12s %-11s %-12s %-10s %-8s %-12s %s%s\n", pb, sz, bw, iv, binds, wd,
+                       c, (long)i == best ? " *" : "");
+            }
         }
     }
     if (a.common.out.json) {
@@ -184,10 +209,22 @@ bb_cmd_design(int argc, char **argv)
             else
                 snprintf(bw, sizeof bw, "unlimited bandwidth");
             bb_fmt_money(c, sizeof c, &a.prices, d[best].cost);
-            printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer bandwidth: %s\n",
-                   pb, sz, bw, c, rule_name(sp.rule));
+            if (d[best].a.S_bytes == 0)   /* no buffer, no bandwidth bought */
+                printf("cheapest (*): PFS %s and no burst buffer (the PFS alone meets the "
+                       "target), %s\n", pb, c);
+            else
+                printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer "
+                       "bandwidth: %s\n", pb, sz, bw, c, rule_name(sp.rule));
         } else if (priced) {
-            printf("no design meets the target at these PFS bandwidths\n");
+            size_t feas = 0;
+
+            for (size_t i = 0; i < a.pfs.n; i++)
+                feas += d[i].status == BB_OK;
+            if (feas > 0)
+                printf("no cheapest: every design meeting the target costs more than the "
+                       "largest number (inf: the prices are too large)\n");
+            else
+                printf("no design meets the target at these PFS bandwidths\n");
         } else {
             printf("buffer bandwidth: %s; give prices (--cost-tb, --cost-gbs, --cost-pfs-gbs) "
                    "for the cheapest\n", rule_name(sp.rule));

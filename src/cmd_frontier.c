@@ -111,10 +111,18 @@ bb_cmd_frontier(int argc, char **argv)
     bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    /* a point that cannot be solved is skipped with its reason; the
+     * others are still the frontier */
     for (size_t i = 0; i < n; i++)
-        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
-            bb_die(bb_exit_status(d[i].status), "%s: burst-buffer bandwidth %g bytes/s: %s",
-                   ctx.wl.source, bbw[i], d[i].err);
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
+            char bw[32];
+
+            if (bbw[i] > 0)
+                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
+            else
+                snprintf(bw, sizeof bw, "unlimited");
+            bb_warn("%s: burst-buffer bandwidth %s left out: %s", ctx.wl.source, bw, d[i].err);
+        }
 
     bb_ctx_fmt_rate(&ctx, lb, sizeof lb, least);
     if (a.common.out.csv)
@@ -128,7 +136,8 @@ bb_cmd_frontier(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         const bba_design *x = &d[i];
         int ok = x->status == BB_OK;
-        const char *binds = !ok ? "none" : x->endurance_binds ? "endurance" : "idle";
+        const char *binds = !ok ? (x->status == BB_EINFEASIBLE ? "none" : "failed")
+                                : x->endurance_binds ? "endurance" : "idle";
 
         if (a.common.out.csv) {
             bb_csv_row(stdout, "nndnnnsnn", bbw[i] > 0 ? bbw[i] : NAN, share[i], ok,
@@ -146,7 +155,7 @@ bb_cmd_frontier(int argc, char **argv)
                                              : json_null(),
                 "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null()));
         } else {
-            char bw[32], sz[32], sh[16], c[48] = "";
+            char bw[32], sz[32], sh[16], c[48] = "", id[32], th[32];
 
             if (bbw[i] > 0)
                 bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
@@ -162,8 +171,20 @@ bb_cmd_frontier(int argc, char **argv)
                 snprintf(sh, sizeof sh, "%g", share[i]);
             if (priced && ok && isfinite(x->cost))
                 bb_fmt_money(c, sizeof c, &a.prices, x->cost);
-            printf("%-12s %-6s %-11s %-10.3g %-10.3g %-9s %s\n", bw, sh, sz,
-                   ok ? x->a.idle : NAN, x->a.idle_limit, binds, c);
+            else if (priced && ok)
+                snprintf(c, sizeof c, "inf");
+            /* no number where there is none: "-", never nan */
+            if (ok)
+                snprintf(id, sizeof id, "%.3g", x->a.idle);
+            else
+                snprintf(id, sizeof id, "-");
+            if (isfinite(x->a.idle_limit) && x->status != BB_OK && x->status != BB_EINFEASIBLE)
+                snprintf(th, sizeof th, "-");
+            else if (isfinite(x->a.idle_limit))
+                snprintf(th, sizeof th, "%.3g", x->a.idle_limit);
+            else
+                snprintf(th, sizeof th, "-");
+            printf("%-12s %-6s %-11s %-10s %-10s %-9s %s\n", bw, sh, sz, id, th, binds, c);
         }
     }
     if (a.common.out.json) {

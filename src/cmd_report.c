@@ -113,7 +113,7 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .runs = BB_RUN_THREADS,
     .targets = BB_TGT_IDLE,
-    .groups = BB_CMD_PRICES,
+    .groups = BB_CMD_PRICES | BB_CMD_ENDURANCE,
 };
 
 static void
@@ -193,7 +193,7 @@ bb_cmd_report(int argc, char **argv)
     o = (bb_report_opts){ a.file, &a.common, a.tgt.target_idle, a.eps, &a.prices,
                           a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs,
                           a.points, a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
-                          a.validate, a.scales.v, a.scales.n, NULL, a.walk.n };
+                          a.validate, a.scales.v, a.scales.n, NULL, a.walk.n, &a.end };
     if (a.walk.n > 0) {
         walk = calloc(a.walk.n, sizeof *walk);
         if (walk == NULL)

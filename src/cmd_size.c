@@ -10,13 +10,49 @@
 #include "cli.h"
 #include "cmdspec.h"
 #include "commands.h"
+#include "grid.h"
 #include "simcli.h"
+
+enum { OPT_LOAD_SCALE = 0x2000 };
+
+static const struct argp_option options[] = {
+    { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
+      "every bandwidth of the workload times each factor (a list or FIRST:LAST:STEP): "
+      "one answer line per load (text output only)", 0 },
+    { 0 }
+};
 
 struct args {
     BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
+    bb_num_list scales;   /* --load-scale */
 };
 
+static error_t
+parse(int key, char *arg, struct argp_state *state)
+{
+    struct args *a = state->input;
+
+    switch (key) {
+    case OPT_LOAD_SCALE:
+        bb_num_list_free(&a->scales);
+        bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
+        if (a->scales.n > 1000)
+            bb_usage_error("load-scale", "at most 1000 loads (%zu given)", a->scales.n);
+        break;
+    case ARGP_KEY_END:
+        if (a->scales.n > 0 && (a->common.out.json || a->common.out.csv))
+            bb_usage_error("load-scale", "prints one text line per load; for --json or --csv "
+                           "run one load at a time");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
 static const bb_cmd_spec spec = {
+    .options = options,
+    .parser = parse,
     .args_doc = "[FILE]",
     .doc = "The smallest burst-buffer size whose idle fraction is at most the target (and, "
     "with --dwpd, whose drives last).\v"
@@ -138,6 +174,65 @@ print_endurance(const bb_ctx *ctx, const bb_endopts *e, const bba_answer *stall,
         printf("the idle target sets the size\n");
 }
 
+/* The text answer on one front (the workload, or a load scale of it):
+ * the size, the bandwidth and endurance lines; the status. */
+static int
+answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
+            const bba_drain *d, const char *prefix)
+{
+    bba_answer r, stall;
+    char err[BB_ERRLEN], line[1400];
+    double need = NAN;
+    int rc, binds = 0;
+
+    rc = bba_front_size(front, a->tgt.target_idle, d, &r, err);
+    if (rc != BB_OK && rc != BB_EINFEASIBLE)
+        bb_ctx_die_answer(ctx, rc, err);
+    if (rc == BB_OK && a->end.set) {
+        bba_endurance e = { a->end.dwpd, a->end.rated_years, a->end.lifetime_years, a->end.waf };
+
+        stall = r;
+        rc = bba_front_endure(front, &stall, d, &e, &r, &binds, err);
+        if (rc != BB_OK)
+            bb_ctx_die_answer(ctx, rc, err);
+        need = bba_endurance_bytes(&e, r.bb_write_Bps);
+    }
+    bb_size_answer_line(ctx, &r, rc, a->tgt.target_idle, line, sizeof line);
+    printf("%s%s\n", prefix, line);
+    if (rc == BB_OK && ctx->pf.bb_bw_Bps > 0)
+        print_bandwidth(ctx, &r);
+    if (rc == BB_OK && a->end.set)
+        print_endurance(ctx, &a->end, &stall, &r, need, binds);
+    return rc;
+}
+
+/* --load-scale: one answer per load, each on its own front (grid.h, the
+ * workload's resolution), the workload itself (x1) on its own. */
+static int
+load_scales(const bb_ctx *ctx, const struct args *a, const bba_drain *d)
+{
+    int worst = BB_OK;
+
+    for (size_t i = 0; i < a->scales.n; i++) {
+        char prefix[64];
+        int rc;
+
+        snprintf(prefix, sizeof prefix, "load x%g: ", a->scales.v[i]);
+        if (a->scales.v[i] == 1) {
+            rc = answer_text(ctx, ctx->front, a, d, prefix);
+        } else {
+            bb_scenario sc;
+
+            bb_scenario_init(&sc, ctx, a->scales.v[i], ctx->pf.pfs_bw_Bps);
+            rc = answer_text(ctx, sc.front, a, d, prefix);
+            bb_scenario_free(&sc);
+        }
+        if (rc != BB_OK)
+            worst = rc;
+    }
+    return worst;
+}
+
 int
 bb_cmd_size(int argc, char **argv)
 {
@@ -149,7 +244,8 @@ bb_cmd_size(int argc, char **argv)
     double need = NAN;
     int rc, binds = 0;
 
-    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
+    memset(&a, 0, sizeof a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
     if (a.pol.threshold_is_size)
         bb_usage_error("threshold", "give a fraction of the buffer size "
                        "(the size is what is searched)");
@@ -157,6 +253,12 @@ bb_cmd_size(int argc, char **argv)
     st.target = a.tgt.target_idle;
     drain_of(&a.pol, &st.drain);
     bb_ctx_load(&ctx, &a.common, a.file, &st);
+    if (a.scales.n > 0) {
+        rc = load_scales(&ctx, &a, &st.drain);
+        bb_num_list_free(&a.scales);
+        bb_ctx_free(&ctx);
+        return rc == BB_OK ? BB_EXIT_OK : BB_EXIT_NO;
+    }
     rc = bba_front_size(ctx.front, a.tgt.target_idle, &st.drain, &r, err);
     if (rc != BB_OK && rc != BB_EINFEASIBLE)
         bb_ctx_die_answer(&ctx, rc, err);

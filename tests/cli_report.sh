@@ -7,8 +7,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..58
+echo 1..66
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
+# bought FILE: the buffer bandwidth the headline buys, exact, as
+# "--bb-bw NB/s" from the inputs table ("" when none is bought)
+bought() { X "string(//*[@id='platform']/*[local-name()='tr'][*[local-name()='td'][1]='burst-buffer bandwidth']/*[local-name()='td'][2])" "$1" | sed -n 's/.*(\([0-9.e+]*\) B\/s)$/--bb-bw \1B\/s/p'; }
+# up4 BYTES SUFFIX: BYTES rounded UP to 4 significant digits with an SI
+# prefix ("at least" must not be below the answer), computed here
+up4() { awk -v b="$1" -v u="$2" 'BEGIN { split("k M G T P E", P, " "); k = 0; x = b;
+  while (x >= 1000 && k < 6) { x /= 1000; k++ }
+  e = int(log(x) / log(10) + 1e-9); d = 10 ^ (e - 3); y = x / d * (1 - 1e-12);
+  y = (y == int(y) ? y : int(y) + 1) * d;
+  if (y >= 1000 && k < 6) { y /= 1000; k++ }
+  printf "%.4g %s%s", y, (k ? P[k] : ""), u }'; }
 
 run "$BBSIZE" report -o "$T/r.html" --system trinity --cost-tb 100 --cost-gbs 2000 --points 11
 status_is 0 "report exits 0"
@@ -47,9 +58,16 @@ ckpt-b,0.05,2TB/s,3min
 out-c,0.20,0.6TB/s,2min
 CSV
 "$BBSIZE" report "$T/bursts.csv" -o "$T/b.html" --quiet
-"$BBSIZE" size "$T/bursts.csv" > "$T/bsize.txt"
+# the answer is at the buffer bandwidth the headline buys (one answer)
+"$BBSIZE" size "$T/bursts.csv" $(bought "$T/b.html") | head -n 1 > "$T/bsize.txt"
 printf '%s\n' "$(X "string(//*[@id='answer'])" "$T/b.html")" > "$T/banswer.txt"
 check_cmd "fluid: the recommendation equals bbsize size" cmp -s "$T/bsize.txt" "$T/banswer.txt"
+# 1.42025 PB: "at least 1.42 PB" would be below the answer
+bbytes=$("$BBSIZE" size "$T/bursts.csv" $(bought "$T/b.html") --json | sed -n 's/ *"bb_size_bytes": \([0-9.e+]*\),/\1/p')
+check "fluid: the headline rounds the size up ($(up4 "$bbytes" B))" \
+  'X "string(//*[@id='"'"'headline'"'"'])" "$T/b.html" | grep -qF "Buy at least $(up4 "$bbytes" B) of burst buffer"'
+check_cmd "fluid: no time unit, quanta or one-time-unit stall in the page" \
+  test "$(grep -c 'time unit\|quanta\|stalls for one' "$T/b.html")" -eq 0
 same=0
 for k in 2 6 11; do
   bytes=$(X "string(//*[@id='idle-table']/*[local-name()='tr'][$k + 1]/*[local-name()='td'][2])" "$T/r.html")
@@ -76,16 +94,23 @@ check_cmd "capacity cost = size (bbsize size) x price per TB" \
 G=$SRCDIR/data/workloads/groups.csv
 run "$BBSIZE" report -o "$T/c.html" --points 5 --load-scale 1,1.2 "$G"
 status_is 0 "a report on a workload with groups exits 0"
-"$BBSIZE" design --pfs-bw 1.45TB/s "$G" 2>/dev/null | sed -n 2p > "$T/design.txt"
-dsz=$(awk '{ print $3, $4 }' "$T/design.txt")
-dbw=$(awk '{ print $5, $6 }' "$T/design.txt")
+"$BBSIZE" design --pfs-bw 1.45TB/s --csv "$G" 2>/dev/null | sed -n 2p > "$T/design.txt"
+dsz=$(up4 "$(cut -d, -f3 "$T/design.txt")" B)
+dbw=$(up4 "$(cut -d, -f4 "$T/design.txt")" B/s)
 X "string(//*[@id='headline'])" "$T/c.html" > "$T/headline.txt"
-check "the headline buys what bbsize design chooses at 1.45 TB/s (capacity and bandwidth)" \
+check "the headline buys what bbsize design chooses at 1.45 TB/s, rounded up ($dsz, $dbw)" \
   'grep -qF "Buy at least $dsz of burst buffer and $dbw of burst-buffer bandwidth" "$T/headline.txt"'
+check_cmd "the inputs table gives the bought bandwidth exactly (design's)" \
+  test "$(bought "$T/c.html")" = "--bb-bw $(cut -d, -f4 "$T/design.txt")B/s"
 check "the headline says the wait in minutes a day" 'grep -q "minutes a day" "$T/headline.txt"'
-asz=$("$BBSIZE" size "$G" | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
-check "the growth table's x1 row is the answer" \
-  'test "$(X "string(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'][2]/*[local-name()='"'"'td'"'"'][3])" "$T/c.html")" = "$asz"'
+asz=$("$BBSIZE" size "$G" $(bought "$T/c.html") | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
+usz=$("$BBSIZE" size "$G" | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
+check "the growth table's x1 row is the headline's size ($dsz)" \
+  'test "$(X "string(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'][2]/*[local-name()='"'"'td'"'"'][3])" "$T/c.html")" = "$dsz"'
+check "the answer line is bbsize size at the bought bandwidth ($asz)" \
+  'X "string(//*[@id='"'"'answer'"'"'])" "$T/c.html" | grep -q "^burst buffer $asz ("'
+check "the growth table's x1 row has the headline's bandwidth ($dbw)" \
+  'test "$(X "string(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'][2]/*[local-name()='"'"'td'"'"'][4])" "$T/c.html")" = "$dbw"'
 check "the growth table has a row per load scale" \
   'test "$(X "count(//*[@id='"'"'growth-table'"'"']/*[local-name()='"'"'tr'"'"'])" "$T/c.html")" -eq 3'
 ptot=$("$BBSIZE" partition "$G" | sed -n 's/^total \([^ ]* [^ ]*\) in .*/\1/p')
@@ -93,9 +118,16 @@ check "the partitions' total is bbsize partition's" \
   'X "string(//*[@id='"'"'partitions'"'"'])" "$T/c.html" | grep -qF "$ptot in total against"'
 check "the endurance line gives drive writes per day" \
   'X "string(//*[@id='"'"'endurance'"'"'])" "$T/c.html" | grep -q "drive writes per day"'
-check "lazy draining gaining nothing is said" \
-  'X "string(//*[@id='"'"'lever-lazy'"'"'])" "$T/c.html" | grep -q "^Lazy draining gains nothing"'
-check "the answer is marked on the idle-versus-size plot" 'grep -q "the answer: $asz" "$T/c.html"'
+# the lever is said exactly when the best threshold gains less than 0.01
+gain=$(X "string(//*[@id='best-threshold'])" "$T/c.html" | sed -n 's/.*quiet \([0-9.e-]*\) (greedy \([0-9.e-]*\)).*/\1 \2/p' | awk '{ print ($1 - $2 < 0.01) }')
+check "lazy draining gaining nothing is said exactly when it gains < 0.01 quiet" \
+  'test "$(X "count(//*[@id='"'"'lever-lazy'"'"'])" "$T/c.html")" = "$gain"'
+check "the best threshold is at the headline's size ($dsz)" \
+  'X "string(//*[@id='"'"'best-threshold'"'"'])" "$T/c.html" | grep -q "for a $dsz buffer"'
+check "the answer is marked on the idle-versus-size plot at the headline's design" 'grep -q "the answer: $dsz (buffer bandwidth $dbw)" "$T/c.html"'
+check "the unlimited-bandwidth size is named as such ($usz)" 'grep -q "unlimited buffer bandwidth would need $usz" "$T/c.html"'
+check "the partitions' shared buffer is named unlimited" \
+  'X "string(//*[@id='"'"'partitions'"'"'])" "$T/c.html" | grep -q "against $usz for one shared.*unlimited\|unlimited.*against $usz for one shared"'
 
 # No size suffices (E > B): the report says what `bbsize size` says.
 PR=$SRCDIR/data/workloads/paper-random.csv
@@ -171,7 +203,7 @@ check_cmd "the validation section has the simulated intervals" \
 check_cmd "every validation row has one of the three verdicts" \
   test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
     -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
-"$BBSIZE" validate --bb-size 0 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
 check_cmd "the report's size-0 row is bbsize validate --bb-size 0 (analytic and simulated)" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"

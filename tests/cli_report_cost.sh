@@ -69,11 +69,18 @@ check "the total is bbsize design's cost at the platform's 1.45 TB/s" \
 
 # ---- the answer marked on every plot ----------------------------------------------
 svgtext "$T/c.html" fig-idle-vs-size > "$T/idle.txt"
-g12=$(cell "$T/c.html" growth-table 3 3)
-check "idle-vs-size marks the size for load x1.2 ($g12), the growth table's" \
-  'grep -qxF "load x1.2: $g12" "$T/idle.txt"'
-asz=$("$BBSIZE" size "$G" 2>/dev/null | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
-check "idle-vs-size marks the answer with its size ($asz)" 'series "$T/c.html" fig-idle-vs-size | grep -q "^the answer: $asz"'
+# the headline buys a bandwidth: each growth row is its own design (size
+# and bandwidth), so no growth is marked on curves at the headline's
+check "idle-vs-size marks no load growth (each growth has its own bandwidth)" \
+  '! grep -q "^load x1.2: " "$T/idle.txt"'
+check "the growth row for x1.2 has its own buffer bandwidth" \
+  'cell "$T/c.html" growth-table 3 4 | grep -q "B/s$"'
+"$BBSIZE" design --pfs-bw 1.45TB/s $PRICES --csv "$G" 2>/dev/null | sed -n 2p > "$T/d.csv"
+# the headline's size (rounded up, as it says "at least")
+asz=$(X "string(//*[@id='headline'])" "$T/c.html" | sed -n 's/^Buy at least \([0-9.]* [kMGTP]*B\) of burst buffer.*/\1/p')
+check "idle-vs-size marks the answer with the headline's size ($asz)" 'test -n "$asz" && series "$T/c.html" fig-idle-vs-size | grep -q "^the answer: $asz (buffer bandwidth"'
+check "the answer line is bbsize size at the bought bandwidth" \
+  'test "$(X "string(//*[@id='"'"'answer'"'"'])" "$T/c.html")" = "$("$BBSIZE" size "$G" --bb-bw "$(cut -d, -f4 "$T/d.csv")B/s" 2>/dev/null | head -n 1)"'
 "$BBSIZE" design --pfs-bw 1.45TB/s $PRICES --json "$G" 2>/dev/null > "$T/d.json"
 bbbw=$(json_num bb_bw_bytes_per_s "$T/d.json")
 marked=$(series "$T/c.html" fig-load-distribution | sed -n 's/^B + buffer bandwidth bought: \([0-9.]*\) TB\/s$/\1/p')

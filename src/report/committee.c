@@ -23,7 +23,7 @@
 static void
 design_question(bb_report *r)
 {
-    const bb_ctx *ctx = r->ctx;
+    const bb_ctx *ctx = r->given;
 
     r->dq = ctx->qn;
     r->dq.target = r->o.target;
@@ -33,17 +33,19 @@ design_question(bb_report *r)
     bba_solver_defaults(&r->dq.so);
     r->dq.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
     r->dq.so.max_ops = ctx->qn.so.max_ops;
-    bb_design_spec_init(&r->dspec, &r->dq, r->o.priced ? r->o.prices : NULL, NULL);
+    bb_design_spec_init(&r->dspec, &r->dq, r->o.priced ? r->o.prices : NULL,
+                        r->o.end != NULL && r->o.end->set ? r->o.end : NULL);
 }
 
 /* The pair to buy: at the platform's PFS bandwidth, the design `bbsize
  * design` chooses there with the same prices (designrun.h): the buffer
  * bandwidth given, or the cheapest share of the idle budget when the
  * buffer's bandwidth has a price, or half of it. */
-static void
-pair(bb_report *r)
+void
+bb_report_pair(bb_report *r)
 {
-    bba_design_choose(&r->dspec, r->ctx->pf.pfs_bw_Bps, &r->pair);
+    design_question(r);
+    bba_design_choose(&r->dspec, r->given->pf.pfs_bw_Bps, &r->pair);
     if (r->pair.status != BB_OK && r->pair.status != BB_EINFEASIBLE)
         bb_warn("the burst-buffer bandwidth to buy: %s", r->pair.err);
 }
@@ -96,6 +98,14 @@ cost_walk(bb_report *r)
         }
     }
     r->walk_best = bba_design_cheapest(r->walk, n);
+    if (r->walk_best >= 0 && n > 1 && (r->walk_best == 0 || (size_t)r->walk_best == n - 1)) {
+        char bw[64];
+
+        bb_ctx_fmt_rate(ctx, bw, sizeof bw, r->walk_pfs[r->walk_best]);
+        bb_warn("the cheapest design of the cost plot is at the %s end of its walk (%s): a "
+                "cheaper one may lie beyond it (--pfs-bw-walk)",
+                r->walk_best == 0 ? "low" : "high", bw);
+    }
 }
 
 /* The size for each load growth: the scenarios' fronts (grid.h). */
@@ -107,14 +117,35 @@ growth(bb_report *r)
 
     r->growth = calloc(r->nsc, sizeof *r->growth);
     r->growth_rc = calloc(r->nsc, sizeof *r->growth_rc);
-    if (r->growth == NULL || r->growth_rc == NULL)
+    if (r->bought)
+        r->growth_bw = calloc(r->nsc, sizeof *r->growth_bw);
+    if (r->growth == NULL || r->growth_rc == NULL || (r->bought && r->growth_bw == NULL))
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < r->nsc; i++) {
         if (r->o.scales[i] == 1) {
+            if (r->bought)
+                r->growth_bw[i] = r->pair.bb_bw_Bps;
             /* the workload itself: the recommendation (grid.h: the same
              * answer), not a second search */
             r->growth[i] = r->rec;
             r->growth_rc[i] = r->rec_rc;
+            continue;
+        }
+        if (r->bought) {
+            /* the headline's design for the grown load: capacity and
+             * bandwidth chosen by the same rule and prices */
+            bba_question q = r->dq;
+            bba_design_spec sp = r->dspec;
+            bba_design gd;
+
+            q.apps = r->sc[i].apps;
+            sp.base = &q;
+            bba_design_choose(&sp, r->given->pf.pfs_bw_Bps, &gd);
+            r->growth[i] = gd.a;
+            r->growth_rc[i] = gd.status;
+            r->growth_bw[i] = gd.bb_bw_Bps;
+            if (gd.status != BB_OK && gd.status != BB_EINFEASIBLE)
+                bb_warn("load x%g: %s", r->o.scales[i], gd.err);
             continue;
         }
         r->growth_rc[i] = bba_front_size(r->sc[i].front, r->o.target, &d, &r->growth[i], err);
@@ -128,7 +159,9 @@ growth(bb_report *r)
 static void
 partitions(bb_report *r)
 {
-    const bb_ctx *ctx = r->ctx;
+    /* at the platform's buffer bandwidth as given: a bought bandwidth
+     * split in proportion to the PFS shares would be a second design */
+    const bb_ctx *ctx = r->given;
     const bb_workload_file *wl = &ctx->wl;
     bba_partition_spec sp;
     bba_question q = ctx->qn;
@@ -173,8 +206,6 @@ partitions(bb_report *r)
 void
 bb_report_committee(bb_report *r)
 {
-    design_question(r);
-    pair(r);
     growth(r);
     partitions(r);
     cost_walk(r);
@@ -185,6 +216,7 @@ bb_report_committee_free(bb_report *r)
 {
     free(r->growth);
     free(r->growth_rc);
+    free(r->growth_bw);
     free(r->part_group);
     free(r->part_names);
     free(r->walk_pfs);
@@ -194,6 +226,36 @@ bb_report_committee_free(bb_report *r)
 }
 
 /* ---- the document ------------------------------------------------------------ */
+
+/* Which of stalls, bandwidth or endurance sets what the headline buys. */
+static void
+binds(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_design *p = &r->pair;
+    const bb_endopts *e = r->o.end;
+    char st[64], dw[256];
+
+    if (e == NULL || !e->set) {
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity%s; drive endurance was not asked (--dwpd gives the drives' "
+                       "rating).", r->bought ? ", and the buffer bandwidth is bought so that "
+                       "throttling keeps within its share of the idle budget" : "");
+        return;
+    }
+    snprintf(dw, sizeof dw, "drives rated %g writes a day for %g years, write amplification "
+             "%g, over %g years", e->dwpd, e->rated_years, e->waf, e->lifetime_years);
+    bb_report_fmt_up(ctx, st, sizeof st, p->stall_bytes, 0);
+    if (p->endurance_binds)
+        bb_doc_para_id(d, "binds", NULL, "What binds: endurance sets the capacity (%s); the "
+                       "idle target alone needs %s.  At the capacity bought the buffer sees "
+                       "%.3g drive writes a day.", dw, st,
+                       bba_drive_writes_per_day(p->a.bb_write_Bps, p->a.S_bytes));
+    else
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity; the drives last at it (%s): %.3g drive writes a day.", dw,
+                       bba_drive_writes_per_day(p->a.bb_write_Bps, p->a.S_bytes));
+}
 
 void
 bb_report_headline(bb_doc *d, const bb_report *r)
@@ -222,17 +284,19 @@ bb_report_headline(bb_doc *d, const bb_report *r)
         return;
     }
     if (p->status != BB_OK) {
-        bb_ctx_fmt_size(ctx, sz, sizeof sz, r->S_star);
+        bb_report_fmt_up(ctx, sz, sizeof sz, r->S_star, 0);
         minutes = r->rec.idle * 1440;
         bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer; applications "
                        "then wait on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
                        100 * r->rec.idle, minutes);
+        bb_doc_para_id(d, "binds", NULL, "What binds: stalls (the idle target) set the "
+                       "capacity.");
         return;
     }
-    bb_ctx_fmt_size(ctx, sz, sizeof sz, p->a.S_bytes);
+    bb_report_fmt_up(ctx, sz, sizeof sz, p->a.S_bytes, 0);
     minutes = p->a.idle * 1440;
     if (p->bb_bw_Bps > 0) {
-        bb_ctx_fmt_rate(ctx, bw, sizeof bw, p->bb_bw_Bps);
+        bb_report_fmt_up(ctx, bw, sizeof bw, p->bb_bw_Bps, 1);
         bb_doc_para_id(d, "headline", NULL, "Buy at least %s of burst buffer and %s of "
                        "burst-buffer bandwidth; applications then wait on I/O %.2g%% of the "
                        "time, about %.2g minutes a day.", sz, bw, 100 * p->a.idle, minutes);
@@ -242,27 +306,29 @@ bb_report_headline(bb_doc *d, const bb_report *r)
                        "on I/O %.2g%% of the time, about %.2g minutes a day.", sz,
                        100 * p->a.idle, minutes);
     }
-    if (ctx->pf.bb_bw_Bps > 0)
+    binds(d, r);
+    if (!r->bought)
         return;
-    bb_ctx_fmt_size(ctx, rec, sizeof rec, r->S_star);
-    bb_ctx_fmt_rate(ctx, bw, sizeof bw, p->bb_bw_Bps);
-    if (p->bb_bw_Bps > 0) {
+    bb_ctx_fmt_size(ctx, rec, sizeof rec, r->unl.S_bytes);
+    {
         char least[64];
 
-        bb_ctx_fmt_rate(ctx, least, sizeof least, r->rec.bb_bw_min_Bps);
+        bb_ctx_fmt_rate(ctx, least, sizeof least, r->unl.bb_bw_min_Bps);
         if (r->dspec.rule == BBA_BW_PRICED)
             bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
                         "(the load above the PFS and buffer bandwidths together) takes %.3g of "
                         "the idle budget, the capacity keeping the rest: the cheapest split at "
                         "the prices given (as bbsize design chooses it).  Below %s no capacity "
-                        "meets the target; with unlimited buffer bandwidth %s would do (the "
-                        "answer line below).", bw, p->share, least, rec);
+                        "meets the target.  Every section below works at this pair; the size "
+                        "with unlimited burst-buffer bandwidth, %s, is shown only as such.",
+                        bw, p->share, least, rec);
         else
             bb_doc_para(d, "How fast: the burst-buffer bandwidth %s is the one whose throttling "
                         "(the load above the PFS and buffer bandwidths together) takes half the "
                         "idle budget, and the capacity keeps the other half (as bbsize design "
-                        "chooses it).  Below %s no capacity meets the target; with unlimited "
-                        "buffer bandwidth %s would do (the answer line below).", bw, least, rec);
+                        "chooses it).  Below %s no capacity meets the target.  Every section "
+                        "below works at this pair; the size with unlimited burst-buffer "
+                        "bandwidth, %s, is shown only as such.", bw, least, rec);
     }
 }
 
@@ -284,7 +350,10 @@ cost_table(bb_doc *d, const bb_report *r)
         bb_ctx_fmt_rate(ctx, pb, sizeof pb, r->walk_pfs[i]);
         if (ok) {
             bb_ctx_fmt_size(ctx, sz, sizeof sz, x->a.S_bytes);
-            bb_fmt_money(mc, sizeof mc, r->o.prices, x->cost);
+            if (isfinite(x->cost))
+                bb_fmt_money(mc, sizeof mc, r->o.prices, x->cost);
+            else
+                snprintf(mc, sizeof mc, "inf");
         } else {
             snprintf(sz, sizeof sz, x->status == BB_EINFEASIBLE ? "none (E >= B)" : "n/a");
             snprintf(mc, sizeof mc, "-");
@@ -292,7 +361,7 @@ cost_table(bb_doc *d, const bb_report *r)
         if (ok && x->bb_bw_Bps > 0)
             bb_ctx_fmt_rate(ctx, bw, sizeof bw, x->bb_bw_Bps);
         else
-            snprintf(bw, sizeof bw, ok ? "unlimited" : "-");
+            snprintf(bw, sizeof bw, ok && x->a.S_bytes > 0 ? "unlimited" : "-");
         if (ok)
             bb_doc_row(d, "%s\t%s\t%s\t%.3g\t%s\t%s", pb, sz, bw, x->a.idle, mc,
                        (long)i == r->walk_best ? "*" : "");
@@ -363,9 +432,19 @@ bb_report_cost(bb_doc *d, const bb_report *r)
         else
             snprintf(bw, sizeof bw, "unlimited bandwidth");
         bb_fmt_money(mc, sizeof mc, pr, b->cost);
-        bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s with "
-                       "a %s burst buffer of %s, %s in all (bbsize design --pfs-bw with the "
-                       "same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
+        if (b->a.S_bytes == 0)   /* no buffer: no bandwidth bought */
+            bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s "
+                           "and no burst buffer (the PFS alone meets the target), %s in all "
+                           "(bbsize design --pfs-bw with the same PFS bandwidths and prices "
+                           "gives it).", pb, mc);
+        else
+            bb_doc_para_id(d, "cheapest", NULL, "The cheapest design of the plot: a PFS of %s "
+                           "with a %s burst buffer of %s, %s in all (bbsize design --pfs-bw "
+                           "with the same PFS bandwidths and prices gives it).", pb, sz, bw, mc);
+        if (r->nwalk > 1 && (r->walk_best == 0 || (size_t)r->walk_best == r->nwalk - 1))
+            bb_doc_para_id(d, "cheapest-edge", NULL, "It lies at the %s end of the PFS "
+                           "bandwidths walked: a cheaper design may lie beyond it (walk "
+                           "further with --pfs-bw-walk).", r->walk_best == 0 ? "low" : "high");
     } else {
         char first[64];
 
@@ -379,26 +458,42 @@ bb_report_cost(bb_doc *d, const bb_report *r)
                     "the plot.", r->walk_failed, r->nwalk);
 }
 
+/* The size (and, bought, the buffer bandwidth) for each load growth. */
 static void
 growth_table(bb_doc *d, const bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    char sz[64];
+    char sz[128], bw[64], ratio[32];
 
-    bb_doc_table_begin(d, "growth-table", "load\tE/B\tsize\ttimes the recommendation");
+    bb_doc_table_begin(d, "growth-table", r->bought
+                       ? "load\tE/B\tsize\tburst-buffer bandwidth\ttimes the recommended size"
+                       : "load\tE/B\tsize\ttimes the recommended size");
     for (size_t i = 0; i < r->nsc; i++) {
         const bba_answer *a = &r->growth[i];
 
+        snprintf(bw, sizeof bw, "-");
+        snprintf(ratio, sizeof ratio, "-");
         if (r->growth_rc[i] == BB_OK) {
-            bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+            bb_report_fmt_up(ctx, sz, sizeof sz, a->S_bytes, 0);
+            if (r->bought)
+                bb_report_fmt_up(ctx, bw, sizeof bw, r->growth_bw[i], 1);
             if (r->feasible && r->S_star > 0)
-                bb_doc_row(d, "x%g\t%.3g\t%s\t%.3g", r->o.scales[i], a->load_ratio, sz,
-                           a->S_bytes / r->S_star);
-            else
-                bb_doc_row(d, "x%g\t%.3g\t%s\t-", r->o.scales[i], a->load_ratio, sz);
+                snprintf(ratio, sizeof ratio, "%.3g", a->S_bytes / r->S_star);
+        } else if (r->growth_rc[i] == BB_EINFEASIBLE && a->bandwidth_bound) {
+            /* the buffer's bandwidth binds, not the PFS's mean load */
+            bb_report_fmt_up(ctx, bw, sizeof bw, a->bb_bw_min_Bps, 1);
+            snprintf(sz, sizeof sz, "none (the buffer bandwidth binds: needs >= %s)", bw);
+            snprintf(bw, sizeof bw, "-");
+        } else if (r->growth_rc[i] == BB_EINFEASIBLE && a->load_ratio >= 1) {
+            snprintf(sz, sizeof sz, "none (E >= B)");
         } else {
-            bb_doc_row(d, "x%g\t%.3g\tnone (E >= B)\t-", r->o.scales[i], a->load_ratio);
+            snprintf(sz, sizeof sz, "not computed");
         }
+        if (r->bought)
+            bb_doc_row(d, "x%g\t%.3g\t%s\t%s\t%s", r->o.scales[i], a->load_ratio, sz, bw,
+                       ratio);
+        else
+            bb_doc_row(d, "x%g\t%.3g\t%s\t%s", r->o.scales[i], a->load_ratio, sz, ratio);
     }
     bb_doc_table_end(d);
 }
@@ -413,7 +508,7 @@ endurance_line(bb_doc *d, const bb_report *r)
     if (!r->feasible || !(a->S_bytes > 0) || !isfinite(a->bb_write_Bps))
         return;
     bb_ctx_fmt_size(ctx, day, sizeof day, a->bb_write_Bps * 86400.0);
-    bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
+    bb_report_fmt_up(ctx, sz, sizeof sz, a->S_bytes, 0);   /* as the headline */
     bb_doc_para_id(d, "endurance", NULL, "Endurance: the %s buffer absorbs %s a day, %.3g "
                    "drive writes per day (write amplification not included); enterprise SSDs "
                    "are rated 1 to 3 a day.  When that is above the drives' rating, endurance "
@@ -447,9 +542,10 @@ partition_table(bb_doc *d, const bb_report *r)
     if (isfinite(p->shared_bytes)) {
         bb_ctx_fmt_size(ctx, sh, sizeof sh, p->shared_bytes);
         bb_doc_para_id(d, "partitions", NULL, "Static partitions, one per group, each with its "
-                       "share of the PFS bandwidth: %s in total against %s for one shared "
-                       "buffer (%.3g times): what partitioning costs (bbsize partition).", tot,
-                       sh, p->total_bytes / p->shared_bytes);
+                       "share of the PFS bandwidth%s: %s in total against %s for one shared "
+                       "buffer (%.3g times): what partitioning costs (bbsize partition).",
+                       r->bought ? ", both with unlimited burst-buffer bandwidth (not the "
+                       "headline's design)" : "", tot, sh, p->total_bytes / p->shared_bytes);
     }
 }
 
@@ -465,9 +561,55 @@ lever(bb_doc *d, const bb_report *r)
                        r->thr_best.quiet, r->thr_greedy.quiet);
 }
 
+/* The requirements a vendor answers, in the committee's vocabulary: each
+ * target with the acceptance test that shows it (the headline's design). */
+static void
+requirements(bb_doc *d, const bb_report *r)
+{
+    const bb_ctx *ctx = r->ctx;
+    const bba_answer *a = &r->rec;
+    const bb_endopts *e = r->o.end;
+    double bw = r->bought ? ctx->pf.bb_bw_Bps : ctx->pf.bb_bw_Bps > 0 ? ctx->pf.bb_bw_Bps : 0;
+    double day = a->bb_write_Bps * 86400.0, waf = e != NULL && e->set ? e->waf : 1;
+    double years = e != NULL && e->set ? e->lifetime_years : 5;
+    char sz[64], rt[64], v[64], t[64], wd[64], tot[64];
+
+    if (!r->feasible || !(a->S_bytes > 0) || ctx->plain)
+        return;
+    bb_report_fmt_up(ctx, sz, sizeof sz, a->S_bytes, 0);
+    bb_doc_para(d, "Requirements, as a vendor answers them (each a target and the acceptance "
+                "test that shows it):");
+    bb_doc_table_begin(d, "requirements", "requirement\ttarget\tacceptance test");
+    if (bw > 0) {
+        bb_report_fmt_up(ctx, rt, sizeof rt, bw, 1);
+        bb_doc_row(d, "capacity\tat least %s usable\twrite %s into the burst buffer, read "
+                   "it back and verify it", sz, sz);
+        bb_fmt_duration(t, sizeof t, ceil(a->S_bytes / bw));
+        bb_doc_row(d, "bandwidth\tat least %s aggregate write, beside the PFS's own\twrite "
+                   "%s at %s or more, sustained, for %s (the capacity filled at the bandwidth) "
+                   "while the PFS drains", rt, sz, rt, t);
+    } else {
+        bb_doc_row(d, "capacity\tat least %s usable\twrite %s into the burst buffer, read "
+                   "it back and verify it", sz, sz);
+        bb_doc_row(d, "bandwidth\tnot bound by this model (unlimited burst-buffer bandwidth "
+                   "assumed)\t-");
+    }
+    if (isfinite(day) && day > 0) {
+        bb_ctx_fmt_size(ctx, v, sizeof v, day * waf);
+        bb_ctx_fmt_size(ctx, tot, sizeof tot, day * waf * 365.0 * years);
+        snprintf(wd, sizeof wd, "%.3g", bba_drive_writes_per_day(a->bb_write_Bps, a->S_bytes)
+                 * waf);
+        bb_doc_row(d, "endurance\t%s drive writes a day at the capacity (%s a day, write "
+                   "amplification %g) for %g years\tthe drives' rated writes (DWPD x "
+                   "capacity x 365 x rated years) cover %s", wd, v, waf, years, tot);
+    }
+    bb_doc_table_end(d);
+}
+
 void
 bb_report_sec_committee(bb_doc *d, const bb_report *r)
 {
+    requirements(d, r);
     bb_doc_para(d, "Sizes for each load growth asked (every bandwidth scaled, --load-scale), "
                 "beyond the plot's range:");
     growth_table(d, r);

@@ -12,27 +12,34 @@
 #include "grid.h"
 #include "sweeprun.h"
 
-/* 1. The recommendation: exactly what `bbsize size` computes (the same
- * front door, settled on the same question). */
+void
+bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate)
+{
+    if (isfinite(v) && v > 0) {
+        /* the digits bb_fmt_size shows: 4 significant (6 plain) */
+        double unit = pow(10.0, floor(log10(v)) - (ctx->plain ? 5 : 3));
+        double k = ceil(v / unit * (1 - 1e-12));
+
+        v = k * unit;
+    }
+    if (rate)
+        bb_ctx_fmt_rate(ctx, buf, len, v);
+    else
+        bb_ctx_fmt_size(ctx, buf, len, v);
+}
+
+/* The load law's model: the Bernoulli chain of the answer's platform, or
+ * for the fluid model an auxiliary Bernoulli front at the paper's
+ * resolution. */
 static void
-recommend(bb_report *r)
+load_model(bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    bba_drain d = { 0, 0, 0, r->o.eps };
     char err[BB_ERRLEN];
     int rc;
 
-    rc = bba_front_size(ctx->front, r->o.target, &d, &r->rec, err);
-    if (rc != BB_OK && rc != BB_EINFEASIBLE)
-        bb_ctx_die_answer(ctx, rc, err);
-    r->rec_rc = rc;
-    r->ratio = r->rec.load_ratio;
-    r->feasible = rc == BB_OK;
-    r->S_star = r->feasible ? r->rec.S_bytes : -1;
     r->lm = ctx->model;
     if (r->lm == NULL) {
-        /* the fluid model: the load law from the Bernoulli model at the
-         * paper's resolution */
         bba_question q = ctx->qn;
 
         q.model = BBA_MODEL_BERNOULLI;
@@ -47,6 +54,64 @@ recommend(bb_report *r)
         r->lq = ctx->q->quantum_bytes;
     }
     r->qrate = r->lq / ctx->pf.time_unit_s;
+}
+
+/* The answer's platform: the given one, or with the buffer bandwidth the
+ * pair buys (the pair's resolution, so that its chain is the pair's). */
+static void
+answer_platform(bb_report *r)
+{
+    const bb_ctx *g = r->given;
+    bb_ctx *a = &r->actx;
+    char err[BB_ERRLEN];
+    int rc;
+
+    r->ctx = g;
+    r->rec = r->unl;
+    r->rec_rc = r->unl_rc;
+    if (r->pair.status == BB_OK && r->pair.endurance_binds)
+        r->rec = r->pair.a;   /* the drives' rating sets the size (--dwpd) */
+    if (r->pair.status != BB_OK || g->pf.bb_bw_Bps > 0 || !(r->pair.bb_bw_Bps > 0))
+        return;
+    *a = *g;
+    a->pf.bb_bw_Bps = a->qn.pf.bb_bw_Bps = r->pair.bb_bw_Bps;
+    a->pf.resolution = a->qn.pf.resolution = r->pair.a.resolution;
+    a->qn.progress = NULL;
+    a->front = NULL;
+    rc = bba_front_new(&a->qn, &a->front, err);
+    if (rc != BB_OK)
+        bb_ctx_die_answer(g, rc, err);
+    a->q = bba_front_quantized(a->front);
+    a->model = bba_front_chain(a->front);
+    r->bought = 1;
+    r->ctx = a;
+    /* the headline's answer, as bbsize design gives it */
+    r->rec = r->pair.a;
+    r->rec_rc = BB_OK;
+}
+
+/* 1. The recommendation: exactly what `bbsize size` computes (the same
+ * front door, settled on the same question), then the pair to buy and
+ * the platform of the answer. */
+static void
+recommend(bb_report *r)
+{
+    const bb_ctx *ctx = r->given;
+    bba_drain d = { 0, 0, 0, r->o.eps };
+    char err[BB_ERRLEN];
+    int rc;
+
+    rc = bba_front_size(ctx->front, r->o.target, &d, &r->unl, err);
+    if (rc != BB_OK && rc != BB_EINFEASIBLE)
+        bb_ctx_die_answer(ctx, rc, err);
+    r->unl_rc = rc;
+    r->ctx = ctx;
+    bb_report_pair(r);
+    answer_platform(r);
+    r->ratio = r->rec.load_ratio;
+    r->feasible = r->rec_rc == BB_OK;
+    r->S_star = r->feasible ? r->rec.S_bytes : -1;
+    load_model(r);
 }
 
 /* With E >= B no size suffices and idle(S) falls only to 1 - B/E, the gap
@@ -90,6 +155,11 @@ curves(bb_report *r)
     int rc;
 
     r->S_top = r->feasible ? 2 * r->S_star : infeasible_top(r);
+    if (r->feasible && r->pair.status == BB_OK && r->pair.endurance_binds
+        && r->pair.stall_bytes > 0)
+        /* endurance sets the size far above where idle falls: the curves
+         * show the idle target's range (the answer is marked when in it) */
+        r->S_top = fmin(r->S_top, 2 * r->pair.stall_bytes);
     if (r->S_top < 10 * r->lq)
         r->S_top = 10 * r->lq;
     if (r->S_top > bba_front_s_max_bytes(ctx->front))
@@ -169,7 +239,7 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
 
     memset(r, 0, sizeof *r);
     r->o = *o;
-    r->ctx = ctx;
+    r->given = r->ctx = ctx;
     r->plots = plots;
     recommend(r);
     curves(r);
@@ -243,6 +313,8 @@ bb_report_free(bb_report *r)
     free(r->out);
     free(r->sizes);
     bba_front_free(r->aux);
+    if (r->bought)
+        bba_front_free(r->actx.front);
     bb_validation_free(&r->val);
     bb_report_committee_free(r);
 }

@@ -46,11 +46,11 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
     const size_t nsc = r->nsc, nsz = (size_t)r->nsz;
-    bb_plot_series *se = calloc(nsc + 2, sizeof *se);
+    bb_plot_series *se = calloc(nsc + 3, sizeof *se);
     double *xs = calloc(nsz, sizeof *xs), *ys = calloc(nsc * nsz, sizeof *ys);
-    double tx[2], ty[2], ax[2], ay[2], sdiv, ymin = INFINITY, ymax = 0;
+    double tx[2], ty[2], ax[2], ay[2], ux[2], sdiv, ymin = INFINITY, ymax = 0;
     char (*names)[96] = calloc(nsc, sizeof *names);
-    char xl[128], ttl[256], atl[160], asz[64], (*gtext)[96] = calloc(nsc, sizeof *gtext);
+    char xl[128], ttl[256], atl[160], utl[160], asz[64], (*gtext)[96] = calloc(nsc, sizeof *gtext);
     bb_plot_label *lab = calloc(nsc, sizeof *lab);
     size_t ns, nl = 0;
     const char *sunit;
@@ -74,7 +74,7 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
     se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2 };
     ns = nsc + 1;
-    if (r->feasible) {
+    if (r->feasible && r->S_star <= r->S_top) {
         /* the answer, marked: a vertical line at the recommended size */
         for (size_t k = 0; k < nsc * nsz; k++)
             if (ys[k] > 0) {
@@ -84,20 +84,35 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         ax[0] = ax[1] = r->S_star / sdiv;
         ay[0] = isfinite(ymin) ? fmin(ymin, r->o.target / 10) : r->o.target / 10;
         ay[1] = ymax > 0 ? ymax : 1;
-        bb_ctx_fmt_size(ctx, asz, sizeof asz, r->S_star);
-        /* the curves are at the platform's buffer bandwidth: unlimited
-         * unless given, where the headline buys a bandwidth */
-        snprintf(atl, sizeof atl, "the answer: %s%s", asz,
-                 r->pair.status == BB_OK && ctx->pf.bb_bw_Bps == 0 && r->pair.bb_bw_Bps > 0
-                 ? " (unlimited buffer bandwidth)" : "");
+        bb_report_fmt_up(ctx, asz, sizeof asz, r->S_star, 0);   /* as the headline */
+        /* the curves are at the answer's platform: the buffer bandwidth
+         * the headline buys when it buys one */
+        if (r->bought) {
+            char bw[64];
+
+            bb_report_fmt_up(ctx, bw, sizeof bw, ctx->pf.bb_bw_Bps, 1);
+            snprintf(atl, sizeof atl, "the answer: %s (buffer bandwidth %s)", asz, bw);
+        } else {
+            snprintf(atl, sizeof atl, "the answer: %s", asz);
+        }
         se[ns++] = (bb_plot_series){ atl, ax, ay, 2, ANSWER_STYLE, 4 };
+        if (r->bought && r->unl_rc == BB_OK && r->unl.S_bytes <= r->S_top) {
+            /* the size with unlimited buffer bandwidth, named as such */
+            ux[0] = ux[1] = r->unl.S_bytes / sdiv;
+            bb_ctx_fmt_size(ctx, asz, sizeof asz, r->unl.S_bytes);
+            snprintf(utl, sizeof utl, "unlimited buffer bandwidth would need %s", asz);
+            se[ns++] = (bb_plot_series){ utl, ux, ay, 2, "lines", 5 };
+        }
     }
     /* the size for each load growth, where it meets the target inside the
      * plot (the growth table has them all) */
     for (size_t i = 0; i < nsc; i++) {
         char gs[64];
 
-        if (r->growth_rc[i] != BB_OK || r->o.scales[i] == 1 || r->growth[i].S_bytes > r->S_top)
+        /* bought: a growth's design has its own bandwidth, not the
+         * curves' (the growth table has it) */
+        if (r->bought || r->growth_rc[i] != BB_OK || r->o.scales[i] == 1
+            || r->growth[i].S_bytes > r->S_top)
             continue;
         bb_ctx_fmt_size(ctx, gs, sizeof gs, r->growth[i].S_bytes);
         snprintf(gtext[nl], sizeof gtext[nl], "load x%g: %s", r->o.scales[i], gs);
@@ -108,9 +123,14 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
     p = (bb_plot){ "Idle fraction versus burst-buffer size (greedy draining)", xl,
                    "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size", lab, nl, 0, 0 };
     f->id = "fig-idle-vs-size";
-    f->caption = "Idle fraction versus buffer size, for the workload and for load growth "
-                 "(every bandwidth scaled), the answer and the size for each growth marked; "
-                 "the paper's Figure 3 view.";
+    f->caption = r->bought
+        ? "Idle fraction versus buffer size at the burst-buffer bandwidth the headline buys, "
+          "for the workload and for load growth (every bandwidth scaled), the answer and the "
+          "size with unlimited buffer bandwidth marked (each growth's own design is in the "
+          "growth table); the paper's Figure 3 view."
+        : "Idle fraction versus buffer size, for the workload and for load growth "
+          "(every bandwidth scaled), the answer and the size for each growth marked; "
+          "the paper's Figure 3 view.";
     draw(r, f, &p);
     free(gtext);
     free(lab);
@@ -201,7 +221,7 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     gq[0] = gq[1] = lz[0].a.quiet;
     ty[0] = ty[1] = r->o.target;
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
-    bb_ctx_fmt_size(r->ctx, szs, sizeof szs, r->S_lazy);
+    bb_report_fmt_up(r->ctx, szs, sizeof szs, r->S_lazy, 0);   /* as the headline */
     snprintf(t_idle, sizeof t_idle, "Idle fraction versus lazy threshold, %s buffer", szs);
     snprintf(t_quiet, sizeof t_quiet, "Quiet fraction versus lazy threshold, %s buffer", szs);
     se[0] = (bb_plot_series){ "lazy draining", tx, idle, NTH, "linespoints", 0 };
@@ -226,12 +246,17 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     se[0] = (bb_plot_series){ "lazy draining", tx, quiet, NTH, "linespoints", 0 };
     se[1] = (bb_plot_series){ "greedy draining", gx, gq, 2, "lines", 2 };
     lab.y = r->thr_best.quiet;
+    /* the fluid model has no time unit: the quiet fraction is of time */
     p = (bb_plot){ t_quiet, "threshold (fraction of the buffer size)",
-                   "quiet fraction (time units without draining)", 0, 0, 0, se, 2,
+                   r->ctx->q ? "quiet fraction (time units without draining)"
+                             : "quiet fraction (time without draining)", 0, 0, 0, se, 2,
                    "lazy-quiet", &lab, nl, 0, 0 };
     f_quiet->id = "fig-lazy-quiet";
-    f_quiet->caption = "Quiet fraction (time units in which the buffer is not drained) versus "
-                       "the threshold, the best threshold marked; the paper's Figure 6 view.";
+    f_quiet->caption = r->ctx->q
+        ? "Quiet fraction (time units in which the buffer is not drained) versus the "
+          "threshold, the best threshold marked; the paper's Figure 6 view."
+        : "Quiet fraction (the time in which the buffer is not drained) versus the "
+          "threshold, the best threshold marked; the paper's Figure 6 view.";
     draw(r, f_quiet, &p);
 }
 

@@ -31,6 +31,8 @@ typedef struct {
     size_t nscales;
     const double *walk;         /* --pfs-bw-walk, bytes/s (NULL: the default) */
     size_t nwalk;
+    const bb_endopts *end;      /* --dwpd, --waf, --lifetime (end->set: size for
+                                   endurance too, as bbsize design does) */
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
@@ -43,7 +45,19 @@ enum { BB_REPORT_NFIG = 5 };
 
 typedef struct {
     bb_report_opts o;
-    const bb_ctx *ctx;          /* the loaded workload and platform */
+    /* One answer per report: the headline's design (committee.c) is the
+     * platform every section works at.  When it buys a burst-buffer
+     * bandwidth the platform has not (given unlimited), ctx is actx: the
+     * given context with that bandwidth and its own front at the pair's
+     * resolution; otherwise ctx is given.  unl is the size with the
+     * platform's buffer bandwidth as given (unlimited when bought), shown
+     * only named as such. */
+    const bb_ctx *ctx;          /* the platform of the answer */
+    const bb_ctx *given;        /* the loaded workload and platform */
+    bb_ctx actx;                /* bought: a shallow copy of *given, its own front */
+    int bought;                 /* ctx == &actx */
+    bba_answer unl;             /* bba_front_size on given (bought: unlimited) */
+    int unl_rc;
     bb_plot_session *plots;
     double ratio;               /* E / B */
     /* the instantaneous load: the Bernoulli model's DIST, the fluid
@@ -53,7 +67,8 @@ typedef struct {
     const bba_model *lm;
     double lq;                  /* lm's quantum, bytes */
     double qrate;               /* bytes/s of one of lm's quanta per time unit */
-    /* 1. the recommendation: what `bbsize size` computes */
+    /* 1. the recommendation: what `bbsize size` computes on ctx (the
+     * pair's answer when bought) */
     bba_answer rec;
     int rec_rc;                 /* BB_OK or BB_EINFEASIBLE */
     int feasible;
@@ -92,6 +107,9 @@ typedef struct {
     long walk_best;             /* the cheapest design's index, -1: none */
     bba_answer *growth;         /* nsc answers, one per load scale */
     int *growth_rc;
+    double *growth_bw;          /* bought: each growth's design (its buffer
+                                   bandwidth, bytes/s), as bbsize design
+                                   --load-scale chooses it; else NULL */
     int has_part;
     bba_partition part;
     size_t part_n, *part_group;
@@ -102,8 +120,10 @@ typedef struct {
     int nfig;
 } bb_report;
 
-/* bb_report_compute: the recommendation, the sweep and the best threshold
- * (warnings on stderr for points left out); exits on fatal errors. */
+/* bb_report_compute: the recommendation, the pair to buy (committee.c
+ * bb_report_pair), the sweep and the best threshold at the pair's
+ * platform (warnings on stderr for points left out); exits on fatal
+ * errors. */
 void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
                        bb_plot_session *plots);
 /* bb_report_validate: with o.validate, `bbsize validate`'s computation
@@ -119,6 +139,12 @@ void bb_report_free(bb_report *r);
  * over PFS bandwidths, its cost estimated first (exit 2 beyond --max-ops)
  * (committee.c). */
 void bb_report_committee(bb_report *r);
+/* bb_report_pair: the design's question and the pair to buy at the given
+ * platform (committee.c), before the sections' computations. */
+void bb_report_pair(bb_report *r);
+/* bb_report_fmt_up: bytes (or bytes/s when rate) rounded UP to the four
+ * digits shown, so that "at least X" is never below the answer. */
+void bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate);
 void bb_report_committee_free(bb_report *r);
 
 /* bb_report_source: the workload as the report names it: a file in a

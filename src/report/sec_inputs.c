@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "datadir.h"
 #include "report/report.h"
 
@@ -40,21 +42,30 @@ platform_table(bb_doc *d, const bb_report *r)
                source(r, c->pfs_bw.set, "--pfs-bw", ctx->sys.pfs_bw.set));
     if (ctx->pf.bb_bw_Bps > 0) {
         bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.bb_bw_Bps);
+        if (r->bought)   /* exact, so that bbsize size --bb-bw can repeat it */
+            snprintf(b1 + strlen(b1), sizeof b1 - strlen(b1), " (%.17g B/s)",
+                     ctx->pf.bb_bw_Bps);
         bb_doc_row(d, "burst-buffer bandwidth\t%s\t%s", b1,
-                   source(r, c->bb_bw.set, "--bb-bw", ctx->sys.bb_bw.set));
+                   r->bought ? "bought (section 1: the headline's design)"
+                   : source(r, c->bb_bw.set, "--bb-bw", ctx->sys.bb_bw.set));
+    } else {
+        bb_doc_row(d, "burst-buffer bandwidth\tunlimited\t%s", "none given");
     }
-    bb_fmt_duration(b1, sizeof b1, ctx->pf.time_unit_s);
-    bb_doc_row(d, "time unit\t%s\t%s", b1,
-               c->time_unit.set ? "--time-unit"
-               : ctx->has_system && ctx->sys.time_unit.set ? ctx->sys.path
-               : ctx->wl.time_unit.set ? bb_report_source(r) : "default");
     if (ctx->q) {
+        /* the discrete models' time unit; the fluid model has none */
+        bb_fmt_duration(b1, sizeof b1, ctx->pf.time_unit_s);
+        bb_doc_row(d, "time unit\t%s\t%s", b1,
+                   c->time_unit.set ? "--time-unit"
+                   : ctx->has_system && ctx->sys.time_unit.set ? ctx->sys.path
+                   : ctx->wl.time_unit.set ? bb_report_source(r) : "default");
         bb_doc_row(d, "resolution R\t%ld quanta per B and time unit\t%s", ctx->pf.resolution,
                    c->resolution ? "--resolution" : "settled or file");
         bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->quantum_bytes);
         bb_doc_row(d, "quantum q = B x time unit / R\t%s\tderived", b1);
         bb_ctx_fmt_size(ctx, b1, sizeof b1, ctx->q->max_round_bytes);
         bb_doc_row(d, "largest bandwidth rounding\t%s per time unit\tderived", b1);
+    } else {
+        bb_doc_row(d, "time\tcontinuous (no discrete step, nothing rounded)\tthe fluid model");
     }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
     bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
@@ -70,30 +81,54 @@ platform_table(bb_doc *d, const bb_report *r)
     bb_doc_table_end(d);
 }
 
+/* The assumptions of the model that answered (answer.h MODELS). */
 static void
 assumptions(bb_doc *d, const bb_report *r)
 {
-    bb_doc_para(d, "Assumptions of the model (Aupy et al. 2017, Sections 3-5):");
-    bb_doc_list_begin(d);
-    if (bba_front_kind(r->ctx->front) == BBA_MODEL_BERNOULLI)
-        bb_doc_item(d, "in every time unit each application does I/O with probability p at its "
-                    "bandwidth, independently of the others and of the previous time unit (no "
-                    "memory);");
-    else
-        bb_doc_item(d, "each application does I/O a fraction p of the time units, in I/O phases "
-                    "of the mean length of its burst column (a two-state ON/OFF Markov chain "
-                    "over time units, independent of the others), where the paper "
-                    "draws every time unit afresh;");
-    bb_doc_item(d, "all applications share one time unit, which should be close to their I/O "
-                "burst duration; the PFS takes B per time unit and the excess goes to the burst "
-                "buffer;");
-    bb_doc_item(d, "when the buffer would overflow, every application stalls for one time unit "
-                "while it drains at B (the idle fraction); above the PFS and burst-buffer "
-                "bandwidths together the applications are throttled, and that time counts as "
-                "idle too;");
-    bb_doc_item(d, "reads and writes are one load; node-local devices are pooled as if shared;");
-    bb_doc_item(d, "bandwidths are rounded to quanta of B/R; the answers are stationary "
-                "(long-run) fractions.");
+    bba_model_kind k = bba_front_kind(r->ctx->front);
+
+    if (k == BBA_MODEL_FLUID) {
+        bb_doc_para(d, "Assumptions of the continuous-time (fluid) model, the limit of the "
+                    "ON/OFF chain as its step shrinks (analytic/fluid.h):");
+        bb_doc_list_begin(d);
+        bb_doc_item(d, "each application alternates I/O phases and quiet periods of "
+                    "exponential lengths, in I/O a fraction p of the time, its phases of the "
+                    "mean length of its burst column, writing at its bandwidth, independently "
+                    "of the others;");
+        bb_doc_item(d, "time is continuous: the PFS drains B per second, the load above B "
+                    "flows into the burst buffer and its content moves continuously;");
+        bb_doc_item(d, "while the buffer is full and the load exceeds B the applications are "
+                    "throttled to B (the idle fraction is the time they lose); above the PFS "
+                    "and burst-buffer bandwidths together they are throttled too, and that "
+                    "time counts as idle;");
+        bb_doc_item(d, "reads and writes are one load; node-local devices are pooled as if "
+                    "shared;");
+        bb_doc_item(d, "no bandwidth is rounded; the answers are stationary (long-run) "
+                    "fractions, sizes to 1e-4 of the size.");
+    } else {
+        bb_doc_para(d, "Assumptions of the model (Aupy et al. 2017, Sections 3-5):");
+        bb_doc_list_begin(d);
+        if (k == BBA_MODEL_BERNOULLI)
+            bb_doc_item(d, "in every time unit each application does I/O with probability p at "
+                        "its bandwidth, independently of the others and of the previous time "
+                        "unit (no memory);");
+        else
+            bb_doc_item(d, "each application does I/O a fraction p of the time units, in I/O "
+                        "phases of the mean length of its burst column (a two-state ON/OFF "
+                        "Markov chain over time units, independent of the others), where the "
+                        "paper draws every time unit afresh;");
+        bb_doc_item(d, "all applications share one time unit, which should be close to their "
+                    "I/O burst duration; the PFS takes B per time unit and the excess goes to "
+                    "the burst buffer;");
+        bb_doc_item(d, "when the buffer would overflow, every application stalls for one time "
+                    "unit while it drains at B (the idle fraction); above the PFS and "
+                    "burst-buffer bandwidths together the applications are throttled, and "
+                    "that time counts as idle too;");
+        bb_doc_item(d, "reads and writes are one load; node-local devices are pooled as if "
+                    "shared;");
+        bb_doc_item(d, "bandwidths are rounded to quanta of B/R; the answers are stationary "
+                    "(long-run) fractions.");
+    }
     bb_doc_list_end(d);
 }
 

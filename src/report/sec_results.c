@@ -94,7 +94,9 @@ bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r)
     const bb_ctx *ctx = r->ctx;
     const size_t nsc = r->nsc;
     char hdr[1024], buf[2048], b1[64];
-    size_t off = (size_t)snprintf(hdr, sizeof hdr, "size\tsize (bytes)\tquanta");
+    /* quanta only for the discrete models (the fluid model has none) */
+    size_t off = (size_t)snprintf(hdr, sizeof hdr, "size\tsize (bytes)%s",
+                                  ctx->q ? "\tquanta" : "");
 
     bb_doc_section(d, "idle-vs-size", "2. Idle fraction versus buffer size");
     bb_doc_figure(d, &r->fig[0]);
@@ -104,8 +106,10 @@ bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r)
     bb_doc_table_begin(d, "idle-table", hdr);
     for (long z = 0; z < r->nsz; z++) {
         bb_ctx_fmt_size(ctx, b1, sizeof b1, r->sizes[z]);
-        off = (size_t)snprintf(buf, sizeof buf, "%s\t%.0f\t%ld", b1, r->sizes[z],
-                               ctx->q ? bba_size_quanta(r->sizes[z], ctx->q->quantum_bytes) : -1L);
+        off = (size_t)snprintf(buf, sizeof buf, "%s\t%.0f", b1, r->sizes[z]);
+        if (ctx->q)
+            off += (size_t)snprintf(buf + off, sizeof buf - off, "\t%ld",
+                                    bba_size_quanta(r->sizes[z], ctx->q->quantum_bytes));
         for (size_t i = 0; i < nsc && off < sizeof buf; i++) {
             double v = r->out[i * (size_t)r->nsz + (size_t)z].a.idle;
 
@@ -156,7 +160,7 @@ bb_report_sec_lazy(bb_doc *d, const bb_report *r)
     bb_doc_section(d, "greedy-vs-lazy", "4. Greedy versus lazy draining");
     bb_doc_figure(d, &r->fig[2]);
     bb_doc_figure(d, &r->fig[3]);
-    bb_ctx_fmt_size(ctx, b1, sizeof b1, S);
+    bb_report_fmt_up(ctx, b1, sizeof b1, S, 0);   /* as the headline */
     if (r->thr_msg[0]) {
         bb_doc_para(d, "The best threshold could not be computed: %s.", r->thr_msg);
     } else if (r->thr_feasible) {
