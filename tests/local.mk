@@ -290,3 +290,5 @@ EXTRA_DIST += tests/cli_fluid_approx.sh
 # the workload count column (issue 36)
 TESTS += tests/cli_count.sh
 EXTRA_DIST += tests/cli_count.sh
+TESTS += tests/cli_fit_site.sh
+EXTRA_DIST += tests/cli_fit_site.sh
