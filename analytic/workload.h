@@ -41,7 +41,9 @@ typedef struct {
 typedef struct {
     size_t n;             /* applications, counts expanded (the rows
                              written out): sum of the apps' counts */
-    size_t *row;          /* n: the index in apps of each application */
+    size_t *row;          /* n: the index in apps of each application
+                             (NULL in a q made by hand: entry i is
+                             application i) */
     long *b;              /* n bandwidths, quanta per time unit */
     double *p;            /* n probabilities */
     long B;               /* PFS bandwidth in quanta per time unit (= R) */

@@ -127,13 +127,16 @@ plat_base(bbs_plat_runs *r, const bbs_plat_question *qn, bbs_bb_config *b, char 
     if (r->period_tu == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     for (size_t i = 0; i < q->n; i++) {
-        const bba_app *a = &qn->apps[q->row[i]];   /* counts expanded */
+        /* counts expanded (bba_quantize); a q made by hand without rows
+         * is one entry per application */
+        size_t j = q->row ? q->row[i] : i;
+        const bba_app *a = &qn->apps[j];
         double d = a->period_s;
 
         if (!(d > 0))
             return bb_seterr(err, BB_EDATA, "%s: application %zu ('%s') has no period: "
                              "periodic mode needs a 'period' column with a positive "
-                             "duration, or a minimum period", qn->source, q->row[i] + 1,
+                             "duration, or a minimum period", qn->source, j + 1,
                              a->name);
         r->period_tu[i] = d / tu;
     }
