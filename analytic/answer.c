@@ -47,9 +47,12 @@ bba_question_init(bba_question *q)
 
 /* ---- the continuous-time model ------------------------------------------- */
 
-/* The applications as fluid sources, one class each (bba_fluid_new merges
- * the identical ones): the burst is the mean ON period; a memoryless
- * application enters with time unit / (1 - p) (bba_app_on_period). */
+/* The applications as fluid sources: each distinct (rate, p, ON period)
+ * one class, its count the sum of the counts of the applications that
+ * have it (so a row of count N and the row written out N times make the
+ * same classes, in the order they first appear); the burst is the mean
+ * ON period; a memoryless application enters with time unit / (1 - p)
+ * (bba_app_on_period).  O(n k) for k classes. */
 static int
 fluid_build(bba_front *f, char *err)
 {
@@ -57,34 +60,41 @@ fluid_build(bba_front *f, char *err)
     bba_fluid_class *c = calloc(q->n, sizeof *c);
     bba_fluid_opts o;
     double phases, flops = 0;
+    size_t nc = 0, total;
     int rc;
 
     if (c == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", q->n);
+    if ((rc = bba_apps_total(q->apps, q->n, &total, err)) != BB_OK) {
+        free(c);
+        return rc;
+    }
     f->pf = q->pf;
     f->pf.resolution = 0;
     f->n_memoryless = 0;
     for (size_t i = 0; i < q->n; i++) {
         const bba_app *a = &q->apps[i];
-        int found = 0;
+        bba_fluid_class x = { a->bw_Bps, a->p, bba_app_on_period(a, q->pf.time_unit_s),
+                              (int)bba_app_count(a) };
+        size_t j;
 
-        c[i].rate_Bps = a->bw_Bps;
-        c[i].p = a->p;
-        c[i].burst_s = bba_app_on_period(a, q->pf.time_unit_s);
-        c[i].count = 1;
-        if (c[i].burst_s > 0) {
-            f->n_memoryless += !(a->burst_s > 0);
-            for (size_t j = 0; j < i && !found; j++)
-                found = c[j].burst_s > 0 && c[j].rate_Bps == c[i].rate_Bps
-                        && c[j].p == c[i].p && c[j].burst_s == c[i].burst_s;
-            f->fluid_classes += !found;
+        if (x.burst_s > 0)
+            f->n_memoryless += !(a->burst_s > 0) ? (size_t)x.count : 0;
+        for (j = 0; j < nc; j++)
+            if (c[j].rate_Bps == x.rate_Bps && c[j].p == x.p && c[j].burst_s == x.burst_s)
+                break;
+        if (j < nc) {
+            c[j].count += x.count;
+            continue;
         }
+        c[nc++] = x;
+        f->fluid_classes += x.burst_s > 0;
     }
     o.pfs_bw_Bps = q->pf.pfs_bw_Bps;
     o.bb_bw_Bps = q->pf.bb_bw_Bps;
     o.mem_limit_bytes = q->so.mem_limit_bytes;
     o.max_phases = 0;
-    bba_fluid_estimate(c, q->n, &o, &phases, NULL, &flops);
+    bba_fluid_estimate(c, nc, &o, &phases, NULL, &flops);
     f->fluid_phases = phases;
     /* costed before anything is built (cost.h): the exact model, or the
      * folded ones (the primary and its variants, fluid_approx.h), each of
@@ -99,7 +109,7 @@ fluid_build(bba_front *f, char *err)
         return rc;
     }
     /* exact when it fits; beyond, folded into BBA_FLUID_APPROX_PHASES */
-    rc = bba_fluid_approx_new(c, q->n, &o,
+    rc = bba_fluid_approx_new(c, nc, &o,
                               phases <= BBA_FLUID_EXACT_PHASES ? BBA_FLUID_EXACT_PHASES
                                                                : BBA_FLUID_APPROX_PHASES,
                               &f->fa, err);

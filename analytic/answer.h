@@ -230,8 +230,9 @@ const bba_platform *bba_front_platform(const bba_front *f);    /* resolution set
 /* bba_front_describe: "model Bernoulli, time unit 1 min", "model fluid
  * (3 classes, 8 phases)", ... for the one-line answers. */
 void bba_front_describe(const bba_front *f, char *buf, size_t len);
-/* Applications that round to 0 quanta and leave the model: how many, the
- * share of the expected load they carry, and the i-th one's index. */
+/* Applications that round to 0 quanta and leave the model: how many of
+ * the question's apps (each once, whatever its count), the share of the
+ * expected load they carry, and the i-th one's index in the apps. */
 size_t bba_front_vanished(const bba_front *f, double *load_frac);
 size_t bba_front_vanished_app(const bba_front *f, size_t i);
 /* bba_front_s_max_bytes: the largest size a solve fits in memory. */

@@ -250,9 +250,12 @@ settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *e
 static int
 all_vanish(const bba_front *f)
 {
-    for (size_t i = 0; i < f->q.n; i++)
-        if (f->q.apps[i].p * f->q.apps[i].bw_Bps > 0 && f->qz.b[i] > 0)
+    for (size_t k = 0; k < f->qz.n; k++) {
+        const bba_app *a = &f->q.apps[f->qz.row[k]];
+
+        if (a->p * a->bw_Bps > 0 && f->qz.b[k] > 0)
             return 0;
+    }
     return 1;
 }
 
@@ -314,40 +317,46 @@ front_settle(bba_front *f, char *err)
     return front_discrete_build(f, R, err);
 }
 
-/* The applications that round to 0 quanta, and the share of the expected
- * load they carried. */
+/* The applications that round to 0 quanta (their indices in the
+ * question's apps, each once), and the share of the expected load they
+ * carried.  An application's entries (its count, bba_quantize) round
+ * alike. */
 int
 front_find_vanished(bba_front *f, char *err)
 {
     double total = 0, lost = 0;
+    size_t apps_lost = 0;
 
     free(f->van);
     f->van = NULL;
     f->nvan = 0;
-    for (size_t i = 0; i < f->q.n; i++) {
+    for (size_t k = 0; k < f->qz.n; k++) {
+        size_t i = f->qz.row[k];
         double l = f->q.apps[i].p * f->q.apps[i].bw_Bps;
 
         total += l;
-        if (f->qz.b[i] == 0 && l > 0) {
+        if (f->qz.b[k] == 0 && l > 0) {
+            lost += l;
+            apps_lost++;
+            if (f->nvan > 0 && f->van[f->nvan - 1] == i)
+                continue;
             size_t *v = realloc(f->van, (f->nvan + 1) * sizeof *v);
 
             if (v == NULL)
                 return bb_seterr(err, BB_ENOMEM, "out of memory");
             f->van = v;
             f->van[f->nvan++] = i;
-            lost += l;
         }
     }
     f->van_frac = total > 0 ? lost / total : 0;
-    if (total > 0 && f->nvan == f->q.n)
+    if (total > 0 && apps_lost == f->qz.n)
         return bb_seterr(err, BB_EDATA, "every application's bandwidth rounds to 0 quanta of "
                          "%.4g bytes at resolution %ld: nothing is left to size; raise the "
                          "resolution", f->qz.quantum_bytes, f->res);
     if (f->van_frac > 0.5)
         return bb_seterr(err, BB_EDATA, "%zu of %zu applications, %.3g%% of the expected load, "
                          "round to 0 quanta of %.4g bytes at resolution %ld: the answer would "
-                         "size a different workload; raise the resolution", f->nvan, f->q.n,
+                         "size a different workload; raise the resolution", apps_lost, f->qz.n,
                          100 * f->van_frac, f->qz.quantum_bytes, f->res);
     return BB_OK;
 }
-

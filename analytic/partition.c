@@ -128,7 +128,10 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
                            sp->group[i] + 1, G);
             goto out;
         }
-        load[sp->group[i]] += q->apps[i].p * q->apps[i].bw_Bps;
+        /* added once per application of its count: the sum of the rows
+         * written out, to the last bit */
+        for (long k = 0; k < bba_app_count(&q->apps[i]); k++)
+            load[sp->group[i]] += q->apps[i].p * q->apps[i].bw_Bps;
         count[sp->group[i]]++;
     }
     for (size_t g = 0; g < G; g++)

@@ -60,9 +60,11 @@ bba_quantized_free(bba_quantized *q)
 {
     if (q == NULL)
         return;
+    free(q->row);
     free(q->b);
     free(q->p);
     free(q->burst_tu);
+    q->row = NULL;
     q->b = NULL;
     q->p = NULL;
     q->burst_tu = NULL;
@@ -76,10 +78,39 @@ bba_app_on_period(const bba_app *a, double time_unit_s)
     return a->burst_s > 0 ? a->burst_s : time_unit_s / (1.0 - a->p);
 }
 
+long
+bba_app_count(const bba_app *a)
+{
+    return a->count > 0 ? a->count : 1;
+}
+
+int
+bba_apps_total(const bba_app *apps, size_t n, size_t *total, char *err)
+{
+    size_t t = 0;
+
+    *total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (apps[i].count < 0 || apps[i].count > BBA_COUNT_MAX)
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): count %ld is not in "
+                             "[1, %ld]", i + 1, apps[i].name, apps[i].count, BBA_COUNT_MAX);
+        t += (size_t)bba_app_count(&apps[i]);
+        if (t > (size_t)BBA_COUNT_MAX)
+            return bb_seterr(err, BB_EINVAL, "application %zu (%s): the workload stands for "
+                             "more than %ld applications in all", i + 1, apps[i].name,
+                             BBA_COUNT_MAX);
+    }
+    *total = t;
+    return BB_OK;
+}
+
 int
 bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
              bba_quantized *q, char *err)
 {
+    size_t nq, k;
+    int rc;
+
     memset(q, 0, sizeof *q);
     if (!(pf->pfs_bw_Bps > 0) || !isfinite(pf->pfs_bw_Bps))
         return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", pf->pfs_bw_Bps);
@@ -92,14 +123,17 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
         return bb_seterr(err, BB_EINVAL, "burst-buffer bandwidth %g B/s is negative", pf->bb_bw_Bps);
     if (n == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no application");
+    if ((rc = bba_apps_total(apps, n, &nq, err)) != BB_OK)
+        return rc;
 
-    q->n = n;
-    q->b = malloc(n * sizeof *q->b);
-    q->p = malloc(n * sizeof *q->p);
-    q->burst_tu = malloc(n * sizeof *q->burst_tu);
-    if (q->b == NULL || q->p == NULL || q->burst_tu == NULL) {
+    q->n = nq;
+    q->row = malloc(nq * sizeof *q->row);
+    q->b = malloc(nq * sizeof *q->b);
+    q->p = malloc(nq * sizeof *q->p);
+    q->burst_tu = malloc(nq * sizeof *q->burst_tu);
+    if (q->row == NULL || q->b == NULL || q->p == NULL || q->burst_tu == NULL) {
         bba_quantized_free(q);
-        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", nq);
     }
     q->B = pf->resolution;
     q->quantum_bytes = pf->pfs_bw_Bps * pf->time_unit_s / (double)pf->resolution;
@@ -130,8 +164,10 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
                              bbq, pf->resolution, rmin);
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        double x, r;
+    for (size_t i = 0, k0 = 0; i < n; i++) {
+        double x, r, L = 0;
+        long b;
+        int has = 0;
 
         if (!(apps[i].p >= 0.0 && apps[i].p <= 1.0)) {
             bba_quantized_free(q);
@@ -159,14 +195,21 @@ bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
                              ratio, pf->pfs_bw_Bps, BBA_MAX_QUANTA,
                              pf->resolution);
         }
-        q->b[i] = (long)llround(x);
-        q->p[i] = apps[i].p;
-        if (burst_check(&apps[i], i, pf->time_unit_s, &q->burst_tu[i], &q->has_burst,
-                        err) != BB_OK) {
+        b = (long)llround(x);
+        if (burst_check(&apps[i], i, pf->time_unit_s, &L, &has, err) != BB_OK) {
             bba_quantized_free(q);
             return BB_EINVAL;
         }
-        r = fabs((double)q->b[i] - x) * q->quantum_bytes;
+        q->has_burst |= has;
+        /* the rows written out: count identical entries */
+        for (k = k0; k < k0 + (size_t)bba_app_count(&apps[i]); k++) {
+            q->row[k] = i;
+            q->b[k] = b;
+            q->p[k] = apps[i].p;
+            q->burst_tu[k] = L;
+        }
+        k0 = k;
+        r = fabs((double)b - x) * q->quantum_bytes;
         if (r > q->max_round_bytes)
             q->max_round_bytes = r;
     }

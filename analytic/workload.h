@@ -22,7 +22,14 @@ typedef struct {
     double burst_s;    /* mean length of one I/O phase (ON run), s; 0 when
                           absent: 1/(1 - p) time units, the memoryless
                           model of the paper */
+    long count;        /* identical independent applications this one
+                          stands for, in [1, BBA_COUNT_MAX]; 0 is read as
+                          1, so a zeroed bba_app is one application */
 } bba_app;
+
+/* The most applications one bba_app, and one workload, stands for
+ * (bbsize-workload(5), column count). */
+#define BBA_COUNT_MAX 1000000L
 
 typedef struct {
     double pfs_bw_Bps;   /* B, bytes/s, > 0 */
@@ -32,7 +39,11 @@ typedef struct {
 } bba_platform;
 
 typedef struct {
-    size_t n;
+    size_t n;             /* applications, counts expanded (the rows
+                             written out): sum of the apps' counts */
+    size_t *row;          /* n: the index in apps of each application
+                             (NULL in a q made by hand: entry i is
+                             application i) */
     long *b;              /* n bandwidths, quanta per time unit */
     double *p;            /* n probabilities */
     long B;               /* PFS bandwidth in quanta per time unit (= R) */
@@ -52,14 +63,28 @@ typedef struct {
  * bandwidth).  Pure. */
 double bba_app_on_period(const bba_app *a, double time_unit_s);
 
+/* bba_app_count: a's count, 1 when 0 (workload.h bba_app).  Pure. */
+long bba_app_count(const bba_app *a);
+
+/* bba_apps_total: the applications apps[0..n) stand for, their counts
+ * summed, in *total.  Errors: BB_EINVAL naming the application (1-based)
+ * whose count is negative or above BBA_COUNT_MAX, or when the total is
+ * above BBA_COUNT_MAX.  O(n). */
+int bba_apps_total(const bba_app *apps, size_t n, size_t *total, char *err);
+
 /* bba_quantize: check the platform and applications and quantise them.
- * On success q owns two arrays (free with bba_quantized_free).
+ * An application of count N becomes N identical entries, in order (the
+ * one place counts are expanded for the models that take applications
+ * one by one: DIST, the chains, the discrete simulators); q->row maps
+ * each entry back to its application.  Messages name the application as
+ * given (1-based index into apps).
+ * On success q owns its arrays (free with bba_quantized_free).
  * Errors: BB_EINVAL naming the application (1-based) or platform field
  * that is out of range (p outside [0,1] or NaN, negative or non-finite
  * bandwidth, B, time unit or resolution not positive, a bandwidth too
  * large for the resolution, a burst shorter than max(1, p/(1-p)) time
  * units, which no two-state ON/OFF chain with Pr(ON) = p can have);
- * BB_ENOMEM.  O(n). */
+ * the counts' errors (bba_apps_total); BB_ENOMEM.  O(n + q->n). */
 int bba_quantize(const bba_app *apps, size_t n, const bba_platform *pf,
                  bba_quantized *q, char *err);
 

@@ -127,13 +127,17 @@ plat_base(bbs_plat_runs *r, const bbs_plat_question *qn, bbs_bb_config *b, char 
     if (r->period_tu == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     for (size_t i = 0; i < q->n; i++) {
-        double d = qn->apps[i].period_s;
+        /* counts expanded (bba_quantize); a q made by hand without rows
+         * is one entry per application */
+        size_t j = q->row ? q->row[i] : i;
+        const bba_app *a = &qn->apps[j];
+        double d = a->period_s;
 
         if (!(d > 0))
             return bb_seterr(err, BB_EDATA, "%s: application %zu ('%s') has no period: "
                              "periodic mode needs a 'period' column with a positive "
-                             "duration, or a minimum period", qn->source, i + 1,
-                             qn->apps[i].name);
+                             "duration, or a minimum period", qn->source, j + 1,
+                             a->name);
         r->period_tu[i] = d / tu;
     }
     b->period_tu = r->period_tu;

@@ -66,7 +66,8 @@ typedef struct {
     /* the question (borrowed) */
     const bba_quantized *q;    /* n, bandwidths and probabilities in quanta,
                                   B, B_BB, burst_tu, quantum_bytes */
-    const bba_app *apps;       /* q->n applications: name and period_s */
+    const bba_app *apps;       /* the applications q was quantised from
+                                  (q->row): name and period_s */
     const char *source;        /* the workload's name, for messages */
     double time_unit_s;        /* > 0 */
     const double *S_bytes;     /* nsizes buffer sizes, bytes (data units for

@@ -448,7 +448,7 @@ static void
 warn_vanished(const bb_ctx *ctx)
 {
     double frac;
-    size_t n = bba_front_vanished(ctx->front, &frac);
+    size_t n = bba_front_vanished(ctx->front, &frac), napps = 0;
     char qb[64];
 
     if (n == 0)
@@ -458,14 +458,15 @@ warn_vanished(const bb_ctx *ctx)
         size_t i = bba_front_vanished_app(ctx->front, k);
         char bw[64];
 
+        napps += (size_t)ctx->wl.apps[i].count;
         bb_ctx_fmt_rate(ctx, bw, sizeof bw, ctx->wl.apps[i].bw_Bps);
         bb_warn("%s: application '%s' (%s) rounds to 0 quanta of %s per time unit at "
                 "resolution %ld and leaves the model", ctx->wl.source, ctx->wl.apps[i].name,
                 bw, qb, ctx->pf.resolution);
     }
     bb_warn("%s: %zu application%s vanished: %.3g%% of the expected load; raise "
-            "--resolution to keep %s", ctx->wl.source, n, n > 1 ? "s" : "", 100.0 * frac,
-            n > 1 ? "them" : "it");
+            "--resolution to keep %s", ctx->wl.source, napps, napps > 1 ? "s" : "", 100.0 * frac,
+            napps > 1 ? "them" : "it");
 }
 
 /* One command runs one search at a time: the meter of its solves, how
@@ -773,7 +774,8 @@ bb_json_platform(const bb_ctx *ctx)
 
     if (o == NULL)
         return NULL;
-    json_object_set_new(o, "applications", json_integer((json_int_t)ctx->wl.n));
+    /* the rows' counts summed: a row of count N is N applications */
+    json_object_set_new(o, "applications", json_integer((json_int_t)ctx->wl.total));
     if (q != NULL) {
         json_object_set_new(o, "resolution", json_integer((json_int_t)ctx->pf.resolution));
         json_object_set_new(o, "quantum_bytes", json_real(q->quantum_bytes));

@@ -400,10 +400,17 @@ put_class(FILE *fp, const fit_class *k, const keyed *keys, const bb_fit_log *log
                 bb_spread_mean(&c->period));
         put_spread(fp, "period", &c->period, 0, " s");
     }
-    if (!isnan(r->concurrency))
+    if (!isnan(r->concurrency)) {
+        char ml[64];
+
+        fmt_rate(ml, sizeof ml, r->p * r->bw_Bps * r->concurrency);
         fprintf(fp, "#   concurrency: %.3g jobs of this class ran at once on average (run "
                 "times / span of %.6g s from the first start to the last end)\n",
                 r->concurrency, c->last_end - c->first_start);
+        fprintf(fp, "#   row: count %ld (the concurrency rounded), p %.6g = %.6g x %.3g / %ld, "
+                "so that count x p x bw = %s, the class's mean load over its span\n",
+                r->count, r->p_row, r->p, r->concurrency, r->count, ml);
+    }
     if (!k->carries)
         fputs("#   no row: this class carries no I/O (p = 0 or bw = 0)\n", fp);
     for (size_t i = 0; i < k->count; i++)
@@ -464,20 +471,20 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
     else if (shortest > 0)
         fprintf(fp, "# burst: a duration.  The shortest is %.6g s: the discrete-time models need "
                     "a time unit\n# no longer than a burst (--time-unit).\n", shortest);
-    fprintf(fp, "name,p,bw%s\n", with_burst ? ",burst" : "");
+    fprintf(fp, "name,p,bw%s,count\n", with_burst ? ",burst" : "");
     for (size_t k = 0; k < ncls; k++) {
         char name[4 * BBA_NAME_LEN];
 
         if (!cls[k].carries)
             continue;
         bb_workload_field(name, sizeof name, cls[k].name);
-        fprintf(fp, "%s,%.6g,%.6gMB/s", name, cls[k].r.p, cls[k].r.bw_Bps / 1e6);
+        fprintf(fp, "%s,%.6g,%.6gMB/s", name, cls[k].r.p_row, cls[k].r.bw_Bps / 1e6);
         if (with_burst) {
             fputc(',', fp);
             if (cls[k].r.has_burst)
                 fprintf(fp, "%.6gs", cls[k].r.burst_s);
         }
-        fputc('\n', fp);
+        fprintf(fp, ",%ld\n", cls[k].r.count);
     }
 }
 
@@ -515,6 +522,8 @@ write_json(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nlogs,
         json_object_set_new(x, "period_s", c->jobs_periodic > 0
                             ? bb_json_real_or_null(bb_spread_mean(&c->period)) : json_null());
         json_object_set_new(x, "concurrency", bb_json_real_or_null(r->concurrency));
+        json_object_set_new(x, "count", json_integer((json_int_t)r->count));
+        json_object_set_new(x, "p_row", json_real(r->p_row));
         json_object_set_new(x, "row", json_boolean(cls[k].carries));
         json_array_append_new(classes, x);
     }

@@ -184,6 +184,7 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
     bba_question q = ctx->qn;
     bba_front *f = NULL;
     const bba_quantized *qz;
+    size_t *gx;
     bbs_part_config c;
     long B[BBS_PART_MAX], S[BBS_PART_MAX];
     char err[BB_ERRLEN];
@@ -207,11 +208,18 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
         B[g] = p->resolution / p->steps * p->k[g];
         S[g] = bba_size_quanta(p->bytes[g], qz->quantum_bytes);
     }
+    /* the simulator takes the applications one by one: a row's group for
+     * each of its count's entries (bba_quantize) */
+    gx = malloc(qz->n * sizeof *gx);
+    if (gx == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t k = 0; k < qz->n; k++)
+        gx[k] = gi[qz->row[k]];
     memset(&c, 0, sizeof c);
     c.n = qz->n;
     c.b = qz->b;
     c.p = qz->p;
-    c.group = gi;
+    c.group = gx;
     c.G = p->ngroups;
     c.B = B;
     c.S = S;
@@ -233,6 +241,7 @@ validate(const bb_ctx *ctx, const struct args *a, const bba_partition *p, const 
     simulate(&c, *R, threads, 0.95, st);
     c.pfs = BBS_PART_SHARED;
     simulate(&c, *R, threads, 0.95, sh);
+    free(gx);
     bba_front_free(f);
 }
 
@@ -272,7 +281,7 @@ bb_cmd_partition(int argc, char **argv)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     G = group_index(&ctx.wl, gi, names);
     for (size_t i = 0; i < ctx.wl.n; i++)
-        napps[gi[i]]++;
+        napps[gi[i]] += (size_t)ctx.wl.apps[i].count;
     if ((long)G > a.steps)
         bb_usage_error("steps", "%ld is fewer steps than the %zu groups", a.steps, G);
     ctx.qn.target = a.tgt.target_idle;

@@ -135,6 +135,7 @@ int bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn
  * BB_ERRLEN bytes); s is freed by bb_fluid_sources_free whatever the
  * result. */
 typedef struct {
+    size_t n;              /* sources: the rows' counts expanded, in order */
     double *rate, *p, *on;
     size_t memoryless;     /* applications with phases and no burst */
 } bb_fluid_sources;

@@ -22,34 +22,40 @@ bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s, char *err)
 {
     const bb_workload_file *w = &ctx->wl;
     double tu = ctx->pf.time_unit_s;
+    size_t k = 0;
 
-    s->rate = malloc(w->n * sizeof *s->rate);
-    s->p = malloc(w->n * sizeof *s->p);
-    s->on = malloc(w->n * sizeof *s->on);
+    /* a row of count N is N sources, as the row written out N times */
+    s->n = w->total;
+    s->rate = malloc(s->n * sizeof *s->rate);
+    s->p = malloc(s->n * sizeof *s->p);
+    s->on = malloc(s->n * sizeof *s->on);
     s->memoryless = 0;
     if (!s->rate || !s->p || !s->on)
-        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", w->n);
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", s->n);
     for (size_t i = 0; i < w->n; i++) {
         const bba_app *a = &w->apps[i];
         int phases = a->p > 0 && a->p < 1 && a->bw_Bps > 0;
+        size_t k0 = k;
 
-        s->rate[i] = a->bw_Bps;
-        s->p[i] = a->p;
-        s->on[i] = bba_app_on_period(a, tu);
+        for (; k < k0 + (size_t)bba_app_count(a); k++) {
+            s->rate[k] = a->bw_Bps;
+            s->p[k] = a->p;
+            s->on[k] = bba_app_on_period(a, tu);
+        }
         if (!isfinite(a->bw_Bps))
             return bb_seterr(err, BB_EDATA, "%s:%ld: field 'bw': %g data units per time unit "
                              "of %g s is not a finite rate", w->source, w->line[i], w->bw[i].v,
                              tu);
         if (!phases)
             continue;
-        s->memoryless += !(a->burst_s > 0);
-        if (!isfinite(s->on[i]))
+        s->memoryless += !(a->burst_s > 0) ? (size_t)bba_app_count(a) : 0;
+        if (!isfinite(s->on[k0]))
             return bb_seterr(err, BB_EDATA, "%s:%ld: field 'burst': %g time units of %g s is "
                              "not a finite duration", w->source, w->line[i], w->burst[i].v, tu);
-        if (!isfinite(s->on[i] * (1 - a->p) / a->p))
+        if (!isfinite(s->on[k0] * (1 - a->p) / a->p))
             return bb_seterr(err, BB_EDATA, "%s:%ld: field 'p': %g with a mean ON period of "
                              "%g s gives a mean OFF period L (1 - p)/p that is not finite",
-                             w->source, w->line[i], a->p, s->on[i]);
+                             w->source, w->line[i], a->p, s->on[k0]);
     }
     if (s->memoryless > 0 && !ctx->qn.time_unit_given) {
         char tus[64];
@@ -261,7 +267,7 @@ bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sour
     double H = 0, W = 0;
 
     memset(c, 0, sizeof *c);
-    c->n = ctx->wl.n;
+    c->n = src->n;
     c->rate_Bps = src->rate;
     c->p = src->p;
     c->on_s = src->on;

@@ -35,7 +35,8 @@ t_err "zero applications" 65 "w\.csv: the workload has no application" "$BBSIZE"
 w "name,p,bw" "a,0.1,10,extra"
 t_err "row with too many fields" 65 "w\.csv:2: 4 fields, but the header has 3" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
 w "name,p,bw,owner" "a,0.1,10,alice"
-t_run "extra columns are ignored" 0 "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+t_err "an unknown column is refused, named" 65 "w\.csv:1: unknown column 'owner'" "$BBSIZE" idle "$T/w.csv" $B --bb-size 10
+w "name,p,bw" "a,0.1,10"
 t_err "zero PFS bandwidth" 64 "--pfs-bw.*positive" "$BBSIZE" idle "$T/w.csv" --pfs-bw 0 --bb-size 10
 t_err "negative PFS bandwidth" 64 "--pfs-bw.*negative" "$BBSIZE" idle "$T/w.csv" --pfs-bw -5 --bb-size 10
 t_err "zero resolution" 64 "--resolution.*not in \[1," "$BBSIZE" idle "$T/w.csv" $B --resolution 0 --bb-size 10

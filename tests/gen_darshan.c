@@ -20,7 +20,8 @@
  * phases (not by bbsize's code): phases, p = sum L_k / T, bw = bytes /
  * sum L_k, burst = mean L_k, the slowest rank's transfer time, period.
  * --many N DIR writes N logs of mixed formats and applications (for the
- * bench).  Every draw comes from --seed: the simulator's stream (seed,
+ * bench).  --start EPOCH sets the job's start time (default: from the
+ * seed), for logs of jobs that overlap.  Every draw comes from --seed: the simulator's stream (seed,
  * 0, 0) of sim/rng.h. */
 #include <math.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@ typedef struct {
     uint64_t seed;
     int ranks, files, ops, lustre, markov;
     double run, period, jitter, burst, off, bw, gap;
+    double start;   /* the job's start time (epoch s); < 0: from the seed */
 } spec;
 
 typedef struct {
@@ -121,11 +123,12 @@ make_ops(const spec *sp, size_t *nops, double *on_total, long *nphases)
 static void
 header(FILE *fp, const spec *sp)
 {
+    double t0 = sp->start >= 0 ? sp->start : 1.6e9 + (double)(sp->seed % 100000) * 10;
+
     fprintf(fp, "# darshan log version: 3.41\n# compression method: ZLIB\n"
                 "# exe: /apps/bin/%s -i input.deck\n# uid: 4242\n# jobid: %s\n"
                 "# start_time: %.0f\n# end_time: %.0f\n# nprocs: %d\n# run time: %.0f\n",
-            sp->exe, sp->jobid, 1.6e9 + (double)(sp->seed % 100000) * 10,
-            1.6e9 + (double)(sp->seed % 100000) * 10 + sp->run - 1, sp->ranks, sp->run);
+            sp->exe, sp->jobid, t0, t0 + sp->run - 1, sp->ranks, sp->run);
 }
 
 static void
@@ -325,7 +328,7 @@ int
 main(int argc, char **argv)
 {
     spec sp = { "dxt", "app", "4242", NULL, 1, 4, 3, 4, 0, 0,
-                3600, 600, 0, 60, 540, 1e9, 2e-3 };
+                3600, 600, 0, 60, 540, 1e9, 2e-3, -1 };
     const char *out = "-", *many_dir = NULL;
     long many_n = 0;
 
@@ -363,6 +366,8 @@ main(int argc, char **argv)
             sp.bw = atof(v);
         else if (OPT("--gap"))
             sp.gap = atof(v);
+        else if (OPT("--start"))
+            sp.start = atof(v);
         else if (OPT("-o"))
             out = v;
         else if (strcmp(o, "--markov") == 0)

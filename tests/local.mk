@@ -286,3 +286,9 @@ tests_t_fluid_approx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_approx_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_approx tests/cli_fluid_approx.sh
 EXTRA_DIST += tests/cli_fluid_approx.sh
+
+# the workload count column (issue 36)
+TESTS += tests/cli_count.sh
+EXTRA_DIST += tests/cli_count.sh
+TESTS += tests/cli_fit_site.sh
+EXTRA_DIST += tests/cli_fit_site.sh

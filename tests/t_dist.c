@@ -162,6 +162,40 @@ quantize_exact_and_bounded(void **state)
     assert_int_equal(bba_quantize(apps, 0, &pf, &q, err), BB_EINVAL);
 }
 
+/* An application of count N is N entries, in order, as the rows written
+ * out (worked by hand: a x 3, b x 1 (count 0 read as 1), c x 2); the
+ * rows map back; bad counts are refused naming the application. */
+static void
+quantize_expands_counts(void **state)
+{
+    bba_app apps[3] = { { "a", 0.1, 37, 0, 0, 3 }, { "b", 0.2, 100, 0, 0, 0 },
+                        { "c", 0.3, 251, 0, 0, 2 } };
+    static const long b[6] = { 37, 37, 37, 100, 251, 251 };
+    static const size_t row[6] = { 0, 0, 0, 1, 2, 2 };
+    bba_platform pf = { 100, 0, 1, 100 };
+    bba_quantized q;
+    char err[BB_ERRLEN];
+    size_t total;
+
+    (void)state;
+    assert_int_equal(bba_quantize(apps, 3, &pf, &q, err), BB_OK);
+    assert_int_equal(q.n, 6);
+    for (size_t k = 0; k < 6; k++) {
+        assert_int_equal(q.b[k], b[k]);
+        assert_int_equal(q.row[k], row[k]);
+        assert_float_equal(q.p[k], apps[row[k]].p, 0);
+    }
+    bba_quantized_free(&q);
+    assert_int_equal(bba_apps_total(apps, 3, &total, err), BB_OK);
+    assert_int_equal(total, 6);
+    apps[2].count = -1;
+    assert_int_equal(bba_quantize(apps, 3, &pf, &q, err), BB_EINVAL);
+    assert_non_null(strstr(err, "application 3"));
+    apps[2].count = BBA_COUNT_MAX;   /* 3 + 1 + 1e6 in all */
+    assert_int_equal(bba_apps_total(apps, 3, &total, err), BB_EINVAL);
+    assert_non_null(strstr(err, "in all"));
+}
+
 int
 main(void)
 {
@@ -171,6 +205,7 @@ main(void)
         cmocka_unit_test(chernoff_bounds_hold),
         cmocka_unit_test(chernoff_constant_load),
         cmocka_unit_test(quantize_exact_and_bounded),
+        cmocka_unit_test(quantize_expands_counts),
     };
 
     gsl_set_error_handler_off();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fitjob.h"
+#include "workload.h"
 
 static void
 est_init(bb_fit_est *e, double run_s)
@@ -171,4 +172,19 @@ bb_fit_class_row(const bb_fit_class *c, bb_fit_row *r)
     }
     if (c->dated >= 2 && c->last_end > c->first_start)
         r->concurrency = c->dated_run_s / (c->last_end - c->first_start);
+    r->count = 1;
+    r->p_row = r->p;
+    if (!isnan(r->concurrency)) {
+        double load = r->p * r->concurrency;   /* instances ON on average */
+        double n = floor(r->concurrency + 0.5);
+
+        if (n < 1)
+            n = 1;
+        if (load > n)
+            n = ceil(load);    /* p_row <= 1 */
+        if (n > BBA_COUNT_MAX)
+            n = BBA_COUNT_MAX;
+        r->count = (long)n;
+        r->p_row = load / n > 1 ? 1 : load / n;
+    }
 }

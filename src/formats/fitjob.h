@@ -94,6 +94,13 @@ typedef struct {
     double concurrency;     /* sum of run times / span from the first start
                                to the last end (NAN: fewer than 2 dated jobs):
                                how many of the class ran at once on average */
+    /* the workload's row (bbsize-fit(1)): count = the concurrency rounded
+     * to the nearest whole number >= 1 (1 when NAN), raised to
+     * ceil(p concurrency) if p_row would exceed 1; p_row = p concurrency /
+     * count, so that count p_row bw = p bw concurrency, the class's mean
+     * load over its span (bytes / span); p itself without a concurrency */
+    long count;
+    double p_row;
 } bb_fit_row;
 
 /* bb_fit_class_init: an empty class. */

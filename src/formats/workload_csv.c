@@ -121,6 +121,40 @@ split_fields(char *line, char **f)
     return n;
 }
 
+/* A count field: a whole number in [1, BBA_COUNT_MAX], digits only.
+ * Returns 0, or -1 with msg saying why. */
+static int
+parse_count(const char *f, long *out, char *msg, size_t len)
+{
+    const char *d = f[0] == '+' ? f + 1 : f;
+    double x;
+    char m2[256];
+    long v = 0;
+
+    if (*f == '\0') {
+        snprintf(msg, len, "empty (a whole number of identical applications, >= 1)");
+        return -1;
+    }
+    if (*d != '\0' && strspn(d, "0123456789") == strlen(d)) {
+        for (; *d && v <= BBA_COUNT_MAX; d++)
+            v = 10 * v + (*d - '0');
+        if (v >= 1 && v <= BBA_COUNT_MAX) {
+            *out = v;
+            return 0;
+        }
+    }
+    if (v > BBA_COUNT_MAX || (bb_parse_number(f, &x, m2, sizeof m2) == 0 && x > BBA_COUNT_MAX))
+        snprintf(msg, len, "'%s' is above the most applications a row stands for, %ld", f,
+                 BBA_COUNT_MAX);
+    else if (bb_parse_number(f, &x, m2, sizeof m2) != 0)
+        snprintf(msg, len, "'%s' is not a whole number", f);
+    else if (x < 1)
+        snprintf(msg, len, "'%s' is not at least 1 (leave the row out for no application)", f);
+    else
+        snprintf(msg, len, "'%s' is not a whole number of applications", f);
+    return -1;
+}
+
 static int
 directive(bb_workload_file *w, char *text, long lineno, char *err, size_t errlen)
 {
@@ -195,9 +229,9 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
 {
     char *buf = NULL, *line, *next, *f[MAX_FIELDS], msg[256];
     int col_name = -1, col_p = -1, col_bw = -1, col_period = -1, col_burst = -1;
-    int col_group = -1;
+    int col_group = -1, col_count = -1;
     int ncols = 0;
-    long lineno = 0, plain_line = 0, unit_line = 0;
+    long lineno = 0, plain_line = 0, unit_line = 0, total = 0;
     size_t cap = 0;
     int rc = 0;
 
@@ -234,6 +268,8 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
             goto fail;
         }
         if (ncols == 0) {
+            int unknown = -1;
+
             /* the header row */
             ncols = nf;
             for (int i = 0; i < nf; i++) {
@@ -242,10 +278,14 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                             : strcmp(f[i], "bw") == 0 ? &col_bw
                             : strcmp(f[i], "period") == 0 ? &col_period
                             : strcmp(f[i], "burst") == 0 ? &col_burst
-                            : strcmp(f[i], "group") == 0 ? &col_group : NULL;
+                            : strcmp(f[i], "group") == 0 ? &col_group
+                            : strcmp(f[i], "count") == 0 ? &col_count : NULL;
 
-                if (slot == NULL)
-                    continue; /* extra columns are ignored */
+                if (slot == NULL) {
+                    if (unknown < 0)
+                        unknown = i;
+                    continue;
+                }
                 if (*slot >= 0) {
                     snprintf(err, errlen, "%s:%ld: column '%s' appears twice in the header",
                              source, lineno, f[i]);
@@ -270,9 +310,18 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 rc = BB_EDATA;
                 goto fail;
             }
+            if (unknown >= 0) {
+                /* a column read as nothing would change the answer
+                 * silently (a misspelt 'count' sizes one copy) */
+                snprintf(err, errlen, "%s:%ld: unknown column '%s' (columns: name, p, bw, "
+                         "period, burst, group, count)", source, lineno, f[unknown]);
+                rc = BB_EDATA;
+                goto fail;
+            }
             w->has_period = col_period >= 0;
             w->has_burst = col_burst >= 0;
             w->has_group = col_group >= 0;
+            w->has_count = col_count >= 0;
             continue;
         }
         if (nf != ncols) {
@@ -338,6 +387,22 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
                 }
                 snprintf(w->group[w->n], BBA_NAME_LEN, "%s", f[col_group]);
             }
+            a->count = 1;
+            if (col_count >= 0) {
+                if (parse_count(f[col_count], &a->count, msg, sizeof msg) != 0) {
+                    snprintf(err, errlen, "%s:%ld: field 'count': %s", source, lineno, msg);
+                    rc = BB_EDATA;
+                    goto fail;
+                }
+                if (a->count > BBA_COUNT_MAX - total) {
+                    snprintf(err, errlen, "%s:%ld: field 'count': %ld brings the workload "
+                             "above %ld applications in all", source, lineno, a->count,
+                             BBA_COUNT_MAX);
+                    rc = BB_EDATA;
+                    goto fail;
+                }
+            }
+            total += a->count;
             if (bb_parse_number(f[col_p], &p, msg, sizeof msg) != BB_OK || !isfinite(p)) {
                 snprintf(err, errlen, "%s:%ld: field 'p': %s", source, lineno, msg);
                 rc = BB_EDATA;
@@ -412,6 +477,7 @@ bb_workload_parse(const char *text, const char *source, bb_workload_file *w,
         rc = BB_EDATA;
         goto fail;
     }
+    w->total = (size_t)total;
     free(buf);
     return 0;
 fail:

@@ -5,8 +5,10 @@
  * Required columns: name, p, bw; optional: period (quasi-period for the
  * simulator, a duration), burst (mean length of one I/O phase, a duration
  * or a plain number of time units), group (the partition of the burst
- * buffer an application belongs to, a name of at most 63 characters).
- * Other columns are ignored.  '#' starts a comment
+ * buffer an application belongs to, a name of at most 63 characters),
+ * count (the row stands for that many identical applications, a whole
+ * number in [1, BBA_COUNT_MAX]; at most BBA_COUNT_MAX in all).  Any
+ * other column is refused, naming it.  '#' starts a comment
  * line; a line "#@ key = value" sets a platform default (pfs-bw, bb-bw,
  * time-unit, resolution) that command-line options override.  Fields are
  * separated by commas; spaces around a field are ignored; a field may be
@@ -24,8 +26,11 @@
 
 typedef struct {
     char source[512];      /* file name, or "(built-in default workload)" */
-    size_t n;
-    bba_app *apps;         /* bw_Bps is filled by bb_workload_resolve */
+    size_t n;              /* rows */
+    size_t total;          /* applications: the rows' counts summed */
+    bba_app *apps;         /* one per row, its count set (1 without a
+                              count column); bw_Bps is filled by
+                              bb_workload_resolve */
     bb_qty *bw;            /* the bandwidths as written */
     bb_qty *period;        /* the periods as written (set = 0 if absent) */
     int has_period;        /* the file has a period column */
@@ -37,6 +42,7 @@ typedef struct {
                               group column; never empty with one) */
     int has_group;         /* the file has a group column (partitions,
                               bbsize-partition(1)) */
+    int has_count;         /* the file has a count column */
     /* platform defaults from "#@" lines (set = 0 when absent) */
     bb_qty pfs_bw, bb_bw, time_unit;
     long resolution;       /* 0 when absent */

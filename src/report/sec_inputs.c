@@ -144,25 +144,39 @@ bb_report_sec_inputs(bb_doc *d, const bb_report *r)
                     "the plots and tables (n/a); the first: %s.", r->nfailed, r->npts,
                     r->failed_msg);
     platform_table(d, r);
+    /* one row per row of the file, with its count when it has them (the
+     * model's entries of a row, bba_quantize, are alike: its first) */
     if (ctx->q) {
-        bb_doc_table_begin(d, "applications",
-                           "application\tp (fraction of time units)\tbandwidth\tquanta");
-        for (size_t i = 0; i < ctx->wl.n; i++) {
+        bb_doc_table_begin(d, "applications", ctx->wl.has_count
+                           ? "application\tcount\tp (fraction of time units)\tbandwidth\tquanta"
+                           : "application\tp (fraction of time units)\tbandwidth\tquanta");
+        for (size_t i = 0, k = 0; i < ctx->wl.n; k += (size_t)ctx->wl.apps[i].count, i++) {
             bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
-            bb_doc_row(d, "%s\t%.4g\t%s\t%ld", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1,
-                       ctx->q->b[i]);
+            if (ctx->wl.has_count)
+                bb_doc_row(d, "%s\t%ld\t%.4g\t%s\t%ld", ctx->wl.apps[i].name,
+                           ctx->wl.apps[i].count, ctx->wl.apps[i].p, b1, ctx->q->b[k]);
+            else
+                bb_doc_row(d, "%s\t%.4g\t%s\t%ld", ctx->wl.apps[i].name, ctx->wl.apps[i].p,
+                           b1, ctx->q->b[k]);
         }
     } else {
-        bb_doc_table_begin(d, "applications",
-                           "application\tp (fraction of the time in I/O)\tbandwidth\t"
-                           "mean I/O phase");
+        bb_doc_table_begin(d, "applications", ctx->wl.has_count
+                           ? "application\tcount\tp (fraction of the time in I/O)\tbandwidth\t"
+                             "mean I/O phase"
+                           : "application\tp (fraction of the time in I/O)\tbandwidth\t"
+                             "mean I/O phase");
         for (size_t i = 0; i < ctx->wl.n; i++) {
             char b2[64];
 
             bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->wl.apps[i].bw_Bps);
             bb_fmt_duration(b2, sizeof b2, bba_app_on_period(&ctx->wl.apps[i],
                                                              ctx->pf.time_unit_s));
-            bb_doc_row(d, "%s\t%.4g\t%s\t%s", ctx->wl.apps[i].name, ctx->wl.apps[i].p, b1, b2);
+            if (ctx->wl.has_count)
+                bb_doc_row(d, "%s\t%ld\t%.4g\t%s\t%s", ctx->wl.apps[i].name,
+                           ctx->wl.apps[i].count, ctx->wl.apps[i].p, b1, b2);
+            else
+                bb_doc_row(d, "%s\t%.4g\t%s\t%s", ctx->wl.apps[i].name, ctx->wl.apps[i].p,
+                           b1, b2);
         }
     }
     bb_doc_table_end(d);
