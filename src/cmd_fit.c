@@ -114,6 +114,8 @@ parse(int key, char *arg, struct argp_state *state)
             bb_usage_unexpected(state->argv[state->next], "the one source is darshan");
         a->paths = state->argv + state->next + 1;
         a->npaths = state->argc - state->next - 1;
+        for (int i = 0; i < a->npaths; i++)
+            bb_in_claim(a->paths[i]);
         if (a->npaths == 0)
             bb_usage_missing("PATH", "a Darshan text log or a directory of them");
         break;

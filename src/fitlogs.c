@@ -24,6 +24,7 @@ add_file(bb_fit_files *fl, const char *path, double size)
 {
     char *p = strdup(path);
 
+    bb_in_claim(path);   /* an output naming a log is refused before any is read */
     if (p == NULL || bbs_grow((void **)&fl->f, sizeof *fl->f, &fl->cap, fl->n + 1))
         bb_die(BB_EXIT_SOFTWARE, "out of memory listing the logs (%zu so far)", fl->n);
     fl->f[fl->n].path = p;
