@@ -77,8 +77,14 @@ walk(const char *dir, int depth, bb_fit_files *fl)
             add_file(fl, path, (double)ls.st_size);
         else if (S_ISLNK(ls.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode))
             add_file(fl, path, (double)st.st_size);
-        else
+        else {
+            /* a link that leads nowhere (a loop, a missing target) is a
+             * log the user may have meant: said, by name */
+            if (S_ISLNK(ls.st_mode) && stat(path, &st) != 0)
+                bb_warn("%s: skipped: a symbolic link that cannot be followed (%s)", path,
+                        strerror(errno));
             fl->skipped++;
+        }
         free(path);
         free(names[i]);
     }
