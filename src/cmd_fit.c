@@ -673,15 +673,11 @@ bb_cmd_fit(int argc, char **argv)
         write_workload(mem, &a, logs, nlogs, dups, cls, ncls, keys, bad, nbad, with_burst);
     if (fclose(mem) != 0 || text == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory writing the workload");
-    if (!a.out.json) {
-        bb_workload_file w;
-
-        if (bb_workload_parse(text, a.out.output ? a.out.output : "(standard output)", &w, err,
-                              sizeof err) != 0)
-            bb_die(BB_EXIT_DATAERR, "the workload fitted would not read back: %s (a value "
-                   "out of the workload format's range: see the log named in the comments)", err);
-        bb_workload_free(&w);
-    }
+    if (!a.out.json
+        && bb_workload_verify(text, a.out.output ? a.out.output : "(standard output)", err,
+                              sizeof err) != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "the workload fitted would not read back: %s (a value "
+               "out of the workload format's range: see the log named in the comments)", err);
     if (a.out.output) {
         bb_out out;
 
