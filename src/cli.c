@@ -580,9 +580,31 @@ fluid_span(const bb_ctx *ctx, double *lo, double *hi)
     return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
 }
 
+const char *
+bb_ctx_blame(const bb_ctx *ctx, int st, const char *err)
+{
+    if (bb_exit_status(st) != BB_EXIT_DATAERR)
+        return NULL;
+    if (strstr(err, "EPS") != NULL)   /* only the option sets it */
+        return "empty-prob";
+    if (strstr(err, "burst-buffer bandwidth") != NULL && strcmp(ctx->src_bb, "--bb-bw") == 0)
+        return "bb-bw";
+    if (strstr(err, "PFS bandwidth") != NULL && strcmp(ctx->src_pfs, "--pfs-bw") == 0)
+        return "pfs-bw";
+    return NULL;
+}
+
 void
 bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
 {
+    const char *opt = bb_ctx_blame(ctx, st, err);
+
+    if (opt != NULL) {   /* a value of the command line: a usage error */
+        char opts[256];
+
+        bb_status_options(err, opts, sizeof opts);
+        bb_usage_error(opt, "%s%s", err, opts);
+    }
     double lo, hi, span = fluid_span(ctx, &lo, &hi);
 
     if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))

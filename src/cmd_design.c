@@ -84,9 +84,15 @@ bb_cmd_design(int argc, char **argv)
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     for (size_t i = 0; i < a.pfs.n; i++)
-        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
-            bb_die(bb_exit_status(d[i].status), "%s: PFS bandwidth %g bytes/s: %s",
-                   ctx.wl.source, pfs[i], d[i].err);
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
+            char r[64];
+
+            bb_ctx_fmt_rate(&ctx, r, sizeof r, pfs[i]);
+            if (bb_ctx_blame(&ctx, d[i].status, d[i].err) != NULL)   /* a list entry */
+                bb_usage_error("pfs-bw", "%s: %s", r, d[i].err);
+            bb_die(bb_exit_status(d[i].status), "%s: PFS bandwidth %s: %s", ctx.wl.source, r,
+                   d[i].err);
+        }
     best = priced ? bba_design_cheapest(d, a.pfs.n) : -1;
 
     if (a.common.out.csv)

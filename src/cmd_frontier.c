@@ -112,9 +112,15 @@ bb_cmd_frontier(int argc, char **argv)
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     for (size_t i = 0; i < n; i++)
-        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE)
-            bb_die(bb_exit_status(d[i].status), "%s: burst-buffer bandwidth %g bytes/s: %s",
-                   ctx.wl.source, bbw[i], d[i].err);
+        if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
+            char r[64];
+
+            bb_ctx_fmt_rate(&ctx, r, sizeof r, bbw[i]);
+            if (a.bbw.n && bb_exit_status(d[i].status) == BB_EXIT_DATAERR)   /* a list entry */
+                bb_usage_error("bb-bw", "%s: %s", r, d[i].err);
+            bb_die(bb_exit_status(d[i].status), "%s: burst-buffer bandwidth %s: %s",
+                   ctx.wl.source, r, d[i].err);
+        }
 
     bb_ctx_fmt_rate(&ctx, lb, sizeof lb, least);
     if (a.common.out.csv)
