@@ -134,7 +134,7 @@ bb_cmd_design(int argc, char **argv)
                                 ok ? json_null() : bb_json_real_or_null(x->a.idle_limit));
             json_array_append_new(rows, o);
         } else {
-            char pb[32], sz[32], bw[32], wd[32], c[48];
+            char pb[32], sz[32], bw[32], wd[32], c[BB_MONEY_LEN];
 
             bb_ctx_fmt_rate(&ctx, pb, sizeof pb, x->pfs_bw_Bps);
             if (ok)
@@ -181,7 +181,7 @@ bb_cmd_design(int argc, char **argv)
         bb_json_print(o);
     } else if (!a.common.out.csv) {
         if (best >= 0) {
-            char pb[32], sz[32], bw[32], c[48];
+            char pb[32], sz[32], bw[32], c[BB_MONEY_LEN];
 
             bb_ctx_fmt_rate(&ctx, pb, sizeof pb, d[best].pfs_bw_Bps);
             bb_ctx_fmt_size(&ctx, sz, sizeof sz, d[best].a.S_bytes);

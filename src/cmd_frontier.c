@@ -152,7 +152,7 @@ bb_cmd_frontier(int argc, char **argv)
                                              : json_null(),
                 "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null()));
         } else {
-            char bw[32], sz[32], sh[16], c[48] = "";
+            char bw[32], sz[32], sh[16], c[BB_MONEY_LEN] = "";
 
             if (bbw[i] > 0)
                 bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);

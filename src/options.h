@@ -114,6 +114,12 @@ typedef struct {
 } bb_prices;
 extern const struct argp bb_prices_argp;
 
+/* The longest --currency, in characters, and a buffer that holds any
+ * money bb_fmt_money prints: 16 characters of up to 4 bytes, a sign, 63
+ * digits with their separators, the cents. */
+#define BB_CURRENCY_MAX 16
+#define BB_MONEY_LEN 192
+
 /* bb_fmt_money: v with thousands separators and two decimals after the
  * currency symbol ("$1,234,567.89"; "1,234,567.89" without one). */
 void bb_fmt_money(char *buf, size_t len, const bb_prices *p, double v);

@@ -168,7 +168,7 @@ price_parse(int key, char *arg, struct argp_state *state)
     case OPT_CURRENCY: {
         long n = utf8_symbol_length(arg);
 
-        if (n < 0 || n > 16)
+        if (n < 0 || n > BB_CURRENCY_MAX)
             bb_usage_error("currency", "%s", n == -1 ? "not UTF-8 text"
                            : n == -2 ? "a control character (the terminal would obey it)"
                            : n == -3 ? "a markup character (<, >, & or \")"
