@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "answer.h"
 #include "bb_error.h"
@@ -37,8 +38,15 @@ bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
         }
         *binds = 1;
         rc = bba_front_idle(f, need, d, &cur, err);
-        if (rc != BB_OK)
-            return rc;
+        if (rc != BB_OK) {
+            /* the cause is the rating, which the message names first */
+            char why[BB_ERRLEN];
+
+            snprintf(why, sizeof why, "%s", err);
+            return bb_seterr(err, rc, "the drives' rating needs a buffer of %.4g bytes (the "
+                             "idle target alone %.4g), and at that size: %s; or raise the "
+                             "drives' rating", need, a->S_bytes, why);
+        }
         /* what the size search said beyond the point itself */
         cur.evaluations += out->evaluations;
         cur.idle_limit = a->idle_limit;

@@ -87,7 +87,7 @@ finish(const bba_chain *c, const bba_solver_opts *o, double *pi,
             minv = pi[j];
     }
     if (minv < -o->tol)
-        return bb_seterr(err, BB_EDATA,
+        return bb_seterr(err, BB_ENOCONV,   /* numerical: exit 70, not the input's */
                          "the stationary solve gave a probability of %g", minv);
     for (long j = 0; j < n; j++)
         if (pi[j] < 0)
@@ -98,7 +98,7 @@ finish(const bba_chain *c, const bba_solver_opts *o, double *pi,
     info->residual = bba_stationary_residual(c, pi, work);
     free(work);
     if (!(info->residual <= o->tol))
-        return bb_seterr(err, BB_EDATA,
+        return bb_seterr(err, BB_ENOCONV,
                          "the stationary distribution has residual %.3g above "
                          "the tolerance %.3g", info->residual, o->tol);
     return BB_OK;

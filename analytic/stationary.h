@@ -87,9 +87,9 @@ typedef struct {
  * Errors: BB_ETOOBIG (factorization over the memory limit, with its size),
  * BB_ESINGULAR (UMFPACK found the system singular: reducible chain),
  * BB_ENOCONV (Gauss-Seidel stopped at max_iter; the message gives the
- * residual reached, and pi holds the last iterate), BB_EDATA (the solution
- * has a residual above tol or a negative entry beyond rounding),
- * BB_ENOMEM. */
+ * residual reached, and pi holds the last iterate; also when the solution
+ * has a residual above tol or a negative entry beyond rounding: a
+ * numerical failure, exit 70, not bad input), BB_ENOMEM. */
 int bba_stationary_solve(const bba_chain *c, const bba_solver_opts *o,
                          double *pi, bba_solve_info *info, char *err);
 

@@ -313,6 +313,7 @@ ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
 }
 
 static int ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file);
+static int ctx_platform(bb_ctx *ctx, const bb_common *opt);
 static void ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given,
                       double mem_limit_bytes);
 
@@ -358,7 +359,6 @@ ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
 {
     char err[BB_ERRLEN];
     int rc;
-    const bb_qty *pfs, *bb, *tu;
 
     memset(ctx, 0, sizeof *ctx);
     ctx->opt = opt;
@@ -366,6 +366,19 @@ ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
               : bb_workload_default(&ctx->wl, err, sizeof err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
+    return ctx_platform(ctx, opt);
+}
+
+/* ctx_read_inputs after the workload: the preset, the platform picked
+ * from the three sources, the workload resolved and the platform checked.
+ * Returns 1 when a time unit was given. */
+static int
+ctx_platform(bb_ctx *ctx, const bb_common *opt)
+{
+    char err[BB_ERRLEN];
+    int rc;
+    const bb_qty *pfs, *bb, *tu;
+
     if (opt->system) {
         rc = bb_system_lookup(opt->system, &ctx->sys, err, sizeof err);
         if (rc == BB_EUNKNOWN)
@@ -419,6 +432,40 @@ ctx_read_inputs(bb_ctx *ctx, const bb_common *opt, const char *file)
     ctx->plain = bb_workload_all_plain(&ctx->wl) && pfs->plain && (!bb->set || bb->plain);
     check_platform(ctx, opt);
     return tu->set;
+}
+
+#define VERIFY_MEMORY_BYTES 64e6
+int
+bb_workload_verify(const char *text, const char *name, char *err, size_t errlen)
+{
+    bb_common opt;
+    bb_ctx ctx;
+    char msg[BB_ERRLEN];
+    int rc, tu;
+
+    bb_common_init(&opt);
+    opt.out.quiet = 1;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opt = &opt;
+    if ((rc = bb_workload_parse(text, name, &ctx.wl, err, errlen)) != BB_OK)
+        return rc;
+    if (!ctx.wl.pfs_bw.set) {   /* the platform is the user's to give */
+        bb_workload_free(&ctx.wl);
+        return BB_OK;
+    }
+    tu = ctx_platform(&ctx, &opt);
+    /* a model over the bound is refused for its cost, which the user can
+     * raise, not for its data: a small bound keeps the check cheap */
+    ctx_question(&ctx, tu, VERIFY_MEMORY_BYTES);
+    ctx.qn.target = 0.001;   /* size's default target (bb_tgtopts_init) */
+    ctx.qn.so.announce = NULL;
+    rc = bba_front_new(&ctx.qn, &ctx.front, msg);
+    if (rc != BB_OK && bb_exit_status(rc) == BB_EXIT_DATAERR)
+        snprintf(err, errlen, "%s: %s", name, msg);
+    else
+        rc = BB_OK;
+    bb_ctx_free(&ctx);
+    return rc;
 }
 
 /* The first estimate of a solve or search that bb_meter_estimate prints
@@ -534,9 +581,31 @@ fluid_span(const bb_ctx *ctx, double *lo, double *hi)
     return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
 }
 
+const char *
+bb_ctx_blame(const bb_ctx *ctx, int st, const char *err)
+{
+    if (bb_exit_status(st) != BB_EXIT_DATAERR)
+        return NULL;
+    if (strstr(err, "EPS") != NULL)   /* only the option sets it */
+        return "empty-prob";
+    if (strstr(err, "burst-buffer bandwidth") != NULL && strcmp(ctx->src_bb, "--bb-bw") == 0)
+        return "bb-bw";
+    if (strstr(err, "PFS bandwidth") != NULL && strcmp(ctx->src_pfs, "--pfs-bw") == 0)
+        return "pfs-bw";
+    return NULL;
+}
+
 void
 bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
 {
+    const char *opt = bb_ctx_blame(ctx, st, err);
+
+    if (opt != NULL) {   /* a value of the command line: a usage error */
+        char opts[256];
+
+        bb_status_options(err, opts, sizeof opts);
+        bb_usage_error(opt, "%s%s", err, opts);
+    }
     double lo, hi, span = fluid_span(ctx, &lo, &hi);
 
     if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))

@@ -121,6 +121,23 @@ int bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen);
  * question bb_ctx_load hands the front door).  For the continuous-time
  * commands, which need no quanta.  Exits with a message on any error. */
 void bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file);
+/* bb_ctx_blame: the option (without dashes) whose value a library refused
+ * with st and err, when the refusal (a status of exit 65) names a quantity
+ * the command line gave: EPS (--empty-prob), the burst-buffer bandwidth
+ * (--bb-bw), the PFS bandwidth (--pfs-bw); else NULL (the workload's
+ * fault).  bb_ctx_die_answer then dies in the usage form, status 64. */
+const char *bb_ctx_blame(const bb_ctx *ctx, int st, const char *err);
+/* bb_workload_verify: what `bbsize size` does with text as the workload
+ * file name, short of solving: the reader (bb_workload_parse), and when
+ * the text names its PFS bandwidth, the platform its '#@' lines give and
+ * the front door's model (bba_front_new: the quanta, the bounds), with the
+ * command's defaults and 64 MB of memory at most (a model beyond it is a
+ * cost the user may raise, not a refusal of the data: not reported).  The one check of a workload bbsize writes (fit,
+ * generate): no file bbsize writes is refused by bbsize.  Returns BB_OK,
+ * or the status with the reader's or the model's message in err.  Exits
+ * only where size would (a platform whose quantum does not fit a double).
+ * O(what bb_ctx_load costs the size question, no solve). */
+int bb_workload_verify(const char *text, const char *name, char *err, size_t errlen);
 void bb_ctx_free(bb_ctx *ctx);
 
 /* Quantities between user units and quanta. */

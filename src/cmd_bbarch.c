@@ -218,7 +218,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_LMTTF: a->lmttf.v = qty_opt("link-mttf", arg, 2); a->lmttf.set = 1; break;
     case OPT_LMTTR: a->lmttr.v = pos_dur("link-mttr", arg); a->lmttr.set = 1; break;
     case OPT_FAILOVER: c->link_failover = 1; break;
-    case OPT_FLOG: a->fail_log = arg; break;
+    case OPT_FLOG: bb_out_claim("failures", arg); a->fail_log = arg; break;
     case OPT_ROUTING: {
         char msg[BB_ERRLEN];
         if (bbs_net_route_parse(arg, &a->routing, msg) != BB_OK)
@@ -230,7 +230,7 @@ arch_parse(int key, char *arg, struct argp_state *state)
     case OPT_TEMP: a->temp_file = arg; break;
     case OPT_AMBIENT: a->ambient = num_opt("ambient", arg, -273.14, 1000); break;
     case OPT_INTERVAL: c->sample_interval_s = pos_dur("interval", arg); break;
-    case OPT_IOSTAT: a->iostat = arg; break;
+    case OPT_IOSTAT: bb_out_claim("iostat", arg); a->iostat = arg; break;
     case ARGP_KEY_INIT:
         state->child_inputs[0] = &a->out;
         state->child_inputs[1] = &a->run;

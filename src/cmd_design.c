@@ -87,9 +87,11 @@ bb_cmd_design(int argc, char **argv)
      * goes on */
     for (size_t i = 0; i < a.pfs.n; i++)
         if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
-            char pb[32];
+            char pb[64];
 
             bb_ctx_fmt_rate(&ctx, pb, sizeof pb, pfs[i]);
+            if (bb_ctx_blame(&ctx, d[i].status, d[i].err) != NULL)   /* a list entry */
+                bb_usage_error("pfs-bw", "%s: %s", pb, d[i].err);
             bb_warn("%s: PFS bandwidth %s left out: %s", ctx.wl.source, pb, d[i].err);
         }
     best = priced ? bba_design_cheapest(d, a.pfs.n) : -1;
@@ -141,7 +143,7 @@ bb_cmd_design(int argc, char **argv)
                                 ok ? json_null() : bb_json_real_or_null(x->a.idle_limit));
             json_array_append_new(rows, o);
         } else {
-            char pb[32], sz[32], bw[32], wd[32], c[48];
+            char pb[32], sz[32], bw[32], wd[32], c[BB_MONEY_LEN];
 
             bb_ctx_fmt_rate(&ctx, pb, sizeof pb, x->pfs_bw_Bps);
             if (ok)
@@ -200,7 +202,7 @@ bb_cmd_design(int argc, char **argv)
         bb_json_print(o);
     } else if (!a.common.out.csv) {
         if (best >= 0) {
-            char pb[32], sz[32], bw[32], c[48];
+            char pb[32], sz[32], bw[32], c[BB_MONEY_LEN];
 
             bb_ctx_fmt_rate(&ctx, pb, sizeof pb, d[best].pfs_bw_Bps);
             bb_ctx_fmt_size(&ctx, sz, sizeof sz, d[best].a.S_bytes);

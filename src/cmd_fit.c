@@ -114,6 +114,8 @@ parse(int key, char *arg, struct argp_state *state)
             bb_usage_unexpected(state->argv[state->next], "the one source is darshan");
         a->paths = state->argv + state->next + 1;
         a->npaths = state->argc - state->next - 1;
+        for (int i = 0; i < a->npaths; i++)
+            bb_in_claim(a->paths[i]);
         if (a->npaths == 0)
             bb_usage_missing("PATH", "a Darshan text log or a directory of them");
         break;
@@ -680,15 +682,11 @@ bb_cmd_fit(int argc, char **argv)
         write_workload(mem, &a, logs, nlogs, dups, cls, ncls, keys, bad, nbad, with_burst);
     if (fclose(mem) != 0 || text == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory writing the workload");
-    if (!a.out.json) {
-        bb_workload_file w;
-
-        if (bb_workload_parse(text, a.out.output ? a.out.output : "(standard output)", &w, err,
-                              sizeof err) != 0)
-            bb_die(BB_EXIT_DATAERR, "the workload fitted would not read back: %s (a value "
-                   "out of the workload format's range: see the log named in the comments)", err);
-        bb_workload_free(&w);
-    }
+    if (!a.out.json
+        && bb_workload_verify(text, a.out.output ? a.out.output : "(standard output)", err,
+                              sizeof err) != BB_OK)
+        bb_die(BB_EXIT_DATAERR, "the workload fitted would not read back: %s (a value "
+               "out of the workload format's range: see the log named in the comments)", err);
     if (a.out.output) {
         bb_out out;
 

@@ -115,12 +115,14 @@ bb_cmd_frontier(int argc, char **argv)
      * others are still the frontier */
     for (size_t i = 0; i < n; i++)
         if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
-            char bw[32];
+            char bw[64];
 
             if (bbw[i] > 0)
                 bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
             else
                 snprintf(bw, sizeof bw, "unlimited");
+            if (a.bbw.n && bb_exit_status(d[i].status) == BB_EXIT_DATAERR)   /* a list entry */
+                bb_usage_error("bb-bw", "%s: %s", bw, d[i].err);
             bb_warn("%s: burst-buffer bandwidth %s left out: %s", ctx.wl.source, bw, d[i].err);
         }
 
@@ -155,7 +157,7 @@ bb_cmd_frontier(int argc, char **argv)
                                              : json_null(),
                 "cost", priced && ok ? bb_json_real_or_null(x->cost) : json_null()));
         } else {
-            char bw[32], sz[32], sh[16], c[48] = "", id[32], th[32];
+            char bw[32], sz[32], sh[16], c[BB_MONEY_LEN] = "", id[32], th[32];
 
             if (bbw[i] > 0)
                 bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);

@@ -113,7 +113,9 @@ bb_cmd_generate(int argc, char **argv)
     bba_app *apps;
     char err[BB_ERRLEN];
     bb_out o;
-    FILE *fp = stdout;
+    FILE *fp;
+    char *text = NULL;
+    size_t tlen = 0;
     int rc;
 
     a.run.seed = 1;
@@ -131,10 +133,10 @@ bb_cmd_generate(int argc, char **argv)
                             err);
     if (rc != BB_OK)
         bb_usage_error(NULL, "%s", err);
-    if (a.out.output) {
-        bb_out_open(&o, a.out.output);
-        fp = o.fp;
-    }
+    /* The text in memory, checked as `bbsize size` reads it before it is
+     * written: generate never writes a file bbsize refuses. */
+    if ((fp = open_memstream(&text, &tlen)) == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
     fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %llu%s\n"
                 "# Aupy et al. 2017, Section 4.3: p ~ U(0, p_max), b ~ U(0, 1) scaled to "
                 "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n"
@@ -155,7 +157,29 @@ bb_cmd_generate(int argc, char **argv)
         fputc('\n', fp);
     }
     free(apps);
-    if (a.out.output)
+    if (fclose(fp) != 0 || text == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory writing the workload");
+    rc = bb_workload_verify(text, a.out.output ? a.out.output : "(standard output)", err,
+                            sizeof err);
+    if (rc != BB_OK) {
+        free(text);
+        bb_usage_error(NULL, "the workload generated would be refused when read (%s); no "
+                       "file written: change --apps, --p-max or --load", err);
+    }
+    if (a.out.output) {
+        bb_out_open(&o, a.out.output);
+        if (fwrite(text, 1, tlen, o.fp) != tlen) {
+            free(text);
+            bb_die(BB_EXIT_IOERR, "%s: write error", a.out.output);
+        }
+        free(text);
         bb_out_commit(&o);
+    } else {
+        size_t w = fwrite(text, 1, tlen, stdout);
+
+        free(text);
+        if (w != tlen)
+            bb_die(BB_EXIT_IOERR, "write error on standard output");
+    }
     return BB_EXIT_OK;
 }

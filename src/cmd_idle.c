@@ -93,8 +93,12 @@ bb_cmd_idle(int argc, char **argv)
             snprintf(sq, sizeof sq, " (%ld quanta)", r.S_quanta);
         }
         if (r.idle == 0 && isfinite(r.log10_idle)) /* below the double range */
-            printf("idle 10^%.4f (%s), quiet %.4g, with a %s burst buffer%s, %s draining",
-                   r.log10_idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+            /* four decimals while they mean something; beyond 1e6 the
+             * exponent's significant digits (a %f of 1e297 is 298 digits) */
+            printf(fabs(r.log10_idle) < 1e6 ? "idle 10^%.4f (%s), quiet %.4g, with a %s burst "
+                   "buffer%s, %s draining" : "idle 10^%.6g (%s), quiet %.4g, with a %s burst "
+                   "buffer%s, %s draining", r.log10_idle, of, r.quiet, sz, sq,
+                   r.lazy ? "lazy" : "greedy");
         else if (r.idle == 0 && isnan(r.log10_idle))
             printf("idle below 1e-308 (underflows; %s), quiet %.4g, with a %s burst buffer%s, "
                    "%s draining", of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");

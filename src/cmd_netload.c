@@ -231,7 +231,7 @@ parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_BATCH: a->batch_s = opt_duration("batch", arg); break;
     case OPT_EXACT: a->exact_limit = (int)bb_opt_long("exact-limit", arg, -1, INT_MAX); break;
-    case OPT_LINKSTATS: a->link_stats = arg; break;
+    case OPT_LINKSTATS: bb_out_claim("link-stats", arg); a->link_stats = arg; break;
     case ARGP_KEY_ARG: bb_usage_unexpected(arg, NULL); break;
     case ARGP_KEY_END:
         if (a->jobs && a->alloc)

@@ -69,6 +69,7 @@ scn_parse(int key, char *arg, struct argp_state *state)
     case ARGP_KEY_ARG:
         if (a->nfiles >= (a->compare ? CMP_FILES : 1))
             bb_usage_unexpected(arg, "at most %d scenario files", a->compare ? CMP_FILES : 1);
+        bb_in_claim(arg);
         a->files[a->nfiles++] = arg;
         break;
     case OPT_REPLICAS:

@@ -53,9 +53,11 @@ parse(int key, char *arg, struct argp_state *state)
         if (a->scenario)
             bb_usage_error("scenario", "'%s' is a second scenario after '%s'", arg,
                            a->scenario);
+        bb_in_claim(arg);
         a->scenario = arg;
         break;
     case OPT_CSV_LINKS:
+        bb_out_claim("csv-links", arg);
         a->links_csv = arg;
         break;
     case ARGP_KEY_END:

@@ -24,6 +24,7 @@ add_file(bb_fit_files *fl, const char *path, double size)
 {
     char *p = strdup(path);
 
+    bb_in_claim(path);   /* an output naming a log is refused before any is read */
     if (p == NULL || bbs_grow((void **)&fl->f, sizeof *fl->f, &fl->cap, fl->n + 1))
         bb_die(BB_EXIT_SOFTWARE, "out of memory listing the logs (%zu so far)", fl->n);
     fl->f[fl->n].path = p;
@@ -76,8 +77,14 @@ walk(const char *dir, int depth, bb_fit_files *fl)
             add_file(fl, path, (double)ls.st_size);
         else if (S_ISLNK(ls.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode))
             add_file(fl, path, (double)st.st_size);
-        else
+        else {
+            /* a link that leads nowhere (a loop, a missing target) is a
+             * log the user may have meant: said, by name */
+            if (S_ISLNK(ls.st_mode) && stat(path, &st) != 0)
+                bb_warn("%s: skipped: a symbolic link that cannot be followed (%s)", path,
+                        strerror(errno));
             fl->skipped++;
+        }
         free(path);
         free(names[i]);
     }

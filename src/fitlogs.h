@@ -28,7 +28,9 @@ typedef struct {
 /* bb_fit_collect: paths[0..n) in order; a directory is replaced by the
  * regular files below it (symbolic links to files followed, to
  * directories not; names starting with '.' skipped), sorted by name at
- * each level, to BB_FIT_MAX_DEPTH levels.  Exits with status 66 when a
+ * each level, to BB_FIT_MAX_DEPTH levels.  A symbolic link that cannot be
+ * followed (a loop, a missing target) is skipped with a warning naming it.
+ * Every file is claimed as an input (bb_in_claim) before any is read.  Exits with status 66 when a
  * path cannot be read, or when no file was found. */
 void bb_fit_collect(char **paths, int n, bb_fit_files *fl);
 void bb_fit_files_free(bb_fit_files *fl);

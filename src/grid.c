@@ -215,6 +215,14 @@ bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
     q.progress = NULL;
     rc = bba_front_new(&q, &sc->front, err);
     if (rc != BB_OK) {
+        const char *opt = bb_ctx_blame(base, rc, err);
+
+        if (opt != NULL) {   /* a value of the command line (a --pfs-bw entry) */
+            char r[64];
+
+            bb_ctx_fmt_rate(base, r, sizeof r, pfs_bw_Bps);
+            bb_usage_error(opt, "%s (load scale %g): %s", r, load_scale, err);
+        }
         if (rc == BB_EINVAL || rc == BB_EDATA)
             bb_die(BB_EXIT_DATAERR, "%s (load scale %g): %s", base->wl.source, load_scale, err);
         bb_die_lib(rc, err);

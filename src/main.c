@@ -149,6 +149,7 @@ main(int argc, char **argv)
     bb_datadir_init(argv[0]);
     bb_limits_init();
     bb_options_init();
+    bb_out_watch_inputs();   /* every input read is checked against the outputs */
     argp_err_exit_status = BB_EXIT_USAGE;
     if (argc < 2) {
         usage(stderr);

@@ -65,7 +65,10 @@ out_parse(int key, char *arg, struct argp_state *state)
     switch (key) {
     case OPT_JSON: o->json = 1; break;
     case OPT_CSV: o->csv = 1; break;
-    case 'o': o->output = arg; break;
+    case 'o':
+        bb_out_claim("o", arg);
+        o->output = arg;
+        break;
     case 'q': o->quiet = 1; break;
     case OPT_PROGRESS: o->progress = 1; break;
     case ARGP_KEY_END:
@@ -533,6 +536,7 @@ bb_argp_file(char *arg, const char **file)
 {
     if (*file)
         bb_usage_unexpected(arg, "a second workload file after '%s'", *file);
+    bb_in_claim(arg);
     *file = arg;
 }
 

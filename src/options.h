@@ -89,11 +89,13 @@ void bb_tgtopts_init(bb_tgtopts *t);
 
 /* --dwpd D, --lifetime Y (default 5), --rated-years R (default 5), --waf W
  * (default 1): the drives' rating and the service life (endurance.h); the
- * command sizes for endurance only when --dwpd is given (set).  The input
+ * command sizes for endurance only when --dwpd is given (set), and the
+ * other three without it are a usage error (64), not ignored.  The input
  * of bb_endurance_argp is a bb_endopts initialised by bb_endopts_init. */
 typedef struct {
     int set;                   /* --dwpd was given */
     double dwpd, lifetime_years, rated_years, waf;
+    const char *needs_dwpd;    /* the first of lifetime, rated-years, waf given */
 } bb_endopts;
 void bb_endopts_init(bb_endopts *o);
 extern const struct argp bb_endurance_argp;
@@ -101,7 +103,9 @@ extern const struct argp bb_endurance_argp;
 /* --cost-tb PRICE (a TB of burst-buffer capacity), --cost-gbs PRICE (a
  * GB/s of burst-buffer bandwidth), --cost-pfs-gbs PRICE (a GB/s of PFS
  * bandwidth), --currency SYMBOL (printed before every price; default
- * none).  Prices are numbers >= 0 in any currency.  The input of
+ * none: at most 16 characters of UTF-8, no control or markup character,
+ * and only with a price, else 64).  Prices are numbers >= 0 in any
+ * currency.  The input of
  * bb_prices_argp is a bb_prices (zeroed: no price given). */
 typedef struct {
     double tb, gbs, pfs_gbs;
@@ -109,6 +113,12 @@ typedef struct {
     const char *currency;      /* NULL: none */
 } bb_prices;
 extern const struct argp bb_prices_argp;
+
+/* The longest --currency, in characters, and a buffer that holds any
+ * money bb_fmt_money prints: 16 characters of up to 4 bytes, a sign, 63
+ * digits with their separators, the cents. */
+#define BB_CURRENCY_MAX 16
+#define BB_MONEY_LEN 192
 
 /* bb_fmt_money: v with thousands separators and two decimals after the
  * currency symbol ("$1,234,567.89"; "1,234,567.89" without one). */

@@ -69,12 +69,25 @@ end_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_LIFETIME:
         o->lifetime_years = number("lifetime", arg, 0, 1000, 1);
+        if (!o->needs_dwpd)
+            o->needs_dwpd = "lifetime";
         break;
     case OPT_RATED_YEARS:
         o->rated_years = number("rated-years", arg, 0, 1000, 1);
+        if (!o->needs_dwpd)
+            o->needs_dwpd = "rated-years";
         break;
     case OPT_WAF:
         o->waf = number("waf", arg, 1, 1e3, 0);
+        if (!o->needs_dwpd)
+            o->needs_dwpd = "waf";
+        break;
+    case ARGP_KEY_END:
+        /* the service life and amplification size nothing without the
+         * rating: said, not ignored */
+        if (o->needs_dwpd && !o->set)
+            bb_usage_needs(o->needs_dwpd, "dwpd", "the endurance sizing uses it only with "
+                           "the drives' rating");
         break;
     default:
         return ARGP_ERR_UNKNOWN;
@@ -99,6 +112,41 @@ static const struct argp_option price_options[] = {
     { 0 }
 };
 
+/* The characters of a currency symbol, UTF-8 aware: -1 not UTF-8, -2 a
+ * control character (C0, DEL or C1), -3 a markup character. */
+static long
+utf8_symbol_length(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    long n = 0;
+
+    while (*p) {
+        unsigned c = *p, cp;
+        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2
+                 : (c & 0xF8) == 0xF0 ? 3 : -1;
+
+        if (more < 0)
+            return -1;
+        cp = more == 0 ? c : c & (0x3F >> more);
+        for (int k = 1; k <= more; k++) {
+            if ((p[k] & 0xC0) != 0x80)
+                return -1;
+            cp = cp << 6 | (p[k] & 0x3F);
+        }
+        /* overlong forms, surrogates and beyond U+10FFFF are not UTF-8 */
+        if ((more == 1 && cp < 0x80) || (more == 2 && cp < 0x800) || (more == 3 && cp < 0x10000)
+            || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+            return -1;
+        if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+            return -2;
+        if (cp == '<' || cp == '>' || cp == '&' || cp == '"')
+            return -3;
+        p += more + 1;
+        n++;
+    }
+    return n;
+}
+
 static error_t
 price_parse(int key, char *arg, struct argp_state *state)
 {
@@ -117,11 +165,21 @@ price_parse(int key, char *arg, struct argp_state *state)
         p->pfs_gbs = number("cost-pfs-gbs", arg, 0, INFINITY, 0);
         p->has_pfs_gbs = 1;
         break;
-    case OPT_CURRENCY:
-        if (strlen(arg) > 16 || strpbrk(arg, "\n\r\t<>&\"") != NULL)
-            bb_usage_value("currency", arg, "a short symbol (at most 16 characters, no "
-                           "control or markup characters)");
+    case OPT_CURRENCY: {
+        long n = utf8_symbol_length(arg);
+
+        if (n < 0 || n > BB_CURRENCY_MAX)
+            bb_usage_error("currency", "%s", n == -1 ? "not UTF-8 text"
+                           : n == -2 ? "a control character (the terminal would obey it)"
+                           : n == -3 ? "a markup character (<, >, & or \")"
+                           : "longer than 16 characters");
         p->currency = arg;
+        break;
+    }
+    case ARGP_KEY_END:
+        if (p->currency && !p->has_tb && !p->has_gbs && !p->has_pfs_gbs)
+            bb_usage_error("currency", "it is printed before prices, and no price is given "
+                           "(--cost-tb, --cost-gbs or --cost-pfs-gbs)");
         break;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "readfile.h"
 
 /* resolve_target: follow symbolic links from path (at most 40, as the
  * kernel does) to the name that is really written; a relative link is
@@ -110,6 +111,215 @@ pending_remove(const bb_out *o)
         }
 }
 
+/* ---- outputs never name inputs ------------------------------------------ */
+
+/* A path as a file: its device and inode when it exists, else its name
+ * with symbolic links and the directory resolved. */
+typedef struct {
+    char *opt;     /* the option that named it (outputs), or NULL */
+    char *shown;   /* as given */
+    char *name;    /* resolved */
+    dev_t dev;
+    ino_t ino;
+    int has_id;    /* exists: dev and ino */
+    int file;      /* a regular file, a directory, or not there: can conflict */
+} io_path;
+
+static io_path *io_ins, *io_outs;
+static size_t n_ins, n_outs, cap_ins, cap_outs;
+
+/* name with its directory resolved (the name itself need not exist). */
+static char *
+abs_name(const char *t)
+{
+    const char *slash = strrchr(t, '/');
+    char *dir = slash ? strndup(t, (size_t)(slash - t + (slash == t))) : strdup(".");
+    char *rd = dir ? realpath(dir, NULL) : NULL, *r = NULL;
+    const char *base = slash ? slash + 1 : t;
+
+    free(dir);
+    if (rd != NULL && asprintf(&r, "%s/%s", strcmp(rd, "/") == 0 ? "" : rd, base) < 0)
+        r = NULL;
+    free(rd);
+    return r ? r : strdup(t);
+}
+
+static void
+io_key(const char *path, io_path *k)
+{
+    struct stat st;
+
+    memset(k, 0, sizeof *k);
+    if (stat(path, &st) == 0) {
+        k->has_id = 1;
+        k->dev = st.st_dev;
+        k->ino = st.st_ino;
+        k->file = S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+        k->name = realpath(path, NULL);
+    } else {
+        struct stat ls;
+        char *t = resolve_target(path, &ls);
+
+        k->file = 1;
+        if (t != NULL) {
+            k->name = abs_name(t);
+            free(t);
+        }
+    }
+    if (k->name == NULL)
+        k->name = strdup(path);
+    k->shown = strdup(path);
+    if (k->name == NULL || k->shown == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+}
+
+static void
+io_free(io_path *k)
+{
+    free(k->opt);
+    free(k->shown);
+    free(k->name);
+}
+
+static int
+io_same(const io_path *a, const io_path *b)
+{
+    if (!a->file || !b->file || a->has_id != b->has_id)
+        return 0;
+    if (a->has_id)
+        return a->dev == b->dev && a->ino == b->ino;
+    return strcmp(a->name, b->name) == 0;
+}
+
+static void
+io_cleanup(void)
+{
+    for (size_t i = 0; i < n_ins; i++)
+        io_free(&io_ins[i]);
+    for (size_t i = 0; i < n_outs; i++)
+        io_free(&io_outs[i]);
+    free(io_ins);
+    free(io_outs);
+    io_ins = io_outs = NULL;
+    n_ins = n_outs = cap_ins = cap_outs = 0;
+}
+
+static void
+io_add(io_path **v, size_t *n, size_t *cap, const io_path *k)
+{
+    static int registered;
+
+    if (!registered) {
+        atexit(io_cleanup);
+        registered = 1;
+    }
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 8;
+        io_path *nv = realloc(*v, nc * sizeof *nv);
+
+        if (nv == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = *k;
+}
+
+/* The refusal: the output o names the input (or output) shown as other. */
+static _Noreturn void
+io_refuse(io_path *o, int own, const char *opt, const char *other, int is_output)
+{
+    char *a = strdup(o->shown), *b = strdup(other), *op = opt ? strdup(opt) : NULL;
+
+    if (own)        /* o is the caller's, not in the lists */
+        io_free(o);
+    io_cleanup();   /* the message's words are copies: nothing is left */
+    if (a == NULL || b == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    if (is_output)
+        bb_usage_error(op, "'%s' is the same file as the output '%s': two outputs cannot "
+                       "share a file", a, b);
+    if (strcmp(a, b) == 0)
+        bb_usage_error(op, "'%s' is an input of this run: writing it would replace the "
+                       "input (write the output elsewhere)", a);
+    bb_usage_error(op, "'%s' is the same file as the input '%s': writing it would replace "
+                   "the input (write the output elsewhere)", a, b);
+}
+
+void
+bb_out_claim(const char *opt, const char *path)
+{
+    io_path k;
+
+    if (path[0] == '\0')
+        bb_usage_value(opt, path, "a file name (an empty name names no file; - is standard "
+                       "output)");
+    if (strcmp(path, "-") == 0)
+        return;
+    io_key(path, &k);
+    for (size_t i = 0; i < n_ins; i++)
+        if (io_same(&k, &io_ins[i]))
+            io_refuse(&k, 1, opt, io_ins[i].shown, 0);
+    for (size_t i = 0; i < n_outs; i++)
+        if (io_same(&k, &io_outs[i])) {
+            if (io_outs[i].opt != NULL && opt != NULL && strcmp(io_outs[i].opt, opt) == 0
+                && strcmp(io_outs[i].shown, path) == 0) {
+                io_free(&k);   /* the same option given the same name twice */
+                return;
+            }
+            io_refuse(&k, 1, opt, io_outs[i].shown, 1);
+        }
+    if (opt != NULL && (k.opt = strdup(opt)) == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    io_add(&io_outs, &n_outs, &cap_outs, &k);
+}
+
+void
+bb_in_claim(const char *path)
+{
+    io_path k;
+
+    if (path[0] == '\0' || strcmp(path, "-") == 0)
+        return;
+    io_key(path, &k);
+    for (size_t i = 0; i < n_outs; i++)
+        if (io_same(&k, &io_outs[i])) {
+            io_free(&k);
+            io_refuse(&io_outs[i], 0, io_outs[i].opt, path, 0);
+        }
+    for (size_t i = 0; i < n_ins; i++)
+        if (io_same(&k, &io_ins[i])) {   /* read again: known already */
+            io_free(&k);
+            return;
+        }
+    io_add(&io_ins, &n_ins, &cap_ins, &k);
+}
+
+void
+bb_out_watch_inputs(void)
+{
+    bb_read_watch(bb_in_claim);
+}
+
+/* bb_out_open's part: the output path, derived or claimed, against the
+ * inputs; recorded as an output until it is committed. */
+static void
+out_check(const char *path)
+{
+    io_path k;
+
+    io_key(path, &k);
+    for (size_t i = 0; i < n_outs; i++)
+        if (io_same(&k, &io_outs[i])) {   /* claimed already: checked then */
+            io_free(&k);
+            return;
+        }
+    for (size_t i = 0; i < n_ins; i++)
+        if (io_same(&k, &io_ins[i]))
+            io_refuse(&k, 1, NULL, io_ins[i].shown, 0);
+    io_add(&io_outs, &n_outs, &cap_outs, &k);
+}
+
 void
 bb_out_open(bb_out *o, const char *path)
 {
@@ -122,6 +332,9 @@ bb_out_open(bb_out *o, const char *path)
         o->kind = BB_OUT_STDOUT;
         return;
     }
+    if (path[0] == '\0')
+        bb_die(BB_EXIT_CANTCREAT, "cannot create a file of empty name");
+    out_check(path);
     o->path = resolve_target(path, &st);
     if (o->path == NULL)
         bb_die(BB_EXIT_CANTCREAT, "%s: cannot create: %s", path, strerror(errno));
@@ -233,10 +446,27 @@ out_fail(bb_out *o, const char *step, int e)
     bb_die(BB_EXIT_IOERR, "%s: %s failed: %s", path ? path : "output", step, strerror(e));
 }
 
+/* A committed output is whole: reading it back later replaces nothing. */
+static void
+out_forget(const char *path)
+{
+    io_path k;
+
+    io_key(path, &k);
+    for (size_t i = 0; i < n_outs; i++)
+        if (io_same(&k, &io_outs[i])) {
+            io_free(&io_outs[i]);
+            io_outs[i--] = io_outs[--n_outs];
+        }
+    io_free(&k);
+}
+
 static void
 out_done(bb_out *o)
 {
     pending_remove(o);
+    if (o->path != NULL)
+        out_forget(o->path);
     free(o->tmp);
     free(o->path);
     memset(o, 0, sizeof *o);

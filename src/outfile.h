@@ -35,4 +35,24 @@ void bb_out_commit(bb_out *o);
 void bb_out_abort(bb_out *o);
 void bb_out_commit_all(bb_out *const *outs, size_t n);
 
+/* No output names an input.  Every output the command line names is
+ * claimed while the options are parsed (bb_out_claim: -o in options.c,
+ * each command's own file options), every input when it is named
+ * (bb_in_claim: the workload FILE, scenario files, fit's logs) and again
+ * when it is read (bb_out_watch_inputs, which main calls, has every
+ * bb_read_file call bb_in_claim first).  An output that is the same file
+ * as an input or as another output is refused at once, before any work:
+ * a usage error (status 64) naming the option and both names.  The same
+ * file: the same device and inode when it exists (hard links and symbolic
+ * links to it included, and a directory given as an input), else the same
+ * name once symbolic links and the directory are resolved.  "-" and
+ * character devices, FIFOs and sockets never conflict (writing them
+ * replaces no file).  bb_out_claim refuses an empty name (64) and
+ * bb_out_open checks again, for the outputs a command derives (report's
+ * figures).  opt is the option without its dashes ("o", "iostat"), as in
+ * usage.h.  O(inputs + outputs) per claim. */
+void bb_out_claim(const char *opt, const char *path);
+void bb_in_claim(const char *path);
+void bb_out_watch_inputs(void);
+
 #endif

@@ -49,6 +49,7 @@ static const struct {
     { "use the fluid model", "--model fluid" },
     { "the Gauss-Seidel solver", "--solver gauss-seidel" },
     { "raise the target idle fraction", "--target-idle" },
+    { "the drives' rating", "--dwpd" },
     { "lower the lazy threshold", "--threshold" },
     { "the operation bound", "--max-ops" },
     { "the memory bound", "--max-memory" },

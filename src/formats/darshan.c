@@ -135,6 +135,8 @@ typedef struct {
     double w;
     double *b;
     size_t n, cap;
+    long nz_last;      /* the last bin with bytes, and its line (0: none) */
+    long nz_line;
 } heat_acc;
 
 typedef struct {
@@ -237,6 +239,10 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
         a->n = (size_t)bin + 1;
     }
     a->b[bin] += v;
+    if (v > 0 && (a->nz_line == 0 || bin > a->nz_last)) {
+        a->nz_last = bin;
+        a->nz_line = lineno;
+    }
     if (!isfinite(a->b[bin])) {
         snprintf(err, errlen, "%s:%ld: heatmap bin %ld of %s sums past the largest double",
                  path, lineno, bin, name);
@@ -272,6 +278,15 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
 
             if (a->w == 0 || a->n == 0)
                 continue;
+            /* a bin with bytes that starts after the run is not of this
+             * run: refused, rather than stretching the run to it */
+            if (a->nz_line > 0 && (double)a->nz_last * a->w >= j->hdr.run_time_s) {
+                snprintf(err, errlen, "%s:%ld: heatmap bin %ld (width %g s) starts at %.10g s, "
+                         "at or past the run time of the header (%.10g s): bytes outside the "
+                         "job (a corrupt or edited log?)", path, a->nz_line, a->nz_last, a->w,
+                         (double)a->nz_last * a->w, j->hdr.run_time_s);
+                return BB_EDATA;
+            }
             if (fabs(r - nearbyint(r)) > 1e-6 * r) {
                 snprintf(err, errlen, "%s: heatmap bin widths %g s and %g s do not nest (one "
                          "is not a whole multiple of the other)", path, a->w, W);
@@ -281,6 +296,14 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
             if (last > n)
                 n = last;
         }
+    /* empty bins past the run (darshan keeps a fixed number) do not
+     * stretch it either: the heatmap ends with the bin the run ends in */
+    if (n > 0 && (double)n * W > j->hdr.run_time_s) {
+        double in_run = ceil(j->hdr.run_time_s / W);
+
+        if (in_run < (double)n)
+            n = in_run < 1 ? 1 : (size_t)in_run;
+    }
     j->heat = calloc(n, sizeof *j->heat);
     if (j->heat == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -292,7 +315,8 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
             double r = a->w > 0 ? nearbyint(W / a->w) : 1;
 
             for (size_t b = 0; b < a->n; b++)
-                j->heat[(size_t)((double)b / r)] += a->b[b];
+                if ((size_t)((double)b / r) < n)   /* else empty: past the run */
+                    j->heat[(size_t)((double)b / r)] += a->b[b];
         }
     for (size_t b = 0; b < n; b++)
         if (!isfinite(j->heat[b])) {

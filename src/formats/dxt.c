@@ -20,6 +20,8 @@ typedef struct {
     bb_tl_iv *p;
     size_t n, cap;
     double bytes_read, bytes_written;
+    double end_max;   /* the latest end, and its line (0: no row) */
+    long end_line;
 } iv_list;
 
 /* The block being read: its rank, the rows it announced and has. */
@@ -213,6 +215,10 @@ row(bb_dxt_log *log, block *b, iv_list *lists, char **tok, int nt, long lineno, 
     v->start_s = start;
     v->end_s = end;
     v->bytes = len;
+    if (l->end_line == 0 || end > l->end_max) {
+        l->end_max = end;
+        l->end_line = lineno;
+    }
     if (write)
         l->bytes_written += len;
     else
@@ -294,6 +300,16 @@ bb_dxt_parse(const char *text, size_t len, const char *source, bb_dxt_log *log, 
         goto out;
     if ((rc = bb_darshan_hdr_finish(&log->hdr, source, err, errlen)) != 0)
         goto out;
+    /* A transfer ending after the run is not of this run: refused, rather
+     * than stretching the run (and lowering p) to its end. */
+    for (int m = 0; m < 2; m++)
+        if (lists[m].end_line > 0 && lists[m].end_max > log->hdr.run_time_s) {
+            snprintf(err, errlen, "%s:%ld: field 'End(s)': %.10g s is past the run time of "
+                     "the header (%.10g s): a transfer outside the job (a corrupt or edited "
+                     "log?)", source, lists[m].end_line, lists[m].end_max, log->hdr.run_time_s);
+            rc = BB_EDATA;
+            goto out;
+        }
     if (log->blocks == 0) {
         snprintf(err, errlen, "%s: no '# DXT, file_id:' block (is this darshan-dxt-parser "
                  "output?)", source);

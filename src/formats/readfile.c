@@ -11,6 +11,14 @@
 #include "bb_error.h"
 #include "readfile.h"
 
+static void (*watcher)(const char *path);
+
+void
+bb_read_watch(void (*fn)(const char *path))
+{
+    watcher = fn;
+}
+
 enum bb_status
 bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, size_t errlen)
 {
@@ -22,6 +30,8 @@ bb_read_file(const char *path, int mode, char **out, size_t *len, char *err, siz
 
     *out = NULL;
     *len = 0;
+    if (watcher != NULL)
+        watcher(path);
     if ((fp = fopen(path, "rb")) == NULL) {
         int e = errno;
         char target[512];

@@ -32,4 +32,11 @@ enum { BB_READ_BINARY = 0, BB_READ_TEXT = 1 };
 enum bb_status bb_read_file(const char *path, int mode, char **out, size_t *len,
                             char *err, size_t errlen);
 
+/* bb_read_watch: fn is called with every path bb_read_file is about to
+ * open, before it opens it (NULL, the default: none).  The command sets
+ * it so that an input one of its outputs names is refused before it is
+ * read (src/outfile.h, bb_out_claim); fn may exit.  Not thread-safe to
+ * change while files are read. */
+void bb_read_watch(void (*fn)(const char *path));
+
 #endif

@@ -338,7 +338,7 @@ static void
 cost_table(bb_doc *d, const bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    char pb[64], sz[64], bw[64], mc[64];
+    char pb[64], sz[64], bw[64], mc[BB_MONEY_LEN];
 
     bb_doc_details_begin(d, "Data of the plot");
     bb_doc_table_begin(d, "cost-table", "PFS bandwidth\tburst-buffer size\tburst-buffer "
@@ -380,7 +380,7 @@ pair_cost_table(bb_doc *d, const bb_report *r, double size_b, double bw_b)
     const bb_prices *pr = r->o.prices;
     double pfs_b = r->ctx->pf.pfs_bw_Bps;
     double ct = pr->tb * size_b / 1e12, cb = pr->gbs * bw_b / 1e9, cp = pr->pfs_gbs * pfs_b / 1e9;
-    char m1[64], m2[64];
+    char m1[BB_MONEY_LEN], m2[BB_MONEY_LEN];
 
     bb_doc_table_begin(d, "cost", "item\tquantity\tunit price\tcost");
     if (pr->has_tb) {
@@ -423,7 +423,7 @@ bb_report_cost(bb_doc *d, const bb_report *r)
     }
     if (r->walk_best >= 0) {
         const bba_design *b = &r->walk[r->walk_best];
-        char pb[64], sz[64], bw[64], mc[64];
+        char pb[64], sz[64], bw[64], mc[BB_MONEY_LEN];
 
         bb_ctx_fmt_rate(ctx, pb, sizeof pb, b->pfs_bw_Bps);
         bb_ctx_fmt_size(ctx, sz, sizeof sz, b->a.S_bytes);

@@ -271,7 +271,8 @@ fig_cost(bb_report *r, bb_figure *f)
     const size_t n = r->nwalk;
     double *x = calloc(n, sizeof *x), *tot = calloc(n, sizeof *tot), *bb = calloc(n, sizeof *bb),
            *pfs = calloc(n, sizeof *pfs), rdiv, cdiv = 1, cmax = 0, bx[2], by[2];
-    char xl[128], yl[160], cur[24], bl[160], ct[200], b1[64], m1[64];
+    char xl[128], yl[160 + BB_MONEY_LEN], cur[BB_MONEY_LEN], bl[160], ct[200 + BB_MONEY_LEN], b1[64],
+        m1[BB_MONEY_LEN];
     const char *rname, *cname = "";
     bb_plot_series se[5];
     bb_plot_label lab;

@@ -30,8 +30,8 @@ hcase "... the FFT solver gives its order" 0 "^idle 10\^-35[0-9]\.[0-9]+ " - \
 # A burst-buffer bandwidth under half a quantum rounded to 0 quanta, which
 # means no limit: the slowest buffer answered as the fastest.
 hnew
-hcase "--bb-bw 1GB/s at resolution 100: refused, names the resolution that holds it" 65 \
-  "burst-buffer bandwidth 1e\+09 B/s is 0\.069 of a quantum.*no limit: give a resolution of 1450 or more.*\(--resolution, --model fluid\)" - \
+hcase "--bb-bw 1GB/s at resolution 100: refused, names the resolution that holds it" 64 \
+  "option '--bb-bw': the burst-buffer bandwidth 1e\+09 B/s is 0\.069 of a quantum.*no limit: give a resolution of 1450 or more.*\(--resolution, --model fluid\)" - \
   "$B" size --bb-bw 1GB/s
 hnew
 hcase "... at resolution 6400 its bandwidth is the bound: no capacity suffices (1)" 1 \
