@@ -165,6 +165,9 @@ bba_fluid_free(bba_fluid *m)
     free(m->stride);
     free(m->rate);
     free(m->pi);
+    free(m->share_top);
+    free(m->lost);
+    free(m->pi_top);
     free(m->cls);
     fl_spec_free(m->greedy);
     fl_fast_free(m->fast);
@@ -317,7 +320,7 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
 
             for (long i = 0; i < na; i++)
                 x[ph[i]] = ya[i];
-            fl_q_left(m, x, w);
+            fl_q_left(m, x, w, b != 0);
             for (long f = 0; f < P; f++)
                 amax = fmax(amax, fabs(x[f]) * fl_q_out(m, f));
         }
@@ -344,17 +347,30 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
     return res;
 }
 
-/* The measures of FLUID-SPEC.md from per-phase, per-group quantities. */
+/* The measures of FLUID-SPEC.md from per-phase, per-group quantities.
+ * The idle fraction is 1 - X/E, computed without cancellation as the
+ * load-weighted time the writers wait: sum_f P(X = S, f) lost_f (fluid_int.h).
+ * *phase_err checks the phase law: the total mass m per phase satisfies
+ * m Q + u (Q^S - Q) = 0 (integrate the balance over [0, S]), relative to
+ * the largest |m_f| Q_f; *neg the most negative mass. */
 static void
 measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_result *out,
               double *phase_err, double *flux_err, double *neg)
 {
     long P = m->P;
     double Z = 0.0, gmax = -INFINITY, idle_s = 0.0, idle_hi = -INFINITY;
-    double in = 0.0, drain = 0.0;
+    double in = 0.0, drain = 0.0, scale = 0.0;
     double ig[3] = { 0.0, 0.0, 0.0 };
+    double *mt = calloc((size_t)4 * (size_t)P, sizeof *mt), *ut = mt + P;
+    double *v1 = mt + 2 * P, *v2 = mt + 3 * P;
 
     memset(out, 0, sizeof *out);
+    *phase_err = 0.0;
+    *neg = 0.0;
+    if (mt == NULL) {
+        *neg = INFINITY;
+        return;
+    }
     for (int b = 0; b < a->ng; b++)
         gmax = fmax(gmax, a->g[b]);
     /* total mass, on the scale of the largest group */
@@ -365,11 +381,9 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             zb += a->l[b][f] + a->u[b][f] + a->mi[b][f];
         Z += sc * zb;
     }
-    *phase_err = 0.0;
-    *neg = 0.0;
     for (long f = 0; f < P; f++) {
         double l = 0.0, u = 0.0, mi = 0.0, xi = 0.0, m1 = 0.0, r = m->rate[f];
-        double e = r - m->B, thr = m->cls[f] == FL_UP ? fmax(e - m->Bbb, 0.0) / r : 0.0;
+        double e = r - m->B;
 
         for (int b = 0; b < a->ng; b++) {
             double sc = exp(a->g[b] - gmax) / Z;
@@ -380,17 +394,19 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             xi += sc * a->xi[b][f];
             m1 += sc * a->m1[b][f];
             if (m->cls[f] == FL_UP)
-                ig[b] += (a->u[b][f] * e / r + (a->l[b][f] + a->mi[b][f]) * thr) / Z;
+                ig[b] += a->u[b][f] * m->lost[f] / Z;
         }
-        *phase_err = fmax(*phase_err, fabs(l + u + mi - m->pi[f]));
+        mt[f] = l + u + mi - u;
+        ut[f] = u;
+        scale = fmax(scale, fabs(l + u + mi) * fl_q_out(m, f));
         *neg = fmax(*neg, fmax(-fmin(fmin(l, u), mi), 0.0));
         out->p_empty += l;
         out->p_full += u;
         out->mean_occupancy_bytes += xi + S * u;
         out->quiet += l;
         if (m->cls[f] == FL_UP) {
-            out->quiet += u * m->B / r + mi * (1.0 - thr);
-            in += mi * fmin(e, m->Bbb);
+            out->quiet += u * m->B / r + mi;
+            in += mi * e;
         } else if (m->cls[f] == FL_ZERO) {
             out->quiet += u + mi;
         } else {
@@ -398,6 +414,13 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             drain += -e * (mi - m1) - eps * e * m1;
         }
     }
+    /* (m - u) Q + u Q^S */
+    fl_q_left(m, mt, v1, 0);
+    fl_q_left(m, ut, v2, 1);
+    for (long f = 0; f < P; f++)
+        if (scale > 0.0)
+            *phase_err = fmax(*phase_err, fabs(v1[f] + v2[f]) / scale);
+    free(mt);
     /* idle = sum_b e^{g_b} ig[b] (each group's terms may have either sign;
      * their sum not), on the scale of the largest term so that an idle
      * fraction below the double range keeps its log10 */
@@ -480,8 +503,9 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     return rc;
 }
 
-/* Everything at 0 or S by phase: S = 0 (up phases at S, the rest at 0),
- * no up phase (all at 0) or no down phase (all at S). */
+/* Everything at 0 or S by phase: S = 0 (up phases at S, the rest at 0,
+ * with the law of Q^S), no up phase (all at 0, the law of Q) or no down
+ * phase (all at S, the law of Q^S). */
 void
 fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
 {
@@ -496,7 +520,7 @@ fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
     for (long f = 0; f < m->P; f++) {
         int top = S == 0.0 ? m->cls[f] == FL_UP : m->n_down == 0;
 
-        (top ? a.u[0] : a.l[0])[f] = m->pi[f];
+        (top ? a.u[0] : a.l[0])[f] = m->pi_top != NULL ? m->pi_top[f] : m->pi[f];
     }
     measures_core(m, &a, S, 1.0, out, &perr, &ferr, &neg);
     out->residual = fmax(perr, neg);
@@ -587,29 +611,6 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
     return rc;
 }
 
-/* idle as S -> infinity with a positive capped drift: the process
- * reflected at S alone (its near solution) */
-static int
-limit_top(bba_fluid *m, double *lim, char *err)
-{
-    fl_sol s;
-    bba_fluid_result r;
-    double zmin = INFINITY;
-    int rc;
-
-    /* a size so large that no mode couples the two ends: only the near
-     * (top) group carries mass */
-    for (long k = 0; k < m->greedy->m; k++)
-        zmin = fmin(zmin, fabs(m->greedy->z[k]));
-    rc = fl_solve_fast(m, 1e3 / zmin, &s, err);
-    if (rc != BB_OK)
-        return rc;
-    rc = fl_measures(m, &s, 1.0, &r, err);
-    fl_sol_free(&s);
-    *lim = r.idle;
-    return rc;
-}
-
 int
 bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
               bba_fluid **out, char *err)
@@ -671,8 +672,11 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     m->rate = malloc((size_t)m->P * sizeof *m->rate);
     m->pi = malloc((size_t)m->P * sizeof *m->pi);
     m->cls = malloc((size_t)m->P * sizeof *m->cls);
+    m->share_top = malloc((size_t)m->P * sizeof *m->share_top);
+    m->lost = malloc((size_t)m->P * sizeof *m->lost);
     if (m->N == NULL || m->b == NULL || m->lam == NULL || m->mu == NULL ||
-        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL) {
+        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL ||
+        m->share_top == NULL || m->lost == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
         goto out;
     }
@@ -693,7 +697,7 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         m->E += (double)ci[i].N * ci[i].p * ci[i].b;
     for (long f = 0; f < m->P; f++) {
         long rem = f;
-        double r = r0, lp = 0.0;
+        double r = r0, lp = 0.0, w = r0;
 
         for (long i = 0; i < nc; i++) {
             long mc = rem % (ci[i].N + 1);
@@ -701,44 +705,60 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
 
             rem /= ci[i].N + 1;
             r += (double)mc * ci[i].b;
+            w += (double)mc * ci[i].p * ci[i].b;
             lp += lgamma(N + 1.0) - lgamma(mc + 1.0) - lgamma(N - mc + 1.0) +
                   (double)mc * log(ci[i].p) + (double)(N - mc) * log1p(-ci[i].p);
         }
         m->rate[f] = r;
         m->pi[f] = exp(lp);
+        m->share_top[f] = 1.0;
+        m->lost[f] = 0.0;
         if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
             m->cls[f] = FL_ZERO;
             m->n_zero++;
         } else if (r > m->B) {
             m->cls[f] = FL_UP;
             m->n_up++;
+            /* the writers wait: each writes B / r of its offer, and the
+             * load-weighted lost time per unit of mass at S is
+             * sum_ON p_i b_i (1 - B/r) / E */
+            m->share_top[f] = m->B / r;
+            m->lost[f] = (r - m->B) / r * w / m->E;
+            if (r - m->B > m->Bbb) {
+                rc = bb_seterr(err, BB_ENOCONV, "the waiting-writer fluid model with a "
+                               "binding burst-buffer bandwidth is not available: phase "
+                               "%ld offers %.6g B/s, above B + B_BB = %.6g B/s (the "
+                               "writers would wait below a full buffer too)", f, r,
+                               m->B + m->Bbb);
+                goto out;
+            }
         } else {
             m->cls[f] = FL_DOWN;
             m->n_down++;
         }
+    }
+    if (m->n_up > 0) {
+        m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
+        if (m->pi_top == NULL) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+            goto out;
+        }
+        rc = fl_top_law(m, m->pi_top, err);
+        if (rc != BB_OK)
+            goto out;
     }
     if (m->n_up > 0 && m->n_down > 0) {
         rc = fl_spec_build(m, 1.0, 1, &m->greedy, err);
         if (rc != BB_OK)
             goto out;
     }
-    /* the limit as S grows */
-    if (m->n_up == 0) {
-        m->idle_limit = 0.0;
-    } else if (m->n_down == 0) {
-        bba_fluid_result r;
-
-        fl_trivial(m, 1.0, &r);
-        m->idle_limit = r.idle;
-    } else if (m->greedy->drift > 0.0) {
-        rc = limit_top(m, &m->idle_limit, err);
-        if (rc != BB_OK)
-            goto out;
-    } else {
-        for (long f = 0; f < m->P; f++)
-            if (m->cls[f] == FL_UP)
-                m->idle_limit += m->pi[f] * fmax(m->rate[f] - m->B - m->Bbb, 0.0) / m->rate[f];
-    }
+    /* the limit as S grows: when the buffer fills (E > B: the phases
+     * below the buffer are those of Q, whose mean drift is E - B) the PFS
+     * drains B all the time and every byte is written (work
+     * conservation), X -> B; otherwise the buffer is stable (or null
+     * recurrent at E = B) and no writer waits, X -> E */
+    m->idle_limit = m->n_up > 0 && (m->n_down == 0 || m->greedy->drift > 0.0)
+                    ? 1.0 - m->B / m->E : 0.0;
 out:
     free(ci);
     if (rc != BB_OK)
@@ -748,92 +768,35 @@ out:
     return rc;
 }
 
-/* h(x) = sum_up pi_f max(e_f - x, 0) / r_f */
-static double
-bw_limit(const bba_fluid *m, double x)
-{
-    double h = 0.0;
-
-    for (long f = 0; f < m->P; f++)
-        if (m->cls[f] == FL_UP)
-            h += m->pi[f] * fmax(m->rate[f] - m->B - x, 0.0) / m->rate[f];
-    return h;
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
+/* The smallest B_BB for a target under waiting writers.  As B_BB -> 0 the
+ * content stays at 0 and every phase above B is throttled to B: the idle
+ * fraction of a buffer of size 0, sum_f pi_top_f lost_f.  As B_BB grows
+ * past every phase's excess over B it binds nowhere and the limit is
+ * idle_limit.  Between the two the limit needs the interior generator Q'
+ * of a binding bandwidth, which this model does not solve. */
 int
 bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
 {
-    double *e = NULL, xmax = INFINITY, lo, hi, hlo, hhi;
-    long n = 0;
+    double h0 = 0.0, emax = 0.0;
 
     *bbbw = NAN;
     if (!(target > 0.0 && target < 1.0))
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
-    if (bw_limit(m, 0.0) <= target) {
+    for (long f = 0; f < m->P; f++)
+        if (m->cls[f] == FL_UP) {
+            h0 += m->pi_top[f] * m->lost[f];
+            emax = fmax(emax, m->rate[f] - m->B);
+        }
+    if (h0 <= target) {
         *bbbw = 0.0;
         return BB_OK;
     }
-    if (m->n_down == 0)
-        return bb_seterr(err, BB_EINFEASIBLE, "no phase drains the buffer: the idle "
-                         "fraction tends to %.6g whatever its bandwidth", m->idle_limit);
-    e = malloc((size_t)(m->n_up + 2) * sizeof *e);
-    if (e == NULL)
-        return bb_seterr(err, BB_ENOMEM, "out of memory");
-    e[n++] = 0.0;
-    for (long f = 0; f < m->P; f++)
-        if (m->cls[f] == FL_UP)
-            e[n++] = m->rate[f] - m->B;
-    qsort(e, (size_t)n, sizeof *e, cmp_dbl);
-    if (m->E >= m->B) {
-        /* the capped drift sum_f pi_f min(e_f, x) is increasing in x: the
-         * buffer stays stable up to its zero */
-        double dlo = 0.0, base = 0.0;
-
-        for (long f = 0; f < m->P; f++)
-            if (m->cls[f] == FL_DOWN)
-                base += m->pi[f] * (m->rate[f] - m->B);
-        dlo = base;
-        xmax = 0.0;
-        for (long i = 1; i < n && xmax == 0.0; i++) {
-            double dhi = base;
-
-            for (long f = 0; f < m->P; f++)
-                if (m->cls[f] == FL_UP)
-                    dhi += m->pi[f] * fmin(m->rate[f] - m->B, e[i]);
-            if (dhi >= 0.0)
-                xmax = e[i - 1] + (e[i] - e[i - 1]) * (-dlo) / (dhi - dlo);
-            dlo = dhi;
-        }
-        if (bw_limit(m, xmax) > target) {
-            free(e);
-            return bb_seterr(err, BB_EINFEASIBLE, "E >= B: at any buffer bandwidth the "
-                             "idle fraction stays above %.6g (%.6g where the buffer "
-                             "just stays stable, at %.6g B/s)", target, bw_limit(m, xmax), xmax);
-        }
-    }
-    /* h is linear between the sorted excesses: find the piece, then solve */
-    lo = 0.0;
-    hlo = bw_limit(m, 0.0);
-    for (long i = 1; i < n; i++) {
-        hi = e[i];
-        hhi = bw_limit(m, hi);
-        if (hhi <= target) {
-            *bbbw = lo + (hi - lo) * (hlo - target) / (hlo - hhi);
-            if (bw_limit(m, *bbbw) > target) /* rounding: stay on the safe side */
-                *bbbw = nextafter(*bbbw, INFINITY);
-            break;
-        }
-        lo = hi;
-        hlo = hhi;
-    }
-    free(e);
-    return BB_OK;
+    if (m->idle_limit > target)
+        return bb_seterr(err, BB_EINFEASIBLE, "E = %.6g B/s > B = %.6g B/s: the idle "
+                         "fraction tends to 1 - B/E = %.6g as the buffer grows, whatever "
+                         "its bandwidth", m->E, m->B, m->idle_limit);
+    return bb_seterr(err, BB_ENOCONV, "the smallest burst-buffer bandwidth is not "
+                     "available: the waiting-writer model with a binding bandwidth is "
+                     "not; %.6g B/s (the largest excess of a phase over B) binds nowhere",
+                     emax);
 }

@@ -46,7 +46,12 @@ struct bba_fluid {
     double B, Bbb;     /* PFS and buffer bandwidth (Bbb = INFINITY: none) */
     double E;          /* mean rate */
     double *rate;      /* P: r_f */
-    double *pi;        /* P: stationary phase law (product of binomials) */
+    double *pi;        /* P: stationary phase law of Q (product of binomials) */
+    double *share_top; /* P: c_f, the share of its offer a phase writes at a
+                          full buffer: B / r_f above B, else 1 */
+    double *lost;      /* P: (1 - c_f) sum_c n_c(f) p_c b_c / E (+ r0): the
+                          idle fraction per unit of mass at S in phase f */
+    double *pi_top;    /* P: stationary law of Q^S (NULL without up phases) */
     signed char *cls;  /* P: FL_UP, FL_DOWN, FL_ZERO */
     long n_up, n_down, n_zero;
     double mem_limit;
@@ -62,12 +67,21 @@ struct bba_fluid {
 int fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
                   char *err);
 void fl_spec_free(fl_spec *s);
-/* row f of Q, dense (P doubles) */
-void fl_q_row(const bba_fluid *m, long f, double *row);
-/* -Q_ff, the rate of leaving phase f */
+/* row f of Q (top = 0) or of the full-buffer generator Q^S (top = 1: the
+ * ON -> OFF rates of phase f scaled by share_top[f]), dense (P doubles) */
+void fl_q_row(const bba_fluid *m, long f, double *row, int top);
+/* -Q_ff, the rate of leaving phase f (Q, not Q^S: an upper bound of both) */
 double fl_q_out(const bba_fluid *m, long f);
-/* y = x Q for a row vector x (P doubles each) */
-void fl_q_left(const bba_fluid *m, const double *x, double *y);
+/* y = x Q (top = 0) or x Q^S (top = 1) for a row vector x (P doubles) */
+void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
+
+/* fluid_top.c: pi_top, the stationary law of Q^S (the phase law of a
+ * buffer of size 0, and of one with no phase below B), by state reduction
+ * (Grassmann, Taksar and Heyman) in the band |f - g| <= the largest
+ * stride: subtraction-free, so every probability keeps its relative
+ * accuracy.  P w^2 flops and P (2 w + 1) doubles, w the band. */
+int fl_top_law(const bba_fluid *m, double *pi_top, char *err);
+double fl_top_bytes(const bba_fluid *m);
 
 /* The solution of a boundary system in a common layout: groups of
  * unknowns at the boundaries x_0 = 0 < ... < x_R = S, each with a log

@@ -44,15 +44,15 @@
 #define MODE_RESID_MAX 1e-8
 
 void
-fl_q_row(const bba_fluid *m, long f, double *row)
+fl_q_row(const bba_fluid *m, long f, double *row, int top)
 {
     long rem = f;
-    double diag = 0.0;
+    double diag = 0.0, sh = top ? m->share_top[f] : 1.0;
 
     memset(row, 0, (size_t)m->P * sizeof *row);
     for (int c = 0; c < m->C; c++) {
         long mc = rem % (m->N[c] + 1);
-        double up = (double)(m->N[c] - mc) * m->lam[c], dn = (double)mc * m->mu[c];
+        double up = (double)(m->N[c] - mc) * m->lam[c], dn = sh * (double)mc * m->mu[c];
 
         rem /= m->N[c] + 1;
         if (mc < m->N[c])
@@ -79,16 +79,17 @@ fl_q_out(const bba_fluid *m, long f)
 }
 
 void
-fl_q_left(const bba_fluid *m, const double *x, double *y)
+fl_q_left(const bba_fluid *m, const double *x, double *y, int top)
 {
     int mc[FL_CLASSES_MAX] = { 0 }; /* the phase's digits, advanced with f */
 
     memset(y, 0, (size_t)m->P * sizeof *y);
     for (long f = 0; f < m->P; f++) {
-        double diag = 0.0, xf = x[f];
+        double diag = 0.0, xf = x[f], sh = top ? m->share_top[f] : 1.0;
 
         for (int c = 0; c < m->C; c++) {
-            double up = (double)(m->N[c] - mc[c]) * m->lam[c], dn = (double)mc[c] * m->mu[c];
+            double up = (double)(m->N[c] - mc[c]) * m->lam[c];
+            double dn = sh * (double)mc[c] * m->mu[c];
 
             if (mc[c] < m->N[c])
                 y[f + m->stride[c]] += xf * up;
@@ -480,7 +481,7 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
         if (X0 == NULL || Q00 == NULL || Q0n == NULL || piv == NULL)
             goto nomem;
         for (long a = 0; a < P0; a++) {
-            fl_q_row(m, i0[a], row);
+            fl_q_row(m, i0[a], row, 0);
             for (long b = 0; b < P0; b++)
                 Q00[a * P0 + b] = row[i0[b]];
             for (long b = 0; b < Pn; b++)
@@ -488,7 +489,7 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
         }
     }
     for (long a = 0; a < Pn; a++) {
-        fl_q_row(m, in[a], row);
+        fl_q_row(m, in[a], row, 0);
         for (long b = 0; b < Pn; b++)
             Qt[a * Pn + b] = row[in[b]];
         for (long b = 0; b < P0; b++)
@@ -698,7 +699,7 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
             s->mass[k] += v[f];
             psimax = fmax(psimax, fabs(v[f]) / sqrt(m->pi[f]));
         }
-        fl_q_left(m, v, qx);
+        fl_q_left(m, v, qx, 0);
         for (long f = 0; f < P; f++)
             res = fmax(res, fabs(qx[f] - s->z[k] * v[f] * s->d[f]) / sqrt(m->pi[f]));
         res /= psimax * (2.0 * qmax + fabs(s->z[k]) * dmax);
