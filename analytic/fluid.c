@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,6 +168,9 @@ bba_fluid_free(bba_fluid *m)
     free(m->pi);
     free(m->share_top);
     free(m->lost);
+    free(m->share_in);
+    free(m->lost_in);
+    free(m->pi_in);
     free(m->pi_top);
     free(m->cls);
     fl_spec_free(m->greedy);
@@ -264,6 +268,44 @@ region_sums(const bba_fluid *m, const fl_sol *s, int r, double *out, double *den
         double c = left ? s->y[r][startL + k] : s->y[r + 1][k - q->mneg];
         double I0, I1, gl = s->g[r], gr = s->g[r + 1];
 
+        if (q->kind[k] == 1) {
+            /* a pair: density c1 Re(phi e^{zt}) + c2 Im(phi e^{zt}) =
+             * Re(gamma phi e^{zt}), gamma = c1 - i c2; a weight J on it
+             * is Re(gamma J) on row p and -Im(gamma J) on row q */
+            double c2 = left ? s->y[r][startL + k + 1] : s->y[r + 1][k + 1 - q->mneg];
+            double complex gam = c - I * c2, J0, J1, eo, cols[NCOL];
+            double zi = left ? q->zi[k] : -q->zi[k];
+
+            fl_cexpint(left ? q->z[k] : -q->z[k], zi, len, &J0, &J1);
+            eo = cexp((left ? q->z[k] : -q->z[k]) * len + I * zi * len
+                      + (left ? gl - gr : gr - gl));
+            for (int j = 0; j < NCOL; j++)
+                cols[j] = 0.0;
+            if (left) {
+                cols[C_MI_L] = J0;
+                cols[C_XI_L] = x0 * J0 + J1;
+                cols[C_END_L] = 1.0;
+                cols[C_END_R] = eo;
+            } else {
+                cols[C_MI_R] = J0;
+                cols[C_XI_R] = x1 * J0 - J1;
+                cols[C_END_L] = eo;
+                cols[C_END_R] = 1.0;
+            }
+            for (int j = 0; j < NCOL; j++) {
+                double complex v = gam * cols[j];
+
+                W[k + j * q->m] = creal(v);
+                W[k + 1 + j * q->m] = -cimag(v);
+            }
+            for (int e = 0; e < 2; e++) {
+                int j = e ? C_END_R : C_END_L;
+
+                den[e] += fabs(W[k + j * q->m]) + fabs(W[k + 1 + j * q->m]);
+            }
+            k++;
+            continue;
+        }
         if (c == 0.0)
             continue;
         expint(left ? q->z[k] : -q->z[k], len, &I0, &I1);
@@ -349,10 +391,11 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
 
 /* The measures of FLUID-SPEC.md from per-phase, per-group quantities.
  * The idle fraction is 1 - X/E, computed without cancellation as the
- * load-weighted time the writers wait: sum_f P(X = S, f) lost_f (fluid_int.h).
- * *phase_err checks the phase law: the total mass m per phase satisfies
- * m Q + u (Q^S - Q) = 0 (integrate the balance over [0, S]), relative to
- * the largest |m_f| Q_f; *neg the most negative mass. */
+ * load-weighted time the writers wait: sum_f [P(X = S, f) lost_f +
+ * P(X < S, f) lost_in_f] (fluid_int.h).  *phase_err checks the phase law:
+ * the total mass m per phase satisfies m Q' + u (Q^S - Q') = 0 (integrate
+ * the balance over [0, S]), relative to the largest |m_f| Q_f; *neg the
+ * most negative mass. */
 static void
 measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_result *out,
               double *phase_err, double *flux_err, double *neg)
@@ -394,7 +437,7 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             xi += sc * a->xi[b][f];
             m1 += sc * a->m1[b][f];
             if (m->cls[f] == FL_UP)
-                ig[b] += a->u[b][f] * m->lost[f] / Z;
+                ig[b] += (a->u[b][f] * m->lost[f] + a->mi[b][f] * m->lost_in[f]) / Z;
         }
         mt[f] = l + u + mi - u;
         ut[f] = u;
@@ -405,8 +448,8 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
         out->mean_occupancy_bytes += xi + S * u;
         out->quiet += l;
         if (m->cls[f] == FL_UP) {
-            out->quiet += u * m->B / r + mi;
-            in += mi * e;
+            out->quiet += u * m->share_top[f] + mi * m->share_in[f];
+            in += mi * fmin(e, m->Bbb);
         } else if (m->cls[f] == FL_ZERO) {
             out->quiet += u + mi;
         } else {
@@ -414,7 +457,7 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             drain += -e * (mi - m1) - eps * e * m1;
         }
     }
-    /* (m - u) Q + u Q^S */
+    /* (m - u) Q' + u Q^S */
     fl_q_left(m, mt, v1, 0);
     fl_q_left(m, ut, v2, 1);
     for (long f = 0; f < P; f++)
@@ -603,7 +646,15 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
             fl_spec_free(sl);
         return rc;
     }
-    rc = fl_solve_fast(m, S, &s, err);
+    if (m->binds) {
+        /* a general spectrum (complex pairs): the whole system */
+        const fl_spec *sp[1] = { m->greedy };
+        double x[2] = { 0.0, S };
+
+        rc = fl_solve_dense(m, 1, sp, x, &s, err);
+    } else {
+        rc = fl_solve_fast(m, S, &s, err);
+    }
     if (rc != BB_OK)
         return rc;
     rc = fl_measures(m, &s, 1.0, out, err);
@@ -674,9 +725,12 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     m->cls = malloc((size_t)m->P * sizeof *m->cls);
     m->share_top = malloc((size_t)m->P * sizeof *m->share_top);
     m->lost = malloc((size_t)m->P * sizeof *m->lost);
+    m->share_in = malloc((size_t)m->P * sizeof *m->share_in);
+    m->lost_in = malloc((size_t)m->P * sizeof *m->lost_in);
     if (m->N == NULL || m->b == NULL || m->lam == NULL || m->mu == NULL ||
         m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL ||
-        m->share_top == NULL || m->lost == NULL) {
+        m->share_top == NULL || m->lost == NULL || m->share_in == NULL ||
+        m->lost_in == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
         goto out;
     }
@@ -711,8 +765,8 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         }
         m->rate[f] = r;
         m->pi[f] = exp(lp);
-        m->share_top[f] = 1.0;
-        m->lost[f] = 0.0;
+        m->share_top[f] = m->share_in[f] = 1.0;
+        m->lost[f] = m->lost_in[f] = 0.0;
         if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
             m->cls[f] = FL_ZERO;
             m->n_zero++;
@@ -725,17 +779,27 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
             m->share_top[f] = m->B / r;
             m->lost[f] = (r - m->B) / r * w / m->E;
             if (r - m->B > m->Bbb) {
-                rc = bb_seterr(err, BB_ENOCONV, "the waiting-writer fluid model with a "
-                               "binding burst-buffer bandwidth is not available: phase "
-                               "%ld offers %.6g B/s, above B + B_BB = %.6g B/s (the "
-                               "writers would wait below a full buffer too)", f, r,
-                               m->B + m->Bbb);
-                goto out;
+                /* below a full buffer they write B + B_BB */
+                m->binds = 1;
+                m->share_in[f] = (m->B + m->Bbb) / r;
+                m->lost_in[f] = (r - m->B - m->Bbb) / r * w / m->E;
             }
         } else {
             m->cls[f] = FL_DOWN;
             m->n_down++;
         }
+    }
+    m->pi_in = malloc((size_t)m->P * sizeof *m->pi_in);
+    if (m->pi_in == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+        goto out;
+    }
+    if (m->binds) {
+        rc = fl_law(m, m->share_in, m->pi_in, err);
+        if (rc != BB_OK)
+            goto out;
+    } else {
+        memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
     }
     if (m->n_up > 0) {
         m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
@@ -743,7 +807,7 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
             rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
             goto out;
         }
-        rc = fl_top_law(m, m->pi_top, err);
+        rc = fl_law(m, m->share_top, m->pi_top, err);
         if (rc != BB_OK)
             goto out;
     }
@@ -752,13 +816,18 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         if (rc != BB_OK)
             goto out;
     }
-    /* the limit as S grows: when the buffer fills (E > B: the phases
-     * below the buffer are those of Q, whose mean drift is E - B) the PFS
+    /* the limit as S grows: when the buffer fills (the mean drift under
+     * the law of Q' is positive: E > B where B_BB binds nowhere) the PFS
      * drains B all the time and every byte is written (work
      * conservation), X -> B; otherwise the buffer is stable (or null
-     * recurrent at E = B) and no writer waits, X -> E */
-    m->idle_limit = m->n_up > 0 && (m->n_down == 0 || m->greedy->drift > 0.0)
-                    ? 1.0 - m->B / m->E : 0.0;
+     * recurrent at zero drift) and the writers lose only where B_BB
+     * binds: sum_f pi'_f lost_in_f */
+    m->idle_limit = 0.0;
+    if (m->n_up > 0 && (m->n_down == 0 || m->greedy->drift > 0.0))
+        m->idle_limit = 1.0 - m->B / m->E;
+    else
+        for (long f = 0; f < m->P; f++)
+            m->idle_limit += m->pi_in[f] * m->lost_in[f];
 out:
     free(ci);
     if (rc != BB_OK)
@@ -768,16 +837,40 @@ out:
     return rc;
 }
 
-/* The smallest B_BB for a target under waiting writers.  As B_BB -> 0 the
- * content stays at 0 and every phase above B is throttled to B: the idle
- * fraction of a buffer of size 0, sum_f pi_top_f lost_f.  As B_BB grows
- * past every phase's excess over B it binds nowhere and the limit is
- * idle_limit.  Between the two the limit needs the interior generator Q'
- * of a binding bandwidth, which this model does not solve. */
+/* The limit where B_BB = x binds and the buffer is stable: sum_f
+ * pi'_f lost'_f with pi' the law of Q' at x (fluid_top.c); share and law
+ * P doubles of scratch.  NAN when the law cannot be had. */
+static double
+bw_limit(const bba_fluid *m, double x, double *share, double *law)
+{
+    double h = 0.0;
+    char err[BB_ERRLEN];
+
+    for (long f = 0; f < m->P; f++) {
+        double r = m->rate[f];
+
+        share[f] = m->cls[f] == FL_UP && r - m->B > x ? (m->B + x) / r : 1.0;
+    }
+    if (fl_law(m, share, law, err) != BB_OK)
+        return NAN;
+    for (long f = 0; f < m->P; f++)
+        if (share[f] < 1.0) /* lost_f scales with 1 - c: (r - B - x)/(r - B) of it */
+            h += law[f] * m->lost[f] * (m->rate[f] - m->B - x) / (m->rate[f] - m->B);
+    return h;
+}
+
+/* The smallest B_BB for a target under waiting writers.  The limit at
+ * bandwidth x is max(h(x), 1 - B/E): h(x) (bw_limit) while the buffer is
+ * stable, and when it fills X -> B (the drift under the law of Q' has the
+ * sign of E (1 - h(x)) - B).  h(0+) is the idle fraction of a buffer of
+ * size 0 (the content never rises: every phase above B writes B), h is 0
+ * beyond the largest excess r_f - B, and non-increasing between: the
+ * target's crossing is bracketed and closed by Illinois steps on h. */
 int
 bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
 {
-    double h0 = 0.0, emax = 0.0;
+    double h0 = 0.0, emax = 0.0, lo, hi, flo, fhi, *share, *law;
+    int side = 0;
 
     *bbbw = NAN;
     if (!(target > 0.0 && target < 1.0))
@@ -791,12 +884,43 @@ bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
         *bbbw = 0.0;
         return BB_OK;
     }
-    if (m->idle_limit > target)
+    if (m->E > m->B && 1.0 - m->B / m->E > target)
         return bb_seterr(err, BB_EINFEASIBLE, "E = %.6g B/s > B = %.6g B/s: the idle "
                          "fraction tends to 1 - B/E = %.6g as the buffer grows, whatever "
-                         "its bandwidth", m->E, m->B, m->idle_limit);
-    return bb_seterr(err, BB_ENOCONV, "the smallest burst-buffer bandwidth is not "
-                     "available: the waiting-writer model with a binding bandwidth is "
-                     "not; %.6g B/s (the largest excess of a phase over B) binds nowhere",
-                     emax);
+                         "its bandwidth", m->E, m->B, 1.0 - m->B / m->E);
+    share = malloc((size_t)2 * (size_t)m->P * sizeof *share);
+    if (share == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory");
+    law = share + m->P;
+    lo = 0.0;
+    flo = h0 - target;
+    hi = emax;
+    fhi = -target;
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * emax; it++) {
+        double x = lo + (hi - lo) * flo / (flo - fhi), fx;
+
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        fx = bw_limit(m, x, share, law) - target;
+        if (isnan(fx)) {
+            free(share);
+            return bb_seterr(err, BB_ENOMEM, "out of memory for a phase law");
+        }
+        if (fx <= 0.0) {
+            hi = x;
+            fhi = fx;
+            if (side == -1)
+                flo *= 0.5;
+            side = -1;
+        } else {
+            lo = x;
+            flo = fx;
+            if (side == 1)
+                fhi *= 0.5;
+            side = 1;
+        }
+    }
+    free(share);
+    *bbbw = hi; /* the feasible end */
+    return BB_OK;
 }

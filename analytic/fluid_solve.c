@@ -38,6 +38,7 @@
  * blocks together (at REFINE_STEPS below). */
 #include "config.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -252,22 +253,34 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
                                  : exp(-q->z[k] * len + s->g[r + 1] - s->g[r]);
                 double w = left ? q->z[k] : -q->z[k], I0;
 
+                /* a pair's row at the other end mixes p and q */
+                if (q->kind[k] != 0)
+                    fl_mode_at(q, P, k, left ? len : -len, row);
                 for (long f = 0; f < P; f++) {
-                    double v = ph[f] * q->d[f];
+                    double v = ph[f] * q->d[f], vo = q->kind[k] ? row[f] * q->d[f] : v;
                     long cn, co;
 
-                    if (v == 0.0)
-                        continue;
                     cn = (bn == 0 || bn == R) ? col[f] : colI[f];
                     co = (bo == 0 || bo == R) ? col[f] : colI[f];
-                    if (cn >= 0)
+                    if (cn >= 0 && v != 0.0)
                         AT(u, cbase[bn] + cn) = so * v;
-                    if (co >= 0)
-                        AT(u, cbase[bo] + co) = sother * ex * v;
+                    if (co >= 0 && vo != 0.0)
+                        AT(u, cbase[bo] + co) = sother * ex * vo;
                 }
-                I0 = fabs(w * len) < 1e-8 ? len * (1.0 + 0.5 * w * len)
-                                          : expm1(w * len) / w;
-                AT(u, n - 1) = exp(s->g[bn]) * q->mass[k] * I0;
+                if (q->kind[k] == 0) {
+                    I0 = fabs(w * len) < 1e-8 ? len * (1.0 + 0.5 * w * len)
+                                              : expm1(w * len) / w;
+                    AT(u, n - 1) = exp(s->g[bn]) * q->mass[k] * I0;
+                } else {
+                    /* Re or Im of (P + i Q) int e^{w t}, P, Q the masses of
+                     * the pair's rows p, q */
+                    long kp = q->kind[k] == 1 ? k : k - 1;
+                    double complex J0, J1, mc = q->mass[kp] + I * q->mass[kp + 1];
+
+                    fl_cexpint(w, left ? q->zi[k] : -q->zi[k], len, &J0, &J1);
+                    J0 *= mc;
+                    AT(u, n - 1) = exp(s->g[bn]) * (q->kind[k] == 1 ? creal(J0) : cimag(J0));
+                }
             }
         }
         free(colI);

@@ -1,5 +1,6 @@
-/* fluid_top.c: the stationary law of the full-buffer generator Q^S of the
- * fluid model (fluid.h, fluid_int.h).
+/* fluid_top.c: the stationary laws of the fluid model's phase generators
+ * with waiting writers, Q^S at a full buffer and Q' below it where B_BB
+ * binds (fluid.h, fluid_int.h).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * At a full buffer the writers of a phase f with r_f > B write B: each
@@ -7,7 +8,8 @@
  * advances at c_f and its ON -> OFF rate is c_f / L; OFF sources compute
  * on.  Q^S is Q with those rates; it is not reversible and its law has no
  * product form.  It is the phase law of a buffer of size 0 and of one
- * that no phase drains.
+ * that no phase drains.  Below a full buffer, where r_f > B + B_BB, the
+ * share is (B + B_BB) / r_f: Q', whose law sets the drift and the limit.
  *
  * Method: state reduction (Grassmann, Taksar and Heyman, Operations
  * Research 33, 1985): phases P-1 down to 1 are censored out one at a
@@ -39,16 +41,16 @@ band(const bba_fluid *m)
 }
 
 double
-fl_top_bytes(const bba_fluid *m)
+fl_law_bytes(const bba_fluid *m)
 {
     return (double)m->P * (2.0 * (double)band(m) + 1.0) * sizeof(double);
 }
 
 int
-fl_top_law(const bba_fluid *m, double *pi_top, char *err)
+fl_law(const bba_fluid *m, const double *share, double *pi_top, char *err)
 {
     long P = m->P, w = band(m), ld = 2 * w + 1;
-    double *a, *s, *row, tot = 0.0;
+    double *a, *s, tot = 0.0;
     int rc = BB_OK;
 
     if (P == 1) {
@@ -57,22 +59,23 @@ fl_top_law(const bba_fluid *m, double *pi_top, char *err)
     }
     a = bba_big_alloc((size_t)P * (size_t)ld * sizeof *a, 1);
     s = malloc((size_t)P * sizeof *s);
-    row = malloc((size_t)P * sizeof *row);
-    if (a == NULL || s == NULL || row == NULL) {
+    if (a == NULL || s == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the full-buffer phase law of "
-                       "%ld phases (%.3g GB)", P, fl_top_bytes(m) / 1e9);
+                       "%ld phases (%.3g GB)", P, fl_law_bytes(m) / 1e9);
         goto out;
     }
 #define A(i, j) a[(size_t)(i) * (size_t)ld + (size_t)((j) - (i) + w)]
     for (long f = 0; f < P; f++) {
-        fl_q_row(m, f, row, 1);
-        for (int c = 0; c < m->C; c++) {
-            long g1 = f + m->stride[c], g0 = f - m->stride[c];
+        long rem = f;
 
-            if (g1 < P)
-                A(f, g1) = row[g1];
-            if (g0 >= 0)
-                A(f, g0) = row[g0];
+        for (int c = 0; c < m->C; c++) {
+            long mc = rem % (m->N[c] + 1);
+
+            rem /= m->N[c] + 1;
+            if (mc < m->N[c])
+                A(f, f + m->stride[c]) = (double)(m->N[c] - mc) * m->lam[c];
+            if (mc > 0)
+                A(f, f - m->stride[c]) = share[f] * (double)mc * m->mu[c];
         }
     }
     for (long n = P - 1; n >= 1; n--) {
@@ -115,6 +118,5 @@ fl_top_law(const bba_fluid *m, double *pi_top, char *err)
 out:
     free(a);
     free(s);
-    free(row);
     return rc;
 }
