@@ -96,9 +96,14 @@ fl_law(const bba_fluid *m, const double *share, double *pi_top, char *err)
             if (t == 0.0)
                 continue;
             t /= sn;
-            for (long j = lo; j < n; j++)
-                if (j != i)
-                    A(i, j) += t * A(n, j);
+            {
+                /* the diagonal is never read: no test for j = i */
+                double *ai = &A(i, lo);
+                const double *an = &A(n, lo);
+
+                for (long j = 0; j < n - lo; j++)
+                    ai[j] += t * an[j];
+            }
         }
     }
     pi_top[0] = 1.0;
