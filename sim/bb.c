@@ -553,6 +553,7 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
         bbs_welford_add(&we, r[k].p_empty);
         bbs_welford_add(&wf, r[k].p_full);
         bbs_welford_add(&wb, r[k].bb_in);
+        s->stall_fraction_mean += r[k].stall_fraction / (double)n;
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             s->occ_hist[b] += r[k].occ_hist[b] / (double)n;
         s->written += r[k].written;

@@ -174,6 +174,7 @@ typedef struct {
     double bb_in_mean, bb_in_lo, bb_in_hi; /* quanta per unit, into the buffer
                                              over the measured units */
     double p_empty_mean, p_full_mean;
+    double stall_fraction_mean;           /* mean of stall_fraction */
     double occ_hist[BBS_BB_OCC_BINS];     /* mean over replications */
     double written, to_pfs, to_bb, left_in_bb, held; /* sums, quanta */
     double max_conservation_error;        /* quanta */

@@ -566,6 +566,7 @@ bbs_fluid_summarize(const bbs_fluid_result *r, size_t n, double level, bbs_fluid
         bbs_welford_add(&w[5], r[k].bb_in_Bps);
         bbs_welford_add(&w[6], r[k].throughput_Bps);
         s->bb_out_Bps += r[k].bb_out_Bps / (double)n;
+        s->stall_mean += r[k].stall / (double)n;
         s->written += r[k].written_bytes;
         s->to_pfs += r[k].to_pfs_bytes;
         s->into_bb += r[k].into_bb_bytes;

@@ -161,6 +161,7 @@ typedef struct {
     size_t replications;
     bbs_ci idle, quiet, p_empty, p_full, occupancy_bytes, bb_in_Bps, throughput_Bps;
     double bb_out_Bps;                 /* mean over replications */
+    double stall_mean;                 /* mean of the replications' stall */
     /* volumes, summed over replications, bytes */
     double written, to_pfs, into_bb, drained, left, offered, held;
     double max_conservation_error;     /* bytes */

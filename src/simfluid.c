@@ -163,6 +163,9 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     ci_pack(o, "mean_occupancy_bytes", &s->occupancy_bytes);
     ci_pack(o, "bb_write_bytes_per_s", &s->bb_in_Bps);
     json_object_set_new(o, "bb_drain_bytes_per_s", json_real(s->bb_out_Bps));
+    ci_pack(o, "written_bytes_per_s", &s->throughput_Bps);
+    json_object_set_new(o, "stalled_fraction", json_real(s->stall_mean));
+    json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
     json_object_set_new(o, "replications", json_integer((json_int_t)s->replications));
     json_object_set_new(o, "seed", bb_json_seed(a->sim.seed));
     json_object_set_new(o, "confidence", json_real(s->level));
@@ -175,7 +178,8 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     json_object_set_new(o, "policy", json_string(c->pf.lazy ? "lazy" : "greedy"));
     json_object_set_new(o, "threshold_bytes", json_real(c->pf.threshold_bytes));
     json_object_set_new(o, "empty_prob", json_real(c->pf.lazy ? c->pf.eps : 1));
-    v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+    v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                  "offered_bytes", s->offered, "held_bytes", s->held,
                   "written_bytes", s->written, "to_pfs_bytes", s->to_pfs,
                   "into_bb_bytes", s->into_bb, "drained_bytes", s->drained,
                   "left_in_bb_bytes", s->left,
