@@ -201,7 +201,7 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            const bb_simargs *a, size_t nv)
 {
     char sz[64], occ[3][64], w[64], pfs[64], left[64], th[64], in[3][64], out[64];
-    char B[64], bb[64], H[64], W[64], err[64];
+    char B[64], bb[64], H[64], W[64], err[64], ask[64], held[64];
 
     for (int k = 0; k < 3; k++) {
         double v[3] = { s->occupancy_bytes.mean, s->occupancy_bytes.lo, s->occupancy_bytes.hi };
@@ -221,6 +221,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     fmt_time(H, sizeof H, c->horizon_s);
     fmt_time(W, sizeof W, c->warmup_s);
     bb_ctx_fmt_size(ctx, err, sizeof err, s->max_conservation_error);
+    bb_ctx_fmt_size(ctx, ask, sizeof ask, s->offered);
+    bb_ctx_fmt_size(ctx, held, sizeof held, s->held);
     printf("simulated idle %.4g (%g%% CI [%.4g, %.4g]), quiet %.4g [%.4g, %.4g], "
            "mean occupancy %s [%s, %s]\n",
            s->idle.mean, 100.0 * s->level, s->idle.lo, s->idle.hi,
@@ -238,6 +240,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            (unsigned long long)s->events);
     printf("  written %s = to PFS %s + left in buffer %s (conservation error %s, %.2g of "
            "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);
+    printf("  the writers wait: asked for %s = written + held by the writers %s; stalled "
+           "%.4g of the time\n", ask, held, s->stall_mean);
 }
 
 size_t
