@@ -39,6 +39,8 @@ bbs_fluid_path_init(bbs_fluid_path *p, const bbs_fluid_platform *pf, double t0_s
     p->t_s = t0_s;
     p->x_bytes = x0_bytes;
     p->rate_Bps = rate_Bps;
+    p->weight_Bps = 0;
+    p->v_s = 0;
     p->pieces = 0;
 }
 
@@ -48,13 +50,18 @@ bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps)
     p->rate_Bps = rate_Bps;
 }
 
-/* The content's slope now, and the boundary it moves towards (S, T or 0);
- * 0 when it stays. */
-static double
-slope(const bbs_fluid_path *p, double *target)
+void
+bbs_fluid_path_set_weight(bbs_fluid_path *p, double weight_Bps)
 {
-    const bbs_fluid_platform *f = &p->pf;
-    double r = p->rate_Bps, B = f->pfs_bw_Bps, x = p->x_bytes;
+    p->weight_Bps = weight_Bps;
+}
+
+/* The content's slope at content x and rate r, and the boundary it moves
+ * towards (S, T or 0); 0 when it stays. */
+static double
+slope_at(const bbs_fluid_platform *f, double r, double x, double *target)
+{
+    double B = f->pfs_bw_Bps;
 
     if (r > B) {
         if (x >= f->size_bytes)
@@ -73,6 +80,58 @@ slope(const bbs_fluid_path *p, double *target)
         return f->lazy ? f->eps * (r - B) : r - B;
     }
     return 0;
+}
+
+static double
+slope(const bbs_fluid_path *p, double *target)
+{
+    return slope_at(&p->pf, p->rate_Bps, p->x_bytes, target);
+}
+
+/* The writers' share on a piece of rate r, at S (r > B and no drift) or
+ * below it. */
+static double
+piece_share(const bbs_fluid_platform *f, double r, int at_s)
+{
+    double B = f->pfs_bw_Bps;
+
+    if (!(r > B))
+        return 1;
+    return at_s ? B / r : fmin(r, B + f->bb_bw_Bps) / r;
+}
+
+double
+bbs_fluid_path_share(const bbs_fluid_path *p)
+{
+    double target = 0;
+
+    return piece_share(&p->pf, p->rate_Bps, slope(p, &target) == 0);
+}
+
+double
+bbs_fluid_path_time_at(const bbs_fluid_path *p, double dv_s)
+{
+    const bbs_fluid_platform *f = &p->pf;
+    double t = p->t_s, x = p->x_bytes, r = p->rate_Bps, c = 1;
+
+    if (!(dv_s > 0))
+        return t;
+    /* as bbs_fluid_path_advance: at most four pieces, each but the last
+     * ending on a boundary */
+    for (int k = 0; k < 4; k++) {
+        double target = 0, v = slope_at(f, r, x, &target), tb;
+
+        c = piece_share(f, r, v == 0);
+        if (v == 0)
+            break;
+        tb = (target - x) / v;
+        if (tb * c >= dv_s)
+            break;
+        t += tb;
+        dv_s -= tb * c;
+        x = target;
+    }
+    return t + dv_s / c;
 }
 
 /* Add one linear piece: content x0 -> x1 at slope v over dt seconds. */
@@ -115,6 +174,7 @@ integrate(const bbs_fluid_path *p, bbs_fluid_tally *t, double x0, double x1, dou
         return;
     t->time_s += dt;
     t->stall_s += stall * dt;
+    t->lost_Bs += p->weight_Bps * stall * dt;
     t->quiet_s += quiet * dt;
     t->empty_s += at0 ? dt : 0;
     t->full_s += atS ? dt : 0;
@@ -148,6 +208,7 @@ bbs_fluid_path_advance(bbs_fluid_path *p, double t_s, bbs_fluid_tally *tally)
                 x1 = target;
         }
         integrate(p, tally, x0, x1, v, dt);
+        p->v_s += piece_share(&p->pf, p->rate_Bps, v == 0) * dt;
         p->x_bytes = x1;
         p->t_s = snap && p->t_s + dt < t_s ? p->t_s + dt : t_s;
         p->pieces++;
