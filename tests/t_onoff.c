@@ -815,6 +815,26 @@ converges_to_fluid(void **state)
         v[k] = r.meas.idle;
     }
     first_order("S = 0", v, fluid_s0(3, b0, p0, Ls0, B));
+    {
+        /* the fluid model at S = 0 is the same full-buffer law */
+        bba_fluid_class fc[3];
+        bba_fluid_opts fo = { (double)B, 0, 0, 0 };
+        bba_fluid_policy fp = { 0, 0, 1 };
+        bba_fluid_result fr;
+        bba_fluid *fm;
+        char err[BB_ERRLEN];
+
+        for (int i = 0; i < 3; i++) {
+            fc[i].rate_Bps = (double)b0[i];
+            fc[i].p = p0[i];
+            fc[i].burst_s = Ls0[i];
+            fc[i].count = 1;
+        }
+        assert_int_equal(bba_fluid_new(fc, 3, &fo, &fm, err), BB_OK);
+        assert_int_equal(bba_fluid_eval(fm, 0, &fp, &fr, err), BB_OK);
+        bba_fluid_free(fm);
+        assert_float_equal(fr.idle, fluid_s0(3, b0, p0, Ls0, B), 1e-9);
+    }
     for (int s = 0; s < 3; s++) {
         bba_fluid_class fc[3];
         bba_fluid_opts fo = { (double)B, 0, 0, 0 };
