@@ -84,7 +84,10 @@ hand_worked(void **state)
 }
 
 /* With L_i = 1/(1 - p_i) for every application, forced into phases, the
- * modulated chain is today's chain: same idle, quiet, occupancy. */
+ * modulated chain is the chain of chain.h: K's rows are equal, so the
+ * waiting writers' H^t K is K, and the phases seen at the normal units
+ * are at their stationary law (idle = stalled): same idle, quiet,
+ * occupancy. */
 static void
 reduces_to_scalar(void **state)
 {
@@ -114,6 +117,12 @@ reduces_to_scalar(void **state)
             assert_float_equal(rm.meas.mean_load, rs.meas.mean_load, 1e-8);
             assert_float_equal(rm.meas.p_empty, rs.meas.p_empty, 1e-10);
             assert_float_equal(rm.meas.p_full, rs.meas.p_full, 1e-10);
+            assert_float_equal(rm.meas.idle, rm.meas.stalled, 1e-12 * fmax(rs.meas.idle, 1e-3));
+            /* Left memoryless (no phase: P = 1), the idle fraction is the
+             * stalled one to the last bit, as in chain.h. */
+            eval(n, w.b, w.p, L, w.B, S, &pol, 0, &rm);
+            assert_true(rm.meas.idle == rm.meas.stalled);
+            assert_float_equal(rm.meas.idle, rs.meas.idle, 1e-10 * fmax(rs.meas.idle, 1e-3));
         }
         bba_model_free(&sm);
     }
