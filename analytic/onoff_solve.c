@@ -132,7 +132,16 @@ coarse_solve(bba_onoff_work *w, const double *x, bba_chain *c, double *acc, doub
  * a state (j, f) stalls G(S + B - j - kf) units on average and is quiet
  * (l >= j) when j = 0 or k0 >= B - kf; lazy draining below the threshold
  * adds (1 - EPS) Pr(k0 < B - kf) to the quiet probability of j > 0 (its
- * loads k <= B never stall). */
+ * loads k <= B never stall).  Per unit (Z = 1 + the mean stall of a
+ * normal unit, stall units counted) the stalled fraction is 1 - 1/Z; the
+ * idle fraction is 1 - X/E, X = En/Z the load written per unit (every
+ * normal unit's load is written, after its stalls), En the mean load of
+ * a normal unit and E the offered load: the memoryless part has the same
+ * mean E0 in both, so
+ *   idle = (stall + (E - En)/E)/Z,  E - En = sum_f (pi_f - x_f) kf,
+ * x_f the phase marginal of the normal units: no cancellation of 1 - X/E
+ * at small idle fractions, and exactly the stalled fraction when there
+ * are no phases (P = 1, kf = 0: the chain of chain.h). */
 static void
 measures(bba_onoff_work *w, const double *x, bba_measures *me)
 {
@@ -140,6 +149,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     long S = w->S, P = w->P, B = m->B, M0 = m->M0, kmax = 0;
     long t0, nt;
     double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z, *tail, *G;
+    double kx = 0, kpi = 0; /* sum_f x_f kf, sum_f pi_f kf */
     int lazy = w->pol->lazy && w->pol->threshold > 0;
     double lazy_keep = lazy ? 1.0 - w->pol->eps : 0;
 
@@ -153,7 +163,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     if (tail == NULL || G == NULL) {
         free(tail);
         free(G);
-        me->idle = NAN;
+        me->idle = me->stalled = NAN;
         return;
     }
     /* tail[t - t0] for t0 <= t < t0 + nt; G likewise, 0 for t >= M0. */
@@ -173,6 +183,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
 
             if (xv == 0)
                 continue;
+            kx += xv * (double)kf;
             load += (double)j * xv;
             if (j == 0)
                 p0 += xv;
@@ -189,26 +200,15 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
         }
     free(tail);
     free(G);
+    for (long f = 0; f < P; f++)
+        kpi += m->phase_pi[f] * (double)m->phase_load[f];
     Z = 1.0 + stall;
-    me->idle = stall / Z;
+    me->stalled = stall / Z;
+    me->idle = m->mean_load > 0 ? (stall + (kpi - kx) / m->mean_load) / Z : me->stalled;
     me->quiet = quiet / Z;
     me->mean_load = load;
     me->p_empty = p0 / Z;
-    me->p_full = me->idle + pS / Z;
-}
-
-/* C = A B for r x r matrices. */
-static void
-matmul(int r, const double *A, const double *Bm, double *C)
-{
-    for (int i = 0; i < r; i++)
-        for (int j = 0; j < r; j++) {
-            double s = 0;
-
-            for (int k = 0; k < r; k++)
-                s += A[i * r + k] * Bm[k * r + j];
-            C[i * r + j] = s;
-        }
+    me->p_full = me->stalled + pS / Z;
 }
 
 int
@@ -289,10 +289,8 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                 rc = bb_seterr(err, BB_ENOMEM, "out of memory for kernel powers");
                 goto out;
             }
-            if (s == 0)
-                memcpy(w.Kp[s][cl], m->K[cl], (size_t)r * (size_t)r * sizeof(double));
-            else
-                matmul(r, w.Kp[s - 1][cl], m->K[cl], w.Kp[s][cl]);
+            /* a landing after s stall units: H^s K (the writers wait) */
+            bba_onoff_stall_kernel(m, cl, s, w.Kp[s][cl]);
         }
     }
     c.S = S;
