@@ -392,8 +392,8 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
 }
 
 /* The measures of FLUID-SPEC.md from per-phase, per-group quantities.
- * The idle fraction is 1 - X/E, computed without cancellation as the
- * load-weighted time the writers wait: sum_f [P(X = S, f) lost_f +
+ * The idle fraction is the fraction of time the writers' I/O is stalled
+ * (the paper's stalled units in continuous time): sum_f [P(X = S, f) lost_f +
  * P(X < S, f) lost_in_f] (fluid_int.h).  *phase_err checks the phase law:
  * the total mass m per phase satisfies m Q' + u (Q^S - Q') = 0 (integrate
  * the balance over [0, S]), relative to the largest |m_f| Q_f; *neg the
@@ -664,6 +664,31 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
     return rc;
 }
 
+/* The idle limit when the buffer fills (positive mean drift): as S grows
+ * the content stays near S and the lower boundary decouples, so the
+ * limit is the stall fraction of the process reflected at S alone.  It is
+ * the model at a size where every mode has decayed by e^-64 across the
+ * buffer (the log scaling makes any size safe).  One greedy evaluation. */
+static int
+limit_full(const bba_fluid *m, double *lim, char *err)
+{
+    const fl_spec *g = m->greedy;
+    double zmin = INFINITY;
+    bba_fluid_result r;
+    int rc;
+
+    for (long k = 0; k < g->m; k++)
+        if (g->z[k] != 0.0)
+            zmin = fmin(zmin, fabs(g->z[k]));
+    if (!isfinite(zmin) || zmin <= 0.0)
+        return bb_seterr(err, BB_ENOCONV, "the fluid model's limit as the buffer grows "
+                         "has no decaying mode");
+    rc = bba_fluid_eval(m, fmin(64.0 / zmin, 1e300), NULL, &r, err);
+    if (rc == BB_OK)
+        *lim = r.idle;
+    return rc;
+}
+
 int
 bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
               bba_fluid **out, char *err)
@@ -753,7 +778,7 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         m->E += (double)ci[i].N * ci[i].p * ci[i].b;
     for (long f = 0; f < m->P; f++) {
         long rem = f;
-        double r = r0, lp = 0.0, w = r0;
+        double r = r0, lp = 0.0;
 
         for (long i = 0; i < nc; i++) {
             long mc = rem % (ci[i].N + 1);
@@ -761,7 +786,6 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
 
             rem /= ci[i].N + 1;
             r += (double)mc * ci[i].b;
-            w += (double)mc * ci[i].p * ci[i].b;
             lp += lgamma(N + 1.0) - lgamma(mc + 1.0) - lgamma(N - mc + 1.0) +
                   (double)mc * log(ci[i].p) + (double)(N - mc) * log1p(-ci[i].p);
         }
@@ -775,16 +799,15 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         } else if (r > m->B) {
             m->cls[f] = FL_UP;
             m->n_up++;
-            /* the writers wait: each writes B / r of its offer, and the
-             * load-weighted lost time per unit of mass at S is
-             * sum_ON p_i b_i (1 - B/r) / E */
+            /* the writers wait: each writes B / r of its offer, so the
+             * I/O of the phase is stalled (r - B)/r of its time at S */
             m->share_top[f] = m->B / r;
-            m->lost[f] = (r - m->B) / r * w / m->E;
+            m->lost[f] = (r - m->B) / r;
             if (r - m->B > m->Bbb) {
                 /* below a full buffer they write B + B_BB */
                 m->binds = 1;
                 m->share_in[f] = (m->B + m->Bbb) / r;
-                m->lost_in[f] = (r - m->B - m->Bbb) / r * w / m->E;
+                m->lost_in[f] = (r - m->B - m->Bbb) / r;
             }
         } else {
             m->cls[f] = FL_DOWN;
@@ -825,9 +848,14 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
      * recurrent at zero drift) and the writers lose only where B_BB
      * binds: sum_f pi'_f lost_in_f */
     m->idle_limit = 0.0;
-    if (m->n_up > 0 && (m->n_down == 0 || m->greedy->drift > 0.0))
-        m->idle_limit = 1.0 - m->B / m->E;
-    else
+    if (m->n_up > 0 && m->n_down == 0) {
+        for (long f = 0; f < m->P; f++)
+            m->idle_limit += m->pi_top[f] * m->lost[f];
+    } else if (m->n_up > 0 && m->greedy->drift > 0.0) {
+        rc = limit_full(m, &m->idle_limit, err);
+        if (rc != BB_OK)
+            goto out;
+    } else
         for (long f = 0; f < m->P; f++)
             m->idle_limit += m->pi_in[f] * m->lost_in[f];
 out:
@@ -861,10 +889,8 @@ bw_limit(const bba_fluid *m, double x, double *share, double *law)
     return h;
 }
 
-/* The smallest B_BB for a target under waiting writers.  The limit at
- * bandwidth x is max(h(x), 1 - B/E): h(x) (bw_limit) while the buffer is
- * stable, and when it fills X -> B (the drift under the law of Q' has the
- * sign of E (1 - h(x)) - B).  h(0+) is the idle fraction of a buffer of
+/* The smallest B_BB for a target under waiting writers, E <= B.  The
+ * limit at bandwidth x is h(x) (bw_limit) while the buffer is stable.  h(0+) is the idle fraction of a buffer of
  * size 0 (the content never rises: every phase above B writes B), h is 0
  * beyond the largest excess r_f - B, and non-increasing between: the
  * target's crossing is bracketed and closed by Illinois steps on h. */
@@ -886,10 +912,10 @@ bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
         *bbbw = 0.0;
         return BB_OK;
     }
-    if (m->E > m->B && 1.0 - m->B / m->E > target)
-        return bb_seterr(err, BB_EINFEASIBLE, "E = %.6g B/s > B = %.6g B/s: the idle "
-                         "fraction tends to 1 - B/E = %.6g as the buffer grows, whatever "
-                         "its bandwidth", m->E, m->B, 1.0 - m->B / m->E);
+    if (m->E > m->B)
+        return bb_seterr(err, BB_EINFEASIBLE, "E = %.6g B/s > B = %.6g B/s: the buffer "
+                         "fills as it grows; the smallest burst-buffer bandwidth for a "
+                         "target is computed only when E < B", m->E, m->B);
     share = malloc((size_t)2 * (size_t)m->P * sizeof *share);
     if (share == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");

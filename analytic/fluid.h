@@ -126,9 +126,12 @@ typedef struct {
 } bba_fluid_policy;
 
 typedef struct {
-    double idle;             /* 1 - X/E: X the mean rate the sources write,
-                                E = sum p b what they offer unstalled; the
-                                load-weighted fraction of time they wait */
+    double idle;             /* stall fraction: the time the writers' I/O
+                                is stalled, sum_f [P(X = S, f) (r_f - B) +
+                                P(X < S, f) (r_f - B - B_BB)^+] / r_f over
+                                the phases above B (the paper's stalled
+                                units in continuous time; the lost time of
+                                one application) */
     double quiet;            /* fraction of time nothing drains (FLUID-SPEC) */
     double mean_occupancy_bytes;
     double p_empty, p_full;  /* Pr(X = 0), Pr(X = S) */
@@ -156,21 +159,22 @@ int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *p
 /* bba_fluid_idle_limit: idle as S -> infinity.  With the mean drift
  * sum_f pi'_f d_f <= 0 under the law pi' of Q' (always when E <= B) the
  * buffer is stable and the writers wait only where B_BB binds:
- *   sum_f pi'_f (1 - c'_f) w_f / E   (0 without a binding B_BB),
- * w_f = sum over the sources ON in f of p b; with a positive drift the
- * buffer stays near full, the PFS writes B all the time and no byte is
- * lost (work conservation): 1 - B/E.  Set when the model is built; O(1). */
+ *   sum_f pi'_f (r_f - B - B_BB)^+ / r_f   (0 without a binding B_BB);
+ * with a positive drift the buffer stays near full and the limit is the
+ * stall fraction of the process reflected at S alone (the model at a size
+ * where every mode has decayed by e^-64).  The PFS then writes B all the
+ * time and no byte is lost: for one application the limit is 1 - B/E.
+ * Set when the model is built; O(1). */
 double bba_fluid_idle_limit(const bba_fluid *m);
 
 /* bba_fluid_bbbw_min: the smallest B_BB (bytes/s) at which the limit
- * above is <= target, target in (0, 1).  At bandwidth x the limit is
- * max(h(x), 1 - B/E) with h(x) the stable buffer's waiting under the law
+ * above is <= target, target in (0, 1), for E <= B.  At bandwidth x the
+ * limit is h(x), the stable buffer's stall fraction under the law
  * of Q' at x: h(0+) is the idle fraction of a buffer of size 0 (0 is
  * returned when the target is at least that), h = 0 beyond the largest
  * r_f - B; the crossing is closed by Illinois steps to 1e-13 of that
  * excess, the answer on the feasible side.  Errors: BB_EINVAL,
- * BB_EINFEASIBLE (E > B with 1 - B/E above the target: the message gives
- * it), BB_ENOMEM.  Each step a state reduction (P w^2 flops); about 10 to
+ * BB_EINFEASIBLE (E > B: the buffer fills as it grows), BB_ENOMEM.  Each step a state reduction (P w^2 flops); about 10 to
  * 60 steps. */
 int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char *err);
 
@@ -192,7 +196,7 @@ int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char
  * while stepping down.  *at (may be NULL) receives the measures at the
  * answer, *evaluations (may be NULL) the count.
  * Returns BB_OK; 0 when idle(0) <= target; BB_EINFEASIBLE when the limit
- * is above the target, or within 1e-12 of it (E > B: 1 - B/E; or B_BB
+ * is above the target, or within 1e-12 of it (E > B; or B_BB
  * binds: the message gives the limit and, for B_BB, bba_fluid_bbbw_min's
  * answer); BB_ETOOBIG when s_max_bytes
  * (> 0) misses the target; errors of bba_fluid_eval. */

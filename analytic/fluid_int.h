@@ -56,13 +56,13 @@ struct bba_fluid {
     double *pi;        /* P: stationary phase law of Q (product of binomials) */
     double *share_top; /* P: c_f, the share of its offer a phase writes at a
                           full buffer: B / r_f above B, else 1 */
-    double *lost;      /* P: (1 - c_f) sum_c n_c(f) p_c b_c / E (+ r0): the
+    double *lost;      /* P: 1 - c_f = (r_f - B) / r_f above B, else 0: the
                           idle fraction per unit of mass at S in phase f */
     double *pi_top;    /* P: stationary law of Q^S (NULL without up phases) */
     int binds;         /* B_BB binds in some phase: r_f > B + B_BB */
     double *share_in;  /* P: c'_f below a full buffer: (B + B_BB) / r_f where
                           B_BB binds, else 1 */
-    double *lost_in;   /* P: (1 - c'_f) sum_c n_c(f) p_c b_c / E (+ r0): the
+    double *lost_in;   /* P: 1 - c'_f = (r_f - B - B_BB) / r_f where B_BB binds: the
                           idle fraction per unit of mass below S */
     double *pi_in;     /* P: stationary law of Q' (pi when nothing binds) */
     signed char *cls;  /* P: FL_UP, FL_DOWN, FL_ZERO */
