@@ -10,14 +10,13 @@
 #include "chain.h"
 
 typedef struct {
-    double idle;          /* the applications' lost time, 1 - X/E (X the
-                             load written per unit, E the offered load
-                             sum_i p_i b_i).  In the chain of chain.h every
-                             application stalls together and draws afresh,
-                             so it is the fraction of stalled time units,
-                             sum_{k > S} pi(k) (Theorems 3, 5), and equals
-                             stalled; in the ON/OFF chain (onoff.h) the
-                             writers wait and it is not */
+    double idle;          /* fraction of time units stalled (overflow and,
+                             with B_BB, throttle stalls): sum_{k > S} pi(k)
+                             (Theorems 3, 5).  In the chain of chain.h
+                             every application stalls together; in the
+                             ON/OFF chain (onoff.h) the writers wait and
+                             the computing applications compute on.  Equal
+                             to stalled */
     double quiet;         /* fraction of time units in which the buffer is
                              not drained: sum_{k <= S} pi(k) sum_{l >= k} P(k,l)
                              (Theorem 5; defined for both policies) */

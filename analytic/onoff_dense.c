@@ -34,7 +34,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                      char *err)
 {
     long M = 0, over, levels, F, N;
-    double *A = NULL, *rhs = NULL, *Pph = NULL, *Hph = NULL, *pi = NULL, E = 0;
+    double *A = NULL, *rhs = NULL, *Pph = NULL, *Hph = NULL, *pi = NULL;
     gsl_permutation *perm = NULL;
     int rc = BB_OK, sign;
 
@@ -63,8 +63,6 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
     /* Phase transition: application i ON -> OFF with 1/L_i, OFF -> ON with
      * p_i/((1 - p_i) L_i); p = 1 always ON, p = 0 always OFF.  In a stall
      * unit (Hph) no ON application turns OFF. */
-    for (size_t i = 0; i < n; i++)
-        E += p[i] * (double)b[i];
     for (long f = 0; f < F; f++)
         for (long g = 0; g < F; g++) {
             double pr = 1, hr = 1;
@@ -144,7 +142,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
         }
     }
     {
-        double normal = 0, load = 0, X = 0;
+        double normal = 0, load = 0;
 
         for (long j = 0; j < levels; j++)
             for (long f = 0; f < F; f++) {
@@ -161,7 +159,6 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 for (size_t i = 0; i < n; i++)
                     if ((f >> i) & 1)
                         k += b[i];
-                X += v * (double)k; /* a normal unit's load is written */
                 l = j + k - B > 0 ? j + k - B : 0;
                 if (pol->lazy && j < pol->threshold && k <= B)
                     up = (1 - pol->eps) + (l >= j ? pol->eps : 0);
@@ -175,8 +172,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
             }
         out->p_full += out->stalled;
         out->mean_load = normal > 0 ? load / normal : 0;
-        /* idle = 1 - X/E (no load: nothing waits) */
-        out->idle = E > 0 ? 1.0 - X / E : 0;
+        out->idle = out->stalled;
     }
 out:
     free(A);

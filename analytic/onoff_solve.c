@@ -133,15 +133,8 @@ coarse_solve(bba_onoff_work *w, const double *x, bba_chain *c, double *acc, doub
  * (l >= j) when j = 0 or k0 >= B - kf; lazy draining below the threshold
  * adds (1 - EPS) Pr(k0 < B - kf) to the quiet probability of j > 0 (its
  * loads k <= B never stall).  Per unit (Z = 1 + the mean stall of a
- * normal unit, stall units counted) the stalled fraction is 1 - 1/Z; the
- * idle fraction is 1 - X/E, X = En/Z the load written per unit (every
- * normal unit's load is written, after its stalls), En the mean load of
- * a normal unit and E the offered load: the memoryless part has the same
- * mean E0 in both, so
- *   idle = (stall + (E - En)/E)/Z,  E - En = sum_f (pi_f - x_f) kf,
- * x_f the phase marginal of the normal units: no cancellation of 1 - X/E
- * at small idle fractions, and exactly the stalled fraction when there
- * are no phases (P = 1, kf = 0: the chain of chain.h). */
+ * normal unit, stall units counted) the stalled fraction, the idle
+ * fraction, is stall/Z = 1 - 1/Z (measures.h). */
 static void
 measures(bba_onoff_work *w, const double *x, bba_measures *me)
 {
@@ -149,7 +142,6 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     long S = w->S, P = w->P, B = m->B, M0 = m->M0, kmax = 0;
     long t0, nt;
     double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z, *tail, *G;
-    double kx = 0, kpi = 0; /* sum_f x_f kf, sum_f pi_f kf */
     int lazy = w->pol->lazy && w->pol->threshold > 0;
     double lazy_keep = lazy ? 1.0 - w->pol->eps : 0;
 
@@ -183,7 +175,6 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
 
             if (xv == 0)
                 continue;
-            kx += xv * (double)kf;
             load += (double)j * xv;
             if (j == 0)
                 p0 += xv;
@@ -200,11 +191,9 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
         }
     free(tail);
     free(G);
-    for (long f = 0; f < P; f++)
-        kpi += m->phase_pi[f] * (double)m->phase_load[f];
     Z = 1.0 + stall;
     me->stalled = stall / Z;
-    me->idle = m->mean_load > 0 ? (stall + (kpi - kx) / m->mean_load) / Z : me->stalled;
+    me->idle = me->stalled;
     me->quiet = quiet / Z;
     me->mean_load = load;
     me->p_empty = p0 / Z;
