@@ -38,10 +38,6 @@ typedef struct {
     bbs_event_id *pending;   /* each application's next phase change */
     /* measures */
     long measured, stalls, quiet, normal, empty, full;
-    double lost_w;           /* onoff: the lost time weighted by p_i b_i
-                                (onoff_step), measured units */
-    unsigned char *pre_on;   /* onoff: ON in the normal unit before the
-                                current stall run */
     double written_measured; /* load of the measured normal units */
     double occ_sum;
     bbs_hist occ;
@@ -148,22 +144,9 @@ unit_load(bbsim *s, double t_end)
  * (the stall kernel H); after a unit followed by a normal one every
  * application takes the normal step (K).  So a normal unit followed by t
  * stalls moves the phases by H^t K.  One uniform per application per unit,
- * whichever the step.
- *
- * The lost time (idle, see bbs_bb_run): a stall unit in which i is ON, and
- * (1 - p_i) / p_i units for each stall run during which i turned ON (OFF
- * in the normal unit before it, ON in its last stall unit), counted at the
- * end of the run's last unit when that unit is measured.  Why: with a_i =
- * 1/L_i and c_i = a_i p_i / (1 - p_i), i turns OFF only in K steps from ON
- * and ON with probability c_i in every unit it is OFF, so in steady state
- * c_i N_off = a_i N_onK (N_onK: units ON followed by a normal unit), and
- * p_i T - (normal units ON) = N_on,stall + (a_i / c_i) (N_onK - normal
- * units ON), the second bracket being the runs in which i turned ON.  So
- * sum_i p_i b_i lost_i / (E T) is 1 - X / E, the chain's idle, in
- * expectation, with the variance of a count of stalls (1 - X / E itself
- * carries the variance of the load). */
+ * whichever the step. */
 static void
-onoff_step(bbsim *s, int this_stalls, int next_stalls, int measured)
+onoff_step(bbsim *s, int next_stalls)
 {
     const bbs_bb_config *c = s->c;
 
@@ -173,10 +156,6 @@ onoff_step(bbsim *s, int this_stalls, int next_stalls, int measured)
 
         if (p <= 0 || p >= 1)
             continue; /* constant phase; the uniform is still drawn */
-        if (!this_stalls && next_stalls)
-            s->pre_on[i] = (unsigned char)s->in_io[i];
-        if (this_stalls && !next_stalls && measured && s->in_io[i] && !s->pre_on[i])
-            s->lost_w += (1 - p) * (double)c->b[i];
         if (L <= 0)
             L = 1.0 / (1.0 - p);
         a = 1.0 / L;
@@ -186,19 +165,6 @@ onoff_step(bbsim *s, int this_stalls, int next_stalls, int measured)
         else
             s->in_io[i] = x < cc;
     }
-}
-
-/* onoff: the load-weight of the applications ON now (they lose a stall
- * unit), sum of p_i b_i in index order. */
-static double
-on_weight(const bbsim *s)
-{
-    double w = 0;
-
-    for (size_t i = 0; i < s->c->n; i++)
-        if (s->in_io[i])
-            w += s->c->p[i] * (double)s->c->b[i];
-    return w;
 }
 
 static int
@@ -215,7 +181,6 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
 
     /* A throttle stall (analytic/bbbw.h) is none of full, empty, quiet. */
     int thr_stall = s->H > 0 && s->thr_left > 0;
-    int was_stall = s->H > 0;
 
     if (measured) {
         s->measured++;
@@ -235,11 +200,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         s->L -= from_bb;
         s->held_to_pfs += from_held;
         s->bb_to_pfs += from_bb;
-        if (measured) {
+        if (measured)
             s->stalls++;
-            if (c->mode == BBS_BB_ONOFF)
-                s->lost_w += on_weight(s);
-        }
     } else {
         double k = unit_load(s, t_end);
         double eps_u = c->pol.lazy ? gsl_rng_uniform(s->plat) : 0.0;
@@ -325,7 +287,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         }
     }
     if (c->mode == BBS_BB_ONOFF)
-        onoff_step(s, was_stall, s->H > 0, measured);
+        onoff_step(s, s->H > 0);
     if (u + 1 >= c->warmup_units + c->horizon_units)
         return BB_OK;
     rc = bbs_engine_schedule(e, (double)(u + 2) * s->tu, s->k_tick, 1, 0, u + 1, NULL, NULL);
@@ -399,7 +361,6 @@ bbsim_free(bbsim *s)
     free(s->last_s);
     free(s->io_s);
     free(s->pending);
-    free(s->pre_on);
     bbs_hist_free(&s->occ);
     bbs_engine_free(s->e);
 }
@@ -428,9 +389,8 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     s.last_s = calloc(n, sizeof *s.last_s);
     s.io_s = calloc(n, sizeof *s.io_s);
     s.pending = calloc(n, sizeof *s.pending);
-    s.pre_on = calloc(n, sizeof *s.pre_on);
     s.plat = bbs_rng_stream_new(NULL, c->seed, unit, BBS_ENTITY(BBS_ECLASS_PLATFORM, 0));
-    if (!s.rng || !s.d_tu || !s.in_io || !s.last_s || !s.io_s || !s.pending || !s.pre_on || !s.plat) {
+    if (!s.rng || !s.d_tu || !s.in_io || !s.last_s || !s.io_s || !s.pending || !s.plat) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
         goto out;
     }
@@ -477,18 +437,9 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     if (rc != BB_OK)
         goto out;
 
-    /* idle: the load-weighted lost time.  Bernoulli and periodic: every
-     * application stops in a stall, so it is the stalled fraction; onoff:
-     * a stall unit is lost for the applications ON in it. */
+    /* idle: the stalled units (every model's idle, analytic/measures.h) */
     r->stall_fraction = (double)s.stalls / (double)s.measured;
     r->idle = r->stall_fraction;
-    if (c->mode == BBS_BB_ONOFF) {
-        double E = 0;
-
-        for (size_t i = 0; i < n; i++)
-            E += c->p[i] * (double)c->b[i];
-        r->idle = E > 0 ? s.lost_w / (E * (double)s.measured) : 0;
-    }
     r->throughput = s.written_measured / (double)s.measured;
     r->quiet = (double)s.quiet / (double)s.measured;
     r->p_full = (double)s.full / (double)s.measured;

@@ -30,7 +30,7 @@
 #include "fluid.h"
 #include "rng.h"
 
-/* Sources grouped by a value (their rate, or their mean load E_i): the
+/* Sources grouped by their rate: the
  * distinct values in increasing order and how many ON sources hold each,
  * so a sum over the ON sources is always added in the same order and the
  * same phase gives the same sum to the last bit. */
@@ -53,8 +53,8 @@ typedef struct {
     double *key;             /* an ON source's end in virtual time, s */
     size_t *heap;            /* the ON sources, a min-heap by (key, index) */
     size_t nheap;
-    vclass rate, load;       /* by b_i, by E_i = p_i b_i */
-    double r_const, w_const; /* b_i and E_i of the p = 1 sources, in order */
+    vclass rate;             /* by b_i */
+    double r_const;          /* b_i of the p = 1 sources, in order */
     double offered_bytes;    /* the drawn volumes of the ON periods begun */
     bbs_fluid_path path;
     bbs_fluid_tally warm, meas;
@@ -322,7 +322,6 @@ begin_period(fsim *s, size_t k, double now)
     double d = next_period(s, k);
 
     bbs_fluid_path_set_rate(&s->path, vclass_sum(&s->rate, s->r_const));
-    bbs_fluid_path_set_weight(&s->path, vclass_sum(&s->load, s->w_const));
     if (!s->on[k])
         return bbs_engine_schedule(s->e, now + d, s->k_off_end, 0, k, 0, NULL, NULL);
     s->key[k] = s->path.v_s + d;
@@ -358,7 +357,6 @@ flip(fsim *s, size_t k)
     s->toggles++;
     s->on[k] = !s->on[k];
     s->rate.m[s->rate.of[k]] += d;
-    s->load.m[s->load.of[k]] += d;
 }
 
 static int
@@ -405,7 +403,6 @@ fsim_free(fsim *s)
     free(s->key);
     free(s->heap);
     vclass_free(&s->rate);
-    vclass_free(&s->load);
     bbs_engine_free(s->e);
 }
 
@@ -414,10 +411,9 @@ static int
 finish(const fsim *s, bbs_fluid_result *r, char *err)
 {
     const bbs_fluid_tally *w = &s->warm, *m = &s->meas;
-    double T = m->time_s, E = bbs_fluid_mean_rate(s->c), scale, e1, e2, e3;
+    double T = m->time_s, scale, e1, e2, e3;
 
-    r->idle = E > 0 ? m->lost_Bs / (E * T) : 0;
-    r->stall = m->stall_s / T;
+    r->idle = m->stall_s / T;
     r->throughput_Bps = m->written_bytes / T;
     r->quiet = m->quiet_s / T;
     r->p_empty = m->empty_s / T;
@@ -476,10 +472,8 @@ bbs_fluid_run(const bbs_fluid_config *c, uint64_t unit, bbs_fluid_result *r, cha
     s.c = c;
     for (size_t i = 0; i < c->n; i++) {
         nv += has_phases(c, i);
-        if (c->p[i] >= 1) {
+        if (c->p[i] >= 1)
             s.r_const += c->rate_Bps[i];
-            s.w_const += c->p[i] * c->rate_Bps[i];
-        }
     }
     s.nv = nv;
     if ((rc = bbs_engine_new(&s.e, nv + 2, err)) != BB_OK)
@@ -491,7 +485,7 @@ bbs_fluid_run(const bbs_fluid_config *c, uint64_t unit, bbs_fluid_result *r, cha
     s.heap = calloc(nv + 1, sizeof *s.heap);
     tmp = calloc(nv + 1, sizeof *tmp);
     if (!s.app || !s.rng || !s.on || !s.key || !s.heap || !tmp
-        || !vclass_alloc(&s.rate, nv) || !vclass_alloc(&s.load, nv)) {
+        || !vclass_alloc(&s.rate, nv)) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu sources", nv);
         goto out;
     }
@@ -501,9 +495,6 @@ bbs_fluid_run(const bbs_fluid_config *c, uint64_t unit, bbs_fluid_result *r, cha
     for (size_t k = 0; k < nv; k++)
         tmp[k] = c->rate_Bps[s.app[k]];
     vclass_make(&s.rate, tmp, nv);
-    for (size_t k = 0; k < nv; k++)
-        tmp[k] = c->p[s.app[k]] * c->rate_Bps[s.app[k]];
-    vclass_make(&s.load, tmp, nv);
     if ((rc = bbs_engine_register(s.e, on_off_end, &s, &s.k_off_end)) != BB_OK
         || (rc = bbs_engine_register(s.e, on_on_end, &s, &s.k_on_end)) != BB_OK)
         goto out;
@@ -519,13 +510,11 @@ bbs_fluid_run(const bbs_fluid_config *c, uint64_t unit, bbs_fluid_result *r, cha
         }
         s.on[k] = gsl_rng_uniform(s.rng[k]) < c->p[s.app[k]];
         s.rate.m[s.rate.of[k]] += s.on[k];
-        s.load.m[s.load.of[k]] += s.on[k];
     }
     bbs_fluid_path_init(&s.path, &c->pf, 0, 0, vclass_sum(&s.rate, s.r_const));
     for (size_t k = 0; k < nv; k++)
         if ((rc = begin_period(&s, k, 0)) != BB_OK)
             goto out;
-    bbs_fluid_path_set_weight(&s.path, vclass_sum(&s.load, s.w_const));
     if ((rc = place_on_end(&s)) != BB_OK)
         goto out;
     if ((rc = bbs_engine_run(s.e, c->warmup_s + c->horizon_s)) != BB_OK)
@@ -566,7 +555,6 @@ bbs_fluid_summarize(const bbs_fluid_result *r, size_t n, double level, bbs_fluid
         bbs_welford_add(&w[5], r[k].bb_in_Bps);
         bbs_welford_add(&w[6], r[k].throughput_Bps);
         s->bb_out_Bps += r[k].bb_out_Bps / (double)n;
-        s->stall_mean += r[k].stall / (double)n;
         s->written += r[k].written_bytes;
         s->to_pfs += r[k].to_pfs_bytes;
         s->into_bb += r[k].into_bb_bytes;

@@ -19,7 +19,7 @@
  * b_i = 0 writes nothing: neither has events.  The total rate r is summed
  * over the ON sources' distinct rates in a fixed order (r = sum_c m_c b_c
  * + the constant part), so a phase always gives the same r to the last
- * bit; the lost-time weight likewise over the distinct E_i = p_i b_i.
+ * bit.
  *
  * Draws: application i draws from stream (seed, replication, APP i)
  * (rng.h): one uniform for its first phase, then one uniform per period,
@@ -34,10 +34,10 @@
  * events.  The content starts empty at time 0; measures are time averages
  * over [warmup, warmup + horizon].
  *
- * idle is the load-weighted lost time, sum_i E_i lost_i / (E T) with
- * lost_i = integral over the measured window of 1{i ON} (1 - c) dt; the
- * throughput X (bytes written per second) is kept too, and 1 - X / E is
- * the same quantity in the long run (docs/fluid-sim.md).
+ * idle is the stall fraction, the integral over the measured window of
+ * the stall rate 1 - c (fluidpath.h) over its length: the paper's stalled
+ * units in continuous time; the throughput X (bytes written per second)
+ * is kept too (docs/fluid-sim.md).
  *
  * Cost per replication: at most (warmup + horizon) sum_i 2 p_i / L_i
  * events expected (bbs_fluid_estimate), each O(log n + C) for C distinct
@@ -70,9 +70,7 @@ typedef struct {
 /* One replication.  Fractions and means are over the measured time;
  * volumes over the whole run (warm-up included). */
 typedef struct {
-    double idle;              /* load-weighted lost time, sum_i E_i lost_i
-                                 / (E T); 0 when E = 0 */
-    double stall;             /* time-average of 1 - c (unweighted) */
+    double idle;              /* stall fraction: the time average of 1 - c */
     double throughput_Bps;    /* X: bytes written per second */
     double quiet;             /* time the buffer is not drained / time */
     double p_empty, p_full;   /* time at X = 0, at X = S / time */
@@ -161,7 +159,6 @@ typedef struct {
     size_t replications;
     bbs_ci idle, quiet, p_empty, p_full, occupancy_bytes, bb_in_Bps, throughput_Bps;
     double bb_out_Bps;                 /* mean over replications */
-    double stall_mean;                 /* mean of the replications' stall */
     /* volumes, summed over replications, bytes */
     double written, to_pfs, into_bb, drained, left, offered, held;
     double max_conservation_error;     /* bytes */

@@ -39,7 +39,6 @@ bbs_fluid_path_init(bbs_fluid_path *p, const bbs_fluid_platform *pf, double t0_s
     p->t_s = t0_s;
     p->x_bytes = x0_bytes;
     p->rate_Bps = rate_Bps;
-    p->weight_Bps = 0;
     p->v_s = 0;
     p->pieces = 0;
 }
@@ -48,12 +47,6 @@ void
 bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps)
 {
     p->rate_Bps = rate_Bps;
-}
-
-void
-bbs_fluid_path_set_weight(bbs_fluid_path *p, double weight_Bps)
-{
-    p->weight_Bps = weight_Bps;
 }
 
 /* The content's slope at content x and rate r, and the boundary it moves
@@ -174,7 +167,6 @@ integrate(const bbs_fluid_path *p, bbs_fluid_tally *t, double x0, double x1, dou
         return;
     t->time_s += dt;
     t->stall_s += stall * dt;
-    t->lost_Bs += p->weight_Bps * stall * dt;
     t->quiet_s += quiet * dt;
     t->empty_s += at0 ? dt : 0;
     t->full_s += atS ? dt : 0;

@@ -29,8 +29,6 @@
  * Rates on a piece (the measures of docs/fluid-sim.md; "at S" includes
  * S = 0 for r > B, "at 0" every other piece with X = 0 and no drift):
  *   stall  1 - c: (r - B)/r at S, max(r - B - B_BB, 0)/r below S
- *   lost   w (1 - c), w the weight set by bbs_fluid_path_set_weight (the
- *          ON writers' sum of E_i = p_i b_i): the load-weighted lost time
  *   quiet  at 0: 1; r >= B: 1 - stall; r < B: 1 - EPS lazily below T,
  *          else 0
  *   into the buffer  r > B below S: min(r - B, B_BB); else 0
@@ -61,8 +59,6 @@ typedef struct {
 typedef struct {
     double time_s;           /* time integrated */
     double stall_s;          /* integral of the stall rate 1 - c */
-    double lost_Bs;          /* integral of w (1 - c), (B/s) s: the
-                                load-weighted lost time */
     double quiet_s;          /* integral of the quiet rate */
     double empty_s;          /* time at X = 0 (the atoms at 0) */
     double full_s;           /* time at X = S (the atoms at S) */
@@ -79,7 +75,6 @@ typedef struct {
     double t_s;              /* now, s */
     double x_bytes;          /* X(now), in [0, S] */
     double rate_Bps;         /* r from now on, bytes/s, >= 0 */
-    double weight_Bps;       /* w from now on, bytes/s, >= 0 (lost time) */
     double v_s;              /* the virtual clock V(now), s (0 at init) */
     uint64_t pieces;         /* linear pieces integrated so far */
 } bbs_fluid_path;
@@ -102,10 +97,6 @@ void bbs_fluid_path_advance(bbs_fluid_path *p, double t_s, bbs_fluid_tally *tall
 
 /* bbs_fluid_path_set_rate: the rate changes now (>= 0, finite). */
 void bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps);
-
-/* bbs_fluid_path_set_weight: the lost-time weight changes now (>= 0,
- * finite; 0 at init). */
-void bbs_fluid_path_set_weight(bbs_fluid_path *p, double weight_Bps);
 
 /* bbs_fluid_path_share: the writers' share c now (in (0, 1]). */
 double bbs_fluid_path_share(const bbs_fluid_path *p);

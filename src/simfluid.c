@@ -164,7 +164,7 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     ci_pack(o, "bb_write_bytes_per_s", &s->bb_in_Bps);
     json_object_set_new(o, "bb_drain_bytes_per_s", json_real(s->bb_out_Bps));
     ci_pack(o, "written_bytes_per_s", &s->throughput_Bps);
-    json_object_set_new(o, "stalled_fraction", json_real(s->stall_mean));
+    json_object_set_new(o, "stalled_fraction", json_real(s->idle.mean));
     json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
     json_object_set_new(o, "replications", json_integer((json_int_t)s->replications));
     json_object_set_new(o, "seed", bb_json_seed(a->sim.seed));
@@ -240,8 +240,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            (unsigned long long)s->events);
     printf("  written %s = to PFS %s + left in buffer %s (conservation error %s, %.2g of "
            "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);
-    printf("  the writers wait: asked for %s = written + held by the writers %s; stalled "
-           "%.4g of the time\n", ask, held, s->stall_mean);
+    printf("  the writers wait: asked for %s = written + held by the writers %s\n", ask,
+           held);
 }
 
 size_t
