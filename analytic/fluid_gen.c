@@ -7,7 +7,8 @@
  * ON -> OFF rates of those phases scaled: it is not reversible, the
  * symmetric route of fluid_spec.c does not apply, and the pencil may have
  * complex eigenvalues (in conjugate pairs: Q' and D are real).  With the
- * zero-drift phases censored (fl_censor), the modes are the left
+ * zero-drift phases censored (by the caller, fluid_spec.c), the modes are
+ * the left
  * eigenvectors of Q~' D^-1, i.e. the right eigenvectors of
  * A = D^-1 Q~'^T, by LAPACK dgeev (Hessenberg QR, about 10 P^3 flops).
  * The eigenvalue 0 (the law of Q~') is dropped.  A pair z = a +- i b,
@@ -42,18 +43,15 @@ cmp_item(const void *a, const void *b)
 }
 
 int
-fl_spec_general(const bba_fluid *m, fl_spec *s, char *err)
+fl_spec_general(const bba_fluid *m, fl_spec *s, const long *in, long Pn, const long *i0,
+                long P0, const double *Qt, const double *X0, char *err)
 {
-    long P = m->P, Pn = 0, P0 = 0, *in = NULL, *i0 = NULL, nit = 0, j0 = -1;
-    double *Qt = NULL, *X0 = NULL, *A = NULL, *wr = NULL, *wi = NULL, *vr = NULL;
+    long P = m->P, nit = 0, j0 = -1;
+    double *A = NULL, *wr = NULL, *wi = NULL, *vr = NULL;
     double *work = NULL, wq = 0.0, best = INFINITY;
     gen_item *it = NULL;
-    int rc, n, info = 0, lwork = -1, one = 1;
+    int rc = BB_OK, n = (int)Pn, info = 0, lwork = -1, one = 1;
 
-    rc = fl_censor(m, s->d, &in, &Pn, &i0, &P0, &Qt, &X0, err);
-    if (rc != BB_OK)
-        return rc;
-    n = (int)Pn;
     A = bba_big_alloc((size_t)Pn * (size_t)Pn * sizeof *A, 0);
     vr = bba_big_alloc((size_t)Pn * (size_t)Pn * sizeof *vr, 0);
     wr = malloc((size_t)Pn * sizeof *wr);
@@ -141,10 +139,6 @@ fl_spec_general(const bba_fluid *m, fl_spec *s, char *err)
 nomem:
     rc = bb_seterr(err, BB_ENOMEM, "out of memory for the general spectrum of %ld phases", P);
 out:
-    free(in);
-    free(i0);
-    free(Qt);
-    free(X0);
     free(A);
     free(vr);
     free(wr);

@@ -89,15 +89,13 @@ void fl_q_row(const bba_fluid *m, long f, double *row, int top);
 double fl_q_out(const bba_fluid *m, long f);
 /* y = x Q' (top = 0) or x Q^S (top = 1) for a row vector x (P doubles) */
 void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
-/* the zero-drift phases censored out of Q' (fluid_spec.c): in[Pn] the
- * phases with d != 0, i0[P0] the others, Qt (Pn x Pn, row-major) =
- * Q'_nn - Q'_n0 Q'_00^-1 Q'_0n, X0 (Pn x P0) = -Q'_n0 Q'_00^-1 (phi_0 =
- * phi_n X0); the caller frees all four */
-int fl_censor(const bba_fluid *m, const double *d, long **in, long *Pn, long **i0,
-              long *P0, double **Qt, double **X0, char *err);
 /* fluid_gen.c: the modes of a region where B_BB binds (Q' not
- * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows */
-int fl_spec_general(const bba_fluid *m, fl_spec *s, char *err);
+ * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.
+ * The zero-drift phases censored by the caller: in[Pn] the phases with
+ * d != 0, i0[P0] the others, Qt (Pn x Pn, row-major) = Q'_nn - Q'_n0
+ * Q'_00^-1 Q'_0n, X0 (Pn x P0) = -Q'_n0 Q'_00^-1 (phi_0 = phi_n X0). */
+int fl_spec_general(const bba_fluid *m, fl_spec *s, const long *in, long Pn, const long *i0,
+                    long P0, const double *Qt, const double *X0, char *err);
 /* out (P) = mode k at offset t from the end it is scaled at, over e^{z_k t}:
  * phi_k for a real mode, p cos(bt) - q sin(bt) or p sin(bt) + q cos(bt)
  * for the rows of a pair */

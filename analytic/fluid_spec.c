@@ -453,7 +453,11 @@ syevd(int n, double *a, double *w, char *err)
     return BB_OK;
 }
 
-int
+/* The zero-drift phases censored out of Q': in[Pn] the phases with
+ * d != 0, i0[P0] the others, Qt (Pn x Pn, row-major) = Q'_nn - Q'_n0
+ * Q'_00^-1 Q'_0n, X0 (Pn x P0) = -Q'_n0 Q'_00^-1 (phi_0 = phi_n X0); the
+ * caller frees all four */
+static int
 fl_censor(const bba_fluid *m, const double *d, long **in_out, long *Pn_out, long **i0_out,
           long *P0_out, double **Qt_out, double **X0_out, char *err)
 {
@@ -710,8 +714,22 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         dmax = fmax(dmax, fabs(s->d[f]));
     }
     s->separable = allow_separable && eps == 1.0 && !binds;
-    rc = s->separable ? spec_separable(m, s, err)
-         : binds ? fl_spec_general(m, s, err) : spec_dense(m, s, err);
+    if (s->separable) {
+        rc = spec_separable(m, s, err);
+    } else if (binds) {
+        long *in = NULL, *i0 = NULL, Pn = 0, P0 = 0;
+        double *Qt = NULL, *X0 = NULL;
+
+        rc = fl_censor(m, s->d, &in, &Pn, &i0, &P0, &Qt, &X0, err);
+        if (rc == BB_OK)
+            rc = fl_spec_general(m, s, in, Pn, i0, P0, Qt, X0, err);
+        free(in);
+        free(i0);
+        free(Qt);
+        free(X0);
+    } else {
+        rc = spec_dense(m, s, err);
+    }
     if (rc != BB_OK)
         goto out;
     /* z ascending: scale each mode to max_f |phi_f d_f| = 1, check it in
