@@ -500,6 +500,21 @@ test_limit_size_large(void **state)
     for (int k = 0; k < 20; k++)
         xm += res[k].throughput_Bps / 20;
     NEAR(xm, 1, 1e-3);
+    /* the estimate bounds the events: unthrottled, 2 p / L = 1 phase change
+     * per second, 2.1e4 in all.  Waiting, the writer completes X / (b L) =
+     * 1/3 ON periods per second (work conservation: X = B), so about 2/3
+     * changes per second, 1.4e4 (each OFF period ends one ON period) */
+    {
+        double ev, by, m = 0;
+
+        bbs_fluid_estimate(&c, &ev, &by);
+        CLOSE(ev, 1 + 21e3);
+        for (int k = 0; k < 20; k++) {
+            assert_true((double)res[k].events < ev);
+            m += (double)res[k].events / 20;
+        }
+        NEAR(m, 2.0 / 3 * 21e3, 0.03 * 14e3);
+    }
 }
 
 /* ---- the random driver ------------------------------------------------------ */
