@@ -178,6 +178,42 @@ test_path_atoms_and_zero_drift(void **state)
     CLOSE(t.stall_s, 0);
 }
 
+/* The virtual clock by hand: B = 1, B_BB = 0.5, S = 1, r = 2 from empty.
+ * Below S the content rises at 0.5 and the writers get (1 + 0.5)/2 =
+ * 0.75, so S is reached at t = 2 with V = 1.5; at S they get 1/2.  So V
+ * reaches 1 at 4/3 and 2.5 at 2 + 1/0.5 = 4; with r = 0.5 < B the share is
+ * 1 and V runs with the clock.  The lost time weighs 1 - c by w = 3:
+ * 3 (0.25 * 2 + 0.5 * 2) = 4.5 over [0, 4]. */
+static void
+test_path_virtual_clock(void **state)
+{
+    bbs_fluid_platform f = platform(1, 0.5, 1);
+    bbs_fluid_path p;
+    bbs_fluid_tally t;
+
+    (void)state;
+    memset(&t, 0, sizeof t);
+    bbs_fluid_path_init(&p, &f, 0, 0, 2);
+    bbs_fluid_path_set_weight(&p, 3);
+    CLOSE(bbs_fluid_path_share(&p), 0.75);
+    CLOSE(bbs_fluid_path_time_at(&p, 1), 4.0 / 3);
+    CLOSE(bbs_fluid_path_time_at(&p, 1.5), 2);
+    CLOSE(bbs_fluid_path_time_at(&p, 2.5), 4);
+    CLOSE(bbs_fluid_path_time_at(&p, 0), 0);
+    bbs_fluid_path_advance(&p, 4, &t);
+    CLOSE(p.v_s, 2.5);
+    CLOSE(bbs_fluid_path_share(&p), 0.5);
+    CLOSE(t.lost_Bs, 4.5);
+    CLOSE(t.stall_s, 1.5);
+    CLOSE(bbs_fluid_path_time_at(&p, 1), 6);
+    bbs_fluid_path_set_rate(&p, 0.5);
+    CLOSE(bbs_fluid_path_share(&p), 1);
+    CLOSE(bbs_fluid_path_time_at(&p, 1), 5);
+    bbs_fluid_path_advance(&p, 5, &t);
+    CLOSE(p.v_s, 3.5);
+    CLOSE(t.lost_Bs, 4.5);
+}
+
 /* ---- one ON/OFF source: the closed form ------------------------------------ */
 
 /* One source, rate b > B while ON, unthrottled ON mean L, Pr(ON) = p
@@ -500,6 +536,21 @@ test_limit_size_large(void **state)
     for (int k = 0; k < 20; k++)
         xm += res[k].throughput_Bps / 20;
     NEAR(xm, 1, 1e-3);
+    /* the estimate bounds the events: unthrottled, 2 p / L = 1 phase change
+     * per second, 2.1e4 in all.  Waiting, the writer completes X / (b L) =
+     * 1/3 ON periods per second (work conservation: X = B), so about 2/3
+     * changes per second, 1.4e4 (each OFF period ends one ON period) */
+    {
+        double ev, by, m = 0;
+
+        bbs_fluid_estimate(&c, &ev, &by);
+        CLOSE(ev, 1 + 21e3);
+        for (int k = 0; k < 20; k++) {
+            assert_true((double)res[k].events < ev);
+            m += (double)res[k].events / 20;
+        }
+        NEAR(m, 2.0 / 3 * 21e3, 0.03 * 14e3);
+    }
 }
 
 /* ---- the random driver ------------------------------------------------------ */
@@ -841,6 +892,7 @@ main(void)
         cmocka_unit_test(test_path_greedy_by_hand),
         cmocka_unit_test(test_path_lazy_by_hand),
         cmocka_unit_test(test_path_atoms_and_zero_drift),
+        cmocka_unit_test(test_path_virtual_clock),
         cmocka_unit_test(test_one_source_greedy),
         cmocka_unit_test(test_one_source_bbbw),
         cmocka_unit_test(test_one_source_lazy),
