@@ -182,8 +182,8 @@ test_path_atoms_and_zero_drift(void **state)
  * Below S the content rises at 0.5 and the writers get (1 + 0.5)/2 =
  * 0.75, so S is reached at t = 2 with V = 1.5; at S they get 1/2.  So V
  * reaches 1 at 4/3 and 2.5 at 2 + 1/0.5 = 4; with r = 0.5 < B the share is
- * 1 and V runs with the clock.  The lost time weighs 1 - c by w = 3:
- * 3 (0.25 * 2 + 0.5 * 2) = 4.5 over [0, 4]. */
+ * 1 and V runs with the clock.  The stall rate 1 - c integrates to
+ * 0.25 * 2 + 0.5 * 2 = 1.5 over [0, 4], and to nothing more after. */
 static void
 test_path_virtual_clock(void **state)
 {
@@ -194,7 +194,6 @@ test_path_virtual_clock(void **state)
     (void)state;
     memset(&t, 0, sizeof t);
     bbs_fluid_path_init(&p, &f, 0, 0, 2);
-    bbs_fluid_path_set_weight(&p, 3);
     CLOSE(bbs_fluid_path_share(&p), 0.75);
     CLOSE(bbs_fluid_path_time_at(&p, 1), 4.0 / 3);
     CLOSE(bbs_fluid_path_time_at(&p, 1.5), 2);
@@ -203,7 +202,6 @@ test_path_virtual_clock(void **state)
     bbs_fluid_path_advance(&p, 4, &t);
     CLOSE(p.v_s, 2.5);
     CLOSE(bbs_fluid_path_share(&p), 0.5);
-    CLOSE(t.lost_Bs, 4.5);
     CLOSE(t.stall_s, 1.5);
     CLOSE(bbs_fluid_path_time_at(&p, 1), 6);
     bbs_fluid_path_set_rate(&p, 0.5);
@@ -211,7 +209,7 @@ test_path_virtual_clock(void **state)
     CLOSE(bbs_fluid_path_time_at(&p, 1), 5);
     bbs_fluid_path_advance(&p, 5, &t);
     CLOSE(p.v_s, 3.5);
-    CLOSE(t.lost_Bs, 4.5);
+    CLOSE(t.stall_s, 1.5);
 }
 
 /* ---- one ON/OFF source: the closed form ------------------------------------ */
@@ -233,7 +231,7 @@ test_path_virtual_clock(void **state)
  * atom at 0 leaves to ON at rate beta, h(0) = beta a0; the atom at S
  * leaves to OFF at alpha_S and feeds the OFF density there, h(S) =
  * alpha_S aS.  Normalisation: a0 + aS + integral h (1/d1 + 1/D) = 1.
- * Measures: idle = the lost time (one source: its weight is E) = aS (1 -
+ * Measures: idle = the stall fraction (one source: its lost time) = aS (1 -
  * c_S) + P(0 < X < S, ON) (1 - c_in); quiet = a0 + aS c_S + P(0 < X < S,
  * ON) c_in + (1 - EPS) P(0 < X < T, OFF); E[X] = integral x (f0 + f1) + S
  * aS; bb_in = d1 P(0 < X < S, ON).  Checked: in its own un-waited time
@@ -451,9 +449,11 @@ stationary(int n, const double *q, double *pi)
  * the full-buffer generator: in a phase f with r_f > B every ON source
  * turns OFF at (B / r_f) / L_i, OFF ones turn ON at p_i / ((1 - p_i) L_i).
  * Its stationary law pi, solved here over the 2^3 phases of three
- * sources, gives idle = sum_f pi_f (1 - c_f) sum_{i ON in f} p_i b_i / E,
- * and the throughput X = sum_f pi_f min(r_f, B) (1 - X/E is the same
- * number: checked). */
+ * sources, gives the stall fraction idle = sum_f pi_f (1 - c_f), and the
+ * throughput X = sum_f pi_f min(r_f, B) (1 - X/E, the load-weighted lost
+ * time, is another number with several sources: 0.26 against 0.32 here,
+ * twenty times the interval's half-width, so the simulator is seen to
+ * count the stalled time). */
 static void
 test_limit_size_zero(void **state)
 {
@@ -483,26 +483,26 @@ test_limit_size_zero(void **state)
     }
     stationary(8, q, pi);
     for (int f = 0; f < 8; f++) {
-        double r = 0, w = 0;
+        double r = 0;
 
         for (int i = 0; i < 3; i++)
-            if ((f >> i) & 1) {
+            if ((f >> i) & 1)
                 r += b[i];
-                w += p[i] * b[i];
-            }
-        idle += r > B ? pi[f] * (1 - B / r) * w / E : 0;
+        idle += r > B ? pi[f] * (1 - B / r) : 0;
         X += pi[f] * fmin(r, B);
     }
-    NEAR(1 - X / E, idle, 1e-12);
     simulate(&c, 20, 0.999, 0, res, &s);
+    print_message("# S = 0: stall fraction %.6f, 1 - X/E %.6f, simulated %.6f +- %.6f\n", idle,
+                  1 - X / E, s.idle.mean, (s.idle.hi - s.idle.lo) / 2);
     assert_in("idle at S = 0", &s.idle, idle);
+    assert_true(fabs(1 - X / E - idle) > 5 * (s.idle.hi - s.idle.lo) / 2);
     assert_true(s.occupancy_bytes.mean == 0 && s.bb_in_Bps.mean == 0);
     assert_true(s.p_empty.mean + s.p_full.mean > 1 - 1e-12);   /* all mass on the atoms */
-    /* the throughput identity, on the simulated bytes: 1 - X/E within the
-     * noise of X (the ON fractions of 2 x 10^4 cycles, about 1%) */
+    /* the throughput, on the simulated bytes: X / E within the noise of X
+     * (the ON fractions of 2 x 10^4 cycles, about 1%) */
     for (int k = 0; k < 20; k++)
         xm += res[k].throughput_Bps / 20;
-    NEAR(1 - xm / E, idle, 0.01);
+    NEAR(xm / E, X / E, 0.01);
 }
 
 /* S large, E < B, B_BB binding: the buffer never fills; the writer gets
@@ -608,7 +608,7 @@ test_draws_replayed(void **state)
  * the content reaching S or 0) each ON source ends at rate c / L_i and
  * each OFF one at p_i / ((1 - p_i) L_i): draw the first of those competing
  * exponentials afresh at every change (Gillespie), move the content
- * linearly, and add the lost time sum_{i ON} p_i b_i (1 - c) dt.  Two
+ * linearly, and add the stalled time (1 - c) dt.  Two
  * sources, B_BB binding when both are ON, S = 2: both estimates of idle
  * agree within their noise (z = 3.3 on the difference of the means), and
  * the brute force's is far from the value with the writers on the clock
@@ -617,12 +617,11 @@ static double
 brute_force_idle(const double *b, const double *p, const double *L, const bbs_fluid_platform *f,
                  double W, double H, gsl_rng *g, int clocked)
 {
-    double t = 0, x = 0, lost = 0, E = p[0] * b[0] + p[1] * b[1], B = f->pfs_bw_Bps;
+    double t = 0, x = 0, lost = 0, B = f->pfs_bw_Bps;
     int on[2] = { gsl_rng_uniform(g) < p[0], gsl_rng_uniform(g) < p[1] };
 
     while (t < W + H) {
         double r = on[0] * b[0] + on[1] * b[1], v = 0, c = 1, hit = INFINITY, rate[2], tau, dt;
-        double w = on[0] * p[0] * b[0] + on[1] * p[1] * b[1];
 
         if (r > B && x < f->size_bytes) {
             v = fmin(r - B, f->bb_bw_Bps);
@@ -638,7 +637,7 @@ brute_force_idle(const double *b, const double *p, const double *L, const bbs_fl
             rate[i] = on[i] ? (clocked ? 1 : c) / L[i] : p[i] / ((1 - p[i]) * L[i]);
         tau = -log1p(-gsl_rng_uniform(g)) / (rate[0] + rate[1]);
         dt = fmin(fmin(tau, hit), W + H - t);
-        lost += w * (1 - c) * fmax(0, fmin(t + dt, W + H) - fmax(t, W));
+        lost += (1 - c) * fmax(0, fmin(t + dt, W + H) - fmax(t, W));
         t += dt;
         if (dt == hit) {
             x = v > 0 ? f->size_bytes : 0;
@@ -651,7 +650,7 @@ brute_force_idle(const double *b, const double *p, const double *L, const bbs_fl
             on[k] = !on[k];
         }
     }
-    return lost / (E * H);
+    return lost / H;
 }
 
 static void
