@@ -392,11 +392,13 @@ test_onoff_memoryless_is_bernoulli(void **state)
  * data (each takes the held data first, then drains the buffer with what
  * is left), during which ON applications wait and OFF ones turn ON with
  * c_i = p_i / ((1 - p_i) L_i); then the normal step (ON -> OFF 1/L_i, OFF
- * -> ON c_i).  Its stationary law (power iteration) gives X = E[load] /
- * (1 + E[stalls]) and the chain's idle 1 - X / E.  Both the simulated
- * lost time (idle) and 1 - throughput / E must cover it; the stalled
- * fraction is another number here (the OFF applications do not lose a
- * stall), so the test can tell the definitions apart. */
+ * -> ON c_i).  Its stationary law (power iteration) gives the chain's
+ * idle, the stalled units' share E[stalls] / (1 + E[stalls]), and its
+ * throughput X = E[load] / (1 + E[stalls]).  The simulated idle must
+ * cover the first and equal the simulated stall fraction, the simulated
+ * throughput the second; the load-weighted lost time 1 - X / E is another
+ * number here (the OFF applications do not lose a stall), outside the
+ * interval, so the test can tell the definitions apart. */
 static void
 test_onoff_waiting_by_hand(void **state)
 {
@@ -457,7 +459,7 @@ test_onoff_waiting_by_hand(void **state)
         memcpy(pi, nx, sizeof pi);
     }
     X = Ek / (1 + Et);
-    idle = 1 - X / E;
+    idle = Et / (1 + Et);
     c.mode = BBS_BB_ONOFF;
     c.burst_tu = L;
     c.warmup_units = 100;
@@ -469,13 +471,16 @@ test_onoff_waiting_by_hand(void **state)
         sm += res[k].stall_fraction / R;
         check_conservation(&res[k]);
     }
-    print_message("# onoff by hand: idle %.6f, simulated %.6f [%.6f, %.6f], 1 - X/E %.6f, "
-                  "stalled %.6f\n", idle, sum.idle_mean, sum.idle_lo, sum.idle_hi, 1 - xm / E, sm);
+    print_message("# onoff by hand: idle %.6f, simulated %.6f [%.6f, %.6f], stalled %.6f; "
+                  "X %.6f, simulated %.6f; 1 - X/E %.6f\n", idle, sum.idle_mean, sum.idle_lo,
+                  sum.idle_hi, sm, X, xm, 1 - X / E);
     assert_true(idle > 0.02);
     assert_true(sum.idle_lo <= idle && idle <= sum.idle_hi);
     assert_true(sum.idle_hi - sum.idle_lo < 0.05 * idle);
-    assert_true(fabs(1 - xm / E - idle) < 0.1 * idle);
-    assert_true(!(sum.idle_lo <= sm && sm <= sum.idle_hi));
+    assert_true(fabs(sm - sum.idle_mean) <= 1e-12);
+    /* the throughput to the same noise as before (0.1 idle E) */
+    assert_true(fabs(xm - X) < 0.1 * idle * E);
+    assert_true(!(sum.idle_lo <= 1 - X / E && 1 - X / E <= sum.idle_hi));
 }
 
 /* Quasi-periodic applications with periods much shorter than the time
