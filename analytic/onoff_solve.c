@@ -136,12 +136,18 @@ coarse_solve(bba_onoff_work *w, const double *x, bba_chain *c, double *acc, doub
  * normal unit, stall units counted) the stalled fraction is 1 - 1/Z; the
  * idle fraction is 1 - X/E, X = En/Z the load written per unit (every
  * normal unit's load is written, after its stalls), En the mean load of
- * a normal unit and E the offered load: the memoryless part has the same
- * mean E0 in both, so
- *   idle = (stall + (E - En)/E)/Z,  E - En = sum_f (pi_f - x_f) kf,
- * x_f the phase marginal of the normal units: no cancellation of 1 - X/E
- * at small idle fractions, and exactly the stalled fraction when there
- * are no phases (P = 1, kf = 0: the chain of chain.h). */
+ * a normal unit and E the offered load, so idle = (stall - (En - E)/E)/Z.
+ * En - E comes without cancellation from the mean ON count mu_c of each
+ * class at the normal units: a stall of t units turns each OFF one ON
+ * with q_c(t) = 1 - (1 - c)^t, then K_c maps a mean m to N c + (1 - a - c) m,
+ * so in steady state mu_c = N_c p_c + (1 - a - c) delta_c / (a + c) with
+ * delta_c = E_normal[(N_c - m_c) q_c(t)] >= 0, and
+ *   En - E = sum_c b_c (1 - a_c - c_c) delta_c / (a_c + c_c)
+ * (the memoryless load has mean E0 in both).  Per state, with
+ * Q_c(t) = sum_{k0 > t} D0[k0] q_c(ceil((k0 - t)/B)) = c tail(t) +
+ * (1 - c) Q_c(t + B), delta_c gains x (N_c - m_c) Q_c(S + B - j - kf).
+ * No stall: idle 0 exactly; memoryless classes (1 - a - c = 0) and no
+ * phases (P = 1): the stalled fraction exactly (the chain of chain.h). */
 static void
 measures(bba_onoff_work *w, const double *x, bba_measures *me)
 {
@@ -149,7 +155,8 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     long S = w->S, P = w->P, B = m->B, M0 = m->M0, kmax = 0;
     long t0, nt;
     double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z, *tail, *G;
-    double kx = 0, kpi = 0; /* sum_f x_f kf, sum_f pi_f kf */
+    size_t C = m->n_classes;
+    double *Qc = NULL, *delta = NULL, dEn = 0; /* C x nt; C; En - E */
     int lazy = w->pol->lazy && w->pol->threshold > 0;
     double lazy_keep = lazy ? 1.0 - w->pol->eps : 0;
 
@@ -160,9 +167,13 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     nt = M0 - t0 + 1 + B;
     tail = malloc((size_t)nt * sizeof *tail);
     G = malloc((size_t)nt * sizeof *G);
-    if (tail == NULL || G == NULL) {
+    Qc = malloc(((size_t)nt * C + 1) * sizeof *Qc);
+    delta = calloc(C + 1, sizeof *delta);
+    if (tail == NULL || G == NULL || Qc == NULL || delta == NULL) {
         free(tail);
         free(G);
+        free(Qc);
+        free(delta);
         me->idle = me->stalled = NAN;
         return;
     }
@@ -176,6 +187,13 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     }
     for (long i = nt - 1; i >= 0; i--)
         G[i] = t0 + i >= M0 ? 0 : tail[i] + (i + B < nt ? G[i + B] : 0);
+    for (size_t c = 0; c < C; c++) {
+        double a = 1.0 / m->L[c], cc = fmin(1.0, a * m->p[c] / (1.0 - m->p[c]));
+        double *Q = Qc + c * (size_t)nt;
+
+        for (long i = nt - 1; i >= 0; i--)
+            Q[i] = t0 + i >= M0 ? 0 : cc * tail[i] + (1.0 - cc) * (i + B < nt ? Q[i + B] : 0);
+    }
     for (long j = 0; j <= S; j++)
         for (long f = 0; f < P; f++) {
             double xv = x[j * P + f];
@@ -183,7 +201,16 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
 
             if (xv == 0)
                 continue;
-            kx += xv * (double)kf;
+            if (t < M0) {
+                long rest = f;
+
+                for (size_t c = 0; c < C; c++) {
+                    int mc = (int)(rest % (m->N[c] + 1));
+
+                    rest /= m->N[c] + 1;
+                    delta[c] += xv * (double)(m->N[c] - mc) * Qc[c * (size_t)nt + (size_t)(t - t0)];
+                }
+            }
             load += (double)j * xv;
             if (j == 0)
                 p0 += xv;
@@ -200,11 +227,17 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
         }
     free(tail);
     free(G);
-    for (long f = 0; f < P; f++)
-        kpi += m->phase_pi[f] * (double)m->phase_load[f];
+    for (size_t c = 0; c < C; c++) {
+        double a = 1.0 / m->L[c], cc = fmin(1.0, a * m->p[c] / (1.0 - m->p[c]));
+
+        if (delta[c] > 0)
+            dEn += (double)m->b[c] * (1.0 - a - cc) * delta[c] / (a + cc);
+    }
+    free(Qc);
+    free(delta);
     Z = 1.0 + stall;
     me->stalled = stall / Z;
-    me->idle = m->mean_load > 0 ? (stall + (kpi - kx) / m->mean_load) / Z : me->stalled;
+    me->idle = m->mean_load > 0 ? (stall - dEn / m->mean_load) / Z : me->stalled;
     me->quiet = quiet / Z;
     me->mean_load = load;
     me->p_empty = p0 / Z;
