@@ -77,12 +77,11 @@ hcase "fluid model, bursts spanning 1e17: refused as data (65, was 70), says why
 # phases advance at that share.  While a is on, b leaves ON at half its
 # rate (1/6 against 1/12 to turn on): Pr(b on) = 1/3, so a's phase
 # advances at 2/3 2/3 + 1/3 1/2 = 11/18 on average and a is on 2/13 of
-# the time ((18/11) / (18/11 + 9), OFF 9 times ON).  Then the PFS writes
-# B = 1 all that time and b alone 0.5 x 0.2 otherwise:
-# X = 2/13 + 11/13 0.1 = 3.1/13, E = 0.25, idle = 1 - X/E = 0.6/13 / 0.25
-# = 3/65 = 0.04615.
+# the time ((18/11) / (18/11 + 9), OFF 9 times ON).  The I/O is stalled
+# 1 - 2/3 of the time with b off and 1 - 1/2 with b on:
+# idle = 2/13 (2/3 1/3 + 1/3 1/2) = 7/117 = 0.05983.
 hnew
-hcase "... at a span of 1e12 it answers 1 - X/E = 3/65 = 0.0462" 0 \
-  "^idle 0\.0461" - \
+hcase "... at a span of 1e12 it answers the stalled share 7/117 = 0.0598" 0 \
+  "^idle 0\.0598" - \
   sh -c 'sed "s/1e17/1e12/" "$1" >s.csv && "$2" idle s.csv --pfs-bw 1 --bb-size 50 && rm s.csv' \
   sh "$T/span.csv" "$B"
