@@ -50,12 +50,11 @@
  *     draw: Bernoulli draws only in normal units).
  *
  * Measures (per replication, over the horizon of T whole units):
- *   idle: the load-weighted lost time, sum_i E_i lost_i / (E T), E_i =
- *     p_i b_i; Bernoulli and periodic: every application stops in a
- *     stall, so it is stalled units / T (Theorem 3); onoff: lost_i = the
- *     stall units in which application i is ON;
- *   throughput: load of the measured normal units / T (1 - throughput/E
- *     is the idle fraction of the chain, analytic/onoff.h);
+ *   idle: stalled units / T, the stall fraction (Theorem 3; the idle of
+ *     every model, analytic/measures.h); Bernoulli and periodic: every
+ *     application stops in a stall; onoff: the ON ones wait and the OFF
+ *     ones compute on;
+ *   throughput: load of the measured normal units / T;
  *   quiet: normal units whose end load L + H is >= the start load / T
  *     (Theorem 5's "not drained", as analytic/measures.h);
  *   occupancy: start-of-unit load over normal units (mean, distribution,
@@ -106,8 +105,8 @@ typedef struct {
 } bbs_bb_config;
 
 typedef struct {
-    double idle;              /* load-weighted lost time (see above) */
-    double stall_fraction;    /* fraction of measured units stalled */
+    double idle;              /* stall fraction (see above) */
+    double stall_fraction;    /* the same: fraction of measured units stalled */
     double throughput;        /* load written per measured unit, quanta */
     double quiet;             /* fraction of measured units not drained */
     double mean_occupancy;    /* quanta, over normal units */
