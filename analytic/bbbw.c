@@ -62,6 +62,7 @@ bba_bbbw_apply(double cbar, bba_measures *m)
     m->p_full /= tot;
     m->bb_in /= tot;
     m->log10_idle = m->idle > 0 ? log10(m->idle) : m->log10_idle;
+    m->stalled = m->idle; /* fresh draws: every stalled unit is idle */
 }
 
 long

@@ -69,7 +69,7 @@ bba_bbin_chain(const double *dist, long M, long B, long S, const double *pi)
 }
 
 double
-bba_bbin_onoff(const bba_onoff *m, long S, const double *x, double idle)
+bba_bbin_onoff(const bba_onoff *m, long S, const double *x, double stalled)
 {
     double *cum = tail_cum(m->D0, m->M0), w = 0;
     long P = m->n_phases;
@@ -85,7 +85,7 @@ bba_bbin_onoff(const bba_onoff *m, long S, const double *x, double idle)
                 w += xv * tail_sum(cum, m->M0, m->B - m->phase_load[f], S - j);
         }
     free(cum);
-    return w * (1.0 - idle);
+    return w * (1.0 - stalled);
 }
 
 int

@@ -44,11 +44,12 @@ double bba_bbin_chain(const double *dist, long M, long B, long S, const double *
 /* bba_bbin_onoff: W in quanta per time unit for the ON/OFF-modulated chain
  * (onoff.h) at size S: x its stationary distribution over the normal
  * states ((S + 1) x P, level-major, summing to 1, as bba_onoff_eval
- * returns it), idle its idle fraction (the normal units are 1 - idle of
- * the time).  In phase f with bursty load kf the buffer takes
+ * returns it), stalled its stalled fraction (bba_measures.stalled: the
+ * normal units are 1 - stalled of the time; not its idle fraction, which
+ * counts the writers' lost time).  In phase f with bursty load kf the buffer takes
  * min((kf + K0 - B)+, S - j), K0 the memoryless applications' load.
  * Returns NAN when out of memory. */
-double bba_bbin_onoff(const bba_onoff *m, long S, const double *x, double idle);
+double bba_bbin_onoff(const bba_onoff *m, long S, const double *x, double stalled);
 
 /* What the drives are rated for and must last (bbsize(1), --dwpd). */
 typedef struct {

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -98,7 +99,9 @@ cost(double P, int dense, double *bytes, double *flops)
     double b = 4.0 * P * P * 8.0, f = 4.0 / 3.0 * P * P * P + 2.0 * P * P * P;
 
     if (dense) {
-        b += 5.0 * P * P * 8.0;
+        /* the general spectrum, then the whole boundary system per size
+         * (2P unknowns, LU and its refinement copy) */
+        b += (5.0 + 8.0) * P * P * 8.0;
         f += 20.0 * P * P * P;
     }
     if (bytes)
@@ -165,6 +168,12 @@ bba_fluid_free(bba_fluid *m)
     free(m->stride);
     free(m->rate);
     free(m->pi);
+    free(m->share_top);
+    free(m->lost);
+    free(m->share_in);
+    free(m->lost_in);
+    free(m->pi_in);
+    free(m->pi_top);
     free(m->cls);
     fl_spec_free(m->greedy);
     fl_fast_free(m->fast);
@@ -261,6 +270,44 @@ region_sums(const bba_fluid *m, const fl_sol *s, int r, double *out, double *den
         double c = left ? s->y[r][startL + k] : s->y[r + 1][k - q->mneg];
         double I0, I1, gl = s->g[r], gr = s->g[r + 1];
 
+        if (q->kind[k] == 1) {
+            /* a pair: density c1 Re(phi e^{zt}) + c2 Im(phi e^{zt}) =
+             * Re(gamma phi e^{zt}), gamma = c1 - i c2; a weight J on it
+             * is Re(gamma J) on row p and -Im(gamma J) on row q */
+            double c2 = left ? s->y[r][startL + k + 1] : s->y[r + 1][k + 1 - q->mneg];
+            double complex gam = c - I * c2, J0, J1, eo, cols[NCOL];
+            double zi = left ? q->zi[k] : -q->zi[k];
+
+            fl_cexpint(left ? q->z[k] : -q->z[k], zi, len, &J0, &J1);
+            eo = cexp((left ? q->z[k] : -q->z[k]) * len + I * zi * len
+                      + (left ? gl - gr : gr - gl));
+            for (int j = 0; j < NCOL; j++)
+                cols[j] = 0.0;
+            if (left) {
+                cols[C_MI_L] = J0;
+                cols[C_XI_L] = x0 * J0 + J1;
+                cols[C_END_L] = 1.0;
+                cols[C_END_R] = eo;
+            } else {
+                cols[C_MI_R] = J0;
+                cols[C_XI_R] = x1 * J0 - J1;
+                cols[C_END_L] = eo;
+                cols[C_END_R] = 1.0;
+            }
+            for (int j = 0; j < NCOL; j++) {
+                double complex v = gam * cols[j];
+
+                W[k + j * q->m] = creal(v);
+                W[k + 1 + j * q->m] = -cimag(v);
+            }
+            for (int e = 0; e < 2; e++) {
+                int j = e ? C_END_R : C_END_L;
+
+                den[e] += fabs(W[k + j * q->m]) + fabs(W[k + 1 + j * q->m]);
+            }
+            k++;
+            continue;
+        }
         if (c == 0.0)
             continue;
         expint(left ? q->z[k] : -q->z[k], len, &I0, &I1);
@@ -317,7 +364,7 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
 
             for (long i = 0; i < na; i++)
                 x[ph[i]] = ya[i];
-            fl_q_left(m, x, w);
+            fl_q_left(m, x, w, b != 0);
             for (long f = 0; f < P; f++)
                 amax = fmax(amax, fabs(x[f]) * fl_q_out(m, f));
         }
@@ -344,17 +391,31 @@ sol_residual(const bba_fluid *m, const fl_sol *s, double *const *sums, double (*
     return res;
 }
 
-/* The measures of FLUID-SPEC.md from per-phase, per-group quantities. */
+/* The measures of FLUID-SPEC.md from per-phase, per-group quantities.
+ * The idle fraction is the fraction of time the writers' I/O is stalled
+ * (the paper's stalled units in continuous time): sum_f [P(X = S, f) lost_f +
+ * P(X < S, f) lost_in_f] (fluid_int.h).  *phase_err checks the phase law:
+ * the total mass m per phase satisfies m Q' + u (Q^S - Q') = 0 (integrate
+ * the balance over [0, S]), relative to the largest |m_f| Q_f; *neg the
+ * most negative mass. */
 static void
 measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_result *out,
               double *phase_err, double *flux_err, double *neg)
 {
     long P = m->P;
     double Z = 0.0, gmax = -INFINITY, idle_s = 0.0, idle_hi = -INFINITY;
-    double in = 0.0, drain = 0.0;
+    double in = 0.0, drain = 0.0, scale = 0.0;
     double ig[3] = { 0.0, 0.0, 0.0 };
+    double *mt = calloc((size_t)4 * (size_t)P, sizeof *mt), *ut = mt + P;
+    double *v1 = mt + 2 * P, *v2 = mt + 3 * P;
 
     memset(out, 0, sizeof *out);
+    *phase_err = 0.0;
+    *neg = 0.0;
+    if (mt == NULL) {
+        *neg = INFINITY;
+        return;
+    }
     for (int b = 0; b < a->ng; b++)
         gmax = fmax(gmax, a->g[b]);
     /* total mass, on the scale of the largest group */
@@ -365,11 +426,9 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             zb += a->l[b][f] + a->u[b][f] + a->mi[b][f];
         Z += sc * zb;
     }
-    *phase_err = 0.0;
-    *neg = 0.0;
     for (long f = 0; f < P; f++) {
         double l = 0.0, u = 0.0, mi = 0.0, xi = 0.0, m1 = 0.0, r = m->rate[f];
-        double e = r - m->B, thr = m->cls[f] == FL_UP ? fmax(e - m->Bbb, 0.0) / r : 0.0;
+        double e = r - m->B;
 
         for (int b = 0; b < a->ng; b++) {
             double sc = exp(a->g[b] - gmax) / Z;
@@ -380,16 +439,18 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             xi += sc * a->xi[b][f];
             m1 += sc * a->m1[b][f];
             if (m->cls[f] == FL_UP)
-                ig[b] += (a->u[b][f] * e / r + (a->l[b][f] + a->mi[b][f]) * thr) / Z;
+                ig[b] += (a->u[b][f] * m->lost[f] + a->mi[b][f] * m->lost_in[f]) / Z;
         }
-        *phase_err = fmax(*phase_err, fabs(l + u + mi - m->pi[f]));
+        mt[f] = l + u + mi - u;
+        ut[f] = u;
+        scale = fmax(scale, fabs(l + u + mi) * fl_q_out(m, f));
         *neg = fmax(*neg, fmax(-fmin(fmin(l, u), mi), 0.0));
         out->p_empty += l;
         out->p_full += u;
         out->mean_occupancy_bytes += xi + S * u;
         out->quiet += l;
         if (m->cls[f] == FL_UP) {
-            out->quiet += u * m->B / r + mi * (1.0 - thr);
+            out->quiet += u * m->share_top[f] + mi * m->share_in[f];
             in += mi * fmin(e, m->Bbb);
         } else if (m->cls[f] == FL_ZERO) {
             out->quiet += u + mi;
@@ -398,6 +459,13 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             drain += -e * (mi - m1) - eps * e * m1;
         }
     }
+    /* (m - u) Q' + u Q^S */
+    fl_q_left(m, mt, v1, 0);
+    fl_q_left(m, ut, v2, 1);
+    for (long f = 0; f < P; f++)
+        if (scale > 0.0)
+            *phase_err = fmax(*phase_err, fabs(v1[f] + v2[f]) / scale);
+    free(mt);
     /* idle = sum_b e^{g_b} ig[b] (each group's terms may have either sign;
      * their sum not), on the scale of the largest term so that an idle
      * fraction below the double range keeps its log10 */
@@ -480,8 +548,9 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     return rc;
 }
 
-/* Everything at 0 or S by phase: S = 0 (up phases at S, the rest at 0),
- * no up phase (all at 0) or no down phase (all at S). */
+/* Everything at 0 or S by phase: S = 0 (up phases at S, the rest at 0,
+ * with the law of Q^S), no up phase (all at 0, the law of Q) or no down
+ * phase (all at S, the law of Q^S). */
 void
 fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
 {
@@ -496,7 +565,7 @@ fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out)
     for (long f = 0; f < m->P; f++) {
         int top = S == 0.0 ? m->cls[f] == FL_UP : m->n_down == 0;
 
-        (top ? a.u[0] : a.l[0])[f] = m->pi[f];
+        (top ? a.u[0] : a.l[0])[f] = m->pi_top != NULL ? m->pi_top[f] : m->pi[f];
     }
     measures_core(m, &a, S, 1.0, out, &perr, &ferr, &neg);
     out->residual = fmax(perr, neg);
@@ -579,7 +648,15 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
             fl_spec_free(sl);
         return rc;
     }
-    rc = fl_solve_fast(m, S, &s, err);
+    if (m->binds) {
+        /* a general spectrum (complex pairs): the whole system */
+        const fl_spec *sp[1] = { m->greedy };
+        double x[2] = { 0.0, S };
+
+        rc = fl_solve_dense(m, 1, sp, x, &s, err);
+    } else {
+        rc = fl_solve_fast(m, S, &s, err);
+    }
     if (rc != BB_OK)
         return rc;
     rc = fl_measures(m, &s, 1.0, out, err);
@@ -587,26 +664,28 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
     return rc;
 }
 
-/* idle as S -> infinity with a positive capped drift: the process
- * reflected at S alone (its near solution) */
+/* The idle limit when the buffer fills (positive mean drift): as S grows
+ * the content stays near S and the lower boundary decouples, so the
+ * limit is the stall fraction of the process reflected at S alone.  It is
+ * the model at a size where every mode has decayed by e^-64 across the
+ * buffer (the log scaling makes any size safe).  One greedy evaluation. */
 static int
-limit_top(bba_fluid *m, double *lim, char *err)
+limit_full(const bba_fluid *m, double *lim, char *err)
 {
-    fl_sol s;
-    bba_fluid_result r;
+    const fl_spec *g = m->greedy;
     double zmin = INFINITY;
+    bba_fluid_result r;
     int rc;
 
-    /* a size so large that no mode couples the two ends: only the near
-     * (top) group carries mass */
-    for (long k = 0; k < m->greedy->m; k++)
-        zmin = fmin(zmin, fabs(m->greedy->z[k]));
-    rc = fl_solve_fast(m, 1e3 / zmin, &s, err);
-    if (rc != BB_OK)
-        return rc;
-    rc = fl_measures(m, &s, 1.0, &r, err);
-    fl_sol_free(&s);
-    *lim = r.idle;
+    for (long k = 0; k < g->m; k++)
+        if (g->z[k] != 0.0)
+            zmin = fmin(zmin, fabs(g->z[k]));
+    if (!isfinite(zmin) || zmin <= 0.0)
+        return bb_seterr(err, BB_ENOCONV, "the fluid model's limit as the buffer grows "
+                         "has no decaying mode");
+    rc = bba_fluid_eval(m, fmin(64.0 / zmin, 1e300), NULL, &r, err);
+    if (rc == BB_OK)
+        *lim = r.idle;
     return rc;
 }
 
@@ -671,8 +750,14 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     m->rate = malloc((size_t)m->P * sizeof *m->rate);
     m->pi = malloc((size_t)m->P * sizeof *m->pi);
     m->cls = malloc((size_t)m->P * sizeof *m->cls);
+    m->share_top = malloc((size_t)m->P * sizeof *m->share_top);
+    m->lost = malloc((size_t)m->P * sizeof *m->lost);
+    m->share_in = malloc((size_t)m->P * sizeof *m->share_in);
+    m->lost_in = malloc((size_t)m->P * sizeof *m->lost_in);
     if (m->N == NULL || m->b == NULL || m->lam == NULL || m->mu == NULL ||
-        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL) {
+        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL ||
+        m->share_top == NULL || m->lost == NULL || m->share_in == NULL ||
+        m->lost_in == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
         goto out;
     }
@@ -706,39 +791,73 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         }
         m->rate[f] = r;
         m->pi[f] = exp(lp);
+        m->share_top[f] = m->share_in[f] = 1.0;
+        m->lost[f] = m->lost_in[f] = 0.0;
         if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
             m->cls[f] = FL_ZERO;
             m->n_zero++;
         } else if (r > m->B) {
             m->cls[f] = FL_UP;
             m->n_up++;
+            /* the writers wait: each writes B / r of its offer, so the
+             * I/O of the phase is stalled (r - B)/r of its time at S */
+            m->share_top[f] = m->B / r;
+            m->lost[f] = (r - m->B) / r;
+            if (r - m->B > m->Bbb) {
+                /* below a full buffer they write B + B_BB */
+                m->binds = 1;
+                m->share_in[f] = (m->B + m->Bbb) / r;
+                m->lost_in[f] = (r - m->B - m->Bbb) / r;
+            }
         } else {
             m->cls[f] = FL_DOWN;
             m->n_down++;
         }
+    }
+    m->pi_in = malloc((size_t)m->P * sizeof *m->pi_in);
+    if (m->pi_in == NULL) {
+        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+        goto out;
+    }
+    if (m->binds) {
+        rc = fl_law(m, m->share_in, m->pi_in, err);
+        if (rc != BB_OK)
+            goto out;
+    } else {
+        memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
+    }
+    if (m->n_up > 0) {
+        m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
+        if (m->pi_top == NULL) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+            goto out;
+        }
+        rc = fl_law(m, m->share_top, m->pi_top, err);
+        if (rc != BB_OK)
+            goto out;
     }
     if (m->n_up > 0 && m->n_down > 0) {
         rc = fl_spec_build(m, 1.0, 1, &m->greedy, err);
         if (rc != BB_OK)
             goto out;
     }
-    /* the limit as S grows */
-    if (m->n_up == 0) {
-        m->idle_limit = 0.0;
-    } else if (m->n_down == 0) {
-        bba_fluid_result r;
-
-        fl_trivial(m, 1.0, &r);
-        m->idle_limit = r.idle;
-    } else if (m->greedy->drift > 0.0) {
-        rc = limit_top(m, &m->idle_limit, err);
+    /* the limit as S grows: when the buffer fills (the mean drift under
+     * the law of Q' is positive: E > B where B_BB binds nowhere) the PFS
+     * drains B all the time and every byte is written (work
+     * conservation), X -> B; otherwise the buffer is stable (or null
+     * recurrent at zero drift) and the writers lose only where B_BB
+     * binds: sum_f pi'_f lost_in_f */
+    m->idle_limit = 0.0;
+    if (m->n_up > 0 && m->n_down == 0) {
+        for (long f = 0; f < m->P; f++)
+            m->idle_limit += m->pi_top[f] * m->lost[f];
+    } else if (m->n_up > 0 && m->greedy->drift > 0.0) {
+        rc = limit_full(m, &m->idle_limit, err);
         if (rc != BB_OK)
             goto out;
-    } else {
+    } else
         for (long f = 0; f < m->P; f++)
-            if (m->cls[f] == FL_UP)
-                m->idle_limit += m->pi[f] * fmax(m->rate[f] - m->B - m->Bbb, 0.0) / m->rate[f];
-    }
+            m->idle_limit += m->pi_in[f] * m->lost_in[f];
 out:
     free(ci);
     if (rc != BB_OK)
@@ -748,92 +867,88 @@ out:
     return rc;
 }
 
-/* h(x) = sum_up pi_f max(e_f - x, 0) / r_f */
+/* The limit where B_BB = x binds and the buffer is stable: sum_f
+ * pi'_f lost'_f with pi' the law of Q' at x (fluid_top.c); share and law
+ * P doubles of scratch.  NAN when the law cannot be had. */
 static double
-bw_limit(const bba_fluid *m, double x)
+bw_limit(const bba_fluid *m, double x, double *share, double *law)
 {
     double h = 0.0;
+    char err[BB_ERRLEN];
 
+    for (long f = 0; f < m->P; f++) {
+        double r = m->rate[f];
+
+        share[f] = m->cls[f] == FL_UP && r - m->B > x ? (m->B + x) / r : 1.0;
+    }
+    if (fl_law(m, share, law, err) != BB_OK)
+        return NAN;
     for (long f = 0; f < m->P; f++)
-        if (m->cls[f] == FL_UP)
-            h += m->pi[f] * fmax(m->rate[f] - m->B - x, 0.0) / m->rate[f];
+        if (share[f] < 1.0) /* lost_f scales with 1 - c: (r - B - x)/(r - B) of it */
+            h += law[f] * m->lost[f] * (m->rate[f] - m->B - x) / (m->rate[f] - m->B);
     return h;
 }
 
-static int
-cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
+/* The smallest B_BB for a target under waiting writers, E <= B.  The
+ * limit at bandwidth x is h(x) (bw_limit) while the buffer is stable.  h(0+) is the idle fraction of a buffer of
+ * size 0 (the content never rises: every phase above B writes B), h is 0
+ * beyond the largest excess r_f - B, and non-increasing between: the
+ * target's crossing is bracketed and closed by Illinois steps on h. */
 int
 bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
 {
-    double *e = NULL, xmax = INFINITY, lo, hi, hlo, hhi;
-    long n = 0;
+    double h0 = 0.0, emax = 0.0, lo, hi, flo, fhi, *share, *law;
+    int side = 0;
 
     *bbbw = NAN;
     if (!(target > 0.0 && target < 1.0))
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
-    if (bw_limit(m, 0.0) <= target) {
+    for (long f = 0; f < m->P; f++)
+        if (m->cls[f] == FL_UP) {
+            h0 += m->pi_top[f] * m->lost[f];
+            emax = fmax(emax, m->rate[f] - m->B);
+        }
+    if (h0 <= target) {
         *bbbw = 0.0;
         return BB_OK;
     }
-    if (m->n_down == 0)
-        return bb_seterr(err, BB_EINFEASIBLE, "no phase drains the buffer: the idle "
-                         "fraction tends to %.6g whatever its bandwidth", m->idle_limit);
-    e = malloc((size_t)(m->n_up + 2) * sizeof *e);
-    if (e == NULL)
+    if (m->E > m->B)
+        return bb_seterr(err, BB_EINFEASIBLE, "E = %.6g B/s > B = %.6g B/s: the buffer "
+                         "fills as it grows; the smallest burst-buffer bandwidth for a "
+                         "target is computed only when E < B", m->E, m->B);
+    share = malloc((size_t)2 * (size_t)m->P * sizeof *share);
+    if (share == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
-    e[n++] = 0.0;
-    for (long f = 0; f < m->P; f++)
-        if (m->cls[f] == FL_UP)
-            e[n++] = m->rate[f] - m->B;
-    qsort(e, (size_t)n, sizeof *e, cmp_dbl);
-    if (m->E >= m->B) {
-        /* the capped drift sum_f pi_f min(e_f, x) is increasing in x: the
-         * buffer stays stable up to its zero */
-        double dlo = 0.0, base = 0.0;
-
-        for (long f = 0; f < m->P; f++)
-            if (m->cls[f] == FL_DOWN)
-                base += m->pi[f] * (m->rate[f] - m->B);
-        dlo = base;
-        xmax = 0.0;
-        for (long i = 1; i < n && xmax == 0.0; i++) {
-            double dhi = base;
-
-            for (long f = 0; f < m->P; f++)
-                if (m->cls[f] == FL_UP)
-                    dhi += m->pi[f] * fmin(m->rate[f] - m->B, e[i]);
-            if (dhi >= 0.0)
-                xmax = e[i - 1] + (e[i] - e[i - 1]) * (-dlo) / (dhi - dlo);
-            dlo = dhi;
-        }
-        if (bw_limit(m, xmax) > target) {
-            free(e);
-            return bb_seterr(err, BB_EINFEASIBLE, "E >= B: at any buffer bandwidth the "
-                             "idle fraction stays above %.6g (%.6g where the buffer "
-                             "just stays stable, at %.6g B/s)", target, bw_limit(m, xmax), xmax);
-        }
-    }
-    /* h is linear between the sorted excesses: find the piece, then solve */
+    law = share + m->P;
     lo = 0.0;
-    hlo = bw_limit(m, 0.0);
-    for (long i = 1; i < n; i++) {
-        hi = e[i];
-        hhi = bw_limit(m, hi);
-        if (hhi <= target) {
-            *bbbw = lo + (hi - lo) * (hlo - target) / (hlo - hhi);
-            if (bw_limit(m, *bbbw) > target) /* rounding: stay on the safe side */
-                *bbbw = nextafter(*bbbw, INFINITY);
-            break;
+    flo = h0 - target;
+    hi = emax;
+    fhi = -target;
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * emax; it++) {
+        double x = lo + (hi - lo) * flo / (flo - fhi), fx;
+
+        if (!(x > lo && x < hi))
+            x = 0.5 * (lo + hi);
+        fx = bw_limit(m, x, share, law) - target;
+        if (isnan(fx)) {
+            free(share);
+            return bb_seterr(err, BB_ENOMEM, "out of memory for a phase law");
         }
-        lo = hi;
-        hlo = hhi;
+        if (fx <= 0.0) {
+            hi = x;
+            fhi = fx;
+            if (side == -1)
+                flo *= 0.5;
+            side = -1;
+        } else {
+            lo = x;
+            flo = fx;
+            if (side == 1)
+                fhi *= 0.5;
+            side = 1;
+        }
     }
-    free(e);
+    free(share);
+    *bbbw = hi; /* the feasible end */
     return BB_OK;
 }

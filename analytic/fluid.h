@@ -6,26 +6,33 @@
  * of identical ON/OFF sources (ON periods exponential with mean L seconds,
  * Pr(ON) = p, rate b bytes/s while ON); a phase is the number of sources
  * ON per class, P = prod_c (N_c + 1) phases, generator Q (a Kronecker sum
- * of birth-death chains, reversible).  In phase f the sources write r_f;
+ * of birth-death chains, reversible).  In phase f the sources offer r_f;
  * the buffer content X in [0, S] moves at
- *   min(r_f - B, B_BB)   r_f > B (at S it stays: the sources are throttled
- *                        to B and lose (r_f - B)/r_f of the time; below S
- *                        they lose max(r_f - B - B_BB, 0)/r_f),
+ *   min(r_f - B, B_BB)   r_f > B (at S it stays),
  *   r_f - B              r_f < B (at 0 it stays), times EPS below a lazy
  *                        threshold T,
  *   0                    r_f = B (to rounding: |r_f - B| <= 1e-12 B).
- * Phases move in real time, throttled or not.
+ * Writers wait (issue 35): an I/O phase is a volume.  At S a phase with
+ * r_f > B writes B, each writer its share c_f = B / r_f, and its phase
+ * advances at that share (ON -> OFF rate c_f / L): the atoms at S see the
+ * generator Q^S.  Below S, where r_f > B + B_BB, the share is
+ * c'_f = (B + B_BB) / r_f: the interior generator is Q' (Q where B_BB
+ * binds nowhere).  OFF sources compute on.  No byte is lost.
  *
  * Method (fluid_spec.c, fluid_solve.c; docs/fluid.md): in a region of
  * constant drifts D the density is a sum of modes phi_k e^{z_k x}, with
- * phi_k Q = z_k phi_k D (Anick, Mitra and Sondhi 1982).  Q is reversible
- * and D diagonal, so every z_k is real.  Greedy without a binding B_BB the
- * drift is additive over classes and the spectrum is separable (Stern and
- * Elwalid 1991): each z_k is the root of a scalar equation on one half
- * line and phi_k a Kronecker product of class vectors, P C operations per
- * mode.  Otherwise (B_BB binds; below a lazy threshold) the pencil is
- * symmetrised by Pi^(1/2) and solved by two dense symmetric
- * eigendecompositions (LAPACK dsyevd).  Phases with zero drift are
+ * phi_k Q' = z_k phi_k D (Anick, Mitra and Sondhi 1982).  Without a binding
+ * B_BB, Q' = Q is reversible and D diagonal, so every z_k is real.  Greedy
+ * the drift is then additive over classes and the spectrum is separable
+ * (Stern and Elwalid 1991): each z_k is the root of a scalar equation on
+ * one half line and phi_k a Kronecker product of class vectors, P C
+ * operations per mode; below a lazy threshold the pencil is symmetrised by
+ * Pi^(1/2) and solved by two dense symmetric eigendecompositions (LAPACK
+ * dsyevd).  Where B_BB binds Q' is not reversible: the general route
+ * (LAPACK dgeev, fluid_gen.c) carries complex pairs as two real modes and
+ * every size solves the whole boundary system.  The laws of Q^S (S = 0,
+ * or no phase below B) and of Q' come from state reduction in the band
+ * of the largest stride w (P w^2 flops).  Phases with zero drift are
  * censored out of the spectrum (their density follows algebraically) and
  * keep atoms at both ends.  The boundary conditions at 0, T and S (atoms,
  * flux continuity) form a dense system with each exponential scaled at its
@@ -39,7 +46,10 @@
  *
  * Complexity (P phases, m < P modes, 8-byte doubles): separable spectrum
  * O(P^2 C) time, P^2 doubles; dense spectrum about 20 P^3 flops (two
- * dsyevd, two products) and 5 P^2 doubles more while it is built.  The
+ * dsyevd, two products) and 5 P^2 doubles more while it is built; general
+ * (binding B_BB) about 10 P^3 flops and 3 P^2 doubles, then about
+ * (2P)^3 / 1.5 flops and 8 P^2 doubles per size; the law of Q^S P w^2 and
+ * P (2 w + 1) doubles.  The
  * greedy factors: two LU of order P (4/3 P^3 flops, 2 P^2 doubles) on the
  * first evaluation, then 4 P^2 flops and 2 P doubles per far mode the
  * first time a size couples it.  A greedy evaluation: about twelve passes
@@ -116,7 +126,12 @@ typedef struct {
 } bba_fluid_policy;
 
 typedef struct {
-    double idle;             /* stall fraction (time lost to throttling) */
+    double idle;             /* stall fraction: the time the writers' I/O
+                                is stalled, sum_f [P(X = S, f) (r_f - B) +
+                                P(X < S, f) (r_f - B - B_BB)^+] / r_f over
+                                the phases above B (the paper's stalled
+                                units in continuous time; the lost time of
+                                one application) */
     double quiet;            /* fraction of time nothing drains (FLUID-SPEC) */
     double mean_occupancy_bytes;
     double p_empty, p_full;  /* Pr(X = 0), Pr(X = S) */
@@ -124,8 +139,10 @@ typedef struct {
     double log10_idle;       /* log10(idle), finite where idle underflows;
                                 -inf when no phase can stall */
     double residual;         /* the largest of: the boundary system's
-                                relative residual, max_f |Pr(phase f) -
-                                pi_f|, the flux balance |bb_in - drain| /
+                                relative residual, the phase law's
+                                |m Q' + u (Q^S - Q')| / max_f m_f |Q_ff|
+                                (m the mass per phase, u the atoms at S),
+                                the flux balance |bb_in - drain| /
                                 max(bb_in, drain), a negative probability */
 } bba_fluid_result;
 
@@ -139,24 +156,26 @@ typedef struct {
 int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *pol,
                    bba_fluid_result *out, char *err);
 
-/* bba_fluid_idle_limit: idle as S -> infinity.  With the capped mean
- * drift sum_f pi_f d_f <= 0 (always when E < B) it is
- *   sum_f pi_f max(r_f - B - B_BB, 0) / r_f   (0 without B_BB);
- * with a positive drift the buffer stays near full and the limit is that
- * of the process reflected at S alone, solved when the model is built:
- * sum_f aS_f (r_f - B)/r_f plus the B_BB term, where work conservation
- * gives sum_f aS_f (r_f - B) = E - B without B_BB (so (E - B)/r with a
- * single up rate r: the time lost, not the work, 1 - B/E).  O(1). */
+/* bba_fluid_idle_limit: idle as S -> infinity.  With the mean drift
+ * sum_f pi'_f d_f <= 0 under the law pi' of Q' (always when E <= B) the
+ * buffer is stable and the writers wait only where B_BB binds:
+ *   sum_f pi'_f (r_f - B - B_BB)^+ / r_f   (0 without a binding B_BB);
+ * with a positive drift the buffer stays near full and the limit is the
+ * stall fraction of the process reflected at S alone (the model at a size
+ * where every mode has decayed by e^-64).  The PFS then writes B all the
+ * time and no byte is lost: for one application the limit is 1 - B/E.
+ * Set when the model is built; O(1). */
 double bba_fluid_idle_limit(const bba_fluid *m);
 
 /* bba_fluid_bbbw_min: the smallest B_BB (bytes/s) at which the limit
- * above is <= target, target in (0, 1): with capped drift <= 0 the limit
- * is h(x) = sum_f pi_f max(r_f - B - x, 0)/r_f, piecewise linear and
- * non-increasing, solved exactly between its breakpoints; 0 when the
- * target is >= h(0).  When E >= B only x up to the zero of the capped
- * drift is considered (beyond it the buffer fills).  Errors: BB_EINVAL,
- * BB_EINFEASIBLE (no bandwidth reaches the target: E >= B; the message
- * gives the limit).  O(P log P). */
+ * above is <= target, target in (0, 1), for E <= B.  At bandwidth x the
+ * limit is h(x), the stable buffer's stall fraction under the law
+ * of Q' at x: h(0+) is the idle fraction of a buffer of size 0 (0 is
+ * returned when the target is at least that), h = 0 beyond the largest
+ * r_f - B; the crossing is closed by Illinois steps to 1e-13 of that
+ * excess, the answer on the feasible side.  Errors: BB_EINVAL,
+ * BB_EINFEASIBLE (E > B: the buffer fills as it grows), BB_ENOMEM.  Each step a state reduction (P w^2 flops); about 10 to
+ * 60 steps. */
 int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char *err);
 
 /* bba_fluid_size_min: the smallest S (bytes) with idle(S) <= target,
@@ -177,8 +196,9 @@ int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char
  * while stepping down.  *at (may be NULL) receives the measures at the
  * answer, *evaluations (may be NULL) the count.
  * Returns BB_OK; 0 when idle(0) <= target; BB_EINFEASIBLE when the limit
- * is above the target, or within 1e-12 of it (E >= B, or B_BB binds: the
- * message gives the limit and, for B_BB, bba_fluid_bbbw_min's answer); BB_ETOOBIG when s_max_bytes
+ * is above the target, or within 1e-12 of it (E > B; or B_BB
+ * binds: the message gives the limit and, for B_BB, bba_fluid_bbbw_min's
+ * answer); BB_ETOOBIG when s_max_bytes
  * (> 0) misses the target; errors of bba_fluid_eval. */
 int bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
                        double rel_tol, double s_max_bytes, bba_progress_fn cb, void *ctx,

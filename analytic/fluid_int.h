@@ -30,6 +30,13 @@ typedef struct fl_spec {
     double *phi;       /* m x P, row k = mode k over all phases, scaled so
                           that max_f |phi_kf d_f| = 1 */
     double *mass;      /* m: sum_f phi_kf */
+    double *zi;        /* m: imaginary parts (0 for a real mode) */
+    signed char *kind; /* m: 0 a real mode; 1 and 2 the rows p, q of a
+                          complex pair z = z_k +- i zi_k, phi = p + i q
+                          (row 1 first): real modes Re and Im of
+                          phi e^{z t}, e^{a t} (p cos bt - q sin bt) and
+                          e^{a t} (p sin bt + q cos bt) */
+    int cplx;          /* some mode is complex */
     int separable;
     double resid;      /* largest relative mode residual */
 } fl_spec;
@@ -46,7 +53,18 @@ struct bba_fluid {
     double B, Bbb;     /* PFS and buffer bandwidth (Bbb = INFINITY: none) */
     double E;          /* mean rate */
     double *rate;      /* P: r_f */
-    double *pi;        /* P: stationary phase law (product of binomials) */
+    double *pi;        /* P: stationary phase law of Q (product of binomials) */
+    double *share_top; /* P: c_f, the share of its offer a phase writes at a
+                          full buffer: B / r_f above B, else 1 */
+    double *lost;      /* P: 1 - c_f = (r_f - B) / r_f above B, else 0: the
+                          idle fraction per unit of mass at S in phase f */
+    double *pi_top;    /* P: stationary law of Q^S (NULL without up phases) */
+    int binds;         /* B_BB binds in some phase: r_f > B + B_BB */
+    double *share_in;  /* P: c'_f below a full buffer: (B + B_BB) / r_f where
+                          B_BB binds, else 1 */
+    double *lost_in;   /* P: 1 - c'_f = (r_f - B - B_BB) / r_f where B_BB binds: the
+                          idle fraction per unit of mass below S */
+    double *pi_in;     /* P: stationary law of Q' (pi when nothing binds) */
     signed char *cls;  /* P: FL_UP, FL_DOWN, FL_ZERO */
     long n_up, n_down, n_zero;
     double mem_limit;
@@ -62,12 +80,38 @@ struct bba_fluid {
 int fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
                   char *err);
 void fl_spec_free(fl_spec *s);
-/* row f of Q, dense (P doubles) */
-void fl_q_row(const bba_fluid *m, long f, double *row);
-/* -Q_ff, the rate of leaving phase f */
+/* row f of the interior generator Q' (top = 0: Q with the ON -> OFF rates
+ * of phase f scaled by share_in[f]; Q itself where B_BB binds nowhere) or
+ * of the full-buffer generator Q^S (top = 1: scaled by share_top[f]),
+ * dense (P doubles) */
+void fl_q_row(const bba_fluid *m, long f, double *row, int top);
+/* -Q_ff, the rate of leaving phase f (Q's: an upper bound of Q' and Q^S) */
 double fl_q_out(const bba_fluid *m, long f);
-/* y = x Q for a row vector x (P doubles each) */
-void fl_q_left(const bba_fluid *m, const double *x, double *y);
+/* y = x Q' (top = 0) or x Q^S (top = 1) for a row vector x (P doubles) */
+void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
+/* fluid_gen.c: the modes of a region where B_BB binds (Q' not
+ * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.
+ * The zero-drift phases censored by the caller: in[Pn] the phases with
+ * d != 0, i0[P0] the others, Qt (Pn x Pn, row-major) = Q'_nn - Q'_n0
+ * Q'_00^-1 Q'_0n, X0 (Pn x P0) = -Q'_n0 Q'_00^-1 (phi_0 = phi_n X0). */
+int fl_spec_general(const bba_fluid *m, fl_spec *s, const long *in, long Pn, const long *i0,
+                    long P0, const double *Qt, const double *X0, char *err);
+/* out (P) = mode k at offset t from the end it is scaled at, over e^{z_k t}:
+ * phi_k for a real mode, p cos(bt) - q sin(bt) or p sin(bt) + q cos(bt)
+ * for the rows of a pair */
+void fl_mode_at(const fl_spec *sp, long P, long k, double t, double *out);
+/* I0 = int_0^L e^{w t} dt, I1 = int_0^L t e^{w t} dt, w = wr + i wi */
+void fl_cexpint(double wr, double wi, double L, double _Complex *I0, double _Complex *I1);
+
+/* fluid_top.c: the stationary law of the generator with the ON -> OFF
+ * rates of each phase f scaled by share[f] (share_top: Q^S, the phase law
+ * of a buffer of size 0 and of one with no phase below B; share_in: Q'),
+ * by state reduction (Grassmann, Taksar and Heyman) in the band
+ * |f - g| <= the largest stride: subtraction-free, so every probability
+ * keeps its relative accuracy.  P w^2 flops and P (2 w + 1) doubles, w the
+ * band. */
+int fl_law(const bba_fluid *m, const double *share, double *law, char *err);
+double fl_law_bytes(const bba_fluid *m);
 
 /* The solution of a boundary system in a common layout: groups of
  * unknowns at the boundaries x_0 = 0 < ... < x_R = S, each with a log

@@ -5,9 +5,11 @@
  * Conditions (row vectors over phases; p the density, l and u the atoms):
  *   at 0:   p(0+) D - l Q = 0,  l_f = 0 where d_f > 0;
  *   at T:   p(T-) D_below - p(T+) D_above = 0 (flux continuity);
- *   at S:   p(S-) D + u Q = 0,  u_f = 0 where d_f < 0.
+ *   at S:   p(S-) D + u Q^S = 0,  u_f = 0 where d_f < 0,
+ * Q^S the full-buffer generator (fluid_int.h: the writers of a phase above
+ * B write their share B / r_f, and their I/O phases advance at it).
  * Each has one redundant column: every mode carries zero net flux
- * (phi D 1 = 0 for z != 0) and Q 1 = 0, so its columns sum to zero; one
+ * (phi D 1 = 0 for z != 0) and Q 1 = Q^S 1 = 0, so its columns sum to zero; one
  * is dropped and the normalisation takes its place.  A mode with z < 0 is
  * scaled at its region's left end (e^{z (x - x_left)}), one with z > 0 at
  * its right end, and the unknowns at each boundary share a log scale g
@@ -36,6 +38,7 @@
  * blocks together (at REFINE_STEPS below). */
 #include "config.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -217,7 +220,7 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
         for (long i = 0; i < n0; i++) {
             long u = off[0] + i;
 
-            fl_q_row(m, ph0[i], row);
+            fl_q_row(m, ph0[i], row, 0);
             for (long f = 0; f < P; f++)
                 if (col[f] >= 0 && row[f] != 0.0)
                     AT(u, cbase[0] + col[f]) = -row[f];
@@ -226,7 +229,7 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
         for (long i = 0; i < nS; i++) {
             long u = off[R] + s->ny[R] - nS + i;
 
-            fl_q_row(m, phS[i], row);
+            fl_q_row(m, phS[i], row, 1);
             for (long f = 0; f < P; f++)
                 if (col[f] >= 0 && row[f] != 0.0)
                     AT(u, cbase[R] + col[f]) = row[f];
@@ -250,22 +253,34 @@ fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double
                                  : exp(-q->z[k] * len + s->g[r + 1] - s->g[r]);
                 double w = left ? q->z[k] : -q->z[k], I0;
 
+                /* a pair's row at the other end mixes p and q */
+                if (q->kind[k] != 0)
+                    fl_mode_at(q, P, k, left ? len : -len, row);
                 for (long f = 0; f < P; f++) {
-                    double v = ph[f] * q->d[f];
+                    double v = ph[f] * q->d[f], vo = q->kind[k] ? row[f] * q->d[f] : v;
                     long cn, co;
 
-                    if (v == 0.0)
-                        continue;
                     cn = (bn == 0 || bn == R) ? col[f] : colI[f];
                     co = (bo == 0 || bo == R) ? col[f] : colI[f];
-                    if (cn >= 0)
+                    if (cn >= 0 && v != 0.0)
                         AT(u, cbase[bn] + cn) = so * v;
-                    if (co >= 0)
-                        AT(u, cbase[bo] + co) = sother * ex * v;
+                    if (co >= 0 && vo != 0.0)
+                        AT(u, cbase[bo] + co) = sother * ex * vo;
                 }
-                I0 = fabs(w * len) < 1e-8 ? len * (1.0 + 0.5 * w * len)
-                                          : expm1(w * len) / w;
-                AT(u, n - 1) = exp(s->g[bn]) * q->mass[k] * I0;
+                if (q->kind[k] == 0) {
+                    I0 = fabs(w * len) < 1e-8 ? len * (1.0 + 0.5 * w * len)
+                                              : expm1(w * len) / w;
+                    AT(u, n - 1) = exp(s->g[bn]) * q->mass[k] * I0;
+                } else {
+                    /* Re or Im of (P + i Q) int e^{w t}, P, Q the masses of
+                     * the pair's rows p, q */
+                    long kp = q->kind[k] == 1 ? k : k - 1;
+                    double complex J0, J1, mc = q->mass[kp] + I * q->mass[kp + 1];
+
+                    fl_cexpint(w, left ? q->zi[k] : -q->zi[k], len, &J0, &J1);
+                    J0 *= mc;
+                    AT(u, n - 1) = exp(s->g[bn]) * (q->kind[k] == 1 ? creal(J0) : cimag(J0));
+                }
             }
         }
         free(colI);
@@ -376,7 +391,7 @@ mode_flux(const fl_spec *sp, long P, long k, long jd, double *out)
 }
 
 /* One boundary block, column-major with rows = unknowns: the near (or
- * far) modes' phi D, then the atoms' -Q rows at 0 or +Q rows at S, over
+ * far) modes' phi D, then the atoms' -Q rows at 0 or +Q^S rows at S, over
  * the phases but jd; the near block has one more column, c, the atoms'
  * sum.  row: P doubles. */
 static void
@@ -398,7 +413,7 @@ fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *ro
     for (long i = 0; i < nat; i++) {
         long u = nmod + i;
 
-        fl_q_row(m, atom[i], row);
+        fl_q_row(m, atom[i], row, sg > 0.0);
         for (long ph = 0, e = 0; ph < P; ph++)
             if (ph != f->jd)
                 L[(size_t)u + (size_t)(e++) * (size_t)ld] = sg * row[ph];
@@ -622,7 +637,7 @@ typedef struct {
 } sys2;
 
 /* out (P, then dropped to P - 1 in place at the caller) = the flux of one
- * block's own unknowns: modes phi D plus atoms (-l Q at 0, +u Q at S) */
+ * block's own unknowns: modes phi D plus atoms (-l Q at 0, +u Q^S at S) */
 static void
 own_flux(const sys2 *q, int near, const double *y, double *out)
 {
@@ -635,7 +650,7 @@ own_flux(const sys2 *q, int near, const double *y, double *out)
     memset(x, 0, (size_t)P * sizeof *x);
     for (long i = 0; i < nat; i++)
         x[atom[i]] = y[nmod + i];
-    fl_q_left(q->m, x, tmp);
+    fl_q_left(q->m, x, tmp, sg > 0.0);
     for (long ph = 0; ph < P; ph++)
         out[ph] += sg * tmp[ph];
 }

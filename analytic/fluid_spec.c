@@ -44,15 +44,15 @@
 #define MODE_RESID_MAX 1e-8
 
 void
-fl_q_row(const bba_fluid *m, long f, double *row)
+fl_q_row(const bba_fluid *m, long f, double *row, int top)
 {
     long rem = f;
-    double diag = 0.0;
+    double diag = 0.0, sh = top ? m->share_top[f] : m->share_in[f];
 
     memset(row, 0, (size_t)m->P * sizeof *row);
     for (int c = 0; c < m->C; c++) {
         long mc = rem % (m->N[c] + 1);
-        double up = (double)(m->N[c] - mc) * m->lam[c], dn = (double)mc * m->mu[c];
+        double up = (double)(m->N[c] - mc) * m->lam[c], dn = sh * (double)mc * m->mu[c];
 
         rem /= m->N[c] + 1;
         if (mc < m->N[c])
@@ -79,16 +79,17 @@ fl_q_out(const bba_fluid *m, long f)
 }
 
 void
-fl_q_left(const bba_fluid *m, const double *x, double *y)
+fl_q_left(const bba_fluid *m, const double *x, double *y, int top)
 {
     int mc[FL_CLASSES_MAX] = { 0 }; /* the phase's digits, advanced with f */
 
     memset(y, 0, (size_t)m->P * sizeof *y);
     for (long f = 0; f < m->P; f++) {
-        double diag = 0.0, xf = x[f];
+        double diag = 0.0, xf = x[f], sh = top ? m->share_top[f] : m->share_in[f];
 
         for (int c = 0; c < m->C; c++) {
-            double up = (double)(m->N[c] - mc[c]) * m->lam[c], dn = (double)mc[c] * m->mu[c];
+            double up = (double)(m->N[c] - mc[c]) * m->lam[c];
+            double dn = sh * (double)mc[c] * m->mu[c];
 
             if (mc[c] < m->N[c])
                 y[f + m->stride[c]] += xf * up;
@@ -111,6 +112,8 @@ fl_spec_free(fl_spec *s)
     free(s->z);
     free(s->phi);
     free(s->mass);
+    free(s->zi);
+    free(s->kind);
     free(s);
 }
 
@@ -450,12 +453,16 @@ syevd(int n, double *a, double *w, char *err)
     return BB_OK;
 }
 
+/* The zero-drift phases censored out of Q': in[Pn] the phases with
+ * d != 0, i0[P0] the others, Qt (Pn x Pn, row-major) = Q'_nn - Q'_n0
+ * Q'_00^-1 Q'_0n, X0 (Pn x P0) = -Q'_n0 Q'_00^-1 (phi_0 = phi_n X0); the
+ * caller frees all four */
 static int
-spec_dense(const bba_fluid *m, fl_spec *s, char *err)
+fl_censor(const bba_fluid *m, const double *d, long **in_out, long *Pn_out, long **i0_out,
+          long *P0_out, double **Qt_out, double **X0_out, char *err)
 {
     long P = m->P, Pn = 0, P0 = 0, *in = NULL, *i0 = NULL;
     double *row = NULL, *Qt = NULL, *X0 = NULL, *Q00 = NULL, *Q0n = NULL;
-    double *mu = NULL, *Gt = NULL, *JG = NULL, *H = NULL, *Mr = NULL, *kv = NULL;
     int *piv = NULL, rc = BB_OK, info = 0;
 
     in = malloc((size_t)P * sizeof *in);
@@ -464,23 +471,23 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
     if (in == NULL || i0 == NULL || row == NULL)
         goto nomem;
     for (long f = 0; f < P; f++) {
-        if (s->d[f] != 0.0)
+        if (d[f] != 0.0)
             in[Pn++] = f;
         else
             i0[P0++] = f;
     }
     Qt = bba_big_alloc((size_t)Pn * (size_t)Pn * sizeof *Qt, 0);
-    if (Qt == NULL)
+    X0 = malloc((size_t)(Pn * P0 + 1) * sizeof *X0);
+    if (Qt == NULL || X0 == NULL)
         goto nomem;
     if (P0 > 0) {
-        X0 = malloc((size_t)Pn * (size_t)P0 * sizeof *X0);
         Q00 = malloc((size_t)P0 * (size_t)P0 * sizeof *Q00);
         Q0n = malloc((size_t)P0 * (size_t)Pn * sizeof *Q0n);
         piv = malloc((size_t)P0 * sizeof *piv);
-        if (X0 == NULL || Q00 == NULL || Q0n == NULL || piv == NULL)
+        if (Q00 == NULL || Q0n == NULL || piv == NULL)
             goto nomem;
         for (long a = 0; a < P0; a++) {
-            fl_q_row(m, i0[a], row);
+            fl_q_row(m, i0[a], row, 0);
             for (long b = 0; b < P0; b++)
                 Q00[a * P0 + b] = row[i0[b]];
             for (long b = 0; b < Pn; b++)
@@ -488,7 +495,7 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
         }
     }
     for (long a = 0; a < Pn; a++) {
-        fl_q_row(m, in[a], row);
+        fl_q_row(m, in[a], row, 0);
         for (long b = 0; b < Pn; b++)
             Qt[a * Pn + b] = row[in[b]];
         for (long b = 0; b < P0; b++)
@@ -508,6 +515,42 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
         dgetrs_("N", &n0, &nr, Q00, &n0, piv, X0, &n0, &info, 1);
         gemm_rm('N', 'N', nr, nr, n0, 1.0, X0, n0, Q0n, nr, 1.0, Qt, nr);
     }
+    goto out;
+nomem:
+    rc = bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum of %ld phases", P);
+out:
+    free(row);
+    free(Q00);
+    free(Q0n);
+    free(piv);
+    if (rc != BB_OK) {
+        free(in);
+        free(i0);
+        free(Qt);
+        free(X0);
+        in = i0 = NULL;
+        Qt = X0 = NULL;
+    }
+    *in_out = in;
+    *i0_out = i0;
+    *Qt_out = Qt;
+    *X0_out = X0;
+    *Pn_out = Pn;
+    *P0_out = P0;
+    return rc;
+}
+
+static int
+spec_dense(const bba_fluid *m, fl_spec *s, char *err)
+{
+    long P = m->P, Pn = 0, P0 = 0, *in = NULL, *i0 = NULL;
+    double *Qt = NULL, *X0 = NULL;
+    double *mu = NULL, *Gt = NULL, *JG = NULL, *H = NULL, *Mr = NULL, *kv = NULL;
+    int rc = BB_OK;
+
+    rc = fl_censor(m, s->d, &in, &Pn, &i0, &P0, &Qt, &X0, err);
+    if (rc != BB_OK)
+        return rc;
     /* -C = -|D|^-1/2 Pi^1/2 Q~ Pi^-1/2 |D|^-1/2, symmetrised */
     for (long a = 0; a < Pn; a++)
         for (long b = a; b < Pn; b++) {
@@ -619,12 +662,8 @@ nomem:
 out:
     free(in);
     free(i0);
-    free(row);
     free(Qt);
     free(X0);
-    free(Q00);
-    free(Q0n);
-    free(piv);
     free(mu);
     free(kv);
     free(Gt);
@@ -652,8 +691,11 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
     s->z = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *s->z);
     s->mass = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *s->mass);
     s->phi = bba_big_alloc((size_t)(s->m > 0 ? s->m : 1) * (size_t)P * sizeof *s->phi, 0);
-    qx = malloc((size_t)P * sizeof *qx);
-    if (s->d == NULL || s->z == NULL || s->mass == NULL || s->phi == NULL || qx == NULL) {
+    s->zi = calloc((size_t)(s->m > 0 ? s->m : 1), sizeof *s->zi);
+    s->kind = calloc((size_t)(s->m > 0 ? s->m : 1), sizeof *s->kind);
+    qx = malloc((size_t)2 * (size_t)P * sizeof *qx);
+    if (s->d == NULL || s->z == NULL || s->mass == NULL || s->phi == NULL || qx == NULL ||
+        s->zi == NULL || s->kind == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum of %ld phases", P);
         goto out;
     }
@@ -672,7 +714,22 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         dmax = fmax(dmax, fabs(s->d[f]));
     }
     s->separable = allow_separable && eps == 1.0 && !binds;
-    rc = s->separable ? spec_separable(m, s, err) : spec_dense(m, s, err);
+    if (s->separable) {
+        rc = spec_separable(m, s, err);
+    } else if (binds) {
+        long *in = NULL, *i0 = NULL, Pn = 0, P0 = 0;
+        double *Qt = NULL, *X0 = NULL;
+
+        rc = fl_censor(m, s->d, &in, &Pn, &i0, &P0, &Qt, &X0, err);
+        if (rc == BB_OK)
+            rc = fl_spec_general(m, s, in, Pn, i0, P0, Qt, X0, err);
+        free(in);
+        free(i0);
+        free(Qt);
+        free(X0);
+    } else {
+        rc = spec_dense(m, s, err);
+    }
     if (rc != BB_OK)
         goto out;
     /* z ascending: scale each mode to max_f |phi_f d_f| = 1, check it in
@@ -682,27 +739,79 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
     for (int c = 0; c < m->C; c++)
         qmax += (double)m->N[c] * fmax(m->lam[c], m->mu[c]);
     s->mneg = m->n_up - 1 + (s->drift <= 0.0);
+    if (binds) {
+        long neg = 0;
+
+        for (long k = 0; k < s->m; k++)
+            neg += s->z[k] < 0.0;
+        if (neg != s->mneg) {
+            rc = bb_seterr(err, BB_ENOCONV, "fluid model: %ld modes decay and %ld were "
+                           "expected (mean drift %g): the spectrum could not be "
+                           "separated", neg, s->mneg, s->drift);
+            goto out;
+        }
+    }
     for (long k = 0; k < s->m; k++) {
         double *v = s->phi + (size_t)k * (size_t)P, sc = 0.0, psimax = 0.0, res = 0.0;
+        int pair = s->kind[k] == 1;
+        double *w = pair ? v + P : NULL, zr = s->z[k], zim = s->zi[k];
 
-        for (long f = 0; f < P; f++)
+        for (long f = 0; f < P; f++) {
             sc = fmax(sc, fabs(v[f] * s->d[f]));
+            if (pair)
+                sc = fmax(sc, fabs(w[f] * s->d[f]));
+        }
         if (!(sc > 0.0) || !isfinite(sc)) {
             rc = bb_seterr(err, BB_ENOCONV, "fluid model: mode %ld (z = %g) has no "
                            "flux", k, s->z[k]);
             goto out;
         }
+        if (!binds) {
+            s->mass[k] = 0.0;
+            for (long f = 0; f < P; f++) {
+                v[f] /= sc;
+                s->mass[k] += v[f];
+                psimax = fmax(psimax, fabs(v[f]) / sqrt(m->pi[f]));
+            }
+            fl_q_left(m, v, qx, 0);
+            for (long f = 0; f < P; f++)
+                res = fmax(res, fabs(qx[f] - s->z[k] * v[f] * s->d[f]) / sqrt(m->pi[f]));
+            res /= psimax * (2.0 * qmax + fabs(s->z[k]) * dmax);
+            s->resid = fmax(s->resid, res);
+            continue;
+        }
+        /* Q' is not reversible: the plain backward error, and a complex
+         * pair p + i q as one: (p + i q)(Q' - z D) = 0 */
         s->mass[k] = 0.0;
+        if (pair)
+            s->mass[k + 1] = 0.0;
         for (long f = 0; f < P; f++) {
             v[f] /= sc;
             s->mass[k] += v[f];
-            psimax = fmax(psimax, fabs(v[f]) / sqrt(m->pi[f]));
+            psimax = fmax(psimax, fabs(v[f]));
+            if (pair) {
+                w[f] /= sc;
+                s->mass[k + 1] += w[f];
+                psimax = fmax(psimax, fabs(w[f]));
+            }
         }
-        fl_q_left(m, v, qx);
-        for (long f = 0; f < P; f++)
-            res = fmax(res, fabs(qx[f] - s->z[k] * v[f] * s->d[f]) / sqrt(m->pi[f]));
-        res /= psimax * (2.0 * qmax + fabs(s->z[k]) * dmax);
+        fl_q_left(m, v, qx, 0);
+        if (pair)
+            fl_q_left(m, w, qx + P, 0);
+        for (long f = 0; f < P; f++) {
+            double d = s->d[f];
+
+            if (pair) {
+                res = fmax(res, fabs(qx[f] - zr * v[f] * d + zim * w[f] * d));
+                res = fmax(res, fabs(qx[P + f] - zr * w[f] * d - zim * v[f] * d));
+            } else {
+                res = fmax(res, fabs(qx[f] - zr * v[f] * d));
+            }
+        }
+        res /= psimax * (2.0 * qmax + hypot(zr, zim) * dmax);
         s->resid = fmax(s->resid, res);
+        if (pair)
+            k++;
     }
     if (!(s->resid <= MODE_RESID_MAX)) {
         rc = bb_seterr(err, BB_ENOCONV, "fluid model: the %s spectrum has a mode "

@@ -32,4 +32,8 @@ void dstein_(const int *n, const double *d, const double *e, const int *m, const
              const int *iblock, const int *isplit, double *z, const int *ldz, double *work,
              int *iwork, int *ifail, int *info);
 
+void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
+            double *wr, double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr,
+            double *work, const int *lwork, int *info, size_t ljl, size_t ljr);
+
 #endif

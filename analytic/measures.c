@@ -25,6 +25,7 @@ bba_measures_compute(const bba_chain *c, const double *pi, bba_measures *m)
         load += (double)k * pi[k];
     }
     m->idle = idle;
+    m->stalled = idle;
     m->quiet = quiet;
     m->mean_load = normal > 0 ? load / normal : 0;
     m->p_empty = pi[0];

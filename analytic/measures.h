@@ -10,8 +10,13 @@
 #include "chain.h"
 
 typedef struct {
-    double idle;          /* fraction of time units with every application
-                             stalled: sum_{k > S} pi(k) (Theorems 3, 5) */
+    double idle;          /* fraction of time units stalled (overflow and,
+                             with B_BB, throttle stalls): sum_{k > S} pi(k)
+                             (Theorems 3, 5).  In the chain of chain.h
+                             every application stalls together; in the
+                             ON/OFF chain (onoff.h) the writers wait and
+                             the computing applications compute on.  Equal
+                             to stalled */
     double quiet;         /* fraction of time units in which the buffer is
                              not drained: sum_{k <= S} pi(k) sum_{l >= k} P(k,l)
                              (Theorem 5; defined for both policies) */
@@ -25,6 +30,10 @@ typedef struct {
                              NAN when it underflowed in a chain solver
                              (banded GTH, UMFPACK, Gauss-Seidel, the ON/OFF
                              chain), whose order is then unknown */
+    double stalled;       /* fraction of time units in which every
+                             application is stalled (overflow and, with
+                             B_BB, throttle stalls): the overflow states'
+                             mass in the uncensored chain */
     double bb_in;         /* mean quanta written into the buffer per time
                              unit, every unit counted (endurance.h); set by
                              bba_eval, not by bba_measures_compute */

@@ -64,6 +64,16 @@ class_kernel(int N, double a, double c, double *K)
         }
 }
 
+/* The per-class rate of OFF -> ON per unit, c = a p/(1 - p) capped at 1
+ * (as the kernels are built). */
+static double
+class_on_rate(const bba_onoff *m, size_t c)
+{
+    double a = 1.0 / m->L[c], cc = a * m->p[c] / (1.0 - m->p[c]);
+
+    return cc > 1 ? 1 : cc;
+}
+
 int
 bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
                const double *L, long B, int all_phases, long max_phases,
@@ -149,14 +159,13 @@ bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
     }
     for (size_t c = 0; c < m->n_classes; c++) {
         int r = m->N[c] + 1;
-        double a = 1.0 / m->L[c], cc = a * m->p[c] / (1.0 - m->p[c]);
 
         m->K[c] = malloc((size_t)r * (size_t)r * sizeof *m->K[c]);
         if (m->K[c] == NULL) {
             rc = bb_seterr(err, BB_ENOMEM, "out of memory for a class kernel");
             goto out;
         }
-        class_kernel(m->N[c], a, cc > 1 ? 1 : cc, m->K[c]);
+        class_kernel(m->N[c], 1.0 / m->L[c], class_on_rate(m, c), m->K[c]);
     }
     for (size_t c = 0; c < m->n_classes; c++)
         m->M += (long)m->N[c] * m->b[c];
@@ -201,6 +210,31 @@ out:
     if (rc != BB_OK)
         bba_onoff_free(m);
     return rc;
+}
+
+void
+bba_onoff_stall_kernel(const bba_onoff *m, size_t c, long t, double *out)
+{
+    int N = m->N[c], r = N + 1;
+    /* ON within t units: 1 - (1 - c)^t, accurate for small c */
+    double q = -expm1((double)t * log1p(-class_on_rate(m, c)));
+    const double *K = m->K[c];
+
+    if (t == 0) {
+        memcpy(out, K, (size_t)r * (size_t)r * sizeof *out);
+        return;
+    }
+    /* H^t(mm, mm + s) = Binomial(N - mm, q)(s): the ON stay ON, each OFF
+     * turns ON within the t stall units with probability q.  Then K. */
+    for (int mm = 0; mm <= N; mm++)
+        for (int m2 = 0; m2 <= N; m2++) {
+            double acc = 0;
+
+            for (int s = 0; mm + s <= N; s++)
+                acc += gsl_ran_binomial_pdf((unsigned)s, q, (unsigned)(N - mm))
+                       * K[(mm + s) * r + m2];
+            out[mm * r + m2] = acc;
+        }
 }
 
 void

@@ -8,9 +8,15 @@
  * writes b_i quanta in that unit.  The buffer moves as in Algorithm 2
  * (greedy) or 4 (lazy) on the load of the ON applications; an overflow
  * stalls everyone while the buffer drains B per unit, as in chain.h.
- * Phases move after every time unit, stalled or not, so L_i = 1/(1 - p_i)
- * (a_i = 1 - p_i, c_i = p_i: a fresh draw every unit) is exactly the chain
- * of chain.h.
+ * The writers wait (docs/model.md, issue 35): in a stall unit an ON
+ * application stays ON (its I/O phase is a volume, not yet written) and
+ * an OFF one computes on (turns ON with c_i, then waits too); when the
+ * last stall unit ends every application takes the normal unit's step.
+ * So a normal unit followed by t stall units moves the phase by H^t K, K
+ * the one-unit kernel and H the stall kernel (ON stays ON, each OFF turns
+ * ON with c_i, independently: per class a binomial shift).  With
+ * L_i = 1/(1 - p_i) (a_i = 1 - p_i, c_i = p_i: a fresh draw every unit)
+ * K's rows are equal, H^t K = K, and this is exactly the chain of chain.h.
  *
  * State: (buffer level j, phase phi).  Applications whose L_i is the
  * memoryless 1/(1 - p_i) (or p_i in {0, 1}, or b_i = 0) need no phase:
@@ -23,7 +29,7 @@
  *
  * Overflow states are censored exactly: a jump from a normal state to load
  * l > S stalls t = ceil((l - S)/B) units, lands at max(l - tB, 0) and the
- * phase has moved 1 + t steps (K^(1+t)).  The censored chain on levels
+ * phase has moved by H^t K.  The censored chain on levels
  * 0..S x phases is solved by iterative aggregation-disaggregation
  * (Koury, McAllister and Stewart 1984; Stewart 1994, ch. 6.3): aggregate
  * over phases with the current conditional phase distribution of each
@@ -128,9 +134,22 @@ void bba_onoff_defaults(bba_onoff_opts *o);
 void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
                         double *bytes, double *ops_per_iter);
 
-/* bba_onoff_eval: idle and quiet fractions (Theorems 3 and 5 on the
- * modulated chain), mean occupancy, for buffer size S (quanta) and policy
- * pol.  out->n_states is the full chain's (S + 1 + max(M - B, 0)) P,
+/* bba_onoff_eval: the measures for buffer size S (quanta) and policy pol,
+ * every fraction per time unit, stall units counted (Z = 1 + the mean
+ * stall t of a normal unit):
+ *   idle      the applications' lost time, 1 - X/E: X = En/Z the load
+ *             written per unit (every normal unit's load is written, after
+ *             its stalls), En the mean load of a normal unit, E =
+ *             sum_i p_i b_i.  The writers wait, so the phases seen at the
+ *             normal units are not at their stationary law and En is not
+ *             E: idle is not the stalled fraction (it is without phases)
+ *   stalled   the fraction of stall units, 1 - 1/Z
+ *   quiet     normal units in which the buffer is not drained (Theorem 5;
+ *             a stall unit drains)
+ *   p_empty   normal units at level 0; p_full: stall units plus normal
+ *             units at level S
+ *   mean_load the mean level over the normal units, quanta.
+ * out->n_states is the full chain's (S + 1 + max(M - B, 0)) P,
  * out->solve.iterations the aggregation iterations and
  * out->solve.residual the final max |x P - x|.  If pi_out is not NULL it
  * receives a malloc'd (S + 1) x P array (level-major) of the stationary
@@ -148,6 +167,8 @@ int bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
  * (2^n phases, no classes, no censoring, no D0), as a dense matrix and
  * solves pi (P - I) = 0, sum pi = 1 by LU (GSL).  Measures as
  * bba_measures_compute on that chain.  n <= 6 and at most 2500 states.
+ * The overflow states are the stall units: the steps into one and on from
+ * one to the next move the phase by H, the step out of the last by K.
  * Errors: BB_EINVAL, BB_ETOOBIG (too many states), BB_ESINGULAR,
  * BB_ENOMEM.  O(states^3) time, O(states^2) memory. */
 int bba_onoff_dense_eval(size_t n, const long *b, const double *p,

@@ -7,7 +7,14 @@
  * shortcut), the overflow states
  * kept as states (no censoring), every transition written out from the
  * rule of the model, and the balance equations solved by dense LU.  Only
- * for tiny chains: (S + 1 + max(M - B, 0)) 2^n <= 2500 states. */
+ * for tiny chains: (S + 1 + max(M - B, 0)) 2^n <= 2500 states.
+ *
+ * The writers wait: an overflow state is a stall unit, in which the ON
+ * applications stay ON and each OFF one turns ON with its c_i (the stall
+ * kernel H); the step into an overflow state and from one overflow state
+ * to the next move the phase by H, the step out of the last one into a
+ * normal state by the normal unit's K (so t stalls give H^t K, onoff.h),
+ * and a step between normal states by K. */
 #include "config.h"
 
 #include <math.h>
@@ -27,7 +34,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                      char *err)
 {
     long M = 0, over, levels, F, N;
-    double *A = NULL, *rhs = NULL, *Pph = NULL, *pi = NULL;
+    double *A = NULL, *rhs = NULL, *Pph = NULL, *Hph = NULL, *pi = NULL;
     gsl_permutation *perm = NULL;
     int rc = BB_OK, sign;
 
@@ -47,33 +54,40 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
     rhs = calloc((size_t)N, sizeof *rhs);
     pi = calloc((size_t)N, sizeof *pi);
     Pph = malloc((size_t)F * (size_t)F * sizeof *Pph);
+    Hph = malloc((size_t)F * (size_t)F * sizeof *Hph);
     perm = gsl_permutation_alloc((size_t)N);
-    if (!A || !rhs || !pi || !Pph || !perm) {
+    if (!A || !rhs || !pi || !Pph || !Hph || !perm) {
         rc = bb_seterr(err, BB_ENOMEM, "dense oracle: out of memory for %ld states", N);
         goto out;
     }
     /* Phase transition: application i ON -> OFF with 1/L_i, OFF -> ON with
-     * p_i/((1 - p_i) L_i); p = 1 always ON, p = 0 always OFF. */
+     * p_i/((1 - p_i) L_i); p = 1 always ON, p = 0 always OFF.  In a stall
+     * unit (Hph) no ON application turns OFF. */
     for (long f = 0; f < F; f++)
         for (long g = 0; g < F; g++) {
-            double pr = 1;
+            double pr = 1, hr = 1;
 
             for (size_t i = 0; i < n; i++) {
                 int on = (int)((f >> i) & 1), on2 = (int)((g >> i) & 1);
-                double a, c, q;
+                double a, c, q, h;
 
                 if (p[i] >= 1)
-                    q = on2 ? 1 : 0;
+                    q = h = on2 ? 1 : 0;
                 else if (p[i] <= 0)
-                    q = on2 ? 0 : 1;
+                    q = h = on2 ? 0 : 1;
                 else {
                     a = 1.0 / (L[i] > 0 ? L[i] : 1.0 / (1.0 - p[i]));
                     c = a * p[i] / (1.0 - p[i]);
+                    if (c > 1)
+                        c = 1;
                     q = on ? (on2 ? 1 - a : a) : (on2 ? c : 1 - c);
+                    h = on ? (on2 ? 1 : 0) : (on2 ? c : 1 - c);
                 }
                 pr *= q;
+                hr *= h;
             }
             Pph[f * F + g] = pr;
+            Hph[f * F + g] = hr;
         }
     /* A = P^T - I, row-major: A[to][from]. */
 #define ADD(from, to, v) (A[(size_t)(to) * (size_t)N + (size_t)(from)] += (v))
@@ -102,9 +116,13 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 wt[0] = 1;
                 nd = 1;
             }
-            for (int d = 0; d < nd; d++)
+            for (int d = 0; d < nd; d++) {
+                /* into a stall unit, or on from one: H; into a normal unit: K */
+                const double *ph = dst[d] > S ? Hph : Pph;
+
                 for (long g = 0; g < F; g++)
-                    ADD(from, dst[d] * F + g, wt[d] * Pph[f * F + g]);
+                    ADD(from, dst[d] * F + g, wt[d] * ph[f * F + g]);
+            }
             ADD(from, from, -1.0);
         }
 #undef ADD
@@ -133,7 +151,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 double up;
 
                 if (j > S) {
-                    out->idle += v;
+                    out->stalled += v;
                     continue;
                 }
                 normal += v;
@@ -152,14 +170,16 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 if (j == S)
                     out->p_full += v;
             }
-        out->p_full += out->idle;
+        out->p_full += out->stalled;
         out->mean_load = normal > 0 ? load / normal : 0;
+        out->idle = out->stalled;
     }
 out:
     free(A);
     free(rhs);
     free(pi);
     free(Pph);
+    free(Hph);
     gsl_permutation_free(perm);
     return rc;
 }

@@ -23,7 +23,8 @@ typedef struct {
     long S, T, P;      /* buffer size (quanta), phase steps at most
                           (bba_onoff_max_steps), phases */
     const bba_policy *pol;
-    double ***Kp;      /* Kp[t-1][c] = K_c^t */
+    double ***Kp;      /* Kp[t][c] = H_c^t K_c: the phase step after t
+                          stall units (bba_onoff_stall_kernel) */
     double *z;         /* T x (S+1) x P */
     char *zflag;       /* T x (S+1) */
     double *tmp;       /* 3 P */
@@ -41,6 +42,15 @@ typedef struct {
 /* bba_onoff_max_steps: the phase steps one transition can take, 1 + the
  * longest stall.  O(1). */
 long bba_onoff_max_steps(const bba_onoff *m);
+
+/* bba_onoff_stall_kernel: out = H_c^t K_c, (N_c + 1)^2 row-major, the
+ * phase step of class c from a normal unit followed by t stall units to
+ * the next normal unit: during a stall the ON applications wait (stay ON)
+ * and each OFF one turns ON with probability c_c per unit (H_c, a
+ * binomial shift; H_c^t turns each OFF one ON with 1 - (1 - c_c)^t), then
+ * every application takes the normal unit's step K_c.  t = 0 gives K_c.
+ * O((N_c + 1)^3). */
+void bba_onoff_stall_kernel(const bba_onoff *m, size_t c, long t, double *out);
 
 /* bba_onoff_spread: add v times the transitions out of normal state (j, a
  * phase f of bursty load kf) over the landing levels (onoff_step.c). */

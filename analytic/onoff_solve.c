@@ -132,7 +132,9 @@ coarse_solve(bba_onoff_work *w, const double *x, bba_chain *c, double *acc, doub
  * a state (j, f) stalls G(S + B - j - kf) units on average and is quiet
  * (l >= j) when j = 0 or k0 >= B - kf; lazy draining below the threshold
  * adds (1 - EPS) Pr(k0 < B - kf) to the quiet probability of j > 0 (its
- * loads k <= B never stall). */
+ * loads k <= B never stall).  Per unit (Z = 1 + the mean stall of a
+ * normal unit, stall units counted) the stalled fraction, the idle
+ * fraction, is stall/Z = 1 - 1/Z (measures.h). */
 static void
 measures(bba_onoff_work *w, const double *x, bba_measures *me)
 {
@@ -153,7 +155,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     if (tail == NULL || G == NULL) {
         free(tail);
         free(G);
-        me->idle = NAN;
+        me->idle = me->stalled = NAN;
         return;
     }
     /* tail[t - t0] for t0 <= t < t0 + nt; G likewise, 0 for t >= M0. */
@@ -190,25 +192,12 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     free(tail);
     free(G);
     Z = 1.0 + stall;
-    me->idle = stall / Z;
+    me->stalled = stall / Z;
+    me->idle = me->stalled;
     me->quiet = quiet / Z;
     me->mean_load = load;
     me->p_empty = p0 / Z;
-    me->p_full = me->idle + pS / Z;
-}
-
-/* C = A B for r x r matrices. */
-static void
-matmul(int r, const double *A, const double *Bm, double *C)
-{
-    for (int i = 0; i < r; i++)
-        for (int j = 0; j < r; j++) {
-            double s = 0;
-
-            for (int k = 0; k < r; k++)
-                s += A[i * r + k] * Bm[k * r + j];
-            C[i * r + j] = s;
-        }
+    me->p_full = me->stalled + pS / Z;
 }
 
 int
@@ -289,10 +278,8 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                 rc = bb_seterr(err, BB_ENOMEM, "out of memory for kernel powers");
                 goto out;
             }
-            if (s == 0)
-                memcpy(w.Kp[s][cl], m->K[cl], (size_t)r * (size_t)r * sizeof(double));
-            else
-                matmul(r, w.Kp[s - 1][cl], m->K[cl], w.Kp[s][cl]);
+            /* a landing after s stall units: H^s K (the writers wait) */
+            bba_onoff_stall_kernel(m, cl, s, w.Kp[s][cl]);
         }
     }
     c.S = S;

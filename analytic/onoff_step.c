@@ -20,11 +20,14 @@
  *    (quiet when l >= j);
  *  - else l <= S: to l (quiet when l >= j), the phase moving one step;
  *  - else (an overflow) the applications stall st = ceil((l - S)/B) units
- *    and the buffer lands at max(l - st B, 0), the phase moving 1 + st
- *    steps; the st overflow states visited on the way are censored. */
+ *    and the buffer lands at max(l - st B, 0); the phase moves by H^st K
+ *    (the writers wait through the stall, the OFF applications compute
+ *    on and may turn ON, then every application takes the normal unit's
+ *    step; bba_onoff_stall_kernel); the st overflow states visited on
+ *    the way are censored. */
 
-/* y = x (K_1^t (x) ... (x) K_C^t), x and y of length P; Kp[c] is K_c^t;
- * tmp holds P doubles.  P sum_c (N_c + 1) multiply-adds. */
+/* y = x (G_1 (x) ... (x) G_C), x and y of length P; Kp[c] is G_c, one
+ * class's phase step (H_c^t K_c after t stall units); tmp holds P doubles.  P sum_c (N_c + 1) multiply-adds. */
 static void
 kron_apply(const bba_onoff *m, double *const *Kp, const double *x, double *y,
            double *tmp)
@@ -70,7 +73,7 @@ kron_apply(const bba_onoff *m, double *const *Kp, const double *x, double *y,
     }
 }
 
-/* Z <- Z (K_1^t (x) ... (x) K_C^t) for n vectors at once, stored phase-
+/* Z <- Z (G_1 (x) ... (x) G_C) for n vectors at once, stored phase-
  * major: Z[f n + l] is phase f of vector l; tmp holds P n doubles.  The
  * same operation as kron_apply on each vector, with the level index
  * innermost (contiguous axpys). */
@@ -173,7 +176,7 @@ bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *
         k0 = hi + 1;
     }
     /* Overflows (k > B, so never in the lazy part): a stall of st units,
-     * landing at max(l - st B, 0) after 1 + st phase steps. */
+     * landing at max(l - st B, 0), the phase then moving by H^st K. */
     for (; k0 <= M0; k0++) {
         long l = base + k0, st, land;
 

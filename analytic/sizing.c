@@ -159,6 +159,7 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
     out->n_states = S + U + 1;
     out->nnz = 0;
     out->meas.bb_in = pi ? bba_bbin_chain(m->dist, m->M, m->B, S, pi) : NAN;
+    out->meas.stalled = out->meas.idle; /* fresh draws: idle = stalled units */
     if (pi_out)
         *pi_out = pi;
     else
@@ -202,7 +203,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
         oo.mem_limit_bytes = so->mem_limit_bytes;
         rc = bba_onoff_eval(m->onoff, S, pol, &oo, out, &x, err);
         if (rc == BB_OK)
-            out->meas.bb_in = bba_bbin_onoff(m->onoff, S, x, out->meas.idle);
+            out->meas.bb_in = bba_bbin_onoff(m->onoff, S, x, out->meas.stalled);
         if (pi_out)
             *pi_out = x;
         else

@@ -51,7 +51,9 @@ for d in 20 40 100; do
   sed 's/,period,burst/,period/; s/,[0-9.]*$//' "$T/q.csv" >"$T/qb.csv"
   for f in qb q; do
     echo "d = $d, $f:"
-    "$BBSIZE" validate "$T/$f.csv" --bb-size 0:400:100 --mode periodic --replications 15 \
+    # the bursts file through the ON/OFF chain (auto would pick the fluid model)
+    m=""; [ "$f" = q ] && m="--model chain"
+    "$BBSIZE" validate "$T/$f.csv" $m --bb-size 0:400:100 --mode periodic --replications 15 \
       --horizon 5000 --csv
   done
 done

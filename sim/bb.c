@@ -38,6 +38,7 @@ typedef struct {
     bbs_event_id *pending;   /* each application's next phase change */
     /* measures */
     long measured, stalls, quiet, normal, empty, full;
+    double written_measured; /* load of the measured normal units */
     double occ_sum;
     bbs_hist occ;
     double written, to_pfs_direct, to_bb, bb_to_pfs, held_to_pfs;
@@ -138,10 +139,14 @@ unit_load(bbsim *s, double t_end)
     return k;
 }
 
-/* ON/OFF: the phases move after every unit, stalled or not (onoff.h);
- * one uniform per application. */
+/* ON/OFF (onoff.h): after a unit followed by a stall the ON applications
+ * wait (stay ON) and each OFF one turns ON with its OFF -> ON probability
+ * (the stall kernel H); after a unit followed by a normal one every
+ * application takes the normal step (K).  So a normal unit followed by t
+ * stalls moves the phases by H^t K.  One uniform per application per unit,
+ * whichever the step. */
 static void
-onoff_step(bbsim *s)
+onoff_step(bbsim *s, int next_stalls)
 {
     const bbs_bb_config *c = s->c;
 
@@ -155,7 +160,10 @@ onoff_step(bbsim *s)
             L = 1.0 / (1.0 - p);
         a = 1.0 / L;
         cc = a * p / (1.0 - p);
-        s->in_io[i] = s->in_io[i] ? x >= a : x < cc;
+        if (s->in_io[i])
+            s->in_io[i] = next_stalls || x >= a;
+        else
+            s->in_io[i] = x < cc;
     }
 }
 
@@ -202,6 +210,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         int quiet;
 
         s->written += k;
+        if (measured)
+            s->written_measured += k;
         s->thr_left = 0;
         s->stall_drain = 1;
         if (c->bb_bw > 0 && k > B + bbw) {
@@ -277,7 +287,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         }
     }
     if (c->mode == BBS_BB_ONOFF)
-        onoff_step(s);
+        onoff_step(s, s->H > 0);
     if (u + 1 >= c->warmup_units + c->horizon_units)
         return BB_OK;
     rc = bbs_engine_schedule(e, (double)(u + 2) * s->tu, s->k_tick, 1, 0, u + 1, NULL, NULL);
@@ -427,7 +437,10 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     if (rc != BB_OK)
         goto out;
 
-    r->idle = (double)s.stalls / (double)s.measured;
+    /* idle: the stalled units (every model's idle, analytic/measures.h) */
+    r->stall_fraction = (double)s.stalls / (double)s.measured;
+    r->idle = r->stall_fraction;
+    r->throughput = s.written_measured / (double)s.measured;
     r->quiet = (double)s.quiet / (double)s.measured;
     r->p_full = (double)s.full / (double)s.measured;
     if (s.normal > 0) {
@@ -491,6 +504,7 @@ bbs_bb_summarize(const bbs_bb_result *r, size_t n, double level, bbs_bb_summary 
         bbs_welford_add(&we, r[k].p_empty);
         bbs_welford_add(&wf, r[k].p_full);
         bbs_welford_add(&wb, r[k].bb_in);
+        s->stall_fraction_mean += r[k].stall_fraction / (double)n;
         for (size_t b = 0; b < BBS_BB_OCC_BINS; b++)
             s->occ_hist[b] += r[k].occ_hist[b] / (double)n;
         s->written += r[k].written;

@@ -38,15 +38,23 @@
  *     (its pending phase change moves one unit later).
  *   ONOFF: the modulated model of analytic/onoff.h, exactly.  Application
  *     i is ON or OFF; its first phase is ON with probability p_i (one
- *     uniform from stream (seed, unit, APP i)), then after every unit,
- *     stalled or not, ON -> OFF with probability 1/L_i and OFF -> ON with
- *     p_i/((1 - p_i) L_i) (one uniform per application per unit).  A
- *     normal unit's load is the sum of the ON applications' b_i.  With
+ *     uniform from stream (seed, unit, APP i)), then one uniform per
+ *     application per unit, stalled or not.  The writers wait: after a
+ *     unit followed by a stall (overflow or B_BB throttle) an ON
+ *     application stays ON and an OFF one turns ON with probability
+ *     p_i/((1 - p_i) L_i); after a unit followed by a normal one, ON -> OFF
+ *     with probability 1/L_i and OFF -> ON with p_i/((1 - p_i) L_i).  So a
+ *     normal unit followed by t stalls moves the phases by H^t K.  A normal
+ *     unit's load is the sum of the ON applications' b_i.  With
  *     L_i = 1/(1 - p_i) it is the Bernoulli chain in law (not draw for
  *     draw: Bernoulli draws only in normal units).
  *
  * Measures (per replication, over the horizon of T whole units):
- *   idle: stalled units / T (Theorem 3);
+ *   idle: stalled units / T, the stall fraction (Theorem 3; the idle of
+ *     every model, analytic/measures.h); Bernoulli and periodic: every
+ *     application stops in a stall; onoff: the ON ones wait and the OFF
+ *     ones compute on;
+ *   throughput: load of the measured normal units / T;
  *   quiet: normal units whose end load L + H is >= the start load / T
  *     (Theorem 5's "not drained", as analytic/measures.h);
  *   occupancy: start-of-unit load over normal units (mean, distribution,
@@ -97,7 +105,9 @@ typedef struct {
 } bbs_bb_config;
 
 typedef struct {
-    double idle;              /* fraction of measured units stalled */
+    double idle;              /* stall fraction (see above) */
+    double stall_fraction;    /* the same: fraction of measured units stalled */
+    double throughput;        /* load written per measured unit, quanta */
     double quiet;             /* fraction of measured units not drained */
     double mean_occupancy;    /* quanta, over normal units */
     double p_empty;           /* fraction of normal units starting empty */
@@ -163,6 +173,7 @@ typedef struct {
     double bb_in_mean, bb_in_lo, bb_in_hi; /* quanta per unit, into the buffer
                                              over the measured units */
     double p_empty_mean, p_full_mean;
+    double stall_fraction_mean;           /* mean of stall_fraction */
     double occ_hist[BBS_BB_OCC_BINS];     /* mean over replications */
     double written, to_pfs, to_bb, left_in_bb, held; /* sums, quanta */
     double max_conservation_error;        /* quanta */

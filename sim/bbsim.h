@@ -14,4 +14,9 @@
 #include "bb.h"
 #include "fluid.h"
 
+/* The stall semantics every simulated model follows (issue 35), named in
+ * the JSON of the commands that run them: a throttled writer's I/O phase
+ * is a volume and waits; computing applications compute on. */
+#define BBS_STALL_SEMANTICS "writers-wait"
+
 #endif

@@ -5,28 +5,44 @@
  * it and follows the model of docs/fluid-sim.md to the letter.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Sources.  Application i writes b_i bytes/s while ON.  With 0 < p_i < 1
- * and b_i > 0 it alternates ON periods, exponential with mean L_i
- * seconds, and OFF periods, exponential with mean L_i (1 - p_i) / p_i, so
- * Pr(ON) = p_i; it starts ON with probability p_i (stationary phases from
- * time 0).  p_i = 1 is a constant rate b_i, p_i = 0 or b_i = 0 writes
- * nothing: neither has events.  The total rate r is summed over the ON
- * sources' distinct rates in a fixed order (r = sum_c m_c b_c + the
- * constant part), so a phase always gives the same r to the last bit.
+ * Sources.  Application i writes b_i bytes/s while ON and unthrottled.
+ * With 0 < p_i < 1 and b_i > 0 it alternates ON periods and OFF periods,
+ * OFF exponential with mean L_i (1 - p_i) / p_i seconds; an ON period is
+ * a volume, exponential with mean b_i L_i bytes, drawn as L_i seconds of
+ * unthrottled writing.  The writers wait: every ON writer writes the same
+ * share c of its rate (fluidpath.h: B / r at a full buffer with r > B,
+ * (B + B_BB) / r below it where r > B + B_BB, 1 otherwise), so its ON
+ * period lasts until the virtual clock V = integral of c dt has advanced
+ * by the drawn duration; OFF periods run in real time.  Unthrottled,
+ * Pr(ON) = p_i; it starts ON with probability p_i (the unthrottled law).
+ * p_i = 1 is a constant rate b_i (throttled like the others), p_i = 0 or
+ * b_i = 0 writes nothing: neither has events.  The total rate r is summed
+ * over the ON sources' distinct rates in a fixed order (r = sum_c m_c b_c
+ * + the constant part), so a phase always gives the same r to the last
+ * bit.
  *
  * Draws: application i draws from stream (seed, replication, APP i)
  * (rng.h): one uniform for its first phase, then one uniform per period,
- * -mean log(1 - u).  So a source's path depends on its own stream only,
- * and replications are independent and identical on any thread count.
+ * -mean log(1 - u).  So a source's draws depend on its own stream only
+ * (its path, through c, on the others), and replications are independent
+ * and identical on any thread count.
  *
- * Events: one per phase change (the engine, engine.h); the content's hits
- * of 0, T and S are found analytically and are not events.  The content
- * starts empty at time 0; measures are time averages over
- * [warmup, warmup + horizon].
+ * Events: one per phase change (the engine, engine.h): an OFF end is
+ * scheduled at its real time, the ON ends are keys in virtual time (a
+ * heap) with one engine event at the real time V reaches the smallest;
+ * the content's hits of 0, T and S are found analytically and are not
+ * events.  The content starts empty at time 0; measures are time averages
+ * over [warmup, warmup + horizon].
  *
- * Cost per replication: (warmup + horizon) sum_i 2 p_i / L_i events
- * expected (bbs_fluid_estimate), each O(log n + C) for C distinct rates;
- * memory O(n).  About 0.2 us per event on one core (bench/fluidsim.sh). */
+ * idle is the stall fraction, the integral over the measured window of
+ * the stall rate 1 - c (fluidpath.h) over its length: the paper's stalled
+ * units in continuous time; the throughput X (bytes written per second)
+ * is kept too (docs/fluid-sim.md).
+ *
+ * Cost per replication: at most (warmup + horizon) sum_i 2 p_i / L_i
+ * events expected (bbs_fluid_estimate), each O(log n + C) for C distinct
+ * rates; memory O(n).  About 0.2 us per event on one core
+ * (bench/fluidsim.sh). */
 #ifndef BBSIZE_SIM_FLUID_H
 #define BBSIZE_SIM_FLUID_H
 
@@ -54,7 +70,8 @@ typedef struct {
 /* One replication.  Fractions and means are over the measured time;
  * volumes over the whole run (warm-up included). */
 typedef struct {
-    double idle;              /* time lost to throttling / time */
+    double idle;              /* stall fraction: the time average of 1 - c */
+    double throughput_Bps;    /* X: bytes written per second */
     double quiet;             /* time the buffer is not drained / time */
     double p_empty, p_full;   /* time at X = 0, at X = S / time */
     double mean_occupancy_bytes;
@@ -63,8 +80,14 @@ typedef struct {
                                  bb_in_Bps in steady state) */
     double written_bytes, to_pfs_bytes, into_bb_bytes, drained_bytes;
     double left_bytes;        /* content at the end */
-    double conservation_error_bytes; /* max of |written - to PFS - left|
-                                        and |into - drained - left| */
+    double offered_bytes;     /* asked for: the drawn volumes of the ON
+                                 periods begun, plus the constant sources'
+                                 b_i V */
+    double held_bytes;        /* asked for and not yet written at the end:
+                                 the ON sources' b_i (key - V) */
+    double conservation_error_bytes; /* max of |written - to PFS - left|,
+                                        |into - drained - left| and
+                                        |offered - written - held| */
     uint64_t events;          /* phase changes, whole run */
     uint64_t measured_events; /* phase changes in the measured time */
     uint64_t pieces;          /* linear pieces integrated, whole run */
@@ -78,7 +101,11 @@ typedef struct {
 int bbs_fluid_check(const bbs_fluid_config *c, char *err);
 
 /* bbs_fluid_event_rate: expected phase changes per second in steady
- * state, sum_i 2 p_i / L_i over the sources with phases (0 when none). */
+ * state without throttling, sum_i 2 p_i / L_i over the sources with
+ * phases (0 when none).  An upper bound with throttling: with the same
+ * draws each ON period lasts at least as long in real time (c <= 1) and
+ * each OFF period as long, so every source's k-th phase change comes no
+ * earlier and a run has at most as many. */
 double bbs_fluid_event_rate(const bbs_fluid_config *c);
 
 /* bbs_fluid_mean_rate: E = sum_i p_i b_i, bytes/s. */
@@ -104,17 +131,18 @@ void bbs_fluid_default_times(const bbs_fluid_config *c, double *horizon_s, doubl
 double bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s);
 
 /* bbs_fluid_estimate: the size of one replication before it runs:
- * *events expected (the sources' first events plus (W + H) times the
- * event rate; the count is random, the engine's bounds stop a run that
- * goes far beyond) and *bytes of memory (streams, pending events, per
- * source state).  O(n). */
+ * *events expected at most (the sources' first events plus (W + H) times
+ * the unthrottled event rate, a bound path by path: see
+ * bbs_fluid_event_rate; the count is random, the engine's bounds stop a
+ * run that goes far beyond) and *bytes of memory (streams, pending
+ * events, heap and per source state).  O(n). */
 void bbs_fluid_estimate(const bbs_fluid_config *c, double *events, double *bytes);
 
 /* bbs_fluid_run: simulate replication `unit` (streams (seed, unit, APP i))
  * into *r.  Deterministic in (config, unit).  Errors: those of
  * bbs_fluid_check; BB_ENOMEM; BB_ETOOBIG from the engine's bounds;
  * BB_EDATA when conservation fails beyond 1e-9 of the volume (a bug,
- * reported rather than hidden). */
+ * reported rather than hidden; the three balances of conservation_error). */
 int bbs_fluid_run(const bbs_fluid_config *c, uint64_t unit, bbs_fluid_result *r, char *err);
 
 /* bbs_fluid_run_unit: bbs_fluid_run as a bbs_unit_fn (replicate.h): ctx
@@ -129,10 +157,10 @@ int bbs_fluid_run_unit(size_t unit, void *result, const void *ctx, char *err);
 typedef struct {
     double level;
     size_t replications;
-    bbs_ci idle, quiet, p_empty, p_full, occupancy_bytes, bb_in_Bps;
+    bbs_ci idle, quiet, p_empty, p_full, occupancy_bytes, bb_in_Bps, throughput_Bps;
     double bb_out_Bps;                 /* mean over replications */
     /* volumes, summed over replications, bytes */
-    double written, to_pfs, into_bb, drained, left;
+    double written, to_pfs, into_bb, drained, left, offered, held;
     double max_conservation_error;     /* bytes */
     uint64_t events;
 } bbs_fluid_summary;

@@ -39,6 +39,7 @@ bbs_fluid_path_init(bbs_fluid_path *p, const bbs_fluid_platform *pf, double t0_s
     p->t_s = t0_s;
     p->x_bytes = x0_bytes;
     p->rate_Bps = rate_Bps;
+    p->v_s = 0;
     p->pieces = 0;
 }
 
@@ -48,13 +49,12 @@ bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps)
     p->rate_Bps = rate_Bps;
 }
 
-/* The content's slope now, and the boundary it moves towards (S, T or 0);
- * 0 when it stays. */
+/* The content's slope at content x and rate r, and the boundary it moves
+ * towards (S, T or 0); 0 when it stays. */
 static double
-slope(const bbs_fluid_path *p, double *target)
+slope_at(const bbs_fluid_platform *f, double r, double x, double *target)
 {
-    const bbs_fluid_platform *f = &p->pf;
-    double r = p->rate_Bps, B = f->pfs_bw_Bps, x = p->x_bytes;
+    double B = f->pfs_bw_Bps;
 
     if (r > B) {
         if (x >= f->size_bytes)
@@ -73,6 +73,58 @@ slope(const bbs_fluid_path *p, double *target)
         return f->lazy ? f->eps * (r - B) : r - B;
     }
     return 0;
+}
+
+static double
+slope(const bbs_fluid_path *p, double *target)
+{
+    return slope_at(&p->pf, p->rate_Bps, p->x_bytes, target);
+}
+
+/* The writers' share on a piece of rate r, at S (r > B and no drift) or
+ * below it. */
+static double
+piece_share(const bbs_fluid_platform *f, double r, int at_s)
+{
+    double B = f->pfs_bw_Bps;
+
+    if (!(r > B))
+        return 1;
+    return at_s ? B / r : fmin(r, B + f->bb_bw_Bps) / r;
+}
+
+double
+bbs_fluid_path_share(const bbs_fluid_path *p)
+{
+    double target = 0;
+
+    return piece_share(&p->pf, p->rate_Bps, slope(p, &target) == 0);
+}
+
+double
+bbs_fluid_path_time_at(const bbs_fluid_path *p, double dv_s)
+{
+    const bbs_fluid_platform *f = &p->pf;
+    double t = p->t_s, x = p->x_bytes, r = p->rate_Bps, c = 1;
+
+    if (!(dv_s > 0))
+        return t;
+    /* as bbs_fluid_path_advance: at most four pieces, each but the last
+     * ending on a boundary */
+    for (int k = 0; k < 4; k++) {
+        double target = 0, v = slope_at(f, r, x, &target), tb;
+
+        c = piece_share(f, r, v == 0);
+        if (v == 0)
+            break;
+        tb = (target - x) / v;
+        if (tb * c >= dv_s)
+            break;
+        t += tb;
+        dv_s -= tb * c;
+        x = target;
+    }
+    return t + dv_s / c;
 }
 
 /* Add one linear piece: content x0 -> x1 at slope v over dt seconds. */
@@ -148,6 +200,7 @@ bbs_fluid_path_advance(bbs_fluid_path *p, double t_s, bbs_fluid_tally *tally)
                 x1 = target;
         }
         integrate(p, tally, x0, x1, v, dt);
+        p->v_s += piece_share(&p->pf, p->rate_Bps, v == 0) * dt;
         p->x_bytes = x1;
         p->t_s = snap && p->t_s + dt < t_s ? p->t_s + dt : t_s;
         p->pieces++;

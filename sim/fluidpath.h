@@ -17,9 +17,18 @@
  * measure's integral over each piece (the rates below are constant on a
  * piece, the content linear, so each integral is exact up to rounding).
  *
+ * The writers wait (docs/fluid-sim.md): every ON writer writes the same
+ * share c of its rate,
+ *   c = B / r at S with r > B; min(1, (B + B_BB) / r) below S with r > B;
+ *   c = 1 when r <= B,
+ * so its I/O phase (a volume) advances at c: the path keeps the virtual
+ * clock V = integral of c dt, and bbs_fluid_path_time_at says when V will
+ * reach a given value at the current rate.  c changes only when the rate
+ * changes or the content reaches S; the hits of 0 and T leave it at 1.
+ *
  * Rates on a piece (the measures of docs/fluid-sim.md; "at S" includes
  * S = 0 for r > B, "at 0" every other piece with X = 0 and no drift):
- *   stall  r > B: (r - B)/r at S, max(r - B - B_BB, 0)/r below S; else 0
+ *   stall  1 - c: (r - B)/r at S, max(r - B - B_BB, 0)/r below S
  *   quiet  at 0: 1; r >= B: 1 - stall; r < B: 1 - EPS lazily below T,
  *          else 0
  *   into the buffer  r > B below S: min(r - B, B_BB); else 0
@@ -49,7 +58,7 @@ typedef struct {
 /* Integrals over the time observed (seconds, byte-seconds, bytes). */
 typedef struct {
     double time_s;           /* time integrated */
-    double stall_s;          /* integral of the stall rate (idle time) */
+    double stall_s;          /* integral of the stall rate 1 - c */
     double quiet_s;          /* integral of the quiet rate */
     double empty_s;          /* time at X = 0 (the atoms at 0) */
     double full_s;           /* time at X = S (the atoms at S) */
@@ -66,6 +75,7 @@ typedef struct {
     double t_s;              /* now, s */
     double x_bytes;          /* X(now), in [0, S] */
     double rate_Bps;         /* r from now on, bytes/s, >= 0 */
+    double v_s;              /* the virtual clock V(now), s (0 at init) */
     uint64_t pieces;         /* linear pieces integrated so far */
 } bbs_fluid_path;
 
@@ -87,5 +97,15 @@ void bbs_fluid_path_advance(bbs_fluid_path *p, double t_s, bbs_fluid_tally *tall
 
 /* bbs_fluid_path_set_rate: the rate changes now (>= 0, finite). */
 void bbs_fluid_path_set_rate(bbs_fluid_path *p, double rate_Bps);
+
+/* bbs_fluid_path_share: the writers' share c now (in (0, 1]). */
+double bbs_fluid_path_share(const bbs_fluid_path *p);
+
+/* bbs_fluid_path_time_at: the time at which the virtual clock reaches
+ * p->v_s + dv_s (dv_s >= 0) if the rate stays as it is: across the
+ * content's hit of S, where c drops from min(1, (B + B_BB)/r) to B/r.
+ * Never before p->t_s; finite (c >= B / r > 0).  O(1); the path is not
+ * moved. */
+double bbs_fluid_path_time_at(const bbs_fluid_path *p, double dv_s);
 
 #endif

@@ -864,6 +864,11 @@ bb_json_head(json_t *o, const bb_ctx *ctx)
         json_object_set_new(o, "model", ctx->front
                             ? json_string(bba_model_kind_name(bba_front_kind(ctx->front)))
                             : json_null());
+    /* issue 35: every answer naming its model says that writers wait at a
+     * full buffer (their I/O phases are volumes), so figures from before
+     * (phases on the clock) are never confused with these */
+    if (json_object_get(o, "stall_semantics") == NULL)
+        json_object_set_new(o, "stall_semantics", json_string(BB_STALL_SEMANTICS));
     if (json_object_get(o, "platform") == NULL)
         json_object_set_new(o, "platform", bb_json_platform(ctx));
 }
@@ -910,6 +915,7 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
         bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
     nv = bba_front_vanished(ctx->front, &frac);
     json_object_set_new(o, "model", json_string(bba_model_kind_name(a->model)));
+    json_object_set_new(o, "stall_semantics", json_string(BB_STALL_SEMANTICS));
     json_object_set_new(o, "exact", json_boolean(a->exact));
     json_object_set_new(o, "idle_fraction_low", bb_json_real_or_null(a->idle_low));
     json_object_set_new(o, "idle_fraction_high", bb_json_real_or_null(a->idle_high));

@@ -180,8 +180,11 @@ json_t *bb_json_platform(const bb_ctx *ctx);
 /* bb_json_head: add to o what every command's JSON object carries (docs/
  * json.md): "workload" (the file, or the built-in workload's label),
  * "model" (the analytic model that answers, null where none does) and
- * "platform", each unless o has it already.  o NULL: exits 70. */
+ * "platform", each unless o has it already, and "stall_semantics"
+ * (BB_STALL_SEMANTICS).  o NULL: exits 70. */
 void bb_json_head(json_t *o, const bb_ctx *ctx);
+/* the stall semantics every answer naming its model carries (issue 35) */
+#define BB_STALL_SEMANTICS "writers-wait"
 
 /* bb_json_real_or_null: a JSON real, or null for a non-finite value. */
 json_t *bb_json_real_or_null(double v);

@@ -230,6 +230,8 @@ bb_cmd_simulate(int argc, char **argv)
                             bb_json_real_or_null(s->bb_in_lo * perday));
         json_object_set_new(o, "bb_write_bytes_per_day_high",
                             bb_json_real_or_null(s->bb_in_hi * perday));
+        json_object_set_new(o, "stalled_fraction", json_real(s->stall_fraction_mean));
+        json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
         bb_json_head(o, &ctx);
         bb_json_print(o);
     } else {

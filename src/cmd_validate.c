@@ -269,6 +269,8 @@ bb_cmd_validate(int argc, char **argv)
                       "disagree", (json_int_t)(n - n_agree - n_inconc),
                       "inconclusive", (json_int_t)n_inconc,
                       "wall_s", V.wall_s);
+        if (o != NULL)
+            json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
         bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (a.base.common.out.csv) {

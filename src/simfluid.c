@@ -169,6 +169,9 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     ci_pack(o, "mean_occupancy_bytes", &s->occupancy_bytes);
     ci_pack(o, "bb_write_bytes_per_s", &s->bb_in_Bps);
     json_object_set_new(o, "bb_drain_bytes_per_s", json_real(s->bb_out_Bps));
+    ci_pack(o, "written_bytes_per_s", &s->throughput_Bps);
+    json_object_set_new(o, "stalled_fraction", json_real(s->idle.mean));
+    json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
     json_object_set_new(o, "replications", json_integer((json_int_t)s->replications));
     json_object_set_new(o, "seed", bb_json_seed(a->sim.seed));
     json_object_set_new(o, "confidence", json_real(s->level));
@@ -181,7 +184,8 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     json_object_set_new(o, "policy", json_string(c->pf.lazy ? "lazy" : "greedy"));
     json_object_set_new(o, "threshold_bytes", json_real(c->pf.threshold_bytes));
     json_object_set_new(o, "empty_prob", json_real(c->pf.lazy ? c->pf.eps : 1));
-    v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+    v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                  "offered_bytes", s->offered, "held_bytes", s->held,
                   "written_bytes", s->written, "to_pfs_bytes", s->to_pfs,
                   "into_bb_bytes", s->into_bb, "drained_bytes", s->drained,
                   "left_in_bb_bytes", s->left,
@@ -203,7 +207,7 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            const bb_simargs *a, size_t nv)
 {
     char sz[64], occ[3][64], w[64], pfs[64], left[64], th[64], in[3][64], out[64];
-    char B[64], bb[64], H[64], W[64], err[64];
+    char B[64], bb[64], H[64], W[64], err[64], ask[64], held[64];
 
     for (int k = 0; k < 3; k++) {
         double v[3] = { s->occupancy_bytes.mean, s->occupancy_bytes.lo, s->occupancy_bytes.hi };
@@ -223,6 +227,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     fmt_time(H, sizeof H, c->horizon_s);
     fmt_time(W, sizeof W, c->warmup_s);
     bb_ctx_fmt_size(ctx, err, sizeof err, s->max_conservation_error);
+    bb_ctx_fmt_size(ctx, ask, sizeof ask, s->offered);
+    bb_ctx_fmt_size(ctx, held, sizeof held, s->held);
     if (s->replications < 2) {
         printf("simulated idle %.4g, quiet %.4g, mean occupancy %s (%s)\n", s->idle.mean,
                s->quiet.mean, occ[0], BB_SIM_ONE_REPLICATION);
@@ -247,6 +253,8 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            (unsigned long long)s->events);
     printf("  written %s = to PFS %s + left in buffer %s (conservation error %s, %.2g of "
            "it)\n", w, pfs, left, err, s->written > 0 ? s->max_conservation_error / s->written : 0);
+    printf("  the writers wait: asked for %s = written + held by the writers %s\n", ask,
+           held);
 }
 
 size_t

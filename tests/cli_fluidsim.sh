@@ -12,7 +12,9 @@ set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 
 # One ON/OFF source, rate 2 while ON, Pr(ON) = 0.3, bursts of 1 s, PFS 1:
-# at S = 0 the applications stall (2 - 1)/2 of their ON time, idle 0.15.
+# at S = 0 the writer waits: its ON periods (volumes) advance at B/b = 1/2,
+# so it is ON p (b/B) / (p (b/B) + 1 - p) = 6/13 of the time and loses half
+# of it: idle 3/13 (= 1 - X/E with X = B Pr(ON)).
 cat >"$T/one.csv" <<'CSV'
 #@ pfs-bw = 1
 name,p,bw,burst
@@ -117,16 +119,18 @@ check "--horizon 2h is 7200 s with a warm-up of a tenth" \
 sim "$T/one.csv" --bb-size 0 $F --confidence 0.999 --json >"$T/s0.json"
 lo=$(json_num idle_fraction_low "$T/s0.json")
 hi=$(json_num idle_fraction_high "$T/s0.json")
-check "S = 0: the 99.9% interval [$lo, $hi] covers p (b - B)/b = 0.15" \
-    'awk -v l="$lo" -v h="$hi" "BEGIN { exit !(l <= 0.15 && 0.15 <= h && h - l < 0.01) }"'
+check "S = 0: the 99.9% interval [$lo, $hi] covers p (b - B)/(p b + (1 - p) B) = 3/13" \
+    'awk -v l="$lo" -v h="$hi" "BEGIN { x = 3 / 13; exit !(l <= x && x <= h && h - l < x / 15) }"'
 check "S = 0: no occupancy" '[ "$(json_num mean_occupancy_bytes "$T/s0.json")" = "0.0" ]'
 # S large, E < B: the buffer never fills; the buffer's bandwidth 0.5 alone
-# stalls (2 - 1 - 0.5)/2 of the ON time: idle 0.075.
+# throttles the writer to a share c = (1 + 0.5)/2 = 3/4, so its ON periods
+# last 4/3 as long: ON a fraction (p/c)/(p/c + 1 - p) = 4/11 of the time,
+# losing 1 - c of it: idle 1/11.
 sim "$T/one.csv" --bb-size 1000 $F --bb-bw 0.5 --confidence 0.999 --json >"$T/bw.json"
 lo=$(json_num idle_fraction_low "$T/bw.json")
 hi=$(json_num idle_fraction_high "$T/bw.json")
-check "--bb-bw binds: the 99.9% interval [$lo, $hi] covers 0.075" \
-    'awk -v l="$lo" -v h="$hi" "BEGIN { exit !(l <= 0.075 && 0.075 <= h && h - l < 0.01) }"'
+check "--bb-bw binds: the 99.9% interval [$lo, $hi] covers 1/11" \
+    'awk -v l="$lo" -v h="$hi" "BEGIN { x = 1 / 11; exit !(l <= x && x <= h && h - l < x / 7.5) }"'
 sim "$T/const.csv" --bb-size 10 --mode fluid --replications 2 --horizon 100 --warmup 10 \
     --json --quiet >"$T/k.json"
 t_close "a constant source: idle (3 - 1)/3 exactly" "$(json_num idle_fraction "$T/k.json")" 0.6666666667 1e-9

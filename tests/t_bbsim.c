@@ -384,6 +384,105 @@ test_onoff_memoryless_is_bernoulli(void **state)
     bba_model_free(&m);
 }
 
+/* The onoff mode with waiting writers against the chain worked here from
+ * its rules, with no analytic code: over the normal units the state is
+ * (phases, buffer load); a normal unit of load k writes as the platform
+ * does (greedy: k <= B drains min(L, B - k); k > B puts min(k - B, S - L)
+ * into the buffer and holds the rest), then one stall unit per B of held
+ * data (each takes the held data first, then drains the buffer with what
+ * is left), during which ON applications wait and OFF ones turn ON with
+ * c_i = p_i / ((1 - p_i) L_i); then the normal step (ON -> OFF 1/L_i, OFF
+ * -> ON c_i).  Its stationary law (power iteration) gives the chain's
+ * idle, the stalled units' share E[stalls] / (1 + E[stalls]), and its
+ * throughput X = E[load] / (1 + E[stalls]).  The simulated idle must
+ * cover the first and equal the simulated stall fraction, the simulated
+ * throughput the second; the load-weighted lost time 1 - X / E is another
+ * number here (the OFF applications do not lose a stall), outside the
+ * interval, so the test can tell the definitions apart. */
+static void
+test_onoff_waiting_by_hand(void **state)
+{
+    enum { N = 2, S = 3, NS = 4 * (S + 1), R = 20 };
+    const long b[N] = { 3, 2 }, B = 2;
+    const double p[N] = { 0.5, 0.3 }, L[N] = { 3, 2.5 };
+    double pi[NS], nx[NS], Ek = 0, Et = 0, E = 0, X, idle, xm = 0, sm = 0;
+    bbs_bb_config c = config(N, b, p, B, S, 20000);
+    bbs_bb_result res[R];
+    bbs_bb_summary sum;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int i = 0; i < N; i++)
+        E += p[i] * (double)b[i];
+    for (int k = 0; k < NS; k++)
+        pi[k] = 1.0 / NS;
+    for (int it = 0; it < 5000; it++) {
+        memset(nx, 0, sizeof nx);
+        Ek = Et = 0;
+        for (int x = 0; x < 4; x++)
+            for (long l = 0; l <= S; l++) {
+                double w = pi[x * (S + 1) + l], k = 0, held = 0, lb = (double)l;
+                int t = 0;
+
+                for (int i = 0; i < N; i++)
+                    k += (x >> i) & 1 ? (double)b[i] : 0;
+                if (k <= (double)B) {
+                    lb -= fmin(lb, (double)B - k);
+                } else {
+                    double into = fmin(k - (double)B, (double)S - lb);
+
+                    lb += into;
+                    held = k - (double)B - into;
+                }
+                while (held > 0) {   /* one stall unit */
+                    double fh = fmin(held, (double)B);
+
+                    held -= fh;
+                    lb -= fmin(lb, (double)B - fh);
+                    t++;
+                }
+                Ek += w * k;
+                Et += w * t;
+                for (int y = 0; y < 4; y++) {
+                    double pr = 1;
+
+                    for (int i = 0; i < N; i++) {
+                        double a = 1 / L[i], ci = a * p[i] / (1 - p[i]);
+                        double on = (x >> i) & 1 ? 1 : 1 - pow(1 - ci, t);  /* H^t */
+                        double on2 = on * (1 - a) + (1 - on) * ci;           /* K */
+
+                        pr *= (y >> i) & 1 ? on2 : 1 - on2;
+                    }
+                    nx[y * (S + 1) + (long)lb] += w * pr;
+                }
+            }
+        memcpy(pi, nx, sizeof pi);
+    }
+    X = Ek / (1 + Et);
+    idle = Et / (1 + Et);
+    c.mode = BBS_BB_ONOFF;
+    c.burst_tu = L;
+    c.warmup_units = 100;
+    assert_int_equal(bbs_replicate_run(R, sizeof res[0], res, bbs_bb_grid_unit,
+                                       &(bbs_bb_grid){ &c, R }, 2, NULL, NULL, err), BB_OK);
+    assert_int_equal(bbs_bb_summarize(res, R, 0.999, &sum, err), BB_OK);
+    for (int k = 0; k < R; k++) {
+        xm += res[k].throughput / R;
+        sm += res[k].stall_fraction / R;
+        check_conservation(&res[k]);
+    }
+    print_message("# onoff by hand: idle %.6f, simulated %.6f [%.6f, %.6f], stalled %.6f; "
+                  "X %.6f, simulated %.6f; 1 - X/E %.6f\n", idle, sum.idle_mean, sum.idle_lo,
+                  sum.idle_hi, sm, X, xm, 1 - X / E);
+    assert_true(idle > 0.02);
+    assert_true(sum.idle_lo <= idle && idle <= sum.idle_hi);
+    assert_true(sum.idle_hi - sum.idle_lo < 0.05 * idle);
+    assert_true(fabs(sm - sum.idle_mean) <= 1e-12);
+    /* the throughput to the same noise as before (0.1 idle E) */
+    assert_true(fabs(xm - X) < 0.1 * idle * E);
+    assert_true(!(sum.idle_lo <= 1 - X / E && 1 - X / E <= sum.idle_hi));
+}
+
 /* Quasi-periodic applications with periods much shorter than the time
  * unit write at their mean rate: one application of b = 30, p = 1/2 puts
  * 15 per unit against B = 10.  In the long run a fraction f of units
@@ -494,6 +593,7 @@ main(void)
         cmocka_unit_test(test_onoff_covers_chain_greedy),
         cmocka_unit_test(test_onoff_covers_chain_lazy),
         cmocka_unit_test(test_onoff_memoryless_is_bernoulli),
+        cmocka_unit_test(test_onoff_waiting_by_hand),
         cmocka_unit_test(test_periodic_fluid_limit),
         cmocka_unit_test(test_bad_configurations),
     };

@@ -150,7 +150,7 @@ test_onoff_matches_chain(void **state)
             assert_int_equal(bba_onoff_init(&o, w.n, w.b, w.p, L, w.B, all, 0, err), BB_OK);
             bba_onoff_defaults(&oo);
             assert_int_equal(bba_onoff_eval(&o, S, &g, &oo, &ro, &x, err), BB_OK);
-            w_on = bba_bbin_onoff(&o, S, x, ro.meas.idle);
+            w_on = bba_bbin_onoff(&o, S, x, ro.meas.stalled);
             free(x);
             bba_onoff_free(&o);
             assert_float_equal(w_on, r.meas.bb_in, 1e-9 * (r.meas.bb_in + 1e-3));

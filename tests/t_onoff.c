@@ -9,9 +9,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
 #include "effbw.h"
+#include "fluid.h"
 #include "testutil.h"
 
 /* o.fft for eval(): -1 (the default rule) or 1 (the FFT level
@@ -45,12 +47,18 @@ eval(size_t n, const long *b, const double *p, const double *L, long B, long S,
 }
 
 /* One application, b = 150, p = 1/2, B = 100, S = 50: levels 0 and 50 are
- * normal, 100 is an overflow state.  With u_j = Pr(level j, ON) and
- * a = 1/L: u_50 = (1-a) u_0, u_100 = (1-a) u_50, u_0 + u_50 + u_100 = p,
- * and idle = Pr(level 100) = u_50 (reached only from (50, ON)), so
- * idle = p (1-a) / (1 + (1-a) + (1-a)^2).  L = 2: 1/7 (the scalar chain of
- * cli_analytic.sh); L = 4: 6/37.  Quiet = Pr(level 0) + u_50: 5/7 and
- * 29/37. */
+ * normal; (50, ON) overflows (l = 100) into one stall unit and lands at 0.
+ * The writer waits: through the stall it stays ON, then takes the normal
+ * unit's step, so the phase seen at the normal units moves by K alone and
+ * its ON fraction is p.  With x_j = Pr(level j, ON) over the normal units
+ * and a = 1/L: x_50 = (1-a) x_0, x_0 + x_50 = p, so x_50 = p (1-a)/(2-a),
+ * the mean stall per normal unit; every normal unit's load is written,
+ * and ON is p of them, so X = E / (1 + x_50) and idle = 1 - X/E =
+ * x_50 / (1 + x_50), the stalled fraction.  L = 2: 1/7 (the scalar chain
+ * of cli_analytic.sh); L = 4: x_50 = 3/14, idle 3/17 (6/37 when the phase
+ * moved on through the stall).  Quiet: every normal unit but (50, OFF),
+ * whose mass is a x_0 = 1/14 at L = 4: 13/17 (5/7 at L = 2); empty:
+ * x_0 + Pr(0, OFF) = 10/14 of the normal units, 10/17. */
 static void
 hand_worked(void **state)
 {
@@ -66,16 +74,20 @@ hand_worked(void **state)
     assert_float_equal(r.meas.idle, 1.0 / 7, 1e-14);
     assert_float_equal(r.meas.quiet, 5.0 / 7, 1e-14);
     eval(1, b, p, L4, 100, 50, &g, 0, &r);
-    assert_float_equal(r.meas.idle, 6.0 / 37, 1e-14);
-    assert_float_equal(r.meas.quiet, 29.0 / 37, 1e-14);
-    assert_float_equal(r.meas.p_empty, 23.0 / 37, 1e-14);
+    assert_float_equal(r.meas.idle, 3.0 / 17, 1e-14);
+    assert_float_equal(r.meas.stalled, 3.0 / 17, 1e-14);
+    assert_float_equal(r.meas.quiet, 13.0 / 17, 1e-14);
+    assert_float_equal(r.meas.p_empty, 10.0 / 17, 1e-14);
     assert_int_equal(bba_onoff_dense_eval(1, b, p, L4, 100, 50, &g, &d, err), BB_OK);
-    assert_float_equal(d.idle, 6.0 / 37, 1e-14);
-    assert_float_equal(d.quiet, 29.0 / 37, 1e-14);
+    assert_float_equal(d.idle, 3.0 / 17, 1e-14);
+    assert_float_equal(d.quiet, 13.0 / 17, 1e-14);
 }
 
 /* With L_i = 1/(1 - p_i) for every application, forced into phases, the
- * modulated chain is today's chain: same idle, quiet, occupancy. */
+ * modulated chain is the chain of chain.h: K's rows are equal, so the
+ * waiting writers' H^t K is K, and the phases seen at the normal units
+ * are at their stationary law (idle = stalled): same idle, quiet,
+ * occupancy. */
 static void
 reduces_to_scalar(void **state)
 {
@@ -105,6 +117,12 @@ reduces_to_scalar(void **state)
             assert_float_equal(rm.meas.mean_load, rs.meas.mean_load, 1e-8);
             assert_float_equal(rm.meas.p_empty, rs.meas.p_empty, 1e-10);
             assert_float_equal(rm.meas.p_full, rs.meas.p_full, 1e-10);
+            assert_float_equal(rm.meas.idle, rm.meas.stalled, 1e-12 * fmax(rs.meas.idle, 1e-3));
+            /* Left memoryless (no phase: P = 1), the idle fraction is the
+             * stalled one to the last bit, as in chain.h. */
+            eval(n, w.b, w.p, L, w.B, S, &pol, 0, &rm);
+            assert_true(rm.meas.idle == rm.meas.stalled);
+            assert_float_equal(rm.meas.idle, rs.meas.idle, 1e-10 * fmax(rs.meas.idle, 1e-3));
         }
         bba_model_free(&sm);
     }
@@ -450,6 +468,418 @@ time_unit_convergence(void **state)
     assert_true(fabs(idle[4] - idle[3]) < 0.03 * idle[4]);
 }
 
+/* A brute-force chain written from the text of the waiting-writer rule
+ * (docs/model.md), independent of the library's solver and of its dense
+ * oracle (which keeps overflow levels as states): explicit states
+ * (level j, phase f) for the normal units and (stall units left r,
+ * landing level, phase g) for the stall units, one ON/OFF bit per
+ * application, solved by dense LU.  A normal unit at level j with load k
+ * (the ON applications' b) moves the buffer to l = max(j + k - B, 0) (lazy
+ * below the threshold with k <= B: stays at j with 1 - EPS) and every
+ * application steps (ON -> OFF with a = 1/L, OFF -> ON with c = a p/(1-p));
+ * if l > S it stalls t = ceil((l - S)/B) units instead and lands at
+ * max(l - t B, 0): in each stall unit an ON application stays ON and an
+ * OFF one turns ON with c; after the last one every application steps.
+ * idle = the stalled units' share of all units (measures.h: idle ==
+ * stalled); lost = 1 - X/E, X the load of the normal units per unit of
+ * time, is the load-weighted lost time, another quantity with several
+ * applications, kept to show the test tells the two apart.
+ * waiting = 0 is the rule of old (the phases step in the stall units too):
+ * the broken variant the library must not match. */
+typedef struct {
+    double idle, stalled, lost, quiet, p_empty, p_full, mean_load;
+} bf_meas;
+
+static void
+bf_app_step(double a, double c, int stall, int waiting, int on, double *to)
+{
+    /* to[0] = Pr(OFF next), to[1] = Pr(ON next) */
+    if (on) {
+        to[1] = stall && waiting ? 1 : 1 - a;
+        to[0] = 1 - to[1];
+    } else {
+        to[1] = c;
+        to[0] = 1 - c;
+    }
+}
+
+/* Pr(phase g | phase f) over one unit (stall: a stall unit); after the last
+ * stall unit the normal step follows: last = 1 composes the two. */
+static double
+bf_phase(size_t n, const double *a, const double *c, long f, long g, int stall, int last,
+         int waiting)
+{
+    double pr = 1;
+
+    for (size_t i = 0; i < n; i++) {
+        int on = (int)((f >> i) & 1), on2 = (int)((g >> i) & 1);
+        double s1[2], v = 0;
+
+        bf_app_step(a[i], c[i], stall, waiting, on, s1);
+        if (!last)
+            v = s1[on2];
+        else
+            for (int mid = 0; mid <= 1; mid++) {
+                double s2[2];
+
+                bf_app_step(a[i], c[i], 0, waiting, mid, s2);
+                v += s1[mid] * s2[on2];
+            }
+        pr *= v;
+    }
+    return pr;
+}
+
+static void
+brute_force(size_t n, const long *b, const double *p, const double *L, long B, long S,
+            const bba_policy *pol, int waiting, bf_meas *out)
+{
+    long F = 1L << n, M = 0, Tm, N, nn;
+    double a[6], c[6], E = 0, *A, *rhs, *pi;
+    gsl_permutation *perm;
+    int sg;
+
+    for (size_t i = 0; i < n; i++) {
+        M += b[i];
+        E += p[i] * (double)b[i];
+        a[i] = 1.0 / L[i];
+        c[i] = fmin(1.0, a[i] * p[i] / (1.0 - p[i]));
+    }
+    Tm = M > B ? (M - B + B - 1) / B : 0;
+    nn = (S + 1) * F;            /* normal states first */
+    N = nn + Tm * (S + 1) * F;   /* then stall (r, land, g), r = 1..Tm */
+    assert_true(N <= 3000);
+    A = calloc((size_t)(N * N), sizeof *A);
+    rhs = calloc((size_t)N, sizeof *rhs);
+    pi = calloc((size_t)N, sizeof *pi);
+    perm = gsl_permutation_alloc((size_t)N);
+    assert_non_null(A);
+    assert_non_null(pi);
+#define NORMAL(j, f) ((j) * F + (f))
+#define STALL(r, l, g) (nn + (((r) - 1) * (S + 1) + (l)) * F + (g))
+#define MOVE(from, to, v) (A[(size_t)(to) * (size_t)N + (size_t)(from)] += (v))
+    for (long j = 0; j <= S; j++)
+        for (long f = 0; f < F; f++) {
+            long k = 0, l;
+
+            for (size_t i = 0; i < n; i++)
+                k += ((f >> i) & 1) ? b[i] : 0;
+            l = j + k - B > 0 ? j + k - B : 0;
+            if (l > S) {
+                long t = (l - S + B - 1) / B, land = l - t * B > 0 ? l - t * B : 0;
+
+                MOVE(NORMAL(j, f), STALL(t, land, f), 1.0);
+                continue;
+            }
+            for (long g = 0; g < F; g++) {
+                double pg = bf_phase(n, a, c, f, g, 0, 0, waiting);
+
+                if (pol->lazy && j < pol->threshold && k <= B) {
+                    MOVE(NORMAL(j, f), NORMAL(j, g), (1 - pol->eps) * pg);
+                    MOVE(NORMAL(j, f), NORMAL(l, g), pol->eps * pg);
+                } else {
+                    MOVE(NORMAL(j, f), NORMAL(l, g), pg);
+                }
+            }
+        }
+    for (long r = 1; r <= Tm; r++)
+        for (long l = 0; l <= S; l++)
+            for (long f = 0; f < F; f++)
+                for (long g = 0; g < F; g++) {
+                    if (r > 1)
+                        MOVE(STALL(r, l, f), STALL(r - 1, l, g),
+                             bf_phase(n, a, c, f, g, 1, 0, waiting));
+                    else
+                        MOVE(STALL(r, l, f), NORMAL(l, g), bf_phase(n, a, c, f, g, 1, 1, waiting));
+                }
+    for (long s = 0; s < N; s++)
+        MOVE(s, s, -1.0);
+    /* Unreachable stall states (no load lands there) keep a zero row:
+     * pin them to 0. */
+    for (long s = nn; s < N; s++) {
+        double in = 0;
+
+        for (long q = 0; q < N; q++)
+            if (q != s)
+                in += A[(size_t)s * (size_t)N + (size_t)q];
+        if (in == 0) {
+            for (long q = 0; q < N; q++)
+                A[(size_t)s * (size_t)N + (size_t)q] = q == s ? 1 : 0;
+        }
+    }
+    for (long s = 0; s < N; s++)
+        A[(size_t)(N - 1) * (size_t)N + (size_t)s] = 1.0;
+    rhs[N - 1] = 1;
+    {
+        gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)N, (size_t)N);
+        gsl_vector_view bv = gsl_vector_view_array(rhs, (size_t)N);
+        gsl_vector_view xv = gsl_vector_view_array(pi, (size_t)N);
+
+        assert_int_equal(gsl_linalg_LU_decomp(&Av.matrix, perm, &sg), 0);
+        assert_int_equal(gsl_linalg_LU_solve(&Av.matrix, perm, &bv.vector, &xv.vector), 0);
+    }
+    memset(out, 0, sizeof *out);
+    {
+        double X = 0, normal = 0;
+
+        for (long s = nn; s < N; s++)
+            out->stalled += pi[s];
+        for (long j = 0; j <= S; j++)
+            for (long f = 0; f < F; f++) {
+                double v = pi[NORMAL(j, f)];
+                long k = 0, l;
+
+                for (size_t i = 0; i < n; i++)
+                    k += ((f >> i) & 1) ? b[i] : 0;
+                l = j + k - B > 0 ? j + k - B : 0;
+                X += v * (double)k;
+                normal += v;
+                out->mean_load += v * (double)j;
+                if (pol->lazy && j < pol->threshold && k <= B)
+                    out->quiet += v * ((1 - pol->eps) + (l >= j ? pol->eps : 0));
+                else
+                    out->quiet += l >= j ? v : 0;
+                if (j == 0)
+                    out->p_empty += v;
+                if (j == S)
+                    out->p_full += v;
+            }
+        out->p_full += out->stalled;
+        out->mean_load /= normal;
+        out->lost = 1 - X / E;
+        out->idle = out->stalled;
+    }
+#undef NORMAL
+#undef STALL
+#undef MOVE
+    free(A);
+    free(rhs);
+    free(pi);
+    gsl_permutation_free(perm);
+}
+
+/* The library (direct sums, the FFT path, GMRES) and its dense oracle
+ * against the brute-force chain, greedy and lazy, on small random
+ * workloads that overflow: to 1e-10.  Each case must also miss the rule
+ * of old (phases stepping through the stalls) by far more, and on some
+ * the stalled fraction (the idle fraction) must differ from the
+ * load-weighted lost time 1 - X/E: the test sees that the writers wait
+ * and which of the two the library counts. */
+static void
+brute_force_oracle(void **state)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    double worst = 0, least_old = INFINITY, most_gap = 0;
+
+    (void)state;
+    gsl_rng_set(rng, 35);
+    for (int trial = 0; trial < 10; trial++) {
+        size_t n = 2 + (size_t)(trial % 2);
+        long b[6], B = 10, S = (long)gsl_rng_uniform_int(rng, 14);
+        double p[6], L[6];
+
+        for (size_t i = 0; i < n; i++) {
+            b[i] = 1 + (long)gsl_rng_uniform_int(rng, 12);
+            p[i] = 0.08 + 0.4 * gsl_rng_uniform(rng);
+            L[i] = fmax(1.0, p[i] / (1 - p[i])) * (1.5 + 6.0 * gsl_rng_uniform(rng));
+        }
+        b[0] = B + 2 + (long)gsl_rng_uniform_int(rng, 10); /* overflows */
+        for (int lazy = 0; lazy <= 1; lazy++) {
+            bba_policy pol = { lazy, lazy ? (S + 1) / 2 : 0, 0.2 };
+            bf_meas bf, old;
+            bba_measures d;
+            char err[BB_ERRLEN];
+
+            brute_force(n, b, p, L, B, S, &pol, 1, &bf);
+            brute_force(n, b, p, L, B, S, &pol, 0, &old);
+            assert_int_equal(bba_onoff_dense_eval(n, b, p, L, B, S, &pol, &d, err), BB_OK);
+            for (int path = 0; path < 3; path++) {
+                bba_eval_result r;
+
+                use_fft = path == 0 ? 0 : 1;
+                use_krylov = path == 2 ? 1 : 0;
+                eval(n, b, p, L, B, S, &pol, 0, &r);
+                worst = fmax(worst, fabs(r.meas.idle - bf.idle));
+                assert_float_equal(r.meas.idle, bf.idle, 1e-10);
+                assert_float_equal(r.meas.stalled, bf.stalled, 1e-10);
+                assert_float_equal(r.meas.quiet, bf.quiet, 1e-10);
+                assert_float_equal(r.meas.p_empty, bf.p_empty, 1e-10);
+                assert_float_equal(r.meas.p_full, bf.p_full, 1e-10);
+                assert_float_equal(r.meas.mean_load, bf.mean_load, 1e-8);
+            }
+            assert_float_equal(d.idle, bf.idle, 1e-10);
+            assert_float_equal(d.stalled, bf.stalled, 1e-10);
+            assert_float_equal(d.quiet, bf.quiet, 1e-10);
+            assert_float_equal(d.mean_load, bf.mean_load, 1e-8);
+            least_old = fmin(least_old, fabs(bf.idle - old.idle));
+            assert_true(fabs(bf.idle - old.idle) > 1e-6);
+            most_gap = fmax(most_gap, fabs(bf.lost - bf.stalled));
+        }
+    }
+    print_message("# brute force: worst gap %.3g; the rule of old off by >= %.3g; "
+                  "1 - X/E - stalled up to %.3g\n", worst, least_old, most_gap);
+    assert_true(most_gap > 1e-4);
+    use_fft = use_krylov = -1;
+    gsl_rng_free(rng);
+}
+
+/* The fluid reference at S = 0, computed here: the buffer is always full,
+ * so the phases (one ON/OFF bit per application, rates in quanta per unit
+ * of time) move by the full-buffer generator Q^S (ON -> OFF at
+ * c_f / L_i seconds, c_f = min(1, B / r_f); OFF -> ON at p_i/((1-p_i) L_i)),
+ * and the writers write min(r_f, B): the stall fraction is
+ * sum_f m_f (r_f - B)^+ / r_f with m Q^S = 0. */
+static double
+fluid_s0(size_t n, const long *b, const double *p, const double *Ls, long B)
+{
+    long F = 1L << n;
+    double *A = calloc((size_t)(F * F), sizeof *A), rhs[64] = { 0 }, m[64], idle = 0;
+    gsl_permutation *perm = gsl_permutation_alloc((size_t)F);
+    int sg;
+
+    assert_true(F <= 64);
+    for (long f = 0; f < F; f++) {
+        long r = 0;
+        double out = 0;
+
+        for (size_t i = 0; i < n; i++)
+            r += ((f >> i) & 1) ? b[i] : 0;
+        for (size_t i = 0; i < n; i++) {
+            long g = f ^ (1L << i);
+            double q = ((f >> i) & 1) ? fmin(1.0, (double)B / (double)r) / Ls[i]
+                                      : p[i] / ((1 - p[i]) * Ls[i]);
+
+            A[g * F + f] += q; /* A = (Q^S)^T */
+            out += q;
+        }
+        A[f * F + f] -= out;
+    }
+    for (long f = 0; f < F; f++)
+        A[(F - 1) * F + f] = 1;
+    rhs[F - 1] = 1;
+    {
+        gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)F, (size_t)F);
+        gsl_vector_view bv = gsl_vector_view_array(rhs, (size_t)F);
+        gsl_vector_view xv = gsl_vector_view_array(m, (size_t)F);
+
+        assert_int_equal(gsl_linalg_LU_decomp(&Av.matrix, perm, &sg), 0);
+        assert_int_equal(gsl_linalg_LU_solve(&Av.matrix, perm, &bv.vector, &xv.vector), 0);
+    }
+    for (long f = 0; f < F; f++) {
+        long r = 0;
+
+        for (size_t i = 0; i < n; i++)
+            r += ((f >> i) & 1) ? b[i] : 0;
+        if (r > B)
+            idle += m[f] * (double)(r - B) / (double)r;
+    }
+    free(A);
+    gsl_permutation_free(perm);
+    return idle;
+}
+
+/* Convergence at first order: errors e1, e2, e3 at u, u/2, u/4 each
+ * about half the one before (ratios in [0.3, 0.7]), and the Richardson
+ * extrapolation 2 v3 - v2 within a quarter of e3 of the reference. */
+static void
+first_order(const char *what, const double *v, double ref)
+{
+    double e[3];
+
+    for (int k = 0; k < 3; k++)
+        e[k] = v[k] - ref;
+    print_message("# %s: chain %.7g %.7g %.7g, fluid %.7g; error ratios %.3f %.3f\n", what,
+                  v[0], v[1], v[2], ref, e[1] / e[0], e[2] / e[1]);
+    assert_true(e[1] / e[0] >= 0.3 && e[1] / e[0] <= 0.7);
+    assert_true(e[2] / e[1] >= 0.3 && e[2] / e[1] <= 0.7);
+    assert_true(fabs(2 * v[2] - v[1] - ref) <= 0.25 * fabs(e[2]));
+}
+
+/* The chain tends to the fluid model as the time unit shrinks (issue 35).
+ * Rates fixed in quanta per unit (so the loads in quanta do not move),
+ * bursts fixed in seconds (L = L_s / u units), the buffer fixed in bytes
+ * (S = S_0 / u quanta); u = 1, 1/2, 1/4 s... (0.25, 0.125, 0.0625 here).
+ * S = 0 against the full-buffer generator computed above, on loads that
+ * are whole multiples of B: the chain's stalls are whole units,
+ * t = ceil((l - S)/B), and at S = 0 (no room to keep what the last stall
+ * unit's PFS bandwidth would have drained) a load between multiples of B
+ * wastes the rest of that unit at every time unit: the limit then is not
+ * the fluid's (see docs/fluid.md).  S > 0 against bba_fluid_eval, at
+ * three sizes, loads not multiples of B. */
+static void
+converges_to_fluid(void **state)
+{
+    long b0[3] = { 20, 10, 30 }, B = 10;
+    double p0[3] = { 0.1, 0.3, 0.05 }, Ls0[3] = { 3, 2, 4 };
+    long b1[3] = { 15, 7, 12 };
+    double p1[3] = { 0.1, 0.2, 0.15 }, Ls1[3] = { 3, 2, 4 };
+    const double S_s[3] = { 1.0, 3.0, 8.0 }; /* the buffer: S_s B units of work */
+    bba_policy g = { 0, 0, 0 };
+    double v[3];
+
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        double u = 0.25 / (double)(1 << k), L[3];
+        bba_eval_result r;
+
+        for (int i = 0; i < 3; i++)
+            L[i] = Ls0[i] / u;
+        eval(3, b0, p0, L, B, 0, &g, 0, &r);
+        v[k] = r.meas.idle;
+    }
+    first_order("S = 0", v, fluid_s0(3, b0, p0, Ls0, B));
+    {
+        /* the fluid model at S = 0 is the same full-buffer law */
+        bba_fluid_class fc[3];
+        bba_fluid_opts fo = { (double)B, 0, 0, 0 };
+        bba_fluid_policy fp = { 0, 0, 1 };
+        bba_fluid_result fr;
+        bba_fluid *fm;
+        char err[BB_ERRLEN];
+
+        for (int i = 0; i < 3; i++) {
+            fc[i].rate_Bps = (double)b0[i];
+            fc[i].p = p0[i];
+            fc[i].burst_s = Ls0[i];
+            fc[i].count = 1;
+        }
+        assert_int_equal(bba_fluid_new(fc, 3, &fo, &fm, err), BB_OK);
+        assert_int_equal(bba_fluid_eval(fm, 0, &fp, &fr, err), BB_OK);
+        bba_fluid_free(fm);
+        assert_float_equal(fr.idle, fluid_s0(3, b0, p0, Ls0, B), 1e-9);
+    }
+    for (int s = 0; s < 3; s++) {
+        bba_fluid_class fc[3];
+        bba_fluid_opts fo = { (double)B, 0, 0, 0 };
+        bba_fluid_policy fp = { 0, 0, 1 };
+        bba_fluid_result fr;
+        bba_fluid *fm;
+        char err[BB_ERRLEN], what[40];
+
+        /* fluid units: quanta and seconds; S = S_s B quanta */
+        for (int i = 0; i < 3; i++) {
+            fc[i].rate_Bps = (double)b1[i];
+            fc[i].p = p1[i];
+            fc[i].burst_s = Ls1[i];
+            fc[i].count = 1;
+        }
+        assert_int_equal(bba_fluid_new(fc, 3, &fo, &fm, err), BB_OK);
+        assert_int_equal(bba_fluid_eval(fm, S_s[s] * (double)B, &fp, &fr, err), BB_OK);
+        bba_fluid_free(fm);
+        for (int k = 0; k < 3; k++) {
+            double u = 0.25 / (double)(1 << k), L[3];
+            bba_eval_result r;
+
+            for (int i = 0; i < 3; i++)
+                L[i] = Ls1[i] / u;
+            eval(3, b1, p1, L, B, lround(S_s[s] * (double)B / u), &g, 0, &r);
+            v[k] = r.meas.idle;
+        }
+        snprintf(what, sizeof what, "S = %g B s", S_s[s]);
+        first_order(what, v, fr.idle);
+    }
+}
+
 static void
 classes_and_errors(void **state)
 {
@@ -501,6 +931,8 @@ main(void)
         cmocka_unit_test(lazy_fft_matches_direct),
         cmocka_unit_test(lazy_many_sources),
         cmocka_unit_test(time_unit_convergence),
+        cmocka_unit_test(brute_force_oracle),
+        cmocka_unit_test(converges_to_fluid),
         cmocka_unit_test(classes_and_errors),
     };
 

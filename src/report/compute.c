@@ -114,7 +114,8 @@ recommend(bb_report *r)
     load_model(r);
 }
 
-/* With E >= B no size suffices and idle(S) falls only to 1 - B/E, the gap
+/* With E >= B no size suffices and idle(S) falls only to the model's limit
+ * (1 - B/E for one application), the gap
  * shrinking geometrically (like the stationary mass near the empty buffer,
  * e^{theta* S} with theta* < 0 the Cramer root): plotting up to the
  * largest load M (32,933 quanta on the default workload at 30 GB/s, flat

@@ -72,10 +72,16 @@ hcase "fluid model, bursts spanning 1e17: refused as data (65, was 70), says why
   "time scales span 1e\+17 \(bursts of up to 1e\+17 s against 1 s\).*shorten the longest bursts" - \
   "$B" idle "$T/span.csv" --pfs-bw 1 --bb-size 50
 # At 1e12 s, a's bursts keep the buffer full while a is on (its drift
-# alone, 0.5 B, is positive): stalled 1/3 of the time when b is off, 1/2
-# when b is on (r = 2 B): idle = 0.1 (0.8 / 3 + 0.2 / 2) = 0.03667.
+# alone, 0.5 B, is positive), and its writers wait (issue 35): with b off
+# they write B / 1.5 = 2/3 of their offer, with b on B / 2 = 1/2, and the
+# phases advance at that share.  While a is on, b leaves ON at half its
+# rate (1/6 against 1/12 to turn on): Pr(b on) = 1/3, so a's phase
+# advances at 2/3 2/3 + 1/3 1/2 = 11/18 on average and a is on 2/13 of
+# the time ((18/11) / (18/11 + 9), OFF 9 times ON).  The I/O is stalled
+# 1 - 2/3 of the time with b off and 1 - 1/2 with b on:
+# idle = 2/13 (2/3 1/3 + 1/3 1/2) = 7/117 = 0.05983.
 hnew
-hcase "... at a span of 1e12 it answers 0.1 (0.8/3 + 0.2/2) = 0.0367" 0 \
-  "^idle 0\.0366" - \
+hcase "... at a span of 1e12 it answers the stalled share 7/117 = 0.0598" 0 \
+  "^idle 0\.0598" - \
   sh -c 'sed "s/1e17/1e12/" "$1" >s.csv && "$2" idle s.csv --pfs-bw 1 --bb-size 50 && rm s.csv' \
   sh "$T/span.csv" "$B"
