@@ -202,7 +202,7 @@ a0=$(idle_at "$(awk -v b="$nb" 'BEGIN { printf "%.17g", b * 0.999 }')")
 check "idle at the answer is <= 0.001 ($a1) and above it 0.1% below ($a0)" \
   'awk -v a="$a1" -v b="$a0" "BEGIN { exit !(a <= 0.001 && b > 0.001) }"'
 # sweep's crossing brackets it
-"$BBSIZE" sweep $NV --bb-size 0:200TB:20TB --csv > "$T/nsw.csv"
+"$BBSIZE" sweep $NV --bb-size 0:600TB:20TB --csv > "$T/nsw.csv"
 # the last size of the sweep above the target and the first at or below it
 cross=$(awk -F, 'NR > 1 { if ($8 > 0.001) lo = $6; else if (hi == "") hi = $6 } END { print lo, hi }' "$T/nsw.csv")
 check "the answer lies where sweep's idle fraction crosses 0.001 ($cross)" \
