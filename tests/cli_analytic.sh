@@ -4,7 +4,7 @@
 # exactness in the paper's setting, JSON keys, --help, exit statuses.
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 set -e
-t_plan 34
+t_plan 36
 
 t_run "size on the built-in default workload" 0 "$BBSIZE" size
 t_match "size answers in one line with units" '^burst buffer [0-9.]+ (TB|PB|GB) \([0-9]+ quanta\): idle fraction' "$T/out"
@@ -73,6 +73,12 @@ b,0.5,100
 CSV
 t_run "E > B: exit status 1" 1 "$BBSIZE" size "$T/over.csv" --pfs-bw 100
 t_match "E > B: the limit 1 - B/E = 0.2 is stated" '1 - B/E = 0\.2(,| |$)' "$T/out"
+# The same with bursts (the fluid model, two applications, E/B = 1.25): no
+# size suffices for a target below the limit, exit status 1.
+sed -e 's/^name,p,bw$/name,p,bw,burst/' -e 's/^a,0.75,100$/a,0.75,100,20/' \
+    -e 's/^b,0.5,100$/b,0.5,100,10/' "$T/over.csv" >"$T/overb.csv"
+t_run "E > B, fluid: exit status 1" 1 "$BBSIZE" size --model fluid "$T/overb.csv" --pfs-bw 100
+t_match "E > B, fluid: no size suffices" 'no burst-buffer size suffices' "$T/out"
 
 # dist: CSV rows and the PFS tail.
 t_run "dist --csv" 0 "$BBSIZE" dist "$T/hand.csv" --pfs-bw 100 --csv
