@@ -4,7 +4,7 @@
 # process (bench/b_fluid, one piece of work per process), best of REPS
 # runs, against the targets of docs/fluid.md and against a reference run:
 # the discrete ON/OFF chain's size on the same example at a 60 s time unit
-# (bbsize size --time-unit 60s), what the fluid model replaces.  Then how
+# (bbsize size --model chain --time-unit 60s), what the fluid model replaces.  Then how
 # far exact goes: size for (N + 1)^3 phases, time and peak memory.
 # Usage: BFLUID=bench/b_fluid BBSIZE=src/bbsize sh bench/fluid.sh
 #   (about a minute; run it through flock /tmp/bbsize-heavy.lock)
@@ -24,7 +24,7 @@ ckpt-a,0.10,1.5TB/s,5min
 ckpt-b,0.05,2TB/s,3min
 out-c,0.20,0.6TB/s,2min
 CSV
-ref=$(REPS=1 best "$BBSIZE" size "$T/example.csv" --time-unit 60s)
+ref=$(REPS=1 best "$BBSIZE" size "$T/example.csv" --model chain --time-unit 60s)
 echo "reference: discrete chain at 60 s, bbsize size: ${ref} s"
 echo "   $(cat "$T/out")"
 echo

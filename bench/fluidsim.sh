@@ -67,6 +67,6 @@ done
 echo
 echo "## The default run on the README's three applications (15 replications)"
 echo
-t=$(wall3 "$T/d.json" "$BBSIZE" simulate "$T/ex.csv" --bb-size 1.274PB --mode fluid --json --quiet)
-echo "bbsize simulate ex.csv --bb-size 1.274PB --mode fluid: $t s, $(num events "$T/d.json") events," \
+t=$(wall3 "$T/d.json" "$BBSIZE" simulate "$T/ex.csv" --bb-size 1.631PB --mode fluid --json --quiet)
+echo "bbsize simulate ex.csv --bb-size 1.631PB --mode fluid: $t s, $(num events "$T/d.json") events," \
     "idle $(num idle_fraction "$T/d.json") [$(num idle_fraction_low "$T/d.json"), $(num idle_fraction_high "$T/d.json")]"
