@@ -528,36 +528,80 @@ test_presets(void **state)
         assert_int_equal(t->nodes, want[i].nodes);
         bbs_net_topo_free(t);
     }
-    /* mfnetsim-1056: link latencies of one 4,096-B chunk; with the router's
-     * 100 ns per chunk (port_chunk_bytes), a link out of a router carries
-     * bw x 4096 / (4096 + bw x 1e-7): local 5.25 GiB/s (5,637,144,576 B/s)
-     * -> 4096 / 4659.714 of it, 4.955184e9 B/s; the terminal's link into its
-     * router keeps its 16 GiB/s; the wires keep their bandwidth */
-    {
-        bbs_net_params par;
-        bbs_net_topo *t;
-        double loc = 5.25 * 1073741824.0, cn = 16.0 * 1073741824.0;
-        assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
-        assert_float_equal(par.local_delay_s, 4096 / loc, 1e-18);
-        par.port_chunk_bytes = 4096;
-        assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
-        for (int l = 0; l < t->nlinks; l++) {
-            int k = t->link_kind[l];
-            double bw = k == BBS_NET_LINK_LOCAL ? loc
-                        : k == BBS_NET_LINK_GLOBAL ? 4.7 * 1073741824.0 : cn;
-            double cap = k == BBS_NET_LINK_INJ ? bw : bw * 4096 / (4096 + bw * 1e-7);
-            assert_float_equal(t->link_cap_Bps[l], cap * t->link_mult[l], 1e-6);
-            assert_true(bbs_net_link_wire_Bps(t, l) == bw * t->link_mult[l]);
-            if (k == BBS_NET_LINK_LOCAL && t->link_mult[l] == 1)
-                assert_float_equal(t->link_cap_Bps[l], 4.955184e9, 1e3);
-        }
-        bbs_net_topo_free(t);
-    }
     {
         bbs_net_params par;
         assert_int_equal(bbs_net_preset("torus", &par, err), BB_EINVAL);
         assert_non_null(strstr(err, "unknown topology preset 'torus'"));
     }
+}
+
+/* The router's delay is latency, not port time (dragonfly-dally's
+ * router_packet_send adds router_delay to a chunk's arrival and takes it
+ * off the port's next free time): with port_chunk_bytes = 4096 on
+ * mfnetsim-1056 every link still carries its wires' bandwidth, and a path
+ * of five links (inj, local, global, local, ej) pays each link's chunk
+ * latency and 100 ns for each of the 4 routers it enters.  By hand, with
+ * 4096 / 2^30 = 3.814697265625e-6: terminal 16 GiB/s -> 238.4186 ns,
+ * local 5.25 GiB/s -> 726.6090 ns, global 4.7 GiB/s -> 811.6377 ns:
+ * 2 x 238.4186 + 2 x 726.6090 + 811.6377 + 4 x 100 = 3141.6929 ns.  A flow
+ * of 1e6 B alone on that chain goes at the global wires' 4.7 GiB/s
+ * (5,046,586,572.8 B/s): it ends 198.1537 us after it starts. */
+static double chain_end_s, chain_delay_s;
+
+static int
+chain_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
+{
+    (void)e;
+    (void)ctx;
+    chain_end_s = info->t_end_s - info->t_start_s;
+    chain_delay_s = info->delay_s;
+    return BB_OK;
+}
+
+static void
+test_router_delay_is_latency(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int p[BBS_NET_MAX_PATH], len, dst = -1, a;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
+    par.port_chunk_bytes = 4096;
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    for (int l = 0; l < t->nlinks; l++) {
+        int k = t->link_kind[l];
+        double bw = k == BBS_NET_LINK_LOCAL ? 5.25 : k == BBS_NET_LINK_GLOBAL ? 4.7 : 16.0;
+        assert_true(t->link_cap_Bps[l] == bw * 1073741824.0 * t->link_mult[l]);
+        assert_true(bbs_net_link_wire_Bps(t, l) == t->link_cap_Bps[l]);
+    }
+    a = t->par.a;
+    for (int y = 1; y < t->par.g && dst < 0; y++) {
+        int l = bbs_net_topo_global_links(t, 0, y)[0];
+        if (t->link_src[l] != 0 && t->link_mult[l] == 1)
+            dst = (y * a + (t->link_dst[l] % a + 1) % a) * t->par.p;
+    }
+    assert_true(dst > 0);
+    len = bbs_net_route(t, &mo, 0, dst, NULL, NULL, p, NULL);
+    assert_int_equal(len, 5);
+    assert_int_equal(t->link_kind[p[1]], BBS_NET_LINK_LOCAL);
+    assert_int_equal(t->link_kind[p[2]], BBS_NET_LINK_GLOBAL);
+    assert_int_equal(t->link_kind[p[3]], BBS_NET_LINK_LOCAL);
+    assert_int_equal(t->link_mult[p[2]], 1);
+    assert_float_equal(bbs_net_path_delay_s(t, p, len), 3141.6929e-9, 1e-13);
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, chain_done, NULL, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_start(f, 0, dst, 1e6, p, len, 1, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 1.0), BB_OK);
+    assert_float_equal(chain_end_s, 198.1537e-6, 1e-10);
+    assert_float_equal(chain_delay_s, 3141.6929e-9, 1e-13);
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    bbs_net_topo_free(t);
 }
 
 int
@@ -572,6 +616,7 @@ main(void)
         cmocka_unit_test(test_placement),
         cmocka_unit_test(test_node_layout),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_router_delay_is_latency),
     };
 
     gsl_set_error_handler_off();

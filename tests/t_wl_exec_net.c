@@ -418,10 +418,8 @@ test_one_message(void **state)
     /* store-and-forward (4 KiB packets): the first packet is received whole
      * at every hop, sum of P / c_i over the path less the slowest link's
      * (the 1 MB already pays it); an idle path adds no queueing.  With the
-     * router's delay per packet (port_chunk_bytes) the links out of a
-     * router carry c' = c P / (P + c d), the 1 MB goes at the slowest c',
-     * and the first packet pays P / c_i on the wires, less its time P / c'
-     * at the slowest link. */
+     * router's chunk given (port_chunk_bytes) nothing changes: the router
+     * delay is latency, the links carry their wires' bandwidth. */
     for (int per = 0; per <= 1; per++) {
         bbs_exec_config c0;
         bbs_net_topo *tp = t;
@@ -433,14 +431,13 @@ test_one_message(void **state)
         }
         for (int i = 0; i < len; i++) {
             double c = bbs_net_link_wire_Bps(tp, path[i]);
-            int out = tp->link_kind[path[i]] != BBS_NET_LINK_INJ;
             sf += p / c;
-            cp = fmin(cp, per && out ? c * p / (p + c * tp->par.router_delay_s) : c);
+            cp = fmin(cp, c);
         }
         sf -= p / cp;
         wp = 1e6 / cp + bbs_net_path_delay_s(tp, path, len);
         assert_true(sf > 0);
-        assert_true(per || wp == want);
+        assert_true(wp == want);
         bbs_exec_config_init(&c0);
         c0.topo = tp;
         c0.place = &pl;

@@ -129,7 +129,10 @@ const char *bbs_net_vc_scheme_name(int scheme);
 void bbs_net_path_vc(const bbs_net_topo *t, const int *path, int len, int scheme,
                      unsigned char *vc);
 
-/* bbs_net_path_delay_s: per-hop router and link delays of a path. */
+/* bbs_net_path_delay_s: the latency of a path: each link's delay (cn,
+ * local, global) plus router_delay_s for every router it enters (router
+ * hops + 1): a router's delay is a chunk's pipeline latency, once per
+ * router, not time on its ports (bbs_net_params' port_chunk_bytes). */
 double bbs_net_path_delay_s(const bbs_net_topo *t, const int *path, int len);
 
 #endif

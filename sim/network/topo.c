@@ -243,15 +243,6 @@ check_wiring(const bbs_net_params *par, const bbs_net_wiring *w, int *loc, int *
     return BB_OK;
 }
 
-/* port_Bps: what a link of bandwidth bw out of a router carries
- * (bbs_net_params' port_chunk_bytes). */
-static double
-port_Bps(const bbs_net_params *par, double bw)
-{
-    double c = par->port_chunk_bytes;
-    return c > 0 ? bw * c / (c + bw * par->router_delay_s) : bw;
-}
-
 int
 bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_net_topo **out,
                    char *err)
@@ -326,7 +317,7 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
         t->link_kind[N + n] = BBS_NET_LINK_EJ;
         t->link_mult[n] = t->link_mult[N + n] = 1;
         t->link_cap_Bps[n] = par->cn_bw_Bps;
-        t->link_cap_Bps[N + n] = port_Bps(par, par->cn_bw_Bps);
+        t->link_cap_Bps[N + n] = par->cn_bw_Bps;
         int off = n % (a * p);
         t->node_kind[n] = off < par->bb_per_group ? BBS_NET_NODE_BB : 0;
         if (par->compute_per_group > 0 ? off < par->compute_per_group : off >= par->bb_per_group)
@@ -343,14 +334,14 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
                 int s = gi * a + loc[2 * i], d = gi * a + loc[2 * i + 1];
                 if (i > 0 && cmp_pair(loc + 2 * i, loc + 2 * (i - 1)) == 0) {
                     t->link_mult[id - 1]++;
-                    t->link_cap_Bps[id - 1] += port_Bps(par, par->local_bw_Bps);
+                    t->link_cap_Bps[id - 1] += par->local_bw_Bps;
                     continue;
                 }
                 t->link_src[id] = s;
                 t->link_dst[id] = d;
                 t->link_kind[id] = BBS_NET_LINK_LOCAL;
                 t->link_mult[id] = 1;
-                t->link_cap_Bps[id] = port_Bps(par, par->local_bw_Bps);
+                t->link_cap_Bps[id] = par->local_bw_Bps;
                 t->local_link[s * a + loc[2 * i + 1]] = id;
                 id++;
             }
@@ -358,14 +349,14 @@ bbs_net_topo_build(const bbs_net_params *par, const bbs_net_wiring *w_in, bbs_ne
             int s = glob[2 * i], d = glob[2 * i + 1];
             if (i > 0 && cmp_pair(glob + 2 * i, glob + 2 * (i - 1)) == 0) {
                 t->link_mult[id - 1]++;
-                t->link_cap_Bps[id - 1] += port_Bps(par, par->global_bw_Bps);
+                t->link_cap_Bps[id - 1] += par->global_bw_Bps;
                 continue;
             }
             t->link_src[id] = s;
             t->link_dst[id] = d;
             t->link_kind[id] = BBS_NET_LINK_GLOBAL;
             t->link_mult[id] = 1;
-            t->link_cap_Bps[id] = port_Bps(par, par->global_bw_Bps);
+            t->link_cap_Bps[id] = par->global_bw_Bps;
             t->gl_off[(s / a) * g + d / a + 1]++;
             id++;
         }

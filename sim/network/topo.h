@@ -58,12 +58,14 @@ typedef struct {
      * not known): terminal -> router, router -> router in a group, across
      * groups (CODES' cn_vc_size, local_vc_size, global_vc_size) */
     double cn_vc_bytes, local_vc_bytes, global_vc_bytes;
-    /* > 0: every chunk of this many bytes a router sends keeps its output
-     * port busy router_delay_s beyond the chunk's serialization, as
-     * dragonfly-dally's router_packet_send adds router_delay to each
-     * chunk's injection delay: a link out of a router (ejection, local,
-     * global) carries at most bw x chunk / (chunk + bw x router_delay_s)
-     * (link_cap_Bps); 0: bw */
+    /* > 0: the chunk a router's output port sends (dragonfly-dally's
+     * chunk_size); 0: not given.  It takes no bandwidth: in
+     * router_packet_send the artifact adds router_delay to a chunk's
+     * arrival at the next router and takes it off the port's next free
+     * time again, so a port sends chunks back to back at its wires'
+     * bandwidth (link_cap_Bps = bw x multiplicity whatever this is) and the
+     * router delay is pipeline latency, charged once per router on a path
+     * (bbs_net_path_delay_s). */
     double port_chunk_bytes;
 } bbs_net_params;
 
@@ -83,7 +85,7 @@ typedef struct {
     int *link_src, *link_dst;      /* routers (-1 - node for a terminal end) */
     unsigned char *link_kind;      /* enum bbs_net_link_kind */
     int *link_mult;                /* parallel physical links merged */
-    double *link_cap_Bps;          /* what the link carries (port_chunk_bytes) */
+    double *link_cap_Bps;          /* bytes/s: the wires' bandwidth x multiplicity */
     int *local_link;               /* [r * a + j]: link r -> local router j, or -1 */
     int *gl_off;                   /* CSR over group pairs x * g + y ... */
     int *gl_link;                  /* ... global links from group x to group y */
@@ -165,8 +167,8 @@ const char *const *bbs_net_preset_names(void);
 const char *bbs_net_link_kind_name(int kind);
 
 /* bbs_net_link_wire_Bps: the bandwidth of link l's wires (its kind's
- * bandwidth times its multiplicity), before the router's per-chunk delay
- * (link_cap_Bps).  O(1). */
+ * bandwidth times its multiplicity), = link_cap_Bps[l] (a router's delay
+ * is latency, not port time: bbs_net_params' port_chunk_bytes).  O(1). */
 double bbs_net_link_wire_Bps(const bbs_net_topo *t, int l);
 
 #endif
