@@ -1,6 +1,7 @@
 /* t_net_par.c: progressive adaptive routing (route.h's bbs_net_route_par)
- * on hand-set port occupancies, and the ports' occupancy at flow level
- * (fabric.h's bbs_net_fabric_port_occupancy).
+ * on hand-set port occupancies, the ports' occupancy at flow level
+ * (fabric.h's bbs_net_fabric_port_occupancy), and strict priority's gaps
+ * (maxmin.h, fabric.h's bbs_net_fabric_lower_gaps).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -235,7 +236,7 @@ no_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
 }
 
 /* The occupancy of a port at flow level, by hand, on mfnetsim-1056
- * (local 4.96e9 B/s, global 4.49e9 B/s, injection 17.2e9 B/s; channel
+ * (local 5.64e9 B/s, global 5.05e9 B/s, injection 17.2e9 B/s; channel
  * buffers 16 KiB beyond a local or global link, 32 KiB beyond an
  * injection link).  A flow from node 0 (router 0) to a node of a group
  * router 0 has no global link to, not on the router where the global link
@@ -296,6 +297,139 @@ test_port_occupancy(void **state)
     bbs_net_topo_free(t);
 }
 
+/* Strict priority's gaps in the solver, by hand: a port P (capacity 1,
+ * a channel window of 3 chunks of 1) carries flow L on channel 0 and flow
+ * H on channel 1; L goes on to link N (capacity 2).
+ *  - N carries flow O (channel 0) too: L's chunks can wait at N, so the
+ *    port runs out of L's credits after its window and H goes: channel 0
+ *    fills at most 1 - 1 / (3 + 1) = 0.75 of P.  Class 0: L = 0.75 (P),
+ *    O = 2 - 0.75 = 1.25 (N); class 1: H = 1 - 0.75 = 0.25.
+ *  - without O, L's next link is its own: no gaps, L = 1, H = 0.
+ *  - without a window (win 0): no gaps either, L = 1, O = 1, H = 0. */
+static void
+test_gap_solver(void **state)
+{
+    int off3[] = { 0, 2, 3, 4 }, path3[] = { 0, 1, 0, 1 };  /* L: P N; H: P; O: N */
+    unsigned char cls3[] = { 0, 0, 1, 0 }, gap3[] = { 1, 0, 0, 0 };
+    int off2[] = { 0, 2, 3 }, path2[] = { 0, 1, 0 };       /* L: P N; H: P */
+    unsigned char cls2[] = { 0, 0, 1 }, gap2[] = { 0, 0, 0 };
+    double cap[] = { 1, 2 }, win[] = { 3, 3 }, nowin[] = { 0, 0 }, r[3];
+    bbs_net_mm_ws *ws = bbs_net_mm_ws_alloc();
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_non_null(ws);
+    assert_float_equal(bbs_net_mm_gap_share(3, 1, 1), 0.25, 1e-15);
+    assert_float_equal(bbs_net_mm_gap_share(3, 1, 2), 1.0 / 7, 1e-15);
+    assert_true(bbs_net_mm_gap_share(0, 1, 1) == 0);
+    assert_float_equal(bbs_net_mm_gap_wait_s(2, 3, 2), 3, 1e-15);
+    {
+        bbs_net_mm_problem pb = { 3, 2, off3, path3, cap, cls3, gap3, win, 1 };
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, r, NULL, NULL, err), BB_OK);
+        assert_float_equal(r[0], 0.75, 1e-12);
+        assert_float_equal(r[1], 0.25, 1e-12);
+        assert_float_equal(r[2], 1.25, 1e-12);
+        pb.win = nowin;
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, r, NULL, NULL, err), BB_OK);
+        assert_float_equal(r[0], 1, 1e-12);
+        assert_true(r[1] == 0);
+        assert_float_equal(r[2], 1, 1e-12);
+    }
+    {
+        bbs_net_mm_problem pb = { 2, 2, off2, path2, cap, cls2, gap2, win, 1 };
+        assert_int_equal(bbs_net_maxmin_solve(&pb, ws, r, NULL, NULL, err), BB_OK);
+        assert_float_equal(r[0], 1, 1e-12);
+        assert_true(r[1] == 0);
+    }
+    bbs_net_mm_ws_free(ws);
+}
+
+/* The gaps in the fabric, on mfnetsim-1056 (global links 4.7 GiB/s =
+ * 5,046,586,572.8 B/s, a channel window of 16,384 B beyond them, chunks
+ * of 4,096 B).  Routers r1 (with the global link G to group y) and r0 of
+ * group 0; D on the router G reaches, d2 the next router there (over
+ * local link Lg).  Flow B from r1 to d2 goes inj, G, Lg, ej: channel 0
+ * on G; flow A from r0 goes inj, local, G, ...: channel 1 on G (after its
+ * local hop).
+ *  - B alone fills G; B's next link Lg carries nothing else: a packet on
+ *    channel 1 waits until G has sent what B has left, at G's capacity
+ *    ((1e9 - c 1e-6) / c, 1 us in), no gaps.
+ *  - with O (r1 to d2 + 1, inj, G, Lg, ej) B's and O's next link is
+ *    shared: the wait is one window at G, 16384 / c = 3.2466 us, and the
+ *    packet is through then (bbs_net_fabric_lower_gaps).
+ *  - with A too, channel 0 fills at most 1 - 4096 / (16384 + 4096) = 0.8
+ *    of G: B = O = 0.4 c, A = 0.2 c (every other link has room), and the
+ *    rates pass bbs_net_fabric_check. */
+static void
+test_gap_fabric(void **state)
+{
+    bbs_net_params par;
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
+    int pb[BBS_NET_MAX_PATH], po[BBS_NET_MAX_PATH], pa[BBS_NET_MAX_PATH];
+    int lb, lo, la, G = -1, r1 = -1, r0, d2, a, p, fb, fo, fa;
+    unsigned char vc[BBS_NET_MAX_PATH];
+    double c = 4.7 * 1073741824.0;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
+    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
+    a = t->par.a;
+    p = t->par.p;
+    for (int y = 1; y < t->par.g && G < 0; y++) {
+        int l = glink(t, 0, y);
+        if (t->link_mult[l] == 1) {
+            G = l;
+            r1 = t->link_src[l];
+        }
+    }
+    assert_true(G >= 0);
+    r0 = r1 == 0 ? 1 : 0;
+    d2 = ((t->link_dst[G] / a) * a + (t->link_dst[G] % a + 1) % a) * p;
+    lb = bbs_net_route(t, &mo, r1 * p, d2, NULL, NULL, pb, NULL);
+    lo = bbs_net_route(t, &mo, r1 * p + 1, d2 + 1, NULL, NULL, po, NULL);
+    la = bbs_net_route(t, &mo, r0 * p, d2, NULL, NULL, pa, NULL);
+    assert_int_equal(lb, 4);
+    assert_int_equal(lo, 4);
+    assert_int_equal(la, 5);
+    assert_int_equal(pb[1], G);
+    assert_int_equal(po[1], G);
+    assert_int_equal(pa[2], G);
+    assert_int_equal(pb[2], po[2]);
+    bbs_net_path_vc(t, pb, lb, BBS_NET_VC_GROUP, vc);
+    assert_int_equal(vc[1], 0);
+    bbs_net_path_vc(t, pa, la, BBS_NET_VC_GROUP, vc);
+    assert_int_equal(vc[2], 1);
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    bbs_net_fabric_set_vc_priority(f, 1, BBS_NET_VC_GROUP);
+    assert_int_equal(bbs_net_fabric_start(f, r1 * p, d2, 1e9, pb, lb, 1, 0, &fb, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 1e-6), BB_OK);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, fb), c, 1);
+    assert_float_equal(bbs_net_fabric_starve_wait_s(f, G, 1), 1e9 / c - 1e-6, 1e-12);
+    assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 1), 0);
+    assert_int_equal(bbs_net_fabric_start(f, r1 * p + 1, d2 + 1, 1e9, po, lo, 1, 0, &fo, err),
+                     BB_OK);
+    assert_int_equal(bbs_engine_run(e, 2e-6), BB_OK);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, fb), c / 2, 1);
+    assert_float_equal(bbs_net_fabric_starve_wait_s(f, G, 1), 16384 / c, 1e-15);
+    assert_float_equal(16384 / c, 3.2466e-6, 1e-10);
+    assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 1), 1);
+    assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 0), 0);
+    assert_int_equal(bbs_net_fabric_start(f, r0 * p, d2, 1e9, pa, la, 1, 0, &fa, err), BB_OK);
+    assert_int_equal(bbs_engine_run(e, 3e-6), BB_OK);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, fb), 0.4 * c, 1);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, fo), 0.4 * c, 1);
+    assert_float_equal(bbs_net_fabric_flow_rate(f, fa), 0.2 * c, 1);
+    assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    bbs_net_topo_free(t);
+}
+
 int
 main(void)
 {
@@ -304,6 +438,8 @@ main(void)
         cmocka_unit_test(test_par_source_port),
         cmocka_unit_test(test_par_later_router),
         cmocka_unit_test(test_port_occupancy),
+        cmocka_unit_test(test_gap_solver),
+        cmocka_unit_test(test_gap_fabric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,8 +66,10 @@ struct bbs_net_fabric {
 
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
-    unsigned char *pvc;          /* per path entry, with vc_priority */
-    size_t capcf, capcl, cappath, cappvc;
+    unsigned char *pvc, *pgap;   /* per path entry, with vc_priority: its
+                                    channel; its next link is shared */
+    size_t capcf, capcl, cappath, cappvc, cappgap;
+    double *win;                 /* per component link: its channel window */
     int vc_priority, vc_scheme;
     double *cap, *rate;
     unsigned char *sat;
@@ -136,6 +138,8 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->path);
     free(f->bott);
     free(f->pvc);
+    free(f->pgap);
+    free(f->win);
     free(f->cap);
     free(f->rate);
     free(f->sat);
@@ -331,6 +335,14 @@ backed_set(bbs_net_fabric *f, flow *x, int bk, double r)
     x->bkrate = r;
 }
 
+/* next_shared: whether the link after x's j-th carries another flow (its
+ * chunks can wait there: strict priority's gaps, maxmin.h). */
+static int
+next_shared(const bbs_net_fabric *f, const flow *x, int j)
+{
+    return j + 1 < x->len && f->lflows[x->path[j + 1]] > 1;
+}
+
 static int
 collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
 {
@@ -423,7 +435,9 @@ recompute(bbs_net_fabric *f, char *err)
     f->ndirty = 0;
     if (bbs_grow((void **)&f->path, sizeof(int), &f->cappath, (size_t)(np + 1))
         || (f->vc_priority && bbs_grow((void **)&f->pvc, 1, &f->cappvc, (size_t)(np + 1)))
+        || (f->vc_priority && bbs_grow((void **)&f->pgap, 1, &f->cappgap, (size_t)(np + 1)))
         || !(f->cap = realloc(f->cap, f->capcl * sizeof(double)))
+        || !(f->win = realloc(f->win, f->capcl * sizeof(double)))
         || !(f->sat = realloc(f->sat, f->capcl))
         || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
         || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
@@ -434,14 +448,17 @@ recompute(bbs_net_fabric *f, char *err)
         f->lmap[l] = i;
         integrate(&f->lk[l], now);
         f->cap[i] = t->link_cap_Bps[l];
+        f->win[i] = bbs_net_link_vc_bytes(t, l);
     }
     np = 0;
     f->poff[0] = 0;
     for (int i = 0; i < ncf; i++) {
         flow *x = &f->fl[f->cf[i]];
         for (int j = 0; j < x->len; j++) {
-            if (f->vc_priority)
+            if (f->vc_priority) {
                 f->pvc[np] = x->vc[j];
+                f->pgap[np] = (unsigned char)next_shared(f, x, j);
+            }
             f->path[np++] = f->lmap[x->path[j]];
             /* local: what the re-solved flows may use is what the others leave */
             f->lk[x->path[j]].rate -= x->rate;
@@ -470,6 +487,9 @@ recompute(bbs_net_fabric *f, char *err)
     pb.path = f->path;
     pb.cap = f->cap;
     pb.cls = f->vc_priority ? f->pvc : NULL;
+    pb.gap = f->vc_priority ? f->pgap : NULL;
+    pb.win = f->win;
+    pb.chunk = BBS_NET_CHUNK_BYTES;
     if (ncf > 0 && (rc = bbs_net_maxmin_solve(&pb, f->ws, f->rate, f->bott, f->sat, err)) != BB_OK)
         return rc;
     for (int i = 0; i < ncf; i++) {
@@ -619,12 +639,17 @@ path_index(const flow *x, int l)
 }
 
 /* lower_left: the bytes the flows on link l below channel vc (with a
- * rate) have left to send, now; *use: their rate. */
+ * rate) have left to send, now; *use: their rate; *gaps (may be NULL):
+ * the number of lower channels they use when every one of them has a
+ * shared next link and l's channel window is known (strict priority's
+ * gaps, maxmin.h), else 0. */
 static double
-lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use)
+lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use, int *gaps)
 {
     const link *L = &f->lk[l];
     double left = 0;
+    unsigned chans = 0;
+    int solid = !(bbs_net_link_vc_bytes(f->t, l) > 0);
 
     *use = 0;
     for (int k = 0; k < L->n; k++) {
@@ -633,7 +658,14 @@ lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use)
         if (j >= 0 && g->vc[j] < vc && g->rate > 0) {
             *use += g->rate;
             left += fmax(g->rem - g->rate * (now - g->t_last), 0);
+            chans |= 1u << g->vc[j];
+            solid |= !next_shared(f, g, j);
         }
+    }
+    if (gaps) {
+        *gaps = 0;
+        for (unsigned b = solid ? 0 : chans; b; b &= b - 1)
+            ++*gaps;
     }
     return left;
 }
@@ -642,21 +674,43 @@ lower_left(const bbs_net_fabric *f, int l, int vc, double now, double *use)
  * lower channels fill l (their rates reach its capacity, to RATE_TOL),
  * the time l needs to send what their flows have left, at its capacity
  * (the link serves them first and stays busy with them until they are
- * done, with no new ones); else -1 (they leave room: nothing to wait
- * for). */
+ * done, with no new ones), at most their m windows at its capacity when
+ * they leave gaps (lower_left; *gap, may be NULL, says so); else -1
+ * (they leave room: nothing to wait for). */
 static double
-lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now)
+lower_clear_s(const bbs_net_fabric *f, int l, int vc, double now, int *gap)
 {
-    double use, left = lower_left(f, l, vc, now, &use);
+    double use, cap = f->t->link_cap_Bps[l], w;
+    int m;
+    double left = lower_left(f, l, vc, now, &use, &m);
 
-    return use >= f->t->link_cap_Bps[l] * (1 - RATE_TOL) ? left / f->t->link_cap_Bps[l] : -1;
+    if (gap)
+        *gap = 0;
+    if (use < cap * (1 - RATE_TOL))
+        return -1;
+    w = left / cap;
+    if (m > 0) {
+        w = fmin(w, bbs_net_mm_gap_wait_s(cap, bbs_net_link_vc_bytes(f->t, l), m));
+        if (gap)
+            *gap = 1;
+    }
+    return w;
+}
+
+int
+bbs_net_fabric_lower_gaps(const bbs_net_fabric *f, int l, int vc)
+{
+    int gap;
+
+    return f->vc_priority && vc > 0 && lower_clear_s(f, l, vc, bbs_engine_now(f->e), &gap) >= 0
+           && gap;
 }
 
 double
 bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
 {
     double now = bbs_engine_now(f->e);
-    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now) : -1;
+    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now, NULL) : -1;
     /* a wait the clock cannot add to now is the rounding of a flow that
      * ends within a unit of it (its bytes less its rate times the time):
      * none, else whoever waits would look again at the same instant for
@@ -687,7 +741,7 @@ bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double vc_byte
         held += x->rate;
         /* starved where it is held: it drains once the lower channels
          * there are gone */
-        t = lower_clear_s(f, x->path[x->bk], x->vc[x->bk], now);
+        t = lower_clear_s(f, x->path[x->bk], x->vc[x->bk], now, NULL);
         if (t < 0)
             bounded = 0;
         else
@@ -736,8 +790,13 @@ bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_b
     /* the buffer ahead goes at what the lower channels leave, but their
      * flows end: at most until the link has sent what they have left,
      * then the buffer at the whole link */
-    if (vc > 0 && w > buf / cap)
-        w = fmin(w, lower_left(f, l, vc, bbs_engine_now(f->e), &use) / cap + buf / cap);
+    if (vc > 0 && w > buf / cap) {
+        int m;
+        double clear = lower_left(f, l, vc, bbs_engine_now(f->e), &use, &m) / cap;
+        if (m > 0)
+            clear = fmin(clear, bbs_net_mm_gap_wait_s(cap, bbs_net_link_vc_bytes(f->t, l), m));
+        w = fmin(w, clear + buf / cap);
+    }
     return w;
 }
 
@@ -784,6 +843,29 @@ bbs_net_fabric_cost_get(const bbs_net_fabric *f, bbs_net_fabric_cost *c)
     *c = f->cost;
 }
 
+/* gap_applies: whether the channels up to c on link l leave the channels
+ * above a share (maxmin.h's gaps): l's window is known, it carries a
+ * channel above c, and every flow of the channels up to c on it has a
+ * shared next link. */
+static int
+gap_applies(const bbs_net_fabric *f, int l, int c)
+{
+    const link *L = &f->lk[l];
+    int above = 0;
+
+    if (!(bbs_net_link_vc_bytes(f->t, l) > 0))
+        return 0;
+    for (int k = 0; k < L->n; k++) {
+        const flow *g = &f->fl[L->fl[k]];
+        int j = path_index(g, l);
+        if (g->vc[j] > c)
+            above = 1;
+        else if (!next_shared(f, g, j))
+            return 0;
+    }
+    return above;
+}
+
 int
 bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err)
 {
@@ -810,11 +892,14 @@ bbs_net_fabric_check(const bbs_net_fabric *f, double tol, char *err)
             int l = x->path[j];
             const link *L = &f->lk[l];
             double sum = 0, mx = 0;
+            int gaps = f->vc_priority && gap_applies(f, l, x->vc[j]);
             for (int k = 0; k < L->n; k++) {
                 const flow *g = &f->fl[L->fl[k]];
+                int gv = f->vc_priority ? g->vc[path_index(g, l)] : 0;
                 sum += g->rate;
-                /* with priority, x shares with its channel and the later ones */
-                if (g->rate > mx && (!f->vc_priority || g->vc[path_index(g, l)] >= x->vc[j]))
+                /* with priority, x shares with its channel and the later
+                 * ones; with gaps the later ones have their share */
+                if (g->rate > mx && (!f->vc_priority || (gaps ? gv == x->vc[j] : gv >= x->vc[j])))
                     mx = g->rate;
             }
             if (sum >= t->link_cap_Bps[l] * (1 - tol) && x->rate >= mx * (1 - tol))

@@ -118,7 +118,10 @@ void bbs_net_fabric_set_exact_limit(bbs_net_fabric *f, int limit);
  * under scheme: traffic still in its source group before traffic arriving
  * in its destination group, as dragonfly-dally's output ports serve their
  * channels lowest first), max-min within a channel (maxmin.h's classes,
- * filled one after the other); off (0, the default), max-min among all.
+ * filled one after the other), and where the lower channels' next links
+ * are shared and the link's channel window (bbs_net_link_vc_bytes) is
+ * known, their gaps leave the higher channels a share (maxmin.h); off (0,
+ * the default), max-min among all.
  * The channels are tracked under scheme either way (the default:
  * BBS_NET_VC_GROUP).  Set it before the first flow starts. */
 void bbs_net_fabric_set_vc_priority(bbs_net_fabric *f, int on, int scheme);
@@ -150,12 +153,22 @@ double bbs_net_fabric_hol_wait_s(const bbs_net_fabric *f, int l, int vc, double 
 /* bbs_net_fabric_starve_wait_s: with vc_priority, what a packet on channel
  * vc > 0 waits at link l, now, when the lower channels fill it (to the
  * rounding of summed rates, 1e-9 of the link): the time l needs to send what
- * their flows have left, at its capacity; else 0 (and 0 when now + that
+ * their flows have left, at its capacity, at most their windows when they
+ * leave gaps (bbs_net_fabric_lower_gaps); else 0 (and 0 when now + that
  * time is now: the rounding of flows that end within a unit of the
  * clock).
  * (A flow's own starvation is in its rate; this is for the packets that
  * are not flows.) */
 double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);
+
+/* bbs_net_fabric_lower_gaps: with vc_priority, 1 when the channels below
+ * vc fill link l now but leave gaps (maxmin.h): l's channel window is
+ * known and every flow of theirs on l has a next link that carries another
+ * flow, so the port runs out of their credited chunks after their windows
+ * and a waiting chunk of vc goes.  The starve wait is then at most those
+ * windows at l's capacity (bbs_net_mm_gap_wait_s) and ends with the packet
+ * through (no need to look again); else 0.  O(flows on l). */
+int bbs_net_fabric_lower_gaps(const bbs_net_fabric *f, int l, int vc);
 
 /* bbs_net_md1_wait_s: the mean wait (s) of a packet of pkt_bytes on
  * channel c at an output port of capacity cap_Bps whose nclass channels
@@ -178,8 +191,9 @@ double bbs_net_md1_wait_s(double cap_Bps, double pkt_bytes, double buf_bytes,
  * vc_priority; without it, one channel carrying them all) and buffers of
  * max(buf_bytes, pkt_bytes) = B; with vc_priority at most the time the
  * link needs to send what the lower channels' flows have left, at its
- * capacity, plus B at its capacity (those flows end: the buffer does not
- * wait for ever behind lower channels that leave it a sliver).  O(flows
+ * capacity (at most their windows when they leave gaps), plus B at its
+ * capacity (those flows end: the buffer does not wait for ever behind
+ * lower channels that leave it a sliver).  O(flows
  * on l) with vc_priority, O(1) without. */
 double bbs_net_fabric_queue_wait_s(const bbs_net_fabric *f, int l, int vc, double pkt_bytes,
                                    double buf_bytes);

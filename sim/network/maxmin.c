@@ -38,6 +38,9 @@ struct bbs_net_mm_ws {
     int *ord, *ef;               /* path entries by class (in flow and path
                                     order within a class); entry -> flow */
     int cstart[BBS_NET_MM_CLASSES + 1]; /* class c's entries: ord[cstart[c] ..] */
+    unsigned char *lcls, *lsolid; /* per link: the classes on it, those with
+                                     an entry that is not a gap entry (bits) */
+    size_t c_lcls, c_lsolid;
     size_t c_bound, c_fbk, c_use, c_sf, c_soff, c_spath, c_slink, c_smap, c_scap, c_srate, c_sbk;
     size_t c_ord, c_ef;
 };
@@ -74,6 +77,8 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
     free(ws->sbk);
     free(ws->ord);
     free(ws->ef);
+    free(ws->lcls);
+    free(ws->lsolid);
     free(ws);
 }
 
@@ -162,7 +167,7 @@ grow_prio(bbs_net_mm_ws *ws, int nf, int nl, int np)
 #define G(field, n) bbs_grow((void **)&ws->field, sizeof *ws->field, &ws->c_##field, (n))
     return G(bound, f1) || G(fbk, f1) || G(sf, f1) || G(soff, f1) || G(srate, f1)
            || G(sbk, f1) || G(slink, l1) || G(scap, l1) || G(smap, l1) || G(spath, e1)
-           || G(ord, e1) || G(ef, e1) || G(use, ((size_t)nl + 1) * BBS_NET_MM_CLASSES) ? -1 : 0;
+           || G(ord, e1) || G(ef, e1) || G(lcls, l1) || G(lsolid, l1) || G(use, ((size_t)nl + 1) * BBS_NET_MM_CLASSES) ? -1 : 0;
 #undef G
 }
 
@@ -193,6 +198,33 @@ sub_link(bbs_net_mm_ws *ws, int l, double room, int *nsl)
     return ws->smap[l];
 }
 
+double
+bbs_net_mm_gap_share(double win, double chunk, int m)
+{
+    return win > 0 && chunk > 0 && m > 0 ? chunk / (m * win + chunk) : 0;
+}
+
+double
+bbs_net_mm_gap_wait_s(double cap, double win, int m)
+{
+    return m * win / cap;
+}
+
+/* gap_reserve: what the classes up to c leave on link l for the classes
+ * above it by strict priority's gaps (maxmin.h), bytes/s. */
+static double
+gap_reserve(const bbs_net_mm_problem *pb, const bbs_net_mm_ws *ws, int l, int c)
+{
+    unsigned upto = (2u << c) - 1, m = 0;
+
+    if (!pb->gap || !pb->win || !(pb->win[l] > 0) || !(ws->lcls[l] & ~upto)
+        || (ws->lsolid[l] & upto))
+        return 0;
+    for (unsigned b = ws->lcls[l] & upto; b; b &= b - 1)
+        m++;
+    return pb->cap[l] * bbs_net_mm_gap_share(pb->win[l], pb->chunk, (int)m);
+}
+
 /* stage: step 1 of maxmin.h for class c: fill the entries of class c on
  * what the lower classes leave (ws->use, their rates), each flow at most
  * ws->bound; updates bound and fbk of the flows that have such entries. */
@@ -207,7 +239,7 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
         double least = INFINITY;  /* the least room of its links here */
         for (; i < ws->cstart[c + 1] && ws->ef[ws->ord[i]] == f; i++) {
             int l = pb->path[ws->ord[i]], v;
-            double room = pb->cap[l];
+            double room = pb->cap[l] - gap_reserve(pb, ws, l, c);
             for (int q = 0; q < c; q++)
                 room -= ws->use[l * C + q];
             if (room <= ROUNDING * pb->cap[l])
@@ -279,8 +311,15 @@ solve_priority(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, in
         ws->bound[f] = INFINITY;
         ws->fbk[f] = -1;
     }
-    for (int l = 0; l < nl; l++)
+    for (int l = 0; l < nl; l++) {
         ws->smap[l] = -1;
+        ws->lcls[l] = ws->lsolid[l] = 0;
+    }
+    for (int k = 0; k < np; k++) {
+        ws->lcls[pb->path[k]] |= (unsigned char)(1u << pb->cls[k]);
+        if (!pb->gap || !pb->gap[k])
+            ws->lsolid[pb->path[k]] |= (unsigned char)(1u << pb->cls[k]);
+    }
     /* step 1, class by class; use[l C + q] holds the rates of class q < c */
     for (int c = 0; c < C; c++) {
         if (!present[c])

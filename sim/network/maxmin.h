@@ -21,6 +21,14 @@ typedef struct {
     const unsigned char *cls;/* NULL: every flow alike on every link; else
                                 per path entry, the flow's priority class
                                 on that link, 0 (first) .. BBS_NET_MM_CLASSES-1 */
+    /* Strict priority's gaps (cls given; NULL/0: none).  gap: per path
+     * entry, 1 when the flow's next link carries other traffic, so that
+     * its chunks can wait there and its credits run out at this link;
+     * win: per link, the credit window of one channel at its far end
+     * (bytes; 0: not known, no gaps there); chunk: the chunk (bytes). */
+    const unsigned char *gap;
+    const double *win;
+    double chunk;
 } bbs_net_mm_problem;
 
 #define BBS_NET_MM_CLASSES 4
@@ -52,6 +60,23 @@ typedef struct {
  * set its rate (its last class's, or where step 2 stopped it).  Cost: one
  * progressive filling per class present over that class's entries, plus
  * one over the flows that can grow: O(P log P) for P path entries. */
+
+/* Gaps (gap, win and chunk given).  A port serves a channel only while it
+ * holds a chunk of it with a credit of the next router (dragonfly-dally's
+ * router_packet_receive and get_next_router_vcg): a channel's window is
+ * win bytes per port (win / chunk chunks).  When every entry of the
+ * classes up to c on link l is a gap entry (its next link carries other
+ * traffic) and l also carries a class above c, the port runs out of
+ * credited chunks of those classes after sending their windows and a
+ * waiting higher chunk goes: in step 1 the classes up to c fill at most
+ * cap (1 - bbs_net_mm_gap_share) of l, leaving the classes above one chunk
+ * per m windows and that chunk (m: the classes up to c present on l).
+ * What they do not take of it is a leftover (step 2). */
+double bbs_net_mm_gap_share(double win, double chunk, int m);
+/* bbs_net_mm_gap_wait_s: the matching bound on a higher channel's wait at
+ * such a port of capacity cap: the m windows at the port's rate,
+ * m win / cap (s). */
+double bbs_net_mm_gap_wait_s(double cap, double win, int m);
 
 typedef struct bbs_net_mm_ws bbs_net_mm_ws;
 

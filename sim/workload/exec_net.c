@@ -67,7 +67,9 @@ queue_delay(const bbs_exec_state *x, const int *path, const unsigned char *vc, i
  * they have left (bbs_net_fabric_starve_wait_s); those links are kept in
  * m, to look again then (exec_h_starved): the output port sends from its
  * lowest non-empty channel, so flows that started there meanwhile go
- * first too. */
+ * first too.  Where the lower channels leave gaps
+ * (bbs_net_fabric_lower_gaps) the wait is their windows and the packet
+ * goes through then: that link is not looked at again. */
 static double
 starve_hold(const bbs_exec_state *x, msg *m, const int *path, const unsigned char *vc, int len)
 {
@@ -78,11 +80,11 @@ starve_hold(const bbs_exec_state *x, msg *m, const int *path, const unsigned cha
         return 0;
     for (int i = 0; i < len; i++) {
         double w = bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
-        if (w > 0) {
+        if (w > 0 && !bbs_net_fabric_lower_gaps(x->fab, path[i], vc[i])) {
             m->starve_link[m->nstarve] = path[i];
             m->starve_vc[m->nstarve++] = vc[i];
-            d += w;
         }
+        d += w;
     }
     return d;
 }
@@ -94,9 +96,18 @@ exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx)
     int mi = (int)ev->arg;
     msg *m = &x->m[mi];
     double d = 0, now = bbs_engine_now(e);
+    int n = 0;
 
-    for (int i = 0; i < m->nstarve; i++)
-        d += bbs_net_fabric_starve_wait_s(x->fab, m->starve_link[i], m->starve_vc[i]);
+    for (int i = 0; i < m->nstarve; i++) {
+        int l = m->starve_link[i], vc = m->starve_vc[i];
+        double w = bbs_net_fabric_starve_wait_s(x->fab, l, vc);
+        if (w > 0 && !bbs_net_fabric_lower_gaps(x->fab, l, vc)) {
+            m->starve_link[n] = l; /* to look again; through a gap: not */
+            m->starve_vc[n++] = (unsigned char)vc;
+        }
+        d += w;
+    }
+    m->nstarve = n;
     m->qdelay += d;
     return d > 0 ? exec_sched(x, now + d, EV_STARVED, 0, mi, NULL)
                  : exec_sched(x, now + m->after_s, EV_ARRIVE, 0, mi, NULL);
@@ -106,10 +117,9 @@ exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx)
  * whole at every hop before it goes on (CODES' dragonfly-dally times each
  * chunk on each link at its own size, at most a packet): the sum over the
  * path of min(bytes, packet) / the link's wire bandwidth, less that
- * packet's time on the slowest link (its capacity, router delay per
- * packet included: the bytes / rate of a flow, or of a small message,
- * already count that one); 0 without a packet size or with store_forward
- * off. */
+ * packet's time on the slowest link (the bytes / rate of a flow, or of a
+ * small message, already count that one); 0 without a packet size or with
+ * store_forward off. */
 static double
 store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
 {
@@ -119,7 +129,7 @@ store_forward(const bbs_exec_state *x, double bytes, const int *path, int len)
     if (!x->c->store_forward || !(p > 0))
         return 0;
     for (int i = 0; i < len; i++) {
-        sum += p / bbs_net_link_wire_Bps(t, path[i]);
+        sum += p / t->link_cap_Bps[path[i]];
         slowest = fmin(slowest, t->link_cap_Bps[path[i]]);
     }
     return fmax(sum - p / slowest, 0);
