@@ -25,6 +25,7 @@ typedef struct {
     int64_t tag;
     unsigned stamp;
     int active;
+    int fresh;                   /* started, not yet given a rate */
     int bk;                      /* its bottleneck's place in the path: it
                                     fills the buffers of path[0 .. bk-1] */
     double bkrate;               /* the rate it holds them at */
@@ -213,6 +214,7 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     x->delay = bbs_net_path_delay_s(t, path, len);
     bbs_net_path_vc(t, path, len, f->vc_scheme, x->vc);
     x->active = 1;
+    x->fresh = 1;
     x->ev = 0;
     for (int i = 0; i < len; i++) {
         link *L = &f->lk[path[i]];
@@ -268,10 +270,10 @@ bbs_net_fabric_port_occupancy(const bbs_net_fabric *f, int l)
 
     for (int k = 0; k < L->n; k++) {
         const flow *x = &f->fl[L->fl[k]];
-        int j = 0;
+        int j = 0, bk = x->fresh ? 1 : x->bk;
         while (j < x->len - 1 && x->path[j] != l)
             j++;
-        if (j <= x->bk) {
+        if (j <= bk) {
             full[x->vc[j]] = 1;
             if (j > 0)
                 occ += vc_buffer(f->t, x->path[j - 1]);
@@ -503,6 +505,7 @@ recompute(bbs_net_fabric *f, char *err)
                 bk = j;
         }
         backed_set(f, x, bk, r);
+        x->fresh = 0;
         if (r != x->rate || x->rem == 0) {
             double when = r > 0 ? now + x->rem / r : PARKED;
             x->rate = r;

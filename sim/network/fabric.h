@@ -97,8 +97,10 @@ int bbs_net_fabric_route(const bbs_net_fabric *f, const bbs_net_route_opts *o, g
  * flow: CODES' are per input port and channel); a flow held before l
  * passes with one chunk in flight (BBS_NET_CHUNK_BYTES; at most the
  * channel's buffer for all such flows of a channel).  A flow started at
- * this instant, not yet given a rate, counts as passing.  0 for an idle
- * port.  O(flows on l). */
+ * this instant, not yet given a rate, counts as held at its first router
+ * port (path[1]): its node sends into that port faster than the port
+ * sends on, as a message's packets fill it before its later ones are
+ * routed.  0 for an idle port.  O(flows on l). */
 double bbs_net_fabric_port_occupancy(const bbs_net_fabric *f, int l);
 
 /* bbs_net_fabric_set_exact_limit: how rates are recomputed.  -1 (the

@@ -144,30 +144,53 @@ first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path,
     return queue_delay(x, path, vc, len) + store_forward(x, m->bytes, path, len);
 }
 
-/* exec_send_piece: the next flow of message mi: all of it, or under adaptive
- * routing with route_piece_bytes, its next piece, routed on the loads of
- * now (CODES routes every packet adaptively; a piece is the flow model's
- * packet).  The first piece's path gives the queueing delay. */
-int
+/* all_pieces: whether message m goes in pieces that are all routed and
+ * started at once (progressive adaptive routing, par: dragonfly-dally
+ * routes every packet of a message when it reaches a router, so its later
+ * packets see the ports its earlier ones fill); under adaptive routing a
+ * message's pieces go one after the other. */
+static int
+all_pieces(const bbs_exec_state *x, const msg *m)
+{
+    return x->c->route.kind == BBS_NET_ROUTE_PAR && x->c->route_piece_bytes > 0
+           && m->bytes > x->c->route_piece_bytes;
+}
+
+/* exec_send_piece: the flows of message mi, routed on the loads of now: all
+ * of it, or under adaptive routing with route_piece_bytes its next piece
+ * (CODES routes every packet adaptively; a piece is the flow model's
+ * packet), or under par all its pieces, one after the other at this
+ * instant, each routed on the port occupancies the pieces before it leave
+ * (bbs_net_fabric_port_occupancy counts a flow started now as filling its
+ * first router port).  Under par m->xfer_left is then what the pieces have
+ * not yet delivered.  The first piece's path gives the queueing delay. */
+static int
 exec_send_piece(bbs_exec_state *x, int mi)
 {
     msg *m = &x->m[mi];
     const bbs_net_topo *t = x->c->topo;
-    int path[BBS_NET_MAX_PATH], minimal, len;
-    double piece = m->xfer_left, rp = x->c->route_piece_bytes;
+    int path[BBS_NET_MAX_PATH], minimal, len, all = all_pieces(x, m), rc;
+    double rp = x->c->route_piece_bytes, left = m->xfer_left;
 
-    if (bbs_net_route_is_adaptive(x->c->route.kind) && rp > 0 && piece > rp)
-        piece = rp;
-    len = bbs_net_fabric_route(x->fab, &x->c->route, x->rng_route, m->src_node, m->dst_node, path,
-                               &minimal);
-    if (m->xfer_left == m->bytes) {
-        unsigned char vc[BBS_NET_MAX_PATH];
-        bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
-        m->qdelay = first_packet_delay(x, m, path, vc, len);
-    }
-    m->xfer_left -= piece;
-    return bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len, minimal, mi,
-                                NULL, x->err);
+    do {
+        double piece = left;
+        if (bbs_net_route_is_adaptive(x->c->route.kind) && rp > 0 && piece > rp)
+            piece = rp;
+        len = bbs_net_fabric_route(x->fab, &x->c->route, x->rng_route, m->src_node,
+                                   m->dst_node, path, &minimal);
+        if (left == m->bytes) {
+            unsigned char vc[BBS_NET_MAX_PATH];
+            bbs_net_path_vc(t, path, len, x->c->vc_scheme, vc);
+            m->qdelay = first_packet_delay(x, m, path, vc, len);
+        }
+        left -= piece;
+        if ((rc = bbs_net_fabric_start(x->fab, m->src_node, m->dst_node, piece, path, len,
+                                       minimal, mi, NULL, x->err)) != BB_OK)
+            return rc;
+    } while (all && left > 0);
+    if (!all)
+        m->xfer_left = left;
+    return BB_OK;
 }
 
 /* transmit: message mi leaves m->src_node now.  A P2P message of at most
@@ -272,8 +295,13 @@ exec_on_flow_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     int mi = (int)info->tag, rc;
     msg *m = &x->m[mi];
     double t_arr = bbs_engine_now(e) + info->delay_s + m->qdelay;
-    if (m->xfer_left > 0)
+    if (all_pieces(x, m)) {
+        m->xfer_left -= info->bytes;
+        if (m->xfer_left > 1e-9 * m->bytes) /* the rounding of the sum */
+            return BB_OK; /* other pieces still on their way */
+    } else if (m->xfer_left > 0) {
         return exec_send_piece(x, mi);
+    }
     x->jb[m->job].hops += info->router_hops;
     x->jb[m->job].hopn++;
     if ((rc = exec_injected(x, mi)) != BB_OK)
