@@ -433,6 +433,53 @@ test_gap_fabric(void **state)
     bbs_net_topo_free(t);
 }
 
+/* A message's pieces under par see the ports its earlier pieces fill
+ * (graph500-72: channel buffers not given, so a chunk, 4,096 B, each).
+ * Router 0 has the global link lg to group y1.  On the idle fabric a
+ * piece from node 0 to group y1 goes minimal (lg's port empty: 0 <= 2 x
+ * 0).  A piece started at this instant, not yet given a rate, fills its
+ * first router port, lg: lg's buffer and the injection buffer it comes
+ * from, 4,096 + 4,096 = 8,192 B, so the next piece finds lg at 8,192 >
+ * 2 x 0 and turns non-minimal, whatever the draws. */
+static void
+test_par_pieces(void **state)
+{
+    bbs_net_topo *t = g500();
+    bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
+    bbs_engine *e;
+    bbs_net_fabric *f;
+    int y1 = -1, lg, dst, p[BBS_NET_MAX_PATH], len, took;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int y = 1; y < t->par.g && y1 < 0; y++)
+        if (t->link_src[glink(t, 0, y)] == 0)
+            y1 = y;
+    assert_true(y1 > 0);
+    lg = glink(t, 0, y1);
+    dst = y1 * t->par.a * t->par.p;
+    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    len = bbs_net_fabric_route(f, &po, r, 0, dst, p, &took);
+    assert_int_equal(took, 1);
+    assert_int_equal(p[1], lg);
+    assert_int_equal(bbs_net_fabric_start(f, 0, dst, 262144, p, len, 1, 0, NULL, err), BB_OK);
+    assert_true(bbs_net_fabric_port_occupancy(f, lg) == 8192);
+    for (int seed = 0; seed < 50; seed++) {
+        int q[BBS_NET_MAX_PATH], lq;
+        gsl_rng_set(r, (unsigned long)seed + 1);
+        lq = bbs_net_fabric_route(f, &po, r, 0, dst, q, &took);
+        check_path(t, 0, dst, q, lq);
+        assert_int_equal(took, 0);
+        assert_true(q[1] != lg);
+    }
+    bbs_net_fabric_free(f);
+    bbs_engine_free(e);
+    gsl_rng_free(r);
+    bbs_net_topo_free(t);
+}
+
 int
 main(void)
 {
@@ -443,6 +490,7 @@ main(void)
         cmocka_unit_test(test_port_occupancy),
         cmocka_unit_test(test_gap_solver),
         cmocka_unit_test(test_gap_fabric),
+        cmocka_unit_test(test_par_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -512,6 +512,45 @@ test_route_pieces(void **state)
     bbs_net_topo_free(t);
 }
 
+/* Under par a message's pieces go at once: 1e6 B in pieces of 250,000 B
+ * on the idle graph500-72 are 4 flows started at one instant (the later
+ * ones routed around the port the first fills), and the message arrives
+ * once, when its last piece has: one message, 4 flows, its latency at
+ * least its bytes over the injection link (5e9 B/s) and the minimal
+ * path's delays. */
+static void
+test_par_pieces(void **state)
+{
+    (void)state;
+    char err[BB_ERRLEN];
+    bbs_net_topo *t = small_topo(0);
+    bbs_wl *w;
+    int job, ranks[1] = { 2 }, nodes[2] = { 0, 71 }, path[BBS_NET_MAX_PATH], len;
+    bbs_net_placement pl;
+    bbs_exec_result r;
+    bbs_exec_config c;
+    double cap = path_of(t, 0, 71, path, &len), least = 1e6 / cap;
+
+    assert_int_equal(bbs_wl_new(&w, err), BB_OK);
+    assert_int_equal(bbs_wl_add_job(w, "pp", 2, 0, &job, err), BB_OK);
+    assert_int_equal(bbs_wl_send(w, job, 0, 1, 1e6, 7, 0, NULL, err), BB_OK);
+    assert_int_equal(bbs_wl_recv(w, job, 1, 0, 7, 0, NULL, err), BB_OK);
+    place_list(&pl, 1, ranks, nodes);
+    exec_config_on(&c, t, &pl);
+    c.route.kind = BBS_NET_ROUTE_PAR;
+    c.route_piece_bytes = 250000;
+    if (bbs_exec_run(w, &c, &r, err) != BB_OK)
+        fail_msg("%s", err);
+    assert_int_equal(r.flows, 4);
+    assert_int_equal(r.jobs[0].messages, 1);
+    assert_true(r.jobs[0].finished);
+    assert_true(r.jobs[0].lat_max_s >= least * (1 - 1e-12));
+    bbs_exec_result_free(&r);
+    bbs_net_placement_free(&pl);
+    bbs_wl_free(w);
+    bbs_net_topo_free(t);
+}
+
 int
 main(void)
 {
@@ -523,6 +562,7 @@ main(void)
         cmocka_unit_test(test_queueing_delay),
         cmocka_unit_test(test_queueing_half_load),
         cmocka_unit_test(test_route_pieces),
+        cmocka_unit_test(test_par_pieces),
         cmocka_unit_test(test_backpressure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
