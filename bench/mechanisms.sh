@@ -21,13 +21,12 @@
 #               whole at every hop, as dragonfly-dally times each chunk on
 #               each link)
 #   +routepiece route_piece = 256KiB (adaptive routing only)
-#   +vcprio     vc_priority = on (strict virtual-channel priority; every
-#               variant before it sets vc_priority = off)
+#   +vcprio     vc_priority = on (strict virtual-channel priority, with
+#               its gaps where the lower channels' next links are shared,
+#               maxmin.h; every variant before it sets vc_priority = off)
 #   +chunklat   the preset's link latencies, one 4-KiB chunk per link
 #               (dragonfly-dally's defaults on kronos-union; every variant
 #               before it sets cn_delay, local_delay, global_delay = 0)
-#   +portdelay  router_delay_per_packet = on (a router's ports busy 100 ns
-#               per packet; before: off)
 #   +chanqueue  queue = channel (the M/D/1 wait per port and channel;
 #               before: queue = flow, per flow)
 #   +groupvc    vc_scheme = group (kronos-union's channels; before:
@@ -100,7 +99,7 @@ report() {
     done
 }
 
-K="cn_delay=0 local_delay=0 global_delay=0 router_delay_per_packet=off queue=flow"
+K="cn_delay=0 local_delay=0 global_delay=0 queue=flow"
 K1="vc_scheme=legacy"
 L="compute_per_group=0 store_forward=off"
 N="vc_priority=off $K $K1"
@@ -120,9 +119,7 @@ variant terminals injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
 variant storefwd injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=0 $N
 variant routepiece injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O route_piece=256KiB $N
 variant vcprio injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O vc_priority=on $K $K1
-variant chunklat injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O \
-    router_delay_per_packet=off queue=flow $K1
-variant portdelay injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O queue=flow $K1
+variant chunklat injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O queue=flow $K1
 variant chanqueue injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O $K1
 variant groupvc injection=fcfs packet=4KiB piece=1MB pieces_in_flight=4 $O
 variant -vcprio vc_priority=off
@@ -132,7 +129,7 @@ variant -chanqueue queue=flow
 echo "# $W, random placement, routing $R: elapsed alone and in the mix (s), slowdowns mix/alone"
 printf "%-12s %-10s %9s %9s %7s %7s %7s\n" mechanisms app alone_s mix_s elapsed comm io
 for v in ${MECHANISMS:-none fcfs queueing pieces threads overhead backpressure terminals storefwd \
-        routepiece vcprio chunklat portdelay chanqueue groupvc}; do
+        routepiece vcprio chunklat chanqueue groupvc}; do
     [ "$v" = routepiece ] && [ "$R" != adp ] && continue
     report "$v"
 done
