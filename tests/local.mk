@@ -200,10 +200,10 @@ tests_t_wl_coll_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_t_traces_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_traces_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_wl_exec tests/t_wl_exec_net tests/t_wl_models tests/t_wl_coll tests/t_traces \
-	tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh \
+	tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh tests/cli_mkscenarios.sh \
 	tests/cli_validate_scn.sh tests/cli_scenario_traces.sh tests/cli_scenario_failures.sh \
 	tests/cli_scenario_progress.sh
-EXTRA_DIST += tests/wl_exec_test.h tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh \
+EXTRA_DIST += tests/wl_exec_test.h tests/cli_trace.sh tests/cli_scenario.sh tests/cli_scenario_ini.sh tests/cli_mkscenarios.sh \
 	tests/cli_validate_scn.sh tests/cli_scenario_traces.sh tests/cli_scenario_failures.sh \
 	tests/cli_scenario_progress.sh
 
