@@ -213,19 +213,19 @@ out:
 }
 
 void
-bba_onoff_stall_kernel(const bba_onoff *m, size_t c, long t, double *out)
+bba_onoff_stall_kernel(const bba_onoff *m, size_t c, double tau, double *out)
 {
     int N = m->N[c], r = N + 1;
-    /* ON within t units: 1 - (1 - c)^t, accurate for small c */
-    double q = -expm1((double)t * log1p(-class_on_rate(m, c)));
+    /* ON within tau units: 1 - (1 - c)^tau, accurate for small c */
+    double q = -expm1(tau * log1p(-class_on_rate(m, c)));
     const double *K = m->K[c];
 
-    if (t == 0) {
+    if (!(tau > 0)) {
         memcpy(out, K, (size_t)r * (size_t)r * sizeof *out);
         return;
     }
-    /* H^t(mm, mm + s) = Binomial(N - mm, q)(s): the ON stay ON, each OFF
-     * turns ON within the t stall units with probability q.  Then K. */
+    /* H^tau(mm, mm + s) = Binomial(N - mm, q)(s): the ON stay ON, each OFF
+     * turns ON within the stall with probability q.  Then K. */
     for (int mm = 0; mm <= N; mm++)
         for (int m2 = 0; m2 <= N; m2++) {
             double acc = 0;
@@ -249,27 +249,29 @@ bba_onoff_defaults(bba_onoff_opts *o)
 }
 
 long
-bba_onoff_max_steps(const bba_onoff *m)
+bba_onoff_max_excess(const bba_onoff *m)
 {
-    long U = m->M > m->B ? m->M - m->B : 0;
-
-    return 1 + (U + m->B - 1) / m->B;
+    return m->M > m->B ? m->M - m->B : 0;
 }
 
 void
 bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
                    double *bytes, double *ops_per_iter)
 {
-    double lv = (double)S + 1.0, P = (double)m->n_phases, T = (double)bba_onoff_max_steps(m);
-    double W = (double)m->B + (m->M > m->B ? (double)(m->M - m->B) : 0) + 1.0;
-    double sr = 0;
+    double lv = (double)S + 1.0, P = (double)m->n_phases;
+    double U = (double)bba_onoff_max_excess(m), W = (double)m->B + U + 1.0;
+    double sr = 0, sk = 0;
 
-    for (size_t c = 0; c < m->n_classes; c++)
+    for (size_t c = 0; c < m->n_classes; c++) {
         sr += m->N[c] + 1;
+        sk += (double)(m->N[c] + 1) * (double)(m->N[c] + 1);
+    }
+    /* five (S + 1) P vectors, the stall landings (U + 1) P and their kernels
+     * (U + 1) sum_c (N_c + 1)^2, the level chain's band */
     if (bytes)
-        *bytes = (5.0 + T) * lv * P * sizeof(double)
+        *bytes = (5.0 * lv * P + (U + 1.0) * (P + sk)) * sizeof(double)
                  + lv * W * (2.0 * sizeof(double) + sizeof(int));
     if (ops_per_iter)
-        *ops_per_iter = (1.0 + (o ? o->smooth : 4)) * lv * P * ((double)m->M0 + 1.0 + sr)
+        *ops_per_iter = (1.0 + (o ? o->smooth : 4)) * (lv + U) * P * ((double)m->M0 + 1.0 + sr)
                         + lv * W * (double)m->B;
 }

@@ -6,17 +6,25 @@
  * with probability a_i = 1/L_i, OFF -> ON with c_i = a_i p_i/(1 - p_i), so
  * Pr(ON) = p_i and the mean ON run is L_i time units; an ON application
  * writes b_i quanta in that unit.  The buffer moves as in Algorithm 2
- * (greedy) or 4 (lazy) on the load of the ON applications; an overflow
- * stalls everyone while the buffer drains B per unit, as in chain.h.
- * The writers wait (docs/model.md, issue 35): in a stall unit an ON
+ * (greedy) or 4 (lazy) on the load of the ON applications; a unit whose
+ * load overflows the buffer by e quanta (l = j + k - B > S, e = l - S) is
+ * followed by a stall of tau = e/B units, a real number: the PFS writes
+ * the excess at B while the buffer stays full, and the next normal unit
+ * starts at level S.  (The paper's chain, chain.h, stalls whole units,
+ * ceil(e/B), and lands at max(l - tB, 0): below B quanta the last stall
+ * unit's spare PFS time is lost, and at S = 0 the chain would not tend to
+ * the fluid model as the unit shrinks; docs/model.md.  The two agree
+ * when every load and S are whole multiples of B.)
+ * The writers wait (docs/model.md, issue 35): in a stall an ON
  * application stays ON (its I/O phase is a volume, not yet written) and
- * an OFF one computes on (turns ON with c_i, then waits too); when the
- * last stall unit ends every application takes the normal unit's step.
- * So a normal unit followed by t stall units moves the phase by H^t K, K
- * the one-unit kernel and H the stall kernel (ON stays ON, each OFF turns
- * ON with c_i, independently: per class a binomial shift).  With
- * L_i = 1/(1 - p_i) (a_i = 1 - p_i, c_i = p_i: a fresh draw every unit)
- * K's rows are equal, H^t K = K, and this is exactly the chain of chain.h.
+ * an OFF one computes on (turns ON with 1 - (1 - c_i)^tau over the
+ * stall, then waits too); when the stall ends every application takes
+ * the normal unit's step.  So a normal unit followed by a stall of tau
+ * units moves the phase by H^tau K, K the one-unit kernel and H^tau the
+ * stall kernel (ON stays ON, each OFF turns ON with 1 - (1 - c_i)^tau,
+ * independently: per class a binomial shift).  With L_i = 1/(1 - p_i)
+ * (a_i = 1 - p_i, c_i = p_i: a fresh draw every unit) K's rows are equal
+ * and H^tau K = K: the memoryless chain with that stall rule.
  *
  * State: (buffer level j, phase phi).  Applications whose L_i is the
  * memoryless 1/(1 - p_i) (or p_i in {0, 1}, or b_i = 0) need no phase:
@@ -28,8 +36,9 @@
  * operations, never stored as a P x P matrix.
  *
  * Overflow states are censored exactly: a jump from a normal state to load
- * l > S stalls t = ceil((l - S)/B) units, lands at max(l - tB, 0) and the
- * phase has moved by H^t K.  The censored chain on levels
+ * l > S stalls (l - S)/B units, lands at S and the phase has moved by
+ * H^((l - S)/B) K (one kernel per excess, 1..U = max(M - B, 0)).  The
+ * censored chain on levels
  * 0..S x phases is solved by iterative aggregation-disaggregation
  * (Koury, McAllister and Stewart 1984; Stewart 1994, ch. 6.3): aggregate
  * over phases with the current conditional phase distribution of each
@@ -40,16 +49,18 @@
  * correlations, at the rate (1 - a - c) of the slowest class.  A
  * correction is kept only when it lowers the residual: aggregation can
  * drift or cycle, damped power steps always converge.  One iteration costs
- * one scalar banded solve plus smooth x (S + 1) P (|D0| + sum_c (N_c + 1)) operations; memory is
- * (5 + T)(S + 1) P doubles, T = 1 + ceil((M - B)/B).
+ * one scalar banded solve plus smooth x (S + 1 + U) P (|D0| + sum_c
+ * (N_c + 1)) operations; memory is 5 (S + 1) P + (U + 1)(P + sum_c
+ * (N_c + 1)^2) doubles.
  *
  * The FFT path (opts.fft): a greedy landing depends only on the raw level
  * j + k - B, so a step is per phase one linear convolution of the level
  * column with D0 (fftconv.h bba_fftconv), P (S + M0) log(S + M0)
  * operations; below a positive lazy threshold T, Algorithm 4's moves are
- * a correction on top, P T (B + 1) more.  The first level chain (phases
- * at their stationary law) is the scalar chain of chain.h for all
- * applications made memoryless, solved by bba_fftwh_eval; then restarted
+ * a correction on top, P T (B + 1) more.  The first level chain is
+ * approximated by the scalar chain of chain.h for all applications made
+ * memoryless (its whole-unit stalls differ from this chain's only where a
+ * stall lands near S), solved by bba_fftwh_eval; then restarted
  * GMRES (krylov.h; opts.krylov, 33 (S + 1) P more doubles) before any
  * smoothing, right-preconditioned below a lazy threshold by the inverse of the level
  * blocks I - diag(h) K (h the probability of keeping the level; P^3 once,
@@ -135,19 +146,14 @@ void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
                         double *bytes, double *ops_per_iter);
 
 /* bba_onoff_eval: the measures for buffer size S (quanta) and policy pol,
- * every fraction per time unit, stall units counted (Z = 1 + the mean
- * stall t of a normal unit):
- *   idle      the applications' lost time, 1 - X/E: X = En/Z the load
- *             written per unit (every normal unit's load is written, after
- *             its stalls), En the mean load of a normal unit, E =
- *             sum_i p_i b_i.  The writers wait, so the phases seen at the
- *             normal units are not at their stationary law and En is not
- *             E: idle is not the stalled fraction (it is without phases)
- *   stalled   the fraction of stall units, 1 - 1/Z
+ * every fraction per unit of time, stalls counted (Z = 1 + the mean
+ * stall tau of a normal unit, in units):
+ *   idle      the stall fraction (measures.h), = stalled
+ *   stalled   the fraction of time stalled, 1 - 1/Z
  *   quiet     normal units in which the buffer is not drained (Theorem 5;
- *             a stall unit drains)
- *   p_empty   normal units at level 0; p_full: stall units plus normal
- *             units at level S
+ *             a stall is not quiet)
+ *   p_empty   normal units at level 0; p_full: the stalled time plus
+ *             normal units at level S
  *   mean_load the mean level over the normal units, quanta.
  * out->n_states is the full chain's (S + 1 + max(M - B, 0)) P,
  * out->solve.iterations the aggregation iterations and
@@ -167,8 +173,10 @@ int bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
  * (2^n phases, no classes, no censoring, no D0), as a dense matrix and
  * solves pi (P - I) = 0, sum pi = 1 by LU (GSL).  Measures as
  * bba_measures_compute on that chain.  n <= 6 and at most 2500 states.
- * The overflow states are the stall units: the steps into one and on from
- * one to the next move the phase by H, the step out of the last by K.
+ * The overflow states are the stall units, each of min(1, excess left/B)
+ * units: the steps into one and on from one to the next move the phase
+ * by H^d of the unit entered (d its duration), the step out of the last
+ * by K; the measures weight each state by its duration.
  * Errors: BB_EINVAL, BB_ETOOBIG (too many states), BB_ESINGULAR,
  * BB_ENOMEM.  O(states^3) time, O(states^2) memory. */
 int bba_onoff_dense_eval(size_t n, const long *b, const double *p,

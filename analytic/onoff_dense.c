@@ -9,12 +9,19 @@
  * rule of the model, and the balance equations solved by dense LU.  Only
  * for tiny chains: (S + 1 + max(M - B, 0)) 2^n <= 2500 states.
  *
- * The writers wait: an overflow state is a stall unit, in which the ON
- * applications stay ON and each OFF one turns ON with its c_i (the stall
- * kernel H); the step into an overflow state and from one overflow state
- * to the next move the phase by H, the step out of the last one into a
- * normal state by the normal unit's K (so t stalls give H^t K, onoff.h),
- * and a step between normal states by K. */
+ * The writers wait: an overflow level j > S is a stall unit with j - S
+ * quanta of excess left; it lasts d = min(1, (j - S)/B) units (the last
+ * one of a stall is the fraction the excess needs) while the PFS writes
+ * d B of the excess, and goes on to level j - B, or to the normal level S
+ * once the excess is written.  In a stall unit the ON applications stay
+ * ON and each OFF one turns ON with 1 - (1 - c_i)^d (the stall kernel
+ * H^d); the step into an overflow state and from one overflow state to
+ * the next move the phase by H^d of the unit entered, the step out of the
+ * last one into a normal state by the normal unit's K (so a stall of tau
+ * units gives H^tau K, onoff.h), and a step between normal states by K.
+ * The measures are time averages: each state's probability in this
+ * embedded chain weighted by its duration (1 for a normal unit, d for a
+ * stall unit). */
 #include "config.h"
 
 #include <math.h>
@@ -34,7 +41,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                      char *err)
 {
     long M = 0, over, levels, F, N;
-    double *A = NULL, *rhs = NULL, *Pph = NULL, *Hph = NULL, *pi = NULL;
+    double *A = NULL, *rhs = NULL, *Pph = NULL, *Hph = NULL, *pi = NULL, *dur = NULL;
     gsl_permutation *perm = NULL;
     int rc = BB_OK, sign;
 
@@ -54,41 +61,49 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
     rhs = calloc((size_t)N, sizeof *rhs);
     pi = calloc((size_t)N, sizeof *pi);
     Pph = malloc((size_t)F * (size_t)F * sizeof *Pph);
-    Hph = malloc((size_t)F * (size_t)F * sizeof *Hph);
+    Hph = malloc((size_t)levels * (size_t)F * (size_t)F * sizeof *Hph);
+    dur = malloc((size_t)levels * sizeof *dur);
     perm = gsl_permutation_alloc((size_t)N);
-    if (!A || !rhs || !pi || !Pph || !Hph || !perm) {
+    if (!A || !rhs || !pi || !Pph || !Hph || !dur || !perm) {
         rc = bb_seterr(err, BB_ENOMEM, "dense oracle: out of memory for %ld states", N);
         goto out;
     }
+    /* Durations: 1 for a normal level, min(1, (j - S)/B) for a stall. */
+    for (long j = 0; j < levels; j++)
+        dur[j] = j <= S ? 1.0 : (j - S >= B ? 1.0 : (double)(j - S) / (double)B);
     /* Phase transition: application i ON -> OFF with 1/L_i, OFF -> ON with
      * p_i/((1 - p_i) L_i); p = 1 always ON, p = 0 always OFF.  In a stall
-     * unit (Hph) no ON application turns OFF. */
-    for (long f = 0; f < F; f++)
-        for (long g = 0; g < F; g++) {
-            double pr = 1, hr = 1;
+     * unit of duration d (Hph + j F F for the unit at level j) no ON
+     * application turns OFF and an OFF one turns ON with 1 - (1 - c)^d. */
+    for (long j = 0; j < levels; j++)
+        for (long f = 0; f < F; f++)
+            for (long g = 0; g < F; g++) {
+                double pr = 1, hr = 1;
 
-            for (size_t i = 0; i < n; i++) {
-                int on = (int)((f >> i) & 1), on2 = (int)((g >> i) & 1);
-                double a, c, q, h;
+                for (size_t i = 0; i < n; i++) {
+                    int on = (int)((f >> i) & 1), on2 = (int)((g >> i) & 1);
+                    double a, c, cd, q, h;
 
-                if (p[i] >= 1)
-                    q = h = on2 ? 1 : 0;
-                else if (p[i] <= 0)
-                    q = h = on2 ? 0 : 1;
-                else {
-                    a = 1.0 / (L[i] > 0 ? L[i] : 1.0 / (1.0 - p[i]));
-                    c = a * p[i] / (1.0 - p[i]);
-                    if (c > 1)
-                        c = 1;
-                    q = on ? (on2 ? 1 - a : a) : (on2 ? c : 1 - c);
-                    h = on ? (on2 ? 1 : 0) : (on2 ? c : 1 - c);
+                    if (p[i] >= 1)
+                        q = h = on2 ? 1 : 0;
+                    else if (p[i] <= 0)
+                        q = h = on2 ? 0 : 1;
+                    else {
+                        a = 1.0 / (L[i] > 0 ? L[i] : 1.0 / (1.0 - p[i]));
+                        c = a * p[i] / (1.0 - p[i]);
+                        if (c > 1)
+                            c = 1;
+                        cd = 1.0 - pow(1.0 - c, dur[j]);
+                        q = on ? (on2 ? 1 - a : a) : (on2 ? c : 1 - c);
+                        h = on ? (on2 ? 1 : 0) : (on2 ? cd : 1 - cd);
+                    }
+                    pr *= q;
+                    hr *= h;
                 }
-                pr *= q;
-                hr *= h;
+                if (j == 0)
+                    Pph[f * F + g] = pr;
+                Hph[(j * F + f) * F + g] = hr;
             }
-            Pph[f * F + g] = pr;
-            Hph[f * F + g] = hr;
-        }
     /* A = P^T - I, row-major: A[to][from]. */
 #define ADD(from, to, v) (A[(size_t)(to) * (size_t)N + (size_t)(from)] += (v))
     for (long j = 0; j < levels; j++)
@@ -102,7 +117,8 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 if ((f >> i) & 1)
                     k += b[i];
             if (j > S) {
-                dst[0] = j - B > 0 ? j - B : 0;
+                /* a stall unit: B of the excess written, or the rest */
+                dst[0] = j - B > S ? j - B : S;
                 wt[0] = 1;
                 nd = 1;
             } else if (pol->lazy && j < pol->threshold && k <= B) {
@@ -117,8 +133,9 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 nd = 1;
             }
             for (int d = 0; d < nd; d++) {
-                /* into a stall unit, or on from one: H; into a normal unit: K */
-                const double *ph = dst[d] > S ? Hph : Pph;
+                /* into a stall unit, or on from one: H^d of the unit
+                 * entered; into a normal unit: K */
+                const double *ph = dst[d] > S ? Hph + dst[d] * F * F : Pph;
 
                 for (long g = 0; g < F; g++)
                     ADD(from, dst[d] * F + g, wt[d] * ph[f * F + g]);
@@ -142,16 +159,18 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
         }
     }
     {
-        double normal = 0, load = 0;
+        double normal = 0, load = 0, time = 0;
 
+        for (long s = 0; s < N; s++)
+            time += pi[s] * dur[s / F];
         for (long j = 0; j < levels; j++)
             for (long f = 0; f < F; f++) {
-                double v = pi[j * F + f];
+                double v = pi[j * F + f] / time;
                 long k = 0, l;
                 double up;
 
                 if (j > S) {
-                    out->stalled += v;
+                    out->stalled += v * dur[j];
                     continue;
                 }
                 normal += v;
@@ -180,6 +199,7 @@ out:
     free(pi);
     free(Pph);
     free(Hph);
+    free(dur);
     gsl_permutation_free(perm);
     return rc;
 }

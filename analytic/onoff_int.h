@@ -20,13 +20,15 @@
 
 typedef struct {
     const bba_onoff *m;
-    long S, T, P;      /* buffer size (quanta), phase steps at most
-                          (bba_onoff_max_steps), phases */
+    long S, U, P;      /* buffer size (quanta), the largest overflow excess
+                          (bba_onoff_max_excess), phases */
     const bba_policy *pol;
-    double ***Kp;      /* Kp[t][c] = H_c^t K_c: the phase step after t
-                          stall units (bba_onoff_stall_kernel) */
-    double *z;         /* T x (S+1) x P */
-    char *zflag;       /* T x (S+1) */
+    double ***Kp;      /* Kp[e][c] = H_c^(e/B) K_c, e = 0..U: the phase
+                          step after a stall of e/B units, e quanta of
+                          excess (bba_onoff_stall_kernel) */
+    double *z;         /* (S+1) x P one-step landings (phase-major), then
+                          (U+1) x P landings at S after a stall of excess e */
+    char *zflag;       /* U + 1: some mass landed after excess e */
     double *tmp;       /* 3 P */
     double *ktmp;      /* (S + 1) P: the Kronecker product's scratch */
     bba_fftconv *conv; /* the level convolution with D0 by FFT, or NULL */
@@ -39,18 +41,20 @@ typedef struct {
                           GMRES, whose vectors are signed) */
 } bba_onoff_work;
 
-/* bba_onoff_max_steps: the phase steps one transition can take, 1 + the
- * longest stall.  O(1). */
-long bba_onoff_max_steps(const bba_onoff *m);
+/* bba_onoff_max_excess: the largest overflow excess l - S of one normal
+ * unit, max(M - B, 0) quanta: a stall lasts at most that over B units.
+ * O(1). */
+long bba_onoff_max_excess(const bba_onoff *m);
 
-/* bba_onoff_stall_kernel: out = H_c^t K_c, (N_c + 1)^2 row-major, the
- * phase step of class c from a normal unit followed by t stall units to
+/* bba_onoff_stall_kernel: out = H_c^tau K_c, (N_c + 1)^2 row-major, the
+ * phase step of class c from a normal unit followed by a stall of tau
+ * units (tau = e/B, real: the stall ends when the excess e is written) to
  * the next normal unit: during a stall the ON applications wait (stay ON)
- * and each OFF one turns ON with probability c_c per unit (H_c, a
- * binomial shift; H_c^t turns each OFF one ON with 1 - (1 - c_c)^t), then
- * every application takes the normal unit's step K_c.  t = 0 gives K_c.
- * O((N_c + 1)^3). */
-void bba_onoff_stall_kernel(const bba_onoff *m, size_t c, long t, double *out);
+ * and each OFF one turns ON with probability 1 - (1 - c_c)^tau (H_c^tau,
+ * a binomial shift; the per-unit probability c_c compounded over tau
+ * units, so H^s H^t = H^(s+t)), then every application takes the normal
+ * unit's step K_c.  tau = 0 gives K_c.  O((N_c + 1)^3). */
+void bba_onoff_stall_kernel(const bba_onoff *m, size_t c, double tau, double *out);
 
 /* bba_onoff_spread: add v times the transitions out of normal state (j, a
  * phase f of bursty load kf) over the landing levels (onoff_step.c). */

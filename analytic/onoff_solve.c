@@ -23,9 +23,13 @@
 #define SMOOTH_DAMP_FFT 0.95
 
 /* The first level chain, every level's phases at the stationary phase
- * distribution, is the scalar chain of chain.h for the load law of all
- * applications made memoryless: solve it by the FFT Wiener-Hopf solver
- * (fftwh.h) into xi (S + 1, normalised over the normal states).  Returns
+ * distribution, approximated by the scalar chain of chain.h for the load
+ * law of all applications made memoryless (its stalls are whole units and
+ * land below S, this chain's last their excess over B and land at S: the
+ * two differ only near S, and GMRES or the aggregation corrects it;
+ * measured: the same iterations and time as a banded solve of the exact
+ * level chain on the README example at 60 and 30 s): solve it by the FFT
+ * Wiener-Hopf solver (fftwh.h) into xi (S + 1, normalised over the normal states).  Returns
  * BB_OK, or an error after which the caller solves it by banded GTH. */
 static int
 first_solve_fft(const bba_onoff_work *w, double *xi)
@@ -128,8 +132,9 @@ coarse_solve(bba_onoff_work *w, const double *x, bba_chain *c, double *acc, doub
 
 /* The measures of x (normalised over the normal states) in
  * O((S + 1) P + M): with tail(t) = Pr(k0 > t) and
- * G(t) = sum_{k0 > t} D0[k0] ceil((k0 - t)/B), G(t) = tail(t) + G(t + B),
- * a state (j, f) stalls G(S + B - j - kf) units on average and is quiet
+ * G(t) = sum_{k0 > t} D0[k0] (k0 - t) = tail(t) + G(t + 1), the mean
+ * excess over t, a state (j, f) stalls G(S + B - j - kf)/B units on
+ * average (a stall lasts its excess over B, onoff_step.c) and is quiet
  * (l >= j) when j = 0 or k0 >= B - kf; lazy draining below the threshold
  * adds (1 - EPS) Pr(k0 < B - kf) to the quiet probability of j > 0 (its
  * loads k <= B never stall).  Per unit (Z = 1 + the mean stall of a
@@ -167,7 +172,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
             tail[i] = 1.0;
     }
     for (long i = nt - 1; i >= 0; i--)
-        G[i] = t0 + i >= M0 ? 0 : tail[i] + (i + B < nt ? G[i + B] : 0);
+        G[i] = t0 + i >= M0 ? 0 : tail[i] + (i + 1 < nt ? G[i + 1] : 0);
     for (long j = 0; j <= S; j++)
         for (long f = 0; f < P; f++) {
             double xv = x[j * P + f];
@@ -180,7 +185,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
                 p0 += xv;
             if (j == S)
                 pS += xv;
-            stall += xv * (t >= M0 ? 0 : G[t - t0]);
+            stall += xv * (t >= M0 ? 0 : G[t - t0]) / (double)B;
             quiet += j == 0 ? xv : xv * (B - kf - 1 >= M0 ? 0 : tail[B - kf - 1 - t0]);
             /* Algorithm 4 below the threshold: a load k < B that would
              * have lowered the buffer keeps it with probability 1 - EPS
@@ -210,7 +215,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     bba_krylov *kw = NULL;
     double *x = NULL, *y = NULL, *xsave = NULL, *xi = NULL, *acc = NULL, bytes;
     double res = INFINITY;
-    long P = m->n_phases, T = bba_onoff_max_steps(m), U = m->M > m->B ? m->M - m->B : 0, it;
+    long P = m->n_phases, U = bba_onoff_max_excess(m), it;
     size_t cells;
     long nsmooth = o->smooth > 0 ? o->smooth : 1;
     double tol = o->tol, damp = SMOOTH_DAMP;
@@ -242,17 +247,17 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     w.m = m;
     w.clamp = 1;
     w.S = S;
-    w.T = T;
+    w.U = U;
     w.P = P;
     w.pol = pol;
     x = bba_big_alloc(cells * sizeof *x, 0);
     y = bba_big_alloc(cells * sizeof *y, 0);
     xsave = bba_big_alloc(cells * sizeof *xsave, 0);
-    w.z = bba_big_alloc((size_t)T * cells * sizeof *w.z, 0);
-    w.zflag = malloc((size_t)T * (size_t)(S + 1));
+    w.z = bba_big_alloc((cells + (size_t)(U + 1) * (size_t)P) * sizeof *w.z, 0);
+    w.zflag = malloc((size_t)U + 1);
     w.tmp = malloc(3 * (size_t)P * sizeof *w.tmp);
     w.ktmp = bba_big_alloc(cells * sizeof *w.ktmp, 0);
-    w.Kp = calloc((size_t)T, sizeof *w.Kp);
+    w.Kp = calloc((size_t)U + 1, sizeof *w.Kp);
     xi = malloc((size_t)(S + 1) * sizeof *xi);
     acc = malloc((size_t)(m->B + U + 1) * sizeof *acc);
     c.rowptr = malloc((size_t)(S + 2) * sizeof *c.rowptr);
@@ -264,7 +269,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                        bytes / 1e9);
         goto out;
     }
-    for (long s = 0; s < T; s++) {
+    for (long s = 0; s <= U; s++) {
         w.Kp[s] = calloc(m->n_classes + 1, sizeof *w.Kp[s]);
         if (w.Kp[s] == NULL) {
             rc = bb_seterr(err, BB_ENOMEM, "out of memory for kernel powers");
@@ -278,8 +283,9 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                 rc = bb_seterr(err, BB_ENOMEM, "out of memory for kernel powers");
                 goto out;
             }
-            /* a landing after s stall units: H^s K (the writers wait) */
-            bba_onoff_stall_kernel(m, cl, s, w.Kp[s][cl]);
+            /* a landing after a stall of s/B units: H^(s/B) K (the
+             * writers wait) */
+            bba_onoff_stall_kernel(m, cl, (double)s / (double)m->B, w.Kp[s][cl]);
         }
     }
     c.S = S;
@@ -349,7 +355,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
         nsmooth = ops_coarse / ops_apply > 1024 ? 1024 : (long)(ops_coarse / ops_apply);
 
     /* Start from the stationary phase distribution at every level: the
-     * first level chain is then exactly the scalar chain of DIST. */
+     * first level chain is then the memoryless chain of DIST. */
     for (long j = 0; j <= S; j++)
         memcpy(x + j * P, m->phase_pi, (size_t)P * sizeof *x);
     for (it = 1; it <= o->max_iter; it++) {
@@ -437,7 +443,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     }
 out:
     if (w.Kp) {
-        for (long s = 0; s < T; s++) {
+        for (long s = 0; s <= U; s++) {
             if (w.Kp[s] == NULL)
                 continue;
             for (size_t cl = 0; cl < m->n_classes; cl++)

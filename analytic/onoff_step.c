@@ -19,15 +19,15 @@
  *    stays at j with probability 1 - EPS (quiet), moves to l with EPS
  *    (quiet when l >= j);
  *  - else l <= S: to l (quiet when l >= j), the phase moving one step;
- *  - else (an overflow) the applications stall st = ceil((l - S)/B) units
- *    and the buffer lands at max(l - st B, 0); the phase moves by H^st K
- *    (the writers wait through the stall, the OFF applications compute
- *    on and may turn ON, then every application takes the normal unit's
- *    step; bba_onoff_stall_kernel); the st overflow states visited on
- *    the way are censored. */
+ *  - else (an overflow of excess e = l - S) the applications stall
+ *    e/B units, a real number (the PFS writes the excess at B, the
+ *    buffer stays full), and the buffer lands at S; the phase moves by
+ *    H^(e/B) K (the writers wait through the stall, the OFF applications
+ *    compute on and may turn ON, then every application takes the normal
+ *    unit's step; bba_onoff_stall_kernel); the stall is censored. */
 
 /* y = x (G_1 (x) ... (x) G_C), x and y of length P; Kp[c] is G_c, one
- * class's phase step (H_c^t K_c after t stall units); tmp holds P doubles.  P sum_c (N_c + 1) multiply-adds. */
+ * class's phase step (H_c^(e/B) K_c after a stall of excess e); tmp holds P doubles.  P sum_c (N_c + 1) multiply-adds. */
 static void
 kron_apply(const bba_onoff *m, double *const *Kp, const double *x, double *y,
            double *tmp)
@@ -127,9 +127,9 @@ kron_apply_cols(const bba_onoff *m, double *const *Kp, double *Z, double *tmp, l
 /* Add v times the transitions out of normal state (j, a phase of bursty
  * load kf) over the landing levels, the memoryless load k0 ~ D0 on top:
  * lev[l - off] for one-step landings (contiguous in l: the hot loop is an
- * axpy), and landings after a stall at ovf[(st (S+1) + land) P + f] (with
- * oflag set) when ovf is given, else at lev[land - off] too: the rule
- * above, by ranges of k0 instead of one k0 at a time. */
+ * axpy), and landings at S after a stall of excess e at ovf[e P + f]
+ * (with oflag[e] set) when ovf is given, else at lev[S - off] too: the
+ * rule above, by ranges of k0 instead of one k0 at a time. */
 void
 bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *pol,
                  double v, double *lev, long off, double *ovf, long P, long f, char *oflag)
@@ -175,21 +175,25 @@ bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *
             d[k] += v * D[k];
         k0 = hi + 1;
     }
-    /* Overflows (k > B, so never in the lazy part): a stall of st units,
-     * landing at max(l - st B, 0), the phase then moving by H^st K. */
+    /* Overflows (k > B, so never in the lazy part): a stall of e/B units,
+     * e = l - S, landing at S, the phase then moving by H^(e/B) K. */
+    if (k0 > M0)
+        return;
+    if (!ovf) {
+        double so = 0;
+
+        for (long k = k0; k <= M0; k++)
+            so += D[k];
+        lev[S - off] += v * so;
+        return;
+    }
     for (; k0 <= M0; k0++) {
-        long l = base + k0, st, land;
+        long e = base + k0 - S;
 
         if (D[k0] == 0)
             continue;
-        st = (l - S + B - 1) / B;
-        land = l - st * B > 0 ? l - st * B : 0;
-        if (ovf) {
-            ovf[(st * (S + 1) + land) * P + f] += v * D[k0];
-            oflag[st * (S + 1) + land] = 1;
-        } else {
-            lev[land - off] += v * D[k0];
-        }
+        ovf[e * P + f] += v * D[k0];
+        oflag[e] = 1;
     }
 }
 
@@ -247,6 +251,7 @@ spread_fft(bba_onoff_work *w, const double *x)
 {
     const bba_onoff *m = w->m;
     long S = w->S, P = w->P, B = m->B, n = S + 1 + m->M0;
+    double *ovf = w->z + (S + 1) * P;
 
     for (long f = 0; f < P; f++) {
         double *zt = w->z + f * (S + 1), *cc = w->ccol;
@@ -269,10 +274,8 @@ spread_fft(bba_onoff_work *w, const double *x)
             } else if (r <= S) {
                 zt[r] += cc[i];
             } else {
-                long st = (r - S + B - 1) / B, land = r - st * B > 0 ? r - st * B : 0;
-
-                w->z[(st * (S + 1) + land) * P + f] += cc[i];
-                w->zflag[st * (S + 1) + land] = 1;
+                ovf[(r - S) * P + f] += cc[i];
+                w->zflag[r - S] = 1;
             }
         }
         zt[0] += s0;
@@ -283,27 +286,17 @@ spread_fft(bba_onoff_work *w, const double *x)
 
 /* y = x P_c (the censored chain); returns max |y - x|.  The one-step
  * landings accumulate phase-major in the first (S + 1) P block of z, so
- * that bba_onoff_spread writes contiguously; the landings after a stall go to
- * z[st], level-major. */
+ * that bba_onoff_spread writes contiguously; the landings at S after a
+ * stall of excess e go to the block after it, row e (e = 1..U). */
 double
 bba_onoff_apply(bba_onoff_work *w, const double *x, double *y)
 {
     const bba_onoff *m = w->m;
-    long S = w->S, P = w->P, T = w->T;
-    double r = 0, *zt = w->z;
+    long S = w->S, P = w->P, U = w->U;
+    double r = 0, *zt = w->z, *ovf = w->z + (S + 1) * P, *yS = y + S * P;
 
-    /* Clear the one-step block, and of each stall block the levels a
-     * stall can land on: 0 and (S - B, S] (the rule above). */
-    memset(w->z, 0, (size_t)(S + 1) * (size_t)P * sizeof *w->z);
-    memset(w->zflag, 0, (size_t)T * (size_t)(S + 1));
-    for (long st = 1; st < T; st++) {
-        long lo = S - m->B + 1 > 1 ? S - m->B + 1 : 1;
-
-        memset(w->z + st * (S + 1) * P, 0, (size_t)P * sizeof *w->z);
-        if (lo <= S)
-            memset(w->z + (st * (S + 1) + lo) * P, 0,
-                   (size_t)(S - lo + 1) * (size_t)P * sizeof *w->z);
-    }
+    memset(w->z, 0, (size_t)(S + 1 + U + 1) * (size_t)P * sizeof *w->z);
+    memset(w->zflag, 0, (size_t)U + 1);
     if (w->conv)
         spread_fft(w, x);
     else
@@ -313,23 +306,22 @@ bba_onoff_apply(bba_onoff_work *w, const double *x, double *y)
 
                 if (xv != 0)
                     bba_onoff_spread(m, j, m->phase_load[f], S, w->pol, xv,
-                                     zt + f * (S + 1), 0, w->z, P, f, w->zflag);
+                                     zt + f * (S + 1), 0, ovf, P, f, w->zflag);
             }
     kron_apply_cols(m, w->Kp[0], zt, w->ktmp, S + 1);
     for (long l = 0; l <= S; l++)
         for (long f = 0; f < P; f++)
             y[l * P + f] = zt[f * (S + 1) + l];
-    for (long s = 1; s < T; s++)
-        for (long l = 0; l <= S; l++) {
-            double *yl = y + l * P, *add = w->tmp + P;
+    for (long e = 1; e <= U; e++) {
+        double *add = w->tmp + P;
 
-            /* Rare: a landing after a stall; add to what is there. */
-            if (!w->zflag[s * (S + 1) + l])
-                continue;
-            kron_apply(m, w->Kp[s], w->z + (s * (S + 1) + l) * P, add, w->tmp);
-            for (long f = 0; f < P; f++)
-                yl[f] += add[f];
-        }
+        /* a landing at S after a stall of e/B units: add to what is there */
+        if (!w->zflag[e])
+            continue;
+        kron_apply(m, w->Kp[e], ovf + e * P, add, w->tmp);
+        for (long f = 0; f < P; f++)
+            yS[f] += add[f];
+    }
     for (long i = 0; i < (S + 1) * P; i++) {
         double d = fabs(y[i] - x[i]);
 

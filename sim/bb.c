@@ -1,10 +1,13 @@
 /* bb.c: the burst-buffer platform model on the event engine (bb.h).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two event kinds: TICK ends time unit u (arg = u) and applies the
- * platform's transition for it (prio 1, so that phase changes at the same
- * instant are accounted first); PHASE toggles application `entity` between
- * compute and I/O (periodic mode only, prio 0). */
+ * Two event kinds: TICK ends tick u (arg = u) and applies the platform's
+ * transition for it (prio 1, so that phase changes at the same instant are
+ * accounted first); PHASE toggles application `entity` between compute
+ * and I/O (periodic mode only, prio 0).  A tick is one time unit, except
+ * in onoff mode the last tick of an overflow stall, which lasts what the
+ * held excess needs, H/B units (bb.h).  The clock counts ticks in B-ths
+ * of a unit, an integer, so that durations add exactly. */
 #include "config.h"
 
 #include <math.h>
@@ -26,6 +29,8 @@ typedef struct {
     gsl_rng **rng;           /* per application */
     gsl_rng *plat;           /* platform draws: lazy EPS */
     double tu;               /* seconds per time unit */
+    long long clock_q;       /* start of the current tick, B-ths of a unit */
+    long long dur_q;         /* its duration, B-ths of a unit */
     /* platform state, quanta */
     double L, H;
     long thr_left;           /* throttle stall units left (bbbw.h) */
@@ -36,8 +41,10 @@ typedef struct {
     double *last_s;          /* last change of I/O accounting, s */
     double *io_s;            /* I/O time in the current unit, s */
     bbs_event_id *pending;   /* each application's next phase change */
-    /* measures */
-    long measured, stalls, quiet, normal, empty, full;
+    /* measures: ticks (measured, stalls), normal units (normal, empty),
+     * and durations in B-ths of a unit (the _q ones) */
+    long measured, stalls, normal, empty;
+    long long measured_q, stalls_q, quiet_q, full_q;
     double written_measured; /* load of the measured normal units */
     double occ_sum;
     bbs_hist occ;
@@ -139,14 +146,15 @@ unit_load(bbsim *s, double t_end)
     return k;
 }
 
-/* ON/OFF (onoff.h): after a unit followed by a stall the ON applications
- * wait (stay ON) and each OFF one turns ON with its OFF -> ON probability
- * (the stall kernel H); after a unit followed by a normal one every
- * application takes the normal step (K).  So a normal unit followed by t
- * stalls moves the phases by H^t K.  One uniform per application per unit,
- * whichever the step. */
+/* ON/OFF (onoff.h): after a tick followed by a stall tick of d units the
+ * ON applications wait (stay ON) and each OFF one turns ON with
+ * probability 1 - (1 - c_i)^d, c_i its OFF -> ON probability per unit (the
+ * stall kernel H^d); after a tick followed by a normal unit every
+ * application takes the normal step (K).  So a normal unit followed by a
+ * stall of tau units moves the phases by H^tau K.  One uniform per
+ * application per tick, whichever the step. */
 static void
-onoff_step(bbsim *s, int next_stalls)
+onoff_step(bbsim *s, int next_stalls, double d)
 {
     const bbs_bb_config *c = s->c;
 
@@ -160,11 +168,24 @@ onoff_step(bbsim *s, int next_stalls)
             L = 1.0 / (1.0 - p);
         a = 1.0 / L;
         cc = a * p / (1.0 - p);
+        if (next_stalls && d < 1)
+            cc = -expm1(d * log1p(-(cc < 1 ? cc : 1)));
         if (s->in_io[i])
             s->in_io[i] = next_stalls || x >= a;
         else
             s->in_io[i] = x < cc;
     }
+}
+
+/* The duration of the next tick in B-ths of a unit: a whole unit, but in
+ * onoff mode an overflow stall's last tick, which writes the held excess
+ * H < B (no throttle stall left), lasts H/B units. */
+static long long
+next_dur(const bbsim *s)
+{
+    if (s->c->mode == BBS_BB_ONOFF && s->H > 0 && s->thr_left == 0 && s->H < (double)s->c->B)
+        return llround(s->H) > 0 ? llround(s->H) : 1;
+    return s->c->B;
 }
 
 static int
@@ -173,7 +194,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
     bbsim *s = ctx;
     const bbs_bb_config *c = s->c;
     long u = (long)ev->arg;
-    int measured = u >= c->warmup_units;
+    long long Bq = c->B, dq = s->dur_q, end_q;
+    int measured = s->clock_q >= (long long)c->warmup_units * Bq;
     double B = (double)c->B, S = (double)c->S;
     double j0 = s->L + s->H;
     double t_end = ev->time_s;
@@ -184,15 +206,18 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
 
     if (measured) {
         s->measured++;
+        s->measured_q += dq;
         if (j0 >= S && !thr_stall)
-            s->full++;
+            s->full_q += dq;
     }
     if (s->H > 0) {
         /* Stall (Algorithm 2, lines 12-14): the PFS takes B, held data
          * first, then buffer data with what is left (unless a lazy
-         * throttle episode below the threshold keeps it, see below). */
+         * throttle episode below the threshold keeps it, see below).  A
+         * tick of dq < B (onoff: the held excess H < B) takes H alone. */
         double from_held = s->H < B ? s->H : B;
-        double from_bb = !s->stall_drain ? 0 : s->L < B - from_held ? s->L : B - from_held;
+        double from_bb = !s->stall_drain || dq < Bq ? 0
+                         : s->L < B - from_held ? s->L : B - from_held;
 
         if (thr_stall)
             s->thr_left--;
@@ -200,8 +225,10 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         s->L -= from_bb;
         s->held_to_pfs += from_held;
         s->bb_to_pfs += from_bb;
-        if (measured)
+        if (measured) {
             s->stalls++;
+            s->stalls_q += dq;
+        }
     } else {
         double k = unit_load(s, t_end);
         double eps_u = c->pol.lazy ? gsl_rng_uniform(s->plat) : 0.0;
@@ -283,14 +310,18 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
                 s->empty++;
             bbs_hist_add(&s->occ, j0, 1.0);
             if (quiet)
-                s->quiet++;
+                s->quiet_q += Bq;
         }
     }
+    end_q = s->clock_q + dq;
+    s->clock_q = end_q;
+    s->dur_q = next_dur(s);
     if (c->mode == BBS_BB_ONOFF)
-        onoff_step(s, s->H > 0);
-    if (u + 1 >= c->warmup_units + c->horizon_units)
+        onoff_step(s, s->H > 0, (double)s->dur_q / B);
+    if (end_q + s->dur_q > (long long)(c->warmup_units + c->horizon_units) * Bq)
         return BB_OK;
-    rc = bbs_engine_schedule(e, (double)(u + 2) * s->tu, s->k_tick, 1, 0, u + 1, NULL, NULL);
+    rc = bbs_engine_schedule(e, (double)(end_q + s->dur_q) / B * s->tu, s->k_tick, 1, 0, u + 1,
+                             NULL, NULL);
     if (rc != BB_OK)
         return rc;
     if (c->mode == BBS_BB_PERIODIC && s->H > 0) {
@@ -370,12 +401,13 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
 {
     bbsim s;
     size_t n = c->n;
-    double total_pfs, resid;
+    double total_pfs, resid, T;
     int rc;
 
     memset(r, 0, sizeof *r);
     memset(&s, 0, sizeof s);
     s.stall_drain = 1;
+    s.dur_q = c->B;
     if ((rc = bbs_bb_check(c, err)) != BB_OK)
         return rc;
     s.c = c;
@@ -437,12 +469,16 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     if (rc != BB_OK)
         goto out;
 
-    /* idle: the stalled units (every model's idle, analytic/measures.h) */
-    r->stall_fraction = (double)s.stalls / (double)s.measured;
+    /* idle: the stalled time (every model's idle, analytic/measures.h);
+     * every fraction per unit of time (whole units but in onoff mode,
+     * where a stall's last tick may be a fraction: B-ths of a unit
+     * counted exactly) */
+    T = (double)s.measured_q / (double)c->B;
+    r->stall_fraction = (double)s.stalls_q / (double)c->B / T;
     r->idle = r->stall_fraction;
-    r->throughput = s.written_measured / (double)s.measured;
-    r->quiet = (double)s.quiet / (double)s.measured;
-    r->p_full = (double)s.full / (double)s.measured;
+    r->throughput = s.written_measured / T;
+    r->quiet = (double)s.quiet_q / (double)c->B / T;
+    r->p_full = (double)s.full_q / (double)c->B / T;
     if (s.normal > 0) {
         r->mean_occupancy = s.occ_sum / (double)s.normal;
         r->p_empty = (double)s.empty / (double)s.normal;
@@ -452,7 +488,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     r->written = s.written;
     r->to_pfs_direct = s.to_pfs_direct;
     r->to_bb = s.to_bb;
-    r->bb_in = s.to_bb_measured / (double)s.measured;
+    r->bb_in = s.to_bb_measured / T;
     r->bb_to_pfs = s.bb_to_pfs;
     r->held_to_pfs = s.held_to_pfs;
     r->left_in_bb = s.L;

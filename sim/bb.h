@@ -45,11 +45,20 @@
  *     p_i/((1 - p_i) L_i); after a unit followed by a normal one, ON -> OFF
  *     with probability 1/L_i and OFF -> ON with p_i/((1 - p_i) L_i).  So a
  *     normal unit followed by t stalls moves the phases by H^t K.  A normal
- *     unit's load is the sum of the ON applications' b_i.  With
- *     L_i = 1/(1 - p_i) it is the Bernoulli chain in law (not draw for
+ *     unit's load is the sum of the ON applications' b_i.  An overflow
+ *     stall lasts what the PFS needs to write the held excess, H/B units,
+ *     a real number (as the chain, onoff.h): whole stall ticks while
+ *     H >= B, then one tick of H/B units that writes the rest and drains
+ *     nothing from the buffer (it stays full); through a tick of d units
+ *     an OFF application turns ON with 1 - (1 - c_i)^d (one uniform per
+ *     application per tick, whole or not), so a stall of tau units moves
+ *     the phases by H^tau K.  B_BB throttle stalls stay whole units (the
+ *     chain has no B_BB).  With L_i = 1/(1 - p_i) and loads and size
+ *     whole multiples of B it is the Bernoulli chain in law (not draw for
  *     draw: Bernoulli draws only in normal units).
  *
- * Measures (per replication, over the horizon of T whole units):
+ * Measures (per replication, over the horizon of T units, every fraction
+ * per unit of time: in onoff mode a stall's last tick counts its H/B):
  *   idle: stalled units / T, the stall fraction (Theorem 3; the idle of
  *     every model, analytic/measures.h); Bernoulli and periodic: every
  *     application stops in a stall; onoff: the ON ones wait and the OFF
@@ -65,7 +74,8 @@
  *     volume into the buffer per measured unit (bb_in, the drives'
  *     endurance: the chain's, analytic/endurance.h).
  *
- * Cost: T + (number of bursts) events per replication, O(n) work per unit. */
+ * Cost: T + (number of bursts) events per replication (onoff: plus one
+ * fractional tick per overflow), O(n) work per unit. */
 #ifndef BBSIZE_SIM_BB_H
 #define BBSIZE_SIM_BB_H
 
@@ -121,8 +131,10 @@ typedef struct {
     double bb_in;             /* quanta written into the buffer per measured
                                  unit (the chain's bb_in, endurance.h) */
     uint64_t events;           /* engine events executed */
-    long stalls;               /* stalled units measured */
-    long measured;             /* units measured (the denominator of idle) */
+    long stalls;               /* stall ticks measured */
+    long measured;             /* ticks measured (units; in onoff mode a
+                                  stall's last tick may be a fraction of
+                                  one, and idle is the time's share) */
 } bbs_bb_result;
 
 /* bbs_bb_check: validate a configuration.  Errors: BB_EINVAL naming the

@@ -352,16 +352,18 @@ test_onoff_covers_chain_lazy(void **state)
     onoff_coverage(&pol, 8);
 }
 
-/* With every burst the memoryless 1/(1 - p), ON/OFF mode is the Bernoulli
- * chain in law: both cover the scalar chain's idle fraction (checked on
- * one long run each, within 4 standard errors). */
+/* With every burst the memoryless 1/(1 - p), and loads and size whole
+ * multiples of B (so that every stall is whole units: the ON/OFF mode's
+ * stall lasts its excess over B, the paper's whole units), ON/OFF mode is
+ * the Bernoulli chain in law: it covers the scalar chain's idle fraction
+ * (one long run, within 4 standard errors). */
 static void
 test_onoff_memoryless_is_bernoulli(void **state)
 {
-    const long b[] = { 8, 6, 5 };
-    const double p[] = { 0.5, 0.3, 0.2 }, L[] = { 2, 1.0 / 0.7, 1.25 };
+    const long b[] = { 10, 20, 10 };
+    const double p[] = { 0.3, 0.15, 0.2 }, L[] = { 1.0 / 0.7, 1.0 / 0.85, 1.25 };
     enum { R = 8 };
-    bbs_bb_config c = config(3, b, p, 10, 5, 20000);
+    bbs_bb_config c = config(3, b, p, 10, 20, 20000);
     bba_model m;
     bba_solver_opts so;
     bba_policy g = { 0, 0, 0 };
@@ -373,7 +375,8 @@ test_onoff_memoryless_is_bernoulli(void **state)
     (void)state;
     bba_solver_defaults(&so);
     assert_int_equal(bba_model_init(&m, 3, b, p, 10, 0, err), BB_OK);
-    assert_int_equal(bba_eval(&m, 5, &g, &so, &ev, NULL, err), BB_OK);
+    assert_int_equal(bba_eval(&m, 20, &g, &so, &ev, NULL, err), BB_OK);
+    assert_true(ev.meas.idle > 0.01);
     c.mode = BBS_BB_ONOFF;
     c.burst_tu = L;
     c.seed = 77;
@@ -388,24 +391,25 @@ test_onoff_memoryless_is_bernoulli(void **state)
  * its rules, with no analytic code: over the normal units the state is
  * (phases, buffer load); a normal unit of load k writes as the platform
  * does (greedy: k <= B drains min(L, B - k); k > B puts min(k - B, S - L)
- * into the buffer and holds the rest), then one stall unit per B of held
- * data (each takes the held data first, then drains the buffer with what
- * is left), during which ON applications wait and OFF ones turn ON with
- * c_i = p_i / ((1 - p_i) L_i); then the normal step (ON -> OFF 1/L_i, OFF
- * -> ON c_i).  Its stationary law (power iteration) gives the chain's
+ * into the buffer and holds the rest), then a stall of held/B units (a
+ * real number: the PFS writes the held data, the buffer stays full),
+ * during which ON applications wait and OFF ones turn ON with
+ * 1 - (1 - c_i)^(held/B), c_i = p_i / ((1 - p_i) L_i); then the normal
+ * step (ON -> OFF 1/L_i, OFF -> ON c_i).  Its stationary law (power iteration) gives the chain's
  * idle, the stalled units' share E[stalls] / (1 + E[stalls]), and its
  * throughput X = E[load] / (1 + E[stalls]).  The simulated idle must
  * cover the first and equal the simulated stall fraction, the simulated
  * throughput the second; the load-weighted lost time 1 - X / E is another
  * number here (the OFF applications do not lose a stall), outside the
- * interval, so the test can tell the definitions apart. */
+ * interval, so the test can tell the definitions apart; and so is the
+ * same chain with the paper's whole stall units (the rule of old). */
 static void
 test_onoff_waiting_by_hand(void **state)
 {
     enum { N = 2, S = 3, NS = 4 * (S + 1), R = 20 };
     const long b[N] = { 3, 2 }, B = 2;
     const double p[N] = { 0.5, 0.3 }, L[N] = { 3, 2.5 };
-    double pi[NS], nx[NS], Ek = 0, Et = 0, E = 0, X, idle, xm = 0, sm = 0;
+    double pi[NS], nx[NS], Ek = 0, Et = 0, E = 0, X = 0, idle = 0, idle_whole = 0, xm = 0, sm = 0;
     bbs_bb_config c = config(N, b, p, B, S, 20000);
     bbs_bb_result res[R];
     bbs_bb_summary sum;
@@ -414,52 +418,58 @@ test_onoff_waiting_by_hand(void **state)
     (void)state;
     for (int i = 0; i < N; i++)
         E += p[i] * (double)b[i];
-    for (int k = 0; k < NS; k++)
-        pi[k] = 1.0 / NS;
-    for (int it = 0; it < 5000; it++) {
-        memset(nx, 0, sizeof nx);
-        Ek = Et = 0;
-        for (int x = 0; x < 4; x++)
-            for (long l = 0; l <= S; l++) {
-                double w = pi[x * (S + 1) + l], k = 0, held = 0, lb = (double)l;
-                int t = 0;
+    /* whole = 1: the paper's whole stall units instead, ceil(held/B) of
+     * them, the last one's spare PFS time draining the buffer (the rule
+     * of old, which the simulation must miss) */
+    for (int whole = 0; whole <= 1; whole++) {
+        for (int k = 0; k < NS; k++)
+            pi[k] = 1.0 / NS;
+        for (int it = 0; it < 5000; it++) {
+            memset(nx, 0, sizeof nx);
+            Ek = Et = 0;
+            for (int x = 0; x < 4; x++)
+                for (long l = 0; l <= S; l++) {
+                    double w = pi[x * (S + 1) + l], k = 0, held = 0, lb = (double)l, t;
 
-                for (int i = 0; i < N; i++)
-                    k += (x >> i) & 1 ? (double)b[i] : 0;
-                if (k <= (double)B) {
-                    lb -= fmin(lb, (double)B - k);
-                } else {
-                    double into = fmin(k - (double)B, (double)S - lb);
+                    for (int i = 0; i < N; i++)
+                        k += (x >> i) & 1 ? (double)b[i] : 0;
+                    if (k <= (double)B) {
+                        lb -= fmin(lb, (double)B - k);
+                    } else {
+                        double into = fmin(k - (double)B, (double)S - lb);
 
-                    lb += into;
-                    held = k - (double)B - into;
-                }
-                while (held > 0) {   /* one stall unit */
-                    double fh = fmin(held, (double)B);
-
-                    held -= fh;
-                    lb -= fmin(lb, (double)B - fh);
-                    t++;
-                }
-                Ek += w * k;
-                Et += w * t;
-                for (int y = 0; y < 4; y++) {
-                    double pr = 1;
-
-                    for (int i = 0; i < N; i++) {
-                        double a = 1 / L[i], ci = a * p[i] / (1 - p[i]);
-                        double on = (x >> i) & 1 ? 1 : 1 - pow(1 - ci, t);  /* H^t */
-                        double on2 = on * (1 - a) + (1 - on) * ci;           /* K */
-
-                        pr *= (y >> i) & 1 ? on2 : 1 - on2;
+                        lb += into;
+                        held = k - (double)B - into;
                     }
-                    nx[y * (S + 1) + (long)lb] += w * pr;
+                    t = held / (double)B; /* the stall */
+                    if (whole) {
+                        t = ceil(t);
+                        lb -= fmin(lb, t * (double)B - held);
+                    }
+                    Ek += w * k;
+                    Et += w * t;
+                    for (int y = 0; y < 4; y++) {
+                        double pr = 1;
+
+                        for (int i = 0; i < N; i++) {
+                            double a = 1 / L[i], ci = a * p[i] / (1 - p[i]);
+                            double on = (x >> i) & 1 ? 1 : 1 - pow(1 - ci, t); /* H^t */
+                            double on2 = on * (1 - a) + (1 - on) * ci;          /* K */
+
+                            pr *= (y >> i) & 1 ? on2 : 1 - on2;
+                        }
+                        nx[y * (S + 1) + (long)lb] += w * pr;
+                    }
                 }
-            }
-        memcpy(pi, nx, sizeof pi);
+            memcpy(pi, nx, sizeof pi);
+        }
+        if (whole) {
+            idle_whole = Et / (1 + Et);
+        } else {
+            X = Ek / (1 + Et);
+            idle = Et / (1 + Et);
+        }
     }
-    X = Ek / (1 + Et);
-    idle = Et / (1 + Et);
     c.mode = BBS_BB_ONOFF;
     c.burst_tu = L;
     c.warmup_units = 100;
@@ -472,8 +482,8 @@ test_onoff_waiting_by_hand(void **state)
         check_conservation(&res[k]);
     }
     print_message("# onoff by hand: idle %.6f, simulated %.6f [%.6f, %.6f], stalled %.6f; "
-                  "X %.6f, simulated %.6f; 1 - X/E %.6f\n", idle, sum.idle_mean, sum.idle_lo,
-                  sum.idle_hi, sm, X, xm, 1 - X / E);
+                  "X %.6f, simulated %.6f; 1 - X/E %.6f; whole stall units %.6f\n", idle,
+                  sum.idle_mean, sum.idle_lo, sum.idle_hi, sm, X, xm, 1 - X / E, idle_whole);
     assert_true(idle > 0.02);
     assert_true(sum.idle_lo <= idle && idle <= sum.idle_hi);
     assert_true(sum.idle_hi - sum.idle_lo < 0.05 * idle);
@@ -481,6 +491,7 @@ test_onoff_waiting_by_hand(void **state)
     /* the throughput to the same noise as before (0.1 idle E) */
     assert_true(fabs(xm - X) < 0.1 * idle * E);
     assert_true(!(sum.idle_lo <= 1 - X / E && 1 - X / E <= sum.idle_hi));
+    assert_true(!(sum.idle_lo <= idle_whole && idle_whole <= sum.idle_hi));
 }
 
 /* Quasi-periodic applications with periods much shorter than the time

@@ -120,9 +120,11 @@ test_flow_balance(void **state)
     }
 }
 
-/* Memoryless applications given a phase each (all_phases) are the chain of
- * chain.h exactly (onoff.h), so the ON/OFF formula over phases and D0
- * must give the chain's volume; with half the applications in D0 too. */
+/* Memoryless applications given a phase each (all_phases), with loads and
+ * sizes whole multiples of B (so that the ON/OFF chain's stalls, its
+ * excess over B, are whole units), are the chain of chain.h exactly
+ * (onoff.h), so the ON/OFF formula over phases and D0 must give the
+ * chain's volume; with half the applications in D0 too. */
 static void
 test_onoff_matches_chain(void **state)
 {
@@ -133,9 +135,11 @@ test_onoff_matches_chain(void **state)
 
     (void)state;
     tu_random(&w, 4, 12, 0.4, 10, 11);
-    tu_model(&m, &w);
-    for (size_t i = 0; i < w.n; i++)
+    for (size_t i = 0; i < w.n; i++) {
         L[i] = 1.0 / (1.0 - w.p[i]);
+        w.b[i] = 10 * (1 + (w.b[i] - 1) / 6); /* 10 or 20 */
+    }
+    tu_model(&m, &w);
     for (int all = 0; all <= 1; all++)
         for (long S = 0; S <= 40; S += 20) {
             bba_policy g = { 0, 0, 0 };
