@@ -70,6 +70,13 @@
  * C calibrated on half of bench/b_fluid_approx's workloads. */
 #define BBA_FLUID_APPROX_C 0.225
 
+/* The fewest sources a folded class whose count is capped may keep
+ * (fluid_approx.h, Partition). */
+#define BBA_FLUID_APPROX_CAP_MIN 8
+/* The most sources of one folded class: the largest class the exact
+ * solver answers at every size of bench/b_fluid_approx's workloads. */
+#define BBA_FLUID_APPROX_CAP_MAX 200
+
 /* bba_fluid_lambda: Lambda(theta) of one ON/OFF source (above), 1/s, for
  * b > 0, 0 < p < 1, L > 0, theta >= 0 (per byte).  O(1). */
 double bba_fluid_lambda(double b, double p, double L, double theta);
@@ -126,6 +133,20 @@ int bba_fluid_approx_spread(const bba_fluid_approx *a, double S_bytes,
                             const bba_fluid_policy *pol, double idle, double *ln_spread,
                             char *err);
 double bba_fluid_approx_folded(const bba_fluid_approx *a);
+
+/* bba_fluid_approx_hull: the least and largest idle fraction at S_bytes
+ * over the primary (its idle given) and the variants.  Errors: those of
+ * bba_fluid_eval.  bba_fluid_approx_folded_load: the share of the mean
+ * rate in the folded sources (0 when exact).  bba_fluid_approx_trusted:
+ * 0 when the folded sources carry most of the load (folded_load above
+ * 1/2): the interval is then a measured coverage on workloads like the
+ * benchmark's, not a property of this one (answer.h: the size answered
+ * is then the interval's safe end). */
+int bba_fluid_approx_hull(const bba_fluid_approx *a, double S_bytes,
+                          const bba_fluid_policy *pol, double idle, double *lo, double *hi,
+                          char *err);
+double bba_fluid_approx_folded_load(const bba_fluid_approx *a);
+int bba_fluid_approx_trusted(const bba_fluid_approx *a);
 
 /* bba_fluid_approx_size_interval: the sizes S_lo <= S_hi bracketing the
  * primary model's size S_bytes for target under ps: with f the
