@@ -718,13 +718,13 @@ bba_fluid_approx_trusted(const bba_fluid_approx *a)
 }
 
 /* The interval's factors at S (header): up = max(hi / idle, g), down =
- * max(idle / lo, g), g = exp(C folded); +inf where a variant's idle is 0
+ * max(idle / lo, g), g = exp(C w); +inf where a variant's idle is 0
  * and the primary's is not (down) or the reverse (up). */
 static int
 factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle,
         double *up, double *down, char *err)
 {
-    double lo, hi, g = exp(BBA_FLUID_APPROX_C * a->folded);
+    double lo, hi, g = exp(BBA_FLUID_APPROX_C * fmax(a->folded, a->folded_load));
     int rc = bba_fluid_approx_hull(a, S, pol, idle, &lo, &hi, err);
 
     *up = idle > 0 ? fmax(hi / idle, g) : hi > 0 ? INFINITY : g;

@@ -10,7 +10,8 @@
 #    table, the coverage of the printed intervals (idle at each grid size,
 #    the size for idle 1e-3) per half, the median half-width.
 # 2. The calibration of C (fluid_approx.h) from the raw lines: for each
-#    rule of width (the folded share of the effect, of the load), the
+#    rule of width (the folded share of the effect, of the load, the
+#    larger of the two: the rule fluid_approx.h uses), the
 #    smallest multiple of 0.025 covering >= 95% of the calibration half's
 #    idle points, then the validation half at that C.
 # 3. Speed: `bbsize size` on 600 distinct bursty applications and on
@@ -35,7 +36,7 @@ echo
 echo "## 2. Calibration"
 echo
 # raw: half, workload, truth, truth_low, idle, hull_lo, hull_hi, folded, folded_load
-awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10 }
+awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10; w[3, n] = $9 > $10 ? $9 : $10 }
   function cov(r, C, half,   i, k, m, g, lo, hi) { k = m = 0
     for (i = 1; i <= n; i++) if (h[i] == half) { m++; g = exp(C * w[r, i])
       lo = l[i] < x[i] / g ? l[i] : x[i] / g; hi = u[i] > x[i] * g ? u[i] : x[i] * g
@@ -48,8 +49,8 @@ awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; 
       v[++m] = (hi - lo) / 2 / x[i] }
     for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp }
     return m ? (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2) : 0 }
-  END { split("the folded share of the effect,the folded share of the load", name, ",")
-        for (r = 1; r <= 2; r++) {
+  END { split("the folded share of the effect,the folded share of the load,the larger of the two (the rule used)", name, ",")
+        for (r = 1; r <= 3; r++) {
           for (j = 0; j <= 80; j++) if (cov(r, 0.025 * j, 0) >= 0.95) break
           C = 0.025 * j
           printf "width from %s: C = %.3f (calibration half %.1f%%), validation half %.1f%%, median half-width %.1f%%; the variants alone (C = 0): calibration %.1f%%, validation %.1f%%\n", name[r], C, 100 * cov(r, C, 0), 100 * cov(r, C, 1), 100 * mhw(r, C), 100 * cov(r, 0, 0), 100 * cov(r, 0, 1) } }' "$T/part1"
