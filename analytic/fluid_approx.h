@@ -87,7 +87,7 @@
 
 /* The interval's widening g = exp(C w) (above), C calibrated on
  * half of bench/b_fluid_approx's workloads. */
-#define BBA_FLUID_APPROX_C 0.225
+#define BBA_FLUID_APPROX_C 0.275
 
 /* The fewest sources a folded class whose count is capped may keep
  * (fluid_approx.h, Partition). */

@@ -390,7 +390,6 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
 
             t.szs[half]++;
             t.szcov[half] += in;
-            t.hw[t.nhw++] = 0;
             printf("| %s | %s | %.3g | %.4g [%.4g, %.4g] TB%s | %.4g TB |", w.tag,
                    half ? "val." : "cal.", phases(&w), a.S_bytes / TB, a.S_low_bytes / TB,
                    a.S_high_bytes / TB, in ? "" : " **out**", Sx / TB);
