@@ -99,9 +99,19 @@ fluid_build(bba_front *f, char *err)
     /* costed before anything is built (cost.h): the exact model, or the
      * folded ones (the primary and its variants, fluid_approx.h), each of
      * BBA_FLUID_APPROX_PHASES at most, the flops going as P^3 */
-    if (phases > BBA_FLUID_EXACT_PHASES)
-        flops = isfinite(phases) ? flops * BBA_FLUID_APPROX_MODELS
-                                   * pow(BBA_FLUID_APPROX_PHASES / phases, 3.0) : INFINITY;
+    if (phases > BBA_FLUID_EXACT_PHASES) {
+        /* each folded model costs as one of BBA_FLUID_APPROX_PHASES phases
+         * with the workload's peak (which decides a dense spectrum); the
+         * workload's own estimate may overflow */
+        double peak = 0, Pa;
+        bba_fluid_class one = { 0, 0.5, 1.0, BBA_FLUID_APPROX_PHASES - 1 };
+
+        for (size_t i = 0; i < nc; i++)
+            peak += c[i].count * c[i].rate_Bps;
+        one.rate_Bps = peak / one.count;
+        bba_fluid_estimate(&one, 1, &o, &Pa, NULL, &flops);
+        flops *= BBA_FLUID_APPROX_MODELS;
+    }
     f->fluid_flops = flops;
     rc = bba_cost_fluid(phases, flops, &q->so, err);
     if (rc != BB_OK) {
@@ -223,6 +233,7 @@ answer_init(const bba_front *f, bba_answer *a)
 {
     memset(a, 0, sizeof *a);
     a->model = f->kind;
+    a->interval_trusted = 1;
     a->exact = f->kind != BBA_MODEL_CHAIN || f->chain_exact;
     a->phases = f->kind == BBA_MODEL_CHAIN ? f->phases_total : 0;
     a->phases_solved = f->kind == BBA_MODEL_CHAIN ? f->onoff.n_phases : 0;
@@ -234,6 +245,8 @@ answer_init(const bba_front *f, bba_answer *a)
     a->max_round_bytes = f->qz.max_round_bytes;
     if (f->kind == BBA_MODEL_FLUID) {
         a->exact = bba_fluid_approx_exact(f->fa);
+        a->folded_load = bba_fluid_approx_folded_load(f->fa);
+        a->interval_trusted = bba_fluid_approx_trusted(f->fa);
         a->phases = f->fluid_phases;
         a->phases_solved = bba_fluid_phases(f->fluid);
         a->classes = f->fluid_classes;
@@ -250,6 +263,7 @@ answer_init(const bba_front *f, bba_answer *a)
     a->bb_bw_min_Bps = NAN;
     a->S_double_unit_bytes = NAN;
     a->S_low_bytes = a->S_high_bytes = NAN;
+    a->S_model_bytes = NAN;
     a->states = -1;
     a->evaluations = f->settle_evals;
 }
@@ -450,6 +464,23 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
                                             &a->S_low_bytes, &a->S_high_bytes, err);
         if (rc != BB_OK)
             return rc;
+        /* never 0 B where the interval says a buffer may be needed, and
+         * the safe end where the interval is not trusted (answer.h) */
+        if ((!a->interval_trusted || S == 0) && isfinite(a->S_high_bytes)
+            && a->S_high_bytes > S) {
+            bba_fluid_policy fp;
+
+            a->S_model_bytes = S;
+            a->safe_end = 1;
+            S = a->S_high_bytes;
+            a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
+            fp.lazy = ps->lazy;
+            fp.threshold_bytes = a->threshold_bytes;
+            fp.eps = ps->lazy ? ps->eps : 1.0;
+            if ((rc = bba_fluid_eval(f->fluid, S, &fp, &fr, err)) != BB_OK
+                || (rc = fluid_answer(f, S, &fp, &fr, a, err)) != BB_OK)
+                return rc;
+        }
     } else {
         a->S_low_bytes = a->S_high_bytes = S;
     }

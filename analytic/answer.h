@@ -45,7 +45,7 @@
 #define BBA_CHAIN_APPROX_PHASES 16
 #define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
 #define BBA_FLUID_APPROX_PHASES 512   /* each folded model (fluid_approx.h) */
-#define BBA_FLUID_APPROX_MODELS 6     /* the primary and its variants, costed */
+#define BBA_FLUID_APPROX_MODELS 7     /* the primary and its variants, costed */
 #define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
 
 typedef enum {
@@ -152,6 +152,15 @@ typedef struct {
      * reach the target (S_bytes itself when exact; NAN when not
      * computed; S_high_bytes +inf when idle_high never does) */
     double S_low_bytes, S_high_bytes;
+    /* FLUID, folded (fluid_approx.h): the share of the mean rate in the
+     * folded sources; 0 when the interval is not trusted (they carry most
+     * of the load); a size search answered the interval's safe end
+     * S_high_bytes instead of the folded model's own size, S_model_bytes,
+     * because the interval is not trusted or because that size is 0 B
+     * while the interval reaches above the target there */
+    double folded_load;
+    int interval_trusted, safe_end;
+    double S_model_bytes;
     /* a time unit nobody chose (BERNOULLI): the size at twice it */
     double S_double_unit_bytes;   /* NAN when not computed */
 } bba_answer;

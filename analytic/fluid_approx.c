@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "bb_error.h"
 #include "fluid_approx.h"
 
-#define VARIANTS_MAX 6
+#define VARIANTS_MAX 7
 
 enum { FOLD_ROUND = 0, FOLD_FLOOR = 1, FOLD_CEIL = 2 };
 
@@ -24,6 +25,7 @@ typedef struct {
 
 typedef struct {
     size_t k, g;        /* exact units, folded groups */
+    long cap;           /* the most sources of a folded class */
     int kind;           /* FOLD_ROUND, FOLD_FLOOR, FOLD_CEIL */
     bba_fluid_class *c; /* the classes built */
     size_t n;
@@ -36,6 +38,8 @@ struct bba_fluid_approx {
     size_t n_units;     /* distinct sources with a phase */
     long n_sources;     /* their count */
     double folded;      /* share of the effect (above) in the folded units */
+    double folded_load; /* share of the mean rate in the folded units */
+    long cap;           /* the primary's cap */
     variant v[VARIANTS_MAX];
     int nv;
 };
@@ -211,13 +215,15 @@ group_count(const moments *g, int kind)
 
 /* Fold units u[idx[0..k-1]] into one class (fluid_approx.h). */
 static void
-fold(const unit *u, const size_t *idx, size_t k, double theta, int kind, bba_fluid_class *out)
+fold(const unit *u, const size_t *idx, size_t k, double theta, int kind, long cap,
+     bba_fluid_class *out)
 {
     moments g;
     double b, p;
     long N;
+    int capped;
 
-    if (k == 1) {
+    if (k == 1 && u[idx[0]].N <= cap) {
         out->rate_Bps = u[idx[0]].b;
         out->p = u[idx[0]].p;
         out->burst_s = u[idx[0]].L;
@@ -226,14 +232,22 @@ fold(const unit *u, const size_t *idx, size_t k, double theta, int kind, bba_flu
     }
     group_moments(u, idx, k, theta, &g);
     N = group_count(&g, kind);
+    capped = N > cap;
+    N = capped ? cap : N;
     /* mean and variance with N sources: b (1 - p) = V / M, b p = M / N */
     b = g.V / g.M + g.M / N;
     p = g.M / N / b;
     /* the group's Lambda must lie strictly between N theta p b and
-     * N theta b (it does when b reaches the peak); else keep the peak */
+     * N theta b (it does when b reaches the peak); else keep the peak,
+     * or, capped (the peak of N sources would carry far more variance),
+     * the mean, the variance and the asymptotic variance */
     if (!(p > 0 && p < 1) || (!isnan(theta) && !(g.lam < N * theta * b * (1 - 1e-9)))) {
-        b = g.peak / N;
-        p = g.M / g.peak;
+        if (capped && p > 0 && p < 1) {
+            theta = NAN;
+        } else {
+            b = g.peak / N;
+            p = g.M / g.peak;
+        }
     }
     out->rate_Bps = b;
     out->p = p;
@@ -262,9 +276,9 @@ by_rate(const void *x, const void *y)
  * (the rest sorted by rate) in first[0..g]. */
 static double
 partition(const unit *u, size_t nu, size_t k, size_t g, const unit *const *order,
-          int kind, size_t *first, size_t *idx)
+          int kind, long cap, size_t *first, size_t *idx, double *loss)
 {
-    double P = 1.0;
+    double P = 1.0, L = 0.0;
     size_t rest = nu - k;
 
     for (size_t i = 0; i < k; i++)
@@ -277,13 +291,26 @@ partition(const unit *u, size_t nu, size_t k, size_t g, const unit *const *order
 
         for (size_t i = first[j]; i < first[j + 1]; i++)
             idx[m++] = (size_t)(order[i] - u);
-        if (m == 1) {
-            P *= u[idx[0]].N + 1.0;
+        if (m == 1) {   /* kept as it is unless capped */
+            long N = u[idx[0]].N;
+
+            P *= (N < cap ? N : cap) + 1.0;
+            L += N > cap ? u[idx[0]].eff * log((double)N / cap) : 0.0;
             continue;
         }
         group_moments(u, idx, m, NAN, &gm);
-        P *= group_count(&gm, kind) + 1.0;
+        {
+            long N = group_count(&gm, kind);
+            double e = 0;
+
+            for (size_t i = 0; i < m; i++)
+                e += u[idx[i]].eff;
+            P *= (N < cap ? N : cap) + 1.0;
+            L += e * (1.0 + (N > cap ? log((double)N / cap) : 0.0));
+        }
     }
+    if (loss != NULL)
+        *loss = L;
     return P;
 }
 
@@ -295,41 +322,49 @@ variant_free(variant *v)
     memset(v, 0, sizeof *v);
 }
 
-/* Build the variant (k, g, kind) of units u (sorted by effect), with the
- * pass-through classes. */
+/* A partition: k exact units, g groups, their counts at most cap. */
+typedef struct {
+    size_t k, g;
+    long cap;
+    double loss;   /* (fluid_approx.h, Partition) */
+} split;
+
+/* Build the variant (k, g, cap, kind) of units u (sorted by effect), with
+ * the pass-through classes. */
 static int
-variant_new(const unit *u, size_t nu, size_t k, size_t g, int kind, double theta,
+variant_new(const unit *u, size_t nu, split sp, int kind, double theta,
             const bba_fluid_class *pass, size_t npass, const bba_fluid_opts *o, variant *v,
             char *err)
 {
     const unit **order = malloc((nu + 1) * sizeof *order);
-    size_t *first = malloc((g + 2) * sizeof *first), *idx = malloc((nu + 1) * sizeof *idx);
+    size_t *first = malloc((sp.g + 2) * sizeof *first), *idx = malloc((nu + 1) * sizeof *idx);
     int rc = BB_OK;
 
     memset(v, 0, sizeof *v);
-    v->c = malloc((k + g + npass + 1) * sizeof *v->c);
+    v->c = malloc((sp.k + sp.g + npass + 1) * sizeof *v->c);
     if (order == NULL || first == NULL || idx == NULL || v->c == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu sources", nu);
         goto out;
     }
-    v->k = k;
-    v->g = g;
+    v->k = sp.k;
+    v->g = sp.g;
+    v->cap = sp.cap;
     v->kind = kind;
-    for (size_t i = k; i < nu; i++)
-        order[i - k] = &u[i];
-    qsort(order, nu - k, sizeof *order, by_rate);
-    partition(u, nu, k, g, order, kind, first, idx);
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = sp.k; i < nu; i++)
+        order[i - sp.k] = &u[i];
+    qsort(order, nu - sp.k, sizeof *order, by_rate);
+    partition(u, nu, sp.k, sp.g, order, kind, sp.cap, first, idx, NULL);
+    for (size_t i = 0; i < sp.k; i++) {
         idx[0] = i;
-        fold(u, idx, 1, theta, kind, &v->c[v->n++]);
+        fold(u, idx, 1, theta, kind, LONG_MAX, &v->c[v->n++]);
     }
-    for (size_t j = 0; j < g; j++) {
+    for (size_t j = 0; j < sp.g; j++) {
         size_t m = 0;
 
         for (size_t i = first[j]; i < first[j + 1]; i++)
             idx[m++] = (size_t)(order[i] - u);
         if (m > 0)
-            fold(u, idx, m, theta, kind, &v->c[v->n++]);
+            fold(u, idx, m, theta, kind, sp.cap, &v->c[v->n++]);
     }
     memcpy(v->c + v->n, pass, npass * sizeof *pass);
     v->n += npass;
@@ -343,43 +378,83 @@ out:
     return rc;
 }
 
-/* The number of groups g of the partitions with k exact units within
- * budget (the largest g before the first that exceeds it; (size_t)-1
- * when g = 1 does).  P is checked with the rounded-up counts, the larger. */
-static size_t
+/* The largest cap in [BBA_FLUID_APPROX_CAP_MIN, BBA_FLUID_APPROX_CAP_MAX]
+ * with which the partition (k, g) fits the budget, 0 when none does.
+ * P is checked with the rounded-up counts, the larger; P grows with the
+ * cap, so bisect. */
+static long
+cap_for(const unit *u, size_t nu, size_t k, size_t g, long budget, const unit **order,
+        size_t *first, size_t *idx)
+{
+    long lo = BBA_FLUID_APPROX_CAP_MIN, hi;
+
+    if (partition(u, nu, k, g, order, FOLD_CEIL, BBA_FLUID_APPROX_CAP_MAX, first, idx, NULL)
+        <= budget)
+        return BBA_FLUID_APPROX_CAP_MAX;
+    if (partition(u, nu, k, g, order, FOLD_CEIL, lo, first, idx, NULL) > budget)
+        return 0;
+    hi = BBA_FLUID_APPROX_CAP_MAX;
+    while (hi - lo > 1) {   /* P(lo) fits, P(hi) does not */
+        long mid = lo + (hi - lo) / 2;
+
+        if (partition(u, nu, k, g, order, FOLD_CEIL, mid, first, idx, NULL) <= budget)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The partition with k exact units within budget of least loss (then
+ * the most groups g), its cap; g = (size_t)-1 when g = 1 does not fit.
+ * g grows until the first that does not fit, even capped. */
+static split
 groups_for(const unit *u, size_t nu, size_t k, long budget, const unit **order, size_t *first,
            size_t *idx)
 {
-    size_t best = (size_t)-1;
+    split best = { k, (size_t)-1, 0, INFINITY };
 
     for (size_t i = k; i < nu; i++)
         order[i - k] = &u[i];
     qsort(order, nu - k, sizeof *order, by_rate);
     for (size_t g = 1; g <= nu - k; g++) {
-        if (partition(u, nu, k, g, order, FOLD_CEIL, first, idx) > budget)
+        long cap = cap_for(u, nu, k, g, budget, order, first, idx);
+        double L;
+
+        if (cap == 0)
             break;
-        best = g;
+        partition(u, nu, k, g, order, FOLD_ROUND, cap, first, idx, &L);
+        if (L <= best.loss * (1 + 1e-12)) {
+            best.g = g;
+            best.cap = cap;
+            best.loss = L;
+        }
     }
     return best;
 }
 
-/* The partition within budget with the most classes (k + g), then the
- * most exact units; gk[k] receives groups_for for every k.  0 when none
- * fits. */
+/* The partition within budget of least loss, then the most classes
+ * (k + g), then the most exact units; gk[k] receives groups_for for every
+ * k.  0 when none fits. */
 static int
 choose(const unit *u, size_t nu, long budget, const unit **order, size_t *first, size_t *idx,
-       size_t *gk, size_t *kbest, size_t *gbest)
+       split *gk, split *best)
 {
-    size_t score = 0;
     int any = 0;
+    double exact = 1;
 
     for (size_t k = 0; k < nu; k++) {
+        gk[k].g = (size_t)-1;
+        if (exact * (BBA_FLUID_APPROX_CAP_MIN + 1.0) > budget)
+            continue;   /* k exact units leave no room for a group */
+        exact *= u[k].N + 1.0;
         gk[k] = groups_for(u, nu, k, budget, order, first, idx);
-        if (gk[k] != (size_t)-1 && (!any || k + gk[k] >= score)) {
+        if (gk[k].g == (size_t)-1)
+            continue;
+        if (!any || gk[k].loss < best->loss * (1 - 1e-12)
+            || (gk[k].loss <= best->loss * (1 + 1e-12) && k + gk[k].g >= best->k + best->g)) {
             any = 1;
-            score = k + gk[k];
-            *kbest = k;
-            *gbest = gk[k];
+            *best = gk[k];
         }
     }
     return any;
@@ -400,11 +475,15 @@ same_classes(const bba_fluid_class *a, const bba_fluid_class *b, size_t n)
 /* Build the variant (k, g, kind) into a->v[a->nv] unless it has the same
  * classes as one built already (rounding often changes no count). */
 static int
-add_variant(bba_fluid_approx *a, const unit *u, size_t nu, size_t k, size_t g, int kind,
+add_variant(bba_fluid_approx *a, const unit *u, size_t nu, split sp, int kind,
             const bba_fluid_class *pass, size_t npass, const bba_fluid_opts *o, char *err)
 {
     variant *v = &a->v[a->nv];
-    int rc = variant_new(u, nu, k, g, kind, a->theta, pass, npass, o, v, err);
+    int rc;
+
+    if (a->nv >= VARIANTS_MAX)
+        return BB_OK;
+    rc = variant_new(u, nu, sp, kind, a->theta, pass, npass, o, v, err);
 
     if (rc != BB_OK)
         return rc;
@@ -425,9 +504,10 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     bba_fluid_class *pass = NULL;
     unit *u = NULL;
     const unit **order = NULL;
-    size_t *first = NULL, *idx = NULL, nu = 0, npass = 0, kbest = 0, gbest = 0, *gk = NULL;
+    size_t *first = NULL, *idx = NULL, nu = 0, npass = 0;
+    split best = { 0, 0, LONG_MAX, 0 }, *gk = NULL;
     double P = 1.0;
-    int rc = BB_OK;
+    int rc = BB_OK, binds;
 
     *out = NULL;
     if (budget < 4)
@@ -498,33 +578,48 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
                        : u[j].N * (bba_fluid_lambda(u[j].b, u[j].p, u[j].L, a->theta)
                                    - a->theta * u[j].p * u[j].b);
     qsort(u, nu, sizeof *u, by_eff);
-    if (!choose(u, nu, budget, order, first, idx, gk, &kbest, &gbest)) {
+    if (!choose(u, nu, budget, order, first, idx, gk, &best)) {
         rc = bb_seterr(err, BB_ETOOBIG, "%ld sources with a phase do not fit in %ld "
                        "phases even folded into one class", a->n_sources, budget);
         goto out;
     }
     {
-        double all = 0, f = 0;
+        double all = 0, f = 0, E = 0, Ef = 0;
 
         for (size_t j = 0; j < nu; j++) {
             all += u[j].eff;
-            f += j >= kbest ? u[j].eff : 0;
+            f += j >= best.k ? u[j].eff : 0;
+            E += u[j].N * u[j].p * u[j].b;
+            Ef += j >= best.k ? u[j].N * u[j].p * u[j].b : 0;
         }
         a->folded = all > 0 ? f / all : 0;
+        a->folded_load = E > 0 ? Ef / E : 0;
+        a->cap = best.cap;
     }
     for (int kind = FOLD_ROUND; kind <= FOLD_CEIL && rc == BB_OK; kind++)
-        rc = add_variant(a, u, nu, kbest, gbest, kind, pass, npass, o, err);
+        rc = add_variant(a, u, nu, best, kind, pass, npass, o, err);
     /* one more exact unit, one fewer */
-    if (rc == BB_OK && kbest + 1 < nu && gk[kbest + 1] != (size_t)-1)
-        rc = add_variant(a, u, nu, kbest + 1, gk[kbest + 1], FOLD_ROUND, pass, npass, o, err);
-    if (rc == BB_OK && kbest > 0 && gk[kbest - 1] != (size_t)-1)
-        rc = add_variant(a, u, nu, kbest - 1, gk[kbest - 1], FOLD_ROUND, pass, npass, o, err);
+    if (rc == BB_OK && best.k + 1 < nu && gk[best.k + 1].g != (size_t)-1)
+        rc = add_variant(a, u, nu, gk[best.k + 1], FOLD_ROUND, pass, npass, o, err);
+    if (rc == BB_OK && best.k > 0 && gk[best.k - 1].g != (size_t)-1)
+        rc = add_variant(a, u, nu, gk[best.k - 1], FOLD_ROUND, pass, npass, o, err);
+    /* coarser: the primary's partition with half its cap (where a cap
+     * binds: how much the coarsening moves the answer) */
+    binds = 0;
+    for (size_t j = a->v[0].k; rc == BB_OK && j < a->v[0].k + a->v[0].g; j++)
+        binds |= a->v[0].c[j].count == best.cap;
+    if (rc == BB_OK && binds && best.cap / 2 >= 1) {
+        split h = best;
+
+        h.cap = best.cap / 2;
+        rc = add_variant(a, u, nu, h, FOLD_ROUND, pass, npass, o, err);
+    }
     /* a coarser folding: the same rule within a quarter of the budget */
     if (rc == BB_OK) {
-        size_t kc, gc;
+        split q;
 
-        if (budget / 4 >= 2 && choose(u, nu, budget / 4, order, first, idx, gk, &kc, &gc))
-            rc = add_variant(a, u, nu, kc, gc, FOLD_ROUND, pass, npass, o, err);
+        if (budget / 4 >= 2 && choose(u, nu, budget / 4, order, first, idx, gk, &q))
+            rc = add_variant(a, u, nu, q, FOLD_ROUND, pass, npass, o, err);
     }
 out:
     free(u);
@@ -577,23 +672,31 @@ bba_fluid_approx_theta(const bba_fluid_approx *a)
 }
 
 int
-bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
-                        double idle, double *ln_spread, char *err)
+bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+                      double idle, double *lo, double *hi, char *err)
 {
-    double lo = idle, hi = idle;
-
-    *ln_spread = 0;
+    *lo = *hi = idle;
     for (int i = 1; i < a->nv; i++) {
         bba_fluid_result r;
         int rc = bba_fluid_eval(a->v[i].m, S, pol, &r, err);
 
         if (rc != BB_OK)
             return rc;
-        lo = fmin(lo, r.idle);
-        hi = fmax(hi, r.idle);
+        *lo = fmin(*lo, r.idle);
+        *hi = fmax(*hi, r.idle);
     }
-    *ln_spread = lo > 0 ? log(hi / lo) : hi > 0 ? INFINITY : 0.0;
     return BB_OK;
+}
+
+int
+bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+                        double idle, double *ln_spread, char *err)
+{
+    double lo, hi;
+    int rc = bba_fluid_approx_hull(a, S, pol, idle, &lo, &hi, err);
+
+    *ln_spread = lo > 0 ? log(hi / lo) : hi > 0 ? INFINITY : 0.0;
+    return rc;
 }
 
 double
@@ -602,15 +705,30 @@ bba_fluid_approx_folded(const bba_fluid_approx *a)
     return a->folded;
 }
 
-/* The interval's factor at S: exp(max(ln spread, C folded)) (header). */
-static int
-factor(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle, double *f,
-       char *err)
+double
+bba_fluid_approx_folded_load(const bba_fluid_approx *a)
 {
-    double ls;
-    int rc = bba_fluid_approx_spread(a, S, pol, idle, &ls, err);
+    return a->folded_load;
+}
 
-    *f = exp(fmax(ls, BBA_FLUID_APPROX_C * a->folded));
+int
+bba_fluid_approx_trusted(const bba_fluid_approx *a)
+{
+    return a->exact || a->folded_load <= 0.5;
+}
+
+/* The interval's factors at S (header): up = max(hi / idle, g), down =
+ * max(idle / lo, g), g = exp(C w); +inf where a variant's idle is 0
+ * and the primary's is not (down) or the reverse (up). */
+static int
+factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle,
+        double *up, double *down, char *err)
+{
+    double lo, hi, g = exp(BBA_FLUID_APPROX_C * fmax(a->folded, a->folded_load));
+    int rc = bba_fluid_approx_hull(a, S, pol, idle, &lo, &hi, err);
+
+    *up = idle > 0 ? fmax(hi / idle, g) : hi > 0 ? INFINITY : g;
+    *down = lo > 0 ? fmax(idle / lo, g) : idle > 0 ? INFINITY : g;
     return rc;
 }
 
@@ -618,17 +736,43 @@ int
 bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
                           double idle, double *lo, double *hi, char *err)
 {
-    double f;
+    double up, down;
     int rc;
 
     *lo = *hi = idle;
     if (a->exact)
         return BB_OK;
-    if ((rc = factor(a, S, pol, idle, &f, err)) != BB_OK)
+    if ((rc = factors(a, S, pol, idle, &up, &down, err)) != BB_OK)
         return rc;
-    *lo = idle / f;
-    *hi = fmin(idle * f, 1.0);
+    *lo = idle / down;
+    *hi = fmin(idle * up, 1.0);
+    if (isnan(*hi))   /* idle 0, up infinite: the variants' own */
+        *hi = 1.0;
     return BB_OK;
+}
+
+/* The smallest size at which the primary's idle is at most x (0 when it
+ * is at 0; +inf when none is; 0 when x >= 1). */
+static int
+size_at(const bba_fluid_approx *a, double x, const bba_policy_spec *ps, bba_progress_fn cb,
+        void *ctx, double *S, char *err)
+{
+    int rc;
+
+    if (x >= 1) {
+        *S = 0;
+        return BB_OK;
+    }
+    if (!(x > 0)) {
+        *S = INFINITY;
+        return BB_OK;
+    }
+    rc = bba_fluid_size_min(a->v[0].m, x, ps, 1e-4, 0, cb, ctx, S, NULL, NULL, err);
+    if (rc == BB_EINFEASIBLE) {
+        *S = INFINITY;
+        return BB_OK;
+    }
+    return rc;
 }
 
 int
@@ -636,37 +780,40 @@ bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
                                const bba_policy_spec *ps, double S, bba_progress_fn cb,
                                void *ctx, double *S_lo, double *S_hi, char *err)
 {
-    bba_fluid_policy pol = { ps->lazy, ps->lazy ? ps->threshold_frac * S : 0,
-                             ps->lazy ? ps->eps : 1.0 };
-    bba_fluid_result r;
-    double f;
+    double up, down, used;
     int rc;
 
     *S_lo = *S_hi = S;
     if (a->exact)
         return BB_OK;
-    if ((rc = bba_fluid_eval(a->v[0].m, S, &pol, &r, err)) != BB_OK
-        || (rc = factor(a, S, &pol, r.idle, &f, err)) != BB_OK)
-        return rc;
-    /* the truth is below f times the primary's idle: it reaches the
-     * target no later than where the primary reaches target / f */
-    if (isinf(f)) {
-        *S_lo = 0;
-        *S_hi = INFINITY;
-        return BB_OK;
+    /* the truth is below up times the primary's idle: it reaches the
+     * target no later than where the primary reaches target / up; up is
+     * taken again at that size (it may grow there) until it holds */
+    for (int it = 0; it < 4; it++) {
+        bba_fluid_policy pol = { ps->lazy, ps->lazy ? ps->threshold_frac * *S_hi : 0,
+                                 ps->lazy ? ps->eps : 1.0 };
+        bba_fluid_result r;
+
+        if ((rc = bba_fluid_eval(a->v[0].m, *S_hi, &pol, &r, err)) != BB_OK
+            || (rc = factors(a, *S_hi, &pol, r.idle, &up, &down, err)) != BB_OK)
+            return rc;
+        if (it == 0) {   /* the lower end from the factor at S */
+            if ((rc = size_at(a, target * down, ps, cb, ctx, S_lo, err)) != BB_OK)
+                return rc;
+        } else if (up <= used * (1 + 1e-9)) {
+            break;
+        }
+        used = up;
+        if ((rc = size_at(a, target / up, ps, cb, ctx, S_hi, err)) != BB_OK)
+            return rc;
+        if (!isfinite(*S_hi))
+            break;
     }
-    rc = bba_fluid_size_min(a->v[0].m, target / f, ps, 1e-4, 0, cb, ctx, S_hi, NULL, NULL,
-                            err);
-    if (rc == BB_EINFEASIBLE)
-        *S_hi = INFINITY;
-    else if (rc != BB_OK)
-        return rc;
-    if (target * f < 1)
-        rc = bba_fluid_size_min(a->v[0].m, target * f, ps, 1e-4, 0, cb, ctx, S_lo, NULL,
-                                NULL, err);
-    else
-        *S_lo = 0;
-    return rc == BB_EINFEASIBLE ? BB_OK : rc;
+    if (*S_lo > S)
+        *S_lo = S;
+    if (*S_hi < S)
+        *S_hi = S;
+    return BB_OK;
 }
 
 void

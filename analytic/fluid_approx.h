@@ -40,22 +40,41 @@
  * N_i (Lambda_i(theta*) - theta* p_i b_i) (their effective bandwidth above
  * their mean; the asymptotic variance without theta*).  The k of largest
  * effect are kept exact, the rest, sorted by rate b, are cut into g
- * contiguous groups of near-equal count, each folded; P = prod over the
- * classes of (N + 1) (N rounded up) must stay within the budget.  The
- * model answered with keeps the most classes (k + g, then the larger k).
- * folded: the share of the total effect in the folded sources.
+ * contiguous groups of near-equal count, each folded.  P = prod over the
+ * classes of (N + 1) (N rounded up) must stay within the budget; where the
+ * effective counts do not fit, every group's count is capped at the
+ * largest cap that fits, at least BBA_FLUID_APPROX_CAP_MIN (a group of one
+ * distinct source is then folded into fewer, larger ones too), and never
+ * above BBA_FLUID_APPROX_CAP_MAX.  A capped group keeps its mean and
+ * variance (b p = M / N, b (1 - p) = V / M) and theta*, or, when N sources
+ * of that rate cannot reach theta*, the asymptotic variance.  The loss of
+ * a partition is the sum over its groups of their effect times
+ * (1 + ln(n / N)) (n the effective count, N the count kept; a group of
+ * one source kept whole has none): what is folded, more the coarser it
+ * is folded.  The primary is the partition of least loss, then the most
+ * classes (k + g), then the larger k.  folded: the share of the total
+ * effect in the folded sources; folded_load: their share of the mean.
  *
  * Interval.  Variants that each keep theta* and the mean: the primary's
- * partition with N rounded down and up, the partitions with one more and
- * one fewer exact source within the budget, and the same rule within a
- * quarter of the budget.  At a size, spread = max / min of the idle
- * fractions of the primary and its variants, and the interval is
- *     [idle / f, idle f],  f = exp(max(ln spread, C folded)):
+ * partition with N rounded down and up, the partitions with k + 1 and
+ * k - 1 exact sources, the primary's with half its cap (when a cap
+ * binds: how far coarsening moves the answer), and the same rule within
+ * a quarter of the budget.  At a size, lo and hi are the least and
+ * largest idle fractions of the primary and its variants, and with
+ * g = exp(C w), w = max(folded, folded_load) (the folded part's share of
+ * the burstiness or of the load, whichever is larger: the first rules the
+ * tail, the second the bufferless stall), the interval is
+ *     [min(lo, idle / g), max(hi, idle g)]   (hi at most 1):
  * what the foldings disagree by, and at least a term in the size of the
  * folded part.  C was calibrated on one half of the workloads of
  * bench/b_fluid_approx (the smallest multiple of 0.025 covering 95% of
- * its points); docs/fluid.md gives the coverage on the other half and
- * against the simulator.
+ * the half's idle points); docs/fluid.md gives the coverage on the other
+ * half.  The size interval: with up = max(hi, idle g) / idle and down =
+ * idle / min(lo, idle / g) at the size, where the primary's idle fraction
+ * reaches target down (S_lo) and target / up (S_hi), up taken again at
+ * S_hi until it no longer grows (at most 4 times).
+ * Trusted: folded_load <= 1/2.  Beyond, the folded part carries most of
+ * the load and the interval is the benchmark's measured coverage only.
  *
  * Ownership: the object owns its models.  Thread safety: after
  * bba_fluid_approx_new, the const functions may run concurrently. */
@@ -66,9 +85,16 @@
 
 #include "fluid.h"
 
-/* The interval's factor f = exp(max(ln spread, C folded)) (above),
- * C calibrated on half of bench/b_fluid_approx's workloads. */
-#define BBA_FLUID_APPROX_C 0.225
+/* The interval's widening g = exp(C w) (above), C calibrated on
+ * half of bench/b_fluid_approx's workloads. */
+#define BBA_FLUID_APPROX_C 0.275
+
+/* The fewest sources a folded class whose count is capped may keep
+ * (fluid_approx.h, Partition). */
+#define BBA_FLUID_APPROX_CAP_MIN 8
+/* The most sources of one folded class: the largest class the exact
+ * solver answers at every size of bench/b_fluid_approx's workloads. */
+#define BBA_FLUID_APPROX_CAP_MAX 200
 
 /* bba_fluid_lambda: Lambda(theta) of one ON/OFF source (above), 1/s, for
  * b > 0, 0 < p < 1, L > 0, theta >= 0 (per byte).  O(1). */
@@ -89,11 +115,11 @@ typedef struct bba_fluid_approx bba_fluid_approx;
  * classes c[0..n-1] under o, each variant within phase_budget phases
  * (>= 4).  When the whole model fits, it is the only model and the
  * answer is exact.  Errors: BB_EINVAL (a class out of its domain, the
- * message names it; a budget below 4), BB_ETOOBIG (even one folded class
- * exceeds the budget: a single group whose rounded count is above
- * budget - 1), the errors of bba_fluid_new, BB_ENOMEM.  Cost: up to six
- * bba_fluid_new of at most phase_budget phases, plus O(u^3) for the
- * partitions of u distinct sources. */
+ * message names it; a budget below 4), BB_ETOOBIG (no partition fits:
+ * one group of BBA_FLUID_APPROX_CAP_MIN sources exceeds the budget), the
+ * errors of bba_fluid_new, BB_ENOMEM.  Cost: up to seven bba_fluid_new of
+ * at most phase_budget phases, plus O(k u^2 log u) for the partitions of
+ * u distinct sources (k exact ones at most, about log2 of the budget). */
 int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                          long phase_budget, bba_fluid_approx **out, char *err);
 
@@ -127,14 +153,27 @@ int bba_fluid_approx_spread(const bba_fluid_approx *a, double S_bytes,
                             char *err);
 double bba_fluid_approx_folded(const bba_fluid_approx *a);
 
-/* bba_fluid_approx_size_interval: the sizes S_lo <= S_hi bracketing the
- * primary model's size S_bytes for target under ps: with f the
- * interval's factor at S_bytes, where the primary's idle fraction
- * reaches target f (S_lo; 0 when target f >= 1) and target / f (S_hi;
- * +inf when it never does).  S_lo = S_hi = S when exact.  Errors: those
+/* bba_fluid_approx_hull: the least and largest idle fraction at S_bytes
+ * over the primary (its idle given) and the variants.  Errors: those of
+ * bba_fluid_eval.  bba_fluid_approx_folded_load: the share of the mean
+ * rate in the folded sources (0 when exact).  bba_fluid_approx_trusted:
+ * 0 when the folded sources carry most of the load (folded_load above
+ * 1/2): the interval is then a measured coverage on workloads like the
+ * benchmark's, not a property of this one (answer.h: the size answered
+ * is then the interval's safe end). */
+int bba_fluid_approx_hull(const bba_fluid_approx *a, double S_bytes,
+                          const bba_fluid_policy *pol, double idle, double *lo, double *hi,
+                          char *err);
+double bba_fluid_approx_folded_load(const bba_fluid_approx *a);
+int bba_fluid_approx_trusted(const bba_fluid_approx *a);
+
+/* bba_fluid_approx_size_interval: the sizes S_lo <= S <= S_hi bracketing
+ * the primary model's size S_bytes for target under ps (above: S_lo 0
+ * when target down >= 1 or down is infinite; S_hi +inf when the primary
+ * never reaches target / up).  S_lo = S_hi = S when exact.  Errors: those
  * of bba_fluid_eval and bba_fluid_size_min.  Cost: the interval's
- * evaluations and two size searches on the primary, whose progress cb
- * (may be NULL) hears (fluid.h bba_fluid_size_min). */
+ * evaluations at up to 4 sizes and up to 5 size searches on the primary,
+ * whose progress cb (may be NULL) hears (fluid.h bba_fluid_size_min). */
 int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
                                    const bba_policy_spec *ps, double S_bytes,
                                    bba_progress_fn cb, void *ctx, double *S_lo,

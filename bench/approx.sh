@@ -1,91 +1,73 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# bench/approx.sh: the folded fluid model (analytic/fluid_approx.h).
-# 1. Against the exact solver: bench/b_fluid_approx on NW workloads that
-#    fit exactly, the approximation forced by a small phase budget; the
-#    table, the coverage of the printed intervals per half (calibration,
-#    validation), widths and errors.
-# 2. Against the fluid simulator: the paper's generator (20 applications)
-#    at several loads, p_max and bursts, beyond exact reach: `bbsize size`
-#    (the front door's approximation), then `bbsize simulate --mode fluid`
-#    at that size; covered when the simulated idle fraction lies in the
-#    printed interval.
-# 3. Speed: `bbsize size` on the paper's workload (generate defaults,
-#    10-unit bursts), best of REPS, against the 2 s target and against a
-#    reference run in the same script: the exact fluid model's size on
-#    the README example (8 phases).
+# bench/approx.sh: the folded fluid model beyond exact reach
+# (analytic/fluid_approx.h) against the fluid simulator.
+# 1. bench/b_fluid_approx eval SEED COUNT TRUTH: COUNT workloads past the
+#    exact limit (seed SEED, kinds in b_fluid_approx.c), answered through
+#    the front door as `bbsize` answers; the truth is TRUTH (default the
+#    cache bench/approx_truth.txt, made by bench/approx_truth.sh with the
+#    same seed: simulations whose 95% intervals are under 10%).  The
+#    table, the coverage of the printed intervals (idle at each grid size,
+#    the size for idle 1e-3) per half, the median half-width.
+# 2. The calibration of C (fluid_approx.h) from the raw lines: for each
+#    rule of width (the folded share of the effect, of the load, the
+#    larger of the two: the rule fluid_approx.h uses), the
+#    smallest multiple of 0.025 covering >= 95% of the calibration half's
+#    idle points, then the validation half at that C.
+# 3. Speed: `bbsize size` on 600 distinct bursty applications and on
+#    10,000 applications in 50 classes (count column), best of REPS.
 # Usage: BAPPROX=bench/b_fluid_approx BBSIZE=src/bbsize sh bench/approx.sh
-#   (a few minutes of CPU: run it through flock /tmp/bbsize-heavy.lock)
 set -eu
 : "${BAPPROX:=$(pwd)/bench/b_fluid_approx}"
 : "${BBSIZE:=$(pwd)/src/bbsize}"
-: "${NW:=48}"
+: "${SEED:=1}"
+: "${COUNT:=50}"
+: "${TRUTH:=$(dirname "$0")/approx_truth.txt}"
 : "${REPS:=3}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bbsize-approx.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-echo "## 1. Against the exact solver ($BAPPROX 0 $NW)"
+echo "## 1. Against the fluid simulator ($BAPPROX eval $SEED $COUNT, truth $(basename "$TRUTH"))"
 echo
-"$BAPPROX" 0 "$NW" >"$T/part1"
+"$BAPPROX" eval "$SEED" "$COUNT" "$TRUTH" >"$T/part1"
 grep -v '^raw' "$T/part1"
 echo
-# The calibration (fluid_approx.h): half-width h = max(ln spread, C folded);
-# C is the smallest multiple of 0.025 covering 95% of the calibration
-# half's points; then both halves at that C and with the spread alone.
-awk '/^raw [01] / { n++; h[n] = $2; e[n] = $3 < 0 ? -$3 : $3; s[n] = $4; f[n] = $5 }
-  function cov(C, half,   i, k, m) { k = m = 0
-    for (i = 1; i <= n; i++) if (h[i] == half) { m++; x = s[i] > C * f[i] ? s[i] : C * f[i]; k += e[i] <= x }
-    return k / m }
-  END { for (j = 1; j <= 40; j++) if (cov(0.025 * j, 0) >= 0.95) break
-        C = 0.025 * j
-        printf "calibration: C = %.3f (the smallest multiple of 0.025 covering >= 95%% of the calibration half: %.1f%%); ", C, 100 * cov(C, 0)
-        printf "validation half at that C: %.1f%%; the spread alone (C = 0): calibration %.1f%%, validation %.1f%%\n", 100 * cov(C, 1), 100 * cov(0, 0), 100 * cov(0, 1) }' "$T/part1"
-echo
 
-echo "## 2. Against the fluid simulator (20 applications)"
+echo "## 2. Calibration"
 echo
-echo "| workload | size (approx) | size interval | idle approx [interval] | simulated idle [95% CI] | covered |"
-echo "| --- | --- | --- | --- | --- | --- |"
-# jnum KEY FILE: the number after "KEY": in pretty-printed JSON
-jnum() { sed -n "s/^ *\"$1\": *\([-+0-9.eE]*\),\{0,1\}$/\1/p" "$2" | head -n 1; }
-n=0 c=0
-for spec in "1 0.8 0.1 10" "2 0.8 0.1 60" "3 0.5 0.1 10" "4 0.65 0.3 10" "5 0.9 0.1 10" \
-            "6 0.8 0.5 10" "7 0.5 0.5 60" "8 0.9 0.3 1"; do
-  set -- $spec
-  "$BBSIZE" generate --seed "$1" --load "$2" --p-max "$3" --burst "$4" >"$T/w.csv"
-  "$BBSIZE" size "$T/w.csv" --json >"$T/size.json"
-  S=$(jnum bb_size_bytes "$T/size.json")
-  # horizon: about 2e5 ON periods of one application per replication
-  "$BBSIZE" simulate "$T/w.csv" --bb-size "$S" --mode fluid --horizon $((200000 * $4)) \
-    --replications 100 --seed 1 --json >"$T/sim.json" 2>/dev/null
-  row=$(awk -v w="seed $1, load $2, p<$3, burst $4" -v S="$S" \
-    -v i="$(jnum idle_fraction "$T/size.json")" -v lo="$(jnum idle_fraction_low "$T/size.json")" \
-    -v hi="$(jnum idle_fraction_high "$T/size.json")" -v slo="$(jnum bb_size_bytes_low "$T/size.json")" \
-    -v shi="$(jnum bb_size_bytes_high "$T/size.json")" -v si="$(jnum idle_fraction "$T/sim.json")" \
-    -v sl="$(jnum idle_fraction_low "$T/sim.json")" -v sh="$(jnum idle_fraction_high "$T/sim.json")" \
-    'BEGIN { cov = si + 0 >= lo + 0 && si + 0 <= hi + 0
-             printf "%d|| %s | %.6g | [%.6g, %.6g] | %.4g [%.4g, %.4g] | %.4g [%.4g, %.4g] | %s |\n",
-               cov, w, S, slo, shi, i, lo, hi, si, sl, sh, cov ? "yes" : "**no**" }')
-  echo "|${row#*||}"
-  n=$((n + 1))
-  c=$((c + ${row%%||*}))
-done
-echo
-echo "coverage against the simulator: $c of $n"
+# raw: half, workload, truth, truth_low, idle, hull_lo, hull_hi, folded, folded_load
+awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10; w[3, n] = $9 > $10 ? $9 : $10 }
+  function cov(r, C, half,   i, k, m, g, lo, hi) { k = m = 0
+    for (i = 1; i <= n; i++) if (h[i] == half) { m++; g = exp(C * w[r, i])
+      lo = l[i] < x[i] / g ? l[i] : x[i] / g; hi = u[i] > x[i] * g ? u[i] : x[i] * g
+      k += t[i] >= lo && t[i] <= hi }
+    return m ? k / m : 0 }
+  function mhw(r, C,   i, m, g, lo, hi, v, j, tmp) { m = 0
+    for (i = 1; i <= n; i++) if (x[i] > 0) { g = exp(C * w[r, i])
+      lo = l[i] < x[i] / g ? l[i] : x[i] / g; hi = u[i] > x[i] * g ? u[i] : x[i] * g
+      if (hi > 1) hi = 1
+      v[++m] = (hi - lo) / 2 / x[i] }
+    for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp }
+    return m ? (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2) : 0 }
+  END { split("the folded share of the effect,the folded share of the load,the larger of the two (the rule used)", name, ",")
+        for (r = 1; r <= 3; r++) {
+          for (j = 0; j <= 80; j++) if (cov(r, 0.025 * j, 0) >= 0.95) break
+          C = 0.025 * j
+          printf "width from %s: C = %.3f (calibration half %.1f%%), validation half %.1f%%, median half-width %.1f%%; the variants alone (C = 0): calibration %.1f%%, validation %.1f%%\n", name[r], C, 100 * cov(r, C, 0), 100 * cov(r, C, 1), 100 * mhw(r, C), 100 * cov(r, 0, 0), 100 * cov(r, 0, 1) } }' "$T/part1"
 echo
 
 echo "## 3. Speed"
 echo
 . "$(dirname "$0")/best.sh"
-cat >"$T/example.csv" <<'CSV'
-#@ pfs-bw = 1 TB/s
-name,p,bw,burst
-ckpt-a,0.10,1.5TB/s,5min
-ckpt-b,0.05,2TB/s,3min
-out-c,0.20,0.6TB/s,2min
-CSV
-ref=$(best "$BBSIZE" size "$T/example.csv")
-"$BBSIZE" generate --burst 10 >"$T/paper.csv"
-t=$(best "$BBSIZE" size "$T/paper.csv")
-awk -v t="$t" -v r="$ref" 'BEGIN { printf "paper workload (generate --burst 10), bbsize size: %.3f s (target < 2 s: %.2f of it); reference (README example, exact, 8 phases): %.3f s; ratio %.1f\n", t, t / 2, r, t / r }'
-echo "   $(cat "$T/out")"
+"$BBSIZE" generate --apps 600 --burst 10 --seed 5 >"$T/d600.csv"
+awk 'BEGIN { s = 7; print "#@ pfs-bw = 1 TB/s"; print "name,p,bw,burst,count"
+  for (k = 0; k < 50; k++) { s = (s * 1103515245 + 12345) % 2147483648; p = 0.005 + 0.095 * s / 2147483648
+    s = (s * 1103515245 + 12345) % 2147483648; b = 0.5 + 4.5 * s / 2147483648
+    s = (s * 1103515245 + 12345) % 2147483648; L = 5 + 295 * s / 2147483648
+    printf "c%d,%.6f,%.6fGB/s,%.3fs,200\n", k, p, b, L } }' >"$T/c50.csv"
+t1=$(best "$BBSIZE" size "$T/d600.csv")
+t2=$(best "$BBSIZE" size "$T/c50.csv")
+"$BBSIZE" size "$T/d600.csv" | sed 's/^/    /'
+"$BBSIZE" size "$T/c50.csv" | sed 's/^/    /'
+awk -v a="$t1" -v b="$t2" 'BEGIN { printf "600 distinct bursty applications (generate --apps 600 --burst 10 --seed 5), bbsize size: %.3f s (target < 10 s); 10,000 applications in 50 classes of 200 (count column), bbsize size: %.3f s (target < 2 s)\n", a, b }'
+echo "    load: $(uptime | sed 's/.*load average: //')"

@@ -1,20 +1,30 @@
 /* b_fluid_approx.c: the folded fluid model (analytic/fluid_approx.h)
- * against the exact one on workloads that fit exactly, the approximation
- * forced by a small phase budget; prints one row per workload and the
- * coverage of the printed intervals.
- * Usage: bench/b_fluid_approx [FIRST [COUNT [BUDGET_DIV]]]
- *   workloads FIRST .. FIRST + COUNT - 1 (default 0, 24); each is built
- *   from its index alone (below); the approximation's budget is the exact
- *   phase count / BUDGET_DIV (default 64), at least 32.  Workload i is in
- *   the calibration half when (i / 4) is even, else in the validation
- *   half (each block of four has every kind).
- * Columns: the workload; its half; the phases; the exact and approximate
- * sizes for idle <= 1e-3 and the size interval; at the approximate size,
- * the exact idle and the interval; at half the exact size, the same; the
- * time to build the folded model and find its size; the folding.  Then
- * the coverage per half, the median half-width and errors, and one "raw"
- * line per point (half, ln(exact / approx idle), ln spread, folded share)
- * from which bench/approx.sh calibrates C (fluid_approx.h).
+ * beyond exact reach, through the front door (answer.h) as `bbsize`
+ * answers, against a truth measured elsewhere (bench/approx_truth.sh:
+ * the fluid simulator, 95% intervals under 10%).
+ * Usage:
+ *   bench/b_fluid_approx list SEED COUNT   the workloads, one line each
+ *   bench/b_fluid_approx csv SEED I        workload I as a workload file
+ *   bench/b_fluid_approx grid SEED COUNT   "I S" for the sizes where the
+ *       truth is measured: 0 and 0.6, 1, 1.5 times the reference
+ *       size (the folded model's size for idle 1e-3 when the grid was
+ *       made; its high size when that is 0)
+ *   bench/b_fluid_approx eval SEED COUNT TRUTH   the table, the coverage
+ *       per half and "raw" lines (half, ln(truth / approx), ln spread,
+ *       folded share) from which bench/approx.sh calibrates C
+ * Workload I depends on SEED and I alone; it is in the calibration half
+ * when (I / 5) is even, else in the validation half (each block of five
+ * has every kind).  Kinds (I mod 5): 0 heavy-tailed mix (13 to 40
+ * distinct applications, Pareto(1.5) rates); 1 one dominant class (8 to
+ * 40 copies of a large application) with many small ones (one class of
+ * copies or 10 to 30 distinct); 2 near overload (13 to 30 distinct, the
+ * paper's generator at E/B 0.88 to 0.92); 3 many identical classes (5 to
+ * 30 classes of 5 to 100 copies); 4 a few kinds repeated (5 to 8 kinds of
+ * 2 to 4 copies).  Every workload has more than 4,096 phases, greedy
+ * draining, B = 1 TB/s.
+ * Points: the idle fraction at each grid size (is the truth inside the
+ * printed interval?) and the size for idle 1e-3 (is the truth's size,
+ * log-linear between the grid sizes around it, inside [S_low, S_high]?).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -22,15 +32,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bbanalytic.h"
 
 #define TB 1e12
 #define TARGET 1e-3
-#define NMAX 20
+#define NMAX 64
+#define WMAX 200
+#define GRID 4
 
-/* splitmix64: the workload's parameters from its index */
+static const double grid_f[GRID] = { 0, 0.6, 1.0, 1.5 };
+
+/* splitmix64 */
 static unsigned long long
 mix(unsigned long long *s)
 {
@@ -44,111 +57,216 @@ mix(unsigned long long *s)
 static double
 unif(unsigned long long *s)
 {
-    return (double)(mix(s) >> 11) / 9007199254740992.0;
-}
-
-typedef struct {
-    bba_fluid_class c[NMAX];
-    size_t n;         /* classes */
-    int apps;
-    double load, pmax, L0, Bbb;
-    int lazy;
-    char tag[128];
-} workload;
-
-/* Workload i: 8 to 11 distinct applications (or 14 to 20 as 7 to 4
- * distinct ones repeated), the paper's generator for p and b (load
- * alpha, p ~ U(0, p_max)), ON periods L0 x U(0.5, 2); some with a buffer
- * bandwidth, some lazy (those small enough for the dense solves). */
-static int
-make(int i, workload *w, char *err)
-{
-    static const double loads[] = { 0.5, 0.65, 0.8, 0.9 };
-    static const double pmaxs[] = { 0.1, 0.3, 0.5 };
-    static const double L0s[] = { 1, 10, 60 };
-    unsigned long long s = 0x5eedULL + (unsigned long long)i * 7919ULL;
-    bba_app apps[NMAX];
-    int distinct, rep = 1, rc;
-
-    memset(w, 0, sizeof *w);
-    w->load = loads[mix(&s) % 4];
-    w->pmax = pmaxs[mix(&s) % 3];
-    w->L0 = L0s[mix(&s) % 3];
-    if (i % 4 == 3) {                      /* repeated types, 14 to 20 apps */
-        static const int reps[][2] = { { 7, 2 }, { 6, 3 }, { 5, 4 }, { 4, 4 } };
-        int k = (int)(mix(&s) % 4);
-
-        distinct = reps[k][0];
-        rep = reps[k][1];
-    } else if (i % 4 == 1 || i % 4 == 2) {  /* B_BB or lazy: dense solves */
-        distinct = 8;
-        w->Bbb = i % 4 == 1 ? (0.5 + unif(&s)) * TB : 0;
-        w->lazy = i % 4 == 2;
-    } else {
-        distinct = 8 + (int)(mix(&s) % 4);
-    }
-    rc = bba_generate_paper((size_t)distinct, w->pmax, w->load, 1 * TB, 0,
-                            (unsigned long)(1000 + i), apps, err);
-    if (rc != BB_OK)
-        return rc;
-    for (int j = 0; j < distinct; j++) {
-        w->c[j].rate_Bps = apps[j].bw_Bps / rep;
-        w->c[j].p = apps[j].p;
-        w->c[j].burst_s = w->L0 * (0.5 + 1.5 * unif(&s));
-        w->c[j].count = rep;
-    }
-    w->n = (size_t)distinct;
-    w->apps = distinct * rep;
-    if (w->Bbb > 0) {   /* 1.1 to 2 times the least that reaches the target */
-        bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-        bba_fluid *m = NULL;
-        double bw = 0;
-
-        if ((rc = bba_fluid_new(w->c, w->n, &o, &m, err)) != BB_OK)
-            return rc;
-        rc = bba_fluid_bbbw_min(m, TARGET, &bw, err);
-        bba_fluid_free(m);
-        if (rc != BB_OK)
-            return rc;
-        if (bw > 0)
-            w->Bbb = bw * (1.1 + 0.9 * unif(&s));
-    }
-    snprintf(w->tag, sizeof w->tag, "%d: %d apps%s, load %.2f, p<%.1f, L %gs%s%s", i, w->apps,
-             rep > 1 ? " (repeated)" : "", w->load, w->pmax, w->L0, w->Bbb > 0 ? ", B_BB" : "",
-             w->lazy ? ", lazy" : "");
-    return BB_OK;
+    return ((double)(mix(s) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 static double
-now(void)
+logu(unsigned long long *s, double a, double b)
 {
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    return exp(log(a) + (log(b) - log(a)) * unif(s));
 }
 
-/* idle of model m at S under the workload's policy */
-static int
-idle_at(const bba_fluid *m, const workload *w, double S, double *idle, char *err)
-{
-    bba_fluid_policy pol = { w->lazy, w->lazy ? 0.3 * S : 0, w->lazy ? 0.01 : 1 };
-    bba_fluid_result r;
-    int rc = bba_fluid_eval(m, S, &pol, &r, err);
+typedef struct {
+    bba_app a[NMAX];
+    size_t n;
+    int kind;
+    double load;
+    char tag[96];
+} workload;
 
-    *idle = r.idle;
+static const char *const kinds[] = { "heavy-tailed", "dominant class", "near overload",
+                                     "identical classes", "kinds repeated" };
+
+static double
+phases(const workload *w)
+{
+    double P = 1;
+
+    for (size_t i = 0; i < w->n; i++)
+        P *= w->a[i].count + 1.0;
+    return P;
+}
+
+/* scale the rates of apps [from, to) so that they carry load E (B/s) */
+static void
+scale(workload *w, size_t from, size_t to, double E)
+{
+    double e = 0;
+
+    for (size_t i = from; i < to; i++)
+        e += w->a[i].count * w->a[i].p * w->a[i].bw_Bps;
+    for (size_t i = from; i < to; i++)
+        w->a[i].bw_Bps *= E / e;
+}
+
+static void
+add(workload *w, double p, double b, double L, long count)
+{
+    bba_app *x = &w->a[w->n++];
+
+    memset(x, 0, sizeof *x);
+    snprintf(x->name, sizeof x->name, "a%zu", w->n);
+    x->p = p;
+    x->bw_Bps = b;
+    x->burst_s = L;
+    x->count = count;
+}
+
+/* heavy-tailed distinct applications: Pareto(1.5) rates, p and L
+ * log-uniform */
+static void
+heavy(workload *w, unsigned long long *s, int n, double pmax)
+{
+    for (int j = 0; j < n; j++)
+        add(w, logu(s, 0.005, pmax), fmin(pow(unif(s), -1 / 1.5), 50.0), logu(s, 5, 300), 1);
+}
+
+static int
+make(unsigned long long seed, int i, workload *w, char *err)
+{
+    unsigned long long s = seed * 0x100000001b3ULL + (unsigned long long)i * 7919ULL + 1;
+    int rc;
+
+    memset(w, 0, sizeof *w);
+    w->kind = i % 5;
+    switch (w->kind) {
+    case 0: {
+        static const double loads[] = { 0.5, 0.65, 0.8 };
+
+        w->load = loads[mix(&s) % 3];
+        heavy(w, &s, 13 + (int)(mix(&s) % 28), 0.2);
+        scale(w, 0, w->n, w->load * TB);
+        break;
+    }
+    case 1: {
+        static const double loads[] = { 0.3, 0.5, 0.7 };
+        long Nd = 8 + (long)(mix(&s) % 33);
+        double share = 0.4 + 0.4 * unif(&s);
+
+        w->load = loads[mix(&s) % 3];
+        add(w, 0.02 + 0.06 * unif(&s), 1, logu(&s, 30, 300), Nd);
+        scale(w, 0, 1, share * w->load * TB);
+        if (mix(&s) % 2) {
+            long Ns = (long)ceil(4097.0 / (Nd + 1)) + (long)(mix(&s) % 300);
+
+            add(w, logu(&s, 0.005, 0.05), 1, logu(&s, 5, 60), Ns);
+        } else {
+            heavy(w, &s, 13 + (int)(mix(&s) % 18), 0.05);
+        }
+        scale(w, 1, w->n, (1 - share) * w->load * TB);
+        break;
+    }
+    case 2: {
+        static const double loads[] = { 0.88, 0.9, 0.92 }, pm[] = { 0.1, 0.3 },
+                            L0[] = { 1, 10, 60 };
+        int n = 13 + (int)(mix(&s) % 18);
+        double L = L0[mix(&s) % 3];
+
+        w->load = loads[mix(&s) % 3];
+        rc = bba_generate_paper((size_t)n, pm[mix(&s) % 2], w->load, TB, 0,
+                                (unsigned long)(mix(&s) % 1000000), w->a, err);
+        if (rc != BB_OK)
+            return rc;
+        w->n = (size_t)n;
+        for (int j = 0; j < n; j++) {
+            w->a[j].burst_s = L * (0.5 + 1.5 * unif(&s));
+            w->a[j].count = 1;
+        }
+        break;
+    }
+    case 3: {
+        static const double loads[] = { 0.5, 0.7, 0.85 };
+        int K = 5 + (int)(mix(&s) % 26);
+
+        w->load = loads[mix(&s) % 3];
+        for (int j = 0; j < K; j++)
+            add(w, logu(&s, 0.005, 0.1), fmin(pow(unif(&s), -1 / 1.5), 20.0), logu(&s, 5, 300),
+                5 + (long)(mix(&s) % 96));
+        scale(w, 0, w->n, w->load * TB);
+        break;
+    }
+    default: {
+        static const double loads[] = { 0.5, 0.7, 0.85 }, L0[] = { 10, 60 };
+        int K = 5 + (int)(mix(&s) % 4);
+        double L = L0[mix(&s) % 2];
+
+        w->load = loads[mix(&s) % 3];
+        rc = bba_generate_paper((size_t)K, 0.3, w->load, TB, 0,
+                                (unsigned long)(mix(&s) % 1000000), w->a, err);
+        if (rc != BB_OK)
+            return rc;
+        w->n = (size_t)K;
+        for (int j = 0; j < K; j++) {
+            w->a[j].burst_s = L * (0.5 + 1.5 * unif(&s));
+            w->a[j].count = 2 + (long)(mix(&s) % 3);
+        }
+        for (int j = 0; phases(w) <= 4096; j = (j + 1) % K)
+            w->a[j].count++;
+        /* the same load with the copies */
+        for (int j = 0; j < K; j++)
+            w->a[j].bw_Bps /= (double)w->a[j].count;
+        scale(w, 0, w->n, w->load * TB);
+        break;
+    }
+    }
+    {
+        long apps = 0;
+
+        for (size_t j = 0; j < w->n; j++)
+            apps += w->a[j].count;
+        snprintf(w->tag, sizeof w->tag, "%d: %s, %ld apps in %zu rows, E/B %.2f", i,
+                 kinds[w->kind], apps, w->n, w->load);
+    }
+    return BB_OK;
+}
+
+static int
+front(const workload *w, bba_front **f, char *err)
+{
+    bba_question q;
+
+    bba_question_init(&q);
+    q.apps = w->a;
+    q.n = w->n;
+    q.pf.pfs_bw_Bps = 1 * TB;
+    q.pf.time_unit_s = 1;
+    q.time_unit_given = 1;
+    q.model = BBA_MODEL_FLUID;
+    return bba_front_new(&q, f, err);
+}
+
+static int
+write_csv(const workload *w)
+{
+    printf("#@ pfs-bw = 1 TB/s\nname,p,bw,burst,count\n");
+    for (size_t i = 0; i < w->n; i++)
+        printf("%s,%.17g,%.17gB/s,%.17gs,%ld\n", w->a[i].name, w->a[i].p, w->a[i].bw_Bps,
+               w->a[i].burst_s, w->a[i].count);
+    return 0;
+}
+
+/* the reference size for the grid (above) */
+static int
+ref_size(const workload *w, double *S, char *err)
+{
+    bba_front *f = NULL;
+    bba_drain d = { 0, 0, 0, 0.01 };
+    bba_answer a;
+    int rc = front(w, &f, err);
+
+    if (rc == BB_OK && (rc = bba_front_size(f, TARGET, &d, &a, err)) == BB_OK)
+        *S = a.S_bytes > 0 ? a.S_bytes : a.S_high_bytes;
+    bba_front_free(f);
     return rc;
 }
 
 typedef struct {
-    int points, covered, sizes, sizes_covered, half_points[2], half_covered[2];
-    double raw[2 * 64][4];   /* half, ln(exact / approx), ln spread, folded */
-    double hw[2 * 64], err_idle[2 * 64], err_size[64];
-    int nhw, nerr, nsz;
-} tally;
+    int i;
+    double S, idle, lo, hi;
+} truth;
 
 static int
-cmp(const void *x, const void *y)
+cmp_d(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
 
@@ -158,142 +276,216 @@ cmp(const void *x, const void *y)
 static double
 median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
     return n == 0 ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* one point: the interval around the approximation's idle at S, against
- * the exact idle there */
-static int
-point(const bba_fluid_approx *a, const bba_fluid *ex, const workload *w, double S, int half,
-      tally *t, char *err)
+/* the truth's log idle at S, log-linear between the grid points around S
+ * (beyond the grid: from its last two points); NAN without two points */
+static double
+truth_at(const truth *t, int n, double S)
 {
-    bba_fluid_policy pol = { w->lazy, w->lazy ? 0.3 * S : 0, w->lazy ? 0.01 : 1 };
-    double tru, apx, lo, hi;
-    int rc, in;
+    int j = 1;
 
-    double ls;
+    if (n < 2)
+        return NAN;
+    while (j < n - 1 && t[j].S < S)
+        j++;
+    if (!(t[j].idle > 0 && t[j - 1].idle > 0))
+        return NAN;
+    return log(t[j - 1].idle) + (S - t[j - 1].S) * (log(t[j].idle) - log(t[j - 1].idle))
+                                    / (t[j].S - t[j - 1].S);
+}
 
-    if ((rc = idle_at(ex, w, S, &tru, err)) != BB_OK
-        || (rc = idle_at(bba_fluid_approx_model(a), w, S, &apx, err)) != BB_OK
-        || (rc = bba_fluid_approx_interval(a, S, &pol, apx, &lo, &hi, err)) != BB_OK
-        || (rc = bba_fluid_approx_spread(a, S, &pol, apx, &ls, err)) != BB_OK)
-        return rc;
-    in = tru >= lo && tru <= hi;
-    t->raw[t->points][0] = half;
-    t->raw[t->points][1] = log(tru / apx);
-    t->raw[t->points][2] = ls;
-    t->raw[t->points][3] = bba_fluid_approx_folded(a);
-    t->points++;
-    t->covered += in;
-    t->half_points[half]++;
-    t->half_covered[half] += in;
-    t->hw[t->nhw++] = apx > 0 ? 0.5 * (hi - lo) / apx : 0;
-    t->err_idle[t->nerr++] = apx > 0 ? tru / apx - 1 : 0;
-    printf(" | %.3g | %.3g [%.3g, %.3g] %s", tru, apx, lo, hi, in ? "yes" : "**no**");
-    return BB_OK;
+typedef struct {
+    int pts[2], cov[2], szs[2], szcov[2];
+    double hw[WMAX * (GRID + 1)];
+    int nhw;
+    int fails;
+    char raw[WMAX * GRID][160];
+    int nraw;
+} tally;
+
+/* the folded model as the front door builds it (answer.c) */
+static int
+approx(const workload *w, bba_fluid_approx **fa, char *err)
+{
+    bba_fluid_class c[NMAX];
+    bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+
+    for (size_t i = 0; i < w->n; i++) {
+        c[i].rate_Bps = w->a[i].bw_Bps;
+        c[i].p = w->a[i].p;
+        c[i].burst_s = w->a[i].burst_s;
+        c[i].count = (int)w->a[i].count;
+    }
+    return bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES, fa, err);
+}
+
+static int
+eval(unsigned long long seed, int first, int count, const char *path, char *err)
+{
+    static truth T[WMAX * GRID];
+    int nt = 0;
+    FILE *fp = fopen(path, "r");
+    tally t;
+    char line[256];
+
+    if (fp == NULL) {
+        fprintf(stderr, "b_fluid_approx: cannot open %s\n", path);
+        return 1;
+    }
+    while (fgets(line, sizeof line, fp) && nt < WMAX * GRID) {
+        truth x;
+
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "%d %lg %lg %lg %lg", &x.i, &x.S, &x.idle, &x.lo, &x.hi) == 5)
+            T[nt++] = x;
+    }
+    fclose(fp);
+    memset(&t, 0, sizeof t);
+    printf("| workload | half | phases | size approx [interval] | size truth | points: S, "
+           "truth, approx [interval] | folding |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int i = first; i < first + count; i++) {
+        workload w;
+        bba_front *f = NULL;
+        bba_fluid_approx *fa = NULL;
+        bba_drain d = { 0, 0, 0, 0.01 };
+        bba_answer a;
+        truth tw[GRID];
+        int m = 0, half = (i / 5) % 2;
+        double lt_lo, lt_hi, Sx = NAN;
+        char desc[512];
+
+        for (int k = 0; k < nt; k++)
+            if (T[k].i == i && m < GRID)
+                tw[m++] = T[k];
+        if (m == 0)
+            continue;
+        if (make(seed, i, &w, err) != BB_OK || front(&w, &f, err) != BB_OK
+            || approx(&w, &fa, err) != BB_OK
+            || bba_front_size(f, TARGET, &d, &a, err) != BB_OK) {
+            fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
+            bba_front_free(f);
+            bba_fluid_approx_free(fa);
+            t.fails++;
+            continue;
+        }
+        bba_front_describe(f, desc, sizeof desc);
+        lt_lo = a.S_low_bytes > 0 ? truth_at(tw, m, a.S_low_bytes) : log(tw[0].idle);
+        lt_hi = isfinite(a.S_high_bytes) ? truth_at(tw, m, a.S_high_bytes) : -INFINITY;
+        {   /* the truth's size, log-linear between grid points */
+            for (int k = 1; k < m; k++)
+                if (tw[k].idle <= TARGET && tw[k - 1].idle > TARGET) {
+                    double y0 = log(tw[k - 1].idle), y1 = log(tw[k].idle);
+
+                    Sx = tw[k - 1].S + (log(TARGET) - y0) * (tw[k].S - tw[k - 1].S) / (y1 - y0);
+                }
+            if (tw[0].idle <= TARGET)
+                Sx = 0;
+        }
+        {
+            int in = lt_lo >= log(TARGET) - 1e-12 && lt_hi <= log(TARGET) + 1e-12;
+
+            t.szs[half]++;
+            t.szcov[half] += in;
+            printf("| %s | %s | %.3g | %.4g [%.4g, %.4g] TB%s | %.4g TB |", w.tag,
+                   half ? "val." : "cal.", phases(&w), a.S_bytes / TB, a.S_low_bytes / TB,
+                   a.S_high_bytes / TB, in ? "" : " **out**", Sx / TB);
+        }
+        for (int k = 0; k < m; k++) {
+            bba_answer b;
+            bba_fluid_policy pol = { 0, 0, 1 };
+            double hl, hh;
+            int in;
+
+            if (bba_front_idle(f, tw[k].S, &d, &b, err) != BB_OK) {
+                fprintf(stderr, "b_fluid_approx: workload %d at %g: %s\n", i, tw[k].S, err);
+                t.fails++;
+                continue;
+            }
+            if (bba_fluid_approx_hull(fa, tw[k].S, &pol, b.idle, &hl, &hh, err) != BB_OK) {
+                fprintf(stderr, "b_fluid_approx: workload %d at %g: %s\n", i, tw[k].S, err);
+                t.fails++;
+                continue;
+            }
+            in = tw[k].idle >= b.idle_low && tw[k].idle <= b.idle_high;
+            snprintf(t.raw[t.nraw++], sizeof t.raw[0], "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f",
+                     half, i, tw[k].idle, tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
+                     bba_fluid_approx_folded_load(fa));
+            t.pts[half]++;
+            t.cov[half] += in;
+            t.hw[t.nhw++] = b.idle > 0 ? 0.5 * (b.idle_high - b.idle_low) / b.idle : 0;
+            printf(" %.3g TB: %.3g, %.3g [%.3g, %.3g]%s;", tw[k].S / TB, tw[k].idle, b.idle,
+                   b.idle_low, b.idle_high, in ? "" : " **no**");
+        }
+        printf(" | %s |\n", desc);
+        fflush(stdout);
+        bba_front_free(f);
+        bba_fluid_approx_free(fa);
+    }
+    {
+        int P = t.pts[0] + t.pts[1] + t.szs[0] + t.szs[1];
+        int C = t.cov[0] + t.cov[1] + t.szcov[0] + t.szcov[1];
+
+        printf("\ncoverage: %d of %d points (%.1f%%): idle %d of %d, size %d of %d; "
+               "calibration half %d of %d, validation half %d of %d\n", C, P, 100.0 * C / P,
+               t.cov[0] + t.cov[1], t.pts[0] + t.pts[1], t.szcov[0] + t.szcov[1],
+               t.szs[0] + t.szs[1], t.cov[0] + t.szcov[0], t.pts[0] + t.szs[0],
+               t.cov[1] + t.szcov[1], t.pts[1] + t.szs[1]);
+        printf("median relative half-width of the idle interval: %.1f%%\n",
+               100 * median(t.hw, t.nhw));
+        if (t.fails)
+            printf("failures: %d\n", t.fails);
+        printf("\nraw (half, workload, truth, its 95%% low end, approx idle, least and largest "
+               "over the variants, folded share of the effect and of the load), for calibration:\n");
+        for (int k = 0; k < t.nraw; k++)
+            printf("%s\n", t.raw[k]);
+    }
+    return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-    int first = argc > 1 ? atoi(argv[1]) : 0, count = argc > 2 ? atoi(argv[2]) : 24;
-    double div = argc > 3 ? atof(argv[3]) : 64;
-    tally t;
     char err[BB_ERRLEN];
+    const char *mode = argc > 1 ? argv[1] : "";
+    unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    int n = argc > 3 ? atoi(argv[3]) : 0;
+    workload w;
 
-    memset(&t, 0, sizeof t);
-    if (count < 1 || count > 64 || div < 1) {
-        fprintf(stderr, "b_fluid_approx: COUNT in 1..64, BUDGET_DIV >= 1\n");
+    if (argc < 4 || n < 0 || n > WMAX) {
+        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval SEED COUNT|I [TRUTH]\n");
         return 64;
     }
-    printf("| workload | half | phases exact / folded | size exact | size approx [interval] | "
-           "idle exact at approx size | idle approx [interval] | idle exact at half "
-           "the exact size | idle approx [interval] | time approx | method |\n");
-    printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-    for (int i = first; i < first + count; i++) {
-        workload w;
-        bba_fluid_opts o;
-        bba_fluid *ex = NULL;
-        bba_fluid_approx *a = NULL;
-        bba_policy_spec ps;
-        double Sx, Sa, Slo, Shi, t0, t1;
-        long P, budget;
-        char desc[256];
-        int rc, half = (i / 4) % 2;   /* 0: calibration, 1: validation */
+    if (strcmp(mode, "csv") == 0) {
+        if (make(seed, n, &w, err) != BB_OK) {
+            fprintf(stderr, "b_fluid_approx: %s\n", err);
+            return 1;
+        }
+        return write_csv(&w);
+    }
+    if (strcmp(mode, "eval") == 0 && argc > 4)
+        return eval(seed, 0, n, argv[4], err);
+    for (int i = 0; i < n; i++) {
+        double S = NAN;
 
-        if (make(i, &w, err) != BB_OK) {
+        if (make(seed, i, &w, err) != BB_OK) {
             fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
             return 1;
         }
-        o.pfs_bw_Bps = 1 * TB;
-        o.bb_bw_Bps = w.Bbb;
-        o.mem_limit_bytes = 0;
-        o.max_phases = 0;
-        ps.lazy = w.lazy;
-        ps.threshold_frac = w.lazy ? 0.3 : 0;
-        ps.eps = w.lazy ? 0.01 : 1;
-        if (bba_fluid_new(w.c, w.n, &o, &ex, err) != BB_OK)
-            goto fail;
-        P = bba_fluid_phases(ex);
-        budget = (long)(P / div) < 32 ? 32 : (long)(P / div);
-        rc = bba_fluid_size_min(ex, TARGET, &ps, 1e-4, 0, NULL, NULL, &Sx, NULL, NULL, err);
-        if (rc != BB_OK)
-            goto fail;
-        t0 = now();
-        if (bba_fluid_approx_new(w.c, w.n, &o, budget, &a, err) != BB_OK)
-            goto fail;
-        rc = bba_fluid_size_min(bba_fluid_approx_model(a), TARGET, &ps, 1e-4, 0, NULL, NULL,
-                                &Sa, NULL, NULL, err);
-        if (rc != BB_OK)
-            goto fail;
-        t1 = now();
-        if (bba_fluid_approx_size_interval(a, TARGET, &ps, Sa, NULL, NULL,
-                                           &Slo, &Shi, err) != BB_OK)
-            goto fail;
-        bba_fluid_approx_describe(a, desc, sizeof desc);
-        t.sizes++;
-        t.sizes_covered += Sx >= Slo && Sx <= Shi;
-        t.err_size[t.nsz++] = Sa / Sx - 1;
-        printf("| %s | %s | %ld / %ld | %.4g TB | %.4g [%.4g, %.4g] TB%s", w.tag,
-               half ? "val." : "cal.", P, bba_fluid_phases(bba_fluid_approx_model(a)), Sx / TB, Sa / TB, Slo / TB,
-               Shi / TB, Sx >= Slo && Sx <= Shi ? "" : " **out**");
-        if (point(a, ex, &w, Sa, half, &t, err) != BB_OK
-            || point(a, ex, &w, 0.5 * Sx, half, &t, err) != BB_OK)
-            goto fail;
-        printf(" | %.3f s | %s |\n", t1 - t0, desc);
+        if (strcmp(mode, "list") == 0) {
+            printf("%s, %.3g phases\n", w.tag, phases(&w));
+            continue;
+        }
+        if (ref_size(&w, &S, err) != BB_OK) {
+            fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
+            return 1;
+        }
+        for (int k = 0; k < GRID; k++)
+            printf("%d %.9g\n", i, grid_f[k] * S);
         fflush(stdout);
-        bba_fluid_free(ex);
-        bba_fluid_approx_free(a);
-        continue;
-fail:
-        fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
-        bba_fluid_free(ex);
-        bba_fluid_approx_free(a);
-        return 1;
-    }
-    {
-        double ae[128], as[64];
-
-        for (int i = 0; i < t.nerr; i++)
-            ae[i] = fabs(t.err_idle[i]);
-        for (int i = 0; i < t.nsz; i++)
-            as[i] = fabs(t.err_size[i]);
-        printf("\ncoverage of the idle interval: %d of %d points (%.0f%%); calibration half "
-               "%d of %d, validation half %d of %d (%.0f%%)\n", t.covered, t.points,
-               100.0 * t.covered / t.points, t.half_covered[0], t.half_points[0],
-               t.half_covered[1], t.half_points[1],
-               t.half_points[1] ? 100.0 * t.half_covered[1] / t.half_points[1] : NAN);
-        printf("coverage of the size interval: %d of %d workloads (%.0f%%)\n", t.sizes_covered,
-               t.sizes, 100.0 * t.sizes_covered / t.sizes);
-        printf("median relative half-width of the idle interval: %.1f%%\n",
-               100 * median(t.hw, t.nhw));
-        printf("median |idle error| %.1f%%, median |size error| %.2f%%\n",
-               100 * median(ae, t.nerr), 100 * median(as, t.nsz));
-        printf("\nraw (half, ln(exact/approx idle), ln spread, folded share), for calibration:\n");
-        for (int i = 0; i < t.points; i++)
-            printf("raw %d %.6f %.6f %.4f\n", (int)t.raw[i][0], t.raw[i][1], t.raw[i][2],
-                   t.raw[i][3]);
     }
     return 0;
 }

@@ -647,6 +647,16 @@ bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t le
             o += (size_t)snprintf(buf + o, len - o, ", size for the target in [%s, %s]", lo,
                                   hi);
         }
+        if (o < len && !a->interval_trusted)
+            o += (size_t)snprintf(buf + o, len - o, "; the interval is not trusted: the "
+                                  "folded sources carry %.0f%% of the load", 100 * a->folded_load);
+        if (o < len && a->safe_end) {
+            char m[64];
+
+            bb_ctx_fmt_size(ctx, m, sizeof m, a->S_model_bytes);
+            o += (size_t)snprintf(buf + o, len - o, "; the size answered is the interval's "
+                                  "safe end (the folded model alone: %s)", m);
+        }
     }
     if (o < len && n > 0)
         o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "

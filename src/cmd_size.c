@@ -131,6 +131,11 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
     /* the sizes at which the ends of the idle interval reach the target */
     json_object_set_new(o, "bb_size_bytes_low", feasible ? num(r->S_low_bytes) : json_null());
     json_object_set_new(o, "bb_size_bytes_high", feasible ? num(r->S_high_bytes) : json_null());
+    /* beyond exact: whether the interval is trusted, whether the size is
+     * its safe end, and the folded model's own size then */
+    json_object_set_new(o, "interval_trusted", json_boolean(r->interval_trusted));
+    json_object_set_new(o, "bb_size_bytes_model", feasible && r->safe_end
+                        ? num(r->S_model_bytes) : json_null());
     bb_json_head(o, ctx);
     bb_json_print(o);
 }

@@ -205,6 +205,91 @@ interval_covers(void **state)
     }
 }
 
+/* One dominant class beside many small sources (16 x 200 GB/s, p 0.05,
+ * 60 s; 240 x 30 GB/s, p 0.01, 30 s: 17 x 241 = 4,097 phases) folded
+ * within 512: the 240 small ones become at most 29 larger ones keeping
+ * their mean and the whole theta*, the dominant class stays exact, and
+ * at S = 0 the interval holds the exact solver's stall fraction (a
+ * bufferless stall: the phase law of Q^S alone). */
+static void
+dominant_class_capped(void **state)
+{
+    bba_fluid_class c[2] = { { 200e9, 0.05, 60, 16 }, { 30e9, 0.01, 30, 240 } };
+    bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+    bba_fluid_policy pol = { 0, 0, 1 };
+    bba_fluid_approx *a = NULL;
+    bba_fluid *m = NULL;
+    bba_fluid_result rx, ra;
+    const bba_fluid_class *f;
+    double lo, hi, th, thf, Ef = 0;
+    size_t nf;
+    int kept = 0;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_fluid_approx_new(c, 2, &o, 512, &a, err), BB_OK);
+    assert_false(bba_fluid_approx_exact(a));
+    assert_true(bba_fluid_phases(bba_fluid_approx_model(a)) <= 512);
+    f = bba_fluid_approx_classes(a, &nf);
+    for (size_t i = 0; i < nf; i++) {
+        kept += f[i].rate_Bps == 200e9 && f[i].count == 16;
+        Ef += f[i].count * f[i].p * f[i].rate_Bps;
+        if (f[i].rate_Bps != 200e9)
+            assert_true(f[i].count >= BBA_FLUID_APPROX_CAP_MIN && f[i].count < 240);
+    }
+    assert_int_equal(kept, 1);
+    tu_assert_rel(Ef, 16 * 0.05 * 200e9 + 240 * 0.01 * 30e9, 1e-12);
+    assert_int_equal(bba_fluid_decay(c, 2, o.pfs_bw_Bps, &th, err), BB_OK);
+    assert_int_equal(bba_fluid_decay(f, nf, o.pfs_bw_Bps, &thf, err), BB_OK);
+    tu_assert_rel(thf, th, 1e-9);
+    assert_true(bba_fluid_approx_folded_load(a) < 0.5 && bba_fluid_approx_trusted(a));
+    assert_int_equal(bba_fluid_new(c, 2, &o, &m, err), BB_OK);
+    assert_int_equal(bba_fluid_eval(m, 0, &pol, &rx, err), BB_OK);
+    assert_int_equal(bba_fluid_eval(bba_fluid_approx_model(a), 0, &pol, &ra, err), BB_OK);
+    assert_int_equal(bba_fluid_approx_interval(a, 0, &pol, ra.idle, &lo, &hi, err), BB_OK);
+    if (!(rx.idle >= lo && rx.idle <= hi))
+        print_error("exact idle at 0 %g outside [%g, %g]\n", rx.idle, lo, hi);
+    assert_true(rx.idle >= lo && rx.idle <= hi);
+    bba_fluid_free(m);
+    bba_fluid_approx_free(a);
+}
+
+/* Many identical classes (30 of 5 to 92 copies: 1,460 sources) fold
+ * within 64 phases: no class above the cap, the mean kept; the folded
+ * part carries the whole load, so the interval is not trusted. */
+static void
+many_classes_fold(void **state)
+{
+    bba_fluid_class c[30];
+    bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+    bba_fluid_approx *a = NULL;
+    const bba_fluid_class *f;
+    double E = 0, Ef = 0, P = 1;
+    size_t nf;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int i = 0; i < 30; i++) {
+        c[i].rate_Bps = (1 + i % 7) * 1e9;
+        c[i].p = 0.01 + 0.003 * i;
+        c[i].burst_s = 10 + 7 * i;
+        c[i].count = 5 + (i * 29) % 88;
+        E += c[i].count * c[i].p * c[i].rate_Bps;
+    }
+    assert_int_equal(bba_fluid_approx_new(c, 30, &o, 64, &a, err), BB_OK);
+    f = bba_fluid_approx_classes(a, &nf);
+    for (size_t i = 0; i < nf; i++) {
+        assert_true(f[i].count <= BBA_FLUID_APPROX_CAP_MAX);
+        Ef += f[i].count * f[i].p * f[i].rate_Bps;
+        P *= f[i].count + 1;
+    }
+    assert_true(P <= 64);
+    tu_assert_rel(Ef, E, 1e-12);
+    assert_false(bba_fluid_approx_trusted(a));
+    tu_assert_rel(bba_fluid_approx_folded_load(a), 1.0, 1e-12);
+    bba_fluid_approx_free(a);
+}
+
 static void
 bad_input(void **state)
 {
@@ -240,6 +325,8 @@ main(void)
         cmocka_unit_test(folded_keeps_decay),
         cmocka_unit_test(exact_when_it_fits),
         cmocka_unit_test(interval_covers),
+        cmocka_unit_test(dominant_class_capped),
+        cmocka_unit_test(many_classes_fold),
         cmocka_unit_test(bad_input),
     };
 
