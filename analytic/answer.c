@@ -99,9 +99,15 @@ fluid_build(bba_front *f, char *err)
     /* costed before anything is built (cost.h): the exact model, or the
      * folded ones (the primary and its variants, fluid_approx.h), each of
      * BBA_FLUID_APPROX_PHASES at most, the flops going as P^3 */
-    if (phases > BBA_FLUID_EXACT_PHASES)
-        flops = isfinite(phases) ? flops * BBA_FLUID_APPROX_MODELS
-                                   * pow(BBA_FLUID_APPROX_PHASES / phases, 3.0) : INFINITY;
+    if (phases > BBA_FLUID_EXACT_PHASES) {
+        /* the folded model's own cost, never the exact one scaled down
+         * (whose P^3 overflows beyond 1e102 phases: inf x 0) */
+        bba_fluid_opts of = o;
+
+        of.max_phases = BBA_FLUID_APPROX_PHASES;
+        bba_fluid_estimate(c, nc, &of, NULL, NULL, &flops);
+        flops = isfinite(phases) ? flops * BBA_FLUID_APPROX_MODELS : INFINITY;
+    }
     f->fluid_flops = flops;
     rc = bba_cost_fluid(phases, flops, &q->so, err);
     if (rc != BB_OK) {

@@ -129,7 +129,9 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     free(ci);
     if (phases)
         *phases = P;
-    cost(P, dense, bytes, flops);
+    cost(o != NULL && o->max_phases > 0 && P > (double)o->max_phases ? (double)o->max_phases
+                                                                       : P,
+         dense, bytes, flops);
 }
 
 long

@@ -95,7 +95,9 @@ typedef struct bba_fluid bba_fluid;
  * the peak bytes and the flops of bba_fluid_new plus one greedy size
  * search at worst, for the classes and options given.  O(n^2), n entries
  * of scratch; outputs may be NULL; P = +inf when a class is invalid or
- * the scratch cannot be had. */
+ * the scratch cannot be had.  With o->max_phases > 0 and P above it the
+ * bytes and flops are those of a model of max_phases phases (what a
+ * folded model of that size costs; P itself is still returned). */
 void bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                         double *phases, double *bytes, double *flops);
 

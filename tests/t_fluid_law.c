@@ -2,8 +2,9 @@
  * (analytic/fluid_top.c) against a closed form worked by hand, each
  * phase's own balance (the relative accuracy the reduction promises, for
  * probabilities far below 1e-12), and an independent dense solve (GSL's LU)
- * on models whose band spans one, several and clamped blocks; and the
- * status of a boundary solution whose residual is above tolerance.
+ * on models whose band spans one, several and clamped blocks; the
+ * status of a boundary solution whose residual is above tolerance; and
+ * the cost estimate of a model far beyond the double range of P^3.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -178,6 +179,30 @@ residual_status(void **state)
     bba_fluid_free(m);
 }
 
+/* 50 classes of 200 (201^50 phases): the estimate capped at 512 phases
+ * (what a folded model costs) is that of one class of 511, finite; the
+ * exact model's is beyond any bound. */
+static void
+estimate_capped(void **state)
+{
+    (void)state;
+    bba_fluid_class c[50], one[1] = { { 7e9, 0.01, 30, 511 } };
+    bba_fluid_opts o = { 1e12, 0, 0, 0 }, cap = { 1e12, 0, 0, 512 };
+    double P, fl, fl512, P512;
+
+    for (int i = 0; i < 50; i++)
+        c[i] = (bba_fluid_class){ 7e9 / (1 + i), 0.01 + 0.001 * i, 30 + i, 200 };
+    bba_fluid_estimate(c, 50, &o, &P, NULL, &fl);
+    assert_true(P > 1e115 && isfinite(P));
+    assert_false(fl < 1e300);
+    bba_fluid_estimate(c, 50, &cap, &P, NULL, &fl);
+    assert_true(P > 1e115);
+    bba_fluid_estimate(one, 1, &o, &P512, NULL, &fl512);
+    assert_float_equal(P512, 512.0, 0.0);
+    assert_true(isfinite(fl) && fl > 0);
+    assert_float_equal(fl, fl512, 0.0);
+}
+
 int
 main(void)
 {
@@ -186,6 +211,7 @@ main(void)
         cmocka_unit_test(blocked_against_dense),
         cmocka_unit_test(work_reused),
         cmocka_unit_test(residual_status),
+        cmocka_unit_test(estimate_capped),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
