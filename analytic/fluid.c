@@ -129,7 +129,9 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     free(ci);
     if (phases)
         *phases = P;
-    cost(P, dense, bytes, flops);
+    cost(o != NULL && o->max_phases > 0 && P > (double)o->max_phases ? (double)o->max_phases
+                                                                       : P,
+         dense, bytes, flops);
 }
 
 long
@@ -537,7 +539,8 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     measures_core(m, &a, s->x[s->R], eps, out, &perr, &ferr, &neg);
     out->residual = fmax(sol_residual(m, s, sums, den), fmax(perr, fmax(ferr, neg)));
     if (!(out->residual <= RESID_MAX))
-        rc = bb_seterr(err, BB_EDATA, "fluid model: the solution at size %g B has a "
+        /* a numerical failure (exit 70), not bad input */
+        rc = bb_seterr(err, BB_ENOCONV, "fluid model: the solution at size %g B has a "
                        "residual of %.3g (boundary conditions, phase law, flux balance or "
                        "sign), above %g", s->x[s->R], out->residual, RESID_MAX);
     acc_free(&a);
@@ -819,20 +822,20 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
         goto out;
     }
-    if (m->binds) {
-        rc = fl_law(m, m->share_in, m->pi_in, err);
-        if (rc != BB_OK)
-            goto out;
-    } else {
-        memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
-    }
-    if (m->n_up > 0) {
-        m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
-        if (m->pi_top == NULL) {
-            rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
-            goto out;
+    {
+        double *work = NULL;
+
+        if (m->binds)
+            rc = fl_law(m, m->share_in, m->pi_in, &work, err);
+        else
+            memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
+        if (rc == BB_OK && m->n_up > 0) {
+            m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
+            rc = m->pi_top == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld "
+                                               "phases", m->P)
+                                   : fl_law(m, m->share_top, m->pi_top, &work, err);
         }
-        rc = fl_law(m, m->share_top, m->pi_top, err);
+        free(work);
         if (rc != BB_OK)
             goto out;
     }
@@ -869,9 +872,9 @@ out:
 
 /* The limit where B_BB = x binds and the buffer is stable: sum_f
  * pi'_f lost'_f with pi' the law of Q' at x (fluid_top.c); share and law
- * P doubles of scratch.  NAN when the law cannot be had. */
+ * P doubles of scratch, *work the law's.  NAN when the law cannot be had. */
 static double
-bw_limit(const bba_fluid *m, double x, double *share, double *law)
+bw_limit(const bba_fluid *m, double x, double *share, double *law, double **work)
 {
     double h = 0.0;
     char err[BB_ERRLEN];
@@ -881,7 +884,7 @@ bw_limit(const bba_fluid *m, double x, double *share, double *law)
 
         share[f] = m->cls[f] == FL_UP && r - m->B > x ? (m->B + x) / r : 1.0;
     }
-    if (fl_law(m, share, law, err) != BB_OK)
+    if (fl_law(m, share, law, work, err) != BB_OK)
         return NAN;
     for (long f = 0; f < m->P; f++)
         if (share[f] < 1.0) /* lost_f scales with 1 - c: (r - B - x)/(r - B) of it */
@@ -890,14 +893,18 @@ bw_limit(const bba_fluid *m, double x, double *share, double *law)
 }
 
 /* The smallest B_BB for a target under waiting writers, E <= B.  The
- * limit at bandwidth x is h(x) (bw_limit) while the buffer is stable.  h(0+) is the idle fraction of a buffer of
- * size 0 (the content never rises: every phase above B writes B), h is 0
- * beyond the largest excess r_f - B, and non-increasing between: the
- * target's crossing is bracketed and closed by Illinois steps on h. */
+ * limit at bandwidth x is h(x) (bw_limit) while the buffer is stable.
+ * h(0+) is the idle fraction of a buffer of size 0 (the content never
+ * rises: every phase above B writes B), h is 0 beyond the largest excess
+ * r_f - B, and non-increasing between: the target's crossing is
+ * bracketed and closed by Illinois steps on g = ln(h / target), which a
+ * tail of phases makes far straighter than h itself (about 8 laws where
+ * h took 20); the end where h is 0 (g = -inf) is first halved until it
+ * is finite. */
 int
 bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
 {
-    double h0 = 0.0, emax = 0.0, lo, hi, flo, fhi, *share, *law;
+    double h0 = 0.0, emax = 0.0, lo, hi, glo, ghi, *share, *law, *work = NULL;
     int side = 0;
 
     *bbbw = NAN;
@@ -921,34 +928,38 @@ bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     law = share + m->P;
     lo = 0.0;
-    flo = h0 - target;
+    glo = log(h0 / target);
     hi = emax;
-    fhi = -target;
+    ghi = -INFINITY;
     for (int it = 0; it < 200 && hi - lo > 1e-13 * emax; it++) {
-        double x = lo + (hi - lo) * flo / (flo - fhi), fx;
+        double x = isfinite(ghi) ? lo + (hi - lo) * glo / (glo - ghi) : 0.5 * (lo + hi);
+        double hx, gx;
 
         if (!(x > lo && x < hi))
             x = 0.5 * (lo + hi);
-        fx = bw_limit(m, x, share, law) - target;
-        if (isnan(fx)) {
+        hx = bw_limit(m, x, share, law, &work);
+        if (isnan(hx)) {
             free(share);
+            free(work);
             return bb_seterr(err, BB_ENOMEM, "out of memory for a phase law");
         }
-        if (fx <= 0.0) {
+        gx = hx > 0.0 ? log(hx / target) : -INFINITY;
+        if (gx <= 0.0) {
             hi = x;
-            fhi = fx;
-            if (side == -1)
-                flo *= 0.5;
+            ghi = gx;
+            if (side == -1 && isfinite(gx))
+                glo *= 0.5;
             side = -1;
         } else {
             lo = x;
-            flo = fx;
-            if (side == 1)
-                fhi *= 0.5;
+            glo = gx;
+            if (side == 1 && isfinite(ghi))
+                ghi *= 0.5;
             side = 1;
         }
     }
     free(share);
+    free(work);
     *bbbw = hi; /* the feasible end */
     return BB_OK;
 }

@@ -107,10 +107,13 @@ void fl_cexpint(double wr, double wi, double L, double _Complex *I0, double _Com
  * rates of each phase f scaled by share[f] (share_top: Q^S, the phase law
  * of a buffer of size 0 and of one with no phase below B; share_in: Q'),
  * by state reduction (Grassmann, Taksar and Heyman) in the band
- * |f - g| <= the largest stride: subtraction-free, so every probability
- * keeps its relative accuracy.  P w^2 flops and P (2 w + 1) doubles, w the
- * band. */
-int fl_law(const bba_fluid *m, const double *share, double *law, char *err);
+ * |f - g| <= the largest stride w, blocked so that its bulk is matrix
+ * products: subtraction-free, so every probability keeps its relative
+ * accuracy.  P w^2 flops.  *work: fl_law_bytes(m) bytes of scratch,
+ * allocated on the first call when NULL and reused by later ones (the
+ * caller frees it with free()); BB_ENOMEM without it, BB_EDATA for a
+ * phase that leads to no lower one. */
+int fl_law(const bba_fluid *m, const double *share, double *law, double **work, char *err);
 double fl_law_bytes(const bba_fluid *m);
 
 /* The solution of a boundary system in a common layout: groups of

@@ -18,7 +18,20 @@
  * subtraction, so every probability keeps its relative accuracy (phases
  * of probability 1e-15 beside O(1) ones).  A transition changes one
  * class's count by one, so |i - j| <= w (the largest stride) and the
- * elimination fills only that band: P w^2 flops, P (2 w + 1) doubles. */
+ * elimination fills only that band: P w^2 flops.
+ *
+ * Blocked: the phases are censored NB at a time (block N = [n0, n1]).
+ * Within the block each phase is eliminated as above on the block's own
+ * rows; each row i below it (i in [n0 - w, n0)) then takes its
+ * multipliers t_in = (q_in + sum_{n' > n in N} t_in' q_n'n) / s_n (its
+ * q_in as the one-at-a-time order would have left them, kept for the
+ * back substitution) and the w x w update q_ij += sum_n t_in q_nj in one
+ * matrix product (dgemm).  Every term is a product or a sum of
+ * non-negative numbers, as in the one-at-a-time order: the same
+ * arithmetic in another order, its relative accuracy kept.  The band is
+ * stored row-major with leading dimension 2 w + NB (row i holds columns
+ * i - w - NB .. i + w), so that the block's rows read as a dense NB x w
+ * matrix whose entries outside the band are zeros. */
 #include "config.h"
 
 #include <math.h>
@@ -28,6 +41,10 @@
 #include "bb_error.h"
 #include "bigalloc.h"
 #include "fluid_int.h"
+#include "lapackf.h"
+
+/* phases censored at a time: NB x w multipliers per row block */
+#define NB 64
 
 static long
 band(const bba_fluid *m)
@@ -40,31 +57,48 @@ band(const bba_fluid *m)
     return w;
 }
 
+static long
+block_of(long w)
+{
+    return w < NB ? (w > 0 ? w : 1) : NB;
+}
+
 double
 fl_law_bytes(const bba_fluid *m)
 {
-    return (double)m->P * (2.0 * (double)band(m) + 1.0) * sizeof(double);
+    long w = band(m), nb = block_of(w);
+
+    return ((double)m->P * (2.0 * (double)w + (double)nb + 2.0)
+            + ((double)w + (double)nb) * (double)nb) * sizeof(double);
 }
 
 int
-fl_law(const bba_fluid *m, const double *share, double *pi_top, char *err)
+fl_law(const bba_fluid *m, const double *share, double *pi_top, double **work, char *err)
 {
-    long P = m->P, w = band(m), ld = 2 * w + 1;
-    double *a, *s, tot = 0.0;
+    long P = m->P, w = band(m), nb = block_of(w), ld = 2 * w + nb + 1, off = w + nb;
+    size_t na = (size_t)P * (size_t)ld;
+    double *a, *s, *t, *mm, tot = 0.0;
     int rc = BB_OK;
 
     if (P == 1) {
         pi_top[0] = 1.0;
         return BB_OK;
     }
-    a = bba_big_alloc((size_t)P * (size_t)ld * sizeof *a, 1);
-    s = malloc((size_t)P * sizeof *s);
-    if (a == NULL || s == NULL) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for the full-buffer phase law of "
-                       "%ld phases (%.3g GB)", P, fl_law_bytes(m) / 1e9);
-        goto out;
+    if (*work == NULL) {
+        *work = bba_big_alloc((size_t)fl_law_bytes(m), 1);
+        if (*work == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory for the full-buffer phase law "
+                             "of %ld phases (%.3g GB)", P, fl_law_bytes(m) / 1e9);
+    } else {
+        /* the band's padding must read as zeros */
+        memset(*work, 0, na * sizeof **work);
     }
-#define A(i, j) a[(size_t)(i) * (size_t)ld + (size_t)((j) - (i) + w)]
+    a = *work;
+    s = a + na;
+    t = s + P;
+    mm = t + (size_t)w * (size_t)nb;
+    /* row i, column j (i - w - nb <= j <= i + w) */
+#define A(i, j) a[(size_t)(i) * (size_t)ld + (size_t)((j) - (i) + off)]
     for (long f = 0; f < P; f++) {
         long rem = f;
 
@@ -78,32 +112,65 @@ fl_law(const bba_fluid *m, const double *share, double *pi_top, char *err)
                 A(f, f - m->stride[c]) = share[f] * (double)mc * m->mu[c];
         }
     }
-    for (long n = P - 1; n >= 1; n--) {
-        long lo = n - w > 0 ? n - w : 0;
-        double sn = 0.0;
+    for (long n1 = P - 1; n1 >= 1; n1 -= nb) {
+        long n0 = n1 - nb + 1 > 1 ? n1 - nb + 1 : 1, k = n1 - n0 + 1;
+        long r0 = n0 - w > 0 ? n0 - w : 0, nr = n0 - r0;
 
-        for (long j = lo; j < n; j++)
-            sn += A(n, j);
-        if (!(sn > 0.0)) {
-            rc = bb_seterr(err, BB_EDATA, "fluid model: phase %ld of the full-buffer "
-                           "generator leads to no lower phase (reducible)", n);
-            goto out;
-        }
-        s[n] = sn;
-        for (long i = lo; i < n; i++) {
-            double t = A(i, n);
+        /* the block's own rows, one phase at a time */
+        for (long n = n1; n >= n0; n--) {
+            long lo = n - w > 0 ? n - w : 0;
+            double sn = 0.0;
+            const double *an = &A(n, lo);
 
-            if (t == 0.0)
-                continue;
-            t /= sn;
-            {
-                /* the diagonal is never read: no test for j = i */
-                double *ai = &A(i, lo);
-                const double *an = &A(n, lo);
-
-                for (long j = 0; j < n - lo; j++)
-                    ai[j] += t * an[j];
+            for (long j = 0; j < n - lo; j++)
+                sn += an[j];
+            if (!(sn > 0.0)) {
+                rc = bb_seterr(err, BB_EDATA, "fluid model: phase %ld of the full-buffer "
+                               "generator leads to no lower phase (reducible)", n);
+                goto out;
             }
+            s[n] = sn;
+            for (long i = n0; i < n; i++) {
+                double tt = A(i, n);
+                int len = (int)(n - lo), inc = 1;
+
+                if (tt == 0.0)
+                    continue;
+                tt /= sn;
+                /* the diagonal is never read: no test for j = i */
+                daxpy_(&len, &tt, an, &inc, &A(i, lo), &inc);
+            }
+        }
+        if (nr == 0)
+            continue;
+        /* the rows below: multipliers T (nr x k, row-major) from T M = A_RN,
+         * M (k x k) with s_n on its diagonal and -q_n'n below it (n' > n):
+         * t_in s_n = q_in + sum_n' t_in' q_n'n, every term non-negative */
+        for (long p = 0; p < k; p++)
+            for (long p2 = 0; p2 < k; p2++)
+                mm[p2 * k + p] = p2 == p ? s[n0 + p] : p2 > p ? -A(n0 + p2, n0 + p) : 0.0;
+        for (long i = r0; i < n0; i++)
+            for (long n = n0; n <= n1; n++)
+                t[(size_t)(i - r0) * (size_t)k + (size_t)(n - n0)] = n - i <= w ? A(i, n) : 0.0;
+        {
+            int kk = (int)k, nn = (int)nr;
+            double one = 1.0;
+
+            /* row-major M is column-major M^T (upper): M^T T^T = A_RN^T */
+            dtrsm_("L", "U", "N", "N", &kk, &nn, &one, mm, &kk, t, &kk, 1, 1, 1, 1);
+        }
+        for (long i = r0; i < n0; i++)
+            for (long n = n0; n <= n1 && n - i <= w; n++)  /* as one at a time leaves it */
+                A(i, n) = t[(size_t)(i - r0) * (size_t)k + (size_t)(n - n0)] * s[n];
+        {
+            int ncol = (int)nr, nrow = (int)nr, kk = (int)k, lda = (int)(ld - 1);
+            int ldt = (int)k;
+            double one = 1.0;
+
+            /* row-major C (nr x nr at rows and columns [r0, n0)) += T (nr x k)
+             * A_N (k x nr): column-major C^T += A_N^T T^T */
+            dgemm_("N", "N", &ncol, &nrow, &kk, &one, &A(n0, r0), &lda, t, &ldt, &one,
+                   &A(r0, r0), &lda, 1, 1);
         }
     }
     pi_top[0] = 1.0;
@@ -121,7 +188,5 @@ fl_law(const bba_fluid *m, const double *share, double *pi_top, char *err)
     for (long f = 0; f < P; f++)
         pi_top[f] /= tot;
 out:
-    free(a);
-    free(s);
     return rc;
 }

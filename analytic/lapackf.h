@@ -17,6 +17,12 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 void dgemv_(const char *ta, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
             const double *beta, double *y, const int *incy, size_t lta);
+void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, double *b, const int *ldb, size_t ls, size_t lu, size_t lta,
+            size_t ld);
+void daxpy_(const int *n, const double *alpha, const double *x, const int *incx, double *y,
+            const int *incy);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const int *ipiv, double *b, const int *ldb, int *info,

@@ -40,7 +40,7 @@ row() { # label target args...
     'BEGIN { printf "| %s | %s | %.3f s | < %s s | %.2f | %.2g | %s |\n", l, p, t, g, t / g, r / t, a }'
 }
 row "size, README example" 0.05 example
-row "idle at one size, 3 classes of 5" 0.2 idle 5
+row "idle at one size, 3 classes of 5" 0.05 idle 5
 row "size, 3 classes of 9" 0.5 size 9
 row "size, 3 classes of 15" 5 size 15
 row "threshold search, README example" 0.5 threshold
@@ -63,16 +63,31 @@ for n in 1 5 9 15; do wl $n; done
 brow() { # label target args...
   label=$1 target=$2
   shift 2
-  t=$(best "$BBSIZE" "$@")
-  awk -v l="$label" -v t="$t" -v g="$target" -v a="$(head -c 160 "$T/out")" \
+  t=$(best "$@")
+  awk -v l="$label" -v t="$t" -v g="$target" -v a="$(head -c 160 "$T/out" | tr '\n' ' ')" \
     'BEGIN { printf "| %s | %.3f s | < %s s | %.2f | %s |\n", l, t, g, t / g, a }'
 }
-brow "size, README example" 0.05 size "$T/w1.csv"
-brow "idle at 1 PB, 3 classes of 5 (216 phases)" 0.2 idle "$T/w5.csv" --bb-size 1PB
-brow "size, 3 classes of 9 (1,000 phases)" 0.5 size "$T/w9.csv"
-brow "size, 3 classes of 15 (4,096 phases)" 5 size "$T/w15.csv"
-brow "threshold at 1.6 PB, README example" 0.5 threshold "$T/w1.csv" --bb-size 1.6PB
-brow "sweep of 100 sizes, README example" 0.5 sweep "$T/w1.csv" --bb-size 30TB:3PB:30TB
+brow "size, README example" 0.05 "$BBSIZE" size "$T/w1.csv"
+brow "idle at 1 PB, 3 classes of 5 (216 phases)" 0.05 "$BBSIZE" idle "$T/w5.csv" --bb-size 1PB
+brow "size, 3 classes of 9 (1,000 phases)" 0.5 "$BBSIZE" size "$T/w9.csv"
+brow "size, 3 classes of 15 (4,096 phases)" 2 "$BBSIZE" size "$T/w15.csv"
+# issue 36's site workloads: 11 distinct bursty sources (2^11 phases);
+# 500 identical applications and 50 classes of 200 (count column)
+awk 'BEGIN { print "#@ pfs-bw = 1 TB/s"; print "name,p,bw,burst"
+  for (i = 0; i < 11; i++)
+    printf "s%d,%.3f,%.3gTB/s,%ds\n", i, 0.02 + 0.01 * i, 0.2 + 0.05 * i, 60 + 20 * i }' >"$T/d11.csv"
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw,burst,count\na,0.05,30GB/s,60s,500\n' >"$T/id500.csv"
+awk 'BEGIN { print "#@ pfs-bw = 1 TB/s"; print "name,p,bw,burst,count"
+  for (i = 0; i < 50; i++) { p = 0.01 + 0.04 * i / 49
+    printf "k%d,%.4f,%.4gGB/s,%ds,200\n", i, p, 0.07 / p, 30 + 6 * i } }' >"$T/c50.csv"
+# a refusal is an answer here (its status and message in the table)
+try() { "$@" 2>&1 || echo "(exit $?)"; }
+brow "idle at 1 PB, 11 distinct sources (2,048 phases)" 0.15 try "$BBSIZE" idle "$T/d11.csv" \
+  --bb-size 1PB
+brow "size, 500 identical applications (count 500)" 0.5 try "$BBSIZE" size "$T/id500.csv"
+brow "size, 50 classes of 200 applications (count 200)" 2 try "$BBSIZE" size "$T/c50.csv"
+brow "threshold at 1.6 PB, README example" 0.5 "$BBSIZE" threshold "$T/w1.csv" --bb-size 1.6PB
+brow "sweep of 100 sizes, README example" 0.5 "$BBSIZE" sweep "$T/w1.csv" --bb-size 30TB:3PB:30TB
 echo
 echo "how far exact goes: size for 3 classes of N ((N + 1)^3 phases), one run"
 echo "| N | phases | time | peak memory | answer |"

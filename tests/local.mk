@@ -50,6 +50,12 @@ tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
 tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid
+# Its phase laws by blocked state reduction (analytic/fluid_top.c).
+check_PROGRAMS += tests/t_fluid_law
+tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
+tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_law_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_law
 
 # The shared mechanisms below src/: numbers, intervals, verdicts,
 # engine bounds.
