@@ -146,7 +146,10 @@ front_discrete_build(bba_front *f, long R, char *err)
 
         for (size_t i = 0; i < f->qz.n; i++)
             M += (double)f->qz.b[i];
-        rc = bba_cost_dist(f->qz.n, M < (double)LONG_MAX ? (long)M : LONG_MAX, 0, &f->q.so, err);
+        long Ml = M < (double)LONG_MAX ? (long)M : LONG_MAX;
+
+        rc = bba_cost_dist(f->qz.n, Ml, f->q.so.dist_rows && Ml < LONG_MAX ? Ml + 1 : 0,
+                           &f->q.so, err);
         if (rc != BB_OK)
             return rc;
     }

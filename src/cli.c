@@ -308,6 +308,7 @@ ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
     ctx->qn.so.kind = ctx->opt->solver;
     ctx->qn.so.mem_limit_bytes = mem_limit_bytes;
     ctx->qn.so.max_ops = ctx->opt->max_ops;
+    ctx->qn.so.dist_rows = ctx->opt->dist_rows;
     bb_solver_announce(&ctx->qn.so, &ctx->opt->out);
     ctx->so = ctx->qn.so;
 }
