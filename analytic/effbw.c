@@ -118,7 +118,8 @@ by_effect(const void *x, const void *y)
 
 int
 bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
-                 long B, double theta, size_t k, bba_onoff *out, char *err)
+                 long B, double theta, size_t k, long max_phases, bba_onoff *out,
+                 char *err)
 {
     bba_onoff full;
     ranked *r = NULL;
@@ -159,7 +160,7 @@ bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
         if (q < full.n_classes)
             L2[i] = 0; /* memoryless */
     }
-    rc = bba_onoff_init(out, n, b, p, L2, B, 0, 0, err);
+    rc = bba_onoff_init(out, n, b, p, L2, B, 0, max_phases, err);
 out:
     free(r);
     free(L2);

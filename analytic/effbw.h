@@ -43,10 +43,13 @@ int bba_effbw_decay(const bba_onoff *m, double *theta, char *err);
  * bursty classes of largest burst effect (N_c [Lambda_c(theta*) -
  * Lambda_c^memoryless(theta*)], at the full model's theta*) keep their
  * phases and the others become memoryless.  n, b, p, L as bba_onoff_init;
- * theta is the full model's theta*.  *out as bba_onoff_init (free with
+ * theta is the full model's theta*; max_phases as bba_onoff_init's (0:
+ * no bound; a reduced model over it is refused, BB_ETOOBIG, before its
+ * kernels are built).  *out as bba_onoff_init (free with
  * bba_onoff_free).  Errors: those of bba_onoff_init. */
 int bba_effbw_reduce(size_t n, const long *b, const double *p, const double *L,
-                     long B, double theta, size_t k, bba_onoff *out, char *err);
+                     long B, double theta, size_t k, long max_phases, bba_onoff *out,
+                     char *err);
 
 /* The corrections that let a reduced model R (from bba_effbw_reduce,
  * solved exactly by onoff.h) stand for the full model: each multiplies

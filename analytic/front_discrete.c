@@ -77,11 +77,14 @@ attach_chain(bba_front *f, char *err)
     for (k = 1;; k++) {
         bba_onoff r;
 
+        /* over the phase bound: refused before its kernels are built */
         rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, k,
-                              &r, err);
+                              BBA_CHAIN_APPROX_PHASES, &r, err);
+        if (rc == BB_ETOOBIG)
+            break;
         if (rc != BB_OK)
             return rc;
-        if (r.n_phases > BBA_CHAIN_APPROX_PHASES || k > f->classes_total) {
+        if (k > f->classes_total) {
             bba_onoff_free(&r);
             break;
         }
@@ -91,7 +94,7 @@ attach_chain(bba_front *f, char *err)
     }
     if (k == 1) {
         rc = bba_effbw_reduce(f->qz.n, f->qz.b, f->qz.p, f->qz.burst_tu, f->qz.B, th_full, 0,
-                              &f->onoff, err);
+                              0, &f->onoff, err);
         if (rc != BB_OK)
             return rc;
     }
@@ -143,7 +146,10 @@ front_discrete_build(bba_front *f, long R, char *err)
 
         for (size_t i = 0; i < f->qz.n; i++)
             M += (double)f->qz.b[i];
-        rc = bba_cost_dist(f->qz.n, M < (double)LONG_MAX ? (long)M : LONG_MAX, 0, &f->q.so, err);
+        long Ml = M < (double)LONG_MAX ? (long)M : LONG_MAX;
+
+        rc = bba_cost_dist(f->qz.n, Ml, f->q.so.dist_rows && Ml < LONG_MAX ? Ml + 1 : 0,
+                           &f->q.so, err);
         if (rc != BB_OK)
             return rc;
     }

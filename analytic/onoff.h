@@ -101,12 +101,15 @@ typedef struct bba_onoff {
  * the kernels, the phase loads and D0.  all_phases = 1 gives every
  * application with 0 < p < 1 and b > 0 a phase, memoryless or not (the
  * tests use it to check that phases reproduce DIST exactly).
- * max_phases bounds the phase count (0: no bound); max_phases < 0 builds
- * the classes, kernels and D0 only (phase_load and phase_pi NULL, n_phases
- * capped at LONG_MAX): enough for effbw.h, not for bba_onoff_eval.
+ * max_phases bounds the phase count (0: no bound), checked before
+ * anything the count sizes is built; max_phases < 0 builds the classes
+ * and D0 only (no kernels, phase_load and phase_pi NULL, n_phases capped
+ * at LONG_MAX): enough for effbw.h, not for bba_onoff_eval nor
+ * bba_onoff_stall_kernel.
  * Errors: BB_EINVAL (B <= 0, p outside [0, 1], negative b, L < max(1,
  * p/(1-p))); BB_ETOOBIG (more phases than max_phases: the message gives
- * the count); BB_ENOMEM.  O(P sum_c (N_c + 1) + n M0). */
+ * the count); BB_ENOMEM.  O(P sum_c (N_c + 1) + n M0 + sum_c C(N_c + 3, 3))
+ * (the kernels; O(n M0) with max_phases < 0). */
 int bba_onoff_init(bba_onoff *m, size_t n, const long *b, const double *p,
                    const double *L, long B, int all_phases, long max_phases,
                    char *err);

@@ -53,6 +53,10 @@ typedef struct {
                                of each solve or search before it is
                                admitted (may be NULL; cost.h) */
     void *announce_ctx;
+    int dist_rows;          /* 1: the caller writes a row per load of DIST
+                               (dist --csv): its rows costed with the
+                               distribution, before it is built (cost.h
+                               bba_cost_dist) */
 } bba_solver_opts;
 
 /* bba_solver_name: the method's name for people ("FFT Wiener-Hopf",

@@ -308,6 +308,7 @@ ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
     ctx->qn.so.kind = ctx->opt->solver;
     ctx->qn.so.mem_limit_bytes = mem_limit_bytes;
     ctx->qn.so.max_ops = ctx->opt->max_ops;
+    ctx->qn.so.dist_rows = ctx->opt->dist_rows;
     bb_solver_announce(&ctx->qn.so, &ctx->opt->out);
     ctx->so = ctx->qn.so;
 }
@@ -822,7 +823,8 @@ void
 bb_json_print(json_t *obj)
 {
     if (obj == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
+               "number that is not finite: a bug)");
     if (json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
         bb_die(BB_EXIT_IOERR, "cannot write JSON to standard output");
     fputc('\n', stdout);
@@ -868,7 +870,8 @@ void
 bb_json_head(json_t *o, const bb_ctx *ctx)
 {
     if (o == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
+               "number that is not finite: a bug)");
     json_object_set_new(o, "workload", json_string(ctx->wl.source));
     if (json_object_get(o, "model") == NULL)
         json_object_set_new(o, "model", ctx->front
@@ -922,7 +925,8 @@ bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
     size_t nv;
 
     if (o == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory building JSON");
+        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
+               "number that is not finite: a bug)");
     nv = bba_front_vanished(ctx->front, &frac);
     json_object_set_new(o, "model", json_string(bba_model_kind_name(a->model)));
     json_object_set_new(o, "stall_semantics", json_string(BB_STALL_SEMANTICS));

@@ -37,6 +37,8 @@ typedef struct {
     unsigned walks;             /* BB_PLAT_*: the command walks these values over its
                                    own list, and pfs_bw or bb_bw holds the list's first
                                    (bb_ctx_read calls it no override) */
+    int dist_rows;              /* 1: the command writes a row per load of DIST
+                                   (dist --csv), costed before DIST is built */
 } bb_common;
 
 /* Platform options a command may walk over a list of its own instead. */

@@ -42,6 +42,8 @@ bb_cmd_dist(int argc, char **argv)
     /* the instantaneous load is the Bernoulli model's DIST whatever
      * model answers the sizing questions */
     a.common.model = BBA_MODEL_BERNOULLI;
+    /* its rows costed with the distribution, before it is built */
+    a.common.dist_rows = a.common.out.csv;
     bb_ctx_load(&ctx, &a.common, a.file, NULL);
     m = ctx.model;
     qrate = ctx.q->quantum_bytes / ctx.pf.time_unit_s; /* bytes/s per quantum */
@@ -51,11 +53,7 @@ bb_cmd_dist(int argc, char **argv)
         p_bb = bba_dist_tail(m->dist, m->M, (double)(m->B + ctx.q->bb_bw));
 
     if (a.common.out.csv) {
-        char err[BB_ERRLEN];
-        int rc = bba_cost_dist(0, 0, m->M + 1, &ctx.qn.so, err);
-
-        if (rc != BB_OK)   /* a row per load: bounded before the first */
-            bb_die_lib(rc, err);
+        /* a row per load: costed with DIST by bb_ctx_load (dist_rows) */
         printf("load_quanta,load_bytes_per_s,pmf,cdf,chernoff_lower,chernoff_upper\n");
         for (long k = 0; k <= m->M; k++) {
             cdf += m->dist[k];

@@ -52,12 +52,21 @@ bb_cmd_idle(int argc, char **argv)
         fprintf(stderr, "bbsize: the FFT solver did not converge; banded GTH answered\n");
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
     bb_ctx_fmt_size(&ctx, th, sizeof th, r.threshold_bytes);
-    bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.mean_occupancy_bytes);
+    if (isfinite(r.mean_occupancy_bytes)) {
+        bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.mean_occupancy_bytes);
+    } else {
+        /* a numerical failure of the model's first moment: say so, never
+         * print or pack a NaN (the idle fraction does not depend on it) */
+        snprintf(occ, sizeof occ, "unknown (not a finite number)");
+        fprintf(stderr, "bbsize: warning: the model's mean occupancy at %s is not a finite "
+                "number (a numerical failure); the idle and quiet fractions do not use it\n",
+                sz);
+    }
     bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
     if (a.common.out.csv) {
         bb_csv_answer(&r, rc, NAN);
     } else if (a.common.out.json) {
-        json_t *o = json_pack("{s:f, s:f, s:I, s:o, s:f, s:f, s:s, s:o, s:f, s:f, s:f, s:o}",
+        json_t *o = json_pack("{s:f, s:f, s:I, s:o, s:f, s:f, s:s, s:o, s:f, s:o, s:f, s:o}",
                               "idle_fraction", r.idle,
                               "quiet_fraction", r.quiet,
                               "states", (json_int_t)r.states,
@@ -69,7 +78,7 @@ bb_cmd_idle(int argc, char **argv)
                                   ? bb_json_quanta((long)(r.threshold_bytes / r.quantum_bytes + 0.5))
                                   : json_null(),
                               "empty_prob", r.eps,
-                              "mean_occupancy_bytes", r.mean_occupancy_bytes,
+                              "mean_occupancy_bytes", bb_json_real_or_null(r.mean_occupancy_bytes),
                               "residual", r.residual,
                               "platform", bb_json_platform(&ctx));
 

@@ -200,7 +200,7 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
     char what[BB_ERRLEN + 64];
     int nbb = R->topo->nodes - R->topo->ncompute;
 
-    bbs_scenario_estimate(s, nbb > 0 ? nbb : 1, &cost);
+    bbs_scenario_estimate(s, nbb > 0 ? nbb : 1, R->topo->par.cn_bw_Bps, &cost);
     snprintf(what, sizeof what, "the scenario %s", file);
     bb_limits_check(what, cost.events, cost.bytes, cost.what, cost.change);
     if ((rc = bb_scn_build(R, 0, &R->w, err)) != BB_OK)

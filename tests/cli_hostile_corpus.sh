@@ -11,6 +11,8 @@
 #   round4_runs.sh round four (issue 38): a crash, non-answers, bounds ignored
 #   round4_inputs.sh  inputs never destroyed, nothing written then refused,
 #                  option values blamed as such (issue 38, classes 4-6)
+#   round4_rest.sh    failures costed, a NaN occupancy, a generated workload
+#                  too large, the chain's setup, --max-ops 1 everywhere
 # Each case runs in a directory of its own and asserts the exit status, key
 # words of the message and the files left there.  Every run has a
 # timeout, so a regression that hangs fails instead of blocking the suite.

@@ -71,6 +71,18 @@ t_run "no failures: runs" 0 "$BBSIZE" simulate --json --quiet "$T/z.ini"
 t_match "no failures: nothing lost" '"bytes_lost": 0' "$T/out"
 t_close "no failures: everything drained" "$(json_num bytes_on_pfs "$T/out")" 1000000000 0
 
+# 4. refused before it starts: a checkpoint job with no compute still
+# lasts its I/O, 10 x 4 GB over 16 ranks at graph500-72's 5 GB/s
+# terminal links = 0.5 s; the 9 buffer nodes each fail about
+# T / (mttf + mttr) = 0.5 / 2e-6 = 2.5e5 times, two events each:
+# 9 x 2 x 2.5e5 = 4.5e6 events (and some pieces), over a bound of 1e6
+# (the run length was start + iterations x compute = 0: never refused)
+{ hdr 2GB/s; printf '[failures]\nmttf = 1us\nmttr = 1us\n'
+  printf '[job a]\nmodel = checkpoint\nranks = 16\niterations = 10\ncompute = 0\ntotal_bytes = 4GB\n'; } >"$T/r.ini"
+expect_fail "failures over the I/O time of a compute-0 job: refused at once (2)" 2 \
+    "about 4\.5[0-9]*e+06 events (4\.5e+06 node failures and repairs over 0\.5 s (\[failures\] mttf)).*bound of 1e+06" \
+    "$BBSIZE" simulate --max-events 1e6 "$T/r.ini"
+
 # bad input
 { hdr 1GB/s; printf '[failures]\nmttf = 10s\n[job a]\nmodel = checkpoint\nranks = 2\n'; } >"$T/b1.ini"
 expect_fail "failures without mttr (65)" 65 "b1.ini:7: \\[failures\\] needs 'mttr'" "$BBSIZE" simulate "$T/b1.ini"

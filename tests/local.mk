@@ -239,7 +239,8 @@ TESTS += tests/t_timeline tests/t_fitjob
 # The hostile-input corpus: one file per class of problem (docs/bounds.md).
 HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/nonanswer.sh \
 	tests/hostile/written.sh tests/hostile/silent.sh tests/hostile/readonce.sh \
-	tests/hostile/messages.sh tests/hostile/round4_runs.sh tests/hostile/round4_inputs.sh
+	tests/hostile/messages.sh tests/hostile/round4_runs.sh tests/hostile/round4_inputs.sh \
+	tests/hostile/round4_rest.sh
 TESTS += tests/cli_hostile_corpus.sh tests/cli_property.sh
 EXTRA_DIST += tests/cli_hostile_corpus.sh tests/cli_property.sh $(HOSTILE_CASES)
 

@@ -498,7 +498,7 @@ lazy_many_sources(void **state)
     (void)state;
     assert_int_equal(bba_onoff_init(&full, 5, b, p, L, B, 0, 0, err), BB_OK);
     assert_int_equal(bba_effbw_decay(&full, &theta, err), BB_OK);
-    assert_int_equal(bba_effbw_reduce(5, b, p, L, B, theta, 2, &r, err), BB_OK);
+    assert_int_equal(bba_effbw_reduce(5, b, p, L, B, theta, 2, 0, &r, err), BB_OK);
     assert_int_equal(bba_effbw_approx_new(&r, 5, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err),
                      BB_OK);
     assert_int_equal(bba_effbw_approx_new(&r, 5, b, p, L, BBA_EFFBW_DECAY, &dc, err), BB_OK);

@@ -137,7 +137,7 @@ model_io_bytes(const bbs_model *m, int ranks)
 }
 
 void
-bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
+bbs_scenario_estimate(const bbs_scenario *s, int nbb, double inject_Bps, bbs_scenario_cost *c)
 {
     double top = 0, io = 0, net = 0, T = 0;
     const bbs_exec_failures *f = &s->fail;
@@ -159,7 +159,13 @@ bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c)
         io += model_io_bytes(&sj->model, sj->ranks);
         net += model_io_bytes(&sj->model, sj->ranks) + bbs_model_p2p_bytes(&sj->model,
                                                                             sj->ranks);
-        t = sj->start_s + it * sj->model.compute_s;
+        /* the job lasts at least its compute, and at least its I/O with
+         * every rank at its terminal link's bandwidth (a shared buffer's
+         * bytes all cross it, lost ones too); a node-local buffer's do not */
+        t = it * sj->model.compute_s;
+        if (inject_Bps > 0 && s->arch != BBS_ARCH_NODE_LOCAL && sj->ranks > 0)
+            t = fmax(t, model_io_bytes(&sj->model, sj->ranks) / ((double)sj->ranks * inject_Bps));
+        t += sj->start_s;
         if (t > T)
             T = t;
     }

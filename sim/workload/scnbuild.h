@@ -36,7 +36,8 @@ typedef struct {
                           transfer (route_piece, adaptive routing), per drain
                           chunk (chunk), and two per failure and repair of a
                           buffer node over the shortest run the jobs allow
-                          (their start plus iterations x compute) */
+                          (their start plus the longer of iterations x
+                          compute and their I/O at the links' bandwidth) */
     char what[160];    /* the largest term, in words */
     char change[96];   /* the keys that shrink it */
 } bbs_scenario_cost;
@@ -45,9 +46,14 @@ typedef struct {
  * built: lower bounds from its keys (the jobs' iterations, sizes and
  * times, piece, route_piece, chunk, the failure laws over the run), so
  * that a run refused on it is certainly over the bound.  nbb: buffer
- * nodes of the topology (failures); horizon: s->horizon_s caps the run.
- * O(jobs). */
-void bbs_scenario_estimate(const bbs_scenario *s, int nbb, bbs_scenario_cost *c);
+ * nodes of the topology (failures); inject_Bps: the most a compute node's
+ * terminal link carries each way (bytes/s; 0: unknown), so that a job of
+ * a shared buffer (not node-local) lasts at least its buffer bytes over
+ * its ranks' links, the run length the failure laws' expected counts
+ * are taken over (with the compute: start + max(iterations x compute,
+ * I/O time)); horizon: s->horizon_s caps the run.  O(jobs). */
+void bbs_scenario_estimate(const bbs_scenario *s, int nbb, double inject_Bps,
+                           bbs_scenario_cost *c);
 
 /* bbs_scenario_exec_config: c initialised (bbs_exec_config_init) and set
  * from s: routing, message and packet sizes, the burst-buffer
