@@ -438,7 +438,10 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
             l += sc * a->l[b][f];
             u += sc * a->u[b][f];
             mi += sc * a->mi[b][f];
-            xi += sc * a->xi[b][f];
+            /* a group below the double range weighs nothing; its first
+             * moment about 0 (x1 I0 - I1 at x1 near 1e300) may not be finite */
+            if (sc > 0.0)
+                xi += sc * a->xi[b][f];
             m1 += sc * a->m1[b][f];
             if (m->cls[f] == FL_UP)
                 ig[b] += (a->u[b][f] * m->lost[f] + a->mi[b][f] * m->lost_in[f]) / Z;
