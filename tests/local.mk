@@ -50,6 +50,12 @@ tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
 tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid
+# Large classes of the fluid model: a discretisation, written-out rows.
+check_PROGRAMS += tests/t_fluid_class
+tests_t_fluid_class_SOURCES = tests/t_fluid_class.c tests/testutil.h
+tests_t_fluid_class_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_class_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_class
 
 # The shared mechanisms below src/: numbers, intervals, verdicts,
 # engine bounds.
