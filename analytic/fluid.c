@@ -541,10 +541,10 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     if (out->mean_occupancy_bytes < 0.0)
         out->residual = INFINITY;
     if (!(out->residual <= RESID_MAX))
-        rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d classes, %s): the "
+        rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d class%s, %s): the "
                        "solution at size %g B has a residual of %.3g (boundary conditions, "
                        "phase law, flux balance, sign or mean occupancy), above %g: not "
-                       "solved to accuracy", m->P, m->C,
+                       "solved to accuracy", m->P, m->C, m->C == 1 ? "" : "es",
                        eps < 1.0 ? "lazy draining" : "greedy draining", s->x[s->R],
                        out->residual, RESID_MAX);
     acc_free(&a);
