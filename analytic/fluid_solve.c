@@ -24,8 +24,10 @@
  * fl_solve_fast (greedy): with the boundary where the mean drift pushes
  * the content called near (0 when it is <= 0, else S), the near block L_n
  * (near modes and atoms x phases) is square of rank P - 1 and the far
- * block L_f has full row rank P - 1, independent of S.  Their LU factors
- * are computed once.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
+ * block L_f has full row rank P - 1, independent of S.  Their factors
+ * are computed once, each block in the frame of the phase law at its end
+ * (fluid_fact.c: pi at 0, the law of Q^S at S), so that the atoms and
+ * densities of phases of probability 1e-80 keep their own accuracy.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
  * [L_n | c]^-1 (c: the near atoms' sum), the far unknowns are
  * y_f = -(sum_i a_i e^{-|z_i| S} phi_i D) L_f^-1 (one triangular solve)
  * and the near ones

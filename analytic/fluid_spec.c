@@ -15,10 +15,11 @@
  * k = N, whose F has the root 0 (the mode pi) and one more on the side of
  * the mean drift, found from F(z)/z; as many roots as there are modes, so
  * each bracket holds exactly one.  Each is found to full precision by
- * Newton's method inside the bracket; each class vector by inverse
- * iteration on the symmetric tridiagonal Pi_c^(1/2) (Q_c - z D_c)
- * Pi_c^(-1/2) (LAPACK dstein), accurate where the polynomial form
- * (u+)^k (u-)^(N-k) cancels.  P roots, P C (N + 1) work each.
+ * Newton's method inside the bracket; each class vector by a twisted
+ * factorisation of the symmetric tridiagonal Pi_c^(1/2) (Q_c - z D_c)
+ * Pi_c^(-1/2) (class_vector), every component to its own relative
+ * accuracy where the polynomial form (u+)^k (u-)^(N-k) cancels, and each
+ * mode checked componentwise.  P roots, P C (N + 1) work each.
  *
  * Dense: zero-drift phases censored (Q~ = Q_nn - Q_n0 Q_00^-1 Q_0n, their
  * density phi_0 = -phi_n Q_n0 Q_00^-1), C = |D|^-1/2 Pi^1/2 Q~ Pi^-1/2
@@ -440,8 +441,8 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
             k[c] = rem % (m->N[c] + 1);
             rem /= m->N[c] + 1;
             if (class_vector(m, c, z, k[c], lpi[c], cv[c], wk, sg) != 0) {
-                rc = bb_seterr(err, BB_ENOCONV, "fluid model: inverse iteration "
-                               "failed for class %d at root %g", c, z);
+                rc = bb_seterr(err, BB_ENOCONV, "fluid model: the twisted "
+                               "factorisation failed for class %d at root %g", c, z);
                 goto out;
             }
         }
