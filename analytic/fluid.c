@@ -541,11 +541,17 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
     }
     measures_core(m, &a, s->x[s->R], eps, out, &perr, &ferr, &neg);
     out->residual = fmax(sol_residual(m, s, sums, den), fmax(perr, fmax(ferr, neg)));
+    /* a mean occupancy below 0 is rounding that the measures cannot
+     * resolve (probabilities too small for the solution's accuracy) */
+    if (out->mean_occupancy_bytes < 0.0)
+        out->residual = INFINITY;
     if (!(out->residual <= RESID_MAX))
-        /* a numerical failure (exit 70), not bad input */
-        rc = bb_seterr(err, BB_ENOCONV, "fluid model: the solution at size %g B has a "
-                       "residual of %.3g (boundary conditions, phase law, flux balance or "
-                       "sign), above %g", s->x[s->R], out->residual, RESID_MAX);
+        rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d class%s, %s): the "
+                       "solution at size %g B has a residual of %.3g (boundary conditions, "
+                       "phase law, flux balance, sign or mean occupancy), above %g: not "
+                       "solved to accuracy", m->P, m->C, m->C == 1 ? "" : "es",
+                       eps < 1.0 ? "lazy draining" : "greedy draining", s->x[s->R],
+                       out->residual, RESID_MAX);
     acc_free(&a);
     free(ph0);
     free(phS);

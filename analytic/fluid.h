@@ -152,8 +152,9 @@ typedef struct {
  * Thread-safe on a const model.  Errors: BB_EINVAL (S < 0 or not finite,
  * threshold outside [0, S], eps outside (0, 1]), BB_ETOOBIG (a lazy solve
  * above the memory limit), BB_ESINGULAR (a boundary system singular to
- * working precision), BB_ENOCONV (residual above 1e-6, a numerical
- * failure: the message gives the size and the residual), BB_ENOMEM.  Cost: greedy O(r^3 + (r + m) P) with r coupled modes
+ * working precision), BB_ENOCONV (residual above 1e-6, or a negative
+ * mean occupancy: not solved to accuracy; the message gives the case and
+ * the residual), BB_ENOMEM.  Cost: greedy O(r^3 + (r + m) P) with r coupled modes
  * (plus their 2 P^2 once each); lazy as the header says. */
 int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *pol,
                    bba_fluid_result *out, char *err);

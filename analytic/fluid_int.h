@@ -36,6 +36,10 @@ typedef struct fl_spec {
                           (row 1 first): real modes Re and Im of
                           phi e^{z t}, e^{a t} (p cos bt - q sin bt) and
                           e^{a t} (p sin bt + q cos bt) */
+    long *home;        /* m: the phase a separable mode's root is counted
+                          for (fluid_spec.c): its multi-index when z < 0
+                          (an up phase), the complement of it when z > 0
+                          (a down phase); NULL for a dense spectrum */
     int cplx;          /* some mode is complex */
     int separable;
     double resid;      /* largest relative mode residual */
@@ -135,6 +139,40 @@ typedef struct {
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
                 char *err);
 void fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out);
+
+/* fluid_fact.c: a boundary system y A = r (A n x n, column-major, rows
+ * the unknowns, columns the equations), its equation e scaled by sc[e]
+ * (fl_phase_scale of its phase's log pi; 1 for the normalisation), its
+ * unknowns equilibrated, factored by LU or, when LU is singular or
+ * ill-conditioned, by QR with column pivoting (rank-revealing). */
+typedef struct {
+    int n, qr, rank;
+    double *A;         /* the factors (owned once built) */
+    int *piv;
+    double *su, *sc;   /* unknown and equation scales (powers of two) */
+    double *tau;       /* QR's reflectors */
+    char *rdrop, *cdrop; /* unknowns and equations left out (set to 0) */
+    int dropped;
+} fl_fact;
+
+/* Phases with log pi below this (2^-900) are left out of a boundary
+ * system (fluid_fact.c): no measure sees them. */
+#define FL_LPI_MIN (-623.83246250395077) /* 900 ln 2 */
+
+/* log pi_f per phase (P doubles), never underflowing */
+void fl_phase_lpi(const bba_fluid *m, double *lpi);
+/* pi^-0.9 (fluid_fact.c) rounded to a power of two, within 2^900 */
+double fl_phase_scale(double lpi);
+/* takes A (freed by fl_fact_free; on failure, freed already); rdrop and
+ * cdrop (n each, may be NULL) the unknowns and equations to leave out,
+ * honoured when there are as many of each */
+int fl_fact_build(fl_fact *F, double *A, int n, const double *sc, const char *rdrop,
+                  const char *cdrop, char *err);
+/* columns j < nrhs of B (leading dimension ldb): r -> y with y A = r */
+void fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb);
+/* columns of B: b -> z with A z = b */
+void fl_fact_solve_N(const fl_fact *F, int nrhs, double *B, int ldb);
+void fl_fact_free(fl_fact *F);
 
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,

@@ -24,8 +24,10 @@
  * fl_solve_fast (greedy): with the boundary where the mean drift pushes
  * the content called near (0 when it is <= 0, else S), the near block L_n
  * (near modes and atoms x phases) is square of rank P - 1 and the far
- * block L_f has full row rank P - 1, independent of S.  Their LU factors
- * are computed once.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
+ * block L_f has full row rank P - 1, independent of S.  Their factors
+ * are computed once, each block in the frame of the phase law at its end
+ * (fluid_fact.c: pi at 0, the law of Q^S at S), so that the atoms and
+ * densities of phases of probability 1e-80 keep their own accuracy.  With R_i = (phi_i D) L_f^-1 and W_j = (phi_j D)
  * [L_n | c]^-1 (c: the near atoms' sum), the far unknowns are
  * y_f = -(sum_i a_i e^{-|z_i| S} phi_i D) L_f^-1 (one triangular solve)
  * and the near ones
@@ -350,8 +352,7 @@ typedef struct fl_fast {
     long na_n, na_f;    /* near and far atoms */
     long *natom, *fatom;
     long jd;            /* dropped column */
-    double *Ln, *Lf;    /* LU factors, column-major, rows = unknowns */
-    int *pn, *pf;
+    fl_fact Fn, Ff;     /* the blocks' factors (fluid_fact.c), rows = unknowns */
     double *yinf;       /* P */
     double *W;          /* P x nf, column j: [phi_j D | 0] [L_n | c]^-1 */
     double *Z;          /* (P-1) x nf, column j: L_f^-1 e_j */
@@ -369,10 +370,8 @@ fl_fast_free(fl_fast *f)
     free(f->zf);
     free(f->natom);
     free(f->fatom);
-    free(f->Ln);
-    free(f->Lf);
-    free(f->pn);
-    free(f->pf);
+    fl_fact_free(&f->Fn);
+    fl_fact_free(&f->Ff);
     free(f->yinf);
     free(f->W);
     free(f->Z);
@@ -428,8 +427,8 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     const fl_spec *sp = m->greedy;
     long P = m->P, Pm = P - 1;
     fl_fast *f = calloc(1, sizeof *f);
-    double *row = NULL;
-    int rc = BB_OK, info = 0, nP = (int)P, nPm = (int)Pm;
+    double *row = NULL, *Ln = NULL, *Lf = NULL, *sc = NULL;
+    int rc = BB_OK;
 
     if (f == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors");
@@ -446,18 +445,18 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     f->zf = malloc((size_t)(f->nf + 1) * sizeof *f->zf);
     f->natom = malloc((size_t)(f->na_n + 1) * sizeof *f->natom);
     f->fatom = malloc((size_t)(f->na_f + 1) * sizeof *f->fatom);
-    f->Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *f->Ln, 0);
-    f->Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *f->Lf, 0);
-    f->pn = malloc((size_t)P * sizeof *f->pn);
-    f->pf = malloc((size_t)P * sizeof *f->pf);
+    Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *Ln, 0);
+    Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *Lf, 0);
+    sc = malloc((size_t)4 * (size_t)P * sizeof *sc);
     f->yinf = calloc((size_t)P, sizeof *f->yinf);
     f->W = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->W, 0);
     f->Z = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->Z, 0);
     row = malloc((size_t)P * sizeof *row);
     if (f->nmode == NULL || f->fmode == NULL || f->zn == NULL || f->zf == NULL ||
-        f->natom == NULL || f->fatom == NULL || f->Ln == NULL || f->Lf == NULL ||
-        f->pn == NULL || f->pf == NULL || f->yinf == NULL || f->W == NULL ||
-        f->Z == NULL || row == NULL) {
+        f->natom == NULL || f->fatom == NULL || Ln == NULL || Lf == NULL ||
+        sc == NULL || f->yinf == NULL || f->W == NULL || f->Z == NULL || row == NULL) {
+        free(Ln);
+        free(Lf);
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors of %ld "
                        "phases (%.3g GB)", P, 4.0 * (double)P * (double)P * 8.0 / 1e9);
         goto out;
@@ -494,24 +493,60 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     }
     /* L_n: rows near modes then near atoms; columns the phases but jd,
      * then c (the near atoms' sum).  L_f likewise without c. */
-    fill_block(m, f, 1, f->Ln, row);
-    fill_block(m, f, 0, f->Lf, row);
-    dgetrf_(&nP, &nP, f->Ln, &nP, f->pn, &info);
-    if (info == 0 && Pm > 0)
-        dgetrf_(&nPm, &nPm, f->Lf, &nPm, f->pf, &info);
-    if (info != 0) {
-        rc = bb_seterr(err, BB_ESINGULAR, "fluid model: a boundary block of %ld phases "
-                       "is singular (pivot %d)", P, info);
-        goto out;
-    }
+    fill_block(m, f, 1, Ln, row);
+    fill_block(m, f, 0, Lf, row);
+    /* equations by 1 / the phase law at their end (fluid_fact.c): pi at
+     * 0, the law of Q^S at S (the writers there wait, and the phases far
+     * above B are far likelier at S than under pi); the near atoms' sum
+     * as it is.  Phases too rare at an end for any measure: their
+     * equations, their atoms and the modes counted for them (fl_spec.home)
+     * leave that end's block. */
     {
-        int one = 1;
+        double *lz = sc + P, *ls = sc + 2 * P, *sf = sc + 3 * P;
+        const double *ln = f->refl ? ls : lz, *lf = f->refl ? lz : ls;
+        char *cn = calloc((size_t)4 * (size_t)P, 1), *cf = cn + P, *rn = cn + 2 * P;
+        char *rf = cn + 3 * P;
+        int home = sp->home != NULL;
 
-        f->yinf[P - 1] = 1.0;
-        dgetrs_("T", &nP, &one, f->Ln, &nP, f->pn, f->yinf, &nP, &info, 1);
+        if (cn == NULL) {
+            rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors");
+            goto out;
+        }
+        fl_phase_lpi(m, lz);
+        for (long ph = 0; ph < P; ph++)
+            ls[ph] = m->pi_top != NULL ? (m->pi_top[ph] > 0.0 ? log(m->pi_top[ph]) : -INFINITY)
+                                       : lz[ph];
+        for (long ph = 0, e = 0; ph < P; ph++)
+            if (ph != f->jd) {
+                sc[e] = fl_phase_scale(ln[ph]);
+                sf[e] = fl_phase_scale(lf[ph]);
+                cn[e] = home && ln[ph] < FL_LPI_MIN;
+                cf[e] = home && lf[ph] < FL_LPI_MIN;
+                e++;
+            }
+        sc[Pm] = 1.0;
+        for (long i = 0; home && i < f->nn; i++)
+            rn[i] = ln[sp->home[f->nmode[i]]] < FL_LPI_MIN;
+        for (long i = 0; home && i < f->na_n; i++)
+            rn[f->nn + i] = ln[f->natom[i]] < FL_LPI_MIN;
+        for (long i = 0; home && i < f->nf; i++)
+            rf[i] = lf[sp->home[f->fmode[i]]] < FL_LPI_MIN;
+        for (long i = 0; home && i < f->na_f; i++)
+            rf[f->nf + i] = lf[f->fatom[i]] < FL_LPI_MIN;
+        rc = fl_fact_build(&f->Fn, Ln, (int)P, sc, rn, cn, err);
+        Ln = NULL;
+        if (rc == BB_OK)
+            rc = fl_fact_build(&f->Ff, Lf, (int)Pm, sf, rf, cf, err);
+        Lf = NULL;
+        free(cn);
     }
+    if (rc != BB_OK)
+        goto out;
+    f->yinf[P - 1] = 1.0;
+    fl_fact_solve_T(&f->Fn, 1, f->yinf, (int)P);
 out:
     free(row);
+    free(sc);
     if (rc != BB_OK)
         fl_fast_free(f);
     else
@@ -525,7 +560,7 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
 {
     const fl_spec *sp = m->greedy;
     long P = f->P, Pm = P - 1;
-    int info = 0, nP = (int)P, nPm = (int)Pm, cnt;
+    int nP = (int)P, nPm = (int)Pm, cnt;
     long to;
 
     if (nw > f->nf)
@@ -543,10 +578,8 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
         memset(zc, 0, (size_t)Pm * sizeof *zc);
         zc[j] = 1.0;
     }
-    dgetrs_("T", &nP, &cnt, f->Ln, &nP, f->pn, f->W + (size_t)f->nW * (size_t)P, &nP,
-            &info, 1);
-    dgetrs_("N", &nPm, &cnt, f->Lf, &nPm, f->pf, f->Z + (size_t)f->nW * (size_t)Pm, &nPm,
-            &info, 1);
+    fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
+    fl_fact_solve_N(&f->Ff, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm);
     f->nW = to;
 }
 
@@ -604,7 +637,7 @@ near_solve(const near_sys *ns, double *g, double *t)
     const fl_fast *f = ns->f;
     int nP = (int)f->P, one = 1, info = 0, ncf = (int)ns->cf;
 
-    dgetrs_("T", &nP, &one, f->Ln, &nP, f->pn, g, &nP, &info, 1);
+    fl_fact_solve_T(&f->Fn, 1, g, nP);
     if (ns->cf == 0)
         return;
     for (long j = 0; j < ns->cf; j++) {
@@ -705,11 +738,10 @@ solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf
 {
     const fl_fast *f = q->ns.f;
     long P = f->P, Pm = P - 1;
-    int nPm = (int)Pm, one = 1, info = 0;
+    int nPm = (int)Pm;
 
     memcpy(yf, rf, (size_t)Pm * sizeof *yf);
-    if (Pm > 0)
-        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, yf, &nPm, &info, 1);
+    fl_fact_solve_T(&f->Ff, 1, yf, nPm);
     memcpy(yn, rn, (size_t)P * sizeof *yn);
     if (q->ns.cf > 0) {
         cross_flux(q, 1, yf, q->ns.cf, t1);
@@ -723,7 +755,7 @@ solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf
         for (long ph = 0, e = 0; ph < P; ph++)
             if (ph != f->jd)
                 t1[e++] = t1[ph];
-        dgetrs_("T", &nPm, &one, f->Lf, &nPm, f->pf, t1, &nPm, &info, 1);
+        fl_fact_solve_T(&f->Ff, 1, t1, nPm);
         for (long u = 0; u < Pm; u++)
             yf[u] -= t1[u];
     }

@@ -15,10 +15,11 @@
  * k = N, whose F has the root 0 (the mode pi) and one more on the side of
  * the mean drift, found from F(z)/z; as many roots as there are modes, so
  * each bracket holds exactly one.  Each is found to full precision by
- * Newton's method inside the bracket; each class vector by inverse
- * iteration on the symmetric tridiagonal Pi_c^(1/2) (Q_c - z D_c)
- * Pi_c^(-1/2) (LAPACK dstein), accurate where the polynomial form
- * (u+)^k (u-)^(N-k) cancels.  P roots, P C (N + 1) work each.
+ * Newton's method inside the bracket; each class vector by a twisted
+ * factorisation of the symmetric tridiagonal Pi_c^(1/2) (Q_c - z D_c)
+ * Pi_c^(-1/2) (class_vector), every component to its own relative
+ * accuracy where the polynomial form (u+)^k (u-)^(N-k) cancels, and each
+ * mode checked componentwise.  P roots, P C (N + 1) work each.
  *
  * Dense: zero-drift phases censored (Q~ = Q_nn - Q_n0 Q_00^-1 Q_0n, their
  * density phi_0 = -phi_n Q_n0 Q_00^-1), C = |D|^-1/2 Pi^1/2 Q~ Pi^-1/2
@@ -114,6 +115,7 @@ fl_spec_free(fl_spec *s)
     free(s->mass);
     free(s->zi);
     free(s->kind);
+    free(s->home);
     free(s);
 }
 
@@ -238,28 +240,80 @@ log_binom(int N, int mm, double p)
 }
 
 /* Class c's left vector of Q_c - z D_c for eigenvalue index kc, into v
- * (N_c + 1): inverse iteration on the symmetrised tridiagonal.  sqpi holds
- * sqrt(pi_c); wk holds 7 (N_c + 1) doubles and iw (N_c + 1) ints. */
+ * (N_c + 1), scaled to max_i |v_i| = 1, every component to its own
+ * relative accuracy.  The symmetrised tridiagonal T = Pi^1/2 (Q_c -
+ * z D_c) Pi^-1/2 (diagonal a_i, off-diagonal e_i) less nu I is factored
+ * from both ends, D+_i = a_i - nu - e_(i-1)^2 / D+_(i-1) and D-_i =
+ * a_i - nu - e_i^2 / D-_(i+1); the twist r minimises |gamma_r| = |D+_r +
+ * D-_r - a_r + nu|, and the eigenvector w has w_r = 1, w_i = -(e_i /
+ * D+_i) w_(i+1) below r and w_i = -(e_(i-1) / D-_i) w_(i-1) above it
+ * (Parlett and Dhillon 1997; LAPACK's dlar1v).  Each component is a
+ * product of ratios, accumulated as a logarithm with lp_i = log pi_i, so
+ * components far below the double range relative to the largest (a
+ * class of hundreds of sources: pi_N ~ p^N) keep their exponent and
+ * underflow only after scaling, where they are negligible; inverse
+ * iteration (dstein) gives them only to rounding of the largest, the
+ * tails of a large class then being noise that the boundary system
+ * cannot undo.  wk holds 5 (N_c + 1) doubles, sg (N_c + 1) chars. */
 static int
-class_vector(const bba_fluid *m, int c, double z, long kc, const double *sqpi,
-             double *v, double *wk, int *iw)
+class_vector(const bba_fluid *m, int c, double z, long kc, const double *lp, double *v,
+             double *wk, signed char *sg)
 {
-    int n = m->N[c] + 1, one = 1, info = 0, blk = 1, ifail = 0;
-    double *d = wk, *e = wk + n, *work = wk + 2 * n;
-    double np, nm, dnp, dnm, lam = m->lam[c], mu = m->mu[c], nu;
+    int n = m->N[c] + 1, r = 0;
+    double *a = wk, *e = wk + n, *dp = wk + 2 * n, *dm = wk + 3 * n, *lw = wk + 4 * n;
+    double np, nm, dnp, dnm, lam = m->lam[c], mu = m->mu[c], nu, scale = 0.0, best, top;
 
-    for (int i = 0; i < n; i++) {
-        d[i] = -(double)(n - 1 - i) * lam - (double)i * mu - z * (double)i * m->b[c];
-        if (i + 1 < n)
-            e[i] = sqrt((double)(n - 1 - i) * lam * (double)(i + 1) * mu);
-    }
     nu_pm(lam, mu, m->b[c], z, &np, &nm, &dnp, &dnm);
     nu = (double)kc * np + (double)(n - 1 - kc) * nm;
-    dstein_(&n, d, e, &one, &nu, &blk, &n, v, &n, work, iw, &ifail, &info);
-    if (info != 0)
-        return -1;
+    for (int i = 0; i < n; i++) {
+        a[i] = -(double)(n - 1 - i) * lam - (double)i * mu - z * (double)i * m->b[c] - nu;
+        e[i] = i + 1 < n ? sqrt((double)(n - 1 - i) * lam * (double)(i + 1) * mu) : 0.0;
+        scale = fmax(scale, fabs(a[i]) + 2.0 * e[i]);
+    }
+    /* a zero pivot is moved off zero by rounding of the matrix's size */
+#define PIV(x) ((x) != 0.0 ? (x) : DBL_EPSILON * scale)
+    dp[0] = PIV(a[0]);
+    for (int i = 1; i < n; i++)
+        dp[i] = PIV(a[i] - e[i - 1] * (e[i - 1] / dp[i - 1]));
+    dm[n - 1] = PIV(a[n - 1]);
+    for (int i = n - 2; i >= 0; i--)
+        dm[i] = PIV(a[i] - e[i] * (e[i] / dm[i + 1]));
+#undef PIV
+    best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double g = fabs(dp[i] + dm[i] - a[i]);
+
+        if (!isfinite(dp[i]) || !isfinite(dm[i]))
+            return -1;
+        if (g < best) {
+            best = g;
+            r = i;
+        }
+    }
+    lw[r] = 0.0;
+    sg[r] = 1;
+    for (int i = r - 1; i >= 0; i--) {
+        double t = -e[i] / dp[i];
+
+        lw[i] = lw[i + 1] + log(fabs(t));
+        sg[i] = (signed char)(t < 0.0 ? -sg[i + 1] : sg[i + 1]);
+    }
+    for (int i = r + 1; i < n; i++) {
+        double t = -e[i - 1] / dm[i];
+
+        lw[i] = lw[i - 1] + log(fabs(t));
+        sg[i] = (signed char)(t < 0.0 ? -sg[i - 1] : sg[i - 1]);
+    }
+    /* v = w Pi^1/2, scaled to its largest component */
+    top = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        lw[i] += 0.5 * lp[i];
+        if (!isfinite(lw[i]))
+            return -1;
+        top = fmax(top, lw[i]);
+    }
     for (int i = 0; i < n; i++)
-        v[i] *= sqpi[i];
+        v[i] = sg[i] * exp(lw[i] - top);
     return 0;
 }
 
@@ -268,6 +322,7 @@ class_vector(const bba_fluid *m, int c, double z, long kc, const double *sqpi,
 typedef struct {
     double z;
     long idx;   /* the multi-index, as a phase index */
+    long home;  /* the phase the root is counted for (fl_spec.home) */
 } root_rec;
 
 static int
@@ -285,8 +340,8 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
     long P = m->P, nm = 0, *k = NULL;
     long kN = P - 1; /* the multi-index N (all ON) has the largest index */
     int nmax = 0, rc = BB_OK;
-    double **sqpi = NULL, *wk = NULL, **cv = NULL, Bp = m->B - m->r0, g0;
-    int *iw = NULL;
+    double **lpi = NULL, *wk = NULL, **cv = NULL, Bp = m->B - m->r0, g0;
+    signed char *sg = NULL;
     root_rec *rt = NULL;
     root_ctx ctx = { m, NULL, 0, Bp };
 
@@ -294,22 +349,22 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
         if (m->N[c] + 1 > nmax)
             nmax = m->N[c] + 1;
     k = calloc((size_t)m->C, sizeof *k);
-    sqpi = calloc((size_t)m->C, sizeof *sqpi);
+    lpi = calloc((size_t)m->C, sizeof *lpi);
     cv = calloc((size_t)m->C, sizeof *cv);
-    wk = malloc((size_t)7 * (size_t)nmax * sizeof *wk);
-    iw = malloc((size_t)nmax * sizeof *iw);
+    wk = malloc((size_t)5 * (size_t)nmax * sizeof *wk);
+    sg = malloc((size_t)nmax * sizeof *sg);
     rt = malloc((size_t)(s->m + 1) * sizeof *rt);
-    if (k == NULL || sqpi == NULL || cv == NULL || wk == NULL || iw == NULL || rt == NULL)
+    if (k == NULL || lpi == NULL || cv == NULL || wk == NULL || sg == NULL || rt == NULL)
         goto nomem;
     for (int c = 0; c < m->C; c++) {
         double p = m->lam[c] / (m->lam[c] + m->mu[c]);
 
-        sqpi[c] = malloc((size_t)(m->N[c] + 1) * sizeof **sqpi);
+        lpi[c] = malloc((size_t)(m->N[c] + 1) * sizeof **lpi);
         cv[c] = malloc((size_t)(m->N[c] + 1) * sizeof **cv);
-        if (sqpi[c] == NULL || cv[c] == NULL)
+        if (lpi[c] == NULL || cv[c] == NULL)
             goto nomem;
         for (int i = 0; i <= m->N[c]; i++)
-            sqpi[c][i] = exp(0.5 * log_binom(m->N[c], i, p));
+            lpi[c][i] = log_binom(m->N[c], i, p);
     }
     ctx.k = k;
     /* G(0) = B' - E': its sign decides the side of k = N's second root */
@@ -366,6 +421,7 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
             }
             rt[nm].z = z;
             rt[nm].idx = idx;
+            rt[nm].home = side < 0 ? idx : kN - idx;
             nm++;
         }
     }
@@ -379,13 +435,14 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
         long len = 1, rem = rt[j].idx;
 
         s->z[j] = z;
+        s->home[j] = rt[j].home;
         /* the Kronecker product of the class vectors, class 0 fastest */
         for (int c = 0; c < m->C; c++) {
             k[c] = rem % (m->N[c] + 1);
             rem /= m->N[c] + 1;
-            if (class_vector(m, c, z, k[c], sqpi[c], cv[c], wk, iw) != 0) {
-                rc = bb_seterr(err, BB_ENOCONV, "fluid model: inverse iteration "
-                               "failed for class %d at root %g", c, z);
+            if (class_vector(m, c, z, k[c], lpi[c], cv[c], wk, sg) != 0) {
+                rc = bb_seterr(err, BB_ENOCONV, "fluid model: the twisted "
+                               "factorisation failed for class %d at root %g", c, z);
                 goto out;
             }
         }
@@ -403,17 +460,17 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
 nomem:
     rc = bb_seterr(err, BB_ENOMEM, "out of memory for the separable spectrum");
 out:
-    if (sqpi != NULL)
+    if (lpi != NULL)
         for (int c = 0; c < m->C; c++)
-            free(sqpi[c]);
+            free(lpi[c]);
     if (cv != NULL)
         for (int c = 0; c < m->C; c++)
             free(cv[c]);
-    free(sqpi);
+    free(lpi);
     free(cv);
     free(k);
     free(wk);
-    free(iw);
+    free(sg);
     free(rt);
     return rc;
 }
@@ -715,7 +772,10 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
     }
     s->separable = allow_separable && eps == 1.0 && !binds;
     if (s->separable) {
-        rc = spec_separable(m, s, err);
+        s->home = malloc((size_t)(s->m > 0 ? s->m : 1) * sizeof *s->home);
+        rc = s->home == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum "
+                                         "of %ld phases", P)
+                             : spec_separable(m, s, err);
     } else if (binds) {
         long *in = NULL, *i0 = NULL, Pn = 0, P0 = 0;
         double *Qt = NULL, *X0 = NULL;
@@ -765,6 +825,49 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
             rc = bb_seterr(err, BB_ENOCONV, "fluid model: mode %ld (z = %g) has no "
                            "flux", k, s->z[k]);
             goto out;
+        }
+        if (s->separable) {
+            /* componentwise: each phase's residual over the sum of its
+             * terms' moduli, (|phi| |Q|)_g + |z phi_g d_g|, since the
+             * class vectors carry every component to its own accuracy
+             * and the boundary system relies on it */
+            s->mass[k] = 0.0;
+            for (long f = 0; f < P; f++) {
+                v[f] /= sc;
+                s->mass[k] += v[f];
+                qx[P + f] = fabs(v[f]);
+            }
+            fl_q_left(m, v, qx, 0);
+            for (long f = 0; f < P; f++) {
+                double r = fabs(qx[f] - s->z[k] * v[f] * s->d[f]);
+
+                if (r > 0.0)
+                    qx[f] = r;
+                else
+                    qx[f] = 0.0;
+            }
+            {
+                double *ab = qx + P, *t = malloc((size_t)P * sizeof *t);
+
+                if (t == NULL) {
+                    rc = bb_seterr(err, BB_ENOMEM, "out of memory for a mode's residual");
+                    goto out;
+                }
+                fl_q_left(m, ab, t, 0);
+                for (long f = 0; f < P; f++) {
+                    double den = t[f] + 2.0 * ab[f] * fl_q_out(m, f) +
+                                 fabs(s->z[k] * ab[f] * s->d[f]);
+
+                    /* components within 2^-900 of the mode's largest
+                     * are beyond what any measure sees (and may be
+                     * subnormal) */
+                    if (qx[f] > 0.0 && den > 0x1p-900 * qmax)
+                        res = fmax(res, qx[f] / den);
+                }
+                free(t);
+            }
+            s->resid = fmax(s->resid, res);
+            continue;
         }
         if (!binds) {
             s->mass[k] = 0.0;

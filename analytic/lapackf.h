@@ -38,6 +38,15 @@ void dstein_(const int *n, const double *d, const double *e, const int *m, const
              const int *iblock, const int *isplit, double *z, const int *ldz, double *work,
              int *iwork, int *ifail, int *info);
 
+void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt, double *tau,
+             double *work, const int *lwork, int *info);
+void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k,
+             const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+             double *work, const int *lwork, int *info, size_t ls, size_t lt);
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+            const double *a, const int *lda, double *x, const int *incx, size_t lu,
+            size_t lt, size_t ld);
+
 void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
             double *wr, double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr,
             double *work, const int *lwork, int *info, size_t ljl, size_t ljr);

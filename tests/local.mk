@@ -56,6 +56,13 @@ tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
 tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_law_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_law
+# Large classes of the fluid model: a discretisation, written-out rows.
+check_PROGRAMS += tests/t_fluid_class
+tests_t_fluid_class_SOURCES = tests/t_fluid_class.c tests/testutil.h
+tests_t_fluid_class_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_class_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_class tests/cli_fluid_class.sh
+EXTRA_DIST += tests/cli_fluid_class.sh
 
 # The shared mechanisms below src/: numbers, intervals, verdicts,
 # engine bounds.
