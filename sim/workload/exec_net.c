@@ -138,7 +138,7 @@ first_packet_delay(const bbs_exec_state *x, const msg *m, const int *path,
  * routing with route_piece_bytes, its next piece, routed on the loads of
  * now (CODES routes every packet adaptively; a piece is the flow model's
  * packet).  The first piece's path gives the queueing delay. */
-int
+static int
 exec_send_piece(bbs_exec_state *x, int mi)
 {
     msg *m = &x->m[mi];
