@@ -153,5 +153,10 @@ route "idle --bb-size, Bernoulli" - "bba_fftwh_eval bba_stationary_solve" \
   idle --bb-size 100TB --resolution 800
 route "simulate --bb-size (one thread, to the first replication)" - bbs_bb_run \
   simulate --bb-size 100TB --replications 2 --horizon 1000 --threads 1
+route "simulate --mode fluid --bb-size (one thread, to the first replication)" - bbs_fluid_run \
+  simulate "$T/bursts.csv" --mode fluid --bb-size 132TB --replications 2 --horizon 1d --threads 1
+route "validate --mode fluid (one thread, to the first replication)" - bbs_fluid_run \
+  validate "$T/bursts.csv" --model fluid --mode fluid --bb-size 132TB --replications 2 \
+  --horizon 1d --threads 1
 route "the burst column, from the CSV reader to the chain" bb_workload_parse bba_onoff_init \
   idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain
