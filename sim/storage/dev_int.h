@@ -61,9 +61,6 @@ typedef struct bbs_dev_type_s {
                  char *err);
 } bbs_dev_type;
 
-/* The models, each in its own file. */
-extern const bbs_dev_type bbs_dev_type_table, bbs_dev_type_hdd, bbs_dev_type_ssd;
-
 /* bbs_dev_type_of: the model of kind k, or NULL. */
 const bbs_dev_type *bbs_dev_type_of(int k);
 

@@ -9,8 +9,9 @@
 
 #include "dev_int.h"
 
-/* A new model: its file defines bbs_dev_type_NAME; add it here, at the
+/* A new model: its file defines bbs_dev_type_NAME; name it here, at the
  * index of its bbs_dev_kind. */
+extern const bbs_dev_type bbs_dev_type_table, bbs_dev_type_hdd, bbs_dev_type_ssd;
 static const bbs_dev_type *const models[] = {
     &bbs_dev_type_table,
     &bbs_dev_type_hdd,
