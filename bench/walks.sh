@@ -82,7 +82,8 @@ walk "the approximation's correction of an answer" bba_front_idle \
 # stack shares with STOP's, then down to STOP (how a value read by FROM
 # reaches STOP).  Callbacks: src/ frames (src/formats/ is a library) below
 # a library frame on the path.  Returns: in time order, from the command's
-# work after its options (bb_ctx_load) to STOP, each time control enters
+# work after its options (ROUTE_START: bb_ctx_load, or bb_ctx_read where
+# the command has no front door) to STOP, each time control enters
 # src/ again after the first entry into analytic/ or sim/ (a run of src/
 # files between two library entries is one return), named by the first
 # function entered, when the command's own code calls it; when a library
@@ -98,7 +99,7 @@ route() {
       gdb -q -batch -x "$PY" --args "$BBSIZE" "$@" >/dev/null 2>"$T/gdb.err" || true
     sed -n 's/^# stack: //p' "$T/flog" >"$T/from"
   fi
-  WALK_OUT="$T/log" WALK_START=bb_ctx_load WALK_STOP="$stop" WALK_DIRS="src/ analytic/ sim/" \
+  WALK_OUT="$T/log" WALK_START="$ROUTE_START" WALK_STOP="$stop" WALK_DIRS="src/ analytic/ sim/" \
     gdb -q -batch -x "$PY" --args "$BBSIZE" "$@" >/dev/null 2>"$T/gdb.err" || true
   if ! grep -q '^# stop' "$T/log" 2>/dev/null || { [ "$from" != - ] && [ ! -s "$T/from" ]; }; then
     echo "## $label: the run did not reach $from or $stop"; sed 's/^/#   /' "$T/gdb.err" | tail -5
@@ -106,11 +107,11 @@ route() {
   fi
   echo "## $label"
   echo "\$ bbsize $*" | sed "s|$T/||g"
-  awk -v from="$(cat "$T/from")" '
+  awk -v from="$(cat "$T/from")" -v rstart="$ROUTE_START" '
     function cmd(f) { return f ~ /^src\// && f !~ /^src\/formats\// }
     $1 == "#" { if ($2 == "stack:") { $1 = ""; $2 = ""; to = substr($0, 3) } next }
     $1 ~ /(bb_num|bb_error|units)\.c$/ { next }
-    $2 == "bb_ctx_load" { on = 1 }
+    $2 == rstart { on = 1 }
     !on || $1 == last { next }
     { last = $1 }
     !cmd($1) { inseg = 0 }
@@ -148,10 +149,19 @@ route() {
   echo
 }
 
+ROUTE_START=bb_ctx_load
 echo "# routes from the command to the solver ($(basename "$BBSIZE"), $(date +%Y-%m-%d))"
 route "idle --bb-size, Bernoulli" - "bba_fftwh_eval bba_stationary_solve" \
   idle --bb-size 100TB --resolution 800
 route "simulate --bb-size (one thread, to the first replication)" - bbs_bb_run \
   simulate --bb-size 100TB --replications 2 --horizon 1000 --threads 1
+# simulate --mode fluid reads the workload with bb_ctx_read (no front door)
+ROUTE_START=bb_ctx_read
+route "simulate --mode fluid --bb-size (one thread, to the first replication)" - bbs_fluid_run \
+  simulate "$T/bursts.csv" --mode fluid --bb-size 132TB --replications 2 --horizon 1d --threads 1
+ROUTE_START=bb_ctx_load
+route "validate --mode fluid (one thread, to the first replication)" - bbs_fluid_run \
+  validate "$T/bursts.csv" --model fluid --mode fluid --bb-size 132TB --replications 2 \
+  --horizon 1d --threads 1
 route "the burst column, from the CSV reader to the chain" bb_workload_parse bba_onoff_init \
   idle "$T/bursts.csv" --bb-size 132TB --resolution 100 --model chain

@@ -122,16 +122,22 @@ bbs_fluid_mean_rate(const bbs_fluid_config *c)
 }
 
 double
-bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s)
+bbs_fluid_fill_time(const bbs_fluid_config *c)
 {
     const bbs_fluid_platform *f = &c->pf;
-    double tau = 0, E = bbs_fluid_mean_rate(c), B = f->pfs_bw_Bps;
+    double E = bbs_fluid_mean_rate(c), B = f->pfs_bw_Bps;
 
     if (E > B)
-        tau = f->size_bytes / (E - B);
-    else if (f->lazy && E < B)
-        tau = f->threshold_bytes / (f->eps * (B - E));
-    return fmax(horizon_s / 10, fmin(tau, horizon_s));
+        return f->size_bytes / (E - B);
+    if (f->lazy && E < B)
+        return f->threshold_bytes / (f->eps * (B - E));
+    return 0;
+}
+
+double
+bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s)
+{
+    return fmax(horizon_s / 10, fmin(bbs_fluid_fill_time(c), horizon_s));
 }
 
 void

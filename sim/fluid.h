@@ -123,11 +123,14 @@ double bbs_fluid_mean_rate(const bbs_fluid_config *c);
 #define BBS_FLUID_DEFAULT_EVENTS 1e6
 void bbs_fluid_default_times(const bbs_fluid_config *c, double *horizon_s, double *warmup_s);
 
-/* bbs_fluid_default_warmup: the warm-up for a horizon H (s): max(H / 10,
- * min(tau, H)), tau the content's own time scale from its empty start:
- * S / (E - B) when E > B (the time to fill at the mean excess),
+/* bbs_fluid_fill_time: the content's own time scale from its empty start,
+ * s: S / (E - B) when E > B (the time to fill at the mean excess),
  * T / (EPS (B - E)) when lazy with E < B (to drain the threshold at the
  * lazy rate), else 0.  O(n). */
+double bbs_fluid_fill_time(const bbs_fluid_config *c);
+
+/* bbs_fluid_default_warmup: the warm-up for a horizon H (s): max(H / 10,
+ * min(bbs_fluid_fill_time, H)).  O(n). */
 double bbs_fluid_default_warmup(const bbs_fluid_config *c, double horizon_s);
 
 /* bbs_fluid_estimate: the size of one replication before it runs:

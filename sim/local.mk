@@ -21,6 +21,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/bbpart.c sim/bbpart.h \
 	sim/fluidpath.c sim/fluidpath.h \
 	sim/fluid.c sim/fluid.h \
+	sim/fluidplat.c sim/fluidplat.h \
 	sim/grow.h \
 	sim/bbmpi.h \
 	sim/workload/vefdist.c sim/workload/vefdist.h \

@@ -72,6 +72,33 @@ bbs_replicate_run(size_t n_units, size_t result_size, void *results,
 
 /* ---- The platform at a list of buffer sizes (replicate.h) --------------- */
 
+/* What both entries share: the bound before the run (every thread's
+ * replication at once), and the run itself, started, timed and reported. */
+static int
+runs_bound(const bbs_runs_spec *s, double events, double bytes1, const char *detail,
+           const char *shrink, char *err)
+{
+    return bb_bound_test("the simulation", events, bytes1 * (s->threads > 0 ? s->threads : 64),
+                         s->max_events, s->max_bytes, detail, shrink, err);
+}
+
+static int
+runs_execute(const bbs_runs_spec *s, double events, size_t units, size_t result_size,
+             void *results, bbs_unit_fn fn, const void *ctx, double *wall_s, char *err)
+{
+    struct timespec t0, t1;
+    int rc;
+
+    if (s->start)
+        s->start(s->rctx, events, units);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = bbs_replicate_run(units, result_size, results, fn, ctx, s->threads, s->progress,
+                           s->rctx, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return rc;
+}
+
 /* A span in whole time units: ceil, with a ratio within 1e-9 of a whole
  * number that number; at most 10^12.  what: "horizon" or "warm-up". */
 static int
@@ -114,7 +141,7 @@ plat_base(bbs_plat_runs *r, const bbs_plat_question *qn, bbs_bb_config *b, char 
     b->warmup_units = r->warmup_units;
     b->time_unit_s = tu;
     b->noise = qn->noise;
-    b->seed = qn->seed;
+    b->seed = qn->run.seed;
     if (qn->mode == BBS_BB_ONOFF)
         b->burst_tu = q->burst_tu; /* 1/(1 - p_i) where the file has none */
     if (qn->mode != BBS_BB_PERIODIC)
@@ -148,7 +175,7 @@ int
 bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
 {
     bbs_bb_config base;
-    size_t n = qn->nsizes, R = (size_t)qn->replications;
+    size_t n = qn->nsizes, R = (size_t)qn->run.replications;
     double by = 0, e1, b1;
     char detail[256];
     int rc;
@@ -187,8 +214,7 @@ bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
              n, n == 1 ? "" : "s", R, r->horizon_units + r->warmup_units,
              qn->mode == BBS_BB_PERIODIC ? ", two events per period of each application" : "");
     /* bounded before it starts: every thread's replication at once */
-    return bb_bound_test("the simulation", r->events, by * (qn->threads > 0 ? qn->threads : 64),
-                         qn->max_events, qn->max_bytes, detail,
+    return runs_bound(&qn->run, r->events, by, detail,
                          qn->mode == BBS_BB_PERIODIC
                              ? "a shorter horizon, fewer replications, longer periods or a "
                                "longer minimum period"
@@ -200,19 +226,11 @@ int
 bbs_plat_execute(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
 {
     bbs_bb_grid g = { r->cfg, r->replications };
-    size_t units = r->nsizes * r->replications;
-    struct timespec t0, t1;
-    int rc;
+    int rc = runs_execute(&qn->run, r->events, r->nsizes * r->replications, sizeof *r->res,
+                          r->res, bbs_bb_grid_unit, &g, &r->wall_s, err);
 
-    if (qn->start)
-        qn->start(qn->rctx, r->events, units);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = bbs_replicate_run(units, sizeof *r->res, r->res, bbs_bb_grid_unit, &g, qn->threads,
-                           qn->progress, qn->rctx, err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     for (size_t k = 0; k < r->nsizes && rc == BB_OK; k++)
-        rc = bbs_bb_summarize(r->res + k * r->replications, r->replications, qn->confidence,
+        rc = bbs_bb_summarize(r->res + k * r->replications, r->replications, qn->run.confidence,
                               &r->sum[k], err);
     return rc;
 }
@@ -222,6 +240,129 @@ bbs_plat_free(bbs_plat_runs *r)
 {
     free(r->period_tu);
     free(r->cfg);
+    free(r->res);
+    free(r->sum);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- The fluid platform at a list of buffer sizes (replicate.h) --------- */
+
+/* Size k's replication r is unit k R + r and uses the streams of
+ * replication r (common random numbers across sizes). */
+typedef struct {
+    const bbs_fluid_config *cfg;
+    size_t R;
+} fluid_grid;
+
+static int
+fluid_grid_unit(size_t u, void *result, const void *vctx, char *err)
+{
+    const fluid_grid *g = vctx;
+
+    return bbs_fluid_run(&g->cfg[u / g->R], (uint64_t)(u % g->R), result, err);
+}
+
+/* Size k's configuration: the shared sources, the policy in bytes, the
+ * horizon and warm-up given or derived. */
+static int
+fluid_config(bbs_fluid_config *c, const bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn,
+             size_t k, char *err)
+{
+    const bba_drain *d = &qn->drain;
+    double S = qn->in.S_bytes[k];
+
+    memset(c, 0, sizeof *c);
+    c->n = r->src.n;
+    c->rate_Bps = r->src.rate_Bps;
+    c->p = r->src.p;
+    c->on_s = r->src.on_s;
+    c->seed = qn->run.seed;
+    c->pf.pfs_bw_Bps = qn->in.pf->pfs_bw_Bps;
+    c->pf.bb_bw_Bps = qn->in.pf->bb_bw_Bps > 0 ? qn->in.pf->bb_bw_Bps : INFINITY;
+    c->pf.size_bytes = S;
+    c->pf.lazy = d->lazy;
+    c->pf.eps = d->eps;
+    if (d->lazy) {
+        c->pf.threshold_bytes = d->threshold_is_bytes ? d->threshold : d->threshold * S;
+        if (c->pf.threshold_bytes > S)
+            return bb_seterr(err, BB_EINVAL, "the lazy threshold, %.4g bytes, is larger than "
+                             "the buffer, %.4g bytes: lower the lazy threshold",
+                             c->pf.threshold_bytes, S);
+    }
+    bbs_fluid_default_times(c, &c->horizon_s, &c->warmup_s);
+    if (qn->horizon_given) {
+        c->horizon_s = qn->horizon_s;
+        c->warmup_s = bbs_fluid_default_warmup(c, c->horizon_s);
+    }
+    if (qn->warmup_given)
+        c->warmup_s = qn->warmup_s;
+    return bbs_fluid_check(c, err);
+}
+
+int
+bbs_fluidplat_prepare(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, char *err)
+{
+    size_t n = qn->in.nsizes, R = (size_t)qn->run.replications;
+    double by = 0, e1, b1;
+    char detail[256];
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    r->nsizes = n;
+    r->replications = R;
+    if ((rc = bbs_fluid_sources_make(&r->src, qn->in.apps, qn->in.napps, qn->in.line,
+                                     qn->in.source, qn->in.pf->time_unit_s, err)) != BB_OK)
+        return rc;
+    r->cfg = calloc(n ? n : 1, sizeof *r->cfg);
+    r->mix = calloc(n ? n : 1, sizeof *r->mix);
+    r->sum = calloc(n ? n : 1, sizeof *r->sum);
+    r->res = calloc((n ? n : 1) * (R ? R : 1), sizeof *r->res);
+    if (!r->cfg || !r->mix || !r->sum || !r->res)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu x %zu replications", n, R);
+    for (size_t k = 0; k < n; k++) {
+        if ((rc = fluid_config(&r->cfg[k], r, qn, k, err)) != BB_OK)
+            return rc;
+        bbs_fluid_mixing(&r->cfg[k], &r->mix[k]);
+        bbs_fluid_estimate(&r->cfg[k], &e1, &b1);
+        r->events += e1 * (double)R;
+        by = fmax(by, b1);
+        r->horizon_s = r->cfg[k].horizon_s;
+        r->warmup_s = r->cfg[k].warmup_s;
+    }
+    if (n == 1)
+        snprintf(detail, sizeof detail, "%zu replications of %.3g s with %zu ON/OFF sources, "
+                 "%.3g phase changes per second", R, r->horizon_s + r->warmup_s,
+                 r->src.phased, bbs_fluid_event_rate(&r->cfg[0]));
+    else
+        snprintf(detail, sizeof detail, "%zu sizes x %zu replications of %.3g s, %.3g phase "
+                 "changes per second", n, R, r->horizon_s + r->warmup_s,
+                 n ? bbs_fluid_event_rate(&r->cfg[0]) : 0.0);
+    /* bounded before it starts: every thread's replication at once */
+    return runs_bound(&qn->run, r->events, by, detail,
+                         n == 1 ? "a shorter horizon, a shorter warm-up or fewer replications"
+                                : "a shorter horizon, a shorter warm-up, fewer replications "
+                                  "or fewer sizes", err);
+}
+
+int
+bbs_fluidplat_execute(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, char *err)
+{
+    fluid_grid g = { r->cfg, r->replications };
+    int rc = runs_execute(&qn->run, r->events, r->nsizes * r->replications, sizeof *r->res,
+                          r->res, fluid_grid_unit, &g, &r->wall_s, err);
+
+    for (size_t k = 0; k < r->nsizes && rc == BB_OK; k++)
+        rc = bbs_fluid_summarize(r->res + k * r->replications, r->replications,
+                                 qn->run.confidence, &r->sum[k], err);
+    return rc;
+}
+
+void
+bbs_fluidplat_free(bbs_fluidplat_runs *r)
+{
+    bbs_fluid_sources_free(&r->src);
+    free(r->cfg);
+    free(r->mix);
     free(r->res);
     free(r->sum);
     memset(r, 0, sizeof *r);

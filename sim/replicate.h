@@ -21,6 +21,7 @@
 
 #include "answer.h"
 #include "bb.h"
+#include "fluidplat.h"
 #include "pool.h"
 
 /* bbs_replicate_threads: the number of threads to use for n_threads = 0
@@ -55,6 +56,23 @@ int bbs_replicate_run(size_t n_units, size_t result_size, void *results,
  * equals `simulate` at that size.  Messages name quantities ("raise the
  * event bound", "a shorter horizon"), not options. */
 
+/* How the replications run, shared by both entries: their number, seed,
+ * level and threads, the run bounds as plain numbers (events in all, and
+ * bytes of every thread's replication at once: threads, or 64 when 0),
+ * and progress (may be NULL): start once before the first unit, with the
+ * estimated events in all and the number of units; progress as
+ * bbs_replicate_run's. */
+typedef struct {
+    long replications;         /* >= 1 */
+    uint64_t seed;
+    double confidence;         /* in (0, 1) */
+    int threads;               /* 0: bbs_replicate_threads() */
+    double max_events, max_bytes;
+    void (*start)(void *rctx, double events, size_t units);
+    bbs_progress_fn progress;
+    void *rctx;
+} bbs_runs_spec;
+
 /* A duration: v time units, or v seconds when seconds is 1 (v >= 0,
  * finite). */
 typedef struct {
@@ -82,19 +100,7 @@ typedef struct {
     bbs_span d_min;            /* periodic: v > 0 draws each period in
                                   [d_min, 2 d_min]; v 0 takes apps' period_s */
     double noise;              /* periodic: u in [0, 1) */
-    long replications;         /* >= 1 */
-    uint64_t seed;
-    double confidence;         /* in (0, 1) */
-    int threads;               /* 0: bbs_replicate_threads() */
-    /* the run bounds: events in all, and bytes of every thread's
-       replication at once (threads, or 64 when 0) */
-    double max_events, max_bytes;
-    /* progress (may be NULL): start once before the first unit, with the
-       estimated events in all and the number of units; progress as
-       bbs_replicate_run's */
-    void (*start)(void *rctx, double events, size_t units);
-    bbs_progress_fn progress;
-    void *rctx;
+    bbs_runs_spec run;
 } bbs_plat_question;
 
 /* Prepared, then run: what the command reads (owned). */
@@ -119,12 +125,74 @@ typedef struct {
  * freed by bbs_plat_free whatever the result. */
 int bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err);
 
-/* bbs_plat_execute: the replications on qn->threads threads (or MPI
+/* bbs_plat_execute: the replications on qn->run.threads threads (or MPI
  * ranks), then the summaries.  Returns BB_OK or the lowest failed unit's
  * status (the simulator's, e.g. BB_ETOOBIG beyond the engine's event
  * bound) with its message in err. */
 int bbs_plat_execute(bbs_plat_runs *r, const bbs_plat_question *qn, char *err);
 
 void bbs_plat_free(bbs_plat_runs *r);
+
+/* ---- The fluid platform at a list of buffer sizes ------------------------
+ *
+ * The same two steps for the continuous-time simulation (fluid.h), which
+ * has no time unit and no quanta: bbs_fluidplat_prepare makes the sources
+ * (fluidplat.h), one configuration per size (policy, horizon, warm-up),
+ * each size's mixing estimate, and refuses a run beyond the bounds before
+ * it starts; bbs_fluidplat_execute runs every (size, replication) unit and
+ * summarises each size.  Replication r of every size uses the streams of
+ * unit r, so a row of `validate` equals `simulate` at that size. */
+/* The workload and the sizes (borrowed), set once the workload is read. */
+typedef struct {
+    const bba_app *apps;       /* napps applications, bytes/s and seconds */
+    size_t napps;
+    const long *line;          /* napps file lines for messages, or NULL */
+    const char *source;        /* the workload's name, for messages */
+    const bba_platform *pf;    /* B > 0; B_BB 0: unlimited; the time unit
+                                  (> 0) gives memoryless applications their
+                                  ON period; the resolution is unused */
+    const double *S_bytes;     /* nsizes buffer sizes, bytes */
+    size_t nsizes;
+} bbs_fluidplat_inputs;
+
+typedef struct {
+    bbs_fluidplat_inputs in;
+    bba_drain drain;           /* lazy: EPS > 0; the threshold a fraction of
+                                  each size, or bytes */
+    /* the simulation: horizon and warm-up in seconds when given, else
+       derived (bbs_fluid_default_times; a horizon given alone takes
+       bbs_fluid_default_warmup) */
+    int horizon_given, warmup_given;
+    double horizon_s, warmup_s;
+    bbs_runs_spec run;
+} bbs_fluidplat_question;
+
+typedef struct {
+    size_t nsizes, replications;
+    bbs_fluid_sources src;     /* shared by every size */
+    bbs_fluid_config *cfg;     /* nsizes */
+    bbs_fluid_mix *mix;        /* nsizes: the mixing estimate (fluidplat.h) */
+    bbs_fluid_result *res;     /* nsizes * replications, by unit */
+    bbs_fluid_summary *sum;    /* nsizes (after bbs_fluidplat_execute) */
+    double horizon_s, warmup_s;  /* per replication (the last size's when
+                                    derived) */
+    double events;             /* the estimate, in all */
+    double wall_s;             /* wall time of the replications */
+} bbs_fluidplat_runs;
+
+/* bbs_fluidplat_prepare: everything before the run, O(nsizes n).  Errors:
+ * those of bbs_fluid_sources_make (BB_EDATA naming file, line and field;
+ * BB_ENOMEM); BB_EINVAL (a lazy threshold above a size: "lower the lazy
+ * threshold"; EPS not in (0, 1]; a configuration bbs_fluid_check refuses,
+ * with its message); BB_ETOOBIG (beyond max_events or max_bytes, naming
+ * the estimate).  r is freed by bbs_fluidplat_free whatever the result. */
+int bbs_fluidplat_prepare(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, char *err);
+
+/* bbs_fluidplat_execute: the replications on qn->run.threads threads (or MPI
+ * ranks), then the summaries.  Returns BB_OK or the lowest failed unit's
+ * status with its message in err. */
+int bbs_fluidplat_execute(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, char *err);
+
+void bbs_fluidplat_free(bbs_fluidplat_runs *r);
 
 #endif

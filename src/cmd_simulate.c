@@ -131,6 +131,39 @@ volumes_json(const bb_ctx *ctx, const bbs_bb_summary *s)
                      "max_conservation_error_bytes", s->max_conservation_error * q);
 }
 
+/* --mode fluid: the question first, as below; from bb_ctx_read on, src/
+ * calls the library only, down to the replications (sim/replicate.h). */
+static int
+simulate_fluid(const struct args *a)
+{
+    bbs_fluidplat_question qn;
+    bb_fluid_report rep;
+    bbs_fluidplat_runs run;
+    bb_ctx ctx;
+    char err[BB_ERRLEN];
+    int rc;
+
+    const char *f = bb_simargs_fluid_foreign(&a->base);
+
+    if (f)
+        bb_usage_inapplicable(f, "to --mode fluid (no time unit, no quanta; see "
+                              "bbsize-simulate(1))");
+    bb_fluid_question(&qn, &rep, &a->base.sim, &a->base.common.out, "simulate");
+    bb_ctx_read(&ctx, &a->base.common, a->base.file);
+    qn.in = (bbs_fluidplat_inputs){ ctx.wl.apps, ctx.wl.n, ctx.wl.line, ctx.wl.source, &ctx.pf,
+                                    &a->tgt.bb_size.v, 1 };
+    rep.ctx = &ctx;
+    rep.run = &run;
+    if ((rc = bbs_fluidplat_prepare(&run, &qn, err)) != BB_OK
+        || (rc = bbs_fluidplat_execute(&run, &qn, err)) != BB_OK)
+        bb_sim_die(rc, err);
+    bb_sim_report_end(&rep.rep);
+    bb_fluid_print(&ctx, &run, &a->base);
+    bbs_fluidplat_free(&run);
+    bb_ctx_free(&ctx);
+    return BB_EXIT_OK;
+}
+
 int
 bb_cmd_simulate(int argc, char **argv)
 {
@@ -154,8 +187,8 @@ bb_cmd_simulate(int argc, char **argv)
     if (a.scenario)   /* scenario mode (cmd_scenario.c) */
         return bb_scenario_simulate(a.scenario, &a.base.common.out, &a.base.sim.run,
                                     a.links_csv);
-    if (a.base.sim.fluid)   /* continuous time (simfluid.c) */
-        return bb_simulate_fluid(&a.base, &a.tgt.bb_size);
+    if (a.base.sim.fluid)   /* continuous time: no quanta, no front door */
+        return simulate_fluid(&a);
     /* the discrete simulator runs in quanta: the chain's quantisation
      * (ON/OFF mode keeps the bursts in time units), else the paper's */
     a.base.common.model = a.base.sim.mode == BBS_BB_ONOFF ? BBA_MODEL_CHAIN

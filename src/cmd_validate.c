@@ -347,6 +347,8 @@ bb_cmd_validate(int argc, char **argv)
                    -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N, units);
         }
     }
+    if (fluid)
+        bb_fluid_warn_mixing(&ctx, &V.frun);
     free(S);
     bb_validation_free(&V);
     bb_ctx_free(&ctx);

@@ -248,6 +248,17 @@ report_start(void *rctx, double events, size_t units)
 }
 
 void
+bb_sim_runs_spec(bbs_runs_spec *s, const bb_simopts *o)
+{
+    s->replications = o->replications;
+    s->seed = o->seed;
+    s->confidence = o->confidence;
+    s->threads = o->threads;
+    s->max_events = bb_run_limits.max_events;
+    s->max_bytes = bb_limits_memory();
+}
+
+void
 bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
                 const bb_outopts *out, const char *what)
 {
@@ -268,18 +279,13 @@ bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
     }
     qn->noise = o->noise;
     bb_policy_drain(&o->pol, &qn->drain);
-    qn->replications = o->replications;
-    qn->seed = o->seed;
-    qn->confidence = o->confidence;
-    qn->threads = o->threads;
-    qn->max_events = bb_run_limits.max_events;
-    qn->max_bytes = bb_limits_memory();
+    bb_sim_runs_spec(&qn->run, o);
     rep->out = out;
     rep->o = o;
     rep->what = what;
-    qn->start = report_start;
-    qn->progress = on_progress;
-    qn->rctx = rep;
+    qn->run.start = report_start;
+    qn->run.progress = on_progress;
+    qn->run.rctx = rep;
 }
 
 void
@@ -310,18 +316,4 @@ bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events, doubl
     if (units > 0 && nt > (double)units)
         nt = (double)units;
     bb_meter_estimate(out, events * s_per_event / nt, events, "events");
-}
-
-int
-bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn, const void *uctx,
-                 const bb_simopts *o, const bb_outopts *out, const char *what, double *wall_s,
-                 char *err)
-{
-    bb_meter pr;
-    int rc;
-
-    bb_meter_start(&pr, out, what, "replications", n);
-    rc = bbs_replicate_run(n, result_size, results, fn, uctx, o->threads, on_progress, &pr, err);
-    *wall_s = bb_meter_end(&pr);
-    return rc;
 }

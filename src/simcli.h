@@ -1,7 +1,7 @@
 /* simcli.h: what `bbsize simulate` and `bbsize validate` share: the
  * simulation options (an argp child), the simulator's question made from
  * them (sim/replicate.h runs it), its progress on stderr, and the
- * continuous-time simulator's units on the thread pool.
+ * command's side of the continuous-time simulation (simfluid.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_SIMCLI_H
 #define BBSIZE_SRC_SIMCLI_H
@@ -91,6 +91,10 @@ typedef struct {
 } bb_sim_report;
 void bb_sim_question(bbs_plat_question *qn, bb_sim_report *rep, const bb_simopts *o,
                      const bb_outopts *out, const char *what);
+/* bb_sim_runs_spec: replications, seed, confidence, threads and the run
+ * bounds (--max-events, --max-memory or three quarters of the machine's
+ * memory) of o; the progress callbacks are the caller's. */
+void bb_sim_runs_spec(bbs_runs_spec *s, const bb_simopts *o);
 /* bb_sim_report_end: end the progress line, if the run started one. */
 void bb_sim_report_end(bb_sim_report *rep);
 /* bb_sim_die: exit with a failure of bbs_plat_prepare or bbs_plat_execute:
@@ -118,43 +122,29 @@ _Noreturn void bb_sim_die(int rc, const char *err);
 void bb_sim_announce(const bb_outopts *out, const bb_simopts *o, double events,
                      double s_per_event, size_t units);
 
-/* bb_sim_run_units: run units 0 .. n-1 of fn on o->threads threads
- * (replicate.h), with progress on stderr ("bbsize WHAT: i/n
- * replications") after 2 s when out enables it; the wall time, s, in
- * *wall_s.  Returns BB_OK or the lowest failed unit's status with its
- * message in err (BB_ERRLEN bytes). */
-int bb_sim_run_units(size_t n, size_t result_size, void *results, bbs_unit_fn fn,
-                     const void *uctx, const bb_simopts *o, const bb_outopts *out,
-                     const char *what, double *wall_s, char *err);
-
-/* The workload's applications as continuous-time sources (bytes/s and
- * seconds): the burst is the mean ON period, an application without one
- * enters memoryless (bba_app_on_period), with a warning when the time unit
- * is a default nobody chose.  Returns BB_OK, BB_ENOMEM, or BB_EDATA naming
- * the file, line and field of a source whose periods are not finite (err,
- * BB_ERRLEN bytes); s is freed by bb_fluid_sources_free whatever the
- * result. */
+/* The fluid simulation (simfluid.c; sim/replicate.h bbs_fluidplat_*).
+ * bb_fluid_question: its question from the options alone, made before the
+ * command's first library call (as bb_sim_question): the policy (exits 64
+ * for EPS 0 under lazy draining), horizon and warm-up in seconds when
+ * given (a warm-up that does not parse or is negative exits 64),
+ * replications, seed, confidence, threads, the run bounds and the progress
+ * report fr, whose ctx and run the command sets once the workload is read
+ * (the start of the run warns of memoryless applications at a default time
+ * unit).  The inputs (qn->in) are for the command to set. */
 typedef struct {
-    size_t n;              /* sources: the rows' counts expanded, in order */
-    double *rate, *p, *on;
-    size_t memoryless;     /* applications with phases and no burst */
-} bb_fluid_sources;
-int bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s, char *err);
-void bb_fluid_sources_free(bb_fluid_sources *s);
-/* bb_fluid_config_make: one replication's configuration for a buffer of S
- * bytes under o (policy, seed; horizon and warm-up given in seconds or
- * derived, bbs_fluid_default_times), the sources borrowed from src;
- * *horizon_s and *warmup_s receive them.  Exits 64 on bad options. */
-void bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sources *src,
-                          double S, bbs_fluid_config *c, double *horizon_s, double *warmup_s);
-/* bb_fluid_phased: the sources with phases (0 < p < 1, rate > 0). */
-size_t bb_fluid_phased(const bbs_fluid_config *c);
-
-/* bb_simulate_fluid: `bbsize simulate --mode fluid` (simfluid.c): the
- * workload's applications as continuous-time ON/OFF sources into a buffer
- * of bb_size bytes (sim/fluid.h); prints text or JSON.  Exits 64/65 on
- * bad options or data, 2 beyond the bounds.  Returns the exit status. */
-int bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size);
+    bb_sim_report rep;                /* first: the progress meter */
+    const bb_ctx *ctx;
+    const bbs_fluidplat_runs *run;
+} bb_fluid_report;
+void bb_fluid_question(bbs_fluidplat_question *qn, bb_fluid_report *fr, const bb_simopts *o,
+                       const bb_outopts *out, const char *what);
+/* bb_fluid_print: the first size's summary of r as text or JSON on stdout
+ * (no interval with one replication), the wall time on stderr unless
+ * --quiet, then bb_fluid_warn_mixing. */
+void bb_fluid_print(const bb_ctx *ctx, const bbs_fluidplat_runs *r, const bb_simargs *a);
+/* bb_fluid_warn_mixing: a warning for each size whose run is too short
+ * for its content to forget the empty start (sim/fluidplat.h). */
+void bb_fluid_warn_mixing(const bb_ctx *ctx, const bbs_fluidplat_runs *r);
 
 const char *bb_sim_mode_name(bbs_bb_mode m);
 

@@ -1,7 +1,8 @@
-/* simfluid.c: `bbsize simulate --mode fluid`: the workload's applications
- * as continuous-time ON/OFF sources into the fluid burst buffer
- * (sim/fluid.h), horizon and warm-up in seconds, text or JSON
- * (simcli.h, bb_simulate_fluid; docs/fluid-sim.md).
+/* simfluid.c: `bbsize simulate --mode fluid` and `validate`'s fluid
+ * model, the command's side of the fluid simulation (sim/replicate.h,
+ * bbs_fluidplat_*): the question from the options, its progress and the
+ * memoryless warning on stderr, the results as text or JSON, the mixing
+ * warning (simcli.h; docs/fluid-sim.md).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -10,73 +11,6 @@
 #include <string.h>
 
 #include "simcli.h"
-
-
-/* The applications as sources: a burst is the mean ON period (resolved to
- * seconds with the time unit when plain); without one, the memoryless
- * application of the paper, L = time unit / (1 - p).  What the file's
- * checks cannot see (a period that overflows) is refused by file, line
- * and field. */
-int
-bb_fluid_sources_make(const bb_ctx *ctx, bb_fluid_sources *s, char *err)
-{
-    const bb_workload_file *w = &ctx->wl;
-    double tu = ctx->pf.time_unit_s;
-    size_t k = 0;
-
-    /* a row of count N is N sources, as the row written out N times */
-    s->n = w->total;
-    s->rate = malloc(s->n * sizeof *s->rate);
-    s->p = malloc(s->n * sizeof *s->p);
-    s->on = malloc(s->n * sizeof *s->on);
-    s->memoryless = 0;
-    if (!s->rate || !s->p || !s->on)
-        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", s->n);
-    for (size_t i = 0; i < w->n; i++) {
-        const bba_app *a = &w->apps[i];
-        int phases = a->p > 0 && a->p < 1 && a->bw_Bps > 0;
-        size_t k0 = k;
-
-        for (; k < k0 + (size_t)bba_app_count(a); k++) {
-            s->rate[k] = a->bw_Bps;
-            s->p[k] = a->p;
-            s->on[k] = bba_app_on_period(a, tu);
-        }
-        if (!isfinite(a->bw_Bps))
-            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'bw': %g data units per time unit "
-                             "of %g s is not a finite rate", w->source, w->line[i], w->bw[i].v,
-                             tu);
-        if (!phases)
-            continue;
-        s->memoryless += !(a->burst_s > 0) ? (size_t)bba_app_count(a) : 0;
-        if (!isfinite(s->on[k0]))
-            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'burst': %g time units of %g s is "
-                             "not a finite duration", w->source, w->line[i], w->burst[i].v, tu);
-        if (!isfinite(s->on[k0] * (1 - a->p) / a->p))
-            return bb_seterr(err, BB_EDATA, "%s:%ld: field 'p': %g with a mean ON period of "
-                             "%g s gives a mean OFF period L (1 - p)/p that is not finite",
-                             w->source, w->line[i], a->p, s->on[k0]);
-    }
-    if (s->memoryless > 0 && !ctx->qn.time_unit_given) {
-        char tus[64];
-
-        bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
-        bb_warn("%s: %zu application%s without a burst enter%s as memoryless, with a mean ON "
-                "period of time unit / (1 - p) at the default time unit of %s; state the "
-                "workload's time unit ('#@ time-unit' or --time-unit), or give bursts",
-                ctx->wl.source, s->memoryless, s->memoryless == 1 ? "" : "s",
-                s->memoryless == 1 ? "s" : "", tus);
-    }
-    return BB_OK;
-}
-
-void
-bb_fluid_sources_free(bb_fluid_sources *s)
-{
-    free(s->rate);
-    free(s->p);
-    free(s->on);
-}
 
 /* A duration option in seconds (a plain number is seconds). */
 static double
@@ -92,28 +26,74 @@ seconds_opt(const char *opt, const char *arg, int positive)
     return q.v;
 }
 
-/* The policy in bytes for a buffer of S bytes (--threshold a fraction of
- * S, or a size with a unit); EPS must be positive: the fluid buffer drains
- * at EPS (B - r) below the threshold. */
+/* The start of the run (bbs_fluidplat_question.start): the memoryless
+ * applications named when the time unit that gives them their ON period is
+ * a default nobody chose, then the estimate and the progress meter. */
 static void
-fluid_policy(const bb_ctx *ctx, const bb_policy_opts *o, double S, bbs_fluid_platform *f)
+fluid_start(void *rctx, double events, size_t units)
 {
-    f->lazy = o->lazy;
-    f->eps = o->eps;
-    f->threshold_bytes = 0;
-    if (!o->lazy)
-        return;
-    if (!(o->eps > 0))
+    bb_fluid_report *fr = rctx;
+    const bb_ctx *ctx = fr->ctx;
+    size_t m = fr->run ? fr->run->src.memoryless : 0;
+
+    if (m > 0 && ctx && !ctx->qn.time_unit_given) {
+        char tus[64];
+
+        bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
+        bb_warn("%s: %zu application%s without a burst enter%s as memoryless, with a mean ON "
+                "period of time unit / (1 - p) at the default time unit of %s; state the "
+                "workload's time unit ('#@ time-unit' or --time-unit), or give bursts",
+                ctx->wl.source, m, m == 1 ? "" : "s", m == 1 ? "s" : "", tus);
+    }
+    bb_sim_announce(fr->rep.out, fr->rep.o, events, BB_FLUID_S_PER_EVENT, units);
+    bb_meter_start(&fr->rep.meter, fr->rep.out, fr->rep.what, "replications", units);
+    fr->rep.started = 1;
+}
+
+static void
+fluid_progress(void *pctx, size_t done, size_t total)
+{
+    (void)total;
+    bb_meter_update(pctx, done);   /* the meter is fr->rep's first member */
+}
+
+void
+bb_fluid_question(bbs_fluidplat_question *qn, bb_fluid_report *fr, const bb_simopts *o,
+                  const bb_outopts *out, const char *what)
+{
+    memset(qn, 0, sizeof *qn);
+    memset(fr, 0, sizeof *fr);
+    bb_policy_drain(&o->pol, &qn->drain);
+    if (o->pol.lazy && !(o->pol.eps > 0))
         bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
                        "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
-    f->threshold_bytes = o->threshold_is_size ? o->threshold_size.v : o->threshold_frac * S;
-    if (f->threshold_bytes > S) {
-        char a[64], b[64];
+    /* horizon and warm-up in seconds when given, else derived (fluid.h) */
+    qn->horizon_given = o->run.horizon_arg != NULL;
+    qn->horizon_s = o->run.horizon.v;
+    qn->warmup_given = o->warmup_arg != NULL;
+    if (o->warmup_arg)
+        qn->warmup_s = seconds_opt("warmup", o->warmup_arg, 0);
+    bb_sim_runs_spec(&qn->run, o);
+    fr->rep.out = out;
+    fr->rep.o = o;
+    fr->rep.what = what;
+    qn->run.start = fluid_start;
+    qn->run.progress = fluid_progress;
+    qn->run.rctx = fr;
+}
 
-        bb_ctx_fmt_size(ctx, a, sizeof a, f->threshold_bytes);
-        bb_ctx_fmt_size(ctx, b, sizeof b, S);
-        bb_usage_error("threshold", "%s is larger than the buffer (%s)", a, b);
-    }
+void
+bb_fluid_warn_mixing(const bb_ctx *ctx, const bbs_fluidplat_runs *r)
+{
+    char msg[BB_ERRLEN];
+
+    for (size_t k = 0; k < r->nsizes; k++)
+        if (bbs_fluid_mix_message(&r->mix[k], &r->cfg[k], &r->sum[k], msg, sizeof msg)) {
+            char sz[64];
+
+            bb_ctx_fmt_size(ctx, sz, sizeof sz, r->cfg[k].pf.size_bytes);
+            bb_warn("%s%s%s", r->nsizes > 1 ? sz : "", r->nsizes > 1 ? ": " : "", msg);
+        }
 }
 
 /* A long simulated time in the largest unit that keeps it above 2 (days,
@@ -257,90 +237,12 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
            held);
 }
 
-size_t
-bb_fluid_phased(const bbs_fluid_config *c)
-{
-    size_t nv = 0;
-
-    for (size_t i = 0; i < c->n; i++)
-        nv += c->p[i] > 0 && c->p[i] < 1 && c->rate_Bps[i] > 0;
-    return nv;
-}
-
 void
-bb_fluid_config_make(const bb_ctx *ctx, const bb_simopts *o, const bb_fluid_sources *src,
-                     double S, bbs_fluid_config *c, double *horizon_s, double *warmup_s)
+bb_fluid_print(const bb_ctx *ctx, const bbs_fluidplat_runs *r, const bb_simargs *a)
 {
-    char err[BB_ERRLEN];
-    double H = 0, W = 0;
+    const bbs_fluid_config *c = &r->cfg[0];
+    bbs_fluid_summary s = r->sum[0];
 
-    memset(c, 0, sizeof *c);
-    c->n = src->n;
-    c->rate_Bps = src->rate;
-    c->p = src->p;
-    c->on_s = src->on;
-    c->seed = o->seed;
-    c->pf.pfs_bw_Bps = ctx->pf.pfs_bw_Bps;
-    c->pf.bb_bw_Bps = ctx->pf.bb_bw_Bps > 0 ? ctx->pf.bb_bw_Bps : INFINITY;
-    c->pf.size_bytes = S;
-    fluid_policy(ctx, &o->pol, c->pf.size_bytes, &c->pf);
-    /* Horizon and warm-up: given (seconds), else derived (fluid.h). */
-    bbs_fluid_default_times(c, &H, &W);
-    if (o->run.horizon_arg) {
-        H = o->run.horizon.v;
-        c->horizon_s = H;
-        W = bbs_fluid_default_warmup(c, H);
-    }
-    if (o->warmup_arg)
-        W = seconds_opt("warmup", o->warmup_arg, 0);
-    c->horizon_s = H;
-    c->warmup_s = W;
-    if (bbs_fluid_check(c, err) != BB_OK)
-        bb_usage_error(NULL, "%s", err);
-    *horizon_s = H;
-    *warmup_s = W;
-}
-
-int
-bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
-{
-    const bb_simopts *o = &a->sim;
-    const char *f = bb_simargs_fluid_foreign(a);
-    bb_ctx ctx;
-    bb_fluid_sources src;
-    bbs_fluid_config c;
-    bbs_fluid_result *res;
-    bbs_fluid_summary s;
-    char err[BB_ERRLEN], detail[256];
-    double ev, by, H = 0, W = 0, wall;
-    size_t nv = 0, R = (size_t)o->replications;
-    int rc;
-
-    if (f)
-        bb_usage_inapplicable(f, "to --mode fluid (no time unit, no quanta; see "
-                              "bbsize-simulate(1))");
-    bb_ctx_read(&ctx, &a->common, a->file);
-    if ((rc = bb_fluid_sources_make(&ctx, &src, err)) != BB_OK)
-        bb_die_lib(rc, err);
-    bb_fluid_config_make(&ctx, o, &src, bb_size->v, &c, &H, &W);
-    nv = bb_fluid_phased(&c);
-    /* Bounded before it starts (bbsize(1), BOUNDS). */
-    bbs_fluid_estimate(&c, &ev, &by);
-    snprintf(detail, sizeof detail, "%zu replications of %.3g s with %zu ON/OFF sources, "
-             "%.3g phase changes per second", R, H + W, nv, bbs_fluid_event_rate(&c));
-    bb_limits_check("the simulation", ev * (double)R,
-                    by * (o->threads > 0 ? o->threads : 64), detail,
-                    "--horizon, --warmup or --replications");
-    bb_sim_announce(&a->common.out, o, ev * (double)R, BB_FLUID_S_PER_EVENT, R);
-    res = calloc(R, sizeof *res);
-    if (res == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory for %zu replications", R);
-    rc = bb_sim_run_units(R, sizeof *res, res, bbs_fluid_run_unit, &c, o, &a->common.out,
-                          "simulate", &wall, err);
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    if (bbs_fluid_summarize(res, R, o->confidence, &s, err) != BB_OK)
-        bb_die_lib(BB_EINVAL, err);
     if (s.replications < 2) {   /* one replication: no interval (bbsize-simulate(1)) */
         bbs_ci *ci[] = { &s.idle, &s.quiet, &s.p_empty, &s.p_full, &s.occupancy_bytes,
                          &s.bb_in_Bps };
@@ -349,15 +251,12 @@ bb_simulate_fluid(const bb_simargs *a, const bb_qty *bb_size)
             ci[k]->lo = ci[k]->hi = NAN;
     }
     if (a->common.out.json)
-        print_json(&ctx, &c, &s, a, nv);
+        print_json(ctx, c, &s, a, r->src.phased);
     else
-        print_text(&ctx, &c, &s, a, nv);
+        print_text(ctx, c, &s, a, r->src.phased);
     /* The wall time on stderr: stdout depends only on the inputs and --seed. */
     if (!a->common.out.quiet)
-        fprintf(stderr, "bbsize: simulate: wall %.2f s, %llu events, %.3g events/s\n", wall,
-                (unsigned long long)s.events, wall > 0 ? (double)s.events / wall : 0.0);
-    free(res);
-    bb_fluid_sources_free(&src);
-    bb_ctx_free(&ctx);
-    return BB_EXIT_OK;
+        fprintf(stderr, "bbsize: simulate: wall %.2f s, %llu events, %.3g events/s\n", r->wall_s,
+                (unsigned long long)s.events, r->wall_s > 0 ? (double)s.events / r->wall_s : 0.0);
+    bb_fluid_warn_mixing(ctx, r);
 }

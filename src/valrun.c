@@ -47,81 +47,42 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     return BB_OK;
 }
 
-/* The continuous-time simulation: size k's replication r is unit
- * k R + r, and uses the streams of replication r (common random numbers
- * across sizes, as the discrete runs). */
-typedef struct {
-    const bbs_fluid_config *cfg;
-    size_t R;
-} fluid_units;
-
-static int
-fluid_unit(size_t u, void *result, const void *vctx, char *err)
-{
-    const fluid_units *f = vctx;
-
-    return bbs_fluid_run(&f->cfg[u / f->R], (uint64_t)(u % f->R), result, err);
-}
-
+/* The continuous-time simulation (sim/replicate.h bbs_fluidplat_*), its
+ * rows and how it ran. */
 static int
 simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const double *S,
                size_t n, char *err)
 {
-    bb_fluid_sources src;
-    bbs_fluid_config *cfg = calloc(n, sizeof *cfg);
-    bbs_fluid_result *res = NULL;
-    fluid_units fu;
-    size_t R = (size_t)o->replications;
-    double H = 0, W = 0, ev = 0, by = 0;
-    char detail[256], hs[64], ws[64];
-    int rc = BB_OK;
+    bbs_fluidplat_question qn;
+    bb_fluid_report rep;
+    bbs_fluidplat_runs *run = &V->frun;
+    char hs[64], ws[64];
+    int rc;
 
-    if (cfg == NULL)
-        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu sizes", n);
-    if ((rc = bb_fluid_sources_make(ctx, &src, err)) != BB_OK)
-        goto out;
-    for (size_t k = 0; k < n; k++) {
-        double e1, b1;
-
-        bb_fluid_config_make(ctx, o, &src, S[k], &cfg[k], &H, &W);
-        bbs_fluid_estimate(&cfg[k], &e1, &b1);
-        ev += e1 * (double)R;
-        by = fmax(by, b1);
-    }
-    snprintf(detail, sizeof detail, "%zu sizes x %zu replications of %.3g s, %.3g phase "
-             "changes per second", n, R, H + W, bbs_fluid_event_rate(&cfg[0]));
-    rc = bb_limits_test("the simulation", ev, by * (o->threads > 0 ? o->threads : 64), detail,
-                        "--horizon, --warmup, --replications or fewer sizes", err);
+    bb_fluid_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+    qn.in = (bbs_fluidplat_inputs){ ctx->wl.apps, ctx->wl.n, ctx->wl.line, ctx->wl.source,
+                                    &ctx->pf, S, n };
+    rep.ctx = ctx;
+    rep.run = run;
+    rc = bbs_fluidplat_prepare(run, &qn, err);
+    if (rc == BB_OK)
+        rc = bbs_fluidplat_execute(run, &qn, err);
+    bb_sim_report_end(&rep.rep);
     if (rc != BB_OK)
-        goto out;
-    bb_sim_announce(&ctx->opt->out, o, ev, BB_FLUID_S_PER_EVENT, n * R);
-    res = calloc(n * R, sizeof *res);
-    if (res == NULL) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu replications", n * R);
-        goto out;
+        return rc;
+    for (size_t k = 0; k < n; k++) {
+        V->rows[k].idle = run->sum[k].idle;
+        V->rows[k].quiet_mean = run->sum[k].quiet.mean;
+        V->rows[k].bb_in_Bps = run->sum[k].bb_in_Bps;
     }
-    fu.cfg = cfg;
-    fu.R = R;
-    rc = bb_sim_run_units(n * R, sizeof *res, res, fluid_unit, &fu, o, &ctx->opt->out,
-                          n > 1 ? "validate" : "simulate", &V->wall_s, err);
-    for (size_t k = 0; k < n && rc == BB_OK; k++) {
-        bbs_fluid_summary s;
-
-        rc = bbs_fluid_summarize(res + k * R, R, o->confidence, &s, err);
-        V->rows[k].idle = s.idle;
-        V->rows[k].quiet_mean = s.quiet.mean;
-        V->rows[k].bb_in_Bps = s.bb_in_Bps;
-    }
-    V->replications = (long)R;
-    V->horizon = H;
-    bb_fmt_duration(hs, sizeof hs, H);
-    bb_fmt_duration(ws, sizeof ws, W);
-    snprintf(V->how, sizeof V->how, "%zu replications x %s after a warm-up of %s", R, hs, ws);
-out:
-    free(res);
-    free(cfg);
-    bb_fluid_sources_free(&src);
-    return rc;
+    V->replications = (long)run->replications;
+    V->horizon = run->horizon_s;
+    V->wall_s = run->wall_s;
+    bb_fmt_duration(hs, sizeof hs, run->horizon_s);
+    bb_fmt_duration(ws, sizeof ws, run->warmup_s);
+    snprintf(V->how, sizeof V->how, "%zu replications x %s after a warm-up of %s",
+             run->replications, hs, ws);
+    return BB_OK;
 }
 
 int
@@ -221,5 +182,7 @@ bb_validation_free(bb_validation *V)
     free(V->rows);
     if (!V->fluid)
         bbs_plat_free(&V->run);
+    else
+        bbs_fluidplat_free(&V->frun);
     memset(V, 0, sizeof *V);
 }

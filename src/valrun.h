@@ -25,8 +25,9 @@ typedef struct {
 } bb_valrow;
 
 typedef struct {
-    int fluid;                   /* continuous time: run unused */
+    int fluid;                   /* continuous time: frun, else run */
     bbs_plat_runs run;           /* the discrete simulation */
+    bbs_fluidplat_runs frun;     /* the fluid simulation */
     bb_valrow *rows;             /* n rows, one per size */
     size_t n, n_agree, n_inconclusive;
     long replications;

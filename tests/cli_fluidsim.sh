@@ -175,4 +175,21 @@ expect_fail "a burst that overflows in seconds: file, line and field" 65 \
     "bigb.csv:5: field 'burst'" $BBSIZE simulate "$T/bigb.csv" --bb-size 1 --mode fluid
 expect_fail "a missing workload file" 66 "nosuch.csv" \
     $BBSIZE simulate "$T/nosuch.csv" --bb-size 1 --mode fluid
+# A run too short to mix.  One source of 2 at p = 1/2, bursts of 1 s, into
+# PFS 1: no drift, variance rate 1, so a buffer of 10^4 takes about
+# 2 10^8 / pi^2 = 2e7 s to forget its empty start, against a default
+# horizon of 2e4 s: the content still climbs (stationary mean 5000, the
+# run sees under 200), and both commands say so; with PFS 1.5 the content
+# stays near empty and nothing is said.
+printf '#@ pfs-bw = 1\nname,p,bw,burst\na,0.5,2,1\n' >"$T/walk.csv"
+run sim "$T/walk.csv" --bb-size 10000 $F --replications 8
+status_is 0 "a run too short to mix still answers"
+err_has "forget its empty start" "... and warns that the content has not mixed"
+err_has "2.03e+07 s" "... with the relaxation time 2 S^2 / (pi^2 variance)"
+err_has "(--horizon)" "... naming the option that lengthens it"
+run "$BBSIZE" validate "$T/walk.csv" --bb-size 10000 --replications 8 --quiet
+err_has "forget its empty start" "validate warns of the same run"
+sed 's/pfs-bw = 1$/pfs-bw = 1.5/' "$T/walk.csv" >"$T/drift.csv"
+run sim "$T/drift.csv" --bb-size 10000 $F --replications 8
+check "a drifting content mixes: no warning" '[ "$rc" -eq 0 ] && [ ! -s "$T/err" ]'
 t_done

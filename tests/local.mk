@@ -161,6 +161,10 @@ check_PROGRAMS += tests/t_fluidsim
 tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
+check_PROGRAMS += tests/t_fluidplat
+tests_t_fluidplat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluidplat_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_fluidplat
 EXTRA_DIST += tests/cli_fluidsim.sh
 
 # What-if studies: presets, sweeps, Darshan fits, the report.

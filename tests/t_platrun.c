@@ -42,12 +42,12 @@ question(const double *S, size_t n)
     qn.drain.eps = 0.01;
     qn.mode = BBS_BB_BERNOULLI;
     qn.horizon = (bbs_span){ 50, 0 };
-    qn.replications = 3;
-    qn.seed = 5;
-    qn.confidence = 0.95;
-    qn.threads = 2;
-    qn.max_events = 1e9;
-    qn.max_bytes = 1e12;
+    qn.run.replications = 3;
+    qn.run.seed = 5;
+    qn.run.confidence = 0.95;
+    qn.run.threads = 2;
+    qn.run.max_events = 1e9;
+    qn.run.max_bytes = 1e12;
     return qn;
 }
 
@@ -124,7 +124,7 @@ test_durations_out_of_range(void **state)
     assert_non_null(strstr(err, "a shorter horizon"));
     bbs_plat_free(&r);
     qn.horizon = (bbs_span){ 4e11, 1 };   /* 8e11 units: in range */
-    qn.max_events = INFINITY;
+    qn.run.max_events = INFINITY;
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_OK);
     assert_int_equal(r.horizon_units, 800000000000L);
     bbs_plat_free(&r);
@@ -181,17 +181,17 @@ test_bounds(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    qn.max_events = 150;
+    qn.run.max_events = 150;
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_OK);
     bbs_plat_free(&r);
-    qn.max_events = 149;
+    qn.run.max_events = 149;
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_ETOOBIG);
     assert_non_null(strstr(err, "about 150 events (1 size x 3 replications of 50 time units)"));
     assert_non_null(strstr(err, "raise the event bound"));
     assert_null(strstr(err, "--"));
     bbs_plat_free(&r);
-    qn.max_events = 1e9;
-    qn.max_bytes = 1000;
+    qn.run.max_events = 1e9;
+    qn.run.max_bytes = 1000;
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_ETOOBIG);
     assert_non_null(strstr(err, "raise the memory bound"));
     bbs_plat_free(&r);
@@ -236,9 +236,9 @@ test_execute_is_the_units(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    qn.start = on_start;
-    qn.progress = on_progress;
-    qn.rctx = &rep;
+    qn.run.start = on_start;
+    qn.run.progress = on_progress;
+    qn.run.rctx = &rep;
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_OK);
     assert_int_equal(rep.starts, 0);
     assert_int_equal(bbs_plat_execute(&r, &qn, err), BB_OK);

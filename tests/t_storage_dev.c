@@ -368,6 +368,44 @@ expect_parse_error(const char *text, int code, const char *needle)
         fail_msg("message '%s' lacks '%s'", err, needle);
 }
 
+/* The registry of models (devreg.c): each model at the index of its kind,
+ * named once, found by its name and no other; every field either common
+ * or a registered model's, keys unique; the reader's messages list the
+ * registry's names. */
+static void
+test_registry(void **st)
+{
+    size_t n = bbs_dev_nmodels(), nf = bbs_dev_nfields();
+    char list[128];
+
+    (void)st;
+    assert_int_equal(n, 3);
+    for (size_t k = 0; k < n; k++) {
+        const char *name = bbs_dev_kind_name((bbs_dev_kind)k);
+
+        assert_int_equal(bbs_dev_model_find(name, strlen(name)), (int)k);
+        assert_int_equal(bbs_dev_model_find(name, strlen(name) - 1), -1);
+    }
+    assert_string_equal(bbs_dev_kind_name(BBS_DEV_TABLE), "table");
+    assert_string_equal(bbs_dev_kind_name(BBS_DEV_HDD), "hdd");
+    assert_string_equal(bbs_dev_kind_name(BBS_DEV_SSD), "ssd");
+    assert_string_equal(bbs_dev_kind_name((bbs_dev_kind)n), "?");
+    assert_int_equal(bbs_dev_model_find("tape", 4), -1);
+    bbs_dev_model_list(list, sizeof list, ", ");
+    assert_string_equal(list, "table, hdd, ssd");
+    assert_null(bbs_dev_field_at(nf));
+    for (size_t i = 0; i < nf; i++) {
+        const bbs_dev_field *f = bbs_dev_field_at(i);
+
+        assert_non_null(f);
+        assert_true(f->kind >= -1 && f->kind < (int)n);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(f->key, bbs_dev_field_at(j)->key);
+    }
+    expect_parse_error("model = tape\n", BB_EDATA, "is not one of table, hdd, ssd");
+    expect_parse_error("capacity_bytes = 1\n", BB_EDATA, "no 'model = table|hdd|ssd' line");
+}
+
 static void
 test_params_errors(void **st)
 {
@@ -619,6 +657,7 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
         cmocka_unit_test(test_table_times),
         cmocka_unit_test(test_table_sequential),
         cmocka_unit_test(test_fifo_enforced),

@@ -20,7 +20,7 @@
 
 #include "storage_test.h"
 
-/* SANgo's temp.json (HSE-LAMBDA/sango, copied in /work/shared/data/sango/):
+/* SANgo's temp.json (the HSE-LAMBDA/sango repository):
  * failure-rate multipliers by temperature, printed to 4 decimals. */
 static void
 test_arrhenius_sango_table(void **st)

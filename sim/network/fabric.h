@@ -16,8 +16,9 @@
  * (bbs_net_fabric_set_exact_limit).  Only flows whose rate changed get
  * their completion event rescheduled.
  *
- * Packets are not simulated: no credit-based flow control, no virtual
- * channels, no packet latency under load (see the README); the fabric
+ * Packets are not simulated: no credit-based flow control, no per-packet
+ * buffers (the virtual channels below are classes of flows), no packet
+ * latency under load (see the README); the fabric
  * tracks, per link, the rate of the flows held downstream of it
  * (bbs_net_fabric_backed_Bps), from which a model can charge the
  * head-of-line wait those flows' full buffers would cause.  A flow's

@@ -271,7 +271,7 @@ submit(bbs_bbnode *n, int id, double piece, double place)
     io.op = r->rq.write ? BBS_IO_WRITE : BBS_IO_READ;
     io.object = r->rq.object;
     io.size_bytes = piece < 1 ? 1 : (uint64_t)piece;
-    if (dp->kind == BBS_DEV_TABLE) {
+    if (!bbs_dev_addressed(dp)) {   /* offsets in an object */
         io.offset_bytes = r->rq.offset + (uint64_t)place;
     } else { /* a log: consecutive addresses */
         if (S->log_off + (double)io.size_bytes > dp->capacity_bytes)

@@ -134,7 +134,7 @@ bbs_storage_bench_check(const bbs_dev_params *p, const bbs_bench_opts *o, char *
     if (n > UINT32_MAX)
         return bb_seterr(err, BB_EINVAL, "%llu blocks: at most 2^32 - 1 per run",
                          (unsigned long long)n);
-    if (p->kind != BBS_DEV_TABLE
+    if (bbs_dev_addressed(p)
         && (double)o->offset_bytes + (double)o->size_bytes > p->capacity_bytes)
         return bb_seterr(err, BB_EINVAL, "the file (%llu B at %llu B) does not fit on the "
                          "device (%.0f B)", (unsigned long long)o->size_bytes,

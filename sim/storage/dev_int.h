@@ -1,7 +1,12 @@
-/* dev_int.h: internals shared by device.c and hdd.c (not for src/).
+/* dev_int.h: internals of the device models (not for src/): the table of
+ * operations each model fills (as GSL's solver types), and the state of a
+ * device.  device.c dispatches through it; devreg.c lists the models; one
+ * file per model (dev_table.c, hdd.c, dev_ssd.c) defines its type.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SIM_STORAGE_DEV_INT_H
 #define BBSIZE_SIM_STORAGE_DEV_INT_H
+
+#include <stddef.h>
 
 #include "device.h"
 
@@ -27,6 +32,7 @@ typedef struct {
 
 struct bbs_dev {
     bbs_dev_params p;
+    const struct bbs_dev_type_s *type;
     double last_start_s;
     /* table model: current object and offset */
     int tab_have_cur;
@@ -35,9 +41,30 @@ struct bbs_dev {
     bbs_hdd_state h;
 };
 
-int bbs_hdd_state_init(bbs_dev *d, char *err);
-void bbs_hdd_state_free(bbs_dev *d);
-void bbs_hdd_state_reset(bbs_dev *d);
-int bbs_hdd_serve(bbs_dev *d, double t, const bbs_io *io, gsl_rng *rng, double *done);
+/* A device model.  The parameters are checked (the field table, then
+ * check) before init; serve gets a request already checked for size,
+ * order and, when addressed, the capacity, and sets *done (>= t).
+ * Any function may be NULL (nothing to do) but serve. */
+typedef struct bbs_dev_type_s {
+    const char *name;          /* the model in bbsize-device(5) */
+    bbs_dev_kind kind;         /* its index in the registry (devreg.c) */
+    const bbs_dev_field *fields;   /* its own keys (kind = this kind) */
+    size_t nfields;
+    int addressed;             /* offsets are device byte addresses, within
+                                  the capacity; else offsets in an object */
+    void (*defaults)(bbs_dev_params *p);          /* after the zeroing */
+    int (*check)(const bbs_dev_params *p, char *err);  /* beyond the fields */
+    int (*init)(bbs_dev *d, char *err);           /* allocate the state */
+    void (*reset)(bbs_dev *d);                    /* the initial state */
+    void (*release)(bbs_dev *d);                  /* free the state */
+    int (*serve)(bbs_dev *d, double t, const bbs_io *io, gsl_rng *rng, double *done,
+                 char *err);
+} bbs_dev_type;
+
+/* bbs_dev_type_of: the model of kind k, or NULL. */
+const bbs_dev_type *bbs_dev_type_of(int k);
+
+/* A field's address in p; the value check of one field (device.c). */
+#define BBS_DEV_FIELD(m) offsetof(bbs_dev_params, m)
 
 #endif

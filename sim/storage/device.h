@@ -24,6 +24,8 @@
 
 #include <gsl/gsl_rng.h>
 
+/* The models, by their index in the registry (devreg.c); each is one file
+ * behind a table of operations (dev_int.h): dev_table.c, hdd.c, dev_ssd.c. */
 typedef enum { BBS_DEV_TABLE = 0, BBS_DEV_HDD = 1, BBS_DEV_SSD = 2 } bbs_dev_kind;
 typedef enum { BBS_IO_READ = 0, BBS_IO_WRITE = 1 } bbs_io_op;
 
@@ -96,8 +98,8 @@ typedef struct bbs_dev bbs_dev;
 
 /* ---- parameters -------------------------------------------------------- */
 
-/* bbs_dev_params_init: zero p, set kind and the documented defaults
- * (table seq window 512 B; HDD destage window 32; SSD rho 0). */
+/* bbs_dev_params_init: zero p, set kind and the model's documented
+ * defaults (table seq window 512 B; HDD destage window 32; SSD rho 0). */
 void bbs_dev_params_init(bbs_dev_params *p, bbs_dev_kind kind);
 
 /* The fields of bbsize-device(5), for its reader (bbs_dev_params_parse,
@@ -117,8 +119,18 @@ typedef struct {
     int required;
 } bbs_dev_field;
 
-/* bbs_dev_fields: the table of every field, *n of them. */
-const bbs_dev_field *bbs_dev_fields(size_t *n);
+/* bbs_dev_nfields, bbs_dev_field_at: every field, as one list: those of
+ * every model (kind -1), then each model's own, in the registry's order;
+ * NULL beyond the last.  O(models). */
+size_t bbs_dev_nfields(void);
+const bbs_dev_field *bbs_dev_field_at(size_t i);
+
+/* The registry: the number of models; the kind of the model named by
+ * name[0 .. len) ("hdd"), or -1; the names joined by sep ("table, hdd,
+ * ssd"), truncated to len bytes. */
+size_t bbs_dev_nmodels(void);
+int bbs_dev_model_find(const char *name, size_t len);
+void bbs_dev_model_list(char *buf, size_t len, const char *sep);
 
 /* bbs_dev_field_check: v finite and within f's constraint; BB_EINVAL
  * "field 'rpm': -1 is not a positive number". */
@@ -130,6 +142,10 @@ int bbs_dev_field_check(const bbs_dev_field *f, double v, char *err);
 int bbs_dev_params_check(const bbs_dev_params *p, char *err);
 
 const char *bbs_dev_kind_name(bbs_dev_kind k);
+
+/* bbs_dev_addressed: 1 when p's model takes device byte addresses within
+ * the capacity (hdd, ssd), 0 when offsets inside an object (table). */
+int bbs_dev_addressed(const bbs_dev_params *p);
 
 /* ---- device ------------------------------------------------------------ */
 

@@ -1,6 +1,7 @@
-/* hdd.c: the HDD model: zoned geometry, Ruemmler-Wilkes seek curve,
- * rotational latency, track-based transfer, read-ahead stream and an
- * optional write-back cache with positioning-aware destaging.
+/* hdd.c: the HDD model (its fields, checks and type of operations,
+ * dev_int.h): zoned geometry, Ruemmler-Wilkes seek curve, rotational
+ * latency, track-based transfer, read-ahead stream and an optional
+ * write-back cache with positioning-aware destaging.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Sources: Ruemmler & Wilkes, "An introduction to disk drive modeling",
@@ -112,10 +113,53 @@ bbs_hdd_transfer_s(const bbs_hdd_params *h, double cap, double x, double len)
     return t;
 }
 
+/* ---- parameters ------------------------------------------------------------ */
+
+#define F BBS_DEV_FIELD
+static const bbs_dev_field fields[] = {
+    { "rpm", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.rpm), BBS_DEV_C_POS, 1 },
+    { "heads", BBS_DEV_HDD, BBS_DEV_F_INT, F(hdd.heads), BBS_DEV_C_POS, 1 },
+    { "track_bytes_od", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.track_bytes_od), BBS_DEV_C_POS, 1 },
+    { "track_bytes_id", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.track_bytes_id), BBS_DEV_C_POS, 1 },
+    { "seek_a_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.seek_a_ms), BBS_DEV_C_NONNEG, 1 },
+    { "seek_b_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.seek_b_ms), BBS_DEV_C_NONNEG, 1 },
+    { "seek_knee_cyl", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.seek_knee_cyl), BBS_DEV_C_NONNEG, 1 },
+    { "seek_c_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.seek_c_ms), BBS_DEV_C_NONNEG, 1 },
+    { "seek_e_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.seek_e_ms), BBS_DEV_C_NONNEG, 1 },
+    { "head_switch_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.head_switch_ms), BBS_DEV_C_NONNEG, 0 },
+    { "overhead_ms", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.overhead_ms), BBS_DEV_C_NONNEG, 0 },
+    { "bus_MBps", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.bus_MBps), BBS_DEV_C_POS, 1 },
+    { "readahead_min_bytes", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.readahead_min_bytes), BBS_DEV_C_NONNEG, 0 },
+    { "read_cache_bytes", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.read_cache_bytes), BBS_DEV_C_NONNEG, 0 },
+    { "write_cache_bytes", BBS_DEV_HDD, BBS_DEV_F_DBL, F(hdd.write_cache_bytes), BBS_DEV_C_NONNEG, 0 },
+    { "destage_window", BBS_DEV_HDD, BBS_DEV_F_INT, F(hdd.destage_window), BBS_DEV_C_POS, 0 },
+};
+#undef F
+
+static void
+hdd_defaults(bbs_dev_params *p)
+{
+    p->hdd.destage_window = 32;      /* SATA NCQ depth */
+}
+
+static int
+hdd_check(const bbs_dev_params *p, char *err)
+{
+    const bbs_hdd_params *h = &p->hdd;
+
+    if (h->track_bytes_id > h->track_bytes_od)
+        return bb_seterr(err, BB_EINVAL, "field 'track_bytes_id': %g exceeds "
+                         "track_bytes_od %g", h->track_bytes_id, h->track_bytes_od);
+    if (bbs_hdd_cylinders(h, p->capacity_bytes) < 1)
+        return bb_seterr(err, BB_EINVAL, "field 'capacity_bytes': %g B is less than "
+                         "one cylinder", p->capacity_bytes);
+    return BB_OK;
+}
+
 /* ---- state ----------------------------------------------------------------- */
 
-int
-bbs_hdd_state_init(bbs_dev *d, char *err)
+static int
+hdd_init(bbs_dev *d, char *err)
 {
     bbs_hdd_state *s = &d->h;
 
@@ -129,15 +173,15 @@ bbs_hdd_state_init(bbs_dev *d, char *err)
     return BB_OK;
 }
 
-void
-bbs_hdd_state_free(bbs_dev *d)
+static void
+hdd_release(bbs_dev *d)
 {
     free(d->h.dirty);
     d->h.dirty = NULL;
 }
 
-void
-bbs_hdd_state_reset(bbs_dev *d)
+static void
+hdd_reset(bbs_dev *d)
 {
     bbs_hdd_state *s = &d->h;
 
@@ -291,8 +335,8 @@ stream_start(bbs_dev *d, double off, double end, double t0)
     s->ra_consumed = end;
 }
 
-int
-bbs_hdd_serve(bbs_dev *d, double t, const bbs_io *io, gsl_rng *rng, double *done)
+static int
+hdd_serve(bbs_dev *d, double t, const bbs_io *io, gsl_rng *rng, double *done, char *err)
 {
     const bbs_hdd_params *h = &d->p.hdd;
     bbs_hdd_state *s = &d->h;
@@ -361,9 +405,14 @@ bbs_hdd_serve(bbs_dev *d, double t, const bbs_io *io, gsl_rng *rng, double *done
         }
         *done = t_acc + h->overhead_ms * 1e-3 + len / bus;
         if (ext_push(s, off, len, *done) != BB_OK)
-            return BB_ENOMEM;
+            return bb_seterr(err, BB_ENOMEM, "out of memory growing the write cache");
         return BB_OK;
     }
     *done = media_access(d, t, off, len, rng);
     return BB_OK;
 }
+
+const bbs_dev_type bbs_dev_type_hdd = {
+    "hdd", BBS_DEV_HDD, fields, sizeof fields / sizeof fields[0], 1,
+    hdd_defaults, hdd_check, hdd_init, hdd_reset, hdd_release, hdd_serve
+};

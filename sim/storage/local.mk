@@ -7,7 +7,7 @@ noinst_LIBRARIES += sim/storage/libbbsstor.a
 sim_storage_libbbsstor_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_storage_libbbsstor_a_SOURCES = \
 	sim/storage/device.c sim/storage/device.h sim/storage/dev_int.h \
-	sim/storage/hdd.c \
+	sim/storage/devreg.c sim/storage/dev_table.c sim/storage/hdd.c sim/storage/dev_ssd.c \
 	sim/storage/failure.c sim/storage/failure.h \
 	sim/storage/devq.c sim/storage/devq.h \
 	sim/storage/bbnode.c sim/storage/bbnode.h \

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Sources: paper 001 Section 7.2 and Table 3, and the job definitions of
- * its runs (/work/shared/data/workloads: milc_skeleton.json,
+ * its runs (the published artifact's milc_skeleton.json,
  * nekbone_workload.json, union_conceptual.json).  Every rank of a model
  * runs in program order (BBS_DEP_PREV); tags are per iteration.
  *

@@ -25,8 +25,8 @@
  * in pairs (the width doubles from 0.1 s) until at most 200 cover the run,
  * so widths nest: records of different widths are summed on the coarsest.
  * The same module rule applies (POSIX + STDIO, or MPI-IO + STDIO). */
-#ifndef BBSIZE_SRC_DARSHAN_H
-#define BBSIZE_SRC_DARSHAN_H
+#ifndef BBSIZE_SRC_FORMATS_DARSHAN_H
+#define BBSIZE_SRC_FORMATS_DARSHAN_H
 
 #include <stddef.h>
 

@@ -11,16 +11,20 @@
 #include "bb_num.h"
 #include "device_file.h"
 
-static const bbs_dev_field *
+/* The index of the field named key[0 .. len) among every model's
+ * (bbs_dev_field_at), or -1. */
+static long
 find_field(const char *key, size_t len)
 {
-    size_t n;
-    const bbs_dev_field *fields = bbs_dev_fields(&n);
+    size_t n = bbs_dev_nfields();
 
-    for (size_t i = 0; i < n; i++)
-        if (strlen(fields[i].key) == len && strncmp(fields[i].key, key, len) == 0)
-            return &fields[i];
-    return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const bbs_dev_field *f = bbs_dev_field_at(i);
+
+        if (strlen(f->key) == len && strncmp(f->key, key, len) == 0)
+            return (long)i;
+    }
+    return -1;
 }
 
 /* One logical line: [b, e) without comment and surrounding blanks. */
@@ -68,15 +72,17 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
 {
     const char *s, *nl;
     int line, kind = -1, rc, nbins = -1;
-    size_t nfields;
-    const bbs_dev_field *fields = bbs_dev_fields(&nfields);
+    size_t nfields = bbs_dev_nfields();
     unsigned char seen[64];
     int model_line = 0;
+    char models[128], modelbar[128];
 
     if (nfields > sizeof seen)
         return bb_seterr(err, BB_EINVAL, "%s: %zu device fields, more than the reader's %zu",
                          source, nfields, sizeof seen);
 
+    bbs_dev_model_list(models, sizeof models, ", ");
+    bbs_dev_model_list(modelbar, sizeof modelbar, "|");
     /* Pass 1: the model decides which keys are allowed and their defaults. */
     for (s = text, line = 1; *s; s = nl + (*nl != 0), line++) {
         const char *b = s, *e;
@@ -97,24 +103,22 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
                     return bb_seterr(err, BB_EDATA, "%s:%d: field 'model': given twice "
                                      "(first on line %d)", source, line, model_line);
                 model_line = line;
-                for (int k = 0; k < 3; k++)
-                    if ((size_t)(e - q) == strlen(bbs_dev_kind_name((bbs_dev_kind)k))
-                        && strncmp(q, bbs_dev_kind_name((bbs_dev_kind)k), (size_t)(e - q)) == 0)
-                        kind = k;
+                kind = bbs_dev_model_find(q, (size_t)(e - q));
                 if (kind < 0)
                     return bb_seterr(err, BB_EDATA, "%s:%d: field 'model': '%.*s' is not "
-                                     "one of table, hdd, ssd", source, line, (int)(e - q), q);
+                                     "one of %s", source, line, (int)(e - q), q, models);
             }
         }
     }
     if (kind < 0)
-        return bb_seterr(err, BB_EDATA, "%s: no 'model = table|hdd|ssd' line", source);
+        return bb_seterr(err, BB_EDATA, "%s: no 'model = %s' line", source, modelbar);
     bbs_dev_params_init(p, (bbs_dev_kind)kind);
     memset(seen, 0, sizeof seen);
 
     for (s = text, line = 1; *s; s = nl + (*nl != 0), line++) {
         const char *b = s, *e, *eq, *k_end, *v;
         const bbs_dev_field *f;
+        long fi;
         char *base = (char *)p;
         nl = strchr(s, '\n');
         if (!nl)
@@ -135,17 +139,18 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
             v++;
         if ((size_t)(k_end - b) == 5 && strncmp(b, "model", 5) == 0)
             continue;
-        f = find_field(b, (size_t)(k_end - b));
+        fi = find_field(b, (size_t)(k_end - b));
+        f = fi >= 0 ? bbs_dev_field_at((size_t)fi) : NULL;
         if (!f)
             return bb_seterr(err, BB_EDATA, "%s:%d: unknown field '%.*s'", source, line,
                              (int)(k_end - b), b);
         if (f->kind != -1 && f->kind != kind)
             return bb_seterr(err, BB_EDATA, "%s:%d: field '%s' does not apply to model %s",
                              source, line, f->key, bbs_dev_kind_name((bbs_dev_kind)kind));
-        if (seen[f - fields])
+        if (seen[fi])
             return bb_seterr(err, BB_EDATA, "%s:%d: field '%s' given twice", source, line,
                              f->key);
-        seen[f - fields] = 1;
+        seen[fi] = 1;
         if (v == e)
             return bb_seterr(err, BB_EDATA, "%s:%d: field '%s': missing value", source, line,
                              f->key);
@@ -209,11 +214,13 @@ bbs_dev_params_parse(bbs_dev_params *p, const char *text, const char *source, ch
             }
         }
     }
-    for (size_t i = 0; i < nfields; i++)
-        if (fields[i].required && !seen[i] && (fields[i].kind == -1 || fields[i].kind == kind))
+    for (size_t i = 0; i < nfields; i++) {
+        const bbs_dev_field *f = bbs_dev_field_at(i);
+
+        if (f->required && !seen[i] && (f->kind == -1 || f->kind == kind))
             return bb_seterr(err, BB_EDATA, "%s: field '%s' is missing (required for "
-                             "model %s)", source, fields[i].key,
-                             bbs_dev_kind_name((bbs_dev_kind)kind));
+                             "model %s)", source, f->key, bbs_dev_kind_name((bbs_dev_kind)kind));
+    }
     if ((rc = bbs_dev_params_check(p, err)) != BB_OK) {
         char tmp[BB_ERRLEN];
         snprintf(tmp, sizeof tmp, "%s", err ? err : "");

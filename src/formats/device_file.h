@@ -1,5 +1,6 @@
 /* device_file.h: the reader of bbsize-device(5) files: key = value lines,
- * '#' comments, the fields of sim/storage/device.h (bbs_dev_fields).
+ * '#' comments, the fields and models of sim/storage/device.h (bbs_dev_field_at,
+ * bbs_dev_model_find: the reader names no model).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_FORMATS_DEVICE_FILE_H
 #define BBSIZE_SRC_FORMATS_DEVICE_FILE_H

@@ -27,8 +27,8 @@
  * nprocs), a non-negative length, 0 <= start <= end, finite numbers; each
  * block has the rows it announces (a shorter one is a truncated file); the
  * last line ends with a newline.  Memory: 24 bytes per transfer kept. */
-#ifndef BBSIZE_SRC_DXT_H
-#define BBSIZE_SRC_DXT_H
+#ifndef BBSIZE_SRC_FORMATS_DXT_H
+#define BBSIZE_SRC_FORMATS_DXT_H
 
 #include <stddef.h>
 

@@ -25,8 +25,8 @@
  * times, burst = sum of I/O times / sum of phases (over the jobs that have
  * phases); per-job spreads (mean, standard deviation, range) travel
  * beside. */
-#ifndef BBSIZE_SRC_FITJOB_H
-#define BBSIZE_SRC_FITJOB_H
+#ifndef BBSIZE_SRC_FORMATS_FITJOB_H
+#define BBSIZE_SRC_FORMATS_FITJOB_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
  * /dev/urandom stop at once instead of filling memory), any input larger
  * than BB_READ_MAX_BYTES is refused, and a UTF-8 byte-order mark at the
  * start of a text input is dropped. */
-#ifndef BBSIZE_SRC_READFILE_H
-#define BBSIZE_SRC_READFILE_H
+#ifndef BBSIZE_SRC_FORMATS_READFILE_H
+#define BBSIZE_SRC_FORMATS_READFILE_H
 
 #include <stddef.h>
 

@@ -9,8 +9,8 @@
  * unit.  Presets are NAME.conf in the systems/ folder of the data
  * directories the caller gives (src/datadir.h), in order: the first
  * directory holding NAME.conf wins. */
-#ifndef BBSIZE_SRC_SYSTEMS_H
-#define BBSIZE_SRC_SYSTEMS_H
+#ifndef BBSIZE_SRC_FORMATS_SYSTEMS_H
+#define BBSIZE_SRC_FORMATS_SYSTEMS_H
 
 #include <stddef.h>
 

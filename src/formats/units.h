@@ -15,8 +15,8 @@
  * "plain": on the command line a rate in data units per time unit, a size
  * in data units, a duration in seconds; in files (bb_unit_*) bytes,
  * seconds and bytes per second.  Every parser is O(length of s). */
-#ifndef BBSIZE_SRC_UNITS_H
-#define BBSIZE_SRC_UNITS_H
+#ifndef BBSIZE_SRC_FORMATS_UNITS_H
+#define BBSIZE_SRC_FORMATS_UNITS_H
 
 #include <stddef.h>
 

@@ -14,8 +14,8 @@
  * separated by commas; spaces around a field are ignored; a field may be
  * double-quoted to contain commas ("" inside is a quote); a row is one
  * line, so no field holds a line break. */
-#ifndef BBSIZE_SRC_WORKLOAD_CSV_H
-#define BBSIZE_SRC_WORKLOAD_CSV_H
+#ifndef BBSIZE_SRC_FORMATS_WORKLOAD_CSV_H
+#define BBSIZE_SRC_FORMATS_WORKLOAD_CSV_H
 
 #include <stddef.h>
 
