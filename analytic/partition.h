@@ -90,6 +90,9 @@ typedef struct {
     bba_answer shared;           /* the shared buffer: bba_front_size on base */
     int shared_status;           /* BB_OK or BB_EINFEASIBLE */
     double shared_bytes;         /* its size, rounded up to the granularity */
+    double est_ops;              /* the run's multiply-adds as estimated before
+                                    the tables (cost.h; announced through
+                                    base->so.announce) */
 } bba_partition;
 
 /* The solve in stages, so that the per-group ones can run the groups in
