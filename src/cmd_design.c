@@ -59,6 +59,7 @@ typedef struct {
     bba_design_spec sp;    /* the workload's; each load's borrows its question */
     int priced;
     double *pfs;           /* the walk, bytes/s */
+    double ops;            /* the estimate of every load's walk */
 } walk_ctx;
 
 /* The walk at one load (cmdspec.h bb_cmd_each_load): its designs, their
@@ -240,6 +241,28 @@ design_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, do
     return BB_OK;
 }
 
+/* The walk's multiply-adds at one load, added to *arg (designrun.h). */
+static int
+cost_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+          const char *prefix, void *arg)
+{
+    walk_ctx *wc = arg;
+    bba_design_spec sp = wc->sp;
+    bba_cost c;
+    char err[BB_ERRLEN];
+    int rc;
+
+    (void)front;
+    (void)scale;
+    (void)prefix;
+    sp.base = q;
+    rc = bb_design_walk_cost(&sp, wc->pfs, wc->a->pfs.n, &c, err);
+    if (rc != BB_OK)
+        bb_ctx_die_answer(ctx, rc, err);
+    wc->ops += c.ops;
+    return BB_OK;
+}
+
 int
 bb_cmd_design(int argc, char **argv)
 {
@@ -258,6 +281,12 @@ bb_cmd_design(int argc, char **argv)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < a.pfs.n; i++)
         w.pfs[i] = bb_qty_rate_Bps(&a.pfs.v[i], ctx.pf.time_unit_s);
+    /* the whole run's estimate is its one line (cli.c: the first
+     * announced), before any design's own */
+    w.ops = 0;
+    bb_cmd_each_load(&ctx, &a.c, cost_load, &w);
+    if (ctx.qn.so.announce != NULL && w.ops > 0)
+        ctx.qn.so.announce(ctx.qn.so.announce_ctx, w.ops);
     if (!a.common.out.csv && !a.common.out.json)
         printf("%s%-12s %-11s %-12s %-10s %-8s %-12s %s\n", a.loads.n ? "LOAD   " : "",
                "PFS_BW", "BB_SIZE", "BB_BW", "IDLE", "BINDS", "WRITES/DAY", w.priced ? "COST" : "");
