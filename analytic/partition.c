@@ -67,7 +67,6 @@ bba_partition_free(bba_partition *p)
  * data/workloads/groups.csv at the defaults: 302 searches, 3.8
  * evaluations each.  The fluid model: each search its build and search
  * (the front's fluid_flops). */
-#define BBA_PART_SEARCH_EVALS 4.0
 static int
 admit_tables(const bba_front *f, const bba_question *base, bba_partition *out, char *err)
 {

@@ -178,8 +178,13 @@ bb_cmd_report(int argc, char **argv)
     {
         /* settled on the question of its recommendation, as `size` is */
         bb_settle st = { a.tgt.target_idle, { 0, 0, 0, a.eps }, 0, 0 };
+        int quiet = a.common.out.quiet;
 
+        /* silent while the resolution settles (its search's estimate
+         * would be the run's one line): the report's own follows */
+        a.common.out.quiet = 1;
         bb_ctx_load(&ctx, &a.common, a.file, &st);
+        a.common.out.quiet = quiet;
     }
     if (!bb_prices_check(&ctx, &a.prices) && a.walk.n > 0)
         bb_usage_error("pfs-bw-walk", "the walk is the cost plot's; give prices "
@@ -202,6 +207,10 @@ bb_cmd_report(int argc, char **argv)
             walk[i] = bb_qty_rate_Bps(&a.walk.v[i], ctx.pf.time_unit_s);
         o.walk = walk;
     }
+    /* the whole report's estimate is the run's one line (cli.c: the
+     * first announced), before its first search's */
+    if (ctx.qn.so.announce != NULL)
+        ctx.qn.so.announce(ctx.qn.so.announce_ctx, bb_report_estimate(&ctx, &o));
     bb_report_compute(&r, &ctx, &o, &plots);
     bb_report_committee(&r);
     bb_report_figures(&r);

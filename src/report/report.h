@@ -146,6 +146,21 @@ void bb_report_pair(bb_report *r);
  * digits shown, so that "at least X" is never below the answer. */
 void bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate);
 void bb_report_committee_free(bb_report *r);
+/* bb_report_walk_pfs: the cost plot's PFS bandwidths (bytes/s) into pfs
+ * (NULL: none written): --pfs-bw-walk, or 0.5 to 2 times ctx's in tenths.
+ * Returns their number. */
+size_t bb_report_walk_pfs(const bb_ctx *ctx, const bb_report_opts *o, double *pfs);
+
+/* bb_report_estimate (estimate.c): the multiply-adds of the whole report
+ * (cost.h), estimated before its first solve from the workload's chain
+ * and the designs' walk costs (designrun.h): the unlimited size and the
+ * pair (and, bought, the pair's platform), each load growth's design, the
+ * sweep's points and the threshold search (each an evaluation at the
+ * search's estimated size), the partitions' searches (every share of
+ * every group, partition.h's cost of a search from the last size) and,
+ * priced, the cost plot's designs.  The simulation of --validate is
+ * estimated by its own runner.  Exits on a quantising error. */
+double bb_report_estimate(const bb_ctx *ctx, const bb_report_opts *o);
 
 /* bb_report_source: the workload as the report names it: a file in a
  * data directory relative to it ("workloads/groups.csv", datadir.h), a
