@@ -27,8 +27,7 @@ design_question(bb_report *r)
 
     r->dq = ctx->qn;
     r->dq.target = r->o.target;
-    memset(&r->dq.drain, 0, sizeof r->dq.drain);
-    r->dq.drain.eps = r->o.eps;
+    r->dq.drain = r->o.drain;
     r->dq.progress = NULL;
     bba_solver_defaults(&r->dq.so);
     r->dq.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
@@ -126,7 +125,7 @@ cost_walk(bb_report *r)
 static void
 growth(bb_report *r)
 {
-    bba_drain d = { 0, 0, 0, r->o.eps };
+    bba_drain d = r->o.drain;
     char err[BB_ERRLEN];
 
     r->growth = calloc(r->nsc, sizeof *r->growth);
@@ -198,8 +197,7 @@ partitions(bb_report *r)
         r->part_group[i] = g;
     }
     q.target = r->o.target;
-    memset(&q.drain, 0, sizeof q.drain);
-    q.drain.eps = 1;
+    q.drain = r->o.drain;
     q.progress = NULL;
     bba_solver_defaults(&q.so);   /* as pair() */
     q.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;

@@ -97,7 +97,7 @@ static void
 recommend(bb_report *r)
 {
     const bb_ctx *ctx = r->given;
-    bba_drain d = { 0, 0, 0, r->o.eps };
+    bba_drain d = r->o.drain;
     char err[BB_ERRLEN];
     int rc;
 
@@ -193,7 +193,7 @@ curves(bb_report *r)
 
             p->front = r->sc[i].front;
             p->S_bytes = r->sizes[z];
-            p->drain.eps = r->o.eps;
+            p->drain = r->o.drain;
         }
     }
     r->S_lazy = r->feasible ? r->S_star : r->S_top;

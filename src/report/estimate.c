@@ -36,8 +36,7 @@ bb_report_estimate(const bb_ctx *ctx, const bb_report_opts *o)
     size_t groups = 0;
 
     q.target = o->target;
-    memset(&q.drain, 0, sizeof q.drain);
-    q.drain.eps = o->eps;
+    q.drain = o->drain;
     q.progress = NULL;
     bb_design_spec_init(&sp, &q, o->priced ? o->prices : NULL,
                         o->end != NULL && o->end->set ? o->end : NULL);

@@ -33,6 +33,9 @@ typedef struct {
     size_t nwalk;
     const bb_endopts *end;      /* --dwpd, --waf, --lifetime (end->set: size for
                                    endurance too, as bbsize design does) */
+    bba_drain drain;            /* --policy, --threshold (a fraction), --empty-prob:
+                                   the headline's, its designs', the growths',
+                                   the partitions' and the curves' draining */
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */

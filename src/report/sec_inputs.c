@@ -68,6 +68,11 @@ platform_table(bb_doc *d, const bb_report *r)
         bb_doc_row(d, "time\tcontinuous (no discrete step, nothing rounded)\tthe fluid model");
     }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
+    if (r->o.drain.lazy)
+        bb_doc_row(d, "draining\tlazy, threshold %g of the buffer\t--policy, --threshold",
+                   r->o.drain.threshold);
+    else
+        bb_doc_row(d, "draining\tgreedy\tdefault (--policy)");
     bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
     /* Every solve of the report ran ctx->so. */
     bba_solver_describe(&ctx->so, &sname, &snote);
