@@ -139,19 +139,6 @@ print_endurance(const bb_ctx *ctx, const bb_endopts *e, const bba_answer *stall,
         printf("the idle target sets the size\n");
 }
 
-/* The drive writes a day at the answer, for its line ("" when there is
- * no buffer, no volume, or no time: data units). */
-static void
-dwpd_note(const bb_ctx *ctx, const bba_answer *r, int rc, char *buf, size_t len)
-{
-    double w = rc == BB_OK && !ctx->plain ? bba_drive_writes_per_day(r->bb_write_Bps, r->S_bytes)
-                                          : NAN;
-
-    buf[0] = '\0';
-    if (isfinite(w))
-        snprintf(buf, len, "; %.3g drive writes a day", w);
-}
-
 /* The text answer on one front (the workload, or a load scale of it):
  * the size, the bandwidth and endurance lines; the status. */
 static int
@@ -176,7 +163,7 @@ answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
         need = bba_endurance_bytes(&e, r.bb_write_Bps);
     }
     bb_size_answer_line(ctx, &r, rc, a->tgt.target_idle, line, sizeof line);
-    dwpd_note(ctx, &r, rc, dw, sizeof dw);
+    bb_size_dwpd_note(ctx, &r, rc, dw, sizeof dw);
     printf("%s%s%s\n", prefix, line, dw);
     if (rc == BB_OK && ctx->pf.bb_bw_Bps > 0)
         print_bandwidth(ctx, &r);
@@ -244,7 +231,7 @@ bb_cmd_size(int argc, char **argv)
         char line[1400], dw[64];
 
         bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
-        dwpd_note(&ctx, &r, rc, dw, sizeof dw);
+        bb_size_dwpd_note(&ctx, &r, rc, dw, sizeof dw);
         printf("%s%s\n", line, dw);
         if (rc == BB_OK && ctx.pf.bb_bw_Bps > 0)
             print_bandwidth(&ctx, &r);
