@@ -107,7 +107,7 @@ static const bb_cmd_spec spec = {
     "Plots are drawn by gnuplot (found on PATH).  Nothing is written unless the "
     "whole report succeeds.",
     .out = BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS,
-    .runs = BB_RUN_THREADS,
+    .runs = BB_RUN_ALL,
     .targets = BB_TGT_IDLE,
     .groups = BB_CMD_POLICY | BB_CMD_PRICES | BB_CMD_ENDURANCE,
 };
@@ -203,7 +203,7 @@ bb_cmd_report(int argc, char **argv)
                           a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs,
                           a.points, a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
                           a.validate, a.scales.v, a.scales.n, NULL, a.walk.n, &a.end,
-                          ctx.qn.drain };
+                          &a.run, ctx.qn.drain };
     if (a.walk.n > 0) {
         walk = calloc(a.walk.n, sizeof *walk);
         if (walk == NULL)

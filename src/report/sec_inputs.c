@@ -203,7 +203,7 @@ bb_report_sec_validation(bb_doc *d, const bb_report *r)
         bb_doc_para(d, "Validation failed: %s.", r->val_msg);
     } else {
         bb_doc_para(d, "The analytic idle fraction beside the simulated mean and its %g%% "
-                    "confidence interval (bbsize validate with its defaults: %s applications, "
+                    "confidence interval (bbsize validate: %s applications, "
                     "%s, seed %llu), greedy draining.  Verdicts: "
                     "agrees (the prediction is inside an interval within +-50%% of it), "
                     "disagrees (outside), inconclusive (inside, but the interval is too wide "
