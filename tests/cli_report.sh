@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..74
+echo 1..77
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 # bought FILE: the buffer bandwidth the headline buys, exact, as
 # "--bb-bw NB/s" from the inputs table ("" when none is bought)
@@ -225,10 +225,19 @@ check_cmd "the validation section has the simulated intervals" \
 check_cmd "every validation row has one of the three verdicts" \
   test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
     -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
-"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
-check_cmd "the report's size-0 row is bbsize validate --bb-size 0 (analytic and simulated)" \
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --horizon 100000 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+check_cmd "the report's size-0 row is bbsize validate --bb-size 0 --horizon 100000 (its default)" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
+check_cmd "at the recommended size (the third row) the verdict is conclusive" \
+  test "$(X "string($VT[4]/*[local-name()='td'][5])" "$T/v.html")" != inconclusive
+# --replications and --horizon are validate's: the size-0 row again
+run "$BBSIZE" report -o "$T/v2.html" --validate --points 3 --load-scale 1 --replications 3 --horizon 5000
+status_is 0 "report --validate --replications 3 --horizon 5000 exits 0"
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v2.html") --replications 3 --horizon 5000 --csv --quiet >"$T/v2.csv" 2>"$T/err" || true
+check_cmd "... its size-0 row is validate --replications 3 --horizon 5000's" \
+  test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v2.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v2.html")" \
+    = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v2.csv")"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"
