@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "design.h"
+#include "front.h"
 
 const double BBA_DESIGN_SHARES[BBA_DESIGN_NSHARES] = { 0.9, 0.75, 0.5, 0.25, 0.1, 0.03, 0.01 };
 
@@ -256,4 +257,10 @@ bba_design_cheapest(const bba_design *d, size_t n)
         if (d[i].status == BB_OK && isfinite(d[i].cost) && (best < 0 || d[i].cost < d[best].cost))
             best = (long)i;
     return best;
+}
+
+double
+bba_design_fluid_ops(const bba_front *f)
+{
+    return bba_front_kind(f) == BBA_MODEL_FLUID ? f->fluid_flops : 0;
 }

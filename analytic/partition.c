@@ -58,41 +58,45 @@ bba_partition_free(bba_partition *p)
 }
 
 /* The tables costed before the first group's search (cost.h): every
- * share of every group a size search, each costed as the shared buffer's
- * (bba_cost_search on its model, at the shared resolution: a group's
- * model is smaller, its sizes at small shares larger, and its searches
- * start from the last size; measured on two groups at --steps 1000
- * --resolution 1000, docs/bounds.md).  The fluid model: each search its
- * build and search (the front's fluid_flops). */
+ * share of every group a size search from the last size (answer.h
+ * bba_front_size_within), each costed as BBA_PART_SEARCH_EVALS
+ * evaluations of the shared buffer's search (bba_cost_search on its
+ * model, at the shared resolution: a group's model is smaller, its sizes
+ * at small shares larger), plus the shared buffer's own search, which
+ * has run (silent: this estimate is the run's one line).  Measured on
+ * data/workloads/groups.csv at the defaults: 302 searches, 3.8
+ * evaluations each.  The fluid model: each search its build and search
+ * (the front's fluid_flops). */
 static int
-admit_tables(const bba_front *f, const bba_partition *out, char *err)
+admit_tables(const bba_front *f, const bba_question *base, bba_partition *out, char *err)
 {
     const bba_question *q = &f->q;
-    double searches = 0, per;
+    double searches = 0, per, shared;
     bba_cost c;
 
-    if (!(q->so.max_ops > 0) && q->so.announce == NULL)
-        return BB_OK;
     for (size_t g = 0; g < out->ngroups; g++)
         if (out->table[g] != NULL && out->k_hi[g] > 0)
             searches += out->k_hi[g] - out->k_lo[g] + 1;
     if (bba_front_kind(f) == BBA_MODEL_FLUID) {
-        per = f->fluid_flops;
+        per = shared = f->fluid_flops;
     } else {
         bba_policy_spec ps;
 
         front_spec_of(&q->drain, &ps);
         bba_cost_search(&f->model, q->target, &ps, &q->so, &c);
-        per = c.ops;
+        shared = c.ops;
+        per = c.evaluations > BBA_PART_SEARCH_EVALS
+                  ? c.ops * BBA_PART_SEARCH_EVALS / c.evaluations : c.ops;
     }
+    out->est_ops = searches * per + shared;
     if (q->so.max_ops > 0 && !(searches * per <= q->so.max_ops))
         return bb_seterr(err, BB_ETOOBIG, "the partition's tables would take about %.2g "
                          "operations (%.0f size searches, one per share of each group, each "
                          "about %.2g), more than the bound of %.3g: give fewer steps or lower "
                          "the resolution, or raise the operation bound", searches * per,
                          searches, per, q->so.max_ops);
-    if (q->so.announce != NULL)
-        q->so.announce(q->so.announce_ctx, searches * per);
+    if (base->so.announce != NULL)
+        base->so.announce(base->so.announce_ctx, out->est_ops);
     return BB_OK;
 }
 
@@ -139,8 +143,14 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
             rc = bb_seterr(err, BB_EINVAL, "group %zu has no application", g + 1);
             goto out;
         }
-    /* the shared buffer: it settles the quantisation every group shares */
-    rc = bba_front_new(q, &f, err);
+    /* the shared buffer: it settles the quantisation every group shares;
+     * its search is announced with the tables' (admit_tables) */
+    {
+        bba_question sq = *q;
+
+        sq.so.announce = NULL;
+        rc = bba_front_new(&sq, &f, err);
+    }
     if (rc != BB_OK)
         goto out;
     out->shared_status = bba_front_size(f, q->target, &q->drain, &out->shared, err);
@@ -243,7 +253,7 @@ bba_partition_begin(const bba_partition_spec *sp, bba_partition *out, char *err)
         for (size_t j = 0; j < n; j++)
             out->table[g][j] = out->k_hi[g] == 0 ? 0 : INFINITY;   /* no load: 0 B */
     }
-    rc = admit_tables(f, out, err);
+    rc = admit_tables(f, q, out, err);
 out:
     bba_front_free(f);
     free(load);

@@ -55,6 +55,11 @@
 #include "answer.h"
 #include "bb_error.h"
 
+/* The evaluations a group's size search from the last size costs
+ * (partition.c admit_tables; measured on data/workloads/groups.csv at the
+ * defaults: 302 searches, 3.8 evaluations each). */
+#define BBA_PART_SEARCH_EVALS 4.0
+
 typedef struct {
     const bba_question *base;    /* all applications, the platform, target, drain */
     const size_t *group;         /* base->n entries: each application's group
@@ -90,6 +95,9 @@ typedef struct {
     bba_answer shared;           /* the shared buffer: bba_front_size on base */
     int shared_status;           /* BB_OK or BB_EINFEASIBLE */
     double shared_bytes;         /* its size, rounded up to the granularity */
+    double est_ops;              /* the run's multiply-adds as estimated before
+                                    the tables (cost.h; announced through
+                                    base->so.announce) */
 } bba_partition;
 
 /* The solve in stages, so that the per-group ones can run the groups in

@@ -954,3 +954,16 @@ bb_finish_stdout(void)
     if (fflush(stdout) != 0 || ferror(stdout))
         bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
 }
+
+/* The drive writes a day at the answer, for its line ("" when there is
+ * no buffer, no volume, or no time: data units). */
+void
+bb_size_dwpd_note(const bb_ctx *ctx, const bba_answer *r, int rc, char *buf, size_t len)
+{
+    double w = rc == BB_OK && !ctx->plain ? bba_drive_writes_per_day(r->bb_write_Bps, r->S_bytes)
+                                          : NAN;
+
+    buf[0] = '\0';
+    if (isfinite(w))
+        snprintf(buf, len, "; %.3g drive writes a day", w);
+}

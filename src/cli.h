@@ -95,6 +95,10 @@ void bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len);
  * the report prints the same one. */
 void bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target,
                          char *buf, size_t len);
+/* bb_size_dwpd_note: what `size` adds to that line, the drive writes a
+ * day at the answer ("; 26 drive writes a day"; "" when there is no
+ * buffer, no volume, or no time: data units). */
+void bb_size_dwpd_note(const bb_ctx *ctx, const bba_answer *a, int rc, char *buf, size_t len);
 /* bb_ctx_answer_notes: the warnings an answer line carries (applications
  * that vanished, a time unit nobody chose), "" when none. */
 void bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t len);

@@ -36,7 +36,7 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .runs = BB_RUN_THREADS,
     .targets = BB_TGT_IDLE,
-    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
+    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES | BB_CMD_LOADS,
     .walks = BB_PLAT_PFS_BW,
     .walk_doc = "the PFS bandwidths to walk: FIRST:LAST:STEP (e.g. 0.8TB/s:3TB/s:0.1TB/s) or "
     "a list (required)",
@@ -54,65 +54,70 @@ rule_name(bba_bw_rule r)
 }
 
 
-int
-bb_cmd_design(int argc, char **argv)
+typedef struct {
+    const struct args *a;
+    bba_design_spec sp;    /* the workload's; each load's borrows its question */
+    int priced;
+    double *pfs;           /* the walk, bytes/s */
+    double ops;            /* the estimate of every load's walk */
+} walk_ctx;
+
+/* The walk at one load (cmdspec.h bb_cmd_each_load): its designs, their
+ * rows (text: after a LOAD column with --load-scale) and the cheapest. */
+static int
+design_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+            const char *prefix, void *arg)
 {
-    struct args a;
-    bb_ctx ctx;
-    bba_design_spec sp;
+    walk_ctx *wc = arg;
+    const struct args *a = wc->a;
+    bba_design_spec sp = wc->sp;
     bba_design *d;
-    double *pfs;
+    const double *pfs = wc->pfs;
     long best;
-    int priced, rc;
-    char err[BB_ERRLEN];
+    int priced = wc->priced, rc;
+    char err[BB_ERRLEN], col[32] = "";
     json_t *rows = NULL;
     bb_meter meter;
 
-    memset(&a, 0, sizeof a);
-    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
-    bb_ctx_read(&ctx, &a.common, a.file);
-    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
-    d = calloc(a.pfs.n, sizeof *d);
-    pfs = calloc(a.pfs.n, sizeof *pfs);
-    if (d == NULL || pfs == NULL)
+    (void)front;
+    sp.base = q;
+    if (a->loads.n)
+        snprintf(col, sizeof col, "x%-6g", scale);
+    d = calloc(a->pfs.n, sizeof *d);
+    if (d == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (size_t i = 0; i < a.pfs.n; i++)
-        pfs[i] = bb_qty_rate_Bps(&a.pfs.v[i], ctx.pf.time_unit_s);
-    bb_meter_start(&meter, &a.common.out, "design", "PFS bandwidths", a.pfs.n);
-    rc = bb_design_walk(&sp, pfs, a.pfs.n, a.run.threads, &meter, d, err);
+    bb_meter_start(&meter, &a->common.out, "design", "PFS bandwidths", a->pfs.n);
+    rc = bb_design_walk(&sp, pfs, a->pfs.n, a->run.threads, &meter, d, err);
     bb_meter_end(&meter);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     /* a point that cannot be solved is skipped with its reason; the walk
      * goes on */
-    for (size_t i = 0; i < a.pfs.n; i++)
+    for (size_t i = 0; i < a->pfs.n; i++)
         if (d[i].status != BB_OK && d[i].status != BB_EINFEASIBLE) {
             char pb[64];
 
-            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, pfs[i]);
-            if (bb_ctx_blame(&ctx, d[i].status, d[i].err) != NULL)   /* a list entry */
+            bb_ctx_fmt_rate(ctx, pb, sizeof pb, pfs[i]);
+            if (bb_ctx_blame(ctx, d[i].status, d[i].err) != NULL)   /* a list entry */
                 bb_usage_error("pfs-bw", "%s: %s", pb, d[i].err);
-            bb_warn("%s: PFS bandwidth %s left out: %s", ctx.wl.source, pb, d[i].err);
+            bb_warn("%s: %sPFS bandwidth %s left out: %s", ctx->wl.source, prefix, pb, d[i].err);
         }
-    best = priced ? bba_design_cheapest(d, a.pfs.n) : -1;
-    if (best >= 0 && a.pfs.n > 1 && (best == 0 || (size_t)best == a.pfs.n - 1)) {
+    best = priced ? bba_design_cheapest(d, a->pfs.n) : -1;
+    if (best >= 0 && a->pfs.n > 1 && (best == 0 || (size_t)best == a->pfs.n - 1)) {
         char pb[32];
 
-        bb_ctx_fmt_rate(&ctx, pb, sizeof pb, pfs[best]);
-        bb_warn("the cheapest design is at the %s end of the walk (%s): a cheaper one may lie "
-                "beyond it; walk further (--pfs-bw)", best == 0 ? "low" : "high", pb);
+        bb_ctx_fmt_rate(ctx, pb, sizeof pb, pfs[best]);
+        bb_warn("%sthe cheapest design is at the %s end of the walk (%s): a cheaper one may "
+                "lie beyond it; walk further (--pfs-bw)", prefix, best == 0 ? "low" : "high", pb);
     }
 
-    if (a.common.out.csv)
+    if (a->common.out.csv)
         printf("pfs_bw_bytes_per_s,feasible,bb_size_bytes,bb_bw_bytes_per_s,throttle_share,"
                "idle_fraction,binding,bb_write_bytes_per_day,drive_writes_per_day,cost,"
                "cheapest,idle_fraction_limit\n");
-    else if (a.common.out.json)
+    else if (a->common.out.json)
         rows = json_array();
-    else
-        printf("%-12s %-11s %-12s %-10s %-8s %-12s %s\n", "PFS_BW", "BB_SIZE", "BB_BW", "IDLE",
-               "BINDS", "WRITES/DAY", priced ? "COST" : "");
-    for (size_t i = 0; i < a.pfs.n; i++) {
+    for (size_t i = 0; i < a->pfs.n; i++) {
         const bba_design *x = &d[i];
         int ok = x->status == BB_OK;
         const char *binds = !ok ? (x->status == BB_EINFEASIBLE ? "none" : "failed")
@@ -120,12 +125,12 @@ bb_cmd_design(int argc, char **argv)
         double day = ok ? x->a.bb_write_Bps * 86400.0 : NAN;
         double dwpd = ok ? bba_drive_writes_per_day(x->a.bb_write_Bps, x->a.S_bytes) : NAN;
 
-        if (a.common.out.csv) {
+        if (a->common.out.csv) {
             bb_csv_row(stdout, "ndnnnnsnnndn", x->pfs_bw_Bps, ok, ok ? x->a.S_bytes : NAN,
                        x->bb_bw_Bps > 0 ? x->bb_bw_Bps : NAN, x->share, ok ? x->a.idle : NAN,
                        binds, day, dwpd, priced && ok ? x->cost : NAN, (long)i == best,
                        ok ? NAN : x->a.idle_limit);
-        } else if (a.common.out.json) {
+        } else if (a->common.out.json) {
             json_t *o = json_pack("{s:f, s:b, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b}",
                                   "pfs_bw_bytes_per_s", x->pfs_bw_Bps, "feasible", ok,
                                   "bb_size_bytes", ok ? json_real(x->a.S_bytes) : json_null(),
@@ -145,13 +150,13 @@ bb_cmd_design(int argc, char **argv)
         } else {
             char pb[32], sz[32], bw[32], wd[32], c[BB_MONEY_LEN];
 
-            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, x->pfs_bw_Bps);
+            bb_ctx_fmt_rate(ctx, pb, sizeof pb, x->pfs_bw_Bps);
             if (ok)
-                bb_ctx_fmt_size(&ctx, sz, sizeof sz, x->a.S_bytes);
+                bb_ctx_fmt_size(ctx, sz, sizeof sz, x->a.S_bytes);
             else
                 snprintf(sz, sizeof sz, "none");
             if (x->bb_bw_Bps > 0)
-                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, x->bb_bw_Bps);
+                bb_ctx_fmt_rate(ctx, bw, sizeof bw, x->bb_bw_Bps);
             else   /* a buffer of 0 B has no bandwidth */
                 snprintf(bw, sizeof bw, ok && x->a.S_bytes > 0 ? "unlimited" : "-");
             if (ok && isfinite(dwpd))
@@ -160,7 +165,7 @@ bb_cmd_design(int argc, char **argv)
                 snprintf(wd, sizeof wd, "-");
             c[0] = '\0';
             if (priced && ok && isfinite(x->cost))
-                bb_fmt_money(c, sizeof c, &a.prices, x->cost);
+                bb_fmt_money(c, sizeof c, &a->prices, x->cost);
             else if (priced && ok)   /* priced unlimited bandwidth, or an overflow */
                 snprintf(c, sizeof c, "inf");
             {
@@ -172,70 +177,124 @@ bb_cmd_design(int argc, char **argv)
                     snprintf(iv, sizeof iv, "%.3g", v);
                 else
                     snprintf(iv, sizeof iv, "-");
-                printf("%-12s %-11s %-12s %-10s %-8s %-12s %s%s\n", pb, sz, bw, iv, binds, wd,
-                       c, (long)i == best ? " *" : "");
+                printf("%s%-12s %-11s %-12s %-10s %-8s %-12s %s%s\n", col, pb, sz, bw, iv, binds,
+                       wd, c, (long)i == best ? " *" : "");
             }
         }
     }
-    if (a.common.out.json) {
+    if (a->common.out.json) {
         json_t *o = json_pack("{s:o, s:o, s:s, s:f, s:o}", "points", rows,
                               "cheapest", best >= 0 ? json_integer(best) : json_null(),
                               "bandwidth_rule", sp.rule == BBA_BW_FIXED ? "given"
                                                 : sp.rule == BBA_BW_HALF ? "half" : "priced",
-                              "target_idle", a.tgt.target_idle,
-                              "platform", bb_json_platform(&ctx));
+                              "target_idle", a->tgt.target_idle,
+                              "platform", bb_json_platform(ctx));
 
         if (priced)
-            json_object_set_new(o, "prices", json_pack("{s:f, s:f, s:f, s:o}", "tb", a.prices.tb,
-                                                       "bb_gbs", a.prices.gbs, "pfs_gbs",
-                                                       a.prices.pfs_gbs, "currency",
-                                                       a.prices.currency
-                                                           ? json_string(a.prices.currency)
+            json_object_set_new(o, "prices", json_pack("{s:f, s:f, s:f, s:o}", "tb", a->prices.tb,
+                                                       "bb_gbs", a->prices.gbs, "pfs_gbs",
+                                                       a->prices.pfs_gbs, "currency",
+                                                       a->prices.currency
+                                                           ? json_string(a->prices.currency)
                                                            : json_null()));
         else
             json_object_set_new(o, "prices", json_null());
         /* the model that answered (the first design found; null if none) */
-        for (size_t i = 0; i < a.pfs.n && !json_object_get(o, "model"); i++)
+        for (size_t i = 0; i < a->pfs.n && !json_object_get(o, "model"); i++)
             if (d[i].status == BB_OK)
                 json_object_set_new(o, "model", json_string(bba_model_kind_name(d[i].a.model)));
-        bb_json_head(o, &ctx);
+        bb_json_head(o, ctx);
         bb_json_print(o);
-    } else if (!a.common.out.csv) {
+    } else if (!a->common.out.csv) {
         if (best >= 0) {
             char pb[32], sz[32], bw[32], c[BB_MONEY_LEN];
 
-            bb_ctx_fmt_rate(&ctx, pb, sizeof pb, d[best].pfs_bw_Bps);
-            bb_ctx_fmt_size(&ctx, sz, sizeof sz, d[best].a.S_bytes);
+            bb_ctx_fmt_rate(ctx, pb, sizeof pb, d[best].pfs_bw_Bps);
+            bb_ctx_fmt_size(ctx, sz, sizeof sz, d[best].a.S_bytes);
             if (d[best].bb_bw_Bps > 0)
-                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, d[best].bb_bw_Bps);
+                bb_ctx_fmt_rate(ctx, bw, sizeof bw, d[best].bb_bw_Bps);
             else
                 snprintf(bw, sizeof bw, "unlimited bandwidth");
-            bb_fmt_money(c, sizeof c, &a.prices, d[best].cost);
+            bb_fmt_money(c, sizeof c, &a->prices, d[best].cost);
             if (d[best].a.S_bytes == 0)   /* no buffer, no bandwidth bought */
-                printf("cheapest (*): PFS %s and no burst buffer (the PFS alone meets the "
-                       "target), %s\n", pb, c);
+                printf("%scheapest (*): PFS %s and no burst buffer (the PFS alone meets the "
+                       "target), %s\n", prefix, pb, c);
             else
-                printf("cheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer "
-                       "bandwidth: %s\n", pb, sz, bw, c, rule_name(sp.rule));
+                printf("%scheapest (*): PFS %s with a %s burst buffer of %s, %s; buffer "
+                       "bandwidth: %s\n", prefix, pb, sz, bw, c, rule_name(sp.rule));
         } else if (priced) {
             size_t feas = 0;
 
-            for (size_t i = 0; i < a.pfs.n; i++)
+            for (size_t i = 0; i < a->pfs.n; i++)
                 feas += d[i].status == BB_OK;
             if (feas > 0)
-                printf("no cheapest: every design meeting the target costs more than the "
-                       "largest number (inf: the prices are too large)\n");
+                printf("%sno cheapest: every design meeting the target costs more than the "
+                       "largest number (inf: the prices are too large)\n", prefix);
             else
-                printf("no design meets the target at these PFS bandwidths\n");
+                printf("%sno design meets the target at these PFS bandwidths\n", prefix);
         } else {
-            printf("buffer bandwidth: %s; give prices (--cost-tb, --cost-gbs, --cost-pfs-gbs) "
-                   "for the cheapest\n", rule_name(sp.rule));
+            printf("%sbuffer bandwidth: %s; give prices (--cost-tb, --cost-gbs, --cost-pfs-gbs) "
+                   "for the cheapest\n", prefix, rule_name(sp.rule));
         }
     }
     free(d);
-    free(pfs);
+    return BB_OK;
+}
+
+/* The walk's multiply-adds at one load, added to *arg (designrun.h). */
+static int
+cost_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+          const char *prefix, void *arg)
+{
+    walk_ctx *wc = arg;
+    bba_design_spec sp = wc->sp;
+    bba_cost c;
+    char err[BB_ERRLEN];
+    int rc;
+
+    (void)front;
+    (void)scale;
+    (void)prefix;
+    sp.base = q;
+    rc = bb_design_walk_cost(&sp, wc->pfs, wc->a->pfs.n, &c, err);
+    if (rc != BB_OK)
+        bb_ctx_die_answer(ctx, rc, err);
+    wc->ops += c.ops;
+    return BB_OK;
+}
+
+int
+bb_cmd_design(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    walk_ctx w;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
+    bb_ctx_read(&ctx, &a.common, a.file);
+    w.a = &a;
+    w.priced = bb_cmd_design_spec(&ctx, &a.c, &w.sp);
+    w.pfs = calloc(a.pfs.n, sizeof *w.pfs);
+    if (w.pfs == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < a.pfs.n; i++)
+        w.pfs[i] = bb_qty_rate_Bps(&a.pfs.v[i], ctx.pf.time_unit_s);
+    /* the whole run's estimate is its one line (cli.c: the first
+     * announced), before any design's own */
+    w.ops = 0;
+    bb_cmd_each_load(&ctx, &a.c, cost_load, &w);
+    if (ctx.qn.so.announce != NULL && w.ops > 0)
+        ctx.qn.so.announce(ctx.qn.so.announce_ctx, w.ops);
+    if (!a.common.out.csv && !a.common.out.json)
+        printf("%s%-12s %-11s %-12s %-10s %-8s %-12s %s\n", a.loads.n ? "LOAD   " : "",
+               "PFS_BW", "BB_SIZE", "BB_BW", "IDLE", "BINDS", "WRITES/DAY", w.priced ? "COST" : "");
+    rc = bb_cmd_each_load(&ctx, &a.c, design_load, &w);
+    (void)rc;   /* a design without answer is a row, not a failure */
+    free(w.pfs);
     bb_qty_list_free(&a.pfs);
+    bb_cmd_args_free(&a.c);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
 }
-

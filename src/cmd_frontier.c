@@ -32,7 +32,7 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .runs = BB_RUN_THREADS,
     .targets = BB_TGT_IDLE,
-    .groups = BB_CMD_ENDURANCE | BB_CMD_PRICES,
+    .groups = BB_CMD_POLICY | BB_CMD_ENDURANCE | BB_CMD_PRICES | BB_CMD_LOADS,
     .walks = BB_PLAT_BB_BW,
     .walk_doc = "burst-buffer bandwidths: FIRST:LAST:STEP or a list (default: those whose "
     "throttling takes 0.9, 0.75, 0.5, 0.25, 0.1, 0.03 and 0.01 of the idle budget, and "
@@ -58,33 +58,48 @@ point_unit(size_t unit, void *result, const void *ctx, char *err)
 }
 
 
-int
-bb_cmd_frontier(int argc, char **argv)
+typedef struct {
+    const struct args *a;
+    bba_design_spec sp;    /* the workload's; each load's borrows its question */
+    int priced;
+} loads_ctx;
+
+/* The frontier at one load (cmdspec.h bb_cmd_each_load): its points, their
+ * rows (text: after a LOAD column with --load-scale) and the least
+ * bandwidth. */
+static int
+frontier_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+              const char *prefix, void *arg)
 {
-    struct args a;
-    bb_ctx ctx;
-    bba_design_spec sp;
+    loads_ctx *lc = arg;
+    const struct args *a = lc->a;
+    bba_design_spec sp = lc->sp;
     bba_design *d;
     double *bbw, *share, least;
     size_t n;
     line l;
-    int priced, rc;
-    char err[BB_ERRLEN], lb[32];
+    int priced = lc->priced, rc;
+    char err[BB_ERRLEN], lb[32], col[32] = "";
     json_t *rows = NULL;
     bb_meter meter;
 
-    memset(&a, 0, sizeof a);
-    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
-    bb_ctx_read(&ctx, &a.common, a.file);
-    priced = bb_cmd_design_spec(&ctx, &a.c, &sp);
+    (void)front;
+    sp.base = q;
+    if (a->loads.n)
+        snprintf(col, sizeof col, "x%-6g", scale);
     sp.rule = BBA_BW_FIXED;
-    rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, 1.0, &least, err);
-    if (rc == BB_EINFEASIBLE)
+    rc = bba_design_bandwidth(&sp, ctx->pf.pfs_bw_Bps, 1.0, &least, err);
+    if (rc == BB_EINFEASIBLE && a->loads.n == 0)
         bb_die(BB_EXIT_NO, "%s: no capacity suffices at any burst-buffer bandwidth: the expected "
-               "load is not below the PFS bandwidth", ctx.wl.source);
+               "load is not below the PFS bandwidth", ctx->wl.source);
+    if (rc == BB_EINFEASIBLE) {   /* one load of several: its line, and the next */
+        printf("%sno capacity suffices at any burst-buffer bandwidth: the expected load is not "
+               "below the PFS bandwidth\n", prefix);
+        return rc;
+    }
     if (rc != BB_OK)
-        bb_ctx_die_answer(&ctx, rc, err);
-    n = a.bbw.n ? a.bbw.n : BBA_DESIGN_NSHARES + 1;
+        bb_ctx_die_answer(ctx, rc, err);
+    n = a->bbw.n ? a->bbw.n : BBA_DESIGN_NSHARES + 1;
     d = calloc(n, sizeof *d);
     bbw = calloc(n, sizeof *bbw);
     share = calloc(n, sizeof *share);
@@ -92,21 +107,21 @@ bb_cmd_frontier(int argc, char **argv)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < n; i++) {
         share[i] = NAN;
-        if (a.bbw.n) {
-            bbw[i] = bb_qty_rate_Bps(&a.bbw.v[i], ctx.pf.time_unit_s);
+        if (a->bbw.n) {
+            bbw[i] = bb_qty_rate_Bps(&a->bbw.v[i], ctx->pf.time_unit_s);
             if (!(bbw[i] > 0))
                 bb_usage_error("bb-bw", "'%s': a bandwidth must be positive", "0");
         } else if (i < BBA_DESIGN_NSHARES) {
             share[i] = BBA_DESIGN_SHARES[i];
-            rc = bba_design_bandwidth(&sp, ctx.pf.pfs_bw_Bps, share[i], &bbw[i], err);
+            rc = bba_design_bandwidth(&sp, ctx->pf.pfs_bw_Bps, share[i], &bbw[i], err);
             if (rc != BB_OK)
-                bb_ctx_die_answer(&ctx, rc, err);
+                bb_ctx_die_answer(ctx, rc, err);
         }   /* the last: unlimited (0) */
     }
-    l = (line){ &sp, ctx.pf.pfs_bw_Bps, bbw, share };
-    bb_meter_start(&meter, &a.common.out, "frontier", "points", n);
+    l = (line){ &sp, ctx->pf.pfs_bw_Bps, bbw, share };
+    bb_meter_start(&meter, &a->common.out, "frontier", "points", n);
     rc = bbs_replicate_run(n, sizeof *d, d, point_unit, &l,
-                           a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
+                           a->run.threads > 0 ? a->run.threads : bb_grid_threads(),
                            bb_meter_progress, &meter, err);
     bb_meter_end(&meter);
     if (rc != BB_OK)
@@ -118,34 +133,32 @@ bb_cmd_frontier(int argc, char **argv)
             char bw[64];
 
             if (bbw[i] > 0)
-                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
+                bb_ctx_fmt_rate(ctx, bw, sizeof bw, bbw[i]);
             else
                 snprintf(bw, sizeof bw, "unlimited");
-            if (a.bbw.n && bb_exit_status(d[i].status) == BB_EXIT_DATAERR)   /* a list entry */
+            if (a->bbw.n && bb_exit_status(d[i].status) == BB_EXIT_DATAERR)   /* a list entry */
                 bb_usage_error("bb-bw", "%s: %s", bw, d[i].err);
-            bb_warn("%s: burst-buffer bandwidth %s left out: %s", ctx.wl.source, bw, d[i].err);
+            bb_warn("%s: %sburst-buffer bandwidth %s left out: %s", ctx->wl.source, prefix, bw,
+                    d[i].err);
         }
 
-    bb_ctx_fmt_rate(&ctx, lb, sizeof lb, least);
-    if (a.common.out.csv)
+    bb_ctx_fmt_rate(ctx, lb, sizeof lb, least);
+    if (a->common.out.csv)
         printf("bb_bw_bytes_per_s,throttle_share,feasible,bb_size_bytes,idle_fraction,"
                "bandwidth_idle_fraction,binding,bb_write_bytes_per_day,cost\n");
-    else if (a.common.out.json)
+    else if (a->common.out.json)
         rows = json_array();
-    else
-        printf("%-12s %-6s %-11s %-10s %-10s %-9s %s\n", "BB_BW", "SHARE", "BB_SIZE", "IDLE",
-               "THROTTLE", "BINDS", priced ? "COST" : "");
     for (size_t i = 0; i < n; i++) {
         const bba_design *x = &d[i];
         int ok = x->status == BB_OK;
         const char *binds = !ok ? (x->status == BB_EINFEASIBLE ? "none" : "failed")
                                 : x->endurance_binds ? "endurance" : "idle";
 
-        if (a.common.out.csv) {
+        if (a->common.out.csv) {
             bb_csv_row(stdout, "nndnnnsnn", bbw[i] > 0 ? bbw[i] : NAN, share[i], ok,
                        ok ? x->a.S_bytes : NAN, ok ? x->a.idle : NAN, x->a.idle_limit, binds,
                        ok ? x->a.bb_write_Bps * 86400.0 : NAN, priced && ok ? x->cost : NAN);
-        } else if (a.common.out.json) {
+        } else if (a->common.out.json) {
             json_array_append_new(rows, json_pack(
                 "{s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o}",
                 "bb_bw_bytes_per_s", bbw[i] > 0 ? json_real(bbw[i]) : json_null(),
@@ -160,11 +173,11 @@ bb_cmd_frontier(int argc, char **argv)
             char bw[32], sz[32], sh[16], c[BB_MONEY_LEN] = "", id[32], th[32];
 
             if (bbw[i] > 0)
-                bb_ctx_fmt_rate(&ctx, bw, sizeof bw, bbw[i]);
+                bb_ctx_fmt_rate(ctx, bw, sizeof bw, bbw[i]);
             else
                 snprintf(bw, sizeof bw, "unlimited");
             if (ok)
-                bb_ctx_fmt_size(&ctx, sz, sizeof sz, x->a.S_bytes);
+                bb_ctx_fmt_size(ctx, sz, sizeof sz, x->a.S_bytes);
             else
                 snprintf(sz, sizeof sz, "none");
             if (isnan(share[i]))
@@ -172,7 +185,7 @@ bb_cmd_frontier(int argc, char **argv)
             else
                 snprintf(sh, sizeof sh, "%g", share[i]);
             if (priced && ok && isfinite(x->cost))
-                bb_fmt_money(c, sizeof c, &a.prices, x->cost);
+                bb_fmt_money(c, sizeof c, &a->prices, x->cost);
             else if (priced && ok)
                 snprintf(c, sizeof c, "inf");
             /* no number where there is none: "-", never nan */
@@ -186,29 +199,53 @@ bb_cmd_frontier(int argc, char **argv)
                 snprintf(th, sizeof th, "%.3g", x->a.idle_limit);
             else
                 snprintf(th, sizeof th, "-");
-            printf("%-12s %-6s %-11s %-10s %-10s %-9s %s\n", bw, sh, sz, id, th, binds, c);
+            printf("%s%-12s %-6s %-11s %-10s %-10s %-9s %s\n", col, bw, sh, sz, id, th, binds, c);
         }
     }
-    if (a.common.out.json) {
+    if (a->common.out.json) {
         json_t *o = json_pack("{s:o, s:f, s:f, s:o}", "points", rows,
-                              "bb_bw_min_bytes_per_s", least, "target_idle", a.tgt.target_idle,
-                              "platform", bb_json_platform(&ctx));
+                              "bb_bw_min_bytes_per_s", least, "target_idle", a->tgt.target_idle,
+                              "platform", bb_json_platform(ctx));
 
         /* the model that answered (the first point found; null if none) */
         for (size_t i = 0; i < n && !json_object_get(o, "model"); i++)
             if (d[i].status == BB_OK)
                 json_object_set_new(o, "model", json_string(bba_model_kind_name(d[i].a.model)));
-        bb_json_head(o, &ctx);
+        bb_json_head(o, ctx);
         bb_json_print(o);
-    } else if (!a.common.out.csv) {
-        printf("any capacity needs a burst-buffer bandwidth of at least %s (SHARE: the share of "
-               "the idle budget its throttling takes)\n", lb);
+    } else if (!a->common.out.csv) {
+        printf("%sany capacity needs a burst-buffer bandwidth of at least %s (SHARE: the share "
+               "of the idle budget its throttling takes)\n", prefix, lb);
     }
     free(d);
     free(bbw);
     free(share);
-    bb_qty_list_free(&a.bbw);
-    bb_ctx_free(&ctx);
-    return BB_EXIT_OK;
+    return BB_OK;
 }
 
+int
+bb_cmd_frontier(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    loads_ctx lc;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
+    if (a.pol.threshold_is_size)
+        bb_usage_error("threshold", "give a fraction of the buffer size "
+                       "(the size is what is searched)");
+    bb_ctx_read(&ctx, &a.common, a.file);
+    bb_policy_drain(&a.pol, &ctx.qn.drain);   /* --policy, --threshold (a fraction) */
+    lc.a = &a;
+    lc.priced = bb_cmd_design_spec(&ctx, &a.c, &lc.sp);
+    if (!a.common.out.csv && !a.common.out.json)
+        printf("%s%-12s %-6s %-11s %-10s %-10s %-9s %s\n", a.loads.n ? "LOAD   " : "", "BB_BW",
+               "SHARE", "BB_SIZE", "IDLE", "THROTTLE", "BINDS", lc.priced ? "COST" : "");
+    rc = bb_cmd_each_load(&ctx, &a.c, frontier_load, &lc);
+    bb_qty_list_free(&a.bbw);
+    bb_cmd_args_free(&a.c);
+    bb_ctx_free(&ctx);
+    return rc == BB_OK ? BB_EXIT_OK : BB_EXIT_NO;
+}

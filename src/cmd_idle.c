@@ -25,35 +25,31 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .targets = BB_TGT_SIZE | BB_TGT_IDLE,
     .required = BB_TGT_SIZE,
-    .groups = BB_CMD_POLICY,
+    .groups = BB_CMD_POLICY | BB_CMD_LOADS,
 };
 
-int
-bb_cmd_idle(int argc, char **argv)
+/* One load's answer (cmdspec.h bb_cmd_each_load): text on one line after
+ * prefix; JSON and CSV only without --load-scale. */
+static int
+idle_one(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+         const char *prefix, void *arg)
 {
-    struct args a;
-    bb_ctx ctx;
-    bb_settle st;
+    const struct args *a = arg;
     bba_answer r;
     char err[BB_ERRLEN], sz[64], th[64], occ[64], md[256], notes[600];
     int rc;
 
-    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
-    memset(&st, 0, sizeof st);
-    st.target = a.tgt.target_idle;
-    bb_policy_drain(&a.pol, &st.drain);
-    st.settle_bytes = a.tgt.bb_size.v;
-    st.check_size = 1;
-    bb_ctx_load(&ctx, &a.common, a.file, &st);
-    rc = bba_front_idle(ctx.front, a.tgt.bb_size.v, &st.drain, &r, err);
+    (void)q;
+    (void)scale;
+    rc = bba_front_idle(front, a->tgt.bb_size.v, &ctx->qn.drain, &r, err);
     if (rc != BB_OK)
-        bb_ctx_die_answer(&ctx, rc, err);
+        bb_ctx_die_answer(ctx, rc, err);
     if (r.fallback)
         fprintf(stderr, "bbsize: the FFT solver did not converge; banded GTH answered\n");
-    bb_ctx_fmt_size(&ctx, sz, sizeof sz, r.S_bytes);
-    bb_ctx_fmt_size(&ctx, th, sizeof th, r.threshold_bytes);
+    bb_ctx_fmt_size(ctx, sz, sizeof sz, r.S_bytes);
+    bb_ctx_fmt_size(ctx, th, sizeof th, r.threshold_bytes);
     if (isfinite(r.mean_occupancy_bytes)) {
-        bb_ctx_fmt_size(&ctx, occ, sizeof occ, r.mean_occupancy_bytes);
+        bb_ctx_fmt_size(ctx, occ, sizeof occ, r.mean_occupancy_bytes);
     } else {
         /* a numerical failure of the model's first moment: say so, never
          * print or pack a NaN (the idle fraction does not depend on it) */
@@ -62,10 +58,10 @@ bb_cmd_idle(int argc, char **argv)
                 "number (a numerical failure); the idle and quiet fractions do not use it\n",
                 sz);
     }
-    bb_ctx_answer_notes(&ctx, &r, notes, sizeof notes);
-    if (a.common.out.csv) {
+    bb_ctx_answer_notes(ctx, &r, notes, sizeof notes);
+    if (a->common.out.csv) {
         bb_csv_answer(&r, rc, NAN);
-    } else if (a.common.out.json) {
+    } else if (a->common.out.json) {
         json_t *o = json_pack("{s:f, s:f, s:I, s:o, s:f, s:f, s:s, s:o, s:f, s:o, s:f, s:o}",
                               "idle_fraction", r.idle,
                               "quiet_fraction", r.quiet,
@@ -80,19 +76,21 @@ bb_cmd_idle(int argc, char **argv)
                               "empty_prob", r.eps,
                               "mean_occupancy_bytes", bb_json_real_or_null(r.mean_occupancy_bytes),
                               "residual", r.residual,
-                              "platform", bb_json_platform(&ctx));
+                              "platform", bb_json_platform(ctx));
 
-        bb_json_answer(o, &ctx, &r);
+        bb_json_answer(o, ctx, &r);
         json_object_set_new(o, "solver_iterations", json_integer((json_int_t)r.iterations));
         json_object_set_new(o, "resolution_doubling_change", r.res_change >= 0
                             ? json_real(r.res_change) : json_null());
         /* below the double range: its logarithm; else null */
         json_object_set_new(o, "log10_idle_fraction", r.idle == 0 && isfinite(r.log10_idle)
                             ? json_real(r.log10_idle) : json_null());
-        bb_json_head(o, &ctx);
+        bb_json_head(o, ctx);
         bb_json_print(o);
     } else {
         char tus[64], of[96], sq[48] = "";
+
+        fputs(prefix, stdout);
 
         bb_fmt_duration(tus, sizeof tus, r.time_unit_s);
         if (r.model == BBA_MODEL_FLUID) {
@@ -128,10 +126,29 @@ bb_cmd_idle(int argc, char **argv)
         if (r.res_change >= 0)
             printf("; resolution %ld (doubling it moves the size for the target by %.2g%%; "
                    "bandwidths rounded by <= %.3g%% of B)", r.resolution, 100.0 * r.res_change,
-                   100.0 * r.max_round_bytes / (ctx.pf.pfs_bw_Bps * r.time_unit_s));
-        bb_ctx_model_desc(&ctx, md, sizeof md);
+                   100.0 * r.max_round_bytes / (ctx->pf.pfs_bw_Bps * r.time_unit_s));
+        bb_ctx_model_desc(ctx, md, sizeof md);
         printf("; %s%s\n", md, notes);
     }
+    return BB_OK;
+}
+
+int
+bb_cmd_idle(int argc, char **argv)
+{
+    struct args a;
+    bb_ctx ctx;
+    bb_settle st;
+
+    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
+    memset(&st, 0, sizeof st);
+    st.target = a.tgt.target_idle;
+    bb_policy_drain(&a.pol, &st.drain);
+    st.settle_bytes = a.tgt.bb_size.v;
+    st.check_size = 1;
+    bb_ctx_load(&ctx, &a.common, a.file, &st);
+    bb_cmd_each_load(&ctx, &a.c, idle_one, &a);
+    bb_cmd_args_free(&a.c);
     bb_ctx_free(&ctx);
     return BB_EXIT_OK;
 }

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "simcli.h"
 #include "grid.h"
+#include "progress.h"
 #include "replicate.h"
 #include "stats.h"
 
@@ -85,6 +86,7 @@ static const bb_cmd_spec spec = {
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .runs = BB_RUN_ALL,
     .targets = BB_TGT_IDLE,
+    .groups = BB_CMD_POLICY,
 };
 
 /* The groups of the file, in order of first appearance. */
@@ -125,10 +127,10 @@ group_unit(size_t g, void *result, const void *vctx, char *err)
     return c->stage(c->sp, c->p, g, err);
 }
 
-/* A per-group stage on the threads. */
+/* A per-group stage on the threads, its progress on meter (NULL: none). */
 static int
 per_group(groups_ctx *gc, int (*stage)(const bba_partition_spec *, bba_partition *, size_t,
-                                       char *), int threads, char *err)
+                                       char *), int threads, bb_meter *meter, char *err)
 {
     size_t G = gc->sp->ngroups;
     char *unused = calloc(G, 1);
@@ -137,7 +139,8 @@ per_group(groups_ctx *gc, int (*stage)(const bba_partition_spec *, bba_partition
     if (unused == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory");
     gc->stage = stage;
-    rc = bbs_replicate_run(G, 1, unused, group_unit, gc, threads, NULL, NULL, err);
+    rc = bbs_replicate_run(G, 1, unused, group_unit, gc, threads,
+                           meter != NULL ? bb_meter_progress : NULL, meter, err);
     free(unused);
     return rc;
 }
@@ -260,10 +263,17 @@ bb_cmd_partition(int argc, char **argv)
     part_sim st, sh;
     long R = 0, H = 0;
     int rc, threads;
+    bb_meter meter;
 
     memset(&a, 0, sizeof a);
     a.steps = 100;
     bb_cmd_parse(&spec, argc, argv, &a.c, &a);
+    if (a.pol.threshold_is_size)
+        bb_usage_error("threshold", "give a fraction of each partition's size (the sizes are "
+                       "what is searched)");
+    if (a.validate && a.pol.lazy)
+        bb_usage_error("validate", "the partitioned simulation drains greedily; leave out "
+                       "--policy lazy and --threshold");
     if (a.file == NULL)
         bb_usage_missing("FILE", "a workload with a group column; the built-in workload has "
                          "no groups");
@@ -285,8 +295,7 @@ bb_cmd_partition(int argc, char **argv)
     if ((long)G > a.steps)
         bb_usage_error("steps", "%ld is fewer steps than the %zu groups", a.steps, G);
     ctx.qn.target = a.tgt.target_idle;
-    memset(&ctx.qn.drain, 0, sizeof ctx.qn.drain);
-    ctx.qn.drain.eps = 1;
+    bb_policy_drain(&a.pol, &ctx.qn.drain);   /* every group's search, and the shared one */
     memset(&sp, 0, sizeof sp);
     sp.base = &ctx.qn;
     sp.group = gi;
@@ -313,10 +322,14 @@ bb_cmd_partition(int argc, char **argv)
     gc.sp = &sp;
     gc.p = &p;
     threads = a.run.threads > 0 ? a.run.threads : bb_grid_threads();
-    rc = per_group(&gc, bba_partition_bound, threads, err);
+    bb_meter_start(&meter, &a.common.out, "partition: the bounds", "groups", G);
+    rc = per_group(&gc, bba_partition_bound, threads, &meter, err);
+    bb_meter_end(&meter);
     if (rc == BB_OK) {
         bba_partition_caps(&p);
-        rc = per_group(&gc, bba_partition_group, threads, err);
+        bb_meter_start(&meter, &a.common.out, "partition: the tables", "groups", G);
+        rc = per_group(&gc, bba_partition_group, threads, &meter, err);
+        bb_meter_end(&meter);
     }
     if (rc == BB_OK)
         rc = bba_partition_finish(&sp, &p, err);

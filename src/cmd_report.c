@@ -35,7 +35,6 @@ static const struct argp_option options[] = {
     { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
       "load growth scenarios for the idle-versus-size plot (default 1,1.2,1.5)", 0 },
     { "points", OPT_POINTS, "N", 0, "buffer sizes per curve (default 41)", 0 },
-    { "empty-prob", OPT_EPS, "EPS", 0, "lazy: probability of draining below the threshold (default 0.01)", 0 },
     { "validate", OPT_VALIDATE, NULL, 0,
       "add the simulated intervals beside the predictions (needs `bbsize validate`)", 0 },
     { 0 }
@@ -80,9 +79,6 @@ parse(int key, char *arg, struct argp_state *state)
     case OPT_POINTS:
         a->points = (int)bb_opt_long("points", arg, 3, 1000);
         break;
-    case OPT_EPS:
-        a->eps = bb_opt_eps(arg);
-        break;
     case OPT_VALIDATE:
         a->validate = 1;
         break;
@@ -111,9 +107,9 @@ static const bb_cmd_spec spec = {
     "Plots are drawn by gnuplot (found on PATH).  Nothing is written unless the "
     "whole report succeeds.",
     .out = BB_OUT_FILE | BB_OUT_QUIET | BB_OUT_PROGRESS,
-    .runs = BB_RUN_THREADS,
+    .runs = BB_RUN_ALL,
     .targets = BB_TGT_IDLE,
-    .groups = BB_CMD_PRICES | BB_CMD_ENDURANCE,
+    .groups = BB_CMD_POLICY | BB_CMD_PRICES | BB_CMD_ENDURANCE,
 };
 
 static void
@@ -172,14 +168,27 @@ bb_cmd_report(int argc, char **argv)
     a.eps = 0.01;
     a.points = 41;
     bb_cmd_parse(&spec, argc, argv, &a.c, &a);
+    if (a.pol.threshold_is_size)
+        bb_usage_error("threshold", "give a fraction of the buffer size (the size is what is "
+                       "searched)");
+    if (a.validate && a.pol.lazy)
+        bb_usage_error("validate", "the report's simulation drains greedily; leave out "
+                       "--policy lazy and --threshold");
+    a.eps = a.pol.eps;
     if (a.scales.n == 0)
         bb_grid_numbers("load-scale", "1,1.2,1.5", 1e-6, 1e6, &a.scales);
     check_output_dir(a.common.out.output);
     {
         /* settled on the question of its recommendation, as `size` is */
         bb_settle st = { a.tgt.target_idle, { 0, 0, 0, a.eps }, 0, 0 };
+        int quiet = a.common.out.quiet;
 
+        /* silent while the resolution settles (its search's estimate
+         * would be the run's one line): the report's own follows */
+        a.common.out.quiet = 1;
+        bb_policy_drain(&a.pol, &st.drain);
         bb_ctx_load(&ctx, &a.common, a.file, &st);
+        a.common.out.quiet = quiet;
     }
     if (!bb_prices_check(&ctx, &a.prices) && a.walk.n > 0)
         bb_usage_error("pfs-bw-walk", "the walk is the cost plot's; give prices "
@@ -193,7 +202,8 @@ bb_cmd_report(int argc, char **argv)
     o = (bb_report_opts){ a.file, &a.common, a.tgt.target_idle, a.eps, &a.prices,
                           a.prices.has_tb || a.prices.has_gbs || a.prices.has_pfs_gbs,
                           a.points, a.run.threads > 0 ? a.run.threads : bb_grid_threads(),
-                          a.validate, a.scales.v, a.scales.n, NULL, a.walk.n, &a.end };
+                          a.validate, a.scales.v, a.scales.n, NULL, a.walk.n, &a.end,
+                          &a.run, ctx.qn.drain };
     if (a.walk.n > 0) {
         walk = calloc(a.walk.n, sizeof *walk);
         if (walk == NULL)
@@ -202,6 +212,10 @@ bb_cmd_report(int argc, char **argv)
             walk[i] = bb_qty_rate_Bps(&a.walk.v[i], ctx.pf.time_unit_s);
         o.walk = walk;
     }
+    /* the whole report's estimate is the run's one line (cli.c: the
+     * first announced), before its first search's */
+    if (ctx.qn.so.announce != NULL)
+        ctx.qn.so.announce(ctx.qn.so.announce_ctx, bb_report_estimate(&ctx, &o));
     bb_report_compute(&r, &ctx, &o, &plots);
     bb_report_committee(&r);
     bb_report_figures(&r);

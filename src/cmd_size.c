@@ -13,46 +13,11 @@
 #include "grid.h"
 #include "simcli.h"
 
-enum { OPT_LOAD_SCALE = 0x2000 };
-
-static const struct argp_option options[] = {
-    { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
-      "every bandwidth of the workload times each factor (a list or FIRST:LAST:STEP): "
-      "one answer line per load (text output only)", 0 },
-    { 0 }
-};
-
 struct args {
-    BB_CMD_ARGS;       /* the shared options (cmdspec.h) */
-    bb_num_list scales;   /* --load-scale */
+    BB_CMD_ARGS;       /* the shared options (cmdspec.h; --load-scale: a.loads) */
 };
-
-static error_t
-parse(int key, char *arg, struct argp_state *state)
-{
-    struct args *a = state->input;
-
-    switch (key) {
-    case OPT_LOAD_SCALE:
-        bb_num_list_free(&a->scales);
-        bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->scales);
-        if (a->scales.n > 1000)
-            bb_usage_error("load-scale", "at most 1000 loads (%zu given)", a->scales.n);
-        break;
-    case ARGP_KEY_END:
-        if (a->scales.n > 0 && (a->common.out.json || a->common.out.csv))
-            bb_usage_error("load-scale", "prints one text line per load; for --json or --csv "
-                           "run one load at a time");
-        break;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-    return 0;
-}
 
 static const bb_cmd_spec spec = {
-    .options = options,
-    .parser = parse,
     .args_doc = "[FILE]",
     .doc = "The smallest burst-buffer size whose idle fraction is at most the target (and, "
     "with --dwpd, whose drives last).\v"
@@ -60,7 +25,7 @@ static const bb_cmd_spec spec = {
     "or the burst buffer's bandwidth alone keeps the idle fraction above the target.",
     .out = BB_OUT_JSON | BB_OUT_CSV | BB_OUT_QUIET | BB_OUT_PROGRESS,
     .targets = BB_TGT_IDLE,
-    .groups = BB_CMD_POLICY | BB_CMD_ENDURANCE,
+    .groups = BB_CMD_POLICY | BB_CMD_ENDURANCE | BB_CMD_LOADS,
 };
 
 /* The policy of a search: a threshold is a fraction of the size. */
@@ -186,7 +151,7 @@ answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
             const bba_drain *d, const char *prefix)
 {
     bba_answer r, stall;
-    char err[BB_ERRLEN], line[1400];
+    char err[BB_ERRLEN], line[1400], dw[64];
     double need = NAN;
     int rc, binds = 0;
 
@@ -203,7 +168,8 @@ answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
         need = bba_endurance_bytes(&e, r.bb_write_Bps);
     }
     bb_size_answer_line(ctx, &r, rc, a->tgt.target_idle, line, sizeof line);
-    printf("%s%s\n", prefix, line);
+    bb_size_dwpd_note(ctx, &r, rc, dw, sizeof dw);
+    printf("%s%s%s\n", prefix, line, dw);
     if (rc == BB_OK && ctx->pf.bb_bw_Bps > 0)
         print_bandwidth(ctx, &r);
     if (rc == BB_OK && a->end.set)
@@ -211,31 +177,16 @@ answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
     return rc;
 }
 
-/* --load-scale: one answer per load, each on its own front (grid.h, the
- * workload's resolution), the workload itself (x1) on its own. */
+/* --load-scale: one answer per load (cmdspec.h bb_cmd_each_load). */
 static int
-load_scales(const bb_ctx *ctx, const struct args *a, const bba_drain *d)
+load_answer(const bb_ctx *ctx, const bba_front *front, const bba_question *q, double scale,
+            const char *prefix, void *arg)
 {
-    int worst = BB_OK;
+    const struct args *a = arg;
 
-    for (size_t i = 0; i < a->scales.n; i++) {
-        char prefix[64];
-        int rc;
-
-        snprintf(prefix, sizeof prefix, "load x%g: ", a->scales.v[i]);
-        if (a->scales.v[i] == 1) {
-            rc = answer_text(ctx, ctx->front, a, d, prefix);
-        } else {
-            bb_scenario sc;
-
-            bb_scenario_init(&sc, ctx, a->scales.v[i], ctx->pf.pfs_bw_Bps);
-            rc = answer_text(ctx, sc.front, a, d, prefix);
-            bb_scenario_free(&sc);
-        }
-        if (rc != BB_OK)
-            worst = rc;
-    }
-    return worst;
+    (void)q;
+    (void)scale;
+    return answer_text(ctx, front, a, &ctx->qn.drain, prefix);
 }
 
 int
@@ -250,7 +201,7 @@ bb_cmd_size(int argc, char **argv)
     int rc, binds = 0;
 
     memset(&a, 0, sizeof a);
-    bb_cmd_parse(&spec, argc, argv, &a.c, &a);
+    bb_cmd_parse(&spec, argc, argv, &a.c, NULL);
     if (a.pol.threshold_is_size)
         bb_usage_error("threshold", "give a fraction of the buffer size "
                        "(the size is what is searched)");
@@ -258,9 +209,9 @@ bb_cmd_size(int argc, char **argv)
     st.target = a.tgt.target_idle;
     drain_of(&a.pol, &st.drain);
     bb_ctx_load(&ctx, &a.common, a.file, &st);
-    if (a.scales.n > 0) {
-        rc = load_scales(&ctx, &a, &st.drain);
-        bb_num_list_free(&a.scales);
+    if (a.loads.n > 0) {
+        rc = bb_cmd_each_load(&ctx, &a.c, load_answer, &a);
+        bb_cmd_args_free(&a.c);
         bb_ctx_free(&ctx);
         return rc == BB_OK ? BB_EXIT_OK : BB_EXIT_NO;
     }
@@ -282,10 +233,11 @@ bb_cmd_size(int argc, char **argv)
         size_json(&ctx, &r, rc == BB_OK, &a, rc == BB_OK && a.end.set ? &stall : NULL, need,
                   binds);
     } else {
-        char line[1400];
+        char line[1400], dw[64];
 
         bb_size_answer_line(&ctx, &r, rc, a.tgt.target_idle, line, sizeof line);
-        printf("%s\n", line);
+        bb_size_dwpd_note(&ctx, &r, rc, dw, sizeof dw);
+        printf("%s%s\n", line, dw);
         if (rc == BB_OK && ctx.pf.bb_bw_Bps > 0)
             print_bandwidth(&ctx, &r);
         if (rc == BB_OK && a.end.set)

@@ -2,13 +2,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cmdspec.h"
 #include "designrun.h"
 
 /* The command's own options, the walk, the seven shared groups and the end. */
-#define MAX_CHILDREN 10
+#define MAX_CHILDREN 11
 
 typedef struct {
     const bb_cmd_spec *spec;
@@ -17,7 +18,41 @@ typedef struct {
     void *inputs[MAX_CHILDREN];
 } wiring;
 
-enum { OPT_WALK = 0x1f80 };
+enum { OPT_WALK = 0x1f80, OPT_LOAD_SCALE };
+
+/* --load-scale (BB_CMD_LOADS), parsed into the shared arguments. */
+static const struct argp_option loads_options[] = {
+    { "load-scale", OPT_LOAD_SCALE, "FACTORS", 0,
+      "every bandwidth of the workload times each factor (a list or FIRST:LAST:STEP): "
+      "one answer per load (text output only)", 0 },
+    { 0 }
+};
+
+static error_t
+loads_parse(int key, char *arg, struct argp_state *state)
+{
+    bb_cmd_args *a = state->input;
+
+    switch (key) {
+    case OPT_LOAD_SCALE:
+        bb_num_list_free(&a->loads);
+        bb_grid_numbers("load-scale", arg, 1e-6, 1e6, &a->loads);
+        if (a->loads.n > 1000)
+            bb_usage_error("load-scale", "at most 1000 loads (%zu given)", a->loads.n);
+        break;
+    case ARGP_KEY_END:
+        if (a->loads.n > 0 && (a->common.out.json || a->common.out.csv))
+            bb_usage_error("load-scale", "prints one text line per load; for --json or --csv "
+                           "run one load at a time");
+        break;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+    return 0;
+}
+
+static const struct argp loads_argp = { loads_options, loads_parse, NULL, NULL, NULL, NULL,
+                                        NULL };
 
 /* The walk: --pfs-bw RATES or --bb-bw RATES (cmdspec.h). */
 static error_t
@@ -95,6 +130,8 @@ bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a, voi
         CHILD(&own_argp, own);
     if (spec->walks)
         CHILD(&walk_argp, &w);
+    if (spec->groups & BB_CMD_LOADS)
+        CHILD(&loads_argp, a);
     CHILD(BB_COMMON_ARGP(spec->walks), &a->common);
     if (spec->groups & BB_CMD_POLICY)
         CHILD(&bb_policy_argp, &a->pol);
@@ -141,4 +178,43 @@ bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp)
     ctx->qn.target = a->tgt.target_idle;
     bb_design_spec_init(sp, &ctx->qn, &a->prices, &a->end);
     return priced;
+}
+
+int
+bb_cmd_each_load(const bb_ctx *ctx, const bb_cmd_args *a, bb_load_fn fn, void *arg)
+{
+    int worst = BB_OK;
+
+    if (a->loads.n == 0)
+        return fn(ctx, ctx->front, &ctx->qn, 1.0, "", arg);
+    for (size_t i = 0; i < a->loads.n; i++) {
+        double f = a->loads.v[i];
+        char prefix[64];
+        int rc;
+
+        snprintf(prefix, sizeof prefix, "load x%g: ", f);
+        if (f == 1) {   /* the workload itself: its own front, the same answer */
+            rc = fn(ctx, ctx->front, &ctx->qn, f, prefix, arg);
+        } else {
+            bb_scenario sc;
+            bba_question q = ctx->qn;
+
+            if (ctx->front != NULL)
+                bb_scenario_init(&sc, ctx, f, ctx->pf.pfs_bw_Bps);
+            else
+                bb_scenario_apps(&sc, ctx, f, ctx->pf.pfs_bw_Bps);
+            q.apps = sc.apps;
+            rc = fn(ctx, sc.front, &q, f, prefix, arg);
+            bb_scenario_free(&sc);
+        }
+        if (rc != BB_OK)
+            worst = rc;
+    }
+    return worst;
+}
+
+void
+bb_cmd_args_free(bb_cmd_args *a)
+{
+    bb_num_list_free(&a->loads);
 }

@@ -36,6 +36,7 @@
  *   tgt     spec->targets (target_idle 0.001 by default)
  *   end     BB_CMD_ENDURANCE
  *   prices  BB_CMD_PRICES
+ *   loads   BB_CMD_LOADS: --load-scale FACTORS (freed by bb_cmd_args_free)
  *   file    the workload FILE; NULL: the built-in workload */
 #define BB_CMD_ARGS_MEMBERS                                                    \
     bb_common common;                                                          \
@@ -44,6 +45,7 @@
     bb_tgtopts tgt;                                                            \
     bb_endopts end;                                                            \
     bb_prices prices;                                                          \
+    bb_num_list loads;                                                         \
     const char *file
 typedef struct { BB_CMD_ARGS_MEMBERS; } bb_cmd_args;
 
@@ -53,7 +55,7 @@ typedef struct { BB_CMD_ARGS_MEMBERS; } bb_cmd_args;
 #define BB_CMD_ARGS union { bb_cmd_args c; struct { BB_CMD_ARGS_MEMBERS; }; }
 
 /* The groups beside output, runs and targets. */
-enum { BB_CMD_POLICY = 1, BB_CMD_ENDURANCE = 2, BB_CMD_PRICES = 4 };
+enum { BB_CMD_POLICY = 1, BB_CMD_ENDURANCE = 2, BB_CMD_PRICES = 4, BB_CMD_LOADS = 8 };
 
 typedef struct {
     const struct argp_option *options;  /* the command's own, or NULL */
@@ -91,5 +93,21 @@ int bb_prices_check(const bb_ctx *ctx, const bb_prices *p);
  * prices and the endurance, so design's bandwidth rule; frontier sets
  * its own.  Returns bb_prices_check's answer. */
 int bb_cmd_design_spec(bb_ctx *ctx, const bb_cmd_args *a, bba_design_spec *sp);
+
+/* --load-scale (BB_CMD_LOADS): every bandwidth of the workload times
+ * each factor, one line (or row) per load.  Text output only: the
+ * parser refuses it with --json or --csv (64).  bb_cmd_each_load calls
+ * fn once per factor of a->loads (none given: once, at x1, prefix "")
+ * with the load's question q (ctx->qn, its applications scaled: grid.h
+ * bb_scenario, at ctx's resolution) and, when ctx has a front (after
+ * bb_ctx_load), the load's front: ctx's own at x1 (the same answer, no
+ * second model), a scenario's otherwise (NULL after bb_ctx_read); prefix
+ * is "load xF: ".  Returns the last status of fn other than BB_OK, else
+ * BB_OK.  The scenarios are built one at a time and freed. */
+typedef int (*bb_load_fn)(const bb_ctx *ctx, const bba_front *front, const bba_question *q,
+                          double scale, const char *prefix, void *arg);
+int bb_cmd_each_load(const bb_ctx *ctx, const bb_cmd_args *a, bb_load_fn fn, void *arg);
+/* bb_cmd_args_free: what bb_cmd_parse allocated (the load scales). */
+void bb_cmd_args_free(bb_cmd_args *a);
 
 #endif

@@ -57,7 +57,11 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
         if (rc != BB_OK)
             return rc;
         m = bba_front_chain(f);
-        if (m != NULL) {
+        if (m == NULL) {   /* the fluid model: its search as the front estimates it
+                              (no resolution to settle) */
+            tot->ops += per_point * bba_design_fluid_ops(f);
+            tot->evaluations += (int)per_point;
+        } else {
             bba_cost_search(m, q.target, &ps, &q.so, &c);
             tot->ops += per_point * levels * c.ops;
             tot->evaluations += (int)(per_point * levels) * c.evaluations;

@@ -37,7 +37,8 @@ void bb_design_spec_init(bba_design_spec *sp, const bba_question *base, const bb
  * settle at R = 1600 (tests/cli_report_cost.sh's), 3 priced designs,
  * 9.2e10 for 38 s.  *tot
  * has the sums of operations and solves, the largest size and chain.  The
- * fluid model is not costed (0).  O(n (apps + M x 100)).  BB_OK, or an
+ * fluid model: each design its build and one search as the front
+ * estimates them (design.h bba_design_fluid_ops), no settling.  O(n (apps + M x 100)).  BB_OK, or an
  * error of quantising (err). */
 int bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_cost *tot,
                         char *err);

@@ -193,12 +193,8 @@ bb_num_list_free(bb_num_list *l)
 }
 
 void
-bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
+bb_scenario_apps(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
 {
-    bba_question q = base->qn;
-    char err[BB_ERRLEN];
-    int rc;
-
     memset(sc, 0, sizeof *sc);
     sc->load_scale = load_scale;
     sc->pfs_bw_Bps = pfs_bw_Bps;
@@ -209,6 +205,16 @@ bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
         sc->apps[i] = base->wl.apps[i];
         sc->apps[i].bw_Bps *= load_scale;
     }
+}
+
+void
+bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
+{
+    bba_question q = base->qn;
+    char err[BB_ERRLEN];
+    int rc;
+
+    bb_scenario_apps(sc, base, load_scale, pfs_bw_Bps);
     q.apps = sc->apps;
     q.pf.pfs_bw_Bps = pfs_bw_Bps;
     q.pf.resolution = base->pf.resolution;   /* settled once, for the base */

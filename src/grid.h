@@ -45,6 +45,10 @@ typedef struct {
 /* bb_scenario_init: build the variant of base; exits with a message (65,
  * or 2 when the model is too big) on error.  Free with bb_scenario_free. */
 void bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps);
+/* bb_scenario_apps: the variant's applications only (sc->front NULL), for
+ * a command that builds its own fronts (design, frontier).  Free with
+ * bb_scenario_free. */
+void bb_scenario_apps(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps);
 void bb_scenario_free(bb_scenario *sc);
 
 /* bb_grid_threads: default thread count (online processors, >= 1). */

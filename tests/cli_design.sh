@@ -221,4 +221,57 @@ check "... x1 is plain size" 'test "$(sed -n "s/^load x1: //p" "$T/out")" = "$("
 check "... x1.2 is size on the scaled workload" 'test "$(sed -n "s/^load x1.2: //p" "$T/out")" = "$("$BBSIZE" size "$T/ls12.csv" --resolution 200 -q)"'
 run "$BBSIZE" size --load-scale 1.2 --json
 status_is 64 "size --load-scale with --json is refused (64)"
+# 10. --load-scale on idle, design and frontier (cmdspec.h bb_cmd_each_load):
+# each load's line or rows are the command's own on the workload with every
+# bandwidth scaled (ls12.csv, written out above), x1 the plain command's.
+run "$BBSIZE" idle "$T/ls1.csv" --resolution 200 --bb-size 5TB --load-scale 1,1.2 -q
+status_is 0 "idle --load-scale 1,1.2 exits 0"
+check "... x1 is plain idle" 'test "$(sed -n "s/^load x1: //p" "$T/out")" = "$("$BBSIZE" idle "$T/ls1.csv" --resolution 200 --bb-size 5TB -q)"'
+check "... x1.2 is idle on the scaled workload" 'test "$(sed -n "s/^load x1.2: //p" "$T/out")" = "$("$BBSIZE" idle "$T/ls12.csv" --resolution 200 --bb-size 5TB -q)"'
+DW="--resolution 200 --pfs-bw 1TB/s:2TB/s:0.5TB/s --cost-tb 1000"
+run "$BBSIZE" design "$T/ls1.csv" $DW --load-scale 1,1.2 -q
+status_is 0 "design --load-scale 1,1.2 exits 0"
+check "... a row per load and PFS bandwidth" 'test "$(grep -c "^x1\.2 *[0-9.]* TB/s " "$T/out")" -eq 3 && test "$(grep -c "^x1 *[0-9.]* TB/s " "$T/out")" -eq 3'
+"$BBSIZE" design "$T/ls12.csv" $DW -q > "$T/d12.txt"
+check "... x1.2's rows are design's on the scaled workload" 'test "$(sed -n "s/^x1\.2 *//p" "$T/out")" = "$(grep "^[0-9.]* TB/s " "$T/d12.txt")"'
+check "... x1.2's cheapest line too" 'test "$(sed -n "s/^load x1.2: //p" "$T/out")" = "$(grep "^cheapest" "$T/d12.txt")"'
+"$BBSIZE" design "$T/ls1.csv" $DW -q > "$T/d1.txt"
+check "... x1's rows are plain design's" 'test "$(sed -n "s/^x1  *//p" "$T/out")" = "$(grep "^[0-9.]* TB/s " "$T/d1.txt")"'
+run "$BBSIZE" frontier "$T/ls1.csv" --resolution 200 --load-scale 1.2,9 -q
+status_is 1 "frontier --load-scale with a load above the PFS exits 1"
+check "... that load says why on its line" 'grep -q "^load x9: no capacity suffices" "$T/out"'
+"$BBSIZE" frontier "$T/ls12.csv" --resolution 200 -q > "$T/f12.txt"
+check "... x1.2's rows are frontier's on the scaled workload" 'test "$(sed -n "s/^x1\.2 *//p" "$T/out")" = "$(sed -n "/^[0-9u]/p" "$T/f12.txt" | grep -v "^any")"'
+run "$BBSIZE" design --pfs-bw 1TB/s --load-scale 1.2 --csv
+status_is 64 "design --load-scale with --csv is refused (64)"
+# 11. --policy lazy through frontier: each point is size's lazy answer at its
+# bandwidth; a lazy buffer holding 30% before it drains is never smaller.
+"$BBSIZE" frontier "$T/ls1.csv" --resolution 200 --bb-bw 4TB/s,5TB/s --json -q > "$T/fg.json"
+run "$BBSIZE" frontier "$T/ls1.csv" --resolution 200 --bb-bw 4TB/s,5TB/s --policy lazy --threshold 0.3 --json -q
+status_is 0 "frontier --policy lazy --threshold 0.3 exits 0"
+bad=0
+for bw in 4 5; do
+  "$BBSIZE" size "$T/ls1.csv" --resolution 200 --bb-bw ${bw}TB/s --policy lazy --threshold 0.3 --json -q > "$T/sl.json"
+  want=$(json_num bb_size_bytes "$T/sl.json")
+  grep -q "\"bb_size_bytes\": $want" "$T/out" || { echo "# $bw TB/s: size says $want"; bad=1; }
+done
+check "... every point is size --policy lazy --threshold 0.3 at its bandwidth" 'test $bad -eq 0'
+grep -o '"bb_size_bytes": [0-9.e+]*' "$T/fg.json" | cut -d' ' -f2 > "$T/fg.txt"
+grep -o '"bb_size_bytes": [0-9.e+]*' "$T/out" | cut -d' ' -f2 > "$T/fl.txt"
+check "... each lazy size is at least the greedy one" \
+  'paste "$T/fg.txt" "$T/fl.txt" | awk "{ n++; if (!(\$2 + 0 >= \$1 + 0)) bad = 1 } END { exit !(n == 2 && !bad) }"'
+run "$BBSIZE" frontier --threshold 10TB
+status_is 64 "frontier --threshold as a size is refused (64): the size is searched"
+# 12. size prints the drive writes a day on its line: JSON's figure, which
+# is the volume a day over the size; none when no buffer is needed.
+"$BBSIZE" size "$T/ls1.csv" --resolution 200 --json -q > "$T/dw.json"
+dw=$(json_num drive_writes_per_day "$T/dw.json")
+vol=$(json_num bb_write_bytes_per_day "$T/dw.json")
+sz=$(json_num bb_size_bytes "$T/dw.json")
+t_close "JSON's drive writes a day are its volume a day over the size" "$dw" "$(awk -v v="$vol" -v s="$sz" 'BEGIN { printf "%.17g", v / s }')" 1e-9
+run "$BBSIZE" size "$T/ls1.csv" --resolution 200 -q
+check "... and the line ends with them (%.3g)" 'grep -q "; $(awk -v d="$dw" "BEGIN { printf \"%.3g\", d }") drive writes a day\$" "$T/out"'
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.5,0.5TB/s\n' > "$T/nobb.csv"
+run "$BBSIZE" size "$T/nobb.csv" -q
+check "no load above the PFS: no buffer and no drive writes on the line" 'grep -q "^burst buffer 0 B" "$T/out" && ! grep -q "drive writes" "$T/out"'
 t_done

@@ -100,4 +100,24 @@ expect_fail "--steps 0" 64 "steps" "$BBSIZE" partition "$W" --steps 0
 expect_fail_fixed "fewer steps than groups" 64 "fewer steps than the 5 groups" \
   "$BBSIZE" partition "$W" --steps 4
 expect_fail "--granularity 0" 64 "granularity" "$BBSIZE" partition "$W" --granularity 0
+# --policy lazy: with one group the partition is still size's lazy answer,
+# to the byte; a threshold as a size, and lazy with --validate (the
+# simulation drains greedily), are refused.
+run "$BBSIZE" partition "$T/one.csv" --policy lazy --threshold 0.3 --json
+status_is 0 "partition --policy lazy --threshold 0.3 exits 0"
+"$BBSIZE" size "$T/one.csv" --policy lazy --threshold 0.3 --json > "$T/sizel.json"
+check "one group, lazy: the total is size --policy lazy's answer, to the byte" \
+  '[ "$(json_num total_bb_size_bytes "$T/out")" = "$(json_num bb_size_bytes "$T/sizel.json")" ] &&
+   [ "$(json_num bb_size_bytes "$T/sizel.json")" != "$(json_num bb_size_bytes "$T/size.json")" ]'
+expect_fail "--threshold as a size" 64 "threshold" "$BBSIZE" partition "$W" --threshold 10TB
+expect_fail "--validate with lazy draining" 64 "validate" "$BBSIZE" partition "$W" --policy lazy --validate
+# Progress (stderr, --progress): the groups of the tables, and one estimate
+# of the whole run before them, not the shared buffer's search alone.
+BBSIZE_PROGRESS_INTERVAL=0 run "$BBSIZE" partition "$W" --steps 20 --progress
+status_is 0 "partition --progress exits 0"
+check "... progress counts the groups of the tables" 'grep -q "partition: the tables: 5/5 groups" "$T/err"'
+check "... one estimate of the run" 'test "$(grep -c "this run is estimated at" "$T/err")" -eq 1'
+"$BBSIZE" size "$W" --progress 2>&1 >/dev/null | sed -n 's/.*(\([0-9.e+]*\) multiply-adds).*/\1/p' > "$T/sops"
+check "... larger than the shared buffer's search alone" \
+  'awk -v s="$(cat "$T/sops")" -v p="$(sed -n "s/.*(\([0-9.e+]*\) multiply-adds).*/\1/p" "$T/err")" "BEGIN { exit !(s > 0 && p > 2 * s) }"'
 t_done

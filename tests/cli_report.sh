@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..66
+echo 1..77
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 # bought FILE: the buffer bandwidth the headline buys, exact, as
 # "--bb-bw NB/s" from the inputs table ("" when none is bought)
@@ -128,6 +128,28 @@ check "the answer is marked on the idle-versus-size plot at the headline's desig
 check "the unlimited-bandwidth size is named as such ($usz)" 'grep -q "unlimited buffer bandwidth would need $usz" "$T/c.html"'
 check "the partitions' shared buffer is named unlimited" \
   'X "string(//*[@id='"'"'partitions'"'"'])" "$T/c.html" | grep -q "against $usz for one shared.*unlimited\|unlimited.*against $usz for one shared"'
+# The requirements are the headline's design: capacity and bandwidth its
+# figures, the acceptance test writes that capacity at that bandwidth, and
+# the endurance row the drive writes a day design gives at it (no WAF).
+req() { X "string(//*[@id='requirements']/*[local-name()='tr'][$1]/*[local-name()='td'][$2])" "$T/c.html"; }
+check "requirements: the capacity target is the headline's ($dsz)" 'test "$(req 2 2)" = "at least $dsz usable"'
+check "requirements: the bandwidth target is the headline's ($dbw)" \
+  'test "$(req 3 2)" = "at least $dbw aggregate write, beside the PFS'"'"'s own"'
+check "requirements: the vendor writes the capacity at the bandwidth" 'req 3 3 | grep -qF "write $dsz at $dbw or more, sustained"'
+dwd=$(awk -F, '{ printf "%.3g", $9 }' "$T/design.txt")
+check "requirements: endurance is design's $dwd drive writes a day at the capacity" \
+  'req 4 2 | grep -q "^$dwd drive writes a day at the capacity (.* a day, write amplification 1) for 5 years"'
+check "requirements: the endurance line under it agrees ($dwd)" \
+  'X "string(//*[@id='"'"'endurance'"'"'])" "$T/c.html" | grep -qF "$dwd drive writes per day"'
+# --policy lazy through the report: the answer line is size's lazy answer at
+# the bandwidth bought, and the inputs table names the draining.
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.1,2TB/s\nb,0.2,0.8TB/s\nc,0.05,3TB/s\n' > "$T/lz.csv"
+run "$BBSIZE" report -o "$T/lz.html" --points 3 --load-scale 1 --resolution 200 --policy lazy --threshold 0.3 "$T/lz.csv"
+status_is 0 "report --policy lazy --threshold 0.3 exits 0"
+lsz=$("$BBSIZE" size "$T/lz.csv" --resolution 200 $(bought "$T/lz.html") --policy lazy --threshold 0.3 | sed -n 's/^burst buffer \([^(]*\) (.*/\1/p')
+check "... the answer line is size --policy lazy at the bought bandwidth ($lsz)" \
+  'X "string(//*[@id='"'"'answer'"'"'])" "$T/lz.html" | grep -q "^burst buffer $lsz (.*with lazy draining"'
+check "... the inputs table names lazy draining at 0.3" 'grep -q "lazy, threshold 0.3 of the buffer" "$T/lz.html"'
 
 # No size suffices (E > B): the report says what `bbsize size` says.
 PR=$SRCDIR/data/workloads/paper-random.csv
@@ -203,10 +225,19 @@ check_cmd "the validation section has the simulated intervals" \
 check_cmd "every validation row has one of the three verdicts" \
   test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
     -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
-"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
-check_cmd "the report's size-0 row is bbsize validate --bb-size 0 (analytic and simulated)" \
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --horizon 100000 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+check_cmd "the report's size-0 row is bbsize validate --bb-size 0 --horizon 100000 (its default)" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
+check_cmd "at the recommended size (the third row) the verdict is conclusive" \
+  test "$(X "string($VT[4]/*[local-name()='td'][5])" "$T/v.html")" != inconclusive
+# --replications and --horizon are validate's: the size-0 row again
+run "$BBSIZE" report -o "$T/v2.html" --validate --points 3 --load-scale 1 --replications 3 --horizon 5000
+status_is 0 "report --validate --replications 3 --horizon 5000 exits 0"
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v2.html") --replications 3 --horizon 5000 --csv --quiet >"$T/v2.csv" 2>"$T/err" || true
+check_cmd "... its size-0 row is validate --replications 3 --horizon 5000's" \
+  test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v2.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v2.html")" \
+    = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v2.csv")"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"

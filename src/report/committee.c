@@ -27,8 +27,7 @@ design_question(bb_report *r)
 
     r->dq = ctx->qn;
     r->dq.target = r->o.target;
-    memset(&r->dq.drain, 0, sizeof r->dq.drain);
-    r->dq.drain.eps = r->o.eps;
+    r->dq.drain = r->o.drain;
     r->dq.progress = NULL;
     bba_solver_defaults(&r->dq.so);
     r->dq.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;
@@ -50,6 +49,17 @@ bb_report_pair(bb_report *r)
         bb_warn("the burst-buffer bandwidth to buy: %s", r->pair.err);
 }
 
+size_t
+bb_report_walk_pfs(const bb_ctx *ctx, const bb_report_opts *o, double *pfs)
+{
+    size_t n = o->walk ? o->nwalk : BB_REPORT_WALK_LAST - BB_REPORT_WALK_FIRST + 1;
+
+    for (size_t i = 0; pfs != NULL && i < n; i++)
+        pfs[i] = o->walk ? o->walk[i]
+                         : ctx->pf.pfs_bw_Bps * (double)(BB_REPORT_WALK_FIRST + (int)i) / 10.0;
+    return n;
+}
+
 /* With prices, the designs over the PFS bandwidths of --pfs-bw-walk (by
  * default 0.5 to 2 times the platform's), as `bbsize design --pfs-bw`
  * walks them, the walk's cost estimated first; a design that fails is
@@ -58,7 +68,7 @@ static void
 cost_walk(bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    size_t n = r->o.walk ? r->o.nwalk : BB_REPORT_WALK_LAST - BB_REPORT_WALK_FIRST + 1;
+    size_t n = bb_report_walk_pfs(ctx, &r->o, NULL);
     bba_cost c;
     char err[BB_ERRLEN], what[200];
     int rc;
@@ -71,10 +81,7 @@ cost_walk(bb_report *r)
     if (r->walk_pfs == NULL || r->walk == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     r->nwalk = n;
-    for (size_t i = 0; i < n; i++)
-        r->walk_pfs[i] = r->o.walk ? r->o.walk[i]
-                                   : ctx->pf.pfs_bw_Bps * (double)(BB_REPORT_WALK_FIRST + (int)i)
-                                     / 10.0;
+    bb_report_walk_pfs(ctx, &r->o, r->walk_pfs);
     rc = bb_design_walk_cost(&r->dspec, r->walk_pfs, n, &c, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
@@ -82,7 +89,13 @@ cost_walk(bb_report *r)
              "further above the load, with --pfs-bw-walk, shrink it)", n);
     if (bba_cost_check(NULL, &c, ctx->opt->max_ops, what, err) != BB_OK)
         bb_die_lib(BB_ETOOBIG, err);
-    rc = bb_design_walk(&r->dspec, r->walk_pfs, n, r->o.threads, NULL, r->walk, err);
+    {
+        bb_meter m;
+
+        bb_meter_start(&m, &ctx->opt->out, "report: the cost plot", "designs", n);
+        rc = bb_design_walk(&r->dspec, r->walk_pfs, n, r->o.threads, &m, r->walk, err);
+        bb_meter_end(&m);
+    }
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     for (size_t i = 0; i < n; i++) {
@@ -112,7 +125,7 @@ cost_walk(bb_report *r)
 static void
 growth(bb_report *r)
 {
-    bba_drain d = { 0, 0, 0, r->o.eps };
+    bba_drain d = r->o.drain;
     char err[BB_ERRLEN];
 
     r->growth = calloc(r->nsc, sizeof *r->growth);
@@ -184,8 +197,7 @@ partitions(bb_report *r)
         r->part_group[i] = g;
     }
     q.target = r->o.target;
-    memset(&q.drain, 0, sizeof q.drain);
-    q.drain.eps = 1;
+    q.drain = r->o.drain;
     q.progress = NULL;
     bba_solver_defaults(&q.so);   /* as pair() */
     q.so.mem_limit_bytes = ctx->qn.so.mem_limit_bytes;

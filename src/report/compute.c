@@ -97,7 +97,7 @@ static void
 recommend(bb_report *r)
 {
     const bb_ctx *ctx = r->given;
-    bba_drain d = { 0, 0, 0, r->o.eps };
+    bba_drain d = r->o.drain;
     char err[BB_ERRLEN];
     int rc;
 
@@ -193,7 +193,7 @@ curves(bb_report *r)
 
             p->front = r->sc[i].front;
             p->S_bytes = r->sizes[z];
-            p->drain.eps = r->o.eps;
+            p->drain = r->o.drain;
         }
     }
     r->S_lazy = r->feasible ? r->S_star : r->S_top;
@@ -294,6 +294,15 @@ bb_report_validate(bb_report *r)
     for (size_t k = 0; k < n; k++)
         sizes[k] = (double)k * step;
     bb_simopts_init(&r->val_opts);
+    r->val_opts.horizon_arg = BB_REPORT_HORIZON;
+    if (r->o.run != NULL) {
+        if (r->o.run->replications > 0)
+            r->val_opts.replications = r->o.run->replications;
+        if (r->o.run->horizon_arg != NULL)
+            r->val_opts.horizon_arg = r->o.run->horizon_arg;
+        if (r->o.run->seed_set)
+            r->val_opts.seed = r->o.run->seed;
+    }
     r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
     if (r->val_rc != BB_OK && !r->val.analytic_failed)   /* a run refused or failed */
         bb_die_lib(r->val_rc, r->val_msg);

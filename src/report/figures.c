@@ -120,7 +120,8 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         nl++;
     }
     snprintf(xl, sizeof xl, "burst-buffer size (%s)", sunit);
-    p = (bb_plot){ "Idle fraction versus burst-buffer size (greedy draining)", xl,
+    p = (bb_plot){ r->o.drain.lazy ? "Idle fraction versus burst-buffer size (lazy draining)"
+                                   : "Idle fraction versus burst-buffer size (greedy draining)", xl,
                    "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size", lab, nl, 0, 0 };
     f->id = "fig-idle-vs-size";
     f->caption = r->bought

@@ -33,9 +33,17 @@ typedef struct {
     size_t nwalk;
     const bb_endopts *end;      /* --dwpd, --waf, --lifetime (end->set: size for
                                    endurance too, as bbsize design does) */
+    const bb_runopts *run;      /* --replications, --horizon, --seed of --validate
+                                   (unset: 15 replications of BB_REPORT_HORIZON) */
+    bba_drain drain;            /* --policy, --threshold (a fraction), --empty-prob:
+                                   the headline's, its designs', the growths',
+                                   the partitions' and the curves' draining */
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
+/* --validate's default horizon, time units: 15 x 1000 left Cori's verdict
+ * at the recommended size inconclusive ([0.0003, 0.0015]); 100000 agreed */
+#define BB_REPORT_HORIZON "100000"
 enum { BB_REPORT_WALK_MAX = 200 };   /* PFS bandwidths of the cost plot */
 /* the default walk: BB_REPORT_WALK_FIRST to BB_REPORT_WALK_LAST tenths of
  * the platform's PFS bandwidth, every tenth */
@@ -127,8 +135,9 @@ typedef struct {
 void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
                        bb_plot_session *plots);
 /* bb_report_validate: with o.validate, `bbsize validate`'s computation
- * (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S (S = S_lazy) with
- * its defaults (Bernoulli, 15 replications, seed 1, greedy). */
+ * (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S (S = S_lazy):
+ * Bernoulli, greedy, o.run's --replications (15), --horizon
+ * (BB_REPORT_HORIZON time units) and --seed (1). */
 void bb_report_validate(bb_report *r);
 /* bb_report_figures: draw the plots (gnuplot), the cost plot when
  * priced; exits on failure. */
@@ -146,6 +155,21 @@ void bb_report_pair(bb_report *r);
  * digits shown, so that "at least X" is never below the answer. */
 void bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate);
 void bb_report_committee_free(bb_report *r);
+/* bb_report_walk_pfs: the cost plot's PFS bandwidths (bytes/s) into pfs
+ * (NULL: none written): --pfs-bw-walk, or 0.5 to 2 times ctx's in tenths.
+ * Returns their number. */
+size_t bb_report_walk_pfs(const bb_ctx *ctx, const bb_report_opts *o, double *pfs);
+
+/* bb_report_estimate (estimate.c): the multiply-adds of the whole report
+ * (cost.h), estimated before its first solve from the workload's chain
+ * and the designs' walk costs (designrun.h): the unlimited size and the
+ * pair (and, bought, the pair's platform), each load growth's design, the
+ * sweep's points and the threshold search (each an evaluation at the
+ * search's estimated size), the partitions' searches (every share of
+ * every group, partition.h's cost of a search from the last size) and,
+ * priced, the cost plot's designs.  The simulation of --validate is
+ * estimated by its own runner.  Exits on a quantising error. */
+double bb_report_estimate(const bb_ctx *ctx, const bb_report_opts *o);
 
 /* bb_report_source: the workload as the report names it: a file in a
  * data directory relative to it ("workloads/groups.csv", datadir.h), a

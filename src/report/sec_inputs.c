@@ -68,6 +68,11 @@ platform_table(bb_doc *d, const bb_report *r)
         bb_doc_row(d, "time\tcontinuous (no discrete step, nothing rounded)\tthe fluid model");
     }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
+    if (r->o.drain.lazy)
+        bb_doc_row(d, "draining\tlazy, threshold %g of the buffer\t--policy, --threshold",
+                   r->o.drain.threshold);
+    else
+        bb_doc_row(d, "draining\tgreedy\tdefault (--policy)");
     bb_doc_row(d, "lazy EPS\t%g\t--empty-prob", r->o.eps);
     /* Every solve of the report ran ctx->so. */
     bba_solver_describe(&ctx->so, &sname, &snote);
@@ -198,7 +203,7 @@ bb_report_sec_validation(bb_doc *d, const bb_report *r)
         bb_doc_para(d, "Validation failed: %s.", r->val_msg);
     } else {
         bb_doc_para(d, "The analytic idle fraction beside the simulated mean and its %g%% "
-                    "confidence interval (bbsize validate with its defaults: %s applications, "
+                    "confidence interval (bbsize validate: %s applications, "
                     "%s, seed %llu), greedy draining.  Verdicts: "
                     "agrees (the prediction is inside an interval within +-50%% of it), "
                     "disagrees (outside), inconclusive (inside, but the interval is too wide "

@@ -61,10 +61,11 @@ bb_report_sec_recommendation(bb_doc *d, const bb_report *r)
         int paired = r->pair.status == BB_OK;
         double size_b = paired ? r->pair.a.S_bytes : r->S_star;
         double bw_b = paired ? r->pair.bb_bw_Bps : 0;
-        char line[1400];
+        char line[1400], dw[64];
 
         bb_size_answer_line(ctx, &r->rec, r->rec_rc, o->target, line, sizeof line);
-        bb_doc_para_id(d, "answer", "answer", "%s", line);
+        bb_size_dwpd_note(ctx, &r->rec, r->rec_rc, dw, sizeof dw);   /* as size prints it */
+        bb_doc_para_id(d, "answer", "answer", "%s%s", line, dw);
         bb_report_cost(d, r);
         if (ctx->has_system)
             preset_compared(d, r, size_b, bw_b);
