@@ -54,8 +54,10 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
         q.pf.resolution = R;   /* quantising only: no solve */
         q.progress = NULL;
         rc = bba_front_new(&q, &f, err);
-        if (rc != BB_OK)
+        if (rc == BB_ENOMEM)
             return rc;
+        if (rc != BB_OK)   /* the walk skips it, or refuses it by name */
+            continue;
         m = bba_front_chain(f);
         if (m == NULL) {   /* the fluid model: its search as the front estimates it
                               (no resolution to settle) */
