@@ -455,7 +455,8 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
             return rc;
     }
     a->idle_limit = bba_fluid_idle_limit(f->fluid);
-    bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
+    if (!f->q.bbbw_unasked || f->pf.bb_bw_Bps > 0)
+        bba_front_bbbw_min(f, target, &a->bb_bw_min_Bps);
     if (!bba_fluid_approx_exact(f->fa)) {
         front_stage_meter sm = { &f->q, 0, BBA_STAGE_INTERVAL };
 

@@ -84,6 +84,12 @@ typedef struct {
     bba_drain drain;         /* ... with this policy */
     double settle_bytes;     /* when no size meets the target: settle on the
                                 idle fraction at this size (0: do not settle) */
+    int bbbw_unasked;        /* 1: the caller shows the least burst-buffer
+                                bandwidth only when the buffer's bandwidth is
+                                given, so the fluid model's bba_front_size
+                                leaves bb_bw_min_Bps NaN for an unlimited one
+                                (that search is the dearest part of a size
+                                at thousands of phases) */
     bba_progress_fn progress;   /* at the start and after each solve of a
                                    search, settling's, the fluid model's,
                                    the size at twice a default time unit

@@ -544,6 +544,7 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
         ctx->qn.target = st->target;
         ctx->qn.drain = st->drain;
         ctx->qn.settle_bytes = st->settle_bytes;
+        ctx->qn.bbbw_unasked = st->bbbw_unasked;
     }
     ctx->qn.progress = bb_progress_cb;
     ctx->qn.progress_ctx = &search;

@@ -85,6 +85,7 @@ typedef struct {
     int check_size;          /* 1: settle_bytes is the question's buffer, and a
                                 lazy threshold given as a size above it is a
                                 usage error (exit 64) before any model is built */
+    int bbbw_unasked;        /* answer.h bba_question.bbbw_unasked */
 } bb_settle;
 
 /* bb_ctx_model_desc: what every one-line answer ends with: the model and

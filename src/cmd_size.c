@@ -208,6 +208,8 @@ bb_cmd_size(int argc, char **argv)
     memset(&st, 0, sizeof st);
     st.target = a.tgt.target_idle;
     drain_of(&a.pol, &st.drain);
+    /* the text shows the least bandwidth only beside a given one */
+    st.bbbw_unasked = !a.common.out.json && !a.common.out.csv;
     bb_ctx_load(&ctx, &a.common, a.file, &st);
     if (a.loads.n > 0) {
         rc = bb_cmd_each_load(&ctx, &a.c, load_answer, &a);
