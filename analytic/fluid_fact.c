@@ -249,14 +249,26 @@ fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb)
 
     if (n <= 0)
         return;
+    if (!F->qr) {   /* every right-hand side in one call (level 3) */
+        for (int j = 0; j < nrhs; j++) {
+            double *x = B + (size_t)j * (size_t)ldb;
+
+            for (int e = 0; e < n; e++)
+                x[e] = F->cdrop[e] ? 0.0 : x[e] * F->sc[e];
+        }
+        if (nrhs > 0)
+            dgetrs_("T", &n, &nrhs, F->A, &n, F->piv, B, &ldb, &info, 1);
+        for (int j = 0; j < nrhs; j++)
+            for (int u = 0; u < n; u++)
+                B[(size_t)j * (size_t)ldb + (size_t)u] *= F->su[u];
+        return;
+    }
     for (int j = 0; j < nrhs; j++) {
         double *x = B + (size_t)j * (size_t)ldb;
 
         for (int e = 0; e < n; e++)
             x[e] = F->cdrop[e] ? 0.0 : x[e] * F->sc[e];
-        if (!F->qr) {
-            dgetrs_("T", &n, &one, F->A, &n, F->piv, x, &n, &info, 1);
-        } else {
+        {
             /* M P = Q R: y = P [R_11^-1 (Q^T x)_1; 0] */
             double *t = malloc((size_t)n * sizeof *t);
 
@@ -287,14 +299,26 @@ fl_fact_solve_N(const fl_fact *F, int nrhs, double *B, int ldb)
 
     if (n <= 0)
         return;
+    if (!F->qr) {   /* every right-hand side in one call (level 3) */
+        for (int j = 0; j < nrhs; j++) {
+            double *x = B + (size_t)j * (size_t)ldb;
+
+            for (int u = 0; u < n; u++)
+                x[u] = F->rdrop[u] ? 0.0 : x[u] * F->su[u];
+        }
+        if (nrhs > 0)
+            dgetrs_("N", &n, &nrhs, F->A, &n, F->piv, B, &ldb, &info, 1);
+        for (int j = 0; j < nrhs; j++)
+            for (int e = 0; e < n; e++)
+                B[(size_t)j * (size_t)ldb + (size_t)e] *= F->sc[e];
+        return;
+    }
     for (int j = 0; j < nrhs; j++) {
         double *x = B + (size_t)j * (size_t)ldb;
 
         for (int u = 0; u < n; u++)
             x[u] = F->rdrop[u] ? 0.0 : x[u] * F->su[u];
-        if (!F->qr) {
-            dgetrs_("N", &n, &one, F->A, &n, F->piv, x, &n, &info, 1);
-        } else {
+        {
             /* M^T z = x: P R^T Q^T z = x, z = Q [R_11^-T (P^T x)_1; 0] */
             double *t = malloc((size_t)n * sizeof *t);
 
