@@ -242,103 +242,82 @@ qr_apply(const fl_fact *F, char trans, double *x)
     free(work);
 }
 
-void
-fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb)
+/* the columns of B (n rows each) scaled entry by entry: x[e] = drop[e] ?
+ * 0 : x[e] s[e] (drop may be NULL) */
+static void
+scale_rows(int n, int nrhs, double *B, int ldb, const double *s, const char *drop)
 {
-    int n = F->n, info = 0, one = 1;
-
-    if (n <= 0)
-        return;
-    if (!F->qr) {   /* every right-hand side in one call (level 3) */
-        for (int j = 0; j < nrhs; j++) {
-            double *x = B + (size_t)j * (size_t)ldb;
-
-            for (int e = 0; e < n; e++)
-                x[e] = F->cdrop[e] ? 0.0 : x[e] * F->sc[e];
-        }
-        if (nrhs > 0)
-            dgetrs_("T", &n, &nrhs, F->A, &n, F->piv, B, &ldb, &info, 1);
-        for (int j = 0; j < nrhs; j++)
-            for (int u = 0; u < n; u++)
-                B[(size_t)j * (size_t)ldb + (size_t)u] *= F->su[u];
-        return;
-    }
     for (int j = 0; j < nrhs; j++) {
         double *x = B + (size_t)j * (size_t)ldb;
 
         for (int e = 0; e < n; e++)
-            x[e] = F->cdrop[e] ? 0.0 : x[e] * F->sc[e];
-        {
-            /* M P = Q R: y = P [R_11^-1 (Q^T x)_1; 0] */
-            double *t = malloc((size_t)n * sizeof *t);
-
-            qr_apply(F, 'T', x);
-            for (int i = F->rank; i < n; i++)
-                x[i] = 0.0;
-            if (F->rank > 0)
-                dtrsv_("U", "N", "N", &F->rank, F->A, &n, x, &one, 1, 1, 1);
-            if (t == NULL) {
-                for (int i = 0; i < n; i++)
-                    x[i] = NAN;
-                continue;
-            }
-            for (int i = 0; i < n; i++)
-                t[F->piv[i] - 1] = x[i];
-            memcpy(x, t, (size_t)n * sizeof *t);
-            free(t);
-        }
-        for (int u = 0; u < n; u++)
-            x[u] *= F->su[u];
+            x[e] = drop != NULL && drop[e] ? 0.0 : x[e] * s[e];
     }
+}
+
+/* one column through the QR factorisation: trans 'T' solves M y = x
+ * (M P = Q R: y = P [R_11^-1 (Q^T x)_1; 0]), 'N' solves M^T z = x
+ * (z = Q [R_11^-T (P^T x)_1; 0]); NaN when out of memory */
+static void
+qr_solve(const fl_fact *F, char trans, double *x)
+{
+    int n = F->n, one = 1;
+    double *t = malloc((size_t)n * sizeof *t);
+
+    if (t == NULL) {
+        for (int i = 0; i < n; i++)
+            x[i] = NAN;
+        return;
+    }
+    if (trans == 'T') {
+        qr_apply(F, 'T', x);
+        for (int i = F->rank; i < n; i++)
+            x[i] = 0.0;
+        if (F->rank > 0)
+            dtrsv_("U", "N", "N", &F->rank, F->A, &n, x, &one, 1, 1, 1);
+        for (int i = 0; i < n; i++)
+            t[F->piv[i] - 1] = x[i];
+    } else {
+        for (int i = 0; i < n; i++)
+            t[i] = x[F->piv[i] - 1];
+        for (int i = F->rank; i < n; i++)
+            t[i] = 0.0;
+        if (F->rank > 0)
+            dtrsv_("U", "T", "N", &F->rank, F->A, &n, t, &one, 1, 1, 1);
+        qr_apply(F, 'N', t);
+    }
+    memcpy(x, t, (size_t)n * sizeof *t);
+    free(t);
+}
+
+/* both solves: the scaled system, every right-hand side in one dgetrs
+ * (level 3) on the LU path, column by column on the QR path */
+static void
+fact_solve(const fl_fact *F, char trans, int nrhs, double *B, int ldb)
+{
+    int n = F->n, info = 0;
+    int T = trans == 'T';
+
+    if (n <= 0 || nrhs <= 0)
+        return;
+    scale_rows(n, nrhs, B, ldb, T ? F->sc : F->su, T ? F->cdrop : F->rdrop);
+    if (!F->qr)
+        dgetrs_(T ? "T" : "N", &n, &nrhs, F->A, &n, F->piv, B, &ldb, &info, 1);
+    else
+        for (int j = 0; j < nrhs; j++)
+            qr_solve(F, trans, B + (size_t)j * (size_t)ldb);
+    scale_rows(n, nrhs, B, ldb, T ? F->su : F->sc, NULL);
+}
+
+void
+fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb)
+{
+    fact_solve(F, 'T', nrhs, B, ldb);
 }
 
 void
 fl_fact_solve_N(const fl_fact *F, int nrhs, double *B, int ldb)
 {
-    int n = F->n, info = 0, one = 1;
-
-    if (n <= 0)
-        return;
-    if (!F->qr) {   /* every right-hand side in one call (level 3) */
-        for (int j = 0; j < nrhs; j++) {
-            double *x = B + (size_t)j * (size_t)ldb;
-
-            for (int u = 0; u < n; u++)
-                x[u] = F->rdrop[u] ? 0.0 : x[u] * F->su[u];
-        }
-        if (nrhs > 0)
-            dgetrs_("N", &n, &nrhs, F->A, &n, F->piv, B, &ldb, &info, 1);
-        for (int j = 0; j < nrhs; j++)
-            for (int e = 0; e < n; e++)
-                B[(size_t)j * (size_t)ldb + (size_t)e] *= F->sc[e];
-        return;
-    }
-    for (int j = 0; j < nrhs; j++) {
-        double *x = B + (size_t)j * (size_t)ldb;
-
-        for (int u = 0; u < n; u++)
-            x[u] = F->rdrop[u] ? 0.0 : x[u] * F->su[u];
-        {
-            /* M^T z = x: P R^T Q^T z = x, z = Q [R_11^-T (P^T x)_1; 0] */
-            double *t = malloc((size_t)n * sizeof *t);
-
-            if (t == NULL) {
-                for (int i = 0; i < n; i++)
-                    x[i] = NAN;
-                continue;
-            }
-            for (int i = 0; i < n; i++)
-                t[i] = x[F->piv[i] - 1];
-            for (int i = F->rank; i < n; i++)
-                t[i] = 0.0;
-            if (F->rank > 0)
-                dtrsv_("U", "T", "N", &F->rank, F->A, &n, t, &one, 1, 1, 1);
-            qr_apply(F, 'N', t);
-            memcpy(x, t, (size_t)n * sizeof *t);
-            free(t);
-        }
-        for (int e = 0; e < n; e++)
-            x[e] *= F->sc[e];
-    }
+    fact_solve(F, 'N', nrhs, B, ldb);
 }
 

@@ -180,7 +180,7 @@ bb_cmd_report(int argc, char **argv)
     check_output_dir(a.common.out.output);
     {
         /* settled on the question of its recommendation, as `size` is */
-        bb_settle st = { a.tgt.target_idle, { 0, 0, 0, a.eps }, 0, 0 };
+        bb_settle st = { a.tgt.target_idle, { 0, 0, 0, a.eps }, 0, 0, 0 };
         int quiet = a.common.out.quiet;
 
         /* silent while the resolution settles (its search's estimate

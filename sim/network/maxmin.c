@@ -176,7 +176,7 @@ grow_prio(bbs_net_mm_ws *ws, int nf, int nl, int np)
 static int
 sub_solve(bbs_net_mm_ws *ws, int nsf, int nsl, char *err)
 {
-    bbs_net_mm_problem sp = { nsf, nsl, ws->soff, ws->spath, ws->scap, NULL };
+    bbs_net_mm_problem sp = { nsf, nsl, ws->soff, ws->spath, ws->scap, NULL, NULL, NULL, 0 };
     int rc = index_links(&sp, ws, err);
 
     if (rc == BB_OK)
