@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "bb_error.h"
 #include "crosscheck.h"
 
@@ -52,4 +54,41 @@ bbs_verdict_name(bbs_verdict_kind k)
         return "inconclusive";
     }
     return "unknown";
+}
+
+int
+bbs_units_for_verdict(double x, double tol, double level, double n, double dispersion,
+                      double *units, char *err)
+{
+    double t, h, N;
+
+    if (!(x > 0 && x < 1))
+        return bb_seterr(err, BB_EINVAL, "the prediction %g is not a fraction in (0, 1): no "
+                         "length makes its verdict conclusive", x);
+    if (!(tol > 0) || !isfinite(tol))
+        return bb_seterr(err, BB_EINVAL, "the tolerance %g is not positive", tol);
+    if (!(level > 0 && level < 1))
+        return bb_seterr(err, BB_EINVAL, "the confidence level %g is not in (0, 1)", level);
+    if (!(n >= 2) || !isfinite(n))
+        return bb_seterr(err, BB_EINVAL, "%g replications: an interval needs at least 2", n);
+    if (!(dispersion > 0) || !isfinite(dispersion))
+        return bb_seterr(err, BB_EINVAL, "the dispersion %g is not positive and finite",
+                         dispersion);
+    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, n - 1);
+    h = 0.5 * log1p(tol);
+    N = t * t * dispersion / (h * h * x * (1 - x));
+    *units = fmax(N, -log(0.5 * (1 - level)) / x);
+    return BB_OK;
+}
+
+double
+bbs_fraction_dispersion(const bbs_ci *ci, double n, double units_per_rep)
+{
+    double m = ci->mean, t, h;
+
+    if (!(m > 0 && m < 1) || !(n >= 2) || !(units_per_rep > 0) || !(ci->lo > 0 && ci->hi < 1))
+        return NAN;
+    t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * ci->level, n - 1);
+    h = 0.5 * (log(ci->hi / (1 - ci->hi)) - log(ci->lo / (1 - ci->lo)));
+    return h * h * n * units_per_rep * m * (1 - m) / (t * t);
 }

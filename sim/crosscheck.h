@@ -54,4 +54,32 @@ int bbs_agreement_judge(double x, const bbs_ci *ci, double n, double units_per_r
 /* bbs_verdict_name: "agrees", "disagrees", "inconclusive". */
 const char *bbs_verdict_name(bbs_verdict_kind k);
 
+/* Sizing a simulation so that its verdict concludes (bbsize report
+ * --validate; one rule for every caller).  A fraction x simulated over n
+ * replications of U time units each: a replication's fraction has
+ * variance D x (1 - x) / U, where D, the dispersion, is 1 for independent
+ * units and larger when idle units come in runs (D is about the mean run
+ * length).  bbs_ci_fraction's interval is then logit(m) +- h with
+ * h = t_{n-1} sqrt(D / (n U x (1 - x))).  The rule asks for
+ * h <= log(1 + tol) / 2: a mean up to one half-width above x (logit
+ * scale) still has its interval inside x (1 + tol), so when x is right
+ * the verdict agrees with probability about level; and for at least
+ * -log((1 - level) / 2) / x units in all, so that a run seeing no idle
+ * unit at all has a Clopper-Pearson bound below x (disagrees).
+ *
+ * bbs_units_for_verdict: *units, the time units IN ALL (n x U) the rule
+ * asks for at prediction x in (0, 1), relative tolerance tol > 0,
+ * confidence level in (0, 1), n >= 2 replications and dispersion
+ * D > 0.  Errors: BB_EINVAL naming the value out of its domain (*units
+ * untouched).  O(1). */
+int bbs_units_for_verdict(double x, double tol, double level, double n, double dispersion,
+                          double *units, char *err);
+
+/* bbs_fraction_dispersion: D as a run measured it, from the interval ci
+ * of a fraction over n >= 2 replications of units_per_rep units each
+ * (the inverse of the rule's h): h^2 n U m (1 - m) / t_{n-1}^2 with h
+ * the interval's half-width on the logit scale and m its mean.  NAN when
+ * the run cannot tell (m at 0 or 1, n < 2, no units).  O(1). */
+double bbs_fraction_dispersion(const bbs_ci *ci, double n, double units_per_rep);
+
 #endif

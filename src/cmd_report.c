@@ -27,7 +27,7 @@ enum { OPT_FORMAT = 0x2000, OPT_VALIDATE, OPT_LOAD_SCALE, OPT_POINTS, OPT_EPS,
 static const struct argp_option options[] = {
     { "format", OPT_FORMAT, "html|md", 0,
       "html: one self-contained file with inline SVG (default); md: Markdown plus "
-      "FILE-BASE-*.svg files beside it", 0 },
+      "FILE-BASE-*.svg files beside it, each with its data as FILE-BASE-*.dat", 0 },
     { "pfs-bw-walk", OPT_PFS_WALK, "RATES", 0,
       "with prices, the PFS bandwidths of the cost plot, as bbsize design's --pfs-bw: "
       "FIRST:LAST:STEP or a list (default 0.5 to 2 times the platform's PFS bandwidth in "
@@ -131,7 +131,8 @@ plots_cleanup(void)
     bb_plot_session_end(&plots);
 }
 
-/* Markdown: the plots as FILE-BASE-*.svg beside the document. */
+/* Markdown: the plots as FILE-BASE-*.svg beside the document, each with
+ * the data it is drawn from as FILE-BASE-*.dat. */
 static void
 figures_open(bb_report *r, const char *output)
 {
@@ -148,6 +149,9 @@ figures_open(bb_report *r, const char *output)
         bb_out_open(&f->out, f->file);
         fprintf(f->out.fp, "<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n%s",
                 f->svg);
+        snprintf(f->dfile, sizeof f->dfile, "%s-%s.dat", base, f->id + 4);
+        bb_out_open(&f->dout, f->dfile);
+        fputs(f->data, f->dout.fp);
     }
 }
 
@@ -218,8 +222,8 @@ bb_cmd_report(int argc, char **argv)
         ctx.qn.so.announce(ctx.qn.so.announce_ctx, bb_report_estimate(&ctx, &o));
     bb_report_compute(&r, &ctx, &o, &plots);
     bb_report_committee(&r);
+    bb_report_validate(&r);     /* before the figures: the idle plot has its points */
     bb_report_figures(&r);
-    bb_report_validate(&r);
 
     /* ... then the outputs are opened (nothing is left behind if this
      * fails) and written. */
@@ -238,12 +242,14 @@ bb_cmd_report(int argc, char **argv)
     bb_report_sec_validation(&d, &r);
     bb_doc_end(&d);
     {
-        bb_out *outs[1 + BB_REPORT_NFIG] = { &main_out };
+        bb_out *outs[1 + 2 * BB_REPORT_NFIG] = { &main_out };
         size_t n = 1;
 
         if (a.md)
-            for (int i = 0; i < r.nfig; i++)
+            for (int i = 0; i < r.nfig; i++) {
                 outs[n++] = &r.fig[i].out;
+                outs[n++] = &r.fig[i].dout;
+            }
         bb_out_commit_all(outs, n);
     }
 

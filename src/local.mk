@@ -44,7 +44,8 @@ src_bbsize_SOURCES = \
 	src/cmd_systems.c src/cmd_sweep.c src/cmd_frontier.c src/cmd_design.c src/cmd_partition.c src/cmd_fit.c src/fitlogs.c src/fitlogs.h src/cmd_report.c \
 	src/cmd_device.c src/cmd_bbarch.c src/cmd_netload.c src/cmd_trace.c src/cmd_scenario.c \
 	src/report/doc.c src/report/doc.h src/report/report.h \
-	src/report/compute.c src/report/committee.c src/report/estimate.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c
+	src/report/compute.c src/report/committee.c src/report/estimate.c src/report/figures.c src/report/sec_results.c src/report/sec_inputs.c \
+	src/report/validate.c
 # Layers from the top down: a static library comes before the ones it uses.
 src_bbsize_LDADD = src/formats/libbbformats.a sim/workload/libbbswl.a \
 	sim/storage/libbbsstor.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \

@@ -228,7 +228,8 @@ close_file(FILE **fp)
 }
 
 int
-bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t errlen)
+bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char **data, char *err,
+            size_t errlen)
 {
     char dat[600], gp[600], out[600], log[600];
     FILE *fp = NULL;
@@ -239,6 +240,8 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     int cols;
 
     *svg = NULL;
+    if (data != NULL)
+        *data = NULL;
     snprintf(dat, sizeof dat, "%s/plot%d.dat", s->dir, k);
     snprintf(gp, sizeof gp, "%s/plot%d.gp", s->dir, k);
     snprintf(out, sizeof out, "%s/plot%d.svg", s->dir, k);
@@ -248,12 +251,17 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     for (size_t i = 0; i < p->nseries; i++) {
         const bb_plot_series *se = &p->series[i];
 
-        fprintf(fp, "# %zu\n", i);
+        fprintf(fp, "# %zu %s\n", i, se->ylo ? "x y ylow yhigh" : "x y");
         for (size_t j = 0; j < se->n; j++) {
             if (isnan(se->y[j]) || (p->logy && !(se->y[j] > 0)))
-                fprintf(fp, "%.17g NaN\n", se->x[j]);  /* no point on a log axis */
+                fprintf(fp, "%.17g NaN", se->x[j]);  /* no point on a log axis */
             else
-                fprintf(fp, "%.17g %.17g\n", se->x[j], se->y[j]);
+                fprintf(fp, "%.17g %.17g", se->x[j], se->y[j]);
+            if (se->ylo)   /* an end off a log axis: the bar is cut at the frame */
+                fprintf(fp, p->logy && !(se->ylo[j] > 0) ? " NaN %.17g\n" : " %.17g %.17g\n",
+                        p->logy && !(se->ylo[j] > 0) ? se->yhi[j] : se->ylo[j], se->yhi[j]);
+            else
+                fputc('\n', fp);
         }
         fputs(i + 1 < p->nseries ? "\n\n" : "\n", fp);
     }
@@ -316,8 +324,10 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
     }
     fputs("plot ", fp);
     for (size_t i = 0; i < p->nseries; i++) {
-        fprintf(fp, "%s'%s' index %zu using 1:2 with %s lw 2", i ? ", \\\n     " : "", dat, i,
-                p->series[i].style ? p->series[i].style : "lines");
+        fprintf(fp, "%s'%s' index %zu using %s with %s lw 2", i ? ", \\\n     " : "", dat, i,
+                p->series[i].ylo ? "1:2:3:4" : "1:2",
+                p->series[i].ylo ? "yerrorbars" : p->series[i].style ? p->series[i].style
+                                                                     : "lines");
         if (p->series[i].dash)
             fprintf(fp, " dashtype %d", p->series[i].dash);
         fputs(" title ", fp);
@@ -369,6 +379,11 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t 
         free(text);
         snprintf(err, errlen, "out of memory");
         return BB_EXIT_SOFTWARE;
+    }
+    if (data != NULL && bb_read_file(dat, BB_READ_TEXT, data, &len, rerr, sizeof rerr) != 0) {
+        free(text);
+        snprintf(err, errlen, "%s: cannot read back: %s", dat, rerr);
+        return BB_EXIT_IOERR;
     }
     *svg = text;
     return 0;

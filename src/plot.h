@@ -19,6 +19,8 @@ typedef struct {
     size_t n;
     const char *style;       /* gnuplot style: "lines", "linespoints", "steps" */
     int dash;                /* 0 solid, else a gnuplot dashtype number */
+    const double *ylo, *yhi; /* error bars (n each; style is then yerrorbars),
+                                or NULL */
 } bb_plot_series;
 
 /* A point marked on the plot with its text above it (below it when below
@@ -56,10 +58,14 @@ int bb_plot_session_begin(bb_plot_session *s, char *err, size_t errlen);
 /* bb_plot_session_end: remove the temporary directory and its files. */
 void bb_plot_session_end(bb_plot_session *s);
 
-/* bb_plot_svg: draw p; *svg receives malloc'd SVG text (free it).
+/* bb_plot_svg: draw p; *svg receives malloc'd SVG text (free it), and
+ * *data (unless NULL) the data file gnuplot read, malloc'd: per series a
+ * "# i x y" (or "# i x y ylow yhigh") line, then a row per point, series
+ * apart by two blank lines (gnuplot's index).
  * Returns 0 or BB_EXIT_SOFTWARE (gnuplot failed: its first error line is
  * in err) or BB_EXIT_IOERR (temporary files). */
-int bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char *err, size_t errlen);
+int bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char **data, char *err,
+                size_t errlen);
 
 /* bb_child_run: run path with argv (argv[0] its name, NULL-terminated),
  * stdin from /dev/null, stdout to the file out and stderr to errf (they may

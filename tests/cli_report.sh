@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..77
+echo 1..87
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 # bought FILE: the buffer bandwidth the headline buys, exact, as
 # "--bb-bw NB/s" from the inputs table ("" when none is bought)
@@ -225,8 +225,10 @@ check_cmd "the validation section has the simulated intervals" \
 check_cmd "every validation row has one of the three verdicts" \
   test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
     -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
-"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --horizon 100000 --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
-check_cmd "the report's size-0 row is bbsize validate --bb-size 0 --horizon 100000 (its default)" \
+# the length the report chose (sized for the verdict at S), as it says
+vh=$(X "string(//*[@id='validation']/*[local-name()='p'][1])" "$T/v.html" | sed -n 's/.* x \([0-9]*\) time units.*/\1/p')
+"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --horizon "$vh" --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+check_cmd "the report's size-0 row is bbsize validate --bb-size 0 --horizon $vh (the length it names)" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
 check_cmd "at the recommended size (the third row) the verdict is conclusive" \
@@ -238,6 +240,34 @@ status_is 0 "report --validate --replications 3 --horizon 5000 exits 0"
 check_cmd "... its size-0 row is validate --replications 3 --horizon 5000's" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v2.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v2.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v2.csv")"
+
+# The length is sized for a conclusive verdict at S, and the idle plot
+# draws the simulated points with their intervals.  A workload at E/B 0.9
+# whose idle units come in runs: with seed 2 the first length (for
+# independent units) leaves the verdict at S inconclusive, and the report
+# runs again at the dispersion it measured.
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.3,1TB/s\nb,0.3,1TB/s\nc,0.3,1TB/s\n' > "$T/runs.csv"
+mkdir "$T/vmd"
+run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/r.md" --format md --validate --seed 2 --points 9
+status_is 0 "report --validate --format md exits 0"
+sed -n '/^## 6\./,$p' "$T/vmd/r.md" | sed -n 's/^| \([0-9.]* [kMGTP]*B\) | [^|]* | \([^ ]*\) | \[\([^,]*\), \([^]]*\)\] | [a-z]* |$/\2 \3 \4/p' > "$T/vmd/table"
+awk '/^# [0-9]+ x y ylow yhigh$/ { on = 1; next } /^#/ { on = 0 } on && NF == 4 { printf "%.4g %.4g %.4g\n", $2, $3, $4 }' "$T/vmd/r-idle-vs-size.dat" > "$T/vmd/plotted"
+check_cmd "the idle plot's data file holds the simulated points and intervals of section 6 ($(wc -l < "$T/vmd/table") rows)" \
+  test -s "$T/vmd/table" -a "$(cat "$T/vmd/plotted")" = "$(cat "$T/vmd/table")"
+check_cmd "... the SVG has their series, its title naming them" \
+  grep -q "class=\"series\"><title>simulated, load x1: mean and 95% interval (section 6)</title>" "$T/vmd/r-idle-vs-size.svg"
+check_cmd "... and the page says the plot draws them" grep -q "idle plot of section 2 draws these simulated points" "$T/vmd/r.md"
+check_cmd "the first length was inconclusive at S: the page says so and ran the rule's length" \
+  grep -q "^A first run of [0-9]* time units per replication left the verdict at the recommended size, .*inconclusive" "$T/vmd/r.md"
+check_cmd "... and the verdict at S is now conclusive" \
+  test "$(sed -n '/^## 6\./,$p' "$T/vmd/r.md" | grep '^| [0-9]' | sed -n 3p | awk -F'|' '{ print $6 }' | tr -d ' ')" != inconclusive
+run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/m.html" --validate --seed 2 --points 9 --max-events 1e6
+status_is 0 "a conclusive length beyond --max-events: the report still exits 0"
+check_cmd "... warns with the length and the options that would run it" \
+  grep -q "a conclusive one needs about --horizon [0-9]* .*beyond --max-events 1e+06: run .*--horizon [0-9]* --max-events" "$T/err"
+check_cmd "... and the page names that length" grep -q "a conclusive one needs about [0-9]* time units per replication" "$T/vmd/m.html"
+check_cmd "the HTML names the simulated series on the idle plot" \
+  grep -q "<title>simulated, load x1: mean and 95% interval (section 6)</title>" "$T/vmd/m.html"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"

@@ -1,6 +1,7 @@
 /* t_crosscheck.c: the rules of `bbsize validate` (sim/crosscheck.h): the
- * implied (p, b) of a simulated job and the agreement of a prediction with
- * a simulated interval, on hand-worked cases.
+ * implied (p, b) of a simulated job, the agreement of a prediction with
+ * a simulated interval, and the length that makes a verdict conclude, on
+ * hand-worked cases.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -177,6 +178,100 @@ judge_refuses(void **state)
     assert_int_equal(bbs_agreement_judge(0.1, &c, 10, -1, 0.5, &a, err), BB_EINVAL);
 }
 
+/* The units a verdict needs, by hand: t_{14, 0.975} = 2.144787 (a
+ * printed t table), h = ln(1.5) / 2 = 0.2027326, x = 0.001:
+ * N = t^2 D / (h^2 x (1 - x)) = 4.599111 / (0.04110051 x 0.000999)
+ * = 112035.5 for D = 1; at x = 0.5, 447.694.  A huge tolerance leaves the
+ * Clopper-Pearson floor, -ln(0.025) / x = 3688.879. */
+static void
+units_hand_worked(void **state)
+{
+    double N;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_units_for_verdict(1e-3, 0.5, 0.95, 15, 1, &N, err), BB_OK);
+    assert_true(fabs(N - 112035.5) < 1);
+    assert_int_equal(bbs_units_for_verdict(1e-3, 0.5, 0.95, 15, 3, &N, err), BB_OK);
+    assert_true(fabs(N - 3 * 112035.5) < 3);
+    assert_int_equal(bbs_units_for_verdict(0.5, 0.5, 0.95, 15, 1, &N, err), BB_OK);
+    assert_true(fabs(N - 447.694) < 0.01);
+    assert_int_equal(bbs_units_for_verdict(1e-3, 1e6, 0.95, 15, 1, &N, err), BB_OK);
+    assert_true(fabs(N - 3688.879) < 0.01);
+}
+
+/* 16 replications, half at m + a and half at m - a: mean m, sample
+ * variance a^2 16 / 15; a chosen for the variance v. */
+static bbs_ci
+ci_of_runs(double m, double v, double units_per_rep)
+{
+    bbs_welford w;
+    bbs_ci c;
+    double a = sqrt(v * 15.0 / 16.0);
+    char err[BB_ERRLEN];
+
+    bbs_welford_init(&w);
+    for (int i = 0; i < 8; i++) {
+        bbs_welford_add(&w, m + a);
+        bbs_welford_add(&w, m - a);
+    }
+    assert_int_equal(bbs_ci_fraction(&w, units_per_rep, 0.95, &c, err), BB_OK);
+    return c;
+}
+
+/* At the rule's length, a run whose replications vary as D says
+ * (variance D x (1 - x) / U) agrees when its mean is x, and still when its
+ * mean is 0.9 of a half-width above x (logit scale); at a quarter of the
+ * length (h doubles: its upper end is x (1 + tol) on the border) it may
+ * still agree, at a ninth (h triples) it is inconclusive.  The dispersion
+ * read back from the interval is D. */
+static void
+units_conclude(void **state)
+{
+    const double x = 2e-3, D = 4, n = 16;
+    double N, U, v, h, lx, m;
+    bbs_ci c;
+    bbs_agreement a;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_units_for_verdict(x, 0.5, 0.95, n, D, &N, err), BB_OK);
+    U = N / n;
+    v = D * x * (1 - x) / U;
+    c = ci_of_runs(x, v, U);
+    assert_int_equal(bbs_agreement_judge(x, &c, n, U, 0.5, &a, err), BB_OK);
+    assert_int_equal(a.v.kind, BBS_AGREES);
+    assert_true(fabs(bbs_fraction_dispersion(&c, n, U) / D - 1) < 1e-6);
+    h = 0.5 * (log(c.hi / (1 - c.hi)) - log(c.lo / (1 - c.lo)));
+    lx = log(x / (1 - x)) + 0.9 * h;
+    m = 1 / (1 + exp(-lx));
+    c = ci_of_runs(m, D * m * (1 - m) / U, U);
+    assert_int_equal(bbs_agreement_judge(x, &c, n, U, 0.5, &a, err), BB_OK);
+    assert_int_equal(a.v.kind, BBS_AGREES);
+    c = ci_of_runs(x, 9 * v, U / 9);
+    assert_int_equal(bbs_agreement_judge(x, &c, n, U / 9, 0.5, &a, err), BB_OK);
+    assert_int_equal(a.v.kind, BBS_INCONCLUSIVE);
+}
+
+static void
+units_refuses(void **state)
+{
+    double N = -1;
+    char err[BB_ERRLEN] = "";
+    bbs_ci zero = { 0, 0, 3e-4, 1.5e-4, 0.95, 15 };
+
+    (void)state;
+    assert_int_equal(bbs_units_for_verdict(0, 0.5, 0.95, 15, 1, &N, err), BB_EINVAL);
+    assert_non_null(strstr(err, "prediction 0"));
+    assert_int_equal(bbs_units_for_verdict(1, 0.5, 0.95, 15, 1, &N, err), BB_EINVAL);
+    assert_int_equal(bbs_units_for_verdict(0.1, 0, 0.95, 15, 1, &N, err), BB_EINVAL);
+    assert_int_equal(bbs_units_for_verdict(0.1, 0.5, 1, 15, 1, &N, err), BB_EINVAL);
+    assert_int_equal(bbs_units_for_verdict(0.1, 0.5, 0.95, 1, 1, &N, err), BB_EINVAL);
+    assert_int_equal(bbs_units_for_verdict(0.1, 0.5, 0.95, 15, 0, &N, err), BB_EINVAL);
+    assert_true(N == -1);
+    assert_true(isnan(bbs_fraction_dispersion(&zero, 15, 1000)));
+}
+
 int
 main(void)
 {
@@ -189,6 +284,9 @@ main(void)
         cmocka_unit_test(below_resolution),
         cmocka_unit_test(zero_prediction),
         cmocka_unit_test(judge_refuses),
+        cmocka_unit_test(units_hand_worked),
+        cmocka_unit_test(units_conclude),
+        cmocka_unit_test(units_refuses),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

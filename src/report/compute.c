@@ -1,6 +1,6 @@
 /* compute.c: what `bbsize report` computes before it writes anything
  * (report.h): the recommendation, the curves, the best lazy threshold and
- * the in-process validation.
+ * its release (the validation is validate.c's).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -273,49 +273,12 @@ bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
 }
 
 void
-bb_report_validate(bb_report *r)
-{
-    /* 0, S/2, S, 3S/2, 2S (whole quanta for the discrete models) */
-    double S = r->S_lazy, step = S / 2;
-    size_t n = S > 0 ? 5 : 1;
-    double *sizes;
-
-    if (!r->o.validate)
-        return;
-    if (r->ctx->q) {
-        long Sq = bba_size_quanta(S, r->ctx->q->quantum_bytes), sq = Sq > 1 ? Sq / 2 : 1;
-
-        n = (size_t)(2 * Sq / sq) + 1;
-        step = (double)sq * r->ctx->q->quantum_bytes;
-    }
-    sizes = malloc(n * sizeof *sizes);
-    if (sizes == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    for (size_t k = 0; k < n; k++)
-        sizes[k] = (double)k * step;
-    bb_simopts_init(&r->val_opts);
-    r->val_opts.horizon_arg = BB_REPORT_HORIZON;
-    if (r->o.run != NULL) {
-        if (r->o.run->replications > 0)
-            r->val_opts.replications = r->o.run->replications;
-        if (r->o.run->horizon_arg != NULL)
-            r->val_opts.horizon_arg = r->o.run->horizon_arg;
-        if (r->o.run->seed_set)
-            r->val_opts.seed = r->o.run->seed;
-    }
-    r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, 0.5, r->val_msg);
-    if (r->val_rc != BB_OK && !r->val.analytic_failed)   /* a run refused or failed */
-        bb_die_lib(r->val_rc, r->val_msg);
-    if (r->val_rc != BB_OK)
-        bb_warn("--validate: %s", r->val_msg);
-    free(sizes);
-}
-
-void
 bb_report_free(bb_report *r)
 {
-    for (int i = 0; i < BB_REPORT_NFIG; i++)
+    for (int i = 0; i < BB_REPORT_NFIG; i++) {
         free(r->fig[i].svg);
+        free(r->fig[i].data);
+    }
     for (size_t i = 0; i < r->nsc; i++)
         bb_scenario_free(&r->sc[i]);
     free(r->sc);

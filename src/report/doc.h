@@ -21,12 +21,15 @@ typedef struct {
 
 /* A figure: an SVG drawn before the document is written.  XHTML embeds
  * svg in a <figure id=id>; Markdown links to file (written beside the
- * document by the caller through out). */
+ * document by the caller through out, with the plot's data in dfile). */
 typedef struct {
     const char *id, *caption;
     char *svg;              /* owned (malloc'd) */
+    char *data;             /* owned: the plot's data file (plot.h) */
     bb_out out;             /* Markdown: the SVG file */
     char file[4200];        /* its path */
+    bb_out dout;            /* Markdown: the data file beside it */
+    char dfile[4200];       /* its path: the SVG's with .dat */
 } bb_figure;
 
 /* bb_doc_begin / bb_doc_end: the page around the sections (XHTML head,

@@ -15,7 +15,7 @@ static void
 draw(bb_report *r, bb_figure *f, const bb_plot *p)
 {
     char err[BB_ERRLEN];
-    int rc = bb_plot_svg(r->plots, p, &f->svg, err, sizeof err);
+    int rc = bb_plot_svg(r->plots, p, &f->svg, &f->data, err, sizeof err);
 
     if (rc != 0)
         bb_die(rc, "%s", err);
@@ -46,11 +46,13 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
 {
     const bb_ctx *ctx = r->ctx;
     const size_t nsc = r->nsc, nsz = (size_t)r->nsz;
-    bb_plot_series *se = calloc(nsc + 3, sizeof *se);
+    bb_plot_series *se = calloc(nsc + 4, sizeof *se);
     double *xs = calloc(nsz, sizeof *xs), *ys = calloc(nsc * nsz, sizeof *ys);
     double tx[2], ty[2], ax[2], ay[2], ux[2], sdiv, ymin = INFINITY, ymax = 0;
     char (*names)[96] = calloc(nsc, sizeof *names);
-    char xl[128], ttl[256], atl[160], utl[160], asz[64], (*gtext)[96] = calloc(nsc, sizeof *gtext);
+    char xl[128], ttl[256], atl[160], utl[160], vtl[96], asz[64];
+    char (*gtext)[96] = calloc(nsc, sizeof *gtext);
+    double *vx = NULL, *vy, *vlo, *vhi;
     bb_plot_label *lab = calloc(nsc, sizeof *lab);
     size_t ns, nl = 0;
     const char *sunit;
@@ -66,13 +68,14 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
             ys[i * nsz + z] = r->out[i * nsz + z].a.idle;
         snprintf(names[i], sizeof names[i], "load x%g (E/B = %.3g)", r->o.scales[i],
                  r->out[i * nsz].a.load_ratio);
-        se[i] = (bb_plot_series){ names[i], xs, ys + i * nsz, nsz, "linespoints", 0 };
+        se[i] = (bb_plot_series){ names[i], xs, ys + i * nsz, nsz, "linespoints", 0, NULL,
+                                  NULL };
     }
     tx[0] = xs[0];
     tx[1] = xs[nsz - 1];
     ty[0] = ty[1] = r->o.target;
     snprintf(ttl, sizeof ttl, "target idle fraction %g", r->o.target);
-    se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2 };
+    se[nsc] = (bb_plot_series){ ttl, tx, ty, 2, "lines", 2, NULL, NULL };
     ns = nsc + 1;
     if (r->feasible && r->S_star <= r->S_top) {
         /* the answer, marked: a vertical line at the recommended size */
@@ -95,14 +98,34 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         } else {
             snprintf(atl, sizeof atl, "the answer: %s", asz);
         }
-        se[ns++] = (bb_plot_series){ atl, ax, ay, 2, ANSWER_STYLE, 4 };
+        se[ns++] = (bb_plot_series){ atl, ax, ay, 2, ANSWER_STYLE, 4, NULL, NULL };
         if (r->bought && r->unl_rc == BB_OK && r->unl.S_bytes <= r->S_top) {
             /* the size with unlimited buffer bandwidth, named as such */
             ux[0] = ux[1] = r->unl.S_bytes / sdiv;
             bb_ctx_fmt_size(ctx, asz, sizeof asz, r->unl.S_bytes);
             snprintf(utl, sizeof utl, "unlimited buffer bandwidth would need %s", asz);
-            se[ns++] = (bb_plot_series){ utl, ux, ay, 2, "lines", 5 };
+            se[ns++] = (bb_plot_series){ utl, ux, ay, 2, "lines", 5, NULL, NULL };
         }
+    }
+    /* --validate's simulated points (section 6) with their intervals */
+    if (r->o.validate && r->val_rc == BB_OK && r->val.n > 0) {
+        const size_t nv = r->val.n;
+
+        vx = calloc(4 * nv, sizeof *vx);
+        if (vx == NULL)
+            bb_die(BB_EXIT_SOFTWARE, "out of memory");
+        vy = vx + nv;
+        vlo = vy + nv;
+        vhi = vlo + nv;
+        for (size_t k = 0; k < nv; k++) {
+            vx[k] = r->val.rows[k].S_bytes / sdiv;
+            vy[k] = r->val.rows[k].idle.mean;
+            vlo[k] = r->val.rows[k].idle.lo;
+            vhi[k] = r->val.rows[k].idle.hi;
+        }
+        snprintf(vtl, sizeof vtl, "simulated, load x1: mean and %g%% interval (section 6)",
+                 100 * r->val_opts.confidence);
+        se[ns++] = (bb_plot_series){ vtl, vx, vy, nv, NULL, 0, vlo, vhi };
     }
     /* the size for each load growth, where it meets the target inside the
      * plot (the growth table has them all) */
@@ -133,6 +156,7 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
           "(every bandwidth scaled), the answer and the size for each growth marked; "
           "the paper's Figure 3 view.";
     draw(r, f, &p);
+    free(vx);
     free(gtext);
     free(lab);
     free(se);
@@ -170,17 +194,19 @@ fig_load(bb_report *r, bb_figure *f)
     by[1] = 1;
     bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.pfs_bw_Bps);
     snprintf(bl, sizeof bl, "PFS bandwidth B = %s", b1);
-    se[0] = (bb_plot_series){ "exact CDF (Algorithm 1)", x, cdf, n, "steps", 0 };
-    se[1] = (bb_plot_series){ "Chernoff lower bound (Theorem 1)", x, lo, n, "lines", 2 };
-    se[2] = (bb_plot_series){ "Chernoff upper bound (Theorem 1)", x, hi, n, "lines", 3 };
-    se[3] = (bb_plot_series){ bl, bx, by, 2, "lines", 4 };
+    se[0] = (bb_plot_series){ "exact CDF (Algorithm 1)", x, cdf, n, "steps", 0, NULL, NULL };
+    se[1] = (bb_plot_series){ "Chernoff lower bound (Theorem 1)", x, lo, n, "lines", 2, NULL,
+                              NULL };
+    se[2] = (bb_plot_series){ "Chernoff upper bound (Theorem 1)", x, hi, n, "lines", 3, NULL,
+                              NULL };
+    se[3] = (bb_plot_series){ bl, bx, by, 2, "lines", 4, NULL, NULL };
     ns = 4;
     if (r->pair.status == BB_OK && r->pair.bb_bw_Bps > 0) {
         /* the answer's bandwidth: loads above B + B_BB are throttled */
         tx[0] = tx[1] = (ctx->pf.pfs_bw_Bps + r->pair.bb_bw_Bps) / rdiv;
         bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.pfs_bw_Bps + r->pair.bb_bw_Bps);
         snprintf(tl, sizeof tl, "B + buffer bandwidth bought: %s", b1);
-        se[ns++] = (bb_plot_series){ tl, tx, by, 2, ANSWER_STYLE, 4 };
+        se[ns++] = (bb_plot_series){ tl, tx, by, 2, ANSWER_STYLE, 4, NULL, NULL };
     }
     snprintf(xl, sizeof xl, "instantaneous I/O load (%s)",
              ctx->plain ? "data units per time unit" : "GB/s");
@@ -225,9 +251,9 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     bb_report_fmt_up(r->ctx, szs, sizeof szs, r->S_lazy, 0);   /* as the headline */
     snprintf(t_idle, sizeof t_idle, "Idle fraction versus lazy threshold, %s buffer", szs);
     snprintf(t_quiet, sizeof t_quiet, "Quiet fraction versus lazy threshold, %s buffer", szs);
-    se[0] = (bb_plot_series){ "lazy draining", tx, idle, NTH, "linespoints", 0 };
-    se[1] = (bb_plot_series){ "greedy draining", gx, gi, 2, "lines", 2 };
-    se[2] = (bb_plot_series){ ttl, gx, ty, 2, "lines", 3 };
+    se[0] = (bb_plot_series){ "lazy draining", tx, idle, NTH, "linespoints", 0, NULL, NULL };
+    se[1] = (bb_plot_series){ "greedy draining", gx, gi, 2, "lines", 2, NULL, NULL };
+    se[2] = (bb_plot_series){ ttl, gx, ty, 2, "lines", 3, NULL, NULL };
     nl = 0;
     if (r->thr_msg[0] == '\0' && r->thr_feasible && r->S_lazy > 0) {
         /* the best threshold, marked where it is on each curve */
@@ -244,8 +270,8 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     f_idle->caption = "Idle fraction of lazy draining versus its threshold at the recommended "
                       "size, the best threshold marked; the paper's Figure 5 view.";
     draw(r, f_idle, &p);
-    se[0] = (bb_plot_series){ "lazy draining", tx, quiet, NTH, "linespoints", 0 };
-    se[1] = (bb_plot_series){ "greedy draining", gx, gq, 2, "lines", 2 };
+    se[0] = (bb_plot_series){ "lazy draining", tx, quiet, NTH, "linespoints", 0, NULL, NULL };
+    se[1] = (bb_plot_series){ "greedy draining", gx, gq, 2, "lines", 2, NULL, NULL };
     lab.y = r->thr_best.quiet;
     /* the fluid model has no time unit: the quiet fraction is of time */
     p = (bb_plot){ t_quiet, "threshold (fraction of the buffer size)",
@@ -321,19 +347,19 @@ fig_cost(bb_report *r, bb_figure *f)
         pfs[i] = ok ? cp / cdiv : NAN;
         bb[i] = ok ? (d->cost - cp) / cdiv : NAN;
     }
-    se[ns++] = (bb_plot_series){ "total cost", x, tot, n, "linespoints", 0 };
+    se[ns++] = (bb_plot_series){ "total cost", x, tot, n, "linespoints", 0, NULL, NULL };
     if (pr->has_pfs_gbs) {
         /* the parts, when the total is not the buffer's alone */
         se[ns++] = (bb_plot_series){ "burst buffer (capacity and bandwidth)", x, bb, n, "lines",
-                                     2 };
-        se[ns++] = (bb_plot_series){ "PFS bandwidth", x, pfs, n, "lines", 3 };
+                                     2, NULL, NULL };
+        se[ns++] = (bb_plot_series){ "PFS bandwidth", x, pfs, n, "lines", 3, NULL, NULL };
     }
     bx[0] = bx[1] = ctx->pf.pfs_bw_Bps / rdiv;
     by[0] = 0;
     by[1] = cmax > 0 ? cmax / cdiv : 1;
     bb_ctx_fmt_rate(ctx, b1, sizeof b1, ctx->pf.pfs_bw_Bps);
     snprintf(bl, sizeof bl, "the platform's PFS bandwidth, %s", b1);
-    se[ns++] = (bb_plot_series){ bl, bx, by, 2, "lines", 4 };
+    se[ns++] = (bb_plot_series){ bl, bx, by, 2, "lines", 4, NULL, NULL };
     if (r->walk_best >= 0) {
         const bba_design *b = &r->walk[r->walk_best];
 

@@ -41,9 +41,12 @@ typedef struct {
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
-/* --validate's default horizon, time units: 15 x 1000 left Cori's verdict
- * at the recommended size inconclusive ([0.0003, 0.0015]); 100000 agreed */
+/* --validate's horizon when the rule cannot size it (no prediction in
+ * (0, 1) at the recommended size), time units: 15 x 1000 left Cori's
+ * verdict inconclusive ([0.0003, 0.0015]); 100000 agreed */
 #define BB_REPORT_HORIZON "100000"
+/* the least horizon the rule asks for, time units (the simulator's default) */
+#define BB_REPORT_HORIZON_MIN 1000
 enum { BB_REPORT_WALK_MAX = 200 };   /* PFS bandwidths of the cost plot */
 /* the default walk: BB_REPORT_WALK_FIRST to BB_REPORT_WALK_LAST tenths of
  * the platform's PFS bandwidth, every tenth */
@@ -103,6 +106,18 @@ typedef struct {
     char val_msg[BB_ERRLEN];
     bb_validation val;
     bb_simopts val_opts;
+    size_t val_at;              /* the row at the recommended size */
+    bbs_verdict_kind val_kind;  /* its verdict */
+    char val_hz[64];            /* the horizon run (--horizon's text) */
+    int val_rerun;              /* the first run was inconclusive at val_at:
+                                   run again at the length the rule asked */
+    int val_refused;            /* ... which was beyond --max-events */
+    int val_rule;               /* the length is the rule's (else a default
+                                   or --horizon) */
+    double val_need, val_need_s;   /* that length per replication (time
+                                   units, s for the fluid model), its CPU s */
+    double val_first, val_disp; /* the first run's length, the dispersion it
+                                   measured (NAN: none, below resolution) */
     /* what a committee reads first (committee.c): the pair to buy, the
      * size for each load growth, the partitions when there are groups,
      * and with prices the designs over PFS bandwidths (designrun.h) */
@@ -134,10 +149,17 @@ typedef struct {
  * errors. */
 void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
                        bb_plot_session *plots);
-/* bb_report_validate: with o.validate, `bbsize validate`'s computation
- * (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S (S = S_lazy):
- * Bernoulli, greedy, o.run's --replications (15), --horizon
- * (BB_REPORT_HORIZON time units) and --seed (1). */
+/* bb_report_validate (validate.c): with o.validate, `bbsize validate`'s
+ * computation (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S
+ * (S = S_lazy), greedy, o.run's --replications (15) and --seed (1).
+ * Without --horizon its length is sized so that the verdict at S
+ * concludes (sim/crosscheck.h bbs_units_for_verdict): first for
+ * independent units (discrete models; the fluid model: its simulator's
+ * default length), then, when that verdict is inconclusive, once more at
+ * the dispersion the first run measured, when that run's estimated events
+ * are within --max-events (else a warning says the length and its CPU
+ * time, and the page keeps the first run).  Before the figures: the idle
+ * plot draws the simulated points.  Exits when a simulation fails. */
 void bb_report_validate(bb_report *r);
 /* bb_report_figures: draw the plots (gnuplot), the cost plot when
  * priced; exits on failure. */

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include "datadir.h"
@@ -189,6 +191,58 @@ bb_report_sec_inputs(bb_doc *d, const bb_report *r)
     bb_doc_section_end(d);
 }
 
+/* How the simulation's length was chosen (validate.c). */
+static void
+val_length(bb_doc *d, const bb_report *r)
+{
+    const char *u = r->val.fluid ? "s" : "time units";
+    char sz[64];
+
+    bb_ctx_fmt_size(r->ctx, sz, sizeof sz, r->val.rows[r->val_at].S_bytes);
+    if (r->o.run != NULL && r->o.run->horizon_arg != NULL) {
+        bb_doc_para(d, "The length is --horizon's, as given.");
+        return;
+    }
+    if (r->val_refused || r->val_rerun) {
+        char dur[64], disp[64] = "";
+
+        snprintf(dur, sizeof dur, "%.2g s", r->val_need_s);
+        if (isfinite(r->val_disp))
+            snprintf(disp, sizeof disp, " (idle units come in runs: dispersion %.3g)",
+                     r->val_disp);
+        if (r->val_rerun)
+            bb_doc_para_id(d, "validation-length", NULL,
+                           "A first run of %.6g %s per replication left the verdict at the "
+                           "recommended size, %s, inconclusive%s; the run below is the length "
+                           "the same rule asks at the dispersion it measured (%.6g %s, about "
+                           "%s of CPU estimated); the verdict there: %s.", r->val_first, u, sz,
+                           disp, r->val_need, u, dur, bbs_verdict_name(r->val_kind));
+        else
+            bb_doc_para_id(d, "validation-length", NULL,
+                           "The verdict at the recommended size, %s, is inconclusive%s: a "
+                           "conclusive one needs about %.6g %s per replication (about %s of "
+                           "CPU estimated), beyond --max-events; rerun with --horizon %s and a "
+                           "larger --max-events to have it.", sz, disp, r->val_need, u, dur,
+                           r->val_hz);
+        return;
+    }
+    if (!r->val_rule)
+        bb_doc_para_id(d, "validation-length", NULL,
+                       "The length is the simulator's default for this model (%s), not sized "
+                       "by the rule (it needs a prediction strictly between 0 and 1 at the "
+                       "recommended size, %s); the verdict there: %s.",
+                       r->val.fluid ? "its own mixing time scales" : "100,000 time units", sz,
+                       bbs_verdict_name(r->val_kind));
+    else
+        bb_doc_para_id(d, "validation-length", NULL,
+                       "The length is sized so that the verdict at the recommended size, %s, "
+                       "concludes: the units in all a Student-t interval on the logit scale "
+                       "needs to lie within +-50%% of the prediction there with a half-width "
+                       "to spare, for independent units (a run that stays inconclusive is run "
+                       "once more at the dispersion it measured); the verdict there: %s.", sz,
+                       bbs_verdict_name(r->val_kind));
+}
+
 void
 bb_report_sec_validation(bb_doc *d, const bb_report *r)
 {
@@ -207,9 +261,12 @@ bb_report_sec_validation(bb_doc *d, const bb_report *r)
                     "%s, seed %llu), greedy draining.  Verdicts: "
                     "agrees (the prediction is inside an interval within +-50%% of it), "
                     "disagrees (outside), inconclusive (inside, but the interval is too wide "
-                    "to tell, or no idle unit was simulated).",
+                    "to tell, or no idle unit was simulated).  The idle plot of section 2 "
+                    "draws these simulated points with their intervals beside the load x1 "
+                    "curve.",
                     100 * r->val_opts.confidence, V->fluid ? "continuous-time" : "Bernoulli",
                     V->how, (unsigned long long)r->val_opts.seed);
+        val_length(d, r);
         bb_doc_table_begin(d, "validation-table",
                            "size\tanalytic idle\tsimulated mean\t95% interval\tverdict");
         for (size_t i = 0; i < V->n; i++) {
