@@ -47,6 +47,33 @@ bba_question_init(bba_question *q)
 
 /* ---- the continuous-time model ------------------------------------------- */
 
+/* The flops of the model of classes c under o and one size search,
+ * costed before anything is built (cost.h): the exact model, or the
+ * folded ones (the primary and its variants, fluid_approx.h), each of
+ * BBA_FLUID_APPROX_PHASES at most, the flops going as P^3; *phases the
+ * workload's own. */
+static double
+fluid_flops(const bba_fluid_class *c, size_t nc, const bba_fluid_opts *o, double *phases)
+{
+    double flops = 0;
+
+    bba_fluid_estimate(c, nc, o, phases, NULL, &flops);
+    if (*phases > BBA_FLUID_EXACT_PHASES) {
+        /* each folded model costs as one of BBA_FLUID_APPROX_PHASES phases
+         * with the workload's peak (which decides a dense spectrum); the
+         * workload's own estimate may overflow */
+        double peak = 0, Pa;
+        bba_fluid_class one = { 0, 0.5, 1.0, BBA_FLUID_APPROX_PHASES - 1 };
+
+        for (size_t i = 0; i < nc; i++)
+            peak += c[i].count * c[i].rate_Bps;
+        one.rate_Bps = peak / one.count;
+        bba_fluid_estimate(&one, 1, o, &Pa, NULL, &flops);
+        flops *= BBA_FLUID_APPROX_MODELS;
+    }
+    return flops;
+}
+
 /* The applications as fluid sources: each distinct (rate, p, ON period)
  * one class, its count the sum of the counts of the applications that
  * have it (so a row of count N and the row written out N times make the
@@ -94,25 +121,15 @@ fluid_build(bba_front *f, char *err)
     o.bb_bw_Bps = q->pf.bb_bw_Bps;
     o.mem_limit_bytes = q->so.mem_limit_bytes;
     o.max_phases = 0;
-    bba_fluid_estimate(c, nc, &o, &phases, NULL, &flops);
+    flops = fluid_flops(c, nc, &o, &phases);
     f->fluid_phases = phases;
-    /* costed before anything is built (cost.h): the exact model, or the
-     * folded ones (the primary and its variants, fluid_approx.h), each of
-     * BBA_FLUID_APPROX_PHASES at most, the flops going as P^3 */
-    if (phases > BBA_FLUID_EXACT_PHASES) {
-        /* each folded model costs as one of BBA_FLUID_APPROX_PHASES phases
-         * with the workload's peak (which decides a dense spectrum); the
-         * workload's own estimate may overflow */
-        double peak = 0, Pa;
-        bba_fluid_class one = { 0, 0.5, 1.0, BBA_FLUID_APPROX_PHASES - 1 };
-
-        for (size_t i = 0; i < nc; i++)
-            peak += c[i].count * c[i].rate_Bps;
-        one.rate_Bps = peak / one.count;
-        bba_fluid_estimate(&one, 1, &o, &Pa, NULL, &flops);
-        flops *= BBA_FLUID_APPROX_MODELS;
-    }
     f->fluid_flops = flops;
+    /* a design that buys a buffer bandwidth builds at a finite one: the
+     * general (dense) spectrum whenever the peak exceeds the PFS */
+    o.bb_bw_Bps = DBL_MIN;
+    f->fluid_flops_bought = fluid_flops(c, nc, &o, &phases);
+    o.bb_bw_Bps = q->pf.bb_bw_Bps;
+    phases = f->fluid_phases;
     rc = bba_cost_fluid(phases, flops, &q->so, err);
     if (rc != BB_OK) {
         free(c);

@@ -260,7 +260,9 @@ bba_design_cheapest(const bba_design *d, size_t n)
 }
 
 double
-bba_design_fluid_ops(const bba_front *f)
+bba_design_fluid_ops(const bba_front *f, int bought)
 {
-    return bba_front_kind(f) == BBA_MODEL_FLUID ? f->fluid_flops : 0;
+    if (bba_front_kind(f) != BBA_MODEL_FLUID)
+        return 0;
+    return bought ? f->fluid_flops_bought : f->fluid_flops;
 }

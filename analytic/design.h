@@ -112,10 +112,13 @@ int bba_design_choose(const bba_design_spec *sp, double pfs_bw_Bps, bba_design *
 
 /* bba_design_fluid_ops: the multiply-adds of one size search on f when
  * the fluid model answers it (its build and one search, as the front
- * estimated them: cost.h bba_cost_fluid); 0 for the discrete models,
- * which cost.h costs from their chains.  O(1).  A small accessor of the
- * front door for the walks' estimates (src/designrun.c, the report). */
-double bba_design_fluid_ops(const bba_front *f);
+ * estimated them: cost.h bba_cost_fluid); with bought, those of a design
+ * that buys a buffer bandwidth (HALF, PRICED: its front is built at a
+ * finite one, the general spectrum, several times the unlimited one's on
+ * a bursty workload); 0 for the discrete models, which cost.h costs from
+ * their chains.  O(1).  A small accessor of the front door for the walks'
+ * estimates (src/designrun.c, the report). */
+double bba_design_fluid_ops(const bba_front *f, int bought);
 
 /* bba_design_cheapest: the index of the feasible design of least finite
  * cost among d[0..n-1] (the first on ties), or -1 when none is feasible

@@ -42,6 +42,8 @@ struct bba_front {
     double fluid_phases;     /* of the whole workload */
     double fluid_flops;      /* its build and one size search, estimated
                                 (cost.h bba_cost_fluid) */
+    double fluid_flops_bought;   /* the same at a finite buffer bandwidth
+                                (a design that buys one) */
     size_t fluid_classes;    /* distinct (rate, p, ON period) with phases */
     size_t n_memoryless;     /* applications without a burst (time unit/(1 - p)) */
 };

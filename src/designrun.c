@@ -53,6 +53,8 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
         q.pf.pfs_bw_Bps = pfs[i];
         q.pf.resolution = R;   /* quantising only: no solve */
         q.progress = NULL;
+        q.so.announce = NULL;  /* the walk's total is the run's one estimate, not
+                                  this front's build (the fluid model costs one) */
         rc = bba_front_new(&q, &f, err);
         if (rc == BB_ENOMEM)
             return rc;
@@ -61,7 +63,7 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
         m = bba_front_chain(f);
         if (m == NULL) {   /* the fluid model: its search as the front estimates it
                               (no resolution to settle) */
-            tot->ops += per_point * bba_design_fluid_ops(f);
+            tot->ops += per_point * bba_design_fluid_ops(f, sp->rule != BBA_BW_FIXED);
             tot->evaluations += (int)per_point;
         } else {
             bba_cost_search(m, q.target, &ps, &q.so, &c);

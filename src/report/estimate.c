@@ -50,8 +50,9 @@ bb_report_estimate(const bb_ctx *ctx, const bb_report_opts *o)
         bba_cost_search(m, o->target, &ps, &q.so, &c);
         search = c.ops;
         eval = c.evaluations > 0 ? c.ops / c.evaluations : c.ops;
-    } else {   /* the fluid model: a build and a search each */
-        search = eval = bba_design_fluid_ops(ctx->front);
+    } else {   /* the fluid model: a build and a search each, at the
+                  answer's platform (a bought bandwidth: the general spectrum) */
+        search = eval = bba_design_fluid_ops(ctx->front, sp.rule != BBA_BW_FIXED);
     }
     /* the unlimited size, the pair, and the size at the pair's platform */
     total += walk_ops(ctx, &one, &pfs, 1) * (sp.rule == BBA_BW_FIXED ? 1 : 2);

@@ -137,13 +137,13 @@ bb_report_validate(bb_report *r)
         need = ceil(need);
     r->val_need = need;
     r->val_need_s = secs;
-    bb_fmt_duration(dur, sizeof dur, secs);
+    snprintf(dur, sizeof dur, "%.2g s", secs);
     if (events > bb_run_limits.max_events) {
         fmt_horizon(r, r->val_hz, sizeof r->val_hz, need);
         bb_warn("--validate: the verdict at the recommended size is inconclusive; a conclusive "
                 "one needs about --horizon %s (%.3g events, about %s of CPU), beyond "
                 "--max-events %.3g: run `bbsize report --validate --horizon %s --max-events "
-                "%.3g` to have it", r->val_hz, events, dur, bb_run_limits.max_events,
+                "%.0f` to have it", r->val_hz, events, dur, bb_run_limits.max_events,
                 r->val_hz, ceil(events * 1.5));
         r->val_refused = 1;
         return;
