@@ -210,6 +210,17 @@ check "the answer lies where sweep's idle fraction crosses 0.001 ($cross)" \
 run "$BBSIZE" design $T/nova.csv --bb-bw 800GB/s --pfs-bw 4TB/s:8TB/s:1TB/s $PR -q
 status_is 0 "a priced design walk over the bursty workload exits 0"
 check "... with a row per PFS bandwidth" 'test "$(grep -c "^[0-9.]* TB/s " "$T/out")" -eq 5'
+# The walk's one estimate is its five designs' (each `size`'s own at that
+# bandwidth), not its first front's build: Nova's said 0.1 s for 1.8 s.
+ops_of() { sed -n 's/.*estimated at about .* (\([0-9.e+]*\) multiply-adds).*/\1/p' "$1" | head -n 1; }
+"$BBSIZE" design $T/nova.csv --bb-bw 800GB/s --pfs-bw 4TB/s:8TB/s:1TB/s $PR --progress >/dev/null 2>"$T/dest"
+sum=0
+for b in 4 5 6 7 8; do
+  "$BBSIZE" size $T/nova.csv --bb-bw 800GB/s --pfs-bw ${b}TB/s --progress >/dev/null 2>"$T/sest" || true
+  sum=$(awk -v s="$sum" -v o="$(ops_of "$T/sest")" 'BEGIN { printf "%.17g", s + o }')
+done
+check "the fluid walk's estimate, $(ops_of "$T/dest"), is the sum of its designs' own ($sum)" \
+  'awk -v d="$(ops_of "$T/dest")" -v s="$sum" "BEGIN { exit !(d > 0 && d / s > 0.99 && d / s < 1.01) }"'
 # 9. size --load-scale: each line is `size` on the workload with every
 # bandwidth scaled (written out here), at the same resolution.
 printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.1,2TB/s\nb,0.2,0.8TB/s\nc,0.05,3TB/s\n' > "$T/ls1.csv"
