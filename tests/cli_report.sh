@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..87
+echo 1..88
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 # bought FILE: the buffer bandwidth the headline buys, exact, as
 # "--bb-bw NB/s" from the inputs table ("" when none is bought)
@@ -268,6 +268,11 @@ check_cmd "... warns with the length and the options that would run it" \
 check_cmd "... and the page names that length" grep -q "a conclusive one needs about [0-9]* time units per replication" "$T/vmd/m.html"
 check_cmd "the HTML names the simulated series on the idle plot" \
   grep -q "<title>simulated, load x1: mean and 95% interval (section 6)</title>" "$T/vmd/m.html"
+ST="//*[@id='idle-sim-table']/*[local-name()='tr'][*[local-name()='td']]"
+X "$ST" "$T/vmd/m.html" | sed 's/<[^>]*>/ /g' | awk '{ print $4, $5, $6 }' > "$T/vmd/simdata"
+X "$VT[*[local-name()='td']]" "$T/vmd/m.html" | sed 's/<[^>]*>/ /g; s/\[//; s/,//; s/\]//' | awk '{ print $4, $5, $6 }' > "$T/vmd/simtab"
+check_cmd "... and the plot's data table holds the points and intervals of section 6" \
+  test -s "$T/vmd/simdata" -a "$(cat "$T/vmd/simdata")" = "$(cat "$T/vmd/simtab")"
 
 # Bad input: nothing partial is ever left behind.
 mkdir "$T/empty"

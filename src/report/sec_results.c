@@ -119,6 +119,19 @@ bb_report_sec_idle_vs_size(bb_doc *d, const bb_report *r)
         bb_doc_table_row(d, buf, 0);
     }
     bb_doc_table_end(d);
+    if (r->o.validate && r->val_rc == BB_OK) {
+        /* the simulated points the plot draws (section 6's) */
+        bb_doc_table_begin(d, "idle-sim-table", "size\tsize (bytes)\tsimulated idle, load x1"
+                           "\tinterval low\tinterval high");
+        for (size_t k = 0; k < r->val.n; k++) {
+            const bbs_ci *c = &r->val.rows[k].idle;
+
+            bb_ctx_fmt_size(ctx, b1, sizeof b1, r->val.rows[k].S_bytes);
+            bb_doc_row(d, "%s\t%.0f\t%.4g\t%.4g\t%.4g", b1, r->val.rows[k].S_bytes, c->mean,
+                       c->lo, c->hi);
+        }
+        bb_doc_table_end(d);
+    }
     bb_doc_details_end(d);
     for (size_t i = 0; i < nsc; i++) {
         double q = r->out[i * (size_t)r->nsz].a.load_ratio;
