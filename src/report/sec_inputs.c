@@ -235,11 +235,13 @@ val_length(bb_doc *d, const bb_report *r)
                        bbs_verdict_name(r->val_kind));
     else
         bb_doc_para_id(d, "validation-length", NULL,
-                       "The length is sized so that the verdict at the recommended size, %s, "
-                       "concludes: the units in all a Student-t interval on the logit scale "
-                       "needs to lie within +-50%% of the prediction there with a half-width "
-                       "to spare, for independent units (a run that stays inconclusive is run "
-                       "once more at the dispersion it measured); the verdict there: %s.", sz,
+                       "The length is chosen so that the verdict at the recommended size, %s, "
+                       "can conclude: %ld x %.6g %s are what its %g%% interval needs to lie "
+                       "within +-50%% of the prediction there, %.4g, with a half-width to "
+                       "spare, were the time units independent (a run that stays inconclusive "
+                       "is run once more at the dispersion it measured); the verdict there: "
+                       "%s.", sz, r->val.replications, r->val.horizon, u,
+                       100 * r->val_opts.confidence, r->val.rows[r->val_at].analytic,
                        bbs_verdict_name(r->val_kind));
 }
 
