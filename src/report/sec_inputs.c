@@ -226,12 +226,19 @@ val_length(bb_doc *d, const bb_report *r)
                            r->val_hz);
         return;
     }
-    if (!r->val_rule)
+    if (!r->val_rule && r->val.fluid)
         bb_doc_para_id(d, "validation-length", NULL,
-                       "The length is the simulator's default for this model (%s), not sized "
-                       "by the rule (it needs a prediction strictly between 0 and 1 at the "
-                       "recommended size, %s); the verdict there: %s.",
-                       r->val.fluid ? "its own mixing time scales" : "100,000 time units", sz,
+                       "The length is the continuous-time simulator's own, from its sources' "
+                       "cycles (the rule counts time units, which this model has not); had "
+                       "the verdict at the recommended size, %s, been inconclusive, the "
+                       "report would have run again at the length the rule asks at the "
+                       "dispersion measured; the verdict there: %s.", sz,
+                       bbs_verdict_name(r->val_kind));
+    else if (!r->val_rule)
+        bb_doc_para_id(d, "validation-length", NULL,
+                       "The length is 100,000 time units a replication, not sized by the rule "
+                       "(it needs a prediction strictly between 0 and 1 at the recommended "
+                       "size, %s, and at least 2 replications); the verdict there: %s.", sz,
                        bbs_verdict_name(r->val_kind));
     else
         bb_doc_para_id(d, "validation-length", NULL,
