@@ -19,7 +19,7 @@ hcase "a Markdown report refused after its files are opened: nothing left" 2 \
   "the grid of [0-9]+ points" - \
   "$B" report --format md -o r.md --resolution 400 --max-ops 1e8
 hnew
-hcase "a Markdown report: the file and its four figures, nothing else" 0 "^written$" \
-  "r-idle-vs-size.svg r-lazy-idle.svg r-lazy-quiet.svg r-load-distribution.svg r.md" \
+hcase "a Markdown report: the file and its four figures with their data, nothing else" 0 "^written$" \
+  "r-idle-vs-size.dat r-idle-vs-size.svg r-lazy-idle.dat r-lazy-idle.svg r-lazy-quiet.dat r-lazy-quiet.svg r-load-distribution.dat r-load-distribution.svg r.md" \
   sh -c '"$1" report --format md -o r.md --resolution 100 --points 5 --load-scale 1 \
          2>/dev/null && echo written' sh "$B"
