@@ -369,10 +369,17 @@ bb_cmd_validate(int argc, char **argv)
             double secs = H * (double)V.replications * (double)n * V.events_per_unit
                           * BB_SIM_S_PER_EVENT;
 
-            printf("horizon: %.0f time units per replication, sized for the predictions down "
-                   "to %.3g; %zu smaller would need about %.3g units each (about %.2g s of "
-                   "simulation): give --horizon %.0f to run it\n", V.horizon, V.plan.resolved,
-                   V.plan.unresolved, H, secs, H);
+            char sized[96];
+
+            if (V.plan.resolved > 0)
+                snprintf(sized, sizeof sized, "sized for the predictions down to %.3g",
+                         V.plan.resolved);
+            else
+                snprintf(sized, sizeof sized, "the least (no prediction fits the budget)");
+            printf("horizon: %.0f time units per replication, %s; %zu row%s beyond the "
+                   "budget, the smallest prediction needing about %.3g units each (about %.2g "
+                   "s of simulation): give --horizon %.0f to run it\n", V.horizon, sized,
+                   V.plan.unresolved, V.plan.unresolved == 1 ? "" : "s", H, secs, H);
         }
     }
     if (fluid)

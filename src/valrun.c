@@ -247,7 +247,7 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
         double more = 0;
 
         for (size_t k = 0; V->auto_horizon && k < n; k++)
-            if (V->rows[k].ag.v.kind == BBS_INCONCLUSIVE && V->rows[k].analytic > 0
+            if (V->rows[k].ag.v.kind == BBS_INCONCLUSIVE && V->plan.resolved > 0
                 && V->rows[k].analytic >= V->plan.resolved && V->rows[k].ag.v.more_units > more)
                 more = V->rows[k].ag.v.more_units;
         if (more > 0 && V->horizon < V->budget_units) {
