@@ -26,7 +26,7 @@
  *    = p: the phase mode decays at 1 - 1/(L (1 - p)) per step), or the
  *    buffer level's walk, which the aggregation does not relax (measured:
  *    the residual falls 8x per 1,024 steps at S = 20,000 on the seed-2
- *    workload below, whatever the level solves): its relaxation T = 1 /
+ *    workload of docs/bounds.md, whatever the level solves): its relaxation T = 1 /
  *    (mu^2 / (2 sigma^2) + pi^2 sigma^2 / S^2) time units, mu = B - E the
  *    drift, sigma^2 = sum b^2 p (1 - p) (2 L (1 - p) - 1) the load's
  *    asymptotic variance per unit (a walk with drift relaxes in 2 sigma^2
