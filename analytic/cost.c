@@ -26,6 +26,32 @@ slowest_class(const bba_onoff *o)
     return worst;
 }
 
+/* The level walk's relaxation in time units at buffer size S quanta
+ * (cost.h): 1 / (mu^2 / (2 sigma^2) + pi^2 sigma^2 / S^2), mu = B - E the
+ * drift, sigma^2 the load's asymptotic variance per unit (a class of
+ * mean ON run L and Pr(ON) p adds N b^2 p (1 - p) (2 L (1 - p) - 1), a
+ * memoryless application b^2 p (1 - p)). */
+static double
+walk_units(const bba_onoff *o, double S)
+{
+    double var = 0, mu = (double)o->B - o->mean_load, rate = 0;
+
+    for (size_t c = 0; c < o->n_classes; c++) {
+        double p = o->p[c], b = (double)o->b[c], f = 2.0 * o->L[c] * (1.0 - p) - 1.0;
+
+        var += (double)o->N[c] * b * b * p * (1.0 - p) * (f > 1 ? f : 1);
+    }
+    for (size_t i = 0; i < o->n0; i++)
+        var += (double)o->b0[i] * (double)o->b0[i] * o->p0[i] * (1.0 - o->p0[i]);
+    if (!(var > 0))
+        return 0;
+    if (mu > 0)
+        rate += mu * mu / (2.0 * var);
+    if (S > 0)
+        rate += M_PI * M_PI * var / (S * S);
+    return rate > 0 ? 1.0 / rate : INFINITY;
+}
+
 /* log E[e^(t (X - B))] of the load law d, as a log-sum-exp. */
 static double
 excess_lmgf(const bba_model *m, const double *d, double t)
@@ -107,16 +133,24 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, doubl
     c->evaluations = 1;
     c->power_steps = 0;
     c->burst_units = 0;
+    c->walk_units = 0;
     if (m->onoff != NULL) {
         const bba_onoff *o = m->onoff;
         double sr = 0;
 
         for (size_t k = 0; k < o->n_classes; k++)
             sr += o->N[k] + 1;
+        double steps;
+
         c->states = ((double)S + 1.0) * (double)o->n_phases;
         c->burst_units = slowest_class(o);
-        c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13))
-                         * c->burst_units;
+        c->walk_units = walk_units(o, (double)S);
+        /* the slower of the phase mode and the level walk, whose steps
+         * are damped (BBA_COST_SMOOTH_DAMP) */
+        steps = fmax(c->burst_units, c->walk_units / BBA_COST_SMOOTH_DAMP);
+        if (!(c->walk_units / BBA_COST_SMOOTH_DAMP > c->burst_units))
+            c->walk_units = 0;   /* the phases decide: the message names them */
+        c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13)) * steps;
         c->ops = c->power_steps * ((double)S + 1.0)
                  * ((double)o->n_phases * ((double)o->M0 + 1.0 + sr) + (double)o->M + 1.0);
         return;
@@ -168,6 +202,15 @@ bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char
 {
     if (!(max_ops > 0) || c->ops <= max_ops)
         return BB_OK;
+    if (c->power_steps > 0 && c->walk_units > 0)
+        return bb_seterr(err, BB_ETOOBIG,
+                         "%s would take about %.2g operations (%d solve%s of the ON/OFF chain at "
+                         "up to %.3g quanta, %.3g states, each %.3g power steps to relax the "
+                         "buffer level's walk over %.3g time units, bursts of up to %.3g), more "
+                         "than the bound of %.3g: use a coarser time unit (bursts of fewer "
+                         "units), use the fluid model, or raise the operation bound", what,
+                         c->ops, c->evaluations, c->evaluations == 1 ? "" : "s", c->S_quanta,
+                         c->states, c->power_steps, c->walk_units, c->burst_units, max_ops);
     if (c->power_steps > 0)
         return bb_seterr(err, BB_ETOOBIG,
                          "%s would take about %.2g operations (%d solve%s of the ON/OFF chain at "

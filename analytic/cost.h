@@ -21,14 +21,24 @@
  *  - UMFPACK and Gauss-Seidel: N w (one sweep; UMFPACK's fill is its own
  *    memory estimate's business);
  *  - the ON/OFF chain (onoff.h): the damped power steps that relax its
- *    slowest phase, ln(1/tol) L (1 - p) of them for the class with the
- *    longest bursts (L time units, Pr(ON) = p: the phase mode decays at
- *    1 - 1/(L (1 - p)) per step), each (S + 1) P (M0 + 1 + sum_c (N_c + 1))
+ *    slowest mode, ln(1/tol) max(L (1 - p), T / BBA_COST_SMOOTH_DAMP):
+ *    the phase of the class with the longest bursts (L time units, Pr(ON)
+ *    = p: the phase mode decays at 1 - 1/(L (1 - p)) per step), or the
+ *    buffer level's walk, which the aggregation does not relax (measured:
+ *    the residual falls 8x per 1,024 steps at S = 20,000 on the seed-2
+ *    workload of docs/bounds.md, whatever the level solves): its relaxation T = 1 /
+ *    (mu^2 / (2 sigma^2) + pi^2 sigma^2 / S^2) time units, mu = B - E the
+ *    drift, sigma^2 = sum b^2 p (1 - p) (2 L (1 - p) - 1) the load's
+ *    asymptotic variance per unit (a walk with drift relaxes in 2 sigma^2
+ *    / mu^2, one confined to S levels in S^2 / (pi^2 sigma^2));
+ *    each step (S + 1) P (M0 + 1 + sum_c (N_c + 1))
  *    plus (S + 1) W, W = M + 1 the level chain's band: the smoothing is
  *    raised to the cost of one banded level solve, so the level solves
  *    cost about as much per step (measured: 2 classes of 2 to 90-unit
  *    bursts, 4 to 5 x 10^9 of these operations per second, as the FFT
- *    path's).
+ *    path's).  Measured (docs/bounds.md): `size` on the seed-2 workload of
+ *    `generate --apps 3 --burst 10 --load 0.7 --p-max 0.3` was estimated
+ *    at 47 s with the phase term alone and ran over 10 minutes.
  * A size search: the size it will reach, from the large-deviation decay
  * rate theta* of the idle fraction (Chernoff for the Bernoulli chain,
  * effective bandwidths for the ON/OFF chain, effbw.h), S ~ ln(1/target) /
@@ -53,6 +63,9 @@
  * 5e9 (ON/OFF chain) and 9e9 (the report's solves); an order of
  * magnitude, not a promise. */
 #define BBA_COST_OPS_PER_S 4e9
+/* The weight of x P in the ON/OFF chain's damped power steps (the direct
+ * path's, onoff_solve.c SMOOTH_DAMP): a mode decays at 1 - 0.8 / T. */
+#define BBA_COST_SMOOTH_DAMP 0.8
 
 typedef struct {
     double ops;          /* multiply-adds of the whole question */
@@ -62,6 +75,8 @@ typedef struct {
     double power_steps;  /* ON/OFF chain: damped power steps per solve (0
                             for the other models) */
     double burst_units;  /* ON/OFF chain: the slowest class's L (1 - p) */
+    double walk_units;   /* ON/OFF chain: the level walk's relaxation T when
+                            it, not the phases, sets the steps; else 0 */
 } bba_cost;
 
 /* bba_cost_eval: one evaluation of m at size S (quanta) with solver so.

@@ -42,6 +42,124 @@ bbs_agreement_judge(double x, const bbs_ci *ci, double n, double units_per_rep, 
     return BB_OK;
 }
 
+double
+bbs_stall_cluster(size_t n, const long *b, const double *p, const double *L, long B)
+{
+    double E = 0, var = 0, M = 0, Lmax = 1, mu, k;
+
+    for (size_t i = 0; i < n; i++) {
+        double pi = p[i], bi = (double)b[i], f = 1;
+
+        if (!(pi > 0) || !(bi > 0))
+            continue;
+        E += pi * bi;
+        M += bi;
+        if (!(pi < 1))
+            continue;
+        /* (1 + r) / (1 - r), r = 1 - 1/(L (1 - p)) the ON/OFF chain's
+         * autocorrelation per unit: 2 L (1 - p) - 1, 1 when memoryless */
+        if (L != NULL && L[i] * (1 - pi) > 1) {
+            f = 2 * L[i] * (1 - pi) - 1;
+            if (L[i] > Lmax)
+                Lmax = L[i];
+        }
+        var += bi * bi * pi * (1 - pi) * f;
+    }
+    mu = (double)B - E;
+    if (!(mu > 0))
+        return INFINITY;
+    /* the level walk's relaxation, plus one burst at a full buffer: L
+     * overflowing units, each stalled up to (M - B) / B units */
+    k = 2 * var / (mu * mu) + Lmax * M / (double)B;
+    return k > 1 ? k : 1;
+}
+
+double
+bbs_conclusive_units(double x, double kappa, double level, double tol)
+{
+    double z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * level);
+
+    if (!(x > 0) || !isfinite(kappa))
+        return INFINITY;
+    return z * z / (tol * tol) * kappa / x;
+}
+
+int
+bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, double tol,
+                      double replications, double floor_units, double budget_units,
+                      bbs_horizon_plan *out, char *err)
+{
+    double H = floor_units, xmin = INFINITY;
+
+    if (!(replications >= 1) || !(kappa >= 1) || !(floor_units >= 1)
+        || !(budget_units >= floor_units) || !(tol > 0 && tol < 1)
+        || !(level > 0 && level < 1))
+        return bb_seterr(err, BB_EINVAL, "horizon plan: %g replications, clustering %g, "
+                         "floor %g and budget %g units, tolerance %g, level %g: need "
+                         "replications >= 1, clustering >= 1, 1 <= floor <= budget, "
+                         "tolerance and level in (0, 1)", replications, kappa, floor_units,
+                         budget_units, tol, level);
+    out->resolved = 0;
+    out->need_units = 0;
+    out->unresolved = 0;
+    for (size_t k = 0; k < n; k++) {
+        double need;
+
+        if (!(x[k] >= 0 && x[k] <= 1 + 1e-9))
+            return bb_seterr(err, BB_EINVAL, "the prediction %g is not a fraction in [0, 1]",
+                             x[k]);
+        if (x[k] == 0)
+            continue;
+        need = bbs_conclusive_units(x[k], kappa, level, tol) / replications;
+        if (x[k] < xmin) {
+            xmin = x[k];
+            out->need_units = need;
+        }
+        if (need > budget_units) {
+            out->unresolved++;
+            continue;
+        }
+        if (need > H)
+            H = need;
+        if (out->resolved == 0 || x[k] < out->resolved)
+            out->resolved = x[k];
+    }
+    out->horizon_units = ceil(H);
+    return BB_OK;
+}
+
+void
+bbs_ci_cluster_zero(bbs_ci *ci, double n_units, double kappa)
+{
+    double hi;
+
+    if (!(ci->mean == 0 && ci->lo == 0) || !(kappa > 1))
+        return;
+    hi = n_units > kappa ? -expm1(kappa / n_units * log(0.5 * (1.0 - ci->level))) : 1.0;
+    if (hi > ci->hi) {
+        ci->hi = hi;
+        ci->half = 0.5 * hi;
+    }
+}
+
+int
+bbs_agreement_judge_clustered(double x, bbs_ci *ci, double n, double units_per_rep,
+                              double kappa, double tol, bbs_agreement *out, char *err)
+{
+    int rc;
+
+    if (!(kappa >= 1))
+        return bb_seterr(err, BB_EINVAL, "the stall clustering %g is not >= 1", kappa);
+    if (!isfinite(kappa))
+        kappa = 1e300;
+    bbs_ci_cluster_zero(ci, n * units_per_rep, kappa);
+    /* n replications of units_per_rep / kappa independent units */
+    rc = bbs_agreement_judge(x, ci, n, units_per_rep / kappa, tol, out, err);
+    if (rc == BB_OK && out->v.more_units > 0)
+        out->v.more_units = ceil(fmin(out->v.more_units * kappa, 1e300));
+    return rc;
+}
+
 const char *
 bbs_verdict_name(bbs_verdict_kind k)
 {

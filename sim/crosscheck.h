@@ -51,6 +51,82 @@ typedef struct {
 int bbs_agreement_judge(double x, const bbs_ci *ci, double n, double units_per_rep, double tol,
                         bbs_agreement *out, char *err);
 
+/* ---- How long a discrete validation must run (issue 35) ----------------
+ * Stalls come in runs: a full buffer stays full while a burst lasts and
+ * the level walks back down, so the stalled units of a run are far fewer
+ * independent events than units.  The clustering factor kappa is the
+ * variance inflation of a count of stalled units, estimated from the
+ * workload before any run: the relaxation time of the buffer's level
+ * walk, 2 sigma^2 / mu^2 time units (mu = B - E > 0 its drift and sigma^2
+ * = sum_i b_i^2 p_i (1 - p_i) (2 L_i (1 - p_i) - 1) the asymptotic
+ * variance of the load per unit, an ON/OFF application of mean ON run L_i
+ * units; L_i = 1/(1 - p_i) is a fresh draw every unit), plus the stalled
+ * units of one burst at a full buffer, L_max M / B (L_max overflowing
+ * units, each followed by up to (M - B) / B stall units, M = sum_i b_i).
+ * Measured (docs/validation.md): the seed-1 workload of `generate --apps
+ * 3 --burst 10 --load 0.7 --p-max 0.3` at its chain size, 448 estimated,
+ * about 150 observed; the README bursts example at 60 s units, 34
+ * estimated, about 30 observed. */
+
+/* The automatic budget of a validation's default horizon: events over
+ * all sizes and replications (about 5 s at the simulator's 1e-7 s per
+ * event); the run bound (--max-events) applies when lower. */
+#define BBS_VALIDATE_AUTO_EVENTS 5e7
+
+/* bbs_stall_cluster: kappa >= 1 for n applications of b_i quanta per unit,
+ * Pr(ON) p_i and mean ON run L_i units (L NULL, or L_i <= 1/(1 - p_i): a
+ * fresh draw every unit) on B quanta per unit; INFINITY when E >= B (no
+ * drift down: the runs do not end).  O(n). */
+double bbs_stall_cluster(size_t n, const long *b, const double *p, const double *L, long B);
+
+/* bbs_conclusive_units: the simulated units, over all replications, that
+ * resolve a prediction x > 0 to within relative tolerance tol at
+ * confidence level: about (z / tol)^2 independent stalled units, so
+ * (z / tol)^2 kappa / x units (z the normal quantile of (1 + level) / 2);
+ * INFINITY for x <= 0 or kappa infinite.  O(1). */
+double bbs_conclusive_units(double x, double kappa, double level, double tol);
+
+typedef struct {
+    double horizon_units;  /* per replication: the chosen horizon */
+    double resolved;       /* the smallest positive prediction it resolves
+                              (0: none positive; all resolved) */
+    double need_units;     /* per replication, for the smallest positive
+                              prediction (0: none positive) */
+    size_t unresolved;     /* positive predictions beyond the budget */
+} bbs_horizon_plan;
+
+/* bbs_horizon_plan_make: the default horizon of a discrete validation
+ * (`bbsize validate --mode bernoulli|periodic|onoff` without --horizon):
+ * per replication the longest need_k = bbs_conclusive_units(x_k) /
+ * replications over the n predictions x_k whose need fits budget_units
+ * (per replication: the run bound over sizes x replications x events per
+ * unit), at least floor_units; the predictions beyond the budget are
+ * counted, never chased (the caller says how long they would take).
+ * Errors: BB_EINVAL for a prediction outside [0, 1] or NaN, replications
+ * < 1, kappa < 1 or NaN, floor_units < 1, budget_units < floor_units, tol
+ * or level outside (0, 1).  O(n). */
+int bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, double tol,
+                          double replications, double floor_units, double budget_units,
+                          bbs_horizon_plan *out, char *err);
+
+/* bbs_ci_cluster_zero: a run that saw no stalled unit at all (ci [0, hi],
+ * mean 0) over n_units units has seen about n_units / kappa independent
+ * chances: its Clopper-Pearson bound widens to 1 - ((1 - level)/2)^(kappa
+ * / n_units) (1 when n_units <= kappa), so that a 0-event run disagrees
+ * only when the runs it contains could have shown a stall.  Any other
+ * interval is left as it is (the replications' spread already carries the
+ * clustering).  O(1). */
+void bbs_ci_cluster_zero(bbs_ci *ci, double n_units, double kappa);
+
+/* bbs_agreement_judge_clustered: bbs_agreement_judge with the stalls'
+ * clustering kappa >= 1: the interval widened by bbs_ci_cluster_zero
+ * first (*ci is updated, so that the caller prints what was judged), and
+ * below resolution the units needed are kappa times those of independent
+ * units.  kappa = 1 is bbs_agreement_judge.  Errors: those of
+ * bbs_agreement_judge; BB_EINVAL for kappa < 1 or NaN.  O(1). */
+int bbs_agreement_judge_clustered(double x, bbs_ci *ci, double n, double units_per_rep,
+                                  double kappa, double tol, bbs_agreement *out, char *err);
+
 /* bbs_verdict_name: "agrees", "disagrees", "inconclusive". */
 const char *bbs_verdict_name(bbs_verdict_kind k);
 

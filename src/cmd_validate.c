@@ -269,8 +269,15 @@ bb_cmd_validate(int argc, char **argv)
                       "disagree", (json_int_t)(n - n_agree - n_inconc),
                       "inconclusive", (json_int_t)n_inconc,
                       "wall_s", V.wall_s);
-        if (o != NULL)
+        if (o != NULL) {
             json_object_set_new(o, "stall_semantics", json_string(BBS_STALL_SEMANTICS));
+            json_object_set_new(o, fluid ? "horizon_s" : "horizon_units", json_real(V.horizon));
+            json_object_set_new(o, "horizon_chosen", json_boolean(V.auto_horizon));
+            json_object_set_new(o, "stall_cluster_units",
+                                bb_json_real_or_null(fluid ? NAN : V.cluster));
+            json_object_set_new(o, "unresolved_sizes",
+                                json_integer((json_int_t)V.plan.unresolved));
+        }
         bb_json_head(o, &ctx);
         bb_json_print(o);
     } else if (a.base.common.out.csv) {
@@ -337,14 +344,42 @@ bb_cmd_validate(int argc, char **argv)
                "inconclusive: the prediction is inside an interval wider than +-%g of it\n",
                a.tol);
         if (any_below) {
-            double N = (double)V.replications * V.horizon;
+            double N = (double)V.replications * V.horizon, Ne = N / V.cluster;
 
-            printf("below resolution: no idle %s in %.0f simulated %s; idle fractions "
-                   "under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) cannot be told "
-                   "from 0, so these rows can neither agree nor disagree: simulate the %s "
-                   "given (--horizon or --replications)\n", fluid ? "time" : "unit", N,
-                   fluid ? "seconds" : "units",
-                   -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N, units);
+            if (V.cluster > 1)
+                printf("below resolution: no idle %s in %.0f simulated %s, about %.0f "
+                       "independent ones (stalls come in runs of about %.3g units); idle "
+                       "fractions under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) "
+                       "cannot be told from 0, so these rows can neither agree nor disagree: "
+                       "simulate the %s given (--horizon or --replications)\n",
+                       fluid ? "time" : "unit", N, fluid ? "seconds" : "units", Ne, V.cluster,
+                       Ne > 1 ? -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / Ne) : 1.0,
+                       Ne, units);
+            else
+                printf("below resolution: no idle %s in %.0f simulated %s; idle fractions "
+                       "under %.3g (the exact Clopper-Pearson bound for 0 of %.0f) cannot be "
+                       "told from 0, so these rows can neither agree nor disagree: simulate "
+                       "the %s given (--horizon or --replications)\n",
+                       fluid ? "time" : "unit", N, fluid ? "seconds" : "units",
+                       -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N, units);
+        }
+        if (V.auto_horizon && V.plan.unresolved > 0) {
+            /* what a conclusive run of the smallest prediction would take */
+            double H = ceil(V.plan.need_units);
+            double secs = H * (double)V.replications * (double)n * V.events_per_unit
+                          * BB_SIM_S_PER_EVENT;
+
+            char sized[96];
+
+            if (V.plan.resolved > 0)
+                snprintf(sized, sizeof sized, "sized for the predictions down to %.3g",
+                         V.plan.resolved);
+            else
+                snprintf(sized, sizeof sized, "the least (no prediction fits the budget)");
+            printf("horizon: %.0f time units per replication, %s; %zu row%s beyond the "
+                   "budget, the smallest prediction needing about %.3g units each (about %.2g "
+                   "s of simulation): give --horizon %.0f to run it\n", V.horizon, sized,
+                   V.plan.unresolved, V.plan.unresolved == 1 ? "" : "s", H, secs, H);
         }
     }
     if (fluid)

@@ -282,6 +282,7 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
         tot.states = fmax(tot.states, c.states);
         tot.power_steps = fmax(tot.power_steps, c.power_steps);
         tot.burst_units = fmax(tot.burst_units, c.burst_units);
+        tot.walk_units = fmax(tot.walk_units, c.walk_units);
         tot.evaluations++;
     }
     snprintf(what, sizeof what, "the grid of %zu points (fewer or smaller sizes shrink it)", n);

@@ -34,6 +34,15 @@ typedef struct {
     double horizon;              /* per replication: time units, or s (fluid) */
     char how[256];               /* "15 replications x 1000 time units of 1 min" */
     double wall_s;
+    double cluster;              /* the stalls' clustering kappa (crosscheck.h
+                                    bbs_stall_cluster; 1 for the fluid model) */
+    int auto_horizon;            /* discrete, no --horizon: plan below */
+    bbs_horizon_plan plan;       /* the default horizon's plan */
+    double events_per_unit;      /* of the discrete simulation (auto_horizon) */
+    double budget_units;         /* the plan's budget per replication */
+    int extended;                /* the default horizon was run a second
+                                    time, longer: a planned row was
+                                    inconclusive */
     int analytic_failed;         /* the failure was the front door's: its
                                     message names no file (bb_ctx_die_answer
                                     adds it); else the simulation's, whose
@@ -50,8 +59,15 @@ typedef struct {
  * run bounds, BB_EDATA, BB_ENOMEM; a value that does not parse exits 64
  * as option parsing does).  On failure V is
  * partly filled: bb_validation_free is still safe, and required.
- * The interval of a row is the fraction interval of the simulator's
- * summary; the verdict is bbs_agreement_judge's. */
+ * Without --horizon the discrete simulation's horizon is sized from the
+ * predictions (sim/crosscheck.h bbs_horizon_plan_make: enough units to
+ * resolve each prediction to tol, the stalls' runs counted, within
+ * BBS_VALIDATE_AUTO_EVENTS and the run bound; at least 1000 time units),
+ * after the analytic side, and run once more, longer (within the budget)
+ * when a row it meant to resolve came out inconclusive.  The interval of a row is the fraction
+ * interval of the simulator's summary, a 0-event one widened for the runs
+ * (bbs_ci_cluster_zero); the verdict is bbs_agreement_judge_clustered's.
+ * `bbsize report --validate` gives its own horizon: plan unused. */
 int bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o,
                       const double *S, size_t n, double tol, char *err);
 void bb_validation_free(bb_validation *V);

@@ -237,14 +237,15 @@ check "no stall simulated: the interval is [0, u] with 0 < u < 1 (Clopper-Pearso
 check "quiet fraction near 1: its interval stays <= 1" \
   "awk -v h=$(json_num quiet_fraction_high "$T/s3.json") 'BEGIN { exit !(h <= 1) }'"
 
-"$B" validate --bb-size 0:300TB:100TB --csv >"$T/v.csv" 2>/dev/null
+# at the paper's 15 x 1,000 units (the default horizon would resolve 300 TB)
+"$B" validate --bb-size 0:300TB:100TB --horizon 1000 --csv >"$T/v.csv" 2>/dev/null
 check "validate --csv: a verdict per row, one of the three" \
   '[ "$(awk -F, '"'"'NR > 1 && $11 !~ /^(agrees|disagrees|inconclusive)$/'"'"' "$T/v.csv" | wc -l)" -eq 0 ] && [ "$(wc -l <"$T/v.csv")" -eq 5 ]'
 check "validate: at 300 TB the prediction is below resolution, inconclusive, with more units" \
   "awk -F, 'NR == 5 { exit !(\$11 == \"inconclusive\" && \$13 == 1 && \$15 > 0 && \$12 == 1 && \$7 == \"\") }' '$T/v.csv'"
 check "validate: at S = 0 (many stalls) the rows agree" \
   "awk -F, 'NR == 2 { exit !(\$11 == \"agrees\") }' '$T/v.csv'"
-"$B" validate --bb-size 0:300TB:100TB >"$T/v.txt" 2>/dev/null
+"$B" validate --bb-size 0:300TB:100TB --horizon 1000 >"$T/v.txt" 2>/dev/null
 check "validate text explains 'below resolution' under the table" \
   'grep -q "^below resolution: no idle unit in 15000 simulated units" "$T/v.txt"'
 check "validate text counts the three verdicts" 'grep -Eq "agree, [0-9]+ disagree, [0-9]+ inconclusive" "$T/v.txt"'

@@ -25,10 +25,10 @@ tests_t_fftwh_SOURCES = tests/t_fftwh.c tests/testutil.h
 tests_t_fftwh_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fftwh_LDADD = $(ANALYTIC_TEST_LIBS)
 TESTS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff tests/t_bbbw \
-	tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_datadir.sh tests/cli_helpman.sh \
+	tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_validate_horizon.sh tests/cli_datadir.sh tests/cli_helpman.sh \
 	tests/cli_hostile.sh tests/cli_overload.sh tests/cli_estimate.sh tests/cli_search_progress.sh \
 	tests/examples.sh tests/zz_devices.sh
-EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_datadir.sh tests/cli_helpman.sh \
+EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cli_errors.sh tests/cli_output.sh tests/cli_onoff.sh tests/cli_validate_horizon.sh tests/cli_datadir.sh tests/cli_helpman.sh \
 	tests/cli_hostile.sh tests/cli_overload.sh tests/cli_estimate.sh tests/cli_search_progress.sh \
 	tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp \
 	tests/help_opts.awk tests/man_opts.awk tests/examples.sh tests/examples.awk tests/examples_match.awk

@@ -272,6 +272,118 @@ units_refuses(void **state)
     assert_true(isnan(bbs_fraction_dispersion(&zero, 15, 1000)));
 }
 
+/* The stalls' clustering, hand-worked (crosscheck.h): one application of
+ * b = 2 quanta, p = 1/2, mean ON run L = 4 units on B = 2: E = 1, mu = 1,
+ * sigma^2 = 4 (1/4) (2 * 4 * 1/2 - 1) = 3, so 2 sigma^2 / mu^2 = 6, and
+ * a burst at a full buffer L M / B = 4 * 2 / 2 = 4: kappa 10.  Drawn
+ * afresh each unit (L NULL): sigma^2 = 1, 2 + 1 * 2 / 2 = 3.  E >= B:
+ * the runs never end.  A light load clusters at least 1. */
+static void
+cluster_hand_worked(void **state)
+{
+    long b[1] = { 2 }, b4[1] = { 4 }, b1[1] = { 1 };
+    double p[1] = { 0.5 }, L[1] = { 4 }, p1[1] = { 0.1 };
+
+    (void)state;
+    assert_float_equal(bbs_stall_cluster(1, b, p, L, 2), 10, 1e-12);
+    assert_float_equal(bbs_stall_cluster(1, b, p, NULL, 2), 3, 1e-12);
+    /* a burst no longer than the memoryless 1/(1 - p) = 2 is memoryless */
+    L[0] = 2;
+    assert_float_equal(bbs_stall_cluster(1, b, p, L, 2), 3, 1e-12);
+    assert_true(isinf(bbs_stall_cluster(1, b4, p, NULL, 2)));
+    assert_true(isinf(bbs_stall_cluster(1, b, p, NULL, 1)));
+    /* 2 (0.09) / 9.9^2 + 1 / 10 < 1 */
+    assert_float_equal(bbs_stall_cluster(1, b1, p1, NULL, 10), 1, 0);
+}
+
+/* (z / tol)^2 kappa / x: z = 1.959963985 at 95%, tol 0.5: 15.365836 per
+ * independent unit; kappa 10 and x = 1e-3: 153,658.36 units. */
+static void
+conclusive_units(void **state)
+{
+    double z = 1.959963984540054;
+
+    (void)state;
+    assert_float_equal(bbs_conclusive_units(1e-3, 10, 0.95, 0.5), z * z * 4 * 10 * 1e3,
+                       1e-6);
+    assert_true(isinf(bbs_conclusive_units(0, 10, 0.95, 0.5)));
+    assert_true(isinf(bbs_conclusive_units(1e-3, INFINITY, 0.95, 0.5)));
+}
+
+/* The plan over four predictions, 15 replications, floor 1,000, budget
+ * 100,000 units each: 0.01 needs 1,024.39 units each, 1e-3 10,243.89 (the
+ * horizon, rounded up), 1e-9 about 1.02e10 (beyond: counted, not run), 0
+ * nothing.  A floor above every need is the horizon.  Bad arguments are
+ * refused. */
+static void
+horizon_plan(void **state)
+{
+    double x[4] = { 0.01, 1e-3, 1e-9, 0 }, one = 15.365835 * 10;
+    bbs_horizon_plan h;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_horizon_plan_make(x, 4, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err), BB_OK);
+    assert_float_equal(h.horizon_units, 10244, 0);
+    assert_float_equal(h.resolved, 1e-3, 0);
+    assert_int_equal(h.unresolved, 1);
+    assert_float_equal(h.need_units, one / 1e-9 / 15, 1e-6 * one / 1e-9 / 15);
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 20000, 1e5, &h, err),
+                     BB_OK);
+    assert_float_equal(h.horizon_units, 20000, 0);
+    assert_int_equal(h.unresolved, 0);
+    assert_int_equal(bbs_horizon_plan_make(x + 3, 1, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_OK);
+    assert_float_equal(h.horizon_units, 1000, 0);
+    assert_true(h.resolved == 0 && h.need_units == 0);
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 1000, 999, &h, err),
+                     BB_EINVAL);
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 0.5, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_EINVAL);
+    x[0] = 1.5;
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_EINVAL);
+    assert_non_null(strstr(err, "1.5"));
+}
+
+/* No stalled unit in 15 x 1,000 units: the independent-unit bound is
+ * 1 - 0.025^(1/15000) = 2.459e-4, which excludes a prediction of 1e-3
+ * (disagrees); with stalls in runs of 150 units there were 100 chances:
+ * 1 - 0.025^(1/100) = 0.036217, and 1e-3 is below resolution, the units
+ * needed 150 times those of independent units (15.365836 / 1e-3 in all:
+ * f = 153.658, about 15 x 152.658 = 2,290 more replications, about
+ * 152,658 more units each).  A run with stalls keeps its interval, and
+ * with no more chances than kappa nothing is bounded. */
+static void
+clustered_zero(void **state)
+{
+    double cp = -expm1(log(0.025) / 15000);
+    bbs_ci c = { 0, 0, cp, 0.5 * cp, 0.95, 15 }, c0 = c, w = ci_of(2e-3, 1e-3, 3e-3);
+    bbs_agreement a;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bbs_agreement_judge(1e-3, &c0, 15, 1000, 0.5, &a, err), BB_OK);
+    assert_int_equal(a.v.kind, BBS_DISAGREES);
+    assert_int_equal(bbs_agreement_judge_clustered(1e-3, &c, 15, 1000, 150, 0.5, &a, err),
+                     BB_OK);
+    assert_float_equal(c.hi, -expm1(log(0.025) / 100), 1e-15);
+    assert_int_equal(a.v.kind, BBS_INCONCLUSIVE);
+    assert_true(a.below_resolution && a.covered);
+    assert_float_equal(a.v.more_replications, 2290, 0);
+    assert_float_equal(a.v.more_units, 152658, 0.001 * 152658);
+    bbs_ci_cluster_zero(&w, 15000, 150);
+    assert_true(w.lo == 1e-3 && w.hi == 3e-3);
+    c = c0;
+    bbs_ci_cluster_zero(&c, 100, 150);
+    assert_float_equal(c.hi, 1, 0);
+    c = c0;
+    assert_int_equal(bbs_agreement_judge_clustered(1e-3, &c, 15, 1000, 1, 0.5, &a, err), BB_OK);
+    assert_int_equal(a.v.kind, BBS_DISAGREES);
+    assert_int_equal(bbs_agreement_judge_clustered(1e-3, &c, 15, 1000, 0.5, 0.5, &a, err),
+                     BB_EINVAL);
+}
+
 int
 main(void)
 {
@@ -287,6 +399,10 @@ main(void)
         cmocka_unit_test(units_hand_worked),
         cmocka_unit_test(units_conclude),
         cmocka_unit_test(units_refuses),
+        cmocka_unit_test(cluster_hand_worked),
+        cmocka_unit_test(conclusive_units),
+        cmocka_unit_test(horizon_plan),
+        cmocka_unit_test(clustered_zero),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
