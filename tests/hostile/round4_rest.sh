@@ -62,10 +62,21 @@ printf '#@ pfs-bw = 1 TB/s\nname,p,bw,burst,group\nckpt-a,0.10,1.5TB/s,5min,x\nc
 for c in "size" "idle --bb-size 1PB" "dist" "threshold --bb-size 1PB" \
   "sweep --bb-size 0:1PB:100TB" "frontier" "report -o r.md" "validate --bb-size 100TB" \
   "simulate --bb-size 100TB" "size $T/wb.csv" "idle $T/wb.csv --bb-size 1PB" \
-  "frontier $T/wb.csv" "partition $T/wb.csv" "idle $T/wb.csv --model chain --bb-size 1PB"; do
+  "frontier $T/wb.csv" "partition $T/wb.csv" "idle $T/wb.csv --model chain --bb-size 1PB" \
+  "design --pfs-bw 0.8TB/s:3TB/s:0.1TB/s" "design $T/wb.csv --pfs-bw 1TB/s,2TB/s"; do
   hnew
   # shellcheck disable=SC2086
   hcase "$(echo "$c" | sed "s|$T/||") --max-ops 1: refused at once (2)" 2 \
     "would take about [0-9.e+]+ operations .*more than the bound of 1" - \
     sh -c 'ulimit -t 2; exec "$@"' sh "$B" $c --max-ops 1
 done
+
+# 6. design's whole walk is costed before its first design: each point
+# passed its own front at --max-ops 1e6 and 1e10, then every one was
+# "left out" (status 0, a table of nothing); now the walk is refused at
+# once, stdout empty, naming the walk's options.
+hnew
+hcase "design, a walk beyond --max-ops: refused before a design, nothing printed (2)" 2 \
+  "^stdout:\[\] .*the walk of 23 PFS bandwidths would take about [0-9.e+]+ operations, more than the bound of 1e\+06.*\(--pfs-bw, --resolution, --max-ops\)" - \
+  sh -c 'out=$("$1" design --pfs-bw 0.8TB/s:3TB/s:0.1TB/s --max-ops 1e6 2>"$2"); s=$?
+    printf "stdout:[%s] " "$out"; cat "$2"; exit $s' sh "$B" "$T/design.err"
