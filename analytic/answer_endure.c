@@ -37,6 +37,11 @@ bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
             return BB_OK;
         }
         *binds = 1;
+        if (!isfinite(need))   /* past every size a double holds: nothing to try */
+            return bb_seterr(err, BB_ETOOBIG, "the drives' rating needs a buffer larger than "
+                             "any size (%.4g B/s written into it at %g drive writes per day; "
+                             "the idle target alone %.4g bytes): raise the drives' rating",
+                             cur.bb_write_Bps, e->dwpd, a->S_bytes);
         rc = bba_front_idle(f, need, d, &cur, err);
         if (rc != BB_OK) {
             /* the cause is the rating, which the message names first */

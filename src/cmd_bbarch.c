@@ -514,6 +514,9 @@ bb_cmd_bbarch(int argc, char **argv)
         double ev, by;
         char detail[256];
 
+        rc = bbs_arch_check(&a.c, err);   /* a bad value named, not costed */
+        if (rc != BB_OK)
+            bb_die_opts(rc, err);
         bbs_arch_estimate(&a.c, &ev, &by);
         snprintf(detail, sizeof detail, "%d clients over %g s, requests every %g s, "
                  "failures and repairs included", a.c.n_clients, a.c.horizon_s,

@@ -285,6 +285,15 @@ bb_cmd_design(int argc, char **argv)
      * announced), before any design's own */
     w.ops = 0;
     bb_cmd_each_load(&ctx, &a.c, cost_load, &w);
+    if (a.common.max_ops > 0 && !(w.ops <= a.common.max_ops)) {   /* refused before a design */
+        char err[BB_ERRLEN];
+
+        snprintf(err, sizeof err, "the walk of %zu PFS bandwidth%s would take about %.2g "
+                 "operations, more than the bound of %.3g: walk fewer PFS bandwidths, give a "
+                 "resolution, or raise the operation bound", a.pfs.n, a.pfs.n == 1 ? "" : "s",
+                 w.ops, a.common.max_ops);
+        bb_ctx_die_answer(&ctx, BB_ETOOBIG, err);
+    }
     if (ctx.qn.so.announce != NULL && w.ops > 0)
         ctx.qn.so.announce(ctx.qn.so.announce_ctx, w.ops);
     if (!a.common.out.csv && !a.common.out.json)

@@ -53,8 +53,10 @@ size_opt(const char *opt, const char *arg, bb_qty *q)
 
     bb_opt_size(opt, arg, q);
     v = bb_qty_size_bytes(q);
-    if (v != floor(v) || v > 9.0e18)
+    if (v != floor(v))
         bb_usage_value(opt, arg, "a whole number of bytes");
+    if (v > 9.0e18)   /* whole, but past what a 64-bit offset holds */
+        bb_usage_value(opt, arg, "at most 9e18 bytes");
     return (uint64_t)v;
 }
 

@@ -449,8 +449,9 @@ ratios(const bbs_exec_job_result *A, const bbs_exec_job_result *M, double *x)
     x[X_LATMAX] = ratio(M->lat_max_s, A->lat_max_s);
 }
 
-/* A ratio over the replicas: mean, sample standard deviation (0 for one),
- * minimum, maximum; all NAN when a replica's is (its alone time is 0). */
+/* A ratio over the replicas: mean, sample standard deviation (NAN for one
+ * replica: a spread of one value is not 0 but unknown), minimum, maximum;
+ * all NAN when a replica's is (its alone time is 0). */
 typedef struct {
     double mean, sd, min, max;
 } xstat;
@@ -470,7 +471,7 @@ xstat_of(const double *v, int n)
     }
     for (int i = 0; i < n; i++)
         ss += (v[i] - x.mean) * (v[i] - x.mean);
-    x.sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+    x.sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
     return x;
 }
 
@@ -595,8 +596,12 @@ print_ensemble(const scn_args *a, const bb_scn_run *R, const cmp_row *r,
                 printf("  %-30s", "-");
             else {
                 char b[64];
-                snprintf(b, sizeof b, "%.3f +- %.3f [%.3f, %.3f]", st[q].mean, st[q].sd,
-                         st[q].min, st[q].max);
+
+                if (isnan(st[q].sd))   /* one replica: its value, no spread */
+                    snprintf(b, sizeof b, "%.3f (one replica: no sd)", st[q].mean);
+                else
+                    snprintf(b, sizeof b, "%.3f +- %.3f [%.3f, %.3f]", st[q].mean, st[q].sd,
+                             st[q].min, st[q].max);
                 printf("  %-30s", b);
             }
         }

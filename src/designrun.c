@@ -56,7 +56,7 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
         q.so.announce = NULL;  /* the walk's total is the run's one estimate, not
                                   this front's build (the fluid model costs one) */
         rc = bba_front_new(&q, &f, err);
-        if (rc == BB_ENOMEM)
+        if (rc == BB_ENOMEM || rc == BB_ETOOBIG)   /* beyond a bound: refused at once */
             return rc;
         if (rc != BB_OK)   /* the walk skips it, or refuses it by name */
             continue;

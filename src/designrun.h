@@ -38,8 +38,10 @@ void bb_design_spec_init(bba_design_spec *sp, const bba_question *base, const bb
  * 9.2e10 for 38 s.  *tot
  * has the sums of operations and solves, the largest size and chain.  The
  * fluid model: each design its build and one search as the front
- * estimates them (design.h bba_design_fluid_ops), no settling.  O(n (apps + M x 100)).  BB_OK, or an
- * error of quantising (err). */
+ * estimates them (design.h bba_design_fluid_ops), no settling.  O(n (apps + M x 100)).  BB_OK; BB_ETOOBIG
+ * when a point's front is beyond a bound (--max-ops, --max-memory: the walk
+ * is refused at once, not left out point by point) or BB_ENOMEM (err); a
+ * point refused otherwise is not costed (the walk skips it or names it). */
 int bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_cost *tot,
                         char *err);
 

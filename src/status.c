@@ -45,6 +45,7 @@ static const struct {
     { "a resolution given", "--resolution" },
     { "a number of steps", "--steps" },
     { "fewer steps", "--steps" },
+    { "fewer PFS bandwidths", "--pfs-bw" },
     { "a coarser time unit", "--time-unit" },
     { "use the fluid model", "--model fluid" },
     { "the Gauss-Seidel solver", "--solver gauss-seidel" },

@@ -15,7 +15,7 @@
 set -e
 SRC=$SRCDIR
 B=$BBSIZE
-TO="timeout 60"
+TO="timeout $((60 * ${BBSIZE_TIME_SCALE:-1}))"   # an ASan build scales it (Makefile.am)
 
 # t_st DESC STATUS PATTERN CMD...: status and stderr pattern, with a timeout.
 t_st() {

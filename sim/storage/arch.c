@@ -543,6 +543,12 @@ cycles2(double hazard, double repair_s, double H)
     return 2.0 / (1.0 / hazard + (repair_s > 0 ? repair_s : 0) / H);
 }
 
+int
+bbs_arch_check(const bbs_arch_config *c, char *err)
+{
+    return check_config(c, err);
+}
+
 void
 bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes)
 {

@@ -193,12 +193,18 @@ void bbs_arch_config_init(bbs_arch_config *c);
 int bbs_arch_map(const bbs_arch_config *c, int *map, char *err);
 
 
+/* bbs_arch_check: BB_OK, or BB_EINVAL naming the first parameter of c out
+ * of its domain (what bbs_arch_run refuses first), so that a caller
+ * refuses a bad value before it estimates a run on it.  O(devices). */
+int bbs_arch_check(const bbs_arch_config *c, char *err);
+
 /* bbs_arch_estimate: the size of a run before it starts: *events (about
  * six per request, one per drain chunk, one per lazy check, two per
  * failure and repair of each component, one per sample and device) and
  * *bytes (per-node state, pending events, and the iostat rows kept when a
  * sample function is set).  An upper-side estimate, O(n_clients + the
- * temperature series).  Callers refuse runs beyond their bounds. */
+ * temperature series), meaningful on a config bbs_arch_check accepts.
+ * Callers refuse runs beyond their bounds. */
 void bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes);
 
 /* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter

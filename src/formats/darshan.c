@@ -94,8 +94,23 @@ bb_darshan_hdr_line(bb_darshan_hdr *h, const char *line, const char *path, long 
             return BB_EDATA;
         }
         h->run_time_s = v;
-    } else if (sscanf(line, "# nprocs: %ld", &h->nprocs) == 1)
-        ;
+    } else if (strncmp(line, "# nprocs:", 9) == 0) {
+        /* a process count: 0, negative or text is a corrupt header (it
+         * read as absent, a class of '?' processes) */
+        long n;
+        int nrc = bb_num_full_long(line + 9, &n);
+
+        if (nrc != BB_NUM_OK || n < 1 || n > BB_DX_MAX_RANKS) {
+            char val[64];
+
+            snprintf(val, sizeof val, "%s", line + 9);
+            snprintf(err, errlen, "%s:%ld: field 'nprocs': '%s' %s", path, lineno, bb_trim(val),
+                     nrc != BB_NUM_OK ? bb_num_why(nrc)
+                     : "is not a process count (a whole number in [1, 16777216])");
+            return BB_EDATA;
+        }
+        h->nprocs = n;
+    }
     else if (sscanf(line, "# start_time: %ld", &h->start) == 1)
         h->start_line = lineno;
     else if (sscanf(line, "# end_time: %ld", &h->end) == 1)

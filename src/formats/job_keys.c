@@ -99,8 +99,9 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         ok = bb_unit_bytes(value, &m->dof_bytes) == BB_OK && m->dof_bytes > 0 ? BB_OK
                                                                                     : BB_EINVAL;
     } else if (IS("total_bytes", || k == BBS_MODEL_CHECKPOINT)) {
-        what = "a size >= 0 (" BB_SIZE_UNITS ")";
-        ok = bb_unit_bytes(value, &m->total_bytes);
+        what = "a size > 0 (" BB_SIZE_UNITS "; a request of 0 B moves nothing)";
+        ok = bb_unit_bytes(value, &m->total_bytes) == BB_OK && m->total_bytes > 0 ? BB_OK
+                                                                                  : BB_EINVAL;
     } else if (IS("mtti", || k == BBS_MODEL_CHECKPOINT)) {
         what = "a time >= 0 (" BB_TIME_UNITS ")";
         ok = bb_unit_seconds(value, &m->mtti_s);
@@ -108,8 +109,9 @@ bbs_model_set(bbs_model *m, const char *key, const char *value, char *err)
         what = "a time in " BB_SIM_TIME_RANGE " (" BB_TIME_UNITS ")";
         ok = bb_unit_sim_seconds(value, &m->delta_s);
     } else if (IS("read_bytes", || k == BBS_MODEL_COSMOFLOW)) {
-        what = "a size >= 0 (" BB_SIZE_UNITS ")";
-        ok = bb_unit_bytes(value, &m->read_bytes);
+        what = "a size > 0 (" BB_SIZE_UNITS "; a request of 0 B moves nothing)";
+        ok = bb_unit_bytes(value, &m->read_bytes) == BB_OK && m->read_bytes > 0 ? BB_OK
+                                                                                : BB_EINVAL;
     } else if (IS("batch_op", || k == BBS_MODEL_COSMOFLOW)) {
         what = "read (the paper) or write (the artifact)";
         ok = !strcasecmp(value, "read") || !strcasecmp(value, "write") ? BB_OK : BB_EINVAL;

@@ -62,10 +62,70 @@ printf '#@ pfs-bw = 1 TB/s\nname,p,bw,burst,group\nckpt-a,0.10,1.5TB/s,5min,x\nc
 for c in "size" "idle --bb-size 1PB" "dist" "threshold --bb-size 1PB" \
   "sweep --bb-size 0:1PB:100TB" "frontier" "report -o r.md" "validate --bb-size 100TB" \
   "simulate --bb-size 100TB" "size $T/wb.csv" "idle $T/wb.csv --bb-size 1PB" \
-  "frontier $T/wb.csv" "partition $T/wb.csv" "idle $T/wb.csv --model chain --bb-size 1PB"; do
+  "frontier $T/wb.csv" "partition $T/wb.csv" "idle $T/wb.csv --model chain --bb-size 1PB" \
+  "design --pfs-bw 0.8TB/s:3TB/s:0.1TB/s" "design $T/wb.csv --pfs-bw 1TB/s,2TB/s"; do
   hnew
   # shellcheck disable=SC2086
   hcase "$(echo "$c" | sed "s|$T/||") --max-ops 1: refused at once (2)" 2 \
     "would take about [0-9.e+]+ operations .*more than the bound of 1" - \
     sh -c 'ulimit -t 2; exec "$@"' sh "$B" $c --max-ops 1
 done
+
+# 6. design's whole walk is costed before its first design: each point
+# passed its own front at --max-ops 1e6 and 1e10, then every one was
+# "left out" (status 0, a table of nothing); now the walk is refused at
+# once, stdout empty, naming the walk's options.
+hnew
+hcase "design, a walk beyond --max-ops: refused before a design, nothing printed (2)" 2 \
+  "^stdout:\[\] .*the walk of 23 PFS bandwidths would take about [0-9.e+]+ operations, more than the bound of 1e\+06.*\(--pfs-bw, --resolution, --max-ops\)" - \
+  sh -c 'out=$("$1" design --pfs-bw 0.8TB/s:3TB/s:0.1TB/s --max-ops 1e6 2>"$2"); s=$?
+    printf "stdout:[%s] " "$out"; cat "$2"; exit $s' sh "$B" "$T/design.err"
+
+# 7. The round's classes on commands the rounds had not covered.
+# Messages: a whole offset past 64 bits was "not a whole number of bytes".
+hnew
+hcase "device --offset 1e19B: refused as too large, not as fractional (64)" 64 \
+  "option '--offset': '1e19B' is not at most 9e18 bytes" - \
+  "$B" device --preset seagate-st2000nx0253 --pattern randread --offset 1e19B
+# Messages and statuses: a request larger than the buffer was costed
+# first and refused as a run of 4.5e12 events (2, "--horizon, --clients").
+hnew
+hcase "bbarch --request 1EB: the request named (64), not an event bound" 64 \
+  "request size 1e\+18 B is not a whole number in \(0, capacity\]" - \
+  "$B" bbarch --horizon 10s --request 1EB
+# Silent acceptance: '# nprocs: 0' (or -5, or text) read as absent, a
+# class of '?' processes written as a workload.
+sed 's/# nprocs: 2/# nprocs: 0/' "$SRC/tests/fuzz/heatmap/widths-modules.txt" >"$T/np0.txt"
+hnew
+hcase "fit darshan, '# nprocs: 0': refused by line and field, nothing written (65)" 65 \
+  "np0\.txt:3: field 'nprocs': '0' is not a process count" - \
+  "$B" fit darshan "$T/np0.txt" -o w.csv
+# Not an answer: an endurance need past every double printed as a buffer
+# of "inf bytes" and a solve of 4611686018427392555 states.
+hnew
+hcase "size --dwpd 1e-300: no size, said as such (2), no inf" 2 \
+  "^bbsize: the drives' rating needs a buffer larger than any size \([0-9.e+]+ B/s written into it at 1e-300 drive writes per day.*\(--dwpd\)$" - \
+  "$B" size --dwpd 1e-300
+# Messages: a checkpoint or CosmoFlow job moving 0 bytes was read, then
+# failed in the run as "a request of 0 B" with no line or key.
+printf '[topology]\npreset = graph500-72\nbb_per_group = 1\n[storage]\ncapacity = 4GB\npfs_bandwidth = 2GB/s\n[job a]\nmodel = checkpoint\nranks = 8\niterations = 1\ncompute = 1s\ntotal_bytes = 0B\n' \
+  >"$T/tb0.ini"
+hnew
+hcase "scenario, total_bytes = 0B: refused at its line and key (65)" 65 \
+  "tb0\.ini:12: \[job a\] parameter 'total_bytes': '0B' is not a size > 0" - \
+  "$B" simulate "$T/tb0.ini"
+sed 's/model = checkpoint/model = cosmoflow/; s/total_bytes/read_bytes/' "$T/tb0.ini" >"$T/rb0.ini"
+hnew
+hcase "... read_bytes = 0B of a CosmoFlow job too (65)" 65 \
+  "rb0\.ini:12: \[job a\] parameter 'read_bytes': '0B' is not a size > 0" - \
+  "$B" simulate "$T/rb0.ini"
+# Not an answer: one replica's slowdown printed "+- 0.000", a spread
+# that one value does not have; its sd is now absent (text, CSV, JSON).
+sed 's/total_bytes = 0B/total_bytes = 1GB/' "$T/tb0.ini" >"$T/tb1.ini"
+hnew
+hcase "compare --replicas 1: no standard deviation of one value" 0 \
+  "^a +checkpoint +1  1\.000 \(one replica: no sd\) " - \
+  "$B" compare -q --replicas 1 "$T/tb1.ini" "$T/tb1.ini"
+hnew
+hcase "... in CSV an empty sd" 0 "^a,checkpoint,1,([^,]*,){6}1,,1,1," - \
+  "$B" compare -q --csv --replicas 1 "$T/tb1.ini" "$T/tb1.ini"
