@@ -93,6 +93,16 @@ void fl_q_row(const bba_fluid *m, long f, double *row, int top);
 double fl_q_out(const bba_fluid *m, long f);
 /* y = x Q' (top = 0) or x Q^S (top = 1) for a row vector x (P doubles) */
 void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
+/* A bound on the componentwise residual of a separable mode v (P
+ * doubles) of the greedy region (drifts d, root z), max_g |(v (Q - z
+ * D))_g| / ((|v| |Q|)_g + |z v_g d_g|) over the phases whose denominator
+ * is above 2^-900 of the rates' scale sum_c N_c max(lam_c, mu_c) (below
+ * it no measure sees them, and they may be subnormal), from v's
+ * Kronecker structure (fluid_spec.c): O(P), about 14 P flops, where v Q
+ * alone costs 6 P C.  Equal to it up to rounding when v is the product
+ * of its class vectors, as every separable mode is.  INFINITY for a zero
+ * or non-finite v.  wk: 3 P + 3 sum_c (N_c + 1) doubles. */
+double fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, double *wk);
 /* fluid_gen.c: the modes of a region where B_BB binds (Q' not
  * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.
  * The zero-drift phases censored by the caller: in[Pn] the phases with
