@@ -184,6 +184,36 @@ void fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb);
 void fl_fact_solve_N(const fl_fact *F, int nrhs, double *B, int ldb);
 void fl_fact_free(fl_fact *F);
 
+/* fluid_far.c: the far block of the greedy fast path, y L = r with L's
+ * rows nf far modes (phi D) then na atoms (sg times the generator's row:
+ * Q^S when top, else Q), its columns the equations of the phases but jf
+ * (not an atom phase), reduced through the atoms to an nf x nf Schur
+ * complement; lf (P) the log law at that end (the equations' frame).
+ * Time O(na kb^2 + nf na kb + nf^2 na), kb the atoms' bandwidth, against
+ * 2/3 P^3 for the dense block. */
+typedef struct {
+    long P, nf, na;
+    long *eq;          /* P - 1: per equation, its atom rank (>= 0) or -1 -
+                          its rank among the others */
+    int band, kb;      /* G band-stored (bandwidth kb) or dense */
+    double *G;         /* LU of the scaled G = Dr G Dc */
+    int *gpiv;
+    double *gr, *gc;   /* Dr (atoms), Dc (their equations) */
+    double *X;         /* na x nf: G^-1 H */
+    double *MA;        /* nf x na: the modes' flux at the atom phases */
+    fl_fact S;         /* M_O - M_A X */
+} fl_far;
+
+int fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
+                 const long *fmode, long na, const long *fatom, long jf, const double *lf,
+                 fl_far *F, char *err);
+/* x (P - 1, by equation) -> y (by unknown: modes then atoms), y L = x;
+ * wk P - 1 doubles (F is only read: callers may solve at once) */
+void fl_far_solve_T(const fl_far *F, double *x, double *wk);
+/* columns of B (by unknown) -> z (by equation), L z = b; wk P - 1 */
+void fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk);
+void fl_far_free(fl_far *F);
+
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
                    fl_sol *s, char *err);
