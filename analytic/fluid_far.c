@@ -81,6 +81,75 @@ g_solve(const fl_far *F, char trans, int nrhs, double *x)
             x[(size_t)j * (size_t)n + (size_t)i] *= post[i];
 }
 
+/* y += a x over n (distinct rows of one array) */
+static void
+row_axpy(int n, double a, const double *restrict x, double *restrict y)
+{
+    int one = 1;
+
+    if (a != 0.0)
+        daxpy_(&n, &a, x, &one, y, &one);
+}
+
+/* X := G^-1 X for X row-major (na x nrhs), through the scaled factors:
+ * on the band path the LU of dgbtrf applied as dgbtrs does, but one row
+ * update over all right-hand sides at a time (contiguous: dgbtrs goes
+ * column by column at level 2); dense: through a column-major copy */
+static int
+g_solve_rows(const fl_far *F, int nrhs, double *X)
+{
+    long n = F->na;
+
+    for (long i = 0; i < n; i++)
+        for (int k = 0; k < nrhs; k++)
+            X[i * nrhs + k] *= F->gr[i];
+    if (F->band) {
+        long kl = F->kb, kd = 2 * F->kb, ld = 3 * F->kb + 1;
+        const double *AB = F->G;
+
+        for (long j = 0; j + 1 < n; j++) {
+            long lm = kl < n - 1 - j ? kl : n - 1 - j, l = F->gpiv[j] - 1;
+            double *xj = X + j * nrhs;
+
+            if (l != j)
+                for (int k = 0; k < nrhs; k++) {
+                    double t = xj[k];
+
+                    xj[k] = X[l * nrhs + k];
+                    X[l * nrhs + k] = t;
+                }
+            for (long r = 1; r <= lm; r++)
+                row_axpy(nrhs, -AB[kd + r + j * ld], xj, X + (j + r) * nrhs);
+        }
+        for (long j = n - 1; j >= 0; j--) {
+            double *xj = X + j * nrhs, dj = AB[kd + j * ld];
+
+            for (int k = 0; k < nrhs; k++)
+                xj[k] /= dj;
+            for (long r = 1; r <= kd && r <= j; r++)
+                row_axpy(nrhs, -AB[kd - r + j * ld], xj, X + (j - r) * nrhs);
+        }
+    } else {
+        int nn = (int)n, info = 0;
+        double *t = malloc((size_t)n * (size_t)nrhs * sizeof *t);
+
+        if (t == NULL)
+            return BB_ENOMEM;
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < nrhs; k++)
+                t[i + (size_t)k * (size_t)n] = X[i * nrhs + k];
+        dgetrs_("N", &nn, &nrhs, F->G, &nn, F->gpiv, t, &nn, &info, 1);
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < nrhs; k++)
+                X[i * nrhs + k] = t[i + (size_t)k * (size_t)n];
+        free(t);
+    }
+    for (long i = 0; i < n; i++)
+        for (int k = 0; k < nrhs; k++)
+            X[i * nrhs + k] *= F->gc[i];
+    return BB_OK;
+}
+
 int
 fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
              const long *fmode, long na, const long *fatom, long jf, const double *lf,
@@ -204,7 +273,7 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                     else
                         F->G[(size_t)i + (size_t)j * (size_t)na] = v;
                 } else {
-                    H[(size_t)i + (size_t)(-1 - j) * (size_t)na] = row[nb];
+                    H[(size_t)i * (size_t)nf + (size_t)(-1 - j)] = row[nb];
                 }
             }
     }
@@ -220,8 +289,9 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                        "phases at %s is singular (pivot %d)", na, top ? "S" : "0", info);
         goto out;
     }
-    /* X = G^-1 H (in place) */
-    g_solve(F, 'N', (int)nf, F->X);
+    /* X = G^-1 H (in place, row-major) */
+    if (g_solve_rows(F, (int)nf, F->X) != BB_OK)
+        goto nomem;
     /* M_A, and M_O into S; S = M_O - M_A X */
     for (long u = 0; u < nf; u++) {
         const double *ph = sp->phi + (size_t)fmode[u] * (size_t)P;
@@ -242,7 +312,7 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
         int inf = (int)nf, ina = (int)na;
         double mone = -1.0, one = 1.0;
 
-        dgemm_("N", "N", &inf, &inf, &ina, &mone, F->MA, &inf, F->X, &ina, &one, Sb, &inf,
+        dgemm_("N", "T", &inf, &inf, &ina, &mone, F->MA, &inf, F->X, &inf, &one, Sb, &inf,
                1, 1);
     }
     for (long f = 0; f < P; f++)
@@ -279,7 +349,7 @@ fl_far_solve_T(const fl_far *F, double *x, double *wk)
             rO[-1 - j] = x[e];
     }
     /* y_M = (r_O - r_A X) S^-1 */
-    dgemv_("T", &ina, &inf, &mone, F->X, &ina, rA, &inc, &one, rO, &inc, 1);
+    dgemv_("N", &inf, &ina, &mone, F->X, &inf, rA, &inc, &one, rO, &inc, 1);
     fl_fact_solve_T(&F->S, 1, rO, inf);
     /* y_A = (r_A - y_M M_A) G^-1 */
     dgemv_("T", &inf, &ina, &mone, F->MA, &inf, rO, &inc, &one, rA, &inc, 1);
@@ -309,7 +379,7 @@ fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk)
             dgemv_("N", &inf, &ina, &mone, F->MA, &inf, w, &inc, &one, zO, &inc, 1);
         }
         fl_fact_solve_N(&F->S, 1, zO, inf);
-        dgemv_("N", &ina, &inf, &mone, F->X, &ina, zO, &inc, &one, w, &inc, 1);
+        dgemv_("T", &inf, &ina, &mone, F->X, &inf, zO, &inc, &one, w, &inc, 1);
         for (long e = 0; e < Pm; e++) {
             long j = F->eq[e];
 

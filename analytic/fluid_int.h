@@ -199,7 +199,7 @@ typedef struct {
     double *G;         /* LU of the scaled G = Dr G Dc */
     int *gpiv;
     double *gr, *gc;   /* Dr (atoms), Dc (their equations) */
-    double *X;         /* na x nf: G^-1 H */
+    double *X;         /* na x nf, row-major: G^-1 H */
     double *MA;        /* nf x na: the modes' flux at the atom phases */
     fl_fact S;         /* M_O - M_A X */
 } fl_far;

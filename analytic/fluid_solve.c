@@ -407,12 +407,27 @@ fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *ro
     const long *mode = near ? f->nmode : f->fmode, *atom = near ? f->natom : f->fatom;
     double sg = (near == !f->refl) ? -1.0 : 1.0;
 
-    for (long i = 0; i < nmod; i++) {
-        mode_flux(sp, P, mode[i], f->jd, row);
-        for (long e = 0; e < Pm; e++)
-            L[(size_t)i + (size_t)e * (size_t)ld] = row[e];
+    /* the modes' rows, a transpose: in tiles of 32 modes x 256 phases,
+     * whose source rows stay in cache while the columns are written */
+    for (long i0 = 0; i0 < nmod; i0 += 32) {
+        long i1 = i0 + 32 < nmod ? i0 + 32 : nmod;
+
+        for (long p0 = 0; p0 < P; p0 += 256) {
+            long p1 = p0 + 256 < P ? p0 + 256 : P;
+
+            for (long ph = p0; ph < p1; ph++) {
+                long e = ph < f->jd ? ph : ph - 1;
+                double *col = L + (size_t)e * (size_t)ld;
+
+                if (ph == f->jd)
+                    continue;
+                for (long i = i0; i < i1; i++)
+                    col[i] = sp->phi[(size_t)mode[i] * (size_t)P + (size_t)ph] * sp->d[ph];
+            }
+        }
         if (near)
-            L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
+            for (long i = i0; i < i1; i++)
+                L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
     }
     for (long i = 0; i < nat; i++) {
         long u = nmod + i;
