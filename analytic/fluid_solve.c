@@ -37,7 +37,9 @@
  * O(r_n r_f P + r_f^3) per size for r_n near and r_f far modes coupled;
  * each W_j and L_f^-1 e_j (4 P^2 flops) is computed the first time a size
  * couples far mode j.  Then two steps of iterative refinement on both
- * blocks together (at REFINE_STEPS below). */
+ * blocks together (at REFINE_STEPS below).  The far block, when its modes
+ * are few, is not factored dense but reduced through its atoms
+ * (fluid_far.c), its dropped equation then a non-atom phase's (jf). */
 #include "config.h"
 
 #include <complex.h>
