@@ -30,6 +30,27 @@
 #include "fluid_int.h"
 #include "lapackf.h"
 
+int
+fl_far_choose(const bba_fluid *m, int top, long nf, long na, long jd, long *jf)
+{
+    int at_top = top ? FL_DOWN : FL_UP; /* the kind of the non-atom phases */
+
+    *jf = jd;
+    if (!(nf > 0 && na > 0 && 4 * nf <= m->P))
+        return 0;
+    if (m->cls[jd] != at_top) {
+        *jf = -1;
+        for (long ph = 0; ph < m->P; ph++)
+            if (m->cls[ph] == at_top && (*jf < 0 || m->pi[ph] > m->pi[*jf]))
+                *jf = ph;
+        if (*jf < 0) {
+            *jf = jd;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void
 fl_far_free(fl_far *F)
 {

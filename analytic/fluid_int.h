@@ -204,6 +204,11 @@ typedef struct {
     fl_fact S;         /* M_O - M_A X */
 } fl_far;
 
+/* whether the far block (at S when top, else at 0) of nf modes and na
+ * atoms is worth reducing (its modes at most a quarter of the phases),
+ * and *jf its dropped equation: jd, or the likeliest non-atom phase when
+ * jd is an atom's (none: 0 returned, *jf = jd) */
+int fl_far_choose(const bba_fluid *m, int top, long nf, long na, long jd, long *jf);
 int fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                  const long *fmode, long na, const long *fatom, long jf, const double *lf,
                  fl_far *F, char *err);

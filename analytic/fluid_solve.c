@@ -526,7 +526,7 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
         const double *ln = f->refl ? ls : lz, *lf = f->refl ? lz : ls;
         char *cn = calloc((size_t)4 * (size_t)P, 1), *cf = cn + P, *rn = cn + 2 * P;
         char *rf = cn + 3 * P;
-        int home = sp->home != NULL;
+        int home = sp->home != NULL, rare = 0;
 
         if (cn == NULL) {
             rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors");
@@ -557,27 +557,10 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
         Ln = NULL;
         f->jf = f->jd;
         f->schur = 0;
-        if (rc == BB_OK) {
-            int rare = 0;
-
-            for (long ph = 0; home && ph < P; ph++)
-                rare |= lf[ph] < FL_LPI_MIN;
-            /* the far block through its atoms: worth it when its modes
-             * are few; its dropped equation not an atom's (the likeliest
-             * other phase then) */
-            f->schur = !rare && f->nf > 0 && f->na_f > 0 && 4 * f->nf <= P;
-            if (f->schur && m->cls[f->jd] != FL_ZERO &&
-                (f->refl ? m->cls[f->jd] == FL_DOWN : m->cls[f->jd] == FL_UP)) {
-                f->jf = -1;
-                for (long ph = 0; ph < P; ph++)
-                    if ((f->refl ? m->cls[ph] == FL_UP : m->cls[ph] == FL_DOWN) &&
-                        (f->jf < 0 || m->pi[ph] > m->pi[f->jf]))
-                        f->jf = ph;
-                f->schur = f->jf >= 0;
-                if (f->jf < 0)
-                    f->jf = f->jd;
-            }
-        }
+        for (long ph = 0; rc == BB_OK && home && ph < P; ph++)
+            rare |= lf[ph] < FL_LPI_MIN;
+        f->schur = rc == BB_OK && !rare &&
+                   fl_far_choose(m, !f->refl, f->nf, f->na_f, f->jd, &f->jf);
         if (rc == BB_OK && f->schur) {
             rc = fl_far_build(m, sp, !f->refl, f->refl ? -1.0 : 1.0, f->nf, f->fmode,
                               f->na_f, f->fatom, f->jf, lf, &f->Fs, err);
@@ -640,16 +623,15 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
         memset(zc, 0, (size_t)Pm * sizeof *zc);
         zc[j] = 1.0;
     }
+    fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
     if (f->schur) {
         double *wk = malloc((size_t)P * sizeof *wk);
 
         if (wk == NULL)
             return BB_ENOMEM;
-        fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
         fl_far_solve_N(&f->Fs, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm, wk);
         free(wk);
     } else {
-        fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
         fl_fact_solve_N(&f->Ff, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm);
     }
     f->nW = to;
