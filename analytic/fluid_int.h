@@ -93,6 +93,16 @@ void fl_q_row(const bba_fluid *m, long f, double *row, int top);
 double fl_q_out(const bba_fluid *m, long f);
 /* y = x Q' (top = 0) or x Q^S (top = 1) for a row vector x (P doubles) */
 void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
+/* A bound on the componentwise residual of a separable mode v (P
+ * doubles) of the greedy region (drifts d, root z), max_g |(v (Q - z
+ * D))_g| / ((|v| |Q|)_g + |z v_g d_g|) over the phases whose denominator
+ * is above 2^-900 of the rates' scale sum_c N_c max(lam_c, mu_c) (below
+ * it no measure sees them, and they may be subnormal), from v's
+ * Kronecker structure (fluid_spec.c): O(P), about 14 P flops, where v Q
+ * alone costs 6 P C.  Equal to it up to rounding when v is the product
+ * of its class vectors, as every separable mode is.  INFINITY for a zero
+ * or non-finite v.  wk: 3 P + 3 sum_c (N_c + 1) doubles. */
+double fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, double *wk);
 /* fluid_gen.c: the modes of a region where B_BB binds (Q' not
  * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.
  * The zero-drift phases censored by the caller: in[Pn] the phases with
@@ -173,6 +183,41 @@ void fl_fact_solve_T(const fl_fact *F, int nrhs, double *B, int ldb);
 /* columns of B: b -> z with A z = b */
 void fl_fact_solve_N(const fl_fact *F, int nrhs, double *B, int ldb);
 void fl_fact_free(fl_fact *F);
+
+/* fluid_far.c: the far block of the greedy fast path, y L = r with L's
+ * rows nf far modes (phi D) then na atoms (sg times the generator's row:
+ * Q^S when top, else Q), its columns the equations of the phases but jf
+ * (not an atom phase), reduced through the atoms to an nf x nf Schur
+ * complement; lf (P) the log law at that end (the equations' frame).
+ * Time O(na kb^2 + nf na kb + nf^2 na), kb the atoms' bandwidth, against
+ * 2/3 P^3 for the dense block. */
+typedef struct {
+    long P, nf, na;
+    long *eq;          /* P - 1: per equation, its atom rank (>= 0) or -1 -
+                          its rank among the others */
+    int band, kb;      /* G band-stored (bandwidth kb) or dense */
+    double *G;         /* LU of the scaled G = Dr G Dc */
+    int *gpiv;
+    double *gr, *gc;   /* Dr (atoms), Dc (their equations) */
+    double *X;         /* na x nf, row-major: G^-1 H */
+    double *MA;        /* nf x na: the modes' flux at the atom phases */
+    fl_fact S;         /* M_O - M_A X */
+} fl_far;
+
+/* whether the far block (at S when top, else at 0) of nf modes and na
+ * atoms is worth reducing (its modes at most a quarter of the phases),
+ * and *jf its dropped equation: jd, or the likeliest non-atom phase when
+ * jd is an atom's (none: 0 returned, *jf = jd) */
+int fl_far_choose(const bba_fluid *m, int top, long nf, long na, long jd, long *jf);
+int fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
+                 const long *fmode, long na, const long *fatom, long jf, const double *lf,
+                 fl_far *F, char *err);
+/* x (P - 1, by equation) -> y (by unknown: modes then atoms), y L = x;
+ * wk P - 1 doubles (F is only read: callers may solve at once) */
+void fl_far_solve_T(const fl_far *F, double *x, double *wk);
+/* columns of B (by unknown) -> z (by equation), L z = b; wk P - 1 */
+void fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk);
+void fl_far_free(fl_far *F);
 
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,

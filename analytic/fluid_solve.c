@@ -37,7 +37,9 @@
  * O(r_n r_f P + r_f^3) per size for r_n near and r_f far modes coupled;
  * each W_j and L_f^-1 e_j (4 P^2 flops) is computed the first time a size
  * couples far mode j.  Then two steps of iterative refinement on both
- * blocks together (at REFINE_STEPS below). */
+ * blocks together (at REFINE_STEPS below).  The far block, when its modes
+ * are few, is not factored dense but reduced through its atoms
+ * (fluid_far.c), its dropped equation then a non-atom phase's (jf). */
 #include "config.h"
 
 #include <complex.h>
@@ -351,8 +353,12 @@ typedef struct fl_fast {
     double *zn, *zf;    /* their |z| */
     long na_n, na_f;    /* near and far atoms */
     long *natom, *fatom;
-    long jd;            /* dropped column */
+    long jd;            /* dropped column (the near block's, and the far's
+                           when dense) */
+    long jf;            /* the far block's dropped column */
+    int schur;          /* the far block reduced through its atoms (Fs) */
     fl_fact Fn, Ff;     /* the blocks' factors (fluid_fact.c), rows = unknowns */
+    fl_far Fs;          /* the far block when schur (fluid_far.c) */
     double *yinf;       /* P */
     double *W;          /* P x nf, column j: [phi_j D | 0] [L_n | c]^-1 */
     double *Z;          /* (P-1) x nf, column j: L_f^-1 e_j */
@@ -372,6 +378,7 @@ fl_fast_free(fl_fast *f)
     free(f->fatom);
     fl_fact_free(&f->Fn);
     fl_fact_free(&f->Ff);
+    fl_far_free(&f->Fs);
     free(f->yinf);
     free(f->W);
     free(f->Z);
@@ -402,12 +409,27 @@ fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *ro
     const long *mode = near ? f->nmode : f->fmode, *atom = near ? f->natom : f->fatom;
     double sg = (near == !f->refl) ? -1.0 : 1.0;
 
-    for (long i = 0; i < nmod; i++) {
-        mode_flux(sp, P, mode[i], f->jd, row);
-        for (long e = 0; e < Pm; e++)
-            L[(size_t)i + (size_t)e * (size_t)ld] = row[e];
+    /* the modes' rows, a transpose: in tiles of 32 modes x 256 phases,
+     * whose source rows stay in cache while the columns are written */
+    for (long i0 = 0; i0 < nmod; i0 += 32) {
+        long i1 = i0 + 32 < nmod ? i0 + 32 : nmod;
+
+        for (long p0 = 0; p0 < P; p0 += 256) {
+            long p1 = p0 + 256 < P ? p0 + 256 : P;
+
+            for (long ph = p0; ph < p1; ph++) {
+                long e = ph < f->jd ? ph : ph - 1;
+                double *col = L + (size_t)e * (size_t)ld;
+
+                if (ph == f->jd)
+                    continue;
+                for (long i = i0; i < i1; i++)
+                    col[i] = sp->phi[(size_t)mode[i] * (size_t)P + (size_t)ph] * sp->d[ph];
+            }
+        }
         if (near)
-            L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
+            for (long i = i0; i < i1; i++)
+                L[(size_t)i + (size_t)Pm * (size_t)ld] = 0.0;
     }
     for (long i = 0; i < nat; i++) {
         long u = nmod + i;
@@ -446,14 +468,13 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     f->natom = malloc((size_t)(f->na_n + 1) * sizeof *f->natom);
     f->fatom = malloc((size_t)(f->na_f + 1) * sizeof *f->fatom);
     Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *Ln, 0);
-    Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) * sizeof *Lf, 0);
     sc = malloc((size_t)4 * (size_t)P * sizeof *sc);
     f->yinf = calloc((size_t)P, sizeof *f->yinf);
     f->W = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->W, 0);
     f->Z = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->Z, 0);
     row = malloc((size_t)P * sizeof *row);
     if (f->nmode == NULL || f->fmode == NULL || f->zn == NULL || f->zf == NULL ||
-        f->natom == NULL || f->fatom == NULL || Ln == NULL || Lf == NULL ||
+        f->natom == NULL || f->fatom == NULL || Ln == NULL ||
         sc == NULL || f->yinf == NULL || f->W == NULL || f->Z == NULL || row == NULL) {
         free(Ln);
         free(Lf);
@@ -494,7 +515,6 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     /* L_n: rows near modes then near atoms; columns the phases but jd,
      * then c (the near atoms' sum).  L_f likewise without c. */
     fill_block(m, f, 1, Ln, row);
-    fill_block(m, f, 0, Lf, row);
     /* equations by 1 / the phase law at their end (fluid_fact.c): pi at
      * 0, the law of Q^S at S (the writers there wait, and the phases far
      * above B are far likelier at S than under pi); the near atoms' sum
@@ -506,7 +526,7 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
         const double *ln = f->refl ? ls : lz, *lf = f->refl ? lz : ls;
         char *cn = calloc((size_t)4 * (size_t)P, 1), *cf = cn + P, *rn = cn + 2 * P;
         char *rf = cn + 3 * P;
-        int home = sp->home != NULL;
+        int home = sp->home != NULL, rare = 0;
 
         if (cn == NULL) {
             rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors");
@@ -535,7 +555,32 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
             rf[f->nf + i] = lf[f->fatom[i]] < FL_LPI_MIN;
         rc = fl_fact_build(&f->Fn, Ln, (int)P, sc, rn, cn, err);
         Ln = NULL;
-        if (rc == BB_OK)
+        f->jf = f->jd;
+        f->schur = 0;
+        for (long ph = 0; rc == BB_OK && home && ph < P; ph++)
+            rare |= lf[ph] < FL_LPI_MIN;
+        f->schur = rc == BB_OK && !rare &&
+                   fl_far_choose(m, !f->refl, f->nf, f->na_f, f->jd, &f->jf);
+        if (rc == BB_OK && f->schur) {
+            rc = fl_far_build(m, sp, !f->refl, f->refl ? -1.0 : 1.0, f->nf, f->fmode,
+                              f->na_f, f->fatom, f->jf, lf, &f->Fs, err);
+            /* the dense block then (its factorisation is rank-revealing) */
+            if (rc == BB_ESINGULAR) {
+                rc = BB_OK;
+                f->schur = 0;
+                f->jf = f->jd;
+            }
+        }
+        if (rc == BB_OK && !f->schur) {
+            Lf = bba_big_alloc((size_t)(Pm > 0 ? Pm : 1) * (size_t)(Pm > 0 ? Pm : 1) *
+                               sizeof *Lf, 0);
+            if (Lf == NULL)
+                rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors of %ld "
+                               "phases", P);
+            else
+                fill_block(m, f, 0, Lf, row);
+        }
+        if (rc == BB_OK && !f->schur)
             rc = fl_fact_build(&f->Ff, Lf, (int)Pm, sf, rf, cf, err);
         Lf = NULL;
         free(cn);
@@ -554,8 +599,8 @@ out:
     return rc;
 }
 
-/* compute W and Z columns up to nw (m->lock held) */
-static void
+/* compute W and Z columns up to nw (m->lock held); BB_ENOMEM */
+static int
 fast_extend(const bba_fluid *m, fl_fast *f, long nw)
 {
     const fl_spec *sp = m->greedy;
@@ -566,7 +611,7 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
     if (nw > f->nf)
         nw = f->nf;
     if (nw <= f->nW)
-        return;
+        return BB_OK;
     /* a quarter beyond the need: nearby sizes couple nearby modes */
     to = nw + nw / 4 > f->nf ? f->nf : nw + nw / 4;
     cnt = (int)(to - f->nW);
@@ -579,8 +624,18 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
         zc[j] = 1.0;
     }
     fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
-    fl_fact_solve_N(&f->Ff, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm);
+    if (f->schur) {
+        double *wk = malloc((size_t)P * sizeof *wk);
+
+        if (wk == NULL)
+            return BB_ENOMEM;
+        fl_far_solve_N(&f->Fs, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm, wk);
+        free(wk);
+    } else {
+        fl_fact_solve_N(&f->Ff, cnt, f->Z + (size_t)f->nW * (size_t)Pm, nPm);
+    }
     f->nW = to;
+    return BB_OK;
 }
 
 /* The spectrum rows of the first n near (or far) modes, |z| ascending,
@@ -723,10 +778,20 @@ residual2(const sys2 *q, const double *yn, const double *yf, double *rn, double 
     own_flux(q, 0, yf, t1);
     cross_flux(q, 0, yn, f->nn, t2);
     for (long ph = 0, e = 0; ph < P; ph++)
-        if (ph != f->jd) {
+        if (ph != f->jf) {
             rf[e] -= t1[ph] + t2[ph];
             e++;
         }
+}
+
+/* y := y L_f^-1, the far block's row solve (wk: P doubles) */
+static void
+far_T(const fl_fast *f, double *y, double *wk)
+{
+    if (f->schur)
+        fl_far_solve_T(&f->Fs, y, wk);
+    else
+        fl_fact_solve_T(&f->Ff, 1, y, (int)(f->P - 1));
 }
 
 /* (yn, yf) solve the system for (rn, rf), the couplings below e^-LAMBDA
@@ -738,10 +803,9 @@ solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf
 {
     const fl_fast *f = q->ns.f;
     long P = f->P, Pm = P - 1;
-    int nPm = (int)Pm;
 
     memcpy(yf, rf, (size_t)Pm * sizeof *yf);
-    fl_fact_solve_T(&f->Ff, 1, yf, nPm);
+    far_T(f, yf, q->w);
     memcpy(yn, rn, (size_t)P * sizeof *yn);
     if (q->ns.cf > 0) {
         cross_flux(q, 1, yf, q->ns.cf, t1);
@@ -753,9 +817,9 @@ solve2(const sys2 *q, const double *rn, const double *rf, double *yn, double *yf
     if (Pm > 0 && q->cr > 0) {
         cross_flux(q, 0, yn, q->cr, t1);
         for (long ph = 0, e = 0; ph < P; ph++)
-            if (ph != f->jd)
+            if (ph != f->jf)
                 t1[e++] = t1[ph];
-        fl_fact_solve_T(&f->Ff, 1, t1, nPm);
+        far_T(f, t1, q->w);
         for (long u = 0; u < Pm; u++)
             yf[u] -= t1[u];
     }
@@ -804,8 +868,10 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
         cn = 0;
     if (cn == 0)
         cf = 0;
-    fast_extend(m, f, cf);
+    rc = fast_extend(m, f, cf);
     pthread_mutex_unlock((pthread_mutex_t *)&m->lock);
+    if (rc != BB_OK)
+        return bb_seterr(err, rc, "out of memory for a fluid evaluation");
 
     ns.f = f;
     ns.cn = cn;
@@ -836,7 +902,7 @@ fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err)
             const double *zc = f->Z + (size_t)j * (size_t)Pm;
 
             for (long ph = 0, e = 0; ph < P; ph++)
-                DZ[(size_t)j * (size_t)P + (size_t)ph] = ph == f->jd ? 0.0 : sp->d[ph] * zc[e++];
+                DZ[(size_t)j * (size_t)P + (size_t)ph] = ph == f->jf ? 0.0 : sp->d[ph] * zc[e++];
         }
         dgemm_("T", "N", &icn, &ncf, &nP, &one1, sp->phi + (size_t)first_row(f, sp, 1, cn) * (size_t)P,
                &nP, DZ, &nP, &zero, C, &icn, 1, 1);

@@ -730,6 +730,85 @@ out:
     return rc;
 }
 
+/* The Kronecker structure (fluid_int.h): v = (x)_c v_c, class 0
+ * fastest, and Q = (+)_c Q_c, so v Q = sum_c v_0 (x) .. (x) v_c Q_c (x)
+ * .. and |v| |Q| likewise with |v_c| |Q_c|, built class by class in place
+ * (A the product so far, T its v Q, U its |v| |Q|).  The class vectors
+ * are read off v along the fibres through its largest component, where
+ * every other class is at its own largest, so they are v's own digits.
+ * R1 is the residual with their product p in v Q and |v| |Q| (v itself
+ * in z v_g d_g); with rho = max_g |v_g - p_g| / |v_g| (v's defect as a
+ * product, |v_g| within 2^-900 of its largest left out) v's own is at
+ * most (1 + rho) R1 + rho, returned. */
+double
+fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, double *wk)
+{
+    long P = m->P, len = 1, gmax = 0, rem;
+    double *A = wk, *T = wk + P, *U = wk + 2 * P, *fc = wk + 3 * P, v0, res = 0.0, qmax = 0.0;
+    double rho = 0.0;
+
+    for (int c = 0; c < m->C; c++)
+        qmax += (double)m->N[c] * fmax(m->lam[c], m->mu[c]);
+    for (long f = 1; f < P; f++)
+        if (fabs(v[f]) > fabs(v[gmax]))
+            gmax = f;
+    v0 = v[gmax];
+    rem = gmax;
+    if (!(v0 != 0.0) || !isfinite(v0))
+        return INFINITY;
+    A[0] = 1.0;
+    T[0] = 0.0;
+    U[0] = 0.0;
+    for (int c = 0; c < m->C; c++) {
+        int n = m->N[c] + 1;
+        long gc = rem % n, base = gmax - gc * m->stride[c];
+        double *vq = fc + n, *aq = fc + 2 * n, lam = m->lam[c], mu = m->mu[c];
+
+        rem /= n;
+        for (int a = 0; a < n; a++)
+            fc[a] = v[base + (long)a * m->stride[c]] / v0;
+        /* v_c Q_c and |v_c| |Q_c| */
+        for (int a = 0; a < n; a++) {
+            double up = (double)(n - 1 - a) * lam, dn = (double)a * mu;
+            double in_up = a > 0 ? (double)(n - a) * lam * fc[a - 1] : 0.0;
+            double in_dn = a + 1 < n ? (double)(a + 1) * mu * fc[a + 1] : 0.0;
+
+            vq[a] = in_up + in_dn - (up + dn) * fc[a];
+            aq[a] = fabs(in_up) + fabs(in_dn) + (up + dn) * fabs(fc[a]);
+        }
+        if (c + 1 < m->C) {
+            /* in place, from the top: index i + a len >= i */
+            for (long i = len - 1; i >= 0; i--) {
+                double Ai = A[i], Ti = T[i], Ui = U[i];
+
+                for (int a = n - 1; a >= 0; a--) {
+                    long g = i + (long)a * len;
+
+                    T[g] = Ti * fc[a] + Ai * vq[a];
+                    U[g] = Ui * fabs(fc[a]) + fabs(Ai) * aq[a];
+                    A[g] = Ai * fc[a];
+                }
+            }
+            len *= n;
+            fc += 3 * n;
+            continue;
+        }
+        for (int a = 0; a < n; a++)
+            for (long i = 0; i < len; i++) {
+                long g = i + (long)a * len;
+                double zt = z * v[g] * d[g], pg = A[i] * fc[a] * v0;
+                double r = fabs((T[i] * fc[a] + A[i] * vq[a]) * v0 - zt);
+                double den = (U[i] * fabs(fc[a]) + fabs(A[i]) * aq[a]) * fabs(v0) + fabs(zt);
+
+                if (r > 0.0 && den > 0x1p-900 * qmax)
+                    res = fmax(res, r / den);
+                if (fabs(v[g]) > 0x1p-900 * fabs(v0))
+                    rho = fmax(rho, fabs(v[g] - pg) / fabs(v[g]));
+            }
+    }
+    return (1.0 + rho) * res + rho;
+}
+
 int
 fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
               char *err)
@@ -750,7 +829,13 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
     s->phi = bba_big_alloc((size_t)(s->m > 0 ? s->m : 1) * (size_t)P * sizeof *s->phi, 0);
     s->zi = calloc((size_t)(s->m > 0 ? s->m : 1), sizeof *s->zi);
     s->kind = calloc((size_t)(s->m > 0 ? s->m : 1), sizeof *s->kind);
-    qx = malloc((size_t)2 * (size_t)P * sizeof *qx);
+    {
+        long nc = 0;
+
+        for (int c = 0; c < m->C; c++)
+            nc += m->N[c] + 1;
+        qx = malloc(((size_t)3 * (size_t)P + (size_t)3 * (size_t)nc) * sizeof *qx);
+    }
     if (s->d == NULL || s->z == NULL || s->mass == NULL || s->phi == NULL || qx == NULL ||
         s->zi == NULL || s->kind == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum of %ld phases", P);
@@ -827,45 +912,12 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
             goto out;
         }
         if (s->separable) {
-            /* componentwise: each phase's residual over the sum of its
-             * terms' moduli, (|phi| |Q|)_g + |z phi_g d_g|, since the
-             * class vectors carry every component to its own accuracy
-             * and the boundary system relies on it */
             s->mass[k] = 0.0;
             for (long f = 0; f < P; f++) {
                 v[f] /= sc;
                 s->mass[k] += v[f];
-                qx[P + f] = fabs(v[f]);
             }
-            fl_q_left(m, v, qx, 0);
-            for (long f = 0; f < P; f++) {
-                double r = fabs(qx[f] - s->z[k] * v[f] * s->d[f]);
-
-                if (r > 0.0)
-                    qx[f] = r;
-                else
-                    qx[f] = 0.0;
-            }
-            {
-                double *ab = qx + P, *t = malloc((size_t)P * sizeof *t);
-
-                if (t == NULL) {
-                    rc = bb_seterr(err, BB_ENOMEM, "out of memory for a mode's residual");
-                    goto out;
-                }
-                fl_q_left(m, ab, t, 0);
-                for (long f = 0; f < P; f++) {
-                    double den = t[f] + 2.0 * ab[f] * fl_q_out(m, f) +
-                                 fabs(s->z[k] * ab[f] * s->d[f]);
-
-                    /* components within 2^-900 of the mode's largest
-                     * are beyond what any measure sees (and may be
-                     * subnormal) */
-                    if (qx[f] > 0.0 && den > 0x1p-900 * qmax)
-                        res = fmax(res, qx[f] / den);
-                }
-                free(t);
-            }
+            res = fl_sep_resid(m, v, s->d, s->z[k], qx);
             s->resid = fmax(s->resid, res);
             continue;
         }

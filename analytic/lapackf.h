@@ -27,6 +27,11 @@ void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, i
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
              size_t lt);
+void dgbtrf_(const int *m, const int *n, const int *kl, const int *ku, double *ab,
+             const int *ldab, int *ipiv, int *info);
+void dgbtrs_(const char *trans, const int *n, const int *kl, const int *ku, const int *nrhs,
+             const double *ab, const int *ldab, const int *ipiv, double *b, const int *ldb,
+             int *info, size_t lt);
 void dgerfs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const double *af, const int *ldaf, const int *ipiv,
              const double *b, const int *ldb, double *x, const int *ldx, double *ferr,

@@ -56,6 +56,18 @@ tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
 tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_law_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_law
+# Its separable modes' residual from the Kronecker structure (fluid_spec.c).
+check_PROGRAMS += tests/t_fluid_resid
+tests_t_fluid_resid_SOURCES = tests/t_fluid_resid.c tests/testutil.h
+tests_t_fluid_resid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_resid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_resid
+# Its far boundary block reduced through the atoms (fluid_far.c).
+check_PROGRAMS += tests/t_fluid_far
+tests_t_fluid_far_SOURCES = tests/t_fluid_far.c tests/testutil.h
+tests_t_fluid_far_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_far_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_far
 # Large classes of the fluid model: a discretisation, written-out rows.
 check_PROGRAMS += tests/t_fluid_class
 tests_t_fluid_class_SOURCES = tests/t_fluid_class.c tests/testutil.h
