@@ -135,6 +135,25 @@ typedef struct {
     long ny[3];
 } fl_sol;
 
+/* fluid_class.c: for one class of N identical sources (C = 1, P = N + 1)
+ * in one greedy region of drifts d: the interior mass mi and first
+ * moment xi (sum_f xi_f = int x p(x) dx 1) per phase from the atoms l at
+ * 0 and u at S by flux balance, on the atoms' scale, never summing modes
+ * (which cancel for large classes); *rel_err a bound on the relative
+ * rounding error of the total mass and of the mean occupancy (P eps
+ * times their terms' moduli over their sums; +inf for a total mass that
+ * is not positive).  O(P).  0, or -1 when the model is not one class,
+ * the mean drift cancels (the coefficient of m D 1 below 1e-8 of its
+ * terms) or memory runs out; then the caller keeps the modal sums. */
+int fl_class_moments(const bba_fluid *m, const double *d, double S, const double *l,
+                     const double *u, double *mi, double *xi, double *rel_err);
+/* the same on a greedy solution's groups (fl_sol, R = 1): l[0] and u[1]
+ * per phase on the log scales s->g in, mi[b] and xi[b] (b = 0, 1) out,
+ * all of it in the group of the larger scale, the other zeroed; the
+ * arrays untouched when it declines (-1) */
+int fl_class_groups(const bba_fluid *m, const fl_sol *s, double *const *l, double *const *u,
+                    double *const *mi, double *const *xi, double *rel_err);
+
 /* fluid.c */
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
                 char *err);

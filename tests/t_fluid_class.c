@@ -314,6 +314,37 @@ fact_rank_revealing(void **state)
     }
 }
 
+/* The masses by flux balance (fluid_class.c) on one source, worked by
+ * hand: OFF -> ON lam, ON -> OFF mu (times s = B / b at S), drifts -B
+ * and c = b - B.  The one mode phi = (1, B / c) has z = lam / B - mu / c
+ * (phi Q = z phi D); with p(x) = phi e^{z x}, the atom at 0 is l_0 = B /
+ * lam (p(0+) D = l Q) and at S u_1 = B e^{z S} / (mu s) (p(S-) D + u Q^S
+ * = 0); the masses phi_f (e^{zS} - 1) / z and first moments phi_f
+ * (e^{zS} (zS - 1) + 1) / z^2.  Both signs of the mean drift. */
+static void
+class_moments_hand(void **state)
+{
+    const double Bs[2] = { 1.5, 0.6 }; /* E = 0.8: drift -0.7 and +0.2 */
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        double b = 2.0, p = 0.4, L = 3.0, B = Bs[i], S = 1.7;
+        bba_fluid_class c = { b, p, L, 1 };
+        bba_fluid *m = model(&c, 1, B);
+        double lam = p / ((1 - p) * L), mu = 1 / L, cc = b - B, z = lam / B - mu / cc;
+        double e = exp(z * S), phi[2] = { 1, B / cc }, d[2] = { -B, cc };
+        double l[2] = { B / lam, 0 }, u[2] = { 0, B * e / (mu * B / b) }, mi[2], xi[2], rel;
+
+        assert_int_equal(fl_class_moments(m, d, S, l, u, mi, xi, &rel), 0);
+        assert_true(rel < 1e-12);
+        for (int f = 0; f < 2; f++) {
+            tu_assert_rel(mi[f], phi[f] * (e - 1) / z, 1e-12);
+            tu_assert_rel(xi[f], phi[f] * (e * (z * S - 1) + 1) / (z * z), 1e-12);
+        }
+        bba_fluid_free(m);
+    }
+}
+
 int
 main(void)
 {
@@ -322,6 +353,7 @@ main(void)
         cmocka_unit_test(class_vs_written_out),
         cmocka_unit_test(large_classes_accurate_or_refused),
         cmocka_unit_test(fact_rank_revealing),
+        cmocka_unit_test(class_moments_hand),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
