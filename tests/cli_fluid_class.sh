@@ -1,8 +1,9 @@
 #!/bin/sh
 # cli_fluid_class.sh: large classes (the count column) through the
-# command: 200 copies answered by the exact fluid model inside the
+# command: 200 and 400 copies answered by the exact fluid model inside the
 # simulator's interval, and a class the exact solve cannot resolve
-# refused with status 70 naming the case, never 65 or a wrong figure.
+# refused with status 70 naming the case and what answers it, never 65
+# or a wrong figure.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 : "${BBSIZE:?BBSIZE must name the bbsize binary}"
@@ -63,5 +64,6 @@ if [ "$rc" -eq 0 ]; then
 else
     status_is 70 "500 copies: not solved to accuracy is status 70"
     err_has "501 phases in 1 class" "500 copies: the message names the case"
+    err_has "simulate --mode fluid" "500 copies: the message names what answers it"
 fi
 t_done
