@@ -545,22 +545,6 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
      * resolve (probabilities too small for the solution's accuracy) */
     if (out->mean_occupancy_bytes < 0.0)
         out->residual = INFINITY;
-    /* one class, greedy, B_BB binding nowhere (the idle is the atoms'):
-     * where the modal sums cancel, the masses by flux balance */
-    if (!(out->residual <= RESID_MAX) && s->R == 1 && eps == 1.0 && m->C == 1 && !m->binds) {
-        bba_fluid_result alt;
-        double rel;
-
-        if (fl_class_groups(m, s, a.l, a.u, a.mi, a.xi, &rel) == 0) {
-            measures_core(m, &a, s->x[1], eps, &alt, &perr, &ferr, &neg);
-            alt.residual = fmax(fmax(sol_residual(m, s, sums, den), rel),
-                                fmax(perr, fmax(ferr, neg)));
-            if (!(alt.mean_occupancy_bytes >= 0.0))
-                alt.residual = INFINITY;
-            if (alt.residual < out->residual)
-                *out = alt;
-        }
-    }
     if (!(out->residual <= RESID_MAX))
         rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d class%s, %s): the "
                        "solution at size %g B has a residual of %.3g (boundary conditions, "

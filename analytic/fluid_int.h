@@ -144,15 +144,10 @@ typedef struct {
  * times their terms' moduli over their sums; +inf for a total mass that
  * is not positive).  O(P).  0, or -1 when the model is not one class,
  * the mean drift cancels (the coefficient of m D 1 below 1e-8 of its
- * terms) or memory runs out; then the caller keeps the modal sums. */
+ * terms) or memory runs out.  No caller yet (fluid_class.c says why):
+ * the masses for atoms from a solve that keeps them accurate. */
 int fl_class_moments(const bba_fluid *m, const double *d, double S, const double *l,
                      const double *u, double *mi, double *xi, double *rel_err);
-/* the same on a greedy solution's groups (fl_sol, R = 1): l[0] and u[1]
- * per phase on the log scales s->g in, mi[b] and xi[b] (b = 0, 1) out,
- * all of it in the group of the larger scale, the other zeroed; the
- * arrays untouched when it declines (-1) */
-int fl_class_groups(const bba_fluid *m, const fl_sol *s, double *const *l, double *const *u,
-                    double *const *mi, double *const *xi, double *rel_err);
 
 /* fluid.c */
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
