@@ -33,18 +33,14 @@
  * masses are on the atoms' scale.  2 (N + 1) divisions each; no
  * allocation beyond 4 (N + 1) doubles.
  *
- * Not wired into the measures yet.  Tried as a fallback where the modal
- * measures fail (400 copies at 100 GB, 375 at 10 TB), it answered with
- * residuals of 1e-8 and idle fractions 0.1% and 2% off an independent
- * discretisation: the atoms at S that the modal solve gives are off as
- * well there, and nothing in the residual sees it.  With atoms from a
- * matrix-analytic solve (Psi and Xi of the two Riccati equations by
- * doubling, the two boundary blocks in e^{K S} and e^{U S}; a numpy
- * prototype, which takes its masses by this same balance) the idle
- * matches the discretisation to 1e-7 at 375 copies and 1e-5 at 400.  Where the interior mass of a phase is far
- * below its atoms (a buffer nearly always empty: 34 copies, idle 1e-72)
- * the subtraction loses what the modes keep, so it is for large classes
- * only, its rounding bound *rel_err added to the residual. */
+ * Used with the atoms of fluid_ma.c (fl_ma_groups): the modal atoms at
+ * S are off as well where the modal masses fail (with modal atoms these
+ * masses answered 400 copies at 100 GB 0.1% off and 375 at 10 TB 2% off
+ * the discretisation, at residuals of 1e-8).  Where the interior mass
+ * of a phase is far below its atoms (a buffer nearly always empty: 34
+ * copies, idle 1e-72) the subtraction loses what the modes keep, so it
+ * is for large classes only, its rounding bound *rel_err added to the
+ * residual. */
 #include "config.h"
 
 #include <float.h>
