@@ -10,22 +10,33 @@ set -eu
 : "${BBSIZE_TOP_SRCDIR:?BBSIZE_TOP_SRCDIR must name the source tree}"
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 
+# in_sim NAME FILE SIZE FIELD...: the model's FIELDs at SIZE (answered,
+# status 0) each inside the fluid simulator's interval for them
+in_sim() {
+    name=$1 file=$2 size=$3
+    shift 3
+    run "$BBSIZE" idle --bb-size "$size" --json "$file"
+    status_is 0 "$name: answered"
+    cp "$T/out" "$T/model.json"
+    run "$BBSIZE" simulate --mode fluid --bb-size "$size" --seed 3 --horizon 3e4s --json \
+        "$file"
+    status_is 0 "$name: simulated"
+    for fld in "$@"; do
+        a=$(json_num "$fld" "$T/model.json")
+        lo=$(json_num "${fld}_low" "$T/out")
+        hi=$(json_num "${fld}_high" "$T/out")
+        check "$name: the model's $fld $a within the simulator's [$lo, $hi]" \
+            'awk -v a="$a" -v l="$lo" -v h="$hi" "BEGIN { exit !(l < a && a < h) }"'
+    done
+}
+
 # 200 identical applications, 125 of the 201 phases above B (E/B 0.86).
 cat >"$T/c200.csv" <<'CSV'
 #@ pfs-bw = 70GB/s
 name,p,bw,burst,count
 a,0.3,1GB/s,5s,200
 CSV
-run "$BBSIZE" idle --bb-size 2GB --json "$T/c200.csv"
-status_is 0 "200 copies: answered"
-a=$(json_num idle_fraction "$T/out")
-run "$BBSIZE" simulate --mode fluid --bb-size 2GB --seed 3 --horizon 3e4s --json \
-    "$T/c200.csv"
-status_is 0 "200 copies: simulated"
-lo=$(json_num idle_fraction_low "$T/out")
-hi=$(json_num idle_fraction_high "$T/out")
-check "200 copies: the model's idle $a within the simulator's [$lo, $hi]" \
-    'awk -v a="$a" -v l="$lo" -v h="$hi" "BEGIN { exit !(l < a && a < h) }"'
+in_sim "200 copies" "$T/c200.csv" 2GB idle_fraction
 
 # 500 copies of p = 0.05 on 1 TB/s: 467 phases above B, where the modes
 # cancel (main refused it, residual 0.07): answered by first-passage
@@ -35,21 +46,7 @@ cat >"$T/c500.csv" <<'CSV'
 name,p,bw,burst,count
 a,0.05,30GB/s,60s,500
 CSV
-run "$BBSIZE" idle --bb-size 100GB --json "$T/c500.csv"
-status_is 0 "500 copies: answered"
-a=$(json_num idle_fraction "$T/out")
-o=$(json_num mean_occupancy_bytes "$T/out")
-run "$BBSIZE" simulate --mode fluid --bb-size 100GB --seed 3 --horizon 3e4s --json \
-    "$T/c500.csv"
-status_is 0 "500 copies: simulated"
-lo=$(json_num idle_fraction_low "$T/out")
-hi=$(json_num idle_fraction_high "$T/out")
-check "500 copies: the model's idle $a within the simulator's [$lo, $hi]" \
-    'awk -v a="$a" -v l="$lo" -v h="$hi" "BEGIN { exit !(l < a && a < h) }"'
-lo=$(json_num mean_occupancy_bytes_low "$T/out")
-hi=$(json_num mean_occupancy_bytes_high "$T/out")
-check "500 copies: the model's mean occupancy $o within the simulator's [$lo, $hi]" \
-    'awk -v a="$o" -v l="$lo" -v h="$hi" "BEGIN { exit !(l < a && a < h) }"'
+in_sim "500 copies" "$T/c500.csv" 100GB idle_fraction mean_occupancy_bytes
 
 # Lazy draining on the same class has no such route yet: refused with
 # status 70, the message naming what answers it.
