@@ -113,7 +113,8 @@ norm1(const mat *A)
 }
 
 /* E = e^{A t} by scaling and squaring of an 18-term Taylor sum (|A t| /
- * 2^s <= 1/2: truncation below 1e-22); E pre-allocated n x n */
+ * 2^s <= 1/2: truncation below 1e-22); E pre-allocated n x n; -1 for
+ * |A t| beyond 2^900 or no memory */
 static int
 expm(const mat *A, double t, mat *E)
 {
@@ -121,7 +122,7 @@ expm(const mat *A, double t, mat *E)
     double nrm = norm1(A) * t;
     mat X = { 0 }, T = { 0 }, W = { 0 };
 
-    if (mat_new(&X, n, n) || mat_new(&T, n, n) || mat_new(&W, n, n)) {
+    if (!(nrm < 0x1p900) || mat_new(&X, n, n) || mat_new(&T, n, n) || mat_new(&W, n, n)) {
         free(X.v);
         free(T.v);
         free(W.v);
