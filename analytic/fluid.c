@@ -545,6 +545,24 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
      * resolve (probabilities too small for the solution's accuracy) */
     if (out->mean_occupancy_bytes < 0.0)
         out->residual = INFINITY;
+    /* one large class, greedy: where the modes cancel, the atoms by
+     * first-passage matrices and the masses by flux balance (fluid_ma.c),
+     * right to about P eps, which the idle fraction must dominate */
+    if (!(out->residual <= RESID_MAX) && s->R == 1 && eps == 1.0 && m->C == 1) {
+        bba_fluid_result alt;
+        double res;
+
+        if (fl_ma_groups(m, s->x[1], a.l, a.u, a.mi, a.xi, &res) == 0) {
+            a.g[0] = a.g[1] = 0.0;
+            measures_core(m, &a, s->x[1], eps, &alt, &perr, &ferr, &neg);
+            alt.residual = fmax(fmax(res, (double)m->P * DBL_EPSILON / alt.idle),
+                                fmax(perr, fmax(ferr, neg)));
+            if (!(alt.mean_occupancy_bytes >= 0.0))
+                alt.residual = INFINITY;
+            if (alt.residual < out->residual)
+                *out = alt;
+        }
+    }
     if (!(out->residual <= RESID_MAX))
         rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d class%s, %s): the "
                        "solution at size %g B has a residual of %.3g (boundary conditions, "

@@ -145,6 +145,36 @@ typedef struct {
     long ny[3];
 } fl_sol;
 
+/* fluid_class.c: for one class of N identical sources (C = 1, P = N + 1)
+ * in one greedy region of drifts d: the interior mass mi and first
+ * moment xi (sum_f xi_f = int x p(x) dx 1) per phase from the atoms l at
+ * 0 and u at S by flux balance, on the atoms' scale, never summing modes
+ * (which cancel for large classes); *rel_err a bound on the relative
+ * rounding error of the total mass and of the mean occupancy (P eps
+ * times their terms' moduli over their sums; +inf for a total mass that
+ * is not positive).  O(P).  0, or -1 when the model is not one class,
+ * the mean drift cancels (the coefficient of m D 1 below 1e-8 of its
+ * terms) or memory runs out.  With the atoms of fl_ma_atoms (the modal
+ * ones are not accurate where this is needed: fluid_class.c). */
+int fl_class_moments(const bba_fluid *m, const double *d, double S, const double *l,
+                     const double *u, double *mi, double *xi, double *rel_err);
+
+/* fluid_ma.c: the atoms l at 0 and u at S (P each, zero where a phase
+ * has none) of one class in a greedy buffer of size S > 0 without
+ * zero-drift phases or a binding B_BB, by first-passage matrices instead
+ * of modes, scaled so that they sum to 1; *res the relative residual of
+ * its boundary system.  Right to about P eps of the largest atom.
+ * BB_EINVAL (not such a model), BB_ENOCONV (no convergence),
+ * BB_ESINGULAR, BB_ENOMEM.  About 2 n+^3 (12 + log2 |K S|) flops for n+
+ * phases above B. */
+int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, char *err);
+/* the atoms with the masses and first moments of fl_class_moments, into
+ * group 0 of a greedy solution's per-group arrays (group 1 zeroed, both
+ * on the log scale 0); *res the larger of the two residuals; 0, or -1
+ * (arrays untouched) when either declines */
+int fl_ma_groups(const bba_fluid *m, double S, double *const *l, double *const *u,
+                 double *const *mi, double *const *xi, double *res);
+
 /* fluid.c */
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
                 char *err);

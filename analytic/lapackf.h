@@ -23,6 +23,9 @@ void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag
             size_t ld);
 void daxpy_(const int *n, const double *alpha, const double *x, const int *incx, double *y,
             const int *incy);
+void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
+            const int *lda, double *b, const int *ldb, double *work, const int *lwork,
+            int *info, size_t ltrans);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
              const int *lda, const int *ipiv, double *b, const int *ldb, int *info,

@@ -34,5 +34,6 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/lapackf.h \
 	analytic/fluid.c analytic/fluid_spec.c analytic/fluid_solve.c analytic/fluid_size.c \
 	analytic/fluid_top.c analytic/fluid_gen.c analytic/fluid_fact.c analytic/fluid_far.c \
+	analytic/fluid_class.c analytic/fluid_ma.c \
 	analytic/fluid.h analytic/fluid_int.h \
 	analytic/fluid_approx.c analytic/fluid_approx.h

@@ -619,6 +619,12 @@ bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
                "longer time unit", ctx->wl.source, err, span, hi, lo, FLUID_SPAN_MAX);
     if (st == BB_EINVAL || st == BB_EDATA)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
+    if (st == BB_ENOCONV && ctx->qn.model != BBA_MODEL_BERNOULLI &&
+        ctx->qn.model != BBA_MODEL_CHAIN)
+        /* the exact fluid solve could not resolve it: say what can */
+        bb_die(bb_exit_status(st), "%s: %s; `bbsize simulate --mode fluid` estimates this "
+               "workload with confidence intervals, and `--model chain` answers it on the "
+               "ON/OFF chain", ctx->wl.source, err);
     bb_die_lib(st, err);
 }
 
