@@ -257,6 +257,31 @@ ref_size(const workload *w, double *S, char *err)
     if (rc == BB_OK && (rc = bba_front_size(f, TARGET, &d, &a, err)) == BB_OK)
         *S = a.S_bytes > 0 ? a.S_bytes : a.S_high_bytes;
     bba_front_free(f);
+    if (rc != BB_OK) {
+        /* the front door's folded model not solved to accuracy there: the
+         * coarser folding within an eighth of the budget, its own size */
+        bba_fluid_class c[NMAX];
+        bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+        bba_policy_spec ps;
+        bba_fluid_approx *fa = NULL;
+        bba_fluid_result at;
+        int ev;
+
+        fprintf(stderr, "b_fluid_approx: %s; the reference from the folding within %d phases\n",
+                err, BBA_FLUID_APPROX_PHASES / 8);
+        for (size_t i = 0; i < w->n; i++) {
+            c[i].rate_Bps = w->a[i].bw_Bps;
+            c[i].p = w->a[i].p;
+            c[i].burst_s = w->a[i].burst_s;
+            c[i].count = (int)w->a[i].count;
+        }
+        memset(&ps, 0, sizeof ps);
+        rc = bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES / 8, &fa, err);
+        if (rc == BB_OK)
+            rc = bba_fluid_size_min(bba_fluid_approx_model(fa), TARGET, &ps, 0.01, 0, NULL, NULL,
+                                    S, &at, &ev, err);
+        bba_fluid_approx_free(fa);
+    }
     return rc;
 }
 
