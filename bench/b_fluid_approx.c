@@ -250,6 +250,18 @@ write_csv(const workload *w)
     return 0;
 }
 
+/* the workload's rows as fluid classes c[0..w->n - 1] */
+static void
+to_classes(const workload *w, bba_fluid_class *c)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        c[i].rate_Bps = w->a[i].bw_Bps;
+        c[i].p = w->a[i].p;
+        c[i].burst_s = w->a[i].burst_s;
+        c[i].count = (int)w->a[i].count;
+    }
+}
+
 /* the reference size for the grid (above) */
 static int
 ref_size(const workload *w, double *S, char *err)
@@ -274,12 +286,7 @@ ref_size(const workload *w, double *S, char *err)
 
         fprintf(stderr, "b_fluid_approx: %s; the reference from the folding within %d phases\n",
                 err, BBA_FLUID_APPROX_PHASES / 8);
-        for (size_t i = 0; i < w->n; i++) {
-            c[i].rate_Bps = w->a[i].bw_Bps;
-            c[i].p = w->a[i].p;
-            c[i].burst_s = w->a[i].burst_s;
-            c[i].count = (int)w->a[i].count;
-        }
+        to_classes(w, c);
         memset(&ps, 0, sizeof ps);
         rc = bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES / 8, &fa, err);
         if (rc == BB_OK)
@@ -343,12 +350,7 @@ approx(const workload *w, bba_fluid_approx **fa, char *err)
     bba_fluid_class c[NMAX];
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
 
-    for (size_t i = 0; i < w->n; i++) {
-        c[i].rate_Bps = w->a[i].bw_Bps;
-        c[i].p = w->a[i].p;
-        c[i].burst_s = w->a[i].burst_s;
-        c[i].count = (int)w->a[i].count;
-    }
+    to_classes(w, c);
     return bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES, fa, err);
 }
 
@@ -510,12 +512,7 @@ exact(unsigned long long seed, int count, const char *grid, double maxp, char *e
                 break;
             if (phases(&w) > maxp)
                 continue;
-            for (size_t j = 0; j < w.n; j++) {
-                c[j].rate_Bps = w.a[j].bw_Bps;
-                c[j].p = w.a[j].p;
-                c[j].burst_s = w.a[j].burst_s;
-                c[j].count = (int)w.a[j].count;
-            }
+            to_classes(&w, c);
             if ((rc = bba_fluid_new(c, w.n, &o, &m, err)) != BB_OK) {
                 fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
                 rc = BB_OK;
