@@ -45,7 +45,7 @@
 #define BBA_CHAIN_APPROX_PHASES 16
 #define BBA_FLUID_EXACT_PHASES 4096   /* about 5 s for a size on 2 cores */
 #define BBA_FLUID_APPROX_PHASES 512   /* each folded model (fluid_approx.h) */
-#define BBA_FLUID_APPROX_MODELS 7     /* the primary and its variants, costed */
+#define BBA_FLUID_APPROX_MODELS 8     /* the primary and its variants, costed */
 #define BBA_FLUID_REL_TOL 1e-4        /* a fluid size, relative */
 
 typedef enum {

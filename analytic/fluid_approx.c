@@ -12,9 +12,12 @@
 #include "bb_error.h"
 #include "fluid_approx.h"
 
-#define VARIANTS_MAX 7
+#define VARIANTS_MAX 8
 
-enum { FOLD_ROUND = 0, FOLD_FLOOR = 1, FOLD_CEIL = 2 };
+/* FOLD_TAIL: counts as FOLD_ROUND; a capped group keeps its cumulant at
+ * the bufferless tilt (fluid_approx.h, Interval) in place of its
+ * variance */
+enum { FOLD_ROUND = 0, FOLD_FLOOR = 1, FOLD_CEIL = 2, FOLD_TAIL = 3 };
 
 /* A distinct source with a phase, its count and its effect. */
 typedef struct {
@@ -35,6 +38,7 @@ typedef struct {
 struct bba_fluid_approx {
     int exact;
     double theta;       /* theta* (NAN: none) */
+    double tilt;        /* the bufferless tilt s* (1/(B/s); NAN: none) */
     size_t n_units;     /* distinct sources with a phase */
     long n_sources;     /* their count */
     double folded;      /* share of the effect (above) in the folded units */
@@ -59,6 +63,22 @@ static double
 avar(double b, double p, double L)
 {
     return 2.0 * b * b * p * (1.0 - p) * (1.0 - p) * L;
+}
+
+/* ln E e^(s X) of a source of rate b ON with probability p, and its
+ * tilted mean d/ds (B/s), for s b >= 0 without overflow */
+static double
+cgf(double b, double p, double s)
+{
+    double x = s * b;
+
+    return x + log(p + (1.0 - p) * exp(-x));
+}
+
+static double
+tilted_mean(double b, double p, double s)
+{
+    return b / (1.0 + (1.0 - p) / p * exp(-s * b));
 }
 
 static int
@@ -214,8 +234,33 @@ group_count(const moments *g, int kind)
 }
 
 /* Fold units u[idx[0..k-1]] into one class (fluid_approx.h). */
+/* The rate b of N sources of mean rate M / N in all whose cumulant at
+ * the tilt s is lam (> s M, Jensen): N cgf(b, M / (N b), s) grows with
+ * b from s M at b = M / N; bisection on log b.  0 when not found. */
+static double
+solve_b_tail(double M, long N, double s, double lam)
+{
+    double lo = M / N, hi = 2.0 * M / N;
+
+    for (int it = 0; it < 200 && N * cgf(hi, M / (N * hi), s) < lam; it++)
+        hi *= 2.0;
+    if (!(N * cgf(hi, M / (N * hi), s) >= lam))
+        return 0;
+    for (int it = 0; it < 200 && hi - lo > 1e-14 * hi; it++) {
+        double mid = sqrt(lo * hi);
+
+        if (!(mid > lo && mid < hi))
+            mid = 0.5 * (lo + hi);
+        if (N * cgf(mid, M / (N * mid), s) < lam)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 static void
-fold(const unit *u, const size_t *idx, size_t k, double theta, int kind, long cap,
+fold(const unit *u, const size_t *idx, size_t k, double theta, double tilt, int kind, long cap,
      bba_fluid_class *out)
 {
     moments g;
@@ -237,6 +282,18 @@ fold(const unit *u, const size_t *idx, size_t k, double theta, int kind, long ca
     /* mean and variance with N sources: b (1 - p) = V / M, b p = M / N */
     b = g.V / g.M + g.M / N;
     p = g.M / N / b;
+    if (kind == FOLD_TAIL && capped && tilt > 0) {
+        /* mean and cumulant at the tilt: the bufferless tail */
+        double lam = 0, bt;
+
+        for (size_t j = 0; j < k; j++)
+            lam += u[idx[j]].N * cgf(u[idx[j]].b, u[idx[j]].p, tilt);
+        bt = solve_b_tail(g.M, N, tilt, lam);
+        if (bt > g.M / N) {
+            b = bt;
+            p = g.M / N / b;
+        }
+    }
     /* the group's Lambda must lie strictly between N theta p b and
      * N theta b (it does when b reaches the peak); else keep the peak,
      * or, capped (the peak of N sources would carry far more variance),
@@ -332,7 +389,7 @@ typedef struct {
 /* Build the variant (k, g, cap, kind) of units u (sorted by effect), with
  * the pass-through classes. */
 static int
-variant_new(const unit *u, size_t nu, split sp, int kind, double theta,
+variant_new(const unit *u, size_t nu, split sp, int kind, double theta, double tilt,
             const bba_fluid_class *pass, size_t npass, const bba_fluid_opts *o, variant *v,
             char *err)
 {
@@ -356,7 +413,7 @@ variant_new(const unit *u, size_t nu, split sp, int kind, double theta,
     partition(u, nu, sp.k, sp.g, order, kind, sp.cap, first, idx, NULL);
     for (size_t i = 0; i < sp.k; i++) {
         idx[0] = i;
-        fold(u, idx, 1, theta, kind, LONG_MAX, &v->c[v->n++]);
+        fold(u, idx, 1, theta, tilt, kind, LONG_MAX, &v->c[v->n++]);
     }
     for (size_t j = 0; j < sp.g; j++) {
         size_t m = 0;
@@ -364,7 +421,7 @@ variant_new(const unit *u, size_t nu, split sp, int kind, double theta,
         for (size_t i = first[j]; i < first[j + 1]; i++)
             idx[m++] = (size_t)(order[i] - u);
         if (m > 0)
-            fold(u, idx, m, theta, kind, sp.cap, &v->c[v->n++]);
+            fold(u, idx, m, theta, tilt, kind, sp.cap, &v->c[v->n++]);
     }
     memcpy(v->c + v->n, pass, npass * sizeof *pass);
     v->n += npass;
@@ -483,7 +540,7 @@ add_variant(bba_fluid_approx *a, const unit *u, size_t nu, split sp, int kind,
 
     if (a->nv >= VARIANTS_MAX)
         return BB_OK;
-    rc = variant_new(u, nu, sp, kind, a->theta, pass, npass, o, v, err);
+    rc = variant_new(u, nu, sp, kind, a->theta, a->tilt, pass, npass, o, v, err);
 
     if (rc != BB_OK)
         return rc;
@@ -494,6 +551,63 @@ add_variant(bba_fluid_approx *a, const unit *u, size_t nu, split sp, int kind,
         }
     a->nv++;
     return BB_OK;
+}
+
+/* The bufferless tilt: s > 0 where the sources' tilted mean rate
+ * sum N_i tilted_mean(b_i, p_i, s), plus the constant rates, is B (the
+ * Chernoff point of P(rate > B)); NAN unless mean < B < peak.
+ * Bisection on log s, O(n x 300). */
+static double
+bufferless_tilt(const unit *u, size_t nu, const bba_fluid_class *pass, size_t npass, double B)
+{
+    double base = 0, mean = 0, peak = 0, bmax = 0, lo, hi;
+
+    for (size_t i = 0; i < npass; i++)
+        if (pass[i].count > 0 && pass[i].p >= 1.0)
+            base += pass[i].count * pass[i].rate_Bps;
+    for (size_t j = 0; j < nu; j++) {
+        mean += u[j].N * u[j].p * u[j].b;
+        peak += u[j].N * u[j].b;
+        bmax = fmax(bmax, u[j].b);
+    }
+    if (!(base + mean < B && base + peak > B && bmax > 0))
+        return NAN;
+#define TILTED(s, t)                                                                          \
+    do {                                                                                      \
+        t = base;                                                                             \
+        for (size_t j_ = 0; j_ < nu; j_++)                                                    \
+            t += u[j_].N * tilted_mean(u[j_].b, u[j_].p, s);                                  \
+    } while (0)
+    lo = hi = 1.0 / bmax;
+    for (int it = 0; it < 100; it++) {
+        double t;
+
+        TILTED(lo, t);
+        if (t < B)
+            break;
+        lo *= 0.5;
+    }
+    for (int it = 0; it < 100; it++) {
+        double t;
+
+        TILTED(hi, t);
+        if (t >= B)
+            break;
+        hi *= 2.0;
+    }
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * hi; it++) {
+        double mid = sqrt(lo * hi), t;
+
+        if (!(mid > lo && mid < hi))
+            mid = 0.5 * (lo + hi);
+        TILTED(mid, t);
+        if (t < B)
+            lo = mid;
+        else
+            hi = mid;
+    }
+#undef TILTED
+    return 0.5 * (lo + hi);
 }
 
 int
@@ -528,6 +642,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
         goto out;
     }
     a->theta = NAN;
+    a->tilt = NAN;
     /* distinct sources with a phase; the others pass through */
     for (size_t i = 0; i < n; i++) {
         size_t j;
@@ -598,6 +713,16 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     }
     for (int kind = FOLD_ROUND; kind <= FOLD_CEIL && rc == BB_OK; kind++)
         rc = add_variant(a, u, nu, best, kind, pass, npass, o, err);
+    /* where a cap binds: the capped groups keeping their bufferless
+     * tail (their cumulant at the tilt) in place of their variance */
+    binds = 0;
+    for (size_t j = a->v[0].k; rc == BB_OK && j < a->v[0].k + a->v[0].g; j++)
+        binds |= a->v[0].c[j].count == best.cap;
+    if (rc == BB_OK && binds) {
+        a->tilt = bufferless_tilt(u, nu, pass, npass, o->pfs_bw_Bps);
+        if (a->tilt > 0)
+            rc = add_variant(a, u, nu, best, FOLD_TAIL, pass, npass, o, err);
+    }
     /* one more exact unit, one fewer */
     if (rc == BB_OK && best.k + 1 < nu && gk[best.k + 1].g != (size_t)-1)
         rc = add_variant(a, u, nu, gk[best.k + 1], FOLD_ROUND, pass, npass, o, err);
@@ -605,9 +730,6 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
         rc = add_variant(a, u, nu, gk[best.k - 1], FOLD_ROUND, pass, npass, o, err);
     /* coarser: the primary's partition with half its cap (where a cap
      * binds: how much the coarsening moves the answer) */
-    binds = 0;
-    for (size_t j = a->v[0].k; rc == BB_OK && j < a->v[0].k + a->v[0].g; j++)
-        binds |= a->v[0].c[j].count == best.cap;
     if (rc == BB_OK && binds && best.cap / 2 >= 1) {
         split h = best;
 

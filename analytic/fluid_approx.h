@@ -59,7 +59,14 @@
  * partition with N rounded down and up, the partitions with k + 1 and
  * k - 1 exact sources, the primary's with half its cap (when a cap
  * binds: how far coarsening moves the answer), and the same rule within
- * a quarter of the budget.  At a size, lo and hi are the least and
+ * a quarter of the budget.  Where a cap binds, one more keeps the
+ * bufferless tail in place of the variance: with s* > 0 the workload's
+ * bufferless tilt (the Chernoff point of P(rate > B): the sum over all
+ * sources of the tilted mean b p e^(s b) / (1 - p + p e^(s b)) is B;
+ * only when the mean < B < the peak), each capped group's b (p = M/(N b))
+ * solves N ln(1 - p + p e^(s* b)) = the sum of its members' (the
+ * exponent of the rate's tail at B kept where N sources of the
+ * variance's b would make it far lighter; p and L as before).  At a size, lo and hi are the least and
  * largest idle fractions of the primary and its variants, and with
  * g = exp(C w), w = max(folded, folded_load) (the folded part's share of
  * the burstiness or of the load, whichever is larger: the first rules the
@@ -117,7 +124,7 @@ typedef struct bba_fluid_approx bba_fluid_approx;
  * answer is exact.  Errors: BB_EINVAL (a class out of its domain, the
  * message names it; a budget below 4), BB_ETOOBIG (no partition fits:
  * one group of BBA_FLUID_APPROX_CAP_MIN sources exceeds the budget), the
- * errors of bba_fluid_new, BB_ENOMEM.  Cost: up to seven bba_fluid_new of
+ * errors of bba_fluid_new, BB_ENOMEM.  Cost: up to eight bba_fluid_new of
  * at most phase_budget phases, plus O(k u^2 log u) for the partitions of
  * u distinct sources (k exact ones at most, about log2 of the budget). */
 int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
@@ -138,7 +145,7 @@ double bba_fluid_approx_theta(const bba_fluid_approx *a);
 /* bba_fluid_approx_interval: [*lo, *hi] around idle (the primary model's
  * idle fraction at S_bytes under pol; hi at most 1), from the variants
  * evaluated at the same point; lo = hi = idle when exact.  Errors: those
- * of bba_fluid_eval.  Cost: one evaluation per variant (up to five). */
+ * of bba_fluid_eval.  Cost: one evaluation per variant (up to seven). */
 int bba_fluid_approx_interval(const bba_fluid_approx *a, double S_bytes,
                               const bba_fluid_policy *pol, double idle, double *lo, double *hi,
                               char *err);

@@ -37,23 +37,27 @@ echo "## 2. Calibration"
 echo
 # raw: half, workload, truth, truth_low, idle, hull_lo, hull_hi, folded, folded_load
 awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10; w[3, n] = $9 > $10 ? $9 : $10 }
-  function cov(r, C, half,   i, k, m, g, lo, hi) { k = m = 0
-    for (i = 1; i <= n; i++) if (h[i] == half) { m++; g = exp(C * w[r, i])
-      lo = l[i] < x[i] / g ? l[i] : x[i] / g; hi = u[i] > x[i] * g ? u[i] : x[i] * g
-      k += t[i] >= lo && t[i] <= hi }
+  # the interval of rule r (width) and form f at C: f = 1 [min(lo, x / g), max(hi, x g)]
+  # (fluid_approx.h), f = 2 the hull widened, [lo / g, hi g]; g = exp(C w)
+  function ends(r, f, C, i,   g) { g = exp(C * w[r, i])
+    if (f == 1) { LO = l[i] < x[i] / g ? l[i] : x[i] / g; HI = u[i] > x[i] * g ? u[i] : x[i] * g }
+    else { LO = l[i] / g; HI = u[i] * g }
+    if (HI > 1) HI = 1 }
+  function cov(r, f, C, half,   i, k, m) { k = m = 0
+    for (i = 1; i <= n; i++) if (h[i] == half) { m++; ends(r, f, C, i); k += t[i] >= LO && t[i] <= HI }
     return m ? k / m : 0 }
-  function mhw(r, C,   i, m, g, lo, hi, v, j, tmp) { m = 0
-    for (i = 1; i <= n; i++) if (x[i] > 0) { g = exp(C * w[r, i])
-      lo = l[i] < x[i] / g ? l[i] : x[i] / g; hi = u[i] > x[i] * g ? u[i] : x[i] * g
-      if (hi > 1) hi = 1
-      v[++m] = (hi - lo) / 2 / x[i] }
+  function mhw(r, f, C,   i, m, v, j, tmp) { m = 0
+    for (i = 1; i <= n; i++) if (x[i] > 0) { ends(r, f, C, i); v[++m] = (HI - LO) / 2 / x[i] }
     for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp }
     return m ? (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2) : 0 }
-  END { split("the folded share of the effect,the folded share of the load,the larger of the two (the rule used)", name, ",")
-        for (r = 1; r <= 3; r++) {
-          for (j = 0; j <= 80; j++) if (cov(r, 0.025 * j, 0) >= 0.95) break
+  END { split("the folded share of the effect,the folded share of the load,the larger of the two", name, ",")
+        split("[min(lo, idle/g), max(hi, idle g)];[lo/g, hi g]", form, ";")
+        for (f = 1; f <= 2; f++) for (r = 1; r <= 3; r++) {
+          for (j = 0; j <= 80; j++) if (cov(r, f, 0.025 * j, 0) >= 0.95) break
           C = 0.025 * j
-          printf "width from %s: C = %.3f (calibration half %.1f%%), validation half %.1f%%, median half-width %.1f%%; the variants alone (C = 0): calibration %.1f%%, validation %.1f%%\n", name[r], C, 100 * cov(r, C, 0), 100 * cov(r, C, 1), 100 * mhw(r, C), 100 * cov(r, 0, 0), 100 * cov(r, 0, 1) } }' "$T/part1"
+          printf "%s, w %s: C = %.3f (calibration half %.1f%%), validation half %.1f%%, median half-width %.1f%%\n", form[f], name[r], C, 100 * cov(r, f, C, 0), 100 * cov(r, f, C, 1), 100 * mhw(r, f, C) }
+        printf "the variants alone (C = 0): calibration %.1f%%, validation %.1f%%; idle points: calibration %d, validation %d\n", 100 * cov(3, 2, 0, 0), 100 * cov(3, 2, 0, 1), nh(0), nh(1) }
+  function nh(half,   i, m) { m = 0; for (i = 1; i <= n; i++) m += h[i] == half; return m }' "$T/part1"
 echo
 
 echo "## 3. Speed"

@@ -9,6 +9,9 @@
  *       truth is measured: 0 and 0.6, 1, 1.5 times the reference
  *       size (the folded model's size for idle 1e-3 when the grid was
  *       made; its high size when that is 0)
+ *   bench/b_fluid_approx exact SEED COUNT GRID MAXP   the exact solver's
+ *       idle fraction at the grid's points (GRID: "I S" lines) of the
+ *       workloads of at most MAXP phases, as truth lines
  *   bench/b_fluid_approx eval SEED COUNT TRUTH   the table, the coverage
  *       per half and "raw" lines (half, ln(truth / approx), ln spread,
  *       folded share) from which bench/approx.sh calibrates C
@@ -24,7 +27,9 @@
  * draining, B = 1 TB/s.
  * Points: the idle fraction at each grid size (is the truth inside the
  * printed interval?) and the size for idle 1e-3 (is the truth's size,
- * log-linear between the grid sizes around it, inside [S_low, S_high]?).
+ * log-linear between the grid sizes around it, inside [S_low, S_high]?),
+ * the latter only where the truth measured crosses the target (a
+ * workload whose deeper points are not yet simulated has none).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -245,6 +250,18 @@ write_csv(const workload *w)
     return 0;
 }
 
+/* the workload's rows as fluid classes c[0..w->n - 1] */
+static void
+to_classes(const workload *w, bba_fluid_class *c)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        c[i].rate_Bps = w->a[i].bw_Bps;
+        c[i].p = w->a[i].p;
+        c[i].burst_s = w->a[i].burst_s;
+        c[i].count = (int)w->a[i].count;
+    }
+}
+
 /* the reference size for the grid (above) */
 static int
 ref_size(const workload *w, double *S, char *err)
@@ -257,6 +274,26 @@ ref_size(const workload *w, double *S, char *err)
     if (rc == BB_OK && (rc = bba_front_size(f, TARGET, &d, &a, err)) == BB_OK)
         *S = a.S_bytes > 0 ? a.S_bytes : a.S_high_bytes;
     bba_front_free(f);
+    if (rc != BB_OK) {
+        /* the front door's folded model not solved to accuracy there: the
+         * coarser folding within an eighth of the budget, its own size */
+        bba_fluid_class c[NMAX];
+        bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+        bba_policy_spec ps;
+        bba_fluid_approx *fa = NULL;
+        bba_fluid_result at;
+        int ev;
+
+        fprintf(stderr, "b_fluid_approx: %s; the reference from the folding within %d phases\n",
+                err, BBA_FLUID_APPROX_PHASES / 8);
+        to_classes(w, c);
+        memset(&ps, 0, sizeof ps);
+        rc = bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES / 8, &fa, err);
+        if (rc == BB_OK)
+            rc = bba_fluid_size_min(bba_fluid_approx_model(fa), TARGET, &ps, 0.01, 0, NULL, NULL,
+                                    S, &at, &ev, err);
+        bba_fluid_approx_free(fa);
+    }
     return rc;
 }
 
@@ -313,12 +350,7 @@ approx(const workload *w, bba_fluid_approx **fa, char *err)
     bba_fluid_class c[NMAX];
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
 
-    for (size_t i = 0; i < w->n; i++) {
-        c[i].rate_Bps = w->a[i].bw_Bps;
-        c[i].p = w->a[i].p;
-        c[i].burst_s = w->a[i].burst_s;
-        c[i].count = (int)w->a[i].count;
-    }
+    to_classes(w, c);
     return bba_fluid_approx_new(c, w->n, &o, BBA_FLUID_APPROX_PHASES, fa, err);
 }
 
@@ -385,14 +417,16 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
             if (tw[0].idle <= TARGET)
                 Sx = 0;
         }
-        {
+        {   /* a size point only where the truth measured crosses the target */
             int in = lt_lo >= log(TARGET) - 1e-12 && lt_hi <= log(TARGET) + 1e-12;
 
-            t.szs[half]++;
-            t.szcov[half] += in;
+            if (isfinite(Sx)) {
+                t.szs[half]++;
+                t.szcov[half] += in;
+            }
             printf("| %s | %s | %.3g | %.4g [%.4g, %.4g] TB%s | %.4g TB |", w.tag,
                    half ? "val." : "cal.", phases(&w), a.S_bytes / TB, a.S_low_bytes / TB,
-                   a.S_high_bytes / TB, in ? "" : " **out**", Sx / TB);
+                   a.S_high_bytes / TB, !isfinite(Sx) ? "" : in ? "" : " **out**", Sx / TB);
         }
         for (int k = 0; k < m; k++) {
             bba_answer b;
@@ -446,6 +480,61 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
     return 0;
 }
 
+/* The exact solver without its phase cap, for the workloads of at most
+ * maxp phases: "I S idle idle idle 0 0 exact" at each "I S" of the grid
+ * file (the truth's format, bench/approx_truth.sh). */
+static int
+exact(unsigned long long seed, int count, const char *grid, double maxp, char *err)
+{
+    FILE *fp = fopen(grid, "r");
+    int last = -1, rc = BB_OK, i;
+    double S;
+    bba_fluid *m = NULL;
+    workload w;
+
+    if (fp == NULL) {
+        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+        return 1;
+    }
+    while (fscanf(fp, "%d %lg", &i, &S) == 2) {
+        bba_fluid_class c[NMAX];
+        bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
+        bba_fluid_policy pol = { 0, 0, 1 };
+        bba_fluid_result r;
+
+        if (i >= count)
+            break;
+        if (i != last) {
+            bba_fluid_free(m);
+            m = NULL;
+            last = i;
+            if ((rc = make(seed, i, &w, err)) != BB_OK)
+                break;
+            if (phases(&w) > maxp)
+                continue;
+            to_classes(&w, c);
+            if ((rc = bba_fluid_new(c, w.n, &o, &m, err)) != BB_OK) {
+                fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
+                rc = BB_OK;
+                continue;
+            }
+        }
+        if (m == NULL)
+            continue;
+        if (bba_fluid_eval(m, S, &pol, &r, err) != BB_OK) {
+            fprintf(stderr, "b_fluid_approx: workload %d at %g: %s\n", i, S, err);
+            continue;
+        }
+        printf("%d %.9g %.17g %.17g %.17g 0 0 exact\n", i, S, r.idle, r.idle, r.idle);
+        fflush(stdout);
+    }
+    bba_fluid_free(m);
+    fclose(fp);
+    if (rc != BB_OK)
+        fprintf(stderr, "b_fluid_approx: %s\n", err);
+    return rc != BB_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -456,7 +545,7 @@ main(int argc, char **argv)
     workload w;
 
     if (argc < 4 || n < 0 || n > WMAX) {
-        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval SEED COUNT|I [TRUTH]\n");
+        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval|exact SEED COUNT|I [TRUTH|GRID MAXP]\n");
         return 64;
     }
     if (strcmp(mode, "csv") == 0) {
@@ -468,6 +557,8 @@ main(int argc, char **argv)
     }
     if (strcmp(mode, "eval") == 0 && argc > 4)
         return eval(seed, 0, n, argv[4], err);
+    if (strcmp(mode, "exact") == 0 && argc > 5)
+        return exact(seed, n, argv[4], atof(argv[5]), err);
     for (int i = 0; i < n; i++) {
         double S = NAN;
 

@@ -16,7 +16,7 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
 	bench/hybrid.sh bench/mechanisms.sh bench/ensemble.sh bench/fluidsim.sh bench/fit.sh bench/fit_accuracy.sh \
-	bench/fluid.sh bench/approx.sh bench/approx_truth.sh bench/approx_truth.txt bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh \
+	bench/fluid.sh bench/approx.sh bench/approx_truth.sh bench/approx_truth.txt bench/approx_grid.txt bench/approx_bufferless.py bench/best.sh bench/walks.sh bench/walk.py bench/compare.sh bench/committee.sh \
 	bench/estimate.sh
 
 bench: bench/b_analytic$(EXEEXT) src/bbsize$(EXEEXT)
