@@ -102,8 +102,13 @@ EXTRA_DIST += tests/layers.sh tests/circles.sh tests/circles.awk
 # Each library's compile command as this Makefile runs it (its own
 # _CPPFLAGS), one line each: "library|a header of its own|command", for
 # tests/layers.sh to compile probe includes with.
-check_DATA = tests/layerflags
-CLEANFILES += tests/layerflags
+check_DATA = tests/layerflags tests/srcobjs
+CLEANFILES += tests/layerflags tests/srcobjs
+# tests/circles.sh: the command's own objects (src/), one a line.
+tests/srcobjs: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests && { \
+	  for o in $(src_bbsize_OBJECTS); do echo "$$o"; done; \
+	} >$@.tmp && mv $@.tmp $@
 tests/layerflags: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests && { \
 	  echo 'analytic/libbbanalytic.a|bb_error.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(analytic_libbbanalytic_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
