@@ -332,31 +332,6 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
         warn_vanished(ctx);
 }
 
-/* The fluid model's spectral solve and boundary conditions lose double
- * precision when the workload's time scales (its bursts, and the time
- * unit memoryless applications enter with) span more than about 1e12
- * (measured: bursts of 3 and 1e13 time units leave a residual of 1e-6,
- * 1e17 a singular boundary block; 3 and 1e12 answer).  The span, when
- * the model is the fluid one and it is beyond that; else 0. */
-#define FLUID_SPAN_MAX 1e12
-static double
-fluid_span(const bb_ctx *ctx, double *lo, double *hi)
-{
-    *lo = ctx->pf.time_unit_s;
-    *hi = 0;
-    if (ctx->qn.model == BBA_MODEL_BERNOULLI || ctx->qn.model == BBA_MODEL_CHAIN)
-        return 0;
-    for (size_t i = 0; i < ctx->wl.n; i++) {
-        double b = ctx->wl.apps[i].burst_s;
-
-        if (b > 0 && b < *lo)
-            *lo = b;
-        if (b > *hi)
-            *hi = b;
-    }
-    return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
-}
-
 const char *
 bb_ctx_blame(const bb_ctx *ctx, int st, const char *err)
 {
@@ -382,15 +357,16 @@ bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
         bb_status_options(err, opts, sizeof opts);
         bb_usage_error(opt, "%s%s", err, opts);
     }
-    double lo, hi, span = fluid_span(ctx, &lo, &hi);
+    /* a fluid solve that failed beyond the model's precision: the input's
+     * fault (fluid_span.h) */
+    char msg[2 * BB_ERRLEN];
 
-    if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))
-        /* not an internal failure: an input beyond the model's precision */
-        bb_die(BB_EXIT_DATAERR, "%s: %s; the workload's time scales span %.3g (bursts of up "
-               "to %g s against %g s), beyond the %.0e the fluid model resolves in double "
-               "precision: shorten the longest bursts (a burst far longer than the buffer "
-               "takes to fill acts as one that never ends) or give the shortest ones a "
-               "longer time unit", ctx->wl.source, err, span, hi, lo, FLUID_SPAN_MAX);
+    snprintf(msg, sizeof msg, "%s", err);
+    if (ctx->qn.model != BBA_MODEL_BERNOULLI && ctx->qn.model != BBA_MODEL_CHAIN) {
+        st = bba_fluid_precision(ctx->wl.apps, ctx->wl.n, ctx->pf.time_unit_s, st, msg,
+                                 sizeof msg);
+        err = msg;
+    }
     if (st == BB_EINVAL || st == BB_EDATA)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
     bb_die_lib(st, err);

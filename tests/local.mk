@@ -284,6 +284,13 @@ tests_t_csvout_LDADD = $(CMOCKA_LIBS)
 TESTS += tests/t_csvout tests/cli_csv.sh
 EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk tests/bursts3.csv
 # The volume into the buffer and the endurance size (analytic/endurance.h).
+# The fluid model's precision rule (analytic/fluid_span.h).
+check_PROGRAMS += tests/t_fluid_span
+tests_t_fluid_span_SOURCES = tests/t_fluid_span.c tests/testutil.h
+tests_t_fluid_span_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_span_LDADD = $(ANALYTIC_TEST_LIBS)
+TESTS += tests/t_fluid_span
+
 check_PROGRAMS += tests/t_endurance
 tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
 tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
