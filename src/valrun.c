@@ -13,12 +13,12 @@
 typedef struct {
     const bb_ctx *ctx;
     const double *S;
-    const bba_drain *d;          /* NULL: the policy of each discrete config */
     const bbs_plat_runs *run;
 } eval_ctx;
 
-/* One answer of the front door per size, as units of the thread pool (a
- * front is read-only), stored by index. */
+/* One answer of the front door per size under its discrete
+ * configuration's policy, as units of the thread pool (a front is
+ * read-only), stored by index (the fluid model's: sim/replicate.c). */
 static int
 eval_unit(size_t k, void *result, const void *vctx, char *err)
 {
@@ -28,14 +28,10 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     bba_answer a;
     int rc;
 
-    if (ec->run) {
-        const bbs_bb_config *c = &ec->run->cfg[k];
-        double q = ec->ctx->q->quantum_bytes;
+    const bbs_bb_config *c = &ec->run->cfg[k];
+    double q = ec->ctx->q->quantum_bytes;
 
-        d = (bba_drain){ c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
-    } else {
-        d = *ec->d;
-    }
+    d = (bba_drain){ c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
     rc = bba_front_idle(ec->ctx->front, ec->S[k], &d, &a, err);
     if (rc != BB_OK)
         return rc;
@@ -47,34 +43,30 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     return BB_OK;
 }
 
-/* The continuous-time simulation (sim/replicate.h bbs_fluidplat_*), its
- * rows and how it ran. */
-static int
-simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const double *S,
-               size_t n, char *err)
+/* agreements and inconclusive rows, of both models */
+static void
+count_verdicts(bb_validation *V)
 {
-    bbs_fluidplat_question qn;
-    bb_fluid_report rep;
-    bbs_fluidplat_runs *run = &V->frun;
-    char hs[64], ws[64];
-    int rc;
+    for (size_t k = 0; k < V->n; k++) {
+        V->n_agree += V->rows[k].ag.v.kind == BBS_AGREES;
+        V->n_inconclusive += V->rows[k].ag.v.kind == BBS_INCONCLUSIVE;
+    }
+}
 
-    bb_fluid_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
-    qn.in = (bbs_fluidplat_inputs){ ctx->wl.apps, ctx->wl.n, ctx->wl.line, ctx->wl.source,
-                                    &ctx->pf, S, n };
-    rep.ctx = ctx;
-    rep.run = run;
-    rc = bbs_fluidplat_prepare(run, &qn, err);
-    if (rc == BB_OK)
-        rc = bbs_fluidplat_execute(run, &qn, err);
-    bb_sim_report_end(&rep.rep);
+int
+bb_validation_fluid(bb_validation *V, bb_fluid_report *rep, int rc, char *err)
+{
+    const bbs_fluidplat_runs *run = &V->frun;
+    char hs[64], ws[64];
+
+    (void)err;
+    bb_sim_report_end(&rep->rep);
+    V->fluid = 1;
+    V->rows = V->frun.val;
+    V->n = V->frun.nsizes;
+    V->analytic_failed = V->frun.analytic_failed;
     if (rc != BB_OK)
         return rc;
-    for (size_t k = 0; k < n; k++) {
-        V->rows[k].idle = run->sum[k].idle;
-        V->rows[k].quiet_mean = run->sum[k].quiet.mean;
-        V->rows[k].bb_in_Bps = run->sum[k].bb_in_Bps;
-    }
     V->replications = (long)run->replications;
     V->horizon = run->horizon_s;
     V->wall_s = run->wall_s;
@@ -82,6 +74,7 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
     bb_fmt_duration(ws, sizeof ws, run->warmup_s);
     snprintf(V->how, sizeof V->how, "%zu replications x %s after a warm-up of %s",
              run->replications, hs, ws);
+    count_verdicts(V);
     return BB_OK;
 }
 
@@ -90,13 +83,23 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
                   size_t n, double tol, char *err)
 {
     eval_ctx ec;
-    bba_drain d;
     bbs_plat_question qn;
     bb_sim_report rep;
+    char tus[64];
     int rc;
 
     memset(V, 0, sizeof *V);
-    V->fluid = bba_front_kind(ctx->front) == BBA_MODEL_FLUID;
+    if (bba_front_kind(ctx->front) == BBA_MODEL_FLUID) {
+        bbs_fluidplat_question fq;
+        bb_fluid_report frep;
+
+        bb_fluid_question(&fq, &frep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+        fq.in = BB_FLUID_INPUTS(ctx, S, n);
+        frep.ctx = ctx;
+        frep.run = &V->frun;
+        rc = bbs_fluidplat_validate(&V->frun, &fq, ctx->front, tol, err);
+        return bb_validation_fluid(V, &frep, rc, err);
+    }
     V->rows = calloc(n, sizeof *V->rows);
     if (V->rows == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
@@ -104,22 +107,17 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
     memset(&ec, 0, sizeof ec);
     ec.ctx = ctx;
     ec.S = S;
-    if (!V->fluid) {
-        /* the simulator's entry, as simulate's: one configuration per size */
-        bb_sim_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
-        qn.q = ctx->q;
-        qn.apps = ctx->wl.apps;
-        qn.source = ctx->wl.source;
-        qn.time_unit_s = ctx->pf.time_unit_s;
-        qn.S_bytes = S;
-        qn.nsizes = n;
-        if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK)
-            return rc;
-        ec.run = &V->run;
-    } else {
-        bb_policy_drain(&o->pol, &d);
-        ec.d = &d;
-    }
+    /* the simulator's entry, as simulate's: one configuration per size */
+    bb_sim_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+    qn.q = ctx->q;
+    qn.apps = ctx->wl.apps;
+    qn.source = ctx->wl.source;
+    qn.time_unit_s = ctx->pf.time_unit_s;
+    qn.S_bytes = S;
+    qn.nsizes = n;
+    if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK)
+        return rc;
+    ec.run = &V->run;
     /* The analytic side first: it refuses what it cannot solve before the
      * simulation starts. */
     rc = bbs_replicate_run(n, sizeof *V->rows, V->rows, eval_unit, &ec, o->threads, NULL, NULL,
@@ -128,61 +126,52 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
         V->analytic_failed = 1;
         return rc;
     }
-    if (V->fluid) {
-        rc = simulate_fluid(V, ctx, o, S, n, err);
-        if (rc != BB_OK)
-            return rc;
-    } else {
-        char tus[64];
+    rc = bbs_plat_execute(&V->run, &qn, err);
+    bb_sim_report_end(&rep);
+    if (rc != BB_OK)
+        return rc;
+    for (size_t k = 0; k < n; k++) {
+        const bbs_bb_summary *s = &V->run.sum[k];
 
-        rc = bbs_plat_execute(&V->run, &qn, err);
-        bb_sim_report_end(&rep);
-        if (rc != BB_OK)
-            return rc;
-        for (size_t k = 0; k < n; k++) {
-            const bbs_bb_summary *s = &V->run.sum[k];
+        /* The interval is made for a fraction (bbs_ci_fraction): no idle
+         * unit at all in N simulated units gives the Clopper-Pearson [0,
+         * about 3.7/N at 95%]: a 1e-6 prediction cannot be resolved by
+         * 15,000 units, and the verdict says so rather than agreeing. */
+        V->rows[k].idle = (bbs_ci){ s->idle_mean, s->idle_lo, s->idle_hi,
+                                    0.5 * (s->idle_hi - s->idle_lo), s->level,
+                                    (uint64_t)s->replications };
+        double perq = ctx->q->quantum_bytes / ctx->pf.time_unit_s;
 
-            /* The interval is made for a fraction (bbs_ci_fraction): no
-             * idle unit at all in N simulated units gives the
-             * Clopper-Pearson [0, about 3.7/N at 95%]: a 1e-6 prediction
-             * cannot be resolved by 15,000 units, and the verdict says so
-             * rather than agreeing. */
-            V->rows[k].idle = (bbs_ci){ s->idle_mean, s->idle_lo, s->idle_hi,
-                                        0.5 * (s->idle_hi - s->idle_lo), s->level,
-                                        (uint64_t)s->replications };
-            double perq = ctx->q->quantum_bytes / ctx->pf.time_unit_s;
-
-            V->rows[k].quiet_mean = s->quiet_mean;
-            V->rows[k].bb_in_Bps = (bbs_ci){ s->bb_in_mean * perq, s->bb_in_lo * perq,
-                                             s->bb_in_hi * perq,
-                                             0.5 * (s->bb_in_hi - s->bb_in_lo) * perq,
-                                             s->level, (uint64_t)s->replications };
-        }
-        V->replications = o->replications;
-        V->horizon = (double)V->run.horizon_units;
-        V->wall_s = V->run.wall_s;
-        bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
-        snprintf(V->how, sizeof V->how, "%ld replications x %ld time units of %s",
-                 o->replications, V->run.horizon_units, tus);
+        V->rows[k].quiet_mean = s->quiet_mean;
+        V->rows[k].bb_in_Bps = (bbs_ci){ s->bb_in_mean * perq, s->bb_in_lo * perq,
+                                         s->bb_in_hi * perq,
+                                         0.5 * (s->bb_in_hi - s->bb_in_lo) * perq,
+                                         s->level, (uint64_t)s->replications };
     }
+    V->replications = o->replications;
+    V->horizon = (double)V->run.horizon_units;
+    V->wall_s = V->run.wall_s;
+    bb_fmt_duration(tus, sizeof tus, ctx->pf.time_unit_s);
+    snprintf(V->how, sizeof V->how, "%ld replications x %ld time units of %s",
+             o->replications, V->run.horizon_units, tus);
     for (size_t k = 0; k < n; k++) {
         rc = bbs_agreement_judge(V->rows[k].analytic, &V->rows[k].idle, (double)V->replications,
                                  V->horizon, tol, &V->rows[k].ag, err);
         if (rc != BB_OK)
             return rc;
-        V->n_agree += V->rows[k].ag.v.kind == BBS_AGREES;
-        V->n_inconclusive += V->rows[k].ag.v.kind == BBS_INCONCLUSIVE;
     }
+    count_verdicts(V);
     return BB_OK;
 }
 
 void
 bb_validation_free(bb_validation *V)
 {
-    free(V->rows);
-    if (!V->fluid)
+    if (!V->fluid) {
+        free(V->rows);
         bbs_plat_free(&V->run);
-    else
-        bbs_fluidplat_free(&V->frun);
+    } else {
+        bbs_fluidplat_free(&V->frun);   /* and its rows */
+    }
     memset(V, 0, sizeof *V);
 }

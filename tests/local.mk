@@ -171,6 +171,11 @@ tests_t_fluidplat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluidplat_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidplat
 EXTRA_DIST += tests/cli_fluidsim.sh
+# validate's fluid model in the simulator's entry (sim/replicate.h).
+check_PROGRAMS += tests/t_fluidval
+tests_t_fluidval_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluidval_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_fluidval
 
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
