@@ -105,6 +105,9 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
 static void
 ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
 {
+    bba_solver_opts heard;   /* the cost announcement, set up before the library's first call */
+
+    bb_solver_announce(&heard, &ctx->opt->out);
     bba_question_init(&ctx->qn);
     ctx->qn.apps = ctx->wl.apps;
     ctx->qn.n = ctx->wl.n;
@@ -115,7 +118,8 @@ ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
     ctx->qn.so.mem_limit_bytes = mem_limit_bytes;
     ctx->qn.so.max_ops = ctx->opt->max_ops;
     ctx->qn.so.dist_rows = ctx->opt->dist_rows;
-    bb_solver_announce(&ctx->qn.so, &ctx->opt->out);
+    ctx->qn.so.announce = heard.announce;
+    ctx->qn.so.announce_ctx = heard.announce_ctx;
     ctx->so = ctx->qn.so;
 }
 
