@@ -242,7 +242,7 @@ tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) 
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
-# `bbsize fit darshan`: the timeline of a job (src/formats/timeline.h), one
+# `bbsize fit darshan`: the timeline of a job (analytic/timeline.h), one
 # job's estimate and a class's pooling (src/formats/fitjob.h) with the
 # workload writer's quoting, and the generator of synthetic Darshan logs
 # that tests/cli_fit.sh and bench/fit.sh use.
