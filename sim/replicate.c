@@ -365,13 +365,12 @@ typedef struct {
     const bba_drain *d;
 } fluidval_ctx;
 
-static int
-fluidval_unit(size_t k, void *result, const void *vctx, char *err)
+int
+bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+                   char *err)
 {
-    const fluidval_ctx *c = vctx;
-    bbs_valrow *row = result;
     bba_answer a;
-    int rc = bba_front_idle(c->front, c->S[k], c->d, &a, err);
+    int rc = bba_front_idle(front, S_bytes, d, &a, err);
 
     if (rc != BB_OK)
         return rc;
@@ -381,6 +380,14 @@ fluidval_unit(size_t k, void *result, const void *vctx, char *err)
     row->quiet_analytic = a.quiet;
     row->bb_in_analytic_Bps = a.bb_write_Bps;
     return BB_OK;
+}
+
+static int
+fluidval_unit(size_t k, void *result, const void *vctx, char *err)
+{
+    const fluidval_ctx *c = vctx;
+
+    return bbs_valrow_predict(result, c->front, c->S[k], c->d, err);
 }
 
 int

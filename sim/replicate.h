@@ -159,6 +159,13 @@ typedef struct {
     bbs_agreement ag;            /* analytic against idle */
 } bbs_valrow;
 
+/* bbs_valrow_predict: the prediction columns of row (S_bytes, S_quanta,
+ * analytic, quiet_analytic, bb_in_analytic_Bps) from the front door's
+ * answer at S_bytes under d (answer.h bba_front_idle, whose statuses it
+ * returns).  Thread-safe as bba_front_idle is. */
+int bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+                       char *err);
+
 /* The workload and the sizes (borrowed), set once the workload is read. */
 typedef struct {
     const bba_app *apps;       /* napps applications, bytes/s and seconds */

@@ -23,24 +23,11 @@ static int
 eval_unit(size_t k, void *result, const void *vctx, char *err)
 {
     const eval_ctx *ec = vctx;
-    bb_valrow *r = result;
-    bba_drain d;
-    bba_answer a;
-    int rc;
-
     const bbs_bb_config *c = &ec->run->cfg[k];
     double q = ec->ctx->q->quantum_bytes;
+    bba_drain d = { c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
 
-    d = (bba_drain){ c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
-    rc = bba_front_idle(ec->ctx->front, ec->S[k], &d, &a, err);
-    if (rc != BB_OK)
-        return rc;
-    r->S_bytes = a.S_bytes;
-    r->S_quanta = a.S_quanta;
-    r->analytic = a.idle;
-    r->quiet_analytic = a.quiet;
-    r->bb_in_analytic_Bps = a.bb_write_Bps;
-    return BB_OK;
+    return bbs_valrow_predict(result, ec->ctx->front, ec->S[k], &d, err);
 }
 
 /* agreements and inconclusive rows, of both models */
