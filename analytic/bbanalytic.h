@@ -23,6 +23,7 @@
 #include "endurance.h"
 #include "fluid.h"
 #include "fluid_approx.h"
+#include "fluid_span.h"
 #include "answer.h"
 #include "design.h"
 #include "partition.h"

@@ -36,4 +36,6 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/fluid_top.c analytic/fluid_gen.c analytic/fluid_fact.c analytic/fluid_far.c \
 	analytic/fluid_class.c analytic/fluid_ma.c \
 	analytic/fluid.h analytic/fluid_int.h \
-	analytic/fluid_approx.c analytic/fluid_approx.h
+	analytic/fluid_approx.c analytic/fluid_approx.h \
+	analytic/fluid_span.c analytic/fluid_span.h \
+	analytic/timeline.c analytic/timeline.h

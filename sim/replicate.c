@@ -357,9 +357,76 @@ bbs_fluidplat_execute(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, c
     return rc;
 }
 
+/* validate's prediction at one size: a unit of the pool (a front is
+ * read-only), stored by index. */
+typedef struct {
+    const bba_front *front;
+    const double *S;
+    const bba_drain *d;
+} fluidval_ctx;
+
+int
+bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+                   char *err)
+{
+    bba_answer a;
+    int rc = bba_front_idle(front, S_bytes, d, &a, err);
+
+    if (rc != BB_OK)
+        return rc;
+    row->S_bytes = a.S_bytes;
+    row->S_quanta = a.S_quanta;
+    row->analytic = a.idle;
+    row->quiet_analytic = a.quiet;
+    row->bb_in_analytic_Bps = a.bb_write_Bps;
+    return BB_OK;
+}
+
+static int
+fluidval_unit(size_t k, void *result, const void *vctx, char *err)
+{
+    const fluidval_ctx *c = vctx;
+
+    return bbs_valrow_predict(result, c->front, c->S[k], c->d, err);
+}
+
+int
+bbs_fluidplat_validate(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn,
+                       const bba_front *front, double tol, char *err)
+{
+    size_t n = qn->in.nsizes;
+    fluidval_ctx c = { front, qn->in.S_bytes, &qn->drain };
+    bbs_valrow *rows = calloc(n ? n : 1, sizeof *rows);
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if (rows == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
+    rc = bbs_replicate_run(n, sizeof *rows, rows, fluidval_unit, &c, qn->run.threads, NULL, NULL,
+                           err);
+    if (rc != BB_OK) {
+        free(rows);
+        r->analytic_failed = 1;
+        return rc;
+    }
+    rc = bbs_fluidplat_prepare(r, qn, err);
+    r->val = rows;   /* after prepare, which clears r */
+    if (rc == BB_OK)
+        rc = bbs_fluidplat_execute(r, qn, err);
+    for (size_t k = 0; k < n && rc == BB_OK; k++) {
+        rows[k].idle = r->sum[k].idle;
+        rows[k].quiet_mean = r->sum[k].quiet.mean;
+        rows[k].bb_in_Bps = r->sum[k].bb_in_Bps;
+        rc = bbs_agreement_judge(rows[k].analytic, &rows[k].idle, (double)r->replications,
+                                 r->horizon_s, tol, &rows[k].ag, err);
+    }
+    return rc;
+}
+
 void
 bbs_fluidplat_free(bbs_fluidplat_runs *r)
 {
+    free(r->val);
     bbs_fluid_sources_free(&r->src);
     free(r->cfg);
     free(r->mix);

@@ -1,7 +1,9 @@
 /* replicate.h: run independent units of work (replications, sweep points)
  * on a pool of threads, with results stored by unit index; and the
- * simulator's entry for the paper's platform (bb.h) at a list of buffer
- * sizes, which dispatches its replications here.
+ * simulator's entries, which dispatch their replications here: the
+ * paper's platform (bb.h) and the fluid one (fluid.h) at a list of buffer
+ * sizes, and `validate`'s fluid model (the front door's prediction beside
+ * the fluid simulation, and the verdict).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A unit is a self-contained function of (unit index, shared read-only
@@ -21,6 +23,7 @@
 
 #include "answer.h"
 #include "bb.h"
+#include "crosscheck.h"
 #include "fluidplat.h"
 #include "pool.h"
 
@@ -142,6 +145,27 @@ void bbs_plat_free(bbs_plat_runs *r);
  * it starts; bbs_fluidplat_execute runs every (size, replication) unit and
  * summarises each size.  Replication r of every size uses the streams of
  * unit r, so a row of `validate` equals `simulate` at that size. */
+/* One size of `validate`: the front door's prediction (answer.h) beside
+ * the simulation, and their agreement (crosscheck.h). */
+typedef struct {
+    double S_bytes;
+    long S_quanta;               /* -1 for the fluid model */
+    double analytic, quiet_analytic;
+    bbs_ci idle;                 /* simulated idle fraction */
+    double quiet_mean;           /* simulated quiet fraction */
+    double bb_in_analytic_Bps;   /* bytes/s written into the buffer
+                                    (endurance.h), beside bb_in_Bps */
+    bbs_ci bb_in_Bps;            /* simulated, bytes/s over all time */
+    bbs_agreement ag;            /* analytic against idle */
+} bbs_valrow;
+
+/* bbs_valrow_predict: the prediction columns of row (S_bytes, S_quanta,
+ * analytic, quiet_analytic, bb_in_analytic_Bps) from the front door's
+ * answer at S_bytes under d (answer.h bba_front_idle, whose statuses it
+ * returns).  Thread-safe as bba_front_idle is. */
+int bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+                       char *err);
+
 /* The workload and the sizes (borrowed), set once the workload is read. */
 typedef struct {
     const bba_app *apps;       /* napps applications, bytes/s and seconds */
@@ -178,6 +202,9 @@ typedef struct {
                                     derived) */
     double events;             /* the estimate, in all */
     double wall_s;             /* wall time of the replications */
+    bbs_valrow *val;           /* nsizes (bbs_fluidplat_validate), else NULL */
+    int analytic_failed;       /* bbs_fluidplat_validate: the front door's
+                                  prediction failed (nothing was simulated) */
 } bbs_fluidplat_runs;
 
 /* bbs_fluidplat_prepare: everything before the run, O(nsizes n).  Errors:
@@ -192,6 +219,21 @@ int bbs_fluidplat_prepare(bbs_fluidplat_runs *r, const bbs_fluidplat_question *q
  * ranks), then the summaries.  Returns BB_OK or the lowest failed unit's
  * status with its message in err. */
 int bbs_fluidplat_execute(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, char *err);
+
+/* bbs_fluidplat_validate: `validate` of the fluid model at qn's sizes:
+ * the front door's prediction at each size under qn->drain (bba_front_idle
+ * of front, borrowed, on qn->run.threads threads) first, so that a size it
+ * cannot solve refuses before anything is simulated (r->analytic_failed
+ * set); then bbs_fluidplat_prepare and bbs_fluidplat_execute; then each
+ * size's row in r->val: the prediction, the simulated idle and quiet
+ * fractions and rate into the buffer, and the verdict of
+ * bbs_agreement_judge at relative tolerance tol over the replications of
+ * r->horizon_s seconds.  Returns the first failure's status and message
+ * (the front door's, the simulator's entry's or the judge's).  O(the
+ * solves + the replications).  r is freed by bbs_fluidplat_free whatever
+ * the result. */
+int bbs_fluidplat_validate(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn,
+                           const bba_front *front, double tol, char *err);
 
 void bbs_fluidplat_free(bbs_fluidplat_runs *r);
 

@@ -1,211 +1,17 @@
-/* cli.c: run bounds, loading the workload into
- * a bb_ctx, progress and JSON helpers (cli.h; the option parsers of cli.h
- * are in options.c, the output files in outfile.c).
+/* cli.c: the one context from workload to model (cli.h): the workload
+ * read once, the platform from the options, a preset and the file's
+ * "#@" lines, the question and the front door's answerer, the check of a
+ * workload bbsize writes, and the context's refusals in words.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <errno.h>
 #include <float.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdatomic.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <gsl/gsl_errno.h>
 
 #include "cli.h"
-#include "csvout.h"
-#include "progress.h"
-#include "usage.h"
 #include "datadir.h"
-#include "readfile.h"
-#include "engine.h"
-#include "network/topo.h"
-#include "workload/ops.h"
-
-/* ---- loading ------------------------------------------------------------ */
-
-char *
-bb_read_or_die(const char *path, size_t *len, int mode)
-{
-    char *b, err[BB_ERRLEN];
-    size_t n;
-    int rc = bb_read_file(path, mode, &b, len ? len : &n, err, sizeof err);
-
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-    return b;
-}
-
-int
-bb_path_exists(const char *p)
-{
-    struct stat st;
-
-    return stat(p, &st) == 0;
-}
-
-char *
-bb_path_beside(const char *from, const char *p, int by_base)
-{
-    const char *slash = from ? strrchr(from, '/') : NULL, *base = strrchr(p, '/');
-    size_t dl = slash ? (size_t)(slash - from + 1) : 0;
-    char *s;
-
-    if (bb_path_exists(p) || from == NULL)
-        return bb_path_exists(p) ? strdup(p) : NULL;
-    s = malloc(dl + strlen(p) + 1);
-    if (!s)
-        bb_die(BB_EXIT_SOFTWARE, "out of memory");
-    memcpy(s, from, dl);
-    strcpy(s + dl, p);
-    if (p[0] != '/' && bb_path_exists(s))
-        return s;
-    if (by_base) {
-        strcpy(s + dl, base ? base + 1 : p);
-        if (bb_path_exists(s))
-            return s;
-    }
-    free(s);
-    return NULL;
-}
-
-static double
-default_memory_limit(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
-
-    if (pages <= 0 || psize <= 0)
-        return 4e9;
-    return 0.75 * (double)pages * (double)psize;
-}
-
-/* ---- run bounds --------------------------------------------------------- */
-
-bb_limits bb_run_limits = { BB_DEFAULT_MAX_EVENTS, 0 };
-
-static void
-limits_apply(void)
-{
-    double mem = bb_limits_memory();
-    double pend = mem / (double)bbs_engine_event_bytes();
-
-    bbs_engine_set_default_limits((uint64_t)bb_run_limits.max_events,
-                                  pend > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)pend);
-    bbs_wl_set_default_max_ops((uint64_t)(mem / (double)sizeof(bbs_op)));
-}
-
-void
-bb_limits_init(void)
-{
-    limits_apply();
-}
-
-void
-bb_limits_set_events(const char *arg)
-{
-    double v;
-    char msg[256];
-
-    if (bb_parse_number(arg, &v, msg, sizeof msg) != BB_OK)
-        bb_usage_error("max-events", "%s", msg);
-    if (!(v >= 1) || v > 1.8e19)
-        bb_usage_error("max-events", "'%s' is not a number of events in [1, 1.8e19]", arg);
-    bb_run_limits.max_events = floor(v);
-    limits_apply();
-}
-
-void
-bb_limits_set_memory(const char *arg)
-{
-    bb_qty q;
-    char msg[256];
-
-    if (bb_parse_size(arg, &q, msg, sizeof msg) != BB_OK)
-        bb_usage_error("max-memory", "%s", msg);
-    if (!(q.v > 0))
-        bb_usage_error("max-memory", "'%s' is not positive", arg);
-    bb_run_limits.max_memory_bytes = q.v;
-    limits_apply();
-}
-
-static const struct argp_option limits_options[] = {
-    { NULL, 0, NULL, 0, "Bounds:", 50 },
-    BB_MAX_EVENTS_OPTION,
-    { "max-memory", BB_OPT_MAX_MEMORY, "SIZE", 0,
-      "refuse runs needing more memory than this (default 75% of physical memory)", 0 },
-    { 0 }
-};
-
-static error_t
-limits_parse(int key, char *arg, struct argp_state *state)
-{
-    (void)state;
-    switch (key) {
-    case BB_OPT_MAX_EVENTS:
-        bb_limits_set_events(arg);
-        return 0;
-    case BB_OPT_MAX_MEMORY:
-        bb_limits_set_memory(arg);
-        return 0;
-    default:
-        return ARGP_ERR_UNKNOWN;
-    }
-}
-
-const struct argp bb_limits_argp = { limits_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
-
-static const struct argp_option events_options[] = {
-    { NULL, 0, NULL, 0, "Bounds:", 50 },
-    BB_MAX_EVENTS_OPTION,
-    { 0 }
-};
-
-const struct argp bb_events_argp = { events_options, limits_parse, NULL, NULL, NULL, NULL, NULL };
-
-void
-bb_limits_check_topology(const void *vpar, const char *source)
-{
-    const bbs_net_params *par = vpar;
-    char what[600], detail[256];
-
-    snprintf(what, sizeof what, "the topology of %s", source);
-    snprintf(detail, sizeof detail, "a dragonfly of %d groups x %d routers x %d nodes, %d "
-             "global channels per router", par->g, par->a, par->p, par->h);
-    bb_limits_check(what, 0, bbs_net_topo_estimate(par), detail,
-                    "fewer groups, routers or nodes per router");
-}
-
-double
-bb_limits_memory(void)
-{
-    return bb_run_limits.max_memory_bytes > 0 ? bb_run_limits.max_memory_bytes
-                                              : default_memory_limit();
-}
-
-int
-bb_limits_test(const char *what, double events, double bytes, const char *detail,
-               const char *shrink, char *err)
-{
-    return bb_bound_test(what, events, bytes, bb_run_limits.max_events, bb_limits_memory(),
-                         detail, shrink, err);
-}
-
-void
-bb_limits_check(const char *what, double events, double bytes, const char *detail,
-                const char *shrink)
-{
-    char err[BB_ERRLEN];
-    int rc = bb_limits_test(what, events, bytes, detail, shrink, err);
-
-    if (rc != BB_OK)
-        bb_die_lib(rc, err);
-}
 
 /* How a value of a quantity reads in a message ("60 s", "1.45 TB/s", "5
  * data units per time unit"). */
@@ -299,6 +105,9 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
 static void
 ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
 {
+    bba_solver_opts heard;   /* the cost announcement, set up before the library's first call */
+
+    bb_solver_announce(&heard, &ctx->opt->out);
     bba_question_init(&ctx->qn);
     ctx->qn.apps = ctx->wl.apps;
     ctx->qn.n = ctx->wl.n;
@@ -309,7 +118,8 @@ ctx_question(bb_ctx *ctx, int time_unit_given, double mem_limit_bytes)
     ctx->qn.so.mem_limit_bytes = mem_limit_bytes;
     ctx->qn.so.max_ops = ctx->opt->max_ops;
     ctx->qn.so.dist_rows = ctx->opt->dist_rows;
-    bb_solver_announce(&ctx->qn.so, &ctx->opt->out);
+    ctx->qn.so.announce = heard.announce;
+    ctx->qn.so.announce_ctx = heard.announce_ctx;
     ctx->so = ctx->qn.so;
 }
 
@@ -337,7 +147,7 @@ void
 bb_ctx_load(bb_ctx *ctx, const bb_common *opt, const char *file, const bb_settle *st)
 {
     int tu_given = ctx_read_inputs(ctx, opt, file);
-    double mem = opt->max_memory_bytes > 0 ? opt->max_memory_bytes : default_memory_limit();
+    double mem = opt->max_memory_bytes > 0 ? opt->max_memory_bytes : bb_limits_memory_default();
 
     if (st)
         check_threshold(ctx, st);
@@ -350,7 +160,7 @@ bb_ctx_read(bb_ctx *ctx, const bb_common *opt, const char *file)
     int tu_given = ctx_read_inputs(ctx, opt, file);
 
     ctx_question(ctx, tu_given, opt->max_memory_bytes > 0 ? opt->max_memory_bytes
-                                                          : default_memory_limit());
+                                                          : bb_limits_memory_default());
 }
 
 /* bb_ctx_read without the question: src/ only.  Returns 1 when a time
@@ -469,27 +279,6 @@ bb_workload_verify(const char *text, const char *name, char *err, size_t errlen)
     return rc;
 }
 
-/* The first estimate of a solve or search that bb_meter_estimate prints
- * (over 10 s of CPU at BBA_COST_OPS_PER_S, or any with --progress) is the
- * one line of the run; the walks' threads may call it at once. */
-static void
-announce_cost(void *out, double ops)
-{
-    static atomic_int said;
-    const bb_outopts *o = out;
-    double s = ops / BBA_COST_OPS_PER_S;
-
-    if (!o->quiet && (s > 10 || o->progress) && atomic_exchange(&said, 1) == 0)
-        bb_meter_estimate(o, s, ops, "multiply-adds");
-}
-
-void
-bb_solver_announce(bba_solver_opts *so, const bb_outopts *out)
-{
-    so->announce = announce_cost;
-    so->announce_ctx = (void *)out;
-}
-
 /* An application whose bandwidth rounds to 0 quanta leaves the model:
  * say so, with the share of the expected load that vanished. */
 static void
@@ -517,17 +306,6 @@ warn_vanished(const bb_ctx *ctx)
             napps > 1 ? "them" : "it");
 }
 
-/* One command runs one search at a time: the meter of its solves, how
- * many the run has made, and the current search's slowest solve, which
- * bounds the time of each one left while no larger size is to come
- * (bba_progress sizes_seen). */
-typedef struct {
-    bb_meter m;
-    size_t solves;
-    double last, slowest;
-} search_meter;
-static search_meter search;
-
 /* The front door's answerer for the inputs read: the command's own work
  * (the progress meter) first, then the question and the model, so that
  * src/ hands analytic/ the whole question at once. */
@@ -537,8 +315,8 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
     char err[BB_ERRLEN];
     int rc;
 
-    /* the solves of a search: bounded, not known, in advance */
-    bb_meter_start(&search.m, &ctx->opt->out, "search", "solves", 0);
+    void *meter = bb_progress_search_start(&ctx->opt->out);
+
     ctx_question(ctx, time_unit_given, mem_limit_bytes);
     if (st) {
         ctx->qn.target = st->target;
@@ -547,7 +325,7 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
         ctx->qn.bbbw_unasked = st->bbbw_unasked;
     }
     ctx->qn.progress = bb_progress_cb;
-    ctx->qn.progress_ctx = &search;
+    ctx->qn.progress_ctx = meter;
     rc = bba_front_new(&ctx->qn, &ctx->front, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
@@ -556,31 +334,6 @@ ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given, double mem_limi
     ctx->model = bba_front_chain(ctx->front);
     if (ctx->q)
         warn_vanished(ctx);
-}
-
-/* The fluid model's spectral solve and boundary conditions lose double
- * precision when the workload's time scales (its bursts, and the time
- * unit memoryless applications enter with) span more than about 1e12
- * (measured: bursts of 3 and 1e13 time units leave a residual of 1e-6,
- * 1e17 a singular boundary block; 3 and 1e12 answer).  The span, when
- * the model is the fluid one and it is beyond that; else 0. */
-#define FLUID_SPAN_MAX 1e12
-static double
-fluid_span(const bb_ctx *ctx, double *lo, double *hi)
-{
-    *lo = ctx->pf.time_unit_s;
-    *hi = 0;
-    if (ctx->qn.model == BBA_MODEL_BERNOULLI || ctx->qn.model == BBA_MODEL_CHAIN)
-        return 0;
-    for (size_t i = 0; i < ctx->wl.n; i++) {
-        double b = ctx->wl.apps[i].burst_s;
-
-        if (b > 0 && b < *lo)
-            *lo = b;
-        if (b > *hi)
-            *hi = b;
-    }
-    return *lo > 0 && *hi / *lo > FLUID_SPAN_MAX ? *hi / *lo : 0;
 }
 
 const char *
@@ -608,15 +361,16 @@ bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
         bb_status_options(err, opts, sizeof opts);
         bb_usage_error(opt, "%s%s", err, opts);
     }
-    double lo, hi, span = fluid_span(ctx, &lo, &hi);
+    /* a fluid solve that failed beyond the model's precision: the input's
+     * fault (fluid_span.h) */
+    char msg[2 * BB_ERRLEN];
 
-    if (span > 0 && (st == BB_ESINGULAR || st == BB_ENOCONV || st == BB_EDATA))
-        /* not an internal failure: an input beyond the model's precision */
-        bb_die(BB_EXIT_DATAERR, "%s: %s; the workload's time scales span %.3g (bursts of up "
-               "to %g s against %g s), beyond the %.0e the fluid model resolves in double "
-               "precision: shorten the longest bursts (a burst far longer than the buffer "
-               "takes to fill acts as one that never ends) or give the shortest ones a "
-               "longer time unit", ctx->wl.source, err, span, hi, lo, FLUID_SPAN_MAX);
+    snprintf(msg, sizeof msg, "%s", err);
+    if (ctx->qn.model != BBA_MODEL_BERNOULLI && ctx->qn.model != BBA_MODEL_CHAIN) {
+        st = bba_fluid_precision(ctx->wl.apps, ctx->wl.n, ctx->pf.time_unit_s, st, msg,
+                                 sizeof msg);
+        err = msg;
+    }
     if (st == BB_EINVAL || st == BB_EDATA)
         bb_die(BB_EXIT_DATAERR, "%s: %s", ctx->wl.source, err);
     if (st == BB_ENOCONV && ctx->qn.model != BBA_MODEL_BERNOULLI &&
@@ -626,135 +380,6 @@ bb_ctx_die_answer(const bb_ctx *ctx, int st, const char *err)
                "workload with confidence intervals, and `--model chain` answers it on the "
                "ON/OFF chain", ctx->wl.source, err);
     bb_die_lib(st, err);
-}
-
-void
-bb_ctx_model_desc(const bb_ctx *ctx, char *buf, size_t len)
-{
-    bba_front_describe(ctx->front, buf, len);
-}
-
-void
-bb_ctx_answer_notes(const bb_ctx *ctx, const bba_answer *a, char *buf, size_t len)
-{
-    double frac;
-    size_t n = bba_front_vanished(ctx->front, &frac), o = 0;
-
-    buf[0] = '\0';
-    if (!a->exact && a->model == BBA_MODEL_FLUID && !isnan(a->idle_low)) {
-        o += (size_t)snprintf(buf + o, len - o, "; approximate: idle fraction in [%.3g, %.3g]",
-                              a->idle_low, a->idle_high);
-        if (o < len && !isnan(a->S_low_bytes)) {
-            char lo[64], hi[64];
-
-            bb_ctx_fmt_size(ctx, lo, sizeof lo, a->S_low_bytes);
-            if (isfinite(a->S_high_bytes))
-                bb_ctx_fmt_size(ctx, hi, sizeof hi, a->S_high_bytes);
-            else
-                snprintf(hi, sizeof hi, "unbounded");
-            o += (size_t)snprintf(buf + o, len - o, ", size for the target in [%s, %s]", lo,
-                                  hi);
-        }
-        if (o < len && !a->interval_trusted)
-            o += (size_t)snprintf(buf + o, len - o, "; the interval is not trusted: the "
-                                  "folded sources carry %.0f%% of the load", 100 * a->folded_load);
-        if (o < len && a->safe_end) {
-            char m[64];
-
-            bb_ctx_fmt_size(ctx, m, sizeof m, a->S_model_bytes);
-            o += (size_t)snprintf(buf + o, len - o, "; the size answered is the interval's "
-                                  "safe end (the folded model alone: %s)", m);
-        }
-    }
-    if (o < len && n > 0)
-        o += (size_t)snprintf(buf + o, len - o, "; warning: %zu application%s rounded to "
-                              "nothing (%.3g%% of the expected load)", n, n > 1 ? "s" : "",
-                              100 * frac);
-    if (o < len && a->S_bytes == 0 && a->idle == 0) {
-        /* a real zero, not a rounding: say why, and the time unit then
-         * changes nothing */
-        snprintf(buf + o, len - o, "; no buffer is needed: the applications together never "
-                 "write faster than the PFS takes");
-        return;
-    }
-    if (o < len && !isnan(a->S_double_unit_bytes)) {
-        char tu[64], s2[64];
-
-        bb_fmt_duration(tu, sizeof tu, a->time_unit_s);
-        bb_ctx_fmt_size(ctx, s2, sizeof s2, a->S_double_unit_bytes);
-        snprintf(buf + o, len - o, "; warning: the time unit %s is the default, not a choice: "
-                 "at twice it the size would be %s (give --time-unit or '#@ time-unit')",
-                 tu, s2);
-    }
-}
-
-void
-bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double target, char *buf,
-                    size_t len)
-{
-    char sz[64], q[64], rb[64], pfs[64], md[256], notes[600];
-    const char *pol = a->lazy ? "lazy" : "greedy";
-    size_t o;
-
-    bb_ctx_fmt_rate(ctx, pfs, sizeof pfs, ctx->pf.pfs_bw_Bps);
-    if (rc == BB_EINFEASIBLE && a->bandwidth_bound) {
-        char bbw[64], need[64];
-
-        bb_ctx_fmt_rate(ctx, bbw, sizeof bbw, ctx->pf.bb_bw_Bps);
-        bb_ctx_fmt_rate(ctx, need, sizeof need, a->bb_bw_min_Bps);
-        snprintf(buf, len, "no burst-buffer capacity suffices: its bandwidth (%s) throttles the "
-                 "applications %.4g of the time whatever its size, above the target %g; a "
-                 "burst-buffer bandwidth of at least %s would allow it%s", bbw, a->idle_limit,
-                 target, need,
-                 a->exact ? "" : " (approximate: from the folded fluid model)");
-        return;
-    }
-    if (rc == BB_EINFEASIBLE && a->lazy_bound) {
-        snprintf(buf, len, "no burst-buffer size suffices: with the lazy threshold at the "
-                 "whole buffer (--threshold 1) and EPS %g the buffer fills and stays full, so "
-                 "the idle fraction stays at %.4g > %g whatever the size; lower --threshold or "
-                 "raise --empty-prob", a->eps, a->idle_limit, target);
-        return;
-    }
-    if (rc == BB_EINFEASIBLE) {
-        char er[40], one[40], lim[40], tg[40];
-
-        bb_fmt_apart(a->load_ratio, 1.0, er, one, sizeof er);
-        bb_fmt_apart(a->idle_limit, target, lim, tg, sizeof lim);
-        if (a->idle_limit < target)   /* E = B exactly: null-recurrent */
-            snprintf(buf, len, "no burst-buffer size suffices: the expected load equals the "
-                     "PFS bandwidth (%s; E/B = %s), so the buffer's content grows without "
-                     "bound and no finite size keeps the idle fraction at %s; add PFS "
-                     "bandwidth or reduce the load", pfs, er, tg);
-        else
-            snprintf(buf, len, "no burst-buffer size suffices: the expected load is %s times "
-                     "the PFS bandwidth (%s), so as the buffer grows the idle fraction only "
-                     "falls to %s%s, above the target %s%s; add PFS bandwidth or reduce the "
-                     "load", er, pfs, a->model == BBA_MODEL_FLUID ? "" : "1 - B/E = ", lim, tg,
-                     a->exact ? "" : " (approximate: from the folded fluid model)");
-        return;
-    }
-    bb_ctx_fmt_size(ctx, sz, sizeof sz, a->S_bytes);
-    bb_ctx_model_desc(ctx, md, sizeof md);
-    bb_ctx_answer_notes(ctx, a, notes, sizeof notes);
-    if (a->model == BBA_MODEL_FLUID) {
-        /* no quanta, no time unit: the size to 4 digits (the search's
-         * tolerance is 1e-4 of it) */
-        snprintf(buf, len, "burst buffer %s: idle fraction %.3g <= %g with %s draining; "
-                 "E/B = %.3g; %s%s", sz, a->idle, target, pol, a->load_ratio, md, notes);
-        return;
-    }
-    bb_ctx_fmt_size(ctx, q, sizeof q, a->quantum_bytes);
-    bb_ctx_fmt_size(ctx, rb, sizeof rb, a->max_round_bytes);
-    o = (size_t)snprintf(buf, len, "burst buffer %s (%ld quanta): idle fraction %.3g <= %g "
-                         "with %s draining; E/B = %.3g, resolution %ld (size exact to 1 "
-                         "quantum = %s, bandwidths rounded by <= %s per time unit", sz,
-                         a->S_quanta, a->idle, target, pol, a->load_ratio, a->resolution, q, rb);
-    if (o < len && a->res_change >= 0)
-        o += (size_t)snprintf(buf + o, len - o, "; doubling it moves the size by %.2g%%",
-                              100.0 * a->res_change);
-    if (o < len)
-        snprintf(buf + o, len - o, "); %s%s", md, notes);
 }
 
 void
@@ -787,190 +412,4 @@ long
 bb_ctx_s_max(const bb_ctx *ctx)
 {
     return bba_model_s_max(ctx->model, &ctx->so);
-}
-
-/* ---- progress and output ------------------------------------------------ */
-
-int
-bb_progress_enabled(const bb_outopts *o)
-{
-    return !o->quiet && (o->progress || isatty(STDERR_FILENO));
-}
-
-void
-bb_progress_cb(void *ctx, const bba_progress *p)
-{
-    search_meter *sm = ctx;
-    double t = bb_meter_elapsed(&sm->m);
-    char what[96];
-
-    if (p->solves == 0) {   /* a search starts */
-        sm->last = t;
-        sm->slowest = 0;
-        return;
-    }
-    if (t - sm->last > sm->slowest)
-        sm->slowest = t - sm->last;
-    sm->last = t;
-    sm->solves++;
-    if (p->resolution > 0)
-        snprintf(what, sizeof what, "search at resolution %ld (settling it, up to %ld)",
-                 p->resolution, p->resolution_max);
-    else if (p->stage == BBA_STAGE_DOUBLE_UNIT)
-        snprintf(what, sizeof what, "search at twice the time unit");
-    else if (p->stage == BBA_STAGE_INTERVAL)
-        snprintf(what, sizeof what, "search for the size interval");
-    bb_meter_bound(&sm->m, p->resolution > 0 || p->stage != BBA_STAGE_ANSWER ? what : NULL,
-                   sm->solves, (size_t)p->solves,
-                   (size_t)p->solves_max,
-                   p->sizes_seen ? (p->solves_max - p->solves) * sm->slowest : -1);
-}
-
-void
-bb_json_print(json_t *obj)
-{
-    if (obj == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
-               "number that is not finite: a bug)");
-    if (json_dumpf(obj, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-        bb_die(BB_EXIT_IOERR, "cannot write JSON to standard output");
-    fputc('\n', stdout);
-    json_decref(obj);
-}
-
-json_t *
-bb_json_seed(uint64_t seed)
-{
-    char buf[32];
-
-    if (seed <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)seed);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-    return json_string(buf);
-}
-
-json_t *
-bb_json_platform(const bb_ctx *ctx)
-{
-    const bba_quantized *q = ctx->q;
-    json_t *o = json_pack("{s:f, s:o, s:f, s:b}",
-                          "pfs_bw_bytes_per_s", ctx->pf.pfs_bw_Bps,
-                          "bb_bw_bytes_per_s", ctx->pf.bb_bw_Bps > 0
-                              ? json_real(ctx->pf.bb_bw_Bps) : json_null(),
-                          "time_unit_s", ctx->pf.time_unit_s,
-                          "data_units", ctx->plain);
-
-    if (o == NULL)
-        return NULL;
-    /* the rows' counts summed: a row of count N is N applications */
-    json_object_set_new(o, "applications", json_integer((json_int_t)ctx->wl.total));
-    if (q != NULL) {
-        json_object_set_new(o, "resolution", json_integer((json_int_t)ctx->pf.resolution));
-        json_object_set_new(o, "quantum_bytes", json_real(q->quantum_bytes));
-        json_object_set_new(o, "max_rounding_bytes", json_real(q->max_round_bytes));
-    }
-    json_object_set_new(o, "system", ctx->has_system ? json_string(ctx->sys.name) : json_null());
-    return o;
-}
-
-void
-bb_json_head(json_t *o, const bb_ctx *ctx)
-{
-    if (o == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
-               "number that is not finite: a bug)");
-    json_object_set_new(o, "workload", json_string(ctx->wl.source));
-    if (json_object_get(o, "model") == NULL)
-        json_object_set_new(o, "model", ctx->front
-                            ? json_string(bba_model_kind_name(bba_front_kind(ctx->front)))
-                            : json_null());
-    /* issue 35: every answer naming its model says that writers wait at a
-     * full buffer (their I/O phases are volumes), so figures from before
-     * (phases on the clock) are never confused with these */
-    if (json_object_get(o, "stall_semantics") == NULL)
-        json_object_set_new(o, "stall_semantics", json_string(BB_STALL_SEMANTICS));
-    if (json_object_get(o, "platform") == NULL)
-        json_object_set_new(o, "platform", bb_json_platform(ctx));
-}
-
-json_t *
-bb_json_real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *
-bb_json_quanta(long q)
-{
-    return q >= 0 ? json_integer((json_int_t)q) : json_null();
-}
-
-void
-bb_csv_answer(const bba_answer *a, int rc, double target)
-{
-    int size_q = !isnan(target), ok = rc == BB_OK;
-    double none = NAN;
-
-    printf("%sbb_size_bytes,bb_size_quanta,idle_fraction,log10_idle_fraction,quiet_fraction,"
-           "policy,threshold_bytes,empty_prob,mean_occupancy_bytes,load_ratio,target_idle,"
-           "idle_fraction_limit,states,residual,model\n", size_q ? "feasible," : "");
-    if (size_q)
-        printf("%d,", ok);
-    bb_csv_row(stdout, "nnnnnsnnnnnnnns", ok ? a->S_bytes : none,
-               ok && a->S_quanta >= 0 ? (double)a->S_quanta : none, ok ? a->idle : none,
-               ok && a->idle == 0 ? a->log10_idle : none, ok ? a->quiet : none,
-               a->lazy ? "lazy" : "greedy", ok && a->lazy ? a->threshold_bytes : none,
-               a->lazy ? a->eps : none, ok ? a->mean_occupancy_bytes : none, a->load_ratio,
-               target, !ok ? a->idle_limit : none, ok ? (double)a->states : none,
-               ok ? a->residual : none, bba_model_kind_name(a->model));
-}
-
-void
-bb_json_answer(json_t *o, const bb_ctx *ctx, const bba_answer *a)
-{
-    double frac;
-    size_t nv;
-
-    if (o == NULL)
-        bb_die(BB_EXIT_SOFTWARE, "cannot build the JSON output (out of memory, or a "
-               "number that is not finite: a bug)");
-    nv = bba_front_vanished(ctx->front, &frac);
-    json_object_set_new(o, "model", json_string(bba_model_kind_name(a->model)));
-    json_object_set_new(o, "stall_semantics", json_string(BB_STALL_SEMANTICS));
-    json_object_set_new(o, "exact", json_boolean(a->exact));
-    json_object_set_new(o, "idle_fraction_low", bb_json_real_or_null(a->idle_low));
-    json_object_set_new(o, "idle_fraction_high", bb_json_real_or_null(a->idle_high));
-    /* null where the model has none (docs/json.md) */
-    json_object_set_new(o, "phases", a->model != BBA_MODEL_BERNOULLI ? json_real(a->phases)
-                                                                     : json_null());
-    json_object_set_new(o, "phases_solved", a->model != BBA_MODEL_BERNOULLI
-                        ? json_integer((json_int_t)a->phases_solved) : json_null());
-    json_object_set_new(o, "bb_write_bytes_per_s", bb_json_real_or_null(a->bb_write_Bps));
-    json_object_set_new(o, "vanished_applications", json_integer((json_int_t)nv));
-    json_object_set_new(o, "vanished_load_fraction", json_real(frac));
-    /* endurance (endurance.h): bytes into the buffer a day, and drive
-     * writes per day at this size (null with no buffer) */
-    json_object_set_new(o, "bb_write_bytes_per_day", bb_json_real_or_null(a->bb_write_Bps * 86400.0));
-    json_object_set_new(o, "drive_writes_per_day",
-                        bb_json_real_or_null(bba_drive_writes_per_day(a->bb_write_Bps, a->S_bytes)));
-}
-
-void
-bb_finish_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout))
-        bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
-}
-
-/* The drive writes a day at the answer, for its line ("" when there is
- * no buffer, no volume, or no time: data units). */
-void
-bb_size_dwpd_note(const bb_ctx *ctx, const bba_answer *r, int rc, char *buf, size_t len)
-{
-    double w = rc == BB_OK && !ctx->plain ? bba_drive_writes_per_day(r->bb_write_Bps, r->S_bytes)
-                                          : NAN;
-
-    buf[0] = '\0';
-    if (isfinite(w))
-        snprintf(buf, len, "; %.3g drive writes a day", w);
 }

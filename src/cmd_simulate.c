@@ -150,8 +150,7 @@ simulate_fluid(const struct args *a)
                               "bbsize-simulate(1))");
     bb_fluid_question(&qn, &rep, &a->base.sim, &a->base.common.out, "simulate");
     bb_ctx_read(&ctx, &a->base.common, a->base.file);
-    qn.in = (bbs_fluidplat_inputs){ ctx.wl.apps, ctx.wl.n, ctx.wl.line, ctx.wl.source, &ctx.pf,
-                                    &a->tgt.bb_size.v, 1 };
+    qn.in = BB_FLUID_INPUTS(&ctx, &a->tgt.bb_size.v, 1);
     rep.ctx = &ctx;
     rep.run = &run;
     if ((rc = bbs_fluidplat_prepare(&run, &qn, err)) != BB_OK

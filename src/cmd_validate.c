@@ -189,6 +189,8 @@ bb_cmd_validate(int argc, char **argv)
     struct args a;
     bb_ctx ctx;
     bb_validation V;
+    bbs_fluidplat_question fq;
+    bb_fluid_report frep;
     const bb_valrow *rows;
     double *S = NULL;
     size_t n, n_agree, n_inconc;
@@ -203,6 +205,12 @@ bb_cmd_validate(int argc, char **argv)
     if (a.scenario)   /* the system-level cross-check: cmd_validate_scn.c */
         return bb_validate_scenario(&a.vs);
     n = parse_sizes(a.size_arg, &S);
+    /* --mode fluid: the fluid question first, as simulate's; from
+     * bb_ctx_load on, src/ calls the libraries only, down to the
+     * replications (sim/replicate.h bbs_fluidplat_validate) */
+    if (a.base.sim.fluid)
+        bb_fluid_question(&fq, &frep, &a.base.sim, &a.base.common.out,
+                          n > 1 ? "validate" : "simulate");
     bb_ctx_load(&ctx, &a.base.common, a.base.file, NULL);
     fluid = bba_front_kind(ctx.front) == BBA_MODEL_FLUID;
     if (fluid && (a.base.sim.given & BB_SIM_GIVEN_MODE) && !a.base.sim.fluid)
@@ -214,7 +222,16 @@ bb_cmd_validate(int argc, char **argv)
         bb_usage_error("mode", "'fluid': the %s model answers this workload; give --model "
                        "fluid to check the continuous-time one",
                        bba_model_kind_name(bba_front_kind(ctx.front)));
-    rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
+    if (a.base.sim.fluid) {
+        memset(&V, 0, sizeof V);
+        fq.in = BB_FLUID_INPUTS(&ctx, S, n);
+        frep.ctx = &ctx;
+        frep.run = &V.frun;
+        rc = bbs_fluidplat_validate(&V.frun, &fq, ctx.front, a.tol, err);
+        rc = bb_validation_fluid(&V, &frep, rc, err);
+    } else {
+        rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
+    }
     if (rc != BB_OK && V.analytic_failed)
         bb_ctx_die_answer(&ctx, rc, err);
     if (rc != BB_OK && !fluid)

@@ -17,7 +17,6 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/systems.c src/formats/systems.h \
 	src/formats/darshan.c src/formats/darshan.h \
 	src/formats/dxt.c src/formats/dxt.h \
-	src/formats/timeline.c src/formats/timeline.h \
 	src/formats/fitjob.c src/formats/fitjob.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h \
 	src/formats/scenario_keys.c src/formats/scenario_keys.h \
@@ -34,7 +33,9 @@ nodist_src_formats_libbbformats_a_SOURCES = src/default_workload.c
 bin_PROGRAMS += src/bbsize
 src_bbsize_SOURCES = \
 	src/main.c src/mpistart.c src/mpistart.h src/commands.h src/exitcodes.h \
-	src/cli.c src/cli.h src/cmdspec.c src/cmdspec.h src/usage.c src/usage.h src/csvout.c src/csvout.h src/datadir.c src/datadir.h src/options.c src/options_cost.c src/options.h src/outfile.c src/outfile.h \
+	src/cli.c src/cli.h src/cli_answer.c src/cli_answer.h src/cli_files.c src/cli_files.h \
+	src/cli_limits.c src/cli_limits.h src/cli_out.c src/cli_out.h src/cli_progress.c src/cli_progress.h \
+	src/cmdspec.c src/cmdspec.h src/usage.c src/usage.h src/csvout.c src/csvout.h src/datadir.c src/datadir.h src/options.c src/options_cost.c src/options.h src/outfile.c src/outfile.h \
 	src/devload.c src/devload.h src/topoload.c src/topoload.h \
 	src/progress.c src/progress.h src/execmeter.c src/execmeter.h src/status.c src/status.h src/simcli.c src/simcli.h src/simfluid.c src/valrun.c src/valrun.h \
 	src/scnrun.c src/scnrun.h src/scnmode.h \

@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_limits.h"
 #include "options.h"
+#include "outfile.h"
+#include "status.h"
+#include "usage.h"
 
 /* Keys above every command's own (0x1000 .. 0x5fff) and the short ones. */
 enum {

@@ -29,6 +29,7 @@
 #include <argp.h>
 #include <stdint.h>
 
+#include "bbanalytic.h"
 #include "units.h"
 
 /* ---- output -------------------------------------------------------------- */
@@ -130,5 +131,80 @@ void bb_fmt_thousands(char *buf, size_t len, double v);
 /* bb_options_init: fill the tables of every subset (main calls it before
  * any command parses its options). */
 void bb_options_init(void);
+
+/* ---- the analytic commands' platform and solver options ------------------- */
+
+/* Options shared by the analytic commands. */
+typedef struct {
+    bb_qty pfs_bw, bb_bw, time_unit;
+    long resolution;            /* 0: not given */
+    bba_model_kind model;       /* --model (answer.h) */
+    bba_solver_kind solver;
+    int solver_set;             /* 1 when --solver was given */
+    double max_memory_bytes;    /* 0: default (75% of physical memory) */
+    double max_ops;             /* --max-ops: the analytic cost bound (cost.h) */
+    bb_outopts out;             /* the output options (options.h): the
+                                   command gives &common.out to its output child */
+    const char *system;         /* --system NAME (platform preset), or NULL */
+    unsigned walks;             /* BB_PLAT_*: the command walks these values over its
+                                   own list, and pfs_bw or bb_bw holds the list's first
+                                   (bb_ctx_read calls it no override) */
+    int dist_rows;              /* 1: the command writes a row per load of DIST
+                                   (dist --csv), costed before DIST is built */
+} bb_common;
+
+/* Platform options a command may walk over a list of its own instead. */
+enum { BB_PLAT_PFS_BW = 1, BB_PLAT_BB_BW = 2 };
+#define BB_PLAT_ALL 3
+
+/* The argp children that parse bb_common's platform and solver options,
+ * BB_COMMON_ARGP(walks) without the options in walks (their input is a
+ * bb_common); the output options come from an output child (options.h)
+ * whose input is &common.out.  Filled by bb_options_init. */
+extern struct argp bb_common_argps[BB_PLAT_ALL + 1];
+#define BB_COMMON_ARGP(walks) (&bb_common_argps[(walks)])
+void bb_common_init(bb_common *c);
+
+/* ---- option values ---------------------------------------------------------- */
+
+/* Parse helpers for option values; exit 64 with the option's name. */
+double bb_opt_fraction_open(const char *opt, const char *arg);   /* (0, 1) */
+double bb_opt_fraction_closed(const char *opt, const char *arg); /* [0, 1] */
+long bb_opt_long(const char *opt, const char *arg, long lo, long hi);
+/* bb_opt_eps: --empty-prob, 0 or in [BBA_EPS_MIN, 1] (exits 64). */
+double bb_opt_eps(const char *arg);
+void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
+
+/* Draining policy as given on the command line: --policy, --threshold
+ * (a fraction of the buffer size, or a size with a unit), --empty-prob. */
+typedef struct {
+    int lazy;
+    int threshold_is_size;   /* --threshold had a unit */
+    double threshold_frac;   /* fraction of S when !threshold_is_size */
+    bb_qty threshold_size;
+    double eps;              /* EPS, default 0.01 */
+    int threshold_set;
+    int policy_set;          /* --policy given */
+    int eps_set;             /* --empty-prob given */
+} bb_policy_opts;
+
+void bb_policy_opts_init(bb_policy_opts *p);
+/* bb_policy_opt_parse: handle --policy, --threshold, --empty-prob values;
+ * returns 1 if key was one of them.  Exits 64 on a bad value. */
+int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
+const char *bb_policy_name(const bba_policy *p);
+/* bb_policy_drain: the policy as the front door takes it (answer.h). */
+void bb_policy_drain(const bb_policy_opts *p, bba_drain *d);
+
+/* The argp child for --policy, --threshold and --empty-prob; its input is
+ * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold
+ * implies --policy lazy; a threshold or --empty-prob with --policy greedy,
+ * and --empty-prob with greedy draining, are refused (64): greedy draining
+ * has neither. */
+extern const struct argp bb_policy_argp;
+
+/* bb_argp_file: store the positional workload FILE of a command; a second
+ * one is a usage error. */
+void bb_argp_file(char *arg, const char **file);
 
 #endif

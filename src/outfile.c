@@ -10,8 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "outfile.h"
+#include "status.h"
+#include "usage.h"
 #include "readfile.h"
 
 /* resolve_target: follow symbolic links from path (at most 40, as the
@@ -517,4 +518,11 @@ bb_out_commit_all(bb_out *const *outs, size_t n)
             out_fail(outs[i], "rename", errno);
         out_done(outs[i]);
     }
+}
+
+void
+bb_finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        bb_die(BB_EXIT_IOERR, "write error on standard output: %s", strerror(errno));
 }

@@ -55,4 +55,7 @@ void bb_out_claim(const char *opt, const char *path);
 void bb_in_claim(const char *path);
 void bb_out_watch_inputs(void);
 
+/* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
+void bb_finish_stdout(void);
+
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "progress.h"
 
 static double
@@ -151,4 +150,10 @@ bb_meter_end(bb_meter *m)
     if (m->shown && m->tty)
         fputc('\n', stderr);
     return since(&m->t0);
+}
+
+int
+bb_progress_enabled(const bb_outopts *o)
+{
+    return !o->quiet && (o->progress || isatty(STDERR_FILENO));
 }

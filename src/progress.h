@@ -29,6 +29,10 @@ typedef struct {
     int enabled, tty, shown;
 } bb_meter;
 
+/* bb_progress_enabled: whether progress is shown: a terminal on stderr,
+ * or --progress; never with --quiet. */
+int bb_progress_enabled(const bb_outopts *o);
+
 /* bb_meter_start: start timing; enabled as bb_progress_enabled(out). */
 void bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const char *unit,
                     size_t total);

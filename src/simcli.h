@@ -138,6 +138,12 @@ typedef struct {
 } bb_fluid_report;
 void bb_fluid_question(bbs_fluidplat_question *qn, bb_fluid_report *fr, const bb_simopts *o,
                        const bb_outopts *out, const char *what);
+/* BB_FLUID_INPUTS: the question's inputs (qn->in) from a read workload
+ * and platform (bb_ctx *cx) at nsizes sizes (bytes): assignments only,
+ * so that nothing of src/ runs between bb_ctx_read or bb_ctx_load and the
+ * simulator's entry. */
+#define BB_FLUID_INPUTS(cx, sizes, nsizes) ((bbs_fluidplat_inputs){ (cx)->wl.apps, \
+        (cx)->wl.n, (cx)->wl.line, (cx)->wl.source, &(cx)->pf, (sizes), (nsizes) })
 /* bb_fluid_print: the first size's summary of r as text or JSON on stdout
  * (no interval with one replication), the wall time on stderr unless
  * --quiet, then bb_fluid_warn_mixing. */

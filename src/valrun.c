@@ -13,68 +13,47 @@
 typedef struct {
     const bb_ctx *ctx;
     const double *S;
-    const bba_drain *d;          /* NULL: the policy of each discrete config */
     const bbs_plat_runs *run;
 } eval_ctx;
 
-/* One answer of the front door per size, as units of the thread pool (a
- * front is read-only), stored by index. */
+/* One answer of the front door per size under its discrete
+ * configuration's policy, as units of the thread pool (a front is
+ * read-only), stored by index (the fluid model's: sim/replicate.c). */
 static int
 eval_unit(size_t k, void *result, const void *vctx, char *err)
 {
     const eval_ctx *ec = vctx;
-    bb_valrow *r = result;
-    bba_drain d;
-    bba_answer a;
-    int rc;
+    const bbs_bb_config *c = &ec->run->cfg[k];
+    double q = ec->ctx->q->quantum_bytes;
+    bba_drain d = { c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
 
-    if (ec->run) {
-        const bbs_bb_config *c = &ec->run->cfg[k];
-        double q = ec->ctx->q->quantum_bytes;
-
-        d = (bba_drain){ c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
-    } else {
-        d = *ec->d;
-    }
-    rc = bba_front_idle(ec->ctx->front, ec->S[k], &d, &a, err);
-    if (rc != BB_OK)
-        return rc;
-    r->S_bytes = a.S_bytes;
-    r->S_quanta = a.S_quanta;
-    r->analytic = a.idle;
-    r->quiet_analytic = a.quiet;
-    r->bb_in_analytic_Bps = a.bb_write_Bps;
-    return BB_OK;
+    return bbs_valrow_predict(result, ec->ctx->front, ec->S[k], &d, err);
 }
 
-/* The continuous-time simulation (sim/replicate.h bbs_fluidplat_*), its
- * rows and how it ran. */
-static int
-simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const double *S,
-               size_t n, char *err)
+/* agreements and inconclusive rows, of both models */
+static void
+count_verdicts(bb_validation *V)
 {
-    bbs_fluidplat_question qn;
-    bb_fluid_report rep;
-    bbs_fluidplat_runs *run = &V->frun;
-    char hs[64], ws[64];
-    int rc;
+    for (size_t k = 0; k < V->n; k++) {
+        V->n_agree += V->rows[k].ag.v.kind == BBS_AGREES;
+        V->n_inconclusive += V->rows[k].ag.v.kind == BBS_INCONCLUSIVE;
+    }
+}
 
-    bb_fluid_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
-    qn.in = (bbs_fluidplat_inputs){ ctx->wl.apps, ctx->wl.n, ctx->wl.line, ctx->wl.source,
-                                    &ctx->pf, S, n };
-    rep.ctx = ctx;
-    rep.run = run;
-    rc = bbs_fluidplat_prepare(run, &qn, err);
-    if (rc == BB_OK)
-        rc = bbs_fluidplat_execute(run, &qn, err);
-    bb_sim_report_end(&rep.rep);
+int
+bb_validation_fluid(bb_validation *V, bb_fluid_report *rep, int rc, char *err)
+{
+    const bbs_fluidplat_runs *run = &V->frun;
+    char hs[64], ws[64];
+
+    (void)err;
+    bb_sim_report_end(&rep->rep);
+    V->fluid = 1;
+    V->rows = V->frun.val;
+    V->n = V->frun.nsizes;
+    V->analytic_failed = V->frun.analytic_failed;
     if (rc != BB_OK)
         return rc;
-    for (size_t k = 0; k < n; k++) {
-        V->rows[k].idle = run->sum[k].idle;
-        V->rows[k].quiet_mean = run->sum[k].quiet.mean;
-        V->rows[k].bb_in_Bps = run->sum[k].bb_in_Bps;
-    }
     V->replications = (long)run->replications;
     V->horizon = run->horizon_s;
     V->wall_s = run->wall_s;
@@ -82,6 +61,7 @@ simulate_fluid(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, const d
     bb_fmt_duration(ws, sizeof ws, run->warmup_s);
     snprintf(V->how, sizeof V->how, "%zu replications x %s after a warm-up of %s",
              run->replications, hs, ws);
+    count_verdicts(V);
     return BB_OK;
 }
 
@@ -176,9 +156,8 @@ judge(bb_validation *V, double tol, char *err)
 
         if (rc != BB_OK)
             return rc;
-        V->n_agree += V->rows[k].ag.v.kind == BBS_AGREES;
-        V->n_inconclusive += V->rows[k].ag.v.kind == BBS_INCONCLUSIVE;
     }
+    count_verdicts(V);
     return BB_OK;
 }
 
@@ -187,43 +166,44 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
                   size_t n, double tol, char *err)
 {
     eval_ctx ec;
-    bba_drain d;
     bbs_plat_question qn;
     bb_sim_report rep;
     int rc;
 
     memset(V, 0, sizeof *V);
-    V->fluid = bba_front_kind(ctx->front) == BBA_MODEL_FLUID;
+    if (bba_front_kind(ctx->front) == BBA_MODEL_FLUID) {
+        bbs_fluidplat_question fq;
+        bb_fluid_report frep;
+
+        bb_fluid_question(&fq, &frep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+        fq.in = BB_FLUID_INPUTS(ctx, S, n);
+        frep.ctx = ctx;
+        frep.run = &V->frun;
+        rc = bbs_fluidplat_validate(&V->frun, &fq, ctx->front, tol, err);
+        return bb_validation_fluid(V, &frep, rc, err);
+    }
     V->rows = calloc(n, sizeof *V->rows);
     if (V->rows == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory (%zu rows)", n);
     V->n = n;
-    V->cluster = 1;
     memset(&ec, 0, sizeof ec);
     ec.ctx = ctx;
     ec.S = S;
-    if (!V->fluid) {
-        const bba_quantized *q = ctx->q;
-
-        /* the simulator's entry, as simulate's: one configuration per size */
-        bb_sim_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
-        qn.q = q;
-        qn.apps = ctx->wl.apps;
-        qn.source = ctx->wl.source;
-        qn.time_unit_s = ctx->pf.time_unit_s;
-        qn.S_bytes = S;
-        qn.nsizes = n;
-        if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK)
-            return rc;
-        ec.run = &V->run;
-        /* how the simulated stalls cluster (crosscheck.h): the onoff mode
-         * keeps the bursts, the others draw afresh every unit */
-        V->cluster = bbs_stall_cluster(q->n, q->b, q->p,
-                                       o->mode == BBS_BB_ONOFF ? q->burst_tu : NULL, q->B);
-    } else {
-        bb_policy_drain(&o->pol, &d);
-        ec.d = &d;
-    }
+    /* the simulator's entry, as simulate's: one configuration per size */
+    bb_sim_question(&qn, &rep, o, &ctx->opt->out, n > 1 ? "validate" : "simulate");
+    qn.q = ctx->q;
+    qn.apps = ctx->wl.apps;
+    qn.source = ctx->wl.source;
+    qn.time_unit_s = ctx->pf.time_unit_s;
+    qn.S_bytes = S;
+    qn.nsizes = n;
+    if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK)
+        return rc;
+    ec.run = &V->run;
+    /* how the simulated stalls cluster (crosscheck.h): the onoff mode
+     * keeps the bursts, the others draw afresh every unit */
+    V->cluster = bbs_stall_cluster(ctx->q->n, ctx->q->b, ctx->q->p,
+                                   o->mode == BBS_BB_ONOFF ? ctx->q->burst_tu : NULL, ctx->q->B);
     /* The analytic side first: it refuses what it cannot solve before the
      * simulation starts, and sizes the default horizon. */
     rc = bbs_replicate_run(n, sizeof *V->rows, V->rows, eval_unit, &ec, o->threads, NULL, NULL,
@@ -232,48 +212,42 @@ bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o, cons
         V->analytic_failed = 1;
         return rc;
     }
-    if (V->fluid) {
-        rc = simulate_fluid(V, ctx, o, S, n, err);
-        if (rc != BB_OK)
-            return rc;
-    } else {
-        if ((rc = plan_horizon(V, &qn, o, tol, err)) != BB_OK
+    if ((rc = plan_horizon(V, &qn, o, tol, err)) != BB_OK
+        || (rc = simulate_discrete(V, ctx, o, &qn, &rep, err)) != BB_OK
+        || (rc = judge(V, tol, err)) != BB_OK)
+        return rc;
+    /* One extension when the plan's clustering was too optimistic: a
+     * row it meant to resolve is inside a wider interval; the
+     * replications' spread says how much longer (within the budget). */
+    double more = 0;
+
+    for (size_t k = 0; V->auto_horizon && k < n; k++)
+        if (V->rows[k].ag.v.kind == BBS_INCONCLUSIVE && V->plan.resolved > 0
+            && V->rows[k].analytic >= V->plan.resolved && V->rows[k].ag.v.more_units > more)
+            more = V->rows[k].ag.v.more_units;
+    if (more > 0 && V->horizon < V->budget_units) {
+        double H = fmin(ceil(1.2 * (V->horizon + more)), floor(V->budget_units));
+
+        bbs_plat_free(&V->run);
+        qn.horizon = (bbs_span){ H, 0 };
+        V->plan.horizon_units = H;
+        V->extended = 1;
+        if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK
             || (rc = simulate_discrete(V, ctx, o, &qn, &rep, err)) != BB_OK
             || (rc = judge(V, tol, err)) != BB_OK)
             return rc;
-        /* One extension when the plan's clustering was too optimistic: a
-         * row it meant to resolve is inside a wider interval; the
-         * replications' spread says how much longer (within the budget). */
-        double more = 0;
-
-        for (size_t k = 0; V->auto_horizon && k < n; k++)
-            if (V->rows[k].ag.v.kind == BBS_INCONCLUSIVE && V->plan.resolved > 0
-                && V->rows[k].analytic >= V->plan.resolved && V->rows[k].ag.v.more_units > more)
-                more = V->rows[k].ag.v.more_units;
-        if (more > 0 && V->horizon < V->budget_units) {
-            double H = fmin(ceil(1.2 * (V->horizon + more)), floor(V->budget_units));
-
-            bbs_plat_free(&V->run);
-            qn.horizon = (bbs_span){ H, 0 };
-            V->plan.horizon_units = H;
-            V->extended = 1;
-            if ((rc = bbs_plat_prepare(&V->run, &qn, err)) != BB_OK
-                || (rc = simulate_discrete(V, ctx, o, &qn, &rep, err)) != BB_OK
-                || (rc = judge(V, tol, err)) != BB_OK)
-                return rc;
-        }
-        return BB_OK;
     }
-    return judge(V, tol, err);
+    return BB_OK;
 }
 
 void
 bb_validation_free(bb_validation *V)
 {
-    free(V->rows);
-    if (!V->fluid)
+    if (!V->fluid) {
+        free(V->rows);
         bbs_plat_free(&V->run);
-    else
-        bbs_fluidplat_free(&V->frun);
+    } else {
+        bbs_fluidplat_free(&V->frun);   /* and its rows */
+    }
     memset(V, 0, sizeof *V);
 }

@@ -12,23 +12,14 @@
 
 #include "simcli.h"
 
-typedef struct {
-    double S_bytes;
-    long S_quanta;               /* -1 for the fluid model */
-    double analytic, quiet_analytic;
-    bbs_ci idle;                 /* simulated idle fraction */
-    double quiet_mean;           /* simulated quiet fraction */
-    double bb_in_analytic_Bps;   /* bytes/s written into the buffer
-                                    (endurance.h), beside bb_in_Bps */
-    bbs_ci bb_in_Bps;            /* simulated, bytes/s over all time */
-    bbs_agreement ag;            /* analytic against idle */
-} bb_valrow;
+/* One row of `validate`: sim/replicate.h's, the discrete models' too. */
+typedef bbs_valrow bb_valrow;
 
 typedef struct {
     int fluid;                   /* continuous time: frun, else run */
     bbs_plat_runs run;           /* the discrete simulation */
     bbs_fluidplat_runs frun;     /* the fluid simulation */
-    bb_valrow *rows;             /* n rows, one per size */
+    bb_valrow *rows;             /* n rows, one per size (fluid: frun.val) */
     size_t n, n_agree, n_inconclusive;
     long replications;
     double horizon;              /* per replication: time units, or s (fluid) */
@@ -70,6 +61,15 @@ typedef struct {
  * `bbsize report --validate` gives its own horizon: plan unused. */
 int bb_validation_run(bb_validation *V, const bb_ctx *ctx, const bb_simopts *o,
                       const double *S, size_t n, double tol, char *err);
+/* bb_validation_fluid: the fluid model's validation as the simulator's
+ * entry returned it (sim/replicate.h bbs_fluidplat_validate into V->frun,
+ * with status rc and message err, asked with the question and report of
+ * bb_fluid_question): ends the progress line and fills the rest of V (V
+ * zeroed but for frun).  A command that knows the model is fluid before it
+ * reads the workload (validate --mode fluid) asks the entry itself, with
+ * nothing of src/ between the libraries' calls; bb_validation_run asks it
+ * for the others.  Returns rc, or the first failure after it. */
+int bb_validation_fluid(bb_validation *V, bb_fluid_report *rep, int rc, char *err);
 void bb_validation_free(bb_validation *V);
 
 #endif

@@ -114,8 +114,13 @@ EXTRA_DIST += tests/layers.sh tests/circles.sh tests/circles.awk
 # Each library's compile command as this Makefile runs it (its own
 # _CPPFLAGS), one line each: "library|a header of its own|command", for
 # tests/layers.sh to compile probe includes with.
-check_DATA = tests/layerflags
-CLEANFILES += tests/layerflags
+check_DATA = tests/layerflags tests/srcobjs
+CLEANFILES += tests/layerflags tests/srcobjs
+# tests/circles.sh: the command's own objects (src/), one a line.
+tests/srcobjs: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests && { \
+	  for o in $(src_bbsize_OBJECTS); do echo "$$o"; done; \
+	} >$@.tmp && mv $@.tmp $@
 tests/layerflags: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests && { \
 	  echo 'analytic/libbbanalytic.a|bb_error.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(analytic_libbbanalytic_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
@@ -178,6 +183,11 @@ tests_t_fluidplat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluidplat_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidplat
 EXTRA_DIST += tests/cli_fluidsim.sh
+# validate's fluid model in the simulator's entry (sim/replicate.h).
+check_PROGRAMS += tests/t_fluidval
+tests_t_fluidval_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluidval_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+TESTS += tests/t_fluidval
 
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
@@ -244,7 +254,7 @@ tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) 
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
-# `bbsize fit darshan`: the timeline of a job (src/formats/timeline.h), one
+# `bbsize fit darshan`: the timeline of a job (analytic/timeline.h), one
 # job's estimate and a class's pooling (src/formats/fitjob.h) with the
 # workload writer's quoting, and the generator of synthetic Darshan logs
 # that tests/cli_fit.sh and bench/fit.sh use.
@@ -291,6 +301,13 @@ tests_t_csvout_LDADD = $(CMOCKA_LIBS)
 TESTS += tests/t_csvout tests/cli_csv.sh
 EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk tests/bursts3.csv
 # The volume into the buffer and the endurance size (analytic/endurance.h).
+# The fluid model's precision rule (analytic/fluid_span.h).
+check_PROGRAMS += tests/t_fluid_span
+tests_t_fluid_span_SOURCES = tests/t_fluid_span.c tests/testutil.h
+tests_t_fluid_span_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_span_LDADD = $(ANALYTIC_TEST_LIBS)
+TESTS += tests/t_fluid_span
+
 check_PROGRAMS += tests/t_endurance
 tests_t_endurance_SOURCES = tests/t_endurance.c tests/testutil.h
 tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

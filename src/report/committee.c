@@ -36,6 +36,22 @@ design_question(bb_report *r)
                         r->o.end != NULL && r->o.end->set ? r->o.end : NULL);
 }
 
+void
+bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate)
+{
+    if (isfinite(v) && v > 0) {
+        /* the digits bb_fmt_size shows: 4 significant (6 plain) */
+        double unit = pow(10.0, floor(log10(v)) - (ctx->plain ? 5 : 3));
+        double k = ceil(v / unit * (1 - 1e-12));
+
+        v = k * unit;
+    }
+    if (rate)
+        bb_ctx_fmt_rate(ctx, buf, len, v);
+    else
+        bb_ctx_fmt_size(ctx, buf, len, v);
+}
+
 /* The pair to buy: at the platform's PFS bandwidth, the design `bbsize
  * design` chooses there with the same prices (designrun.h): the buffer
  * bandwidth given, or the cheapest share of the idle budget when the

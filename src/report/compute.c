@@ -12,22 +12,6 @@
 #include "grid.h"
 #include "sweeprun.h"
 
-void
-bb_report_fmt_up(const bb_ctx *ctx, char *buf, size_t len, double v, int rate)
-{
-    if (isfinite(v) && v > 0) {
-        /* the digits bb_fmt_size shows: 4 significant (6 plain) */
-        double unit = pow(10.0, floor(log10(v)) - (ctx->plain ? 5 : 3));
-        double k = ceil(v / unit * (1 - 1e-12));
-
-        v = k * unit;
-    }
-    if (rate)
-        bb_ctx_fmt_rate(ctx, buf, len, v);
-    else
-        bb_ctx_fmt_size(ctx, buf, len, v);
-}
-
 /* The load law's model: the Bernoulli chain of the answer's platform, or
  * for the fluid model an auxiliary Bernoulli front at the paper's
  * resolution. */

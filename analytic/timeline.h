@@ -50,8 +50,8 @@
  * used in place, plus 8 bytes per interval); signals of at most max_bins
  * bins (default 65,536: about 3 MB of FFT work space).  Time O(n log n)
  * for the sort plus O(N log N) for the autocorrelation. */
-#ifndef BBSIZE_SRC_FORMATS_TIMELINE_H
-#define BBSIZE_SRC_FORMATS_TIMELINE_H
+#ifndef BBSIZE_ANALYTIC_TIMELINE_H
+#define BBSIZE_ANALYTIC_TIMELINE_H
 
 #include <stddef.h>
 
