@@ -62,7 +62,21 @@ typedef struct {
     const struct args *a;
     bba_design_spec sp;    /* the workload's; each load's borrows its question */
     int priced;
+    int headed;            /* the text table's header is out */
 } loads_ctx;
+
+/* The text table's header, once, before the first line a load prints:
+ * a run refused by its bounds prints nothing on stdout. */
+static void
+header(loads_ctx *lc)
+{
+    const struct args *a = lc->a;
+
+    if (!lc->headed && !a->common.out.csv && !a->common.out.json)
+        printf("%s%-12s %-6s %-11s %-10s %-10s %-9s %s\n", a->loads.n ? "LOAD   " : "", "BB_BW",
+               "SHARE", "BB_SIZE", "IDLE", "THROTTLE", "BINDS", lc->priced ? "COST" : "");
+    lc->headed = 1;
+}
 
 /* The frontier at one load (cmdspec.h bb_cmd_each_load): its points, their
  * rows (text: after a LOAD column with --load-scale) and the least
@@ -93,6 +107,7 @@ frontier_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, 
         bb_die(BB_EXIT_NO, "%s: no capacity suffices at any burst-buffer bandwidth: the expected "
                "load is not below the PFS bandwidth", ctx->wl.source);
     if (rc == BB_EINFEASIBLE) {   /* one load of several: its line, and the next */
+        header(lc);
         printf("%sno capacity suffices at any burst-buffer bandwidth: the expected load is not "
                "below the PFS bandwidth\n", prefix);
         return rc;
@@ -143,6 +158,7 @@ frontier_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, 
         }
 
     bb_ctx_fmt_rate(ctx, lb, sizeof lb, least);
+    header(lc);
     if (a->common.out.csv)
         printf("bb_bw_bytes_per_s,throttle_share,feasible,bb_size_bytes,idle_fraction,"
                "bandwidth_idle_fraction,binding,bb_write_bytes_per_day,cost\n");
@@ -240,9 +256,7 @@ bb_cmd_frontier(int argc, char **argv)
     bb_policy_drain(&a.pol, &ctx.qn.drain);   /* --policy, --threshold (a fraction) */
     lc.a = &a;
     lc.priced = bb_cmd_design_spec(&ctx, &a.c, &lc.sp);
-    if (!a.common.out.csv && !a.common.out.json)
-        printf("%s%-12s %-6s %-11s %-10s %-10s %-9s %s\n", a.loads.n ? "LOAD   " : "", "BB_BW",
-               "SHARE", "BB_SIZE", "IDLE", "THROTTLE", "BINDS", lc.priced ? "COST" : "");
+    lc.headed = 0;
     rc = bb_cmd_each_load(&ctx, &a.c, frontier_load, &lc);
     bb_qty_list_free(&a.bbw);
     bb_cmd_args_free(&a.c);

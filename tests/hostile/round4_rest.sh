@@ -80,6 +80,12 @@ hcase "design, a walk beyond --max-ops: refused before a design, nothing printed
   "^stdout:\[\] .*the walk of 23 PFS bandwidths would take about [0-9.e+]+ operations, more than the bound of 1e\+06.*\(--pfs-bw, --resolution, --max-ops\)" - \
   sh -c 'out=$("$1" design --pfs-bw 0.8TB/s:3TB/s:0.1TB/s --max-ops 1e6 2>"$2"); s=$?
     printf "stdout:[%s] " "$out"; cat "$2"; exit $s' sh "$B" "$T/design.err"
+# frontier printed its table's header on stdout before the refusal.
+hnew
+hcase "frontier beyond --max-ops: refused with nothing on stdout (2)" 2 \
+  "^stdout:\[\] .*more than the bound of 1" - \
+  sh -c 'out=$("$1" frontier --max-ops 1 2>"$2"); s=$?
+    printf "stdout:[%s] " "$out"; cat "$2"; exit $s' sh "$B" "$T/frontier.err"
 
 # 7. The round's classes on commands the rounds had not covered.
 # Messages: a whole offset past 64 bits was "not a whole number of bytes".
