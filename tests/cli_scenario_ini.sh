@@ -96,7 +96,7 @@ if [ "$rc" -eq 0 ] && [ -s "$T/u1.out" ] && cmp -s "$T/u1.out" "$T/u2.out"; then
 else t_fail "1 PB and 1 d read as 1000 TB and 86400 s (exit $rc)" "$T/err"; fi
 { base | sed 's/40MB/40 Mb/'; } >"$T/u3.ini"
 expect_fail_fixed "a bit unit is refused, listing the units (65)" 65 \
-  "u3.ini:9: [job a] parameter 'total_bytes': '40 Mb' is not a size >= 0 (B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)" \
+  "u3.ini:9: [job a] parameter 'total_bytes': '40 Mb' is not a size > 0 (B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB; a request of 0 B moves nothing)" \
   "$BBSIZE" simulate "$T/u3.ini"
 # the keys of issue 14's mechanisms: a value out of its domain names the
 # file, line, section and key
