@@ -18,18 +18,25 @@
 #include "network/bbsnet.h"
 #include "rng.h"
 
-/* graph500-72: 9 groups of 4 routers (2 nodes each), 2 global links per
- * router, one global link between every two groups. */
+/* topo: the preset's topology (graph500-72: 9 groups of 4 routers, 2
+ * nodes each, 2 global links per router, one global link between every
+ * two groups; mfnetsim-1056: the artifact's). */
 static bbs_net_topo *
-g500(void)
+topo(const char *preset)
 {
     bbs_net_params par;
     bbs_net_topo *t;
     char err[BB_ERRLEN];
 
-    assert_int_equal(bbs_net_preset("graph500-72", &par, err), BB_OK);
+    assert_int_equal(bbs_net_preset(preset, &par, err), BB_OK);
     assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
     return t;
+}
+
+static bbs_net_topo *
+g500(void)
+{
+    return topo("graph500-72");
 }
 
 static double
@@ -44,6 +51,17 @@ glink(const bbs_net_topo *t, int x, int y)
 {
     assert_int_equal(bbs_net_topo_nglobal(t, x, y), 1);
     return bbs_net_topo_global_links(t, x, y)[0];
+}
+
+/* The first group y that router 0 reaches on a global link of its own. */
+static int
+own_global_group(const bbs_net_topo *t)
+{
+    for (int y = 1; y < t->par.g; y++)
+        if (t->link_src[glink(t, 0, y)] == 0)
+            return y;
+    fail_msg("router 0 has no global link");
+    return -1;
 }
 
 /* A path is connected from src's injection link to dst's ejection link. */
@@ -122,14 +140,9 @@ test_par_source_port(void **state)
     bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 };
     gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
     double *occ = calloc((size_t)t->nlinks, sizeof(double));
-    int y1 = -1, lg, dst;
+    int y1 = own_global_group(t), lg = glink(t, 0, y1), dst;
 
     (void)state;
-    for (int y = 1; y < t->par.g && y1 < 0; y++)
-        if (t->link_src[glink(t, 0, y)] == 0)
-            y1 = y;
-    assert_true(y1 > 0);
-    lg = glink(t, 0, y1);
     dst = y1 * t->par.a * t->par.p; /* the first node of group y1 */
     for (int c = 0; c < 4; c++) {
         for (int l = 0; l < t->nlinks; l++)
@@ -235,6 +248,31 @@ no_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
     return BB_OK;
 }
 
+/* A fabric on its own engine over a topology the fixture owns. */
+typedef struct {
+    bbs_net_topo *t;
+    bbs_engine *e;
+    bbs_net_fabric *f;
+} fab;
+
+static void
+fab_open(fab *x, bbs_net_topo *t)
+{
+    char err[BB_ERRLEN];
+
+    x->t = t;
+    assert_int_equal(bbs_engine_new(&x->e, 0, err), BB_OK);
+    assert_int_equal(bbs_net_fabric_new(&x->f, t, x->e, no_done, NULL, err), BB_OK);
+}
+
+static void
+fab_close(fab *x)
+{
+    bbs_net_fabric_free(x->f);
+    bbs_engine_free(x->e);
+    bbs_net_topo_free(x->t);
+}
+
 /* The occupancy of a port at flow level, by hand, on mfnetsim-1056
  * (local 5.64e9 B/s, global 5.05e9 B/s, injection 17.2e9 B/s; channel
  * buffers 16 KiB beyond a local or global link, 32 KiB beyond an
@@ -254,17 +292,15 @@ no_done(bbs_engine *e, const bbs_net_flow_info *info, void *ctx)
 static void
 test_port_occupancy(void **state)
 {
-    bbs_net_params par;
-    bbs_net_topo *t;
+    bbs_net_topo *t = topo("mfnetsim-1056");
     bbs_engine *e;
     bbs_net_fabric *f;
+    fab x;
     bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
     int p[BBS_NET_MAX_PATH], q[BBS_NET_MAX_PATH], len, dst = -1, a;
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
-    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
     a = t->par.a;
     for (int y = 1; y < t->par.g && dst < 0; y++) {
         int l = glink(t, 0, y);
@@ -279,8 +315,9 @@ test_port_occupancy(void **state)
     assert_int_equal(t->link_kind[p[3]], BBS_NET_LINK_LOCAL);
     assert_int_equal(bbs_net_route(t, &mo, 1, dst, NULL, NULL, q, NULL), 5);
     assert_memory_equal(p + 1, q + 1, 4 * sizeof(int));
-    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
-    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    fab_open(&x, t);
+    e = x.e;
+    f = x.f;
     assert_int_equal(bbs_net_fabric_start(f, 0, dst, 1e9, p, len, 1, 0, NULL, err), BB_OK);
     assert_true(bbs_net_fabric_port_occupancy(f, p[1]) == 49152);
     for (int i = 2; i < 4; i++)
@@ -295,9 +332,7 @@ test_port_occupancy(void **state)
     assert_true(bbs_net_fabric_port_occupancy(f, p[2]) == 49152);
     assert_true(bbs_net_fabric_port_occupancy(f, p[3]) == 8192);
     assert_true(bbs_net_fabric_port_occupancy(f, t->local_link[1 * t->par.a + 2]) == 0);
-    bbs_net_fabric_free(f);
-    bbs_engine_free(e);
-    bbs_net_topo_free(t);
+    fab_close(&x);
 }
 
 /* Strict priority's gaps in the solver, by hand: a port P (capacity 1,
@@ -366,10 +401,10 @@ test_gap_solver(void **state)
 static void
 test_gap_fabric(void **state)
 {
-    bbs_net_params par;
-    bbs_net_topo *t;
+    bbs_net_topo *t = topo("mfnetsim-1056");
     bbs_engine *e;
     bbs_net_fabric *f;
+    fab x;
     bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
     int pb[BBS_NET_MAX_PATH], po[BBS_NET_MAX_PATH], pa[BBS_NET_MAX_PATH];
     int lb, lo, la, G = -1, r1 = -1, r0, d2, a, p, fb, fo, fa;
@@ -378,8 +413,6 @@ test_gap_fabric(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    assert_int_equal(bbs_net_preset("mfnetsim-1056", &par, err), BB_OK);
-    assert_int_equal(bbs_net_topo_build(&par, NULL, &t, err), BB_OK);
     a = t->par.a;
     p = t->par.p;
     for (int y = 1; y < t->par.g && G < 0; y++) {
@@ -406,8 +439,9 @@ test_gap_fabric(void **state)
     assert_int_equal(vc[1], 0);
     bbs_net_path_vc(t, pa, la, BBS_NET_VC_GROUP, vc);
     assert_int_equal(vc[2], 1);
-    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
-    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    fab_open(&x, t);
+    e = x.e;
+    f = x.f;
     bbs_net_fabric_set_vc_priority(f, 1, BBS_NET_VC_GROUP);
     assert_int_equal(bbs_net_fabric_start(f, r1 * p, d2, 1e9, pb, lb, 1, 0, &fb, err), BB_OK);
     assert_int_equal(bbs_engine_run(e, 1e-6), BB_OK);
@@ -428,9 +462,7 @@ test_gap_fabric(void **state)
     assert_float_equal(bbs_net_fabric_flow_rate(f, fo), 0.4 * c, 1);
     assert_float_equal(bbs_net_fabric_flow_rate(f, fa), 0.2 * c, 1);
     assert_int_equal(bbs_net_fabric_check(f, 1e-9, err), BB_OK);
-    bbs_net_fabric_free(f);
-    bbs_engine_free(e);
-    bbs_net_topo_free(t);
+    fab_close(&x);
 }
 
 /* A message's pieces under par see the ports its earlier pieces fill
@@ -447,20 +479,15 @@ test_par_pieces(void **state)
     bbs_net_topo *t = g500();
     bbs_net_route_opts po = { BBS_NET_ROUTE_PAR, 0, 2 };
     gsl_rng *r = bbs_rng_stream_new(NULL, 5, 0, 0);
-    bbs_engine *e;
     bbs_net_fabric *f;
-    int y1 = -1, lg, dst, p[BBS_NET_MAX_PATH], len, took;
+    fab x;
+    int y1 = own_global_group(t), lg = glink(t, 0, y1), dst, p[BBS_NET_MAX_PATH], len, took;
     char err[BB_ERRLEN];
 
     (void)state;
-    for (int y = 1; y < t->par.g && y1 < 0; y++)
-        if (t->link_src[glink(t, 0, y)] == 0)
-            y1 = y;
-    assert_true(y1 > 0);
-    lg = glink(t, 0, y1);
     dst = y1 * t->par.a * t->par.p;
-    assert_int_equal(bbs_engine_new(&e, 0, err), BB_OK);
-    assert_int_equal(bbs_net_fabric_new(&f, t, e, no_done, NULL, err), BB_OK);
+    fab_open(&x, t);
+    f = x.f;
     len = bbs_net_fabric_route(f, &po, r, 0, dst, p, &took);
     assert_int_equal(took, 1);
     assert_int_equal(p[1], lg);
@@ -474,10 +501,8 @@ test_par_pieces(void **state)
         assert_int_equal(took, 0);
         assert_true(q[1] != lg);
     }
-    bbs_net_fabric_free(f);
-    bbs_engine_free(e);
+    fab_close(&x);
     gsl_rng_free(r);
-    bbs_net_topo_free(t);
 }
 
 int
