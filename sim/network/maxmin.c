@@ -13,16 +13,14 @@
 typedef struct {
     double key;
     int link;
-    int ver;
 } hent;
 
 struct bbs_net_mm_ws {
     int cap_links;
-    size_t cap_flows, cap_path, cap_last, cap_heap;
+    size_t cap_flows, cap_path, cap_heap;
     double *rem;
-    int *cnt, *ver, *loff, *lflows, *fill;
-    unsigned char *frozen, *last; /* last: per path entry, the path's last
-                                     occurrence of its link */
+    int *cnt, *loff, *lflows, *fill;
+    unsigned char *frozen;
     hent *heap;
     int nheap;
     /* strict priority: the stages' subproblems (flows, path entries and
@@ -57,12 +55,10 @@ bbs_net_mm_ws_free(bbs_net_mm_ws *ws)
         return;
     free(ws->rem);
     free(ws->cnt);
-    free(ws->ver);
     free(ws->loff);
     free(ws->lflows);
     free(ws->fill);
     free(ws->frozen);
-    free(ws->last);
     free(ws->heap);
     free(ws->bound);
     free(ws->fbk);
@@ -91,23 +87,22 @@ ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
 #define RE(field, elem) \
         if (!(p = realloc(ws->field, (size_t)n * (elem)))) return -1; \
         ws->field = p;
-        RE(rem, sizeof(double)) RE(cnt, sizeof(int)) RE(ver, sizeof(int))
-        RE(fill, sizeof(int)) RE(loff, sizeof(int))
+        RE(rem, sizeof(double)) RE(cnt, sizeof(int)) RE(fill, sizeof(int))
+        RE(loff, sizeof(int))
 #undef RE
         ws->cap_links = n;
     }
     if (bbs_grow((void **)&ws->frozen, 1, &ws->cap_flows, (size_t)(nf + 1))
-        || bbs_grow((void **)&ws->lflows, sizeof(int), &ws->cap_path, (size_t)(np + 1))
-        || bbs_grow((void **)&ws->last, 1, &ws->cap_last, (size_t)(np + 1)))
+        || bbs_grow((void **)&ws->lflows, sizeof(int), &ws->cap_path, (size_t)(np + 1)))
         return -1;
     return 0;
 }
 
 static void
-heap_push(bbs_net_mm_ws *ws, double key, int link, int ver)
+heap_push(bbs_net_mm_ws *ws, double key, int link)
 {
     int i = ws->nheap++;
-    hent e = { key, link, ver };
+    hent e = { key, link };
 
     while (i > 0) {
         int parent = (i - 1) / 2;
@@ -420,17 +415,27 @@ index_links(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, char *err)
         ws->fill[l] = ws->loff[l];
     }
     for (int f = 0; f < nf; f++)
-        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++) {
+        for (int k = pb->path_off[f]; k < pb->path_off[f + 1]; k++)
             ws->lflows[ws->fill[pb->path[k]]++] = f;
-            ws->last[k] = 1;
-            for (int q = k + 1; q < pb->path_off[f + 1]; q++)
-                if (pb->path[q] == pb->path[k])
-                    ws->last[k] = 0;
-        }
     return BB_OK;
 }
 
-/* fill: progressive filling of pb on the lists index_links built. */
+/* key: a link's fair share now, what is left of it over its unfrozen
+ * flows. */
+static double
+key(const bbs_net_mm_ws *ws, int l)
+{
+    return ws->rem[l] > 0 ? ws->rem[l] / ws->cnt[l] : 0;
+}
+
+/* fill: progressive filling of pb on the lists index_links built.  The
+ * heap holds one entry per link with unfrozen flows, keyed at most its
+ * key now: a link's key only grows as flows freeze elsewhere (each takes
+ * at most the key of every link it crosses), so an entry is a lower bound,
+ * and the entry on top whose link's key has not grown holds the least key
+ * of all (ties by link index); one whose key grew goes back at its key.
+ * A link goes back only when it reaches the top, not at every flow that
+ * freezes on it. */
 static void
 fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
      unsigned char *saturated)
@@ -444,20 +449,21 @@ fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottlen
     for (int l = 0; l < nl; l++) {
         ws->cnt[l] = ws->loff[l + 1] - ws->loff[l];
         ws->rem[l] = pb->cap[l];
-        ws->ver[l] = 0;
         if (ws->cnt[l] > 0)
-            heap_push(ws, ws->rem[l] / ws->cnt[l], l, 0);
+            heap_push(ws, key(ws, l), l);
     }
     while (left > 0 && ws->nheap > 0) {
         hent e = heap_pop(ws);
         int l = e.link;
         double s;
 
-        if (e.ver != ws->ver[l] || ws->cnt[l] == 0)
-            continue; /* stale */
-        s = e.key;
-        if (s < 0)
-            s = 0;
+        if (ws->cnt[l] == 0)
+            continue; /* done */
+        s = key(ws, l);
+        if (s > e.key) {
+            heap_push(ws, s, l); /* grew: back at its key */
+            continue;
+        }
         for (int k = ws->loff[l]; k < ws->loff[l + 1]; k++) {
             int f = ws->lflows[k];
             if (ws->frozen[f])
@@ -470,14 +476,8 @@ fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottlen
             if (saturated)
                 saturated[l] = 1;
             for (int j = pb->path_off[f]; j < pb->path_off[f + 1]; j++) {
-                int m = pb->path[j];
-                ws->rem[m] -= s;
-                ws->cnt[m]--;
-                ws->ver[m]++;
-                /* push once per link, at its last occurrence: the key
-                 * then has every occurrence taken off */
-                if (ws->last[j] && m != l && ws->cnt[m] > 0)
-                    heap_push(ws, ws->rem[m] > 0 ? ws->rem[m] / ws->cnt[m] : 0, m, ws->ver[m]);
+                ws->rem[pb->path[j]] -= s;
+                ws->cnt[pb->path[j]]--;
             }
         }
         ws->cnt[l] = 0;

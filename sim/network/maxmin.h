@@ -5,8 +5,12 @@
  * raise every unfrozen flow's rate together; when a link fills, freeze the
  * flows through it at its fair share.  Implemented with a binary heap of
  * links keyed by remaining capacity / unfrozen flows: a link's key only
- * grows as flows freeze elsewhere, so stale heap entries are skipped.
- * Cost O(P log P) for P = total path length; the fabric calls it on the
+ * grows as flows freeze elsewhere, so an entry is a lower bound of its
+ * link's key, and one that reaches the top with its key grown goes back
+ * at its key (one entry per link, not one per frozen flow crossing it).
+ * Cost O(P + L log L) for P = total path length and L links, each link
+ * back in the heap at most once per flow frozen on it (O(P log L) at
+ * worst); the fabric calls it on the
  * connected component of the flows that changed, so P is that component's
  * size.  Workspace: grows to the largest problem seen, reused. */
 #ifndef BBSIZE_SIM_NETWORK_MAXMIN_H
