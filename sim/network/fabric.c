@@ -23,7 +23,6 @@ typedef struct {
     double bytes, rem, rate, t_last, t_start, delay;
     bbs_event_id ev;
     int64_t tag;
-    unsigned stamp;
     int active;
     int fresh;                   /* started, not yet given a rate */
     int bk;                      /* its bottleneck's place in the path: it
@@ -39,7 +38,6 @@ typedef struct {
     double crate[BBS_NET_MM_CLASSES]; /* the rate of its flows per channel */
     double backed;               /* rate of its flows held downstream of it */
     int nbacked;                 /* how many */
-    unsigned stamp;
     unsigned char sat, dirty;
 } link;
 
@@ -64,6 +62,11 @@ struct bbs_net_fabric {
     int ndirty;
     size_t capdirty;
     unsigned stamp;
+    /* the component search's marks, per link and per flow id, apart from
+     * the links and flows it walks (a flow seen again from its other
+     * links is not read) */
+    unsigned *lstamp, *fstamp;
+    size_t capfstamp;
 
     /* component workspace */
     int *cf, *cl, *lmap, *poff, *path, *bott;
@@ -74,6 +77,8 @@ struct bbs_net_fabric {
     int vc_priority, vc_scheme;
     double *cap, *rate;
     unsigned char *sat;
+    size_t sized_l, sized_f;     /* cap, win, sat: sized_l links; poff, rate,
+                                    bott: sized_f + 1 flows */
     bbs_net_mm_ws *ws;
     bbs_net_fabric_cost cost;
     int exact_limit;
@@ -102,8 +107,9 @@ bbs_net_fabric_new(bbs_net_fabric **out, const bbs_net_topo *t, bbs_engine *e,
     f->lk = calloc((size_t)t->nlinks, sizeof *f->lk);
     f->lflows = calloc((size_t)t->nlinks, sizeof(int));
     f->lmap = malloc((size_t)t->nlinks * sizeof(int));
+    f->lstamp = calloc((size_t)t->nlinks, sizeof(unsigned));
     f->ws = bbs_net_mm_ws_alloc();
-    if (!f->lk || !f->lflows || !f->lmap || !f->ws) {
+    if (!f->lk || !f->lflows || !f->lmap || !f->lstamp || !f->ws) {
         bbs_net_fabric_free(f);
         return bb_seterr(err, BB_ENOMEM, "out of memory for the fabric (%d links)", t->nlinks);
     }
@@ -135,6 +141,8 @@ bbs_net_fabric_free(bbs_net_fabric *f)
     free(f->cf);
     free(f->cl);
     free(f->lmap);
+    free(f->lstamp);
+    free(f->fstamp);
     free(f->poff);
     free(f->path);
     free(f->bott);
@@ -194,10 +202,12 @@ bbs_net_fabric_start(bbs_net_fabric *f, int src, int dst, double bytes, const in
     if (f->nfree > 0) {
         id = f->freefl[--f->nfree];
     } else {
-        if (bbs_grow((void **)&f->fl, sizeof(flow), &f->capfl, (size_t)(f->nfl + 1)))
+        if (bbs_grow((void **)&f->fl, sizeof(flow), &f->capfl, (size_t)(f->nfl + 1))
+            || bbs_grow((void **)&f->fstamp, sizeof(unsigned), &f->capfstamp,
+                        (size_t)(f->nfl + 1)))
             return bb_seterr(err, BB_ENOMEM, "out of memory for flows");
         id = f->nfl++;
-        f->fl[id].stamp = 0;
+        f->fstamp[id] = 0;
     }
     x = &f->fl[id];
     x->len = len;
@@ -357,7 +367,7 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
 
     for (int i = 0; i < f->ndirty; i++) {
         int l = f->dirty[i];
-        f->lk[l].stamp = st;
+        f->lstamp[l] = st;
         f->cl[ncl++] = l;
     }
     ndl = ncl;
@@ -367,8 +377,8 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
         if (!exact && li >= ndl)
             break;
         for (int k = 0; k < L->n; k++) {
-            flow *x = &f->fl[L->fl[k]];
-            if (x->stamp == st)
+            flow *x;
+            if (f->fstamp[L->fl[k]] == st)
                 continue;
             if (exact && f->exact_limit > 0 && ncf >= f->exact_limit) {
                 /* too large: restart as local */
@@ -376,26 +386,27 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
                 f->backoff = f->backoff ? (f->backoff < 64 ? 2 * f->backoff : 64) : 1;
                 f->skip = f->backoff;
                 for (int i = 0; i < ncf; i++)
-                    f->fl[f->cf[i]].stamp = 0;
+                    f->fstamp[f->cf[i]] = 0;
                 for (int i = 0; i < ncl; i++)
-                    f->lk[f->cl[i]].stamp = 0;
+                    f->lstamp[f->cl[i]] = 0;
                 ncf = ncl = np = head = 0;
                 exact = 0;
                 for (int i = 0; i < f->ndirty; i++) {
                     int l = f->dirty[i];
-                    f->lk[l].stamp = st;
+                    f->lstamp[l] = st;
                     f->cl[ncl++] = l;
                 }
                 goto restart;
             }
-            x->stamp = st;
+            f->fstamp[L->fl[k]] = st;
+            x = &f->fl[L->fl[k]];
             f->cf[ncf++] = L->fl[k];
             np += x->len;
             for (int j = 0; j < x->len; j++) {
                 int m = x->path[j];
-                if (f->lk[m].stamp == st)
+                if (f->lstamp[m] == st)
                     continue;
-                f->lk[m].stamp = st;
+                f->lstamp[m] = st;
                 f->cl[ncl++] = m;
             }
         }
@@ -411,6 +422,40 @@ collect(bbs_net_fabric *f, unsigned st, int *ncf_out, int *ncl_out, int *np_out)
     return exact;
 }
 
+/* grow_work: the solver's per-link arrays to capcl links and per-flow
+ * ones to capcf + 1 flows (reallocated only when those grew). */
+static int
+grow_work(bbs_net_fabric *f)
+{
+    void *p;
+
+    if (f->sized_l != f->capcl) {
+        if (!(p = realloc(f->cap, f->capcl * sizeof(double))))
+            return -1;
+        f->cap = p;
+        if (!(p = realloc(f->win, f->capcl * sizeof(double))))
+            return -1;
+        f->win = p;
+        if (!(p = realloc(f->sat, f->capcl)))
+            return -1;
+        f->sat = p;
+        f->sized_l = f->capcl;
+    }
+    if (f->sized_f != f->capcf) {
+        if (!(p = realloc(f->poff, (f->capcf + 1) * sizeof(int))))
+            return -1;
+        f->poff = p;
+        if (!(p = realloc(f->rate, (f->capcf + 1) * sizeof(double))))
+            return -1;
+        f->rate = p;
+        if (!(p = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
+            return -1;
+        f->bott = p;
+        f->sized_f = f->capcf;
+    }
+    return 0;
+}
+
 static int
 recompute(bbs_net_fabric *f, char *err)
 {
@@ -421,10 +466,8 @@ recompute(bbs_net_fabric *f, char *err)
     bbs_net_mm_problem pb;
 
     if (st == 0 || st > 0xFFFFFFF0u) { /* stamps about to wrap: clear */
-        for (int l = 0; l < t->nlinks; l++)
-            f->lk[l].stamp = 0;
-        for (int i = 0; i < f->nfl; i++)
-            f->fl[i].stamp = 0;
+        memset(f->lstamp, 0, (size_t)t->nlinks * sizeof(unsigned));
+        memset(f->fstamp, 0, (size_t)f->nfl * sizeof(unsigned));
         st = f->stamp = 1;
     }
     /* room for every active flow and link: collect never reallocates */
@@ -438,12 +481,7 @@ recompute(bbs_net_fabric *f, char *err)
     if (bbs_grow((void **)&f->path, sizeof(int), &f->cappath, (size_t)(np + 1))
         || (f->vc_priority && bbs_grow((void **)&f->pvc, 1, &f->cappvc, (size_t)(np + 1)))
         || (f->vc_priority && bbs_grow((void **)&f->pgap, 1, &f->cappgap, (size_t)(np + 1)))
-        || !(f->cap = realloc(f->cap, f->capcl * sizeof(double)))
-        || !(f->win = realloc(f->win, f->capcl * sizeof(double)))
-        || !(f->sat = realloc(f->sat, f->capcl))
-        || !(f->poff = realloc(f->poff, (f->capcf + 1) * sizeof(int)))
-        || !(f->rate = realloc(f->rate, (f->capcf + 1) * sizeof(double)))
-        || !(f->bott = realloc(f->bott, (f->capcf + 1) * sizeof(int))))
+        || grow_work(f))
         goto nomem;
     for (int i = 0; i < ncl; i++) {
         int l = f->cl[i];
