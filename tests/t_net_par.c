@@ -394,7 +394,8 @@ test_gap_solver(void **state)
  *    ((1e9 - c 1e-6) / c, 1 us in), no gaps.
  *  - with O (r1 to d2 + 1, inj, G, Lg, ej) B's and O's next link is
  *    shared: the wait is one window at G, 16384 / c = 3.2466 us, and the
- *    packet is through then (bbs_net_fabric_lower_gaps).
+ *    packet is through then (bbs_net_fabric_lower_gaps, and the gap flag
+ *    of bbs_net_fabric_starve_gap_s, which B alone does not raise).
  *  - with A too, channel 0 fills at most 1 - 4096 / (16384 + 4096) = 0.8
  *    of G: B = O = 0.4 c, A = 0.2 c (every other link has room), and the
  *    rates pass bbs_net_fabric_check. */
@@ -407,7 +408,7 @@ test_gap_fabric(void **state)
     fab x;
     bbs_net_route_opts mo = { BBS_NET_ROUTE_MIN, 0, 1 };
     int pb[BBS_NET_MAX_PATH], po[BBS_NET_MAX_PATH], pa[BBS_NET_MAX_PATH];
-    int lb, lo, la, G = -1, r1 = -1, r0, d2, a, p, fb, fo, fa;
+    int lb, lo, la, G = -1, r1 = -1, r0, d2, a, p, fb, fo, fa, gap = -1;
     unsigned char vc[BBS_NET_MAX_PATH];
     double c = 4.7 * 1073741824.0;
     char err[BB_ERRLEN];
@@ -448,6 +449,8 @@ test_gap_fabric(void **state)
     assert_float_equal(bbs_net_fabric_flow_rate(f, fb), c, 1);
     assert_float_equal(bbs_net_fabric_starve_wait_s(f, G, 1), 1e9 / c - 1e-6, 1e-12);
     assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 1), 0);
+    assert_float_equal(bbs_net_fabric_starve_gap_s(f, G, 1, &gap), 1e9 / c - 1e-6, 1e-12);
+    assert_int_equal(gap, 0);
     assert_int_equal(bbs_net_fabric_start(f, r1 * p + 1, d2 + 1, 1e9, po, lo, 1, 0, &fo, err),
                      BB_OK);
     assert_int_equal(bbs_engine_run(e, 2e-6), BB_OK);
@@ -456,6 +459,10 @@ test_gap_fabric(void **state)
     assert_float_equal(16384 / c, 3.2466e-6, 1e-10);
     assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 1), 1);
     assert_int_equal(bbs_net_fabric_lower_gaps(f, G, 0), 0);
+    assert_float_equal(bbs_net_fabric_starve_gap_s(f, G, 1, &gap), 16384 / c, 1e-15);
+    assert_int_equal(gap, 1);
+    assert_true(bbs_net_fabric_starve_gap_s(f, G, 0, &gap) == 0); /* nothing below 0 */
+    assert_int_equal(gap, 0);
     assert_int_equal(bbs_net_fabric_start(f, r0 * p, d2, 1e9, pa, la, 1, 0, &fa, err), BB_OK);
     assert_int_equal(bbs_engine_run(e, 3e-6), BB_OK);
     assert_float_equal(bbs_net_fabric_flow_rate(f, fb), 0.4 * c, 1);

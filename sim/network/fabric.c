@@ -748,15 +748,27 @@ bbs_net_fabric_lower_gaps(const bbs_net_fabric *f, int l, int vc)
 }
 
 double
-bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
+bbs_net_fabric_starve_gap_s(const bbs_net_fabric *f, int l, int vc, int *gap)
 {
     double now = bbs_engine_now(f->e);
-    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now, NULL) : -1;
+    int g = 0;
+    double t = f->vc_priority && vc > 0 ? lower_clear_s(f, l, vc, now, &g) : -1;
+
     /* a wait the clock cannot add to now is the rounding of a flow that
      * ends within a unit of it (its bytes less its rate times the time):
      * none, else whoever waits would look again at the same instant for
      * ever */
-    return t > 0 && isfinite(t) && now + t > now ? t : 0;
+    if (!(t > 0 && isfinite(t) && now + t > now))
+        t = 0;
+    if (gap)
+        *gap = t > 0 && g;
+    return t;
+}
+
+double
+bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc)
+{
+    return bbs_net_fabric_starve_gap_s(f, l, vc, NULL);
 }
 
 double

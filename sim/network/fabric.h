@@ -173,6 +173,12 @@ double bbs_net_fabric_starve_wait_s(const bbs_net_fabric *f, int l, int vc);
  * through (no need to look again); else 0.  O(flows on l). */
 int bbs_net_fabric_lower_gaps(const bbs_net_fabric *f, int l, int vc);
 
+/* bbs_net_fabric_starve_gap_s: bbs_net_fabric_starve_wait_s, and in *gap
+ * (may be NULL) whether that wait is one through the lower channels' gaps
+ * (bbs_net_fabric_lower_gaps; 0 when the wait is 0), from one look at the
+ * link's flows instead of two.  O(flows on l). */
+double bbs_net_fabric_starve_gap_s(const bbs_net_fabric *f, int l, int vc, int *gap);
+
 /* bbs_net_md1_wait_s: the mean wait (s) of a packet of pkt_bytes on
  * channel c at an output port of capacity cap_Bps whose nclass channels
  * carry class_Bps[0 .. nclass-1] (bytes/s), one packet after the other

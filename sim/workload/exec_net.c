@@ -64,12 +64,12 @@ queue_delay(const bbs_exec_state *x, const int *path, const unsigned char *vc, i
 /* starve_hold: with strict channel priority, what small message m (not a
  * flow; a flow's starvation is in its rate) waits at the links of its
  * path whose lower channels fill them, until their flows have sent what
- * they have left (bbs_net_fabric_starve_wait_s); those links are kept in
+ * they have left (bbs_net_fabric_starve_gap_s); those links are kept in
  * m, to look again then (exec_h_starved): the output port sends from its
  * lowest non-empty channel, so flows that started there meanwhile go
- * first too.  Where the lower channels leave gaps
- * (bbs_net_fabric_lower_gaps) the wait is their windows and the packet
- * goes through then: that link is not looked at again. */
+ * first too.  Where the lower channels leave gaps (its gap flag) the
+ * wait is their windows and the packet goes through then: that link is
+ * not looked at again. */
 static double
 starve_hold(const bbs_exec_state *x, msg *m, const int *path, const unsigned char *vc, int len)
 {
@@ -79,8 +79,9 @@ starve_hold(const bbs_exec_state *x, msg *m, const int *path, const unsigned cha
     if (!x->c->vc_priority)
         return 0;
     for (int i = 0; i < len; i++) {
-        double w = bbs_net_fabric_starve_wait_s(x->fab, path[i], vc[i]);
-        if (w > 0 && !bbs_net_fabric_lower_gaps(x->fab, path[i], vc[i])) {
+        int gap;
+        double w = bbs_net_fabric_starve_gap_s(x->fab, path[i], vc[i], &gap);
+        if (w > 0 && !gap) {
             m->starve_link[m->nstarve] = path[i];
             m->starve_vc[m->nstarve++] = vc[i];
         }
@@ -100,8 +101,9 @@ exec_h_starved(bbs_engine *e, const bbs_event *ev, void *ctx)
 
     for (int i = 0; i < m->nstarve; i++) {
         int l = m->starve_link[i], vc = m->starve_vc[i];
-        double w = bbs_net_fabric_starve_wait_s(x->fab, l, vc);
-        if (w > 0 && !bbs_net_fabric_lower_gaps(x->fab, l, vc)) {
+        int gap;
+        double w = bbs_net_fabric_starve_gap_s(x->fab, l, vc, &gap);
+        if (w > 0 && !gap) {
             m->starve_link[n] = l; /* to look again; through a gap: not */
             m->starve_vc[n++] = (unsigned char)vc;
         }
