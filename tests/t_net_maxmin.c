@@ -323,21 +323,21 @@ reference_priority(int nf, int nl, const int *off, const int *path, const double
     free(sf);
 }
 
-/* random_instance: up to 12 links of capacity U(0.5, 10.5), up to 20
- * flows with paths of up to 4 distinct links; with cls, a random class per
+/* random_sized: lo to hi links of capacity U(0.5, 10.5), up to mf flows
+ * with paths of up to ml distinct links; with cls, a random class per
  * path entry (drawn right after its link). */
 static void
-random_instance(gsl_rng *r, int *nl, int *nf, double *cap, int *off, int *path,
-                unsigned char *cls)
+random_sized(gsl_rng *r, int lo, int hi, int mf, int ml, int *nl, int *nf, double *cap,
+             int *off, int *path, unsigned char *cls)
 {
     int np = 0;
-    *nl = 1 + (int)gsl_rng_uniform_int(r, 12);
-    *nf = 1 + (int)gsl_rng_uniform_int(r, 20);
+    *nl = lo + (int)gsl_rng_uniform_int(r, (unsigned long)(hi - lo + 1));
+    *nf = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)mf);
     for (int l = 0; l < *nl; l++)
         cap[l] = 0.5 + 10 * gsl_rng_uniform(r);
     off[0] = 0;
     for (int f = 0; f < *nf; f++) {
-        int len = 1 + (int)gsl_rng_uniform_int(r, 4);
+        int len = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)ml);
         for (int k = 0; k < len; k++) {
             int l = (int)gsl_rng_uniform_int(r, (unsigned long)*nl), dup = 0;
             for (int j = off[f]; j < np; j++)
@@ -350,6 +350,67 @@ random_instance(gsl_rng *r, int *nl, int *nf, double *cap, int *off, int *path,
         }
         off[f + 1] = np;
     }
+}
+
+/* random_instance: 1 to 12 links, up to 20 flows, paths of up to 4. */
+static void
+random_instance(gsl_rng *r, int *nl, int *nf, double *cap, int *off, int *path,
+                unsigned char *cls)
+{
+    random_sized(r, 1, 12, 20, 4, nl, nf, cap, off, path, cls);
+}
+
+/* fill finds the least key by a scan up to 32 links (maxmin.c's
+ * SCAN_LINKS) and by its heap beyond.  Instances of 33 to 96 links (up to
+ * 300 flows, paths of up to 6): the reference's rates, with and without
+ * classes.  A small instance without classes padded with 40 idle links
+ * (no flow: past the scan's size, through the heap) gives bit for bit the
+ * rates, the bottlenecks and the saturated links it gives alone. */
+static void
+test_heap_sizes(void **state)
+{
+    enum { L = 96, F = 300 };
+    gsl_rng *r = bbs_rng_stream_new(NULL, 17, 0, 0);
+    int *off = malloc((F + 1) * sizeof(int)), *path = malloc(F * 6 * sizeof(int));
+    int *bk = malloc(F * sizeof(int)), *bk2 = malloc(F * sizeof(int));
+    unsigned char *cls = malloc(F * 6), sat[L], sat2[L];
+    double cap[L], *rate = malloc(F * sizeof(double)), *ref = malloc(F * sizeof(double));
+
+    (void)state;
+    for (int trial = 0; trial < 60; trial++) {
+        int nl, nf;
+        random_sized(r, 33, L, F, 6, &nl, &nf, cap, off, path, trial % 2 ? cls : NULL);
+        if (trial % 2) {
+            solve_cls(nf, nl, off, path, cap, cls, rate, NULL);
+            reference_priority(nf, nl, off, path, cap, cls, ref);
+        } else {
+            solve(nf, nl, off, path, cap, rate, NULL);
+            reference(nf, nl, off, path, cap, ref);
+        }
+        for (int f = 0; f < nf; f++)
+            assert_float_equal(rate[f], ref[f], 1e-9 * (1 + ref[f]));
+    }
+    for (int trial = 0; trial < 100; trial++) {
+        int nl, nf;
+        random_instance(r, &nl, &nf, cap, off, path, NULL);
+        for (int l = nl; l < nl + 40; l++)
+            cap[l] = 1;
+        solve_cls_bk(nf, nl, off, path, cap, NULL, rate, bk, sat);
+        solve_cls_bk(nf, nl + 40, off, path, cap, NULL, ref, bk2, sat2);
+        assert_memory_equal(rate, ref, (size_t)nf * sizeof(double));
+        assert_memory_equal(bk, bk2, (size_t)nf * sizeof(int));
+        assert_memory_equal(sat, sat2, (size_t)nl);
+        for (int l = nl; l < nl + 40; l++)
+            assert_int_equal(sat2[l], 0);
+    }
+    free(off);
+    free(path);
+    free(bk);
+    free(bk2);
+    free(cls);
+    free(rate);
+    free(ref);
+    gsl_rng_free(r);
 }
 
 static void
@@ -968,6 +1029,7 @@ main(void)
         cmocka_unit_test(test_priority_classes),
         cmocka_unit_test(test_textbook_chain),
         cmocka_unit_test(test_random_vs_reference),
+        cmocka_unit_test(test_heap_sizes),
         cmocka_unit_test(test_priority_random),
         cmocka_unit_test(test_md1_wait),
         cmocka_unit_test(test_fabric_hand_timeline),

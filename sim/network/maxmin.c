@@ -428,14 +428,50 @@ key(const bbs_net_mm_ws *ws, int l)
     return ws->rem[l] > 0 ? ws->rem[l] / ws->cnt[l] : 0;
 }
 
-/* fill: progressive filling of pb on the lists index_links built.  The
- * heap holds one entry per link with unfrozen flows, keyed at most its
- * key now: a link's key only grows as flows freeze elsewhere (each takes
- * at most the key of every link it crosses), so an entry is a lower bound,
- * and the entry on top whose link's key has not grown holds the least key
- * of all (ties by link index); one whose key grew goes back at its key.
- * A link goes back only when it reaches the top, not at every flow that
- * freezes on it. */
+/* freeze: the unfrozen flows through link l at rate s (l their
+ * bottleneck), their share taken off every link they cross; returns how
+ * many. */
+static int
+freeze(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int l, double s, double *rate,
+       int *bottleneck, unsigned char *saturated)
+{
+    int n = 0;
+
+    for (int k = ws->loff[l]; k < ws->loff[l + 1]; k++) {
+        int f = ws->lflows[k];
+        if (ws->frozen[f])
+            continue;
+        ws->frozen[f] = 1;
+        n++;
+        rate[f] = s;
+        if (bottleneck)
+            bottleneck[f] = l;
+        if (saturated)
+            saturated[l] = 1;
+        for (int j = pb->path_off[f]; j < pb->path_off[f + 1]; j++) {
+            ws->rem[pb->path[j]] -= s;
+            ws->cnt[pb->path[j]]--;
+        }
+    }
+    ws->cnt[l] = 0;
+    return n;
+}
+
+/* Up to this many links, fill finds the least key by a scan of the links
+ * (the size of the components an update of a few flows re-solves, where
+ * the heap's ordering costs more than the scan); beyond, by the heap.
+ * Either takes the links in the same order. */
+#define SCAN_LINKS 32
+
+/* fill: progressive filling of pb on the lists index_links built: the
+ * link of least key (ties by link index) freezes its flows at its key,
+ * again until every flow is frozen.  The heap holds one entry per link
+ * with unfrozen flows, keyed at most its key now: a link's key only grows
+ * as flows freeze elsewhere (each takes at most the key of every link it
+ * crosses), so an entry is a lower bound, and the entry on top whose
+ * link's key has not grown holds the least key of all; one whose key grew
+ * goes back at its key.  A link goes back only when it reaches the top,
+ * not at every flow that freezes on it. */
 static void
 fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottleneck,
      unsigned char *saturated)
@@ -445,13 +481,32 @@ fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottlen
     memset(ws->frozen, 0, (size_t)nf);
     if (saturated)
         memset(saturated, 0, (size_t)nl);
-    ws->nheap = 0;
     for (int l = 0; l < nl; l++) {
         ws->cnt[l] = ws->loff[l + 1] - ws->loff[l];
         ws->rem[l] = pb->cap[l];
+    }
+    if (nl <= SCAN_LINKS) {
+        while (left > 0) {
+            int best = -1;
+            double bk = 0;
+            for (int l = 0; l < nl; l++)
+                if (ws->cnt[l] > 0) {
+                    double k = key(ws, l);
+                    if (best < 0 || k < bk) {
+                        best = l;
+                        bk = k;
+                    }
+                }
+            if (best < 0)
+                break;
+            left -= freeze(pb, ws, best, bk, rate, bottleneck, saturated);
+        }
+        return;
+    }
+    ws->nheap = 0;
+    for (int l = 0; l < nl; l++)
         if (ws->cnt[l] > 0)
             heap_push(ws, key(ws, l), l);
-    }
     while (left > 0 && ws->nheap > 0) {
         hent e = heap_pop(ws);
         int l = e.link;
@@ -464,23 +519,7 @@ fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottlen
             heap_push(ws, s, l); /* grew: back at its key */
             continue;
         }
-        for (int k = ws->loff[l]; k < ws->loff[l + 1]; k++) {
-            int f = ws->lflows[k];
-            if (ws->frozen[f])
-                continue;
-            ws->frozen[f] = 1;
-            left--;
-            rate[f] = s;
-            if (bottleneck)
-                bottleneck[f] = l;
-            if (saturated)
-                saturated[l] = 1;
-            for (int j = pb->path_off[f]; j < pb->path_off[f + 1]; j++) {
-                ws->rem[pb->path[j]] -= s;
-                ws->cnt[pb->path[j]]--;
-            }
-        }
-        ws->cnt[l] = 0;
+        left -= freeze(pb, ws, l, s, rate, bottleneck, saturated);
     }
 }
 
