@@ -360,16 +360,19 @@ random_instance(gsl_rng *r, int *nl, int *nf, double *cap, int *off, int *path,
     random_sized(r, 1, 12, 20, 4, nl, nf, cap, off, path, cls);
 }
 
-/* fill finds the least key by a scan up to 32 links (maxmin.c's
- * SCAN_LINKS) and by its heap beyond.  Instances of 33 to 96 links (up to
- * 300 flows, paths of up to 6): the reference's rates, with and without
- * classes.  A small instance without classes padded with 40 idle links
- * (no flow: past the scan's size, through the heap) gives bit for bit the
- * rates, the bottlenecks and the saturated links it gives alone. */
+/* fill finds the least key by a scan up to 64 links (maxmin.c's
+ * SCAN_LINKS) and by its heap beyond.  Instances of 65 to 160 links (up
+ * to 300 flows, paths of up to 6): the reference's rates, with and
+ * without classes.  An instance of n = 8 to 64 links and n flows of 5
+ * links each (a link may come twice), capacities of 1 to 4 (ties between
+ * links, and shares such as 4/3 that round), without classes, padded with
+ * 70 idle links (no flow: past the scan's size, through the heap) gives
+ * bit for bit the rates, the bottlenecks and the saturated links it gives
+ * alone. */
 static void
 test_heap_sizes(void **state)
 {
-    enum { L = 96, F = 300 };
+    enum { L = 160, F = 300 };
     gsl_rng *r = bbs_rng_stream_new(NULL, 17, 0, 0);
     int *off = malloc((F + 1) * sizeof(int)), *path = malloc(F * 6 * sizeof(int));
     int *bk = malloc(F * sizeof(int)), *bk2 = malloc(F * sizeof(int));
@@ -379,7 +382,7 @@ test_heap_sizes(void **state)
     (void)state;
     for (int trial = 0; trial < 60; trial++) {
         int nl, nf;
-        random_sized(r, 33, L, F, 6, &nl, &nf, cap, off, path, trial % 2 ? cls : NULL);
+        random_sized(r, 65, L, F, 6, &nl, &nf, cap, off, path, trial % 2 ? cls : NULL);
         if (trial % 2) {
             solve_cls(nf, nl, off, path, cap, cls, rate, NULL);
             reference_priority(nf, nl, off, path, cap, cls, ref);
@@ -390,17 +393,22 @@ test_heap_sizes(void **state)
         for (int f = 0; f < nf; f++)
             assert_float_equal(rate[f], ref[f], 1e-9 * (1 + ref[f]));
     }
-    for (int trial = 0; trial < 100; trial++) {
-        int nl, nf;
-        random_instance(r, &nl, &nf, cap, off, path, NULL);
-        for (int l = nl; l < nl + 40; l++)
-            cap[l] = 1;
+    for (int trial = 0; trial < 3000; trial++) {
+        int nl = 8 + (int)gsl_rng_uniform_int(r, 57), nf = nl;
+        for (int l = 0; l < nl + 70; l++)
+            cap[l] = l < nl ? 1 + (double)gsl_rng_uniform_int(r, 4) : 1;
+        off[0] = 0;
+        for (int f = 0; f < nf; f++) {
+            for (int k = 0; k < 5; k++)
+                path[5 * f + k] = (int)gsl_rng_uniform_int(r, (unsigned long)nl);
+            off[f + 1] = 5 * (f + 1);
+        }
         solve_cls_bk(nf, nl, off, path, cap, NULL, rate, bk, sat);
-        solve_cls_bk(nf, nl + 40, off, path, cap, NULL, ref, bk2, sat2);
+        solve_cls_bk(nf, nl + 70, off, path, cap, NULL, ref, bk2, sat2);
         assert_memory_equal(rate, ref, (size_t)nf * sizeof(double));
         assert_memory_equal(bk, bk2, (size_t)nf * sizeof(int));
         assert_memory_equal(sat, sat2, (size_t)nl);
-        for (int l = nl; l < nl + 40; l++)
+        for (int l = nl; l < nl + 70; l++)
             assert_int_equal(sat2[l], 0);
     }
     free(off);

@@ -3,14 +3,16 @@
  *
  * Water-filling (Bertsekas & Gallager, Data Networks, 2nd ed., Sec. 6.5.2):
  * raise every unfrozen flow's rate together; when a link fills, freeze the
- * flows through it at its fair share.  Implemented with a binary heap of
- * links keyed by remaining capacity / unfrozen flows: a link's key only
- * grows as flows freeze elsewhere, so an entry is a lower bound of its
- * link's key, and one that reaches the top with its key grown goes back
- * at its key (one entry per link, not one per frozen flow crossing it).
- * Cost O(P + L log L) for P = total path length and L links, each link
- * back in the heap at most once per flow frozen on it (O(P log L) at
- * worst); the fabric calls it on the
+ * flows through it at its fair share; the least fair share first, ties
+ * by link index.  Up to 64 links the least is found by a scan of the
+ * links, beyond by a binary heap of links keyed by remaining capacity /
+ * unfrozen flows: a link's key only grows as flows freeze elsewhere, so
+ * its entry is a lower bound, and one that reaches the top with its key
+ * grown goes back at its key (one live entry per link, not one per frozen
+ * flow crossing it; a new one where rounding takes a key below its
+ * entry's).  Both take the links in the same order.  Cost O(P + L R) by
+ * the scan (R: the links that freeze flows), O(P log L) by the heap, for
+ * P = total path length and L links; the fabric calls it on the
  * connected component of the flows that changed, so P is that component's
  * size.  Workspace: grows to the largest problem seen, reused. */
 #ifndef BBSIZE_SIM_NETWORK_MAXMIN_H
