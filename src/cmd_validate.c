@@ -200,9 +200,9 @@ horizon_line(const bb_validation *V, const char *units)
     double H = ceil(V->unresolved_units);
 
     if (V->extended)
-        printf("horizon: %.6g %s per replication, run again after a first run of %.6g (%s) "
-               "left a row inconclusive: the rule's length at the dispersion it measured\n",
-               V->horizon, units, V->first_horizon, sized);
+        printf("horizon: %.6g %s per replication, run again after a first run of %.6g %s "
+               "(%s) left a row inconclusive: the rule's length at the dispersion it "
+               "measured\n", V->horizon, units, V->first_horizon, units, sized);
     else if (V->unresolved > 0)
         printf("horizon: %.6g %s per replication, %s\n", V->horizon, units, sized);
     if (V->unresolved > 0 && !isfinite(H))

@@ -57,6 +57,28 @@ t_run "one replication" 0 "$BBSIZE" validate "$T/w.csv" --mode onoff --model cha
 t_match "runs the least: no length concludes with one replication" \
     'no length concludes it \(one replication has no interval' "$T/out"
 
+# The fluid model's first run is its simulator's own length; two
+# replications leave the interval at 1.2 PB too wide, and the run is
+# repeated once at the rule's length at the dispersion it measured.  The
+# command's two paths to the fluid simulation (--mode fluid, and none
+# with a bursty workload) take the same step.
+cat >"$T/f.csv" <<'CSV'
+#@ pfs-bw = 1 TB/s
+name,p,bw,burst
+ckpt-a,0.10,1.5TB/s,5min
+ckpt-b,0.05,2TB/s,3min
+out-c,0.20,0.6TB/s,2min
+CSV
+t_run "fluid, two replications" 0 "$BBSIZE" validate "$T/f.csv" --mode fluid \
+    --bb-size 1.2PB,1.631PB --replications 2
+t_match "run again at the rule's length after the simulator's own" \
+    'horizon: [0-9.e+]+ s per replication, run again after a first run of [0-9.e+]+ s \(the simulator.s own\) left a row inconclusive' "$T/out"
+cp "$T/out" "$T/fluid1"
+t_run "the same without --mode" 0 "$BBSIZE" validate "$T/f.csv" --bb-size 1.2PB,1.631PB \
+    --replications 2
+check "... prints the same but for the wall time" \
+  'test "$(sed "s/seed 1, [0-9.]* s$//" "$T/out")" = "$(sed "s/seed 1, [0-9.]* s$//" "$T/fluid1")"'
+
 # The seed-2 workload of issue 38: its chain search relaxes the buffer's
 # level walk over hundreds of units, and ran over 10 minutes against an
 # estimate of 47 s; now it is costed with the walk and refused at the
