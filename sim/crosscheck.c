@@ -128,6 +128,10 @@ bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, dou
         if (out->resolved == 0 || x[k] < out->resolved)
             out->resolved = x[k];
     }
+    /* nothing fits, yet a length would conclude: the longest allowed
+     * comes closest (and the one re-run could not be longer) */
+    if (out->resolved == 0 && out->unresolved > 0 && isfinite(out->need_units))
+        H = floor(budget_units);
     out->horizon_units = ceil(H);
     return BB_OK;
 }

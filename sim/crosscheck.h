@@ -135,9 +135,12 @@ typedef struct {
  * over the n predictions x_k in (0, 1) whose need fits budget_units (per
  * replication: the run bound over sizes x replications x events per
  * unit), at least floor_units; the predictions beyond the budget are
- * counted, never chased (the caller says how long they would take).  A
- * prediction of 0 or 1 needs nothing; with kappa infinite (E >= B) or
- * fewer than 2 replications (no interval) every other one is beyond.
+ * counted, never chased (the caller says how long they would take), but
+ * when every positive prediction is beyond it and a length would conclude
+ * the smallest, the horizon is the budget (the longest allowed comes
+ * closest).  A prediction of 0 or 1 needs nothing; with kappa infinite
+ * (E >= B) or fewer than 2 replications (no interval) every other one is
+ * beyond, and no length concludes (the floor is run).
  * Errors: BB_EINVAL for a prediction outside [0, 1] or NaN, replications
  * < 1, kappa < 1 or NaN, floor_units < 1, budget_units < floor_units, tol
  * or level outside (0, 1).  O(n). */

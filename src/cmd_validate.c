@@ -195,8 +195,10 @@ horizon_line(const bb_validation *V, const char *units)
     else if (V->plan.resolved > 0)
         snprintf(sized, sizeof sized, "sized for the predictions down to %.3g",
                  V->plan.resolved);
+    else if (isfinite(V->plan.need_units))
+        snprintf(sized, sizeof sized, "the budget's (no prediction's length fits it)");
     else
-        snprintf(sized, sizeof sized, "the least (no prediction fits the budget)");
+        snprintf(sized, sizeof sized, "the least (no length concludes)");
     double H = ceil(V->unresolved_units);
 
     if (V->extended)

@@ -310,8 +310,10 @@ cluster_hand_worked(void **state)
  * 10 over 15 replications: 0.01 needs 113,054.06 / 15 = 7,536.94 units
  * each, 1e-3 1,120,355.5 / 15 = 74,690.37 (the horizon, rounded up),
  * 1e-9 about 7.4616e10 (beyond: counted, not run), 0 nothing.  A floor
- * above every need is the horizon.  A prediction of 1 needs nothing; one
- * replication (no interval) or kappa infinite (E >= B) resolves none.
+ * above every need is the horizon; when every positive prediction is
+ * beyond, the budget is (1e-9 alone: 100,000).  A prediction of 1 needs
+ * nothing; one replication (no interval) or kappa infinite (E >= B)
+ * resolves none, and the floor is run.
  * Bad arguments are refused. */
 static void
 horizon_plan(void **state)
@@ -336,6 +338,9 @@ horizon_plan(void **state)
                      BB_OK);
     assert_float_equal(h.horizon_units, 1000, 0);
     assert_true(h.resolved == 0 && h.need_units == 0);
+    assert_int_equal(bbs_horizon_plan_make(x + 2, 2, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_OK);
+    assert_true(h.horizon_units == 1e5 && h.resolved == 0 && h.unresolved == 1);
     assert_int_equal(bbs_horizon_plan_make(one, 1, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
                      BB_OK);
     assert_true(h.horizon_units == 1000 && h.unresolved == 0 && h.need_units == 0);

@@ -213,11 +213,12 @@ val_length(bb_doc *d, const bb_report *r)
                  "estimate of how this model's idle time clusters)",
                  V->replications, V->extended ? V->first_horizon : V->horizon);
     else
-        snprintf(first, sizeof first, "a first run of %ld x %.6g time units, the length that "
-                 "resolves every prediction within the budget of %.3g events, the idle units "
-                 "counted in runs of about %.3g units (estimated from the workload)",
-                 V->replications, V->extended ? V->first_horizon : V->horizon,
-                 BBS_VALIDATE_AUTO_EVENTS, V->cluster);
+        snprintf(first, sizeof first, "a first run of %ld x %.6g time units, %s %.3g events, "
+                 "the idle units counted in runs of about %.3g units (estimated from the "
+                 "workload)", V->replications, V->extended ? V->first_horizon : V->horizon,
+                 V->plan.resolved > 0 ? "the length that resolves every prediction within the "
+                 "budget of" : "the whole budget (no prediction's length fits it) of",
+                 V->budget_events, V->cluster);
     if (V->extended)
         snprintf(again, sizeof again, "; it left a row inconclusive, so the run below is the "
                  "length the rule asks at the dispersion measured, %ld x %.6g %s",
