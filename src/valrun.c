@@ -39,6 +39,7 @@ set_budget(bb_validation *V, double events, double horizon, double warmup, doubl
     double R = (double)V->replications, nR = (double)V->n * R, cap;
 
     cap = fmin(BBS_VALIDATE_AUTO_EVENTS, max_events > 0 ? max_events : BBS_VALIDATE_AUTO_EVENTS);
+    V->budget_events = cap;
     V->warmup = warmup;
     V->events_per_unit = horizon + warmup > 0 ? events / (nR * (horizon + warmup)) : 0;
     V->budget_units = V->events_per_unit > 0 ? cap / (nR * V->events_per_unit) - warmup

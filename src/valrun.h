@@ -34,7 +34,9 @@ typedef struct {
                                     length: no plan) */
     double events_per_unit;      /* per size, replication and time unit (s) */
     double warmup;               /* per replication, time units (s) */
-    double budget_units;         /* the budget per replication, either run */
+    double budget_events;        /* the budget of either run, events in all:
+                                    BBS_VALIDATE_AUTO_EVENTS or --max-events */
+    double budget_units;         /* the same per replication, time units (s) */
     double first_horizon;        /* extended: the first run's horizon */
     int extended;                /* run once more, longer: a row was
                                     inconclusive and the rule's length at
