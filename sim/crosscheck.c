@@ -1,5 +1,5 @@
-/* crosscheck.c: the implied (p, b) and the agreement rule of `bbsize
- * validate` (crosscheck.h).
+/* crosscheck.c: the implied (p, b), the agreement rule and the one rule
+ * of a validation's length (crosscheck.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -36,6 +36,16 @@ bbs_agreement_judge(double x, const bbs_ci *ci, double n, double units_per_rep, 
         return bb_seterr(err, BB_EINVAL, "%g replications of %g time units: need at least "
                          "one replication and a length >= 0", n, units_per_rep);
     bbs_verdict_fraction(x, ci, n, units_per_rep, tol, &out->v);
+    /* how much more would decide: the rule's length (crosscheck.h), at the
+     * dispersion measured, or of independent units when nothing was seen */
+    if (out->v.kind == BBS_INCONCLUSIVE && units_per_rep > 0) {
+        double D, need = bbs_rerun_units(x, ci, BBS_INCONCLUSIVE, n, units_per_rep, tol, 1, &D);
+
+        if (need > 0 && isfinite(need)) {
+            out->v.more_units = ceil(fmax(need - units_per_rep, 0.0));
+            out->v.more_replications = ceil(fmax(need * n / units_per_rep - n, 0.0));
+        }
+    }
     out->covered = out->v.kind != BBS_DISAGREES;
     out->below_resolution = out->covered && out->v.below_resolution;
     out->gap = x > 0 ? (ci->mean - x) / x : NAN;
@@ -74,16 +84,6 @@ bbs_stall_cluster(size_t n, const long *b, const double *p, const double *L, lon
     return k > 1 ? k : 1;
 }
 
-double
-bbs_conclusive_units(double x, double kappa, double level, double tol)
-{
-    double z = gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * level);
-
-    if (!(x > 0) || !isfinite(kappa))
-        return INFINITY;
-    return z * z / (tol * tol) * kappa / x;
-}
-
 int
 bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, double tol,
                       double replications, double floor_units, double budget_units,
@@ -103,19 +103,23 @@ bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, dou
     out->need_units = 0;
     out->unresolved = 0;
     for (size_t k = 0; k < n; k++) {
-        double need;
+        double need = INFINITY;
 
         if (!(x[k] >= 0 && x[k] <= 1 + 1e-9))
             return bb_seterr(err, BB_EINVAL, "the prediction %g is not a fraction in [0, 1]",
                              x[k]);
-        if (x[k] == 0)
+        if (x[k] == 0 || x[k] >= 1)
             continue;
-        need = bbs_conclusive_units(x[k], kappa, level, tol) / replications;
+        /* the rule at the workload's clustering (none with one replication,
+         * or when the stalls' runs never end) */
+        if (replications >= 2 && isfinite(kappa)
+            && bbs_units_for_verdict(x[k], tol, level, replications, kappa, &need, NULL) == BB_OK)
+            need /= replications;
         if (x[k] < xmin) {
             xmin = x[k];
             out->need_units = need;
         }
-        if (need > budget_units) {
+        if (!(need <= budget_units)) {
             out->unresolved++;
             continue;
         }
@@ -124,6 +128,10 @@ bbs_horizon_plan_make(const double *x, size_t n, double kappa, double level, dou
         if (out->resolved == 0 || x[k] < out->resolved)
             out->resolved = x[k];
     }
+    /* nothing fits, yet a length would conclude: the longest allowed
+     * comes closest (and the one re-run could not be longer) */
+    if (out->resolved == 0 && out->unresolved > 0 && isfinite(out->need_units))
+        H = floor(budget_units);
     out->horizon_units = ceil(H);
     return BB_OK;
 }
@@ -195,7 +203,7 @@ bbs_units_for_verdict(double x, double tol, double level, double n, double dispe
     t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * level, n - 1);
     h = 0.5 * log1p(tol);
     N = t * t * dispersion / (h * h * x * (1 - x));
-    *units = fmax(N, -log(0.5 * (1 - level)) / x);
+    *units = fmax(N, dispersion * -log(0.5 * (1 - level)) / x);
     return BB_OK;
 }
 
@@ -209,4 +217,22 @@ bbs_fraction_dispersion(const bbs_ci *ci, double n, double units_per_rep)
     t = gsl_cdf_tdist_Pinv(0.5 + 0.5 * ci->level, n - 1);
     h = 0.5 * (log(ci->hi / (1 - ci->hi)) - log(ci->lo / (1 - ci->lo)));
     return h * h * n * units_per_rep * m * (1 - m) / (t * t);
+}
+
+double
+bbs_rerun_units(double x, const bbs_ci *ci, bbs_verdict_kind kind, double n,
+                double units_per_rep, double tol, double kappa, double *disp)
+{
+    double D = bbs_fraction_dispersion(ci, n, units_per_rep), N;
+
+    *disp = NAN;
+    if (kind != BBS_INCONCLUSIVE || !(x > 0 && x < 1))
+        return 0;
+    if (isfinite(D) && D > 0)
+        *disp = D;
+    else
+        D = kappa;   /* nothing measured: the clustering it was judged with */
+    if (!isfinite(D) || bbs_units_for_verdict(x, tol, ci->level, n, D, &N, NULL) != BB_OK)
+        return INFINITY;
+    return N / n;
 }

@@ -183,6 +183,43 @@ verdict_text(const bb_valrow *r, const char *units, char *buf, size_t len)
     return buf;
 }
 
+/* How the default length was chosen (valrun.h), and what the rows still
+ * inconclusive would need: the horizon and its CPU time. */
+static void
+horizon_line(const bb_validation *V, const char *units)
+{
+    char sized[160];
+
+    if (V->fluid)
+        snprintf(sized, sizeof sized, "the simulator's own");
+    else if (V->plan.resolved > 0)
+        snprintf(sized, sizeof sized, "sized for the predictions down to %.3g",
+                 V->plan.resolved);
+    else if (isfinite(V->plan.need_units))
+        snprintf(sized, sizeof sized, "the budget's (no prediction's length fits it)");
+    else
+        snprintf(sized, sizeof sized, "the least (no length concludes)");
+    double H = ceil(V->unresolved_units);
+
+    if (V->extended)
+        printf("horizon: %.6g %s per replication, run again after a first run of %.6g %s "
+               "(%s) left a row inconclusive: the rule's length at the dispersion it "
+               "measured\n", V->horizon, units, V->first_horizon, units, sized);
+    else if (V->unresolved > 0)
+        printf("horizon: %.6g %s per replication, %s\n", V->horizon, units, sized);
+    if (V->unresolved > 0 && !isfinite(H))
+        printf("%zu row%s still inconclusive: no length concludes %s (%s)\n", V->unresolved,
+               V->unresolved == 1 ? "" : "s", V->unresolved == 1 ? "it" : "them",
+               V->replications < 2 ? "one replication has no interval: give --replications 2 "
+               "or more" : "the stalls' runs do not end, E >= B");
+    else if (V->unresolved > 0)
+        printf("%zu row%s still inconclusive, the longest needing about %.3g %s each (about "
+               "%.2g s of CPU, %s): give --horizon %.0f%s to run it\n", V->unresolved,
+               V->unresolved == 1 ? "" : "s", H, units, bb_validation_cpu_s(V, H),
+               H > V->budget_units ? "beyond the budget" : "the one re-run was not enough",
+               H, V->fluid ? "s" : "");
+}
+
 int
 bb_cmd_validate(int argc, char **argv)
 {
@@ -228,7 +265,7 @@ bb_cmd_validate(int argc, char **argv)
         frep.ctx = &ctx;
         frep.run = &V.frun;
         rc = bbs_fluidplat_validate(&V.frun, &fq, ctx.front, a.tol, err);
-        rc = bb_validation_fluid(&V, &frep, rc, err);
+        rc = bb_validation_fluid(&V, &fq, &frep, ctx.front, a.tol, rc, err);
     } else {
         rc = bb_validation_run(&V, &ctx, &a.base.sim, S, n, a.tol, err);
     }
@@ -293,7 +330,7 @@ bb_cmd_validate(int argc, char **argv)
             json_object_set_new(o, "stall_cluster_units",
                                 bb_json_real_or_null(fluid ? NAN : V.cluster));
             json_object_set_new(o, "unresolved_sizes",
-                                json_integer((json_int_t)V.plan.unresolved));
+                                json_integer((json_int_t)V.unresolved));
         }
         bb_json_head(o, &ctx);
         bb_json_print(o);
@@ -380,24 +417,8 @@ bb_cmd_validate(int argc, char **argv)
                        fluid ? "time" : "unit", N, fluid ? "seconds" : "units",
                        -expm1(log(0.5 * (1.0 - a.base.sim.confidence)) / N), N, units);
         }
-        if (V.auto_horizon && V.plan.unresolved > 0) {
-            /* what a conclusive run of the smallest prediction would take */
-            double H = ceil(V.plan.need_units);
-            double secs = H * (double)V.replications * (double)n * V.events_per_unit
-                          * BB_SIM_S_PER_EVENT;
-
-            char sized[96];
-
-            if (V.plan.resolved > 0)
-                snprintf(sized, sizeof sized, "sized for the predictions down to %.3g",
-                         V.plan.resolved);
-            else
-                snprintf(sized, sizeof sized, "the least (no prediction fits the budget)");
-            printf("horizon: %.0f time units per replication, %s; %zu row%s beyond the "
-                   "budget, the smallest prediction needing about %.3g units each (about %.2g "
-                   "s of simulation): give --horizon %.0f to run it\n", V.horizon, sized,
-                   V.plan.unresolved, V.plan.unresolved == 1 ? "" : "s", H, secs, H);
-        }
+        if (V.auto_horizon)
+            horizon_line(&V, units);
     }
     if (fluid)
         bb_fluid_warn_mixing(&ctx, &V.frun);

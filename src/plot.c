@@ -274,8 +274,8 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char **data, char 
      * sans: entries of 33 characters fit two abreast, of 37 do not: about
      * 9 px a character and 60 for the sample line), else one; the canvas
      * grows by a row's height for each row beyond two.  Its rows are
-     * spaced wider than text lines: the bottom margin (below) gives them a
-     * line and a third each. */
+     * as tall as a margin line (19.5 px at 13 px sans on gnuplot 5.4's
+     * SVG terminal): the bottom margin (below) gives them one each. */
     for (size_t i = 0; i < p->nseries; i++)
         if (p->series[i].title && strlen(p->series[i].title) > longest)
             longest = strlen(p->series[i].title);
@@ -291,14 +291,15 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char **data, char 
     fputs("\nset ylabel ", fp);
     put_str(fp, p->ylabel);
     /* The key sits at the bottom of the canvas, under the x label; the
-     * bottom margin (5 lines for tick labels and x label, then the key's
-     * rows) keeps it off the plot.  Inside the border some position always
+     * bottom margin (4 lines for tick labels and x label, then the key's
+     * rows and one for its box) keeps it off the plot with no empty band
+     * between (5 lines and a third a row left one of about 3 lines).  Inside the border some position always
      * covers a curve for some workload (top right hid the idle-versus-size
      * curves), and gnuplot 5.4's 'outside below' put the key over the x
      * label; tests/cli_report.sh checks both from the SVG. */
     fprintf(fp, "\nset grid\nset key at screen 0.5, screen 0.015 center bottom horizontal Left "
                 "reverse box maxcols %d\nset bmargin %zu\nset datafile missing NaN\n", cols,
-            5 + rows + (rows + 1) / 3);
+            5 + rows);
     if (p->logy)
         fputs("set logscale y\nset format y '%.0e'\n", fp);
     if (p->ymin != 0 || p->ymax != 0)
@@ -317,10 +318,14 @@ bb_plot_svg(bb_plot_session *s, const bb_plot *p, char **svg, char **data, char 
 
         fprintf(fp, "set label %zu ", i + 1);
         put_str(fp, l->text);
-        fprintf(fp, " at %.17g, %.17g %s point pointtype 7 pointsize 1.5 offset character "
-                "%d, %s front\n", l->x, l->y,
-                at > 0.6 ? "right" : at < 0.4 || !l->below ? "left" : "center",
-                at > 0.6 ? -1 : at < 0.4 || !l->below ? 1 : 0, l->below ? "-1.2" : "0.8");
+        if (l->side != 0)
+            fprintf(fp, " at %.17g, %.17g %s offset character %s, 0 front\n", l->x, l->y,
+                    l->side > 0 ? "left" : "right", l->side > 0 ? "0.5" : "-0.5");
+        else
+            fprintf(fp, " at %.17g, %.17g %s point pointtype 7 pointsize 1.5 offset character "
+                    "%d, %s front\n", l->x, l->y,
+                    at > 0.6 ? "right" : at < 0.4 || !l->below ? "left" : "center",
+                    at > 0.6 ? -1 : at < 0.4 || !l->below ? 1 : 0, l->below ? "-1.2" : "0.8");
     }
     fputs("plot ", fp);
     for (size_t i = 0; i < p->nseries; i++) {

@@ -25,11 +25,14 @@ typedef struct {
 
 /* A point marked on the plot with its text above it (below it when below
  * is set: at a minimum), aligned away from the nearer edge (the x range
- * of the series). */
+ * of the series); or, with side set, a bare text (no point) beside a
+ * mark at x: starting just right of it (side 1) or ending just left of
+ * it (side -1), so that two marks close together read apart. */
 typedef struct {
     double x, y;
     const char *text;
     int below;
+    int side;
 } bb_plot_label;
 
 typedef struct {

@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -eu
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
-echo 1..88
+echo 1..92
 X() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 # bought FILE: the buffer bandwidth the headline buys, exact, as
 # "--bb-bw NB/s" from the inputs table ("" when none is bought)
@@ -215,8 +215,9 @@ else
 fi
 
 # --validate runs `bbsize validate`'s code in-process at 0, S/2, ..., 2S:
-# every row has one of the three verdicts, and the row at size 0 is the
-# command's own answer there (same defaults, seed 1, common random numbers).
+# every row has one of the three verdicts, and the table is the command's
+# own at those sizes with no --horizon (same defaults, seed 1, the same
+# rule for the length: sim/crosscheck.h).
 run "$BBSIZE" report -o "$T/v.html" --validate --points 5
 status_is 0 "report --validate exits 0"
 VT="//*[@id='validation-table']/*[local-name()='tr']"
@@ -225,12 +226,15 @@ check_cmd "the validation section has the simulated intervals" \
 check_cmd "every validation row has one of the three verdicts" \
   test "$(X "count($VT/*[local-name()='td'][5][.='agrees' or .='disagrees' or .='inconclusive'])" "$T/v.html")" \
     -eq "$(X "count($VT[*[local-name()='td']])" "$T/v.html")"
-# the length the report chose (sized for the verdict at S), as it says
-vh=$(X "string(//*[@id='validation']/*[local-name()='p'][1])" "$T/v.html" | sed -n 's/.* x \([0-9]*\) time units.*/\1/p')
-"$BBSIZE" validate --bb-size 0 $(bought "$T/v.html") --horizon "$vh" --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
-check_cmd "the report's size-0 row is bbsize validate --bb-size 0 --horizon $vh (the length it names)" \
-  test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v.html")" \
-    = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v0.csv")"
+# the sizes simulated, in bytes (the idle plot's data table)
+vsz=$(X "//*[@id='idle-sim-table']/*[local-name()='tr'][*[local-name()='td']]/*[local-name()='td'][2]" "$T/v.html" \
+  | sed 's/<[^>]*>/ /g' | awk '{ for (i = 1; i <= NF; i++) printf "%s%sB", (n++ ? "," : ""), $i }')
+"$BBSIZE" validate --bb-size "$vsz" $(bought "$T/v.html") --csv --quiet >"$T/v0.csv" 2>"$T/err" || true
+X "$VT[*[local-name()='td']]" "$T/v.html" | sed 's/<[^>]*>/ /g' | awk '{ print $3, $4, $7 }' > "$T/v0.page"
+check_cmd "the report's table is bbsize validate --bb-size $vsz with no --horizon, row for row" \
+  test -s "$T/v0.page" -a "$(cat "$T/v0.page")" = "$(awk -F, 'NR > 1 { printf "%.4g %.4g %s\n", $3, $4, $11 }' "$T/v0.csv")"
+check_cmd "... and the page says the length is validate's rule" \
+  grep -q "The length is the rule of bbsize validate (sim/crosscheck.h).*a first run of 15 x [0-9]* time units" "$T/v.html"
 check_cmd "at the recommended size (the third row) the verdict is conclusive" \
   test "$(X "string($VT[4]/*[local-name()='td'][5])" "$T/v.html")" != inconclusive
 # --replications and --horizon are validate's: the size-0 row again
@@ -241,11 +245,9 @@ check_cmd "... its size-0 row is validate --replications 3 --horizon 5000's" \
   test "$(X "string($VT[2]/*[local-name()='td'][2])" "$T/v2.html") $(X "string($VT[2]/*[local-name()='td'][3])" "$T/v2.html")" \
     = "$(awk -F, 'NR == 2 { printf "%.4g %.4g", $3, $4 }' "$T/v2.csv")"
 
-# The length is sized for a conclusive verdict at S, and the idle plot
-# draws the simulated points with their intervals.  A workload at E/B 0.9
-# whose idle units come in runs: with seed 2 the first length (for
-# independent units) leaves the verdict at S inconclusive, and the report
-# runs again at the dispersion it measured.
+# The length is validate's rule, and the idle plot draws the simulated
+# points with their intervals.  A workload at E/B 0.9 whose idle units
+# come in runs (the workload's clustering is about 129 units).
 printf '#@ pfs-bw = 1 TB/s\nname,p,bw\na,0.3,1TB/s\nb,0.3,1TB/s\nc,0.3,1TB/s\n' > "$T/runs.csv"
 mkdir "$T/vmd"
 run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/r.md" --format md --validate --seed 2 --points 9
@@ -257,15 +259,30 @@ check_cmd "the idle plot's data file holds the simulated points and intervals of
 check_cmd "... the SVG has their series, its title naming them" \
   grep -q "class=\"series\"><title>simulated, load x1: mean and 95% interval (section 6)</title>" "$T/vmd/r-idle-vs-size.svg"
 check_cmd "... and the page says the plot draws them" grep -q "idle plot of section 2 draws these simulated points" "$T/vmd/r.md"
-check_cmd "the first length was inconclusive at S: the page says so and ran the rule's length" \
-  grep -q "^A first run of [0-9]* time units per replication left the verdict at the recommended size, .*inconclusive" "$T/vmd/r.md"
-check_cmd "... and the verdict at S is now conclusive" \
-  test "$(sed -n '/^## 6\./,$p' "$T/vmd/r.md" | grep '^| [0-9]' | sed -n 3p | awk -F'|' '{ print $6 }' | tr -d ' ')" != inconclusive
-run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/m.html" --validate --seed 2 --points 9 --max-events 1e6
+# the verdict in the third row of a markdown page's section 6 (size S)
+verdict_at_S() { sed -n '/^## 6\./,$p' "$1" | grep '^| [0-9]' | sed -n 3p | awk -F'|' '{ print $6 }' | tr -d ' '; }
+check_cmd "at the rule's length the verdict at S is conclusive" test "$(verdict_at_S "$T/vmd/r.md")" != inconclusive
+# The one re-run: at --max-events 1e7 the first run resolves only the
+# predictions down to that at 0 B; with seed 3 it leaves a row
+# inconclusive, and the run is repeated once at the rule's length at the
+# dispersion it measured, within the same budget: S concludes.
+run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/x.md" --format md --validate --seed 3 --points 9 --max-events 1e7
+status_is 0 "report --validate --max-events 1e7 exits 0"
+check_cmd "the first run left a row inconclusive: the page says so and ran the rule's length again" \
+  grep -q "a first run of 15 x [0-9]* time units.*budget of 1e+07 events.*; it left a row inconclusive, so the run below is the length the rule asks at the dispersion measured, 15 x [0-9]* time units" "$T/vmd/x.md"
+check_cmd "... and the verdict at S is then conclusive" test "$(verdict_at_S "$T/vmd/x.md")" != inconclusive
+# Beyond the budget: --max-events 2e5 affords only the least length (1000
+# units); the verdict at S stays inconclusive, and the warning and the
+# page give the options that would run the rule's length, which do.
+run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/m.html" --validate --seed 2 --points 9 --max-events 2e5
 status_is 0 "a conclusive length beyond --max-events: the report still exits 0"
-check_cmd "... warns with the length and the options that would run it" \
-  grep -q "a conclusive one needs about --horizon [0-9]* .*beyond --max-events 1e+06: run .*--horizon [0-9]* --max-events" "$T/err"
-check_cmd "... and the page names that length" grep -q "a conclusive one needs about [0-9]* time units per replication" "$T/vmd/m.html"
+check_cmd "... warns with the length, its CPU time and the options that would run it" \
+  grep -q "the verdict at the recommended size is inconclusive; a conclusive one needs about [0-9]* time units a replication (about [0-9.e+]* s of CPU): run .bbsize report --validate --horizon [0-9]* --max-events [0-9]*. to have it" "$T/err"
+check_cmd "... and the page names that length, beyond the budget" \
+  grep -q "A conclusive verdict there needs about [0-9.]* time units a replication (about [0-9.e+]* s of CPU estimated), beyond the budget: rerun with --horizon [0-9]* --max-events [0-9]* to have it" "$T/vmd/m.html"
+vopt=$(sed -n 's/.*run .bbsize report --validate \(--horizon [0-9]* --max-events [0-9]*\). to have it.*/\1/p' "$T/err")
+run "$BBSIZE" report "$T/runs.csv" -o "$T/vmd/h.md" --format md --validate --seed 2 --points 9 $vopt
+check_cmd "... and with them ($vopt) the verdict at S concludes" test "$(verdict_at_S "$T/vmd/h.md")" != inconclusive
 check_cmd "the HTML names the simulated series on the idle plot" \
   grep -q "<title>simulated, load x1: mean and 95% interval (section 6)</title>" "$T/vmd/m.html"
 ST="//*[@id='idle-sim-table']/*[local-name()='tr'][*[local-name()='td']]"

@@ -85,8 +85,13 @@ agrees_inside_narrow(void **state)
 }
 
 /* 0.1 inside [0.02, 0.3]: relative half-width max(0.2, 0.08) / 0.1 = 2,
- * four times the tolerance 0.5, so 16 times the work: 10 * 15 = 150 more
- * replications or 1000 * 15 more units; gap (0.12 - 0.1) / 0.1 = 0.2. */
+ * beyond the tolerance 0.5; gap (0.12 - 0.1) / 0.1 = 0.2.  What would
+ * decide is the rule's length (crosscheck.h), by hand: the logit
+ * half-width h = (logit 0.3 - logit 0.02) / 2 = 2.369382 over 10
+ * replications of 1000 units at mean 0.12 measures D = h^2 n U m (1 - m)
+ * / t_{9, 0.975}^2 = 478.186 (t = 2.262157, a printed t table), so the
+ * rule asks t^2 D / ((ln 1.5 / 2)^2 x (1 - x)) = 661,534.9 units in all:
+ * 652 more replications of 1000, or 65,154 more units each. */
 static void
 inconclusive_wide(void **state)
 {
@@ -99,8 +104,8 @@ inconclusive_wide(void **state)
     assert_int_equal(a.v.kind, BBS_INCONCLUSIVE);
     assert_true(a.covered);
     assert_float_equal(a.v.rel_halfwidth, 2, 1e-12);
-    assert_float_equal(a.v.more_replications, 150, 0);
-    assert_float_equal(a.v.more_units, 15000, 0);
+    assert_float_equal(a.v.more_replications, 652, 0);
+    assert_float_equal(a.v.more_units, 65154, 1);
     assert_float_equal(a.gap, 0.2, 1e-12);
     assert_string_equal(bbs_verdict_name(a.v.kind), "inconclusive");
 }
@@ -123,9 +128,10 @@ disagrees_outside(void **state)
 }
 
 /* A prediction of 1e-6 and no idle unit in 15 x 1000 units: below
- * resolution.  To see 1e-6 within 0.5 at 95% takes (1.96 / 0.5)^2 / 1e-6
- * = 15,365,835 units, 1024.39 times what ran: 15 * 1023.39 = 15351 more
- * replications, or 1000 * 1023.39 = 1,023,390 more units each. */
+ * resolution.  The rule of independent units (D = 1) asks t_{14}^2 /
+ * ((ln 1.5 / 2)^2 x (1 - x)) = 4.600111 / (0.04110049 x 1e-6 (1 - 1e-6))
+ * = 111,923,630 units in all: 111,909 more replications, or 7,460,576
+ * more units each. */
 static void
 below_resolution(void **state)
 {
@@ -137,8 +143,8 @@ below_resolution(void **state)
     assert_int_equal(bbs_agreement_judge(1e-6, &c, 15, 1000, 0.5, &a, err), BB_OK);
     assert_int_equal(a.v.kind, BBS_INCONCLUSIVE);
     assert_true(a.covered && a.below_resolution);
-    assert_float_equal(a.v.more_replications, 15351, 0);
-    assert_float_equal(a.v.more_units, 1023390, 0);
+    assert_float_equal(a.v.more_replications, 111909, 1);
+    assert_float_equal(a.v.more_units, 7460576, 8);   /* the table's 7 digits */
     assert_float_equal(a.gap, -1, 1e-12);
 }
 
@@ -180,9 +186,10 @@ judge_refuses(void **state)
 
 /* The units a verdict needs, by hand: t_{14, 0.975} = 2.144787 (a
  * printed t table), h = ln(1.5) / 2 = 0.2027326, x = 0.001:
- * N = t^2 D / (h^2 x (1 - x)) = 4.599111 / (0.04110051 x 0.000999)
+ * N = t^2 D / (h^2 x (1 - x)) = 4.600111 / (0.04110049 x 0.000999)
  * = 112035.5 for D = 1; at x = 0.5, 447.694.  A huge tolerance leaves the
- * Clopper-Pearson floor, -ln(0.025) / x = 3688.879. */
+ * Clopper-Pearson floor, D (-ln(0.025)) / x = 3688.879 for D = 1, the
+ * N / D independent chances of D = 3 asking 11066.638. */
 static void
 units_hand_worked(void **state)
 {
@@ -198,6 +205,8 @@ units_hand_worked(void **state)
     assert_true(fabs(N - 447.694) < 0.01);
     assert_int_equal(bbs_units_for_verdict(1e-3, 1e6, 0.95, 15, 1, &N, err), BB_OK);
     assert_true(fabs(N - 3688.879) < 0.01);
+    assert_int_equal(bbs_units_for_verdict(1e-3, 1e6, 0.95, 15, 3, &N, err), BB_OK);
+    assert_true(fabs(N - 11066.638) < 0.01);
 }
 
 /* 16 replications, half at m + a and half at m - a: mean m, sample
@@ -296,46 +305,50 @@ cluster_hand_worked(void **state)
     assert_float_equal(bbs_stall_cluster(1, b1, p1, NULL, 10), 1, 0);
 }
 
-/* (z / tol)^2 kappa / x: z = 1.959963985 at 95%, tol 0.5: 15.365836 per
- * independent unit; kappa 10 and x = 1e-3: 153,658.36 units. */
-static void
-conclusive_units(void **state)
-{
-    double z = 1.959963984540054;
-
-    (void)state;
-    assert_float_equal(bbs_conclusive_units(1e-3, 10, 0.95, 0.5), z * z * 4 * 10 * 1e3,
-                       1e-6);
-    assert_true(isinf(bbs_conclusive_units(0, 10, 0.95, 0.5)));
-    assert_true(isinf(bbs_conclusive_units(1e-3, INFINITY, 0.95, 0.5)));
-}
-
-/* The plan over four predictions, 15 replications, floor 1,000, budget
- * 100,000 units each: 0.01 needs 1,024.39 units each, 1e-3 10,243.89 (the
- * horizon, rounded up), 1e-9 about 1.02e10 (beyond: counted, not run), 0
- * nothing.  A floor above every need is the horizon.  Bad arguments are
- * refused. */
+/* The plan over four predictions, 15 replications at kappa 10, floor
+ * 1,000, budget 100,000 units each; the rule (units_hand_worked) at D =
+ * 10 over 15 replications: 0.01 needs 113,054.06 / 15 = 7,536.94 units
+ * each, 1e-3 1,120,355.5 / 15 = 74,690.37 (the horizon, rounded up),
+ * 1e-9 about 7.4616e10 (beyond: counted, not run), 0 nothing.  A floor
+ * above every need is the horizon; when every positive prediction is
+ * beyond, the budget is (1e-9 alone: 100,000).  A prediction of 1 needs
+ * nothing; one replication (no interval) or kappa infinite (E >= B)
+ * resolves none, and the floor is run.
+ * Bad arguments are refused. */
 static void
 horizon_plan(void **state)
 {
-    double x[4] = { 0.01, 1e-3, 1e-9, 0 }, one = 15.365835 * 10;
+    double x[4] = { 0.01, 1e-3, 1e-9, 0 }, one[2] = { 1, 0.5 };
     bbs_horizon_plan h;
     char err[BB_ERRLEN];
 
     (void)state;
     assert_int_equal(bbs_horizon_plan_make(x, 4, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err), BB_OK);
-    assert_float_equal(h.horizon_units, 10244, 0);
+    assert_float_equal(h.horizon_units, 74691, 0);
     assert_float_equal(h.resolved, 1e-3, 0);
     assert_int_equal(h.unresolved, 1);
-    assert_float_equal(h.need_units, one / 1e-9 / 15, 1e-6 * one / 1e-9 / 15);
-    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 20000, 1e5, &h, err),
+    assert_float_equal(h.need_units, 7.4615679e10, 1e-6 * 7.4615679e10);
+    assert_int_equal(bbs_horizon_plan_make(x, 1, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err), BB_OK);
+    assert_float_equal(h.horizon_units, 7537, 0);
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 80000, 1e5, &h, err),
                      BB_OK);
-    assert_float_equal(h.horizon_units, 20000, 0);
+    assert_float_equal(h.horizon_units, 80000, 0);
     assert_int_equal(h.unresolved, 0);
     assert_int_equal(bbs_horizon_plan_make(x + 3, 1, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
                      BB_OK);
     assert_float_equal(h.horizon_units, 1000, 0);
     assert_true(h.resolved == 0 && h.need_units == 0);
+    assert_int_equal(bbs_horizon_plan_make(x + 2, 2, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_OK);
+    assert_true(h.horizon_units == 1e5 && h.resolved == 0 && h.unresolved == 1);
+    assert_int_equal(bbs_horizon_plan_make(one, 1, 10, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_OK);
+    assert_true(h.horizon_units == 1000 && h.unresolved == 0 && h.need_units == 0);
+    assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 1, 1000, 1e5, &h, err), BB_OK);
+    assert_true(h.horizon_units == 1000 && h.unresolved == 2 && isinf(h.need_units));
+    assert_int_equal(bbs_horizon_plan_make(x, 2, INFINITY, 0.95, 0.5, 15, 1000, 1e5, &h, err),
+                     BB_OK);
+    assert_true(h.horizon_units == 1000 && h.unresolved == 2 && isinf(h.need_units));
     assert_int_equal(bbs_horizon_plan_make(x, 2, 10, 0.95, 0.5, 15, 1000, 999, &h, err),
                      BB_EINVAL);
     assert_int_equal(bbs_horizon_plan_make(x, 2, 0.5, 0.95, 0.5, 15, 1000, 1e5, &h, err),
@@ -346,13 +359,45 @@ horizon_plan(void **state)
     assert_non_null(strstr(err, "1.5"));
 }
 
+/* The one re-run's length (bbs_rerun_units): 16 replications of U units
+ * whose fraction 2e-3 varies as a dispersion of 4 says, at a ninth of the
+ * rule's length (inconclusive, units_conclude), measure D = 4 and ask the
+ * rule's length: t_{15, 0.975} = 2.131450 (a printed t table), 2.131450^2
+ * x 4 / (0.04110049 x 0.002 x 0.998) = 221,514.8 units in all, 13,844.68
+ * a replication, nine times what ran.  Nothing seen: the rule at the
+ * clustering the row was judged with (kappa 150 at 1e-3 over 15
+ * replications: 150 x 112,035.5 / 15 = 1,120,355.5); infinite kappa and
+ * nothing seen, or one replication: no length.  Concluded, or a
+ * prediction of 0: nothing. */
+static void
+rerun_units(void **state)
+{
+    const double x = 2e-3, D = 4, n = 16, U = 13844.67569 / 9;
+    double disp, cp = -expm1(log(0.025) / 15000);
+    bbs_ci c = ci_of_runs(x, D * x * (1 - x) / U, U), z = { 0, 0, cp, 0.5 * cp, 0.95, 15 };
+
+    (void)state;
+    assert_float_equal(bbs_rerun_units(x, &c, BBS_INCONCLUSIVE, n, U, 0.5, 1, &disp),
+                       13844.676, 0.01);
+    assert_float_equal(disp, 4, 1e-6);
+    assert_float_equal(bbs_rerun_units(1e-3, &z, BBS_INCONCLUSIVE, 15, 1000, 0.5, 150, &disp),
+                       1120355.5, 1);
+    assert_true(isnan(disp));
+    assert_true(isinf(bbs_rerun_units(1e-3, &z, BBS_INCONCLUSIVE, 15, 1000, 0.5, INFINITY,
+                                      &disp)));
+    assert_true(isinf(bbs_rerun_units(1e-3, &z, BBS_INCONCLUSIVE, 1, 1000, 0.5, 1, &disp)));
+    assert_true(bbs_rerun_units(x, &c, BBS_AGREES, n, U, 0.5, 1, &disp) == 0 && isnan(disp));
+    assert_true(bbs_rerun_units(x, &c, BBS_DISAGREES, n, U, 0.5, 1, &disp) == 0);
+    assert_true(bbs_rerun_units(0, &z, BBS_INCONCLUSIVE, 15, 1000, 0.5, 1, &disp) == 0);
+}
+
 /* No stalled unit in 15 x 1,000 units: the independent-unit bound is
  * 1 - 0.025^(1/15000) = 2.459e-4, which excludes a prediction of 1e-3
  * (disagrees); with stalls in runs of 150 units there were 100 chances:
  * 1 - 0.025^(1/100) = 0.036217, and 1e-3 is below resolution, the units
- * needed 150 times those of independent units (15.365836 / 1e-3 in all:
- * f = 153.658, about 15 x 152.658 = 2,290 more replications, about
- * 152,658 more units each).  A run with stalls keeps its interval, and
+ * needed 150 times those of independent units (the rule at D = 150,
+ * 150 x 112,035.5 = 16,805,333 in all: 16,791 more replications, about
+ * 1,119,356 more units each).  A run with stalls keeps its interval, and
  * with no more chances than kappa nothing is bounded. */
 static void
 clustered_zero(void **state)
@@ -370,8 +415,8 @@ clustered_zero(void **state)
     assert_float_equal(c.hi, -expm1(log(0.025) / 100), 1e-15);
     assert_int_equal(a.v.kind, BBS_INCONCLUSIVE);
     assert_true(a.below_resolution && a.covered);
-    assert_float_equal(a.v.more_replications, 2290, 0);
-    assert_float_equal(a.v.more_units, 152658, 0.001 * 152658);
+    assert_float_equal(a.v.more_replications, 16791, 1);
+    assert_float_equal(a.v.more_units, 1119356, 0.001 * 1119356);
     bbs_ci_cluster_zero(&w, 15000, 150);
     assert_true(w.lo == 1e-3 && w.hi == 3e-3);
     c = c0;
@@ -400,8 +445,8 @@ main(void)
         cmocka_unit_test(units_conclude),
         cmocka_unit_test(units_refuses),
         cmocka_unit_test(cluster_hand_worked),
-        cmocka_unit_test(conclusive_units),
         cmocka_unit_test(horizon_plan),
+        cmocka_unit_test(rerun_units),
         cmocka_unit_test(clustered_zero),
     };
 

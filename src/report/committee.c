@@ -272,7 +272,8 @@ binds(bb_doc *d, const bb_report *r)
         return;
     }
     snprintf(dw, sizeof dw, "drives rated %g writes a day for %g years, write amplification "
-             "%g, over %g years", e->dwpd, e->rated_years, e->waf, e->lifetime_years);
+             "%g, over a lifetime of %g years", e->dwpd, e->rated_years, e->waf,
+             e->lifetime_years);
     bb_report_fmt_up(ctx, st, sizeof st, p->stall_bytes, 0);
     if (p->endurance_binds)
         bb_doc_para_id(d, "binds", NULL, "What binds: endurance sets the capacity (%s); the "

@@ -34,19 +34,13 @@ typedef struct {
     const bb_endopts *end;      /* --dwpd, --waf, --lifetime (end->set: size for
                                    endurance too, as bbsize design does) */
     const bb_runopts *run;      /* --replications, --horizon, --seed of --validate
-                                   (unset: 15 replications of BB_REPORT_HORIZON) */
+                                   (unset: 15 replications, the rule's length) */
     bba_drain drain;            /* --policy, --threshold (a fraction), --empty-prob:
                                    the headline's, its designs', the growths',
                                    the partitions' and the curves' draining */
 } bb_report_opts;
 
 enum { BB_REPORT_NTH = 21 };    /* lazy thresholds 0, 0.05, ..., 1 */
-/* --validate's horizon when the rule cannot size it (no prediction in
- * (0, 1) at the recommended size), time units: 15 x 1000 left Cori's
- * verdict inconclusive ([0.0003, 0.0015]); 100000 agreed */
-#define BB_REPORT_HORIZON "100000"
-/* the least horizon the rule asks for, time units (the simulator's default) */
-#define BB_REPORT_HORIZON_MIN 1000
 enum { BB_REPORT_WALK_MAX = 200 };   /* PFS bandwidths of the cost plot */
 /* the default walk: BB_REPORT_WALK_FIRST to BB_REPORT_WALK_LAST tenths of
  * the platform's PFS bandwidth, every tenth */
@@ -108,16 +102,9 @@ typedef struct {
     bb_simopts val_opts;
     size_t val_at;              /* the row at the recommended size */
     bbs_verdict_kind val_kind;  /* its verdict */
-    char val_hz[64];            /* the horizon run (--horizon's text) */
-    int val_rerun;              /* the first run was inconclusive at val_at:
-                                   run again at the length the rule asked */
-    int val_refused;            /* ... which was beyond --max-events */
-    int val_rule;               /* the length is the rule's (else a default
-                                   or --horizon) */
-    double val_need, val_need_s;   /* that length per replication (time
-                                   units, s for the fluid model), its CPU s */
-    double val_first, val_disp; /* the first run's length, the dispersion it
-                                   measured (NAN: none, below resolution) */
+    char val_hint[128];         /* still inconclusive at val_at: the options
+                                   that would run the rule's length there
+                                   ("--horizon 250000"), else "" */
     /* what a committee reads first (committee.c): the pair to buy, the
      * size for each load growth, the partitions when there are groups,
      * and with prices the designs over PFS bandwidths (designrun.h) */
@@ -150,16 +137,16 @@ typedef struct {
 void bb_report_compute(bb_report *r, const bb_ctx *ctx, const bb_report_opts *o,
                        bb_plot_session *plots);
 /* bb_report_validate (validate.c): with o.validate, `bbsize validate`'s
- * computation (src/valrun.h, in-process) at sizes 0, S/2, ..., 2S
- * (S = S_lazy), greedy, o.run's --replications (15) and --seed (1).
- * Without --horizon its length is sized so that the verdict at S
- * concludes (sim/crosscheck.h bbs_units_for_verdict): first for
- * independent units (discrete models; the fluid model: its simulator's
- * default length), then, when that verdict is inconclusive, once more at
- * the dispersion the first run measured, when that run's estimated events
- * are within --max-events (else a warning says the length and its CPU
- * time, and the page keeps the first run).  Before the figures: the idle
- * plot draws the simulated points.  Exits when a simulation fails. */
+ * computation (src/valrun.h bb_validation_run, in-process) at sizes 0,
+ * S/2, ..., 2S (S = S_lazy), greedy, o.run's --replications (15), --seed
+ * (1) and --horizon.  Without --horizon the length is validate's own
+ * (sim/crosscheck.h, one rule: planned from the predictions at the
+ * workload's clustering, run once more at the dispersion measured when a
+ * row is inconclusive, within the budget), so that the verdict at S
+ * concludes where the budget allows; when it does not, a warning (and
+ * section 6) gives the options that would run the rule's length and its
+ * CPU time.  Before the figures: the idle plot draws the simulated
+ * points.  Exits when a simulation fails. */
 void bb_report_validate(bb_report *r);
 /* bb_report_figures: draw the plots (gnuplot), the cost plot when
  * priced; exits on failure. */

@@ -191,65 +191,49 @@ bb_report_sec_inputs(bb_doc *d, const bb_report *r)
     bb_doc_section_end(d);
 }
 
-/* How the simulation's length was chosen (validate.c). */
+/* How the simulation's length was chosen (validate.c, src/valrun.h). */
 static void
 val_length(bb_doc *d, const bb_report *r)
 {
-    const char *u = r->val.fluid ? "s" : "time units";
-    char sz[64];
+    const bb_validation *V = &r->val;
+    const char *u = V->fluid ? "s" : "time units";
+    size_t at = r->val_at;
+    char sz[64], first[320], again[256] = "", left[320] = "";
 
-    bb_ctx_fmt_size(r->ctx, sz, sizeof sz, r->val.rows[r->val_at].S_bytes);
-    if (r->o.run != NULL && r->o.run->horizon_arg != NULL) {
-        bb_doc_para(d, "The length is --horizon's, as given.");
+    bb_ctx_fmt_size(r->ctx, sz, sizeof sz, V->rows[at].S_bytes);
+    if (!V->auto_horizon) {
+        bb_doc_para_id(d, "validation-length", NULL, "The length is --horizon's, as given; "
+                       "the verdict at the recommended size, %s: %s.", sz,
+                       bbs_verdict_name(r->val_kind));
         return;
     }
-    if (r->val_refused || r->val_rerun) {
-        char dur[64], disp[64] = "";
-
-        snprintf(dur, sizeof dur, "%.2g s", r->val_need_s);
-        if (isfinite(r->val_disp))
-            snprintf(disp, sizeof disp, " (idle units come in runs: dispersion %.3g)",
-                     r->val_disp);
-        if (r->val_rerun)
-            bb_doc_para_id(d, "validation-length", NULL,
-                           "A first run of %.6g %s per replication left the verdict at the "
-                           "recommended size, %s, inconclusive%s; the run below is the length "
-                           "the same rule asks at the dispersion it measured (%.6g %s, about "
-                           "%s of CPU estimated); the verdict there: %s.", r->val_first, u, sz,
-                           disp, r->val_need, u, dur, bbs_verdict_name(r->val_kind));
-        else
-            bb_doc_para_id(d, "validation-length", NULL,
-                           "The verdict at the recommended size, %s, is inconclusive%s: a "
-                           "conclusive one needs about %.6g %s per replication (about %s of "
-                           "CPU estimated), beyond --max-events; rerun with --horizon %s and a "
-                           "larger --max-events to have it.", sz, disp, r->val_need, u, dur,
-                           r->val_hz);
-        return;
-    }
-    if (!r->val_rule && r->val.fluid)
-        bb_doc_para_id(d, "validation-length", NULL,
-                       "The length is the continuous-time simulator's own, from its sources' "
-                       "cycles (the rule counts time units, which this model has not); had "
-                       "the verdict at the recommended size, %s, been inconclusive, the "
-                       "report would have run again at the length the rule asks at the "
-                       "dispersion measured; the verdict there: %s.", sz,
-                       bbs_verdict_name(r->val_kind));
-    else if (!r->val_rule)
-        bb_doc_para_id(d, "validation-length", NULL,
-                       "The length is 100,000 time units a replication, not sized by the rule "
-                       "(it needs a prediction strictly between 0 and 1 at the recommended "
-                       "size, %s, and at least 2 replications); the verdict there: %s.", sz,
-                       bbs_verdict_name(r->val_kind));
+    if (V->fluid)
+        snprintf(first, sizeof first, "a first run at the continuous-time simulator's own "
+                 "length, %ld x %.6g s (from its sources' cycles: before a run there is no "
+                 "estimate of how this model's idle time clusters)",
+                 V->replications, V->extended ? V->first_horizon : V->horizon);
     else
-        bb_doc_para_id(d, "validation-length", NULL,
-                       "The length is chosen so that the verdict at the recommended size, %s, "
-                       "can conclude: %ld x %.6g %s are what its %g%% interval needs to lie "
-                       "within +-50%% of the prediction there, %.4g, with a half-width to "
-                       "spare, were the time units independent (a run that stays inconclusive "
-                       "is run once more at the dispersion it measured); the verdict there: "
-                       "%s.", sz, r->val.replications, r->val.horizon, u,
-                       100 * r->val_opts.confidence, r->val.rows[r->val_at].analytic,
-                       bbs_verdict_name(r->val_kind));
+        snprintf(first, sizeof first, "a first run of %ld x %.6g time units, %s %.3g events, "
+                 "the idle units counted in runs of about %.3g units (estimated from the "
+                 "workload)", V->replications, V->extended ? V->first_horizon : V->horizon,
+                 V->plan.resolved > 0 ? "the length that resolves every prediction within the "
+                 "budget of" : "the whole budget (no prediction's length fits it) of",
+                 V->budget_events, V->cluster);
+    if (V->extended)
+        snprintf(again, sizeof again, "; it left a row inconclusive, so the run below is the "
+                 "length the rule asks at the dispersion measured, %ld x %.6g %s",
+                 V->replications, V->horizon, u);
+    if (V->need[at] > 0)
+        snprintf(left, sizeof left, "  A conclusive verdict there needs about %.6g %s a "
+                 "replication (about %.2g s of CPU estimated)%s: rerun with %s to have it.",
+                 V->need[at], u, bb_validation_cpu_s(V, V->need[at]),
+                 V->need[at] > V->budget_units ? ", beyond the budget" : "", r->val_hint);
+    bb_doc_para_id(d, "validation-length", NULL,
+                   "The length is the rule of bbsize validate (sim/crosscheck.h): the units for "
+                   "which the %g%% interval lies within +-50%% of the prediction with a "
+                   "half-width to spare: %s%s.  The verdict at the recommended size, %s "
+                   "(prediction %.4g): %s.%s", 100 * r->val_opts.confidence, first, again, sz,
+                   V->rows[at].analytic, bbs_verdict_name(r->val_kind), left);
 }
 
 void

@@ -1,6 +1,7 @@
 /* validate.c: `bbsize report --validate` (report.h bb_report_validate):
  * `bbsize validate`'s computation at 0, S/2, S, 3S/2 and 2S, its length
- * sized so that the verdict at the recommended size S concludes.
+ * the rule's (src/valrun.h), so that the verdict at the recommended size
+ * S concludes where the budget allows.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -43,42 +44,13 @@ val_sizes(const bb_report *r, double *sizes, size_t *at)
     return n;
 }
 
-/* One run at horizon hz (NULL: the simulator's own default for the fluid
- * model); exits when the simulation fails or is refused. */
-static void
-val_run(bb_report *r, const double *sizes, size_t n, const char *hz)
-{
-    char msg[BB_ERRLEN];
-
-    bb_validation_free(&r->val);
-    r->val_opts.horizon_arg = hz;
-    r->val_opts.run.horizon_arg = hz;
-    if (hz != NULL && bb_parse_duration(hz, &r->val_opts.run.horizon, msg, sizeof msg) != BB_OK)
-        bb_die(BB_EXIT_SOFTWARE, "--validate: horizon %s: %s", hz, msg);
-    r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, VAL_TOL, r->val_msg);
-    if (r->val_rc != BB_OK && !r->val.analytic_failed)   /* a run refused or failed */
-        bb_die_lib(r->val_rc, r->val_msg);
-}
-
-/* The horizon text for units per replication: whole time units for the
- * discrete models, seconds for the fluid one. */
-static void
-fmt_horizon(const bb_report *r, char *buf, size_t len, double units)
-{
-    if (r->val.fluid)
-        snprintf(buf, len, "%.6gs", units);
-    else
-        snprintf(buf, len, "%.0f", ceil(units));
-}
-
 void
 bb_report_validate(bb_report *r)
 {
-    double sizes[5], x, R, need, D, events, secs, nt;
+    const bb_validation *V = &r->val;
+    double sizes[5];
     size_t n, at;
-    int given;
-    char err[BB_ERRLEN], dur[64];
-    bba_answer a;
+    char msg[BB_ERRLEN];
 
     if (!r->o.validate)
         return;
@@ -86,73 +58,45 @@ bb_report_validate(bb_report *r)
     r->val_at = at;
     bb_simopts_init(&r->val_opts);
     if (r->o.run != NULL) {
+        const char *hz = r->o.run->horizon_arg;
+
         if (r->o.run->replications > 0)
             r->val_opts.replications = r->o.run->replications;
         if (r->o.run->seed_set)
             r->val_opts.seed = r->o.run->seed;
         r->val_opts.threads = r->o.run->threads;
+        r->val_opts.horizon_arg = hz;
+        r->val_opts.run.horizon_arg = hz;
+        if (hz != NULL
+            && bb_parse_duration(hz, &r->val_opts.run.horizon, msg, sizeof msg) != BB_OK)
+            bb_die(BB_EXIT_SOFTWARE, "--validate: horizon %s: %s", hz, msg);
     }
-    given = r->o.run != NULL && r->o.run->horizon_arg != NULL;
-    R = (double)r->val_opts.replications;
-    /* the prediction at S, and the rule's length for independent units
-     * (the continuous-time model has no unit: its simulator's default) */
-    x = NAN;
-    if (bba_front_idle(r->ctx->front, sizes[at], &r->o.drain, &a, err) == BB_OK)
-        x = a.idle;
-    if (given) {
-        snprintf(r->val_hz, sizeof r->val_hz, "%s", r->o.run->horizon_arg);
-        val_run(r, sizes, n, r->val_hz);
-    } else if (r->ctx->q && R >= 2 && bbs_units_for_verdict(x, VAL_TOL, r->val_opts.confidence,
-                                                            R, 1, &need, err) == BB_OK) {
-        fmt_horizon(r, r->val_hz, sizeof r->val_hz, fmax(need / R, BB_REPORT_HORIZON_MIN));
-        val_run(r, sizes, n, r->val_hz);
-        r->val_rule = 1;
-    } else {
-        val_run(r, sizes, n, r->ctx->q ? BB_REPORT_HORIZON : NULL);
-    }
+    /* validate's computation, its length the rule's without --horizon */
+    r->val_rc = bb_validation_run(&r->val, r->ctx, &r->val_opts, sizes, n, VAL_TOL, r->val_msg);
+    if (r->val_rc != BB_OK && !V->analytic_failed)   /* a run refused or failed */
+        bb_die_lib(r->val_rc, r->val_msg);
     if (r->val_rc != BB_OK) {
         bb_warn("--validate: %s", r->val_msg);
         return;
     }
-    r->val_kind = r->val.rows[at].ag.v.kind;
-    if (given || r->val_kind != BBS_INCONCLUSIVE || R < 2)
+    r->val_kind = V->rows[at].ag.v.kind;
+    r->val_hint[0] = '\0';
+    if (!V->auto_horizon || !(V->need[at] > 0))
         return;
-    /* inconclusive: the same rule at the dispersion the run measured (idle
-     * units come in runs); below resolution, the units the verdict asks */
-    D = bbs_fraction_dispersion(&r->val.rows[at].idle, R, r->val.horizon);
-    if (isfinite(D) && D > 0
-        && bbs_units_for_verdict(x, VAL_TOL, r->val_opts.confidence, R, D, &need, err) == BB_OK)
-        need /= R;
-    else
-        need = r->val.horizon + r->val.rows[at].ag.v.more_units;
-    if (!(need > r->val.horizon))
-        return;
-    r->val_first = r->val.horizon;
-    r->val_rule = 1;
-    r->val_disp = D;
-    events = (r->val.fluid ? r->val.frun.events : r->val.run.events) * need / r->val.horizon;
-    nt = r->val_opts.threads > 0 ? r->val_opts.threads : (double)bbs_replicate_threads();
-    secs = events * BB_SIM_S_PER_EVENT / fmin(nt, R * (double)n);
-    if (!r->val.fluid)
-        need = ceil(need);
-    r->val_need = need;
-    r->val_need_s = secs;
-    snprintf(dur, sizeof dur, "%.2g s", secs);
-    if (events > bb_run_limits.max_events) {
-        fmt_horizon(r, r->val_hz, sizeof r->val_hz, need);
+    /* still inconclusive at S: the options that would run the rule's length */
+    {
+        double H = V->fluid ? V->need[at] : ceil(V->need[at]);
+        double secs = bb_validation_cpu_s(V, H);
+        double ev = secs / (V->fluid ? BB_FLUID_S_PER_EVENT : BB_SIM_S_PER_EVENT);
+        int k = snprintf(r->val_hint, sizeof r->val_hint, "--horizon %.0f%s", ceil(H),
+                         V->fluid ? "s" : "");
+
+        if (ev > bb_run_limits.max_events && k > 0 && (size_t)k < sizeof r->val_hint)
+            snprintf(r->val_hint + k, sizeof r->val_hint - (size_t)k, " --max-events %.0f",
+                     ceil(ev * 1.5));
         bb_warn("--validate: the verdict at the recommended size is inconclusive; a conclusive "
-                "one needs about --horizon %s (%.3g events, about %s of CPU), beyond "
-                "--max-events %.3g: run `bbsize report --validate --horizon %s --max-events "
-                "%.0f` to have it", r->val_hz, events, dur, bb_run_limits.max_events,
-                r->val_hz, ceil(events * 1.5));
-        r->val_refused = 1;
-        return;
+                "one needs about %.6g %s a replication (about %.2g s of CPU): run `bbsize "
+                "report --validate %s` to have it", H, V->fluid ? "s" : "time units", secs,
+                r->val_hint);
     }
-    fmt_horizon(r, r->val_hz, sizeof r->val_hz, need);
-    val_run(r, sizes, n, r->val_hz);
-    r->val_rerun = 1;
-    if (r->val_rc != BB_OK)
-        bb_warn("--validate: %s", r->val_msg);
-    else
-        r->val_kind = r->val.rows[at].ag.v.kind;
 }
