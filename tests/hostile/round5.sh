@@ -42,3 +42,28 @@ hnew
 sed 's/\(POSIX_BYTES_WRITTEN\t\)[0-9.]*/\1-1/' h.txt >unmon.txt
 hcase "... unmonitored counters (-1) bound nothing: read, with its warning" 0 \
   "1 log, 1 class" "w.csv" "$B" fit darshan unmon.txt -o w.csv
+
+# 2. bbarch costed its events at 6e-8 s each, true at 100 nodes: at 10^6
+# node-local buffers every event touches a node's state at random in 6 GB
+# and misses the caches, 2e-6 s an event, so `--clients 1000000 --horizon
+# 10s` was "estimated at 3.7 s" and ran past 300 s at 5.7 GB.  The work
+# now counts an event at what its misses cost, and the run is refused at
+# once (in a process allowed 2 GB and 5 s of CPU).
+hnew
+hcase "bbarch on 10^6 node-local buffers: refused at once, the cost per event said (2)" 2 \
+  "the bbarch run would execute about [0-9.]+e\+09 events \(1000000 clients over 10 s.*: 6\.2[0-9]*e\+07 events, each the work of [0-9.]+ in a run that fits the processor's caches \(1000000 buffer nodes hold [5-7]\.[0-9]+ GB\)" - \
+  sh -c 'ulimit -v 2000000; ulimit -t 5; exec "$1" bbarch --arch local --clients 1000000 --horizon 10s' sh "$B"
+hnew
+hcase "... 1,000 of them for 1 s run (the same model within the bound)" 0 \
+  "node-local, no network, 1000 clients, 1000 nodes" - \
+  "$B" bbarch --arch local --clients 1000 --horizon 1s
+
+# 3. Found by the ASan suite (float-cast-overflow): `report --model chain`
+# on a burst the chain cannot model at twice the load estimated an
+# infinite run, and the progress line cast it to long: "estimated at about
+# -2562047788015215 h -30 min".  No negative or overflowed time is printed.
+hnew
+printf '#@ pfs-bw = 100\n#@ time-unit = 1 s\nname,p,bw,burst\nonly,0.5,150,4\n' >h4.csv
+hcase "report --model chain --progress: no overflowed time in the estimate line" 0 \
+  "^bbsize: this run(( is estimated at about [0-9.]+ (s|min|h))|('s length could not be estimated))" "r.html" \
+  sh -c '"$1" report --model chain h4.csv -o r.html --progress 2>&1 | grep -v -- "-[0-9]" | grep "this run"' sh "$B"
