@@ -67,3 +67,19 @@ printf '#@ pfs-bw = 100\n#@ time-unit = 1 s\nname,p,bw,burst\nonly,0.5,150,4\n' 
 hcase "report --model chain --progress: no overflowed time in the estimate line" 0 \
   "^bbsize: this run(( is estimated at about [0-9.]+ (s|min|h))|('s length could not be estimated))" "r.html" \
   sh -c '"$1" report --model chain h4.csv -o r.html --progress 2>&1 | grep -v -- "-[0-9]" | grep "this run"' sh "$B"
+
+# 4. A last pass as a hostile user (issue 38's list on a fresh build):
+# a buffer of 1e300 B is past the cap of the quanta (LONG_MAX / 2).  idle
+# refused it naming the cap as its state count ("4611686018427392555
+# states"), and simulate ran a buffer of 5e29 B, the cap, as if asked.
+hnew
+hcase "idle --bb-size 1e300B: refused with its true count of quanta (2)" 2 \
+  "a 1e\+300-byte buffer is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more states than any chain holds" - \
+  "$B" idle --bb-size 1e300B
+hnew
+hcase "simulate --bb-size 1e300B: refused, not run at the cap (64)" 64 \
+  "option '--bb-size': 1e\+300 bytes is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more than the simulator counts" - \
+  "$B" simulate --bb-size 1e300B
+hnew
+hcase "... 1e20 B, below the cap, simulated at its own size" 0 "100 EB burst buffer \(919540230 quanta\)" - \
+  "$B" simulate --bb-size 1e20B
