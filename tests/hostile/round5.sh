@@ -83,3 +83,14 @@ hcase "simulate --bb-size 1e300B: refused, not run at the cap (64)" 64 \
 hnew
 hcase "... 1e20 B, below the cap, simulated at its own size" 0 "100 EB burst buffer \(919540230 quanta\)" - \
   "$B" simulate --bb-size 1e20B
+
+# 5. partition on a bursty workload (the fluid model) costed each group's
+# size search by its flops alone, ~300 for one application, so --steps
+# 10000 (20,002 searches, 0.5 s of CPU) was "estimated at about 0.0008
+# s"; a search's fixed work (27 us) is its floor: 0.37 s.
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw,burst,group\nckpt-a,0.10,1.5TB/s,5min,x\nckpt-b,0.05,2TB/s,3min,y\n' \
+  >"$T/g5.csv"
+hnew
+hcase "partition --steps 10000 (fluid): estimated within 10x of its 0.5 s" 0 \
+  "estimated at about (0\.[1-9][0-9]*|[1-4](\.[0-9]+)?) s \([0-9.e+]+ multiply-adds\)" - \
+  "$B" partition "$T/g5.csv" --steps 10000 --progress
