@@ -94,3 +94,14 @@ hnew
 hcase "partition --steps 10000 (fluid): estimated within 10x of its 0.5 s" 0 \
   "estimated at about (0\.[1-9][0-9]*|[1-4](\.[0-9]+)?) s \([0-9.e+]+ multiply-adds\)" - \
   "$B" partition "$T/g5.csv" --steps 10000 --progress
+
+# 6. A sweep from 0 B of an overloaded bursty workload on the chain (E/B
+# = 2) was refused at "about inf operations ... inf power steps ... over
+# inf time units": at S = 0 with no negative drift the level walk's rate
+# was 0 and its relaxation infinite, where a buffer of one level has no
+# walk; idle answered each size.  Now the sweep answers them too.
+hnew
+printf '#@ pfs-bw = 1 TB/s\nname,p,bw,burst\na,0.001,2000TB/s,10\n' >ch5.csv
+hcase "sweep --bb-size 0:2TB:1TB --model chain, E/B = 2: answered, as idle is" 0 \
+  "^1 +1 TB/s +greedy 0 +0 B +0 B +0 +0\.666[0-9] " - \
+  "$B" sweep ch5.csv --model chain --time-unit 1s --bb-size 0:2TB:1TB
