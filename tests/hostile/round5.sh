@@ -66,7 +66,7 @@ hnew
 printf '#@ pfs-bw = 100\n#@ time-unit = 1 s\nname,p,bw,burst\nonly,0.5,150,4\n' >h4.csv
 hcase "report --model chain --progress: no overflowed time in the estimate line" 0 \
   "^bbsize: this run(( is estimated at about [0-9.]+ (s|min|h))|('s length could not be estimated))" "r.html" \
-  sh -c '"$1" report --model chain h4.csv -o r.html --progress 2>&1 | grep -v -- "-[0-9]" | grep "this run"' sh "$B"
+  sh -c '"$1" report --model chain h4.csv -o r.html --points 3 --progress 2>&1 | grep -v -- "-[0-9]" | grep "this run"' sh "$B"
 
 # 4. A last pass as a hostile user (issue 38's list on a fresh build):
 # a buffer of 1e300 B is past the cap of the quanta (LONG_MAX / 2).  idle
