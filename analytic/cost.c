@@ -49,7 +49,10 @@ walk_units(const bba_onoff *o, double S)
         rate += mu * mu / (2.0 * var);
     if (S > 0)
         rate += M_PI * M_PI * var / (S * S);
-    return rate > 0 ? 1.0 / rate : INFINITY;
+    /* no rate: S = 0 with no negative drift, one level and no walk to
+     * relax (it was INFINITY: a sweep from 0 of an overloaded workload
+     * was refused at "inf operations" where idle answers each size) */
+    return rate > 0 ? 1.0 / rate : 0;
 }
 
 /* log E[e^(t (X - B))] of the load law d, as a log-sum-exp. */

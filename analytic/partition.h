@@ -59,6 +59,9 @@
  * (partition.c admit_tables; measured on data/workloads/groups.csv at the
  * defaults: 302 searches, 3.8 evaluations each). */
 #define BBA_PART_SEARCH_EVALS 4.0
+/* The least a fluid group's size search costs, multiply-adds: its fixed
+ * work, 27 us measured, at BBA_COST_OPS_PER_S (cost.h). */
+#define BBA_PART_FLUID_SEARCH_OPS 1e5
 
 typedef struct {
     const bba_question *base;    /* all applications, the platform, target, drain */

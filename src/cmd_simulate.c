@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -202,6 +203,13 @@ bb_cmd_simulate(int argc, char **argv)
     qn.time_unit_s = ctx.pf.time_unit_s;
     qn.S_bytes = &a.tgt.bb_size.v;
     qn.nsizes = 1;
+    /* quanta are capped at LONG_MAX / 2 (quanta.h): a larger buffer would
+     * be simulated at the cap, silently another size */
+    if (bba_size_quanta(a.tgt.bb_size.v, ctx.q->quantum_bytes) >= LONG_MAX / 2)
+        bb_usage_error("bb-size", "%.3g bytes is %.3g quanta of %.3g bytes, more than the "
+                       "simulator counts (%.3g): give a smaller size", a.tgt.bb_size.v,
+                       a.tgt.bb_size.v / ctx.q->quantum_bytes, ctx.q->quantum_bytes,
+                       (double)(LONG_MAX / 2));
     if ((rc = bbs_plat_prepare(&run, &qn, err)) != BB_OK
         || (rc = bbs_plat_execute(&run, &qn, err)) != BB_OK)
         bb_sim_die(rc, err);

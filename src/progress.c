@@ -44,11 +44,14 @@ bb_meter_start(bb_meter *m, const bb_outopts *out, const char *what, const char 
     clock_gettime(CLOCK_MONOTONIC, &m->t0);
 }
 
-/* "2 min 5 s", "45 s" */
+/* "2 min 5 s", "45 s"; past a billion hours (or not finite) "%.3g h", so
+ * that no conversion to long overflows */
 static void
 fmt_left(char *buf, size_t len, double s)
 {
-    if (s >= 3600)
+    if (!(s < 3.6e12))
+        snprintf(buf, len, "%.3g h", s / 3600);
+    else if (s >= 3600)
         snprintf(buf, len, "%ld h %ld min", (long)s / 3600, (long)s % 3600 / 60);
     else if (s >= 60)
         snprintf(buf, len, "%ld min %ld s", (long)s / 60, (long)s % 60);
@@ -136,6 +139,15 @@ bb_meter_estimate(const bb_outopts *out, double seconds, double count, const cha
 
     if (out->quiet || !(seconds > 10 || out->progress))
         return 0;
+    if (!isfinite(seconds)) {   /* an estimator's failure: said, not printed as a time */
+        if (isfinite(count))
+            fprintf(stderr, "bbsize: this run's length could not be estimated (about %.3g "
+                    "%s)\n", count, unit);
+        else
+            fprintf(stderr, "bbsize: this run's length could not be estimated (no finite "
+                    "count of %s)\n", unit);
+        return 1;
+    }
     if (seconds < 10)
         snprintf(t, sizeof t, "%.2g s", seconds);
     else

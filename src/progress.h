@@ -59,8 +59,9 @@ void bb_meter_progress(void *ctx, size_t done, size_t total);
 
 /* bb_meter_estimate: before a run estimated at `seconds` (over 10, or
  * any with --progress; never with --quiet), one line on stderr: "bbsize:
- * this run is estimated at about 40 s (N UNIT)", unit e.g. "events".
- * Returns whether it printed. */
+ * this run is estimated at about 40 s (N UNIT)", unit e.g. "events"; a
+ * seconds that is not finite (an estimator's failure) says that the
+ * length could not be estimated.  Returns whether it printed. */
 int bb_meter_estimate(const bb_outopts *out, double seconds, double count, const char *unit);
 
 #endif

@@ -273,7 +273,7 @@ TESTS += tests/t_timeline tests/t_fitjob
 HOSTILE_CASES = tests/hostile/unbounded.sh tests/hostile/nonanswer.sh \
 	tests/hostile/written.sh tests/hostile/silent.sh tests/hostile/readonce.sh \
 	tests/hostile/messages.sh tests/hostile/round4_runs.sh tests/hostile/round4_inputs.sh \
-	tests/hostile/round4_rest.sh
+	tests/hostile/round4_rest.sh tests/hostile/round5.sh
 TESTS += tests/cli_hostile_corpus.sh tests/cli_property.sh
 EXTRA_DIST += tests/cli_hostile_corpus.sh tests/cli_property.sh $(HOSTILE_CASES)
 

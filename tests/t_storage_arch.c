@@ -784,6 +784,46 @@ test_bad(void **st)
     expect_bad(&c, "page_bytes");
 }
 
+/* The cost before a run (bbs_arch_estimate): a run whose state fits a
+ * core's cache costs its events (plus its set-up); the work per event
+ * grows with the nodes but never past the cost of all of an event's
+ * touches missing both caches; memory is linear in the nodes. */
+static void
+test_estimate_scales(void **st)
+{
+    bbs_arch_config c;
+    double ev, by, work, ev2, by2, work2, prev = 1;
+
+    (void)st;
+    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
+    bbs_arch_estimate(&c, &ev, &by, &work);
+    assert_true(by < 512.0 * 1024);             /* 2 nodes, 30 clients */
+    assert_true(work >= ev && work < ev + by);  /* set-up < 1 event a byte */
+    base(&c, BBS_ARCH_NODE_LOCAL);
+    c.horizon_s = 1000;         /* 6,000 events a node: the set-up is a few % */
+    for (int n = 100; n <= 1000000; n *= 10) {
+        double ratio;
+
+        c.n_clients = n;
+        bbs_arch_estimate(&c, &ev, &by, &work);
+        c.n_clients = 2 * n;
+        bbs_arch_estimate(&c, &ev2, &by2, &work2);
+        assert_true(fabs(by2 / by - 2) < 1e-12);  /* bytes per node and client */
+        ratio = work / ev;
+        print_message("# %d node-local buffers: %.3g B, %.3g events of work %.3g each\n", n,
+                      by, ev, ratio);
+        assert_true(ratio >= prev);
+        assert_true(ratio < 1 + 2e-7 / 6e-8 + 2e-6 / 6e-8 + 0.05 * by / ev);
+        prev = ratio;
+    }
+    assert_true(prev > 20);   /* 2e6 nodes' state is far past the caches */
+    base(&c, BBS_ARCH_STORAGE_SIDE);
+    bbs_arch_estimate(&c, &ev, &by, &work);
+    base(&c, BBS_ARCH_COMPUTE_GLOBAL);
+    bbs_arch_estimate(&c, &ev2, &by2, &work2);
+    assert_true(by > by2);    /* the I/O nodes' HDDs */
+}
+
 int
 main(void)
 {
@@ -804,6 +844,7 @@ main(void)
         cmocka_unit_test(test_dragonfly_idle),
         cmocka_unit_test(test_dragonfly_vs_simple),
         cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_estimate_scales),
     };
 
     gsl_set_error_handler_off();

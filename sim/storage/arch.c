@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "bb_error.h"
 #include "bbnode.h"
+#include "dev_int.h"
 #include "devq.h"
 #include "engine.h"
 #include "grow.h"
@@ -549,14 +550,66 @@ bbs_arch_check(const bbs_arch_config *c, char *err)
     return check_config(c, err);
 }
 
-void
-bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes)
-{
-    double H = c->horizon_s, nn = n_nodes_of(c), reqs, ev, by, wr;
+/* ---- the cost of a run before it starts ------------------------------------------ */
 
-    reqs = (double)c->n_clients * H / c->mean_interarrival_s;
+/* Memory: the bytes one buffer node and one client hold, from the sizes
+ * of what bbs_arch_run allocates for them: a node's record (its four
+ * components and their laws), its seven random streams (a gsl_rng and
+ * its xoshiro state, two allocations), each device (its parameters are
+ * copied in, and an HDD with a write cache starts a ring of
+ * BBS_HDD_DIRTY_CAP0 extents), and the buffer node's server, device queue
+ * and the first blocks of their rings (bbnode.c, devq.c: 2 KiB, measured
+ * with massif on 2,000 nodes, an upper side); a client's stream, its map
+ * entry and offset, and one pending event each. */
+#define ARCH_STREAM_BYTES (sizeof(gsl_rng) + 32 + 2 * 16)
+#define ARCH_BBNODE_BYTES 2048.0
+#define ARCH_NODE_STREAMS (3 + NCOMP)
+
+static double
+dev_bytes(const bbs_dev_params *p)
+{
+    double b = (double)sizeof(struct bbs_dev);
+
+    if (p->kind == BBS_DEV_HDD && p->hdd.write_cache_bytes > 0)
+        b += BBS_HDD_DIRTY_CAP0 * (double)sizeof(bbs_hdd_extent);
+    return b;
+}
+
+/* Time: an event costs t0 while the state it touches stays in the
+ * processor's caches.  Each event touches the state of one client and
+ * one buffer node (its stream, record, buffer node, server, device and
+ * queue: a dozen cache lines in as many allocations) and a path of the
+ * engine's heap; spread over n nodes that state is touched at random, so
+ * once it outgrows a cache, that share of the touches misses it.  The
+ * cost of an event is then
+ *     t0 + t2 m(W, L2) + t3 m(W, L3),   m(W, C) = max(0, 1 - C / W),
+ * W the run's bytes, L2 and L3 the caches (512 KiB a core and 32 MiB, the
+ * bench machine's), t2 the dozen lines' fetch from L3 and t3 from memory.
+ * Measured on the bench of docs/bounds.md (user CPU of `bbsize bbarch
+ * --arch local --clients N`, two horizons each, N from 100 to 10^6):
+ * t0 6e-8 s, t2 2e-7 s, t3 2e-6 s; setting up costs 3e-9 s a byte (the
+ * allocations and their first touch).  Work is counted in events of t0. */
+#define ARCH_T2_OVER_T0 (2e-7 / 6e-8)
+#define ARCH_T3_OVER_T0 (2e-6 / 6e-8)
+#define ARCH_SETUP_OVER_T0 (3e-9 / 6e-8)
+#define ARCH_L2_BYTES (512.0 * 1024)
+#define ARCH_L3_BYTES (32.0 * 1048576)
+
+static double
+miss_share(double W, double cache)
+{
+    return W > cache ? 1 - cache / W : 0;
+}
+
+void
+bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes, double *work)
+{
+    double H = c->horizon_s, nn = n_nodes_of(c), ncl = c->n_clients, reqs, ev, by, wr;
+    double ev_b = (double)bbs_engine_event_bytes(), node_b, cl_b, per_ev;
+
+    reqs = ncl * H / c->mean_interarrival_s;
     wr = reqs * c->req_bytes;
-    ev = 6.0 * reqs + (double)c->n_clients;
+    ev = 6.0 * reqs + ncl;
     if (c->drain_chunk_bytes > 0)
         ev += wr / c->drain_chunk_bytes;
     if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s > 0)
@@ -573,7 +626,14 @@ bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes)
         ev += nn * cycles2(bbs_weibull_cum_hazard(&c->drive, c->drive_age0_s + H)
                            - bbs_weibull_cum_hazard(&c->drive, c->drive_age0_s),
                            c->repair.mean_s, H);
-    by = (nn + (double)c->n_clients) * (512.0 + (double)bbs_engine_event_bytes() * 4.0);
+    node_b = (double)sizeof(node) + ARCH_NODE_STREAMS * (double)ARCH_STREAM_BYTES
+             + ARCH_BBNODE_BYTES + dev_bytes(&c->bb_dev) + 3 * ev_b
+             + (c->kind == BBS_ARCH_STORAGE_SIDE ? dev_bytes(&c->hdd_dev) : 0);
+    cl_b = (double)ARCH_STREAM_BYTES + sizeof(int) + sizeof(double) + sizeof(gsl_rng *)
+           + 2 * ev_b;
+    by = nn * node_b + ncl * cl_b;
+    per_ev = 1 + ARCH_T2_OVER_T0 * miss_share(by, ARCH_L2_BYTES)
+             + ARCH_T3_OVER_T0 * miss_share(by, ARCH_L3_BYTES);
     if (c->sample_interval_s > 0) {
         double rows = nn * 2.0 * H / c->sample_interval_s;
 
@@ -585,6 +645,7 @@ bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes)
         by += ev * 32.0;   /* a failure log keeps its rows: bounded by the events */
     *events = ev;
     *bytes = by;
+    *work = ev * per_ev + (nn * node_b + ncl * cl_b) * ARCH_SETUP_OVER_T0;
 }
 
 int

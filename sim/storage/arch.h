@@ -59,8 +59,9 @@
  *     bytes_written = bytes_on_pfs + bytes_in_buffers + bytes_lost
  * is checked after every event (max_identity_error, identity_checks).
  *
- * Sizes: up to ~10^4 clients and ~10^3 nodes; events O(requests + chunks
- * + failures). */
+ * Sizes: events O(requests + chunks + failures), memory O(nodes +
+ * clients) at about 6 KB a node; an event's cost grows with the nodes
+ * once their state outgrows the caches (bbs_arch_estimate). */
 #ifndef BBSIZE_SIM_STORAGE_ARCH_H
 #define BBSIZE_SIM_STORAGE_ARCH_H
 
@@ -200,12 +201,20 @@ int bbs_arch_check(const bbs_arch_config *c, char *err);
 
 /* bbs_arch_estimate: the size of a run before it starts: *events (about
  * six per request, one per drain chunk, one per lazy check, two per
- * failure and repair of each component, one per sample and device) and
- * *bytes (per-node state, pending events, and the iostat rows kept when a
- * sample function is set).  An upper-side estimate, O(n_clients + the
- * temperature series), meaningful on a config bbs_arch_check accepts.
- * Callers refuse runs beyond their bounds. */
-void bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes);
+ * failure and repair of each component, one per sample and device),
+ * *bytes (per node its record, streams, devices (their parameters and an
+ * HDD's write-cache ring), buffer node, queues and their first blocks;
+ * per client its stream and pending events; the iostat rows kept when a
+ * sample function is set) and *work, the run's cost in events of a run
+ * whose state stays in the processor's caches: every event touches one
+ * node's and one client's state at random, so past a cache (512 KiB, 32
+ * MiB) that share of its touches miss, and an event of a run of 10^6
+ * nodes (6 GB) costs about 35 of those; setting up the bytes counts too.
+ * Upper-side estimates, O(1) beyond the temperature series, meaningful
+ * on a config bbs_arch_check accepts.  Callers bound *work by their
+ * event bound and *bytes by their memory bound, and time *work at the
+ * cost of a cached event (6e-8 s measured: docs/bounds.md). */
+void bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes, double *work);
 
 /* bbs_arch_run: simulate until horizon_s.  Errors: BB_EINVAL (a parameter
  * out of its domain, named; the network refuses the clients or nodes),

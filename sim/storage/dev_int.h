@@ -10,6 +10,10 @@
 
 #include "device.h"
 
+/* A dirty extent of the HDD's write-back cache, and how many a device
+ * with a write cache allocates at its start (bbs_arch_estimate counts
+ * them). */
+#define BBS_HDD_DIRTY_CAP0 1024
 /* A dirty extent of the HDD's write-back cache. */
 typedef struct {
     double off, len, t_dirty;

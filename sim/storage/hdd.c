@@ -165,7 +165,7 @@ hdd_init(bbs_dev *d, char *err)
 
     memset(s, 0, sizeof *s);
     if (d->p.hdd.write_cache_bytes > 0) {
-        s->cap_dirty = 1024;
+        s->cap_dirty = BBS_HDD_DIRTY_CAP0;
         s->dirty = malloc((size_t)s->cap_dirty * sizeof *s->dirty);
         if (!s->dirty)
             return bb_seterr(err, BB_ENOMEM, "out of memory allocating a write cache");

@@ -152,6 +152,9 @@ typedef struct {
     size_t n, cap;
     long nz_last;      /* the last bin with bytes, and its line (0: none) */
     long nz_line;
+    double max_v;      /* the largest value of one line, its line and counter */
+    long max_line;
+    char max_ctr[48];
 } heat_acc;
 
 typedef struct {
@@ -254,6 +257,11 @@ heat_line(heat_state *hs, bb_darshan_job *j, char **f, long rank, double v, cons
         a->n = (size_t)bin + 1;
     }
     a->b[bin] += v;
+    if (v > a->max_v) {
+        a->max_v = v;
+        a->max_line = lineno;
+        snprintf(a->max_ctr, sizeof a->max_ctr, "%s", f[3]);
+    }
     if (v > 0 && (a->nz_line == 0 || bin > a->nz_last)) {
         a->nz_last = bin;
         a->nz_line = lineno;
@@ -341,6 +349,40 @@ heat_finish(heat_state *hs, bb_darshan_job *j, const char *path, char *err, size
     j->heat_bins = n;
     j->heat_width_s = W;
     return 0;
+}
+
+/* The heatmap spreads over time the bytes of the calls the counters
+ * count (the same wrappers, the same calls): its bins cannot hold more
+ * bytes than the counters of every module together, which bound the
+ * modules it uses (MPI-IO's calls run on POSIX's and count in both).
+ * Twice that is a margin no rounding of bins reaches; past it the log
+ * is corrupt or edited (a bin of 1e300 bytes beside counters of 300 B
+ * gave a phase count from the bad bin, silently).  Counters left
+ * unmonitored (-1) or none at all (a heatmap alone) give no bound. */
+static int
+heat_vs_counters(const heat_state *hs, const bb_darshan_job *j, const char *path, char *err,
+                 size_t errlen)
+{
+    const heat_acc *big = NULL;
+    double heat = 0, ctr = 0;
+
+    if (j->records == 0 || j->unmonitored[0] || j->heat_bins == 0)
+        return 0;
+    for (size_t b = 0; b < j->heat_bins; b++)
+        heat += j->heat[b];
+    for (int m = 0; m < BB_DX_NMOD; m++)
+        ctr += j->bytes_read[m] + j->bytes_written[m];
+    if (!(heat > 2 * ctr))
+        return 0;
+    for (int m = 0; m < BB_DX_NMOD; m++)
+        for (int k = 0; k < HEAT_WIDTHS; k++)
+            if (hs->acc[m][k].max_line > 0 && (!big || hs->acc[m][k].max_v > big->max_v))
+                big = &hs->acc[m][k];
+    snprintf(err, errlen, "%s:%ld: field '%s': the heatmap's bins hold %.6g bytes, more than "
+             "twice the %.6g bytes its POSIX, MPI-IO and STDIO counters count (the bins spread "
+             "the counted calls' bytes over time): a corrupt or edited log", path,
+             big ? big->max_line : 0L, big ? big->max_ctr : "HEATMAP", heat, ctr);
+    return BB_EDATA;
 }
 
 /* The reader proper, on an open stream (a file or the caller's text; NULL
@@ -494,7 +536,8 @@ darshan_parse_fp(FILE *fp, const char *path, bb_darshan_job *j, char *err, size_
         rc = BB_EDATA;
         goto out;
     }
-    if ((rc = heat_finish(&hs, j, path, err, errlen)) != 0)
+    if ((rc = heat_finish(&hs, j, path, err, errlen)) != 0
+        || (rc = heat_vs_counters(&hs, j, path, err, errlen)) != 0)
         goto out;
     j->use_mpiio = !j->present[BB_DX_POSIX] && j->present[BB_DX_MPIIO];
     {

@@ -94,8 +94,9 @@ typedef struct {
  * named source in messages and compute the estimate.  Returns BB_OK,
  * BB_EDATA (no run time, a counter value that is not a number,
  * counters summing past the largest double, a heatmap bin before its
- * width or of widths that do not nest, neither counter nor heatmap
- * records: "FILE:LINE: ..."), or BB_ENOMEM (out of memory, or no
+ * width or of widths that do not nest, heatmap bins holding more than
+ * twice the bytes of all the counters (when counters are present and all
+ * monitored), neither counter nor heatmap records: "FILE:LINE: ..."), or BB_ENOMEM (out of memory, or no
  * stream could be made of the text).  j is filled (free it with
  * bb_darshan_job_free) even on failure. */
 enum bb_status bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_job *j,
