@@ -101,6 +101,15 @@ design_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, do
             if (bb_ctx_blame(ctx, d[i].status, d[i].err) != NULL)   /* a list entry */
                 bb_usage_error("pfs-bw", "%s: %s", pb, d[i].err);
             bb_warn("%s: %sPFS bandwidth %s left out: %s", ctx->wl.source, prefix, pb, d[i].err);
+        } else if (d[i].status == BB_EINFEASIBLE && !a->common.out.json && !a->common.out.csv) {
+            /* the row says "none": the note says why, as `size` would */
+            char pb[64];
+
+            bb_ctx_fmt_rate(ctx, pb, sizeof pb, pfs[i]);
+            bb_warn("%sPFS bandwidth %s: no burst-buffer size suffices: the idle fraction only "
+                    "falls to %.4g as the buffer grows (expected load %.4g times the PFS "
+                    "bandwidth), above the target %g", prefix, pb, d[i].a.idle_limit,
+                    d[i].a.load_ratio, a->tgt.target_idle);
         }
     best = priced ? bba_design_cheapest(d, a->pfs.n) : -1;
     if (best >= 0 && a->pfs.n > 1 && (best == 0 || (size_t)best == a->pfs.n - 1)) {

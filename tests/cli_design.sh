@@ -157,6 +157,11 @@ t_close "design's idle limit at 0.5 TB/s is size's ($want)" \
 "$BBSIZE" design --pfs-bw 0.5TB/s "$G" 2>/dev/null | awk 'NR == 2 { print $5 }' > "$T/lim.txt"
 check "... and its table prints it to 3 digits" \
   'test "$(cat "$T/lim.txt")" = "$(awk -v w="$want" "BEGIN { printf \"%.3g\", w }")"'
+# ... and says why that row has no size, the limit to 4 digits (as size does).
+"$BBSIZE" design --pfs-bw 0.5TB/s,1.45TB/s "$G" > "$T/lim2.txt" 2> "$T/lim2.err"
+check "... and says on stderr why the 500 GB/s row has no size, not the 1.45 TB/s one" \
+  'grep -q "PFS bandwidth 500 GB/s: no burst-buffer size suffices: the idle fraction only falls to $(awk -v w="$want" "BEGIN { printf \"%.4g\", w }")" "$T/lim2.err" &&
+   ! grep -q "1.45 TB/s: no burst" "$T/lim2.err"'
 # Prices whose totals overflow: inf, and no cheapest among infinite costs.
 run "$BBSIZE" design --pfs-bw 1TB/s,2TB/s --cost-tb 1e308 -q
 status_is 0 "design with a price of 1e308 exits 0"
