@@ -179,6 +179,7 @@ bba_fluid_free(bba_fluid *m)
     free(m->cls);
     fl_spec_free(m->greedy);
     fl_fast_free(m->fast);
+    fl_ma_free(m->ma);
     for (int i = 0; i < m->n_lazy; i++)
         fl_spec_free(m->lazy[i]);
     pthread_mutex_destroy(&m->lock);
@@ -495,6 +496,27 @@ measures_core(const bba_fluid *m, const acc *a, double S, double eps, bba_fluid_
     *flux_err = (in > 0.0 || drain > 0.0) ? fabs(in - drain) / fmax(in, drain) : 0.0;
 }
 
+/* One class, greedy, without modes (fluid_ma.c): *out when the residual
+ * with its error bound P eps / idle is within max_res (1), else untouched. */
+static int
+class_eval(const bba_fluid *m, double S, bba_fluid_result *out, double max_res)
+{
+    acc a;
+    bba_fluid_result r;
+    double res, perr, ferr, neg;
+    int ok = acc_alloc(&a, 2, m->P) == 0 && fl_ma_groups(m, S, a.l, a.u, a.mi, a.xi, &res) == 0;
+
+    if (ok) {
+        measures_core(m, &a, S, 1.0, &r, &perr, &ferr, &neg);
+        r.residual = fmax(fmax(res, (double)m->P * DBL_EPSILON / r.idle),
+                          fmax(perr, fmax(ferr, neg)));
+        if ((ok = r.mean_occupancy_bytes >= 0.0 && r.residual <= max_res))
+            *out = r;
+    }
+    acc_free(&a);
+    return ok;
+}
+
 int
 fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
             char *err)
@@ -545,24 +567,8 @@ fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *o
      * resolve (probabilities too small for the solution's accuracy) */
     if (out->mean_occupancy_bytes < 0.0)
         out->residual = INFINITY;
-    /* one large class, greedy: where the modes cancel, the atoms by
-     * first-passage matrices and the masses by flux balance (fluid_ma.c),
-     * right to about P eps, which the idle fraction must dominate */
-    if (!(out->residual <= RESID_MAX) && s->R == 1 && eps == 1.0 && m->C == 1) {
-        bba_fluid_result alt;
-        double res;
-
-        if (fl_ma_groups(m, s->x[1], a.l, a.u, a.mi, a.xi, &res) == 0) {
-            a.g[0] = a.g[1] = 0.0;
-            measures_core(m, &a, s->x[1], eps, &alt, &perr, &ferr, &neg);
-            alt.residual = fmax(fmax(res, (double)m->P * DBL_EPSILON / alt.idle),
-                                fmax(perr, fmax(ferr, neg)));
-            if (!(alt.mean_occupancy_bytes >= 0.0))
-                alt.residual = INFINITY;
-            if (alt.residual < out->residual)
-                *out = alt;
-        }
-    }
+    if (!(out->residual <= 1e-10) && s->R == 1 && eps == 1.0 && m->C == 1) /* smaller wins */
+        class_eval(m, s->x[1], out, out->residual);
     if (!(out->residual <= RESID_MAX))
         rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases in %d class%s, %s): the "
                        "solution at size %g B has a residual of %.3g (boundary conditions, "
@@ -684,6 +690,8 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
         double x[2] = { 0.0, S };
 
         rc = fl_solve_dense(m, 1, sp, x, &s, err);
+    } else if (m->C == 1 && m->P > 100 && class_eval(m, S, out, 1e-8)) {
+        return BB_OK; /* one large class: modes where this bound exceeds 1e-8 */
     } else {
         rc = fl_solve_fast(m, S, &s, err);
     }

@@ -46,6 +46,7 @@ typedef struct fl_spec {
 } fl_spec;
 
 struct fl_fast;
+struct fl_ma;
 
 struct bba_fluid {
     long P;            /* phases */
@@ -76,6 +77,7 @@ struct bba_fluid {
     fl_spec *greedy;   /* NULL when there are no up or no down phases */
     pthread_mutex_t lock; /* guards what follows */
     struct fl_fast *fast; /* greedy factorisations, built on first use */
+    struct fl_ma *ma;  /* one class: first-passage matrices (fluid_ma.c) */
     fl_spec *lazy[8];  /* lazy spectra by eps, oldest evicted */
     int n_lazy;
 };
@@ -161,13 +163,18 @@ int fl_class_moments(const bba_fluid *m, const double *d, double S, const double
 
 /* fluid_ma.c: the atoms l at 0 and u at S (P each, zero where a phase
  * has none) of one class in a greedy buffer of size S > 0 without
- * zero-drift phases or a binding B_BB, by first-passage matrices instead
- * of modes, scaled so that they sum to 1; *res the relative residual of
- * its boundary system.  Right to about P eps of the largest atom.
- * BB_EINVAL (not such a model), BB_ENOCONV (no convergence),
- * BB_ESINGULAR, BB_ENOMEM.  About 2 n+^3 (12 + log2 |K S|) flops for n+
- * phases above B. */
+ * zero-drift phases or a binding B_BB, with at least as many phases above
+ * B (n+) as below (n-), by first-passage matrices instead of modes,
+ * scaled so that they sum to 1; *res the relative residual of its
+ * boundary system and Riccati equations.  Right to about P eps of the
+ * largest atom.  The first-passage matrices are built once per model (on
+ * first use, under its lock) by Newton's method, O(n+ n-^2) a step; each
+ * size then costs O(n+ n- c S) (uniformisation, c the fastest rate per
+ * byte of K = T++ + Psi T-+, capped by a dense exponential's
+ * O(n+^3 log(c S))) plus O(n-^3).  BB_EINVAL (not such a model),
+ * BB_ENOCONV (no convergence), BB_ESINGULAR, BB_ENOMEM. */
 int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, char *err);
+void fl_ma_free(struct fl_ma *a);
 /* the atoms with the masses and first moments of fl_class_moments, into
  * group 0 of a greedy solution's per-group arrays (group 1 zeroed, both
  * on the log scale 0); *res the larger of the two residuals; 0, or -1
