@@ -67,6 +67,10 @@ typedef struct {
 } tmat;
 
 #define NEWTON_MAX 200
+/* flops beyond which an exponential declines (the modes answer): about
+ * 1 s; uniformisation costs c S, so this caps sizes at a few hundred
+ * times the fastest decay length */
+#define WORK_MAX 5e9
 
 static int
 tri_new(tri *t, int n)
@@ -375,6 +379,8 @@ rows_exp(const tmat *M, double S, int r, double *Y, double *rel)
     jmax = ceil(lam + 10.0 * sqrt(lam) + 40.0);
     unif = 8.0 * (double)rn * jmax;
     dense = 2.0 * (double)n * n * n * (19.0 + log2(1.0 + lam)) + 2.0 * (double)rn * n;
+    if (fmin(unif, dense) > WORK_MAX)
+        return -1;
     *rel = fmax(*rel, DBL_EPSILON * (unif <= dense ? jmax : n * (19.0 + log2(1.0 + lam))));
     if (unif <= dense) {
         double *V = malloc(2 * rn * sizeof *V), *acc = NULL, *tmp;
@@ -690,8 +696,12 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
         memcpy(Rk + np, a->XiT, (size_t)np * (size_t)nm * sizeof *Rk);
         for (int i = 0; i < nm; i++)
             EU[(size_t)i * nm + i] = 1.0;
-        if (rows_exp(&K, S, nm + 1, Rk, &erel) || rows_exp(&U, S, nm, EU, &erel))
-            goto nomem;
+        if (rows_exp(&K, S, nm + 1, Rk, &erel) || rows_exp(&U, S, nm, EU, &erel)) {
+            rc = bb_seterr(err, BB_ETOOBIG, "fluid model (%ld phases in 1 class): the "
+                           "exponentials at size %g B are beyond the matrix-analytic route's "
+                           "work bound", P, S);
+            goto out;
+        }
     }
     {
         double one = 1.0, zero = 0.0, r0gS = dot(np, Rk, a->gS), r0iS = dot(np, Rk, a->iS);
