@@ -67,10 +67,10 @@ typedef struct {
 } tmat;
 
 #define NEWTON_MAX 200
-/* flops beyond which an exponential declines (the modes answer): about
- * 1 s; uniformisation costs c S, so this caps sizes at a few hundred
- * times the fastest decay length */
-#define WORK_MAX 5e9
+/* flops beyond which an exponential declines (the modes answer): a
+ * minute; the dense route costs O(n^3 log cS), so only orders beyond
+ * 2,000 phases above B reach it */
+#define WORK_MAX 1e12
 
 static int
 tri_new(tri *t, int n)
@@ -118,18 +118,43 @@ tri_solve(const tri *t, cplx sg, cplx *r, cplx *w)
     return 0;
 }
 
-/* the same for a real right-hand side (x overwritten); w: 2n complex */
-static int
-tri_solve_re(const tri *t, double *x, cplx *w)
+/* The pivots of the LU factors (no pivoting) of an M-matrix t = -G, G a
+ * birth-death sub-generator whose row i leaves the block at rate x[i]:
+ * piv_i = |up_i| + s_i, s_i = x_i + |lo_i| s_(i-1) / piv_(i-1), sums of
+ * positive terms (Grassmann, Taksar and Heyman), so nearly singular blocks
+ * (an exit that is rarely reached) keep their digits where the plain
+ * recurrence d_i - lo_i up_(i-1) / piv_(i-1) cancels.  They are the
+ * pivots of t^T's factors too. */
+static void
+tri_gth(const tri *t, const double *x, double *piv)
 {
-    int rc;
+    double sprev = 0.0;
 
-    for (int i = 0; i < t->n; i++)
-        w[t->n + i] = x[i];
-    rc = tri_solve(t, 0.0, w + t->n, w);
-    for (int i = 0; i < t->n; i++)
-        x[i] = creal(w[t->n + i]);
-    return rc;
+    for (int i = 0; i < t->n; i++) {
+        double si = x[i] + (i > 0 ? fabs(t->lo[i]) * sprev / piv[i - 1] : 0.0);
+
+        piv[i] = fabs(t->up[i]) + si;
+        sprev = si;
+    }
+}
+
+/* r := t^-1 r (trans 0) or t^-T r (trans 1) with the pivots of tri_gth */
+static void
+tri_solve_piv(const tri *t, const double *piv, int trans, double *r)
+{
+    int n = t->n;
+
+    if (!trans) {
+        for (int i = 1; i < n; i++)
+            r[i] -= t->lo[i] / piv[i - 1] * r[i - 1];
+        for (int i = n - 1; i >= 0; i--)
+            r[i] = (r[i] - (i + 1 < n ? t->up[i] * r[i + 1] : 0.0)) / piv[i];
+    } else {
+        for (int i = 0; i < n; i++)
+            r[i] = (r[i] - (i > 0 ? t->up[i - 1] * r[i - 1] : 0.0)) / piv[i];
+        for (int i = n - 2; i >= 0; i--)
+            r[i] -= t->lo[i + 1] / piv[i] * r[i + 1];
+    }
 }
 
 /* ---- Riccati: C + A X + X B + X D X = 0 ------------------------------- */
@@ -377,7 +402,8 @@ rows_exp(const tmat *M, double S, int r, double *Y, double *rel)
     if (!(lam > 0.0) || r == 0)
         return 0;
     jmax = ceil(lam + 10.0 * sqrt(lam) + 40.0);
-    unif = 8.0 * (double)rn * jmax;
+    /* flops, the sparse sweep's counted ten times a matrix product's */
+    unif = 80.0 * (double)rn * jmax;
     dense = 2.0 * (double)n * n * n * (19.0 + log2(1.0 + lam)) + 2.0 * (double)rn * n;
     if (fmin(unif, dense) > WORK_MAX)
         return -1;
@@ -456,7 +482,8 @@ struct fl_ma {
     long k0;                 /* phases 0 .. k0 - 1 below B, k0 .. P - 1 above */
     int np, nm;
     tri Tpp, Tmm;            /* T++, T-- */
-    tri nQm, nQS;            /* -Q-- and -Q^S++, transposed */
+    tri nQm, nQS;            /* -Q-- and -Q^S++ */
+    double *pm, *pS;         /* their pivots (tri_gth) */
     double *Psi, *XiT;       /* np x nm, column-major */
     double *vK, *vU;         /* K's column 0, U's column nm - 1 beyond T */
     double *XP;              /* Xi Psi, nm x nm */
@@ -483,6 +510,7 @@ ma_free(struct fl_ma *a)
     free(a->XP);
     free(a->gS);
     free(a->g0);
+    free(a->pm);
     free(a);
 }
 
@@ -513,8 +541,7 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
     double N = (double)m->N[0], lam = m->lam[0], mu = m->mu[0], s, t, qS, one = 1.0;
     double zero = 0.0, rres = 0.0, xres = 0.0;
     int np, nm;
-    tri Qm = { 0 }, QS = { 0 }, TpT = { 0 }, TmT = { 0 };
-    cplx *cw = NULL;
+    tri TpT = { 0 }, TmT = { 0 }, Qm, QS;
 
     while (k0 < P && m->cls[k0] == FL_DOWN)
         k0++;
@@ -537,12 +564,15 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
     a->XP = malloc((size_t)nm * (size_t)nm * sizeof *a->XP);
     a->gS = malloc((size_t)2 * (size_t)np * sizeof *a->gS);
     a->g0 = malloc((size_t)7 * (size_t)nm * sizeof *a->g0);
-    cw = malloc((size_t)4 * (size_t)P * sizeof *cw);
+    a->pm = malloc((size_t)P * sizeof *a->pm);
     if (a->Psi == NULL || a->XiT == NULL || a->vK == NULL || a->XP == NULL ||
-        a->gS == NULL || a->g0 == NULL || cw == NULL || tri_new(&a->Tpp, np) ||
+        a->gS == NULL || a->g0 == NULL || a->pm == NULL || tri_new(&a->Tpp, np) ||
         tri_new(&a->Tmm, nm) || tri_new(&a->nQm, nm) || tri_new(&a->nQS, np) ||
-        tri_new(&Qm, nm) || tri_new(&QS, np) || tri_new(&TpT, np) || tri_new(&TmT, nm))
+        tri_new(&TpT, np) || tri_new(&TmT, nm))
         goto nomem;
+    a->pS = a->pm + nm;
+    Qm = a->nQm;
+    QS = a->nQS;
     a->vU = a->vK + np;
     a->iS = a->gS + np;
     a->im = a->g0 + nm;
@@ -580,8 +610,16 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
     qS = m->share_top[k0] * (double)k0 * mu;            /* Q^S+- */
     tri_transpose(&a->Tpp, &TpT);
     tri_transpose(&a->Tmm, &TmT);
-    tri_transpose(&Qm, &a->nQm);
-    tri_transpose(&QS, &a->nQS);
+    {
+        double *x = a->vK; /* the exits, before vK is set */
+
+        memset(x, 0, (size_t)(np + nm) * sizeof *x);
+        x[nm - 1] = (N - (double)(k0 - 1)) * lam; /* -Q--: k0 - 1 -> k0 */
+        tri_gth(&Qm, x, a->pm);
+        x[nm - 1] = 0.0;
+        x[0] = qS;                                 /* -Q^S++: k0 -> k0 - 1 */
+        tri_gth(&QS, x, a->pS);
+    }
     if (nare(&a->Tpp, &a->Tmm, s, t, a->Psi, &rres) ||
         nare(&TpT, &TmT, t, s, a->XiT, &xres)) {
         bb_seterr(a->err, BB_ENOCONV, "fluid model (%ld phases in 1 class): Newton's method "
@@ -600,12 +638,10 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
         a->g0[i] = i == nm - 1 ? (N - (double)(k0 - 1)) * lam : 0.0;
         a->im[i] = 1.0;
     }
-    if (tri_solve_re(&Qm, a->g0, cw) || tri_solve_re(&Qm, a->im, cw) ||
-        tri_solve_re(&QS, a->gS, cw) || tri_solve_re(&QS, a->iS, cw)) {
-        bb_seterr(a->err, BB_ESINGULAR, "fluid model (%ld phases in 1 class): a boundary "
-                  "generator block is singular", P);
-        goto out;
-    }
+    tri_solve_piv(&Qm, a->pm, 0, a->g0);
+    tri_solve_piv(&Qm, a->pm, 0, a->im);
+    tri_solve_piv(&QS, a->pS, 0, a->gS);
+    tri_solve_piv(&QS, a->pS, 0, a->iS);
     dgemm_("T", "N", &nm, &nm, &np, &one, a->XiT, &np, a->Psi, &np, &zero, a->XP, &nm, 1, 1);
     for (int i = 0; i < nm; i++) {
         a->h[i] = a->g0[i];
@@ -624,11 +660,8 @@ nomem:
     bb_seterr(a->err, BB_ENOMEM, "out of memory for the matrix-analytic route (%ld phases)",
               P);
 out:
-    free(Qm.lo);
-    free(QS.lo);
     free(TpT.lo);
     free(TmT.lo);
-    free(cw);
     return a->rc;
 }
 
@@ -662,7 +695,6 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
     int np, nm, neq, nun, rc = BB_OK;
     double *Rk = NULL, *EU = NULL, *A = NULL, *RXP = NULL, *EUM = NULL, *wv = NULL;
     double erel = 0.0;
-    cplx *cw = NULL;
 
     *res = INFINITY;
     if (m->C != 1 || m->stride[0] != 1 || P != m->N[0] + 1 || m->binds ||
@@ -683,8 +715,7 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
     A = calloc((size_t)neq * (size_t)(2 * nun + 1), sizeof *A);
     RXP = malloc((size_t)2 * (size_t)nm * (size_t)nm * sizeof *RXP);
     wv = malloc((size_t)(np + 6 * nm + 4) * sizeof *wv);
-    cw = malloc((size_t)4 * (size_t)P * sizeof *cw);
-    if (Rk == NULL || EU == NULL || A == NULL || RXP == NULL || wv == NULL || cw == NULL)
+    if (Rk == NULL || EU == NULL || A == NULL || RXP == NULL || wv == NULL)
         goto nomem;
     EUM = RXP + (size_t)nm * (size_t)nm;
     /* rows e0 and Xi times e^{KS}; E_U = e^{US} by its rows */
@@ -708,7 +739,7 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
         double *x = A + (size_t)neq * (size_t)nun, *Ac = x + neq, *fp = wv, *fm = fp + np;
         double *bE = fm + nm, *r0P = bE + nm, *RgS = r0P + nm, *RiS = RgS + nm;
         int one_i = 1, lwork = -1, info = 0;
-        double wq = 0.0, *work;
+        double wq = 0.0, *work, rhs = 1.0;
 
         /* RXP (i, j) = (Xi_i e^{KS}) Psi_j; EUM = E_U RXP (EU row-major: E_U^T) */
         dgemm_("T", "N", &nm, &nm, &np, &one, Rk + np, &np, a->Psi, &np, &zero, RXP, &nm, 1,
@@ -746,31 +777,81 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
         AE(nm + 1, 0) = -r0gS;
         AE(nm + 1, nm + 1) = 1.0;
         AE(nm + 2, 0) = dot(nm, a->psi0, a->im) + r0iS;
-        memcpy(Ac, A, (size_t)neq * (size_t)nun * sizeof *Ac);
-        x[neq - 1] = 1.0;
-        dgels_("N", &neq, &nun, &one_i, Ac, &neq, x, &neq, &wq, &lwork, &info, 1);
-        lwork = (int)wq + 1;
-        work = info == 0 ? malloc((size_t)lwork * sizeof *work) : NULL;
-        if (work != NULL)
-            dgels_("N", &neq, &nun, &one_i, Ac, &neq, x, &neq, work, &lwork, &info, 1);
-        free(work);
-        if (work == NULL || info != 0)
-            goto singular;
-        /* residual: the largest equation's error over its terms */
-        {
-            double r = 0.0, big = 1.0;
+        /* each equation scaled by its largest coefficient (their scales
+         * differ by e^{|z| S}) */
+        for (int e = 0; e < neq; e++) {
+            double sc = 0.0;
 
-            for (int e = 0; e < neq; e++) {
-                double acc = e == neq - 1 ? -1.0 : 0.0, mag = e == neq - 1 ? 1.0 : 0.0;
+            for (int q = 0; q < nun; q++)
+                sc = fmax(sc, fabs(AE(e, q)));
+            if (!(sc > 0.0) || !isfinite(sc))
+                goto singular;
+            for (int q = 0; q < nun; q++)
+                AE(e, q) /= sc;
+            if (e == neq - 1)
+                rhs = 1.0 / sc;
+        }
+        /* the homogeneous equations (nun of them, rank nun - 1) by their
+         * null vector, the last column of Q in H^T P = Q R (QR with column
+         * pivoting, rank-revealing), scaled to the normalisation: a least
+         * squares solve would trade the normalisation for the rounding of
+         * the others */
+        for (int e = 0; e < nun; e++)
+            for (int q = 0; q < nun; q++)
+                Ac[q + (size_t)e * nun] = AE(e, q);
+        {
+            int *jp = calloc((size_t)nun, sizeof *jp);
+            double *tau = malloc((size_t)nun * sizeof *tau), nx = 0.0;
+
+            if (jp == NULL || tau == NULL) {
+                free(jp);
+                free(tau);
+                goto nomem;
+            }
+            dgeqp3_(&nun, &nun, Ac, &nun, jp, tau, &wq, &lwork, &info);
+            lwork = (int)wq + nun + 64;
+            work = info == 0 ? malloc((size_t)lwork * sizeof *work) : NULL;
+            if (work != NULL) {
+                dgeqp3_(&nun, &nun, Ac, &nun, jp, tau, work, &lwork, &info);
+                memset(x, 0, (size_t)nun * sizeof *x);
+                x[nun - 1] = 1.0;
+                if (info == 0)
+                    dormqr_("L", "N", &nun, &one_i, &nun, Ac, &nun, tau, x, &nun, work, &lwork,
+                            &info, 1, 1);
+            }
+            free(work);
+            free(jp);
+            free(tau);
+            if (work == NULL || info != 0)
+                goto singular;
+            for (int q = 0; q < nun; q++)
+                nx += AE(neq - 1, q) * x[q];
+            if (!(fabs(nx) > 0.0))
+                goto singular;
+            for (int q = 0; q < nun; q++)
+                x[q] *= rhs / nx;
+        }
+        /* residual: the largest equation's error over the largest
+         * equation's terms (normwise, as the solve is; the normalisation
+         * to its own) */
+        {
+            double r = 0.0, big = 0.0, acc = -rhs, mag = rhs;
+
+            for (int e = 0; e + 1 < neq; e++) {
+                double ae = 0.0, me = 0.0;
 
                 for (int q = 0; q < nun; q++) {
-                    acc += AE(e, q) * x[q];
-                    mag += fabs(AE(e, q) * x[q]);
+                    ae += AE(e, q) * x[q];
+                    me += fabs(AE(e, q) * x[q]);
                 }
-                r = fmax(r, fabs(acc));
-                big = fmax(big, mag);
+                r = fmax(r, fabs(ae));
+                big = fmax(big, me);
             }
-            *res = fmax(fmax(r / big, a->res), erel);
+            for (int q = 0; q < nun; q++) {
+                acc += AE(neq - 1, q) * x[q];
+                mag += fabs(AE(neq - 1, q) * x[q]);
+            }
+            *res = fmax(fmax(big > 0.0 ? r / big : 0.0, fabs(acc) / mag), fmax(a->res, erel));
         }
 #undef AE
         /* f-(0) = alpha psi0 + (b E_U)(I - Xi Psi); l = f-(0) (-Q--)^-1 */
@@ -791,8 +872,8 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
             for (int j = 0; j < np; j++)
                 fp[j] += x[1 + i] * a->XiT[(size_t)i * np + j] -
                          bE[i] * Rk[np + (size_t)i * np + j];
-        if (tri_solve_re(&a->nQm, fm, cw) || tri_solve_re(&a->nQS, fp, cw))
-            goto singular;
+        tri_solve_piv(&a->nQm, a->pm, 1, fm);
+        tri_solve_piv(&a->nQS, a->pS, 1, fp);
         for (long f = 0; f < P; f++) {
             l[f] = f < a->k0 ? fm[f] : 0.0;
             u[f] = f >= a->k0 ? fp[f - a->k0] : 0.0;
@@ -812,7 +893,6 @@ out:
     free(A);
     free(RXP);
     free(wv);
-    free(cw);
     return rc;
 }
 
