@@ -684,14 +684,14 @@ bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
             fl_spec_free(sl);
         return rc;
     }
+    if (m->C == 1 && m->P > 100 && class_eval(m, S, out, 1e-8))
+        return BB_OK; /* one large class: modes where this bound exceeds 1e-8 */
     if (m->binds) {
         /* a general spectrum (complex pairs): the whole system */
         const fl_spec *sp[1] = { m->greedy };
         double x[2] = { 0.0, S };
 
         rc = fl_solve_dense(m, 1, sp, x, &s, err);
-    } else if (m->C == 1 && m->P > 100 && class_eval(m, S, out, 1e-8)) {
-        return BB_OK; /* one large class: modes where this bound exceeds 1e-8 */
     } else {
         rc = fl_solve_fast(m, S, &s, err);
     }

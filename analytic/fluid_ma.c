@@ -585,6 +585,8 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
         double upr = (N - (double)k) * lam, dn = (double)k * mu, ad = fabs(d[k]);
         double dnS = m->share_top[k] * dn;
 
+        dn *= m->share_in[k]; /* the interior's ON -> OFF where B_BB binds: Q' */
+
         if (k < k0) {
             int i = (int)k;
 
@@ -605,7 +607,7 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
             a->Tpp.di[i] = -(upr + dn) / ad;
         }
     }
-    s = (double)k0 * mu / fabs(d[k0]);                  /* T+-: k0 -> k0 - 1 */
+    s = m->share_in[k0] * (double)k0 * mu / fabs(d[k0]); /* T+-: k0 -> k0 - 1 */
     t = (N - (double)(k0 - 1)) * lam / fabs(d[k0 - 1]); /* T-+: k0 - 1 -> k0 */
     qS = m->share_top[k0] * (double)k0 * mu;            /* Q^S+- */
     tri_transpose(&a->Tpp, &TpT);
@@ -697,10 +699,10 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
     double erel = 0.0;
 
     *res = INFINITY;
-    if (m->C != 1 || m->stride[0] != 1 || P != m->N[0] + 1 || m->binds ||
+    if (m->C != 1 || m->stride[0] != 1 || P != m->N[0] + 1 ||
         m->greedy == NULL || m->n_zero > 0)
         return bb_seterr(err, BB_EINVAL, "fluid model: the matrix-analytic route takes one "
-                         "class, greedy, without zero-drift phases or a binding B_BB");
+                         "class, greedy, without zero-drift phases");
     if (!(S > 0.0))
         return bb_seterr(err, BB_EINVAL, "fluid model: the matrix-analytic route needs S > 0");
     rc = ma_get(m, &a, err);

@@ -907,8 +907,9 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
                 sc = fmax(sc, fabs(w[f] * s->d[f]));
         }
         if (!(sc > 0.0) || !isfinite(sc)) {
-            rc = bb_seterr(err, BB_ENOCONV, "fluid model: mode %ld (z = %g) has no "
-                           "flux", k, s->z[k]);
+            rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases%s): mode %ld %s", P,
+                           s->eps < 1.0 ? ", below the lazy threshold" : "", k,
+                           isfinite(sc) ? "has no flux" : "is not finite: the eigensolver lost it");
             goto out;
         }
         if (s->separable) {

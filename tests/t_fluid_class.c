@@ -411,6 +411,22 @@ ma_route(void **state)
         tu_assert_rel(r.mean_occupancy_bytes, occ, 1e-2);
         bba_fluid_free(m);
     }
+    {
+        /* 375 copies at 1 GB: the modes answered 3.8402e-5 with a residual
+         * of 4.9e-7, 1.6e-4 off the discretisation; one large class now
+         * takes the mode-free route first (its bound 2e-9), within 2e-5 */
+        bba_fluid_class c = { 30, 0.05, 60, 375 };
+        bba_fluid *m = model(&c, 1, 1000);
+        bba_fluid_result r;
+        char err[BB_ERRLEN];
+        double occ, idle = ctmc(375, 0.05, 30, 60, 1000, 1, 0, 1, 20, &occ);
+
+        assert_int_equal(bba_fluid_eval(m, 1, NULL, &r, err), BB_OK);
+        assert_true(r.residual < 1e-8);
+        tu_assert_rel(r.idle, idle, 2e-5);
+        tu_assert_rel(r.mean_occupancy_bytes, occ, 1e-3);
+        bba_fluid_free(m);
+    }
 }
 
 int
