@@ -429,6 +429,40 @@ ma_route(void **state)
     }
 }
 
+/* A binding B_BB keeps one class a birth-death chain (Q' scales the
+ * ON -> OFF rates where r_f > B + B_BB): the class route (150 copies:
+ * taken first) against the general dense spectrum (dgeev modes, the
+ * whole boundary system), from S where most modes couple the ends to
+ * S where few do. */
+static void
+class_binding(void **state)
+{
+    bba_fluid_class c = { 90, 0.05, 60, 150 };
+    bba_fluid_opts o = { 1000, 100, 0, 0 };
+    bba_fluid *m = NULL;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_fluid_new(&c, 1, &o, &m, err), BB_OK);
+    assert_true(m->binds);
+    for (double S = 10; S < 2e4; S *= 10) {
+        const fl_spec *sp[1] = { m->greedy };
+        double x[2] = { 0.0, S };
+        bba_fluid_result a, b;
+        fl_sol sol;
+
+        assert_int_equal(bba_fluid_eval(m, S, NULL, &a, err), BB_OK);
+        assert_int_equal(fl_solve_dense(m, 1, sp, x, &sol, err), BB_OK);
+        assert_int_equal(fl_measures(m, &sol, 1.0, &b, err), BB_OK);
+        fl_sol_free(&sol);
+        assert_true(b.residual < 1e-10);
+        tu_assert_rel(a.idle, b.idle, 1e-9);
+        tu_assert_rel(a.mean_occupancy_bytes, b.mean_occupancy_bytes, 1e-9);
+        tu_assert_rel(a.p_empty, b.p_empty, 1e-9);
+    }
+    bba_fluid_free(m);
+}
+
 int
 main(void)
 {
@@ -439,6 +473,7 @@ main(void)
         cmocka_unit_test(fact_rank_revealing),
         cmocka_unit_test(class_moments_hand),
         cmocka_unit_test(ma_route),
+        cmocka_unit_test(class_binding),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
