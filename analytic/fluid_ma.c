@@ -317,26 +317,6 @@ out:
 
 /* ---- rows times e^{M S} -------------------------------------------------- */
 
-/* out = y M for a row y (n) */
-static void
-tmat_left(const tmat *M, const double *y, double *out)
-{
-    int n = M->t.n;
-    double s = 0.0;
-
-    for (int j = 0; j < n; j++) {
-        double v = y[j] * M->t.di[j];
-
-        if (j > 0)
-            v += y[j - 1] * M->t.up[j - 1];
-        if (j + 1 < n)
-            v += y[j + 1] * M->t.lo[j + 1];
-        out[j] = v;
-        s += y[j] * M->vc[j];
-    }
-    out[M->jc] += s;
-}
-
 /* E = e^{A t} (A dense n x n, column-major) by scaling and squaring of
  * an 18-term Taylor sum (|A t| / 2^s <= 1/2: truncation below 1e-22);
  * -1 for |A t| beyond 2^900 or no memory */
@@ -409,40 +389,58 @@ rows_exp(const tmat *M, double S, int r, double *Y, double *rel)
         return -1;
     *rel = fmax(*rel, DBL_EPSILON * (unif <= dense ? jmax : n * (19.0 + log2(1.0 + lam))));
     if (unif <= dense) {
-        double *V = malloc(2 * rn * sizeof *V), *acc = NULL, *tmp;
+        /* v := v (I + M / c), with acc += w v in the same pass */
+        double *V = malloc(2 * rn * sizeof *V), *acc = malloc(rn * sizeof *acc);
+        double *pl = malloc((size_t)3 * (size_t)n * sizeof *pl), *pd, *pu, *T;
         double llam = log(lam), wsum = 0.0;
 
-        acc = malloc(rn * sizeof *acc);
-        if (V == NULL || acc == NULL) {
+        if (V == NULL || acc == NULL || pl == NULL) {
             free(V);
             free(acc);
+            free(pl);
             return -1;
         }
-        tmp = V + rn;
+        pd = pl + n;
+        pu = pd + n;
+        for (int i = 0; i < n; i++) {
+            pl[i] = M->t.lo[i] / c;
+            pd[i] = 1.0 + M->t.di[i] / c;
+            pu[i] = M->t.up[i] / c;
+        }
+        T = V + rn;
         memcpy(V, Y, rn * sizeof *V);
         memset(acc, 0, rn * sizeof *acc);
         for (long j = 0; j <= (long)jmax; j++) {
-            double w = exp(-lam + (double)j * llam - lgamma((double)j + 1.0));
+            double w = exp(-lam + (double)j * llam - lgamma((double)j + 1.0)), *sw;
 
             wsum += w;
-            if (w > 0.0)
-                for (size_t i = 0; i < rn; i++)
-                    acc[i] += w * V[i];
             for (int q = 0; q < r; q++) {
-                double *v = V + (size_t)q * n, *t = tmp + (size_t)q * n;
+                const double *v = V + (size_t)q * n;
+                double *t = T + (size_t)q * n, *ac = acc + (size_t)q * n, sv = 0.0;
 
-                tmat_left(M, v, t);
-                for (int i = 0; i < n; i++)
-                    v[i] += t[i] / c;
+                for (int i = 0; i < n; i++) {
+                    sv += v[i] * M->vc[i];
+                    ac[i] += w * v[i];
+                }
+                t[0] = v[0] * pd[0] + (n > 1 ? v[1] * pl[1] : 0.0);
+                for (int i = 1; i + 1 < n; i++)
+                    t[i] = v[i - 1] * pu[i - 1] + v[i] * pd[i] + v[i + 1] * pl[i + 1];
+                if (n > 1)
+                    t[n - 1] = v[n - 2] * pu[n - 2] + v[n - 1] * pd[n - 1];
+                t[M->jc] += sv / c;
             }
+            sw = V;
+            V = T;
+            T = sw;
         }
         /* the weights taken sum to 1 but for the rounding of their
          * exponents (about 1e-16 lam each), which dividing by the sum
          * takes out of their common factor */
         for (size_t i = 0; i < rn; i++)
             Y[i] = acc[i] / wsum;
-        free(V);
+        free(V < T ? V : T);
         free(acc);
+        free(pl);
         return fabs(wsum - 1.0) <= 1e-9 ? 0 : -1;
     }
     {
@@ -474,6 +472,23 @@ rows_exp(const tmat *M, double S, int r, double *Y, double *rel)
 }
 
 /* ---- the boundary system -------------------------------------------------- */
+
+/* C (m x m, column-major) = A^T B, A and B k x m column-major: plain
+ * loops (orders of tens; a threaded BLAS would only spin up its pool) */
+static void
+atb(int k, int m, const double *A, const double *B, double *C)
+{
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            const double *a = A + (size_t)i * k, *b = B + (size_t)j * k;
+            double acc = 0.0;
+
+            for (int q = 0; q < k; q++)
+                acc += a[q] * b[q];
+            C[i + (size_t)j * m] = acc;
+        }
+}
+
 
 /* What does not depend on S, built once per model (fl_ma_get). */
 struct fl_ma {
@@ -538,8 +553,8 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
 {
     long P = m->P, k0 = 0;
     const double *d = m->greedy->d;
-    double N = (double)m->N[0], lam = m->lam[0], mu = m->mu[0], s, t, qS, one = 1.0;
-    double zero = 0.0, rres = 0.0, xres = 0.0;
+    double N = (double)m->N[0], lam = m->lam[0], mu = m->mu[0], s, t, qS;
+    double rres = 0.0, xres = 0.0;
     int np, nm;
     tri TpT = { 0 }, TmT = { 0 }, Qm, QS;
 
@@ -644,7 +659,7 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
     tri_solve_piv(&Qm, a->pm, 0, a->im);
     tri_solve_piv(&QS, a->pS, 0, a->gS);
     tri_solve_piv(&QS, a->pS, 0, a->iS);
-    dgemm_("T", "N", &nm, &nm, &np, &one, a->XiT, &np, a->Psi, &np, &zero, a->XP, &nm, 1, 1);
+    atb(np, nm, a->XiT, a->Psi, a->XP);
     for (int i = 0; i < nm; i++) {
         a->h[i] = a->g0[i];
         a->hm[i] = a->im[i];
@@ -737,16 +752,15 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
         }
     }
     {
-        double one = 1.0, zero = 0.0, r0gS = dot(np, Rk, a->gS), r0iS = dot(np, Rk, a->iS);
+        double r0gS = dot(np, Rk, a->gS), r0iS = dot(np, Rk, a->iS);
         double *x = A + (size_t)neq * (size_t)nun, *Ac = x + neq, *fp = wv, *fm = fp + np;
         double *bE = fm + nm, *r0P = bE + nm, *RgS = r0P + nm, *RiS = RgS + nm;
         int one_i = 1, lwork = -1, info = 0;
         double wq = 0.0, *work, rhs = 1.0;
 
         /* RXP (i, j) = (Xi_i e^{KS}) Psi_j; EUM = E_U RXP (EU row-major: E_U^T) */
-        dgemm_("T", "N", &nm, &nm, &np, &one, Rk + np, &np, a->Psi, &np, &zero, RXP, &nm, 1,
-               1);
-        dgemm_("T", "N", &nm, &nm, &nm, &one, EU, &nm, RXP, &nm, &zero, EUM, &nm, 1, 1);
+        atb(np, nm, Rk + np, a->Psi, RXP);
+        atb(nm, nm, EU, RXP, EUM);
         for (int i = 0; i < nm; i++) {
             r0P[i] = dot(np, Rk, a->Psi + (size_t)i * np);
             RgS[i] = dot(np, Rk + np + (size_t)i * np, a->gS);
