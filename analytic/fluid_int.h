@@ -163,16 +163,18 @@ int fl_class_moments(const bba_fluid *m, const double *d, double S, const double
 
 /* fluid_ma.c: the atoms l at 0 and u at S (P each, zero where a phase
  * has none) of one class in a greedy buffer of size S > 0 without
- * zero-drift phases or a binding B_BB, with at least as many phases above
- * B (n+) as below (n-), by first-passage matrices instead of modes,
- * scaled so that they sum to 1; *res the relative residual of its
- * boundary system and Riccati equations.  Right to about P eps of the
- * largest atom.  The first-passage matrices are built once per model (on
- * first use, under its lock) by Newton's method, O(n+ n-^2) a step; each
- * size then costs O(n+ n- c S) (uniformisation, c the fastest rate per
- * byte of K = T++ + Psi T-+, capped by a dense exponential's
- * O(n+^3 log(c S))) plus O(n-^3).  BB_EINVAL (not such a model),
- * BB_ENOCONV (no convergence), BB_ESINGULAR, BB_ENOMEM. */
+ * zero-drift phases (B_BB may bind: Q' stays birth-death), with at least
+ * as many phases above B (n+) as below (n-), by first-passage matrices
+ * instead of modes, scaled so that they sum to 1; *res bounds its
+ * relative error: the Riccati and boundary residuals and the
+ * exponentials' rounding.  Right to about P eps of the largest atom.
+ * The first-passage matrices are built once per model (on first use,
+ * under its lock) by Newton's method, O(n+ n-^2) a step; each size then
+ * costs O(n+ n- c S) (uniformisation, c the fastest rate per byte of
+ * K = T++ + Psi T-+, or a dense exponential's O(n+^3 log(c S)) where
+ * that is cheaper) plus O(n-^3).  BB_EINVAL (not such a model),
+ * BB_ENOCONV (no convergence), BB_ESINGULAR, BB_ETOOBIG (exponentials
+ * beyond 1e12 flops), BB_ENOMEM.  fl_ma_free: the model's part of it. */
 int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, char *err);
 void fl_ma_free(struct fl_ma *a);
 /* the atoms with the masses and first moments of fl_class_moments, into

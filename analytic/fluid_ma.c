@@ -1,5 +1,5 @@
 /* fluid_ma.c: the atoms of one large birth-death class in a greedy
- * buffer by the matrix-analytic route (fluid_ma.h).
+ * buffer by the matrix-analytic route (fluid_int.h: fl_ma_atoms).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Why: the modal solution (fluid_spec.c, fluid_solve.c) writes the
@@ -32,13 +32,18 @@
  *   sum of non-negative terms (no cancellation), O(r n (cS + 10 sqrt(cS)))
  *   for r rows; where cS makes that dearer than scaling and squaring the
  *   dense M (a rate within a hair of B) the dense exponential is used.
- * - The n- + 3 boundary equations (one redundant, and the atoms summing
- *   to 1) by least squares (dgels, QR); then l = f-(0) (-Q--)^-1 and u =
- *   f+(S) (-Q^S++)^-1 by tridiagonal solves.
+ * - The n- + 2 homogeneous boundary equations (rank n- + 1, each scaled
+ *   by its largest coefficient) by their null vector (QR with column
+ *   pivoting), scaled so that the atoms sum to 1; then l = f-(0)
+ *   (-Q--)^-1 and u = f+(S) (-Q^S++)^-1 by tridiagonal solves whose
+ *   pivots are sums of positive terms (tri_gth).
  * Cost for n+ >= n- (fl_ma_atoms declines otherwise): O(n+ n-^2) per
- * Newton step (20 to 40 steps), O(n+ n- cS) for the exponential, O(n-^3)
- * for the rest: 0.01 s for 500 copies of p = 0.05 (n+ 467, n- 34) where
- * the dense route took 0.5 s per size.  3 n+ n- + O(n+ + n-^2) doubles. */
+ * Newton step (5 to 40 steps, once per model), O(n+ n- cS) per size for
+ * the exponential (or O(n+^3 log cS) dense), O(n-^3) for the rest:
+ * `bbsize size` on 500 copies of p = 0.05 (n+ 467, n- 34, six sizes)
+ * takes 0.2 s of CPU, the whole process.  A binding B_BB changes only the
+ * interior generator (Q', still birth-death).  3 n+ n- + O(n+ + n-^2)
+ * doubles. */
 #include "config.h"
 
 #include <complex.h>
