@@ -499,7 +499,9 @@ atb(int k, int m, const double *A, const double *B, double *C)
 struct fl_ma {
     int rc;                  /* BB_OK, or the refusal (kept: never retried) */
     char err[BB_ERRLEN];
-    long k0;                 /* phases 0 .. k0 - 1 below B, k0 .. P - 1 above */
+    long k0, ku, kz;         /* phases 0 .. k0 - 1 below B, ku .. P - 1 above;
+                                kz = k0 = ku - 1 the one at B, or -1 */
+    double cz0, czS;         /* its atoms: l_kz = cz0 l_(k0-1), u_kz = czS u_ku */
     int np, nm;
     tri Tpp, Tmm;            /* T++, T-- */
     tri nQm, nQS;            /* -Q-- and -Q^S++ */
@@ -556,26 +558,43 @@ dot(int n, const double *x, const double *y)
 static int
 ma_build(const bba_fluid *m, struct fl_ma *a)
 {
-    long P = m->P, k0 = 0;
+    long P = m->P, k0 = 0, kz = -1, ku;
     const double *d = m->greedy->d;
-    double N = (double)m->N[0], lam = m->lam[0], mu = m->mu[0], s, t, qS;
+    double N = (double)m->N[0], lam = m->lam[0], mu = m->mu[0], s, t, qS, az_up = 1.0;
+    double az_dn = 1.0, cu;
     double rres = 0.0, xres = 0.0;
     int np, nm;
     tri TpT = { 0 }, TmT = { 0 }, Qm, QS;
 
     while (k0 < P && m->cls[k0] == FL_DOWN)
         k0++;
-    for (long f = k0; f < P; f++)
+    /* a phase of zero drift (a rate exactly B) is censored: the chain
+     * watched off it is birth-death, k0 - 1 <-> k0 + 1 at the rates times
+     * the odds az of leaving kz up or down */
+    if (k0 < P && m->cls[k0] == FL_ZERO)
+        kz = k0;
+    ku = k0 + (kz >= 0);
+    for (long f = ku; f < P; f++)
         if (m->cls[f] != FL_UP)
             return bb_seterr(a->err, BB_EINVAL, "fluid model: phases not split by B");
     nm = (int)k0;
-    np = (int)(P - k0);
+    np = (int)(P - ku);
+    if (kz >= 0 && nm > 0 && np > 0) {
+        double qz = (N - (double)kz) * lam + (double)kz * mu;
+
+        az_up = (N - (double)kz) * lam / qz;
+        az_dn = (double)kz * mu / qz;
+        a->cz0 = (N - (double)(kz - 1)) * lam / qz;
+        a->czS = m->share_top[ku] * (double)ku * mu / qz;
+    }
     if (nm == 0 || np == 0)
         return bb_seterr(a->err, BB_EINVAL, "fluid model: no phase on one side of B");
     if (nm > np)
         return bb_seterr(a->err, BB_EINVAL, "fluid model: the matrix-analytic route takes "
                          "more phases above B than below (%d, %d)", np, nm);
     a->k0 = k0;
+    a->ku = ku;
+    a->kz = kz;
     a->np = np;
     a->nm = nm;
     a->Psi = malloc((size_t)np * (size_t)nm * sizeof *a->Psi);
@@ -605,7 +624,15 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
         double upr = (N - (double)k) * lam, dn = (double)k * mu, ad = fabs(d[k]);
         double dnS = m->share_top[k] * dn;
 
+        if (k == kz)
+            continue;
         dn *= m->share_in[k]; /* the interior's ON -> OFF where B_BB binds: Q' */
+        if (k == k0 - 1)
+            upr *= az_up;
+        if (k == ku) {
+            dn *= az_dn;
+            dnS *= az_dn;
+        }
 
         if (k < k0) {
             int i = (int)k;
@@ -617,7 +644,7 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
             a->Tmm.up[i] = i + 1 < nm ? upr / ad : 0.0;
             a->Tmm.di[i] = -(upr + dn) / ad;
         } else {
-            int i = (int)(k - k0);
+            int i = (int)(k - ku);
 
             QS.lo[i] = i > 0 ? -dnS : 0.0;
             QS.up[i] = -upr;
@@ -627,19 +654,20 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
             a->Tpp.di[i] = -(upr + dn) / ad;
         }
     }
-    s = m->share_in[k0] * (double)k0 * mu / fabs(d[k0]); /* T+-: k0 -> k0 - 1 */
-    t = (N - (double)(k0 - 1)) * lam / fabs(d[k0 - 1]); /* T-+: k0 - 1 -> k0 */
-    qS = m->share_top[k0] * (double)k0 * mu;            /* Q^S+- */
+    cu = (N - (double)(k0 - 1)) * lam * az_up;                  /* Q-+: k0 - 1 -> ku */
+    s = m->share_in[ku] * (double)ku * mu * az_dn / fabs(d[ku]); /* T+-: ku -> k0 - 1 */
+    t = cu / fabs(d[k0 - 1]);                                  /* T-+ */
+    qS = m->share_top[ku] * (double)ku * mu * az_dn;            /* Q^S+- */
     tri_transpose(&a->Tpp, &TpT);
     tri_transpose(&a->Tmm, &TmT);
     {
         double *x = a->vK; /* the exits, before vK is set */
 
         memset(x, 0, (size_t)(np + nm) * sizeof *x);
-        x[nm - 1] = (N - (double)(k0 - 1)) * lam; /* -Q--: k0 - 1 -> k0 */
+        x[nm - 1] = cu;                            /* -Q--: k0 - 1 -> ku */
         tri_gth(&Qm, x, a->pm);
         x[nm - 1] = 0.0;
-        x[0] = qS;                                 /* -Q^S++: k0 -> k0 - 1 */
+        x[0] = qS;                                 /* -Q^S++: ku -> k0 - 1 */
         tri_gth(&QS, x, a->pS);
     }
     if (nare(&a->Tpp, &a->Tmm, s, t, a->Psi, &rres) ||
@@ -657,7 +685,7 @@ ma_build(const bba_fluid *m, struct fl_ma *a)
     }
     for (int i = 0; i < nm; i++) {
         a->vU[i] = s * a->XiT[(size_t)i * np];
-        a->g0[i] = i == nm - 1 ? (N - (double)(k0 - 1)) * lam : 0.0;
+        a->g0[i] = i == nm - 1 ? cu : 0.0;
         a->im[i] = 1.0;
     }
     tri_solve_piv(&Qm, a->pm, 0, a->g0);
@@ -719,10 +747,9 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
     double erel = 0.0;
 
     *res = INFINITY;
-    if (m->C != 1 || m->stride[0] != 1 || P != m->N[0] + 1 ||
-        m->greedy == NULL || m->n_zero > 0)
+    if (m->C != 1 || m->stride[0] != 1 || P != m->N[0] + 1 || m->greedy == NULL)
         return bb_seterr(err, BB_EINVAL, "fluid model: the matrix-analytic route takes one "
-                         "class, greedy, without zero-drift phases");
+                         "class, greedy");
     if (!(S > 0.0))
         return bb_seterr(err, BB_EINVAL, "fluid model: the matrix-analytic route needs S > 0");
     rc = ma_get(m, &a, err);
@@ -897,7 +924,11 @@ fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, cha
         tri_solve_piv(&a->nQS, a->pS, 1, fp);
         for (long f = 0; f < P; f++) {
             l[f] = f < a->k0 ? fm[f] : 0.0;
-            u[f] = f >= a->k0 ? fp[f - a->k0] : 0.0;
+            u[f] = f >= a->ku ? fp[f - a->ku] : 0.0;
+        }
+        if (a->kz >= 0) {
+            l[a->kz] = a->cz0 * fm[nm - 1];
+            u[a->kz] = a->czS * fp[0];
         }
     }
     goto out;

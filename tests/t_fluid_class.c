@@ -463,6 +463,43 @@ class_binding(void **state)
     bba_fluid_free(m);
 }
 
+/* A rate exactly B (100 x 10 = 1000): the class route censors the phase
+ * of zero drift (the chain off it is birth-death) and gives it the atoms
+ * its balance at 0 and at S says; against the modes (150 copies, which
+ * they resolve), greedy and with a binding B_BB. */
+static void
+class_zero_drift(void **state)
+{
+    bba_fluid_class c = { 100, 0.05, 60, 150 };
+
+    (void)state;
+    for (int bind = 0; bind < 2; bind++) {
+        bba_fluid_opts o = { 1000, bind ? 100 : 0, 0, 0 };
+        bba_fluid *m = NULL;
+        char err[BB_ERRLEN];
+
+        assert_int_equal(bba_fluid_new(&c, 1, &o, &m, err), BB_OK);
+        assert_int_equal(m->n_zero, 1);
+        for (double S = 1; S < 2e3; S *= 10) {
+            const fl_spec *sp[1] = { m->greedy };
+            double x[2] = { 0.0, S };
+            bba_fluid_result a, b;
+            fl_sol sol;
+
+            assert_int_equal(bba_fluid_eval(m, S, NULL, &a, err), BB_OK);
+            assert_int_equal(bind ? fl_solve_dense(m, 1, sp, x, &sol, err)
+                                  : fl_solve_fast(m, S, &sol, err), BB_OK);
+            assert_int_equal(fl_measures(m, &sol, 1.0, &b, err), BB_OK);
+            fl_sol_free(&sol);
+            assert_true(b.residual < 1e-10);
+            tu_assert_rel(a.idle, b.idle, 1e-9);
+            tu_assert_rel(a.mean_occupancy_bytes, b.mean_occupancy_bytes, 1e-9);
+            tu_assert_rel(a.p_full, b.p_full, 1e-9);
+        }
+        bba_fluid_free(m);
+    }
+}
+
 int
 main(void)
 {
@@ -474,6 +511,7 @@ main(void)
         cmocka_unit_test(class_moments_hand),
         cmocka_unit_test(ma_route),
         cmocka_unit_test(class_binding),
+        cmocka_unit_test(class_zero_drift),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
