@@ -1,6 +1,7 @@
-/* fluid_int.h: what the fluid model's files share (fluid.c: the model and
- * its measures; fluid_spec.c: spectra; fluid_solve.c: boundary systems;
- * fluid_size.c: the searches).  Not part of the library's interface.
+/* fluid_int.h: what the fluid model's files share (fluid.c: the model;
+ * fluid_meas.c: its measures; fluid_spec.c: spectra; fluid_solve.c and
+ * fluid_fast.c: boundary systems; fluid_size.c: the searches).  Not part
+ * of the library's interface.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_ANALYTIC_FLUID_INT_H
 #define BBSIZE_ANALYTIC_FLUID_INT_H
@@ -175,7 +176,7 @@ int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res,
 int fl_ma_groups(const bba_fluid *m, double S, double *const *l, double *const *u,
                  double *const *mi, double *const *xi, double *res);
 
-/* fluid.c */
+/* fluid_meas.c */
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
                 char *err);
 void fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out);
@@ -252,10 +253,17 @@ void fl_far_free(fl_far *F);
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
                    fl_sol *s, char *err);
-int fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err);
 void fl_sol_free(fl_sol *s);
-void fl_fast_free(struct fl_fast *f);
+/* s->y[b] and s->ny[b] for the groups of s (R and sp set), zeroed */
+int fl_sol_alloc(const bba_fluid *m, fl_sol *s, char *err);
 /* atoms at 0 (phases with d <= 0) and at S (d >= 0) */
 long fl_atoms(const bba_fluid *m, int at_top, long *ph);
+/* the phase whose equation is dropped at a boundary: the most likely one
+ * with a non-zero drift */
+long fl_drop_col(const bba_fluid *m);
+
+/* fluid_fast.c */
+int fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err);
+void fl_fast_free(struct fl_fast *f);
 
 #endif
