@@ -21,7 +21,11 @@
  * couples far mode j.  Then two steps of iterative refinement on both
  * blocks together (at REFINE_STEPS below).  The far block, when its modes
  * are few, is not factored dense but reduced through its atoms
- * (fluid_far.c), its dropped equation then a non-atom phase's (jf). */
+ * (fluid_far.c), its dropped equation then a non-atom phase's (jf).  The
+ * near block is not factored either where no phase leaves it: its solves
+ * go through the modes' biorthogonality (fluid_near.c, an na x na system
+ * for its atoms and a projection per mode), where that is backward
+ * stable componentwise; else it is factored dense (2/3 P^3). */
 #include "config.h"
 
 #include <complex.h>
@@ -53,6 +57,8 @@ typedef struct fl_fast {
     long jf;            /* the far block's dropped column */
     int schur;          /* the far block reduced through its atoms (Fs) */
     fl_fact Fn, Ff;     /* the blocks' factors (fluid_fact.c), rows = unknowns */
+    int proj;           /* the near block solved by projection (Np) */
+    fl_near Np;         /* fluid_near.c */
     fl_far Fs;          /* the far block when schur (fluid_far.c) */
     double *yinf;       /* P */
     double *W;          /* P x nf, column j: [phi_j D | 0] [L_n | c]^-1 */
@@ -72,6 +78,7 @@ fl_fast_free(fl_fast *f)
     free(f->natom);
     free(f->fatom);
     fl_fact_free(&f->Fn);
+    fl_near_free(&f->Np);
     fl_fact_free(&f->Ff);
     fl_far_free(&f->Fs);
     free(f->yinf);
@@ -138,6 +145,25 @@ fill_block(const bba_fluid *m, const fl_fast *f, int near, double *L, double *ro
     }
 }
 
+/* columns of B (by equation) -> by unknown, y [L_n | c] = b: by
+ * projection or through the factors; BB_ENOMEM */
+static int
+near_T(const fl_fast *f, int nrhs, double *B, int ldb)
+{
+    double *wk;
+
+    if (!f->proj) {
+        fl_fact_solve_T(&f->Fn, nrhs, B, ldb);
+        return BB_OK;
+    }
+    wk = malloc((size_t)5 * (size_t)f->P * sizeof *wk);
+    if (wk == NULL)
+        return BB_ENOMEM;
+    fl_near_solve_T(&f->Np, nrhs, B, ldb, wk);
+    free(wk);
+    return BB_OK;
+}
+
 static int
 fast_build(const bba_fluid *m, fl_fast **out, char *err)
 {
@@ -162,14 +188,13 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     f->zf = malloc((size_t)(f->nf + 1) * sizeof *f->zf);
     f->natom = malloc((size_t)(f->na_n + 1) * sizeof *f->natom);
     f->fatom = malloc((size_t)(f->na_f + 1) * sizeof *f->fatom);
-    Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *Ln, 0);
     sc = malloc((size_t)4 * (size_t)P * sizeof *sc);
     f->yinf = calloc((size_t)P, sizeof *f->yinf);
     f->W = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->W, 0);
     f->Z = bba_big_alloc((size_t)P * (size_t)(f->nf + 1) * sizeof *f->Z, 0);
     row = malloc((size_t)P * sizeof *row);
     if (f->nmode == NULL || f->fmode == NULL || f->zn == NULL || f->zf == NULL ||
-        f->natom == NULL || f->fatom == NULL || Ln == NULL ||
+        f->natom == NULL || f->fatom == NULL ||
         sc == NULL || f->yinf == NULL || f->W == NULL || f->Z == NULL || row == NULL) {
         free(Ln);
         free(Lf);
@@ -207,9 +232,6 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
                        "unknowns for %ld phases", f->nn, f->na_n, f->nf, f->na_f, P);
         goto out;
     }
-    /* L_n: rows near modes then near atoms; columns the phases but jd,
-     * then c (the near atoms' sum).  L_f likewise without c. */
-    fill_block(m, f, 1, Ln, row);
     /* equations by 1 / the phase law at their end (fluid_fact.c): pi at
      * 0, the law of Q^S at S (the writers there wait, and the phases far
      * above B are far likelier at S than under pi); the near atoms' sum
@@ -248,7 +270,25 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
             rf[i] = lf[sp->home[f->fmode[i]]] < FL_LPI_MIN;
         for (long i = 0; home && i < f->na_f; i++)
             rf[f->nf + i] = lf[f->fatom[i]] < FL_LPI_MIN;
-        rc = fl_fact_build(&f->Fn, Ln, (int)P, sc, rn, cn, err);
+        /* the near block by projection (fluid_near.c) where no phase
+         * leaves it; else L_n: rows near modes then near atoms, columns
+         * the phases but jd, then c (the near atoms' sum), factored */
+        for (long e = 0; e < P; e++)
+            rare |= cn[e] | rn[e];
+        f->proj = !rare && fl_near_build(m, sp, f->refl, f->refl ? 1.0 : -1.0, f->nn,
+                                         f->nmode, f->na_n, f->natom, f->nf, f->fmode,
+                                         f->jd, &f->Np, NULL) == BB_OK;
+        rare = 0;
+        if (!f->proj) {
+            Ln = bba_big_alloc((size_t)P * (size_t)P * sizeof *Ln, 0);
+            if (Ln == NULL)
+                rc = bb_seterr(err, BB_ENOMEM, "out of memory for the fluid factors of "
+                               "%ld phases", P);
+            else
+                fill_block(m, f, 1, Ln, row);
+        }
+        if (rc == BB_OK && !f->proj)
+            rc = fl_fact_build(&f->Fn, Ln, (int)P, sc, rn, cn, err);
         Ln = NULL;
         f->jf = f->jd;
         f->schur = 0;
@@ -283,7 +323,7 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     if (rc != BB_OK)
         goto out;
     f->yinf[P - 1] = 1.0;
-    fl_fact_solve_T(&f->Fn, 1, f->yinf, (int)P);
+    rc = near_T(f, 1, f->yinf, (int)P);
 out:
     free(row);
     free(sc);
@@ -318,7 +358,8 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
         memset(zc, 0, (size_t)Pm * sizeof *zc);
         zc[j] = 1.0;
     }
-    fl_fact_solve_T(&f->Fn, cnt, f->W + (size_t)f->nW * (size_t)P, nP);
+    if (near_T(f, cnt, f->W + (size_t)f->nW * (size_t)P, nP) != BB_OK)
+        return BB_ENOMEM;
     if (f->schur) {
         double *wk = malloc((size_t)P * sizeof *wk);
 
@@ -387,7 +428,7 @@ near_solve(const near_sys *ns, double *g, double *t)
     const fl_fast *f = ns->f;
     int nP = (int)f->P, one = 1, info = 0, ncf = (int)ns->cf;
 
-    fl_fact_solve_T(&f->Fn, 1, g, nP);
+    near_T(f, 1, g, nP);
     if (ns->cf == 0)
         return;
     for (long j = 0; j < ns->cf; j++) {

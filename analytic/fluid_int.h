@@ -250,6 +250,42 @@ void fl_far_solve_T(const fl_far *F, double *x, double *wk);
 void fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk);
 void fl_far_free(fl_far *F);
 
+/* fluid_near.c: the near block of the greedy fast path, y [L | c] = g
+ * with L's rows nn near modes (phi D) then na atoms (sg times the
+ * generator's row: Q^S when top, else Q), its columns the equations of
+ * the phases but jd and the atoms' sum, solved through the modes'
+ * biorthogonality (psi = phi / pi, Q reversible): the atoms from an
+ * na x na system, each mode's coefficient a projection.  Needs na = nf +
+ * 1 + (zero-drift phases), a non-zero mean drift, every pi_f > 0 with a
+ * finite reciprocal.  The arrays named are the caller's (kept, not
+ * copied). */
+typedef struct {
+    const bba_fluid *m;
+    const fl_spec *sp;
+    int top;
+    double sg;
+    long P, nn, na, nf, jd;
+    const long *nmode, *natom, *fmode; /* spectrum rows; atom phases */
+    long *atom;        /* P: an atom's rank at its phase, else -1 */
+    double *den;       /* nn: phi_i D psi_i */
+    double *T;         /* na x nn, column i: (Q~ psi_i) at the atoms */
+    double *ipi;       /* P: 1 / pi */
+    fl_fact A;         /* the atoms' system */
+} fl_near;
+
+/* BB_EINVAL where the route does not apply, BB_ESINGULAR (a neutral mode
+ * or a singular atoms' system), BB_ENOCONV where it is not backward
+ * stable componentwise on the block's own problem (the atoms' sum 1:
+ * some equation's residual above P eps of its terms' moduli), BB_ENOMEM.
+ * O(na P C + na^3 + P nn). */
+int fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nn,
+                  const long *nmode, long na, const long *natom, long nf, const long *fmode,
+                  long jd, fl_near *F, char *err);
+/* columns of B (by equation, P each) -> y (by unknown: modes, atoms),
+ * y [L | c] = g; wk 5 P doubles.  2 P (nn + nf) + 2 nn na flops a column. */
+void fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk);
+void fl_near_free(fl_near *F);
+
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
                    fl_sol *s, char *err);
