@@ -282,9 +282,14 @@ int fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, lon
                   const long *nmode, long na, const long *natom, long nf, const long *fmode,
                   long jd, fl_near *F, char *err);
 /* columns of B (by equation, P each) -> y (by unknown: modes, atoms),
- * y [L | c] = g; wk 5 P doubles.  2 P (nn + nf) + 2 nn na flops a column. */
-void fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk);
+ * y [L | c] = g; wk 3 P doubles, used for one column (more are solved in
+ * blocks of scratch allocated here: BB_ENOMEM without it).  2 P (nn + nf)
+ * + 2 nn na flops a column, as matrix products over the blocks. */
+int fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk);
 void fl_near_free(fl_near *F);
+/* y = |x| |Q~| (Q~ = Q^S when top, else Q; P doubles): the moduli of the
+ * terms of x Q~, for componentwise residuals */
+void fl_q_left_abs(const bba_fluid *m, const double *x, double *y, int top);
 
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,

@@ -21,8 +21,9 @@
  *   y_i = (v psi_i) / (phi_i D psi_i).
  * Build: the na x na system from the far modes at the atoms' phases and
  * their neighbours (na nf (2 C + 1)) and its LU (2/3 na^3); the
- * denominators 3 P nn.  Solve: 2 P (nf + nn) + 8 P C flops a column, as
- * many as the two triangular solves of a dense factorisation (2 P^2),
+ * denominators 3 P nn.  Solve: 2 P (nf + nn) + 2 nn na flops a column,
+ * matrix products over blocks of columns, as many as the two triangular
+ * solves of a dense factorisation (2 P^2),
  * where that factorisation costs 2/3 P^3 to build: at 4,096 phases in
  * three classes of 15, na = 77 against P = 4,096.  The caller refines
  * the solution on the whole system (fluid_fast.c), and keeps the dense
@@ -91,6 +92,33 @@ pow2_inv(double x)
     return ldexp(1.0, -e > 900 ? 900 : (-e < -900 ? -900 : -e));
 }
 
+void
+fl_q_left_abs(const bba_fluid *m, const double *x, double *y, int top)
+{
+    int mc[FL_CLASSES_MAX] = { 0 }; /* the phase's digits, advanced with f */
+
+    memset(y, 0, (size_t)m->P * sizeof *y);
+    for (long f = 0; f < m->P; f++) {
+        double out = 0.0, xf = fabs(x[f]), sh = top ? m->share_top[f] : m->share_in[f];
+
+        if (xf != 0.0) {
+            for (int c = 0; c < m->C; c++) {
+                double up = (double)(m->N[c] - mc[c]) * m->lam[c];
+                double dn = sh * (double)mc[c] * m->mu[c];
+
+                if (mc[c] < m->N[c])
+                    y[f + m->stride[c]] += xf * up;
+                if (mc[c] > 0)
+                    y[f - m->stride[c]] += xf * dn;
+                out += up + dn;
+            }
+            y[f] += xf * out;
+        }
+        for (int c = 0; c < m->C && ++mc[c] > m->N[c]; c++)
+            mc[c] = 0;
+    }
+}
+
 /* the componentwise backward error of y for y [L | c] = g: the largest
  * residual of an equation over the moduli of its terms; wk 4 P doubles */
 static double
@@ -125,25 +153,10 @@ near_berr(const fl_near *F, const double *y, const double *g, double *wk)
     for (long f = 0; f < P; f++)
         res[f] += F->sg * t[f];
     for (long a = 0; a < na; a++)
-        x[F->natom[a]] = fabs(y[nn + a]);
+        x[F->natom[a]] = y[nn + a];
+    fl_q_left_abs(m, x, t, F->top);
     for (long f = 0; f < P; f++)
-        if (x[f] != 0.0) {
-            long rem = f;
-            double sh = F->top ? m->share_top[f] : m->share_in[f], out = 0.0;
-
-            for (int c = 0; c < m->C; c++) {
-                long mc = rem % (m->N[c] + 1), st = m->stride[c];
-                double up = (double)(m->N[c] - mc) * m->lam[c], dn = sh * (double)mc * m->mu[c];
-
-                rem /= m->N[c] + 1;
-                if (mc < m->N[c])
-                    mod[f + st] += x[f] * up;
-                if (mc > 0)
-                    mod[f - st] += x[f] * dn;
-                out += up + dn;
-            }
-            mod[f] += x[f] * out;
-        }
+        mod[f] += t[f];
     for (long f = 0, e = 0; f < P; f++) {
         if (f == F->jd)
             continue;
@@ -286,7 +299,7 @@ fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nn
                            P);
         } else {
             y[P - 1] = g[P - 1] = 1.0;
-            fl_near_solve_T(F, 1, y, (int)P, wk);
+            fl_near_solve_T(F, 1, y, (int)P, wk);  /* one column: wk, no allocation */
             be = near_berr(F, y, g, wk);
             if (!(be <= (double)P * DBL_EPSILON))
                 rc = bb_seterr(err, BB_ENOCONV, "fluid model: the near block by projection "
@@ -304,15 +317,31 @@ out:
     return rc;
 }
 
-void
-fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk)
+/* X (n x nb, leading dimension P) = Phi U for the n spectrum rows Phi
+ * (row-major, P each) and U (P x nb): a matrix product, or for one column
+ * a matrix-vector one (a product of one column would copy all of Phi) */
+static void
+prod_T(int nP, int n, int nb, const double *Phi, const double *U, double *X)
+{
+    double d1 = 1.0, d0 = 0.0;
+    int one = 1;
+
+    if (nb == 1)
+        dgemv_("T", &nP, &n, &d1, Phi, &nP, U, &one, &d0, X, &one, 1);
+    else
+        dgemm_("T", "N", &n, &nb, &nP, &d1, Phi, &nP, U, &nP, &d0, X, &nP, 1, 1);
+}
+
+/* nb columns of B at once (U, X, R: P, P and na rows each, nb columns):
+ * every pass over the modes a matrix product */
+static void
+solve_cols(const fl_near *F, int nb, double *B, int ldb, double *U, double *X, double *R)
 {
     const bba_fluid *m = F->m;
     const fl_spec *sp = F->sp;
-    long P = F->P, nn = F->nn, na = F->na, nf = F->nf, nz;
-    double *gh = wk, *u = wk + P, *v = wk + 2 * P, *rhs = wk + 3 * P, *x = wk + 4 * P;
-    int one = 1, nP = (int)P;
-    double d1 = 1.0, d0 = 0.0;
+    long P = F->P, nn = F->nn, na = F->na, nf = F->nf;
+    int nP = (int)P, inf = (int)nf, inn = (int)nn, ina = (int)na, one = 1;
+    double d1 = 1.0, msg = -F->sg;
     long near0 = sp->m, far0 = sp->m;
 
     /* the blocks of spectrum rows: the near and far modes, contiguous */
@@ -320,41 +349,80 @@ fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk)
         near0 = F->nmode[i] < near0 ? F->nmode[i] : near0;
     for (long j = 0; j < nf; j++)
         far0 = F->fmode[j] < far0 ? F->fmode[j] : far0;
-    for (int k = 0; k < nrhs; k++) {
-        double *g = B + (size_t)k * (size_t)ldb, sum = 0.0;
-        int inf = (int)nf, inn = (int)nn, ina = (int)na;
-        double msg = -F->sg;
+    /* U = g^ / pi, g^ the right side over all P phases (g^_jd = -sum) */
+    for (int k = 0; k < nb; k++) {
+        const double *g = B + (size_t)k * (size_t)ldb;
+        double *u = U + (size_t)k * (size_t)P, sum = 0.0, *r = R + (size_t)k * (size_t)na;
+        long nz = 0;
 
         for (long f = 0, e = 0; f < P; f++)
             if (f != F->jd) {
-                gh[f] = g[e++];
-                sum += gh[f];
+                u[f] = g[e++];
+                sum += u[f];
             }
-        gh[F->jd] = -sum;
-        for (long f = 0; f < P; f++)
-            u[f] = gh[f] * F->ipi[f];
-        /* the atoms: rhs_j = g^ psi_j, g^_z, g_c */
-        if (nf > 0)
-            dgemv_("T", &nP, &inf, &d1, sp->phi + (size_t)far0 * (size_t)P, &nP, u, &one,
-                   &d0, x, &one, 1);
-        for (long j = 0; j < nf; j++)
-            rhs[j] = x[F->fmode[j] - far0];
-        nz = 0;
+        u[F->jd] = -sum;
+        /* the atoms' right side: g^_z at the zero-drift phases, g_c */
         for (long f = 0; f < P; f++)
             if (m->cls[f] == FL_ZERO)
-                rhs[nf + nz++] = gh[f];
-        rhs[na - 1] = g[P - 1];
-        fl_fact_solve_T(&F->A, 1, rhs, (int)na);
-        /* y_i = (v psi_i) / (phi_i D psi_i), v = g^ - sg l Q~: v psi_i =
-         * g^ psi_i - sg l (Q~ psi_i), never v itself (it is the
-         * difference of terms far larger than it where pi is small) */
-        dgemv_("T", &nP, &inn, &d1, sp->phi + (size_t)near0 * (size_t)P, &nP, u, &one, &d0,
-               x, &one, 1);
-        for (long i = 0; i < nn; i++)
-            v[i] = x[F->nmode[i] - near0];
-        dgemv_("T", &ina, &inn, &msg, F->T, &ina, rhs, &one, &d1, v, &one, 1);
-        for (long i = 0; i < nn; i++)
-            g[i] = v[i] / F->den[i];
-        memcpy(g + nn, rhs, (size_t)na * sizeof *g);
+                r[nf + nz++] = u[f];
+        r[na - 1] = g[P - 1];
+        for (long f = 0; f < P; f++)
+            u[f] *= F->ipi[f];
     }
+    /* ... and g^ psi_j for the far modes; then the atoms */
+    if (nf > 0) {
+        prod_T(nP, inf, nb, sp->phi + (size_t)far0 * (size_t)P, U, X);
+        for (int k = 0; k < nb; k++)
+            for (long j = 0; j < nf; j++)
+                R[(size_t)k * (size_t)na + (size_t)j] =
+                    X[(size_t)k * (size_t)P + (size_t)(F->fmode[j] - far0)];
+    }
+    fl_fact_solve_T(&F->A, nb, R, ina);
+    /* y_i = (v psi_i) / (phi_i D psi_i), v = g^ - sg l Q~: v psi_i =
+     * g^ psi_i - sg l (Q~ psi_i), never v itself (it is the difference of
+     * terms far larger than it where pi is small) */
+    prod_T(nP, inn, nb, sp->phi + (size_t)near0 * (size_t)P, U, X);
+    for (int k = 0; k < nb; k++) {
+        const double *x = X + (size_t)k * (size_t)P;
+        double *y = U + (size_t)k * (size_t)P;
+
+        for (long i = 0; i < nn; i++)
+            y[i] = x[F->nmode[i] - near0];
+    }
+    if (nb == 1)
+        dgemv_("T", &ina, &inn, &msg, F->T, &ina, R, &one, &d1, U, &one, 1);
+    else
+        dgemm_("T", "N", &inn, &nb, &ina, &msg, F->T, &ina, R, &ina, &d1, U, &nP, 1, 1);
+    for (int k = 0; k < nb; k++) {
+        double *g = B + (size_t)k * (size_t)ldb, *y = U + (size_t)k * (size_t)P;
+
+        for (long i = 0; i < nn; i++)
+            g[i] = y[i] / F->den[i];
+        memcpy(g + nn, R + (size_t)k * (size_t)na, (size_t)na * sizeof *g);
+    }
+}
+
+int
+fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk)
+{
+    long P = F->P;
+    int nb = nrhs < 64 ? nrhs : 64;
+    double *own = NULL;
+
+    if (nrhs <= 0)
+        return BB_OK;
+    if (nb > 1) {
+        own = malloc((size_t)3 * (size_t)P * (size_t)nb * sizeof *own);
+        if (own == NULL)
+            return BB_ENOMEM;
+        wk = own;
+    }
+    for (int k0 = 0; k0 < nrhs; k0 += nb) {
+        int n = nrhs - k0 < nb ? nrhs - k0 : nb;
+
+        solve_cols(F, n, B + (size_t)k0 * (size_t)ldb, ldb, wk, wk + (size_t)P * (size_t)nb,
+                   wk + (size_t)2 * (size_t)P * (size_t)nb);
+    }
+    free(own);
+    return BB_OK;
 }
