@@ -373,12 +373,15 @@ fast_extend(const bba_fluid *m, fl_fast *f, long nw)
     for (long j = f->nW; j < to; j++) {
         double *c = f->W + (size_t)j * (size_t)P, *zc = f->Z + (size_t)j * (size_t)Pm;
 
-        mode_flux(sp, P, f->fmode[j], f->jd, c);
-        c[Pm] = 0.0;
+        if (!f->proj) {
+            mode_flux(sp, P, f->fmode[j], f->jd, c);
+            c[Pm] = 0.0;
+        }
         memset(zc, 0, (size_t)Pm * sizeof *zc);
         zc[j] = 1.0;
     }
-    if (near_T(f, cnt, f->W + (size_t)f->nW * (size_t)P, nP, NULL) != BB_OK)
+    if (f->proj ? fl_near_far_flux(&f->Np, f->nW, cnt, f->W + (size_t)f->nW * (size_t)P, nP)
+                : near_T(f, cnt, f->W + (size_t)f->nW * (size_t)P, nP, NULL))
         return BB_ENOMEM;
     if (f->schur) {
         double *wk = malloc((size_t)P * sizeof *wk);

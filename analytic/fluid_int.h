@@ -286,6 +286,12 @@ int fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, lon
  * blocks of scratch allocated here: BB_ENOMEM without it).  2 P (nn + nf)
  * + 2 nn na flops a column, as matrix products over the blocks. */
 int fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk);
+/* the solves of the far modes' own fluxes, columns k < cnt of B:
+ * y [L | c] = [phi_j D | 0], j = fmode[j0 + k], without a pass over the
+ * modes: by biorthogonality g^ psi_i = 0 for every near mode and g^ psi_j'
+ * = delta_jj' phi_j D psi_j for the far ones, so only the atoms' system
+ * and T are used.  O(P + na^2 + nn na) a column; BB_ENOMEM. */
+int fl_near_far_flux(const fl_near *F, long j0, long cnt, double *B, int ldb);
 void fl_near_free(fl_near *F);
 /* y = |x| |Q~| (Q~ = Q^S when top, else Q; P doubles): the moduli of the
  * terms of x Q~, for componentwise residuals */

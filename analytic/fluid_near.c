@@ -403,6 +403,44 @@ solve_cols(const fl_near *F, int nb, double *B, int ldb, double *U, double *X, d
 }
 
 int
+fl_near_far_flux(const fl_near *F, long j0, long cnt, double *B, int ldb)
+{
+    const fl_spec *sp = F->sp;
+    long P = F->P, nn = F->nn, na = F->na;
+    int inn = (int)nn, ina = (int)na, icnt = (int)cnt;
+    double *R = calloc((size_t)na * (size_t)(cnt > 0 ? cnt : 1), sizeof *R);
+    double *Y = malloc((size_t)(nn > 0 ? nn : 1) * (size_t)(cnt > 0 ? cnt : 1) * sizeof *Y);
+    double msg = -F->sg, d0 = 0.0;
+
+    if (R == NULL || Y == NULL) {
+        free(R);
+        free(Y);
+        return BB_ENOMEM;
+    }
+    for (long k = 0; k < cnt; k++) {
+        const double *ph = sp->phi + (size_t)F->fmode[j0 + k] * (size_t)P;
+        double dj = 0.0;
+
+        for (long f = 0; f < P; f++)
+            dj += ph[f] * ph[f] * F->ipi[f] * sp->d[f];
+        R[(size_t)k * (size_t)na + (size_t)(j0 + k)] = dj;
+    }
+    fl_fact_solve_T(&F->A, icnt, R, ina);
+    if (cnt > 0 && nn > 0)
+        dgemm_("T", "N", &inn, &icnt, &ina, &msg, F->T, &ina, R, &ina, &d0, Y, &inn, 1, 1);
+    for (long k = 0; k < cnt; k++) {
+        double *g = B + (size_t)k * (size_t)ldb;
+
+        for (long i = 0; i < nn; i++)
+            g[i] = Y[(size_t)k * (size_t)nn + (size_t)i] / F->den[i];
+        memcpy(g + nn, R + (size_t)k * (size_t)na, (size_t)na * sizeof *g);
+    }
+    free(R);
+    free(Y);
+    return BB_OK;
+}
+
+int
 fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk)
 {
     long P = F->P;
