@@ -249,6 +249,9 @@ void fl_far_solve_T(const fl_far *F, double *x, double *wk);
 /* columns of B (by unknown) -> z (by equation), L z = b; wk P - 1 */
 void fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk);
 void fl_far_free(fl_far *F);
+/* a power of two s with s x in [1/2, 1), within 2^+-900; 1 for x = 0 or
+ * not finite: an exact scale */
+double fl_pow2_inv(double x);
 
 /* fluid_near.c: the near block of the greedy fast path, y [L | c] = g
  * with L's rows nn near modes (phi D) then na atoms (sg times the

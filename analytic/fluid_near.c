@@ -80,18 +80,6 @@ qt_psi(const bba_fluid *m, const fl_spec *sp, long k, long f, const double *ipi,
     return out;
 }
 
-/* a power of two s with s x in [1/2, 1), within 2^+-900; 1 for x = 0 */
-static double
-pow2_inv(double x)
-{
-    int e;
-
-    if (!(x > 0.0) || !isfinite(x))
-        return 1.0;
-    frexp(x, &e);
-    return ldexp(1.0, -e > 900 ? 900 : (-e < -900 ? -900 : -e));
-}
-
 void
 fl_q_left_abs(const bba_fluid *m, const double *x, double *y, int top)
 {
@@ -278,7 +266,7 @@ fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nn
 
         for (long a = 0; a < na; a++)
             big = fmax(big, fabs(AT(a, e)));
-        sc[e] = pow2_inv(big);
+        sc[e] = fl_pow2_inv(big);
     }
 #undef AT
     rc = fl_fact_build(&F->A, A, (int)na, sc, NULL, NULL, err);
