@@ -67,9 +67,8 @@ fl_far_free(fl_far *F)
     memset(F, 0, sizeof *F);
 }
 
-/* a power of two s with s x in [1/2, 1), within 2^+-900; 1 for x = 0 */
-static double
-pow2_inv(double x)
+double
+fl_pow2_inv(double x)
 {
     int e;
 
@@ -269,7 +268,7 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                 if (pos[nb] >= 0 && pos[nb] < P)
                     big = fmax(big, fabs(row[nb]) * F->gc[pos[nb]]);
             }
-        F->gr[i] = pow2_inv(big);
+        F->gr[i] = fl_pow2_inv(big);
         for (int c = -1; c < m->C; c++)
             for (int dir = -1; dir <= 1; dir += 2) {
                 long nb = ph, j;

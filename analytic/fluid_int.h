@@ -1,6 +1,7 @@
-/* fluid_int.h: what the fluid model's files share (fluid.c: the model and
- * its measures; fluid_spec.c: spectra; fluid_solve.c: boundary systems;
- * fluid_size.c: the searches).  Not part of the library's interface.
+/* fluid_int.h: what the fluid model's files share (fluid.c: the model;
+ * fluid_meas.c: its measures; fluid_spec.c: spectra; fluid_solve.c and
+ * fluid_fast.c: boundary systems; fluid_size.c: the searches).  Not part
+ * of the library's interface.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_ANALYTIC_FLUID_INT_H
 #define BBSIZE_ANALYTIC_FLUID_INT_H
@@ -46,6 +47,7 @@ typedef struct fl_spec {
 } fl_spec;
 
 struct fl_fast;
+struct fl_ma;
 
 struct bba_fluid {
     long P;            /* phases */
@@ -76,6 +78,7 @@ struct bba_fluid {
     fl_spec *greedy;   /* NULL when there are no up or no down phases */
     pthread_mutex_t lock; /* guards what follows */
     struct fl_fast *fast; /* greedy factorisations, built on first use */
+    struct fl_ma *ma;  /* one class: first-passage matrices (fluid_ma.c) */
     fl_spec *lazy[8];  /* lazy spectra by eps, oldest evicted */
     int n_lazy;
 };
@@ -161,13 +164,20 @@ int fl_class_moments(const bba_fluid *m, const double *d, double S, const double
 
 /* fluid_ma.c: the atoms l at 0 and u at S (P each, zero where a phase
  * has none) of one class in a greedy buffer of size S > 0 without
- * zero-drift phases or a binding B_BB, by first-passage matrices instead
- * of modes, scaled so that they sum to 1; *res the relative residual of
- * its boundary system.  Right to about P eps of the largest atom.
- * BB_EINVAL (not such a model), BB_ENOCONV (no convergence),
- * BB_ESINGULAR, BB_ENOMEM.  About 2 n+^3 (12 + log2 |K S|) flops for n+
- * phases above B. */
+ * zero-drift phases (B_BB may bind: Q' stays birth-death), with at least
+ * as many phases above B (n+) as below (n-), by first-passage matrices
+ * instead of modes, scaled so that they sum to 1; *res bounds its
+ * relative error: the Riccati and boundary residuals and the
+ * exponentials' rounding.  Right to about P eps of the largest atom.
+ * The first-passage matrices are built once per model (on first use,
+ * under its lock) by Newton's method, O(n+ n-^2) a step; each size then
+ * costs O(n+ n- c S) (uniformisation, c the fastest rate per byte of
+ * K = T++ + Psi T-+, or a dense exponential's O(n+^3 log(c S)) where
+ * that is cheaper) plus O(n-^3).  BB_EINVAL (not such a model),
+ * BB_ENOCONV (no convergence), BB_ESINGULAR, BB_ETOOBIG (exponentials
+ * beyond 1e12 flops), BB_ENOMEM.  fl_ma_free: the model's part of it. */
 int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res, char *err);
+void fl_ma_free(struct fl_ma *a);
 /* the atoms with the masses and first moments of fl_class_moments, into
  * group 0 of a greedy solution's per-group arrays (group 1 zeroed, both
  * on the log scale 0); *res the larger of the two residuals; 0, or -1
@@ -175,7 +185,11 @@ int fl_ma_atoms(const bba_fluid *m, double S, double *l, double *u, double *res,
 int fl_ma_groups(const bba_fluid *m, double S, double *const *l, double *const *u,
                  double *const *mi, double *const *xi, double *res);
 
-/* fluid.c */
+/* fluid_meas.c */
+/* one class, greedy, by fluid_ma.c with the measures: *out and 1 when
+ * its residual (its error bound P eps / idle included) is within max_res;
+ * else 0, *out untouched */
+int fl_class_eval(const bba_fluid *m, double S, bba_fluid_result *out, double max_res);
 int fl_measures(const bba_fluid *m, const fl_sol *s, double eps, bba_fluid_result *out,
                 char *err);
 void fl_trivial(const bba_fluid *m, double S, bba_fluid_result *out);
@@ -248,14 +262,71 @@ void fl_far_solve_T(const fl_far *F, double *x, double *wk);
 /* columns of B (by unknown) -> z (by equation), L z = b; wk P - 1 */
 void fl_far_solve_N(const fl_far *F, int nrhs, double *B, int ldb, double *wk);
 void fl_far_free(fl_far *F);
+/* a power of two s with s x in [1/2, 1), within 2^+-900; 1 for x = 0 or
+ * not finite: an exact scale */
+double fl_pow2_inv(double x);
+
+/* fluid_near.c: the near block of the greedy fast path, y [L | c] = g
+ * with L's rows nn near modes (phi D) then na atoms (sg times the
+ * generator's row: Q^S when top, else Q), its columns the equations of
+ * the phases but jd and the atoms' sum, solved through the modes'
+ * biorthogonality (psi = phi / pi, Q reversible): the atoms from an
+ * na x na system, each mode's coefficient a projection.  Needs na = nf +
+ * 1 + (zero-drift phases), a non-zero mean drift, every pi_f > 0 with a
+ * finite reciprocal.  The arrays named are the caller's (kept, not
+ * copied). */
+typedef struct {
+    const bba_fluid *m;
+    const fl_spec *sp;
+    int top;
+    double sg;
+    long P, nn, na, nf, jd;
+    const long *nmode, *natom, *fmode; /* spectrum rows; atom phases */
+    long *atom;        /* P: an atom's rank at its phase, else -1 */
+    double *den;       /* nn: phi_i D psi_i */
+    double *T;         /* na x nn, column i: (Q~ psi_i) at the atoms */
+    double *ipi;       /* P: 1 / pi */
+    fl_fact A;         /* the atoms' system */
+} fl_near;
+
+/* BB_EINVAL where the route does not apply, BB_ESINGULAR (a neutral mode
+ * or a singular atoms' system), BB_ENOCONV where it is not backward
+ * stable componentwise on the block's own problem (the atoms' sum 1:
+ * some equation's residual above P eps of its terms' moduli), BB_ENOMEM.
+ * O(na P C + na^3 + P nn). */
+int fl_near_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nn,
+                  const long *nmode, long na, const long *natom, long nf, const long *fmode,
+                  long jd, fl_near *F, char *err);
+/* columns of B (by equation, P each) -> y (by unknown: modes, atoms),
+ * y [L | c] = g; wk 3 P doubles, used for one column (more are solved in
+ * blocks of scratch allocated here: BB_ENOMEM without it).  2 P (nn + nf)
+ * + 2 nn na flops a column, as matrix products over the blocks. */
+int fl_near_solve_T(const fl_near *F, int nrhs, double *B, int ldb, double *wk);
+/* the solves of the far modes' own fluxes, columns k < cnt of B:
+ * y [L | c] = [phi_j D | 0], j = fmode[j0 + k], without a pass over the
+ * modes: by biorthogonality g^ psi_i = 0 for every near mode and g^ psi_j'
+ * = delta_jj' phi_j D psi_j for the far ones, so only the atoms' system
+ * and T are used.  O(P + na^2 + nn na) a column; BB_ENOMEM. */
+int fl_near_far_flux(const fl_near *F, long j0, long cnt, double *B, int ldb);
+void fl_near_free(fl_near *F);
+/* y = |x| |Q~| (Q~ = Q^S when top, else Q; P doubles): the moduli of the
+ * terms of x Q~, for componentwise residuals */
+void fl_q_left_abs(const bba_fluid *m, const double *x, double *y, int top);
 
 /* fluid_solve.c */
 int fl_solve_dense(const bba_fluid *m, int R, const fl_spec *const *sp, const double *x,
                    fl_sol *s, char *err);
-int fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err);
 void fl_sol_free(fl_sol *s);
-void fl_fast_free(struct fl_fast *f);
+/* s->y[b] and s->ny[b] for the groups of s (R and sp set), zeroed */
+int fl_sol_alloc(const bba_fluid *m, fl_sol *s, char *err);
 /* atoms at 0 (phases with d <= 0) and at S (d >= 0) */
 long fl_atoms(const bba_fluid *m, int at_top, long *ph);
+/* the phase whose equation is dropped at a boundary: the most likely one
+ * with a non-zero drift */
+long fl_drop_col(const bba_fluid *m);
+
+/* fluid_fast.c */
+int fl_solve_fast(const bba_fluid *m, double S, fl_sol *s, char *err);
+void fl_fast_free(struct fl_fast *f);
 
 #endif

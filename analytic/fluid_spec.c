@@ -800,10 +800,11 @@ fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, dou
                 double r = fabs((T[i] * fc[a] + A[i] * vq[a]) * v0 - zt);
                 double den = (U[i] * fabs(fc[a]) + fabs(A[i]) * aq[a]) * fabs(v0) + fabs(zt);
 
-                if (r > 0.0 && den > 0x1p-900 * qmax)
-                    res = fmax(res, r / den);
-                if (fabs(v[g]) > 0x1p-900 * fabs(v0))
-                    rho = fmax(rho, fabs(v[g] - pg) / fabs(v[g]));
+                /* the largest ratios, divided only where they grow */
+                if (r > 0.0 && den > 0x1p-900 * qmax && r > res * den)
+                    res = r / den;
+                if (fabs(v[g]) > 0x1p-900 * fabs(v0) && fabs(v[g] - pg) > rho * fabs(v[g]))
+                    rho = fabs(v[g] - pg) / fabs(v[g]);
             }
     }
     return (1.0 + rho) * res + rho;
@@ -902,21 +903,27 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
         double *w = pair ? v + P : NULL, zr = s->z[k], zim = s->zi[k];
 
         for (long f = 0; f < P; f++) {
-            sc = fmax(sc, fabs(v[f] * s->d[f]));
-            if (pair)
-                sc = fmax(sc, fabs(w[f] * s->d[f]));
+            double a = fabs(v[f] * s->d[f]);
+
+            if (a > sc)
+                sc = a;
+            if (pair && fabs(w[f] * s->d[f]) > sc)
+                sc = fabs(w[f] * s->d[f]);
         }
         if (!(sc > 0.0) || !isfinite(sc)) {
-            rc = bb_seterr(err, BB_ENOCONV, "fluid model: mode %ld (z = %g) has no "
-                           "flux", k, s->z[k]);
+            rc = bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases%s): mode %ld %s", P,
+                           s->eps < 1.0 ? ", below the lazy threshold" : "", k,
+                           isfinite(sc) ? "has no flux" : "is not finite: the eigensolver lost it");
             goto out;
         }
         if (s->separable) {
-            s->mass[k] = 0.0;
+            double mass = 0.0;
+
             for (long f = 0; f < P; f++) {
                 v[f] /= sc;
-                s->mass[k] += v[f];
+                mass += v[f];
             }
+            s->mass[k] = mass;
             res = fl_sep_resid(m, v, s->d, s->z[k], qx);
             s->resid = fmax(s->resid, res);
             continue;

@@ -59,4 +59,10 @@ void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const
             double *wr, double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr,
             double *work, const int *lwork, int *info, size_t ljl, size_t ljr);
 
+/* complex Schur form (the matrix-analytic route's Sylvester solves) */
+void zgees_(const char *jobvs, const char *sort, int (*sel)(const double _Complex *),
+            const int *n, double _Complex *a, const int *lda, int *sdim, double _Complex *w,
+            double _Complex *vs, const int *ldvs, double _Complex *work, const int *lwork,
+            double *rwork, int *bwork, int *info, size_t ljv, size_t ls);
+
 #endif

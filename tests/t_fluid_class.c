@@ -411,6 +411,93 @@ ma_route(void **state)
         tu_assert_rel(r.mean_occupancy_bytes, occ, 1e-2);
         bba_fluid_free(m);
     }
+    {
+        /* 375 copies at 1 GB: the modes answered 3.8402e-5 with a residual
+         * of 4.9e-7, 1.6e-4 off the discretisation; one large class now
+         * takes the mode-free route first (its bound 2e-9), within 2e-5 */
+        bba_fluid_class c = { 30, 0.05, 60, 375 };
+        bba_fluid *m = model(&c, 1, 1000);
+        bba_fluid_result r;
+        char err[BB_ERRLEN];
+        double occ, idle = ctmc(375, 0.05, 30, 60, 1000, 1, 0, 1, 20, &occ);
+
+        assert_int_equal(bba_fluid_eval(m, 1, NULL, &r, err), BB_OK);
+        assert_true(r.residual < 1e-8);
+        tu_assert_rel(r.idle, idle, 2e-5);
+        tu_assert_rel(r.mean_occupancy_bytes, occ, 1e-3);
+        bba_fluid_free(m);
+    }
+}
+
+/* A binding B_BB keeps one class a birth-death chain (Q' scales the
+ * ON -> OFF rates where r_f > B + B_BB): the class route (150 copies:
+ * taken first) against the general dense spectrum (dgeev modes, the
+ * whole boundary system), from S where most modes couple the ends to
+ * S where few do. */
+static void
+class_binding(void **state)
+{
+    bba_fluid_class c = { 90, 0.05, 60, 150 };
+    bba_fluid_opts o = { 1000, 100, 0, 0 };
+    bba_fluid *m = NULL;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_fluid_new(&c, 1, &o, &m, err), BB_OK);
+    assert_true(m->binds);
+    for (double S = 10; S < 2e4; S *= 10) {
+        const fl_spec *sp[1] = { m->greedy };
+        double x[2] = { 0.0, S };
+        bba_fluid_result a, b;
+        fl_sol sol;
+
+        assert_int_equal(bba_fluid_eval(m, S, NULL, &a, err), BB_OK);
+        assert_int_equal(fl_solve_dense(m, 1, sp, x, &sol, err), BB_OK);
+        assert_int_equal(fl_measures(m, &sol, 1.0, &b, err), BB_OK);
+        fl_sol_free(&sol);
+        assert_true(b.residual < 1e-10);
+        tu_assert_rel(a.idle, b.idle, 1e-9);
+        tu_assert_rel(a.mean_occupancy_bytes, b.mean_occupancy_bytes, 1e-9);
+        tu_assert_rel(a.p_empty, b.p_empty, 1e-9);
+    }
+    bba_fluid_free(m);
+}
+
+/* A rate exactly B (100 x 10 = 1000): the class route censors the phase
+ * of zero drift (the chain off it is birth-death) and gives it the atoms
+ * its balance at 0 and at S says; against the modes (150 copies, which
+ * they resolve), greedy and with a binding B_BB. */
+static void
+class_zero_drift(void **state)
+{
+    bba_fluid_class c = { 100, 0.05, 60, 150 };
+
+    (void)state;
+    for (int bind = 0; bind < 2; bind++) {
+        bba_fluid_opts o = { 1000, bind ? 100 : 0, 0, 0 };
+        bba_fluid *m = NULL;
+        char err[BB_ERRLEN];
+
+        assert_int_equal(bba_fluid_new(&c, 1, &o, &m, err), BB_OK);
+        assert_int_equal(m->n_zero, 1);
+        for (double S = 1; S < 2e3; S *= 10) {
+            const fl_spec *sp[1] = { m->greedy };
+            double x[2] = { 0.0, S };
+            bba_fluid_result a, b;
+            fl_sol sol;
+
+            assert_int_equal(bba_fluid_eval(m, S, NULL, &a, err), BB_OK);
+            assert_int_equal(bind ? fl_solve_dense(m, 1, sp, x, &sol, err)
+                                  : fl_solve_fast(m, S, &sol, err), BB_OK);
+            assert_int_equal(fl_measures(m, &sol, 1.0, &b, err), BB_OK);
+            fl_sol_free(&sol);
+            assert_true(b.residual < 1e-10);
+            tu_assert_rel(a.idle, b.idle, 1e-9);
+            tu_assert_rel(a.mean_occupancy_bytes, b.mean_occupancy_bytes, 1e-9);
+            tu_assert_rel(a.p_full, b.p_full, 1e-9);
+        }
+        bba_fluid_free(m);
+    }
 }
 
 int
@@ -423,6 +510,8 @@ main(void)
         cmocka_unit_test(fact_rank_revealing),
         cmocka_unit_test(class_moments_hand),
         cmocka_unit_test(ma_route),
+        cmocka_unit_test(class_binding),
+        cmocka_unit_test(class_zero_drift),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
