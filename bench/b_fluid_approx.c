@@ -12,6 +12,9 @@
  *   bench/b_fluid_approx exact SEED COUNT GRID MAXP   the exact solver's
  *       idle fraction at the grid's points (GRID: "I S" lines) of the
  *       workloads of at most MAXP phases, as truth lines
+ *   bench/b_fluid_approx predict SEED COUNT GRID   "I S idle" the front
+ *       door's idle fraction at the grid's points (GRID: "I S" lines), to
+ *       size each point's simulated horizon (bench/approx_truth.sh)
  *   bench/b_fluid_approx eval SEED COUNT TRUTH   the table, the coverage
  *       per half and "raw" lines (half, ln(truth / approx), ln spread,
  *       folded share) from which bench/approx.sh calibrates C
@@ -535,6 +538,49 @@ exact(unsigned long long seed, int count, const char *grid, double maxp, char *e
     return rc != BB_OK;
 }
 
+/* The front door's idle fraction at each "I S" of the grid file (of
+ * workloads I < count): "I S idle" lines. */
+static int
+predict(unsigned long long seed, int count, const char *grid, char *err)
+{
+    FILE *fp = fopen(grid, "r");
+    int last = -1, rc = BB_OK, i;
+    double S;
+    bba_front *f = NULL;
+    workload w;
+
+    if (fp == NULL) {
+        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+        return 1;
+    }
+    while (rc == BB_OK && fscanf(fp, "%d %lg", &i, &S) == 2) {
+        bba_drain d = { 0, 0, 0, 0.01 };
+        bba_answer a;
+
+        if (i >= count)
+            break;
+        if (i != last) {
+            bba_front_free(f);
+            f = NULL;
+            last = i;
+            if ((rc = make(seed, i, &w, err)) != BB_OK || (rc = front(&w, &f, err)) != BB_OK)
+                break;
+        }
+        if (bba_front_idle(f, S, &d, &a, err) != BB_OK) {
+            /* not answered: the caller sizes the point without a prediction */
+            fprintf(stderr, "b_fluid_approx: workload %d at %g: %s\n", i, S, err);
+            a.idle = NAN;
+        }
+        printf("%d %.9g %.6g\n", i, S, a.idle);
+        fflush(stdout);
+    }
+    bba_front_free(f);
+    fclose(fp);
+    if (rc != BB_OK)
+        fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
+    return rc != BB_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -545,7 +591,7 @@ main(int argc, char **argv)
     workload w;
 
     if (argc < 4 || n < 0 || n > WMAX) {
-        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval|exact SEED COUNT|I [TRUTH|GRID MAXP]\n");
+        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval|predict|exact SEED COUNT|I [TRUTH|GRID [MAXP]]\n");
         return 64;
     }
     if (strcmp(mode, "csv") == 0) {
@@ -557,6 +603,8 @@ main(int argc, char **argv)
     }
     if (strcmp(mode, "eval") == 0 && argc > 4)
         return eval(seed, 0, n, argv[4], err);
+    if (strcmp(mode, "predict") == 0 && argc > 4)
+        return predict(seed, n, argv[4], err);
     if (strcmp(mode, "exact") == 0 && argc > 5)
         return exact(seed, n, argv[4], atof(argv[5]), err);
     for (int i = 0; i < n; i++) {
