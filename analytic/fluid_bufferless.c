@@ -11,7 +11,7 @@
 #include "fluid_bufferless.h"
 
 #define NB BBA_BUFFERLESS_BINS
-#define DROP 1e-20
+#define DROP 1e-20   /* of the class's normalised law */
 
 /* One rate law on the grid: d[0..NB-1] (bin j: rate j h), the mass above
  * it, the support's last bin. */
@@ -34,7 +34,7 @@ convolve(law *x, const double *w, const size_t *ix, long K)
         tot += x->d[j];
     for (long k = 0; k <= K; k++) {
         size_t s = ix[k], m;
-        double in = 0;
+        double out = 0;
 
         if (w[k] == 0)
             continue;
@@ -44,11 +44,11 @@ convolve(law *x, const double *w, const size_t *ix, long K)
             continue;
         }
         m = x->top + 1 < NB - s ? x->top + 1 : NB - s;
-        for (size_t j = 0; j < m; j++) {
+        for (size_t j = 0; j < m; j++)
             x->t[s + j] += w[k] * x->d[j];
-            in += x->d[j];
-        }
-        above += w[k] * (tot - in);
+        for (size_t j = m; j <= x->top; j++)   /* summed, not 1 - the rest: no cancellation */
+            out += x->d[j];
+        above += w[k] * out;
         if (s + m - 1 > top)
             top = s + m - 1;
     }
@@ -62,10 +62,10 @@ int
 bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, double *hi,
                      char *err)
 {
-    double base = 0, peak = 0, h, dropped = 0, *w = NULL;
-    size_t *ix = NULL;
+    double base = 0, peak = 0, h, dropped = 0, shift, *w = NULL;
+    size_t *ix = NULL, rounded = 1;
     long Kmax = 0;
-    law x[2];
+    law x;
     int rc = BB_OK;
 
     *lo = *hi = 0;
@@ -86,26 +86,23 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
     if (base + peak <= B)
         return BB_OK;
     h = 2 * fmax(B, base) / NB;
-    memset(x, 0, sizeof x);
+    memset(&x, 0, sizeof x);
     w = malloc((size_t)(Kmax + 1) * sizeof *w);
     ix = malloc((size_t)(Kmax + 1) * sizeof *ix);
-    for (int r = 0; r < 2; r++) {
-        x[r].d = calloc(NB, sizeof *x[r].d);
-        x[r].t = malloc(NB * sizeof *x[r].t);
-    }
-    if (w == NULL || ix == NULL || x[0].d == NULL || x[0].t == NULL || x[1].d == NULL
-        || x[1].t == NULL) {
+    x.d = calloc(NB, sizeof *x.d);
+    x.t = malloc(NB * sizeof *x.t);
+    if (w == NULL || ix == NULL || x.d == NULL || x.t == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for the bufferless stall");
         goto out;
     }
-    for (int r = 0; r < 2; r++) {   /* r = 0 rates rounded down, 1 up */
-        double b0 = r ? ceil(base / h) : floor(base / h);
+    {
+        double b0 = nearbyint(base / h);
 
         if (b0 >= NB)
-            x[r].above = 1;
+            x.above = 1;
         else
-            x[r].d[(size_t)b0] = 1;
-        x[r].top = b0 < NB ? (size_t)b0 : 0;
+            x.d[(size_t)b0] = 1;
+        x.top = b0 < NB ? (size_t)b0 : 0;
     }
     for (size_t i = 0; i < n; i++) {
         const double p = c[i].p, b = c[i].rate_Bps;
@@ -119,43 +116,47 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
                    + (N - k) * log1p(-p);
             big = fmax(big, w[k]);
         }
+        /* the terms normalised to sum 1 (lgamma's rounding would leave
+         * about 1e-13 a class unaccounted), the dropped ones counted */
         for (long k = 0; k <= N; k++) {
-            w[k] = w[k] - big < log(DROP) ? 0 : exp(w[k]);
+            double q = nearbyint(k * b / h);
+
+            w[k] = exp(w[k] - big);
             sum += w[k];
+            ix[k] = q >= NB ? NB : (size_t)q;
         }
-        dropped += fmax(0, 1 - sum);
-        for (int r = 0; r < 2; r++) {
-            for (long k = 0; k <= N; k++) {
-                double q = r ? ceil(k * b / h) : floor(k * b / h);
-
-                ix[k] = q >= NB ? NB : (size_t)q;
+        for (long k = 0; k <= N; k++) {
+            w[k] /= sum;
+            if (w[k] < DROP) {
+                dropped += w[k];
+                w[k] = 0;
             }
-            convolve(&x[r], w, ix, N);
         }
+        rounded++;
+        convolve(&x, w, ix, N);
     }
-    for (int r = 0; r < 2; r++) {
-        double s = 0, tot = x[r].above;
+    /* every rounding moved the rate by at most h / 2: the true rate of
+     * bin j is within shift of j h */
+    shift = rounded * 0.5 * h;
+    {
+        double sl = 0, sh = 0, top = NB * h;
 
-        for (size_t j = 0; j <= x[r].top; j++) {
-            double rate = j * h;
+        for (size_t j = 0; j <= x.top; j++) {
+            double r = j * h;
 
-            tot += x[r].d[j];
-            if (rate > B)
-                s += x[r].d[j] * (rate - B) / rate;
+            if (r - shift > B)
+                sl += x.d[j] * (r - shift - B) / (r - shift);
+            if (r + shift > B)
+                sh += x.d[j] * (r + shift - B) / (r + shift);
         }
-        if (r == 0) {
-            *lo = s + x[0].above * (NB * h - B) / (NB * h);
-        } else {
-            /* the dropped terms and the rounding of the sums count as 1 */
-            *hi = fmin(1.0, s + x[1].above + fmax(dropped, 1 - tot));
-        }
+        *lo = sl + (top - shift > B ? x.above * (top - shift - B) / (top - shift) : 0);
+        /* the mass above the grid and the dropped terms count as 1 */
+        *hi = fmin(1.0, sh + x.above + dropped);
     }
 out:
     free(w);
     free(ix);
-    for (int r = 0; r < 2; r++) {
-        free(x[r].d);
-        free(x[r].t);
-    }
+    free(x.d);
+    free(x.t);
     return rc;
 }

@@ -434,7 +434,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
         for (int k = 0; k < m; k++) {
             bba_answer b;
             bba_fluid_policy pol = { 0, 0, 1 };
-            double hl, hh;
+            double hl, hh, s0l, s0h;
             int in;
 
             if (bba_front_idle(f, tw[k].S, &d, &b, err) != BB_OK) {
@@ -448,9 +448,11 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                 continue;
             }
             in = tw[k].idle >= b.idle_low && tw[k].idle <= b.idle_high;
-            snprintf(t.raw[t.nraw++], sizeof t.raw[0], "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f",
-                     half, i, tw[k].idle, tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
-                     bba_fluid_approx_folded_load(fa));
+            bba_fluid_approx_stall0(fa, &s0l, &s0h);
+            snprintf(t.raw[t.nraw++], sizeof t.raw[0],
+                     "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f %.6g", half, i, tw[k].idle,
+                     tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
+                     bba_fluid_approx_folded_load(fa), tw[k].S == 0 ? s0h : 0.0);
             t.pts[half]++;
             t.cov[half] += in;
             t.hw[t.nhw++] = b.idle > 0 ? 0.5 * (b.idle_high - b.idle_low) / b.idle : 0;
@@ -476,7 +478,8 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
         if (t.fails)
             printf("failures: %d\n", t.fails);
         printf("\nraw (half, workload, truth, its 95%% low end, approx idle, least and largest "
-               "over the variants, folded share of the effect and of the load), for calibration:\n");
+               "over the variants, folded share of the effect and of the load, the bufferless "
+               "upper bound at S = 0), for calibration:\n");
         for (int k = 0; k < t.nraw; k++)
             printf("%s\n", t.raw[k]);
     }
