@@ -6,7 +6,8 @@
  * folded model's interval at S = 0 holding the exact stall where a cap
  * makes the folded tail far too light, 10,000 sources in 50 classes
  * against bench/approx_bufferless.py (a separate convolution in numpy),
- * the trivial cases and bad input.
+ * the front door never answering 0 B where the stall at 0 B exceeds the
+ * target, the trivial cases and bad input.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "answer.h"
 #include "fluid_approx.h"
 #include "fluid_bufferless.h"
 
@@ -163,6 +165,59 @@ ten_thousand(void **state)
     bba_fluid_approx_free(a);
 }
 
+/* Three classes of 20 (9,261 phases: folded by the front door): the
+ * stall at 0 B is at least s0 (the coupling), 6.0e-12 by the triple sum
+ * over the counts, while the folded model alone says 5.4e-12 there.
+ * Asked for 5.7e-12, the answer is a buffer, not 0 B: the interval's
+ * safe end, said so, and the folded model's own 0 B kept beside it; the
+ * interval at 0 B holds s0. */
+static void
+never_zero_where_needed(void **state)
+{
+    bba_app ap[3];
+    bba_question q;
+    bba_front *fr = NULL;
+    bba_drain d = { 0, 0, 0, 0.01 };
+    bba_answer a, b;
+    double s0 = 0, bw[3], pp[3];
+    char err[BB_ERRLEN];
+
+    (void)state;
+    memset(ap, 0, sizeof ap);
+    for (int i = 0; i < 3; i++) {
+        pp[i] = 0.02 + 0.02 * i;
+        bw[i] = 0.12 * TB / 36 / pp[i] * 12 / 20;
+        snprintf(ap[i].name, sizeof ap[i].name, "c%d", i);
+        ap[i].p = pp[i];
+        ap[i].bw_Bps = bw[i];
+        ap[i].burst_s = 20 + 10 * i;
+        ap[i].count = 20;
+    }
+    for (int i = 0; i <= 20; i++)
+        for (int j = 0; j <= 20; j++)
+            for (int k = 0; k <= 20; k++)
+                s0 += binom(20, i, pp[0]) * binom(20, j, pp[1]) * binom(20, k, pp[2])
+                      * f(i * bw[0] + j * bw[1] + k * bw[2], 1 * TB);
+    assert_true(s0 > 5.7e-12);
+    bba_question_init(&q);
+    q.apps = ap;
+    q.n = 3;
+    q.pf.pfs_bw_Bps = 1 * TB;
+    q.pf.time_unit_s = 1;
+    q.time_unit_given = 1;
+    q.model = BBA_MODEL_FLUID;
+    assert_int_equal(bba_front_new(&q, &fr, err), BB_OK);
+    assert_int_equal(bba_front_idle(fr, 0, &d, &b, err), BB_OK);
+    assert_false(b.exact);
+    assert_true(b.idle_low <= s0 && s0 <= b.idle_high);
+    assert_true(b.idle < 5.7e-12);   /* the folded model alone would answer 0 B */
+    assert_int_equal(bba_front_size(fr, 5.7e-12, &d, &a, err), BB_OK);
+    assert_true(a.S_bytes > 0);
+    assert_true(a.safe_end && a.S_model_bytes == 0);
+    assert_true(a.S_bytes == a.S_high_bytes);
+    bba_front_free(fr);
+}
+
 static void
 trivial_and_bad(void **state)
 {
@@ -194,6 +249,7 @@ main(void)
         cmocka_unit_test(two_classes_off_grid),
         cmocka_unit_test(coupling_and_interval),
         cmocka_unit_test(ten_thousand),
+        cmocka_unit_test(never_zero_where_needed),
         cmocka_unit_test(trivial_and_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
