@@ -338,7 +338,8 @@ truth_at(const truth *t, int n, double S)
 }
 
 typedef struct {
-    int pts[2], cov[2], szs[2], szcov[2];
+    int pts[2], cov[2], szs[2], szcov[2], meets;
+    int kw[5], kpts[5], kcov[5]; /* per kind: workloads with a truth, idle points, held */
     double hw[WMAX * (GRID + 1)];
     int nhw;
     int fails;
@@ -408,6 +409,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
             continue;
         }
         bba_front_describe(f, desc, sizeof desc);
+        t.kw[w.kind]++;
         lt_lo = a.S_low_bytes > 0 ? truth_at(tw, m, a.S_low_bytes) : log(tw[0].idle);
         lt_hi = isfinite(a.S_high_bytes) ? truth_at(tw, m, a.S_high_bytes) : -INFINITY;
         {   /* the truth's size, log-linear between grid points */
@@ -448,6 +450,8 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                 continue;
             }
             in = tw[k].idle >= b.idle_low && tw[k].idle <= b.idle_high;
+            /* the printed interval meets the truth's own 95% interval */
+            t.meets += tw[k].hi >= b.idle_low && tw[k].lo <= b.idle_high;
             bba_fluid_approx_stall0(fa, &s0l, &s0h);
             snprintf(t.raw[t.nraw++], sizeof t.raw[0],
                      "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f %.6g", half, i, tw[k].idle,
@@ -455,6 +459,8 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                      bba_fluid_approx_folded_load(fa), tw[k].S == 0 ? s0h : 0.0);
             t.pts[half]++;
             t.cov[half] += in;
+            t.kpts[w.kind]++;
+            t.kcov[w.kind] += in;
             t.hw[t.nhw++] = b.idle > 0 ? 0.5 * (b.idle_high - b.idle_low) / b.idle : 0;
             printf(" %.3g TB: %.3g, %.3g [%.3g, %.3g]%s;", tw[k].S / TB, tw[k].idle, b.idle,
                    b.idle_low, b.idle_high, in ? "" : " **no**");
@@ -473,6 +479,12 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                t.cov[0] + t.cov[1], t.pts[0] + t.pts[1], t.szcov[0] + t.szcov[1],
                t.szs[0] + t.szs[1], t.cov[0] + t.szcov[0], t.pts[0] + t.szs[0],
                t.cov[1] + t.szcov[1], t.pts[1] + t.szs[1]);
+        printf("idle points whose interval meets the truth's 95%% interval: %d of %d\n", t.meets,
+               t.pts[0] + t.pts[1]);
+        printf("by kind (workloads answered with a truth: idle points held):");
+        for (int k = 0; k < 5; k++)
+            printf("%s %s %d: %d of %d", k ? ";" : "", kinds[k], t.kw[k], t.kcov[k], t.kpts[k]);
+        printf("\n");
         printf("median relative half-width of the idle interval: %.1f%%\n",
                100 * median(t.hw, t.nhw));
         if (t.fails)
