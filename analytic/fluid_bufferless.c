@@ -13,48 +13,47 @@
 #define NB BBA_BUFFERLESS_BINS
 #define DROP 1e-20   /* of the class's normalised law */
 
-/* One rate law on the grid: d[0..NB-1] (bin j: rate j h), the mass above
- * it, the support's last bin. */
+/* One rate law on the grid: d[0..NB-1] (bin j: rate j h; zero above
+ * top), the mass above it, the support's last bin, a scratch t. */
 typedef struct {
-    double *d, *t; /* the law, a scratch of the same size */
+    double *d, *t;
     double above;
     size_t top;
 } law;
 
-/* d <- d convolved with the class (weights w[k] at bins ix[k], k <= K),
- * bins from NB on added to the mass above */
+/* d <- d convolved with the class: weights w[0..nk-1] (all > 0) at bins
+ * ix[0..nk-1] (NB: beyond the grid).  In place from the top down: the
+ * new bin j reads old bins j - ix[k] <= j only.  The mass moved from NB
+ * on is added to the mass above, from the old law's suffix sums in t
+ * (summed, not 1 - the rest: no cancellation).  O(nk x support). */
 static void
-convolve(law *x, const double *w, const size_t *ix, long K)
+convolve(law *x, const double *w, const size_t *ix, size_t nk)
 {
-    double above = 0, tot = 0;
-    size_t top = 0;
+    const size_t top = x->top;
+    size_t nt = top;
+    double above = 0, *d = x->d, *suf = x->t;
 
-    memset(x->t, 0, NB * sizeof *x->t);
-    for (size_t j = 0; j <= x->top; j++)
-        tot += x->d[j];
-    for (long k = 0; k <= K; k++) {
-        size_t s = ix[k], m;
-        double out = 0;
-
-        if (w[k] == 0)
-            continue;
+    suf[top] = d[top];
+    for (size_t i = top; i-- > 0;)
+        suf[i] = suf[i + 1] + d[i];
+    for (size_t k = 0; k < nk; k++) {
         above += w[k] * x->above;
-        if (s >= NB) {
-            above += w[k] * tot;
-            continue;
-        }
-        m = x->top + 1 < NB - s ? x->top + 1 : NB - s;
-        for (size_t j = 0; j < m; j++)
-            x->t[s + j] += w[k] * x->d[j];
-        for (size_t j = m; j <= x->top; j++)   /* summed, not 1 - the rest: no cancellation */
-            out += x->d[j];
-        above += w[k] * out;
-        if (s + m - 1 > top)
-            top = s + m - 1;
+        if (ix[k] >= NB)
+            above += w[k] * suf[0];
+        else if (NB - ix[k] <= top)
+            above += w[k] * suf[NB - ix[k]];
+        if (ix[k] < NB && top + ix[k] > nt)
+            nt = top + ix[k] < NB ? top + ix[k] : NB - 1;
     }
-    memcpy(x->d, x->t, (top + 1) * sizeof *x->d);
-    memset(x->d + top + 1, 0, (NB - top - 1) * sizeof *x->d);
-    x->top = top;
+    for (size_t j = nt + 1; j-- > 0;) {
+        double acc = 0;
+
+        for (size_t k = 0; k < nk; k++)
+            if (ix[k] <= j && j - ix[k] <= top)
+                acc += w[k] * d[j - ix[k]];
+        d[j] = acc;
+    }
+    x->top = nt;
     x->above = above;
 }
 
@@ -63,7 +62,7 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
                      char *err)
 {
     double base = 0, peak = 0, h, dropped = 0, shift, *w = NULL;
-    size_t *ix = NULL, rounded = 1;
+    size_t *ix = NULL, rounded = 1, nk;
     long Kmax = 0;
     law x;
     int rc = BB_OK;
@@ -125,15 +124,18 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
             sum += w[k];
             ix[k] = q >= NB ? NB : (size_t)q;
         }
-        for (long k = 0; k <= N; k++) {
+        nk = 0;
+        for (long k = 0; k <= N; k++) {   /* the kept terms, compacted */
             w[k] /= sum;
             if (w[k] < DROP) {
                 dropped += w[k];
-                w[k] = 0;
+                continue;
             }
+            w[nk] = w[k];
+            ix[nk++] = ix[k];
         }
         rounded++;
-        convolve(&x, w, ix, N);
+        convolve(&x, w, ix, nk);
     }
     /* every rounding moved the rate by at most h / 2: the true rate of
      * bin j is within shift of j h */
