@@ -11,6 +11,7 @@
 
 #include "bb_error.h"
 #include "fluid_approx.h"
+#include "fluid_bufferless.h"
 
 #define VARIANTS_MAX 8
 
@@ -44,6 +45,8 @@ struct bba_fluid_approx {
     double folded;      /* share of the effect (above) in the folded units */
     double folded_load; /* share of the mean rate in the folded units */
     long cap;           /* the primary's cap */
+    double s0_lo, s0_hi; /* the workload's bufferless stall bounds
+                            (fluid_bufferless.h) */
     variant v[VARIANTS_MAX];
     int nv;
 };
@@ -687,6 +690,9 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
         if (bba_fluid_decay(c, n, o->pfs_bw_Bps, &a->theta, e2) != BB_OK)
             a->theta = NAN;
     }
+    /* the unfolded workload's stall at S = 0, bounded by convolution */
+    if ((rc = bba_fluid_bufferless(c, n, o->pfs_bw_Bps, &a->s0_lo, &a->s0_hi, err)) != BB_OK)
+        goto out;
     for (size_t j = 0; j < nu; j++)
         u[j].eff = isnan(a->theta)
                        ? avar(u[j].b, u[j].p, u[j].L) * u[j].N
@@ -839,9 +845,17 @@ bba_fluid_approx_trusted(const bba_fluid_approx *a)
     return a->exact || a->folded_load <= 0.5;
 }
 
+void
+bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi)
+{
+    *lo = a->s0_lo;
+    *hi = a->s0_hi;
+}
+
 /* The interval's factors at S (header): up = max(hi / idle, g), down =
  * max(idle / lo, g), g = exp(C w); +inf where a variant's idle is 0
- * and the primary's is not (down) or the reverse (up). */
+ * and the primary's is not (down) or the reverse (up).  At S = 0, hi is
+ * at least the workload's bufferless bound s0_hi g (header, Interval). */
 static int
 factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle,
         double *up, double *down, char *err)
@@ -849,6 +863,8 @@ factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double
     double lo, hi, g = exp(BBA_FLUID_APPROX_C * fmax(a->folded, a->folded_load));
     int rc = bba_fluid_approx_hull(a, S, pol, idle, &lo, &hi, err);
 
+    if (S == 0)
+        hi = fmax(hi, fmin(1.0, a->s0_hi * g));
     *up = idle > 0 ? fmax(hi / idle, g) : hi > 0 ? INFINITY : g;
     *down = lo > 0 ? fmax(idle / lo, g) : idle > 0 ? INFINITY : g;
     return rc;

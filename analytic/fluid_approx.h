@@ -73,7 +73,11 @@
  * tail, the second the bufferless stall), the interval is
  *     [min(lo, idle / g), max(hi, idle g)]   (hi at most 1):
  * what the foldings disagree by, and at least a term in the size of the
- * folded part.  C was calibrated on one half of the workloads of
+ * folded part.  At S = 0, hi is at least s0_hi g (at most 1), s0_hi the
+ * unfolded workload's bufferless stall bounded from above by
+ * convolution (fluid_bufferless.h): a capped folding makes the tail of
+ * the aggregate rate, and so the stall at S = 0, far too light, and
+ * keeping the tail's exponent at the tilt does not keep its prefactor.  C was calibrated on one half of the workloads of
  * bench/b_fluid_approx (the smallest multiple of 0.025 covering 95% of
  * the half's idle points); docs/fluid.md gives the coverage on the other
  * half.  The size interval: with up = max(hi, idle g) / idle and down =
@@ -92,9 +96,13 @@
 
 #include "fluid.h"
 
-/* The interval's widening g = exp(C w) (above), C calibrated on
- * half of bench/b_fluid_approx's workloads. */
-#define BBA_FLUID_APPROX_C 0.275
+/* The interval's widening g = exp(C w) (above): C is the smallest
+ * multiple of 0.025 whose interval holds the truth at 95% of the idle
+ * points of the calibration half (workloads i with i div 5 even) of
+ * bench/b_fluid_approx's 50 workloads (bench/approx.sh, section 2; the
+ * truth bench/approx_truth.txt); docs/fluid.md gives the validation
+ * half's coverage. */
+#define BBA_FLUID_APPROX_C 0.300
 
 /* The fewest sources a folded class whose count is capped may keep
  * (fluid_approx.h, Partition). */
@@ -126,7 +134,8 @@ typedef struct bba_fluid_approx bba_fluid_approx;
  * one group of BBA_FLUID_APPROX_CAP_MIN sources exceeds the budget), the
  * errors of bba_fluid_new, BB_ENOMEM.  Cost: up to eight bba_fluid_new of
  * at most phase_budget phases, plus O(k u^2 log u) for the partitions of
- * u distinct sources (k exact ones at most, about log2 of the budget). */
+ * u distinct sources (k exact ones at most, about log2 of the budget),
+ * plus one bba_fluid_bufferless when folded. */
 int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                          long phase_budget, bba_fluid_approx **out, char *err);
 
@@ -173,6 +182,12 @@ int bba_fluid_approx_hull(const bba_fluid_approx *a, double S_bytes,
                           char *err);
 double bba_fluid_approx_folded_load(const bba_fluid_approx *a);
 int bba_fluid_approx_trusted(const bba_fluid_approx *a);
+
+/* bba_fluid_approx_stall0: the unfolded workload's bufferless stall
+ * bounds (fluid_bufferless.h): *lo is a lower bound of the model's stall
+ * at S = 0, *hi an upper bound of the stationary law's (0 and 0 when
+ * exact: the model itself is the answer). */
+void bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi);
 
 /* bba_fluid_approx_size_interval: the sizes S_lo <= S <= S_hi bracketing
  * the primary model's size S_bytes for target under ps (above: S_lo 0

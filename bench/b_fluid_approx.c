@@ -12,6 +12,9 @@
  *   bench/b_fluid_approx exact SEED COUNT GRID MAXP   the exact solver's
  *       idle fraction at the grid's points (GRID: "I S" lines) of the
  *       workloads of at most MAXP phases, as truth lines
+ *   bench/b_fluid_approx predict SEED COUNT GRID   "I S idle" the front
+ *       door's idle fraction at the grid's points (GRID: "I S" lines), to
+ *       size each point's simulated horizon (bench/approx_truth.sh)
  *   bench/b_fluid_approx eval SEED COUNT TRUTH   the table, the coverage
  *       per half and "raw" lines (half, ln(truth / approx), ln spread,
  *       folded share) from which bench/approx.sh calibrates C
@@ -335,7 +338,8 @@ truth_at(const truth *t, int n, double S)
 }
 
 typedef struct {
-    int pts[2], cov[2], szs[2], szcov[2];
+    int pts[2], cov[2], szs[2], szcov[2], meets;
+    int kw[5], kpts[5], kcov[5]; /* per kind: workloads with a truth, idle points, held */
     double hw[WMAX * (GRID + 1)];
     int nhw;
     int fails;
@@ -405,6 +409,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
             continue;
         }
         bba_front_describe(f, desc, sizeof desc);
+        t.kw[w.kind]++;
         lt_lo = a.S_low_bytes > 0 ? truth_at(tw, m, a.S_low_bytes) : log(tw[0].idle);
         lt_hi = isfinite(a.S_high_bytes) ? truth_at(tw, m, a.S_high_bytes) : -INFINITY;
         {   /* the truth's size, log-linear between grid points */
@@ -431,7 +436,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
         for (int k = 0; k < m; k++) {
             bba_answer b;
             bba_fluid_policy pol = { 0, 0, 1 };
-            double hl, hh;
+            double hl, hh, s0l, s0h;
             int in;
 
             if (bba_front_idle(f, tw[k].S, &d, &b, err) != BB_OK) {
@@ -445,11 +450,17 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                 continue;
             }
             in = tw[k].idle >= b.idle_low && tw[k].idle <= b.idle_high;
-            snprintf(t.raw[t.nraw++], sizeof t.raw[0], "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f",
-                     half, i, tw[k].idle, tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
-                     bba_fluid_approx_folded_load(fa));
+            /* the printed interval meets the truth's own 95% interval */
+            t.meets += tw[k].hi >= b.idle_low && tw[k].lo <= b.idle_high;
+            bba_fluid_approx_stall0(fa, &s0l, &s0h);
+            snprintf(t.raw[t.nraw++], sizeof t.raw[0],
+                     "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f %.6g", half, i, tw[k].idle,
+                     tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
+                     bba_fluid_approx_folded_load(fa), tw[k].S == 0 ? s0h : 0.0);
             t.pts[half]++;
             t.cov[half] += in;
+            t.kpts[w.kind]++;
+            t.kcov[w.kind] += in;
             t.hw[t.nhw++] = b.idle > 0 ? 0.5 * (b.idle_high - b.idle_low) / b.idle : 0;
             printf(" %.3g TB: %.3g, %.3g [%.3g, %.3g]%s;", tw[k].S / TB, tw[k].idle, b.idle,
                    b.idle_low, b.idle_high, in ? "" : " **no**");
@@ -468,12 +479,19 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
                t.cov[0] + t.cov[1], t.pts[0] + t.pts[1], t.szcov[0] + t.szcov[1],
                t.szs[0] + t.szs[1], t.cov[0] + t.szcov[0], t.pts[0] + t.szs[0],
                t.cov[1] + t.szcov[1], t.pts[1] + t.szs[1]);
+        printf("idle points whose interval meets the truth's 95%% interval: %d of %d\n", t.meets,
+               t.pts[0] + t.pts[1]);
+        printf("by kind (workloads answered with a truth: idle points held):");
+        for (int k = 0; k < 5; k++)
+            printf("%s %s %d: %d of %d", k ? ";" : "", kinds[k], t.kw[k], t.kcov[k], t.kpts[k]);
+        printf("\n");
         printf("median relative half-width of the idle interval: %.1f%%\n",
                100 * median(t.hw, t.nhw));
         if (t.fails)
             printf("failures: %d\n", t.fails);
         printf("\nraw (half, workload, truth, its 95%% low end, approx idle, least and largest "
-               "over the variants, folded share of the effect and of the load), for calibration:\n");
+               "over the variants, folded share of the effect and of the load, the bufferless "
+               "upper bound at S = 0), for calibration:\n");
         for (int k = 0; k < t.nraw; k++)
             printf("%s\n", t.raw[k]);
     }
@@ -535,6 +553,49 @@ exact(unsigned long long seed, int count, const char *grid, double maxp, char *e
     return rc != BB_OK;
 }
 
+/* The front door's idle fraction at each "I S" of the grid file (of
+ * workloads I < count): "I S idle" lines. */
+static int
+predict(unsigned long long seed, int count, const char *grid, char *err)
+{
+    FILE *fp = fopen(grid, "r");
+    int last = -1, rc = BB_OK, i;
+    double S;
+    bba_front *f = NULL;
+    workload w;
+
+    if (fp == NULL) {
+        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+        return 1;
+    }
+    while (rc == BB_OK && fscanf(fp, "%d %lg", &i, &S) == 2) {
+        bba_drain d = { 0, 0, 0, 0.01 };
+        bba_answer a;
+
+        if (i >= count)
+            break;
+        if (i != last) {
+            bba_front_free(f);
+            f = NULL;
+            last = i;
+            if ((rc = make(seed, i, &w, err)) != BB_OK || (rc = front(&w, &f, err)) != BB_OK)
+                break;
+        }
+        if (bba_front_idle(f, S, &d, &a, err) != BB_OK) {
+            /* not answered: the caller sizes the point without a prediction */
+            fprintf(stderr, "b_fluid_approx: workload %d at %g: %s\n", i, S, err);
+            a.idle = NAN;
+        }
+        printf("%d %.9g %.6g\n", i, S, a.idle);
+        fflush(stdout);
+    }
+    bba_front_free(f);
+    fclose(fp);
+    if (rc != BB_OK)
+        fprintf(stderr, "b_fluid_approx: workload %d: %s\n", i, err);
+    return rc != BB_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -545,7 +606,7 @@ main(int argc, char **argv)
     workload w;
 
     if (argc < 4 || n < 0 || n > WMAX) {
-        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval|exact SEED COUNT|I [TRUTH|GRID MAXP]\n");
+        fprintf(stderr, "usage: b_fluid_approx list|csv|grid|eval|predict|exact SEED COUNT|I [TRUTH|GRID [MAXP]]\n");
         return 64;
     }
     if (strcmp(mode, "csv") == 0) {
@@ -557,6 +618,8 @@ main(int argc, char **argv)
     }
     if (strcmp(mode, "eval") == 0 && argc > 4)
         return eval(seed, 0, n, argv[4], err);
+    if (strcmp(mode, "predict") == 0 && argc > 4)
+        return predict(seed, n, argv[4], err);
     if (strcmp(mode, "exact") == 0 && argc > 5)
         return exact(seed, n, argv[4], atof(argv[5]), err);
     for (int i = 0; i < n; i++) {

@@ -334,6 +334,13 @@ tests_t_fluid_approx_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_approx tests/cli_fluid_approx.sh
 EXTRA_DIST += tests/cli_fluid_approx.sh
 
+# the bufferless stall bounds (analytic/fluid_bufferless.h)
+check_PROGRAMS += tests/t_fluid_bufferless
+tests_t_fluid_bufferless_SOURCES = tests/t_fluid_bufferless.c tests/testutil.h
+tests_t_fluid_bufferless_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_fluid_bufferless_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_fluid_bufferless
+
 # the workload count column (issue 36)
 TESTS += tests/cli_count.sh
 EXTRA_DIST += tests/cli_count.sh
