@@ -104,7 +104,8 @@ void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
  * Kronecker structure (fluid_spec.c): O(P), about 14 P flops, where v Q
  * alone costs 6 P C.  Equal to it up to rounding when v is the product
  * of its class vectors, as every separable mode is.  INFINITY for a zero
- * or non-finite v.  wk: 3 P + 3 sum_c (N_c + 1) doubles. */
+ * or non-finite v.  wk: 3 P + 3 sum_c (N_c + 1) doubles.  In
+ * fluid_resid.c. */
 double fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, double *wk);
 /* fluid_gen.c: the modes of a region where B_BB binds (Q' not
  * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.

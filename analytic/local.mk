@@ -33,7 +33,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/partition.c analytic/partition.h \
 	analytic/lapackf.h \
 	analytic/fluid.c analytic/fluid_meas.c analytic/fluid_spec.c analytic/fluid_solve.c \
-	analytic/fluid_fast.c analytic/fluid_near.c analytic/fluid_size.c \
+	analytic/fluid_fast.c analytic/fluid_near.c analytic/fluid_resid.c analytic/fluid_size.c \
 	analytic/fluid_top.c analytic/fluid_gen.c analytic/fluid_fact.c analytic/fluid_far.c \
 	analytic/fluid_class.c analytic/fluid_ma.c \
 	analytic/fluid.h analytic/fluid_int.h \

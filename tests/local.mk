@@ -56,7 +56,7 @@ tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
 tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_law_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_law
-# Its separable modes' residual from the Kronecker structure (fluid_spec.c).
+# Its separable modes' residual from the Kronecker structure (fluid_resid.c).
 check_PROGRAMS += tests/t_fluid_resid
 tests_t_fluid_resid_SOURCES = tests/t_fluid_resid.c tests/testutil.h
 tests_t_fluid_resid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
