@@ -347,7 +347,7 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     if (S >= LONG_MAX / 2)   /* the cap: its count is not the size's */
         return bb_seterr(err, BB_ETOOBIG, "a %.3g-byte buffer is %.3g quanta of %.3g bytes, "
                          "more states than any chain holds: use the fluid model or a smaller "
-                         "size (--model fluid, --bb-size)", S_bytes,
+                         "buffer", S_bytes,
                          S_bytes / f->qz.quantum_bytes, f->qz.quantum_bytes);
     bba_drain_policy(d, S, f->qz.quantum_bytes, &pol);
     if (pol.threshold > S)
