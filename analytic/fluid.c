@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -634,25 +635,26 @@ lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
 }
 
 int
-bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
+bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
                bba_fluid_result *out, char *err)
 {
     fl_sol s;
     double eps = 1.0, T = 0.0;
     int rc;
 
+    assert(pol == NULL || BB_DRAIN_IN(pol, BB_DRAIN_BYTES));
     memset(out, 0, sizeof *out);
     if (!(S >= 0.0 && isfinite(S)))
         return bb_seterr(err, BB_EINVAL, "buffer size %g B is not a finite non-negative "
                          "number", S);
-    if (pol != NULL && pol->lazy) {
+    if (pol != NULL && pol->kind == BB_DRAIN_LAZY) {
         if (!(pol->eps > 0.0 && pol->eps <= 1.0))
             return bb_seterr(err, BB_EINVAL, "lazy EPS %g is not in (0, 1]", pol->eps);
-        if (!(pol->threshold_bytes >= 0.0 && pol->threshold_bytes <= S))
+        if (!(pol->threshold >= 0.0 && pol->threshold <= S))
             return bb_seterr(err, BB_EINVAL, "lazy threshold %g B is not in [0, S = %g B]",
-                             pol->threshold_bytes, S);
+                             pol->threshold, S);
         eps = pol->eps;
-        T = pol->threshold_bytes;
+        T = pol->threshold;
     }
     if (S == 0.0 || m->greedy == NULL) {
         fl_trivial(m, S, out);

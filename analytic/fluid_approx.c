@@ -794,7 +794,7 @@ bba_fluid_approx_theta(const bba_fluid_approx *a)
 }
 
 int
-bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bb_drain *pol,
                       double idle, double *lo, double *hi, char *err)
 {
     *lo = *hi = idle;
@@ -811,7 +811,7 @@ bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bba_fluid_polic
 }
 
 int
-bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bb_drain *pol,
                         double idle, double *ln_spread, char *err)
 {
     double lo, hi;
@@ -843,7 +843,7 @@ bba_fluid_approx_trusted(const bba_fluid_approx *a)
  * max(idle / lo, g), g = exp(C w); +inf where a variant's idle is 0
  * and the primary's is not (down) or the reverse (up). */
 static int
-factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle,
+factors(const bba_fluid_approx *a, double S, const bb_drain *pol, double idle,
         double *up, double *down, char *err)
 {
     double lo, hi, g = exp(BBA_FLUID_APPROX_C * fmax(a->folded, a->folded_load));
@@ -855,7 +855,7 @@ factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double
 }
 
 int
-bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bb_drain *pol,
                           double idle, double *lo, double *hi, char *err)
 {
     double up, down;
@@ -876,7 +876,7 @@ bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_p
 /* The smallest size at which the primary's idle is at most x (0 when it
  * is at 0; +inf when none is; 0 when x >= 1). */
 static int
-size_at(const bba_fluid_approx *a, double x, const bba_policy_spec *ps, bba_progress_fn cb,
+size_at(const bba_fluid_approx *a, double x, const bb_drain *ps, bba_progress_fn cb,
         void *ctx, double *S, char *err)
 {
     int rc;
@@ -899,7 +899,7 @@ size_at(const bba_fluid_approx *a, double x, const bba_policy_spec *ps, bba_prog
 
 int
 bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
-                               const bba_policy_spec *ps, double S, bba_progress_fn cb,
+                               const bb_drain *ps, double S, bba_progress_fn cb,
                                void *ctx, double *S_lo, double *S_hi, char *err)
 {
     double up, down, used;
@@ -912,8 +912,7 @@ bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
      * target no later than where the primary reaches target / up; up is
      * taken again at that size (it may grow there) until it holds */
     for (int it = 0; it < 4; it++) {
-        bba_fluid_policy pol = { ps->lazy, ps->lazy ? ps->threshold_frac * *S_hi : 0,
-                                 ps->lazy ? ps->eps : 1.0 };
+        bb_drain pol = bb_drain_bytes(ps, *S_hi);
         bba_fluid_result r;
 
         if ((rc = bba_fluid_eval(a->v[0].m, *S_hi, &pol, &r, err)) != BB_OK

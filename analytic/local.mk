@@ -8,6 +8,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
 	analytic/bb_error.c analytic/bb_error.h \
 	analytic/bb_num.c analytic/bb_num.h \
+	analytic/drain.c analytic/drain.h \
 	analytic/bigalloc.c analytic/bigalloc.h \
 	analytic/workload.c analytic/workload.h \
 	analytic/dist.c analytic/dist.h \

@@ -80,7 +80,7 @@ admit_tables(const bba_front *f, const bba_question *base, bba_partition *out, c
     if (bba_front_kind(f) == BBA_MODEL_FLUID) {
         per = shared = f->fluid_flops;
     } else {
-        bba_policy_spec ps;
+        bb_drain ps;
 
         front_spec_of(&q->drain, &ps);
         bba_cost_search(&f->model, q->target, &ps, &q->so, &c);

@@ -44,7 +44,7 @@ many(void)
     bba_onoff full, red;
     bba_effbw_approx *ms = NULL, *dc = NULL;
     bba_onoff_opts o;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     for (int i = 0; i < 7; i++) {
         b[i] = lround((50.0 + 10 * i) / 10); /* (40 + 10 i) B/s at R = 10 */
@@ -95,7 +95,7 @@ main(int argc, char **argv)
     char err[BB_ERRLEN];
     bba_onoff full;
     bba_onoff_opts o;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     if (argc == 2 && strcmp(argv[1], "many") == 0)
         return many();

@@ -19,6 +19,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h \
 	sim/bbpart.c sim/bbpart.h \
+	sim/bbstep.c sim/bbstep.h \
 	sim/fluidpath.c sim/fluidpath.h \
 	sim/fluid.c sim/fluid.h \
 	sim/fluidplat.c sim/fluidplat.h \
