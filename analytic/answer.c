@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "fluid_classes.h"
 #include "front.h"
 #include "bb_error.h"
 #include "bbbw.h"
@@ -107,10 +108,7 @@ fluid_build(bba_front *f, char *err)
 
         if (x.burst_s > 0)
             f->n_memoryless += !(a->burst_s > 0) ? (size_t)x.count : 0;
-        for (j = 0; j < nc; j++)
-            if (c[j].rate_Bps == x.rate_Bps && c[j].p == x.p && c[j].burst_s == x.burst_s)
-                break;
-        if (j < nc) {
+        if ((j = bba_fluid_class_find(c, nc, &x)) < nc) {
             c[j].count += x.count;
             continue;
         }

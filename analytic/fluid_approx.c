@@ -11,6 +11,7 @@
 
 #include "bb_error.h"
 #include "fluid_approx.h"
+#include "fluid_classes.h"
 
 #define VARIANTS_MAX 8
 
@@ -81,28 +82,6 @@ tilted_mean(double b, double p, double s)
     return b / (1.0 + (1.0 - p) / p * exp(-s * b));
 }
 
-static int
-has_phase(const bba_fluid_class *x)
-{
-    return x->count > 0 && x->p > 0.0 && x->p < 1.0 && x->rate_Bps > 0.0;
-}
-
-static int
-check_class(const bba_fluid_class *x, size_t i, char *err)
-{
-    if (!(x->rate_Bps >= 0.0 && isfinite(x->rate_Bps)))
-        return bb_seterr(err, BB_EINVAL, "class %zu: rate %g B/s is not a finite non-negative "
-                         "number", i + 1, x->rate_Bps);
-    if (!(x->p >= 0.0 && x->p <= 1.0))
-        return bb_seterr(err, BB_EINVAL, "class %zu: p = %g is not in [0, 1]", i + 1, x->p);
-    if (x->count < 0)
-        return bb_seterr(err, BB_EINVAL, "class %zu: count %d is negative", i + 1, x->count);
-    if (has_phase(x) && !(x->burst_s > 0.0 && isfinite(x->burst_s)))
-        return bb_seterr(err, BB_EINVAL, "class %zu: burst %g s is not a finite positive "
-                         "duration", i + 1, x->burst_s);
-    return BB_OK;
-}
-
 /* sum Lambda(theta) - theta B over the classes */
 static double
 excess(const bba_fluid_class *c, size_t n, double B, double theta)
@@ -130,7 +109,7 @@ bba_fluid_decay(const bba_fluid_class *c, size_t n, double B, double *theta, cha
     if (!(B > 0.0 && isfinite(B)))
         return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", B);
     for (size_t i = 0; i < n; i++) {
-        if ((rc = check_class(&c[i], i, err)) != BB_OK)
+        if ((rc = bba_fluid_class_check(&c[i], i, err)) != BB_OK)
             return rc;
         if (c[i].count <= 0 || c[i].p <= 0.0 || c[i].rate_Bps <= 0.0)
             continue;
@@ -617,6 +596,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     bba_fluid_approx *a;
     bba_fluid_class *pass = NULL;
     unit *u = NULL;
+    bba_fluid_src *src = NULL;
     const unit **order = NULL;
     size_t *first = NULL, *idx = NULL, nu = 0, npass = 0;
     split best = { 0, 0, LONG_MAX, 0 }, *gk = NULL;
@@ -627,7 +607,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     if (budget < 4)
         return bb_seterr(err, BB_EINVAL, "phase budget %ld is below 4", budget);
     for (size_t i = 0; i < n; i++)
-        if ((rc = check_class(&c[i], i, err)) != BB_OK)
+        if ((rc = bba_fluid_class_check(&c[i], i, err)) != BB_OK)
             return rc;
     a = calloc(1, sizeof *a);
     u = malloc((n + 1) * sizeof *u);
@@ -636,8 +616,9 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     first = malloc((n + 2) * sizeof *first);
     gk = malloc((n + 1) * sizeof *gk);
     idx = malloc((n + 1) * sizeof *idx);
+    src = malloc((n + 1) * sizeof *src);
     if (a == NULL || u == NULL || pass == NULL || order == NULL || first == NULL
-        || gk == NULL || idx == NULL) {
+        || gk == NULL || idx == NULL || src == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu classes", n);
         goto out;
     }
@@ -645,25 +626,15 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     a->tilt = NAN;
     /* distinct sources with a phase; the others pass through */
     for (size_t i = 0; i < n; i++) {
-        size_t j;
-
-        if (!has_phase(&c[i])) {
+        if (!bba_fluid_class_has_phase(&c[i])) {
             pass[npass++] = c[i];
             continue;
         }
-        for (j = 0; j < nu; j++)
-            if (u[j].b == c[i].rate_Bps && u[j].p == c[i].p && u[j].L == c[i].burst_s)
-                break;
-        if (j == nu) {
-            u[nu].b = c[i].rate_Bps;
-            u[nu].p = c[i].p;
-            u[nu].L = c[i].burst_s;
-            u[nu].N = 0;
-            nu++;
-        }
-        u[j].N += c[i].count;
         a->n_sources += c[i].count;
     }
+    nu = bba_fluid_srcs(c, n, src);
+    for (size_t j = 0; j < nu; j++)
+        u[j] = (unit){ src[j].b, src[j].p, src[j].L, src[j].N, 0 };
     a->n_units = nu;
     for (size_t j = 0; j < nu; j++)
         P *= u[j].N + 1.0;
@@ -745,6 +716,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     }
 out:
     free(u);
+    free(src);
     free(pass);
     free(order);
     free(first);

@@ -38,5 +38,6 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/fluid_class.c analytic/fluid_ma.c \
 	analytic/fluid.h analytic/fluid_int.h \
 	analytic/fluid_approx.c analytic/fluid_approx.h \
+	analytic/fluid_classes.c analytic/fluid_classes.h \
 	analytic/fluid_span.c analytic/fluid_span.h \
 	analytic/timeline.c analytic/timeline.h
