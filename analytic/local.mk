@@ -2,13 +2,11 @@
 # analytic/: libbbanalytic, the analytic front end (pure functions, no I/O).
 # Its sources are listed here and nowhere else; its tests are in tests/local.mk.
 noinst_LIBRARIES += analytic/libbbanalytic.a
-# The bottom layer: its own headers and its numerical libraries only.
-analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(UMFPACK_CFLAGS)
+# Above base/ only: its own headers, base/'s and its numerical libraries.
+analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic -I$(top_srcdir)/base \
+	$(GSL_CFLAGS) $(UMFPACK_CFLAGS)
 analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
-	analytic/bb_error.c analytic/bb_error.h \
-	analytic/bb_num.c analytic/bb_num.h \
-	analytic/drain.c analytic/drain.h \
 	analytic/bigalloc.c analytic/bigalloc.h \
 	analytic/workload.c analytic/workload.h \
 	analytic/dist.c analytic/dist.h \

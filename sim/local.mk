@@ -6,7 +6,7 @@
 noinst_LIBRARIES += sim/libbbsim.a
 # The simulator's libraries see sim/ (their headers are named from there:
 # "network/topo.h") and analytic/ (bb_error.h, the chains), not src/.
-SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS)
+SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS)
 sim_libbbsim_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_libbbsim_a_SOURCES = \
 	sim/bbsim.h \

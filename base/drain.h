@@ -15,8 +15,8 @@
  * A new policy is a kind here (and its name in bb_drain_kind_name) plus its
  * transition in each model: every place that tests a kind names
  * BB_DRAIN_LAZY.  Everything here is O(1), pure and thread-safe. */
-#ifndef BBSIZE_ANALYTIC_DRAIN_H
-#define BBSIZE_ANALYTIC_DRAIN_H
+#ifndef BBSIZE_BASE_DRAIN_H
+#define BBSIZE_BASE_DRAIN_H
 
 /* The smallest positive EPS the chains are solved at: below the threshold
  * a state holds for 1/EPS time units, and far below this the solvers'
