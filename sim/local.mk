@@ -5,7 +5,8 @@
 # that need only the engine).  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += sim/libbbsim.a
 # The simulator's libraries see sim/ (their headers are named from there:
-# "network/topo.h") and analytic/ (bb_error.h, the chains), not src/.
+# "network/topo.h"), analytic/ (the chains) and base/ (bb_error.h, the
+# draining policy), not src/.
 SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS)
 sim_libbbsim_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_libbbsim_a_SOURCES = \

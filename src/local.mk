@@ -5,7 +5,7 @@
 # are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
 AM_CPPFLAGS += -I$(top_srcdir)/src/formats
-# The readers see the structs they fill (sim/, analytic/) and bb_error.h,
+# The readers see the structs they fill (sim/, analytic/) and base/ (bb_error.h),
 # never src/: they return BB_* statuses, and src/ alone maps them to exit
 # statuses (src/status.h), so an include of src/exitcodes.h fails to build.
 src_formats_libbbformats_a_CPPFLAGS = -I$(top_srcdir)/src/formats \
