@@ -55,7 +55,7 @@ many(void)
     o.tol = 1e-12;
     if (bba_onoff_init(&full, 7, b, p, L, 10, 0, 0, err) != BB_OK
         || bba_effbw_decay(&full, &th, err) != BB_OK
-        || bba_effbw_reduce(7, b, p, L, 10, th, 4, &red, err) != BB_OK
+        || bba_effbw_reduce(7, b, p, L, 10, th, 4, 0, &red, err) != BB_OK
         || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
         || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
         fprintf(stderr, "%s\n", err);
@@ -132,7 +132,7 @@ main(int argc, char **argv)
         bba_onoff red;
         bba_effbw_approx *ms = NULL, *dc = NULL;
 
-        if (bba_effbw_reduce(8, b, p, L, 100, th, (size_t)k, &red, err) != BB_OK
+        if (bba_effbw_reduce(8, b, p, L, 100, th, (size_t)k, 0, &red, err) != BB_OK
             || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
             || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
             fprintf(stderr, "%s\n", err);
