@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "fluid_classes.h"
 #include "front.h"
 #include "bb_error.h"
 #include "bbbw.h"
@@ -108,10 +109,7 @@ fluid_build(bba_front *f, char *err)
 
         if (x.burst_s > 0)
             f->n_memoryless += !(a->burst_s > 0) ? (size_t)x.count : 0;
-        for (j = 0; j < nc; j++)
-            if (c[j].rate_Bps == x.rate_Bps && c[j].p == x.p && c[j].burst_s == x.burst_s)
-                break;
-        if (j < nc) {
+        if ((j = bba_fluid_class_find(c, nc, &x)) < nc) {
             c[j].count += x.count;
             continue;
         }
@@ -150,7 +148,7 @@ fluid_build(bba_front *f, char *err)
 /* The measures at S under pol, and the interval of the idle fraction
  * (the folded model's; the idle fraction itself when exact). */
 static int
-fluid_answer(const bba_front *f, double S, const bba_fluid_policy *pol,
+fluid_answer(const bba_front *f, double S, const bb_drain *pol,
              const bba_fluid_result *r, bba_answer *a, char *err)
 {
     int rc = bba_fluid_approx_interval(f->fa, S, pol, r->idle, &a->idle_low, &a->idle_high,
@@ -169,14 +167,6 @@ fluid_answer(const bba_front *f, double S, const bba_fluid_policy *pol,
     a->residual = r->residual;
     a->states = bba_fluid_phases(f->fluid);
     return BB_OK;
-}
-
-static void
-fluid_policy(const bba_drain *d, double S, bba_fluid_policy *pol)
-{
-    pol->lazy = d->lazy;
-    pol->eps = d->lazy ? d->eps : 1.0;
-    pol->threshold_bytes = !d->lazy ? 0 : d->threshold_is_bytes ? d->threshold : d->threshold * S;
 }
 
 /* ---- the front ------------------------------------------------------------ */
@@ -250,6 +240,7 @@ static void
 answer_init(const bba_front *f, bba_answer *a)
 {
     memset(a, 0, sizeof *a);
+    a->drain.unit = BB_DRAIN_BYTES;
     a->model = f->kind;
     a->interval_trusted = 1;
     a->exact = f->kind != BBA_MODEL_CHAIN || f->chain_exact;
@@ -293,8 +284,10 @@ answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
 
     a->S_quanta = e->S;
     a->S_bytes = (double)e->S * q;
-    a->lazy = e->threshold > 0 || a->lazy;
-    a->threshold_bytes = (double)e->threshold * q;
+    if (e->threshold > 0)
+        a->drain.kind = BB_DRAIN_LAZY;
+    a->drain.unit = BB_DRAIN_BYTES;
+    a->drain.threshold = (double)e->threshold * q;
     a->idle = e->meas.idle;
     a->log10_idle = e->meas.log10_idle;
     /* an exact answer is its own interval; an approximation's is not
@@ -312,10 +305,10 @@ answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
 }
 
 int
-bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answer *a,
+bba_front_idle(const bba_front *f, double S_bytes, const bb_drain *d, bba_answer *a,
                char *err)
 {
-    bba_policy pol;
+    bb_drain pol;
     bba_eval_result e;
     long S;
     int rc;
@@ -324,21 +317,20 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     a->evaluations = 0;
     if (!(S_bytes >= 0))
         return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is negative", S_bytes);
-    a->lazy = d->lazy;
-    a->eps = d->eps;
+    a->drain.kind = d->kind;
+    a->drain.eps = d->eps;
     if (f->kind == BBA_MODEL_FLUID) {
-        bba_fluid_policy fp;
+        bb_drain fp = bb_drain_bytes(d, S_bytes);
         bba_fluid_result fr;
 
-        fluid_policy(d, S_bytes, &fp);
-        if (fp.threshold_bytes > S_bytes)
+        if (fp.threshold > S_bytes)
             return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the "
-                             "buffer size (%.4g bytes)", fp.threshold_bytes, S_bytes);
+                             "buffer size (%.4g bytes)", fp.threshold, S_bytes);
         rc = bba_fluid_eval(f->fluid, S_bytes, &fp, &fr, err);
         if (rc != BB_OK)
             return rc;
         a->evaluations = 1;
-        a->threshold_bytes = fp.threshold_bytes;
+        a->drain.threshold = fp.threshold;
         return fluid_answer(f, S_bytes, &fp, &fr, a, err);
     }
     if ((rc = chain_refuses(f, err)) != BB_OK)
@@ -349,12 +341,12 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
                          "more states than any chain holds: use the fluid model or a smaller "
                          "buffer", S_bytes,
                          S_bytes / f->qz.quantum_bytes, f->qz.quantum_bytes);
-    bba_drain_policy(d, S, f->qz.quantum_bytes, &pol);
+    bba_drain_quanta(d, S, f->qz.quantum_bytes, &pol);
     if (pol.threshold > S)
         return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the buffer "
                          "size (%.4g bytes)", d->threshold, S_bytes);
-    a->lazy = d->lazy;
-    a->eps = d->eps;
+    a->drain.kind = d->kind;
+    a->drain.eps = d->eps;
     rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
     if (rc != BB_OK)
         return rc;
@@ -363,25 +355,16 @@ bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answe
     return BB_OK;
 }
 
-static int
-same_drain(const bba_drain *a, const bba_drain *b)
-{
-    return a->lazy == b->lazy && (!a->lazy || (a->threshold_is_bytes == b->threshold_is_bytes
-                                               && a->threshold == b->threshold))
-           && a->eps == b->eps;
-}
-
 static double size_at_double_unit(const bba_front *f, double target,
-                                  const bba_policy_spec *ps);
+                                  const bb_drain *ps);
 
 /* idle at S under ps (a lazy threshold a fraction of S), minus nothing:
  * one evaluation of the fluid model. */
 static int
-fluid_idle_at(const bba_front *f, const bba_policy_spec *ps, double S, bba_fluid_result *fr,
+fluid_idle_at(const bba_front *f, const bb_drain *ps, double S, bba_fluid_result *fr,
               int *evals, char *err)
 {
-    bba_fluid_policy fp = { ps->lazy, ps->lazy ? ps->threshold_frac * S : 0,
-                            ps->lazy ? ps->eps : 1.0 };
+    bb_drain fp = bb_drain_bytes(ps, S);
 
     ++*evals;
     return bba_fluid_eval(f->fluid, S, &fp, fr, err);
@@ -395,7 +378,7 @@ fluid_idle_at(const bba_front *f, const bba_policy_spec *ps, double S, bba_fluid
  * brackets it (idle non-increasing in S), bisection closes the bracket to
  * rel_tol: log2(S / B s) + log2(1 / rel_tol) evaluations. */
 static int
-fluid_bracket(const bba_front *f, double target, const bba_policy_spec *ps, double s_max,
+fluid_bracket(const bba_front *f, double target, const bb_drain *ps, double s_max,
               double *S_out, bba_fluid_result *fr, int *evals, char *err)
 {
     double lo = 0, hi = f->pf.pfs_bw_Bps;
@@ -443,7 +426,7 @@ fluid_bracket(const bba_front *f, double target, const bba_policy_spec *ps, doub
 }
 
 static int
-fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double s_max_bytes,
+fluid_size(const bba_front *f, double target, const bb_drain *ps, double s_max_bytes,
            bba_answer *a, char *err)
 {
     bba_fluid_result fr;
@@ -470,9 +453,10 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
     }
     if (rc != BB_OK)
         return rc;
-    a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
     {
-        bba_fluid_policy fp = { ps->lazy, a->threshold_bytes, ps->lazy ? ps->eps : 1.0 };
+        bb_drain fp = bb_drain_bytes(ps, S);
+
+        a->drain.threshold = fp.threshold;
 
         if ((rc = fluid_answer(f, S, &fp, &fr, a, err)) != BB_OK)
             return rc;
@@ -492,15 +476,13 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
          * the safe end where the interval is not trusted (answer.h) */
         if ((!a->interval_trusted || S == 0) && isfinite(a->S_high_bytes)
             && a->S_high_bytes > S) {
-            bba_fluid_policy fp;
+            bb_drain fp;
 
             a->S_model_bytes = S;
             a->safe_end = 1;
             S = a->S_high_bytes;
-            a->threshold_bytes = ps->lazy ? ps->threshold_frac * S : 0;
-            fp.lazy = ps->lazy;
-            fp.threshold_bytes = a->threshold_bytes;
-            fp.eps = ps->lazy ? ps->eps : 1.0;
+            fp = bb_drain_bytes(ps, S);
+            a->drain.threshold = fp.threshold;
             if ((rc = bba_fluid_eval(f->fluid, S, &fp, &fr, err)) != BB_OK
                 || (rc = fluid_answer(f, S, &fp, &fr, a, err)) != BB_OK)
                 return rc;
@@ -515,9 +497,9 @@ fluid_size(const bba_front *f, double target, const bba_policy_spec *ps, double 
 
 /* The size at twice a time unit nobody chose (answer.h). */
 static double
-size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps)
+size_at_double_unit(const bba_front *f, double target, const bb_drain *ps)
 {
-    bba_drain d = { ps->lazy, 0, ps->threshold_frac, ps->eps };
+    bb_drain d = *ps;
     bba_question q2 = f->q;
     bba_front *g;
     bba_answer a;
@@ -539,53 +521,53 @@ size_at_double_unit(const bba_front *f, double target, const bba_policy_spec *ps
 }
 
 static int
-size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+size_search(const bba_front *f, double target, const bb_drain *d, long hint, double cap_bytes,
             bba_answer *a, char *err);
 
 int
-bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
+bba_front_size(const bba_front *f, double target, const bb_drain *d, bba_answer *a,
                char *err)
 {
     /* the question the resolution was settled on: its size is the guess */
     return size_search(f, target, d,
-                       target == f->q.target && same_drain(d, &f->q.drain) ? f->settled_S : -1,
+                       target == f->q.target && bb_drain_same(d, &f->q.drain) ? f->settled_S : -1,
                        0, a, err);
 }
 
 int
-bba_front_size_from(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+bba_front_size_from(const bba_front *f, double target, const bb_drain *d, double hint_bytes,
                     bba_answer *a, char *err)
 {
     return bba_front_size_within(f, target, d, hint_bytes, 0, a, err);
 }
 
 int
-bba_front_size_within(const bba_front *f, double target, const bba_drain *d, double hint_bytes,
+bba_front_size_within(const bba_front *f, double target, const bb_drain *d, double hint_bytes,
                       double cap_bytes, bba_answer *a, char *err)
 {
     long hint = hint_bytes > 0 && f->kind != BBA_MODEL_FLUID
                     ? bba_size_quanta(hint_bytes, f->qz.quantum_bytes)
                     : -1;   /* the fluid search takes no guess */
 
-    if (hint <= 0 && target == f->q.target && same_drain(d, &f->q.drain))
+    if (hint <= 0 && target == f->q.target && bb_drain_same(d, &f->q.drain))
         hint = f->settled_S;
     return size_search(f, target, d, hint, cap_bytes, a, err);
 }
 
 static int
-size_search(const bba_front *f, double target, const bba_drain *d, long hint, double cap_bytes,
+size_search(const bba_front *f, double target, const bb_drain *d, long hint, double cap_bytes,
             bba_answer *a, char *err)
 {
     long s_max;
 
-    bba_policy_spec ps;
+    bb_drain ps;
     bba_size_result r;
     int rc;
 
     answer_init(f, a);
-    a->lazy = d->lazy;
-    a->eps = d->eps;
-    if (d->lazy && d->threshold_is_bytes)
+    a->drain.kind = d->kind;
+    a->drain.eps = d->eps;
+    if (d->kind == BB_DRAIN_LAZY && d->unit == BB_DRAIN_BYTES)
         return bb_seterr(err, BB_EINVAL, "a size search takes the lazy threshold as a "
                          "fraction of the size");
     front_spec_of(d, &ps);
@@ -662,18 +644,19 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
         if (rc != BB_OK)
             return rc;
         {
-            bba_fluid_policy gp = { 0, 0, 1.0 }, bp = { 1, fr.threshold_bytes, eps };
+            bb_drain gp = bb_drain_greedy(1.0);
+            bb_drain bp = bb_drain_lazy(BB_DRAIN_BYTES, fr.threshold_bytes, eps);
 
             if ((rc = fluid_answer(f, S_bytes, &gp, &fr.greedy, greedy, err)) != BB_OK
                 || (fr.feasible
                     && (rc = fluid_answer(f, S_bytes, &bp, &fr.best, best, err)) != BB_OK))
                 return rc;
         }
-        greedy->eps = eps;
-        best->lazy = 1;
-        best->eps = eps;
+        greedy->drain.eps = eps;
+        best->drain.kind = BB_DRAIN_LAZY;
+        best->drain.eps = eps;
         if (fr.feasible)
-            best->threshold_bytes = fr.threshold_bytes;
+            best->drain.threshold = fr.threshold_bytes;
         best->evaluations = greedy->evaluations = fr.evaluations;
         *feasible = fr.feasible;
         *monotone = fr.monotone_idle;
@@ -686,13 +669,13 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
                             f->q.progress_ctx, &r, err);
     if (rc != BB_OK)
         return rc;
-    best->lazy = 1;
-    best->eps = eps;
-    greedy->eps = eps;
+    best->drain.kind = BB_DRAIN_LAZY;
+    best->drain.eps = eps;
+    greedy->drain.eps = eps;
     answer_eval(f, &r.greedy, greedy);
     if (r.feasible)
         answer_eval(f, &r.best, best);
-    best->lazy = 1;
+    best->drain.kind = BB_DRAIN_LAZY;
     best->evaluations = greedy->evaluations = r.evaluations;
     *feasible = r.feasible;
     *monotone = r.monotone_idle;

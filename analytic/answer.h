@@ -34,6 +34,7 @@
 
 #include <stddef.h>
 
+#include "drain.h"
 #include "endurance.h"
 #include "sizing.h"
 #include "workload.h"
@@ -58,19 +59,8 @@ typedef enum {
 /* bba_model_kind_name: "auto", "Bernoulli", "chain", "fluid". */
 const char *bba_model_kind_name(bba_model_kind k);
 
-/* A draining policy as a question states it: the threshold as a fraction
- * of the buffer size (searches) or in bytes (one size). */
-typedef struct {
-    int lazy;
-    int threshold_is_bytes;
-    double threshold;        /* fraction of S in [0, 1], or bytes */
-    double eps;              /* EPS in [0, 1] (the paper's 0.01) */
-} bba_drain;
-
-/* bba_drain_policy: d at a buffer of S quanta of quantum_bytes each: a
- * threshold in bytes in whole quanta (bba_size_quanta, so possibly above
- * S: the caller refuses it), a fraction of S rounded down.  O(1). */
-void bba_drain_policy(const bba_drain *d, long S, double quantum_bytes, bba_policy *pol);
+/* A question states its draining policy (drain.h) with the threshold a
+ * fraction of the buffer size (searches) or in bytes (one size). */
 
 typedef struct {
     const bba_app *apps;     /* borrowed */
@@ -81,7 +71,7 @@ typedef struct {
     bba_solver_opts so;      /* the chain solvers; so.mem_limit_bytes bounds
                                 every model */
     double target;           /* the idle fraction the resolution settles on */
-    bba_drain drain;         /* ... with this policy */
+    bb_drain drain;         /* ... with this policy */
     double settle_bytes;     /* when no size meets the target: settle on the
                                 idle fraction at this size (0: do not settle) */
     int bbbw_unasked;        /* 1: the caller shows the least burst-buffer
@@ -127,8 +117,7 @@ typedef struct {
     /* the point */
     double S_bytes;
     long S_quanta;           /* discrete models; -1 for FLUID */
-    int lazy;
-    double threshold_bytes, eps;
+    bb_drain drain;          /* the policy answered, its threshold in bytes */
     double idle, idle_low, idle_high;
     double log10_idle;       /* finite where idle underflows to 0; -inf
                                 when nothing can stall; NAN when it
@@ -183,26 +172,26 @@ void bba_front_free(bba_front *f);
 
 /* bba_front_idle: the measures at buffer size S_bytes (>= 0) under d.
  * Errors: BB_EINVAL (a threshold above S), the solvers' errors. */
-int bba_front_idle(const bba_front *f, double S_bytes, const bba_drain *d, bba_answer *a,
+int bba_front_idle(const bba_front *f, double S_bytes, const bb_drain *d, bba_answer *a,
                    char *err);
 
 /* bba_front_size: the smallest size with idle <= target under d (a
  * threshold as a fraction of the size).  BB_EINFEASIBLE when none does:
  * a->idle_limit, a->bandwidth_bound, a->lazy_bound and a->bb_bw_min_Bps say why and what
  * would.  BB_ETOOBIG when the memory limit stops the search first. */
-int bba_front_size(const bba_front *f, double target, const bba_drain *d, bba_answer *a,
+int bba_front_size(const bba_front *f, double target, const bb_drain *d, bba_answer *a,
                    char *err);
 
 /* bba_front_size_from: bba_front_size from a guess of the answer (bytes;
  * <= 0: none): the same answer (sizing.h bba_size_min_from), about three
  * solves when the guess is within a few quanta. */
-int bba_front_size_from(const bba_front *f, double target, const bba_drain *d,
+int bba_front_size_from(const bba_front *f, double target, const bb_drain *d,
                         double hint_bytes, bba_answer *a, char *err);
 
 /* bba_front_size_within: bba_front_size_from with the search bounded by
  * cap_bytes (<= 0: no bound but memory's): BB_ETOOBIG when no size up to
  * the cap meets the target, having solved at most at the cap. */
-int bba_front_size_within(const bba_front *f, double target, const bba_drain *d,
+int bba_front_size_within(const bba_front *f, double target, const bb_drain *d,
                           double hint_bytes, double cap_bytes, bba_answer *a, char *err);
 
 /* bba_front_endure: the size whose drives last (endurance.h), from a, the
@@ -215,7 +204,7 @@ int bba_front_size_within(const bba_front *f, double target, const bba_drain *d,
  * at that size (a copy of a, no solve, when the stall size already
  * lasts), *binds 1 when endurance sets the size.  Errors: BB_EINVAL (e
  * out of range), bba_front_idle's, BB_ENOCONV after 60 steps. */
-int bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
+int bba_front_endure(const bba_front *f, const bba_answer *a, const bb_drain *d,
                      const bba_endurance *e, bba_answer *out, int *binds, char *err);
 
 /* bba_front_bbbw_min: the smallest burst-buffer bandwidth (bytes/s) whose

@@ -12,7 +12,7 @@
 #define ENDURE_MAX_STEPS 60
 
 int
-bba_front_endure(const bba_front *f, const bba_answer *a, const bba_drain *d,
+bba_front_endure(const bba_front *f, const bba_answer *a, const bb_drain *d,
                  const bba_endurance *e, bba_answer *out, int *binds, char *err)
 {
     bba_answer cur = *a;

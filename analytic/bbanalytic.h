@@ -7,6 +7,7 @@
 
 #include "bb_error.h"
 #include "bb_num.h"
+#include "drain.h"
 #include "workload.h"
 #include "dist.h"
 #include "chain.h"

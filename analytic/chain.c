@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,13 @@ bba_chain_free(bba_chain *c)
  * base = max(j - B, 0), for l = base .. max(j + M - B, base) (or j for a
  * lazy row when M < B).  acc has max(M, B) + 1 slots. */
 static void
-normal_row(const double *dist, long M, long B, long j, const bba_policy *pol,
+normal_row(const double *dist, long M, long B, long j, const bb_drain *pol,
            double *acc, long *base_out, long *width_out)
 {
     long lo = j - B; /* destination of load 0 */
     long base = lo > 0 ? lo : 0;
     long hi = j + M - B > base ? j + M - B : base; /* highest destination */
-    int lazy_here = pol->lazy && j < pol->threshold;
+    int lazy_here = pol->kind == BB_DRAIN_LAZY && j < pol->threshold;
     long width;
 
     if (lazy_here && j > hi)
@@ -81,7 +82,7 @@ normal_row(const double *dist, long M, long B, long j, const bba_policy *pol,
 
 int
 bba_chain_build(const double *dist, long M, long B, long S,
-                const bba_policy *pol, double mem_limit_bytes,
+                const bb_drain *pol, double mem_limit_bytes,
                 bba_chain **out, char *err)
 {
     bba_chain *c = NULL;
@@ -90,6 +91,7 @@ bba_chain_build(const double *dist, long M, long B, long S,
     double bytes;
     int rc = BB_OK;
 
+    assert(BB_DRAIN_IN(pol, BB_DRAIN_QUANTA));
     *out = NULL;
     if (S < 0)
         return bb_seterr(err, BB_EINVAL, "buffer size %ld quanta is negative", S);
@@ -97,10 +99,10 @@ bba_chain_build(const double *dist, long M, long B, long S,
         return bb_seterr(err, BB_EINVAL, "PFS bandwidth %ld quanta is not positive", B);
     if (M < 0)
         return bb_seterr(err, BB_EINVAL, "total bandwidth %ld quanta is negative", M);
-    if (pol->lazy && (pol->threshold < 0 || pol->threshold > S))
+    if (pol->kind == BB_DRAIN_LAZY && (pol->threshold < 0 || pol->threshold > S))
         return bb_seterr(err, BB_EINVAL,
-                         "threshold %ld quanta is outside [0, %ld]", pol->threshold, S);
-    if (pol->lazy && !(pol->eps >= 0.0 && pol->eps <= 1.0))
+                         "threshold %ld quanta is outside [0, %ld]", (long)pol->threshold, S);
+    if (pol->kind == BB_DRAIN_LAZY && !(pol->eps >= 0.0 && pol->eps <= 1.0))
         return bb_seterr(err, BB_EINVAL, "EPS %g is outside [0, 1]", pol->eps);
 
     bba_chain_estimate(S, B, M, &n_states, &nnz_max, &bytes);
@@ -123,7 +125,7 @@ bba_chain_build(const double *dist, long M, long B, long S,
     c->M = M;
     c->n_states = n_states;
     c->pol = *pol;
-    if (!c->pol.lazy)
+    if (c->pol.kind != BB_DRAIN_LAZY)
         c->pol.threshold = 0;
     c->rowptr = malloc((size_t)(n_states + 1) * sizeof *c->rowptr);
     c->col = bba_big_alloc((size_t)(nnz_max > 0 ? nnz_max : 1) * sizeof *c->col, 0);
@@ -229,7 +231,8 @@ bba_chain_check_reachable(const bba_chain *c, char *err)
         j = 0;
         while (seen[j])
             j++;
-        if (c->pol.lazy && c->pol.eps == 0.0 && c->pol.threshold > 0 && j < c->pol.threshold)
+        if (c->pol.kind == BB_DRAIN_LAZY && c->pol.eps == 0.0 && c->pol.threshold > 0
+            && j < c->pol.threshold)
             rc = bb_seterr(err, BB_EDATA,
                            "buffer load %ld (quanta) never drains: EPS = 0 keeps the "
                            "buffer full below the threshold; use EPS > 0", j);

@@ -29,18 +29,11 @@
 
 #include <stddef.h>
 
-/* The smallest positive EPS the chains are solved at: below the threshold
- * a state holds for 1/EPS time units, and far below this the solvers'
- * unnormalised vectors overflow; EPS moves the answer to first order only,
- * so every smaller EPS gives this one's answer to double precision. */
-#define BBA_EPS_MIN 1e-15
+#include "drain.h"
 
-typedef struct {
-    int lazy;          /* 0: greedy (Algorithm 2); 1: lazy (Algorithm 4) */
-    long threshold;    /* THRESHOLD in quanta, 0 <= threshold <= S (lazy) */
-    double eps;        /* EPS, 0 or in [BBA_EPS_MIN, 1]: probability of
-                          draining below the threshold (the paper's 0.01) */
-} bba_policy;
+/* The draining policy is drain.h's; the chains take its threshold in
+ * quanta (BB_DRAIN_QUANTA), 0 <= THRESHOLD <= S, and EPS 0 or in
+ * [BBA_EPS_MIN, 1]: the probability of draining below the threshold. */
 
 typedef struct {
     long S;            /* buffer size, quanta */
@@ -48,7 +41,7 @@ typedef struct {
     long M;            /* sum of application bandwidths, quanta */
     long n_states;     /* S + max(M - B, 0) + 1 */
     long nnz;          /* stored transitions */
-    bba_policy pol;
+    bb_drain pol;
     int *rowptr;       /* n_states + 1 */
     int *col;          /* nnz, increasing within a row */
     double *val;       /* nnz, transition probabilities */
@@ -69,7 +62,7 @@ void bba_chain_estimate(long S, long B, long M, long *n_states,
  * than INT_MAX states or nonzeros: the message gives states and bytes);
  * BB_ENOMEM.  Zero probabilities are not stored. */
 int bba_chain_build(const double *dist, long M, long B, long S,
-                    const bba_policy *pol, double mem_limit_bytes,
+                    const bb_drain *pol, double mem_limit_bytes,
                     bba_chain **out, char *err);
 
 /* bba_chain_free: release a chain; NULL is a no-op. */

@@ -176,7 +176,7 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, doubl
 }
 
 void
-bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
+bba_cost_search(const bba_model *m, double target, const bb_drain *ps,
                 const bba_solver_opts *so, bba_cost *c)
 {
     double theta, S, span, evals;
@@ -187,9 +187,9 @@ bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
         return;
     }
     S = log(1.0 / target) / theta;
-    if (ps->lazy && ps->threshold_frac < 1)
-        S /= 1.0 - ps->threshold_frac;
-    else if (ps->lazy)
+    if (ps->kind == BB_DRAIN_LAZY && ps->threshold < 1)
+        S /= 1.0 - ps->threshold;
+    else if (ps->kind == BB_DRAIN_LAZY)
         S *= 4;   /* the search stops when doubling no longer helps */
     span = (double)(m->B > m->M - m->B ? m->B : m->M - m->B);
     evals = 6 + (S > span ? 2.0 * log2(S / span) : 0);
@@ -233,7 +233,7 @@ bba_cost_check(const bba_model *m, const bba_cost *c, double max_ops, const char
 }
 
 int
-bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
+bba_cost_settle(const bba_model *m, double target, const bb_drain *ps,
                 const bba_solver_opts *so, long R, long R_max, char *err)
 {
     bba_cost c;

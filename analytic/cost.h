@@ -95,7 +95,7 @@ void bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, 
  * (the decay rate by bisection).  When no size is reachable by the
  * estimate (E >= B, or a lazy threshold at the whole buffer), the search
  * refuses or stops early on its own and the cost is one evaluation. */
-void bba_cost_search(const bba_model *m, double target, const bba_policy_spec *ps,
+void bba_cost_search(const bba_model *m, double target, const bb_drain *ps,
                      const bba_solver_opts *so, bba_cost *c);
 
 /* bba_cost_settle: BB_OK when settling the resolution fits max_ops: a
@@ -103,7 +103,7 @@ void bba_cost_search(const bba_model *m, double target, const bba_policy_spec *p
  * worst case, each costing twice the one before (S and M double with R);
  * else BB_ETOOBIG naming --resolution (give one: no settling) and the
  * rest as bba_cost_check.  m is the model at R. */
-int bba_cost_settle(const bba_model *m, double target, const bba_policy_spec *ps,
+int bba_cost_settle(const bba_model *m, double target, const bb_drain *ps,
                     const bba_solver_opts *so, long R, long R_max, char *err);
 
 /* bba_cost_fluid: the fluid model's build and one size search (fluid.h

@@ -329,17 +329,17 @@ ms_factor(const bba_effbw_approx *a, long S, double *ir)
 }
 
 double
-bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol)
+bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bb_drain *pol)
 {
     if (a->kind == BBA_EFFBW_DECAY)
         return exp(-a->decay * (double)S);
-    if (pol != NULL && pol->lazy)
+    if (pol != NULL && pol->kind == BB_DRAIN_LAZY)
         S -= lround((1.0 - pol->eps) * (double)pol->threshold);
     return ms_factor(a, S, NULL);
 }
 
 int
-bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
+bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bb_drain *pol,
                        bba_measures *me, char *err)
 {
     double f, idle, ir = NAN;
@@ -348,7 +348,7 @@ bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
     if (a->kind == BBA_EFFBW_DECAY) {
         f = bba_effbw_approx_factor(a, S, pol);
     } else {
-        if (pol != NULL && pol->lazy)
+        if (pol != NULL && pol->kind == BB_DRAIN_LAZY)
             Sx -= lround((1.0 - pol->eps) * (double)pol->threshold);
         f = ms_factor(a, Sx, &ir);
     }

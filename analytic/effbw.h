@@ -108,7 +108,7 @@ bba_effbw_kind bba_effbw_approx_kind(const bba_effbw_approx *a);
 /* bba_effbw_approx_factor: the factor on r's idle fraction at buffer size
  * S (quanta) under pol (NULL: greedy); NAN when out of memory.
  * Thread-safe (no state changes). */
-double bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_policy *pol);
+double bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bb_drain *pol);
 
 /* bba_effbw_approx_apply: the measures of r at (S, pol) made the full
  * model's: idle multiplied by the factor, p_full moved with it,
@@ -120,7 +120,7 @@ double bba_effbw_approx_factor(const bba_effbw_approx *a, long S, const bba_poli
  * Thread-safe. */
 #define BBA_EFFBW_PREFACTOR_MAX 16.0   /* e^16 = 9e6, a safe margin over the
                                           2^16 horizons the bound sums */
-int bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bba_policy *pol,
+int bba_effbw_approx_apply(const bba_effbw_approx *a, long S, const bb_drain *pol,
                            bba_measures *me, char *err);
 
 #endif

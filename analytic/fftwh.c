@@ -23,6 +23,7 @@
  * methods for Toeplitz systems); Saad and Schultz 1986 (GMRES). */
 #include "config.h"
 
+#include <assert.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -337,7 +338,7 @@ bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o)
 /* Build the kernels, tilts, engines and factors for (S, T). */
 static int
 ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
-        const long *b, const double *p, const bba_policy *pol, bba_fftwh_cache *cache,
+        const long *b, const double *p, const bb_drain *pol, bba_fftwh_cache *cache,
         char *err)
 {
     long U = M > B ? M - B : 0;
@@ -348,8 +349,8 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
     s->B = B;
     s->M = M;
     s->U = U;
-    s->T = pol->lazy ? pol->threshold : 0;
-    s->eps = pol->lazy ? pol->eps : 1.0;
+    s->T = pol->kind == BB_DRAIN_LAZY ? pol->threshold : 0;
+    s->eps = pol->kind == BB_DRAIN_LAZY ? pol->eps : 1.0;
     s->nreg = s->T > 0 ? 2 : 1;
 
     s->w = malloc((size_t)(S + M + 1) * sizeof *s->w);
@@ -459,7 +460,7 @@ nomem:
 
 static int
 eval_core(const double *dist, long M, long B, long S, size_t napp,
-          const long *b, const double *p, const bba_policy *pol,
+          const long *b, const double *p, const bb_drain *pol,
           const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
           bba_solve_info *info, double *pi, char *err)
 {
@@ -477,10 +478,10 @@ eval_core(const double *dist, long M, long B, long S, size_t napp,
     memset(info, 0, sizeof *info);
     if (S < 0 || B <= 0 || M < 0)
         return bb_seterr(err, BB_EINVAL, "bad dimensions S = %ld, B = %ld, M = %ld", S, B, M);
-    if (pol->lazy
+    if (pol->kind == BB_DRAIN_LAZY
         && (pol->threshold < 0 || pol->threshold > S || !(pol->eps >= 0 && pol->eps <= 1)))
         return bb_seterr(err, BB_EINVAL, "lazy policy out of range (threshold %ld, EPS %g)",
-                         pol->threshold, pol->eps);
+                         (long)pol->threshold, pol->eps);
     bytes = bba_fftwh_bytes(M, B, S, o);
     info->peak_bytes = bytes;
     if ((o->mem_limit_bytes > 0 && bytes > o->mem_limit_bytes)
@@ -648,22 +649,23 @@ gcd_long(long a, long b)
  * ceil(T/g).  Solve that one, g times smaller. */
 int
 bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
-               const long *b, const double *p, const bba_policy *pol,
+               const long *b, const double *p, const bb_drain *pol,
                const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
                bba_solve_info *info, double *pi, char *err)
 {
     long g = B > 0 ? B : 1, Mr, U = M > B ? M - B : 0, Ur;
     long *br = NULL;
     double *dr = NULL, *pir = NULL;
-    bba_policy polr = *pol;
+    bb_drain polr = *pol;
     int rc;
 
+    assert(BB_DRAIN_IN(pol, BB_DRAIN_QUANTA));
     for (size_t i = 0; i < napp && b != NULL; i++)
         if (p[i] > 0 && b[i] > 0)
             g = gcd_long(b[i], g);
     if (b == NULL || g <= 1 || S < 0)
         return eval_core(dist, M, B, S, napp, b, p, pol, o, cache, meas, info, pi, err);
-    if (pol->lazy && (pol->threshold + g - 1) / g > S / g)
+    if (pol->kind == BB_DRAIN_LAZY && ((long)pol->threshold + g - 1) / g > S / g)
         /* Every reachable row is lazy, which the reduced policy cannot
          * say (THRESHOLD <= S), and the unreduced system is numerically
          * singular: the states off the lattice form a transient class
@@ -674,7 +676,7 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
          * is exact there: leave it to GTH. */
         return bb_seterr(err, BB_ENOCONV, "the lazy threshold (%ld quanta) lies above the "
                          "last reachable load (multiples of %ld up to %ld): not solved by "
-                         "the FFT solver", pol->threshold, g, g * (S / g));
+                         "the FFT solver", (long)pol->threshold, g, g * (S / g));
     Mr = M / g;
     Ur = Mr > B / g ? Mr - B / g : 0;
     dr = malloc(((size_t)Mr + 1) * sizeof *dr);
@@ -689,8 +691,8 @@ bba_fftwh_eval(const double *dist, long M, long B, long S, size_t napp,
         dr[k] = dist[g * k];
     for (size_t i = 0; i < napp; i++)
         br[i] = p[i] > 0 ? b[i] / g : 0;
-    if (polr.lazy)
-        polr.threshold = (pol->threshold + g - 1) / g;
+    if (polr.kind == BB_DRAIN_LAZY)
+        polr.threshold = (double)(((long)pol->threshold + g - 1) / g);
     rc = eval_core(dr, Mr, B / g, S / g, napp, br, p, &polr, o, cache, meas, info, pir, err);
     if (rc != BB_OK)
         goto out;

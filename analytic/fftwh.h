@@ -66,6 +66,7 @@ void bba_fftwh_cache_free(bba_fftwh_cache *c);
  * Preconditions (the caller checks them; bba_eval does): the chain is
  * irreducible on the states reachable from 0 and 0 is reachable from every
  * state (Pr(load < B) > 0; lazy: EPS > 0 or THRESHOLD 0).
+ * pol: drain.h, its threshold in quanta (BB_DRAIN_QUANTA, asserted).
  * Errors: BB_EINVAL (S < 0, B <= 0, policy out of range); BB_ETOOBIG (the
  * workspace exceeds o->mem_limit_bytes); BB_ENOCONV (GMRES did not reach
  * the tolerance, with the residual reached; or, with g = gcd > 1, a lazy
@@ -73,7 +74,7 @@ void bba_fftwh_cache_free(bba_fftwh_cache *c);
  * is numerically singular: the caller may fall back to banded GTH);
  * BB_ENOMEM. */
 int bba_fftwh_eval(const double *dist, long M, long B, long S, size_t n,
-                   const long *b, const double *p, const bba_policy *pol,
+                   const long *b, const double *p, const bb_drain *pol,
                    const bba_solver_opts *o, bba_fftwh_cache *cache, bba_measures *meas,
                    bba_solve_info *info, double *pi, char *err);
 

@@ -4,11 +4,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
+#include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bb_error.h"
+#include "fluid_classes.h"
 #include "fluid_int.h"
 
 /* Rates within this fraction of B are B: a phase of zero drift (sums of
@@ -17,63 +21,24 @@
 /* LAPACK's 32-bit indices address P^2 entries */
 #define PHASES_MAX 46340L
 
-typedef struct {
-    double b, p, L;
-    long N;
-} cls_in;
+typedef bba_fluid_src cls_in;
 
-/* Merge identical classes; constant sources into *r0.  Returns the count
- * of classes with a phase, or -1 with err set. */
+/* The classes checked; constant sources into *r0; the distinct ones with
+ * a phase into out (fluid_classes.h).  Returns how many, or -1 with err
+ * set. */
 static long
 gather(const bba_fluid_class *c, size_t n, cls_in *out, double *r0, char *err)
 {
-    long nc = 0;
-
     *r0 = 0.0;
     for (size_t i = 0; i < n; i++) {
         const bba_fluid_class *x = &c[i];
 
-        if (!(x->rate_Bps >= 0.0 && isfinite(x->rate_Bps))) {
-            bb_seterr(err, BB_EINVAL, "class %zu: rate %g B/s is not a finite "
-                      "non-negative number", i + 1, x->rate_Bps);
+        if (bba_fluid_class_check(x, i, err) != BB_OK)
             return -1;
-        }
-        if (!(x->p >= 0.0 && x->p <= 1.0)) {
-            bb_seterr(err, BB_EINVAL, "class %zu: p = %g is not in [0, 1]", i + 1, x->p);
-            return -1;
-        }
-        if (x->count < 0) {
-            bb_seterr(err, BB_EINVAL, "class %zu: count %d is negative", i + 1, x->count);
-            return -1;
-        }
-        if (x->count == 0 || x->p == 0.0 || x->rate_Bps == 0.0)
-            continue;
-        if (x->p == 1.0) {
+        if (x->count != 0 && x->p == 1.0 && x->rate_Bps != 0.0)
             *r0 += x->count * x->rate_Bps;
-            continue;
-        }
-        if (!(x->burst_s > 0.0 && isfinite(x->burst_s))) {
-            bb_seterr(err, BB_EINVAL, "class %zu: burst %g s is not a finite positive "
-                      "duration", i + 1, x->burst_s);
-            return -1;
-        }
-        {
-            long j;
-
-            for (j = 0; j < nc; j++)
-                if (out[j].b == x->rate_Bps && out[j].p == x->p && out[j].L == x->burst_s)
-                    break;
-            if (j == nc) {
-                out[nc].b = x->rate_Bps;
-                out[nc].p = x->p;
-                out[nc].L = x->burst_s;
-                out[nc].N = 0;
-                nc++;
-            }
-            out[j].N += x->count;
-        }
     }
-    return nc;
+    return (long)bba_fluid_srcs(c, n, out);
 }
 
 static double
@@ -214,25 +179,26 @@ lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
 }
 
 int
-bba_fluid_eval(const bba_fluid *m, double S, const bba_fluid_policy *pol,
+bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
                bba_fluid_result *out, char *err)
 {
     fl_sol s;
     double eps = 1.0, T = 0.0;
     int rc;
 
+    assert(pol == NULL || BB_DRAIN_IN(pol, BB_DRAIN_BYTES));
     memset(out, 0, sizeof *out);
     if (!(S >= 0.0 && isfinite(S)))
         return bb_seterr(err, BB_EINVAL, "buffer size %g B is not a finite non-negative "
                          "number", S);
-    if (pol != NULL && pol->lazy) {
+    if (pol != NULL && pol->kind == BB_DRAIN_LAZY) {
         if (!(pol->eps > 0.0 && pol->eps <= 1.0))
             return bb_seterr(err, BB_EINVAL, "lazy EPS %g is not in (0, 1]", pol->eps);
-        if (!(pol->threshold_bytes >= 0.0 && pol->threshold_bytes <= S))
+        if (!(pol->threshold >= 0.0 && pol->threshold <= S))
             return bb_seterr(err, BB_EINVAL, "lazy threshold %g B is not in [0, S = %g B]",
-                             pol->threshold_bytes, S);
+                             pol->threshold, S);
         eps = pol->eps;
-        T = pol->threshold_bytes;
+        T = pol->threshold;
     }
     if (S == 0.0 || m->greedy == NULL) {
         fl_trivial(m, S, out);

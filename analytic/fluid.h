@@ -121,11 +121,8 @@ long bba_fluid_phases(const bba_fluid *m);
 double bba_fluid_mean_rate(const bba_fluid *m);
 int bba_fluid_separable(const bba_fluid *m);
 
-typedef struct {
-    int lazy;                /* 0: greedy */
-    double threshold_bytes;  /* T in [0, S] (lazy) */
-    double eps;              /* EPS in (0, 1] (lazy) */
-} bba_fluid_policy;
+/* The fluid models take drain.h's policy with its threshold in bytes
+ * (BB_DRAIN_BYTES), T in [0, S], and EPS in (0, 1] when lazy. */
 
 typedef struct {
     double idle;             /* stall fraction: the time the writers' I/O
@@ -156,7 +153,7 @@ typedef struct {
  * mean occupancy: not solved to accuracy; the message gives the case and
  * the residual), BB_ENOMEM.  Cost: greedy O(r^3 + (r + m) P) with r coupled modes
  * (plus their 2 P^2 once each); lazy as the header says. */
-int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bba_fluid_policy *pol,
+int bba_fluid_eval(const bba_fluid *m, double S_bytes, const bb_drain *pol,
                    bba_fluid_result *out, char *err);
 
 /* bba_fluid_idle_limit: idle as S -> infinity.  With the mean drift
@@ -205,7 +202,7 @@ int bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw_Bps, char
  * binds: the message gives the limit and, for B_BB, bba_fluid_bbbw_min's
  * answer); BB_ETOOBIG when s_max_bytes
  * (> 0) misses the target; errors of bba_fluid_eval. */
-int bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
+int bba_fluid_size_min(const bba_fluid *m, double target, const bb_drain *ps,
                        double rel_tol, double s_max_bytes, bba_progress_fn cb, void *ctx,
                        double *S_bytes, bba_fluid_result *at, int *evaluations, char *err);
 

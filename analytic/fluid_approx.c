@@ -12,6 +12,7 @@
 #include "bb_error.h"
 #include "fluid_approx.h"
 #include "fluid_bufferless.h"
+#include "fluid_classes.h"
 
 #define VARIANTS_MAX 8
 
@@ -84,28 +85,6 @@ tilted_mean(double b, double p, double s)
     return b / (1.0 + (1.0 - p) / p * exp(-s * b));
 }
 
-static int
-has_phase(const bba_fluid_class *x)
-{
-    return x->count > 0 && x->p > 0.0 && x->p < 1.0 && x->rate_Bps > 0.0;
-}
-
-static int
-check_class(const bba_fluid_class *x, size_t i, char *err)
-{
-    if (!(x->rate_Bps >= 0.0 && isfinite(x->rate_Bps)))
-        return bb_seterr(err, BB_EINVAL, "class %zu: rate %g B/s is not a finite non-negative "
-                         "number", i + 1, x->rate_Bps);
-    if (!(x->p >= 0.0 && x->p <= 1.0))
-        return bb_seterr(err, BB_EINVAL, "class %zu: p = %g is not in [0, 1]", i + 1, x->p);
-    if (x->count < 0)
-        return bb_seterr(err, BB_EINVAL, "class %zu: count %d is negative", i + 1, x->count);
-    if (has_phase(x) && !(x->burst_s > 0.0 && isfinite(x->burst_s)))
-        return bb_seterr(err, BB_EINVAL, "class %zu: burst %g s is not a finite positive "
-                         "duration", i + 1, x->burst_s);
-    return BB_OK;
-}
-
 /* sum Lambda(theta) - theta B over the classes */
 static double
 excess(const bba_fluid_class *c, size_t n, double B, double theta)
@@ -133,7 +112,7 @@ bba_fluid_decay(const bba_fluid_class *c, size_t n, double B, double *theta, cha
     if (!(B > 0.0 && isfinite(B)))
         return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", B);
     for (size_t i = 0; i < n; i++) {
-        if ((rc = check_class(&c[i], i, err)) != BB_OK)
+        if ((rc = bba_fluid_class_check(&c[i], i, err)) != BB_OK)
             return rc;
         if (c[i].count <= 0 || c[i].p <= 0.0 || c[i].rate_Bps <= 0.0)
             continue;
@@ -620,6 +599,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     bba_fluid_approx *a;
     bba_fluid_class *pass = NULL;
     unit *u = NULL;
+    bba_fluid_src *src = NULL;
     const unit **order = NULL;
     size_t *first = NULL, *idx = NULL, nu = 0, npass = 0;
     split best = { 0, 0, LONG_MAX, 0 }, *gk = NULL;
@@ -630,7 +610,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     if (budget < 4)
         return bb_seterr(err, BB_EINVAL, "phase budget %ld is below 4", budget);
     for (size_t i = 0; i < n; i++)
-        if ((rc = check_class(&c[i], i, err)) != BB_OK)
+        if ((rc = bba_fluid_class_check(&c[i], i, err)) != BB_OK)
             return rc;
     a = calloc(1, sizeof *a);
     u = malloc((n + 1) * sizeof *u);
@@ -639,8 +619,9 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     first = malloc((n + 2) * sizeof *first);
     gk = malloc((n + 1) * sizeof *gk);
     idx = malloc((n + 1) * sizeof *idx);
+    src = malloc((n + 1) * sizeof *src);
     if (a == NULL || u == NULL || pass == NULL || order == NULL || first == NULL
-        || gk == NULL || idx == NULL) {
+        || gk == NULL || idx == NULL || src == NULL) {
         rc = bb_seterr(err, BB_ENOMEM, "out of memory for %zu classes", n);
         goto out;
     }
@@ -648,25 +629,15 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     a->tilt = NAN;
     /* distinct sources with a phase; the others pass through */
     for (size_t i = 0; i < n; i++) {
-        size_t j;
-
-        if (!has_phase(&c[i])) {
+        if (!bba_fluid_class_has_phase(&c[i])) {
             pass[npass++] = c[i];
             continue;
         }
-        for (j = 0; j < nu; j++)
-            if (u[j].b == c[i].rate_Bps && u[j].p == c[i].p && u[j].L == c[i].burst_s)
-                break;
-        if (j == nu) {
-            u[nu].b = c[i].rate_Bps;
-            u[nu].p = c[i].p;
-            u[nu].L = c[i].burst_s;
-            u[nu].N = 0;
-            nu++;
-        }
-        u[j].N += c[i].count;
         a->n_sources += c[i].count;
     }
+    nu = bba_fluid_srcs(c, n, src);
+    for (size_t j = 0; j < nu; j++)
+        u[j] = (unit){ src[j].b, src[j].p, src[j].L, src[j].N, 0 };
     a->n_units = nu;
     for (size_t j = 0; j < nu; j++)
         P *= u[j].N + 1.0;
@@ -751,6 +722,7 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
     }
 out:
     free(u);
+    free(src);
     free(pass);
     free(order);
     free(first);
@@ -800,7 +772,7 @@ bba_fluid_approx_theta(const bba_fluid_approx *a)
 }
 
 int
-bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bb_drain *pol,
                       double idle, double *lo, double *hi, char *err)
 {
     *lo = *hi = idle;
@@ -817,7 +789,7 @@ bba_fluid_approx_hull(const bba_fluid_approx *a, double S, const bba_fluid_polic
 }
 
 int
-bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_spread(const bba_fluid_approx *a, double S, const bb_drain *pol,
                         double idle, double *ln_spread, char *err)
 {
     double lo, hi;
@@ -857,7 +829,7 @@ bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi)
  * and the primary's is not (down) or the reverse (up).  At S = 0, hi is
  * at least the workload's bufferless bound s0_hi g (header, Interval). */
 static int
-factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double idle,
+factors(const bba_fluid_approx *a, double S, const bb_drain *pol, double idle,
         double *up, double *down, char *err)
 {
     double lo, hi, g = exp(BBA_FLUID_APPROX_C * fmax(a->folded, a->folded_load));
@@ -871,7 +843,7 @@ factors(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol, double
 }
 
 int
-bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_policy *pol,
+bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bb_drain *pol,
                           double idle, double *lo, double *hi, char *err)
 {
     double up, down;
@@ -892,7 +864,7 @@ bba_fluid_approx_interval(const bba_fluid_approx *a, double S, const bba_fluid_p
 /* The smallest size at which the primary's idle is at most x (0 when it
  * is at 0; +inf when none is; 0 when x >= 1). */
 static int
-size_at(const bba_fluid_approx *a, double x, const bba_policy_spec *ps, bba_progress_fn cb,
+size_at(const bba_fluid_approx *a, double x, const bb_drain *ps, bba_progress_fn cb,
         void *ctx, double *S, char *err)
 {
     int rc;
@@ -915,7 +887,7 @@ size_at(const bba_fluid_approx *a, double x, const bba_policy_spec *ps, bba_prog
 
 int
 bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
-                               const bba_policy_spec *ps, double S, bba_progress_fn cb,
+                               const bb_drain *ps, double S, bba_progress_fn cb,
                                void *ctx, double *S_lo, double *S_hi, char *err)
 {
     double up, down, used;
@@ -928,8 +900,7 @@ bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
      * target no later than where the primary reaches target / up; up is
      * taken again at that size (it may grow there) until it holds */
     for (int it = 0; it < 4; it++) {
-        bba_fluid_policy pol = { ps->lazy, ps->lazy ? ps->threshold_frac * *S_hi : 0,
-                                 ps->lazy ? ps->eps : 1.0 };
+        bb_drain pol = bb_drain_bytes(ps, *S_hi);
         bba_fluid_result r;
 
         if ((rc = bba_fluid_eval(a->v[0].m, *S_hi, &pol, &r, err)) != BB_OK

@@ -156,7 +156,7 @@ double bba_fluid_approx_theta(const bba_fluid_approx *a);
  * evaluated at the same point; lo = hi = idle when exact.  Errors: those
  * of bba_fluid_eval.  Cost: one evaluation per variant (up to seven). */
 int bba_fluid_approx_interval(const bba_fluid_approx *a, double S_bytes,
-                              const bba_fluid_policy *pol, double idle, double *lo, double *hi,
+                              const bb_drain *pol, double idle, double *lo, double *hi,
                               char *err);
 
 /* bba_fluid_approx_spread: ln(max / min) of the idle fraction at S_bytes
@@ -165,7 +165,7 @@ int bba_fluid_approx_interval(const bba_fluid_approx *a, double S_bytes,
  * share of the burstiness folded (0 when exact).  What the interval is
  * made of, for benchmarks.  Errors: those of bba_fluid_eval. */
 int bba_fluid_approx_spread(const bba_fluid_approx *a, double S_bytes,
-                            const bba_fluid_policy *pol, double idle, double *ln_spread,
+                            const bb_drain *pol, double idle, double *ln_spread,
                             char *err);
 double bba_fluid_approx_folded(const bba_fluid_approx *a);
 
@@ -178,7 +178,7 @@ double bba_fluid_approx_folded(const bba_fluid_approx *a);
  * benchmark's, not a property of this one (answer.h: the size answered
  * is then the interval's safe end). */
 int bba_fluid_approx_hull(const bba_fluid_approx *a, double S_bytes,
-                          const bba_fluid_policy *pol, double idle, double *lo, double *hi,
+                          const bb_drain *pol, double idle, double *lo, double *hi,
                           char *err);
 double bba_fluid_approx_folded_load(const bba_fluid_approx *a);
 int bba_fluid_approx_trusted(const bba_fluid_approx *a);
@@ -197,7 +197,7 @@ void bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi);
  * evaluations at up to 4 sizes and up to 5 size searches on the primary,
  * whose progress cb (may be NULL) hears (fluid.h bba_fluid_size_min). */
 int bba_fluid_approx_size_interval(const bba_fluid_approx *a, double target,
-                                   const bba_policy_spec *ps, double S_bytes,
+                                   const bb_drain *ps, double S_bytes,
                                    bba_progress_fn cb, void *ctx, double *S_lo,
                                    double *S_hi, char *err);
 

@@ -16,6 +16,7 @@
  * while it steps down or has no s_max. */
 #include "config.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
 
 typedef struct {
     const bba_fluid *m;
-    const bba_policy_spec *ps;
+    const bb_drain *ps;
     double target;
     int evals;
 } sz_ctx;
@@ -63,14 +64,12 @@ closing_max(double lo, double hi, double rel_tol, int illinois)
 static int
 sz_eval(sz_ctx *c, double S, bba_fluid_result *r, double *f, char *err)
 {
-    bba_fluid_policy pol = { 0, 0.0, 1.0 };
+    bb_drain pol = bb_drain_greedy(1.0);
     int rc;
 
-    if (c->ps != NULL && c->ps->lazy) {
-        pol.lazy = 1;
-        pol.threshold_bytes = fmin(fmax(c->ps->threshold_frac, 0.0), 1.0) * S;
-        pol.eps = c->ps->eps;
-    }
+    if (c->ps != NULL && c->ps->kind == BB_DRAIN_LAZY)
+        pol = bb_drain_lazy(BB_DRAIN_BYTES, fmin(fmax(c->ps->threshold, 0.0), 1.0) * S,
+                            c->ps->eps);
     rc = bba_fluid_eval(c->m, S, &pol, r, err);
     c->evals++;
     if (rc == BB_OK)
@@ -79,7 +78,7 @@ sz_eval(sz_ctx *c, double S, bba_fluid_result *r, double *f, char *err)
 }
 
 int
-bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
+bba_fluid_size_min(const bba_fluid *m, double target, const bb_drain *ps,
                    double rel_tol, double s_max, bba_progress_fn cb, void *ctx,
                    double *S_out, bba_fluid_result *at, int *evaluations, char *err)
 {
@@ -92,6 +91,7 @@ bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
     int closing = 2 * halvings_max(9 * (1 + 1e-9), rel_tol), illinois = 0;
     int rc, side = 0;
 
+    assert(ps == NULL || BB_DRAIN_IN(ps, BB_DRAIN_FRACTION));
     *S_out = NAN;
     if (evaluations)
         *evaluations = 0;
@@ -101,7 +101,7 @@ bba_fluid_size_min(const bba_fluid *m, double target, const bba_policy_spec *ps,
         return bb_seterr(err, BB_EINVAL, "relative tolerance %g is not in (0, 1)", rel_tol);
     if (!(s_max >= 0.0))
         return bb_seterr(err, BB_EINVAL, "size bound %g B is negative", s_max);
-    if (ps != NULL && ps->lazy && !(ps->eps > 0.0 && ps->eps <= 1.0))
+    if (ps != NULL && ps->kind == BB_DRAIN_LAZY && !(ps->eps > 0.0 && ps->eps <= 1.0))
         return bb_seterr(err, BB_EINVAL, "lazy EPS %g is not in (0, 1]", ps->eps);
     bba_search_start(&sm, cb, ctx, SEARCH_SOLVES_MAX);
     rc = sz_eval(&c, 0.0, &r, &flo, err);
@@ -264,7 +264,7 @@ bba_fluid_threshold_best(const bba_fluid *m, double S, double target, double eps
                          double rel_tol, bba_progress_fn cb, void *ctx,
                          bba_fluid_threshold_result *out, char *err)
 {
-    bba_fluid_policy pol = { 1, 0.0, eps };
+    bb_drain pol = bb_drain_lazy(BB_DRAIN_BYTES, 0.0, eps);
     bba_fluid_result r, prev;
     bba_search sm;
     double last_ok = -1.0, after = -1.0;
@@ -289,7 +289,7 @@ bba_fluid_threshold_best(const bba_fluid *m, double S, double target, double eps
     edge = halvings_max(S / grid * (1 + 1e-9), rel_tol * S);
     bba_search_start(&sm, cb, ctx, grid + 1 + edge);
     for (int g = 0; g <= grid; g++) {
-        pol.threshold_bytes = g == grid ? S : S * g / grid;
+        pol.threshold = g == grid ? S : S * g / grid;
         rc = bba_fluid_eval(m, S, &pol, &r, err);
         if (rc != BB_OK)
             return rc;
@@ -299,11 +299,11 @@ bba_fluid_threshold_best(const bba_fluid *m, double S, double target, double eps
             out->greedy = r;
         else if (r.idle < prev.idle)
             out->monotone_idle = 0;
-        consider(out, pol.threshold_bytes, &r, target);
+        consider(out, pol.threshold, &r, target);
         if (r.idle <= target)
-            last_ok = pol.threshold_bytes;
+            last_ok = pol.threshold;
         else if (last_ok >= 0.0 && after < 0.0)
-            after = pol.threshold_bytes;
+            after = pol.threshold;
         prev = r;
     }
     /* the feasibility edge after the last feasible grid point */
@@ -311,16 +311,16 @@ bba_fluid_threshold_best(const bba_fluid *m, double S, double target, double eps
         double lo = last_ok, hi = after;
 
         while (hi - lo > rel_tol * S) {
-            pol.threshold_bytes = 0.5 * (lo + hi);
+            pol.threshold = 0.5 * (lo + hi);
             rc = bba_fluid_eval(m, S, &pol, &r, err);
             if (rc != BB_OK)
                 return rc;
             out->evaluations++;
-            consider(out, pol.threshold_bytes, &r, target);
+            consider(out, pol.threshold, &r, target);
             if (r.idle <= target)
-                lo = pol.threshold_bytes;
+                lo = pol.threshold;
             else
-                hi = pol.threshold_bytes;
+                hi = pol.threshold;
             bba_search_tell(&sm, out->evaluations, halvings_max(hi - lo, rel_tol * S), 1);
         }
     }

@@ -68,8 +68,9 @@ int front_discrete_build(bba_front *f, long R, char *err);
 void front_discrete_free(bba_front *f);
 /* front_s_max: the largest size the discrete model may search, quanta. */
 long front_s_max(const bba_front *f);
-/* front_spec_of: the search's policy spec of a drain. */
-void front_spec_of(const bba_drain *d, bba_policy_spec *ps);
+/* front_spec_of: a drain with its threshold a fraction (a search's; one
+ * in bytes becomes 0). */
+void front_spec_of(const bb_drain *d, bb_drain *ps);
 /* front_stage_progress: a bba_progress_fn taking a front_stage_meter. */
 void front_stage_progress(void *ctx, const bba_progress *p);
 

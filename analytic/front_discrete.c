@@ -174,26 +174,11 @@ front_s_max(const bba_front *f)
 }
 
 void
-bba_drain_policy(const bba_drain *d, long S, double quantum, bba_policy *pol)
+front_spec_of(const bb_drain *d, bb_drain *ps)
 {
-    pol->lazy = d->lazy;
-    pol->eps = d->eps;
-    if (!d->lazy)
-        pol->threshold = 0;
-    else if (d->threshold_is_bytes)
-        pol->threshold = bba_size_quanta(d->threshold, quantum);
-    else
-        pol->threshold = (long)floor(d->threshold * (double)S);
-    if (pol->lazy && pol->threshold > S && !d->threshold_is_bytes)
-        pol->threshold = S;
-}
-
-void
-front_spec_of(const bba_drain *d, bba_policy_spec *ps)
-{
-    ps->lazy = d->lazy;
-    ps->threshold_frac = d->lazy && !d->threshold_is_bytes ? d->threshold : 0;
-    ps->eps = d->eps;
+    *ps = (bb_drain){ .kind = d->kind, .unit = BB_DRAIN_FRACTION, .eps = d->eps,
+                      .threshold = d->kind == BB_DRAIN_LAZY && d->unit == BB_DRAIN_FRACTION
+                                   ? d->threshold : 0 };
 }
 
 void
@@ -215,7 +200,7 @@ front_stage_progress(void *ctx, const bba_progress *p)
 static int
 settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *err)
 {
-    bba_policy_spec ps;
+    bb_drain ps;
     bba_size_result r;
     front_stage_meter sm = { &f->q, f->pf.resolution, BBA_STAGE_ANSWER };
     int rc;
@@ -236,10 +221,10 @@ settle_value(bba_front *f, long hint, double *v, long *S_out, int *have, char *e
         return rc;
     if (f->q.settle_bytes > 0) {
         long S = bba_size_quanta(f->q.settle_bytes, f->qz.quantum_bytes);
-        bba_policy pol;
+        bb_drain pol;
         bba_eval_result e;
 
-        bba_drain_policy(&f->q.drain, S, f->qz.quantum_bytes, &pol);
+        bba_drain_quanta(&f->q.drain, S, f->qz.quantum_bytes, &pol);
         if (pol.threshold > S)
             pol.threshold = S;
         rc = bba_eval(&f->model, S, &pol, &f->q.so, &e, NULL, err);
@@ -281,7 +266,7 @@ front_settle(bba_front *f, char *err)
     if (rc != BB_OK)
         return rc;
     {
-        bba_policy_spec ps;
+        bb_drain ps;
 
         front_spec_of(&f->q.drain, &ps);   /* bounded before the first solve */
         rc = bba_cost_settle(&f->model, f->q.target, &ps, &f->q.so, R, BBA_RES_MAX, err);

@@ -2,12 +2,11 @@
 # analytic/: libbbanalytic, the analytic front end (pure functions, no I/O).
 # Its sources are listed here and nowhere else; its tests are in tests/local.mk.
 noinst_LIBRARIES += analytic/libbbanalytic.a
-# The bottom layer: its own headers and its numerical libraries only.
-analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(UMFPACK_CFLAGS)
+# Above base/ only: its own headers, base/'s and its numerical libraries.
+analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic -I$(top_srcdir)/base \
+	$(GSL_CFLAGS) $(UMFPACK_CFLAGS)
 analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
-	analytic/bb_error.c analytic/bb_error.h \
-	analytic/bb_num.c analytic/bb_num.h \
 	analytic/bigalloc.c analytic/bigalloc.h \
 	analytic/workload.c analytic/workload.h \
 	analytic/dist.c analytic/dist.h \
@@ -39,5 +38,6 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/fluid.h analytic/fluid_int.h \
 	analytic/fluid_approx.c analytic/fluid_approx.h \
 	analytic/fluid_bufferless.c analytic/fluid_bufferless.h \
+	analytic/fluid_classes.c analytic/fluid_classes.h \
 	analytic/fluid_span.c analytic/fluid_span.h \
 	analytic/timeline.c analytic/timeline.h

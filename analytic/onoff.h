@@ -148,7 +148,8 @@ void bba_onoff_defaults(bba_onoff_opts *o);
 void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
                         double *bytes, double *ops_per_iter);
 
-/* bba_onoff_eval: the measures for buffer size S (quanta) and policy pol,
+/* bba_onoff_eval: the measures for buffer size S (quanta) and policy pol
+ * (drain.h, its threshold in quanta: BB_DRAIN_QUANTA, asserted),
  * every fraction per unit of time, stalls counted (Z = 1 + the mean
  * stall tau of a normal unit, in units):
  *   idle      the stall fraction (measures.h), = stalled
@@ -167,7 +168,7 @@ void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
  * limit, with the size), BB_ENOCONV (max_iter reached: the message gives
  * the residual), BB_ESINGULAR/BB_EDATA (the level chain could not be
  * solved: the buffer never empties), BB_ENOMEM. */
-int bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
+int bba_onoff_eval(const bba_onoff *m, long S, const bb_drain *pol,
                    const bba_onoff_opts *o, bba_eval_result *out,
                    double **pi_out, char *err);
 
@@ -183,7 +184,7 @@ int bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
  * Errors: BB_EINVAL, BB_ETOOBIG (too many states), BB_ESINGULAR,
  * BB_ENOMEM.  O(states^3) time, O(states^2) memory. */
 int bba_onoff_dense_eval(size_t n, const long *b, const double *p,
-                         const double *L, long B, long S, const bba_policy *pol,
+                         const double *L, long B, long S, const bb_drain *pol,
                          bba_measures *out, char *err);
 
 #endif

@@ -37,7 +37,7 @@
 
 int
 bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
-                     long B, long S, const bba_policy *pol, bba_measures *out,
+                     long B, long S, const bb_drain *pol, bba_measures *out,
                      char *err)
 {
     long M = 0, over, levels, F, N;
@@ -121,7 +121,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                 dst[0] = j - B > S ? j - B : S;
                 wt[0] = 1;
                 nd = 1;
-            } else if (pol->lazy && j < pol->threshold && k <= B) {
+            } else if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B) {
                 dst[0] = j;
                 wt[0] = 1 - pol->eps;
                 dst[1] = j + k - B > 0 ? j + k - B : 0;
@@ -179,7 +179,7 @@ bba_onoff_dense_eval(size_t n, const long *b, const double *p, const double *L,
                     if ((f >> i) & 1)
                         k += b[i];
                 l = j + k - B > 0 ? j + k - B : 0;
-                if (pol->lazy && j < pol->threshold && k <= B)
+                if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B)
                     up = (1 - pol->eps) + (l >= j ? pol->eps : 0);
                 else
                     up = l >= j ? 1 : 0;

@@ -22,7 +22,7 @@ typedef struct {
     const bba_onoff *m;
     long S, U, P;      /* buffer size (quanta), the largest overflow excess
                           (bba_onoff_max_excess), phases */
-    const bba_policy *pol;
+    const bb_drain *pol;
     double ***Kp;      /* Kp[e][c] = H_c^(e/B) K_c, e = 0..U: the phase
                           step after a stall of e/B units, e quanta of
                           excess (bba_onoff_stall_kernel) */
@@ -58,7 +58,7 @@ void bba_onoff_stall_kernel(const bba_onoff *m, size_t c, double tau, double *ou
 
 /* bba_onoff_spread: add v times the transitions out of normal state (j, a
  * phase f of bursty load kf) over the landing levels (onoff_step.c). */
-void bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *pol,
+void bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bb_drain *pol,
                       double v, double *lev, long off, double *ovf, long P, long f,
                       char *oflag);
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
     long S = w->S, P = w->P, B = m->B, M0 = m->M0, kmax = 0;
     long t0, nt;
     double stall = 0, quiet = 0, load = 0, p0 = 0, pS = 0, Z, *tail, *G;
-    int lazy = w->pol->lazy && w->pol->threshold > 0;
+    int lazy = w->pol->kind == BB_DRAIN_LAZY && w->pol->threshold > 0;
     double lazy_keep = lazy ? 1.0 - w->pol->eps : 0;
 
     for (long f = 0; f < P; f++)
@@ -206,7 +207,7 @@ measures(bba_onoff_work *w, const double *x, bba_measures *me)
 }
 
 int
-bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
+bba_onoff_eval(const bba_onoff *m, long S, const bb_drain *pol,
                const bba_onoff_opts *o, bba_eval_result *out, double **pi_out,
                char *err)
 {
@@ -222,6 +223,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     double sr = 0, ops_apply, ops_coarse;
     int rc = BB_OK;
 
+    assert(BB_DRAIN_IN(pol, BB_DRAIN_QUANTA));
     memset(out, 0, sizeof *out);
     memset(&w, 0, sizeof w);
     memset(&c, 0, sizeof c);
@@ -232,10 +234,10 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
     if (m->phase_load == NULL)
         return bb_seterr(err, BB_EINVAL, "a classes-only model (%ld phases) cannot be solved",
                          m->n_phases);
-    if (pol->lazy && (pol->threshold < 0 || pol->threshold > S))
+    if (pol->kind == BB_DRAIN_LAZY && (pol->threshold < 0 || pol->threshold > S))
         return bb_seterr(err, BB_EINVAL, "threshold %ld quanta is outside [0, %ld]",
-                         pol->threshold, S);
-    if (pol->lazy && !(pol->eps >= 0.0 && pol->eps <= 1.0))
+                         (long)pol->threshold, S);
+    if (pol->kind == BB_DRAIN_LAZY && !(pol->eps >= 0.0 && pol->eps <= 1.0))
         return bb_seterr(err, BB_EINVAL, "EPS %g is outside [0, 1]", pol->eps);
     bba_onoff_estimate(m, S, o, &bytes, NULL);
     if ((o->mem_limit_bytes > 0 && bytes > o->mem_limit_bytes)
@@ -316,7 +318,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                 goto out;
             }
             ops_apply = (double)P * (fft_ops + sr);
-            if (pol->lazy && pol->threshold > 0)
+            if (pol->kind == BB_DRAIN_LAZY && pol->threshold > 0)
                 ops_apply += (double)P * (double)pol->threshold * ((double)m->B + 1.0)
                              / ((double)S + 1.0);
             damp = SMOOTH_DAMP_FFT;
@@ -331,14 +333,15 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
                     slow = fabs(1.0 - a - cc);
             }
             if ((o->krylov == 1 || (o->krylov < 0
-                     && (slow > 0.85 || P >= 32 || (pol->lazy && pol->threshold > 0))))
+                     && (slow > 0.85 || P >= 32
+                         || (pol->kind == BB_DRAIN_LAZY && pol->threshold > 0))))
                 && (o->mem_limit_bytes <= 0
                     || bytes + bba_krylov_bytes((long)cells, BBA_ONOFF_GMRES_M)
                            <= o->mem_limit_bytes))
                 kw = bba_krylov_alloc((long)cells, BBA_ONOFF_GMRES_M);
             /* Below a lazy threshold, the level blocks' preconditioner
              * (bba_onoff_lazy_prec_new: P^2 doubles twice). */
-            if (kw != NULL && pol->lazy && pol->threshold > 0
+            if (kw != NULL && pol->kind == BB_DRAIN_LAZY && pol->threshold > 0
                 && P <= BBA_ONOFF_LAZY_PREC_MAX_P)
                 (void)bba_onoff_lazy_prec_new(&w); /* else unpreconditioned */
         }
@@ -433,7 +436,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bba_policy *pol,
         goto out;
     }
     out->S = S;
-    out->threshold = pol->lazy ? pol->threshold : 0;
+    out->threshold = pol->kind == BB_DRAIN_LAZY ? pol->threshold : 0;
     out->n_states = (S + 1 + U) * P;
     out->nnz = 0;
     measures(&w, x, &out->meas);

@@ -131,12 +131,12 @@ kron_apply_cols(const bba_onoff *m, double *const *Kp, double *Z, double *tmp, l
  * (with oflag[e] set) when ovf is given, else at lev[S - off] too: the
  * rule above, by ranges of k0 instead of one k0 at a time. */
 void
-bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bba_policy *pol,
+bba_onoff_spread(const bba_onoff *m, long j, long kf, long S, const bb_drain *pol,
                  double v, double *lev, long off, double *ovf, long P, long f, char *oflag)
 {
     const double *D = m->D0;
     long B = m->B, M0 = m->M0, base = j + kf - B; /* l = base + k0 */
-    long kq = pol->lazy && j < pol->threshold ? B - kf : -1; /* k0 <= kq: lazy */
+    long kq = pol->kind == BB_DRAIN_LAZY && j < pol->threshold ? B - kf : -1; /* k0 <= kq: lazy */
     double eps = pol->eps;
     long k0 = 0, hi;
 
@@ -279,7 +279,7 @@ spread_fft(bba_onoff_work *w, const double *x)
             }
         }
         zt[0] += s0;
-        if (w->pol->lazy && w->pol->threshold > 0)
+        if (w->pol->kind == BB_DRAIN_LAZY && w->pol->threshold > 0)
             lazy_fix(w, f, zt);
     }
 }

@@ -84,7 +84,7 @@ admit_tables(const bba_front *f, const bba_question *base, bba_partition *out, c
          * searches, estimated at 0.0008 s from the flops alone) */
         per = shared = fmax(f->fluid_flops, BBA_PART_FLUID_SEARCH_OPS);
     } else {
-        bba_policy_spec ps;
+        bb_drain ps;
 
         front_spec_of(&q->drain, &ps);
         bba_cost_search(&f->model, q->target, &ps, &q->so, &c);

@@ -27,6 +27,24 @@ bba_size_quanta(double bytes, double quantum_bytes)
     return (long)floor(x);
 }
 
+void
+bba_drain_quanta(const bb_drain *d, long S, double quantum_bytes, bb_drain *out)
+{
+    double T = 0;
+
+    if (d->kind == BB_DRAIN_LAZY) {
+        if (d->unit == BB_DRAIN_BYTES)
+            T = (double)bba_size_quanta(d->threshold, quantum_bytes);
+        else if (d->unit == BB_DRAIN_QUANTA)
+            T = d->threshold;
+        else {
+            T = floor(d->threshold * (double)S);
+            T = T > (double)S ? (double)S : T < 0 ? 0 : T;
+        }
+    }
+    *out = (bb_drain){ .kind = d->kind, .unit = BB_DRAIN_QUANTA, .threshold = T, .eps = d->eps };
+}
+
 /* (budget - b0) / (b1 - b0) in [0, cap]; the whole cap without a budget. */
 static long
 linear_cap(double budget, double b0, double b1, double cap)

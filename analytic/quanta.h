@@ -19,6 +19,14 @@
  * count (the caller refuses it); NaN gives 0. */
 long bba_size_quanta(double bytes, double quantum_bytes);
 
+/* bba_drain_quanta: d at a buffer of S quanta of quantum_bytes each, its
+ * threshold in quanta (BB_DRAIN_QUANTA): a threshold in bytes in whole
+ * quanta (bba_size_quanta, so possibly above S: the caller refuses it), a
+ * fraction of S rounded down and kept within [0, S], one in quanta as it
+ * is; 0 under greedy draining; EPS as it is.  The one conversion of every
+ * discrete model and of the discrete simulator.  O(1). */
+void bba_drain_quanta(const bb_drain *d, long S, double quantum_bytes, bb_drain *out);
+
 /* bba_model_s_max: the largest buffer size S (quanta) whose solve under
  * so fits so->mem_limit_bytes: the bytes grow linearly in S for every
  * method, so the cap is (budget - bytes(0)) / (bytes(1) - bytes(0)) with

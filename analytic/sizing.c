@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "bb_error.h"
 #include "bbbw.h"
+#include "quanta.h"
 #include "effbw.h"
 #include "endurance.h"
 #include "fftwh.h"
@@ -114,7 +116,7 @@ bba_model_idle_limit(const bba_model *m, int *bandwidth_bound)
  * some load below B (so every state can drain; otherwise the chain path
  * names the state that cannot) and, lazy, EPS > 0 or THRESHOLD 0. */
 static int
-fft_applies(const bba_model *m, long S, const bba_policy *pol)
+fft_applies(const bba_model *m, long S, const bb_drain *pol)
 {
     int drains = 0;
 
@@ -123,13 +125,13 @@ fft_applies(const bba_model *m, long S, const bba_policy *pol)
             drains = 1;
     if (!drains && S > 0)
         return 0;
-    if (pol->lazy && pol->threshold > 0 && !(pol->eps > 0))
+    if (pol->kind == BB_DRAIN_LAZY && pol->threshold > 0 && !(pol->eps > 0))
         return 0;
     return 1;
 }
 
 static int
-eval_fft(const bba_model *m, long S, const bba_policy *pol,
+eval_fft(const bba_model *m, long S, const bb_drain *pol,
          const bba_solver_opts *so, bba_eval_result *out, double **pi_out, char *err)
 {
     long U = m->M > m->B ? m->M - m->B : 0;
@@ -155,7 +157,7 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
         return rc;
     }
     out->S = S;
-    out->threshold = pol->lazy ? pol->threshold : 0;
+    out->threshold = pol->kind == BB_DRAIN_LAZY ? pol->threshold : 0;
     out->n_states = S + U + 1;
     out->nnz = 0;
     out->meas.bb_in = pi ? bba_bbin_chain(m->dist, m->M, m->B, S, pi) : NAN;
@@ -168,7 +170,7 @@ eval_fft(const bba_model *m, long S, const bba_policy *pol,
 }
 
 int
-bba_eval(const bba_model *m, long S, const bba_policy *pol,
+bba_eval(const bba_model *m, long S, const bb_drain *pol,
          const bba_solver_opts *so, bba_eval_result *out, double **pi_out,
          char *err)
 {
@@ -177,10 +179,11 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     bba_solver_opts fb;
     int rc, fell_back = 0;
 
+    assert(BB_DRAIN_IN(pol, BB_DRAIN_QUANTA));
     memset(out, 0, sizeof *out);
     if (pi_out)
         *pi_out = NULL;
-    if (pol->lazy && pol->eps > 0 && pol->eps < BBA_EPS_MIN)
+    if (pol->kind == BB_DRAIN_LAZY && pol->eps > 0 && pol->eps < BBA_EPS_MIN)
         return bb_seterr(err, BB_EINVAL, "EPS %g is below %g, where the solvers lose the states "
                          "below the threshold (each holds for 1/EPS time units)",
                          pol->eps, BBA_EPS_MIN);
@@ -269,7 +272,7 @@ bba_eval(const bba_model *m, long S, const bba_policy *pol,
     if (rc != BB_OK)
         goto out;
     out->S = S;
-    out->threshold = c->pol.lazy ? c->pol.threshold : 0;
+    out->threshold = c->pol.kind == BB_DRAIN_LAZY ? c->pol.threshold : 0;
     out->n_states = c->n_states;
     out->nnz = c->nnz;
     out->solve.fallback = fell_back;
@@ -284,18 +287,6 @@ out:
     free(pi);
     bba_chain_free(c);
     return rc;
-}
-
-void
-bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out)
-{
-    out->lazy = ps->lazy;
-    out->eps = ps->eps;
-    out->threshold = ps->lazy ? (long)floor(ps->threshold_frac * (double)S) : 0;
-    if (out->threshold > S)
-        out->threshold = S;
-    if (out->threshold < 0)
-        out->threshold = 0;
 }
 
 /* ---- the most solves a search can take (bba_progress) -------------------- */
@@ -405,13 +396,13 @@ imax(int a, int b)
 
 /* One evaluation of a search, counted. */
 static int
-eval_at(const bba_model *m, long S, const bba_policy_spec *ps,
+eval_at(const bba_model *m, long S, const bb_drain *ps,
         const bba_solver_opts *so, int *count, bba_eval_result *r, char *err)
 {
-    bba_policy pol;
+    bb_drain pol;
     int rc;
 
-    bba_policy_at(ps, S, &pol);
+    bba_drain_quanta(ps, S, 1, &pol);
     rc = bba_eval(m, S, &pol, so, r, NULL, err);
     if (rc != BB_OK)
         return rc;
@@ -441,13 +432,13 @@ lazy_drift(const bba_model *m, double eps)
  * then the buffer climbs to the top at every size, and the idle fraction
  * tends to a positive limit as S grows instead of to 0. */
 static int
-lazy_top_rises(const bba_model *m, const bba_policy_spec *ps)
+lazy_top_rises(const bba_model *m, const bb_drain *ps)
 {
-    return ps->lazy && ps->threshold_frac >= 1.0 && lazy_drift(m, ps->eps) > 0;
+    return ps->kind == BB_DRAIN_LAZY && ps->threshold >= 1.0 && lazy_drift(m, ps->eps) > 0;
 }
 
 int
-bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
+bba_size_min(const bba_model *m, double target, const bb_drain *ps,
              const bba_solver_opts *so, long s_max, bba_progress_fn cb,
              void *ctx, bba_size_result *out, char *err)
 {
@@ -460,7 +451,7 @@ bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
  * the target (then *rlo is that point), else the bracket with
  * idle(lo) > target >= idle(hi). */
 static int
-bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
+bracket_from(const bba_model *m, double target, const bb_drain *ps,
              const bba_solver_opts *so, long s_max, long hint, search_meter *sm,
              long *lo, long *hi, bba_eval_result *rlo, bba_eval_result *rhi,
              int *found, char *err)
@@ -534,7 +525,7 @@ bracket_from(const bba_model *m, double target, const bba_policy_spec *ps,
 }
 
 int
-bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
+bba_size_min_from(const bba_model *m, double target, const bb_drain *ps,
                   const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb,
                   void *ctx, bba_size_result *out, char *err)
 {
@@ -543,6 +534,7 @@ bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
     int rc, after0;
     search_meter sm;
 
+    assert(BB_DRAIN_IN(ps, BB_DRAIN_FRACTION));
     memset(out, 0, sizeof *out);
     if (!(target > 0.0 && target < 1.0))
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
@@ -711,7 +703,7 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
     bba_eval_result r, *pts = NULL;
     long *th = NULL, lo, hi;
     int rc = BB_OK, npts = 0, last_ok = -1;
-    bba_policy pol = { 1, 0, eps };
+    bb_drain pol = bb_drain_lazy(BB_DRAIN_QUANTA, 0, eps);
     search_meter sm;
     /* the bisection after the grid: grid points differ by at most this */
     int edge = ceil_log2(S / grid + 1);

@@ -78,8 +78,8 @@ typedef struct {
 } bba_eval_result;
 
 /* bba_eval: idle and quiet fractions for buffer size S (quanta) and policy
- * pol, on the chain of chain.h, or on the modulated chain when m->onoff is
- * set (bba_onoff_eval with so's tolerance and memory limit; then
+ * pol (drain.h, its threshold in quanta: BB_DRAIN_QUANTA, asserted), on
+ * the chain of chain.h, or on the modulated chain when m->onoff is set (bba_onoff_eval with so's tolerance and memory limit; then
  * m->approx's correction).
  * If pi_out is not NULL it receives a malloc'd copy of the stationary
  * distribution (n_states entries; the caller frees it; the reduced
@@ -90,19 +90,13 @@ typedef struct {
  * except that BB_ENOCONV falls back to banded GTH (unless
  * so->no_fallback) and becomes BB_ETOOBIG, naming the memory GTH would
  * need and the options to change, when GTH would not fit. */
-int bba_eval(const bba_model *m, long S, const bba_policy *pol,
+int bba_eval(const bba_model *m, long S, const bb_drain *pol,
              const bba_solver_opts *so, bba_eval_result *out, double **pi_out,
              char *err);
 
-/* Policy for searches over S: lazy thresholds are a fraction of S. */
-typedef struct {
-    int lazy;
-    double threshold_frac;  /* THRESHOLD = floor(threshold_frac * S) */
-    double eps;
-} bba_policy_spec;
-
-/* bba_policy_at: the concrete policy for size S. */
-void bba_policy_at(const bba_policy_spec *ps, long S, bba_policy *out);
+/* Searches over S take the policy with its threshold a fraction of S
+ * (BB_DRAIN_FRACTION); bba_drain_quanta (quanta.h) gives the policy at
+ * one size. */
 
 typedef struct {
     int feasible;            /* 1 when a size reaches the target */
@@ -177,7 +171,7 @@ void bba_search_tell(bba_search *sm, int solves, int left, int sizes_seen);
  * the whole buffer lets it rise to the top: lazy_bound), or BB_ETOOBIG when even s_max misses the
  * target (the message says the idle fraction reached there).  Other errors
  * as bba_eval. */
-int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
+int bba_size_min(const bba_model *m, double target, const bb_drain *ps,
                  const bba_solver_opts *so, long s_max, bba_progress_fn cb,
                  void *ctx, bba_size_result *out, char *err);
 
@@ -187,7 +181,7 @@ int bba_size_min(const bba_model *m, double target, const bba_policy_spec *ps,
  * so a guess within a few quanta of the answer costs about three solves
  * instead of about ten.  With idle non-increasing in S the answer does not
  * depend on the guess (tested). */
-int bba_size_min_from(const bba_model *m, double target, const bba_policy_spec *ps,
+int bba_size_min_from(const bba_model *m, double target, const bb_drain *ps,
                       const bba_solver_opts *so, long s_max, long hint, bba_progress_fn cb,
                       void *ctx, bba_size_result *out, char *err);
 

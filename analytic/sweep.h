@@ -19,7 +19,7 @@
 typedef struct {
     const bba_front *front;   /* borrowed, read-only while the sweep runs */
     double S_bytes;           /* buffer size */
-    bba_drain drain;          /* policy (a threshold in bytes or a fraction) */
+    bb_drain drain;          /* policy (a threshold in bytes or a fraction) */
 } bba_sweep_point;
 
 typedef struct {

@@ -63,7 +63,7 @@ time_eval(const setting *s, long S, bba_solver_kind kind, int reps, bba_eval_res
 {
     double t[9];
     bba_solver_opts so;
-    bba_policy pol = { 0, 0, 0.01 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 };
     char err[BB_ERRLEN];
 
     bba_solver_defaults(&so);
@@ -95,7 +95,7 @@ static double
 power_dense(const setting *s, long S, double tol, double *idle, long *iters)
 {
     bba_chain *c;
-    bba_policy pol = { 0, 0, 0.01 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 };
     char err[BB_ERRLEN];
     double *P, *pi, *nx, t0, t1;
     long n;

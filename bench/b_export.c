@@ -36,7 +36,7 @@ main(int argc, char **argv)
     bba_quantized q;
     bba_model m;
     bba_chain *c = NULL;
-    bba_policy pol = { 0, 0, 0.01 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 };
     char err[BB_ERRLEN];
     long S, nnz = 0;
     FILE *f;

@@ -60,7 +60,7 @@ main(int argc, char **argv)
             printf("phases %ld: size %.5g PB (idle %.4g, %d evaluations, residual %.2g)\n",
                    bba_fluid_phases(m), S / 1e15, r.idle, ev, r.residual);
     } else if (strcmp(what, "idle") == 0) {
-        bba_fluid_policy pol = { 0, 0, 1 };
+        bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
 
         rc = bba_fluid_eval(m, 1e15, &pol, &r, err);
         if (rc == BB_OK)
@@ -77,7 +77,7 @@ main(int argc, char **argv)
                    "%d evaluations\n", 1.25 * S / 1e15, t.threshold_bytes / 1e15,
                    t.best.quiet, t.greedy.quiet, t.evaluations);
     } else if (strcmp(what, "sweep") == 0) {
-        bba_fluid_policy pol = { 0, 0, 1 };
+        bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
         double sum = 0;
 
         rc = BB_OK;

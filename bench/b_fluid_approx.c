@@ -270,7 +270,7 @@ static int
 ref_size(const workload *w, double *S, char *err)
 {
     bba_front *f = NULL;
-    bba_drain d = { 0, 0, 0, 0.01 };
+    bb_drain d = { 0, 0, 0, 0.01 };
     bba_answer a;
     int rc = front(w, &f, err);
 
@@ -282,7 +282,7 @@ ref_size(const workload *w, double *S, char *err)
          * coarser folding within an eighth of the budget, its own size */
         bba_fluid_class c[NMAX];
         bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-        bba_policy_spec ps;
+        bb_drain ps;
         bba_fluid_approx *fa = NULL;
         bba_fluid_result at;
         int ev;
@@ -387,7 +387,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
         workload w;
         bba_front *f = NULL;
         bba_fluid_approx *fa = NULL;
-        bba_drain d = { 0, 0, 0, 0.01 };
+        bb_drain d = { 0, 0, 0, 0.01 };
         bba_answer a;
         truth tw[GRID];
         int m = 0, half = (i / 5) % 2;
@@ -435,7 +435,7 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
         }
         for (int k = 0; k < m; k++) {
             bba_answer b;
-            bba_fluid_policy pol = { 0, 0, 1 };
+            bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
             double hl, hh, s0l, s0h;
             int in;
 
@@ -517,7 +517,7 @@ exact(unsigned long long seed, int count, const char *grid, double maxp, char *e
     while (fscanf(fp, "%d %lg", &i, &S) == 2) {
         bba_fluid_class c[NMAX];
         bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-        bba_fluid_policy pol = { 0, 0, 1 };
+        bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
         bba_fluid_result r;
 
         if (i >= count)
@@ -569,7 +569,7 @@ predict(unsigned long long seed, int count, const char *grid, char *err)
         return 1;
     }
     while (rc == BB_OK && fscanf(fp, "%d %lg", &i, &S) == 2) {
-        bba_drain d = { 0, 0, 0, 0.01 };
+        bb_drain d = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
         bba_answer a;
 
         if (i >= count)

@@ -44,7 +44,7 @@ many(void)
     bba_onoff full, red;
     bba_effbw_approx *ms = NULL, *dc = NULL;
     bba_onoff_opts o;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     for (int i = 0; i < 7; i++) {
         b[i] = lround((50.0 + 10 * i) / 10); /* (40 + 10 i) B/s at R = 10 */
@@ -55,7 +55,7 @@ many(void)
     o.tol = 1e-12;
     if (bba_onoff_init(&full, 7, b, p, L, 10, 0, 0, err) != BB_OK
         || bba_effbw_decay(&full, &th, err) != BB_OK
-        || bba_effbw_reduce(7, b, p, L, 10, th, 4, &red, err) != BB_OK
+        || bba_effbw_reduce(7, b, p, L, 10, th, 4, 0, &red, err) != BB_OK
         || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
         || bba_effbw_approx_new(&red, 7, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
         fprintf(stderr, "%s\n", err);
@@ -95,7 +95,7 @@ main(int argc, char **argv)
     char err[BB_ERRLEN];
     bba_onoff full;
     bba_onoff_opts o;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     if (argc == 2 && strcmp(argv[1], "many") == 0)
         return many();
@@ -132,7 +132,7 @@ main(int argc, char **argv)
         bba_onoff red;
         bba_effbw_approx *ms = NULL, *dc = NULL;
 
-        if (bba_effbw_reduce(8, b, p, L, 100, th, (size_t)k, &red, err) != BB_OK
+        if (bba_effbw_reduce(8, b, p, L, 100, th, (size_t)k, 0, &red, err) != BB_OK
             || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_MANY_SOURCES, &ms, err) != BB_OK
             || bba_effbw_approx_new(&red, 8, b, p, L, BBA_EFFBW_DECAY, &dc, err) != BB_OK) {
             fprintf(stderr, "%s\n", err);

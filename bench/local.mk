@@ -3,15 +3,15 @@
 EXTRA_PROGRAMS = bench/b_analytic bench/b_export bench/b_onoff bench/b_traces bench/b_kronecker \
 	bench/b_fluid bench/b_fluid_approx
 bench_b_onoff_SOURCES = bench/b_onoff.c
-bench_b_onoff_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+bench_b_onoff_LDADD = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_fluid_SOURCES = bench/b_fluid.c
 bench_b_fluid_approx_SOURCES = bench/b_fluid_approx.c
-bench_b_fluid_approx_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
-bench_b_fluid_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
+bench_b_fluid_approx_LDADD = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
+bench_b_fluid_LDADD = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 bench_b_analytic_SOURCES = bench/b_analytic.c
-bench_b_analytic_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+bench_b_analytic_LDADD = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS)
 bench_b_export_SOURCES = bench/b_export.c
-bench_b_export_LDADD = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+bench_b_export_LDADD = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/solver.sh bench/onoff.sh bench/b_sim.sh bench/sweep.sh \
 	bench/storage.sh bench/netload.sh bench/traces.sh bench/validate_scn.sh bench/b_mpi.sh \
@@ -114,9 +114,9 @@ bench-net: src/bbsize$(EXEEXT)
 
 # The trace models, and Graph500 levels against BFS on Kronecker graphs.
 bench_b_traces_SOURCES = bench/b_traces.c
-bench_b_traces_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench_b_traces_LDADD = src/formats/libbbformats.a sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS)
 bench_b_kronecker_SOURCES = bench/b_kronecker.c
-bench_b_kronecker_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS)
+bench_b_kronecker_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS)
 bench-traces: bench/b_traces$(EXEEXT) bench/b_kronecker$(EXEEXT) src/bbsize$(EXEEXT)
 	BBSIZE=$(abs_top_builddir)/src/bbsize BENCH_DIR=$(abs_top_builddir)/bench \
 	  BBSIZE_TOP_SRCDIR=$(abs_top_srcdir) $(SHELL) $(top_srcdir)/bench/traces.sh

@@ -10,7 +10,7 @@
 FUZZ_NAMES = workload units scenario vef sizedist codes wiring device system darshan alloc dxt heatmap
 FUZZ_SECONDS = 60
 FUZZ_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a \
-	sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a \
+	sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a \
 	$(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread -lm
 
 check_PROGRAMS += fuzz/replay_workload fuzz/replay_units fuzz/replay_scenario \
@@ -51,7 +51,7 @@ EXTRA_DIST += tests/fuzz_replay.sh fuzz/build.sh fuzz/run.sh fuzz/seeds.sh tests
 # fuzzer's instrumentation (fuzz/build.sh keeps the objects in fuzz/obj).
 FUZZ_LIBSRC = $(src_formats_libbbformats_a_SOURCES) $(sim_workload_libbbswl_a_SOURCES) \
 	$(sim_network_libbbsnet_a_SOURCES) $(sim_storage_libbbsstor_a_SOURCES) \
-	$(sim_libbbsim_a_SOURCES) $(analytic_libbbanalytic_a_SOURCES)
+	$(sim_libbbsim_a_SOURCES) $(analytic_libbbanalytic_a_SOURCES) $(base_libbbbase_a_SOURCES)
 
 fuzz-build: src/default_workload.c
 	@FUZZ_CC='$(FUZZ_CC)' \

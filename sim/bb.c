@@ -10,6 +10,7 @@
  * of a unit, an integer, so that durations add exactly. */
 #include "config.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "bb.h"
+#include "bbstep.h"
 #include "bb_error.h"
 #include "engine.h"
 #include "rng.h"
@@ -55,6 +57,7 @@ typedef struct {
 int
 bbs_bb_check(const bbs_bb_config *c, char *err)
 {
+    assert(BB_DRAIN_IN(&c->pol, BB_DRAIN_QUANTA));
     if (c->n == 0)
         return bb_seterr(err, BB_EINVAL, "the workload has no application");
     if (c->B <= 0)
@@ -77,10 +80,10 @@ bbs_bb_check(const bbs_bb_config *c, char *err)
         return bb_seterr(err, BB_EINVAL, "warm-up %ld time units is negative", c->warmup_units);
     if (!(c->time_unit_s > 0) || !isfinite(c->time_unit_s))
         return bb_seterr(err, BB_EINVAL, "time unit %g s is not positive", c->time_unit_s);
-    if (c->pol.lazy && (c->pol.threshold < 0 || c->pol.threshold > c->S))
+    if (c->pol.kind == BB_DRAIN_LAZY && (c->pol.threshold < 0 || c->pol.threshold > c->S))
         return bb_seterr(err, BB_EINVAL, "threshold %ld quanta is outside [0, %ld]",
-                         c->pol.threshold, c->S);
-    if (c->pol.lazy && !(c->pol.eps >= 0.0 && c->pol.eps <= 1.0))
+                         (long)c->pol.threshold, c->S);
+    if (c->pol.kind == BB_DRAIN_LAZY && !(c->pol.eps >= 0.0 && c->pol.eps <= 1.0))
         return bb_seterr(err, BB_EINVAL, "EPS %g is outside [0, 1]", c->pol.eps);
     if (c->mode == BBS_BB_PERIODIC) {
         if (!(c->noise >= 0.0 && c->noise < 1.0))
@@ -188,6 +191,22 @@ next_dur(const bbsim *s)
     return s->c->B;
 }
 
+/* A normal unit of load above B (Algorithm 2, lines 10-15): the PFS takes
+ * B, the buffer what fits of the excess ex (bbs_step_into), and the rest
+ * is held on the compute nodes, with held more a throttle holds. */
+static void
+excess(bbsim *s, double B, double S, double held, double ex, int measured)
+{
+    double into = bbs_step_into(S, s->L, ex);
+
+    s->to_pfs_direct += B;
+    s->L += into;
+    s->to_bb += into;
+    if (measured)
+        s->to_bb_measured += into;
+    s->H += held + ex - into;
+}
+
 static int
 on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
 {
@@ -231,7 +250,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         }
     } else {
         double k = unit_load(s, t_end);
-        double eps_u = c->pol.lazy ? gsl_rng_uniform(s->plat) : 0.0;
+        double eps_u = bbs_step_draw(&c->pol, s->plat);
         double bbw = (double)c->bb_bw;
         long t = 0;
         int quiet;
@@ -253,30 +272,19 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         }
         if (t > 0) {
             double held = k - B < B * (double)t ? k - B : B * (double)t;
-            double ex = k - B - held, into = S - s->L;
 
-            if (into > ex)
-                into = ex;
-            if (into < 0)
-                into = 0;
-            s->to_pfs_direct += B;
-            s->L += into;
-            s->to_bb += into;
-            if (measured)
-                s->to_bb_measured += into;
-            s->H += held + ex - into;
+            excess(s, B, S, held, k - B - held, measured);
             s->thr_left = t;
             /* k - tB < B: the last stall has room to drain the buffer,
              * which the draining policy decides, as for a normal unit of
              * that load (then ex = 0 and L = j0). */
             if (k - B * (double)t < B)
-                s->stall_drain = !(c->pol.lazy && s->L < (double)c->pol.threshold)
-                                 || eps_u < c->pol.eps;
+                s->stall_drain = bbs_step_drains(&c->pol, s->L, eps_u);
             /* quiet as the chain's normal unit of load k - tB */
             quiet = k - B * (double)t >= B || j0 <= 0 || !s->stall_drain;
         } else if (k <= B) {
             /* Algorithms 2 and 4, lines 1-8. */
-            int drain = !(c->pol.lazy && s->L < (double)c->pol.threshold) || eps_u < c->pol.eps;
+            int drain = bbs_step_drains(&c->pol, s->L, eps_u);
 
             s->to_pfs_direct += k;
             if (drain) {
@@ -289,18 +297,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         } else {
             /* Lines 10-15: the excess fills the buffer; what does not fit
              * stays on the compute nodes (k <= B + B_BB here). */
-            double ex = k - B, into = S - s->L;
-
-            if (into > ex)
-                into = ex;
-            if (into < 0)
-                into = 0;
-            s->to_pfs_direct += B;
-            s->L += into;
-            s->to_bb += into;
-            if (measured)
-                s->to_bb_measured += into;
-            s->H += ex - into;
+            excess(s, B, S, 0, k - B, measured);
             quiet = 1;
         }
         if (measured) {

@@ -103,7 +103,8 @@ typedef struct {
     long B;                   /* PFS bandwidth, quanta per time unit, > 0 */
     long bb_bw;               /* B_BB, quanta per time unit; 0: unlimited */
     long S;                   /* buffer size, quanta, >= 0 */
-    bba_policy pol;           /* greedy or lazy, threshold (quanta), EPS */
+    bb_drain pol;             /* greedy or lazy, threshold in quanta
+                                 (BB_DRAIN_QUANTA), EPS (drain.h) */
     /* simulation */
     bbs_bb_mode mode;
     long horizon_units;       /* T, time units, > 0 */

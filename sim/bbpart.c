@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,14 @@
 
 #include "bb_error.h"
 #include "bbpart.h"
+#include "bbstep.h"
+#include "quanta.h"
 #include "engine.h"
 #include "rng.h"
 
 typedef struct {
     double L, H;              /* buffer load and held data, quanta */
-    long threshold;           /* lazy THRESHOLD, quanta */
+    bb_drain pol;             /* the policy at this partition's size, quanta */
     gsl_rng *plat;            /* lazy EPS draws */
     long stalls;
     double to_bb;             /* into the buffer, measured units */
@@ -65,10 +68,11 @@ bbs_part_check(const bbs_part_config *c, char *err)
                          c->horizon_units, c->warmup_units);
     if (!(c->time_unit_s > 0) || !isfinite(c->time_unit_s))
         return bb_seterr(err, BB_EINVAL, "time unit %g s is not positive", c->time_unit_s);
-    if (c->pol.lazy && (!(c->threshold_frac >= 0 && c->threshold_frac <= 1)
-                        || !(c->pol.eps >= 0 && c->pol.eps <= 1)))
+    assert(BB_DRAIN_IN(&c->pol, BB_DRAIN_FRACTION));
+    if (c->pol.kind == BB_DRAIN_LAZY && (!(c->pol.threshold >= 0 && c->pol.threshold <= 1)
+                                         || !(c->pol.eps >= 0 && c->pol.eps <= 1)))
         return bb_seterr(err, BB_EINVAL, "lazy: threshold %g or EPS %g outside [0, 1]",
-                         c->threshold_frac, c->pol.eps);
+                         c->pol.threshold, c->pol.eps);
     return BB_OK;
 }
 
@@ -138,9 +142,9 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
             s->drain[g] = 1;
             s->demand[g] = q->H + q->L;
         } else {
-            double eps_u = c->pol.lazy ? gsl_rng_uniform(q->plat) : 0.0;
+            double eps_u = bbs_step_draw(&q->pol, q->plat);
 
-            s->drain[g] = !(c->pol.lazy && q->L < (double)q->threshold) || eps_u < c->pol.eps;
+            s->drain[g] = bbs_step_drains(&q->pol, q->L, eps_u);
             s->demand[g] = s->k[g] + (s->drain[g] ? q->L : 0);
             s->written += s->k[g];
         }
@@ -166,12 +170,8 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
             q->L -= d;
             s->to_pfs += s->k[g] + d;
         } else {
-            double ex = s->k[g] - A, into = S - q->L;
+            double ex = s->k[g] - A, into = bbs_step_into(S, q->L, ex);
 
-            if (into > ex)
-                into = ex;
-            if (into < 0)
-                into = 0;
             q->L += into;
             q->H += ex - into;
             s->to_pfs += A;
@@ -235,7 +235,7 @@ bbs_part_run(const bbs_part_config *c, uint64_t unit, bbs_part_result *r, char *
             goto out;
         }
     for (size_t g = 0; g < c->G; g++) {
-        s.p[g].threshold = c->pol.lazy ? (long)floor(c->threshold_frac * (double)c->S[g]) : 0;
+        bba_drain_quanta(&c->pol, c->S[g], 1, &s.p[g].pol);
         s.p[g].plat = bbs_rng_stream_new(NULL, c->seed, unit,
                                          BBS_ENTITY(BBS_ECLASS_PLATFORM, g));
         if (s.p[g].plat == NULL) {

@@ -49,9 +49,9 @@ typedef struct {
     const long *B;            /* G PFS shares, quanta per time unit, >= 0
                                  (0: a partition that writes nothing) */
     const long *S;            /* G buffer sizes, quanta, >= 0 */
-    bba_policy pol;           /* draining; a lazy threshold as a fraction
-                                 of each S_g: threshold_frac */
-    double threshold_frac;    /* lazy: THRESHOLD_g = floor(frac S_g) */
+    bb_drain pol;             /* draining; a lazy threshold a fraction of
+                                 each S_g (BB_DRAIN_FRACTION): THRESHOLD_g
+                                 = floor(fraction S_g) (bba_drain_quanta) */
     bbs_part_pfs pfs;
     long horizon_units, warmup_units;
     double time_unit_s;

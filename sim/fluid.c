@@ -129,8 +129,8 @@ bbs_fluid_fill_time(const bbs_fluid_config *c)
 
     if (E > B)
         return f->size_bytes / (E - B);
-    if (f->lazy && E < B)
-        return f->threshold_bytes / (f->eps * (B - E));
+    if (f->drain.kind == BB_DRAIN_LAZY && E < B)
+        return f->drain.threshold / (f->drain.eps * (B - E));
     return 0;
 }
 

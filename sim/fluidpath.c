@@ -13,6 +13,7 @@
 int
 bbs_fluid_platform_check(const bbs_fluid_platform *pf, char *err)
 {
+    assert(BB_DRAIN_IN(&pf->drain, BB_DRAIN_BYTES));
     if (!(pf->pfs_bw_Bps > 0) || !isfinite(pf->pfs_bw_Bps))
         return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive and finite",
                          pf->pfs_bw_Bps);
@@ -22,12 +23,13 @@ bbs_fluid_platform_check(const bbs_fluid_platform *pf, char *err)
     if (!(pf->size_bytes >= 0) || !isfinite(pf->size_bytes))
         return bb_seterr(err, BB_EINVAL, "buffer size %g bytes is not finite and >= 0",
                          pf->size_bytes);
-    if (pf->lazy && !(pf->threshold_bytes >= 0 && pf->threshold_bytes <= pf->size_bytes))
+    if (pf->drain.kind == BB_DRAIN_LAZY
+        && !(pf->drain.threshold >= 0 && pf->drain.threshold <= pf->size_bytes))
         return bb_seterr(err, BB_EINVAL, "threshold %g bytes is outside [0, %g]",
-                         pf->threshold_bytes, pf->size_bytes);
-    if (pf->lazy && !(pf->eps > 0 && pf->eps <= 1))
+                         pf->drain.threshold, pf->size_bytes);
+    if (pf->drain.kind == BB_DRAIN_LAZY && !(pf->drain.eps > 0 && pf->drain.eps <= 1))
         return bb_seterr(err, BB_EINVAL, "EPS %g is outside (0, 1] (the fluid buffer below "
-                         "the threshold drains at EPS (B - r))", pf->eps);
+                         "the threshold drains at EPS (B - r))", pf->drain.eps);
     return BB_OK;
 }
 
@@ -65,12 +67,12 @@ slope_at(const bbs_fluid_platform *f, double r, double x, double *target)
     if (r < B) {
         if (x <= 0)
             return 0;
-        if (f->lazy && x > f->threshold_bytes) {
-            *target = f->threshold_bytes;
+        if (f->drain.kind == BB_DRAIN_LAZY && x > f->drain.threshold) {
+            *target = f->drain.threshold;
             return r - B;
         }
         *target = 0;
-        return f->lazy ? f->eps * (r - B) : r - B;
+        return f->drain.kind == BB_DRAIN_LAZY ? f->drain.eps * (r - B) : r - B;
     }
     return 0;
 }
@@ -159,7 +161,7 @@ integrate(const bbs_fluid_path *p, bbs_fluid_tally *t, double x0, double x1, dou
         to_pfs = r;
     } else {
         drained = -v;
-        quiet = f->lazy && x0 <= f->threshold_bytes ? 1 - f->eps : 0;
+        quiet = f->drain.kind == BB_DRAIN_LAZY && x0 <= f->drain.threshold ? 1 - f->drain.eps : 0;
         written = r;
         to_pfs = r + drained;
     }

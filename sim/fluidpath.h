@@ -45,14 +45,15 @@
 
 #include <stdint.h>
 
+#include "drain.h"
+
 /* The platform. */
 typedef struct {
     double pfs_bw_Bps;       /* B, bytes/s, > 0, finite */
     double bb_bw_Bps;        /* B_BB, bytes/s, > 0; INFINITY: unlimited */
     double size_bytes;       /* S, bytes, >= 0, finite */
-    int lazy;                /* 0: greedy (T and EPS ignored) */
-    double threshold_bytes;  /* T, bytes, in [0, S] (lazy) */
-    double eps;              /* EPS in (0, 1] (lazy) */
+    bb_drain drain;          /* the threshold T in bytes (BB_DRAIN_BYTES), in
+                                [0, S], and EPS in (0, 1] when lazy */
 } bbs_fluid_platform;
 
 /* Integrals over the time observed (seconds, byte-seconds, bytes). */

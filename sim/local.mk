@@ -5,8 +5,9 @@
 # that need only the engine).  Its sources are listed here and nowhere else.
 noinst_LIBRARIES += sim/libbbsim.a
 # The simulator's libraries see sim/ (their headers are named from there:
-# "network/topo.h") and analytic/ (bb_error.h, the chains), not src/.
-SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS)
+# "network/topo.h"), analytic/ (the chains) and base/ (bb_error.h, the
+# draining policy), not src/.
+SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS)
 sim_libbbsim_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_libbbsim_a_SOURCES = \
 	sim/bbsim.h \
@@ -19,6 +20,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/replicate.c sim/replicate.h \
 	sim/bb.c sim/bb.h \
 	sim/bbpart.c sim/bbpart.h \
+	sim/bbstep.c sim/bbstep.h \
 	sim/fluidpath.c sim/fluidpath.h \
 	sim/fluid.c sim/fluid.h \
 	sim/fluidplat.c sim/fluidplat.h \

@@ -195,11 +195,12 @@ bbs_plat_prepare(bbs_plat_runs *r, const bbs_plat_question *qn, char *err)
 
         *c = base;
         c->S = bba_size_quanta(qn->S_bytes[k], qn->q->quantum_bytes);
-        bba_drain_policy(&qn->drain, c->S, qn->q->quantum_bytes, &c->pol);
-        if (c->pol.lazy && c->pol.threshold > c->S)   /* only a threshold in bytes */
+        bba_drain_quanta(&qn->drain, c->S, qn->q->quantum_bytes, &c->pol);
+        /* only a threshold in bytes can be above the buffer */
+        if (c->pol.kind == BB_DRAIN_LAZY && c->pol.threshold > c->S)
             return bb_seterr(err, BB_EINVAL, "the lazy threshold, %.4g bytes (%ld quanta), is "
                              "larger than the buffer, %.4g bytes (%ld quanta): lower the lazy "
-                             "threshold", qn->drain.threshold, c->pol.threshold,
+                             "threshold", qn->drain.threshold, (long)c->pol.threshold,
                              qn->S_bytes[k], c->S);
         if ((rc = bbs_bb_check(c, err)) != BB_OK)
             return rc;
@@ -268,7 +269,7 @@ static int
 fluid_config(bbs_fluid_config *c, const bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn,
              size_t k, char *err)
 {
-    const bba_drain *d = &qn->drain;
+    const bb_drain *d = &qn->drain;
     double S = qn->in.S_bytes[k];
 
     memset(c, 0, sizeof *c);
@@ -280,15 +281,11 @@ fluid_config(bbs_fluid_config *c, const bbs_fluidplat_runs *r, const bbs_fluidpl
     c->pf.pfs_bw_Bps = qn->in.pf->pfs_bw_Bps;
     c->pf.bb_bw_Bps = qn->in.pf->bb_bw_Bps > 0 ? qn->in.pf->bb_bw_Bps : INFINITY;
     c->pf.size_bytes = S;
-    c->pf.lazy = d->lazy;
-    c->pf.eps = d->eps;
-    if (d->lazy) {
-        c->pf.threshold_bytes = d->threshold_is_bytes ? d->threshold : d->threshold * S;
-        if (c->pf.threshold_bytes > S)
-            return bb_seterr(err, BB_EINVAL, "the lazy threshold, %.4g bytes, is larger than "
-                             "the buffer, %.4g bytes: lower the lazy threshold",
-                             c->pf.threshold_bytes, S);
-    }
+    c->pf.drain = bb_drain_bytes(d, S);
+    if (c->pf.drain.kind == BB_DRAIN_LAZY && c->pf.drain.threshold > S)
+        return bb_seterr(err, BB_EINVAL, "the lazy threshold, %.4g bytes, is larger than "
+                         "the buffer, %.4g bytes: lower the lazy threshold",
+                         c->pf.drain.threshold, S);
     bbs_fluid_default_times(c, &c->horizon_s, &c->warmup_s);
     if (qn->horizon_given) {
         c->horizon_s = qn->horizon_s;
@@ -362,11 +359,11 @@ bbs_fluidplat_execute(bbs_fluidplat_runs *r, const bbs_fluidplat_question *qn, c
 typedef struct {
     const bba_front *front;
     const double *S;
-    const bba_drain *d;
+    const bb_drain *d;
 } fluidval_ctx;
 
 int
-bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bb_drain *d,
                    char *err)
 {
     bba_answer a;

@@ -94,7 +94,7 @@ typedef struct {
     const double *S_bytes;     /* nsizes buffer sizes, bytes (data units for
                                   a plain workload: the quantum's unit) */
     size_t nsizes;
-    bba_drain drain;           /* the threshold a fraction of each size, or
+    bb_drain drain;           /* the threshold a fraction of each size, or
                                   bytes */
     /* the simulation */
     bbs_bb_mode mode;
@@ -163,7 +163,7 @@ typedef struct {
  * analytic, quiet_analytic, bb_in_analytic_Bps) from the front door's
  * answer at S_bytes under d (answer.h bba_front_idle, whose statuses it
  * returns).  Thread-safe as bba_front_idle is. */
-int bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bba_drain *d,
+int bbs_valrow_predict(bbs_valrow *row, const bba_front *front, double S_bytes, const bb_drain *d,
                        char *err);
 
 /* The workload and the sizes (borrowed), set once the workload is read. */
@@ -181,7 +181,7 @@ typedef struct {
 
 typedef struct {
     bbs_fluidplat_inputs in;
-    bba_drain drain;           /* lazy: EPS > 0; the threshold a fraction of
+    bb_drain drain;           /* lazy: EPS > 0; the threshold a fraction of
                                   each size, or bytes */
     /* the simulation: horizon and warm-up in seconds when given, else
        derived (bbs_fluid_default_times; a horizon given alone takes

@@ -133,7 +133,7 @@ static void ctx_build(bb_ctx *ctx, const bb_settle *st, int time_unit_given,
 static void
 check_threshold(const bb_ctx *ctx, const bb_settle *st)
 {
-    if (st->check_size && st->drain.lazy && st->drain.threshold_is_bytes
+    if (st->check_size && st->drain.kind == BB_DRAIN_LAZY && st->drain.unit == BB_DRAIN_BYTES
         && st->drain.threshold > st->settle_bytes) {
         char a[64], b[64];
 

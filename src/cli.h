@@ -60,7 +60,7 @@ typedef struct bb_ctx {
  * settle on when no size meets the target (0: none). */
 typedef struct {
     double target;
-    bba_drain drain;
+    bb_drain drain;
     double settle_bytes;
     int check_size;          /* 1: settle_bytes is the question's buffer, and a
                                 lazy threshold given as a size above it is a

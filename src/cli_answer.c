@@ -72,7 +72,7 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
                     size_t len)
 {
     char sz[64], q[64], rb[64], pfs[64], md[256], notes[600];
-    const char *pol = a->lazy ? "lazy" : "greedy";
+    const char *pol = bb_drain_kind_name(a->drain.kind);
     size_t o;
 
     bb_ctx_fmt_rate(ctx, pfs, sizeof pfs, ctx->pf.pfs_bw_Bps);
@@ -92,7 +92,7 @@ bb_size_answer_line(const bb_ctx *ctx, const bba_answer *a, int rc, double targe
         snprintf(buf, len, "no burst-buffer size suffices: with the lazy threshold at the "
                  "whole buffer (--threshold 1) and EPS %g the buffer fills and stays full, so "
                  "the idle fraction stays at %.4g > %g whatever the size; lower --threshold or "
-                 "raise --empty-prob", a->eps, a->idle_limit, target);
+                 "raise --empty-prob", a->drain.eps, a->idle_limit, target);
         return;
     }
     if (rc == BB_EINFEASIBLE) {

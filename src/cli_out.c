@@ -101,8 +101,10 @@ bb_csv_answer(const bba_answer *a, int rc, double target)
     bb_csv_row(stdout, "nnnnnsnnnnnnnns", ok ? a->S_bytes : none,
                ok && a->S_quanta >= 0 ? (double)a->S_quanta : none, ok ? a->idle : none,
                ok && a->idle == 0 ? a->log10_idle : none, ok ? a->quiet : none,
-               a->lazy ? "lazy" : "greedy", ok && a->lazy ? a->threshold_bytes : none,
-               a->lazy ? a->eps : none, ok ? a->mean_occupancy_bytes : none, a->load_ratio,
+               bb_drain_kind_name(a->drain.kind),
+               ok && a->drain.kind == BB_DRAIN_LAZY ? a->drain.threshold : none,
+               a->drain.kind == BB_DRAIN_LAZY ? a->drain.eps : none,
+               ok ? a->mean_occupancy_bytes : none, a->load_ratio,
                target, !ok ? a->idle_limit : none, ok ? (double)a->states : none,
                ok ? a->residual : none, bba_model_kind_name(a->model));
 }

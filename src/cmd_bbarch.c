@@ -187,12 +187,12 @@ arch_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_PFSBW: c->pfs_bw_Bps = qty_opt("pfs-bw", arg, 1); break;
     case OPT_DRAIN:
-        if (strcmp(arg, "greedy") == 0) c->drain = BBS_DRAIN_GREEDY;
-        else if (strcmp(arg, "lazy") == 0) c->drain = BBS_DRAIN_LAZY;
+        if (strcmp(arg, "greedy") == 0) c->drain.kind = BB_DRAIN_GREEDY;
+        else if (strcmp(arg, "lazy") == 0) c->drain.kind = BB_DRAIN_LAZY;
         else bb_usage_value("drain", arg, "greedy or lazy");
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
-    case OPT_EPS: c->lazy_eps = num_opt("empty-prob", arg, 0, 1); break;
+    case OPT_EPS: c->drain.eps = num_opt("empty-prob", arg, 0, 1); break;
     case OPT_PIECE:
         c->piece_bytes = qty_opt("piece", arg, 0);
         if (c->piece_bytes != 0 && !(c->piece_bytes >= 512))
@@ -473,7 +473,7 @@ bb_cmd_bbarch(int argc, char **argv)
     bb_device_load("device", a.bbdev ? a.bbdev : "intel-d3-s4510", NULL, &a.c.bb_dev);
     if (a.c.kind == BBS_ARCH_STORAGE_SIDE)
         bb_device_load("hdd", a.hdd ? a.hdd : "seagate-st2000nx0253", NULL, &a.c.hdd_dev);
-    a.c.lazy_threshold_bytes = a.lazyth.set ? bb_qty_size_bytes(&a.lazyth)
+    a.c.drain.threshold = a.lazyth.set ? bb_qty_size_bytes(&a.lazyth)
                                             : a.c.capacity_bytes / 2;
     if (a.mttf.set)
         a.c.fail.rate_per_s = mttf_rate("mttf", &a.mttf);
@@ -561,7 +561,7 @@ bb_cmd_bbarch(int argc, char **argv)
                                 "clients", a.c.n_clients,
                                 "nodes", a.c.kind == BBS_ARCH_NODE_LOCAL ? a.c.n_clients
                                                                           : a.c.n_nodes,
-                                "drain", a.c.drain == BBS_DRAIN_LAZY ? "lazy" : "greedy",
+                                "drain", bb_drain_kind_name(a.c.drain.kind),
                                 "seed", bb_json_seed(a.c.seed),
                                 "horizon_s", a.c.horizon_s,
                                 "bytes_written", r.bytes_written,
@@ -591,7 +591,7 @@ bb_cmd_bbarch(int argc, char **argv)
                a.c.kind == BBS_ARCH_NODE_LOCAL ? "no" : a.topo.topology ? a.topo.topology : "simple",
                a.c.n_clients,
                a.c.kind == BBS_ARCH_NODE_LOCAL ? a.c.n_clients : a.c.n_nodes,
-               a.c.drain == BBS_DRAIN_LAZY ? "lazy" : "greedy", a.c.horizon_s,
+               bb_drain_kind_name(a.c.drain.kind), a.c.horizon_s,
                (unsigned long long)a.c.seed);
         printf("  written %s = on PFS %s + in buffers %s + lost %s (%llu files)\n", w, p, b, l,
                (unsigned long long)r.files_lost);

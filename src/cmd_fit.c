@@ -427,6 +427,7 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
 {
     size_t by[BB_FIT_NSOURCES] = { 0 };
     double shortest = 0;
+    bb_workload_style st = { BB_WL_COUNT | (with_burst ? BB_WL_BURST : 0), 6, 1e6, "MB/s", "s" };
 
     for (size_t i = 0; i < nlogs; i++)
         if (!logs[i].dup_of)
@@ -473,20 +474,13 @@ write_workload(FILE *fp, const struct args *a, const bb_fit_log *logs, size_t nl
     else if (shortest > 0)
         fprintf(fp, "# burst: a duration.  The shortest is %.6g s: the discrete-time models need "
                     "a time unit\n# no longer than a burst (--time-unit).\n", shortest);
-    fprintf(fp, "name,p,bw%s,count\n", with_burst ? ",burst" : "");
+    bb_workload_write_header(fp, &st);
     for (size_t k = 0; k < ncls; k++) {
-        char name[4 * BBA_NAME_LEN];
+        bb_workload_row r = { cls[k].name, cls[k].r.p_row, cls[k].r.bw_Bps, 0,
+                              cls[k].r.has_burst ? cls[k].r.burst_s : NAN, cls[k].r.count };
 
-        if (!cls[k].carries)
-            continue;
-        bb_workload_field(name, sizeof name, cls[k].name);
-        fprintf(fp, "%s,%.6g,%.6gMB/s", name, cls[k].r.p_row, cls[k].r.bw_Bps / 1e6);
-        if (with_burst) {
-            fputc(',', fp);
-            if (cls[k].r.has_burst)
-                fprintf(fp, "%.6gs", cls[k].r.burst_s);
-        }
-        fprintf(fp, ",%ld\n", cls[k].r.count);
+        if (cls[k].carries)
+            bb_workload_write_row(fp, &st, &r);
     }
 }
 
@@ -687,15 +681,7 @@ bb_cmd_fit(int argc, char **argv)
                               sizeof err) != BB_OK)
         bb_die(BB_EXIT_DATAERR, "the workload fitted would not read back: %s (a value "
                "out of the workload format's range: see the log named in the comments)", err);
-    if (a.out.output) {
-        bb_out out;
-
-        bb_out_open(&out, a.out.output);
-        if (fwrite(text, 1, tlen, out.fp) != tlen)
-            bb_die(BB_EXIT_IOERR, "%s: write error", a.out.output);
-        bb_out_commit(&out);
-    } else if (fwrite(text, 1, tlen, stdout) != tlen)
-        bb_die(BB_EXIT_IOERR, "write error on standard output");
+    bb_out_text(a.out.output, text, tlen);
     if (!a.out.quiet)
         fprintf(stderr, "bbsize: fit darshan: %zu log%s, %zu class%s, %zu row%s%s; %zu job%s "
                 "without I/O\n", nlogs, nlogs == 1 ? "" : "s", ncls, ncls == 1 ? "" : "es",

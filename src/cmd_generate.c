@@ -112,7 +112,7 @@ bb_cmd_generate(int argc, char **argv)
     struct args a = { 20, 0.1, 0.8, 0, 0, { 0 }, { 0 } };
     bba_app *apps;
     char err[BB_ERRLEN];
-    bb_out o;
+    bb_workload_style st = { 0, 17, 1, "", "" };
     FILE *fp;
     char *text = NULL;
     size_t tlen = 0;
@@ -120,6 +120,7 @@ bb_cmd_generate(int argc, char **argv)
 
     a.run.seed = 1;
     argp_parse(&argp, argc, argv, 0, NULL, &a);
+    st.cols = (a.d_min > 0 ? BB_WL_PERIOD : 0) | (a.burst != 0 ? BB_WL_BURST : 0);
     if (a.run.seed > 0xffffffffULL)
         bb_warn("--seed %llu: the paper's generator takes 32 bits of the seed; this is the "
                 "workload of seed %llu", (unsigned long long)a.run.seed,
@@ -139,22 +140,21 @@ bb_cmd_generate(int argc, char **argv)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     fprintf(fp, "# bbsize generate --apps %ld --p-max %g --load %g --seed %llu%s\n"
                 "# Aupy et al. 2017, Section 4.3: p ~ U(0, p_max), b ~ U(0, 1) scaled to "
-                "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n"
-                "name,p,bw%s%s\n",
+                "sum p b = %g B.\n#@ pfs-bw = 100\n#@ time-unit = 1 s\n#@ resolution = 100\n",
             a.n, a.p_max, a.alpha, (unsigned long long)a.run.seed, a.d_min > 0 ? " (with periods)" : "",
-            a.alpha, a.d_min > 0 ? ",period" : "", a.burst != 0 ? ",burst" : "");
+            a.alpha);
+    bb_workload_write_header(fp, &st);
     for (long i = 0; i < a.n; i++) {
-        fprintf(fp, "%s,%.17g,%.17g", apps[i].name, apps[i].p, apps[i].bw_Bps);
-        if (a.d_min > 0)
-            fprintf(fp, ",%.17g", apps[i].period_s);
+        bb_workload_row r = { apps[i].name, apps[i].p, apps[i].bw_Bps, apps[i].period_s, NAN, 1 };
+
         if (a.burst != 0) {
             /* Plain time units; the bound of bbsize-workload(5). */
             double p = apps[i].p, L = a.burst > 0 ? a.burst : p * apps[i].period_s;
             double lo = p < 1 ? p / (1 - p) : 1;
 
-            fprintf(fp, ",%.17g", L > lo ? (L > 1 ? L : 1) : (lo > 1 ? lo : 1));
+            r.burst = L > lo ? (L > 1 ? L : 1) : (lo > 1 ? lo : 1);
         }
-        fputc('\n', fp);
+        bb_workload_write_row(fp, &st, &r);
     }
     free(apps);
     if (fclose(fp) != 0 || text == NULL)
@@ -166,20 +166,7 @@ bb_cmd_generate(int argc, char **argv)
         bb_usage_error(NULL, "the workload generated would be refused when read (%s); no "
                        "file written: change --apps, --p-max or --load", err);
     }
-    if (a.out.output) {
-        bb_out_open(&o, a.out.output);
-        if (fwrite(text, 1, tlen, o.fp) != tlen) {
-            free(text);
-            bb_die(BB_EXIT_IOERR, "%s: write error", a.out.output);
-        }
-        free(text);
-        bb_out_commit(&o);
-    } else {
-        size_t w = fwrite(text, 1, tlen, stdout);
-
-        free(text);
-        if (w != tlen)
-            bb_die(BB_EXIT_IOERR, "write error on standard output");
-    }
+    bb_out_text(a.out.output, text, tlen);
+    free(text);
     return BB_EXIT_OK;
 }

@@ -47,7 +47,7 @@ idle_one(const bb_ctx *ctx, const bba_front *front, const bba_question *q, doubl
     if (r.fallback)
         fprintf(stderr, "bbsize: the FFT solver did not converge; banded GTH answered\n");
     bb_ctx_fmt_size(ctx, sz, sizeof sz, r.S_bytes);
-    bb_ctx_fmt_size(ctx, th, sizeof th, r.threshold_bytes);
+    bb_ctx_fmt_size(ctx, th, sizeof th, r.drain.threshold);
     if (isfinite(r.mean_occupancy_bytes)) {
         bb_ctx_fmt_size(ctx, occ, sizeof occ, r.mean_occupancy_bytes);
     } else {
@@ -69,11 +69,11 @@ idle_one(const bb_ctx *ctx, const bba_front *front, const bba_question *q, doubl
                               "bb_size_quanta", bb_json_quanta(r.S_quanta),
                               "bb_size_bytes", r.S_bytes,
                               "load_ratio", r.load_ratio,
-                              "policy", r.lazy ? "lazy" : "greedy",
+                              "policy", bb_drain_kind_name(r.drain.kind),
                               "threshold_quanta", r.quantum_bytes > 0
-                                  ? bb_json_quanta((long)(r.threshold_bytes / r.quantum_bytes + 0.5))
+                                  ? bb_json_quanta((long)(r.drain.threshold / r.quantum_bytes + 0.5))
                                   : json_null(),
-                              "empty_prob", r.eps,
+                              "empty_prob", r.drain.eps,
                               "mean_occupancy_bytes", bb_json_real_or_null(r.mean_occupancy_bytes),
                               "residual", r.residual,
                               "platform", bb_json_platform(ctx));
@@ -105,18 +105,18 @@ idle_one(const bb_ctx *ctx, const bba_front *front, const bba_question *q, doubl
             printf(fabs(r.log10_idle) < 1e6 ? "idle 10^%.4f (%s), quiet %.4g, with a %s burst "
                    "buffer%s, %s draining" : "idle 10^%.6g (%s), quiet %.4g, with a %s burst "
                    "buffer%s, %s draining", r.log10_idle, of, r.quiet, sz, sq,
-                   r.lazy ? "lazy" : "greedy");
+                   bb_drain_kind_name(r.drain.kind));
         else if (r.idle == 0 && isnan(r.log10_idle))
             printf("idle below 1e-308 (underflows; %s), quiet %.4g, with a %s burst buffer%s, "
-                   "%s draining", of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+                   "%s draining", of, r.quiet, sz, sq, bb_drain_kind_name(r.drain.kind));
         else if (r.idle == 0)
             printf("idle 0 (no load can stall the applications), quiet %.4g, with a %s burst "
-                   "buffer%s, %s draining", r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
+                   "buffer%s, %s draining", r.quiet, sz, sq, bb_drain_kind_name(r.drain.kind));
         else
             printf("idle %.4g (%.4g%% %s), quiet %.4g, with a %s burst buffer%s, %s draining",
-                   r.idle, 100.0 * r.idle, of, r.quiet, sz, sq, r.lazy ? "lazy" : "greedy");
-        if (r.lazy)
-            printf(" (threshold %s, EPS %g)", th, r.eps);
+                   r.idle, 100.0 * r.idle, of, r.quiet, sz, sq, bb_drain_kind_name(r.drain.kind));
+        if (r.drain.kind == BB_DRAIN_LAZY)
+            printf(" (threshold %s, EPS %g)", th, r.drain.eps);
         if (r.model == BBA_MODEL_FLUID)
             printf("; E/B = %.4g; mean occupancy %s; %ld phases, residual %.1e",
                    r.load_ratio, occ, r.states, r.residual);

@@ -271,7 +271,7 @@ bb_cmd_partition(int argc, char **argv)
     if (a.pol.threshold_is_size)
         bb_usage_error("threshold", "give a fraction of each partition's size (the sizes are "
                        "what is searched)");
-    if (a.validate && a.pol.lazy)
+    if (a.validate && a.pol.kind == BB_DRAIN_LAZY)
         bb_usage_error("validate", "the partitioned simulation drains greedily; leave out "
                        "--policy lazy and --threshold");
     if (a.file == NULL)

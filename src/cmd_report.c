@@ -175,7 +175,7 @@ bb_cmd_report(int argc, char **argv)
     if (a.pol.threshold_is_size)
         bb_usage_error("threshold", "give a fraction of the buffer size (the size is what is "
                        "searched)");
-    if (a.validate && a.pol.lazy)
+    if (a.validate && a.pol.kind == BB_DRAIN_LAZY)
         bb_usage_error("validate", "the report's simulation drains greedily; leave out "
                        "--policy lazy and --threshold");
     a.eps = a.pol.eps;

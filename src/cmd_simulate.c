@@ -255,7 +255,7 @@ bb_cmd_simulate(int argc, char **argv)
                       "horizon_units", (json_int_t)run.horizon_units,
                       "warmup_units", (json_int_t)run.warmup_units,
                       "mode", bb_sim_mode_name(c->mode),
-                      "policy", bb_policy_name(&c->pol),
+                      "policy", bb_drain_kind_name(c->pol.kind),
                       "threshold_quanta", (json_int_t)c->pol.threshold,
                       "empty_prob", c->pol.eps,
                       "confidence", s->level,
@@ -291,8 +291,9 @@ bb_cmd_simulate(int argc, char **argv)
                    "mean occupancy %s [%s, %s]\n",
                    s->idle_mean, 100.0 * s->level, s->idle_lo, s->idle_hi,
                    s->quiet_mean, s->quiet_lo, s->quiet_hi, occ, occlo, occhi);
-        printf("  %s burst buffer (%ld quanta), %s draining", sz, S, bb_policy_name(&c->pol));
-        if (c->pol.lazy)
+        printf("  %s burst buffer (%ld quanta), %s draining", sz, S,
+               bb_drain_kind_name(c->pol.kind));
+        if (c->pol.kind == BB_DRAIN_LAZY)
             printf(" (threshold %s, EPS %g)", th, c->pol.eps);
         printf(", %s applications; %zu replications x %ld time units of %s, seed %llu, "
                "%llu events in %.2f s\n",

@@ -30,10 +30,10 @@ static const bb_cmd_spec spec = {
 
 /* The policy of a search: a threshold is a fraction of the size. */
 static void
-drain_of(const bb_policy_opts *p, bba_drain *d)
+drain_of(const bb_policy_opts *p, bb_drain *d)
 {
-    d->lazy = p->lazy;
-    d->threshold_is_bytes = 0;
+    d->kind = p->kind;
+    d->unit = BB_DRAIN_FRACTION;
     d->threshold = p->threshold_frac;
     d->eps = p->eps;
 }
@@ -55,10 +55,10 @@ size_json(const bb_ctx *ctx, const bba_answer *r, int feasible, const struct arg
     json_object_set_new(o, "idle_fraction", feasible ? num(r->idle) : json_null());
     json_object_set_new(o, "target_idle", json_real(a->tgt.target_idle));
     json_object_set_new(o, "quiet_fraction", feasible ? num(r->quiet) : json_null());
-    json_object_set_new(o, "policy", json_string(a->pol.lazy ? "lazy" : "greedy"));
+    json_object_set_new(o, "policy", json_string(bb_drain_kind_name(a->pol.kind)));
     json_object_set_new(o, "load_ratio", num(r->load_ratio));
     json_object_set_new(o, "threshold_quanta", feasible && r->quantum_bytes > 0
-                        ? bb_json_quanta((long)(r->threshold_bytes / r->quantum_bytes + 0.5))
+                        ? bb_json_quanta((long)(r->drain.threshold / r->quantum_bytes + 0.5))
                         : json_null());
     json_object_set_new(o, "states", feasible ? json_integer((json_int_t)r->states) : json_null());
     json_object_set_new(o, "residual", feasible ? num(r->residual) : json_null());
@@ -148,7 +148,7 @@ print_endurance(const bb_ctx *ctx, const bb_endopts *e, const bba_answer *stall,
  * the size, the bandwidth and endurance lines; the status. */
 static int
 answer_text(const bb_ctx *ctx, const bba_front *front, const struct args *a,
-            const bba_drain *d, const char *prefix)
+            const bb_drain *d, const char *prefix)
 {
     bba_answer r, stall;
     char err[BB_ERRLEN], line[1400], dw[64];

@@ -174,7 +174,7 @@ bb_cmd_sweep(int argc, char **argv)
 
                         p->front = s->front;
                         p->S_bytes = a.sizes.v[z].v;
-                        p->drain.lazy = pol;
+                        p->drain.kind = pol ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY;
                         p->drain.eps = a.eps;
                         p->drain.threshold = pol ? a.thresholds.v[t] : 0;
                     }
@@ -195,13 +195,13 @@ bb_cmd_sweep(int argc, char **argv)
         for (size_t r = 0; r < npol_rows * a.sizes.n; r++, k++) {
             const bba_sweep_point *p = &pts[k];
             const bba_answer *e = &out[k].a;
-            double frac = p->drain.lazy ? p->drain.threshold : 0;
-            const char *pn = p->drain.lazy ? "lazy" : "greedy";
+            double frac = p->drain.kind == BB_DRAIN_LAZY ? p->drain.threshold : 0;
+            const char *pn = bb_drain_kind_name(p->drain.kind);
 
             if (a.common.out.csv) {
                 /* empty quanta: the fluid model has none */
                 bb_csv_row(stdout, "nnsnnnnnnnln", sc[s].load_scale, sc[s].pfs_bw_Bps, pn, frac,
-                           e->threshold_bytes, e->S_bytes,
+                           e->drain.threshold, e->S_bytes,
                            e->S_quanta >= 0 ? (double)e->S_quanta : NAN, e->idle, e->quiet,
                            e->load_ratio, e->states, e->residual);
             } else if (a.common.out.json) {
@@ -209,9 +209,9 @@ bb_cmd_sweep(int argc, char **argv)
                     "{s:f, s:f, s:s, s:f, s:f, s:o, s:f, s:o, s:f, s:o, s:o, s:f, s:f, s:I, s:f}",
                     "load_scale", sc[s].load_scale, "pfs_bw_bytes_per_s", sc[s].pfs_bw_Bps,
                     "policy", pn, "threshold_fraction", frac,
-                    "threshold_bytes", e->threshold_bytes,
+                    "threshold_bytes", e->drain.threshold,
                     "threshold_quanta", e->quantum_bytes > 0
-                        ? bb_json_quanta((long)(e->threshold_bytes / e->quantum_bytes + 0.5))
+                        ? bb_json_quanta((long)(e->drain.threshold / e->quantum_bytes + 0.5))
                         : json_null(),
                     "bb_size_bytes", e->S_bytes,
                     "bb_size_quanta", bb_json_quanta(e->S_quanta), "idle_fraction", e->idle,
@@ -223,7 +223,7 @@ bb_cmd_sweep(int argc, char **argv)
                 char pfs[32], th[32], sz[32], q[24] = "-";
 
                 bb_ctx_fmt_rate(&ctx, pfs, sizeof pfs, sc[s].pfs_bw_Bps);
-                bb_ctx_fmt_size(&ctx, th, sizeof th, e->threshold_bytes);
+                bb_ctx_fmt_size(&ctx, th, sizeof th, e->drain.threshold);
                 bb_ctx_fmt_size(&ctx, sz, sizeof sz, e->S_bytes);
                 if (e->S_quanta >= 0)
                     snprintf(q, sizeof q, "%ld", e->S_quanta);

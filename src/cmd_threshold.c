@@ -79,9 +79,9 @@ bb_cmd_threshold(int argc, char **argv)
     if (rc != BB_OK)
         bb_ctx_die_answer(&ctx, rc, err);
     S = greedy.S_bytes;
-    frac = S > 0 && feasible ? best.threshold_bytes / S : 0.0;
+    frac = S > 0 && feasible ? best.drain.threshold / S : 0.0;
     bb_ctx_fmt_size(&ctx, sz, sizeof sz, S);
-    bb_ctx_fmt_size(&ctx, th, sizeof th, feasible ? best.threshold_bytes : 0);
+    bb_ctx_fmt_size(&ctx, th, sizeof th, feasible ? best.drain.threshold : 0);
     if (a.common.out.json) {
         json_t *o = json_pack("{s:b, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I, "
                               "s:o}",
@@ -89,10 +89,10 @@ bb_cmd_threshold(int argc, char **argv)
                               "bb_size_quanta", bb_json_quanta(greedy.S_quanta),
                               "bb_size_bytes", S,
                               "threshold_quanta", feasible && best.quantum_bytes > 0
-                                  ? bb_json_quanta((long)(best.threshold_bytes
+                                  ? bb_json_quanta((long)(best.drain.threshold
                                                           / best.quantum_bytes + 0.5))
                                   : json_null(),
-                              "threshold_bytes", feasible ? best.threshold_bytes : 0.0,
+                              "threshold_bytes", feasible ? best.drain.threshold : 0.0,
                               "threshold_fraction", frac,
                               "idle_fraction", feasible ? best.idle : greedy.idle,
                               "quiet_fraction", feasible ? best.quiet : greedy.quiet,

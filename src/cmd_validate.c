@@ -314,7 +314,7 @@ bb_cmd_validate(int argc, char **argv)
         o = json_pack("{s:o, s:s, s:s, s:o, s:I, s:f, s:f, s:I, s:I, s:I, s:f}",
                       "rows", arr,
                       "simulation", fluid ? "fluid" : bb_sim_mode_name(a.base.sim.mode),
-                      "policy", a.base.sim.pol.lazy ? "lazy" : "greedy",
+                      "policy", bb_drain_kind_name(a.base.sim.pol.kind),
                       "seed", bb_json_seed(a.base.sim.seed),
                       "replications", (json_int_t)V.replications,
                       "confidence", a.base.sim.confidence,
@@ -386,7 +386,7 @@ bb_cmd_validate(int argc, char **argv)
                n_agree, n, n - n_agree - n_inconc, n_inconc, 100.0 * a.base.sim.confidence,
                a.tol, bba_model_kind_name(bba_front_kind(ctx.front)),
                fluid ? "fluid" : bb_sim_mode_name(a.base.sim.mode),
-               a.base.sim.pol.lazy ? "lazy" : "greedy", V.how,
+               bb_drain_kind_name(a.base.sim.pol.kind), V.how,
                (unsigned long long)a.base.sim.seed, V.wall_s);
     }
     if (!a.base.common.out.json && !a.base.common.out.csv) {

@@ -236,14 +236,13 @@ bb_validate_scenario(const vs_args *ap)
     so.tol = 1e-12;
     so.mem_limit_bytes = a.maxmem;
     long Sq = bba_size_quanta(S_bytes, q.quantum_bytes);
-    bba_policy pol = { 0, 0, 0 };
-    if (s->drain == BBS_DRAIN_LAZY) {
+    bb_drain pol = bb_drain_greedy(0);
+    if (s->drain.kind == BB_DRAIN_LAZY) {
         /* the simulator drains a node while it holds lazy_threshold: the
          * aggregate threshold is that times the nodes in use */
-        long th = bba_size_quanta(s->lazy_threshold_bytes * D->nbb_used, q.quantum_bytes);
-        pol.lazy = 1;
-        pol.threshold = th < Sq ? th : Sq;
-        pol.eps = R.cfg.lazy_eps;   /* per time unit, as the replications check */
+        long th = bba_size_quanta(s->drain.threshold * D->nbb_used, q.quantum_bytes);
+        /* EPS per time unit, as the replications check */
+        pol = bb_drain_lazy(BB_DRAIN_QUANTA, (double)(th < Sq ? th : Sq), R.cfg.drain.eps);
     }
     if ((rc = bba_model_init(&m, q.n, q.b, q.p, q.B, so.mem_limit_bytes, err)) != BB_OK)
         bb_die_lib(rc, err);

@@ -35,7 +35,7 @@ bb_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_
      * cheapest) and compares the shares and their refinement */
     const double per_point = sp->rule == BBA_BW_PRICED ? 2 + BBA_DESIGN_NSHARES + 4 : 1;
     const long R = sp->base->pf.resolution > 0 ? sp->base->pf.resolution : BBA_RES_START;
-    bba_policy_spec ps = { 0, 0, sp->base->drain.eps };
+    bb_drain ps = bb_drain_greedy(sp->base->drain.eps);
     double levels = 1;
 
     /* settling's worst case, as bba_cost_settle costs it: a search at

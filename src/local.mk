@@ -5,11 +5,12 @@
 # are listed here and nowhere else.
 noinst_LIBRARIES += src/formats/libbbformats.a
 AM_CPPFLAGS += -I$(top_srcdir)/src/formats
-# The readers see the structs they fill (sim/, analytic/) and bb_error.h,
+# The readers see the structs they fill (sim/, analytic/) and base/ (bb_error.h),
 # never src/: they return BB_* statuses, and src/ alone maps them to exit
 # statuses (src/status.h), so an include of src/exitcodes.h fails to build.
 src_formats_libbbformats_a_CPPFLAGS = -I$(top_srcdir)/src/formats \
-	-I$(top_srcdir)/sim -I$(top_srcdir)/analytic $(GSL_CFLAGS) $(INIH_CFLAGS)
+	-I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS) \
+	$(INIH_CFLAGS)
 src_formats_libbbformats_a_SOURCES = \
 	src/formats/units.c src/formats/units.h \
 	src/formats/readfile.c src/formats/readfile.h \
@@ -50,7 +51,7 @@ src_bbsize_SOURCES = \
 # Layers from the top down: a static library comes before the ones it uses.
 src_bbsize_LDADD = src/formats/libbbformats.a sim/workload/libbbswl.a \
 	sim/storage/libbbsstor.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
-	sim/libbbsim.a analytic/libbbanalytic.a \
+	sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a \
 	$(UMFPACK_LIBS) $(GSL_LIBS) $(JANSSON_LIBS) $(INIH_LIBS) -lpthread
 
 # The default workload is compiled in, so `bbsize size` works anywhere.

@@ -447,9 +447,9 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
 {
     if (strcmp(name, "policy") == 0) {
         if (strcmp(arg, "greedy") == 0)
-            p->lazy = 0;
+            p->kind = BB_DRAIN_GREEDY;
         else if (strcmp(arg, "lazy") == 0)
-            p->lazy = 1;
+            p->kind = BB_DRAIN_LAZY;
         else
             bb_usage_value("policy", arg, "greedy or lazy");
         p->policy_set = 1;
@@ -480,12 +480,13 @@ bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
 }
 
 void
-bb_policy_drain(const bb_policy_opts *p, bba_drain *d)
+bb_policy_drain(const bb_policy_opts *p, bb_drain *d)
 {
-    d->lazy = p->lazy;
+    d->kind = p->kind;
     d->eps = p->eps;
-    d->threshold_is_bytes = p->lazy && p->threshold_is_size;
-    d->threshold = !p->lazy ? 0 : p->threshold_is_size ? p->threshold_size.v : p->threshold_frac;
+    d->unit = p->kind == BB_DRAIN_LAZY && p->threshold_is_size ? BB_DRAIN_BYTES : BB_DRAIN_FRACTION;
+    d->threshold = p->kind != BB_DRAIN_LAZY ? 0
+                   : p->threshold_is_size ? p->threshold_size.v : p->threshold_frac;
 }
 
 enum { OPT_POL_POLICY = 0x1100, OPT_POL_THRESHOLD, OPT_POL_EPS };
@@ -517,12 +518,12 @@ policy_parse(int key, char *arg, struct argp_state *state)
         bb_policy_opt_parse(p, "empty-prob", arg);
         break;
     case ARGP_KEY_END:
-        if (p->threshold_set && p->policy_set && !p->lazy)
+        if (p->threshold_set && p->policy_set && p->kind != BB_DRAIN_LAZY)
             bb_usage_error("threshold", "greedy draining has no threshold, but --policy greedy "
                            "was given: drop one of them");
-        if (p->threshold_set && !p->lazy)
-            p->lazy = 1; /* a threshold implies lazy draining */
-        if (p->eps_set && !p->lazy)
+        if (p->threshold_set && p->kind != BB_DRAIN_LAZY)
+            p->kind = BB_DRAIN_LAZY; /* a threshold implies lazy draining */
+        if (p->eps_set && p->kind != BB_DRAIN_LAZY)
             bb_usage_error("empty-prob", "EPS is lazy draining's, but the policy is greedy: add "
                            "--policy lazy or --threshold, or drop --empty-prob");
         break;
@@ -541,10 +542,4 @@ bb_argp_file(char *arg, const char **file)
         bb_usage_unexpected(arg, "a second workload file after '%s'", *file);
     bb_in_claim(arg);
     *file = arg;
-}
-
-const char *
-bb_policy_name(const bba_policy *p)
-{
-    return p->lazy ? "lazy" : "greedy";
 }

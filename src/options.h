@@ -178,7 +178,7 @@ void bb_opt_size(const char *opt, const char *arg, bb_qty *q);
 /* Draining policy as given on the command line: --policy, --threshold
  * (a fraction of the buffer size, or a size with a unit), --empty-prob. */
 typedef struct {
-    int lazy;
+    bb_drain_kind kind;
     int threshold_is_size;   /* --threshold had a unit */
     double threshold_frac;   /* fraction of S when !threshold_is_size */
     bb_qty threshold_size;
@@ -192,9 +192,8 @@ void bb_policy_opts_init(bb_policy_opts *p);
 /* bb_policy_opt_parse: handle --policy, --threshold, --empty-prob values;
  * returns 1 if key was one of them.  Exits 64 on a bad value. */
 int bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg);
-const char *bb_policy_name(const bba_policy *p);
 /* bb_policy_drain: the policy as the front door takes it (answer.h). */
-void bb_policy_drain(const bb_policy_opts *p, bba_drain *d);
+void bb_policy_drain(const bb_policy_opts *p, bb_drain *d);
 
 /* The argp child for --policy, --threshold and --empty-prob; its input is
  * a bb_policy_opts (initialised with bb_policy_opts_init).  A threshold

@@ -521,6 +521,22 @@ bb_out_commit_all(bb_out *const *outs, size_t n)
 }
 
 void
+bb_out_text(const char *path, const char *text, size_t len)
+{
+    bb_out o;
+
+    if (path == NULL) {
+        if (fwrite(text, 1, len, stdout) != len)
+            bb_die(BB_EXIT_IOERR, "write error on standard output");
+        return;
+    }
+    bb_out_open(&o, path);
+    if (fwrite(text, 1, len, o.fp) != len)
+        bb_die(BB_EXIT_IOERR, "%s: write error", path);
+    bb_out_commit(&o);
+}
+
+void
 bb_finish_stdout(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))

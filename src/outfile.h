@@ -55,6 +55,11 @@ void bb_out_claim(const char *opt, const char *path);
 void bb_in_claim(const char *path);
 void bb_out_watch_inputs(void);
 
+/* bb_out_text: the len bytes of text to path (bb_out_open's rules and
+ * exits) or, with path NULL, to standard output; a short write exits 74
+ * ("PATH: write error", "write error on standard output").  The writers
+ * of a whole file made in memory and checked first (fit, generate). */
+void bb_out_text(const char *path, const char *text, size_t len);
 /* bb_finish_stdout: flush and check stdout; exits 74 on a write error. */
 void bb_finish_stdout(void);
 

@@ -181,7 +181,7 @@ bb_simargs_foreign(const bb_simargs *a, unsigned allow)
         return "--replications";
     if (!reps && o->run.threads)
         return "--threads";
-    if (o->pol.lazy || o->pol.threshold_set)
+    if (o->pol.kind == BB_DRAIN_LAZY || o->pol.threshold_set)
         return "--policy or --threshold";
     if (o->pol.eps != 0.01)
         return "--empty-prob";

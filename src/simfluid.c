@@ -64,7 +64,7 @@ bb_fluid_question(bbs_fluidplat_question *qn, bb_fluid_report *fr, const bb_simo
     memset(qn, 0, sizeof *qn);
     memset(fr, 0, sizeof *fr);
     bb_policy_drain(&o->pol, &qn->drain);
-    if (o->pol.lazy && !(o->pol.eps > 0))
+    if (o->pol.kind == BB_DRAIN_LAZY && !(o->pol.eps > 0))
         bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
                        "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
     /* horizon and warm-up in seconds when given, else derived (fluid.h) */
@@ -161,9 +161,9 @@ print_json(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
     json_object_set_new(o, "mode", json_string("fluid"));
     json_object_set_new(o, "model", json_string("fluid"));
     json_object_set_new(o, "bb_size_bytes", json_real(c->pf.size_bytes));
-    json_object_set_new(o, "policy", json_string(c->pf.lazy ? "lazy" : "greedy"));
-    json_object_set_new(o, "threshold_bytes", json_real(c->pf.threshold_bytes));
-    json_object_set_new(o, "empty_prob", json_real(c->pf.lazy ? c->pf.eps : 1));
+    json_object_set_new(o, "policy", json_string(bb_drain_kind_name(c->pf.drain.kind)));
+    json_object_set_new(o, "threshold_bytes", json_real(c->pf.drain.threshold));
+    json_object_set_new(o, "empty_prob", json_real(bb_drain_share(&c->pf.drain)));
     v = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
                   "offered_bytes", s->offered, "held_bytes", s->held,
                   "written_bytes", s->written, "to_pfs_bytes", s->to_pfs,
@@ -197,7 +197,7 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
         bb_ctx_fmt_rate(ctx, in[k], sizeof in[k], r[k]);
     }
     bb_ctx_fmt_size(ctx, sz, sizeof sz, c->pf.size_bytes);
-    bb_ctx_fmt_size(ctx, th, sizeof th, c->pf.threshold_bytes);
+    bb_ctx_fmt_size(ctx, th, sizeof th, c->pf.drain.threshold);
     bb_ctx_fmt_size(ctx, w, sizeof w, s->written);
     bb_ctx_fmt_size(ctx, pfs, sizeof pfs, s->to_pfs);
     bb_ctx_fmt_size(ctx, left, sizeof left, s->left);
@@ -223,9 +223,9 @@ print_text(const bb_ctx *ctx, const bbs_fluid_config *c, const bbs_fluid_summary
                "drained %s\n", s->p_full.mean, s->p_full.lo, s->p_full.hi, s->p_empty.mean,
                s->p_empty.lo, s->p_empty.hi, in[0], in[1], in[2], out);
     }
-    printf("  %s burst buffer, %s draining", sz, c->pf.lazy ? "lazy" : "greedy");
-    if (c->pf.lazy)
-        printf(" (threshold %s, EPS %g)", th, c->pf.eps);
+    printf("  %s burst buffer, %s draining", sz, bb_drain_kind_name(c->pf.drain.kind));
+    if (c->pf.drain.kind == BB_DRAIN_LAZY)
+        printf(" (threshold %s, EPS %g)", th, c->pf.drain.eps);
     printf(", PFS %s, buffer bandwidth %s; fluid model, %zu ON/OFF source%s of %zu "
            "applications\n", B, bb, nv, nv == 1 ? "" : "s", c->n);
     printf("  %zu replication%s x %s after a warm-up of %s, seed %llu, %llu events\n",

@@ -25,7 +25,8 @@ eval_unit(size_t k, void *result, const void *vctx, char *err)
     const eval_ctx *ec = vctx;
     const bbs_bb_config *c = &ec->run->cfg[k];
     double q = ec->ctx->q->quantum_bytes;
-    bba_drain d = { c->pol.lazy, 1, (double)c->pol.threshold * q, c->pol.eps };
+    bb_drain d = { .kind = c->pol.kind, .unit = BB_DRAIN_BYTES, .threshold = c->pol.threshold * q,
+                   .eps = c->pol.eps };
 
     return bbs_valrow_predict(result, ec->ctx->front, ec->S[k], &d, err);
 }

@@ -11,10 +11,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 B=${BBSIZE_TOP_BUILDDIR:-$(pwd)}
-LIBS="analytic/libbbanalytic.a sim/libbbsim.a sim/network/libbbsnet.a sim/storage/libbbsstor.a
+LIBS="base/libbbbase.a analytic/libbbanalytic.a sim/libbbsim.a sim/network/libbbsnet.a sim/storage/libbbsstor.a
 sim/workload/libbbswl.a src/formats/libbbformats.a"
 EXEC="libbbswl:exec libbbswl:exec_io libbbswl:exec_match libbbswl:exec_net"
-t_plan 9
+t_plan 10
 
 if ! command -v nm >/dev/null 2>&1; then
   for l in $LIBS; do t_skip "$l: no circle" "no nm"; done

@@ -1,18 +1,19 @@
 #!/bin/sh
 # tests/layers.sh: the layers go one way (ARCHITECTURE.md): src/formats/
-# reads text into the structs of sim/ and analytic/, never the other way.
+# reads text into the structs of sim/ and analytic/, never the other way,
+# and base/ (errors, numbers, the draining policy) is under them all.
 # Checked three ways: each library's own compile command (its _CPPFLAGS,
 # from tests/layerflags) finds its own headers and none of a layer above
-# it (analytic/ sees only itself; sim/ sim/ and analytic/; libbbformats
-# those and src/formats/, not src/), and no library names a header by a
-# path around that (#include "../src/cli.h"); no file below sim/ or
+# it (base/ sees only itself; analytic/ itself and base/; sim/ sim/,
+# analytic/ and base/; libbbformats those and src/formats/, not src/), and
+# no library names a header by a path around that (#include "../src/cli.h"); no file below sim/ or
 # analytic/ includes a header of src/formats/; and no symbol that the built
 # libraries of sim/ and analytic/ leave undefined is defined by
-# libbbformats.a.
+# libbbformats.a, nor one that base/ leaves undefined by a library above.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "${BBSIZE_TOP_SRCDIR:-.}/tests/setup.sh"
 B=${BBSIZE_TOP_BUILDDIR:-$(pwd)}
-t_plan 10
+t_plan 12
 
 # probe HEADER: compile "config.h" then HEADER with $cmd, from the build
 # directory (the flags name the source tree relative to it); 0: it
@@ -27,13 +28,14 @@ probe() {
 # The layers above each library: src/ (the command), src/formats/, sim/.
 above() {
   case $1 in
+    base/*) echo "workload.h answer.h chain.h cli.h options.h exitcodes.h units.h readfile.h engine.h" ;;
     analytic/*) echo "cli.h options.h exitcodes.h units.h readfile.h engine.h workload/exec.h" ;;
     sim/*) echo "cli.h options.h exitcodes.h units.h readfile.h" ;;
     src/formats/*) echo "cli.h options.h exitcodes.h" ;;
   esac
 }
 if [ ! -s "$B/tests/layerflags" ]; then
-  for i in 1 2 3 4 5 6; do t_skip "a library's include path" "no tests/layerflags (make check builds it)"; done
+  for i in 1 2 3 4 5 6 7; do t_skip "a library's include path" "no tests/layerflags (make check builds it)"; done
 else
   while IFS='|' read -r lib own cmd; do
     : >"$T/seen"
@@ -53,8 +55,8 @@ else
 fi
 
 # A path around the include path: no library names a header by a folder
-# above its own (analytic/ by any folder at all).
-{ grep -Hn '^#include "[^"]*/' "$SRCDIR"/analytic/*.[ch]
+# above its own (base/ and analytic/ by any folder at all).
+{ grep -Hn '^#include "[^"]*/' "$SRCDIR"/base/*.[ch] "$SRCDIR"/analytic/*.[ch]
   grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' \
     "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch]
   grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' "$SRCDIR"/src/formats/*.[ch]
@@ -66,7 +68,8 @@ else t_ok "no library includes a header by a path above its folder"; fi
 for h in "$SRCDIR"/src/formats/*.h; do
   n=$(basename "$h")
   grep -ln "^#include \"\(formats/\)\{0,1\}$n\"" \
-    "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch] "$SRCDIR"/analytic/*.[ch] >>"$T/inc" 2>/dev/null
+    "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch] "$SRCDIR"/analytic/*.[ch] "$SRCDIR"/base/*.[ch] \
+    >>"$T/inc" 2>/dev/null
 done
 if [ -s "$T/inc" ]; then t_fail "sim/ and analytic/ include no header of src/formats/" "$T/inc"
 else t_ok "sim/ and analytic/ include no header of src/formats/"; fi
@@ -74,12 +77,13 @@ else t_ok "sim/ and analytic/ include no header of src/formats/"; fi
 if ! command -v nm >/dev/null 2>&1; then
   t_skip "the libraries below src/ need no symbol of libbbformats.a" "no nm"
   t_skip "libbbformats.a defines the parsers moved out of sim/" "no nm"
+  t_skip "base/libbbbase.a needs no symbol of a library above it" "no nm"
   exit 0
 fi
 nm -g --defined-only "$B/src/formats/libbbformats.a" 2>/dev/null | awk 'NF == 3 { print $3 }' \
   | sort -u >"$T/formats"
 for l in sim/libbbsim.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
-         sim/workload/libbbswl.a analytic/libbbanalytic.a; do
+         sim/workload/libbbswl.a analytic/libbbanalytic.a base/libbbbase.a; do
   nm -u "$B/$l" 2>/dev/null | awk '{ print $NF }'
 done | sort -u >"$T/undef"
 comm -12 "$T/formats" "$T/undef" >"$T/both"
@@ -96,3 +100,15 @@ for f in bbs_vef_parse bbs_sizedist_parse bbs_net_conf_parse bbs_net_wiring_pars
 done
 if [ -z "$missing" ]; then t_ok "libbbformats.a defines the parsers moved out of sim/"
 else echo "# missing:$missing"; t_fail "libbbformats.a defines the parsers moved out of sim/"; fi
+# base/ is under everything: nothing it leaves undefined is defined above.
+for l in analytic/libbbanalytic.a sim/libbbsim.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
+         sim/workload/libbbswl.a src/formats/libbbformats.a; do
+  nm -g --defined-only "$B/$l" 2>/dev/null | awk 'NF == 3 { print $3 }'
+done | sort -u >"$T/above"
+nm -u "$B/base/libbbbase.a" 2>/dev/null | awk '{ print $NF }' | sort -u >"$T/bundef"
+comm -12 "$T/above" "$T/bundef" >"$T/both"
+if [ -s "$T/above" ] && [ ! -s "$T/both" ]; then
+  t_ok "base/libbbbase.a needs no symbol of a library above it"
+else
+  t_fail "base/libbbbase.a needs no symbol of a library above it" "$T/both"
+fi

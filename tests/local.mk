@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # TAP tests: C programs (cmocka) and POSIX sh scripts sharing tests/setup.sh.
-ANALYTIC_TEST_LIBS = analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS)
+ANALYTIC_TEST_LIBS = analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/t_dist tests/t_chain tests/t_stationary tests/t_sizing tests/t_fftwh tests/t_onoff \
 	tests/t_bbbw
 tests_t_bbbw_SOURCES = tests/t_bbbw.c tests/testutil.h
@@ -81,7 +81,7 @@ EXTRA_DIST += tests/cli_fluid_class.sh
 check_PROGRAMS += tests/t_bounds
 tests_t_bounds_SOURCES = tests/t_bounds.c
 tests_t_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_bounds
 
 # Sizes in quanta (analytic/quanta.h) and the rules of `bbsize validate`
@@ -92,7 +92,7 @@ tests_t_quanta_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_quanta_LDADD = $(ANALYTIC_TEST_LIBS)
 tests_t_crosscheck_SOURCES = tests/t_crosscheck.c
 tests_t_crosscheck_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_crosscheck_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_crosscheck_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_quanta tests/t_crosscheck
 
 # A scenario made runnable (sim/workload/scnbuild.h).
@@ -123,7 +123,8 @@ tests/srcobjs: Makefile
 	} >$@.tmp && mv $@.tmp $@
 tests/layerflags: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests && { \
-	  echo 'analytic/libbbanalytic.a|bb_error.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(analytic_libbbanalytic_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'base/libbbbase.a|bb_error.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(base_libbbbase_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
+	  echo 'analytic/libbbanalytic.a|workload.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(analytic_libbbanalytic_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
 	  echo 'sim/libbbsim.a|engine.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_libbbsim_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
 	  echo 'sim/network/libbbsnet.a|network/topo.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_network_libbbsnet_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
 	  echo 'sim/storage/libbbsstor.a|storage/device.h|$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(sim_storage_libbbsstor_a_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)'; \
@@ -150,25 +151,25 @@ tests_t_bbnode_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_bbnode
 
 # Libraries a test links, from the top layer down.
-NET_LIBS = sim/network/libbbsnet.a sim/libbbsim.a analytic/libbbanalytic.a \
+NET_LIBS = sim/network/libbbsnet.a sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a \
 	$(UMFPACK_LIBS) $(GSL_LIBS)
-STOR_TEST_LIBS = sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+STOR_TEST_LIBS = sim/storage/libbbsstor.a sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 WL_LIBS = src/formats/libbbformats.a sim/workload/libbbswl.a sim/network/libbbsnet.a sim/storage/libbbsstor.a \
-	sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS)
+	sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS)
 
 # The engine, the paper's platform (sim/bb.c), steady-state detection.
 check_PROGRAMS += tests/t_engine tests/t_bbsim tests/t_steady
 tests_t_steady_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_steady_LDADD = sim/libbbsim.a $(GSL_LIBS) $(CMOCKA_LIBS)
 tests_t_engine_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_engine_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_t_bbsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_bbsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_engine tests/t_bbsim tests/t_steady tests/cli_simulate.sh
 # The simulator's entry for simulate and validate (sim/replicate.h).
 check_PROGRAMS += tests/t_platrun
 tests_t_platrun_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_platrun_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_platrun_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_platrun
 EXTRA_DIST += tests/cli_simulate.sh
 
@@ -176,24 +177,24 @@ EXTRA_DIST += tests/cli_simulate.sh
 # command line (simulate --mode fluid).
 check_PROGRAMS += tests/t_fluidsim
 tests_t_fluidsim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fluidsim_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidsim tests/cli_fluidsim.sh
 check_PROGRAMS += tests/t_fluidplat
 tests_t_fluidplat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_fluidplat_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fluidplat_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidplat
 EXTRA_DIST += tests/cli_fluidsim.sh
 # validate's fluid model in the simulator's entry (sim/replicate.h).
 check_PROGRAMS += tests/t_fluidval
 tests_t_fluidval_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_fluidval_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+tests_t_fluidval_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 TESTS += tests/t_fluidval
 
 # What-if studies: presets, sweeps, Darshan fits, the report.
 check_PROGRAMS += tests/t_sweep
 tests_t_sweep_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_sweep_SOURCES = tests/t_sweep.c src/sweeprun.c src/sweeprun.h
-tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_sweep_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_sweep tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh \
 	tests/cli_report.sh tests/cli_report_cost.sh
 EXTRA_DIST += tests/cli_systems.sh tests/cli_sweep.sh tests/cli_fit.sh tests/cli_report.sh \
@@ -250,7 +251,7 @@ EXTRA_DIST += tests/wl_exec_test.h tests/cli_trace.sh tests/cli_scenario.sh test
 # mpirun -np 1, 2, 3 (a TAP skip without --with-mpi).
 check_PROGRAMS += tests/mpi_units
 tests_mpi_units_SOURCES = tests/mpi_units.c src/mpistart.c src/mpistart.h
-tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
+tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) -lpthread
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
@@ -266,7 +267,7 @@ tests_t_fitjob_SOURCES = tests/t_fitjob.c
 tests_t_fitjob_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fitjob_LDADD = $(WL_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 tests_gen_darshan_SOURCES = tests/gen_darshan.c
-tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(GSL_LIBS) -lm
+tests_gen_darshan_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS) -lm
 TESTS += tests/t_timeline tests/t_fitjob
 
 # The hostile-input corpus: one file per class of problem (docs/bounds.md).
@@ -323,7 +324,7 @@ EXTRA_DIST += tests/cli_design.sh
 check_PROGRAMS += tests/t_partition
 tests_t_partition_SOURCES = tests/t_partition.c tests/testutil.h
 tests_t_partition_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_t_partition_LDADD = sim/libbbsim.a analytic/libbbanalytic.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_t_partition_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(UMFPACK_LIBS) $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_partition tests/cli_partition.sh
 EXTRA_DIST += tests/cli_partition.sh
 

@@ -99,7 +99,7 @@ test_bound_and_min(void **state)
     {
         bba_solver_opts so;
         bba_size_result r;
-        bba_policy_spec ps = { 0, 0, 0.01 };
+        bb_drain ps = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
 
         tu_solver(&so, BBA_SOLVER_FFT);
         assert_int_equal(bba_size_min(&m, 0.05, &ps, &so, 100000, NULL, NULL, &r, err),
@@ -130,7 +130,7 @@ test_solvers_agree(void **state)
     assert_int_equal(bba_model_set_bbbw(&m, 7, err), BB_OK);
     assert_true(m.throttle > 0);
     for (int lazy = 0; lazy <= 1; lazy++) {
-        bba_policy pol = { lazy, lazy ? 20 : 0, 0.05 };
+        bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? 20 : 0, .eps = 0.05 };
         bba_eval_result r0, r;
         bba_solver_opts so;
 
@@ -145,7 +145,7 @@ test_solvers_agree(void **state)
         }
     }
     {
-        bba_policy g = { 0, 0, 0 };
+        bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
         bba_solver_opts so;
         bba_eval_result r;
         double lim = bba_model_idle_limit(&m, NULL);

@@ -250,7 +250,7 @@ test_greedy_lazy_eps(void **st)
     bbs_bbsys_params_init(&p);
     p.pfs_bw_Bps = 4 * MIB;
     p.drain_chunk_bytes = 4 * MIB;
-    p.lazy_threshold_bytes = 2 * MIB;
+    p.drain.threshold = 2 * MIB;
     p.lazy_check_s = 1.25;
     p.horizon_s = 40;
 
@@ -261,8 +261,8 @@ test_greedy_lazy_eps(void **st)
     close_to(h.drains[0].t, 1.25, 1e-12, "greedy drain");
     h_close(&h);
 
-    p.drain = BBS_DRAIN_LAZY;
-    p.lazy_eps = 0;
+    p.drain.kind = BB_DRAIN_LAZY;
+    p.drain.eps = 0;
     h_open(&h, &p, 10 * MIB, 0, 1);
     h_write(&h, 0, 0, 0, MIB, 0, 0);
     assert_int_equal(bbs_engine_run(h.e, 40), BB_OK);
@@ -271,7 +271,7 @@ test_greedy_lazy_eps(void **st)
     close_to(t.bytes_in_buffers, MIB, 0, "kept below the threshold");
     h_close(&h);
 
-    p.lazy_eps = 1;
+    p.drain.eps = 1;
     h_open(&h, &p, 10 * MIB, 0, 1);
     h_write(&h, 0, 0, 0, MIB, 0, 0);
     assert_int_equal(bbs_engine_run(h.e, 40), BB_OK);
@@ -279,7 +279,7 @@ test_greedy_lazy_eps(void **st)
     close_to(h.drains[0].t, 1.5, 1e-12, "EPS 1 drains at the first check");
     h_close(&h);
 
-    p.lazy_eps = 0.3;
+    p.drain.eps = 0.3;
     for (uint64_t seed = 1; seed <= 5; seed++) {
         gsl_rng *r = bbs_rng_stream_new(NULL, seed, 0, BBS_ENTITY(BBS_ECLASS_PLATFORM, 0));
         int k = 1;
@@ -296,7 +296,7 @@ test_greedy_lazy_eps(void **st)
         h_close(&h);
     }
 
-    p.lazy_eps = 0;
+    p.drain.eps = 0;
     h_open(&h, &p, 10 * MIB, 0, 1);
     for (int i = 0; i < 3; i++)
         h_write(&h, 0, i, 0, MIB, (uint64_t)i, 0);
@@ -433,9 +433,9 @@ run_arch(int lazy, double eps, trace *tr)
     c.capacity_bytes = 8 * MIB;
     c.net_bw_Bps = 1e9;
     c.pfs_bw_Bps = 1.5 * MIB;
-    c.drain = lazy ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY;
-    c.lazy_threshold_bytes = 5 * MIB;
-    c.lazy_eps = eps;
+    c.drain.kind = lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY;
+    c.drain.threshold = 5 * MIB;
+    c.drain.eps = eps;
     c.lazy_check_s = 0.75;
     c.drain_chunk_bytes = 2 * MIB;
     c.piece_bytes = MIB;
@@ -502,9 +502,9 @@ run_exec(int lazy, double eps, double threshold, trace *tr, double *on_pfs)
     table_dev(&c.bb_dev, 0.0025);
     c.capacity_bytes = 8 * MIB;
     c.pfs_bw_Bps = 1.5 * MIB;
-    c.drain = lazy ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY;
-    c.lazy_threshold_bytes = threshold;
-    c.lazy_eps = eps;
+    c.drain.kind = lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY;
+    c.drain.threshold = threshold;
+    c.drain.eps = eps;
     c.lazy_check_s = 0.75;
     c.drain_chunk_bytes = 2 * MIB;
     c.piece_bytes = MIB;

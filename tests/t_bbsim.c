@@ -26,6 +26,7 @@ config(size_t n, const long *b, const double *p, long B, long S, long T)
     bbs_bb_config c;
 
     memset(&c, 0, sizeof c);
+    c.pol.unit = BB_DRAIN_QUANTA;   /* the simulator takes the threshold in quanta */
     c.n = n;
     c.b = b;
     c.p = p;
@@ -118,7 +119,7 @@ test_lazy_policy_limits(void **state)
 
     (void)state;
     assert_int_equal(bbs_bb_run(&c, 0, &g, err), BB_OK);
-    c.pol.lazy = 1;
+    c.pol.kind = BB_DRAIN_LAZY;
     c.pol.threshold = 20;
     c.pol.eps = 1.0;
     assert_int_equal(bbs_bb_run(&c, 0, &l, err), BB_OK);
@@ -174,7 +175,7 @@ test_same_seed_same_result_other_seed_differs(void **state)
  * hold for the throttled chain, and the chain that ignores B_BB (the
  * plain one) must fail the coverage, so that the test can tell. */
 static void
-coverage(const bba_policy *pol, long S, long bb_bw)
+coverage(const bb_drain *pol, long S, long bb_bw)
 {
     const long b[] = { 8, 6, 5 };
     const double p[] = { 0.5, 0.3, 0.2 };
@@ -223,7 +224,7 @@ coverage(const bba_policy *pol, long S, long bb_bw)
     print_message("# S = %ld %s B_BB %ld: analytic idle %.5f, coverage %d/40, mean relative "
                   "error %.4f (quiet %.4f, p_full %.4f, occupancy %.4f); into the buffer "
                   "%.5f quanta per unit, coverage %d/40, mean relative error %.4f\n", S,
-                  pol->lazy ? "lazy" : "greedy", bb_bw, ev.meas.idle, covered, rel,
+                  bb_drain_kind_name(pol->kind), bb_bw, ev.meas.idle, covered, rel,
                   quiet_rel, full_rel, occ_rel, ev.meas.bb_in, covered_in, in_rel);
     assert_in_range(covered, 34, 40);
     assert_in_range(covered_in, 34, 40);
@@ -246,7 +247,7 @@ coverage(const bba_policy *pol, long S, long bb_bw)
 static void
 test_bernoulli_covers_chain_greedy(void **state)
 {
-    bba_policy pol = { 0, 0, 0.0 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.0 };
 
     (void)state;
     coverage(&pol, 5, 0);
@@ -256,7 +257,7 @@ test_bernoulli_covers_chain_greedy(void **state)
 static void
 test_bernoulli_covers_chain_bbbw(void **state)
 {
-    bba_policy g = { 0, 0, 0.0 }, l = { 1, 4, 0.05 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.0 }, l = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 4, .eps = 0.05 };
 
     (void)state;
     coverage(&g, 5, 3);
@@ -266,7 +267,7 @@ test_bernoulli_covers_chain_bbbw(void **state)
 static void
 test_bernoulli_covers_chain_lazy(void **state)
 {
-    bba_policy pol = { 1, 4, 0.05 };
+    bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 4, .eps = 0.05 };
 
     (void)state;
     coverage(&pol, 8, 0);
@@ -281,7 +282,7 @@ test_bernoulli_covers_chain_lazy(void **state)
  * L_i one unit longer, the off-by-one a stalled-phase or run-length bug
  * would make): coverage below 34, so the test can tell. */
 static void
-onoff_coverage(const bba_policy *pol, long S)
+onoff_coverage(const bb_drain *pol, long S)
 {
     const long b[] = { 8, 6, 5 };
     const double p[] = { 0.5, 0.3, 0.2 }, L[] = { 3, 2.5, 4 }, L1[] = { 4, 3.5, 5 };
@@ -322,7 +323,7 @@ onoff_coverage(const bba_policy *pol, long S)
     print_message("# onoff S = %ld %s: exact idle %.5f (L + 1: %.5f), coverage %d/40 "
                   "(L + 1: %d/40), mean relative error %.4f (quiet %.4f); into the buffer "
                   "%.5f quanta per unit, coverage %d/40, mean relative error %.4f\n", S,
-                  pol->lazy ? "lazy" : "greedy", ev.meas.idle, ev1.meas.idle, covered,
+                  bb_drain_kind_name(pol->kind), ev.meas.idle, ev1.meas.idle, covered,
                   covered1, rel, quiet_rel, bb_in, covered_in, in_rel);
     assert_in_range(covered, 34, 40);
     assert_in_range(covered_in, 34, 40);
@@ -337,7 +338,7 @@ onoff_coverage(const bba_policy *pol, long S)
 static void
 test_onoff_covers_chain_greedy(void **state)
 {
-    bba_policy pol = { 0, 0, 0.0 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.0 };
 
     (void)state;
     onoff_coverage(&pol, 5);
@@ -346,7 +347,7 @@ test_onoff_covers_chain_greedy(void **state)
 static void
 test_onoff_covers_chain_lazy(void **state)
 {
-    bba_policy pol = { 1, 4, 0.05 };
+    bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 4, .eps = 0.05 };
 
     (void)state;
     onoff_coverage(&pol, 8);
@@ -366,7 +367,7 @@ test_onoff_memoryless_is_bernoulli(void **state)
     bbs_bb_config c = config(3, b, p, 10, 20, 20000);
     bba_model m;
     bba_solver_opts so;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result ev;
     bbs_bb_result res[R];
     bbs_bb_summary s;
@@ -566,8 +567,8 @@ test_bad_configurations(void **state)
     BAD(x.n = 0, "no application");
     BAD(x.n = 2, "application 2: bandwidth -1");
     BAD(x.time_unit_s = 0, "time unit");
-    BAD((x.pol.lazy = 1, x.pol.threshold = 6), "threshold 6 quanta is outside [0, 5]");
-    BAD((x.pol.lazy = 1, x.pol.eps = 1.5), "EPS");
+    BAD((x.pol.kind = BB_DRAIN_LAZY, x.pol.threshold = 6), "threshold 6 quanta is outside [0, 5]");
+    BAD((x.pol.kind = BB_DRAIN_LAZY, x.pol.eps = 1.5), "EPS");
     BAD(x.mode = BBS_BB_PERIODIC, "needs a period");
     BAD((x.mode = BBS_BB_ONOFF, x.burst_tu = Lbad), "burst 0.5 time units is below max(1, p/(1-p)) = 1");
     BAD((x.mode = BBS_BB_PERIODIC, x.d_min_tu = 1, x.noise = 1.0), "noise u = 1 is outside [0, 1)");

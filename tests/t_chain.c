@@ -38,7 +38,7 @@ rows_sum_to_one(void **state)
             long S = sizes[si];
 
             for (int t = 0; t <= 4; t++) {
-                bba_policy pol = { t > 0, S * (t - 1) / 3, 0.013 * t };
+                bb_drain pol = { .kind = t > 0, .unit = BB_DRAIN_QUANTA, .threshold = S * (t - 1) / 3, .eps = 0.013 * t };
                 bba_chain *c = NULL;
                 char err[BB_ERRLEN];
 
@@ -68,7 +68,7 @@ tiny_chain_by_hand(void **state)
     double p[1] = { 0.5 };
     bba_model m;
     bba_chain *c;
-    bba_policy greedy = { 0, 0, 0.01 }, lazy = { 1, 2, 0.1 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 2, .eps = 0.1 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -103,7 +103,7 @@ lazy_row_keeps_emptying_mass(void **state)
     tu_workload w;
     bba_model m;
     bba_chain *c;
-    bba_policy lazy = { 1, 40, 0.01 };
+    bb_drain lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 40, .eps = 0.01 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -135,7 +135,7 @@ lazy_threshold_zero_is_greedy(void **state)
     tu_workload w;
     bba_model m;
     bba_chain *g, *l;
-    bba_policy greedy = { 0, 0, 0 }, lazy = { 1, 0, 0.3 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.3 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -161,7 +161,7 @@ p_one_reachability(void **state)
     double p[2] = { 1.0, 0.3 };
     bba_model m;
     bba_chain *c;
-    bba_policy greedy = { 0, 0, 0 }, lazy0 = { 1, 25, 0.0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy0 = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 25, .eps = 0.0 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -197,7 +197,7 @@ too_big_refused(void **state)
     tu_workload w;
     bba_model m;
     bba_chain *c = (bba_chain *)&c;
-    bba_policy greedy = { 0, 0, 0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -209,7 +209,7 @@ too_big_refused(void **state)
     assert_non_null(strstr(err, "states"));
     assert_non_null(strstr(err, "GB"));
     assert_int_equal(bba_chain_build(m.dist, m.M, m.B, -1, &greedy, 0, &c, err), BB_EINVAL);
-    greedy.lazy = 1;
+    greedy.kind = BB_DRAIN_LAZY;
     greedy.threshold = 11;
     assert_int_equal(bba_chain_build(m.dist, m.M, m.B, 10, &greedy, 0, &c, err), BB_EINVAL);
     bba_model_free(&m);

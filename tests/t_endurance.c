@@ -32,7 +32,7 @@ test_by_hand(void **state)
     (void)state;
     assert_int_equal(bba_model_init(&m, 1, b, p, 1, 0, err), BB_OK);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        bba_policy g = { 0, 0, 0 };
+        bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
         bba_solver_opts so;
         bba_eval_result r;
 
@@ -58,12 +58,12 @@ test_by_hand(void **state)
  * held): the PFS takes the held data first, then min(S, B - (j - S)) from
  * the buffer. */
 static double
-drained(const bba_model *m, long S, const bba_policy *pol, const double *pi, long n_states)
+drained(const bba_model *m, long S, const bb_drain *pol, const double *pi, long n_states)
 {
     double out = 0;
 
     for (long j = 0; j <= S; j++) {
-        double keep = pol->lazy && j < pol->threshold ? pol->eps : 1.0;
+        double keep = pol->kind == BB_DRAIN_LAZY && j < pol->threshold ? pol->eps : 1.0;
 
         for (long k = 0; k < m->B && k <= m->M; k++) {
             long d = j < m->B - k ? j : m->B - k;
@@ -98,7 +98,7 @@ test_flow_balance(void **state)
         tu_model(&m, &w);
         for (int lazy = 0; lazy <= 1; lazy++)
             for (long S = 0; S <= 90; S += 30) {
-                bba_policy pol = { lazy, lazy ? S / 3 : 0, 0.05 };
+                bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? S / 3 : 0, .eps = 0.05 };
                 bba_solver_opts so;
                 bba_eval_result r, rk;
                 double *pi = NULL, out;
@@ -142,7 +142,7 @@ test_onoff_matches_chain(void **state)
     tu_model(&m, &w);
     for (int all = 0; all <= 1; all++)
         for (long S = 0; S <= 40; S += 20) {
-            bba_policy g = { 0, 0, 0 };
+            bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
             bba_solver_opts so;
             bba_onoff_opts oo;
             bba_onoff o;
@@ -229,7 +229,7 @@ test_front_endure(void **state)
     bba_question q;
     bba_front *f;
     bba_answer a, e, e1;
-    bba_drain d = { 0, 0, 0, 0.01 };
+    bb_drain d = { 0, 0, 0, 0.01 };
     bba_endurance rate = { 0.5, 5, 5, 2.0 }, lax = { 1000, 5, 5, 1 };
     char err[BB_ERRLEN];
     int binds;

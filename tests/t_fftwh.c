@@ -20,7 +20,7 @@ rel_close(double a, double b, double tol)
 }
 
 static void
-eval_kind(const bba_model *m, long S, const bba_policy *pol, bba_solver_kind kind,
+eval_kind(const bba_model *m, long S, const bb_drain *pol, bba_solver_kind kind,
           bba_eval_result *r, double **pi)
 {
     bba_solver_opts so;
@@ -47,11 +47,11 @@ hand_worked_chains(void **state)
     long b[1] = { 3 };
     double p[1] = { 0.5 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 }, lazy = { 1, 2, 0.1 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 2, .eps = 0.1 };
     double e1[3] = { 4.0 / 7, 2.0 / 7, 1.0 / 7 };
     double e2[4] = { 6.0 / 13, 4.0 / 13, 2.0 / 13, 1.0 / 13 };
     double e3[4] = { 0.6 / 2.35, 1 / 2.35, 0.5 / 2.35, 0.25 / 2.35 };
-    struct { long S; const bba_policy *pol; const double *pi; long n; double idle, quiet; } c[] = {
+    struct { long S; const bb_drain *pol; const double *pi; long n; double idle, quiet; } c[] = {
         { 1, &greedy, e1, 3, 1.0 / 7, 5.0 / 7 },
         { 2, &greedy, e2, 4, 1.0 / 13, 9.0 / 13 },
         { 2, &lazy, e3, 4, 5.0 / 47, 36.0 / 47 },
@@ -80,7 +80,7 @@ hand_worked_chains(void **state)
 /* Compare FFT against the three chain solvers: idle and quiet to 1e-10
  * relative, the other measures too. */
 static void
-check_against_chain(const bba_model *m, long S, const bba_policy *pol)
+check_against_chain(const bba_model *m, long S, const bb_drain *pol)
 {
     static const bba_solver_kind chain_kinds[] = {
         BBA_SOLVER_BANDED, BBA_SOLVER_UMFPACK, BBA_SOLVER_GAUSS_SEIDEL
@@ -99,14 +99,14 @@ check_against_chain(const bba_model *m, long S, const bba_policy *pol)
         if (!(fabs(f.meas.idle - r.meas.idle) <= 1e-10 * r.meas.idle + abs_tol)
             || !rel_close(f.meas.quiet, r.meas.quiet, 1e-10))
             print_error("S = %ld lazy %d T %ld solver %zu: idle %.17g vs %.17g, "
-                        "quiet %.17g vs %.17g\n", S, pol->lazy, pol->threshold, k,
+                        "quiet %.17g vs %.17g\n", S, pol->kind == BB_DRAIN_LAZY, (long)pol->threshold, k,
                         f.meas.idle, r.meas.idle, f.meas.quiet, r.meas.quiet);
         assert_true(fabs(f.meas.idle - r.meas.idle) <= 1e-10 * r.meas.idle + abs_tol);
         assert_true(rel_close(f.meas.quiet, r.meas.quiet, 1e-10));
         if (!(rel_close(f.meas.mean_load, r.meas.mean_load, 1e-9)
               || fabs(f.meas.mean_load - r.meas.mean_load) < (k == 0 ? 1e-12 : 1e-10)))
             print_error("S = %ld lazy %d T %ld solver %zu: mean load %.17g vs %.17g\n",
-                        S, pol->lazy, pol->threshold, k, f.meas.mean_load, r.meas.mean_load);
+                        S, pol->kind == BB_DRAIN_LAZY, (long)pol->threshold, k, f.meas.mean_load, r.meas.mean_load);
         assert_true(rel_close(f.meas.mean_load, r.meas.mean_load, 1e-9)
                     || fabs(f.meas.mean_load - r.meas.mean_load) < (k == 0 ? 1e-12 : 1e-10));
         /* with E > B the FFT solver does not tilt (fftwh.h): pi(0) is then
@@ -115,7 +115,7 @@ check_against_chain(const bba_model *m, long S, const bba_policy *pol)
         if (!(fabs(f.meas.p_empty - r.meas.p_empty)
                     <= 1e-10 * r.meas.p_empty + (k == 0 ? (m->mom.mean < (double)m->B ? 1e-15 : 1e-13) : 1e-11)))
             print_error("S = %ld lazy %d T %ld solver %zu: p_empty %.17g vs %.17g E/B %g\n",
-                        S, pol->lazy, pol->threshold, k, f.meas.p_empty, r.meas.p_empty,
+                        S, pol->kind == BB_DRAIN_LAZY, (long)pol->threshold, k, f.meas.p_empty, r.meas.p_empty,
                         m->mom.mean / (double)m->B);
         assert_true(fabs(f.meas.p_empty - r.meas.p_empty)
                     <= 1e-10 * r.meas.p_empty + (k == 0 ? (m->mom.mean < (double)m->B ? 1e-15 : 1e-13) : 1e-11));
@@ -141,7 +141,7 @@ agrees_with_chain_solvers(void **state)
             tu_random(&w, 4 + seed % 8, 30, 0.5, 20, seed + 40);
         tu_model(&m, &w);
         for (int lazy = 0; lazy <= 1; lazy++) {
-            bba_policy pol = { lazy, S / 4, 0.05 };
+            bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = S / 4, .eps = 0.05 };
 
             check_against_chain(&m, S, &pol);
         }
@@ -155,7 +155,7 @@ agrees_with_chain_solvers(void **state)
         tu_model(&m, &w);
         for (long S = 0; S <= 300; S += 23)
             for (int lazy = 0; lazy <= 1; lazy++) {
-                bba_policy pol = { lazy, S / 5, 0.01 };
+                bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = S / 5, .eps = 0.01 };
 
                 check_against_chain(&m, S, &pol);
             }
@@ -179,12 +179,12 @@ lazy_thresholds_and_eps(void **state)
     tu_model(&m, &w);
     for (size_t i = 0; i < sizeof th / sizeof th[0]; i++)
         for (size_t e = 0; e < 3; e++) {
-            bba_policy pol = { 1, th[i], eps[e] };
+            bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = th[i], .eps = eps[e] };
 
             check_against_chain(&m, S, &pol);
         }
     {
-        bba_policy greedy = { 0, 0, 0 }, lazy1 = { 1, 120, 1.0 };
+        bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy1 = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 120, .eps = 1.0 };
         bba_eval_result a, b;
 
         eval_kind(&m, S, &greedy, BBA_SOLVER_FFT, &a, NULL);
@@ -202,7 +202,7 @@ overloaded(void **state)
     long b[3] = { 15, 8, 6 };
     double p[3] = { 0.6, 0.5, 0.25 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 }, lazy = { 1, 30, 0.05 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 30, .eps = 0.05 };
     bba_eval_result r;
     char err[BB_ERRLEN];
 
@@ -264,7 +264,7 @@ overloaded_far(void **state)
     long b[3] = { 601, 449, 303 };
     double p[3] = { 0.3, 0.4, 0.5 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 }, lazy;
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy;
     bba_solver_opts so;
     bba_eval_result r1, r2;
     double E, th, chain_bytes;
@@ -278,7 +278,7 @@ overloaded_far(void **state)
     for (long S = 50; S <= 1600; S = S * 3 + 7) {
         bba_eval_result f;
 
-        lazy = (bba_policy){ 1, S / 3, 0.05 };
+        lazy = (bb_drain){ .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = S / 3, .eps = 0.05 };
         check_against_chain(&m, S, &greedy);
         check_against_chain(&m, S, &lazy);
         eval_kind(&m, S, &greedy, BBA_SOLVER_FFT, &f, NULL);
@@ -315,7 +315,7 @@ common_factor_with_B(void **state)
     long b1[3] = { 4, 6, 14 }, b2[2] = { 15, 35 };
     double p1[3] = { 0.3, 0.4, 0.2 }, p2[2] = { 0.2, 0.1 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 }, lazy = { 1, 40, 0.05 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 40, .eps = 0.05 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -367,7 +367,7 @@ far_tail_against_gth(void **state)
     long b1[1] = { 3 };
     double p1[1] = { 0.5 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result f, g;
     char err[BB_ERRLEN];
 
@@ -416,7 +416,7 @@ below_double_range_hand_asymptote(void **state)
     long b[1] = { 3 };
     double p[1] = { 0.5 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result f, g;
     double phi = (1 + sqrt(5.0)) / 2;
     char err[BB_ERRLEN];
@@ -451,8 +451,8 @@ size_search_minimal(void **state)
                 bba_model m;
                 bba_solver_opts so;
                 bba_size_result r;
-                bba_policy_spec ps = { lazy, 0.2, 0.01 };
-                bba_policy pol;
+                bb_drain ps = { .kind = lazy, .unit = BB_DRAIN_FRACTION, .threshold = 0.2, .eps = 0.01 };
+                bb_drain pol;
                 bba_eval_result e;
                 char err[BB_ERRLEN];
 
@@ -461,11 +461,11 @@ size_search_minimal(void **state)
                 tu_solver(&so, BBA_SOLVER_FFT);
                 assert_int_equal(bba_size_min(&m, targets[t], &ps, &so, 100000, NULL, NULL,
                                               &r, err), BB_OK);
-                bba_policy_at(&ps, r.best.S, &pol);
+                bba_drain_quanta(&ps, r.best.S, 1, &pol);
                 eval_kind(&m, r.best.S, &pol, BBA_SOLVER_BANDED, &e, NULL);
                 assert_true(e.meas.idle <= targets[t]);
                 if (r.best.S > 0) {
-                    bba_policy_at(&ps, r.best.S - 1, &pol);
+                    bba_drain_quanta(&ps, r.best.S - 1, 1, &pol);
                     eval_kind(&m, r.best.S - 1, &pol, BBA_SOLVER_BANDED, &e, NULL);
                     assert_true(e.meas.idle > targets[t]);
                 }
@@ -481,7 +481,7 @@ no_convergence_and_fallback(void **state)
     tu_workload w;
     bba_model m;
     bba_solver_opts so;
-    bba_policy pol = { 0, 0, 0 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result r, g;
     char err[BB_ERRLEN];
 
@@ -527,7 +527,7 @@ unreachable_states_reported(void **state)
     long b[1] = { 20 };
     double p[1] = { 1.0 };
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 }, lazy0 = { 1, 5, 0.0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy0 = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 5, .eps = 0.0 };
     bba_solver_opts so;
     bba_eval_result r, g;
     tu_workload w;

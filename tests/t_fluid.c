@@ -31,7 +31,7 @@ model(const bba_fluid_class *c, size_t n, double B, double Bbb)
 static bba_fluid_result
 eval(const bba_fluid *m, double S, int lazy, double T, double eps)
 {
-    bba_fluid_policy pol = { lazy, T, eps };
+    bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_BYTES, .threshold = T, .eps = eps };
     bba_fluid_result r;
     char err[BB_ERRLEN];
     int rc = bba_fluid_eval(m, S, &pol, &r, err);
@@ -479,7 +479,7 @@ discrete_chain_limit(void **state)
             bba_onoff om;
             bba_onoff_opts oo;
             bba_eval_result er;
-            bba_policy bp = { lazy, lazy ? 16 : 0, 0.3 };
+            bb_drain bp = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? 16 : 0, .eps = 0.3 };
             char err[BB_ERRLEN];
 
             assert_int_equal(bba_onoff_init(&om, 2, b, p, L, 16 / s, 1, 0, err), BB_OK);
@@ -690,7 +690,7 @@ size_search(void **state)
 {
     const bba_fluid_class c[3] = { { 1.5e12, 0.10, 300, 1 }, { 2e12, 0.05, 180, 1 },
                                    { 0.6e12, 0.20, 120, 1 } };
-    bba_policy_spec lazy = { 1, 0.3, 0.01 };
+    bb_drain lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_FRACTION, .threshold = 0.3, .eps = 0.01 };
     char err[BB_ERRLEN];
     double S, bw;
     int ev;
@@ -699,7 +699,7 @@ size_search(void **state)
     for (int l = 0; l < 2; l++) {
         bba_fluid *m = model(c, 3, 1e12, 0);
         bba_fluid_result at;
-        double T = l ? lazy.threshold_frac : 0;
+        double T = l ? lazy.threshold : 0;
 
         assert_int_equal(bba_fluid_size_min(m, 1e-3, l ? &lazy : NULL, 1e-4, 0, NULL, NULL,
                                             &S, &at, &ev, err), BB_OK);
@@ -851,7 +851,7 @@ search_bounds_hold(void **state)
         for (size_t t = 0; t < 3; t++)
             for (int lazy = 0; lazy <= 1; lazy++)
                 for (size_t e = 0; e < 2; e++) {
-                    bba_policy_spec ps = { lazy, 0.3, 0.01 };
+                    bb_drain ps = { .kind = lazy, .unit = BB_DRAIN_FRACTION, .threshold = 0.3, .eps = 0.01 };
                     tu_progress_rec rec = { 0, 0, 0 };
                     double S, caps[3];
                     int ev, rc;
@@ -905,7 +905,7 @@ errors(void **state)
     bba_fluid_opts o = { 1.0, 0, 0, 0 };
     bba_fluid *m = NULL;
     bba_fluid_result r;
-    bba_fluid_policy pol = { 1, 2.0, 0.5 };
+    bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_BYTES, .threshold = 2.0, .eps = 0.5 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -935,7 +935,7 @@ errors(void **state)
     assert_int_equal(bba_fluid_eval(m, -1, NULL, &r, err), BB_EINVAL);
     assert_int_equal(bba_fluid_eval(m, NAN, NULL, &r, err), BB_EINVAL);
     assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL); /* T > S */
-    pol.threshold_bytes = 0.5;
+    pol.threshold = 0.5;
     pol.eps = 0;
     assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL);
     assert_int_equal(bba_fluid_size_min(m, 0, NULL, 1e-3, 0, NULL, NULL, &r.idle, NULL, NULL, err),
@@ -956,7 +956,7 @@ th_run(void *p)
 
     for (int i = 0; i < 12; i++) {
         bba_fluid_result r;
-        bba_fluid_policy pol = { i % 3 == 0, 0.2 * (i + 1) * 10, i % 2 ? 0.1 : 0.2 };
+        bb_drain pol = { .kind = i % 3 == 0, .unit = BB_DRAIN_BYTES, .threshold = 0.2 * (i + 1) * 10, .eps = i % 2 ? 0.1 : 0.2 };
 
         a->out[i] = bba_fluid_eval(a->m, (i + 1) * 10, &pol, &r, NULL) == BB_OK ? r.idle : -1;
     }

@@ -123,10 +123,10 @@ exact_when_it_fits(void **state)
     bba_fluid_opts o = { 1 * TB, 0.8 * TB, 0, 0 };
     bba_fluid_approx *a = NULL;
     bba_fluid *m = NULL;
-    bba_fluid_policy pol = { 0, 0, 1 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
     bba_fluid_result r1, r2;
     double lo, hi, slo, shi;
-    bba_policy_spec ps = { 0, 0, 1 };
+    bb_drain ps = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 1 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -166,7 +166,7 @@ interval_covers(void **state)
     for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
         bba_fluid_class c[16];
         bba_fluid_opts o = { 1 * TB, w[k].bbbw, 0, 0 };
-        bba_policy_spec ps = { w[k].lazy, w[k].lazy ? 0.3 : 0, w[k].lazy ? 0.01 : 1 };
+        bb_drain ps = { .kind = w[k].lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = w[k].lazy ? 0.3 : 0, .eps = w[k].lazy ? 0.01 : 1 };
         bba_fluid_approx *a = NULL;
         bba_fluid *m = NULL;
         bba_fluid_result ra, rx;
@@ -183,8 +183,7 @@ interval_covers(void **state)
                                             NULL, NULL, &Sa, &ra, NULL, err),
                          BB_OK);
         {
-            bba_fluid_policy pol = { w[k].lazy, w[k].lazy ? 0.3 * Sa : 0,
-                                     w[k].lazy ? 0.01 : 1 };
+            bb_drain pol = { .kind = w[k].lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = w[k].lazy ? 0.3 * Sa : 0, .eps = w[k].lazy ? 0.01 : 1 };
 
             assert_int_equal(bba_fluid_eval(m, Sa, &pol, &rx, err), BB_OK);
             assert_int_equal(bba_fluid_approx_interval(a, Sa, &pol, ra.idle, &lo, &hi, err),
@@ -216,7 +215,7 @@ dominant_class_capped(void **state)
 {
     bba_fluid_class c[2] = { { 200e9, 0.05, 60, 16 }, { 30e9, 0.01, 30, 240 } };
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-    bba_fluid_policy pol = { 0, 0, 1 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
     bba_fluid_approx *a = NULL;
     bba_fluid *m = NULL;
     bba_fluid_result rx, ra;
@@ -266,7 +265,7 @@ capped_tail_kept(void **state)
 {
     bba_fluid_class c[3];
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-    bba_fluid_policy pol = { 0, 0, 1 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
     bba_fluid_approx *a = NULL;
     bba_fluid *m = NULL;
     bba_fluid_result rx, ra;

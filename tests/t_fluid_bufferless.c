@@ -93,7 +93,7 @@ coupling_and_interval(void **state)
 {
     bba_fluid_class c[3];
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-    bba_fluid_policy pol = { 0, 0, 1 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
     bba_fluid *m = NULL;
     bba_fluid_approx *a = NULL;
     bba_fluid_result rx, ra;
@@ -137,7 +137,7 @@ ten_thousand(void **state)
 {
     bba_fluid_class c[50];
     bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
-    bba_fluid_policy pol = { 0, 0, 1 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
     bba_fluid_approx *a = NULL;
     bba_fluid_result r;
     double lo, hi, il, ih;
@@ -177,7 +177,7 @@ never_zero_where_needed(void **state)
     bba_app ap[3];
     bba_question q;
     bba_front *fr = NULL;
-    bba_drain d = { 0, 0, 0, 0.01 };
+    bb_drain d = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
     bba_answer a, b;
     double s0 = 0, bw[3], pp[3];
     char err[BB_ERRLEN];

@@ -150,7 +150,7 @@ class_vs_discretised(void **state)
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         bba_fluid_class c = { cs[i].b, cs[i].p, cs[i].L, cs[i].N };
         bba_fluid *m = model(&c, 1, cs[i].B);
-        bba_fluid_policy pol = { cs[i].lazy, 0.5 * cs[i].S, 0.01 };
+        bb_drain pol = { .kind = cs[i].lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0.5 * cs[i].S, .eps = 0.01 };
         bba_fluid_result r;
         char err[BB_ERRLEN];
         double occ, idle = ctmc(cs[i].N, cs[i].p, cs[i].b, cs[i].L, cs[i].B, cs[i].S,

@@ -30,6 +30,7 @@ platform(double B, double bbbw, double S)
     f.pfs_bw_Bps = B;
     f.bb_bw_Bps = bbbw;
     f.size_bytes = S;
+    f.drain.unit = BB_DRAIN_BYTES;
     return f;
 }
 
@@ -110,9 +111,9 @@ test_path_lazy_by_hand(void **state)
     bbs_fluid_tally t;
 
     (void)state;
-    f.lazy = 1;
-    f.threshold_bytes = 40;
-    f.eps = 0.5;
+    f.drain.kind = BB_DRAIN_LAZY;
+    f.drain.threshold = 40;
+    f.drain.eps = 0.5;
     memset(&t, 0, sizeof t);
     bbs_fluid_path_init(&p, &f, 0, 100, 0);
     bbs_fluid_path_advance(&p, 20, &t);
@@ -264,8 +265,8 @@ one_source(double b, double p, double L, const bbs_fluid_platform *f)
     double B = f->pfs_bw_Bps, S = f->size_bytes, beta = p / ((1 - p) * L);
     double c_in = fmin(1, (B + f->bb_bw_Bps) / b), c_s = B / b;
     double a_in = c_in / L, a_s = c_s / L;
-    double d1 = fmin(b - B, f->bb_bw_Bps), Tl = f->lazy ? f->threshold_bytes : 0;
-    double Dlo = f->lazy ? f->eps * B : B, Dhi = B;
+    double d1 = fmin(b - B, f->bb_bw_Bps), Tl = f->drain.kind == BB_DRAIN_LAZY ? f->drain.threshold : 0;
+    double Dlo = f->drain.kind == BB_DRAIN_LAZY ? f->drain.eps * B : B, Dhi = B;
     double zlo = beta / Dlo - a_in / d1, zhi = beta / Dhi - a_in / d1;
     double i0a, i1a, i0b, i1b, eT, eS, a0, h0, aS, on, offlo, off;
     closed_form o;
@@ -282,7 +283,7 @@ one_source(double b, double p, double L, const bbs_fluid_platform *f)
     offlo = h0 * i0a / Dlo;
     off = 1 - aS - on;
     o.idle = aS * (1 - c_s) + on * (1 - c_in);
-    o.quiet = a0 + aS * c_s + on * c_in + (f->lazy ? (1 - f->eps) * offlo : 0);
+    o.quiet = a0 + aS * c_s + on * c_in + (f->drain.kind == BB_DRAIN_LAZY ? (1 - f->drain.eps) * offlo : 0);
     o.mean_x = h0 * ((1 / d1 + 1 / Dlo) * i1a + eT * (1 / d1 + 1 / Dhi) * (Tl * i0b + i1b))
                + S * aS;
     o.p_empty = a0;
@@ -398,9 +399,9 @@ test_one_source_lazy(void **state)
     closed_form x;
 
     (void)state;
-    f.lazy = 1;
-    f.threshold_bytes = 1;
-    f.eps = 0.2;
+    f.drain.kind = BB_DRAIN_LAZY;
+    f.drain.threshold = 1;
+    f.drain.eps = 0.2;
     c = config(1, b, p, L, f, 1e5, 200, 11);
     x = one_source(2, 0.3, 1, &f);
     NEAR(x.p_on_virtual, 0.3, 1e-12);
@@ -723,9 +724,9 @@ test_conservation(void **state)
 
     (void)state;
     c = config(4, b, p, L, platform(4, 2.5, 5), 2e4, 100, 3);
-    c.pf.lazy = 1;
-    c.pf.threshold_bytes = 2;
-    c.pf.eps = 0.3;
+    c.pf.drain.kind = BB_DRAIN_LAZY;
+    c.pf.drain.threshold = 2;
+    c.pf.drain.eps = 0.3;
     simulate(&c, 8, 0.95, 0, res, &s);
     for (int k = 0; k < 8; k++) {
         bbs_fluid_result *r = &res[k];
@@ -808,16 +809,16 @@ test_default_times_and_estimate(void **state)
     CLOSE(H, 8e4);
     CLOSE(W, 8e3);
     /* lazy: T/(EPS (B - E)) = 9/(0.01 * 0.9) = 1000 s < H */
-    c.pf.lazy = 1;
-    c.pf.threshold_bytes = 9;
-    c.pf.eps = 0.01;
+    c.pf.drain.kind = BB_DRAIN_LAZY;
+    c.pf.drain.threshold = 9;
+    c.pf.drain.eps = 0.01;
     bbs_fluid_default_times(&c, &H, &W);
     CLOSE(W, 8e3);
-    c.pf.eps = 1e-4;
+    c.pf.drain.eps = 1e-4;
     bbs_fluid_default_times(&c, &H, &W);
     CLOSE(W, 8e4);   /* 1e5 s, capped at H */
     /* E > B: S/(E - B) */
-    c.pf.lazy = 0;
+    c.pf.drain.kind = BB_DRAIN_GREEDY;
     c.pf.pfs_bw_Bps = 3;
     c.pf.size_bytes = 1e4 * 0.1;
     bbs_fluid_default_times(&c, &H, &W);
@@ -873,8 +874,8 @@ test_bad_configurations(void **state)
     BAD(d.pf.bb_bw_Bps = 0, "burst-buffer bandwidth");
     BAD(d.pf.size_bytes = -1, "buffer size");
     BAD(d.pf.size_bytes = INFINITY, "buffer size");
-    BAD((d.pf.lazy = 1, d.pf.eps = 0.5, d.pf.threshold_bytes = 2), "threshold");
-    BAD((d.pf.lazy = 1, d.pf.eps = 0), "EPS");
+    BAD((d.pf.drain.kind = BB_DRAIN_LAZY, d.pf.drain.eps = 0.5, d.pf.drain.threshold = 2), "threshold");
+    BAD((d.pf.drain.kind = BB_DRAIN_LAZY, d.pf.drain.eps = 0), "EPS");
     BAD(d.horizon_s = 0, "horizon");
     BAD(d.warmup_s = -1, "warm-up");
 #undef BAD

@@ -47,7 +47,7 @@ front_new(void)
 }
 
 static void
-question(bbs_fluidplat_question *qn, const bba_drain *d)
+question(bbs_fluidplat_question *qn, const bb_drain *d)
 {
     memset(qn, 0, sizeof *qn);
     qn->in = (bbs_fluidplat_inputs){ apps, 2, NULL, "t", &pf, sizes, 2 };
@@ -66,7 +66,7 @@ static void
 test_rows(void **state)
 {
     bba_front *f = front_new();
-    bba_drain d = { 0, 0, 0, 0.01 };
+    bb_drain d = { 0, 0, 0, 0.01 };
     bbs_fluidplat_question qn;
     bbs_fluidplat_runs v, alone;
     char err[BB_ERRLEN];
@@ -107,7 +107,7 @@ test_analytic_refusal(void **state)
 {
     bba_front *f = front_new();
     /* a lazy threshold of 30 GB: above the first size */
-    bba_drain d = { 1, 1, 3e10, 0.01 };
+    bb_drain d = { 1, 1, 3e10, 0.01 };
     bbs_fluidplat_question qn;
     bbs_fluidplat_runs v;
     char err[BB_ERRLEN];

@@ -26,7 +26,7 @@ static double use_tol = 0;
 
 static void
 eval(size_t n, const long *b, const double *p, const double *L, long B, long S,
-     const bba_policy *pol, int all_phases, bba_eval_result *r)
+     const bb_drain *pol, int all_phases, bba_eval_result *r)
 {
     bba_onoff m;
     bba_onoff_opts o;
@@ -65,7 +65,7 @@ hand_worked(void **state)
 {
     long b[1] = { 150 };
     double p[1] = { 0.5 }, L2[1] = { 2 }, L4[1] = { 4 };
-    bba_policy g = { 0, 0, 0.01 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 };
     bba_eval_result r;
     bba_measures d;
     char err[BB_ERRLEN];
@@ -91,7 +91,7 @@ hand_worked(void **state)
  * units, landing at S.  Solved by dense LU; measures per unit of time
  * (Z = 1 + the mean stall per normal unit). */
 static void
-reflected_chain(const double *dist, long M, long B, long S, const bba_policy *pol,
+reflected_chain(const double *dist, long M, long B, long S, const bb_drain *pol,
                 bba_measures *out)
 {
     long N = S + 1;
@@ -105,7 +105,7 @@ reflected_chain(const double *dist, long M, long B, long S, const bba_policy *po
         for (long k = 0; k <= M; k++) {
             long l = j + k - B > 0 ? j + k - B : 0;
 
-            if (pol->lazy && j < pol->threshold && k <= B) {
+            if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B) {
                 A[j * N + j] += (1 - pol->eps) * dist[k];
                 A[l * N + j] += pol->eps * dist[k];
             } else {
@@ -133,7 +133,7 @@ reflected_chain(const double *dist, long M, long B, long S, const bba_policy *po
 
             if (l > S)
                 stall += v * (double)(l - S) / (double)B;
-            if (pol->lazy && j < pol->threshold && k <= B)
+            if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B)
                 out->quiet += v * ((1 - pol->eps) + (l >= j ? pol->eps : 0));
             else
                 out->quiet += l >= j ? v : 0;
@@ -183,7 +183,7 @@ reduces_to_scalar(void **state)
         tu_solver(&so, BBA_SOLVER_BANDED);
         for (int lazy = 0; lazy <= 1; lazy++) {
             long S = 60 + 20 * (long)seed;
-            bba_policy pol = { lazy, lazy ? S / 3 : 0, 0.05 };
+            bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? S / 3 : 0, .eps = 0.05 };
             bba_eval_result rs, rm;
             bba_measures h;
             char err[BB_ERRLEN];
@@ -261,7 +261,7 @@ dense_oracle_run(int fft)
             n++;
         }
         for (int lazy = 0; lazy <= 1; lazy++) {
-            bba_policy pol = { lazy, lazy ? S / 2 : 0, 0.1 };
+            bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? S / 2 : 0, .eps = 0.1 };
             bba_eval_result r;
             bba_measures d;
             char err[BB_ERRLEN];
@@ -325,7 +325,7 @@ fft_matches_direct(void **state)
     double p[8] = { 0.05, 0.08, 0.04, 0.2, 0.05, 0.1, 0.3, 0.2 };
     double L[8] = { 0, 0, 0, 0, 0, 6, 9, 9 };
     long sizes[2] = { 300, 700 };
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     (void)state;
     use_tol = 1e-16;
@@ -384,7 +384,7 @@ lazy_dense_oracle(void **state)
         if (trial % 3 == 1) /* a memoryless one: D0 wider than one point */
             L[n - 1] = 1.0 / (1.0 - p[n - 1]);
         for (int k = 0; k < 4; k++) {
-            bba_policy pol = { 1, T[k], eps[(trial + k) % 3] };
+            bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = T[k], .eps = eps[(trial + k) % 3] };
             bba_measures d, bad;
             char err[BB_ERRLEN];
 
@@ -410,7 +410,7 @@ lazy_dense_oracle(void **state)
                     double gap = 0;
 
                     for (int v = 0; v < 2; v++) {
-                        bba_policy bp = pol;
+                        bb_drain bp = pol;
 
                         if (v == 0)
                             bp.threshold = T[k] < S ? T[k] + 1 : T[k] - 1;
@@ -447,14 +447,14 @@ lazy_fft_matches_direct(void **state)
     double p[8] = { 0.05, 0.08, 0.04, 0.2, 0.05, 0.1, 0.3, 0.2 };
     double L[8] = { 0, 0, 0, 0, 0, 6, 9, 9 };
     long T[3] = { 45, 150, 300 };
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result rg;
 
     (void)state;
     use_tol = 1e-16;
     eval(8, b, p, L, B, S, &g, 0, &rg);
     for (int i = 0; i < 3; i++) {
-        bba_policy pol = { 1, T[i], 0.02 };
+        bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = T[i], .eps = 0.02 };
         bba_eval_result rd, rf;
 
         use_fft = 0;
@@ -489,7 +489,7 @@ lazy_many_sources(void **state)
     double p[5] = { 0.06, 0.1, 0.15, 0.05, 0.2 }, L[5] = { 8, 6, 5, 9, 4 }, theta, th_r;
     bba_onoff full, r;
     bba_onoff_opts o;
-    bba_policy g = { 0, 0, 0 }, l1 = { 1, 60, 1.0 }, l0 = { 1, 60, 0.01 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, l1 = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 60, .eps = 1.0 }, l0 = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 60, .eps = 0.01 };
     bba_eval_result rg, r1, r0;
     bba_effbw_approx *ms, *dc;
     double fg, f0;
@@ -543,7 +543,7 @@ time_unit_convergence(void **state)
 {
     long b[3] = { 15, 20, 6 }, B = 10;
     double p[3] = { 0.1, 0.05, 0.2 }, burst_s[3] = { 3, 2, 1.5 }, idle[5];
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
 
     (void)state;
     for (int k = 0; k < 5; k++) {
@@ -631,7 +631,7 @@ bf_phase(size_t n, const double *a, const double *c, long f, long g, int stall, 
 
 static void
 brute_force(size_t n, const long *b, const double *p, const double *L, long B, long S,
-            const bba_policy *pol, int waiting, bf_meas *out)
+            const bb_drain *pol, int waiting, bf_meas *out)
 {
     long F = 1L << n, M = 0, Tm, U, N, nn;
     double a[6], c[6], E = 0, *A, *rhs, *pi, *dur, time = 0;
@@ -683,7 +683,7 @@ brute_force(size_t n, const long *b, const double *p, const double *L, long B, l
             for (long g = 0; g < F; g++) {
                 double pg = bf_phase(n, a, c, f, g, 0, 1, 0, waiting);
 
-                if (pol->lazy && j < pol->threshold && k <= B) {
+                if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B) {
                     MOVE(NORMAL(j, f), NORMAL(j, g), (1 - pol->eps) * pg);
                     MOVE(NORMAL(j, f), NORMAL(l, g), pol->eps * pg);
                 } else {
@@ -749,7 +749,7 @@ brute_force(size_t n, const long *b, const double *p, const double *L, long B, l
                 X += v * (double)k;
                 normal += v;
                 out->mean_load += v * (double)j;
-                if (pol->lazy && j < pol->threshold && k <= B)
+                if (pol->kind == BB_DRAIN_LAZY && j < pol->threshold && k <= B)
                     out->quiet += v * ((1 - pol->eps) + (l >= j ? pol->eps : 0));
                 else
                     out->quiet += l >= j ? v : 0;
@@ -800,7 +800,7 @@ brute_force_oracle(void **state)
         }
         b[0] = B + 2 + (long)gsl_rng_uniform_int(rng, 10); /* overflows */
         for (int lazy = 0; lazy <= 1; lazy++) {
-            bba_policy pol = { lazy, lazy ? (S + 1) / 2 : 0, 0.2 };
+            bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA, .threshold = lazy ? (S + 1) / 2 : 0, .eps = 0.2 };
             bf_meas bf, old;
             bba_measures d;
             char err[BB_ERRLEN];
@@ -931,7 +931,7 @@ converges_to_fluid(void **state)
     long b1[3] = { 15, 7, 12 };
     double p1[3] = { 0.1, 0.2, 0.15 }, Ls1[3] = { 3, 2, 4 };
     const double S_s[4] = { 0, 1.0, 3.0, 8.0 }; /* the buffer: S_s B units of work */
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     double v[3];
 
     (void)state;
@@ -948,7 +948,7 @@ converges_to_fluid(void **state)
     for (int s = 0; s < 4; s++) {
         bba_fluid_class fc[3];
         bba_fluid_opts fo = { (double)B, 0, 0, 0 };
-        bba_fluid_policy fp = { 0, 0, 1 };
+        bb_drain fp = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0, .eps = 1 };
         bba_fluid_result fr;
         bba_fluid *fm;
         char err[BB_ERRLEN], what[40];
@@ -987,7 +987,7 @@ classes_and_errors(void **state)
     bba_onoff m;
     bba_onoff_opts o;
     bba_eval_result r;
-    bba_policy g = { 0, 0, 0.01 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 };
     char err[BB_ERRLEN];
 
     (void)state;

@@ -273,7 +273,7 @@ test_sim_static_is_chain(void **state)
     bbs_part_config c;
     bba_model m;
     bba_solver_opts so;
-    bba_policy g = { 0, 0, 0 };
+    bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_eval_result e;
     bbs_welford w;
     bbs_ci ci;

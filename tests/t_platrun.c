@@ -64,7 +64,7 @@ test_sizes_policy_durations(void **state)
     long want_S[] = { 0, 9, 10 }, want_thr[] = { 0, 4, 5 };
 
     (void)state;
-    qn.drain = (bba_drain){ 1, 0, 0.5, 0.1 };
+    qn.drain = (bb_drain){ 1, 0, 0.5, 0.1 };
     qn.horizon = (bbs_span){ 2, 1 };
     qn.warmup = (bbs_span){ 3, 0 };
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_OK);
@@ -73,7 +73,7 @@ test_sizes_policy_durations(void **state)
     assert_int_equal(r.nsizes, 3);
     for (size_t k = 0; k < 3; k++) {
         assert_int_equal(r.cfg[k].S, want_S[k]);
-        assert_true(r.cfg[k].pol.lazy);
+        assert_true(r.cfg[k].pol.kind == BB_DRAIN_LAZY);
         assert_int_equal(r.cfg[k].pol.threshold, want_thr[k]);
         assert_true(r.cfg[k].pol.eps == 0.1);
         assert_int_equal(r.cfg[k].B, 4);
@@ -98,7 +98,7 @@ test_threshold_in_bytes(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    qn.drain = (bba_drain){ 1, 1, 55, 0.01 };
+    qn.drain = (bb_drain){ 1, 1, 55, 0.01 };
     assert_int_equal(bbs_plat_prepare(&r, &qn, err), BB_EINVAL);
     assert_non_null(strstr(err, "55 bytes (5 quanta), is larger than the buffer, 45 bytes (4 quanta)"));
     assert_non_null(strstr(err, "lower the lazy threshold"));

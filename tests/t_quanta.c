@@ -1,6 +1,8 @@
 /* t_quanta.c: sizes in quanta (analytic/quanta.h): the one rounding of a
- * size to quanta, by hand-worked cases, and the memory cap of the chain,
- * checked against the memory estimates at the cap and one above it.
+ * size to quanta, by hand-worked cases, the draining policy at one size
+ * (bba_drain_quanta, and drain.h's conversion to bytes), and the memory
+ * cap of the chain, checked against the memory estimates at the cap and
+ * one above it.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -44,6 +46,54 @@ size_snaps_round_trip(void **state)
 
         assert_int_equal(bba_size_quanta((double)S * q, q), S);
     }
+}
+
+/* The policy at one size, by hand: 10 quanta of 4 bytes. */
+static void
+drain_at_one_size(void **state)
+{
+    bb_drain q, b;
+    bb_drain bytes = bb_drain_lazy(BB_DRAIN_BYTES, 13, 0.5);     /* 3.25 quanta */
+    bb_drain frac = bb_drain_lazy(BB_DRAIN_FRACTION, 0.37, 0.5); /* 3.7 quanta */
+    bb_drain big = bb_drain_lazy(BB_DRAIN_BYTES, 60, 0.5);       /* 15 > S */
+    bb_drain over = bb_drain_lazy(BB_DRAIN_FRACTION, 1.5, 0.5);
+    bb_drain greedy = bb_drain_greedy(0.25);
+
+    (void)state;
+    bba_drain_quanta(&bytes, 10, 4, &q);
+    assert_int_equal(q.kind, BB_DRAIN_LAZY);
+    assert_int_equal(q.unit, BB_DRAIN_QUANTA);
+    assert_true(q.threshold == 3 && q.eps == 0.5);
+    bba_drain_quanta(&frac, 10, 4, &q);
+    assert_true(q.threshold == 3);
+    bba_drain_quanta(&big, 10, 4, &q);
+    assert_true(q.threshold == 15);           /* above S: the caller refuses it */
+    bba_drain_quanta(&over, 10, 4, &q);
+    assert_true(q.threshold == 10);           /* a fraction stays within S */
+    bba_drain_quanta(&q, 10, 4, &b);          /* quanta stay */
+    assert_true(b.threshold == 10 && b.unit == BB_DRAIN_QUANTA);
+    bba_drain_quanta(&greedy, 10, 4, &q);
+    assert_int_equal(q.kind, BB_DRAIN_GREEDY);
+    assert_true(q.threshold == 0 && q.eps == 0.25);
+    /* in bytes: a fraction of the size, EPS 1 when greedy */
+    b = bb_drain_bytes(&frac, 40);
+    assert_int_equal(b.unit, BB_DRAIN_BYTES);
+    assert_true(fabs(b.threshold - 14.8) < 1e-12 && b.eps == 0.5);
+    b = bb_drain_bytes(&bytes, 40);
+    assert_true(b.threshold == 13);
+    b = bb_drain_bytes(&greedy, 40);
+    assert_true(b.kind == BB_DRAIN_GREEDY && b.threshold == 0 && b.eps == 1);
+    assert_true(bb_drain_share(&frac) == 0.5 && bb_drain_share(&greedy) == 1);
+    /* the same policy: the threshold counts only when lazy */
+    assert_true(bb_drain_same(&frac, &frac));
+    assert_false(bb_drain_same(&frac, &bytes));
+    q = bb_drain_greedy(0.25);
+    q.threshold = 7;
+    assert_true(bb_drain_same(&greedy, &q));
+    q.eps = 0.3;
+    assert_false(bb_drain_same(&greedy, &q));
+    assert_string_equal(bb_drain_kind_name(BB_DRAIN_LAZY), "lazy");
+    assert_string_equal(bb_drain_kind_name(BB_DRAIN_GREEDY), "greedy");
 }
 
 static void
@@ -129,6 +179,7 @@ main(void)
         cmocka_unit_test(size_rounds_down),
         cmocka_unit_test(size_snaps_round_trip),
         cmocka_unit_test(size_caps),
+        cmocka_unit_test(drain_at_one_size),
         cmocka_unit_test(s_max_chain),
         cmocka_unit_test(s_max_fft),
     };

@@ -9,7 +9,7 @@
 #include "testutil.h"
 
 static double
-idle_at(const bba_model *m, long S, const bba_policy *pol)
+idle_at(const bba_model *m, long S, const bb_drain *pol)
 {
     bba_solver_opts so;
     bba_eval_result r;
@@ -33,7 +33,7 @@ idle_non_increasing_in_size(void **state)
         tu_random(&w, 8, 30, 0.3, 20, seed + 100);
         tu_model(&m, &w);
         for (long S = 0; S <= 300; S += 7) {
-            bba_policy pol = { (int)(seed % 2), S / 5, 0.01 };
+            bb_drain pol = { .kind = (int)(seed % 2), .unit = BB_DRAIN_QUANTA, .threshold = S / 5, .eps = 0.01 };
             double idle = idle_at(&m, S, &pol);
 
             assert_true(idle <= prev * (1 + 1e-9) + 1e-15);
@@ -50,7 +50,7 @@ overloaded_limit(void **state)
     long b[3] = { 15, 8, 6 };
     double p[3] = { 0.6, 0.5, 0.25 }; /* E = 9 + 4 + 1.5 = 14.5, B = 10 */
     bba_model m;
-    bba_policy greedy = { 0, 0, 0 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     char err[BB_ERRLEN];
     double limit = 1.0 - 10.0 / 14.5, d100, d2000;
 
@@ -80,8 +80,8 @@ size_is_minimal(void **state)
                 bba_model m;
                 bba_solver_opts so;
                 bba_size_result r;
-                bba_policy_spec ps = { lazy, 0.2, 0.01 };
-                bba_policy pol;
+                bb_drain ps = { .kind = lazy, .unit = BB_DRAIN_FRACTION, .threshold = 0.2, .eps = 0.01 };
+                bb_drain pol;
                 char err[BB_ERRLEN];
 
                 tu_random(&w, 10, 40, 0.1, 20, seed + 7);
@@ -90,10 +90,10 @@ size_is_minimal(void **state)
                 assert_int_equal(bba_size_min(&m, targets[t], &ps, &so, 100000, NULL, NULL,
                                               &r, err), BB_OK);
                 assert_true(r.feasible);
-                bba_policy_at(&ps, r.best.S, &pol);
+                bba_drain_quanta(&ps, r.best.S, 1, &pol);
                 assert_true(idle_at(&m, r.best.S, &pol) <= targets[t]);
                 if (r.best.S > 0) {
-                    bba_policy_at(&ps, r.best.S - 1, &pol);
+                    bba_drain_quanta(&ps, r.best.S - 1, 1, &pol);
                     assert_true(idle_at(&m, r.best.S - 1, &pol) > targets[t]);
                 }
                 assert_true(r.evaluations <= 20);
@@ -140,7 +140,7 @@ search_bounds_hold(void **state)
                     bba_model m;
                     bba_solver_opts so;
                     bba_size_result r;
-                    bba_policy_spec ps = { lazy, 0.3, 0.01 };
+                    bb_drain ps = { .kind = lazy, .unit = BB_DRAIN_FRACTION, .threshold = 0.3, .eps = 0.01 };
                     tu_progress_rec rec = { 0, 0, 0 };
                     char err[BB_ERRLEN];
                     long S;
@@ -196,7 +196,7 @@ size_infeasible_and_bounds(void **state)
     bba_model m;
     bba_solver_opts so;
     bba_size_result r;
-    bba_policy_spec ps = { 0, 0, 0.01 };
+    bb_drain ps = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
     char err[BB_ERRLEN];
 
     (void)state;
@@ -243,7 +243,7 @@ threshold_best_is_exhaustive_best(void **state)
         assert_int_equal(bba_threshold_best(&m, S, target, 0.01, 10, &so, NULL, NULL, &r, err),
                          BB_OK);
         for (long t = 0; t <= S; t++) {
-            bba_policy pol = { 1, t, 0.01 };
+            bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = t, .eps = 0.01 };
             bba_eval_result e;
 
             assert_int_equal(bba_eval(&m, S, &pol, &so, &e, NULL, err), BB_OK);
@@ -286,7 +286,7 @@ paper_findings(void **state)
             bba_model m;
             bba_solver_opts so;
             bba_size_result r;
-            bba_policy_spec ps = { 0, 0, 0.01 };
+            bb_drain ps = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
             char err[BB_ERRLEN];
 
             assert_int_equal(bba_generate_paper(20, pmax[k], 0.5, 100, 0, seed, apps, err), BB_OK);
@@ -296,7 +296,7 @@ paper_findings(void **state)
             assert_int_equal(bba_size_min(&m, 1e-3, &ps, &so, 100000, NULL, NULL, &r, err), BB_OK);
             sz[k] = r.best.S;
             if (k == 0 && seed == 1) {
-                bba_policy g = { 0, 0, 0.01 }, l = { 1, r.best.S / 10, 0.01 };
+                bb_drain g = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0.01 }, l = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = r.best.S / 10, .eps = 0.01 };
                 bba_eval_result eg, el;
 
                 assert_int_equal(bba_eval(&m, r.best.S, &g, &so, &eg, NULL, err), BB_OK);

@@ -14,7 +14,7 @@ static const bba_solver_kind kinds[] = {
 
 /* Solve the hand chain (B = 2, b = 3, p = 1/2) with every solver. */
 static void
-check_hand(long S, const bba_policy *pol, const double *expect, long n,
+check_hand(long S, const bb_drain *pol, const double *expect, long n,
            double idle, double quiet)
 {
     long b[1] = { 3 };
@@ -52,7 +52,7 @@ check_hand(long S, const bba_policy *pol, const double *expect, long n,
 static void
 hand_worked_chains(void **state)
 {
-    bba_policy greedy = { 0, 0, 0 }, lazy = { 1, 2, 0.1 };
+    bb_drain greedy = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 }, lazy = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_QUANTA, .threshold = 2, .eps = 0.1 };
     double e1[3] = { 4.0 / 7, 2.0 / 7, 1.0 / 7 };
     double e2[4] = { 6.0 / 13, 4.0 / 13, 2.0 / 13, 1.0 / 13 };
     double e3[4] = { 0.6 / 2.35, 1 / 2.35, 0.5 / 2.35, 0.25 / 2.35 };
@@ -73,7 +73,7 @@ solvers_agree(void **state)
         tu_workload w;
         bba_model m;
         long S = 5 + 37 * (long)seed;
-        bba_policy pol = { (int)(seed % 2), S / 4, 0.05 };
+        bb_drain pol = { .kind = (int)(seed % 2), .unit = BB_DRAIN_QUANTA, .threshold = S / 4, .eps = 0.05 };
         double *pi[3];
         long n = 0;
 
@@ -118,7 +118,7 @@ gauss_seidel_reports_no_convergence(void **state)
     bba_model m;
     bba_chain *c;
     bba_solver_opts so;
-    bba_policy pol = { 0, 0, 0 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     bba_solve_info info;
     double *pi;
     char err[BB_ERRLEN];
@@ -145,7 +145,7 @@ umfpack_refuses_over_limit(void **state)
     bba_model m;
     bba_chain *c;
     bba_solver_opts so;
-    bba_policy pol = { 0, 0, 0 };
+    bb_drain pol = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_QUANTA, .threshold = 0, .eps = 0 };
     double *pi;
     char err[BB_ERRLEN];
 

@@ -190,8 +190,8 @@ test_accounting(void **st)
                 base(&c, (bbs_arch_kind)kind);
                 if (kind == BBS_ARCH_NODE_LOCAL)
                     c.n_clients = 4; /* 4 buffers, 4 x 8 MiB/s */
-                c.drain = lazy ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY;
-                c.lazy_threshold_bytes = c.capacity_bytes / 2;
+                c.drain.kind = lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY;
+                c.drain.threshold = c.capacity_bytes / 2;
                 if (kind == BBS_ARCH_STORAGE_SIDE) {
                     /* 32 KiB requests go to the SSD buffer: 30 clients x 500/s
                      * = 491 MB/s on 4 I/O nodes, for 20 s */
@@ -243,13 +243,13 @@ test_lazy_quiet(void **st)
     c.n_clients = 2;
     c.capacity_bytes = 1e12;
     c.horizon_s = 20;
-    c.drain = BBS_DRAIN_LAZY;
-    c.lazy_threshold_bytes = 1e12;
-    c.lazy_eps = 0;
+    c.drain.kind = BB_DRAIN_LAZY;
+    c.drain.threshold = 1e12;
+    c.drain.eps = 0;
     assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
     assert_true(r.bytes_written > 0);
     assert_close(r.bytes_on_pfs, 0, 0);
-    c.lazy_eps = 1; /* a chunk at every check */
+    c.drain.eps = 1; /* a chunk at every check */
     assert_int_equal(bbs_arch_run(&c, &r, err), BB_OK);
     assert_true(r.bytes_on_pfs > 0);
 }

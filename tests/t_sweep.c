@@ -102,7 +102,7 @@ test_threads_match_sequential(void **state)
     for (int i = 0; i < N; i++) {
         pts[i].front = f;
         pts[i].S_bytes = 5.0 * (i % 12);
-        pts[i].drain.lazy = i >= 12;
+        pts[i].drain.kind = i >= 12 ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY;
         pts[i].drain.eps = 0.01;
         pts[i].drain.threshold = i >= 12 ? 1.0 / 3.0 : 0;
     }

@@ -170,10 +170,10 @@ check_config(const bbs_arch_config *c, char *err)
     NEED(c->mean_interarrival_s > 0, "mean inter-arrival time %g s is not > 0",
          c->mean_interarrival_s);
     NEED(c->horizon_s > 0 && isfinite(c->horizon_s), "horizon %g s is not > 0", c->horizon_s);
-    NEED(c->lazy_threshold_bytes >= 0 && c->lazy_threshold_bytes <= c->capacity_bytes,
-         "lazy threshold %g B is not in [0, capacity]", c->lazy_threshold_bytes);
-    NEED(c->lazy_eps >= 0 && c->lazy_eps <= 1, "lazy EPS %g is not in [0, 1]", c->lazy_eps);
-    NEED(c->drain != BBS_DRAIN_LAZY || c->lazy_check_s > 0, "lazy check interval %g s is "
+    NEED(c->drain.threshold >= 0 && c->drain.threshold <= c->capacity_bytes,
+         "lazy threshold %g B is not in [0, capacity]", c->drain.threshold);
+    NEED(c->drain.eps >= 0 && c->drain.eps <= 1, "lazy EPS %g is not in [0, 1]", c->drain.eps);
+    NEED(c->drain.kind != BB_DRAIN_LAZY || c->lazy_check_s > 0, "lazy check interval %g s is "
          "not > 0", c->lazy_check_s);
     NEED(c->fail.rate_per_s >= 0, "failure rate %g /s is not >= 0", c->fail.rate_per_s);
     NEED(c->drive.scale_s == 0 || (c->drive.scale_s > 0 && c->drive.shape > 0),
@@ -612,7 +612,7 @@ bbs_arch_estimate(const bbs_arch_config *c, double *events, double *bytes, doubl
     ev = 6.0 * reqs + ncl;
     if (c->drain_chunk_bytes > 0)
         ev += wr / c->drain_chunk_bytes;
-    if (c->drain == BBS_DRAIN_LAZY && c->lazy_check_s > 0)
+    if (c->drain.kind == BB_DRAIN_LAZY && c->lazy_check_s > 0)
         ev += nn * H / c->lazy_check_s;
     if (c->fail.rate_per_s > 0)
         ev += nn * cycles2(bbs_arrhenius_hazard(&c->fail, &c->temp, 0, H), c->repair.mean_s, H);

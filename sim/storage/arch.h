@@ -124,9 +124,9 @@ typedef struct {
     const bbs_arch_net_class *net;
     const void *net_params;
     /* the buffer nodes and the PFS (bbnode.h's parameters): pfs_bw_Bps > 0;
-     * lazy_threshold_bytes in [0, capacity]; horizon_s > 0 (no default);
+     * drain.threshold in [0, capacity]; horizon_s > 0 (no default);
      * ssd_threshold_bytes (storage-side) 65536, drain_chunk_bytes 64 MiB,
-     * piece_bytes 0 (whole requests), pieces_in_flight 1, lazy_eps 0.01,
+     * piece_bytes 0 (whole requests), pieces_in_flight 1, drain.eps 0.01,
      * lazy_check_s 1; drain_fn, the drain trace, may be NULL */
     BBS_BBSYS_PARAMS_MEMBER;
     double req_bytes;              /* > 0 */

@@ -80,8 +80,8 @@ void
 bbs_bbsys_params_init(bbs_bbsys_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->drain = BBS_DRAIN_GREEDY;
-    p->lazy_eps = 0.01;             /* the analytic model's EPS */
+    p->drain = (bb_drain){ .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES,
+                           .eps = BB_DRAIN_EPS_DEFAULT };   /* the analytic model's EPS */
     p->lazy_check_s = 1;
     p->drain_chunk_bytes = 64.0 * 1048576;
     p->pieces_in_flight = 1;
@@ -105,11 +105,11 @@ bbs_bbsys_new(bbs_bbsys **out, bbs_engine *e, const bbs_bbsys_params *p,
     *out = NULL;
     NEED(p->pfs_bw_Bps >= 0 && isfinite(p->pfs_bw_Bps), "PFS bandwidth %g B/s is not >= 0",
          p->pfs_bw_Bps);
-    NEED((unsigned)p->drain <= BBS_DRAIN_LAZY, "unknown drain policy %d", (int)p->drain);
-    NEED(p->lazy_threshold_bytes >= 0, "lazy threshold %g B is not >= 0",
-         p->lazy_threshold_bytes);
-    NEED(p->lazy_eps >= 0 && p->lazy_eps <= 1, "lazy EPS %g is not in [0, 1]", p->lazy_eps);
-    NEED(p->drain != BBS_DRAIN_LAZY || (p->lazy_check_s > 0 && isfinite(p->lazy_check_s)),
+    NEED((unsigned)p->drain.kind <= BB_DRAIN_LAZY, "unknown drain policy %d", (int)p->drain.kind);
+    NEED(p->drain.threshold >= 0, "lazy threshold %g B is not >= 0",
+         p->drain.threshold);
+    NEED(p->drain.eps >= 0 && p->drain.eps <= 1, "lazy EPS %g is not in [0, 1]", p->drain.eps);
+    NEED(p->drain.kind != BB_DRAIN_LAZY || (p->lazy_check_s > 0 && isfinite(p->lazy_check_s)),
          "lazy check interval %g s is not > 0", p->lazy_check_s);
     NEED(p->drain_chunk_bytes > 0, "drain chunk %g B is not > 0", p->drain_chunk_bytes);
     NEED(p->piece_bytes >= 0, "piece %g B is not >= 0", p->piece_bytes);
@@ -180,7 +180,7 @@ bbs_bbnode_new(bbs_bbsys *s, int idx, double capacity_bytes, const bbs_dev_param
     *out = NULL;
     if (!(capacity_bytes > 0))  /* INFINITY: a buffer that never fills */
         return bb_seterr(err, BB_EINVAL, "buffer capacity %g B is not > 0", capacity_bytes);
-    if (s->p.drain == BBS_DRAIN_LAZY && !rng_lazy)
+    if (s->p.drain.kind == BB_DRAIN_LAZY && !rng_lazy)
         return bb_seterr(err, BB_EINVAL, "a lazy node needs a stream for its checks");
     if (bbs_grow((void **)&s->nodes, sizeof *s->nodes, &s->capn, s->nn + 1)
         || !(n = calloc(1, sizeof *n)))
@@ -209,7 +209,7 @@ bbs_bbnode_new(bbs_bbsys *s, int idx, double capacity_bytes, const bbs_dev_param
                                   n->sv[1].dev, rng_hdd, on_piece, n, err)) != BB_OK)
             return rc;
     }
-    if (s->p.drain == BBS_DRAIN_LAZY && s->p.lazy_check_s < s->p.horizon_s && !s->quiesced
+    if (s->p.drain.kind == BB_DRAIN_LAZY && s->p.lazy_check_s < s->p.horizon_s && !s->quiesced
         && (rc = bbs_engine_schedule(s->e, bbs_engine_now(s->e) + s->p.lazy_check_s, s->k_lazy,
                                      0, (uint64_t)idx, 0, n, &n->lazy_ev)) != BB_OK)
         return bb_seterr(err, rc, "cannot schedule a lazy check");
@@ -474,7 +474,7 @@ maybe_drain(bbs_bbnode *n)
 
     if (!(p->pfs_bw_Bps > 0) || !serving(n) || n->draining > 0 || n->stored <= 0)
         return BB_OK;
-    if (p->drain == BBS_DRAIN_LAZY && n->stored < p->lazy_threshold_bytes)
+    if (p->drain.kind == BB_DRAIN_LAZY && n->stored < p->drain.threshold)
         return BB_OK; /* quiet below the threshold (EPS at the checks) */
     return drain_chunk(n);
 }
@@ -558,7 +558,7 @@ on_lazy(bbs_engine *e, const bbs_event *ev, void *ctx)
 
     n->lazy_ev = 0;
     /* one uniform per check, whatever the state (fixed draw counts) */
-    int go = gsl_rng_uniform(n->rlazy) < s->p.lazy_eps;
+    int go = gsl_rng_uniform(n->rlazy) < s->p.drain.eps;
     if (go && s->p.pfs_bw_Bps > 0 && serving(n) && n->draining == 0 && n->stored > 0)
         rc = drain_chunk(n);
     if (rc == BB_OK && !s->quiesced && now + s->p.lazy_check_s < s->p.horizon_s)

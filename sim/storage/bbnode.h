@@ -51,8 +51,8 @@
  *
  * Draining: a node has at most one chunk (min(stored, drain_chunk_bytes))
  * in the PFS's FIFO.  Greedy: whenever data is stored; lazy (the analytic
- * model's Algorithm 4): while stored >= lazy_threshold_bytes, and below it
- * with probability lazy_eps at each check (every lazy_check_s from time
+ * model's Algorithm 4): while stored >= drain.threshold, and below it
+ * with probability drain.eps at each check (every lazy_check_s from time
  * lazy_check_s, one uniform per check from the node's lazy stream, until
  * horizon_s or bbs_bbsys_quiesce).  Drained bytes leave the stored writes
  * oldest first (drained callback, per job).
@@ -79,10 +79,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "device.h"
+#include "drain.h"
 #include "devq.h"
 #include "engine.h"
 
-typedef enum { BBS_DRAIN_GREEDY = 0, BBS_DRAIN_LAZY = 1 } bbs_drain_kind;
 
 enum { BBS_BBNODE_MAX_INFLIGHT = 64 };
 
@@ -137,9 +137,8 @@ typedef void (*bbs_bbsys_drain_fn)(void *ctx, double t_s, int node, double bytes
  * hand them over whole. */
 #define BBS_BBSYS_PARAM_FIELDS                                                  \
     double pfs_bw_Bps;          /* aggregate, >= 0 (0: no draining) */         \
-    bbs_drain_kind drain;                                                       \
-    double lazy_threshold_bytes;/* per node, >= 0 */                            \
-    double lazy_eps;            /* in [0, 1] */                                 \
+    bb_drain drain;             /* per node: threshold in bytes (BB_DRAIN_BYTES), \
+                                 * >= 0; EPS in [0, 1] */                     \
     double lazy_check_s;        /* > 0 when lazy */                             \
     double drain_chunk_bytes;   /* > 0 */                                       \
     double piece_bytes;         /* >= 0 (0: whole requests) */                  \

@@ -48,8 +48,8 @@
  * Storage-side: requests under ssd_threshold_bytes go to the node's SSD
  * (bb_dev), the others to its HDD (hdd_dev).  Stored bytes drain to the
  * PFS (greedy: one chunk at a time per node into a FIFO PFS of aggregate
- * pfs_bw_Bps; lazy: while a node holds at least lazy_threshold_bytes, and
- * below it with probability lazy_eps at each check, every lazy_check_s);
+ * pfs_bw_Bps; lazy: while a node holds at least drain.threshold, and
+ * below it with probability drain.eps at each check, every lazy_check_s);
  * a write waits (the stall) while its node is full.  The buffer node
  * (admission, stall queue, pieces, draining, losses) is the shared model
  * of storage/bbnode.h, the one bbarch runs; lazy checks and failures stop
@@ -151,7 +151,7 @@ typedef struct {
     /* the buffer nodes and the PFS (bbnode.h's parameters, its defaults but
      * MFNetSim's pieces: 1 MB, 4 threads per request, or 4 in flight
      * without threads): ssd_threshold_bytes (storage-side)
-     * 65536; pfs_bw_Bps 0 = no draining; lazy_eps, the chance of draining
+     * 65536; pfs_bw_Bps 0 = no draining; drain.eps, the chance of draining
      * below the threshold at each check (0.01), every lazy_check_s (1 s);
      * drain_chunk_bytes 64 MiB; horizon_s: stop there (INFINITY: run to
      * the end); drain_fn, the drain trace, may be NULL */

@@ -294,7 +294,7 @@ exec_setup_storage(bbs_exec_state *x, char *err)
     if (sp.pieces_in_flight <= 0)
         sp.pieces_in_flight = 1;
     int rc = bbs_bbsys_new(&x->sys, x->e, &sp, &h, err);
-    x->lazy_on = c->drain == BBS_DRAIN_LAZY;
+    x->lazy_on = c->drain.kind == BB_DRAIN_LAZY;
     for (int b = 0; b < x->nbb && rc == BB_OK; b++) {
         bbnode_st *B = &x->bb[b];
         if (!used[b])

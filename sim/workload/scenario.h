@@ -71,8 +71,7 @@ typedef struct {
     double capacity_bytes;            /* 0: the device's */
     double ssd_threshold_bytes;
     double pfs_bw_Bps;                /* 0: no draining */
-    bbs_drain_kind drain;
-    double lazy_threshold_bytes;
+    bb_drain drain;                   /* drain, lazy_threshold (bytes); EPS unused */
     double chunk_bytes;
     double piece_bytes;               /* piece: the server's pieces (1 MB; 0 whole) */
     int pieces_in_flight;             /* pieces_in_flight: issued to the device (4) */

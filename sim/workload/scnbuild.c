@@ -77,8 +77,8 @@ bbs_scenario_exec_config(const bbs_scenario *s, bbs_exec_config *c)
     c->ssd_threshold_bytes = s->ssd_threshold_bytes;
     c->capacity_bytes = s->capacity_bytes;
     c->pfs_bw_Bps = s->pfs_bw_Bps;
-    c->drain = s->drain;
-    c->lazy_threshold_bytes = s->lazy_threshold_bytes;
+    c->drain.kind = s->drain.kind;
+    c->drain.threshold = s->drain.threshold;   /* EPS: the configuration's */
     c->drain_chunk_bytes = s->chunk_bytes;
     c->piece_bytes = s->piece_bytes;
     c->pieces_in_flight = s->pieces_in_flight;

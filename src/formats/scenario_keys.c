@@ -161,9 +161,9 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
         if (!strcmp(key, "drain"))
             return (k = choice(val, "greedy", "lazy")) < 0
                        ? BAD("unknown drain policy (known: greedy, lazy)")
-                       : (s->drain = k ? BBS_DRAIN_LAZY : BBS_DRAIN_GREEDY, BB_OK);
+                       : (s->drain.kind = k ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, BB_OK);
         if (!strcmp(key, "lazy_threshold"))
-            return bb_unit_bytes(val, &s->lazy_threshold_bytes) ? BAD(NOT_SIZE) : BB_OK;
+            return bb_unit_bytes(val, &s->drain.threshold) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "chunk"))
             return bb_unit_bytes(val, &s->chunk_bytes) || !(s->chunk_bytes > 0)
                        ? BAD("not a size > 0 (" BB_SIZE_UNITS ")") : BB_OK;

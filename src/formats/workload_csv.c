@@ -63,6 +63,33 @@ bb_workload_field(char *buf, size_t len, const char *s)
     return k;
 }
 
+void
+bb_workload_write_header(FILE *fp, const bb_workload_style *st)
+{
+    fprintf(fp, "name,p,bw%s%s%s\n", st->cols & BB_WL_PERIOD ? ",period" : "",
+            st->cols & BB_WL_BURST ? ",burst" : "", st->cols & BB_WL_COUNT ? ",count" : "");
+}
+
+void
+bb_workload_write_row(FILE *fp, const bb_workload_style *st, const bb_workload_row *r)
+{
+    char name[4 * BBA_NAME_LEN];
+    int g = st->digits;
+
+    bb_workload_field(name, sizeof name, r->name);
+    fprintf(fp, "%s,%.*g,%.*g%s", name, g, r->p, g, r->bw / st->bw_scale, st->bw_unit);
+    if (st->cols & BB_WL_PERIOD)
+        fprintf(fp, ",%.*g%s", g, r->period, st->time_unit);
+    if (st->cols & BB_WL_BURST) {
+        fputc(',', fp);
+        if (!isnan(r->burst))
+            fprintf(fp, "%.*g%s", g, r->burst, st->time_unit);
+    }
+    if (st->cols & BB_WL_COUNT)
+        fprintf(fp, ",%ld", r->count);
+    fputc('\n', fp);
+}
+
 /* Split line in place into at most MAX_FIELDS trimmed fields; a field may
  * be double-quoted ("" inside is a quote).  Returns the count or -1 on an
  * unterminated quote or too many fields. */

@@ -18,6 +18,7 @@
 #define BBSIZE_SRC_FORMATS_WORKLOAD_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "bb_error.h"
 
@@ -81,6 +82,35 @@ void bb_workload_free(bb_workload_file *w);
  * at most len - 1 bytes and a NUL, and returns the field's full length
  * (like snprintf).  s must not be empty: a name is required. */
 size_t bb_workload_field(char *buf, size_t len, const char *s);
+
+/* The writer of the format, beside its reader: the header row and one row
+ * per application, each field as bb_workload_parse reads it back.
+ * Columns: name, p, bw always, then those of cols in the format's order
+ * (period, burst, count).  Numbers with `digits` significant digits (17
+ * round-trips a double); a bandwidth as bw / bw_scale followed by bw_unit
+ * ("" and 1: plain, in data units per time unit), a duration followed by
+ * time_unit ("": plain time units).  A NaN burst leaves its field empty
+ * (the memoryless model for that row).  Writes to the caller's stream;
+ * a write error shows on the stream (ferror).  O(length of the name). */
+enum { BB_WL_PERIOD = 1, BB_WL_BURST = 2, BB_WL_COUNT = 4 };
+
+typedef struct {
+    unsigned cols;           /* BB_WL_* */
+    int digits;              /* significant digits, 1 to 17 */
+    double bw_scale;         /* > 0 */
+    const char *bw_unit;     /* written after the scaled bandwidth */
+    const char *time_unit;   /* written after a period or a burst */
+} bb_workload_style;
+
+typedef struct {
+    const char *name;        /* not empty */
+    double p, bw;            /* bw in the unit of bb_workload_style */
+    double period, burst;    /* with BB_WL_PERIOD, BB_WL_BURST */
+    long count;              /* with BB_WL_COUNT */
+} bb_workload_row;
+
+void bb_workload_write_header(FILE *fp, const bb_workload_style *st);
+void bb_workload_write_row(FILE *fp, const bb_workload_style *st, const bb_workload_row *r);
 
 /* The text of data/workloads/default.csv, compiled in (default_workload.c). */
 extern const char bb_default_workload_csv[];

@@ -141,7 +141,7 @@ cost_walk(bb_report *r)
 static void
 growth(bb_report *r)
 {
-    bba_drain d = r->o.drain;
+    bb_drain d = r->o.drain;
     char err[BB_ERRLEN];
 
     r->growth = calloc(r->nsc, sizeof *r->growth);

@@ -81,7 +81,7 @@ static void
 recommend(bb_report *r)
 {
     const bb_ctx *ctx = r->given;
-    bba_drain d = r->o.drain;
+    bb_drain d = r->o.drain;
     char err[BB_ERRLEN];
     int rc;
 
@@ -111,7 +111,7 @@ static double
 infeasible_top(const bb_report *r)
 {
     const bb_ctx *ctx = r->ctx;
-    bba_drain greedy = { 0, 0, 0, r->o.eps };
+    bb_drain greedy = { 0, 0, 0, r->o.eps };
     bba_answer e;
     double lim = r->rec.idle_limit, gap0, q = r->lq;
     double top = (double)r->lm->M * q;
@@ -186,7 +186,7 @@ curves(bb_report *r)
 
         p->front = ctx->front;
         p->S_bytes = r->S_lazy;
-        p->drain.lazy = 1;
+        p->drain.kind = BB_DRAIN_LAZY;
         p->drain.eps = r->o.eps;
         p->drain.threshold = (double)t / (double)(nth - 1);
     }
@@ -204,7 +204,7 @@ curves(bb_report *r)
         for (size_t i = 0; i < r->npts; i++)
             if (r->out[i].status != BB_OK) {
                 r->out[i].a.idle = r->out[i].a.quiet = NAN;
-                r->out[i].a.threshold_bytes = r->pts[i].drain.threshold * r->pts[i].S_bytes;
+                r->out[i].a.drain.threshold = r->pts[i].drain.threshold * r->pts[i].S_bytes;
                 r->nfailed++;
             }
         snprintf(r->failed_msg, sizeof r->failed_msg, "%s", err);

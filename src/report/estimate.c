@@ -44,7 +44,7 @@ bb_report_estimate(const bb_ctx *ctx, const bb_report_opts *o)
     one.rule = BBA_BW_FIXED;   /* one settled size search, as `size` */
     /* one search, and one evaluation at its size */
     if (m != NULL) {
-        bba_policy_spec ps = { 0, 0, o->eps };
+        bb_drain ps = bb_drain_greedy(o->eps);
         bba_cost c;
 
         bba_cost_search(m, o->target, &ps, &q.so, &c);

@@ -151,7 +151,7 @@ fig_idle_vs_size(bb_report *r, bb_figure *f)
         nl++;
     }
     snprintf(xl, sizeof xl, "burst-buffer size (%s)", sunit);
-    p = (bb_plot){ r->o.drain.lazy ? "Idle fraction versus burst-buffer size (lazy draining)"
+    p = (bb_plot){ r->o.drain.kind == BB_DRAIN_LAZY ? "Idle fraction versus burst-buffer size (lazy draining)"
                                    : "Idle fraction versus burst-buffer size (greedy draining)", xl,
                    "idle fraction (log scale)", 1, 0, 0, se, ns, "idle-vs-size", lab, nl, 0, 0 };
     f->id = "fig-idle-vs-size";
@@ -265,9 +265,9 @@ fig_lazy(bb_report *r, bb_figure *f_idle, bb_figure *f_quiet)
     nl = 0;
     if (r->thr_msg[0] == '\0' && r->thr_feasible && r->S_lazy > 0) {
         /* the best threshold, marked where it is on each curve */
-        double f = r->thr_best.threshold_bytes / r->S_lazy;
+        double f = r->thr_best.drain.threshold / r->S_lazy;
 
-        bb_ctx_fmt_size(r->ctx, b1, sizeof b1, r->thr_best.threshold_bytes);
+        bb_ctx_fmt_size(r->ctx, b1, sizeof b1, r->thr_best.drain.threshold);
         snprintf(t_best, sizeof t_best, "best threshold %.2f (%s)", f, b1);
         lab = (bb_plot_label){ f, r->thr_best.idle, t_best, 0, 0 };
         nl = 1;

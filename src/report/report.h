@@ -35,7 +35,7 @@ typedef struct {
                                    endurance too, as bbsize design does) */
     const bb_runopts *run;      /* --replications, --horizon, --seed of --validate
                                    (unset: 15 replications, the rule's length) */
-    bba_drain drain;            /* --policy, --threshold (a fraction), --empty-prob:
+    bb_drain drain;             /* --policy, --threshold (a fraction), --empty-prob:
                                    the headline's, its designs', the growths',
                                    the partitions' and the curves' draining */
 } bb_report_opts;

@@ -70,7 +70,7 @@ platform_table(bb_doc *d, const bb_report *r)
         bb_doc_row(d, "time\tcontinuous (no discrete step, nothing rounded)\tthe fluid model");
     }
     bb_doc_row(d, "target idle fraction\t%g\t%s", r->o.target, "--target-idle");
-    if (r->o.drain.lazy)
+    if (r->o.drain.kind == BB_DRAIN_LAZY)
         bb_doc_row(d, "draining\tlazy, threshold %g of the buffer\t--policy, --threshold",
                    r->o.drain.threshold);
     else

@@ -178,11 +178,11 @@ bb_report_sec_lazy(bb_doc *d, const bb_report *r)
     if (r->thr_msg[0]) {
         bb_doc_para(d, "The best threshold could not be computed: %s.", r->thr_msg);
     } else if (r->thr_feasible) {
-        bb_ctx_fmt_size(ctx, b2, sizeof b2, best->threshold_bytes);
+        bb_ctx_fmt_size(ctx, b2, sizeof b2, best->drain.threshold);
         bb_doc_para_id(d, "best-threshold", NULL, "Best lazy threshold for a %s buffer: %s "
                        "(%.1f%% of the buffer): quiet %.4g (greedy %.4g), idle %.3g <= %g "
                        "(greedy %.3g); EPS %g.", b1, b2,
-                       S > 0 ? 100.0 * best->threshold_bytes / S : 0.0,
+                       S > 0 ? 100.0 * best->drain.threshold / S : 0.0,
                        best->quiet, greedy->quiet, best->idle,
                        r->o.target, greedy->idle, r->o.eps);
     } else if (!r->feasible) {
@@ -201,7 +201,7 @@ bb_report_sec_lazy(bb_doc *d, const bb_report *r)
     for (size_t t = 0; t < nth; t++) {
         const bba_sweep_out *o = &r->out[r->nsc * (size_t)r->nsz + t];
 
-        bb_ctx_fmt_size(ctx, b2, sizeof b2, o->a.threshold_bytes);
+        bb_ctx_fmt_size(ctx, b2, sizeof b2, o->a.drain.threshold);
         if (isnan(o->a.idle))
             bb_doc_row(d, "%.2f\t%s\tn/a\tn/a", (double)t / (double)(nth - 1), b2);
         else

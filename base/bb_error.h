@@ -9,8 +9,8 @@
  * ("lower the resolution", "raise the operation bound") and src/ turns a
  * code into an exit status and the quantity into its option, in one place
  * (src/status.h). */
-#ifndef BBSIZE_ANALYTIC_BB_ERROR_H
-#define BBSIZE_ANALYTIC_BB_ERROR_H
+#ifndef BBSIZE_BASE_BB_ERROR_H
+#define BBSIZE_BASE_BB_ERROR_H
 
 #include <stddef.h>
 

@@ -7,8 +7,8 @@
  * underflow to 0 (errno ERANGE, easy to forget).  These readers accept only
  * plain decimal notation, [+-]digits[.digits][(e|E)[+-]digits], and say
  * precisely why anything else was refused. */
-#ifndef BBSIZE_ANALYTIC_BB_NUM_H
-#define BBSIZE_ANALYTIC_BB_NUM_H
+#ifndef BBSIZE_BASE_BB_NUM_H
+#define BBSIZE_BASE_BB_NUM_H
 
 enum bb_num_status {
     BB_NUM_OK = 0,
