@@ -2,42 +2,48 @@
 # analytic/: libbbanalytic, the analytic front end (pure functions, no I/O).
 # Its sources are listed here and nowhere else; its tests are in tests/local.mk.
 noinst_LIBRARIES += analytic/libbbanalytic.a
+# Its folders by family (front, chain, onoff, fluid, num, questions): one
+# include path, so a header is named without its folder.
+ANALYTIC_INC = -I$(top_srcdir)/analytic -I$(top_srcdir)/analytic/front \
+	-I$(top_srcdir)/analytic/chain -I$(top_srcdir)/analytic/onoff \
+	-I$(top_srcdir)/analytic/fluid -I$(top_srcdir)/analytic/num \
+	-I$(top_srcdir)/analytic/questions
 # Above base/ only: its own headers, base/'s and its numerical libraries.
-analytic_libbbanalytic_a_CPPFLAGS = -I$(top_srcdir)/analytic -I$(top_srcdir)/base \
+analytic_libbbanalytic_a_CPPFLAGS = $(ANALYTIC_INC) -I$(top_srcdir)/base \
 	$(GSL_CFLAGS) $(UMFPACK_CFLAGS)
 analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
-	analytic/bigalloc.c analytic/bigalloc.h \
-	analytic/workload.c analytic/workload.h \
-	analytic/dist.c analytic/dist.h \
-	analytic/chain.c analytic/chain.h \
-	analytic/stationary.c analytic/stationary.h \
-	analytic/krylov.c analytic/krylov.h \
-	analytic/fftconv.c analytic/fftconv.h \
-	analytic/fftwh.c analytic/fftwh_kern.c analytic/fftwh.h analytic/fftwh_int.h \
-	analytic/measures.c analytic/measures.h \
-	analytic/bbbw.c analytic/bbbw.h \
-	analytic/sizing.c analytic/sizing.h \
-	analytic/cost.c analytic/cost.h \
-	analytic/quanta.c analytic/quanta.h \
-	analytic/generate.c analytic/generate.h \
-	analytic/sweep.c analytic/sweep.h \
-	analytic/onoff.c analytic/onoff_step.c analytic/onoff_krylov.c analytic/onoff_solve.c \
-	analytic/onoff_dense.c analytic/onoff.h analytic/onoff_int.h \
-	analytic/effbw.c analytic/effbw.h \
-	analytic/answer.c analytic/answer_endure.c analytic/answer.h \
-	analytic/front.h analytic/front_discrete.c \
-	analytic/endurance.c analytic/endurance.h \
-	analytic/design.c analytic/design.h \
-	analytic/partition.c analytic/partition.h \
-	analytic/lapackf.h \
-	analytic/fluid.c analytic/fluid_meas.c analytic/fluid_spec.c analytic/fluid_solve.c \
-	analytic/fluid_fast.c analytic/fluid_near.c analytic/fluid_resid.c analytic/fluid_size.c \
-	analytic/fluid_top.c analytic/fluid_gen.c analytic/fluid_fact.c analytic/fluid_far.c \
-	analytic/fluid_class.c analytic/fluid_ma.c \
-	analytic/fluid.h analytic/fluid_int.h \
-	analytic/fluid_approx.c analytic/fluid_approx.h \
-	analytic/fluid_bufferless.c analytic/fluid_bufferless.h \
-	analytic/fluid_classes.c analytic/fluid_classes.h \
-	analytic/fluid_span.c analytic/fluid_span.h \
-	analytic/timeline.c analytic/timeline.h
+	analytic/front/answer.c analytic/front/answer_endure.c analytic/front/answer.h \
+	analytic/front/front.h analytic/front/front_discrete.c \
+	analytic/chain/workload.c analytic/chain/workload.h \
+	analytic/chain/dist.c analytic/chain/dist.h \
+	analytic/chain/chain.c analytic/chain/chain.h \
+	analytic/chain/stationary.c analytic/chain/stationary.h \
+	analytic/chain/fftwh.c analytic/chain/fftwh_kern.c analytic/chain/fftwh.h analytic/chain/fftwh_int.h \
+	analytic/chain/measures.c analytic/chain/measures.h \
+	analytic/chain/bbbw.c analytic/chain/bbbw.h \
+	analytic/chain/quanta.c analytic/chain/quanta.h \
+	analytic/onoff/onoff.c analytic/onoff/onoff_step.c analytic/onoff/onoff_krylov.c analytic/onoff/onoff_solve.c \
+	analytic/onoff/onoff_dense.c analytic/onoff/onoff.h analytic/onoff/onoff_int.h \
+	analytic/onoff/effbw.c analytic/onoff/effbw.h \
+	analytic/fluid/fluid.c analytic/fluid/fluid_meas.c analytic/fluid/fluid_spec.c analytic/fluid/fluid_solve.c \
+	analytic/fluid/fluid_fast.c analytic/fluid/fluid_near.c analytic/fluid/fluid_resid.c analytic/fluid/fluid_size.c \
+	analytic/fluid/fluid_top.c analytic/fluid/fluid_gen.c analytic/fluid/fluid_fact.c analytic/fluid/fluid_far.c \
+	analytic/fluid/fluid_class.c analytic/fluid/fluid_ma.c \
+	analytic/fluid/fluid.h analytic/fluid/fluid_int.h \
+	analytic/fluid/fluid_approx.c analytic/fluid/fluid_approx.h \
+	analytic/fluid/fluid_bufferless.c analytic/fluid/fluid_bufferless.h \
+	analytic/fluid/fluid_classes.c analytic/fluid/fluid_classes.h \
+	analytic/fluid/fluid_span.c analytic/fluid/fluid_span.h \
+	analytic/num/bigalloc.c analytic/num/bigalloc.h \
+	analytic/num/krylov.c analytic/num/krylov.h \
+	analytic/num/fftconv.c analytic/num/fftconv.h \
+	analytic/num/lapackf.h \
+	analytic/questions/sizing.c analytic/questions/sizing.h \
+	analytic/questions/cost.c analytic/questions/cost.h \
+	analytic/questions/generate.c analytic/questions/generate.h \
+	analytic/questions/sweep.c analytic/questions/sweep.h \
+	analytic/questions/endurance.c analytic/questions/endurance.h \
+	analytic/questions/design.c analytic/questions/design.h \
+	analytic/questions/partition.c analytic/questions/partition.h \
+	analytic/questions/timeline.c analytic/questions/timeline.h

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/approx.sh: the folded fluid model beyond exact reach
-# (analytic/fluid_approx.h) against the fluid simulator.
+# (analytic/fluid/fluid_approx.h) against the fluid simulator.
 # 1. bench/b_fluid_approx eval SEED COUNT TRUTH: COUNT workloads past the
 #    exact limit (seed SEED, kinds in b_fluid_approx.c), answered through
 #    the front door as `bbsize` answers; the truth is TRUTH (default the

@@ -1,5 +1,5 @@
 /* b_fluid.c: one piece of fluid-model work per process, for bench/fluid.sh
- * to time whole (analytic/fluid.h).
+ * to time whole (analytic/fluid/fluid.h).
  * Usage: bench/b_fluid CASE [N [K]]
  *   example    size for idle <= 1e-3 on the README's three applications
  *              (PFS 1 TB/s; 1.5 TB/s p 0.10 5 min, 2 TB/s p 0.05 3 min,

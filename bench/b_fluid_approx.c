@@ -1,4 +1,4 @@
-/* b_fluid_approx.c: the folded fluid model (analytic/fluid_approx.h)
+/* b_fluid_approx.c: the folded fluid model (analytic/fluid/fluid_approx.h)
  * beyond exact reach, through the front door (answer.h) as `bbsize`
  * answers, against a truth measured elsewhere (bench/approx_truth.sh:
  * the fluid simulator, 95% intervals under 10%).

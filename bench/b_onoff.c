@@ -1,5 +1,5 @@
 /* b_onoff.c: accuracy of the effective-bandwidth approximation of the
- * bursts model (analytic/effbw.h) against the exact modulated chain, in
+ * bursts model (analytic/onoff/effbw.h) against the exact modulated chain, in
  * buffer-size terms, for both corrections (the decay rate's and the
  * many-sources one, effbw.h): eight applications of the default workload's shape
  * (quanta at R = 100), the first NB bursty with mean ON run L units; for

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# bench/fluid.sh: speed of the fluid model (analytic/fluid.h), whole
+# bench/fluid.sh: speed of the fluid model (analytic/fluid/fluid.h), whole
 # process (bench/b_fluid, one piece of work per process), best of REPS
 # runs, against the targets of docs/fluid.md and against a reference run:
 # the discrete ON/OFF chain's size on the same example at a 60 s time unit

@@ -1,5 +1,5 @@
 /* fz_dxt.c: fuzz harness for darshan-dxt-parser text (src/formats/dxt.c) and
- * the timeline built from it (analytic/timeline.c), as `bbsize fit
+ * the timeline built from it (analytic/questions/timeline.c), as `bbsize fit
  * darshan` runs them.  Checks what an accepted log promises: a positive run
  * time, transfers with 0 <= start <= end and bytes >= 0, all finite; and
  * what the timeline promises: phases no more than transfers, time in phases

@@ -1,6 +1,6 @@
 /* fz_heatmap.c: fuzz harness for the HEATMAP records of darshan-parser text
  * (src/formats/darshan.c) and the timeline of their bins
- * (analytic/timeline.c), as `bbsize fit darshan` runs them.  Checks
+ * (analytic/questions/timeline.c), as `bbsize fit darshan` runs them.  Checks
  * what an accepted heatmap promises: a positive bin width, at most
  * BB_DX_MAX_BINS bins of finite bytes >= 0; and that the estimate of the
  * job has p in [0, 1] and a finite bandwidth.

@@ -220,7 +220,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
     double t_end = ev->time_s;
     int rc;
 
-    /* A throttle stall (analytic/bbbw.h) is none of full, empty, quiet. */
+    /* A throttle stall (analytic/chain/bbbw.h) is none of full, empty, quiet. */
     int thr_stall = s->H > 0 && s->thr_left > 0;
 
     if (measured) {
@@ -261,7 +261,7 @@ on_tick(bbs_engine *e, const bbs_event *ev, void *ctx)
         s->thr_left = 0;
         s->stall_drain = 1;
         if (c->bb_bw > 0 && k > B + bbw) {
-            /* Throttled (analytic/bbbw.h): writing k takes
+            /* Throttled (analytic/chain/bbbw.h): writing k takes
              * c = (k - B - B_BB)/(B + B_BB) more units, rounded at random
              * to t whole stall units (one uniform from the platform
              * stream); the PFS takes B per unit, held data in the stalls,
@@ -466,7 +466,7 @@ bbs_bb_run(const bbs_bb_config *c, uint64_t unit, bbs_bb_result *r, char *err)
     if (rc != BB_OK)
         goto out;
 
-    /* idle: the stalled time (every model's idle, analytic/measures.h);
+    /* idle: the stalled time (every model's idle, analytic/chain/measures.h);
      * every fraction per unit of time (whole units but in onoff mode,
      * where a stall's last tick may be a fraction: B-ths of a unit
      * counted exactly) */

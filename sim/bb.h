@@ -5,12 +5,12 @@
  * applications.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Everything is in the analytic side's integer model (analytic/workload.h):
+ * Everything is in the analytic side's integer model (analytic/chain/workload.h):
  * bandwidths in quanta per time unit (B = resolution R), sizes in quanta,
  * time in time units (the engine clock runs in seconds = units * time unit).
  *
  * The platform works time unit by time unit, exactly as the chain
- * (analytic/chain.h): the state is the buffer load L plus H, data the
+ * (analytic/chain/chain.h): the state is the buffer load L plus H, data the
  * applications could not place (held on the compute nodes); the chain's
  * state is j = L + H.  In a normal unit (H = 0) the applications write k
  * quanta: min(k, B) goes to the PFS; with k <= B the buffer drains
@@ -36,7 +36,7 @@
  *     A unit's load k is sum_i b_i * (time app i spent in I/O during the
  *     unit), fractional; during a stall every application's clock stops
  *     (its pending phase change moves one unit later).
- *   ONOFF: the modulated model of analytic/onoff.h, exactly.  Application
+ *   ONOFF: the modulated model of analytic/onoff/onoff.h, exactly.  Application
  *     i is ON or OFF; its first phase is ON with probability p_i (one
  *     uniform from stream (seed, unit, APP i)), then one uniform per
  *     application per unit, stalled or not.  The writers wait: after a
@@ -60,19 +60,19 @@
  * Measures (per replication, over the horizon of T units, every fraction
  * per unit of time: in onoff mode a stall's last tick counts its H/B):
  *   idle: stalled units / T, the stall fraction (Theorem 3; the idle of
- *     every model, analytic/measures.h); Bernoulli and periodic: every
+ *     every model, analytic/chain/measures.h); Bernoulli and periodic: every
  *     application stops in a stall; onoff: the ON ones wait and the OFF
  *     ones compute on;
  *   throughput: load of the measured normal units / T;
  *   quiet: normal units whose end load L + H is >= the start load / T
- *     (Theorem 5's "not drained", as analytic/measures.h);
+ *     (Theorem 5's "not drained", as analytic/chain/measures.h);
  *   occupancy: start-of-unit load over normal units (mean, distribution,
  *     Pr(L = 0)); p_full: units starting at L + H >= S;
  *   volumes: written, to the PFS (direct, from the buffer, from held data),
  *     into the buffer, left in the buffer and held at the end; conservation
  *     written = to PFS + left in buffer + held is checked every run; the
  *     volume into the buffer per measured unit (bb_in, the drives'
- *     endurance: the chain's, analytic/endurance.h).
+ *     endurance: the chain's, analytic/questions/endurance.h).
  *
  * Cost: T + (number of bursts) events per replication (onoff: plus one
  * fractional tick per overflow), O(n) work per unit. */

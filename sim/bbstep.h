@@ -4,7 +4,7 @@
  * and how much of an excess the buffer takes.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The chain's transitions (analytic/chain.h, Algorithms 2 and 4 of Aupy
+ * The chain's transitions (analytic/chain/chain.h, Algorithms 2 and 4 of Aupy
  * et al. 2017) in the simulators' real-valued quanta; a new policy is its
  * kind in bbs_step_drains (and its draws in bbs_step_draw).  O(1), pure
  * but for the one draw of bbs_step_draw. */

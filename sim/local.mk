@@ -7,7 +7,7 @@ noinst_LIBRARIES += sim/libbbsim.a
 # The simulator's libraries see sim/ (their headers are named from there:
 # "network/topo.h"), analytic/ (the chains) and base/ (bb_error.h, the
 # draining policy), not src/.
-SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS)
+SIM_LIB_CPPFLAGS = -I$(top_srcdir)/sim $(ANALYTIC_INC) -I$(top_srcdir)/base $(GSL_CFLAGS)
 sim_libbbsim_a_CPPFLAGS = $(SIM_LIB_CPPFLAGS)
 sim_libbbsim_a_SOURCES = \
 	sim/bbsim.h \

@@ -99,7 +99,7 @@ bb_system_lookup(const char *name, bb_system *s, char *err, size_t errlen)
     return rc;
 }
 
-/* The question (analytic/answer.h) made from the inputs read: the first
+/* The question (analytic/front/answer.h) made from the inputs read: the first
  * call into the library; nothing of src/ runs after it (so that
  * bb_ctx_load goes down into analytic/ once). */
 static void

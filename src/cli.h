@@ -35,7 +35,7 @@
 
 /* Everything an analytic command computes from: the workload and platform
  * as read (once), the question they make, and the front door's answerer
- * (analytic/answer.h) built by bb_ctx_load. */
+ * (analytic/front/answer.h) built by bb_ctx_load. */
 typedef struct bb_ctx {
     bb_workload_file wl;
     bba_platform pf;         /* resolution 0 when none was given */

@@ -1,7 +1,7 @@
 /* cmd_design.c: `bbsize design`, the cheapest design over a walk of PFS
  * bandwidths: at each, the burst buffer (capacity and bandwidth, endurance
  * included) that `bbsize size` gives there, its cost, and the cheapest
- * (analytic/design.h).
+ * (analytic/questions/design.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* cmd_frontier.c: `bbsize frontier`, the capacity-bandwidth frontier: for
  * each burst-buffer bandwidth, the smallest capacity meeting the target,
- * as `bbsize size --bb-bw` gives it (analytic/design.h).
+ * as `bbsize size --bb-bw` gives it (analytic/questions/design.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 

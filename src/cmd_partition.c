@@ -1,7 +1,7 @@
 /* cmd_partition.c: `bbsize partition`, static partitions of the burst
  * buffer (one per group of the workload's group column, each with its own
  * capacity and share of the PFS and buffer bandwidths, each meeting the
- * target) against the shared buffer (analytic/partition.h); with
+ * target) against the shared buffer (analytic/questions/partition.h); with
  * --validate the partitioned platform simulated (sim/bbpart.h), its PFS
  * split in the static shares and shared work-conservingly.
  * SPDX-License-Identifier: GPL-3.0-or-later */

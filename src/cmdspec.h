@@ -87,7 +87,7 @@ void bb_cmd_parse(const bb_cmd_spec *spec, int argc, char **argv, bb_cmd_args *a
  * applies to. */
 int bb_prices_check(const bb_ctx *ctx, const bb_prices *p);
 
-/* bb_cmd_design_spec: what design and frontier ask analytic/design.h,
+/* bb_cmd_design_spec: what design and frontier ask analytic/questions/design.h,
  * from their options: bb_design_spec_init (designrun.h) on the question
  * of ctx (read by bb_ctx_read; its target set to --target-idle), the
  * prices and the endurance, so design's bandwidth rule; frontier sets

@@ -2,7 +2,7 @@
  * `bbsize design` and `bbsize report` so that both choose the same
  * designs: the design spec from the platform and the prices (which
  * bandwidth rule applies), the walk's cost estimated before any solve,
- * and the designs (analytic/design.h) run on the unit runner
+ * and the designs (analytic/questions/design.h) run on the unit runner
  * (sim/replicate.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_DESIGNRUN_H
@@ -24,7 +24,7 @@
 void bb_design_spec_init(bba_design_spec *sp, const bba_question *base, const bb_prices *p,
                          const bb_endopts *e);
 
-/* bb_design_walk_cost: the multiply-adds (analytic/cost.h) of choosing the
+/* bb_design_walk_cost: the multiply-adds (analytic/questions/cost.h) of choosing the
  * designs at pfs[0..n-1] (bytes/s), estimated without a solve as
  * bba_cost_settle costs one `bbsize size`: a size search on the model at
  * the question's resolution or, to be settled, at BBA_RES_START

@@ -9,7 +9,7 @@ AM_CPPFLAGS += -I$(top_srcdir)/src/formats
 # never src/: they return BB_* statuses, and src/ alone maps them to exit
 # statuses (src/status.h), so an include of src/exitcodes.h fails to build.
 src_formats_libbbformats_a_CPPFLAGS = -I$(top_srcdir)/src/formats \
-	-I$(top_srcdir)/sim -I$(top_srcdir)/analytic -I$(top_srcdir)/base $(GSL_CFLAGS) \
+	-I$(top_srcdir)/sim $(ANALYTIC_INC) -I$(top_srcdir)/base $(GSL_CFLAGS) \
 	$(INIH_CFLAGS)
 src_formats_libbbformats_a_SOURCES = \
 	src/formats/units.c src/formats/units.h \

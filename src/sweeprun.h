@@ -1,4 +1,4 @@
-/* sweeprun.h: a what-if grid (analytic/sweep.h points) run on the
+/* sweeprun.h: a what-if grid (analytic/questions/sweep.h points) run on the
  * simulator's unit runner (sim/replicate.h): on threads, or spread over
  * MPI ranks in an MPI build, with results in grid order and the same bytes
  * whatever ran them.

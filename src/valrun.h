@@ -1,7 +1,7 @@
 /* valrun.h: the computation of `bbsize validate` on a loaded workload,
  * shared by the command and by `bbsize report --validate` (which calls it
  * in-process): per buffer size, the front door's idle and quiet fractions
- * (analytic/answer.h), the simulated replications, and the row's
+ * (analytic/front/answer.h), the simulated replications, and the row's
  * agreement (sim/crosscheck.h).  The simulation is the model's own: the
  * discrete simulator (sim/bb.h, --mode bernoulli, periodic or onoff) for
  * the discrete models, the continuous-time one (sim/fluid.h) for the fluid

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_fluid_approx.sh: the fluid model beyond exact reach through the
 # front door: the paper's workload (20 distinct applications, 2^20
-# phases) is answered by the folded model (analytic/fluid_approx.h), says
+# phases) is answered by the folded model (analytic/fluid/fluid_approx.h), says
 # so, and brackets its answer; size and idle agree; an exact workload has
 # a zero-width interval.
 # SPDX-License-Identifier: GPL-3.0-or-later

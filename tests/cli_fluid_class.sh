@@ -40,7 +40,7 @@ in_sim "200 copies" "$T/c200.csv" 2GB idle_fraction
 
 # 500 copies of p = 0.05 on 1 TB/s: 467 phases above B, where the modes
 # cancel (main refused it, residual 0.07): answered by first-passage
-# matrices (analytic/fluid_ma.c), inside the simulator's interval.
+# matrices (analytic/fluid/fluid_ma.c), inside the simulator's interval.
 cat >"$T/c500.csv" <<'CSV'
 #@ pfs-bw = 1TB/s
 name,p,bw,burst,count

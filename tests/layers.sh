@@ -56,7 +56,7 @@ fi
 
 # A path around the include path: no library names a header by a folder
 # above its own (base/ and analytic/ by any folder at all).
-{ grep -Hn '^#include "[^"]*/' "$SRCDIR"/base/*.[ch] "$SRCDIR"/analytic/*.[ch]
+{ grep -Hn '^#include "[^"]*/' "$SRCDIR"/base/*.[ch] "$SRCDIR"/analytic/*.[ch] "$SRCDIR"/analytic/*/*.[ch]
   grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' \
     "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch]
   grep -Hn '^#include "\(\.\./\|src/\|sim/\|analytic/\|formats/\)' "$SRCDIR"/src/formats/*.[ch]
@@ -68,7 +68,7 @@ else t_ok "no library includes a header by a path above its folder"; fi
 for h in "$SRCDIR"/src/formats/*.h; do
   n=$(basename "$h")
   grep -ln "^#include \"\(formats/\)\{0,1\}$n\"" \
-    "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch] "$SRCDIR"/analytic/*.[ch] "$SRCDIR"/base/*.[ch] \
+    "$SRCDIR"/sim/*.[ch] "$SRCDIR"/sim/*/*.[ch] "$SRCDIR"/analytic/*.[ch] "$SRCDIR"/analytic/*/*.[ch] "$SRCDIR"/base/*.[ch] \
     >>"$T/inc" 2>/dev/null
 done
 if [ -s "$T/inc" ]; then t_fail "sim/ and analytic/ include no header of src/formats/" "$T/inc"

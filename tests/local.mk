@@ -33,8 +33,8 @@ EXTRA_DIST += tests/setup.sh tests/cli_analytic.sh tests/cli_options.sh tests/cl
 	tests/zz_devices.sh tests/vg-run.sh tests/vg-bbsize.sh tests/valgrind.supp \
 	tests/help_opts.awk tests/man_opts.awk tests/examples.sh tests/examples.awk tests/examples_match.awk
 
-# The numerical building blocks: restarted GMRES (analytic/krylov.h) and
-# the FFT engine (analytic/fftconv.h).
+# The numerical building blocks: restarted GMRES (analytic/num/krylov.h) and
+# the FFT engine (analytic/num/fftconv.h).
 check_PROGRAMS += tests/t_krylov tests/t_fftconv
 tests_t_krylov_SOURCES = tests/t_krylov.c
 tests_t_krylov_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -44,13 +44,13 @@ tests_t_fftconv_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fftconv_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_krylov tests/t_fftconv
 
-# The continuous-time fluid model (analytic/fluid.h).
+# The continuous-time fluid model (analytic/fluid/fluid.h).
 check_PROGRAMS += tests/t_fluid
 tests_t_fluid_SOURCES = tests/t_fluid.c tests/testutil.h
 tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid
-# Its phase laws by blocked state reduction (analytic/fluid_top.c).
+# Its phase laws by blocked state reduction (analytic/fluid/fluid_top.c).
 check_PROGRAMS += tests/t_fluid_law
 tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
 tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -84,7 +84,7 @@ tests_t_bounds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_bounds_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a $(GSL_LIBS) $(CMOCKA_LIBS) -lpthread
 TESTS += tests/t_bounds
 
-# Sizes in quanta (analytic/quanta.h) and the rules of `bbsize validate`
+# Sizes in quanta (analytic/chain/quanta.h) and the rules of `bbsize validate`
 # (sim/crosscheck.h).
 check_PROGRAMS += tests/t_quanta tests/t_crosscheck
 tests_t_quanta_SOURCES = tests/t_quanta.c
@@ -255,7 +255,7 @@ tests_mpi_units_LDADD = sim/libbbsim.a analytic/libbbanalytic.a base/libbbbase.a
 TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
-# `bbsize fit darshan`: the timeline of a job (analytic/timeline.h), one
+# `bbsize fit darshan`: the timeline of a job (analytic/questions/timeline.h), one
 # job's estimate and a class's pooling (src/formats/fitjob.h) with the
 # workload writer's quoting, and the generator of synthetic Darshan logs
 # that tests/cli_fit.sh and bench/fit.sh use.
@@ -301,8 +301,8 @@ tests_t_csvout_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_csvout_LDADD = $(CMOCKA_LIBS)
 TESTS += tests/t_csvout tests/cli_csv.sh
 EXTRA_DIST += tests/cli_csv.sh tests/csv_table.awk tests/bursts3.csv
-# The volume into the buffer and the endurance size (analytic/endurance.h).
-# The fluid model's precision rule (analytic/fluid_span.h).
+# The volume into the buffer and the endurance size (analytic/questions/endurance.h).
+# The fluid model's precision rule (analytic/fluid/fluid_span.h).
 check_PROGRAMS += tests/t_fluid_span
 tests_t_fluid_span_SOURCES = tests/t_fluid_span.c tests/testutil.h
 tests_t_fluid_span_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -315,12 +315,12 @@ tests_t_endurance_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_endurance_LDADD = $(ANALYTIC_TEST_LIBS)
 TESTS += tests/t_endurance
 
-# The capacity-bandwidth frontier and the cheapest design (analytic/design.h).
+# The capacity-bandwidth frontier and the cheapest design (analytic/questions/design.h).
 TESTS += tests/cli_design.sh
 EXTRA_DIST += tests/cli_design.sh
 
 # Static partitions against the shared buffer, and the partitioned
-# simulator (analytic/partition.h, sim/bbpart.h).
+# simulator (analytic/questions/partition.h, sim/bbpart.h).
 check_PROGRAMS += tests/t_partition
 tests_t_partition_SOURCES = tests/t_partition.c tests/testutil.h
 tests_t_partition_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -335,7 +335,7 @@ tests_t_fluid_approx_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid_approx tests/cli_fluid_approx.sh
 EXTRA_DIST += tests/cli_fluid_approx.sh
 
-# the bufferless stall bounds (analytic/fluid_bufferless.h)
+# the bufferless stall bounds (analytic/fluid/fluid_bufferless.h)
 check_PROGRAMS += tests/t_fluid_bufferless
 tests_t_fluid_bufferless_SOURCES = tests/t_fluid_bufferless.c tests/testutil.h
 tests_t_fluid_bufferless_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

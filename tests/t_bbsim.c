@@ -50,7 +50,7 @@ check_conservation(const bbs_bb_result *r)
 /* One application always writing 15 quanta, B = 10.
  * S = 0: write (5 held), stall, write, stall ...: idle 1/2, quiet 1/2.
  * S = 5: fill 5, hold 5, stall (held 5 + buffer 5): idle 1/3.
- * With B_BB (analytic/bbbw.h), writing 24 with B = 10, B_BB = 2 takes
+ * With B_BB (analytic/chain/bbbw.h), writing 24 with B = 10, B_BB = 2 takes
  * c = (24 - 12)/12 = 1 more unit, exactly: each write of 24 is a normal
  * unit (B to the PFS, 4 into the buffer, 10 held) and one stall (the
  * held 10 to the PFS): idle 1/2, 4 more in the buffer per 2 units, every
@@ -171,7 +171,7 @@ test_same_seed_same_result_other_seed_differs(void **state)
  * them (binomial(40, 0.95) is below 34 with probability 1.4%), and the
  * mean relative error over the experiments must be under 2% (its standard
  * error is about 0.6% here: a simulator off by a few percent fails).
- * With a burst-buffer bandwidth (bb_bw > 0, analytic/bbbw.h) the same must
+ * With a burst-buffer bandwidth (bb_bw > 0, analytic/chain/bbbw.h) the same must
  * hold for the throttled chain, and the chain that ignores B_BB (the
  * plain one) must fail the coverage, so that the test can tell. */
 static void
@@ -216,7 +216,7 @@ coverage(const bb_drain *pol, long S, long bb_bw)
         quiet_rel += (s.quiet_mean - ev.meas.quiet) / ev.meas.quiet / EXPERIMENTS;
         full_rel += (s.p_full_mean - ev.meas.p_full) / ev.meas.p_full / EXPERIMENTS;
         occ_rel += (s.occ_mean - ev.meas.mean_load) / ev.meas.mean_load / EXPERIMENTS;
-        /* the volume into the buffer (analytic/endurance.h) */
+        /* the volume into the buffer (analytic/questions/endurance.h) */
         covered_in += s.bb_in_lo <= ev.meas.bb_in && ev.meas.bb_in <= s.bb_in_hi;
         covered_naive += s.bb_in_lo <= naive && naive <= s.bb_in_hi;
         in_rel += (s.bb_in_mean - ev.meas.bb_in) / ev.meas.bb_in / EXPERIMENTS;
@@ -273,7 +273,7 @@ test_bernoulli_covers_chain_lazy(void **state)
     coverage(&pol, 8, 0);
 }
 
-/* ON/OFF mode is the modulated chain (analytic/onoff.h): the same 40
+/* ON/OFF mode is the modulated chain (analytic/onoff/onoff.h): the same 40
  * experiments of 10 replications of 2000 units as coverage() above, with
  * mean ON runs of 3, 2.5 and 4 units.  The interval must cover the exact
  * idle fraction in 34 to 40 of them, and the mean relative error must stay

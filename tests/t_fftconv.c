@@ -1,4 +1,4 @@
-/* t_fftconv.c: the FFT engine of analytic/fftconv.h against direct sums:
+/* t_fftconv.c: the FFT engine of analytic/num/fftconv.h against direct sums:
  * transform sizes, convolutions (with an offset window), the fixed-kernel
  * convolver, and the power-series inverse by Newton's iteration against
  * the renewal recursion.

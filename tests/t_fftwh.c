@@ -1,4 +1,4 @@
-/* t_fftwh.c: the FFT Wiener-Hopf solver (analytic/fftwh.h) against
+/* t_fftwh.c: the FFT Wiener-Hopf solver (analytic/chain/fftwh.h) against
  * hand-worked chains, against banded GTH, UMFPACK and Gauss-Seidel on the
  * chains of t_stationary and t_sizing, in the far tail (idle near 1e-200
  * against GTH, beyond the double range against the hand-derived decay

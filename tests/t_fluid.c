@@ -1,4 +1,4 @@
-/* t_fluid.c: the fluid model (analytic/fluid.h) against a closed form
+/* t_fluid.c: the fluid model (analytic/fluid/fluid.h) against a closed form
  * worked by hand, an independent discretisation in x, the discrete ON/OFF
  * chain of onoff.h as its time unit shrinks, its own two spectra and two
  * boundary solvers against each other, its limits, and its searches.

@@ -1,4 +1,4 @@
-/* t_fluid_approx.c: the folded fluid model (analytic/fluid_approx.h):
+/* t_fluid_approx.c: the folded fluid model (analytic/fluid/fluid_approx.h):
  * Lambda against its defining equation and its derivatives at 0 (mean,
  * asymptotic variance), theta* against the closed form of one source,
  * the folded model keeping theta* and the mean, the approximation with

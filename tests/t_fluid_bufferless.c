@@ -1,5 +1,5 @@
 /* t_fluid_bufferless.c: the bufferless stall bounds
- * (analytic/fluid_bufferless.h) against sums worked independently: one
+ * (analytic/fluid/fluid_bufferless.h) against sums worked independently: one
  * class on the grid (the bounds meet the binomial sum), two classes off
  * it (a double sum over the counts), the coupling's claim against the
  * exact fluid model at S = 0 (writers wait: at least the bound), the

@@ -1,4 +1,4 @@
-/* t_fluid_class.c: the fluid model (analytic/fluid.h) on large classes
+/* t_fluid_class.c: the fluid model (analytic/fluid/fluid.h) on large classes
  * of identical sources, whose rare phases (pi down to 1e-80) carry the
  * idle fraction: against an independent discretisation of the buffer
  * content solved by state reduction (no subtraction, so tiny

@@ -1,9 +1,9 @@
 /* t_fluid_far.c: the boundary blocks of the greedy fast path against the
  * same block written out here and solved by GSL's LU: the far block
- * reduced through its atoms (analytic/fluid_far.c), both solves (y L = r
+ * reduced through its atoms (analytic/fluid/fluid_far.c), both solves (y L = r
  * and L z = b), at either end (E < B: the far end is S, atoms at S under
  * Q^S; E > B: it is 0, atoms at 0 under Q), on the band path and the
- * dense one; the near block solved by projection (analytic/fluid_near.c)
+ * dense one; the near block solved by projection (analytic/fluid/fluid_near.c)
  * at either end, with zero-drift phases, the far modes' fluxes solved by
  * biorthogonality alone, and the route's refusal where the phase law
  * spans too many orders of magnitude for it.

@@ -1,5 +1,5 @@
 /* t_fluid_law.c: the fluid model's phase laws by blocked state reduction
- * (analytic/fluid_top.c) against a closed form worked by hand, each
+ * (analytic/fluid/fluid_top.c) against a closed form worked by hand, each
  * phase's own balance (the relative accuracy the reduction promises, for
  * probabilities far below 1e-12), and an independent dense solve (GSL's LU)
  * on models whose band spans one, several and clamped blocks; the

@@ -1,5 +1,5 @@
 /* t_fluid_resid.c: the separable spectrum's mode residual in O(P) from
- * the Kronecker structure (fl_sep_resid, analytic/fluid_resid.c) against
+ * the Kronecker structure (fl_sep_resid, analytic/fluid/fluid_resid.c) against
  * the residual formed directly, phase by phase, from a generator written
  * out here: equal on the computed modes (both at rounding), equal on a
  * mode whose root is moved (a residual well above rounding), and an upper

@@ -1,4 +1,4 @@
-/* t_krylov.c: the restarted GMRES of analytic/krylov.h on systems small
+/* t_krylov.c: the restarted GMRES of analytic/num/krylov.h on systems small
  * enough to work by hand or to solve by an independent method: a
  * nonsymmetric 3 x 3 system, restarts, a preconditioner that makes the
  * first step exact, the cyclic shift on which GMRES(m < n) stalls, an

@@ -1,4 +1,4 @@
-/* t_onoff.c: the ON/OFF-modulated chain (analytic/onoff.h): a hand-worked
+/* t_onoff.c: the ON/OFF-modulated chain (analytic/onoff/onoff.h): a hand-worked
  * chain, exact reduction to the scalar chain when every burst is the
  * memoryless 1/(1 - p), and the structured solver against the dense
  * oracle (a different construction: one phase per application, overflow

@@ -1,4 +1,4 @@
-/* t_partition.c: static partitions (analytic/partition.h) and the
+/* t_partition.c: static partitions (analytic/questions/partition.h) and the
  * partitioned simulator (sim/bbpart.h): one group is the shared buffer to
  * the byte (Bernoulli and fluid); the dynamic programme's total equals an
  * exhaustive search over every split of the steps, each group sized by a

@@ -1,4 +1,4 @@
-/* t_quanta.c: sizes in quanta (analytic/quanta.h): the one rounding of a
+/* t_quanta.c: sizes in quanta (analytic/chain/quanta.h): the one rounding of a
  * size to quanta, by hand-worked cases, the draining policy at one size
  * (bba_drain_quanta, and drain.h's conversion to bytes), and the memory
  * cap of the chain, checked against the memory estimates at the cap and

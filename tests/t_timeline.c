@@ -1,4 +1,4 @@
-/* t_timeline.c: the I/O timeline of one job (analytic/timeline.h):
+/* t_timeline.c: the I/O timeline of one job (analytic/questions/timeline.h):
  * union, phases, the derived gap tolerance, the period, heatmap bins and
  * bad input, on cases worked by hand in the comments.
  * SPDX-License-Identifier: GPL-3.0-or-later */

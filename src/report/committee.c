@@ -184,7 +184,7 @@ growth(bb_report *r)
 }
 
 /* Static partitions, one per group, when the workload has a group column
- * (analytic/partition.h, as `bbsize partition` at its defaults). */
+ * (analytic/questions/partition.h, as `bbsize partition` at its defaults). */
 static void
 partitions(bb_report *r)
 {

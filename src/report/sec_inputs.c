@@ -96,7 +96,7 @@ assumptions(bb_doc *d, const bb_report *r)
 
     if (k == BBA_MODEL_FLUID) {
         bb_doc_para(d, "Assumptions of the continuous-time (fluid) model, the limit of the "
-                    "ON/OFF chain as its step shrinks (analytic/fluid.h):");
+                    "ON/OFF chain as its step shrinks (analytic/fluid/fluid.h):");
         bb_doc_list_begin(d);
         bb_doc_item(d, "each application alternates I/O phases and quiet periods of "
                     "exponential lengths, in I/O a fraction p of the time, its phases of the "

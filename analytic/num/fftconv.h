@@ -1,7 +1,7 @@
 /* fftconv.h: linear convolution by FFT (FFTW 3 real transforms), the one
  * FFT engine of libbbanalytic: the FFT Wiener-Hopf solver (fftwh.h), the
  * ON/OFF chain's level convolution (onoff.h) and the timeline's
- * autocorrelation (analytic/timeline.h) use it.
+ * autocorrelation (analytic/questions/timeline.h) use it.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An engine is a transform length N (2^a 3^b 5^c, bba_fft_size) with its
