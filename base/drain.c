@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <assert.h>
+#include <string.h>
 
 #include "drain.h"
 
@@ -20,10 +21,27 @@ bb_drain_lazy(bb_drain_unit unit, double threshold, double eps)
     return (bb_drain){ .kind = BB_DRAIN_LAZY, .unit = unit, .threshold = threshold, .eps = eps };
 }
 
+/* Each kind's word, indexed by the kind. */
+static const char *const kind_word[] = {
+    [BB_DRAIN_GREEDY] = "greedy",
+    [BB_DRAIN_LAZY] = "lazy",
+};
+
 const char *
 bb_drain_kind_name(bb_drain_kind k)
 {
-    return k == BB_DRAIN_LAZY ? "lazy" : "greedy";
+    return k == BB_DRAIN_LAZY ? kind_word[BB_DRAIN_LAZY] : kind_word[BB_DRAIN_GREEDY];
+}
+
+int
+bb_drain_kind_parse(const char *word, bb_drain_kind *k)
+{
+    for (size_t i = 0; i < sizeof kind_word / sizeof kind_word[0]; i++)
+        if (strcmp(word, kind_word[i]) == 0) {
+            *k = (bb_drain_kind)i;
+            return 0;
+        }
+    return -1;
 }
 
 double

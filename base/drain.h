@@ -12,7 +12,8 @@
  * (bb_drain_bytes here, bba_drain_quanta in quanta.h) and checks it (the
  * unit it takes is in its header).
  *
- * A new policy is a kind here (and its name in bb_drain_kind_name) plus its
+ * A new policy is a kind here (and its name in drain.c's table, which both
+ * bb_drain_kind_name and bb_drain_kind_parse read) plus its
  * transition in each model: every place that tests a kind names
  * BB_DRAIN_LAZY.  Everything here is O(1), pure and thread-safe. */
 #ifndef BBSIZE_BASE_DRAIN_H
@@ -65,6 +66,12 @@ bb_drain bb_drain_lazy(bb_drain_unit unit, double threshold, double eps);
 
 /* bb_drain_kind_name: "greedy" or "lazy" (a constant string). */
 const char *bb_drain_kind_name(bb_drain_kind k);
+
+/* bb_drain_kind_parse: the kind named by word ("greedy" or "lazy", exact
+ * and case-sensitive) into *k; 0, or -1 with *k untouched when word names
+ * no kind.  The one reader of the words for every front end (options,
+ * scenario keys). */
+int bb_drain_kind_parse(const char *word, bb_drain_kind *k);
 
 /* bb_drain_share: the share of what the buffer could drain that it drains
  * below the threshold: EPS when lazy, 1 when greedy (the fluid models'

@@ -187,9 +187,8 @@ arch_parse(int key, char *arg, struct argp_state *state)
         break;
     case OPT_PFSBW: c->pfs_bw_Bps = qty_opt("pfs-bw", arg, 1); break;
     case OPT_DRAIN:
-        if (strcmp(arg, "greedy") == 0) c->drain.kind = BB_DRAIN_GREEDY;
-        else if (strcmp(arg, "lazy") == 0) c->drain.kind = BB_DRAIN_LAZY;
-        else bb_usage_value("drain", arg, "greedy or lazy");
+        if (bb_drain_kind_parse(arg, &c->drain.kind) != 0)
+            bb_usage_value("drain", arg, "greedy or lazy");
         break;
     case OPT_LAZYTH: bb_opt_size("lazy-threshold", arg, &a->lazyth); break;
     case OPT_EPS: c->drain.eps = num_opt("empty-prob", arg, 0, 1); break;

@@ -62,10 +62,10 @@ parse(int key, char *arg, struct argp_state *state)
 
         a->greedy = a->lazy = 0;
         for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (strcmp(tok, "greedy") == 0)
-                a->greedy = 1;
-            else if (strcmp(tok, "lazy") == 0)
-                a->lazy = 1;
+            bb_drain_kind k;
+
+            if (bb_drain_kind_parse(tok, &k) == 0)
+                *(k == BB_DRAIN_LAZY ? &a->lazy : &a->greedy) = 1;
             else {
                 /* The message is built before copy (which tok points into)
                  * is freed: bb_usage_value exits. */

@@ -446,11 +446,7 @@ int
 bb_policy_opt_parse(bb_policy_opts *p, const char *name, const char *arg)
 {
     if (strcmp(name, "policy") == 0) {
-        if (strcmp(arg, "greedy") == 0)
-            p->kind = BB_DRAIN_GREEDY;
-        else if (strcmp(arg, "lazy") == 0)
-            p->kind = BB_DRAIN_LAZY;
-        else
+        if (bb_drain_kind_parse(arg, &p->kind) != 0)
             bb_usage_value("policy", arg, "greedy or lazy");
         p->policy_set = 1;
         return 1;

@@ -96,6 +96,26 @@ drain_at_one_size(void **state)
     assert_string_equal(bb_drain_kind_name(BB_DRAIN_GREEDY), "greedy");
 }
 
+/* The words read back to their kinds; anything else is refused and leaves
+ * the kind as it was. */
+static void
+drain_words(void **state)
+{
+    bb_drain_kind k = BB_DRAIN_LAZY;
+
+    (void)state;
+    assert_int_equal(bb_drain_kind_parse("greedy", &k), 0);
+    assert_int_equal(k, BB_DRAIN_GREEDY);
+    assert_int_equal(bb_drain_kind_parse("lazy", &k), 0);
+    assert_int_equal(k, BB_DRAIN_LAZY);
+    assert_int_equal(bb_drain_kind_parse(bb_drain_kind_name(BB_DRAIN_GREEDY), &k), 0);
+    assert_int_equal(k, BB_DRAIN_GREEDY);
+    assert_int_equal(bb_drain_kind_parse("Lazy", &k), -1);
+    assert_int_equal(bb_drain_kind_parse("lazy ", &k), -1);
+    assert_int_equal(bb_drain_kind_parse("", &k), -1);
+    assert_int_equal(k, BB_DRAIN_GREEDY);
+}
+
 static void
 size_caps(void **state)
 {
@@ -180,6 +200,7 @@ main(void)
         cmocka_unit_test(size_snaps_round_trip),
         cmocka_unit_test(size_caps),
         cmocka_unit_test(drain_at_one_size),
+        cmocka_unit_test(drain_words),
         cmocka_unit_test(s_max_chain),
         cmocka_unit_test(s_max_fft),
     };

@@ -159,9 +159,8 @@ set_key(bbs_scenario *s, int sec, bbs_scn_job *jb, const char *key, const char *
                        ? BAD("not a bandwidth >= 0 (a size unit per time unit, e.g. 10GB/s)")
                        : BB_OK;
         if (!strcmp(key, "drain"))
-            return (k = choice(val, "greedy", "lazy")) < 0
-                       ? BAD("unknown drain policy (known: greedy, lazy)")
-                       : (s->drain.kind = k ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, BB_OK);
+            return bb_drain_kind_parse(val, &s->drain.kind) != 0
+                       ? BAD("unknown drain policy (known: greedy, lazy)") : BB_OK;
         if (!strcmp(key, "lazy_threshold"))
             return bb_unit_bytes(val, &s->drain.threshold) ? BAD(NOT_SIZE) : BB_OK;
         if (!strcmp(key, "chunk"))
