@@ -17,20 +17,6 @@
 #include "testutil.h"
 #include "fluid_int.h"
 
-static bba_fluid *
-model(const bba_fluid_class *c, size_t n, double B)
-{
-    bba_fluid_opts o = { B, 0, 0, 0 };
-    bba_fluid *m = NULL;
-    char err[BB_ERRLEN];
-    int rc = bba_fluid_new(c, n, &o, &m, err);
-
-    if (rc != BB_OK)
-        print_error("bba_fluid_new: %s\n", err);
-    assert_int_equal(rc, BB_OK);
-    return m;
-}
-
 /* ---- the independent discretisation ------------------------------------- */
 
 /* One class (N sources, p, rate b, mean ON L) into a buffer of size S
@@ -149,7 +135,7 @@ class_vs_discretised(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         bba_fluid_class c = { cs[i].b, cs[i].p, cs[i].L, cs[i].N };
-        bba_fluid *m = model(&c, 1, cs[i].B);
+        bba_fluid *m = tu_fluid(&c, 1, cs[i].B);
         bb_drain pol = { .kind = cs[i].lazy ? BB_DRAIN_LAZY : BB_DRAIN_GREEDY, .unit = BB_DRAIN_BYTES, .threshold = 0.5 * cs[i].S, .eps = 0.01 };
         bba_fluid_result r;
         char err[BB_ERRLEN];
@@ -192,8 +178,8 @@ class_vs_written_out(void **state)
             rows[j].count = 1;
             rows[j].rate_Bps = 1.0 + 1e-10 * j;
         }
-        mc = model(&one, 1, cs[i].B);
-        mr = model(rows, (size_t)cs[i].N, cs[i].B);
+        mc = tu_fluid(&one, 1, cs[i].B);
+        mr = tu_fluid(rows, (size_t)cs[i].N, cs[i].B);
         assert_int_equal(bba_fluid_phases(mc), cs[i].N + 1);
         assert_int_equal(bba_fluid_phases(mr), 1L << cs[i].N);
         for (double S = 0.1; S < 200; S *= 4.1) {
@@ -234,7 +220,7 @@ large_classes_accurate_or_refused(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         bba_fluid_class c = { cs[i].b, cs[i].p, cs[i].L, cs[i].N };
-        bba_fluid *m = model(&c, 1, cs[i].B);
+        bba_fluid *m = tu_fluid(&c, 1, cs[i].B);
         double prev = 1.0;
         int ok = 0;
 
@@ -331,7 +317,7 @@ class_moments_hand(void **state)
     for (int i = 0; i < 2; i++) {
         double b = 2.0, p = 0.4, L = 3.0, B = Bs[i], S = 1.7;
         bba_fluid_class c = { b, p, L, 1 };
-        bba_fluid *m = model(&c, 1, B);
+        bba_fluid *m = tu_fluid(&c, 1, B);
         double lam = p / ((1 - p) * L), mu = 1 / L, cc = b - B, z = lam / B - mu / cc;
         double e = exp(z * S), phi[2] = { 1, B / cc }, d[2] = { -B, cc };
         double l[2] = { B / lam, 0 }, u[2] = { 0, B * e / (mu * B / b) }, mi[2], xi[2], rel;
@@ -385,7 +371,7 @@ ma_route(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         bba_fluid_class c = { 30, cs[i].p, 60, cs[i].N };
-        bba_fluid *m = model(&c, 1, cs[i].B);
+        bba_fluid *m = tu_fluid(&c, 1, cs[i].B);
         bba_fluid_result r;
         char err[BB_ERRLEN];
         double a;
@@ -401,7 +387,7 @@ ma_route(void **state)
     }
     {
         bba_fluid_class c = { 30, 0.05, 60, 400 };
-        bba_fluid *m = model(&c, 1, 1000);
+        bba_fluid *m = tu_fluid(&c, 1, 1000);
         bba_fluid_result r;
         char err[BB_ERRLEN];
         double occ, idle = ctmc(400, 0.05, 30, 60, 1000, 100, 0, 1, 20, &occ);
@@ -416,7 +402,7 @@ ma_route(void **state)
          * of 4.9e-7, 1.6e-4 off the discretisation; one large class now
          * takes the mode-free route first (its bound 2e-9), within 2e-5 */
         bba_fluid_class c = { 30, 0.05, 60, 375 };
-        bba_fluid *m = model(&c, 1, 1000);
+        bba_fluid *m = tu_fluid(&c, 1, 1000);
         bba_fluid_result r;
         char err[BB_ERRLEN];
         double occ, idle = ctmc(375, 0.05, 30, 60, 1000, 1, 0, 1, 20, &occ);

@@ -19,20 +19,6 @@
 #include "testutil.h"
 #include "fluid_int.h"
 
-static bba_fluid *
-model(const bba_fluid_class *c, size_t n, double B)
-{
-    bba_fluid_opts o = { B, 0, 0, 0 };
-    bba_fluid *m = NULL;
-    char err[BB_ERRLEN];
-    int rc = bba_fluid_new(c, n, &o, &m, err);
-
-    if (rc != BB_OK)
-        print_error("bba_fluid_new: %s\n", err);
-    assert_int_equal(rc, BB_OK);
-    return m;
-}
-
 /* a uniform in (-1, 1), reproducible */
 static double
 unif(unsigned long *s)
@@ -161,13 +147,13 @@ far_at_S(void **state)
     const bba_fluid_class s[6] = { { 0.6, 0.1, 2, 1 }, { 0.5, 0.2, 3, 1 }, { 0.7, 0.1, 5, 1 },
                                    { 0.4, 0.3, 1, 1 }, { 0.9, 0.05, 4, 1 },
                                    { 0.5, 0.15, 2, 1 } };
-    bba_fluid *m = model(c, 3, 4.0);
+    bba_fluid *m = tu_fluid(c, 3, 4.0);
 
     (void)state;
     assert_true(m->E < m->B);
     check(m, 1);
     bba_fluid_free(m);
-    m = model(s, 6, 1.0);
+    m = tu_fluid(s, 6, 1.0);
     assert_true(m->E < m->B);
     check(m, 0);
     bba_fluid_free(m);
@@ -179,7 +165,7 @@ far_at_0(void **state)
 {
     const bba_fluid_class c[3] = { { 0.45, 0.5, 3, 4 }, { 0.7, 0.4, 7, 4 },
                                    { 0.3, 0.5, 1.5, 4 } };
-    bba_fluid *m = model(c, 3, 2.0);
+    bba_fluid *m = tu_fluid(c, 3, 2.0);
 
     (void)state;
     assert_true(m->E > m->B);
@@ -306,17 +292,17 @@ near_both_ends(void **state)
     const bba_fluid_class s[6] = { { 0.6, 0.1, 2, 1 }, { 0.5, 0.2, 3, 1 }, { 0.7, 0.1, 5, 1 },
                                    { 0.4, 0.3, 1, 1 }, { 0.9, 0.05, 4, 1 },
                                    { 0.5, 0.15, 2, 1 } };
-    bba_fluid *m = model(lo, 3, 1.0);
+    bba_fluid *m = tu_fluid(lo, 3, 1.0);
 
     (void)state;
     assert_true(m->E < m->B && m->n_zero > 0);
     near_check(m);
     bba_fluid_free(m);
-    m = model(hi, 3, 1.0);
+    m = tu_fluid(hi, 3, 1.0);
     assert_true(m->E > m->B && m->n_zero > 0);
     near_check(m);
     bba_fluid_free(m);
-    m = model(s, 6, 1.0);
+    m = tu_fluid(s, 6, 1.0);
     near_check(m);
     bba_fluid_free(m);
 }
@@ -328,7 +314,7 @@ static void
 near_refuses_rare(void **state)
 {
     const bba_fluid_class c = { 30, 0.01, 30, 34 };
-    bba_fluid *m = model(&c, 1, 1000);
+    bba_fluid *m = tu_fluid(&c, 1, 1000);
     const fl_spec *sp = m->greedy;
     long P = m->P, nn = 0, na = 0, nf = 0, *nmode, *natom, *fmode;
     fl_near F;

@@ -16,20 +16,6 @@
 #include "testutil.h"
 #include "fluid_int.h"
 
-static bba_fluid *
-model(const bba_fluid_class *c, size_t n, double B)
-{
-    bba_fluid_opts o = { B, 0, 0, 0 };
-    bba_fluid *m = NULL;
-    char err[BB_ERRLEN];
-    int rc = bba_fluid_new(c, n, &o, &m, err);
-
-    if (rc != BB_OK)
-        print_error("bba_fluid_new: %s\n", err);
-    assert_int_equal(rc, BB_OK);
-    return m;
-}
-
 /* One class of two sources (rate b each, OFF -> ON lam, ON -> OFF mu) on
  * B with b < B < 2b: phases 0, 1, 2 ON; only phase 2 is above B and at a
  * full buffer writes the share c = B / 2b, leaving at 2 mu c.  Balance of
@@ -40,7 +26,7 @@ two_sources_by_hand(void **state)
     (void)state;
     const double b = 3.0, B = 4.0, p = 0.2, L = 5.0;
     bba_fluid_class c[1] = { { b, p, L, 2 } };
-    bba_fluid *m = model(c, 1, B);
+    bba_fluid *m = tu_fluid(c, 1, B);
     double lam = p / ((1 - p) * L), mu = 1 / L, cs = B / (2 * b);
     double w[3] = { 1.0, 2 * lam / mu, 0.0 }, tot;
 
@@ -109,7 +95,7 @@ blocked_against_dense(void **state)
         bba_fluid_class c[3] = { { 0.9, 0.02, 300, sizes[k][0] },
                                  { 1.3, 0.01, 180, sizes[k][1] },
                                  { 0.4, 0.05, 120, sizes[k][2] } };
-        bba_fluid *m = model(c, 3, 2.0);
+        bba_fluid *m = tu_fluid(c, 3, 2.0);
         double *pi = test_malloc((size_t)m->P * sizeof *pi), tiny = 1.0, big = 0.0;
 
         dense_law(m, pi);
@@ -137,7 +123,7 @@ work_reused(void **state)
     (void)state;
     bba_fluid_class c[3] = { { 0.9, 0.10, 300, 9 }, { 1.3, 0.05, 180, 9 },
                              { 0.4, 0.20, 120, 2 } };
-    bba_fluid *m = model(c, 3, 2.0);
+    bba_fluid *m = tu_fluid(c, 3, 2.0);
     double *a = test_malloc((size_t)m->P * sizeof *a), *b = test_malloc((size_t)m->P * sizeof *b);
     double *share = test_malloc((size_t)m->P * sizeof *share), *work = NULL;
     char err[BB_ERRLEN];
@@ -163,7 +149,7 @@ residual_status(void **state)
 {
     (void)state;
     bba_fluid_class c[2] = { { 1.5, 0.10, 300, 1 }, { 2.0, 0.05, 180, 1 } };
-    bba_fluid *m = model(c, 2, 1.0);
+    bba_fluid *m = tu_fluid(c, 2, 1.0);
     bba_fluid_result r;
     fl_sol s;
     char err[BB_ERRLEN];

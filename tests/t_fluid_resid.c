@@ -14,20 +14,6 @@
 #include "testutil.h"
 #include "fluid_int.h"
 
-static bba_fluid *
-model(const bba_fluid_class *c, size_t n, double B)
-{
-    bba_fluid_opts o = { B, 0, 0, 0 };
-    bba_fluid *m = NULL;
-    char err[BB_ERRLEN];
-    int rc = bba_fluid_new(c, n, &o, &m, err);
-
-    if (rc != BB_OK)
-        print_error("bba_fluid_new: %s\n", err);
-    assert_int_equal(rc, BB_OK);
-    return m;
-}
-
 /* max_g |(v (Q - z D))_g| / ((|v| |Q|)_g + |z v_g d_g|), Q built here
  * from the classes: from a phase with m_c sources of class c ON, one more
  * turns ON at (N_c - m_c) lam_c, one turns OFF at m_c mu_c; denominators
@@ -102,16 +88,16 @@ workload(int k)
     bba_fluid_class eleven[11];
 
     if (k == 0)
-        return model(three, 3, 1.0);
+        return tu_fluid(three, 3, 1.0);
     if (k == 2)
-        return model(&big, 1, 0.6);
+        return tu_fluid(&big, 1, 0.6);
     for (int i = 0; i < 11; i++) {
         eleven[i].rate_Bps = 0.2 + 0.05 * i;
         eleven[i].p = 0.02 + 0.01 * i;
         eleven[i].burst_s = 60 + 20 * i;
         eleven[i].count = 1;
     }
-    return model(eleven, 11, 1.0);
+    return tu_fluid(eleven, 11, 1.0);
 }
 
 /* On the computed modes both residuals are at rounding and agree there;

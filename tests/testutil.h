@@ -1,6 +1,6 @@
 /* testutil.h: helpers shared by the analytic test programs: random
- * workloads in quanta and a model built from them, a search's progress
- * checked as it is told.
+ * workloads in quanta and a model built from them, a fluid model of
+ * classes on a PFS bandwidth, a search's progress checked as it is told.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_TESTS_TESTUTIL_H
 #define BBSIZE_TESTS_TESTUTIL_H
@@ -90,6 +90,23 @@ tu_progress_record(void *ctx, const bba_progress *p)
     r->calls++;
     r->solves = p->solves;
     r->most = p->solves_max;
+}
+
+/* The fluid model of the n classes c on B bytes/s with the default options
+ * (greedy draining); fails the test, with the library's message, when the
+ * model is refused. */
+static inline bba_fluid *
+tu_fluid(const bba_fluid_class *c, size_t n, double B)
+{
+    bba_fluid_opts o = { B, 0, 0, 0 };
+    bba_fluid *m = NULL;
+    char err[BB_ERRLEN];
+    int rc = bba_fluid_new(c, n, &o, &m, err);
+
+    if (rc != BB_OK)
+        print_error("bba_fluid_new: %s\n", err);
+    assert_int_equal(rc, BB_OK);
+    return m;
 }
 
 #endif
