@@ -498,22 +498,32 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
     return 0;
 }
 
+/* The grid file ("I S" lines) opened for reading, or NULL with a line on
+ * stderr. */
+static FILE *
+open_grid(const char *grid)
+{
+    FILE *fp = fopen(grid, "r");
+
+    if (fp == NULL)
+        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+    return fp;
+}
+
 /* The exact solver without its phase cap, for the workloads of at most
  * maxp phases: "I S idle idle idle 0 0 exact" at each "I S" of the grid
  * file (the truth's format, bench/approx_truth.sh). */
 static int
 exact(unsigned long long seed, int count, const char *grid, double maxp, char *err)
 {
-    FILE *fp = fopen(grid, "r");
+    FILE *fp = open_grid(grid);
     int last = -1, rc = BB_OK, i;
     double S;
     bba_fluid *m = NULL;
     workload w;
 
-    if (fp == NULL) {
-        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+    if (fp == NULL)
         return 1;
-    }
     while (fscanf(fp, "%d %lg", &i, &S) == 2) {
         bba_fluid_class c[NMAX];
         bba_fluid_opts o = { 1 * TB, 0, 0, 0 };
@@ -558,16 +568,14 @@ exact(unsigned long long seed, int count, const char *grid, double maxp, char *e
 static int
 predict(unsigned long long seed, int count, const char *grid, char *err)
 {
-    FILE *fp = fopen(grid, "r");
+    FILE *fp = open_grid(grid);
     int last = -1, rc = BB_OK, i;
     double S;
     bba_front *f = NULL;
     workload w;
 
-    if (fp == NULL) {
-        fprintf(stderr, "b_fluid_approx: cannot open %s\n", grid);
+    if (fp == NULL)
         return 1;
-    }
     while (rc == BB_OK && fscanf(fp, "%d %lg", &i, &S) == 2) {
         bb_drain d = { .kind = BB_DRAIN_GREEDY, .unit = BB_DRAIN_FRACTION, .threshold = 0, .eps = 0.01 };
         bba_answer a;

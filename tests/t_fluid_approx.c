@@ -273,12 +273,7 @@ capped_tail_kept(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    for (int i = 0; i < 3; i++) {
-        c[i].p = 0.02 + 0.02 * i;
-        c[i].rate_Bps = 0.12 * TB / 36 / c[i].p;
-        c[i].burst_s = 20 + 10 * i;
-        c[i].count = 12;
-    }
+    tu_fluid_tail36(c, o.pfs_bw_Bps);
     assert_int_equal(bba_fluid_new(c, 3, &o, &m, err), BB_OK);
     assert_int_equal(bba_fluid_approx_new(c, 3, &o, 32, &a, err), BB_OK);
     assert_false(bba_fluid_approx_exact(a));

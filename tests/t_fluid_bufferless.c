@@ -101,13 +101,9 @@ coupling_and_interval(void **state)
     char err[BB_ERRLEN];
 
     (void)state;
-    for (int i = 0; i < 3; i++) {
-        c[i].p = 0.02 + 0.02 * i;
-        c[i].rate_Bps = 0.12 * TB / 36 / c[i].p;
-        c[i].burst_s = 20 + 10 * i;
-        c[i].count = 12;
-        peak += 12 * c[i].rate_Bps;
-    }
+    tu_fluid_tail36(c, o.pfs_bw_Bps);
+    for (int i = 0; i < 3; i++)
+        peak += c[i].count * c[i].rate_Bps;
     assert_int_equal(bba_fluid_bufferless(c, 3, o.pfs_bw_Bps, &lo, &hi, err), BB_OK);
     assert_int_equal(bba_fluid_new(c, 3, &o, &m, err), BB_OK);
     assert_int_equal(bba_fluid_eval(m, 0, &pol, &rx, err), BB_OK);

@@ -109,4 +109,18 @@ tu_fluid(const bba_fluid_class *c, size_t n, double B)
     return m;
 }
 
+/* Three classes of 12 copies (36 sources, p 0.02, 0.04, 0.06, bursts 20,
+ * 30, 40 s) whose mean load is 0.12 of pfs_Bps: the exact model has 2,197
+ * phases and its stall at S = 0 lies far in the bufferless tail. */
+static inline void
+tu_fluid_tail36(bba_fluid_class c[3], double pfs_Bps)
+{
+    for (int i = 0; i < 3; i++) {
+        c[i].p = 0.02 + 0.02 * i;
+        c[i].rate_Bps = 0.12 * pfs_Bps / 36 / c[i].p;
+        c[i].burst_s = 20 + 10 * i;
+        c[i].count = 12;
+    }
+}
+
 #endif
