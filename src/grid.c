@@ -269,14 +269,17 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
         const bba_model *m = bba_front_chain(pts[i].front);
         const bba_quantized *q = bba_front_quantized(pts[i].front);
         bba_cost c;
+        long S;
+        int rc;
 
         if (m == NULL || q == NULL)   /* the fluid model: phases, not sizes */
             continue;
+        if ((rc = bba_front_quanta(pts[i].front, pts[i].S_bytes, &S, err)) != BB_OK)
+            bb_die_lib(rc, err);
         if (pts[i].front != last)   /* a grid's points share their fronts */
             theta = bba_cost_decay(m);
         last = pts[i].front;
-        bba_cost_eval_decay(m, bba_size_quanta(pts[i].S_bytes, q->quantum_bytes), &so, theta,
-                            &c);
+        bba_cost_eval_decay(m, S, &so, theta, &c);
         tot.ops += c.ops;
         tot.S_quanta = fmax(tot.S_quanta, c.S_quanta);
         tot.states = fmax(tot.states, c.states);

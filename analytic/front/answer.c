@@ -305,6 +305,18 @@ answer_eval(const bba_front *f, const bba_eval_result *e, bba_answer *a)
 }
 
 int
+bba_front_quanta(const bba_front *f, double S_bytes, long *S, char *err)
+{
+    *S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
+    if (*S >= LONG_MAX / 2)   /* the cap: its count is not the size's */
+        return bb_seterr(err, BB_ETOOBIG, "a %.3g-byte buffer is %.3g quanta of %.3g bytes, "
+                         "more states than any chain holds: use the fluid model or a smaller "
+                         "buffer", S_bytes,
+                         S_bytes / f->qz.quantum_bytes, f->qz.quantum_bytes);
+    return BB_OK;
+}
+
+int
 bba_front_idle(const bba_front *f, double S_bytes, const bb_drain *d, bba_answer *a,
                char *err)
 {
@@ -335,12 +347,8 @@ bba_front_idle(const bba_front *f, double S_bytes, const bb_drain *d, bba_answer
     }
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
-    S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
-    if (S >= LONG_MAX / 2)   /* the cap: its count is not the size's */
-        return bb_seterr(err, BB_ETOOBIG, "a %.3g-byte buffer is %.3g quanta of %.3g bytes, "
-                         "more states than any chain holds: use the fluid model or a smaller "
-                         "buffer", S_bytes,
-                         S_bytes / f->qz.quantum_bytes, f->qz.quantum_bytes);
+    if ((rc = bba_front_quanta(f, S_bytes, &S, err)) != BB_OK)
+        return rc;
     bba_drain_quanta(d, S, f->qz.quantum_bytes, &pol);
     if (pol.threshold > S)
         return bb_seterr(err, BB_EINVAL, "the lazy threshold (%.4g bytes) is above the buffer "
@@ -664,7 +672,8 @@ bba_front_threshold(const bba_front *f, double S_bytes, double target, double ep
     }
     if ((rc = chain_refuses(f, err)) != BB_OK)
         return rc;
-    S = bba_size_quanta(S_bytes, f->qz.quantum_bytes);
+    if ((rc = bba_front_quanta(f, S_bytes, &S, err)) != BB_OK)
+        return rc;
     rc = bba_threshold_best(&f->model, S, target, eps, grid, &f->q.so, f->q.progress,
                             f->q.progress_ctx, &r, err);
     if (rc != BB_OK)

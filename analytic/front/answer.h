@@ -170,6 +170,13 @@ typedef struct {
 int bba_front_new(const bba_question *q, bba_front **out, char *err);
 void bba_front_free(bba_front *f);
 
+/* bba_front_quanta: the buffer of S_bytes in the discrete models' quanta
+ * (bba_size_quanta), the count every question at that size solves or
+ * costs.  Errors: BB_ETOOBIG at the count's cap (quanta.h), naming the
+ * count, not the cap (*S is the cap).  O(1); a fluid front has no
+ * quanta (the caller asks only a discrete one). */
+int bba_front_quanta(const bba_front *f, double S_bytes, long *S, char *err);
+
 /* bba_front_idle: the measures at buffer size S_bytes (>= 0) under d.
  * Errors: BB_EINVAL (a threshold above S), the solvers' errors. */
 int bba_front_idle(const bba_front *f, double S_bytes, const bb_drain *d, bba_answer *a,

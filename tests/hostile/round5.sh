@@ -77,6 +77,14 @@ hcase "idle --bb-size 1e300B: refused with its true count of quanta (2)" 2 \
   "a 1e\+300-byte buffer is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more states than any chain holds" - \
   "$B" idle --bb-size 1e300B
 hnew
+hcase "sweep --bb-size 1e300B: the same count, before any costing (2)" 2 \
+  "a 1e\+300-byte buffer is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more states than any chain holds" - \
+  "$B" sweep --bb-size 1e300B
+hnew
+hcase "threshold --bb-size 1e300B: the same count (2)" 2 \
+  "a 1e\+300-byte buffer is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more states than any chain holds" - \
+  "$B" threshold --bb-size 1e300B
+hnew
 hcase "simulate --bb-size 1e300B: refused, not run at the cap (64)" 64 \
   "option '--bb-size': 1e\+300 bytes is 9\.2e\+288 quanta of 1\.09e\+11 bytes, more than the simulator counts" - \
   "$B" simulate --bb-size 1e300B
