@@ -267,12 +267,11 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
     bb_solver_announce(&so, &opt->out);
     for (size_t i = 0; i < n; i++) {
         const bba_model *m = bba_front_chain(pts[i].front);
-        const bba_quantized *q = bba_front_quantized(pts[i].front);
         bba_cost c;
         long S;
         int rc;
 
-        if (m == NULL || q == NULL)   /* the fluid model: phases, not sizes */
+        if (m == NULL)   /* the fluid model: phases, not sizes */
             continue;
         if ((rc = bba_front_quanta(pts[i].front, pts[i].S_bytes, &S, err)) != BB_OK)
             bb_die_lib(rc, err);

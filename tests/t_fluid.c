@@ -14,20 +14,6 @@
 #include "testutil.h"
 #include "fluid_int.h"
 
-static bba_fluid *
-model(const bba_fluid_class *c, size_t n, double B, double Bbb)
-{
-    bba_fluid_opts o = { B, Bbb, 0, 0 };
-    bba_fluid *m = NULL;
-    char err[BB_ERRLEN];
-    int rc = bba_fluid_new(c, n, &o, &m, err);
-
-    if (rc != BB_OK)
-        print_error("bba_fluid_new: %s\n", err);
-    assert_int_equal(rc, BB_OK);
-    return m;
-}
-
 static bba_fluid_result
 eval(const bba_fluid *m, double S, int lazy, double T, double eps)
 {
@@ -106,7 +92,7 @@ one_source_closed_form(void **state)
     (void)state;
     for (int bw = 0; bw < 3; bw++) {
         double Bbb = bw == 1 ? 1.7 : bw == 2 ? 0.83 : 0;
-        bba_fluid *m = model(&c, 1, B, Bbb);
+        bba_fluid *m = tu_fluid_bb(&c, 1, B, Bbb);
 
         assert_int_equal(bba_fluid_separable(m), bw < 2);
         for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
@@ -131,7 +117,7 @@ static void
 log10_idle_underflow(void **state)
 {
     bba_fluid_class c = { 3.1, 0.27, 61, 1 };
-    bba_fluid *m = model(&c, 1, 1.45, 0);
+    bba_fluid *m = tu_fluid_bb(&c, 1, 1.45, 0);
     bba_fluid_result r = eval(m, 4e6, 0, 0, 1);
     double idle, pe, lg;
 
@@ -141,7 +127,7 @@ log10_idle_underflow(void **state)
     tu_assert_rel(r.log10_idle, lg, 1e-12);
     assert_true(r.idle == 0.0 || r.idle < 1e-300);
     bba_fluid_free(m);
-    m = model(&c, 1, 3.5, 0);
+    m = tu_fluid_bb(&c, 1, 3.5, 0);
     r = eval(m, 100, 0, 0, 1);
     assert_true(r.idle == 0.0 && isinf(r.log10_idle) && r.log10_idle < 0);
     assert_true(isinf(bba_fluid_idle_limit(m)) == 0 && bba_fluid_idle_limit(m) == 0.0);
@@ -349,7 +335,7 @@ grid_convergence(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        bba_fluid *m = model(cs[i].c, cs[i].n, cs[i].B, cs[i].Bbb);
+        bba_fluid *m = tu_fluid_bb(cs[i].c, cs[i].n, cs[i].B, cs[i].Bbb);
         bba_fluid_result r = eval(m, S, cs[i].T > 0, cs[i].T, cs[i].eps);
         double id[3], q[3], o[3];
 
@@ -431,7 +417,7 @@ size_zero_law(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        bba_fluid *m = model(cs[i].c, cs[i].n, cs[i].B, 0);
+        bba_fluid *m = tu_fluid_bb(cs[i].c, cs[i].n, cs[i].B, 0);
         bba_fluid_result r = eval(m, 0, 0, 0, 1);
         double ref = idle_at_zero(m);
 
@@ -465,7 +451,7 @@ static void
 discrete_chain_limit(void **state)
 {
     bba_fluid_class c[2] = { { 24, 0.2, 3, 1 }, { 12, 0.3, 2, 1 } };
-    bba_fluid *m = model(c, 2, 16, 0);
+    bba_fluid *m = tu_fluid_bb(c, 2, 16, 0);
 
     (void)state;
     for (int lazy = 0; lazy < 2; lazy++) {
@@ -517,7 +503,7 @@ separable_vs_dense(void **state)
 
     (void)state;
     for (int k = 0; k < 3; k++) {
-        bba_fluid *m = k < 2 ? model(c, 3, B[k], 0) : model(&big, 1, B[k], 0);
+        bba_fluid *m = k < 2 ? tu_fluid_bb(c, 3, B[k], 0) : tu_fluid_bb(&big, 1, B[k], 0);
         fl_spec *sd;
         char err[BB_ERRLEN];
         double zmax = 0;
@@ -570,7 +556,7 @@ lazy_tends_to_greedy(void **state)
 
     (void)state;
     for (int bw = 0; bw < 2; bw++) {
-        bba_fluid *m = model(c, 3, 1.0, bw ? 0.9 : 0);
+        bba_fluid *m = tu_fluid_bb(c, 3, 1.0, bw ? 0.9 : 0);
 
         for (double S = 0.3; S < 100; S *= 4.3) {
             bba_fluid_result g = eval(m, S, 0, 0, 1);
@@ -625,7 +611,7 @@ limits(void **state)
     for (int bw = 0; bw < 3; bw++) {
         /* B_BB 2.5 never binds (the largest excess is 2.3); 0.5 binds in
          * the phases above 1.7: the limit is that of Q', capped at 1.7 */
-        bba_fluid *m = model(c, 2, 1.2, bw == 1 ? 2.5 : bw == 2 ? 0.5 : 0);
+        bba_fluid *m = tu_fluid_bb(c, 2, 1.2, bw == 1 ? 2.5 : bw == 2 ? 0.5 : 0);
         bba_fluid_result r0 = eval(m, 0, 0, 0, 1), rl = eval(m, 2000, 0, 0, 1);
 
         tu_assert_rel(r0.idle, idle_at_zero(m), 1e-13);
@@ -643,7 +629,7 @@ limits(void **state)
     }
     {
         bba_fluid_class one = { 3.0, 0.6, 20, 1 };  /* E = 1.8 > B = 1.5 */
-        bba_fluid *m = model(&one, 1, 1.5, 0);
+        bba_fluid *m = tu_fluid_bb(&one, 1, 1.5, 0);
         bba_fluid_result r = eval(m, 5e4, 0, 0, 1);
         double idle, pe, lg;
 
@@ -657,14 +643,14 @@ limits(void **state)
         /* two applications, E = 0.99 > B = 0.9: the limit 0.1002 is
          * the process reflected at S (1 - B/E = 0.0909) */
         const bba_fluid_class w2[2] = { { 1.6, 0.45, 3, 1 }, { 0.9, 0.3, 1.5, 1 } };
-        bba_fluid *m = model(w2, 2, 0.9, 0);
+        bba_fluid *m = tu_fluid_bb(w2, 2, 0.9, 0);
 
         full_limit(m);
         bba_fluid_free(m);
     }
     {
         bba_fluid_class one = { 2.003e12, 0.5, 60, 1 }; /* E/B = 1.0015 */
-        bba_fluid *m = model(&one, 1, 1e12, 0);
+        bba_fluid *m = tu_fluid_bb(&one, 1, 1e12, 0);
         char err[BB_ERRLEN];
         double S;
 
@@ -697,7 +683,7 @@ size_search(void **state)
 
     (void)state;
     for (int l = 0; l < 2; l++) {
-        bba_fluid *m = model(c, 3, 1e12, 0);
+        bba_fluid *m = tu_fluid_bb(c, 3, 1e12, 0);
         bba_fluid_result at;
         double T = l ? lazy.threshold : 0;
 
@@ -712,17 +698,17 @@ size_search(void **state)
         bba_fluid_free(m);
         if (l)
             continue;
-        m = model(c, 3, 1e12, 0);
+        m = tu_fluid_bb(c, 3, 1e12, 0);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0.5 * S, NULL, NULL,
                                             &bw, NULL, NULL, err),
                          BB_ETOOBIG);
         bba_fluid_free(m);
-        m = model(c, 3, 1e12, 5e12); /* never binds: the same size */
+        m = tu_fluid_bb(c, 3, 1e12, 5e12); /* never binds: the same size */
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
                                             &bw, NULL, NULL, err), BB_OK);
         tu_assert_rel(bw, S, 1e-12);
         bba_fluid_free(m);
-        m = model(c, 3, 0.3e12, 0); /* E = 0.37e12 > B */
+        m = tu_fluid_bb(c, 3, 0.3e12, 0); /* E = 0.37e12 > B */
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
                                             &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
@@ -732,7 +718,7 @@ size_search(void **state)
         tu_assert_rel(bba_fluid_idle_limit(m), eval(m, 1e17, 0, 0, 1).idle, 1e-10);
         assert_true(bba_fluid_idle_limit(m) > 1 - 0.3 / 0.37 + 0.01);
         bba_fluid_free(m);
-        m = model(c, 3, 1e12, 0.4e12); /* the 2 TB/s phases wait below S */
+        m = tu_fluid_bb(c, 3, 1e12, 0.4e12); /* the 2 TB/s phases wait below S */
         assert_true(bba_fluid_idle_limit(m) > 1e-3);
         tu_assert_rel(bba_fluid_idle_limit(m), law_idle(m, 1.4e12), 1e-12);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
@@ -742,13 +728,13 @@ size_search(void **state)
         assert_int_equal(bba_fluid_bbbw_min(m, 1e-3, &bw, err), BB_OK);
         bba_fluid_free(m);
         /* at that bandwidth the limit is the target: no finite size */
-        m = model(c, 3, 1e12, bw);
+        m = tu_fluid_bb(c, 3, 1e12, bw);
         tu_assert_rel(bba_fluid_idle_limit(m), 1e-3, 1e-9);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
                                             &S, NULL, NULL, err),
                          BB_EINFEASIBLE);
         bba_fluid_free(m);
-        m = model(c, 3, 1e12, 1.05 * bw);
+        m = tu_fluid_bb(c, 3, 1e12, 1.05 * bw);
         assert_true(bba_fluid_idle_limit(m) < 1e-3);
         assert_int_equal(bba_fluid_size_min(m, 1e-3, NULL, 1e-4, 0, NULL, NULL,
                                             &S, NULL, NULL, err), BB_OK);
@@ -776,7 +762,7 @@ static void
 bbbw_hand(void **state)
 {
     bba_fluid_class c = { 1.0, 0.4, 5, 2 };
-    bba_fluid *m = model(&c, 1, 0.85, 0);
+    bba_fluid *m = tu_fluid_bb(&c, 1, 0.85, 0);
     char err[BB_ERRLEN];
     double bw, h0 = idle_at_zero(m);
 
@@ -789,7 +775,7 @@ bbbw_hand(void **state)
     assert_int_equal(bba_fluid_bbbw_min(m, 0.5, &bw, err), BB_OK);
     assert_true(bw == 0.0);
     bba_fluid_free(m);
-    m = model(&c, 1, 0.7, 0);
+    m = tu_fluid_bb(&c, 1, 0.7, 0);
     assert_true(full_limit(m) > 0.125);
     assert_int_equal(bba_fluid_bbbw_min(m, 0.1, &bw, err), BB_EINFEASIBLE);
     assert_non_null(strstr(err, "E = 0.8 B/s > B = 0.7 B/s"));
@@ -803,7 +789,7 @@ threshold_search(void **state)
 {
     const bba_fluid_class c[3] = { { 1.5e12, 0.10, 300, 1 }, { 2e12, 0.05, 180, 1 },
                                    { 0.6e12, 0.20, 120, 1 } };
-    bba_fluid *m = model(c, 3, 1e12, 0);
+    bba_fluid *m = tu_fluid_bb(c, 3, 1e12, 0);
     bba_fluid_threshold_result t;
     char err[BB_ERRLEN];
     double S;
@@ -846,7 +832,7 @@ search_bounds_hold(void **state)
 
     (void)state;
     for (size_t k = 0; k < sizeof nc / sizeof nc[0]; k++) {
-        bba_fluid *m = model(w[k], nc[k], 1e12, Bbb[k]);
+        bba_fluid *m = tu_fluid_bb(w[k], nc[k], 1e12, Bbb[k]);
 
         for (size_t t = 0; t < 3; t++)
             for (int lazy = 0; lazy <= 1; lazy++)
@@ -931,7 +917,7 @@ errors(void **state)
     o.mem_limit_bytes = 10;
     assert_int_equal(bba_fluid_new(&ok, 1, &o, &m, err), BB_ETOOBIG);
     assert_null(m);
-    m = model(&ok, 1, 1.0, 0);
+    m = tu_fluid_bb(&ok, 1, 1.0, 0);
     assert_int_equal(bba_fluid_eval(m, -1, NULL, &r, err), BB_EINVAL);
     assert_int_equal(bba_fluid_eval(m, NAN, NULL, &r, err), BB_EINVAL);
     assert_int_equal(bba_fluid_eval(m, 1.0, &pol, &r, err), BB_EINVAL); /* T > S */
@@ -969,7 +955,7 @@ static void
 concurrent(void **state)
 {
     const bba_fluid_class c[2] = { { 0.45, 0.2, 3, 4 }, { 0.7, 0.1, 7, 3 } };
-    bba_fluid *m1 = model(c, 2, 1.0, 0), *m2 = model(c, 2, 1.0, 0);
+    bba_fluid *m1 = tu_fluid_bb(c, 2, 1.0, 0), *m2 = tu_fluid_bb(c, 2, 1.0, 0);
     th_arg a = { m1, { 0 } }, b = { m1, { 0 } }, ref = { m2, { 0 } };
     pthread_t t1, t2;
 

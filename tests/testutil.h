@@ -92,13 +92,14 @@ tu_progress_record(void *ctx, const bba_progress *p)
     r->most = p->solves_max;
 }
 
-/* The fluid model of the n classes c on B bytes/s with the default options
+/* The fluid model of the n classes c on B bytes/s of PFS and Bbb of
+ * burst-buffer bandwidth (0: unlimited), other options at their defaults
  * (greedy draining); fails the test, with the library's message, when the
  * model is refused. */
 static inline bba_fluid *
-tu_fluid(const bba_fluid_class *c, size_t n, double B)
+tu_fluid_bb(const bba_fluid_class *c, size_t n, double B, double Bbb)
 {
-    bba_fluid_opts o = { B, 0, 0, 0 };
+    bba_fluid_opts o = { B, Bbb, 0, 0 };
     bba_fluid *m = NULL;
     char err[BB_ERRLEN];
     int rc = bba_fluid_new(c, n, &o, &m, err);
@@ -107,6 +108,13 @@ tu_fluid(const bba_fluid_class *c, size_t n, double B)
         print_error("bba_fluid_new: %s\n", err);
     assert_int_equal(rc, BB_OK);
     return m;
+}
+
+/* tu_fluid_bb with an unlimited burst-buffer bandwidth. */
+static inline bba_fluid *
+tu_fluid(const bba_fluid_class *c, size_t n, double B)
+{
+    return tu_fluid_bb(c, n, B, 0);
 }
 
 /* Three classes of 12 copies (36 sources, p 0.02, 0.04, 0.06, bursts 20,
