@@ -66,7 +66,24 @@ typedef struct {
     double *clamp0, *clamp1; /* sum_{d < -j} c_r(d), j = 0..B */
     double *w, *q, *xs;  /* scratch: S + M + 1, 2U + 2, S + 1 */
     double *hl;          /* h(l), l = 0..S + M */
+    /* The product's tilt factors, which depend on (S, T) only, computed
+     * once per solve rather than at every product (the same expressions,
+     * so the same values): */
+    double *clampe0, *clampe1; /* c_r(d < -j) e^{-h(j)}, j < min(B, S + 1) */
+    double *foldf;       /* o = 1..U: e^{h(L) - h(S + o)} along region 1's
+                            line, or e^{h(L) - h(S)} when fold_own */
+    double *upsc, *upf;  /* upwards across T: the sources' scale (j = T - U
+                            + i) and the landing factor (m = T + 1 + i) */
+    /* downwards across T: e^{h(l) - h(j)} = e^{h(l) - h(T)} e^{h(T) - h(j)},
+     * l = dn_lo + i < T and j = T + i, each factor within e^{+-DN_EXP}
+     * (else NULL: the direct exponentials); dn_acc the sums per l */
+    double *dn_l, *dn_j, *dn_acc;
+    long dn_lo, dn_jn;
 } ws_t;
+
+/* The largest |exponent| of a precomputed crossing factor: products of
+ * two stay far inside the double range. */
+#define DN_EXP 300.0
 
 static double
 h_at(const ws_t *s, long l)
@@ -131,7 +148,7 @@ apply_fold(ws_t *s, const double *x, double *y, lse_acc *nacc, double *over)
         long m = S + o, st, L = fold_to(S, B, m, &st);
         double v = s->q[m - j0 - 1];
 
-        y[L] += v * exp(s->hl[L] - s->hl[S]);
+        y[L] += v * s->foldf[o - 1];
         if (!(v > 0)) /* the logs only: the product stays linear */
             continue;
         if (nacc)
@@ -175,7 +192,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
             /* untilted value at m: v e^{-h1(m)}, h1 the region's line */
             double h1m = s->th0 * (double)T + s->th1 * (double)(m - T);
 
-            y[L] += v * exp(s->hl[L] - h1m);
+            y[L] += v * s->foldf[o - 1];
             if (!(v > 0)) /* the logs only: the product stays linear */
                 continue;
             if (nu)
@@ -186,8 +203,25 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
                 *ov = *ov > lg ? *ov + log1p(exp(lg - *ov)) : lg + log1p(exp(*ov - lg));
             }
         }
-        /* downwards across T, directly: j in [T, T + B), l = j + d < T */
-        for (long j = T; T > 0 && j <= S && j < T + B; j++) {
+        /* downwards across T: j in [T, T + B), l = j + d < T; by the
+         * separated factors, multiply-adds only, where they are bounded */
+        if (T > 0 && s->dn_l != NULL) {
+            long lo = s->dn_lo;
+
+            memset(s->dn_acc, 0, (size_t)(T - lo) * sizeof *s->dn_acc);
+            for (long i = 0; i < s->dn_jn; i++) {
+                long j = T + i, l0 = j - B > 0 ? j - B : 0;
+                double xj = x[j] * s->dn_j[i];
+
+                if (xj == 0)
+                    continue;
+                for (long l = l0; l < T; l++)
+                    s->dn_acc[l - lo] += r->k->cu[l - j + B] * xj;
+            }
+            for (long l = lo; l < T; l++)
+                y[l] += s->dn_acc[l - lo] * s->dn_l[l - lo];
+        }
+        for (long j = T; T > 0 && s->dn_l == NULL && j <= S && j < T + B; j++) {
             long dlo = -j > -B ? -j : -B; /* l = j + d in [0, T) */
 
             if (x[j] == 0)
@@ -203,8 +237,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
         }
         /* clamp at 0: j in [T, B), jumps d < -j */
         for (long j = T; j <= S && j < B; j++)
-            if (s->clamp1[j] > 0)
-                y[0] += x[j] * exp(log(s->clamp1[j]) - s->hl[j]);
+            y[0] += x[j] * s->clampe1[j];
     }
     if (s->nreg == 2) {
         region *r = &s->reg[0];
@@ -221,7 +254,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
             for (long i = 0; i < U; i++) {
                 long j = T - U + i;
 
-                s->xs[i] = j >= j0 ? x[j] * exp((s->th0 - s->thx) * (double)(T - j)) : 0.0;
+                s->xs[i] = j >= j0 ? x[j] * s->upsc[i] : 0.0;
             }
             bba_fft_conv(s->small, s->xs, U, s->xspec, s->q, 0, 2 * U);
             for (long m = T + 1; m < T + U; m++) {
@@ -229,11 +262,11 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
                 double H0 = s->th0 * (double)T + s->thx * (double)(m - T);
 
                 if (m <= S) {
-                    y[m] += v * exp(s->hl[m] - H0);
+                    y[m] += v * s->upf[m - T - 1];
                 } else if (!s->fold_own) {
                     long st, L = fold_to(S, B, m, &st);
 
-                    y[L] += v * exp(s->hl[L] - H0);
+                    y[L] += v * s->upf[m - T - 1];
                     if (!(v > 0)) /* the logs only */
                         continue;
                     if (nu)
@@ -247,8 +280,7 @@ apply_P(ws_t *s, const double *x, double *y, double *nu, double *over)
             }
         }
         for (long j = 0; j < T && j < B; j++)
-            if (s->clamp0[j] > 0)
-                y[0] += x[j] * exp(log(s->clamp0[j]) - s->hl[j]);
+            y[0] += x[j] * s->clampe0[j];
     }
     if (s->fold_own)
         apply_fold(s, x, y, nu ? &nacc : NULL, over);
@@ -315,6 +347,14 @@ ws_free(ws_t *s)
     free(s->fsc);
     free(s->clamp0);
     free(s->clamp1);
+    free(s->clampe0);
+    free(s->clampe1);
+    free(s->foldf);
+    free(s->upsc);
+    free(s->upf);
+    free(s->dn_l);
+    free(s->dn_j);
+    free(s->dn_acc);
     free(s->w);
     free(s->q);
     free(s->xs);
@@ -332,7 +372,71 @@ bba_fftwh_bytes(long M, long B, long S, const bba_solver_opts *o)
      * per region a preconditioner engine of 2n with 2 spectra; the
      * cepstrum (4 M complex); the crossing engine */
     return 8.0 * ((m + 6.0) * n + 2.0 * 1.3 * nm + 2.0 * nm + 2 * 3 * 2.6 * n
-                  + 2.0 * 2.0 * 8.0 * ((double)M + 1.0) + 4.0 * 1.3 * U);
+                  + 2.0 * 2.0 * 8.0 * ((double)M + 1.0) + 4.0 * 1.3 * U
+                  + 3.0 * U + 5.0 * (double)B);   /* the product's factors */
+}
+
+/* The product's tilt factors (ws_t): what apply_P and apply_fold would
+ * otherwise exponentiate at every product.  O(U + B). */
+static int
+factors_init(ws_t *s, char *err)
+{
+    long S = s->S, B = s->B, U = s->U, T = s->T, nc = B < S + s->M ? B + 1 : S + s->M + 1;
+
+    s->clampe0 = calloc((size_t)nc + 1, sizeof *s->clampe0);
+    s->clampe1 = calloc((size_t)nc + 1, sizeof *s->clampe1);
+    s->foldf = calloc((size_t)U + 1, sizeof *s->foldf);
+    if (!s->clampe0 || !s->clampe1 || !s->foldf)
+        goto nomem;
+    for (long j = 0; j < nc; j++) {
+        s->clampe0[j] = s->clamp0[j] > 0 ? exp(log(s->clamp0[j]) - s->hl[j]) : 0.0;
+        s->clampe1[j] = s->clamp1[j] > 0 ? exp(log(s->clamp1[j]) - s->hl[j]) : 0.0;
+    }
+    for (long o = 1; o <= U; o++) {
+        long m = S + o, L = fold_to(S, B, m, NULL);
+        double h1m = s->th0 * (double)T + s->th1 * (double)(m - T);
+
+        s->foldf[o - 1] = exp(s->hl[L] - (s->fold_own ? s->hl[S] : h1m));
+    }
+    if (s->nreg == 2 && U > 0) {
+        s->upsc = calloc((size_t)U + 1, sizeof *s->upsc);
+        s->upf = calloc((size_t)U + 1, sizeof *s->upf);
+        if (!s->upsc || !s->upf)
+            goto nomem;
+        for (long i = 0; i < U; i++) {
+            long j = T - U + i, m = T + 1 + i;
+            double H0 = s->th0 * (double)T + s->thx * (double)(m - T);
+
+            if (j >= 0)
+                s->upsc[i] = exp((s->th0 - s->thx) * (double)(T - j));
+            if (m <= S)
+                s->upf[i] = exp(s->hl[m] - H0);
+            else if (!s->fold_own)
+                s->upf[i] = exp(s->hl[fold_to(S, B, m, NULL)] - H0);
+        }
+    }
+    if (s->nreg == 2) {
+        long lo = T - B > 0 ? T - B : 0, jn = (S < T + B - 1 ? S : T + B - 1) - T + 1;
+
+        if (jn > 0 && ((s->th0 >= 0 && s->th1 >= 0)
+                       || (fabs(s->th0) * (double)(T - lo) <= DN_EXP
+                           && fabs(s->th1) * (double)(jn - 1) <= DN_EXP))) {
+            s->dn_lo = lo;
+            s->dn_jn = jn;
+            s->dn_l = malloc((size_t)(T - lo) * sizeof *s->dn_l);
+            s->dn_j = malloc((size_t)jn * sizeof *s->dn_j);
+            s->dn_acc = malloc((size_t)(T - lo) * sizeof *s->dn_acc);
+            if (!s->dn_l || !s->dn_j || !s->dn_acc)
+                goto nomem;
+            for (long l = lo; l < T; l++)
+                s->dn_l[l - lo] = exp(s->hl[l] - s->hl[T]);
+            for (long i = 0; i < jn; i++)
+                s->dn_j[i] = exp(s->hl[T] - s->hl[T + i]);
+        }
+    }
+    return BB_OK;
+nomem:
+    return bb_seterr(err, BB_ENOMEM, "out of memory for the FFT solver (%ld states)", S + 1);
 }
 
 /* Build the kernels, tilts, engines and factors for (S, T). */
@@ -446,6 +550,8 @@ ws_init(ws_t *s, const double *dist, long M, long B, long S, size_t napp,
         for (long i = 0; i < s->fold_ns; i++)
             s->fsc[i] = exp(s->hl[S] - s->hl[S - s->fold_ns + 1 + i]);
     }
+    if ((rc = factors_init(s, err)) != BB_OK)
+        goto out;
 out:
     return rc;
 nomem:
