@@ -278,7 +278,7 @@ bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
         if (pts[i].front != last)   /* a grid's points share their fronts */
             theta = bba_cost_decay(m);
         last = pts[i].front;
-        bba_cost_eval_decay(m, S, &so, theta, &c);
+        bba_cost_eval_decay(m, S, &so, &pts[i].drain, theta, &c);
         tot.ops += c.ops;
         tot.S_quanta = fmax(tot.S_quanta, c.S_quanta);
         tot.states = fmax(tot.states, c.states);

@@ -117,16 +117,18 @@ bba_cost_decay(const bba_model *m)
 }
 
 void
-bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c)
+bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, const bb_drain *pol,
+              bba_cost *c)
 {
-    bba_cost_eval_decay(m, S, so, so->kind == BBA_SOLVER_FFT && m->onoff == NULL
-                                      ? bba_cost_decay(m) : 0, c);
+    bba_cost_eval_decay(m, S, so, pol, so->kind == BBA_SOLVER_FFT && m->onoff == NULL
+                                           ? bba_cost_decay(m) : 0, c);
 }
 
 void
-bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
-                    bba_cost *c)
+bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, const bb_drain *pol,
+                    double theta, bba_cost *c)
 {
+    int lazy = pol != NULL && pol->kind == BB_DRAIN_LAZY && pol->threshold > 0;
     double N = (double)S + (double)m->M + 1.0;
     double w = (double)(m->B > m->M - m->B ? m->B : m->M - m->B) + 1.0;
     double gth = ((double)S + 1.0) * w * w;   /* banded GTH (cost.h) */
@@ -160,7 +162,9 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, doubl
     }
     switch (so->kind) {
     case BBA_SOLVER_FFT:
-        c->ops = BBA_COST_FFT_STEPS * 5.0 * N * log2(N + 1.0);
+        /* two regions under a lazy threshold (cost.h) */
+        c->ops = (lazy ? 2.0 * BBA_COST_FFT_LAZY_STEPS : BBA_COST_FFT_STEPS) * 5.0 * N
+                 * log2(N + 1.0);
         if (!so->no_fallback && !(theta * (double)S < BBA_COST_UNDERFLOW))
             /* GMRES stalls where the idle fraction underflows, and banded
              * GTH answers */
@@ -183,7 +187,7 @@ bba_cost_search(const bba_model *m, double target, const bb_drain *ps,
 
     theta = bba_cost_decay(m);
     if (!(theta > 0) || !isfinite(theta) || !(target > 0 && target < 1)) {
-        bba_cost_eval(m, 0, so, c);
+        bba_cost_eval(m, 0, so, ps, c);
         return;
     }
     S = log(1.0 / target) / theta;
@@ -193,7 +197,7 @@ bba_cost_search(const bba_model *m, double target, const bb_drain *ps,
         S *= 4;   /* the search stops when doubling no longer helps */
     span = (double)(m->B > m->M - m->B ? m->B : m->M - m->B);
     evals = 6 + (S > span ? 2.0 * log2(S / span) : 0);
-    bba_cost_eval_decay(m, S < 9e18 ? (long)S : (long)9e18, so, theta, c);
+    bba_cost_eval_decay(m, S < 9e18 ? (long)S : (long)9e18, so, ps, theta, c);
     c->S_quanta = S;
     c->evaluations = (int)evals;
     c->ops *= evals;

@@ -8,7 +8,13 @@
  *  - the FFT solver (fftwh.h): BBA_COST_FFT_STEPS GMRES steps (it takes
  *    8 to 12 where it converges; its bound, krylov_max_iter, is no
  *    estimate), each an FFT convolution of N = S + M + 1 points, 5 N log2
- *    N; plus, at sizes where the idle fraction exp(-theta* S) underflows
+ *    N; a lazy chain with a threshold inside the buffer is two regions,
+ *    each its own convolutions in the product and the preconditioner, so
+ *    twice that per step, and BBA_COST_FFT_LAZY_STEPS steps, the
+ *    threshold's crossing being what neither region's Wiener-Hopf factor
+ *    preconditions (measured, docs/bounds.md: 10 to 27 steps where greedy
+ *    takes 4 to 10, 40 to 120 at a load of 0.9 where greedy takes 14);
+ *    plus, at sizes where the idle fraction exp(-theta* S) underflows
  *    (theta* S >= BBA_COST_UNDERFLOW) and GMRES stalls, its banded GTH
  *    fallback (measured on the default workload: 230468 states, 23 s of
  *    banded GTH after GMRES gave up);
@@ -56,6 +62,8 @@
 #define BBA_COST_MAX_OPS_DEFAULT 1e12
 /* GMRES steps an FFT solve is costed at (a few times what it takes). */
 #define BBA_COST_FFT_STEPS 30.0
+/* The same for a lazy chain's two regions (about what it takes). */
+#define BBA_COST_FFT_LAZY_STEPS 60.0
 /* theta* S beyond which the idle fraction underflows (ln 1e-308). */
 #define BBA_COST_UNDERFLOW 708.0
 /* Multiply-adds per second of CPU, to turn an estimate into time: the
@@ -79,17 +87,20 @@ typedef struct {
                             it, not the phases, sets the steps; else 0 */
 } bba_cost;
 
-/* bba_cost_eval: one evaluation of m at size S (quanta) with solver so.
- * O(M x 100) (the decay rate, for the FFT solver's fallback). */
-void bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, bba_cost *c);
+/* bba_cost_eval: one evaluation of m at size S (quanta) with solver so
+ * under draining policy pol (NULL: greedy; only whether it is lazy with
+ * a threshold above 0 is read).  O(M x 100) (the decay rate, for the FFT
+ * solver's fallback). */
+void bba_cost_eval(const bba_model *m, long S, const bba_solver_opts *so, const bb_drain *pol,
+                   bba_cost *c);
 
 /* bba_cost_decay: theta*, the decay rate per quantum of m's idle fraction
  * with the size (0: none, E >= B; INFINITY: no load exceeds B).
  * O(M x 100).  bba_cost_eval_decay: bba_cost_eval with it given, O(1),
  * for many sizes of one model. */
 double bba_cost_decay(const bba_model *m);
-void bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, double theta,
-                         bba_cost *c);
+void bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so,
+                         const bb_drain *pol, double theta, bba_cost *c);
 
 /* bba_cost_search: bba_size_min on m for target under ps.  O(M x 100)
  * (the decay rate by bisection).  When no size is reachable by the

@@ -190,7 +190,7 @@ bba_eval(const bba_model *m, long S, const bb_drain *pol,
     if (so->max_ops > 0) {
         bba_cost cost;
 
-        bba_cost_eval(m, S, so, &cost);
+        bba_cost_eval(m, S, so, pol, &cost);
         /* a chain whose one vector is over the memory limit is left to the
          * memory estimate below, which names the memory */
         if (!(so->mem_limit_bytes > 0 && cost.states * sizeof(double) > so->mem_limit_bytes)
@@ -716,8 +716,11 @@ bba_threshold_best(const bba_model *m, long S, double target, double eps,
     if (so->max_ops > 0) {
         bba_cost c;
 
-        /* the grid, then a bisection of at most log2(S) more */
-        bba_cost_eval(m, S, so, &c);
+        /* the grid, then a bisection of at most log2(S) more, each
+         * with a threshold inside the buffer (two regions) */
+        bb_drain mid = bb_drain_lazy(BB_DRAIN_QUANTA, (double)(S / 2), eps);
+
+        bba_cost_eval(m, S, so, &mid, &c);
         c.evaluations = grid + 2 + (S > 1 ? (int)log2((double)S) : 0);
         c.ops *= c.evaluations;
         if ((rc = bba_cost_admit(m, &c, so, "the threshold search", err)) != BB_OK)
