@@ -46,4 +46,5 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/questions/endurance.c analytic/questions/endurance.h \
 	analytic/questions/design.c analytic/questions/design.h \
 	analytic/questions/partition.c analytic/questions/partition.h \
-	analytic/questions/timeline.c analytic/questions/timeline.h
+	analytic/questions/timeline.c analytic/questions/timeline.h \
+	analytic/questions/fitjob.c analytic/questions/fitjob.h

@@ -30,7 +30,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bb_tl_opts_default(&o);
         if (bb_tl_analyze_bins(j.heat, j.heat_bins, j.heat_width_s, j.hdr.run_time_s, &o, &st,
                                err) == 0) {
-            bb_fit_from_counters(&j, &st, &e);
+            bb_fit_counters k = bb_darshan_counters(&j);
+
+            bb_fit_from_counters(&k, &st, &e);
             FZ_CHECK(e.p >= 0 && e.p <= 1 + 1e-12 && e.bw_Bps >= 0 && isfinite(e.bw_Bps));
             FZ_CHECK(e.phases == 0 || (e.burst_s > 0 && isfinite(e.burst_s)));
         }

@@ -189,11 +189,16 @@ read_parser(const char *path, const char *text, size_t len, const bb_tl_opts *o,
             rc = tl_failed(rc, path, msg, err, errlen);
             goto out;
         }
-        bb_fit_from_counters(&j, &tl, &lg->est);
+        bb_fit_counters k = bb_darshan_counters(&j);
+
+        bb_fit_from_counters(&k, &tl, &lg->est);
         if (!lg->est.p_from_counters)
             lg->warn |= BB_FITW_HEAT_ONLY;
-    } else
-        bb_fit_from_counters(&j, NULL, &lg->est);
+    } else {
+        bb_fit_counters k = bb_darshan_counters(&j);
+
+        bb_fit_from_counters(&k, NULL, &lg->est);
+    }
     um = j.use_mpiio ? BB_DX_MPIIO : BB_DX_POSIX;
     if (lg->est.p_from_counters && j.bytes_written[um] + j.bytes_written[BB_DX_STDIO] == 0)
         lg->warn |= BB_FITW_NOWRITE;

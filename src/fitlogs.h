@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "darshan.h"
 #include "fitjob.h"
 #include "timeline.h"
 

@@ -18,7 +18,6 @@ src_formats_libbbformats_a_SOURCES = \
 	src/formats/systems.c src/formats/systems.h \
 	src/formats/darshan.c src/formats/darshan.h \
 	src/formats/dxt.c src/formats/dxt.h \
-	src/formats/fitjob.c src/formats/fitjob.h \
 	src/formats/scenario_ini.c src/formats/scenario_ini.h \
 	src/formats/scenario_keys.c src/formats/scenario_keys.h \
 	src/formats/job_keys.c src/formats/job_keys.h \

@@ -256,7 +256,7 @@ TESTS += tests/cli_mpi.sh
 EXTRA_DIST += tests/cli_mpi.sh tests/mix.ini
 
 # `bbsize fit darshan`: the timeline of a job (analytic/questions/timeline.h), one
-# job's estimate and a class's pooling (src/formats/fitjob.h) with the
+# job's estimate and a class's pooling (analytic/questions/fitjob.h) with the
 # workload writer's quoting, and the generator of synthetic Darshan logs
 # that tests/cli_fit.sh and bench/fit.sh use.
 check_PROGRAMS += tests/t_timeline tests/t_fitjob tests/gen_darshan

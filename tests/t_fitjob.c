@@ -1,5 +1,5 @@
 /* t_fitjob.c: one job's p, bw and burst and a class's pooled values
- * (src/formats/fitjob.h), worked by hand; and the workload writer's
+ * (analytic/questions/fitjob.h), worked by hand; and the workload writer's
  * quoting (workload_csv.h bb_workload_field) read back by the reader on
  * names with commas, quotes, '#', blanks and line breaks.
  * SPDX-License-Identifier: GPL-3.0-or-later */
@@ -63,18 +63,17 @@ test_from_timeline(void **state)
 static void
 test_from_counters(void **state)
 {
-    bb_darshan_job j;
+    bb_fit_counters j;
     bb_tl_stats heat = stats(1000, 4e9, 4, 60, 4 * 225);
     bb_fit_est e;
 
     (void)state;
     memset(&j, 0, sizeof j);
-    j.hdr.run_time_s = 1000;
+    j.run_s = 1000;
     j.records = 10;
     j.io_time_s = 40;
     j.p = 0.04;
     j.bytes = 4e9;
-    j.bw_Bps = 1e8;
     j.heat_width_s = 12.8;
     bb_fit_from_counters(&j, &heat, &e);
     assert_int_equal(e.source, BB_FIT_HEATMAP);
@@ -109,14 +108,14 @@ test_class(void **state)
 {
     bb_tl_stats ta = stats(1000, 4e9, 4, 40, 400), tc = stats(1000, 0, 0, 0, 0);
     bb_fit_est a, b, c;
-    bb_darshan_job jb;
+    bb_fit_counters jb;
     bb_fit_class k;
     bb_fit_row r;
 
     (void)state;
     bb_fit_from_timeline(&ta, BB_FIT_DXT, 1e-4, &a);
     memset(&jb, 0, sizeof jb);
-    jb.hdr.run_time_s = 3000;
+    jb.run_s = 3000;
     jb.records = 1;
     jb.io_time_s = 90;
     jb.p = 0.03;

@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "bb_error.h"
+#include "fitjob.h"
 
 enum { BB_DX_POSIX, BB_DX_MPIIO, BB_DX_STDIO, BB_DX_NMOD };
 
@@ -104,5 +105,8 @@ enum bb_status bb_darshan_parse(const char *text, size_t len, const char *source
 
 /* bb_darshan_job_free: release the heatmap; j may be NULL. */
 void bb_darshan_job_free(bb_darshan_job *j);
+
+/* bb_darshan_counters: j's counter totals as the fit's input (fitjob.h). */
+bb_fit_counters bb_darshan_counters(const bb_darshan_job *j);
 
 #endif

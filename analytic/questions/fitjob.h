@@ -1,7 +1,7 @@
 /* fitjob.h: one job's model inputs (p, bw, burst) from what its Darshan
- * text holds, and their pooling over a class of jobs, for `bbsize fit
- * darshan`.  Pure computation on the readers' structs (darshan.h, dxt.h)
- * and timeline.h's statistics.
+ * log holds, and their pooling over a class of jobs, for `bbsize fit
+ * darshan`.  Pure computation on the counters' totals (bb_fit_counters,
+ * filled by the darshan-parser reader) and timeline.h's statistics.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One job, by what its log holds (finest first):
@@ -25,12 +25,11 @@
  * times, burst = sum of I/O times / sum of phases (over the jobs that have
  * phases); per-job spreads (mean, standard deviation, range) travel
  * beside. */
-#ifndef BBSIZE_SRC_FORMATS_FITJOB_H
-#define BBSIZE_SRC_FORMATS_FITJOB_H
+#ifndef BBSIZE_ANALYTIC_FITJOB_H
+#define BBSIZE_ANALYTIC_FITJOB_H
 
 #include <stddef.h>
 
-#include "darshan.h"
 #include "timeline.h"
 
 enum { BB_FIT_COUNTERS = 0, BB_FIT_HEATMAP, BB_FIT_DXT, BB_FIT_NSOURCES };
@@ -57,9 +56,19 @@ typedef struct {
     double start_mean_s, start_cv;/* phase starts' spacing (NAN: too few) */
 } bb_fit_est;
 
-/* bb_fit_from_counters: the estimate of a darshan-parser log j; heat is
+/* What a job's counters say (the darshan-parser reader's totals). */
+typedef struct {
+    double run_s;           /* run time */
+    double io_time_s;       /* the slowest rank's I/O time */
+    double p;               /* io_time_s / run_s clamped to [0, 1] */
+    double bytes;           /* read + written */
+    long records;           /* counter records (0: none) */
+    double heat_width_s;    /* the heatmap's bin (0: none) */
+} bb_fit_counters;
+
+/* bb_fit_from_counters: the estimate of a job from its counters k; heat is
  * the timeline of its heatmap (NULL when it has none). */
-void bb_fit_from_counters(const bb_darshan_job *j, const bb_tl_stats *heat, bb_fit_est *e);
+void bb_fit_from_counters(const bb_fit_counters *k, const bb_tl_stats *heat, bb_fit_est *e);
 
 /* bb_fit_from_timeline: the estimate from a timeline alone (source
  * BB_FIT_DXT or BB_FIT_HEATMAP); resolution_s as given to the analysis. */

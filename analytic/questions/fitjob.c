@@ -54,23 +54,23 @@ bb_fit_from_timeline(const bb_tl_stats *tl, int source, double resolution_s, bb_
 }
 
 void
-bb_fit_from_counters(const bb_darshan_job *j, const bb_tl_stats *heat, bb_fit_est *e)
+bb_fit_from_counters(const bb_fit_counters *k, const bb_tl_stats *heat, bb_fit_est *e)
 {
-    if (heat != NULL && !(j->records > 0 && j->io_time_s > 0)) {
+    if (heat != NULL && !(k->records > 0 && k->io_time_s > 0)) {
         /* the heatmap alone */
-        bb_fit_from_timeline(heat, BB_FIT_HEATMAP, j->heat_width_s, e);
+        bb_fit_from_timeline(heat, BB_FIT_HEATMAP, k->heat_width_s, e);
         return;
     }
-    est_init(e, j->hdr.run_time_s);
+    est_init(e, k->run_s);
     e->source = heat != NULL ? BB_FIT_HEATMAP : BB_FIT_COUNTERS;
     e->p_from_counters = 1;
-    e->p_clamped = j->io_time_s > j->hdr.run_time_s;
-    e->p = j->p;
-    e->on_s = j->p * j->hdr.run_time_s;
-    e->bytes = j->bytes;
-    e->bw_Bps = e->on_s > 0 ? j->bytes / e->on_s : 0;
+    e->p_clamped = k->io_time_s > k->run_s;
+    e->p = k->p;
+    e->on_s = k->p * k->run_s;
+    e->bytes = k->bytes;
+    e->bw_Bps = e->on_s > 0 ? k->bytes / e->on_s : 0;
     if (heat != NULL) {
-        e->resolution_s = j->heat_width_s;
+        e->resolution_s = k->heat_width_s;
         take_phases(e, heat);
     }
 }
