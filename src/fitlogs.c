@@ -178,27 +178,24 @@ read_parser(const char *path, const char *text, size_t len, const bb_tl_opts *o,
     bb_darshan_job j;
     bb_tl_stats tl;
     char msg[BB_ERRLEN];
+    bb_fit_counters k;
     int rc, um;
 
     if ((rc = bb_darshan_parse(text, len, path, &j, err, errlen)) != 0)
         goto out;
     take_header(lg, &j.hdr);
+    k = bb_darshan_counters(&j);
     if (j.heat_bins > 0) {
         if ((rc = bb_tl_analyze_bins(j.heat, j.heat_bins, j.heat_width_s, j.hdr.run_time_s, o,
                                      &tl, msg)) != BB_OK) {
             rc = tl_failed(rc, path, msg, err, errlen);
             goto out;
         }
-        bb_fit_counters k = bb_darshan_counters(&j);
-
         bb_fit_from_counters(&k, &tl, &lg->est);
         if (!lg->est.p_from_counters)
             lg->warn |= BB_FITW_HEAT_ONLY;
-    } else {
-        bb_fit_counters k = bb_darshan_counters(&j);
-
+    } else
         bb_fit_from_counters(&k, NULL, &lg->est);
-    }
     um = j.use_mpiio ? BB_DX_MPIIO : BB_DX_POSIX;
     if (lg->est.p_from_counters && j.bytes_written[um] + j.bytes_written[BB_DX_STDIO] == 0)
         lg->warn |= BB_FITW_NOWRITE;
