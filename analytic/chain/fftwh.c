@@ -69,7 +69,7 @@ typedef struct {
     /* The product's tilt factors, which depend on (S, T) only, computed
      * once per solve rather than at every product (the same expressions,
      * so the same values): */
-    double *clampe0, *clampe1; /* c_r(d < -j) e^{-h(j)}, j < min(B, S + 1) */
+    double *clampe0, *clampe1; /* c_r(d < -j) e^{-h(j)}, j = 0..B */
     double *foldf;       /* o = 1..U: e^{h(L) - h(S + o)} along region 1's
                             line, or e^{h(L) - h(S)} when fold_own */
     double *upsc, *upf;  /* upwards across T: the sources' scale (j = T - U
