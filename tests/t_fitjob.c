@@ -72,7 +72,6 @@ test_from_counters(void **state)
     j.run_s = 1000;
     j.records = 10;
     j.io_time_s = 40;
-    j.p = 0.04;
     j.bytes = 4e9;
     j.heat_width_s = 12.8;
     bb_fit_from_counters(&j, &heat, &e);
@@ -89,7 +88,6 @@ test_from_counters(void **state)
     assert_int_equal(e.phases, 0);
     REL(e.p, 0.04, 1e-15);
     j.io_time_s = 0;
-    j.p = 0;
     bb_fit_from_counters(&j, &heat, &e);
     assert_false(e.p_from_counters);
     REL(e.p, 0.06, 1e-15);
@@ -118,7 +116,6 @@ test_class(void **state)
     jb.run_s = 3000;
     jb.records = 1;
     jb.io_time_s = 90;
-    jb.p = 0.03;
     jb.bytes = 3e9;
     bb_fit_from_counters(&jb, NULL, &b);
     bb_fit_from_timeline(&tc, BB_FIT_DXT, 1e-4, &c);

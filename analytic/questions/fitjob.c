@@ -65,8 +65,8 @@ bb_fit_from_counters(const bb_fit_counters *k, const bb_tl_stats *heat, bb_fit_e
     e->source = heat != NULL ? BB_FIT_HEATMAP : BB_FIT_COUNTERS;
     e->p_from_counters = 1;
     e->p_clamped = k->io_time_s > k->run_s;
-    e->p = k->p;
-    e->on_s = k->p * k->run_s;
+    e->p = k->run_s > 0 ? fmin(k->io_time_s / k->run_s, 1.0) : 0;   /* the reader's p */
+    e->on_s = e->p * k->run_s;
     e->bytes = k->bytes;
     e->bw_Bps = e->on_s > 0 ? k->bytes / e->on_s : 0;
     if (heat != NULL) {

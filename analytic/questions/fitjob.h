@@ -60,7 +60,6 @@ typedef struct {
 typedef struct {
     double run_s;           /* run time */
     double io_time_s;       /* the slowest rank's I/O time */
-    double p;               /* io_time_s / run_s clamped to [0, 1] */
     double bytes;           /* read + written */
     long records;           /* counter records (0: none) */
     double heat_width_s;    /* the heatmap's bin (0: none) */

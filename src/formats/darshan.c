@@ -623,7 +623,7 @@ bb_darshan_parse(const char *text, size_t len, const char *source, bb_darshan_jo
 bb_fit_counters
 bb_darshan_counters(const bb_darshan_job *j)
 {
-    bb_fit_counters k = { .run_s = j->hdr.run_time_s, .io_time_s = j->io_time_s, .p = j->p,
+    bb_fit_counters k = { .run_s = j->hdr.run_time_s, .io_time_s = j->io_time_s,
                           .bytes = j->bytes, .records = j->records,
                           .heat_width_s = j->heat_width_s };
 
