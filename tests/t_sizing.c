@@ -43,6 +43,43 @@ idle_non_increasing_in_size(void **state)
     }
 }
 
+/* The FFT solve's estimate (cost.h) against the GMRES steps the solver
+ * takes: iterations x regions x 5 N log2 N, N = S + M + 1, each within
+ * the 10x the estimates promise, greedy and lazy (two regions). */
+static void
+fft_cost_follows_steps(void **state)
+{
+    (void)state;
+    for (unsigned long seed = 1; seed <= 4; seed++) {
+        tu_workload w;
+        bba_model m;
+
+        tu_random(&w, 8, 30, 0.3, 20, seed + 300);
+        tu_model(&m, &w);
+        for (int lazy = 0; lazy <= 1; lazy++) {
+            long S = 200;
+            bb_drain pol = { .kind = lazy, .unit = BB_DRAIN_QUANTA,
+                             .threshold = lazy ? S / 3 : 0, .eps = lazy ? 0.05 : 0 };
+            bba_solver_opts so;
+            bba_eval_result r;
+            bba_cost c;
+            char err[BB_ERRLEN];
+            double N = (double)S + (double)m.M + 1.0, did;
+
+            tu_solver(&so, BBA_SOLVER_FFT);
+            assert_int_equal(bba_eval(&m, S, &pol, &so, &r, NULL, err), BB_OK);
+            assert_true(r.solve.iterations > 0);
+            did = (double)r.solve.iterations * (lazy ? 2.0 : 1.0) * 5.0 * N * log2(N + 1.0);
+            bba_cost_eval(&m, S, &so, &pol, &c);
+            if (!(c.ops <= 10 * did && did <= 10 * c.ops))
+                print_error("seed %lu lazy %d: %ld steps, %.3g done vs %.3g costed\n", seed,
+                            lazy, (long)r.solve.iterations, did, c.ops);
+            assert_true(c.ops <= 10 * did && did <= 10 * c.ops);
+        }
+        bba_model_free(&m);
+    }
+}
+
 /* Expected load above B: idle tends to 1 - B/E as S grows. */
 static void
 overloaded_limit(void **state)
@@ -324,6 +361,7 @@ main(void)
         cmocka_unit_test(size_infeasible_and_bounds),
         cmocka_unit_test(threshold_best_is_exhaustive_best),
         cmocka_unit_test(paper_findings),
+        cmocka_unit_test(fft_cost_follows_steps),
     };
 
     gsl_set_error_handler_off();
