@@ -60,7 +60,8 @@ walk(const char *dir, int depth, bb_fit_files *fl)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(dir) + strlen(names[i]) + 2;
         char *path = malloc(len);

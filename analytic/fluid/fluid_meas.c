@@ -335,13 +335,14 @@ fl_class_eval(const bba_fluid *m, double S, bba_fluid_result *out, double max_re
 {
     acc a;
     bba_fluid_result r;
-    double res, perr, ferr, neg;
+    double res, perr, ferr, neg, rel;
     int ok = acc_alloc(&a, 2, m->P) == 0 && fl_ma_groups(m, S, a.l, a.u, a.mi, a.xi, &res) == 0;
 
     if (ok) {
         measures_core(m, &a, S, 1.0, &r, &perr, &ferr, &neg);
-        r.residual = fmax(fmax(res, (double)m->P * DBL_EPSILON / r.idle),
-                          fmax(perr, fmax(ferr, neg)));
+        /* an idle of 0 leaves the relative bound infinite: not accepted */
+        rel = r.idle > 0.0 ? (double)m->P * DBL_EPSILON / r.idle : HUGE_VAL;
+        r.residual = fmax(fmax(res, rel), fmax(perr, fmax(ferr, neg)));
         if ((ok = r.mean_occupancy_bytes >= 0.0 && r.residual <= max_res))
             *out = r;
     }

@@ -605,6 +605,15 @@ spec_dense(const bba_fluid *m, fl_spec *s, char *err)
     double *mu = NULL, *Gt = NULL, *JG = NULL, *H = NULL, *Mr = NULL, *kv = NULL;
     int rc = BB_OK;
 
+    /* the modes are weighted by pi^1/2: a phase whose stationary
+     * probability is not a normal double (a large class's far end) has no
+     * representable weight, and the dense spectrum cannot be formed */
+    for (long f = 0; f < P; f++)
+        if (!(m->pi[f] >= DBL_MIN))
+            return bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases%s): phase %ld has a "
+                             "stationary probability of %.3g, below what the dense spectrum "
+                             "weighs", P, s->eps < 1.0 ? ", below the lazy threshold" : "", f,
+                             m->pi[f]);
     rc = fl_censor(m, s->d, &in, &Pn, &i0, &P0, &Qt, &X0, err);
     if (rc != BB_OK)
         return rc;
