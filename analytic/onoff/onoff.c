@@ -271,6 +271,31 @@ bba_onoff_max_excess(const bba_onoff *m)
     return m->M > m->B ? m->M - m->B : 0;
 }
 
+int
+bba_onoff_fft_chosen(const bba_onoff *m, long S, const bba_onoff_opts *o)
+{
+    double nf = (double)S + (double)m->M0 + 1.0;
+    int fft = o ? o->fft : -1;
+
+    return fft == 1 || (fft < 0 && m->M0 > 0
+                        && 6.0 * log2(nf) * nf / ((double)S + 1.0) < (double)m->M0 + 1.0);
+}
+
+double
+bba_onoff_step_ops(const bba_onoff *m, long S, const bb_drain *pol, const bba_onoff_opts *o)
+{
+    double P = (double)m->n_phases, sr = 0, nf = (double)S + (double)m->M0 + 1.0, ops;
+
+    for (size_t c = 0; c < m->n_classes; c++)
+        sr += m->N[c] + 1;
+    if (!bba_onoff_fft_chosen(m, S, o))
+        return P * ((double)m->M0 + 1.0 + sr);
+    ops = P * (6.0 * log2(nf) * nf / ((double)S + 1.0) + sr);
+    if (pol != NULL && pol->kind == BB_DRAIN_LAZY && pol->threshold > 0)
+        ops += P * (double)pol->threshold * ((double)m->B + 1.0) / ((double)S + 1.0);
+    return ops;
+}
+
 void
 bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,
                    double *bytes, double *ops_per_iter)

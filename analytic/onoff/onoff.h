@@ -143,6 +143,22 @@ typedef struct {
 
 void bba_onoff_defaults(bba_onoff_opts *o);
 
+/* bba_onoff_fft_chosen: whether a solve at buffer size S (quanta) with
+ * options o (NULL: the defaults) convolves the levels with D0 by FFT
+ * (opts.fft; by default when memoryless load is left in D0 and
+ * 6 (S + M0 + 1) log2(S + M0 + 1) < (S + 1) (M0 + 1)).  O(1). */
+int bba_onoff_fft_chosen(const bba_onoff *m, long S, const bba_onoff_opts *o);
+
+/* bba_onoff_step_ops: the multiply-adds of one application of the chain
+ * (one power step) per level at buffer size S, as a solve with options o
+ * (NULL: the defaults) and policy pol (NULL: greedy) does it:
+ * P (M0 + 1 + sum_c (N_c + 1)) by the direct level sum; on the FFT path
+ * P (6 log2(n) n / (S + 1) + sum_c (N_c + 1)), n = S + M0 + 1, plus
+ * P T (B + 1) / (S + 1) for a lazy threshold T > 0.  The solver and the
+ * cost model (cost.h) share it.  O(classes). */
+double bba_onoff_step_ops(const bba_onoff *m, long S, const bb_drain *pol,
+                          const bba_onoff_opts *o);
+
 /* bba_onoff_estimate: bytes a solve at buffer size S (quanta) needs and
  * the operations of one iteration.  O(1). */
 void bba_onoff_estimate(const bba_onoff *m, long S, const bba_onoff_opts *o,

@@ -220,7 +220,7 @@ bba_onoff_eval(const bba_onoff *m, long S, const bb_drain *pol,
     size_t cells;
     long nsmooth = o->smooth > 0 ? o->smooth : 1;
     double tol = o->tol, damp = SMOOTH_DAMP;
-    double sr = 0, ops_apply, ops_coarse;
+    double ops_apply, ops_coarse;
     int rc = BB_OK;
 
     assert(BB_DRAIN_IN(pol, BB_DRAIN_QUANTA));
@@ -301,14 +301,9 @@ bba_onoff_eval(const bba_onoff *m, long S, const bb_drain *pol,
      * need that many steps anyway (40-unit bursts: 0.98 per step).  So
      * smooth at least as long as one solve costs (measured: 3.5x faster
      * on three classes of 16-40-unit bursts at S = 4110). */
-    for (size_t cl = 0; cl < m->n_classes; cl++)
-        sr += m->N[cl] + 1;
-    ops_apply = (double)P * ((double)m->M0 + 1.0 + sr);
+    ops_apply = bba_onoff_step_ops(m, S, pol, o);
     {
-        double nf = (double)S + (double)m->M0 + 1.0;
-        double fft_ops = 6.0 * log2(nf) * nf / ((double)S + 1.0);
-
-        if (o->fft == 1 || (o->fft < 0 && m->M0 > 0 && fft_ops < (double)m->M0 + 1.0)) {
+        if (bba_onoff_fft_chosen(m, S, o)) {
             w.conv = bba_fftconv_new(m->D0, m->M0 + 1, S + 1);
             w.xcol = malloc((size_t)(S + 1) * sizeof *w.xcol);
             w.ccol = malloc((size_t)(S + 1 + m->M0) * sizeof *w.ccol);
@@ -317,10 +312,6 @@ bba_onoff_eval(const bba_onoff *m, long S, const bb_drain *pol,
                 rc = bb_seterr(err, BB_ENOMEM, "out of memory for the level convolution");
                 goto out;
             }
-            ops_apply = (double)P * (fft_ops + sr);
-            if (pol->kind == BB_DRAIN_LAZY && pol->threshold > 0)
-                ops_apply += (double)P * (double)pol->threshold * ((double)m->B + 1.0)
-                             / ((double)S + 1.0);
             damp = SMOOTH_DAMP_FFT;
             /* GMRES's basis when it fits the memory limit (else the
              * smoothing alone goes on). */

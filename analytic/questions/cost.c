@@ -55,6 +55,21 @@ walk_units(const bba_onoff *o, double S)
     return rate > 0 ? 1.0 / rate : 0;
 }
 
+/* pol with its threshold in quanta at a buffer of S quanta, for the
+ * chain's step count: a fraction of S, quanta as they are, bytes (no
+ * quantum here) at S / 2, as the threshold search costs its solves. */
+static bb_drain
+quanta_policy(const bb_drain *pol, long S)
+{
+    double t;
+
+    if (pol == NULL || pol->kind != BB_DRAIN_LAZY)
+        return bb_drain_greedy(1.0);
+    t = pol->unit == BB_DRAIN_QUANTA ? pol->threshold
+        : pol->unit == BB_DRAIN_FRACTION ? pol->threshold * (double)S : 0.5 * (double)S;
+    return bb_drain_lazy(BB_DRAIN_QUANTA, floor(t), pol->eps);
+}
+
 /* log E[e^(t (X - B))] of the load law d, as a log-sum-exp. */
 static double
 excess_lmgf(const bba_model *m, const double *d, double t)
@@ -141,10 +156,7 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, const
     c->walk_units = 0;
     if (m->onoff != NULL) {
         const bba_onoff *o = m->onoff;
-        double sr = 0;
-
-        for (size_t k = 0; k < o->n_classes; k++)
-            sr += o->N[k] + 1;
+        bb_drain pq = quanta_policy(pol, S);
         double steps;
 
         c->states = ((double)S + 1.0) * (double)o->n_phases;
@@ -157,7 +169,7 @@ bba_cost_eval_decay(const bba_model *m, long S, const bba_solver_opts *so, const
             c->walk_units = 0;   /* the phases decide: the message names them */
         c->power_steps = log(1.0 / (so->tol > 0 && so->tol < 1 ? so->tol : 1e-13)) * steps;
         c->ops = c->power_steps * ((double)S + 1.0)
-                 * ((double)o->n_phases * ((double)o->M0 + 1.0 + sr) + (double)o->M + 1.0);
+                 * (bba_onoff_step_ops(o, S, &pq, NULL) + (double)o->M + 1.0);
         return;
     }
     switch (so->kind) {
