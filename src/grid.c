@@ -210,8 +210,18 @@ bb_scenario_apps(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
 void
 bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps)
 {
-    bba_question q = base->qn;
     char err[BB_ERRLEN];
+    int rc = bb_scenario_try(sc, base, load_scale, pfs_bw_Bps, err);
+
+    if (rc != BB_OK)
+        bb_die_lib(rc, err);
+}
+
+int
+bb_scenario_try(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps,
+                char *err)
+{
+    bba_question q = base->qn;
     int rc;
 
     bb_scenario_apps(sc, base, load_scale, pfs_bw_Bps);
@@ -231,8 +241,11 @@ bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double 
         }
         if (rc == BB_EINVAL || rc == BB_EDATA)
             bb_die(BB_EXIT_DATAERR, "%s (load scale %g): %s", base->wl.source, load_scale, err);
-        bb_die_lib(rc, err);
+        if (rc != BB_EINFEASIBLE)
+            bb_die_lib(rc, err);
+        sc->front = NULL;
     }
+    return rc;
 }
 
 void

@@ -45,6 +45,13 @@ typedef struct {
 /* bb_scenario_init: build the variant of base; exits with a message (65,
  * or 2 when the model is too big) on error.  Free with bb_scenario_free. */
 void bb_scenario_init(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps);
+/* bb_scenario_try: bb_scenario_init, except that a variant whose model
+ * refuses it as infeasible (the ON/OFF chain's many-sources correction
+ * at a mean load not below B) returns BB_EINFEASIBLE with the message in
+ * err and sc->front NULL (free with bb_scenario_free); other errors exit
+ * as bb_scenario_init's. */
+int bb_scenario_try(bb_scenario *sc, const bb_ctx *base, double load_scale, double pfs_bw_Bps,
+                    char *err);
 /* bb_scenario_apps: the variant's applications only (sc->front NULL), for
  * a command that builds its own fronts (design, frontier).  Free with
  * bb_scenario_free. */

@@ -177,6 +177,13 @@ growth(bb_report *r)
                 bb_warn("load x%g: %s", r->o.scales[i], gd.err);
             continue;
         }
+        if (r->sc[i].front == NULL) {   /* refused as infeasible (compute.c) */
+            r->growth[i] = r->rec;
+            r->growth[i].load_ratio = r->rec.load_ratio * r->o.scales[i];
+            r->growth[i].bandwidth_bound = 0;
+            r->growth_rc[i] = BB_EINFEASIBLE;
+            continue;
+        }
         r->growth_rc[i] = bba_front_size(r->sc[i].front, r->o.target, &d, &r->growth[i], err);
         if (r->growth_rc[i] != BB_OK && r->growth_rc[i] != BB_EINFEASIBLE)
             bb_warn("load x%g: %s", r->o.scales[i], err);

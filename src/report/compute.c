@@ -129,6 +129,46 @@ infeasible_top(const bb_report *r)
     return top;
 }
 
+/* The sweep of r's points whose scenario has a model: those are costed
+ * and run in one grid, the others get BB_EINFEASIBLE and their
+ * scenario's message; the first error, as bb_sweep_run's. */
+static int
+sweep_built(bb_report *r, char *err)
+{
+    bb_meter m;
+    size_t n = 0, *at = malloc(r->npts * sizeof *at);
+    bba_sweep_point *pts = malloc(r->npts * sizeof *pts);
+    bba_sweep_out *out = calloc(r->npts, sizeof *out);
+    int rc = BB_OK;
+
+    if (at == NULL || pts == NULL || out == NULL)
+        bb_die(BB_EXIT_SOFTWARE, "out of memory");
+    for (size_t i = 0; i < r->npts; i++)
+        if (r->pts[i].front != NULL) {
+            at[n] = i;
+            pts[n++] = r->pts[i];
+        } else {
+            r->out[i].status = BB_EINFEASIBLE;
+            snprintf(r->out[i].err, sizeof r->out[i].err, "load scale %g: %s",
+                     r->o.scales[i / (size_t)r->nsz], r->sc_msg[i / (size_t)r->nsz]);
+        }
+    if (n > 0) {
+        bb_grid_cost(r->ctx->opt, pts, n);
+        bb_meter_start(&m, &r->ctx->opt->out, "report", "points", n);
+        rc = bb_sweep_run(pts, n, r->o.threads, bb_meter_progress, &m, out, err);
+        bb_meter_end(&m);
+    }
+    for (size_t k = 0; k < n; k++)
+        r->out[at[k]] = out[k];
+    for (size_t i = 0; rc == BB_OK && i < r->npts; i++)
+        if (r->out[i].status != BB_OK)
+            rc = bb_seterr(err, r->out[i].status, "point %zu: %s", i + 1, r->out[i].err);
+    free(at);
+    free(pts);
+    free(out);
+    return rc;
+}
+
 /* 2. Idle versus size for each load scale, sizes 0..S_top; 4. lazy
  * thresholds 0, 0.05, ..., 1 at the recommended size: one sweep. */
 static void
@@ -166,12 +206,16 @@ curves(bb_report *r)
     r->nsc = r->o.nscales;
     r->npts = r->nsc * (size_t)r->nsz + nth;
     r->sc = calloc(r->nsc, sizeof *r->sc);
+    r->sc_msg = calloc(r->nsc, sizeof *r->sc_msg);
     r->pts = calloc(r->npts, sizeof *r->pts);
     r->out = calloc(r->npts, sizeof *r->out);
-    if (r->sc == NULL || r->pts == NULL || r->out == NULL)
+    if (r->sc == NULL || r->sc_msg == NULL || r->pts == NULL || r->out == NULL)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     for (size_t i = 0; i < r->nsc; i++) {
-        bb_scenario_init(&r->sc[i], ctx, r->o.scales[i], ctx->pf.pfs_bw_Bps);
+        /* a load growth the model refuses as infeasible (the chain's
+         * correction at E >= B): its curve is left out and named, as a
+         * point that cannot be solved is */
+        (void)bb_scenario_try(&r->sc[i], ctx, r->o.scales[i], ctx->pf.pfs_bw_Bps, r->sc_msg[i]);
         for (long z = 0; z < r->nsz; z++) {
             bba_sweep_point *p = &r->pts[i * (size_t)r->nsz + (size_t)z];
 
@@ -192,14 +236,7 @@ curves(bb_report *r)
     }
     /* A point the solver cannot do (a lazy chain at an extreme threshold,
      * say) is left out of the plots and named, not fatal to the report. */
-    bb_grid_cost(ctx->opt, r->pts, r->npts);
-    {
-        bb_meter m;
-
-        bb_meter_start(&m, &ctx->opt->out, "report", "points", r->npts);
-        rc = bb_sweep_run(r->pts, r->npts, r->o.threads, bb_meter_progress, &m, r->out, err);
-        bb_meter_end(&m);
-    }
+    rc = sweep_built(r, err);
     if (rc != BB_OK && rc != BB_ENOMEM) {
         for (size_t i = 0; i < r->npts; i++)
             if (r->out[i].status != BB_OK) {
@@ -266,6 +303,7 @@ bb_report_free(bb_report *r)
     for (size_t i = 0; i < r->nsc; i++)
         bb_scenario_free(&r->sc[i]);
     free(r->sc);
+    free(r->sc_msg);
     free(r->pts);
     free(r->out);
     free(r->sizes);

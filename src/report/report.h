@@ -84,6 +84,7 @@ typedef struct {
     long nsz;
     bb_scenario *sc;
     size_t nsc;
+    char (*sc_msg)[BB_ERRLEN];  /* nsc: why a scale's front is NULL ("" if built) */
     /* the sweep: nsc * nsz greedy points, then NTH lazy thresholds */
     bba_sweep_point *pts;
     bba_sweep_out *out;
