@@ -136,9 +136,11 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
     long total = 0;
     for (int j = 0; j < s->njobs; j++)
         total += ranks[j] = s->jobs[j].ranks;
-    if (total > R->topo->ncompute)
+    if (total > R->topo->ncompute) {
+        free(ranks);
         bb_die(BB_EXIT_DATAERR, "%s: the jobs ask for %ld nodes but the topology has %d compute "
                "nodes (one rank per node)", file, total, R->topo->ncompute);
+    }
     if (s->placement >= 0) {
         gsl_rng *r = bbs_rng_stream_new(NULL, s->seed, 0, BBS_ENTITY(BBS_ECLASS_NETWORK, 0));
         if (!r)
@@ -166,11 +168,18 @@ bb_scn_load(bb_scn_run *R, const char *file, int have_seed, unsigned long long s
         for (int j = 0; j < s->njobs; j++) {
             int ln = s->jobs[j].alloc_line > 0 ? s->jobs[j].alloc_line - 1 : j;
             int got = ln < R->pl.njobs ? R->pl.job_off[ln + 1] - R->pl.job_off[ln] : 0;
-            if (got < ranks[j])
+            if (got < ranks[j]) {
+                int want = ranks[j];
+
+                /* freed first: the exit is not a leak (ASan's check) */
+                free(ranks);
+                free(q.job_off);
+                free(q.node);
                 bb_die(BB_EXIT_DATAERR, "%s: job '%s' (line %d): %d ranks but line %d of the "
                        "allocation file %s gives %d nodes: ranks %d..%d have no placement",
-                       file, s->jobs[j].name, s->jobs[j].line, ranks[j], ln + 1, path, got,
-                       got, ranks[j] - 1);
+                       file, s->jobs[j].name, s->jobs[j].line, want, ln + 1, path, got,
+                       got, want - 1);
+            }
             for (int k = 0; k < j; k++)
                 if ((s->jobs[k].alloc_line > 0 ? s->jobs[k].alloc_line - 1 : k) == ln)
                     bb_die(BB_EXIT_DATAERR, "%s: jobs '%s' and '%s' use the same line %d of %s",

@@ -146,7 +146,11 @@ bbs_sizedist_close(bbs_sizedist *d, char *err)
 static double
 mc_tail(double u, double c0, double s0)
 {
-    double v = s0 + (pow((1 - c0) / (1 - u), MC_K) - 1) * MC_SIGMA / MC_K;
+    double v;
+
+    if (!(u < 1))   /* the limit at u = 1 (1 - 1e-300 is 1): the cap */
+        return MC_CAP;
+    v = s0 + (pow((1 - c0) / (1 - u), MC_K) - 1) * MC_SIGMA / MC_K;
     v = floor(v + 0.5);
     return v > MC_CAP ? MC_CAP : v;
 }

@@ -576,12 +576,19 @@ partition_table(bb_doc *d, const bb_report *r)
     bb_doc_table_end(d);
     bb_ctx_fmt_size(ctx, tot, sizeof tot, p->total_bytes);
     if (isfinite(p->shared_bytes)) {
+        char times[48];
+
         bb_ctx_fmt_size(ctx, sh, sizeof sh, p->shared_bytes);
+        /* no ratio to a shared buffer that needs nothing */
+        if (p->shared_bytes > 0)
+            snprintf(times, sizeof times, " (%.3g times)", p->total_bytes / p->shared_bytes);
+        else
+            times[0] = '\0';
         bb_doc_para_id(d, "partitions", NULL, "Static partitions, one per group, each with its "
                        "share of the PFS bandwidth%s: %s in total against %s for one shared "
-                       "buffer (%.3g times): what partitioning costs (bbsize partition).",
+                       "buffer%s: what partitioning costs (bbsize partition).",
                        r->bought ? ", both with unlimited burst-buffer bandwidth (not the "
-                       "headline's design)" : "", tot, sh, p->total_bytes / p->shared_bytes);
+                       "headline's design)" : "", tot, sh, times);
     }
 }
 
