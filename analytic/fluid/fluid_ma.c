@@ -433,6 +433,12 @@ rows_exp(const tmat *M, double S, int r, double *Y, double *rel)
                 if (n > 1)
                     t[n - 1] = v[n - 2] * pu[n - 2] + v[n - 1] * pd[n - 1];
                 t[M->jc] += sv / c;
+                /* a subnormal is flushed to 0 (an absolute change below
+                 * DBL_MIN): a far end decaying through them costs about
+                 * a hundred cycles an entry a step (`size` on one class
+                 * of 500 took 0.5 s with them, 0.25 s without) */
+                for (int i = 0; i < n; i++)
+                    t[i] = fabs(t[i]) < DBL_MIN ? 0.0 : t[i];
             }
             sw = V;
             V = T;
