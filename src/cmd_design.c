@@ -265,7 +265,7 @@ cost_load(const bb_ctx *ctx, const bba_front *front, const bba_question *q, doub
     (void)scale;
     (void)prefix;
     sp.base = q;
-    rc = bb_design_walk_cost(&sp, wc->pfs, wc->a->pfs.n, &c, err);
+    rc = bba_design_walk_cost(&sp, wc->pfs, wc->a->pfs.n, &c, err);
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
     wc->ops += c.ops;

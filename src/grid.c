@@ -269,37 +269,16 @@ void
 bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n)
 {
     bba_solver_opts so;
-    bba_cost tot = { 0 };
+    bba_cost tot;
     char err[BB_ERRLEN], what[160];
-    const bba_front *last = NULL;
-    double theta = 0;
+    int rc;
 
     bba_solver_defaults(&so);
     so.kind = opt->solver;
     so.max_ops = opt->max_ops;
     bb_solver_announce(&so, &opt->out);
-    for (size_t i = 0; i < n; i++) {
-        const bba_model *m = bba_front_chain(pts[i].front);
-        bba_cost c;
-        long S;
-        int rc;
-
-        if (m == NULL)   /* the fluid model: phases, not sizes */
-            continue;
-        if ((rc = bba_front_quanta(pts[i].front, pts[i].S_bytes, &S, err)) != BB_OK)
-            bb_die_lib(rc, err);
-        if (pts[i].front != last)   /* a grid's points share their fronts */
-            theta = bba_cost_decay(m);
-        last = pts[i].front;
-        bba_cost_eval_decay(m, S, &so, &pts[i].drain, theta, &c);
-        tot.ops += c.ops;
-        tot.S_quanta = fmax(tot.S_quanta, c.S_quanta);
-        tot.states = fmax(tot.states, c.states);
-        tot.power_steps = fmax(tot.power_steps, c.power_steps);
-        tot.burst_units = fmax(tot.burst_units, c.burst_units);
-        tot.walk_units = fmax(tot.walk_units, c.walk_units);
-        tot.evaluations++;
-    }
+    if ((rc = bba_sweep_cost(pts, n, &so, &tot, err)) != BB_OK)
+        bb_die_lib(rc, err);
     snprintf(what, sizeof what, "the grid of %zu points (fewer or smaller sizes shrink it)", n);
     if (bba_cost_admit(NULL, &tot, &so, what, err) != BB_OK)
         bb_die_lib(BB_ETOOBIG, err);

@@ -61,9 +61,10 @@ void bb_scenario_free(bb_scenario *sc);
 /* bb_grid_threads: default thread count (online processors, >= 1). */
 int bb_grid_threads(void);
 
-/* bb_grid_cost: the grid's cost (cost.h), the sum of its points' solves,
- * estimated before any is solved; exits with status 2 beyond --max-ops
- * (opt->max_ops), saying what to change.  O(n + fronts x M x 100). */
+/* bb_grid_cost: the grid's cost (sweep.h bba_sweep_cost), estimated
+ * before any point is solved and announced; exits with status 2 beyond
+ * --max-ops (opt->max_ops), saying what to change.  O(n + fronts x M x
+ * 100). */
 void bb_grid_cost(const bb_common *opt, const bba_sweep_point *pts, size_t n);
 
 /* bb_grid_run: bb_grid_cost, then evaluate pts on nthreads threads with

@@ -37,6 +37,7 @@
 
 #include "answer.h"
 #include "bb_error.h"
+#include "cost.h"
 #include "endurance.h"
 
 /* the throttling shares of the idle budget a priced design compares */
@@ -117,8 +118,29 @@ int bba_design_choose(const bba_design_spec *sp, double pfs_bw_Bps, bba_design *
  * finite one, the general spectrum, several times the unlimited one's on
  * a bursty workload); 0 for the discrete models, which cost.h costs from
  * their chains.  O(1).  A small accessor of the front door for the walks'
- * estimates (src/designrun.c, the report). */
+ * estimates (bba_design_walk_cost, the report). */
 double bba_design_fluid_ops(const bba_front *f, int bought);
+
+/* bba_design_walk_cost: the multiply-adds (cost.h) of choosing the
+ * designs at pfs[0..n-1] (bytes/s), estimated without a solve as
+ * bba_cost_settle costs one `bbsize size`: a size search on the model at
+ * the question's resolution or, to be settled, at BBA_RES_START
+ * (bba_cost_search), times the worst case of settling (a search at each
+ * resolution up to BBA_RES_MAX, each twice the one before), for each
+ * design a point chooses from (1; BBA_BW_PRICED 2 + BBA_DESIGN_NSHARES +
+ * 4).  An estimate, not a bound: on data/workloads/groups.csv, the
+ * report's 16 priced designs, 2.1e11 for 8.4 s of CPU (about 3e10 at the
+ * 4e9 a second cost.h measures); on three applications whose designs
+ * settle at R = 1600 (tests/cli_report_cost.sh's), 3 priced designs,
+ * 9.2e10 for 38 s.  *tot
+ * has the sums of operations and solves, the largest size and chain.  The
+ * fluid model: each design its build and one search as the front
+ * estimates them (design.h bba_design_fluid_ops), no settling.  O(n (apps + M x 100)).  BB_OK; BB_ETOOBIG
+ * when a point's front is beyond a bound (--max-ops, --max-memory: the walk
+ * is refused at once, not left out point by point) or BB_ENOMEM (err); a
+ * point refused otherwise is not costed (the walk skips it or names it). */
+int bba_design_walk_cost(const bba_design_spec *sp, const double *pfs, size_t n, bba_cost *tot,
+                         char *err);
 
 /* bba_design_cheapest: the index of the feasible design of least finite
  * cost among d[0..n-1] (the first on ties), or -1 when none is feasible

@@ -15,6 +15,7 @@
 
 #include "answer.h"
 #include "bb_error.h"
+#include "cost.h"
 
 typedef struct {
     const bba_front *front;   /* borrowed, read-only while the sweep runs */
@@ -31,5 +32,15 @@ typedef struct {
 /* bba_sweep_eval_point: evaluate p into *out (status, answer or message).
  * Cannot fail otherwise; thread-safe for distinct outs. */
 void bba_sweep_eval_point(const bba_sweep_point *p, bba_sweep_out *out);
+
+/* bba_sweep_cost: the cost (cost.h) of evaluating pts[0..n) under solver
+ * options so, into *tot: the sum of each chain point's bba_cost_eval at
+ * its size in quanta, and the largest size, states and steps over them;
+ * a point of the fluid model adds nothing (its phases were costed when
+ * its front was built).  BB_OK, or a size's error (bba_front_quanta:
+ * beyond the quanta a chain counts).  O(n) and one decay rate per run of
+ * points on one front. */
+int bba_sweep_cost(const bba_sweep_point *pts, size_t n, const bba_solver_opts *so,
+                   bba_cost *tot, char *err);
 
 #endif

@@ -98,7 +98,7 @@ cost_walk(bb_report *r)
         bb_die(BB_EXIT_SOFTWARE, "out of memory");
     r->nwalk = n;
     bb_report_walk_pfs(ctx, &r->o, r->walk_pfs);
-    rc = bb_design_walk_cost(&r->dspec, r->walk_pfs, n, &c, err);
+    rc = bba_design_walk_cost(&r->dspec, r->walk_pfs, n, &c, err);
     if (rc != BB_OK)
         bb_die_lib(rc, err);
     snprintf(what, sizeof what, "the cost plot's designs at %zu PFS bandwidths (fewer, or "

@@ -19,7 +19,7 @@ walk_ops(const bb_ctx *ctx, const bba_design_spec *sp, const double *pfs, size_t
 {
     bba_cost c;
     char err[BB_ERRLEN];
-    int rc = bb_design_walk_cost(sp, pfs, n, &c, err);
+    int rc = bba_design_walk_cost(sp, pfs, n, &c, err);
 
     if (rc != BB_OK)
         bb_ctx_die_answer(ctx, rc, err);
