@@ -179,6 +179,7 @@ growth(bb_report *r)
         }
         if (r->sc[i].front == NULL) {   /* refused as infeasible (compute.c) */
             r->growth[i] = r->rec;
+            /* every bandwidth scaled: E/B scales with them */
             r->growth[i].load_ratio = r->rec.load_ratio * r->o.scales[i];
             r->growth[i].bandwidth_bound = 0;
             r->growth_rc[i] = BB_EINFEASIBLE;

@@ -139,3 +139,5 @@ for i in 1 2 3 4 5 6 7; do echo "a$i,0.1,10,1.$i" >>"$T/ov.csv"; done
 hcase "report --model chain with an overloaded load growth: the page, that curve named" 0 \
   "points could not be solved and are left out \(first: point [0-9]+: load scale 1\.5: the mean load 10\.5 quanta is not below B = 10" \
   ov.html "$B" report "$T/ov.csv" --model chain --points 5 -o ov.html
+hcase "... and its growth row says none (E >= B) at E/B 1.05 (0.7 x 1.5)" 0 \
+  "x1\.5</td><td>1\.05</td><td>none \(E &gt;= B\)" - cat ov.html
