@@ -15,6 +15,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/bbanalytic.h \
 	analytic/front/answer.c analytic/front/answer_endure.c analytic/front/answer.h \
 	analytic/front/front.h analytic/front/front_discrete.c \
+	analytic/front/fluid_apps.c analytic/front/fluid_apps.h \
 	analytic/chain/workload.c analytic/chain/workload.h \
 	analytic/chain/dist.c analytic/chain/dist.h \
 	analytic/chain/chain.c analytic/chain/chain.h \

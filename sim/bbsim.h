@@ -12,7 +12,7 @@
 #include "crosscheck.h"
 #include "replicate.h"
 #include "bb.h"
-#include "fluid.h"
+#include "fluidsim.h"
 
 /* The stall semantics every simulated model follows (issue 35), named in
  * the JSON of the commands that run them: a throttled writer's I/O phase

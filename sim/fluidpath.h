@@ -1,6 +1,6 @@
 /* fluidpath.h: the content of the continuous-time (fluid) burst buffer
  * along a given path of the applications' total write rate, integrated
- * exactly: the deterministic half of the fluid simulator (fluid.h draws
+ * exactly: the deterministic half of the fluid simulator (fluidsim.h draws
  * the path).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -36,7 +36,7 @@
  *   written          r (1 - stall): B at S, min(r, B + B_BB) below it
  *   to the PFS       min(r, B) + drained (B whenever r >= B)
  * so written = to PFS + into - drained on every piece, and over a run
- * written = to PFS + (X_end - X_start): the conservation check of fluid.c
+ * written = to PFS + (X_end - X_start): the conservation check of fluidsim.c
  * compares two sums made from different rates.
  *
  * Cost: O(1) per call (at most four pieces); no allocation. */

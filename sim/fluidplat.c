@@ -9,60 +9,55 @@
 #include <string.h>
 
 #include "bb_error.h"
+#include "fluid_apps.h"
+#include "fluid_classes.h"
 #include "fluidplat.h"
-
-/* "FILE:LINE" or "FILE: application I" when the lines are not known. */
-static void
-where(char *buf, size_t len, const char *source, const long *line, size_t i)
-{
-    if (line)
-        snprintf(buf, len, "%s:%ld", source ? source : "workload", line[i]);
-    else
-        snprintf(buf, len, "%s: application %zu", source ? source : "workload", i + 1);
-}
 
 int
 bbs_fluid_sources_make(bbs_fluid_sources *s, const bba_app *apps, size_t napps,
                        const long *line, const char *source, double time_unit_s, char *err)
 {
-    size_t n = 0, k = 0;
-    char at[512];
+    bba_fluid_class *c;
+    size_t n = 0, k = 0, nc, *of;
+    int rc;
 
     memset(s, 0, sizeof *s);
+    if ((of = malloc((napps ? napps : 1) * sizeof *of)) == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", napps);
+    rc = bba_fluid_apps(apps, napps, time_unit_s, line, source, &c, &nc, of, err);
+    if (rc != BB_OK) {
+        free(of);
+        return rc;
+    }
     for (size_t i = 0; i < napps; i++)
         n += (size_t)bba_app_count(&apps[i]);
     s->n = n;
     s->rate_Bps = malloc((n ? n : 1) * sizeof *s->rate_Bps);
     s->p = malloc((n ? n : 1) * sizeof *s->p);
     s->on_s = malloc((n ? n : 1) * sizeof *s->on_s);
-    if (!s->rate_Bps || !s->p || !s->on_s)
+    if (!s->rate_Bps || !s->p || !s->on_s) {
+        free(c);
+        free(of);
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", n);
-    for (size_t i = 0; i < napps; i++) {
-        const bba_app *a = &apps[i];
-        size_t k0 = k, c = (size_t)bba_app_count(a);
-        int phases = a->p > 0 && a->p < 1 && a->bw_Bps > 0;
-
-        for (; k < k0 + c; k++) {
-            s->rate_Bps[k] = a->bw_Bps;
-            s->p[k] = a->p;
-            s->on_s[k] = bba_app_on_period(a, time_unit_s);
-        }
-        where(at, sizeof at, source, line, i);
-        if (!isfinite(a->bw_Bps))
-            return bb_seterr(err, BB_EDATA, "%s: field 'bw': the rate at a time unit of %g s "
-                             "is not finite", at, time_unit_s);
-        if (!phases)
-            continue;
-        s->phased += c;
-        s->memoryless += !(a->burst_s > 0) ? c : 0;
-        if (!isfinite(s->on_s[k0]))
-            return bb_seterr(err, BB_EDATA, "%s: field 'burst': the mean ON period at a time "
-                             "unit of %g s is not a finite duration", at, time_unit_s);
-        if (!isfinite(s->on_s[k0] * (1 - a->p) / a->p))
-            return bb_seterr(err, BB_EDATA, "%s: field 'p': %g with a mean ON period of %g s "
-                             "gives a mean OFF period L (1 - p)/p that is not finite", at, a->p,
-                             s->on_s[k0]);
     }
+    /* in file order, each row expanded by its count: the sources' random
+     * streams follow the file, not the merged classes */
+    for (size_t i = 0; i < napps; i++) {
+        const bba_fluid_class *x = &c[of[i]];
+        size_t copies = (size_t)bba_app_count(&apps[i]);
+
+        for (size_t e = k + copies; k < e; k++) {
+            s->rate_Bps[k] = x->rate_Bps;
+            s->p[k] = x->p;
+            s->on_s[k] = x->burst_s;
+        }
+        if (bba_fluid_class_has_phase(x)) {
+            s->phased += copies;
+            s->memoryless += !(apps[i].burst_s > 0) ? copies : 0;
+        }
+    }
+    free(c);
+    free(of);
     return BB_OK;
 }
 

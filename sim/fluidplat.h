@@ -1,4 +1,4 @@
-/* fluidplat.h: what the fluid simulation (fluid.h) needs from a workload:
+/* fluidplat.h: what the fluid simulation (fluidsim.h) needs from a workload:
  * its applications as continuous-time ON/OFF sources, and how long the
  * buffer's content takes to forget its empty start (its mixing time)
  * against the run, so that a run too short to mix is named rather than
@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "fluid.h"
+#include "fluidsim.h"
 #include "workload.h"
 
 /* The sources (owned): a row of count N is N sources, as the row written
@@ -52,7 +52,7 @@ void bbs_fluid_sources_free(bbs_fluid_sources *s);
  *   relax = 1 / (mu^2 / (2 s2) + pi^2 s2 / (2 S^2)), the inverse spectral
  *   gap of reflected Brownian motion on [0, S] (Linetsky 2005); 0 when
  *   s2 = 0 or S = 0 (no random motion, or no room);
- *   transit = bbs_fluid_fill_time (fluid.h): the time to fill from empty at
+ *   transit = bbs_fluid_fill_time (fluidsim.h): the time to fill from empty at
  *   the mean excess, or to fill the lazy threshold;
  *   mix = relax + transit;
  *   the stationary mean content m of that diffusion, S (1 / (1 - e^-x) -

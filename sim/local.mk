@@ -22,7 +22,7 @@ sim_libbbsim_a_SOURCES = \
 	sim/bbpart.c sim/bbpart.h \
 	sim/bbstep.c sim/bbstep.h \
 	sim/fluidpath.c sim/fluidpath.h \
-	sim/fluid.c sim/fluid.h \
+	sim/fluidsim.c sim/fluidsim.h \
 	sim/fluidplat.c sim/fluidplat.h \
 	sim/grow.h \
 	sim/bbmpi.h \

@@ -1,7 +1,7 @@
 /* replicate.h: run independent units of work (replications, sweep points)
  * on a pool of threads, with results stored by unit index; and the
  * simulator's entries, which dispatch their replications here: the
- * paper's platform (bb.h) and the fluid one (fluid.h) at a list of buffer
+ * paper's platform (bb.h) and the fluid one (fluidsim.h) at a list of buffer
  * sizes, and `validate`'s fluid model (the front door's prediction beside
  * the fluid simulation, and the verdict).
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -138,7 +138,7 @@ void bbs_plat_free(bbs_plat_runs *r);
 
 /* ---- The fluid platform at a list of buffer sizes ------------------------
  *
- * The same two steps for the continuous-time simulation (fluid.h), which
+ * The same two steps for the continuous-time simulation (fluidsim.h), which
  * has no time unit and no quanta: bbs_fluidplat_prepare makes the sources
  * (fluidplat.h), one configuration per size (policy, horizon, warm-up),
  * each size's mixing estimate, and refuses a run beyond the bounds before

@@ -67,7 +67,7 @@ bb_fluid_question(bbs_fluidplat_question *qn, bb_fluid_report *fr, const bb_simo
     if (o->pol.kind == BB_DRAIN_LAZY && !(o->pol.eps > 0))
         bb_usage_error("empty-prob", "'%s' is not in (0, 1]: the fluid buffer drains at EPS "
                        "(B - r) below the threshold, so EPS = 0 would never drain it", "0");
-    /* horizon and warm-up in seconds when given, else derived (fluid.h) */
+    /* horizon and warm-up in seconds when given, else derived (fluidsim.h) */
     qn->horizon_given = o->run.horizon_arg != NULL;
     qn->horizon_s = o->run.horizon.v;
     qn->warmup_given = o->warmup_arg != NULL;

@@ -4,7 +4,7 @@
  * (analytic/front/answer.h), the simulated replications, and the row's
  * agreement (sim/crosscheck.h).  The simulation is the model's own: the
  * discrete simulator (sim/bb.h, --mode bernoulli, periodic or onoff) for
- * the discrete models, the continuous-time one (sim/fluid.h) for the fluid
+ * the discrete models, the continuous-time one (sim/fluidsim.h) for the fluid
  * model.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef BBSIZE_SRC_VALRUN_H

@@ -1,6 +1,7 @@
 /* t_fluidplat.c: tests of the fluid simulation's question (sim/fluidplat):
  * a workload's applications as sources (counts expanded, memoryless ON
- * periods, the refusals naming file, line and field), and the mixing
+ * periods, the refusals naming file, line and field; the classes of the
+ * conversion shared with the analytic model), and the mixing
  * estimate worked by hand (the ON/OFF variance rate against its
  * two-state-chain form, the reflected walk's relaxation time, the
  * stationary mean's limits, the start's weight) with the warning's rule
@@ -20,6 +21,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "bbsim.h"
+#include "fluid_apps.h"
 #include "fluidplat.h"
 
 static void
@@ -63,6 +65,49 @@ test_sources_by_hand(void **state)
     CLOSE(s.on_s[2], 120);
     CLOSE(s.on_s[3], 0);
     bbs_fluid_sources_free(&s);
+}
+
+/* The one conversion both fluid front ends read (fluid_apps.h): rows
+ * A (count 2), B memoryless, A again and a constant writer C are three
+ * classes, A's count 3, in the order they first appear; the simulator's
+ * sources are the same numbers row by row, in file order. */
+static void
+test_classes_shared(void **state)
+{
+    bba_app a[4] = { app(0.3, 2, 1, 2), app(0.5, 8, 0, 1), app(0.3, 2, 1, 1), app(1, 3, 0, 1) };
+    bba_fluid_class *c;
+    bbs_fluid_sources s;
+    size_t nc, of[4], k = 0;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    assert_int_equal(bba_fluid_apps(a, 4, 60, NULL, NULL, &c, &nc, of, err), BB_OK);
+    assert_int_equal(nc, 3);
+    assert_int_equal(of[0], 0);
+    assert_int_equal(of[1], 1);
+    assert_int_equal(of[2], 0);
+    assert_int_equal(of[3], 2);
+    assert_int_equal(c[0].count, 3);
+    assert_int_equal(c[1].count, 1);
+    CLOSE(c[1].burst_s, 120);
+    CLOSE(c[2].burst_s, 0);
+    assert_int_equal(bbs_fluid_sources_make(&s, a, 4, NULL, "w.csv", 60, err), BB_OK);
+    assert_int_equal(s.n, 5);
+    for (size_t i = 0; i < 4; i++)
+        for (long e = 0; e < a[i].count; e++, k++) {
+            CLOSE(s.rate_Bps[k], c[of[i]].rate_Bps);
+            CLOSE(s.p[k], c[of[i]].p);
+            CLOSE(s.on_s[k], c[of[i]].burst_s);
+        }
+    assert_int_equal(k, 5);
+    assert_int_equal(s.phased, 4);
+    assert_int_equal(s.memoryless, 1);
+    bbs_fluid_sources_free(&s);
+    free(c);
+    a[1] = app(0.5, INFINITY, 1, 1);
+    assert_int_equal(bba_fluid_apps(a, 4, 60, NULL, NULL, &c, &nc, NULL, err), BB_EDATA);
+    assert_null(c);
+    assert_non_null(strstr(err, "workload: application 2: field 'bw'"));
 }
 
 /* A rate or a mean OFF period that overflows is refused by file, line and
@@ -216,6 +261,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sources_by_hand),
         cmocka_unit_test(test_sources_refused),
+        cmocka_unit_test(test_classes_shared),
         cmocka_unit_test(test_variance_rate),
         cmocka_unit_test(test_driftless_walk),
         cmocka_unit_test(test_drift_limits),

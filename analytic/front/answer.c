@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "answer.h"
-#include "fluid_classes.h"
 #include "front.h"
 #include "bb_error.h"
 #include "bbbw.h"
@@ -20,6 +19,7 @@
 #include "effbw.h"
 #include "fluid.h"
 #include "fluid_approx.h"
+#include "fluid_apps.h"
 #include "onoff.h"
 #include "quanta.h"
 
@@ -76,46 +76,34 @@ fluid_flops(const bba_fluid_class *c, size_t nc, const bba_fluid_opts *o, double
     return flops;
 }
 
-/* The applications as fluid sources: each distinct (rate, p, ON period)
- * one class, its count the sum of the counts of the applications that
- * have it (so a row of count N and the row written out N times make the
- * same classes, in the order they first appear); the burst is the mean
- * ON period; a memoryless application enters with time unit / (1 - p)
- * (bba_app_on_period).  O(n k) for k classes. */
+/* The applications as fluid sources (fluid_apps.h), counted: the classes
+ * that switch and the memoryless copies among them. */
 static int
 fluid_build(bba_front *f, char *err)
 {
     const bba_question *q = &f->q;
-    bba_fluid_class *c = calloc(q->n, sizeof *c);
+    bba_fluid_class *c;
     bba_fluid_opts o;
     double phases, flops = 0;
-    size_t nc = 0, total;
+    size_t nc, *of = malloc((q->n ? q->n : 1) * sizeof *of);
     int rc;
 
-    if (c == NULL)
+    if (of == NULL)
         return bb_seterr(err, BB_ENOMEM, "out of memory for %zu applications", q->n);
-    if ((rc = bba_apps_total(q->apps, q->n, &total, err)) != BB_OK) {
-        free(c);
+    rc = bba_fluid_apps(q->apps, q->n, q->pf.time_unit_s, NULL, NULL, &c, &nc, of, err);
+    if (rc != BB_OK) {
+        free(of);
         return rc;
     }
     f->pf = q->pf;
     f->pf.resolution = 0;
     f->n_memoryless = 0;
-    for (size_t i = 0; i < q->n; i++) {
-        const bba_app *a = &q->apps[i];
-        bba_fluid_class x = { a->bw_Bps, a->p, bba_app_on_period(a, q->pf.time_unit_s),
-                              (int)bba_app_count(a) };
-        size_t j;
-
-        if (x.burst_s > 0)
-            f->n_memoryless += !(a->burst_s > 0) ? (size_t)x.count : 0;
-        if ((j = bba_fluid_class_find(c, nc, &x)) < nc) {
-            c[j].count += x.count;
-            continue;
-        }
-        c[nc++] = x;
-        f->fluid_classes += x.burst_s > 0;
-    }
+    for (size_t i = 0; i < q->n; i++)
+        if (c[of[i]].burst_s > 0 && !(q->apps[i].burst_s > 0))
+            f->n_memoryless += (size_t)bba_app_count(&q->apps[i]);
+    for (size_t j = 0; j < nc; j++)
+        f->fluid_classes += c[j].burst_s > 0;
+    free(of);
     o.pfs_bw_Bps = q->pf.pfs_bw_Bps;
     o.bb_bw_Bps = q->pf.bb_bw_Bps;
     o.mem_limit_bytes = q->so.mem_limit_bytes;

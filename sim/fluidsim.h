@@ -1,4 +1,4 @@
-/* fluid.h: the continuous-time (fluid) burst buffer simulated event by
+/* fluidsim.h: the continuous-time (fluid) burst buffer simulated event by
  * event: ON/OFF sources with exponential periods write into a buffer whose
  * content is integrated exactly between phase changes (fluidpath.h).  The
  * independent check of the analytic fluid solver: it shares no code with
@@ -43,8 +43,8 @@
  * events expected (bbs_fluid_estimate), each O(log n + C) for C distinct
  * rates; memory O(n).  About 0.2 us per event on one core
  * (bench/fluidsim.sh). */
-#ifndef BBSIZE_SIM_FLUID_H
-#define BBSIZE_SIM_FLUID_H
+#ifndef BBSIZE_SIM_FLUIDSIM_H
+#define BBSIZE_SIM_FLUIDSIM_H
 
 #include <stddef.h>
 #include <stdint.h>

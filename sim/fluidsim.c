@@ -1,5 +1,5 @@
-/* fluid.c: the fluid burst buffer driven by random ON/OFF sources on the
- * event engine (fluid.h).
+/* fluidsim.c: the fluid burst buffer driven by random ON/OFF sources on the
+ * event engine (fluidsim.h).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The writers wait: an ON period is a volume, drawn as L_i seconds of
@@ -27,7 +27,7 @@
 
 #include "bb_error.h"
 #include "engine.h"
-#include "fluid.h"
+#include "fluidsim.h"
 #include "rng.h"
 
 /* Sources grouped by their rate: the
