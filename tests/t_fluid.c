@@ -492,18 +492,25 @@ discrete_chain_limit(void **state)
  * dense eigenvalues agree, and so do the measures solved from either; the
  * factor-once path agrees with the whole dense system from small sizes
  * (every mode couples the two ends) to large (none does), here with E < B
- * and with E > B (the near end is then S), and on one class of 200
- * sources (idle down to 1e-2000: its LU's pivoting order matters). */
+ * and with E > B (the near end is then S), on one class of 200
+ * sources (idle down to 1e-2000: its LU's pivoting order matters), and
+ * on nine distinct binary sources (512 phases: the far block's atoms
+ * span strides up to 256, a band too wide, so fluid_far.c factors them
+ * sparse). */
 static void
 separable_vs_dense(void **state)
 {
     const bba_fluid_class c[3] = { { 0.45, 0.2, 3, 3 }, { 0.7, 0.1, 7, 2 }, { 0.3, 0.25, 1.5, 2 } };
     const bba_fluid_class big = { 1.0, 0.3, 5, 200 };
-    const double B[3] = { 1.0, 0.5, 75 };
+    const double B[4] = { 1.0, 0.5, 75, 3.0 };
+    bba_fluid_class bin[9];
 
     (void)state;
-    for (int k = 0; k < 3; k++) {
-        bba_fluid *m = k < 2 ? tu_fluid_bb(c, 3, B[k], 0) : tu_fluid_bb(&big, 1, B[k], 0);
+    for (int i = 0; i < 9; i++)
+        bin[i] = (bba_fluid_class){ 0.6 + 0.15 * i, 0.05 + 0.02 * i, 1.0 + 0.5 * i, 1 };
+    for (int k = 0; k < 4; k++) {
+        bba_fluid *m = k < 2 ? tu_fluid_bb(c, 3, B[k], 0)
+                       : k == 2 ? tu_fluid_bb(&big, 1, B[k], 0) : tu_fluid_bb(bin, 9, B[k], 0);
         fl_spec *sd;
         char err[BB_ERRLEN];
         double zmax = 0;
@@ -518,7 +525,7 @@ separable_vs_dense(void **state)
             zmax = fmax(zmax, fabs(sd->z[j]));
         for (long j = 0; j < sd->m; j++)
             assert_true(fabs(sd->z[j] - m->greedy->z[j]) < 1e-12 * zmax);
-        for (double S = 0.05; S < 2000; S *= 3.7) {
+        for (double S = 0.05; S < 2000; S *= k == 3 ? 40 : 3.7) {
             const fl_spec *sp[1] = { sd };
             double x[2] = { 0, S };
             fl_sol s;

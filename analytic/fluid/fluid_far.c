@@ -26,9 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <umfpack.h>
+
 #include "bb_error.h"
 #include "fluid_int.h"
 #include "lapackf.h"
+
+/* atoms from which a wide band is factored sparse rather than dense */
+#define FAR_SPARSE_MIN 256
 
 int
 fl_far_choose(const bba_fluid *m, int top, long nf, long na, long jd, long *jf)
@@ -63,6 +68,11 @@ fl_far_free(fl_far *F)
     free(F->gc);
     free(F->X);
     free(F->MA);
+    free(F->Ap);
+    free(F->Ai);
+    free(F->Ax);
+    if (F->num != NULL)
+        umfpack_di_free_numeric(&F->num);
     fl_fact_free(&F->S);
     memset(F, 0, sizeof *F);
 }
@@ -76,6 +86,66 @@ fl_pow2_inv(double x)
         return 1.0;
     frexp(x, &e);
     return ldexp(1.0, -e > 900 ? 900 : (-e < -900 ? -900 : -e));
+}
+
+/* Sparse: nrhs columns of na (stride ld) solved in place with G~ (sys
+ * UMFPACK_A) or its transpose (UMFPACK_At); a column whose solve fails
+ * (memory) becomes NaN, which the solution's residual then refuses. */
+static void
+g_solve_sparse(const fl_far *F, int sys, int nrhs, double *x, long ld)
+{
+    long n = F->na;
+    double *t = malloc((size_t)n * sizeof *t), info[UMFPACK_INFO];
+
+    for (int j = 0; j < nrhs; j++) {
+        double *c = x + (size_t)j * (size_t)ld;
+
+        if (t != NULL) {
+            memcpy(t, c, (size_t)n * sizeof *t);
+            if (umfpack_di_solve(sys, F->Ap, F->Ai, F->Ax, c, t, F->num, F->ctl, info) ==
+                UMFPACK_OK)
+                continue;
+        }
+        for (long i = 0; i < n; i++)
+            c[i] = NAN;
+    }
+    free(t);
+}
+
+/* Sparse: the scaled G from nt triplets (row ti, column tj, value tx)
+ * by columns, and its LU; our equilibration kept (no scaling of
+ * UMFPACK's own), no refinement (the outer solve has its own). */
+static int
+g_factor_sparse(fl_far *F, const int *ti, const int *tj, const double *tx, int nt,
+                char *err)
+{
+    int n = (int)F->na, st;
+    void *sym = NULL;
+    double info[UMFPACK_INFO];
+
+    F->Ap = malloc((size_t)(n + 1) * sizeof *F->Ap);
+    F->Ai = malloc((size_t)(nt > 0 ? nt : 1) * sizeof *F->Ai);
+    F->Ax = malloc((size_t)(nt > 0 ? nt : 1) * sizeof *F->Ax);
+    if (F->Ap == NULL || F->Ai == NULL || F->Ax == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the far block's %ld atoms", F->na);
+    umfpack_di_defaults(F->ctl);
+    F->ctl[UMFPACK_PRL] = 0;
+    F->ctl[UMFPACK_SCALE] = UMFPACK_SCALE_NONE;
+    F->ctl[UMFPACK_IRSTEP] = 0;
+    st = umfpack_di_triplet_to_col(n, n, nt, ti, tj, tx, F->Ap, F->Ai, F->Ax, NULL);
+    if (st == UMFPACK_OK)
+        st = umfpack_di_symbolic(n, n, F->Ap, F->Ai, F->Ax, &sym, F->ctl, info);
+    if (st == UMFPACK_OK)
+        st = umfpack_di_numeric(F->Ap, F->Ai, F->Ax, sym, &F->num, F->ctl, info);
+    if (sym != NULL)
+        umfpack_di_free_symbolic(&sym);
+    if (st == UMFPACK_ERROR_out_of_memory)
+        return bb_seterr(err, BB_ENOMEM, "out of memory factoring the far block's %ld atoms",
+                         F->na);
+    if (st != UMFPACK_OK)
+        return bb_seterr(err, BB_ESINGULAR, "fluid model: the generator of the %ld atom "
+                         "phases is singular (UMFPACK status %d)", F->na, st);
+    return BB_OK;
 }
 
 /* x := G^-1 x (trans 'N') or x := x G^-1 (trans 'T'), nrhs columns of
@@ -93,6 +163,8 @@ g_solve(const fl_far *F, char trans, int nrhs, double *x)
         int ld = 3 * F->kb + 1;
 
         dgbtrs_(&trans, &n, &F->kb, &F->kb, &nrhs, F->G, &ld, F->gpiv, x, &n, &info, 1);
+    } else if (F->sparse) {
+        g_solve_sparse(F, trans == 'N' ? UMFPACK_A : UMFPACK_At, nrhs, x, n);
     } else {
         dgetrs_(&trans, &n, &nrhs, F->G, &n, F->gpiv, x, &n, &info, 1);
     }
@@ -158,7 +230,10 @@ g_solve_rows(const fl_far *F, int nrhs, double *X)
         for (long i = 0; i < n; i++)
             for (int k = 0; k < nrhs; k++)
                 t[i + (size_t)k * (size_t)n] = X[i * nrhs + k];
-        dgetrs_("N", &nn, &nrhs, F->G, &nn, F->gpiv, t, &nn, &info, 1);
+        if (F->sparse)
+            g_solve_sparse(F, UMFPACK_A, nrhs, t, n);
+        else
+            dgetrs_("N", &nn, &nrhs, F->G, &nn, F->gpiv, t, &nn, &info, 1);
         for (long i = 0; i < n; i++)
             for (int k = 0; k < nrhs; k++)
                 X[i * nrhs + k] = t[i + (size_t)k * (size_t)n];
@@ -176,8 +251,8 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
              fl_far *F, char *err)
 {
     long P = m->P, Pm = P - 1, *pos = NULL, no = 0;
-    double *row = NULL, *H = NULL, *Sb = NULL, *sco = NULL;
-    int rc = BB_OK, n = (int)na, info = 0;
+    double *row = NULL, *H = NULL, *Sb = NULL, *sco = NULL, *tx = NULL;
+    int rc = BB_OK, n = (int)na, info = 0, *ti = NULL, *tj = NULL, nt = 0;
 
     memset(F, 0, sizeof *F);
     F->P = P;
@@ -239,7 +314,16 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                 F->kb = (int)(i - pos[ph - st]);
         }
     F->band = 6.0 * (double)F->kb * (double)F->kb < (double)na * (double)na;
-    {
+    F->sparse = !F->band && na >= FAR_SPARSE_MIN;
+    if (F->sparse) {
+        size_t cap = (size_t)na * (size_t)(2 * m->C + 1);
+
+        ti = malloc(cap * sizeof *ti);
+        tj = malloc(cap * sizeof *tj);
+        tx = malloc(cap * sizeof *tx);
+        if (ti == NULL || tj == NULL || tx == NULL)
+            goto nomem;
+    } else {
         size_t gsz = F->band ? (size_t)(3 * F->kb + 1) * (size_t)na : (size_t)na * (size_t)na;
 
         F->G = calloc(gsz, sizeof *F->G);
@@ -288,16 +372,23 @@ fl_far_build(const bba_fluid *m, const fl_spec *sp, int top, double sg, long nf,
                 if (j >= 0) {
                     double v = row[nb] * F->gr[i] * F->gc[j];
 
-                    if (F->band)
+                    if (F->band) {
                         F->G[(size_t)(2 * F->kb + i - j) + (size_t)j * (size_t)(3 * F->kb + 1)] = v;
-                    else
+                    } else if (F->sparse) {
+                        ti[nt] = (int)i;
+                        tj[nt] = (int)j;
+                        tx[nt++] = v;
+                    } else
                         F->G[(size_t)i + (size_t)j * (size_t)na] = v;
                 } else {
                     H[(size_t)i * (size_t)nf + (size_t)(-1 - j)] = row[nb];
                 }
             }
     }
-    if (F->band) {
+    if (F->sparse) {
+        if ((rc = g_factor_sparse(F, ti, tj, tx, nt, err)) != BB_OK)
+            goto out;
+    } else if (F->band) {
         int ld = 3 * F->kb + 1;
 
         dgbtrf_(&n, &n, &F->kb, &F->kb, F->G, &ld, F->gpiv, &info);
@@ -348,6 +439,9 @@ out:
     free(row);
     free(Sb);
     free(sco);
+    free(ti);
+    free(tj);
+    free(tx);
     if (rc != BB_OK)
         fl_far_free(F);
     return rc;

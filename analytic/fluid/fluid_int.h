@@ -235,14 +235,21 @@ void fl_fact_free(fl_fact *F);
  * (not an atom phase), reduced through the atoms to an nf x nf Schur
  * complement; lf (P) the log law at that end (the equations' frame).
  * Time O(na kb^2 + nf na kb + nf^2 na), kb the atoms' bandwidth, against
- * 2/3 P^3 for the dense block. */
+ * 2/3 P^3 for the dense block; where the band is wide (many classes of
+ * few phases: binary sources' strides reach P / 2) G is factored sparse
+ * (UMFPACK), its fill that of the phases' hypercube-like graph. */
 typedef struct {
     long P, nf, na;
     long *eq;          /* P - 1: per equation, its atom rank (>= 0) or -1 -
                           its rank among the others */
-    int band, kb;      /* G band-stored (bandwidth kb) or dense */
-    double *G;         /* LU of the scaled G = Dr G Dc */
+    int band, kb;      /* G band-stored (bandwidth kb), sparse or dense */
+    int sparse;        /* G by UMFPACK (a wide band: many classes) */
+    double *G;         /* LU of the scaled G = Dr G Dc (band or dense) */
     int *gpiv;
+    int *Ap, *Ai;      /* sparse: the scaled G by columns, and its LU */
+    double *Ax;
+    void *num;
+    double ctl[20];    /* UMFPACK's control (UMFPACK_CONTROL entries) */
     double *gr, *gc;   /* Dr (atoms), Dc (their equations) */
     double *X;         /* na x nf, row-major: G^-1 H */
     double *MA;        /* nf x na: the modes' flux at the atom phases */
