@@ -101,46 +101,84 @@ ensure(bbs_net_mm_ws *ws, int nl, int nf, int np)
     return 0;
 }
 
-static void
-heap_push(bbs_net_mm_ws *ws, double key, int link, int ver)
+/* before: whether entry a comes out of the heap ahead of b (least key,
+ * ties by link index), without a branch */
+static inline int
+before(const hent *a, const hent *b)
 {
-    int i = ws->nheap++;
-    hent e = { key, link, ver };
-
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (ws->heap[parent].key < key
-            || (ws->heap[parent].key == key && ws->heap[parent].link <= link))
-            break;
-        ws->heap[i] = ws->heap[parent];
-        i = parent;
-    }
-    ws->heap[i] = e;
+    return (a->key < b->key) | ((a->key == b->key) & (a->link < b->link));
 }
 
-static hent
-heap_pop(bbs_net_mm_ws *ws)
+/* sift_up: the entry e into the hole at i, moved towards the root */
+static void
+sift_up(hent *h, int i, hent e)
 {
-    hent top = ws->heap[0], last = ws->heap[--ws->nheap];
-    int i = 0, n = ws->nheap;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!before(&e, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = e;
+}
 
+/* sift_down: the entry e into the hole at i of a heap of n, moved
+ * towards the leaves */
+static void
+sift_down(hent *h, int n, int i, hent e)
+{
     for (;;) {
         int c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && (ws->heap[c + 1].key < ws->heap[c].key
-                          || (ws->heap[c + 1].key == ws->heap[c].key
-                              && ws->heap[c + 1].link < ws->heap[c].link)))
-            c++;
-        if (last.key < ws->heap[c].key
-            || (last.key == ws->heap[c].key && last.link <= ws->heap[c].link))
+        c += c + 1 < n && before(&h[c + 1], &h[c]);
+        if (!before(&h[c], &e))
             break;
-        ws->heap[i] = ws->heap[c];
+        h[i] = h[c];
         i = c;
     }
-    if (n > 0)
-        ws->heap[i] = last;
+    h[i] = e;
+}
+
+static void
+heap_push(bbs_net_mm_ws *ws, double key, int link, int ver)
+{
+    hent e = { key, link, ver };
+
+    sift_up(ws->heap, ws->nheap++, e);
+}
+
+/* heap_pop: the least entry.  The hole left at the root goes down to a
+ * leaf along the lesser children, then the last entry rises into it from
+ * there (Floyd): the last entry belongs near the leaves, so this takes
+ * about half the comparisons of sifting it down from the root. */
+static hent
+heap_pop(bbs_net_mm_ws *ws)
+{
+    hent *h = ws->heap, top = h[0], last = h[--ws->nheap];
+    int i = 0, n = ws->nheap;
+
+    if (n == 0)
+        return top;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        c += c + 1 < n && before(&h[c + 1], &h[c]);
+        h[i] = h[c];
+        i = c;
+    }
+    sift_up(h, i, last);
     return top;
+}
+
+/* heap_build: the heap of the nheap entries in ws->heap, in O(nheap) */
+static void
+heap_build(bbs_net_mm_ws *ws)
+{
+    for (int i = ws->nheap / 2 - 1; i >= 0; i--)
+        sift_down(ws->heap, ws->nheap, i, ws->heap[i]);
 }
 
 static int solve_plain(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate,
@@ -236,13 +274,15 @@ stage(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, int c, char *err)
         int f = ws->ef[ws->ord[i]];
         double least = INFINITY;  /* the least room of its links here */
         for (; i < ws->cstart[c + 1] && ws->ef[ws->ord[i]] == f; i++) {
-            int l = pb->path[ws->ord[i]], v;
-            double room = pb->cap[l] - gap_reserve(pb, ws, l, c);
-            for (int q = 0; q < c; q++)
-                room -= ws->use[l * C + q];
-            if (room <= ROUNDING * pb->cap[l])
-                room = 0;
-            v = sub_link(ws, l, room, &nsl);
+            int l = pb->path[ws->ord[i]], v = ws->smap[l];
+            if (v < 0) { /* the link's room, once a stage */
+                double room = pb->cap[l] - gap_reserve(pb, ws, l, c);
+                for (int q = 0; q < c; q++)
+                    room -= ws->use[l * C + q];
+                if (room <= ROUNDING * pb->cap[l])
+                    room = 0;
+                v = sub_link(ws, l, room, &nsl);
+            }
             ws->spath[np++] = v;
             least = fmin(least, ws->scap[v]);
         }
@@ -522,10 +562,14 @@ fill(const bbs_net_mm_problem *pb, bbs_net_mm_ws *ws, double *rate, int *bottlen
     }
     ws->nheap = 0;
     for (int l = 0; l < nl; l++) {
-        ws->ver[l] = 0;
-        if (ws->cnt[l] > 0)
-            live_push(ws, l, key(ws, l));
+        ws->ver[l] = 1;
+        if (ws->cnt[l] > 0) {
+            hent e = { key(ws, l), l, 1 };
+            ws->lkey[l] = e.key;
+            ws->heap[ws->nheap++] = e;
+        }
     }
+    heap_build(ws);
     while (left > 0 && ws->nheap > 0) {
         hent e = heap_pop(ws);
         int l = e.link;
