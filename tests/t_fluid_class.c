@@ -155,6 +155,65 @@ class_vs_discretised(void **state)
     }
 }
 
+/* Lazy draining on classes with phases below 2^-900 (the dense spectra
+ * weigh phases by pi^1/2 and refused them): 150 copies of p = 0.01 (the
+ * rarest at the top, all ON) and 160 of p = 0.98 (at the bottom, none
+ * ON), each answered on the class truncated to the phases a double
+ * weighs, against the discretisation of the whole class (which keeps
+ * them all).  The model has rare phases (m->rare), so the truncated path
+ * is the one taken. */
+static void
+lazy_truncated_vs_discretised(void **state)
+{
+    struct {
+        int N, K;
+        double p, b, L, B, S;
+    } cs[] = {
+        { 150, 100, 0.01, 30, 30, 100, 300 },
+        { 160, 100, 0.98, 1, 30, 157.5, 5 },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        bba_fluid_class c = { cs[i].b, cs[i].p, cs[i].L, cs[i].N };
+        bba_fluid *m = tu_fluid(&c, 1, cs[i].B);
+        bb_drain pol = { .kind = BB_DRAIN_LAZY, .unit = BB_DRAIN_BYTES,
+                         .threshold = 0.3 * cs[i].S, .eps = 0.05 };
+        bba_fluid_result r;
+        char err[BB_ERRLEN];
+        double occ, idle = ctmc(cs[i].N, cs[i].p, cs[i].b, cs[i].L, cs[i].B, cs[i].S,
+                                0.3 * cs[i].S, 0.05, cs[i].K, &occ);
+        int rc = bba_fluid_eval(m, cs[i].S, &pol, &r, err);
+
+        if (rc != BB_OK)
+            print_error("case %zu: %s\n", i, err);
+        assert_int_equal(rc, BB_OK);
+        assert_true(m->rare > 0);
+        assert_non_null(m->trunc);
+        assert_true(m->trunc->P < m->P);
+        /* the first cut at the top (all ON), the second at the bottom */
+        if (i == 0)
+            assert_true(m->trunc->lo[0] == 0 && m->trunc->N[0] < cs[i].N);
+        else
+            assert_true(m->trunc->lo[0] > 0 && m->trunc->lo[0] + m->trunc->N[0] == cs[i].N);
+        assert_true(idle > 1e-8);
+        tu_assert_rel(r.idle, idle, 1e-3);
+        tu_assert_rel(r.mean_occupancy_bytes, occ, 1e-3);
+        /* EPS -> 1 on the truncated class tends to greedy draining on the
+         * whole one (its modes, which weigh no phase by pi^1/2) */
+        {
+            bba_fluid_result g, l;
+
+            pol.eps = 1.0 - 1e-9;
+            assert_int_equal(bba_fluid_eval(m, cs[i].S, &pol, &l, err), BB_OK);
+            assert_int_equal(bba_fluid_eval(m, cs[i].S, NULL, &g, err), BB_OK);
+            tu_assert_rel(l.idle, g.idle, 1e-6);
+            tu_assert_rel(l.mean_occupancy_bytes, g.mean_occupancy_bytes, 1e-6);
+        }
+        bba_fluid_free(m);
+    }
+}
+
 /* A class of N equals the same N sources written out: here as N distinct
  * classes whose rates differ by a part in 1e10 (so that nothing merges),
  * with 1 and N + 1 phases per class against 2^N phases in all, in the
@@ -491,6 +550,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(class_vs_discretised),
+        cmocka_unit_test(lazy_truncated_vs_discretised),
         cmocka_unit_test(class_vs_written_out),
         cmocka_unit_test(large_classes_accurate_or_refused),
         cmocka_unit_test(fact_rank_revealing),

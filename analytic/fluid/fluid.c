@@ -18,6 +18,10 @@
 /* Rates within this fraction of B are B: a phase of zero drift (sums of
  * decimal rates round). */
 #define ZERO_DRIFT_REL 1e-12
+/* The greedy model's fallback on its truncated model (bba_fluid_eval)
+ * solves the whole boundary system, 2P unknowns: at most this many phases
+ * (2/3 (2P)^3 = 5.7e10 flops and 270 MB a size) */
+#define FALLBACK_PHASES_MAX 2048.0
 /* LAPACK's 32-bit indices address P^2 entries */
 #define PHASES_MAX 46340L
 
@@ -81,11 +85,18 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
     int dense = 0;
 
     if (ci != NULL && (nc = gather(c, n, ci, &r0, NULL)) >= 0) {
+        double lmin = 0.0;
+
         P = phase_count(ci, nc);
         maxr = r0;
-        for (long i = 0; i < nc; i++)
+        for (long i = 0; i < nc; i++) {
             maxr += (double)ci[i].N * ci[i].b;
+            lmin += (double)ci[i].N * fmin(log(ci[i].p), log1p(-ci[i].p));
+        }
         dense = o != NULL && o->bb_bw_Bps > 0.0 && maxr - B > o->bb_bw_Bps;
+        /* rare phases (the least likely end of every class): the greedy
+         * evaluation may fall back on the whole system (bba_fluid_eval) */
+        dense |= lmin < FL_LPI_MIN && P <= FALLBACK_PHASES_MAX;
     }
     free(ci);
     if (phases)
@@ -125,6 +136,9 @@ bba_fluid_free(bba_fluid *m)
     if (m == NULL)
         return;
     free(m->N);
+    free(m->lo);
+    free(m->src);
+    free(m->p);
     free(m->b);
     free(m->lam);
     free(m->mu);
@@ -143,6 +157,7 @@ bba_fluid_free(bba_fluid *m)
     fl_ma_free(m->ma);
     for (int i = 0; i < m->n_lazy; i++)
         fl_spec_free(m->lazy[i]);
+    bba_fluid_free(m->trunc);
     pthread_mutex_destroy(&m->lock);
     free(m);
 }
@@ -174,6 +189,23 @@ lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
         else
             *own = 1;
     }
+    pthread_mutex_unlock(&mm->lock);
+    return rc;
+}
+
+static int model_truncate(const bba_fluid *m, bba_fluid **out, char *err);
+
+/* The truncated model of m (model_truncate), built on first use */
+static int
+lazy_model(const bba_fluid *m, const bba_fluid **out, char *err)
+{
+    bba_fluid *mm = (bba_fluid *)m;
+    int rc = BB_OK;
+
+    pthread_mutex_lock(&mm->lock);
+    if (mm->trunc == NULL)
+        rc = model_truncate(m, &mm->trunc, err);
+    *out = mm->trunc;
     pthread_mutex_unlock(&mm->lock);
     return rc;
 }
@@ -210,6 +242,17 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         double x[3] = { 0.0, T, S };
         int own;
 
+        if (m->rare > 0) {
+            /* the dense spectra weigh phases by pi^1/2: on the phases a
+             * double weighs (model_truncate) */
+            rc = lazy_model(m, &m, err);
+            if (rc != BB_OK)
+                return rc;
+            if (m->greedy == NULL) {
+                fl_trivial(m, S, out);
+                return BB_OK;
+            }
+        }
         rc = lazy_spec(m, eps, &sl, &own, err);
         if (rc != BB_OK)
             return rc;
@@ -235,10 +278,32 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
     } else {
         rc = fl_solve_fast(m, S, &s, err);
     }
-    if (rc != BB_OK)
-        return rc;
-    rc = fl_measures(m, &s, 1.0, out, err);
-    fl_sol_free(&s);
+    if (rc == BB_OK) {
+        rc = fl_measures(m, &s, 1.0, out, err);
+        fl_sol_free(&s);
+    }
+    if (m->rare > 0 && m->P <= FALLBACK_PHASES_MAX &&
+        (rc != BB_OK || !(out->residual <= 1e-8))) {
+        /* the modes of a class whose rarest phases no double holds:
+         * the whole system on the phases a double weighs */
+        const bba_fluid *t;
+        bba_fluid_result r;
+        const fl_spec *sp[1];
+        double x[2] = { 0.0, S };
+        char e2[BB_ERRLEN];
+
+        if (lazy_model(m, &t, e2) != BB_OK || t->greedy == NULL)
+            return rc;
+        sp[0] = t->greedy;
+        if (fl_solve_dense(t, 1, sp, x, &s, e2) != BB_OK)
+            return rc;
+        if (fl_measures(t, &s, 1.0, &r, e2) == BB_OK &&
+            (rc != BB_OK || r.residual < out->residual)) {
+            *out = r;
+            rc = BB_OK;
+        }
+        fl_sol_free(&s);
+    }
     return rc;
 }
 
@@ -265,6 +330,232 @@ limit_full(const bba_fluid *m, double *lim, char *err)
     if (rc == BB_OK)
         *lim = r.idle;
     return rc;
+}
+
+/* A model's class arrays (C entries each), its phase arrays unset */
+static bba_fluid *
+model_alloc(long P, int C)
+{
+    bba_fluid *m = calloc(1, sizeof *m);
+
+    if (m == NULL)
+        return NULL;
+    if (pthread_mutex_init(&m->lock, NULL) != 0) {
+        free(m);
+        return NULL;
+    }
+    m->P = P;
+    m->C = C;
+    m->N = malloc((size_t)(C + 1) * sizeof *m->N);
+    m->lo = malloc((size_t)(C + 1) * sizeof *m->lo);
+    m->src = malloc((size_t)(C + 1) * sizeof *m->src);
+    m->p = malloc((size_t)(C + 1) * sizeof *m->p);
+    m->b = malloc((size_t)(C + 1) * sizeof *m->b);
+    m->lam = malloc((size_t)(C + 1) * sizeof *m->lam);
+    m->mu = malloc((size_t)(C + 1) * sizeof *m->mu);
+    m->stride = malloc((size_t)(C + 1) * sizeof *m->stride);
+    m->rate = malloc((size_t)P * sizeof *m->rate);
+    m->pi = malloc((size_t)P * sizeof *m->pi);
+    m->cls = malloc((size_t)P * sizeof *m->cls);
+    m->share_top = malloc((size_t)P * sizeof *m->share_top);
+    m->lost = malloc((size_t)P * sizeof *m->lost);
+    m->share_in = malloc((size_t)P * sizeof *m->share_in);
+    m->lost_in = malloc((size_t)P * sizeof *m->lost_in);
+    m->pi_in = malloc((size_t)P * sizeof *m->pi_in);
+    if (m->N == NULL || m->lo == NULL || m->src == NULL || m->p == NULL || m->b == NULL ||
+        m->lam == NULL || m->mu == NULL || m->stride == NULL || m->rate == NULL ||
+        m->pi == NULL || m->cls == NULL || m->share_top == NULL || m->lost == NULL ||
+        m->share_in == NULL || m->lost_in == NULL || m->pi_in == NULL) {
+        bba_fluid_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* The phases of a model whose class arrays are set (N, lo, src, p, b,
+ * lam, mu; r0, B, Bbb, E): strides, rates, the phase law (restricted
+ * and renormalised when truncated), the classes of drift, the laws of
+ * Q' and Q^S and the greedy spectrum; the limit as S grows for a model
+ * that is not truncated (a truncated one serves lazy evaluations only). */
+static int
+model_phases(bba_fluid *m, char *err)
+{
+    long st = 1;
+    double lmax = -INFINITY, lsum = 0.0, *lp = NULL;
+    int rc = BB_OK;
+
+    for (int c = 0; c < m->C; c++) {
+        m->stride[c] = st;
+        st *= m->N[c] + 1;
+    }
+    if (m->truncated && (lp = malloc((size_t)m->P * sizeof *lp)) == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+    for (long f = 0; f < m->P; f++) {
+        long rem = f;
+        double r = m->r0, l = 0.0;
+
+        for (int c = 0; c < m->C; c++) {
+            long k = rem % (m->N[c] + 1) + m->lo[c];
+            int N = m->src[c];
+
+            rem /= m->N[c] + 1;
+            r += (double)k * m->b[c];
+            l += lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) +
+                 (double)k * log(m->p[c]) + (double)(N - k) * log1p(-m->p[c]);
+        }
+        m->rate[f] = r;
+        m->rare += l < FL_LPI_MIN;
+        if (lp != NULL) {
+            lp[f] = l;
+            lmax = fmax(lmax, l);
+        } else
+            m->pi[f] = exp(l);
+        m->share_top[f] = m->share_in[f] = 1.0;
+        m->lost[f] = m->lost_in[f] = 0.0;
+        if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
+            m->cls[f] = FL_ZERO;
+            m->n_zero++;
+        } else if (r > m->B) {
+            m->cls[f] = FL_UP;
+            m->n_up++;
+            /* the writers wait: each writes B / r of its offer, so the
+             * I/O of the phase is stalled (r - B)/r of its time at S */
+            m->share_top[f] = m->B / r;
+            m->lost[f] = (r - m->B) / r;
+            if (r - m->B > m->Bbb) {
+                /* below a full buffer they write B + B_BB */
+                m->binds = 1;
+                m->share_in[f] = (m->B + m->Bbb) / r;
+                m->lost_in[f] = (r - m->B - m->Bbb) / r;
+            }
+        } else {
+            m->cls[f] = FL_DOWN;
+            m->n_down++;
+        }
+    }
+    if (lp != NULL) {
+        /* the law of the truncated chain: pi restricted, renormalised */
+        for (long f = 0; f < m->P; f++)
+            lsum += exp(lp[f] - lmax);
+        for (long f = 0; f < m->P; f++)
+            m->pi[f] = exp(lp[f] - lmax - log(lsum));
+        free(lp);
+    }
+    {
+        double *work = NULL;
+
+        if (m->binds)
+            rc = fl_law(m, m->share_in, m->pi_in, &work, err);
+        else
+            memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
+        if (rc == BB_OK && m->n_up > 0) {
+            m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
+            rc = m->pi_top == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld "
+                                               "phases", m->P)
+                                   : fl_law(m, m->share_top, m->pi_top, &work, err);
+        }
+        free(work);
+        if (rc != BB_OK)
+            return rc;
+    }
+    if (m->n_up > 0 && m->n_down > 0) {
+        rc = fl_spec_build(m, 1.0, !m->truncated, &m->greedy, err);
+        if (rc != BB_OK)
+            return rc;
+    }
+    if (m->truncated)
+        return BB_OK;
+    /* the limit as S grows: when the buffer fills (the mean drift under
+     * the law of Q' is positive: E > B where B_BB binds nowhere) the PFS
+     * drains B all the time and every byte is written (work
+     * conservation), X -> B; otherwise the buffer is stable (or null
+     * recurrent at zero drift) and the writers lose only where B_BB
+     * binds: sum_f pi'_f lost_in_f */
+    m->idle_limit = 0.0;
+    if (m->n_up > 0 && m->n_down == 0) {
+        for (long f = 0; f < m->P; f++)
+            m->idle_limit += m->pi_top[f] * m->lost[f];
+    } else if (m->n_up > 0 && m->greedy->drift > 0.0) {
+        rc = limit_full(m, &m->idle_limit, err);
+    } else
+        for (long f = 0; f < m->P; f++)
+            m->idle_limit += m->pi_in[f] * m->lost_in[f];
+    return rc;
+}
+
+/* log Pr(k of N ON), p the probability of each */
+static double
+log_binom_pmf(int N, long k, double p)
+{
+    return lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) + (double)k * log(p) +
+           (double)(N - k) * log1p(-p);
+}
+
+/* The model on the phases a double weighs, for lazy draining: each class
+ * keeps the ON counts whose binomial probability is at least
+ * e^(FL_LPI_MIN / C) (a unimodal law: one run of counts), so every phase
+ * kept has log pi >= FL_LPI_MIN, and its chain is the class's truncated
+ * there (no birth at the top count, no death at the bottom one): the
+ * law of a reversible chain truncated is its own restricted and
+ * renormalised, and the mass dropped, below N e^(FL_LPI_MIN / C) per
+ * class, bounds what any measure can move. */
+static double
+trunc_levels(const bba_fluid *m, int *lo, int *hi)
+{
+    double beta = FL_LPI_MIN / m->C, P = 1.0;
+
+    for (int c = 0; c < m->C; c++) {
+        int N = m->src[c];
+
+        lo[c] = 0;
+        hi[c] = N;
+        while (lo[c] < N && log_binom_pmf(N, lo[c], m->p[c]) < beta)
+            lo[c]++;
+        while (hi[c] > lo[c] && log_binom_pmf(N, hi[c], m->p[c]) < beta)
+            hi[c]--;
+        P *= (double)(hi[c] - lo[c] + 1);
+    }
+    return P;
+}
+
+static int
+model_truncate(const bba_fluid *m, bba_fluid **out, char *err)
+{
+    int lo[FL_CLASSES_MAX], hi[FL_CLASSES_MAX];
+    double P = trunc_levels(m, lo, hi);
+    bba_fluid *t;
+    int rc;
+
+    *out = NULL;
+    t = model_alloc((long)P, m->C);
+    if (t == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid model");
+    t->truncated = 1;
+    t->r0 = m->r0;
+    t->B = m->B;
+    t->Bbb = m->Bbb;
+    t->E = m->E;
+    t->mem_limit = m->mem_limit;
+    t->idle_limit = m->idle_limit;
+    for (int c = 0; c < m->C; c++) {
+        t->N[c] = hi[c] - lo[c];
+        t->lo[c] = lo[c];
+        t->src[c] = m->src[c];
+        t->p[c] = m->p[c];
+        t->b[c] = m->b[c];
+        t->lam[c] = m->lam[c];
+        t->mu[c] = m->mu[c];
+    }
+    rc = model_phases(t, err);
+    if (rc == BB_OK && t->rare > 0)
+        rc = bb_seterr(err, BB_EDATA, "fluid model: %ld phases of the truncated model "
+                       "are still below the double range", t->rare);
+    if (rc != BB_OK) {
+        bba_fluid_free(t);
+        return rc;
+    }
+    *out = t;
+    return BB_OK;
 }
 
 int
@@ -308,136 +599,27 @@ bba_fluid_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                          "%.3g GB, above the memory limit of %.3g GB", Pd, bytes / 1e9,
                          o->mem_limit_bytes / 1e9);
     }
-    m = calloc(1, sizeof *m);
-    if (m == NULL || pthread_mutex_init(&m->lock, NULL) != 0) {
-        free(m);
+    m = model_alloc((long)Pd, (int)nc);
+    if (m == NULL) {
         free(ci);
         return bb_seterr(err, BB_ENOMEM, "out of memory for the fluid model");
     }
-    m->P = (long)Pd;
-    m->C = (int)nc;
     m->r0 = r0;
     m->B = o->pfs_bw_Bps;
     m->Bbb = o->bb_bw_Bps > 0.0 ? o->bb_bw_Bps : INFINITY;
     m->mem_limit = o->mem_limit_bytes;
-    m->N = malloc((size_t)(nc + 1) * sizeof *m->N);
-    m->b = malloc((size_t)(nc + 1) * sizeof *m->b);
-    m->lam = malloc((size_t)(nc + 1) * sizeof *m->lam);
-    m->mu = malloc((size_t)(nc + 1) * sizeof *m->mu);
-    m->stride = malloc((size_t)(nc + 1) * sizeof *m->stride);
-    m->rate = malloc((size_t)m->P * sizeof *m->rate);
-    m->pi = malloc((size_t)m->P * sizeof *m->pi);
-    m->cls = malloc((size_t)m->P * sizeof *m->cls);
-    m->share_top = malloc((size_t)m->P * sizeof *m->share_top);
-    m->lost = malloc((size_t)m->P * sizeof *m->lost);
-    m->share_in = malloc((size_t)m->P * sizeof *m->share_in);
-    m->lost_in = malloc((size_t)m->P * sizeof *m->lost_in);
-    if (m->N == NULL || m->b == NULL || m->lam == NULL || m->mu == NULL ||
-        m->stride == NULL || m->rate == NULL || m->pi == NULL || m->cls == NULL ||
-        m->share_top == NULL || m->lost == NULL || m->share_in == NULL ||
-        m->lost_in == NULL) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
-        goto out;
-    }
-    {
-        long st = 1;
-
-        for (long i = 0; i < nc; i++) {
-            m->N[i] = (int)ci[i].N;
-            m->b[i] = ci[i].b;
-            m->mu[i] = 1.0 / ci[i].L;
-            m->lam[i] = ci[i].p / ((1.0 - ci[i].p) * ci[i].L);
-            m->stride[i] = st;
-            st *= ci[i].N + 1;
-        }
-    }
     m->E = r0;
-    for (long i = 0; i < nc; i++)
+    for (long i = 0; i < nc; i++) {
+        m->N[i] = m->src[i] = (int)ci[i].N;
+        m->lo[i] = 0;
+        m->p[i] = ci[i].p;
+        m->b[i] = ci[i].b;
+        m->mu[i] = 1.0 / ci[i].L;
+        m->lam[i] = ci[i].p / ((1.0 - ci[i].p) * ci[i].L);
         m->E += (double)ci[i].N * ci[i].p * ci[i].b;
-    for (long f = 0; f < m->P; f++) {
-        long rem = f;
-        double r = r0, lp = 0.0;
-
-        for (long i = 0; i < nc; i++) {
-            long mc = rem % (ci[i].N + 1);
-            int N = (int)ci[i].N;
-
-            rem /= ci[i].N + 1;
-            r += (double)mc * ci[i].b;
-            lp += lgamma(N + 1.0) - lgamma(mc + 1.0) - lgamma(N - mc + 1.0) +
-                  (double)mc * log(ci[i].p) + (double)(N - mc) * log1p(-ci[i].p);
-        }
-        m->rate[f] = r;
-        m->pi[f] = exp(lp);
-        m->share_top[f] = m->share_in[f] = 1.0;
-        m->lost[f] = m->lost_in[f] = 0.0;
-        if (fabs(r - m->B) <= ZERO_DRIFT_REL * m->B) {
-            m->cls[f] = FL_ZERO;
-            m->n_zero++;
-        } else if (r > m->B) {
-            m->cls[f] = FL_UP;
-            m->n_up++;
-            /* the writers wait: each writes B / r of its offer, so the
-             * I/O of the phase is stalled (r - B)/r of its time at S */
-            m->share_top[f] = m->B / r;
-            m->lost[f] = (r - m->B) / r;
-            if (r - m->B > m->Bbb) {
-                /* below a full buffer they write B + B_BB */
-                m->binds = 1;
-                m->share_in[f] = (m->B + m->Bbb) / r;
-                m->lost_in[f] = (r - m->B - m->Bbb) / r;
-            }
-        } else {
-            m->cls[f] = FL_DOWN;
-            m->n_down++;
-        }
     }
-    m->pi_in = malloc((size_t)m->P * sizeof *m->pi_in);
-    if (m->pi_in == NULL) {
-        rc = bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
-        goto out;
-    }
-    {
-        double *work = NULL;
-
-        if (m->binds)
-            rc = fl_law(m, m->share_in, m->pi_in, &work, err);
-        else
-            memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
-        if (rc == BB_OK && m->n_up > 0) {
-            m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
-            rc = m->pi_top == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld "
-                                               "phases", m->P)
-                                   : fl_law(m, m->share_top, m->pi_top, &work, err);
-        }
-        free(work);
-        if (rc != BB_OK)
-            goto out;
-    }
-    if (m->n_up > 0 && m->n_down > 0) {
-        rc = fl_spec_build(m, 1.0, 1, &m->greedy, err);
-        if (rc != BB_OK)
-            goto out;
-    }
-    /* the limit as S grows: when the buffer fills (the mean drift under
-     * the law of Q' is positive: E > B where B_BB binds nowhere) the PFS
-     * drains B all the time and every byte is written (work
-     * conservation), X -> B; otherwise the buffer is stable (or null
-     * recurrent at zero drift) and the writers lose only where B_BB
-     * binds: sum_f pi'_f lost_in_f */
-    m->idle_limit = 0.0;
-    if (m->n_up > 0 && m->n_down == 0) {
-        for (long f = 0; f < m->P; f++)
-            m->idle_limit += m->pi_top[f] * m->lost[f];
-    } else if (m->n_up > 0 && m->greedy->drift > 0.0) {
-        rc = limit_full(m, &m->idle_limit, err);
-        if (rc != BB_OK)
-            goto out;
-    } else
-        for (long f = 0; f < m->P; f++)
-            m->idle_limit += m->pi_in[f] * m->lost_in[f];
-out:
     free(ci);
+    rc = model_phases(m, err);
     if (rc != BB_OK)
         bba_fluid_free(m);
     else

@@ -34,7 +34,13 @@
  * or no phase below B) and of Q' come from state reduction in the band
  * of the largest stride w (P w^2 flops).  Phases with zero drift are
  * censored out of the spectrum (their density follows algebraically) and
- * keep atoms at both ends.  The boundary conditions at 0, T and S (atoms,
+ * keep atoms at both ends.  A class whose rarest ON counts have
+ * probabilities below 2^-900 (no pi^1/2 weight for the dense spectra) is
+ * truncated to the others, its chain stopped there (the law restricted
+ * and renormalised, the mass dropped below N 2^(-900/C)): lazy draining
+ * always solves on that model, greedy draining where its modes leave a
+ * residual above 1e-8 (up to 2,048 phases: the whole system, costed by
+ * bba_fluid_estimate).  The boundary conditions at 0, T and S (atoms,
  * flux continuity) form a dense system with each exponential scaled at its
  * own boundary, so nothing overflows for any S; probabilities near S are
  * carried with a log scale, so idle fractions far below 1e-308 still have

@@ -52,8 +52,13 @@ struct fl_ma;
 struct bba_fluid {
     long P;            /* phases */
     int C;             /* classes with a phase */
-    int *N;            /* C: sources per class */
+    int *N;            /* C: the class's highest digit (a phase's digit m_c
+                          in 0..N_c): its sources, unless truncated */
+    int *lo, *src;     /* C: the ON count of digit 0 and the sources: 0
+                          and N_c, unless truncated (a class's digit j is
+                          lo_c + j sources ON; fl_birth, fl_death) */
     double *b, *lam, *mu; /* C: rate ON, OFF->ON and ON->OFF rates (1/s) */
+    double *p;         /* C: Pr(ON) per source */
     long *stride;      /* C: phase index = sum_c m_c stride_c */
     double r0;         /* constant rate of the p = 1 sources */
     double B, Bbb;     /* PFS and buffer bandwidth (Bbb = INFINITY: none) */
@@ -81,7 +86,30 @@ struct bba_fluid {
     struct fl_ma *ma;  /* one class: first-passage matrices (fluid_ma.c) */
     fl_spec *lazy[8];  /* lazy spectra by eps, oldest evicted */
     int n_lazy;
+    long rare;         /* phases with log pi below FL_LPI_MIN */
+    int truncated;     /* this model is another's, truncated (fluid.c) */
+    struct bba_fluid *trunc; /* lazy draining with rare phases: the model on
+                          the phases a double weighs (fluid.c), built on
+                          first use */
 };
+
+/* The rates of a class's birth-death chain at digit j: j -> j + 1 at
+ * (src - lo - j) lam (none at the top digit), j -> j - 1 at (lo + j) mu
+ * (none at digit 0).  A truncated model (fluid.c) is used only by the
+ * dense spectra, the whole boundary system, the laws and the measures,
+ * which go through these; the separable spectrum, the greedy fast path
+ * and the one-class routes assume lo = 0 and src = N. */
+static inline double
+fl_birth(const bba_fluid *m, int c, long j)
+{
+    return j < m->N[c] ? (double)(m->src[c] - m->lo[c] - j) * m->lam[c] : 0.0;
+}
+
+static inline double
+fl_death(const bba_fluid *m, int c, long j)
+{
+    return j > 0 ? (double)(m->lo[c] + j) * m->mu[c] : 0.0;
+}
 
 /* fluid_spec.c */
 int fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,

@@ -53,7 +53,7 @@ fl_q_row(const bba_fluid *m, long f, double *row, int top)
     memset(row, 0, (size_t)m->P * sizeof *row);
     for (int c = 0; c < m->C; c++) {
         long mc = rem % (m->N[c] + 1);
-        double up = (double)(m->N[c] - mc) * m->lam[c], dn = sh * (double)mc * m->mu[c];
+        double up = fl_birth(m, c, mc), dn = sh * fl_death(m, c, mc);
 
         rem /= m->N[c] + 1;
         if (mc < m->N[c])
@@ -74,7 +74,7 @@ fl_q_out(const bba_fluid *m, long f)
         long mc = f % (m->N[c] + 1);
 
         f /= m->N[c] + 1;
-        out += (double)(m->N[c] - mc) * m->lam[c] + (double)mc * m->mu[c];
+        out += fl_birth(m, c, mc) + fl_death(m, c, mc);
     }
     return out;
 }
@@ -89,8 +89,8 @@ fl_q_left(const bba_fluid *m, const double *x, double *y, int top)
         double diag = 0.0, xf = x[f], sh = top ? m->share_top[f] : m->share_in[f];
 
         for (int c = 0; c < m->C; c++) {
-            double up = (double)(m->N[c] - mc[c]) * m->lam[c];
-            double dn = sh * (double)mc[c] * m->mu[c];
+            double up = fl_birth(m, c, mc[c]);
+            double dn = sh * fl_death(m, c, mc[c]);
 
             if (mc[c] < m->N[c])
                 y[f + m->stride[c]] += xf * up;
@@ -812,7 +812,7 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
      * solvers are backward stable: |(phi (Q - z D))_g| / sqrt(pi_g) over
      * max_f |phi_f| / sqrt(pi_f) (|A| + |z| |D|), A = Pi^1/2 Q Pi^-1/2. */
     for (int c = 0; c < m->C; c++)
-        qmax += (double)m->N[c] * fmax(m->lam[c], m->mu[c]);
+        qmax += (double)m->src[c] * fmax(m->lam[c], m->mu[c]);
     s->mneg = m->n_up - 1 + (s->drift <= 0.0);
     if (binds) {
         long neg = 0;

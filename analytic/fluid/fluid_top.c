@@ -107,9 +107,9 @@ fl_law(const bba_fluid *m, const double *share, double *pi_top, double **work, c
 
             rem /= m->N[c] + 1;
             if (mc < m->N[c])
-                A(f, f + m->stride[c]) = (double)(m->N[c] - mc) * m->lam[c];
+                A(f, f + m->stride[c]) = fl_birth(m, c, mc);
             if (mc > 0)
-                A(f, f - m->stride[c]) = share[f] * (double)mc * m->mu[c];
+                A(f, f - m->stride[c]) = share[f] * fl_death(m, c, mc);
         }
     }
     for (long n1 = P - 1; n1 >= 1; n1 -= nb) {
