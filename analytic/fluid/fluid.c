@@ -95,8 +95,11 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         }
         dense = o != NULL && o->bb_bw_Bps > 0.0 && maxr - B > o->bb_bw_Bps;
         /* rare phases (the least likely end of every class): the greedy
-         * evaluation may fall back on the whole system (bba_fluid_eval) */
-        dense |= lmin < FL_LPI_MIN && P <= FALLBACK_PHASES_MAX;
+         * evaluation may fall back on the whole system (bba_fluid_eval),
+         * of the model costed (capped: a folded one) */
+        dense |= lmin < FL_LPI_MIN &&
+                 (o != NULL && o->max_phases > 0 && P > (double)o->max_phases
+                      ? (double)o->max_phases : P) <= FALLBACK_PHASES_MAX;
     }
     free(ci);
     if (phases)
