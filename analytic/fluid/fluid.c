@@ -200,7 +200,7 @@ static int model_truncate(const bba_fluid *m, bba_fluid **out, char *err);
 
 /* The truncated model of m (model_truncate), built on first use */
 static int
-lazy_model(const bba_fluid *m, const bba_fluid **out, char *err)
+trunc_model(const bba_fluid *m, const bba_fluid **out, char *err)
 {
     bba_fluid *mm = (bba_fluid *)m;
     int rc = BB_OK;
@@ -248,7 +248,7 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         if (m->rare > 0) {
             /* the dense spectra weigh phases by pi^1/2: on the phases a
              * double weighs (model_truncate) */
-            rc = lazy_model(m, &m, err);
+            rc = trunc_model(m, &m, err);
             if (rc != BB_OK)
                 return rc;
             if (m->greedy == NULL) {
@@ -295,7 +295,7 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         double x[2] = { 0.0, S };
         char e2[BB_ERRLEN];
 
-        if (lazy_model(m, &t, e2) != BB_OK || t->greedy == NULL)
+        if (trunc_model(m, &t, e2) != BB_OK || t->greedy == NULL)
             return rc;
         sp[0] = t->greedy;
         if (fl_solve_dense(t, 1, sp, x, &s, e2) != BB_OK)
