@@ -335,6 +335,14 @@ limit_full(const bba_fluid *m, double *lim, char *err)
     return rc;
 }
 
+/* log Pr(k of N ON), p the probability of each */
+static double
+log_binom_pmf(int N, long k, double p)
+{
+    return lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) + (double)k * log(p) +
+           (double)(N - k) * log1p(-p);
+}
+
 /* A model's class arrays (C entries each), its phase arrays unset */
 static bba_fluid *
 model_alloc(long P, int C)
@@ -403,8 +411,7 @@ model_phases(bba_fluid *m, char *err)
 
             rem /= m->N[c] + 1;
             r += (double)k * m->b[c];
-            l += lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) +
-                 (double)k * log(m->p[c]) + (double)(N - k) * log1p(-m->p[c]);
+            l += log_binom_pmf(N, k, m->p[c]);
         }
         m->rate[f] = r;
         m->rare += l < FL_LPI_MIN;
@@ -486,15 +493,8 @@ model_phases(bba_fluid *m, char *err)
     return rc;
 }
 
-/* log Pr(k of N ON), p the probability of each */
-static double
-log_binom_pmf(int N, long k, double p)
-{
-    return lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) + (double)k * log(p) +
-           (double)(N - k) * log1p(-p);
-}
-
-/* The model on the phases a double weighs, for lazy draining: each class
+/* The model on the phases a double weighs (lazy draining, and greedy
+ * draining's fallback): each class
  * keeps the ON counts whose binomial probability is at least
  * e^(FL_LPI_MIN / C) (a unimodal law: one run of counts), so every phase
  * kept has log pi >= FL_LPI_MIN, and its chain is the class's truncated
