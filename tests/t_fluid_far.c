@@ -51,6 +51,7 @@ check(const bba_fluid *m, int expect_band)
     z = malloc((size_t)P * sizeof *z);
     wk = malloc((size_t)P * sizeof *wk);
     assert_true(fmode && fatom && lf && row && y && z && wk && L && LU && perm && r && x);
+    assert_int_equal(fl_top_law(m, err), BB_OK);
     /* far modes: those scaled at the far end (z > 0 at S, z < 0 at 0);
      * atoms: phases with d >= 0 at S, d <= 0 at 0; the dropped equation
      * the likeliest phase of the other kind */

@@ -196,6 +196,28 @@ lazy_spec(const bba_fluid *m, double eps, fl_spec **out, int *own, char *err)
     return rc;
 }
 
+int
+fl_top_law(const bba_fluid *m, char *err)
+{
+    bba_fluid *mm = (bba_fluid *)m;
+    double *law, *work = NULL;
+    int rc = BB_OK;
+
+    pthread_mutex_lock(&mm->lock);
+    if (mm->pi_top == NULL && mm->n_up > 0) {
+        law = malloc((size_t)m->P * sizeof *law);
+        rc = law == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P)
+                         : fl_law(m, m->share_top, law, &work, err);
+        free(work);
+        if (rc == BB_OK)
+            mm->pi_top = law;
+        else
+            free(law);
+    }
+    pthread_mutex_unlock(&mm->lock);
+    return rc;
+}
+
 static int model_truncate(const bba_fluid *m, bba_fluid **out, char *err);
 
 /* The truncated model of m (model_truncate), built on first use */
@@ -236,8 +258,10 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         T = pol->threshold;
     }
     if (S == 0.0 || m->greedy == NULL) {
-        fl_trivial(m, S, out);
-        return BB_OK;
+        rc = fl_top_law(m, err);
+        if (rc == BB_OK)
+            fl_trivial(m, S, out);
+        return rc;
     }
     if (eps < 1.0 && T > 0.0) {
         fl_spec *sl = NULL;
@@ -252,8 +276,10 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
             if (rc != BB_OK)
                 return rc;
             if (m->greedy == NULL) {
-                fl_trivial(m, S, out);
-                return BB_OK;
+                rc = fl_top_law(m, err);
+                if (rc == BB_OK)
+                    fl_trivial(m, S, out);
+                return rc;
             }
         }
         rc = lazy_spec(m, eps, &sl, &own, err);
@@ -458,7 +484,7 @@ model_phases(bba_fluid *m, char *err)
             rc = fl_law(m, m->share_in, m->pi_in, &work, err);
         else
             memcpy(m->pi_in, m->pi, (size_t)m->P * sizeof *m->pi);
-        if (rc == BB_OK && m->n_up > 0) {
+        if (rc == BB_OK && m->n_up > 0 && (m->n_down == 0 || fl_law_narrow(m))) {
             m->pi_top = malloc((size_t)m->P * sizeof *m->pi_top);
             rc = m->pi_top == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld "
                                                "phases", m->P)
@@ -665,11 +691,13 @@ int
 bba_fluid_bbbw_min(const bba_fluid *m, double target, double *bbbw, char *err)
 {
     double h0 = 0.0, emax = 0.0, lo, hi, glo, ghi, *share, *law, *work = NULL;
-    int side = 0;
+    int side = 0, rc;
 
     *bbbw = NAN;
     if (!(target > 0.0 && target < 1.0))
         return bb_seterr(err, BB_EINVAL, "target idle fraction %g is not in (0, 1)", target);
+    if ((rc = fl_top_law(m, err)) != BB_OK)
+        return rc;
     for (long f = 0; f < m->P; f++)
         if (m->cls[f] == FL_UP) {
             h0 += m->pi_top[f] * m->lost[f];

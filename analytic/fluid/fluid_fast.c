@@ -238,7 +238,8 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
     }
     /* equations by 1 / the phase law at their end (fluid_fact.c): pi at
      * 0, the law of Q^S at S (the writers there wait, and the phases far
-     * above B are far likelier at S than under pi); the near atoms' sum
+     * above B are far likelier at S than under pi; fl_top_lpi: the law or
+     * its estimate, a scale needing only its magnitude); the near atoms' sum
      * as it is.  Phases too rare at an end for any measure: their
      * equations, their atoms and the modes counted for them (fl_spec.home)
      * leave that end's block. */
@@ -254,9 +255,11 @@ fast_build(const bba_fluid *m, fl_fast **out, char *err)
             goto out;
         }
         fl_phase_lpi(m, lz);
-        for (long ph = 0; ph < P; ph++)
-            ls[ph] = m->pi_top != NULL ? (m->pi_top[ph] > 0.0 ? log(m->pi_top[ph]) : -INFINITY)
-                                       : lz[ph];
+        rc = fl_top_lpi(m, ls, err);
+        if (rc != BB_OK) {
+            free(cn);
+            goto out;
+        }
         for (long ph = 0, e = 0; ph < P; ph++)
             if (ph != f->jd) {
                 sc[e] = fl_phase_scale(ln[ph]);

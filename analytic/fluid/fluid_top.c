@@ -45,6 +45,10 @@
 
 /* phases censored at a time: NB x w multipliers per row block */
 #define NB 64
+/* Gauss-Seidel sweeps of the estimate, and the largest change of a log
+ * probability in a sweep at which it stops */
+#define SWEEPS_MAX 256
+#define SWEEP_TOL 1e-3
 
 static long
 band(const bba_fluid *m)
@@ -189,4 +193,93 @@ fl_law(const bba_fluid *m, const double *share, double *pi_top, double **work, c
         pi_top[f] /= tot;
 out:
     return rc;
+}
+
+/* A sweep costs about 8 C P flops (two rates in, two out, per class), the
+ * reduction P w^2. */
+int
+fl_law_narrow(const bba_fluid *m)
+{
+    double w = (double)band(m);
+
+    return w * w <= 8.0 * (double)m->C * SWEEPS_MAX;
+}
+
+/* Gauss-Seidel on the balance equations, x_f = sum_g x_g q_gf / q_f in
+ * phase order, from pi / share normalised (the law if Q^S were Q with
+ * each row scaled by its share): every term non-negative, as in the
+ * reduction. */
+int
+fl_law_sweep(const bba_fluid *m, const double *share, double *lx)
+{
+    long P = m->P;
+    double tot = 0.0, *x = lx;
+
+    for (long f = 0; f < P; f++) {
+        x[f] = m->pi[f] / share[f];
+        tot += x[f];
+    }
+    for (int k = 0; k < SWEEPS_MAX; k++) {
+        double ch = 0.0, t2 = 0.0;
+
+        for (long f = 0; f < P; f++)
+            x[f] /= tot;
+        for (long f = 0; f < P; f++) {
+            long rem = f;
+            double in = 0.0, out = 0.0, nx;
+
+            for (int c = 0; c < m->C; c++) {
+                long mc = rem % (m->N[c] + 1), st = m->stride[c];
+
+                rem /= m->N[c] + 1;
+                if (mc < m->N[c]) {
+                    out += fl_birth(m, c, mc);
+                    in += x[f + st] * share[f + st] * fl_death(m, c, mc + 1);
+                }
+                if (mc > 0) {
+                    out += share[f] * fl_death(m, c, mc);
+                    in += x[f - st] * fl_birth(m, c, mc - 1);
+                }
+            }
+            nx = in / out;
+            if (x[f] > 0x1p-900 && nx > 0x1p-900)
+                ch = fmax(ch, fabs(log(nx / x[f])));
+            x[f] = nx;
+            t2 += nx;
+        }
+        tot = t2;
+        if (ch < SWEEP_TOL) {
+            for (long f = 0; f < P; f++)
+                lx[f] = x[f] > 0.0 ? log(x[f] / tot) : -INFINITY;
+            return BB_OK;
+        }
+    }
+    return BB_ENOCONV;
+}
+
+int
+fl_top_lpi(const bba_fluid *m, double *ls, char *err)
+{
+    double *law, *work = NULL;
+    int rc;
+
+    if (!fl_law_narrow(m) && fl_law_sweep(m, m->share_top, ls) == BB_OK)
+        return BB_OK;
+    law = m->pi_top;
+    if (law == NULL) {
+        law = malloc((size_t)m->P * sizeof *law);
+        if (law == NULL)
+            return bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+        rc = fl_law(m, m->share_top, law, &work, err);
+        free(work);
+        if (rc != BB_OK) {
+            free(law);
+            return rc;
+        }
+    }
+    for (long f = 0; f < m->P; f++)
+        ls[f] = law[f] > 0.0 ? log(law[f]) : -INFINITY;
+    if (law != m->pi_top)
+        free(law);
+    return BB_OK;
 }
