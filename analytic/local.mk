@@ -37,6 +37,7 @@ analytic_libbbanalytic_a_SOURCES = \
 	analytic/fluid/fluid_classes.c analytic/fluid/fluid_classes.h \
 	analytic/fluid/fluid_span.c analytic/fluid/fluid_span.h \
 	analytic/num/bigalloc.c analytic/num/bigalloc.h \
+	analytic/num/parfor.c analytic/num/parfor.h \
 	analytic/num/krylov.c analytic/num/krylov.h \
 	analytic/num/fftconv.c analytic/num/fftconv.h \
 	analytic/num/lapackf.h \

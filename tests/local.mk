@@ -51,6 +51,11 @@ tests_t_fluid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_t_fluid_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
 TESTS += tests/t_fluid
 # Its phase laws by blocked state reduction (analytic/fluid/fluid_top.c).
+check_PROGRAMS += tests/t_parfor
+tests_t_parfor_SOURCES = tests/t_parfor.c tests/testutil.h
+tests_t_parfor_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_t_parfor_LDADD = $(ANALYTIC_TEST_LIBS) -lpthread
+TESTS += tests/t_parfor
 check_PROGRAMS += tests/t_fluid_law
 tests_t_fluid_law_SOURCES = tests/t_fluid_law.c tests/testutil.h
 tests_t_fluid_law_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -138,6 +138,13 @@ void fl_q_left(const bba_fluid *m, const double *x, double *y, int top);
  * or non-finite v.  wk: 3 P + 3 sum_c (N_c + 1) doubles.  In
  * fluid_resid.c. */
 double fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, double *wk);
+/* The check of a separable spectrum s (its vectors in s->phi): each mode
+ * scaled to max_f |phi_f d_f| = 1, its mass into s->mass, the largest
+ * fl_sep_resid into s->resid; the modes split over the processors
+ * (analytic/num/parfor.h), the result the same on any number.
+ * BB_ENOCONV for a mode without a finite flux, BB_ENOMEM.  In
+ * fluid_resid.c. */
+int fl_sep_check(const bba_fluid *m, fl_spec *s, char *err);
 /* fluid_gen.c: the modes of a region where B_BB binds (Q' not
  * reversible): LAPACK dgeev on D^-1 Q~'^T, complex pairs as real rows.
  * The zero-drift phases censored by the caller: in[Pn] the phases with

@@ -1,12 +1,19 @@
 /* fluid_resid.c: the componentwise residual of a separable mode of the
  * fluid model from its Kronecker structure (fluid_int.h fl_sep_resid),
- * the check every separable spectrum's mode passes (fluid_spec.c).
+ * and the check every separable spectrum's mode passes (fl_sep_check,
+ * called by fluid_spec.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
+#include "bb_error.h"
 #include "fluid_int.h"
+#include "parfor.h"
+
+/* modes a thread takes at least (each O(P)) */
+#define CHK_GRAIN 64
 
 /* The Kronecker structure (fluid_int.h): v = (x)_c v_c, class 0
  * fastest, and Q = (+)_c Q_c, so v Q = sum_c v_0 (x) .. (x) v_c Q_c (x)
@@ -86,4 +93,74 @@ fl_sep_resid(const bba_fluid *m, const double *v, const double *d, double z, dou
             }
     }
     return (1.0 + rho) * res + rho;
+}
+
+/* The check of separable modes [lo, hi) (fl_spec_build): each scaled to
+ * max_f |phi_f d_f| = 1, its mass, its residual (fl_sep_resid) on chunk
+ * t's scratch; the largest residual per chunk, or its first mode without
+ * a finite flux. */
+typedef struct {
+    const bba_fluid *m;
+    fl_spec *s;
+    double *qx;  /* per chunk: nq doubles */
+    long nq;
+    double res[BBA_PAR_MAX];
+    long bad[BBA_PAR_MAX];
+    int inf[BBA_PAR_MAX]; /* the bad mode's flux is not finite */
+} chk_job;
+
+static int
+chk_chunk(void *ctx, long lo, long hi, int t)
+{
+    chk_job *J = ctx;
+    const fl_spec *s = J->s;
+    long P = J->m->P;
+    double *qx = J->qx + (size_t)t * (size_t)J->nq, worst = 0.0;
+
+    for (long k = lo; k < hi; k++) {
+        double *v = s->phi + (size_t)k * (size_t)P, sc = 0.0, mass = 0.0;
+
+        for (long f = 0; f < P; f++)
+            sc = fmax(sc, fabs(v[f] * s->d[f]));
+        if (!(sc > 0.0) || !isfinite(sc)) {
+            J->bad[t] = k;
+            J->inf[t] = !isfinite(sc);
+            return 1;
+        }
+        for (long f = 0; f < P; f++) {
+            v[f] /= sc;
+            mass += v[f];
+        }
+        J->s->mass[k] = mass;
+        worst = fmax(worst, fl_sep_resid(J->m, v, s->d, s->z[k], qx));
+    }
+    J->res[t] = worst;
+    return 0;
+}
+
+int
+fl_sep_check(const bba_fluid *m, fl_spec *s, char *err)
+{
+    long P = m->P;
+    int T = bba_par_threads(s->m, CHK_GRAIN);
+    chk_job J = { m, s, NULL, 0, { 0 }, { 0 }, { 0 } };
+
+    J.nq = 3 * P;
+    for (int c = 0; c < m->C; c++)
+        J.nq += 3 * (m->N[c] + 1);
+    J.qx = malloc((size_t)T * (size_t)J.nq * sizeof *J.qx);
+    if (J.qx == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for the spectrum of %ld phases", P);
+    for (int t = 0; t < T; t++)
+        J.bad[t] = -1;
+    bba_parfor(s->m, CHK_GRAIN, chk_chunk, &J);
+    free(J.qx);
+    for (int t = 0; t < T; t++) {
+        if (J.bad[t] >= 0)
+            return bb_seterr(err, BB_ENOCONV, "fluid model (%ld phases): mode %ld %s", P,
+                             J.bad[t], J.inf[t] ? "is not finite: the eigensolver lost it"
+                                                : "has no flux");
+        s->resid = fmax(s->resid, J.res[t]);
+    }
+    return BB_OK;
 }

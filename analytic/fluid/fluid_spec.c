@@ -39,10 +39,13 @@
 #include "bigalloc.h"
 #include "fluid_int.h"
 #include "lapackf.h"
+#include "parfor.h"
 
 /* A mode whose residual |phi (Q - z D)| exceeds this, relative to
  * |phi| (|Q| + |z| |D|), means the spectrum was not computed. */
 #define MODE_RESID_MAX 1e-8
+/* modes a thread takes at least (each O(P)) */
+#define VEC_GRAIN 64
 
 void
 fl_q_row(const bba_fluid *m, long f, double *row, int top)
@@ -333,6 +336,61 @@ cmp_root(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The vectors of modes [lo, hi) into s->phi, each the Kronecker product
+ * of its class vectors (class 0 fastest), on chunk t's scratch. */
+typedef struct {
+    const bba_fluid *m;
+    fl_spec *s;
+    const root_rec *rt;
+    double *const *lpi;
+    int nmax;
+    double *scr;      /* per chunk: cv (C nmax), wk (5 nmax) */
+    signed char *sgs; /* per chunk: nmax */
+    long bad[BBA_PAR_MAX];
+    int badc[BBA_PAR_MAX];
+} vec_job;
+
+static int
+vec_chunk(void *ctx, long lo, long hi, int t)
+{
+    vec_job *J = ctx;
+    const bba_fluid *m = J->m;
+    long P = m->P;
+    size_t per = (size_t)(m->C + 5) * (size_t)J->nmax;
+    double *cv = J->scr + (size_t)t * per, *wk = cv + (size_t)m->C * (size_t)J->nmax;
+    signed char *sg = J->sgs + (size_t)t * (size_t)J->nmax;
+
+    for (long j = lo; j < hi; j++) {
+        double *v = J->s->phi + (size_t)j * (size_t)P, z = J->rt[j].z;
+        long len = 1, rem = J->rt[j].idx;
+
+        J->s->z[j] = z;
+        J->s->home[j] = J->rt[j].home;
+        for (int c = 0; c < m->C; c++) {
+            long kc = rem % (m->N[c] + 1);
+
+            rem /= m->N[c] + 1;
+            if (class_vector(m, c, z, kc, J->lpi[c], cv + (size_t)c * (size_t)J->nmax, wk,
+                             sg) != 0) {
+                J->bad[t] = j;
+                J->badc[t] = c;
+                return 1;
+            }
+        }
+        v[0] = 1.0;
+        for (int c = 0; c < m->C; c++) {
+            int n = m->N[c] + 1;
+            const double *vc = cv + (size_t)c * (size_t)J->nmax;
+
+            for (long i = len - 1; i >= 0; i--)
+                for (int a = n - 1; a >= 0; a--)
+                    v[i + (long)a * len] = v[i] * vc[a];
+            len *= n;
+        }
+    }
+    return 0;
+}
+
 /* The roots (first pass), sorted, then their vectors into s->phi. */
 static int
 spec_separable(const bba_fluid *m, fl_spec *s, char *err)
@@ -340,8 +398,7 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
     long P = m->P, nm = 0, *k = NULL;
     long kN = P - 1; /* the multi-index N (all ON) has the largest index */
     int nmax = 0, rc = BB_OK;
-    double **lpi = NULL, *wk = NULL, **cv = NULL, Bp = m->B - m->r0, g0;
-    signed char *sg = NULL;
+    double **lpi = NULL, Bp = m->B - m->r0, g0;
     root_rec *rt = NULL;
     root_ctx ctx = { m, NULL, 0, Bp };
 
@@ -350,18 +407,14 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
             nmax = m->N[c] + 1;
     k = calloc((size_t)m->C, sizeof *k);
     lpi = calloc((size_t)m->C, sizeof *lpi);
-    cv = calloc((size_t)m->C, sizeof *cv);
-    wk = malloc((size_t)5 * (size_t)nmax * sizeof *wk);
-    sg = malloc((size_t)nmax * sizeof *sg);
     rt = malloc((size_t)(s->m + 1) * sizeof *rt);
-    if (k == NULL || lpi == NULL || cv == NULL || wk == NULL || sg == NULL || rt == NULL)
+    if (k == NULL || lpi == NULL || rt == NULL)
         goto nomem;
     for (int c = 0; c < m->C; c++) {
         double p = m->lam[c] / (m->lam[c] + m->mu[c]);
 
         lpi[c] = malloc((size_t)(m->N[c] + 1) * sizeof **lpi);
-        cv[c] = malloc((size_t)(m->N[c] + 1) * sizeof **cv);
-        if (lpi[c] == NULL || cv[c] == NULL)
+        if (lpi[c] == NULL)
             goto nomem;
         for (int i = 0; i <= m->N[c]; i++)
             lpi[c][i] = log_binom(m->N[c], i, p);
@@ -430,31 +483,29 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
         goto out;
     }
     qsort(rt, (size_t)nm, sizeof *rt, cmp_root);
-    for (long j = 0; j < nm; j++) {
-        double *v = s->phi + (size_t)j * (size_t)P, z = rt[j].z;
-        long len = 1, rem = rt[j].idx;
+    {
+        int T = bba_par_threads(nm, VEC_GRAIN);
+        vec_job J = { m, s, rt, lpi, nmax, NULL, NULL, { 0 }, { 0 } };
 
-        s->z[j] = z;
-        s->home[j] = rt[j].home;
-        /* the Kronecker product of the class vectors, class 0 fastest */
-        for (int c = 0; c < m->C; c++) {
-            k[c] = rem % (m->N[c] + 1);
-            rem /= m->N[c] + 1;
-            if (class_vector(m, c, z, k[c], lpi[c], cv[c], wk, sg) != 0) {
-                rc = bb_seterr(err, BB_ENOCONV, "fluid model: the twisted "
-                               "factorisation failed for class %d at root %g", c, z);
-                goto out;
-            }
+        J.scr = malloc((size_t)T * (size_t)(m->C + 5) * (size_t)nmax * sizeof *J.scr);
+        J.sgs = malloc((size_t)T * (size_t)nmax);
+        if (J.scr == NULL || J.sgs == NULL) {
+            free(J.scr);
+            free(J.sgs);
+            goto nomem;
         }
-        v[0] = 1.0;
-        for (int c = 0; c < m->C; c++) {
-            int n = m->N[c] + 1;
-
-            for (long i = len - 1; i >= 0; i--)
-                for (int a = n - 1; a >= 0; a--)
-                    v[i + (long)a * len] = v[i] * cv[c][a];
-            len *= n;
-        }
+        for (int t = 0; t < T; t++)
+            J.bad[t] = -1;
+        if (bba_parfor(nm, VEC_GRAIN, vec_chunk, &J) != 0)
+            for (int t = 0; t < T; t++)
+                if (J.bad[t] >= 0) {
+                    rc = bb_seterr(err, BB_ENOCONV, "fluid model: the twisted "
+                                   "factorisation failed for class %d at root %g",
+                                   J.badc[t], rt[J.bad[t]].z);
+                    break;
+                }
+        free(J.scr);
+        free(J.sgs);
     }
     goto out;
 nomem:
@@ -463,14 +514,8 @@ out:
     if (lpi != NULL)
         for (int c = 0; c < m->C; c++)
             free(lpi[c]);
-    if (cv != NULL)
-        for (int c = 0; c < m->C; c++)
-            free(cv[c]);
     free(lpi);
-    free(cv);
     free(k);
-    free(wk);
-    free(sg);
     free(rt);
     return rc;
 }
@@ -826,7 +871,9 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
             goto out;
         }
     }
-    for (long k = 0; k < s->m; k++) {
+    if (s->separable && (rc = fl_sep_check(m, s, err)) != BB_OK)
+        goto out;
+    for (long k = 0; !s->separable && k < s->m; k++) {
         double *v = s->phi + (size_t)k * (size_t)P, sc = 0.0, psimax = 0.0, res = 0.0;
         int pair = s->kind[k] == 1;
         double *w = pair ? v + P : NULL, zr = s->z[k], zim = s->zi[k];
@@ -844,18 +891,6 @@ fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out
                            s->eps < 1.0 ? ", below the lazy threshold" : "", k,
                            isfinite(sc) ? "has no flux" : "is not finite: the eigensolver lost it");
             goto out;
-        }
-        if (s->separable) {
-            double mass = 0.0;
-
-            for (long f = 0; f < P; f++) {
-                v[f] /= sc;
-                mass += v[f];
-            }
-            s->mass[k] = mass;
-            res = fl_sep_resid(m, v, s->d, s->z[k], qx);
-            s->resid = fmax(s->resid, res);
-            continue;
         }
         if (!binds) {
             s->mass[k] = 0.0;
