@@ -200,20 +200,11 @@ int
 fl_top_law(const bba_fluid *m, char *err)
 {
     bba_fluid *mm = (bba_fluid *)m;
-    double *law, *work = NULL;
     int rc = BB_OK;
 
     pthread_mutex_lock(&mm->lock);
-    if (mm->pi_top == NULL && mm->n_up > 0) {
-        law = malloc((size_t)m->P * sizeof *law);
-        rc = law == NULL ? bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P)
-                         : fl_law(m, m->share_top, law, &work, err);
-        free(work);
-        if (rc == BB_OK)
-            mm->pi_top = law;
-        else
-            free(law);
-    }
+    if (mm->pi_top == NULL && mm->n_up > 0)
+        rc = fl_law_new(m, m->share_top, &mm->pi_top, err);
     pthread_mutex_unlock(&mm->lock);
     return rc;
 }
@@ -361,14 +352,6 @@ limit_full(const bba_fluid *m, double *lim, char *err)
     return rc;
 }
 
-/* log Pr(k of N ON), p the probability of each */
-static double
-log_binom_pmf(int N, long k, double p)
-{
-    return lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) + (double)k * log(p) +
-           (double)(N - k) * log1p(-p);
-}
-
 /* A model's class arrays (C entries each), its phase arrays unset */
 static bba_fluid *
 model_alloc(long P, int C)
@@ -437,7 +420,7 @@ model_phases(bba_fluid *m, char *err)
 
             rem /= m->N[c] + 1;
             r += (double)k * m->b[c];
-            l += log_binom_pmf(N, k, m->p[c]);
+            l += fl_log_binom(N, k, m->p[c]);
         }
         m->rate[f] = r;
         m->rare += l < FL_LPI_MIN;
@@ -538,9 +521,9 @@ trunc_levels(const bba_fluid *m, int *lo, int *hi)
 
         lo[c] = 0;
         hi[c] = N;
-        while (lo[c] < N && log_binom_pmf(N, lo[c], m->p[c]) < beta)
+        while (lo[c] < N && fl_log_binom(N, lo[c], m->p[c]) < beta)
             lo[c]++;
-        while (hi[c] > lo[c] && log_binom_pmf(N, hi[c], m->p[c]) < beta)
+        while (hi[c] > lo[c] && fl_log_binom(N, hi[c], m->p[c]) < beta)
             hi[c]--;
         P *= (double)(hi[c] - lo[c] + 1);
     }

@@ -59,24 +59,13 @@
 void
 fl_phase_lpi(const bba_fluid *m, double *lpi)
 {
-    double lp[FL_CLASSES_MAX], lq[FL_CLASSES_MAX];
     int mc[FL_CLASSES_MAX] = { 0 };
 
-    for (int c = 0; c < m->C; c++) {
-        double p = m->lam[c] / (m->lam[c] + m->mu[c]);
-
-        lp[c] = log(p);
-        lq[c] = log1p(-p);
-    }
     for (long f = 0; f < m->P; f++) {
         double s = 0.0;
 
-        for (int c = 0; c < m->C; c++) {
-            int N = m->N[c];
-
-            s += lgamma(N + 1.0) - lgamma(mc[c] + 1.0) - lgamma(N - mc[c] + 1.0) +
-                 mc[c] * lp[c] + (N - mc[c]) * lq[c];
-        }
+        for (int c = 0; c < m->C; c++)
+            s += fl_log_binom(m->src[c], m->lo[c] + mc[c], m->lam[c] / (m->lam[c] + m->mu[c]));
         lpi[f] = s;
         for (int c = 0; c < m->C && ++mc[c] > m->N[c]; c++)
             mc[c] = 0;

@@ -6,6 +6,7 @@
 #ifndef BBSIZE_ANALYTIC_FLUID_INT_H
 #define BBSIZE_ANALYTIC_FLUID_INT_H
 
+#include <math.h>
 #include <pthread.h>
 
 #include "fluid.h"
@@ -114,6 +115,16 @@ fl_death(const bba_fluid *m, int c, long j)
     return j > 0 ? (double)(m->lo[c] + j) * m->mu[c] : 0.0;
 }
 
+/* log Pr(k of N sources ON), p the probability of each: the phase law's
+ * factor per class (fluid.c, fluid_fact.c) and the class vectors'
+ * weights (fluid_spec.c) */
+static inline double
+fl_log_binom(int N, long k, double p)
+{
+    return lgamma(N + 1.0) - lgamma(k + 1.0) - lgamma(N - k + 1.0) + (double)k * log(p) +
+           (double)(N - k) * log1p(-p);
+}
+
 /* fluid_spec.c */
 int fl_spec_build(const bba_fluid *m, double eps, int allow_separable, fl_spec **out,
                   char *err);
@@ -171,6 +182,9 @@ void fl_cexpint(double wr, double wi, double L, double _Complex *I0, double _Com
  * phase that leads to no lower one. */
 int fl_law(const bba_fluid *m, const double *share, double *law, double **work, char *err);
 double fl_law_bytes(const bba_fluid *m);
+/* The same law into a new array (*law, P doubles; the caller frees it),
+ * its scratch freed: BB_ENOMEM, or fl_law's error (*law NULL) */
+int fl_law_new(const bba_fluid *m, const double *share, double **law, char *err);
 /* 1 when the reduction costs no more than the sweeps' bound (w^2 <= 8 C
  * 256): the model builds its law of Q^S at once (fluid.c), else on
  * first use (fl_top_law) */

@@ -234,14 +234,6 @@ root_find(const root_ctx *rc, int dir, double z0, double f0)
     return x;
 }
 
-/* log of the binomial(N, p) probability of m */
-static double
-log_binom(int N, int mm, double p)
-{
-    return lgamma(N + 1.0) - lgamma(mm + 1.0) - lgamma(N - mm + 1.0) +
-           mm * log(p) + (N - mm) * log1p(-p);
-}
-
 /* Class c's left vector of Q_c - z D_c for eigenvalue index kc, into v
  * (N_c + 1), scaled to max_i |v_i| = 1, every component to its own
  * relative accuracy.  The symmetrised tridiagonal T = Pi^1/2 (Q_c -
@@ -417,7 +409,7 @@ spec_separable(const bba_fluid *m, fl_spec *s, char *err)
         if (lpi[c] == NULL)
             goto nomem;
         for (int i = 0; i <= m->N[c]; i++)
-            lpi[c][i] = log_binom(m->N[c], i, p);
+            lpi[c][i] = fl_log_binom(m->N[c], i, p);
     }
     ctx.k = k;
     /* G(0) = B' - E': its sign decides the side of k = N's second root */

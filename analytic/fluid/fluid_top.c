@@ -258,25 +258,33 @@ fl_law_sweep(const bba_fluid *m, const double *share, double *lx)
 }
 
 int
+fl_law_new(const bba_fluid *m, const double *share, double **law, char *err)
+{
+    double *work = NULL;
+    int rc;
+
+    *law = malloc((size_t)m->P * sizeof **law);
+    if (*law == NULL)
+        return bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
+    rc = fl_law(m, share, *law, &work, err);
+    free(work);
+    if (rc != BB_OK) {
+        free(*law);
+        *law = NULL;
+    }
+    return rc;
+}
+
+int
 fl_top_lpi(const bba_fluid *m, double *ls, char *err)
 {
-    double *law, *work = NULL;
+    double *law = m->pi_top;
     int rc;
 
     if (!fl_law_narrow(m) && fl_law_sweep(m, m->share_top, ls) == BB_OK)
         return BB_OK;
-    law = m->pi_top;
-    if (law == NULL) {
-        law = malloc((size_t)m->P * sizeof *law);
-        if (law == NULL)
-            return bb_seterr(err, BB_ENOMEM, "out of memory for %ld phases", m->P);
-        rc = fl_law(m, m->share_top, law, &work, err);
-        free(work);
-        if (rc != BB_OK) {
-            free(law);
-            return rc;
-        }
-    }
+    if (law == NULL && (rc = fl_law_new(m, m->share_top, &law, err)) != BB_OK)
+        return rc;
     for (long f = 0; f < m->P; f++)
         ls[f] = law[f] > 0.0 ? log(law[f]) : -INFINITY;
     if (law != m->pi_top)
