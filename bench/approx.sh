@@ -36,13 +36,14 @@ echo
 echo "## 2. Calibration"
 echo
 # raw: half, workload, truth, truth_low, idle, hull_lo, hull_hi, folded, folded_load,
-# the bufferless upper bound at S = 0 (0 elsewhere; HI is at least it times g)
-awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10; w[3, n] = $9 > $10 ? $9 : $10; z[n] = $11 }
-  # the interval of rule r (width) and form f at C: f = 1 [min(lo, x / g), max(hi, x g)]
-  # (fluid_approx.h), f = 2 the hull widened, [lo / g, hi g]; g = exp(C w)
+# the bufferless upper bound at S = 0 (0 elsewhere; HI is at least it times g),
+# the prefactor rho (fluid_approx.h)
+awk '/^raw [01] / { n++; h[n] = $2; t[n] = $4; x[n] = $6; l[n] = $7; u[n] = $8; w[1, n] = $9; w[2, n] = $10; w[3, n] = $9 > $10 ? $9 : $10; z[n] = $11; rho[n] = $12 }
+  # the interval of rule r (width) and form f at C: f = 1 [min(lo, x / g), max(hi, rho x g)]
+  # (fluid_approx.h), f = 2 the hull widened, [lo / g, rho hi g]; g = exp(C w)
   function ends(r, f, C, i,   g) { g = exp(C * w[r, i])
-    if (f == 1) { LO = l[i] < x[i] / g ? l[i] : x[i] / g; HI = u[i] > x[i] * g ? u[i] : x[i] * g }
-    else { LO = l[i] / g; HI = u[i] * g }
+    if (f == 1) { LO = l[i] < x[i] / g ? l[i] : x[i] / g; HI = u[i] > rho[i] * x[i] * g ? u[i] : rho[i] * x[i] * g }
+    else { LO = l[i] / g; HI = rho[i] * u[i] * g }
     if (HI < z[i] * g) HI = z[i] * g
     if (HI > 1) HI = 1 }
   function cov(r, f, C, half,   i, k, m) { k = m = 0

@@ -16,8 +16,9 @@
  *       door's idle fraction at the grid's points (GRID: "I S" lines), to
  *       size each point's simulated horizon (bench/approx_truth.sh)
  *   bench/b_fluid_approx eval SEED COUNT TRUTH   the table, the coverage
- *       per half and "raw" lines (half, ln(truth / approx), ln spread,
- *       folded share) from which bench/approx.sh calibrates C
+ *       per half and "raw" lines (half, workload, truth, its low end,
+ *       idle, the hull, the folded shares, the bufferless bound at 0,
+ *       the prefactor rho) from which bench/approx.sh calibrates C
  * Workload I depends on SEED and I alone; it is in the calibration half
  * when (I / 5) is even, else in the validation half (each block of five
  * has every kind).  Kinds (I mod 5): 0 heavy-tailed mix (13 to 40
@@ -454,9 +455,10 @@ eval(unsigned long long seed, int first, int count, const char *path, char *err)
             t.meets += tw[k].hi >= b.idle_low && tw[k].lo <= b.idle_high;
             bba_fluid_approx_stall0(fa, &s0l, &s0h);
             snprintf(t.raw[t.nraw++], sizeof t.raw[0],
-                     "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f %.6g", half, i, tw[k].idle,
+                     "raw %d %d %.6g %.6g %.6g %.6g %.6g %.4f %.4f %.6g %.6g", half, i, tw[k].idle,
                      tw[k].lo, b.idle, hl, hh, bba_fluid_approx_folded(fa),
-                     bba_fluid_approx_folded_load(fa), tw[k].S == 0 ? s0h : 0.0);
+                     bba_fluid_approx_folded_load(fa), tw[k].S == 0 ? s0h : 0.0,
+                     bba_fluid_approx_prefactor(fa));
             t.pts[half]++;
             t.cov[half] += in;
             t.kpts[w.kind]++;

@@ -48,6 +48,7 @@ struct bba_fluid_approx {
     long cap;           /* the primary's cap */
     double s0_lo, s0_hi; /* the workload's bufferless stall bounds
                             (fluid_bufferless.h) */
+    double rho;         /* the prefactor's loss rho (header, Interval) */
     variant v[VARIANTS_MAX];
     int nv;
 };
@@ -700,6 +701,16 @@ bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o
         if (a->tilt > 0)
             rc = add_variant(a, u, nu, best, FOLD_TAIL, pass, npass, o, err);
     }
+    /* the prefactor the folding loses (header, Interval): the midpoints
+     * of the two bounds, each bound made the same way */
+    a->rho = 1;
+    if (rc == BB_OK) {
+        double flo, fhi;
+
+        rc = bba_fluid_bufferless(a->v[0].c, a->v[0].n, o->pfs_bw_Bps, &flo, &fhi, err);
+        if (rc == BB_OK && flo > 0)
+            a->rho = fmax(1.0, (a->s0_hi + a->s0_lo) / (flo + fhi));
+    }
     /* one more exact unit, one fewer */
     if (rc == BB_OK && best.k + 1 < nu && gk[best.k + 1].g != (size_t)-1)
         rc = add_variant(a, u, nu, gk[best.k + 1], FOLD_ROUND, pass, npass, o, err);
@@ -817,6 +828,12 @@ bba_fluid_approx_trusted(const bba_fluid_approx *a)
     return a->exact || a->folded_load <= 0.5;
 }
 
+double
+bba_fluid_approx_prefactor(const bba_fluid_approx *a)
+{
+    return a->exact ? 1.0 : a->rho;
+}
+
 void
 bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi)
 {
@@ -824,7 +841,7 @@ bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi)
     *hi = a->s0_hi;
 }
 
-/* The interval's factors at S (header): up = max(hi / idle, g), down =
+/* The interval's factors at S (header): up = max(hi / idle, rho g), down =
  * max(idle / lo, g), g = exp(C w); +inf where a variant's idle is 0
  * and the primary's is not (down) or the reverse (up).  At S = 0, hi is
  * at least the workload's bufferless bound s0_hi g (header, Interval). */
@@ -837,7 +854,7 @@ factors(const bba_fluid_approx *a, double S, const bb_drain *pol, double idle,
 
     if (S == 0)
         hi = fmax(hi, fmin(1.0, a->s0_hi * g));
-    *up = idle > 0 ? fmax(hi / idle, g) : hi > 0 ? INFINITY : g;
+    *up = idle > 0 ? fmax(hi / idle, a->rho * g) : hi > 0 ? INFINITY : a->rho * g;
     *down = lo > 0 ? fmax(idle / lo, g) : idle > 0 ? INFINITY : g;
     return rc;
 }

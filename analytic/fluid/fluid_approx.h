@@ -71,16 +71,26 @@
  * g = exp(C w), w = max(folded, folded_load) (the folded part's share of
  * the burstiness or of the load, whichever is larger: the first rules the
  * tail, the second the bufferless stall), the interval is
- *     [min(lo, idle / g), max(hi, idle g)]   (hi at most 1):
+ *     [min(lo, idle / g), max(hi, idle g)]   (hi at most 1; rho below):
  * what the foldings disagree by, and at least a term in the size of the
  * folded part.  At S = 0, hi is at least s0_hi g (at most 1), s0_hi the
  * unfolded workload's bufferless stall bounded from above by
  * convolution (fluid_bufferless.h): a capped folding makes the tail of
  * the aggregate rate, and so the stall at S = 0, far too light, and
- * keeping the tail's exponent at the tilt does not keep its prefactor.  C was calibrated on one half of the workloads of
+ * keeping the tail's exponent at the tilt does not keep its prefactor.
+ * That prefactor is measured: rho = max(1, s0(workload) / s0(primary)),
+ * each s0 the midpoint of its convolution bounds (the same grid rule for
+ * both, so rho is 1 to a percent where the folding keeps the rate's law
+ * above B), and at every size hi is at least rho g idle: the tail above
+ * B that the folding lightens is the one every stall comes from, at S =
+ * 0 and above it (its decay rate kept, its weight not), so idle g
+ * becomes rho idle g in the interval above.  The waiting
+ * writers (fluid.h) make the model's stall at S = 0 exceed s0 by about
+ * r / B - 1 in each stalled phase; rho compares the two laws of rate
+ * alone, so the folded model's own waiting is what it scales.  C was calibrated on one half of the workloads of
  * bench/b_fluid_approx (the smallest multiple of 0.025 covering 95% of
  * the half's idle points); docs/fluid.md gives the coverage on the other
- * half.  The size interval: with up = max(hi, idle g) / idle and down =
+ * half.  The size interval: with up = max(hi, rho g idle) / idle and down =
  * idle / min(lo, idle / g) at the size, where the primary's idle fraction
  * reaches target down (S_lo) and target / up (S_hi), up taken again at
  * S_hi until it no longer grows (at most 4 times).
@@ -135,7 +145,7 @@ typedef struct bba_fluid_approx bba_fluid_approx;
  * errors of bba_fluid_new, BB_ENOMEM.  Cost: up to eight bba_fluid_new of
  * at most phase_budget phases, plus O(k u^2 log u) for the partitions of
  * u distinct sources (k exact ones at most, about log2 of the budget),
- * plus one bba_fluid_bufferless when folded. */
+ * plus two bba_fluid_bufferless when folded (the workload, the primary). */
 int bba_fluid_approx_new(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
                          long phase_budget, bba_fluid_approx **out, char *err);
 
@@ -188,6 +198,10 @@ int bba_fluid_approx_trusted(const bba_fluid_approx *a);
  * at S = 0, *hi an upper bound of the stationary law's (0 and 0 when
  * exact: the model itself is the answer). */
 void bba_fluid_approx_stall0(const bba_fluid_approx *a, double *lo, double *hi);
+
+/* bba_fluid_approx_prefactor: rho (above, Interval), at least 1; 1 when
+ * exact or when the primary cannot stall at S = 0.  O(1). */
+double bba_fluid_approx_prefactor(const bba_fluid_approx *a);
 
 /* bba_fluid_approx_size_interval: the sizes S_lo <= S <= S_hi bracketing
  * the primary model's size S_bytes for target under ps (above: S_lo 0
