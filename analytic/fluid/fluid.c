@@ -18,8 +18,9 @@
 /* Rates within this fraction of B are B: a phase of zero drift (sums of
  * decimal rates round). */
 #define ZERO_DRIFT_REL 1e-12
-/* The greedy model's fallback on its truncated model (bba_fluid_eval)
- * solves the whole boundary system, 2P unknowns: at most this many phases
+/* The greedy model's fallback (bba_fluid_eval: its truncated model, or
+ * several classes solved whole) solves the whole boundary system, 2P
+ * unknowns: at most this many phases
  * (2/3 (2P)^3 = 5.7e10 flops and 270 MB a size) */
 #define FALLBACK_PHASES_MAX 2048.0
 /* LAPACK's 32-bit indices address P^2 entries */
@@ -94,10 +95,11 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
             lmin += (double)ci[i].N * fmin(log(ci[i].p), log1p(-ci[i].p));
         }
         dense = o != NULL && o->bb_bw_Bps > 0.0 && maxr - B > o->bb_bw_Bps;
-        /* rare phases (the least likely end of every class): the greedy
-         * evaluation may fall back on the whole system (bba_fluid_eval),
-         * of the model costed (capped: a folded one) */
-        dense |= lmin < FL_LPI_MIN &&
+        /* rare phases (the least likely end of every class), or several
+         * classes: the greedy evaluation may fall back on the whole
+         * system (bba_fluid_eval), of the model costed (capped: a folded
+         * one) */
+        dense |= (lmin < FL_LPI_MIN || nc > 1) &&
                  (o != NULL && o->max_phases > 0 && P > (double)o->max_phases
                       ? (double)o->max_phases : P) <= FALLBACK_PHASES_MAX;
     }
@@ -302,17 +304,20 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         rc = fl_measures(m, &s, 1.0, out, err);
         fl_sol_free(&s);
     }
-    if (m->rare > 0 && m->P <= FALLBACK_PHASES_MAX &&
+    if ((m->rare > 0 || (m->C > 1 && !m->binds)) && m->P <= FALLBACK_PHASES_MAX &&
         (rc != BB_OK || !(out->residual <= 1e-8))) {
-        /* the modes of a class whose rarest phases no double holds:
-         * the whole system on the phases a double weighs */
-        const bba_fluid *t;
+        /* the whole system: on the phases a double weighs when a class's
+         * rarest phases no double holds; else on the model itself, where
+         * the fast route's factored blocks lose the accuracy on some
+         * models of several classes (41 x 11 phases, E/B 0.75: a
+         * residual of 1.1 at 1 TB, 2.6e-15 solved whole) */
+        const bba_fluid *t = m;
         bba_fluid_result r;
         const fl_spec *sp[1];
         double x[2] = { 0.0, S };
         char e2[BB_ERRLEN];
 
-        if (trunc_model(m, &t, e2) != BB_OK || t->greedy == NULL)
+        if ((m->rare > 0 && trunc_model(m, &t, e2) != BB_OK) || t->greedy == NULL)
             return rc;
         sp[0] = t->greedy;
         if (fl_solve_dense(t, 1, sp, x, &s, e2) != BB_OK)
