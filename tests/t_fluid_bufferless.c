@@ -1,7 +1,7 @@
 /* t_fluid_bufferless.c: the bufferless stall bounds
  * (analytic/fluid/fluid_bufferless.h) against sums worked independently: one
  * class on the grid (the bounds meet the binomial sum), two classes off
- * it (a double sum over the counts), the coupling's claim against the
+ * it (a double sum over the counts), a grid widened past 2 B, the coupling's claim against the
  * exact fluid model at S = 0 (writers wait: at least the bound), the
  * folded model's interval at S = 0 holding the exact stall where a cap
  * makes the folded tail far too light, 10,000 sources in 50 classes
@@ -88,6 +88,28 @@ two_classes_off_grid(void **state)
  * law's upper one by less than r/B - 1 at the peak; the folded model
  * within 32 phases (a cap binds) misses it by itself, its interval holds
  * it. */
+/* 3 sources of 1.5 B/s, p 0.3, B = 1: two of the three ON states are
+ * above the first grid's 2 B (the mass there counted 1 in hi, 1/2 in
+ * lo: hi - lo about 0.14 here), so the grid widens to 8 B, which holds
+ * the peak 4.5 B: the bounds then meet the binomial sum to the
+ * rounding's width. */
+static void
+widened_past_2B(void **state)
+{
+    bba_fluid_class c = { 1.5, 0.3, 10, 3 };
+    double lo, hi, s0 = 0;
+    char err[BB_ERRLEN];
+
+    (void)state;
+    for (int k = 1; k <= 3; k++)
+        s0 += binom(3, k, 0.3) * f(1.5 * k, 1.0);
+    assert_int_equal(bba_fluid_bufferless(&c, 1, 1.0, &lo, &hi, err), BB_OK);
+    if (!(lo <= s0 && s0 <= hi))
+        print_error("s0 %.17g outside [%.17g, %.17g]\n", s0, lo, hi);
+    assert_true(lo <= s0 && s0 <= hi);
+    assert_true(hi - lo <= 2 * (8.0 / BBA_BUFFERLESS_BINS) * s0);
+}
+
 static void
 coupling_and_interval(void **state)
 {
@@ -243,6 +265,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_class_on_grid),
         cmocka_unit_test(two_classes_off_grid),
+        cmocka_unit_test(widened_past_2B),
         cmocka_unit_test(coupling_and_interval),
         cmocka_unit_test(ten_thousand),
         cmocka_unit_test(never_zero_where_needed),

@@ -856,6 +856,9 @@ factors(const bba_fluid_approx *a, double S, const bb_drain *pol, double idle,
         hi = fmax(hi, fmin(1.0, a->s0_hi * g));
     *up = idle > 0 ? fmax(hi / idle, a->rho * g) : hi > 0 ? INFINITY : a->rho * g;
     *down = lo > 0 ? fmax(idle / lo, g) : idle > 0 ? INFINITY : g;
+    /* at S = 0 the model's stall is at least s0_lo (header, Interval) */
+    if (S == 0 && a->s0_lo > 0 && idle > 0)
+        *down = fmin(*down, idle / fmin(a->s0_lo, idle));
     return rc;
 }
 

@@ -57,34 +57,18 @@ convolve(law *x, const double *w, const size_t *ix, size_t nk)
     x->above = above;
 }
 
-int
-bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, double *hi,
-                     char *err)
+/* The bounds on the grid [0, top) (the header's, for one top); *above
+ * the mass above it. */
+static int
+bounds_on(const bba_fluid_class *c, size_t n, double B, double base, long Kmax, double top,
+          double *lo, double *hi, double *mass_above, char *err)
 {
-    double base = 0, peak = 0, h, dropped = 0, shift, *w = NULL;
+    double h = top / NB, dropped = 0, shift, *w = NULL;
     size_t *ix = NULL, rounded = 1, nk;
-    long Kmax = 0;
     law x;
     int rc = BB_OK;
 
-    *lo = *hi = 0;
-    if (!(B > 0) || !isfinite(B))
-        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", B);
-    for (size_t i = 0; i < n; i++) {
-        if (!(c[i].p >= 0 && c[i].p <= 1) || !(c[i].rate_Bps >= 0) || !isfinite(c[i].rate_Bps)
-            || c[i].count < 0)
-            return bb_seterr(err, BB_EINVAL, "class %zu: p %g, rate %g B/s or count %d out "
-                             "of range", i + 1, c[i].p, c[i].rate_Bps, c[i].count);
-        if (c[i].p >= 1)
-            base += c[i].count * c[i].rate_Bps;
-        else if (c[i].p > 0)
-            peak += c[i].count * c[i].rate_Bps;
-        if (c[i].count > Kmax)
-            Kmax = c[i].count;
-    }
-    if (base + peak <= B)
-        return BB_OK;
-    h = 2 * fmax(B, base) / NB;
+    *mass_above = 0;
     memset(&x, 0, sizeof x);
     w = malloc((size_t)(Kmax + 1) * sizeof *w);
     ix = malloc((size_t)(Kmax + 1) * sizeof *ix);
@@ -141,7 +125,7 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
      * bin j is within shift of j h */
     shift = rounded * 0.5 * h;
     {
-        double sl = 0, sh = 0, top = NB * h;
+        double sl = 0, sh = 0;
 
         for (size_t j = 0; j <= x.top; j++) {
             double r = j * h;
@@ -154,6 +138,7 @@ bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, d
         *lo = sl + (top - shift > B ? x.above * (top - shift - B) / (top - shift) : 0);
         /* the mass above the grid and the dropped terms count as 1 */
         *hi = fmin(1.0, sh + x.above + dropped);
+        *mass_above = x.above;
     }
 out:
     free(w);
@@ -161,4 +146,41 @@ out:
     free(x.d);
     free(x.t);
     return rc;
+}
+
+int
+bba_fluid_bufferless(const bba_fluid_class *c, size_t n, double B, double *lo, double *hi,
+                     char *err)
+{
+    double base = 0, peak = 0;
+    long Kmax = 0;
+    int rc = BB_OK;
+
+    *lo = *hi = 0;
+    if (!(B > 0) || !isfinite(B))
+        return bb_seterr(err, BB_EINVAL, "PFS bandwidth %g B/s is not positive", B);
+    for (size_t i = 0; i < n; i++) {
+        if (!(c[i].p >= 0 && c[i].p <= 1) || !(c[i].rate_Bps >= 0) || !isfinite(c[i].rate_Bps)
+            || c[i].count < 0)
+            return bb_seterr(err, BB_EINVAL, "class %zu: p %g, rate %g B/s or count %d out "
+                             "of range", i + 1, c[i].p, c[i].rate_Bps, c[i].count);
+        if (c[i].p >= 1)
+            base += c[i].count * c[i].rate_Bps;
+        else if (c[i].p > 0)
+            peak += c[i].count * c[i].rate_Bps;
+        if (c[i].count > Kmax)
+            Kmax = c[i].count;
+    }
+    if (base + peak <= B)
+        return BB_OK;
+    /* the grid widened (header) until the mass above it is a small part
+     * of the stall, or it holds the peak */
+    for (double mult = 2;; mult *= BBA_BUFFERLESS_WIDEN) {
+        double above, top = mult * fmax(B, base);
+
+        rc = bounds_on(c, n, B, base, Kmax, top, lo, hi, &above, err);
+        if (rc != BB_OK || above <= BBA_BUFFERLESS_ABOVE * *lo || base + peak < top
+            || mult >= BBA_BUFFERLESS_TOP)
+            return rc;
+    }
 }

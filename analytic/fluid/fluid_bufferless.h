@@ -10,7 +10,11 @@
  * on), the bufferless stall is
  *     s0 = sum_f pi_f (r_f - B)^+ / r_f.
  * The aggregate rate's law is the convolution of the classes' on a grid
- * of BBA_BUFFERLESS_BINS bins of [0, 2 max(B, constant rate)], each
+ * of BBA_BUFFERLESS_BINS bins of [0, t max(B, constant rate)], t = 2 and
+ * then widened by BBA_BUFFERLESS_WIDEN (up to BBA_BUFFERLESS_TOP) while
+ * the mass above the grid exceeds BBA_BUFFERLESS_ABOVE times *lo and the
+ * peak lies beyond it (a heavy-tailed mix puts much of its stall above
+ * 2B, where *hi counts it as 1 and *lo as 1/2), each
  * class's rates k b_i rounded to the nearest bin; with m roundings (the
  * classes and the constant part) every state's rate is within m h / 2
  * of its bin's, so evaluating (r - B)^+ / r that much below gives
@@ -27,8 +31,9 @@
  * *lo bounds the model's stall at S = 0 from below for any B_BB and
  * policy (an empty buffer of size 0 absorbs nothing); *hi bounds s0, not
  * the model (its stalled phases last longer, by about r / B - 1).
- * Cost: O(BINS x sum over classes of the binomial terms kept) (10,000
- * sources in 50 classes of 200: about 0.1 s), memory O(BINS).
+ * Cost: O(BINS x sum over classes of the binomial terms kept) a grid, at
+ * most three grids (10,000 sources in 50 classes of 200: about 0.1 s,
+ * one grid), memory O(BINS).
  * Thread safety: reentrant. */
 #ifndef BBSIZE_ANALYTIC_FLUID_BUFFERLESS_H
 #define BBSIZE_ANALYTIC_FLUID_BUFFERLESS_H
@@ -38,6 +43,9 @@
 #include "fluid.h"
 
 #define BBA_BUFFERLESS_BINS 65536
+#define BBA_BUFFERLESS_WIDEN 4
+#define BBA_BUFFERLESS_TOP 32       /* the widest grid: [0, 32 B) */
+#define BBA_BUFFERLESS_ABOVE 0.01   /* mass above the grid, of *lo */
 
 /* bba_fluid_bufferless: *lo <= s0 <= *hi (above) for classes c[0..n-1]
  * (fluid.h: rate, p, burst, count; burst unused) drained at B_Bps; both
