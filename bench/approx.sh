@@ -6,7 +6,8 @@
 #    exact limit (seed SEED, kinds in b_fluid_approx.c), answered through
 #    the front door as `bbsize` answers; the truth is TRUTH (default the
 #    cache bench/approx_truth.txt, made by bench/approx_truth.sh with the
-#    same seed: simulations whose 95% intervals are under 10%).  The
+#    same seed: simulations whose 95% intervals are aimed at a half-width
+#    of 3.5% and kept under 5%; the exact solver where it reaches).  The
 #    table, the coverage of the printed intervals (idle at each grid size,
 #    the size for idle 1e-3) per half, the median half-width.
 # 2. The calibration of C (fluid_approx.h) from the raw lines: for each

@@ -73,7 +73,9 @@
  * tail, the second the bufferless stall), the interval is
  *     [min(lo, idle / g), max(hi, idle g)]   (hi at most 1; rho below):
  * what the foldings disagree by, and at least a term in the size of the
- * folded part.  At S = 0, hi is at least s0_hi g (at most 1), s0_hi the
+ * folded part.  At S = 0, lo is at least min(s0_lo, idle) (the model's
+ * stall there is at least s0_lo, fluid_bufferless.h), and hi is at
+ * least s0_hi g (at most 1), s0_hi the
  * unfolded workload's bufferless stall bounded from above by
  * convolution (fluid_bufferless.h): a capped folding makes the tail of
  * the aggregate rate, and so the stall at S = 0, far too light, and
