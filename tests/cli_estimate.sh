@@ -3,7 +3,8 @@
 # command says so on stderr, once, with the multiply-adds the cost bound
 # (--max-ops) admits; a short run says nothing unless --progress asks,
 # and --quiet silences it.  The estimate is the one the refusal prints:
-# the same question under a lower --max-ops names the same operation count.
+# the same question under a lower --max-ops names the same operation count;
+# a fluid model of 2,048 phases that runs in 0.15 s says nothing.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$BBSIZE_TOP_SRCDIR/tests/setup.sh"
 
@@ -28,4 +29,13 @@ check "--progress prints the estimate of a short run, stdout unchanged" \
   'grep -q "this run is estimated at about .* s (.* multiply-adds)" "$T/err" && cmp -s "$T/plain" "$T/prog"'
 timeout 3 "$BBSIZE" size --solver banded --resolution 1600 --max-ops 1e13 -q >/dev/null 2>"$T/err"
 check "--quiet silences it" '! grep -q "estimated" "$T/err"'
+
+# 11 distinct bursty sources (2,048 phases, bench/fluid.sh's d11): a
+# 0.15 s idle, whose estimate (the whole-system fallback costed only up
+# to 1,024 phases for several classes) stays under the 10 s that speaks
+awk 'BEGIN { print "#@ pfs-bw = 1 TB/s"; print "name,p,bw,burst"
+  for (i = 0; i <= 10; i++) printf "s%d,%.3f,%.3gTB/s,%ds\n", i, 0.02 + 0.01 * i, 0.2 + 0.05 * i, 60 + 20 * i }' >"$T/d11.csv"
+"$BBSIZE" idle "$T/d11.csv" --bb-size 1PB >"$T/out" 2>"$T/err"
+check "2,048 phases of 11 sources: answered, and says no estimate" \
+  '[ -s "$T/out" ] && ! grep -q "estimated" "$T/err"'
 t_done

@@ -23,6 +23,11 @@
  * unknowns: at most this many phases
  * (2/3 (2P)^3 = 5.7e10 flops and 270 MB a size) */
 #define FALLBACK_PHASES_MAX 2048.0
+/* ... and on a model of several classes without rare phases, whose fast
+ * route fails seldom (its estimate costs the fallback always): at most
+ * this many phases, so that an estimate stays near the run it bounds
+ * (2/3 (2P)^3 = 5.7e9 flops a size) */
+#define FALLBACK_SEVERAL_MAX 1024.0
 /* LAPACK's 32-bit indices address P^2 entries */
 #define PHASES_MAX 46340L
 
@@ -96,12 +101,16 @@ bba_fluid_estimate(const bba_fluid_class *c, size_t n, const bba_fluid_opts *o,
         }
         dense = o != NULL && o->bb_bw_Bps > 0.0 && maxr - B > o->bb_bw_Bps;
         /* rare phases (the least likely end of every class), or several
-         * classes: the greedy evaluation may fall back on the whole
-         * system (bba_fluid_eval), of the model costed (capped: a folded
-         * one) */
-        dense |= (lmin < FL_LPI_MIN || nc > 1) &&
-                 (o != NULL && o->max_phases > 0 && P > (double)o->max_phases
-                      ? (double)o->max_phases : P) <= FALLBACK_PHASES_MAX;
+         * classes of few phases: the greedy evaluation may fall back on
+         * the whole system (bba_fluid_eval), of the model costed
+         * (capped: a folded one) */
+        {
+            double Pc = o != NULL && o->max_phases > 0 && P > (double)o->max_phases
+                            ? (double)o->max_phases : P;
+
+            dense |= (lmin < FL_LPI_MIN && Pc <= FALLBACK_PHASES_MAX)
+                     || (nc > 1 && Pc <= FALLBACK_SEVERAL_MAX);
+        }
     }
     free(ci);
     if (phases)
@@ -304,8 +313,9 @@ bba_fluid_eval(const bba_fluid *m, double S, const bb_drain *pol,
         rc = fl_measures(m, &s, 1.0, out, err);
         fl_sol_free(&s);
     }
-    if ((m->rare > 0 || (m->C > 1 && !m->binds)) && m->P <= FALLBACK_PHASES_MAX &&
-        (rc != BB_OK || !(out->residual <= 1e-8))) {
+    if (((m->rare > 0 && m->P <= FALLBACK_PHASES_MAX)
+         || (m->C > 1 && !m->binds && m->P <= FALLBACK_SEVERAL_MAX))
+        && (rc != BB_OK || !(out->residual <= 1e-8))) {
         /* the whole system: on the phases a double weighs when a class's
          * rarest phases no double holds; else on the model itself, where
          * the fast route's factored blocks lose the accuracy on some
