@@ -18,15 +18,14 @@
 /* Rates within this fraction of B are B: a phase of zero drift (sums of
  * decimal rates round). */
 #define ZERO_DRIFT_REL 1e-12
-/* The greedy model's fallback (bba_fluid_eval: its truncated model, or
- * several classes solved whole) solves the whole boundary system, 2P
- * unknowns: at most this many phases
+/* The greedy model's fallback on its truncated model (bba_fluid_eval)
+ * solves the whole boundary system, 2P unknowns: at most this many phases
  * (2/3 (2P)^3 = 5.7e10 flops and 270 MB a size) */
 #define FALLBACK_PHASES_MAX 2048.0
-/* ... and on a model of several classes without rare phases, whose fast
- * route fails seldom (its estimate costs the fallback always): at most
- * this many phases, so that an estimate stays near the run it bounds
- * (2/3 (2P)^3 = 5.7e9 flops a size) */
+/* ... and on a model of several classes without rare phases solved
+ * whole, whose fast route fails seldom (its estimate costs the fallback
+ * always): at most this many phases, so that an estimate stays near the
+ * run it bounds (2/3 (2P)^3 = 5.7e9 flops a size) */
 #define FALLBACK_SEVERAL_MAX 1024.0
 /* LAPACK's 32-bit indices address P^2 entries */
 #define PHASES_MAX 46340L

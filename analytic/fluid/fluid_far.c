@@ -103,28 +103,30 @@ typedef struct {
 } g_cols;
 
 static int
-g_cols_chunk(void *ctx, long lo, long hi, int t)
+g_cols_chunk(void *ctx, long lo, long hi, int tid)
 {
     const g_cols *J = ctx;
     const fl_far *F = J->F;
     long n = F->na;
-    double *t_ = malloc((size_t)n * 2 * sizeof *t_), info[UMFPACK_INFO];
+    /* the right side, then wsolve's W: n doubles, as UMFPACK_IRSTEP is 0
+     * (g_factor_sparse; 5 n with refinement) */
+    double *b = malloc((size_t)n * 2 * sizeof *b), info[UMFPACK_INFO];
     int *wi = malloc((size_t)n * sizeof *wi);
 
-    (void)t;
+    (void)tid;
     for (long j = lo; j < hi; j++) {
         double *c = J->x + (size_t)j * (size_t)J->ld;
 
-        if (t_ != NULL && wi != NULL) {
-            memcpy(t_, c, (size_t)n * sizeof *t_);
-            if (umfpack_di_wsolve(J->sys, F->Ap, F->Ai, F->Ax, c, t_, F->num, F->ctl, info,
-                                  wi, t_ + n) == UMFPACK_OK)
+        if (b != NULL && wi != NULL) {
+            memcpy(b, c, (size_t)n * sizeof *b);
+            if (umfpack_di_wsolve(J->sys, F->Ap, F->Ai, F->Ax, c, b, F->num, F->ctl, info,
+                                  wi, b + n) == UMFPACK_OK)
                 continue;
         }
         for (long i = 0; i < n; i++)
             c[i] = NAN;
     }
-    free(t_);
+    free(b);
     free(wi);
     return 0;
 }
